@@ -1,0 +1,124 @@
+/**
+ * Plain-data types of the engagement engine: what goes in (profiles and options) and the result
+ * object that the CLI prints as JSON, the server answers to `fabledStar/simulate`, and the webview
+ * draws. The JSON shape is the contract of FORMATS.md ("Simulation output"), extended with detail.
+ */
+import type { UnitClass, WeaponType } from '../rules/data';
+
+/** A weapon as the engine sees it. */
+export interface WeaponProfile {
+  name: string;
+  type: WeaponType;
+  /** Range in inches. */
+  range: number;
+  damage: number;
+  attacks: number;
+}
+
+/** A unit as the engine sees it: numbers only, `undefined` where the card has "-". */
+export interface UnitProfile {
+  name: string;
+  class: UnitClass;
+  /** Bases the unit has at full strength. */
+  bases: number;
+  /** Base size in mm (the card's, or the class default). */
+  baseMm: number;
+  /** BS target number (N of "N+"). */
+  bs: number;
+  dodge?: number;
+  /** Shields: per base for Combined Shields units (pool = SH x bases), else the unit's. */
+  sh?: number;
+  armour?: number;
+  /** HP per base. */
+  hp: number;
+  ld?: { target: number; dice: number };
+  combinedShields: boolean;
+  weapons: WeaponProfile[];
+}
+
+export interface VolleyOptions {
+  /** Distance in inches; only weapons whose range reaches it fire. Default: every weapon fires. */
+  range?: number;
+  /** The defender is in cover. */
+  cover?: boolean;
+  /** Name (or 0-based index as a string) of the weapon the attacker aims. */
+  aim?: string;
+  /** The defender braced. */
+  brace?: boolean;
+  /** The defender's current shields (default: full). */
+  defenderShields?: number;
+  /** Bases left (default: full strength). */
+  attackerBases?: number;
+  defenderBases?: number;
+}
+
+export interface EngagementOptions extends VolleyOptions {
+  rounds?: number;
+  trials?: number;
+  seed?: number;
+}
+
+export interface Point {
+  value: number;
+  p: number;
+}
+
+export interface WeaponBreakdown {
+  name: string;
+  type: WeaponType;
+  inRange: boolean;
+  attacks: number;
+  aimed: boolean;
+  /** Expected hits that land (after dodge, before shields). */
+  expectedHits: number;
+  expectedCrits: number;
+  expectedShieldsRemoved: number;
+  expectedHullDamage: number;
+}
+
+export interface VolleyResult {
+  method: 'exact' | 'sampled';
+  expectedShieldsRemoved: number;
+  expectedHullDamage: number;
+  expectedBasesDestroyed: number;
+  killProbability: number;
+  /** Distribution of hull damage (HP lost), sorted by value, probabilities summing to 1. */
+  hullDamage: Point[];
+  shieldsRemoved: Point[];
+  basesDestroyed: Point[];
+  weapons: WeaponBreakdown[];
+  /** For sampled results. */
+  trials?: number;
+  seed?: number;
+  standardError?: { expectedHullDamage: number; killProbability: number; expectedShieldsRemoved: number };
+  /** Why the result was sampled, when it was. */
+  note?: string;
+}
+
+export interface EngagementResult {
+  method: 'sampled' | 'exact';
+  rounds: number;
+  trials: number;
+  seed: number;
+  range: number;
+  attackerWins: number;
+  defenderWins: number;
+  neither: number;
+  standardError: { attackerWins: number; defenderWins: number; neither: number };
+  /** Mean rounds played. */
+  meanRounds: number;
+  /** survival[r] = [P(attacker alive after round r+1), P(defender alive after round r+1)]. */
+  survival: { round: number; attacker: number; defender: number }[];
+  /** The policy that picked each activation's second action, in words. */
+  policy: string;
+}
+
+export interface SimulationResult {
+  attacker: string;
+  defender: string;
+  options: EngagementOptions;
+  volley: VolleyResult;
+  engagement: EngagementResult;
+  /** The model's assumptions in words, shown beside the numbers. */
+  assumptions: string[];
+}

@@ -1,0 +1,114 @@
+/**
+ * The index of cards and fleets across files. Pure: callers (the server, the CLI) feed it text;
+ * it never touches a file system. Documents are parsed once per text and cached.
+ */
+import type { FabledDocument, FleetDocument, UnitCard } from './model/types';
+import { parseDocument, kindOfUri } from './model/parse';
+
+export interface CardRef {
+  uri: string;
+  card: UnitCard;
+  /** The faction of the file the card is in. */
+  faction: string;
+}
+
+function norm(s: string): string {
+  return s.trim().toLowerCase();
+}
+
+export class Workspace {
+  private docs = new Map<string, FabledDocument>();
+  /** faction (normalised) -> card name (normalised) -> every card of that name. */
+  private cardIndex: Map<string, Map<string, CardRef[]>> | undefined;
+  /** Bumped on every change, so that callers can cache derived data. */
+  version = 0;
+
+  /** Adds or replaces a document; returns the parsed document (reused when the text is unchanged). */
+  set(uri: string, text: string): FabledDocument | undefined {
+    const old = this.docs.get(uri);
+    if (old && old.text === text) return old;
+    if (!kindOfUri(uri)) return undefined;
+    const doc = parseDocument(uri, text);
+    if (!doc) return undefined;
+    this.docs.set(uri, doc);
+    this.changed();
+    return doc;
+  }
+
+  delete(uri: string): void {
+    if (this.docs.delete(uri)) this.changed();
+  }
+
+  get(uri: string): FabledDocument | undefined {
+    return this.docs.get(uri);
+  }
+
+  uris(): string[] {
+    return [...this.docs.keys()];
+  }
+
+  documents(): FabledDocument[] {
+    return [...this.docs.values()];
+  }
+
+  fleets(): FleetDocument[] {
+    return this.documents().filter((d): d is FleetDocument => d.kind === 'fleet');
+  }
+
+  private changed(): void {
+    this.version++;
+    this.cardIndex = undefined;
+  }
+
+  private index(): Map<string, Map<string, CardRef[]>> {
+    if (this.cardIndex) return this.cardIndex;
+    const idx = new Map<string, Map<string, CardRef[]>>();
+    for (const doc of this.docs.values()) {
+      if (doc.kind === 'fleet') continue;
+      const faction = doc.faction.value ?? '';
+      for (const card of doc.units) {
+        const name = card.name.value;
+        if (!name) continue;
+        let byName = idx.get(norm(faction));
+        if (!byName) idx.set(norm(faction), (byName = new Map()));
+        const list = byName.get(norm(name)) ?? [];
+        list.push({ uri: doc.uri, card, faction });
+        byName.set(norm(name), list);
+      }
+    }
+    this.cardIndex = idx;
+    return idx;
+  }
+
+  /** Every card, in document order. */
+  allCards(): CardRef[] {
+    const out: CardRef[] = [];
+    for (const byName of this.index().values()) for (const list of byName.values()) out.push(...list);
+    return out;
+  }
+
+  /** Cards of that name (case-insensitive), in the given faction or, without one, in any faction. */
+  findCards(name: string, faction?: string): CardRef[] {
+    const idx = this.index();
+    if (faction !== undefined) return idx.get(norm(faction))?.get(norm(name)) ?? [];
+    const out: CardRef[] = [];
+    for (const byName of idx.values()) out.push(...(byName.get(norm(name)) ?? []));
+    return out;
+  }
+
+  /** The factions that have at least one card. */
+  factions(): string[] {
+    const out: string[] = [];
+    for (const byName of this.index().values()) {
+      const first = byName.values().next().value;
+      if (first && first[0]) out.push(first[0].faction);
+    }
+    return out;
+  }
+
+  /** Cards of a faction (the first card of each name). */
+  cardsOf(faction: string): CardRef[] {
+    const byName = this.index().get(norm(faction));
+    return byName ? [...byName.values()].map((l) => l[0]!) : [];
+  }
+}
