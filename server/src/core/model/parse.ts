@@ -1,0 +1,627 @@
+/**
+ * Text -> typed documents. This layer reads structure (which keys, which kinds of value, the two
+ * stat forms, the two weapon forms) and reports what cannot be read; the rules themselves (limits,
+ * slots, bands) are checked in ../check on the model it builds.
+ */
+import { CLASS_NAMES, DOCTRINES, STAT_ORDER, WEAPON_TYPES, WEAPON_TYPE_ABBREVIATIONS, DASHES, STATS } from '../rules/data';
+import type { Doctrine, StatName, UnitClass, WeaponType } from '../rules/data';
+import type {
+  Ability,
+  CommandAbility,
+  CpSource,
+  DocKind,
+  FabledDocument,
+  FactionDocument,
+  Field,
+  FleetDocument,
+  FleetEntry,
+  ListField,
+  Order,
+  Problem,
+  Span,
+  StatEntry,
+  StatsBlock,
+  StatValue,
+  UnitCard,
+  UnitDocument,
+  Weapon,
+} from './types';
+import { Kind, deref, describeKind, isScalar, loadYaml, problem, readMap, scalarText, spanOf, suggest, type Entry, type YAMLNode, type YAMLScalar, type YAMLSequence } from './yaml';
+
+const SUFFIXES: readonly [string, DocKind][] = [
+  ['.unit.yaml', 'unit'],
+  ['.unit.yml', 'unit'],
+  ['.faction.yaml', 'faction'],
+  ['.faction.yml', 'faction'],
+  ['.fleet.yaml', 'fleet'],
+  ['.fleet.yml', 'fleet'],
+];
+
+/** The file name decides the kind (FORMATS.md). */
+export function kindOfUri(uri: string): DocKind | undefined {
+  const lower = uri.toLowerCase().replace(/[?#].*$/, '');
+  for (const [suffix, kind] of SUFFIXES) if (lower.endsWith(suffix)) return kind;
+  return undefined;
+}
+
+export const LANGUAGE_IDS: Readonly<Record<DocKind, string>> = { unit: 'fabled-unit', faction: 'fabled-faction', fleet: 'fabled-fleet' };
+
+export const CARD_KEYS = ['name', 'class', 'points', 'bases', 'base', 'stats', 'weapons', 'orders', 'abilities'] as const;
+export const UNIT_FILE_KEYS = ['faction', 'units'] as const;
+export const FACTION_KEYS = ['faction', 'doctrine', 'cp', 'cpSources', 'factionAbility', 'commandAbilities', 'units'] as const;
+export const FLEET_KEYS = ['name', 'faction', 'points', 'objectives', 'units'] as const;
+export const FLEET_ENTRY_KEYS = ['unit', 'count', 'embark'] as const;
+export const WEAPON_KEYS = ['name', 'type', 'range', 'damage', 'attacks'] as const;
+export const ORDER_KEYS = ['name', 'difficulty', 'range', 'effect'] as const;
+export const ABILITY_KEYS = ['name', 'text', 'range'] as const;
+export const COMMAND_ABILITY_KEYS = ['name', 'cost', 'timing', 'effect'] as const;
+export const CP_SOURCE_KEYS = ['name', 'cp'] as const;
+export const FACTION_ABILITY_KEYS = ['name', 'text'] as const;
+
+/** Parses a document of the kind its name says; undefined when the name is not one of ours. */
+export function parseDocument(uri: string, text: string, kind: DocKind | undefined = kindOfUri(uri)): FabledDocument | undefined {
+  if (!kind) return undefined;
+  const { root, problems } = loadYaml(text);
+  const r = new Reader(text, problems);
+  const top = root && root.kind === Kind.MAP ? root : undefined;
+  if (root && !top && !(root.kind === Kind.SCALAR && scalarText(root as YAMLScalar) === '')) {
+    problems.push(problem('FS-TYPE', `A ${kind} file is a YAML mapping of keys (${topKeys(kind).slice(0, 3).join(', ')}, ...), not ${describeKind(root)}`, spanOf(root)));
+  }
+  switch (kind) {
+    case 'unit':
+      return r.unitDoc(uri, text, top);
+    case 'faction':
+      return r.factionDoc(uri, text, top);
+    case 'fleet':
+      return r.fleetDoc(uri, text, top);
+  }
+}
+
+function topKeys(kind: DocKind): readonly string[] {
+  return kind === 'unit' ? UNIT_FILE_KEYS : kind === 'faction' ? FACTION_KEYS : FLEET_KEYS;
+}
+
+const WHOLE = /^[+]?\d+$/;
+
+/** Parses a range written as 12, 12" or 12 in; undefined when it is not an inch figure. */
+export function parseInches(raw: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:"|”|''|in|inch|inches)?\s*$/i.exec(raw);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Parses a base size written as 60mm, 60 mm or 60. */
+export function parseMm(raw: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*$/i.exec(raw);
+  return m ? Number(m[1]) : undefined;
+}
+
+export function normaliseWeaponType(raw: string): WeaponType | undefined {
+  const t = raw.trim();
+  const abbr = WEAPON_TYPE_ABBREVIATIONS[t.toUpperCase()];
+  if (abbr && t.length === 1) return abbr;
+  return WEAPON_TYPES.find((w) => w.toLowerCase() === t.toLowerCase());
+}
+
+export function normaliseClass(raw: string): UnitClass | undefined {
+  const t = raw.trim().replace(/\s+/g, ' ').toLowerCase();
+  return CLASS_NAMES.find((c) => c.toLowerCase() === t);
+}
+
+export function isDash(raw: string): boolean {
+  return DASHES.includes(raw.trim());
+}
+
+/** Parses one stat token in the form its stat takes; undefined when it is malformed. */
+export function parseStatToken(stat: StatName, raw: string): StatValue | undefined {
+  const t = raw.trim();
+  if (isDash(t)) return { kind: 'none' };
+  switch (STATS[stat].form) {
+    case 'sticks': {
+      const m = /^(\d+)(?:"?\s*\/\s*(\d+))?"?$/.exec(t);
+      if (!m) return undefined;
+      return { kind: 'sticks', parts: m[2] === undefined ? [Number(m[1])] : [Number(m[1]), Number(m[2])] };
+    }
+    case 'target': {
+      const m = /^(\d+)\s*\+$/.exec(t);
+      return m ? { kind: 'target', target: Number(m[1]) } : undefined;
+    }
+    case 'count':
+      return WHOLE.test(t) ? { kind: 'count', n: Number(t) } : undefined;
+    case 'targetDice': {
+      const m = /^(\d+)\s*\/\s*(\d+)$/.exec(t);
+      return m ? { kind: 'targetDice', target: Number(m[1]), dice: Number(m[2]) } : undefined;
+    }
+  }
+}
+
+/**
+ * Where a scalar's characters sit in the source: for plain and simply quoted scalars, offsets of
+ * the decoded text map one-to-one onto the source after the opening quote. For scalars where they
+ * do not (escapes, folded or block scalars), undefined: callers then use the whole node.
+ */
+function contentStart(text: string, node: YAMLScalar): number | undefined {
+  const value = scalarText(node);
+  const start = node.startPosition;
+  const q = text[start];
+  const from = q === '"' || q === "'" ? start + 1 : start;
+  return text.startsWith(value, from) ? from : undefined;
+}
+
+class Reader {
+  constructor(
+    private readonly text: string,
+    readonly problems: Problem[],
+  ) {}
+
+  private report(...args: Parameters<typeof problem>): void {
+    this.problems.push(problem(...args));
+  }
+
+  // ---------- fields ----------
+
+  /** An empty field placed right after a key (or at `at`) for values that are absent. */
+  private absent<T>(at: Span): Field<T> {
+    return { value: undefined, raw: '', span: { start: at.end, end: at.end } };
+  }
+
+  private str(e: Entry | undefined, at: Span, what: string): Field<string> {
+    if (!e) return this.absent(at);
+    const f: Field<string> = { value: undefined, raw: '', span: e.valueSpan, keySpan: e.keySpan };
+    if (isScalar(e.value)) {
+      f.raw = scalarText(e.value);
+      f.value = f.raw.trim() === '' ? undefined : f.raw.trim();
+      if (f.value === undefined) this.report('FS-MISSING-FIELD', `"${e.key}" is empty; give ${what}`, e.keySpan);
+    } else {
+      this.report('FS-TYPE', `"${e.key}" should be ${what}, not ${describeKind(e.value)}`, e.value ? e.valueSpan : e.keySpan);
+    }
+    return f;
+  }
+
+  /** A whole number field; `parse` may accept other spellings (inches, mm). */
+  private num(e: Entry | undefined, at: Span, what: string, parse: (raw: string) => number | undefined = (r) => (WHOLE.test(r.trim()) ? Number(r.trim()) : undefined)): Field<number> {
+    if (!e) return this.absent(at);
+    const f: Field<number> = { value: undefined, raw: '', span: e.valueSpan, keySpan: e.keySpan };
+    if (isScalar(e.value) && scalarText(e.value).trim() !== '') {
+      f.raw = scalarText(e.value);
+      f.value = parse(f.raw);
+      if (f.value === undefined) this.report('FS-TYPE', `"${e.key}" should be ${what}, not "${f.raw.trim()}"`, e.valueSpan);
+    } else if (e.value && !isScalar(e.value)) {
+      this.report('FS-TYPE', `"${e.key}" should be ${what}, not ${describeKind(e.value)}`, e.valueSpan);
+    } else {
+      this.report('FS-MISSING-FIELD', `"${e.key}" is empty; give ${what}`, e.keySpan);
+    }
+    return f;
+  }
+
+  private required<T>(f: Field<T>, entry: Entry | undefined, key: string, where: Span, what: string): Field<T> {
+    if (!entry) this.report('FS-MISSING-FIELD', `Missing "${key}": ${what}`, where);
+    return f;
+  }
+
+  /** A list under a key; a single mapping or scalar is accepted as a list of one when `single`. */
+  private list(e: Entry | undefined, single: boolean, what: string): { items: YAMLNode[]; keySpan: Span; span: Span } | undefined {
+    if (!e) return undefined;
+    const out = { items: [] as YAMLNode[], keySpan: e.keySpan, span: e.span };
+    if (e.value && e.value.kind === Kind.SEQ) {
+      for (const item of (e.value as YAMLSequence).items ?? []) {
+        const d = deref(item);
+        if (d) out.items.push(d);
+      }
+    } else if (e.value && single && (e.value.kind === Kind.MAP || isScalar(e.value)) && !(isScalar(e.value) && scalarText(e.value) === '')) {
+      out.items.push(e.value);
+    } else if (e.value && !(isScalar(e.value) && scalarText(e.value) === '')) {
+      this.report('FS-TYPE', `"${e.key}" should be a list of ${what}, not ${describeKind(e.value)}`, e.valueSpan);
+    }
+    return out;
+  }
+
+  // ---------- unit cards ----------
+
+  unitDoc(uri: string, text: string, top: YAMLNode | undefined): UnitDocument {
+    const docSpan = firstLine(text);
+    if (!top) {
+      this.report('FS-MISSING-FIELD', 'This unit file is empty: give "faction:" and "units:" with at least one card', docSpan);
+      return { kind: 'unit', uri, text, problems: this.problems, faction: this.absent(docSpan), units: [] };
+    }
+    const single = !!top && hasKey(top, 'units') === false && (hasKey(top, 'name') || hasKey(top, 'class'));
+    const known = single ? [...UNIT_FILE_KEYS.filter((k) => k !== 'units'), ...CARD_KEYS] : UNIT_FILE_KEYS;
+    const m = readMap(top, this.problems, known, 'in a unit file');
+    const at = m.list[0]?.keySpan ?? docSpan;
+    const faction = this.required(this.str(m.entries.get('faction'), at, 'the faction name'), m.entries.get('faction'), 'faction', at, 'the faction these cards belong to');
+    const doc: UnitDocument = { kind: 'unit', uri, text, problems: this.problems, faction, units: [] };
+    if (single) {
+      doc.units.push(this.card(top, m, faction, spanOf(top)));
+    } else {
+      const e = m.entries.get('units');
+      if (!e) this.report('FS-MISSING-FIELD', 'Missing "units": the list of unit cards', at);
+      else {
+        doc.unitsKey = e.keySpan;
+        doc.units = this.cards(e, faction);
+      }
+    }
+    return doc;
+  }
+
+  private cards(e: Entry, faction: Field<string>): UnitCard[] {
+    const l = this.list(e, true, 'unit cards');
+    const out: UnitCard[] = [];
+    for (const item of l?.items ?? []) {
+      if (item.kind !== Kind.MAP) {
+        this.report('FS-TYPE', `A unit card is a mapping (name, class, points, stats, ...), not ${describeKind(item)}`, spanOf(item));
+        continue;
+      }
+      const m = readMap(item, this.problems, CARD_KEYS, 'on a unit card');
+      out.push(this.card(item, m, faction, spanOf(item)));
+    }
+    return out;
+  }
+
+  private card(node: YAMLNode, m: ReturnType<typeof readMap>, faction: Field<string>, span: Span): UnitCard {
+    const head = m.list[0]?.keySpan ?? { start: span.start, end: span.start };
+    const g = (k: string) => m.entries.get(k);
+    const name = this.required(this.str(g('name'), head, 'the card name'), g('name'), 'name', head, "the card's name");
+    const at = name.keySpan ?? head;
+    const classEntry = g('class');
+    const classText = this.str(classEntry, at, `a class (${CLASS_NAMES.join(', ')})`);
+    const cls: Field<UnitClass> = { ...classText, value: classText.value !== undefined ? normaliseClass(classText.value) : undefined };
+    this.required(cls, classEntry, 'class', at, `the card's class (${CLASS_NAMES.join(', ')})`);
+    const points = this.required(this.num(g('points'), at, 'a whole number of points'), g('points'), 'points', at, "the card's points cost");
+    const card: UnitCard = { span, name, class: cls, points, faction };
+    if (g('bases')) card.bases = this.num(g('bases'), at, 'a whole number of bases');
+    if (g('base')) card.base = this.num(g('base'), at, 'a base size such as 60mm', parseMm);
+    const stats = g('stats');
+    if (stats) card.stats = this.stats(stats);
+    else this.report('FS-MISSING-FIELD', `Missing "stats": all nine stats (${STAT_ORDER.join(' ')})`, at);
+    const weapons = this.list(g('weapons'), true, 'weapons');
+    if (weapons) card.weapons = { ...weapons, items: weapons.items.map((w) => this.weapon(w)).filter((w): w is Weapon => !!w) };
+    const orders = this.list(g('orders'), true, 'orders');
+    if (orders) card.orders = { ...orders, items: orders.items.map((o) => this.order(o)).filter((o): o is Order => !!o) };
+    const abilities = this.list(g('abilities'), true, 'abilities');
+    if (abilities) card.abilities = { ...abilities, items: abilities.items.map((a) => this.ability(a)).filter((a): a is Ability => !!a) };
+    void node;
+    return card;
+  }
+
+  private stats(e: Entry): StatsBlock {
+    const block: StatsBlock = { form: 'mapping', keySpan: e.keySpan, span: e.span, entries: {} };
+    const v = e.value;
+    if (v && v.kind === Kind.MAP) {
+      const m = readMap(v, this.problems, STAT_ORDER, 'in stats');
+      for (const en of m.list) {
+        const stat = en.key as StatName;
+        if (!(STAT_ORDER as readonly string[]).includes(stat)) continue;
+        if (!isScalar(en.value) || scalarText(en.value).trim() === '') {
+          block.entries[stat] = { stat, raw: '', span: en.value ? en.valueSpan : en.keySpan, keySpan: en.keySpan, value: undefined };
+          if (en.value && !isScalar(en.value)) this.report('FS-TYPE', `${stat} should be a single value such as ${example(stat)}, not ${describeKind(en.value)}`, en.valueSpan);
+          continue;
+        }
+        const raw = scalarText(en.value).trim();
+        block.entries[stat] = { stat, raw, span: en.valueSpan, keySpan: en.keySpan, value: parseStatToken(stat, raw) };
+      }
+    } else if (isScalar(v) && scalarText(v).trim() !== '') {
+      block.form = 'line';
+      this.statLine(v, block);
+    } else if (v && !isScalar(v)) {
+      this.report('FS-TYPE', `"stats" is a mapping (M: 9/6, BS: 5+, ...) or the stat line as one string, not ${describeKind(v)}`, e.valueSpan);
+    }
+    return block;
+  }
+
+  /** The stat line string: nine tokens in rulebook order, separated by spaces or " · ". */
+  private statLine(node: YAMLScalar, block: StatsBlock): void {
+    const value = scalarText(node);
+    const base = contentStart(this.text, node);
+    const tokens: { raw: string; span: Span }[] = [];
+    const re = /[^\s·•|,]+/g;
+    for (let m = re.exec(value); m; m = re.exec(value)) {
+      const span = base === undefined ? spanOf(node) : { start: base + m.index, end: base + m.index + m[0].length };
+      tokens.push({ raw: m[0], span });
+    }
+    STAT_ORDER.forEach((stat, i) => {
+      const t = tokens[i];
+      if (!t) return;
+      const entry: StatEntry = { stat, raw: t.raw, span: t.span, keySpan: t.span, value: parseStatToken(stat, t.raw) };
+      block.entries[stat] = entry;
+    });
+    if (tokens.length > STAT_ORDER.length) {
+      const extra = tokens.slice(STAT_ORDER.length);
+      this.report('FS-STAT-EXTRA', `The stat line has ${tokens.length} values; it holds exactly nine, in the order ${STAT_ORDER.join(' ')}`, { start: extra[0]!.span.start, end: extra[extra.length - 1]!.span.end });
+    }
+  }
+
+  private weapon(node: YAMLNode): Weapon | undefined {
+    const span = spanOf(node);
+    if (node.kind === Kind.MAP) {
+      const m = readMap(node, this.problems, WEAPON_KEYS, 'on a weapon');
+      const head = m.list[0]?.keySpan ?? span;
+      const g = (k: string) => m.entries.get(k);
+      const name = this.required(this.str(g('name'), head, 'the weapon name'), g('name'), 'name', head, "the weapon's name");
+      const at = name.keySpan ?? head;
+      const typeText = this.str(g('type'), at, `a weapon type (${WEAPON_TYPES.join(', ')})`);
+      this.required(typeText, g('type'), 'type', at, `the weapon type (${WEAPON_TYPES.join(', ')})`);
+      const type: Field<WeaponType> = { ...typeText, value: typeText.value ? normaliseWeaponType(typeText.value) : undefined };
+      const range = this.required(this.num(g('range'), at, 'a range in inches such as 12"', parseInches), g('range'), 'range', at, 'the range band in inches');
+      const damage = this.required(this.num(g('damage'), at, 'a whole number'), g('damage'), 'damage', at, 'the damage (1 to 5)');
+      const attacks = this.required(this.num(g('attacks'), at, 'a whole number'), g('attacks'), 'attacks', at, 'the number of attacks');
+      return { form: 'mapping', span, name, type, range, damage, attacks };
+    }
+    if (isScalar(node)) return this.weaponLine(node);
+    this.report('FS-TYPE', `A weapon is a mapping (name, type, range, damage, attacks) or a line "Name — Type, Range, Dmg, Attacks", not ${describeKind(node)}`, span);
+    return undefined;
+  }
+
+  /** "Pulse Laser — Ion, 9\", 2, 4" with "-", "—" or "–" as the dash. */
+  private weaponLine(node: YAMLScalar): Weapon | undefined {
+    const span = spanOf(node);
+    const value = scalarText(node);
+    const base = contentStart(this.text, node);
+    const at = (i: number, len: number): Span => (base === undefined ? span : { start: base + i, end: base + i + len });
+    const dashes = [...value.matchAll(/\s[-—–]\s/g)];
+    let split: RegExpMatchArray | undefined;
+    for (let i = dashes.length - 1; i >= 0; i--) {
+      const rest = value.slice(dashes[i]!.index! + 3);
+      if ((rest.match(/,/g) ?? []).length === 3) {
+        split = dashes[i];
+        break;
+      }
+    }
+    if (!split) {
+      this.report('FS-WEAPON-FORMAT', `Cannot read the weapon "${value.trim()}": write "Name — Type, Range, Dmg, Attacks" (e.g. Pulse Laser — Ion, 9", 2, 4) or a mapping`, span);
+      return undefined;
+    }
+    const nameText = value.slice(0, split.index!);
+    const name: Field<string> = { value: nameText.trim() || undefined, raw: nameText, span: at(leading(nameText), nameText.trim().length) };
+    if (!name.value) this.report('FS-WEAPON-FORMAT', 'The weapon has no name before the dash', span);
+    let off = split.index! + 3;
+    const parts: { raw: string; span: Span }[] = [];
+    for (const piece of value.slice(off).split(',')) {
+      parts.push({ raw: piece.trim(), span: at(off + leading(piece), piece.trim().length) });
+      off += piece.length + 1;
+    }
+    const [t, r, d, a] = parts as [(typeof parts)[0], (typeof parts)[0], (typeof parts)[0], (typeof parts)[0]];
+    const type: Field<WeaponType> = { value: normaliseWeaponType(t.raw), raw: t.raw, span: t.span };
+    const numField = (p: (typeof parts)[0], what: string, parse: (s: string) => number | undefined): Field<number> => {
+      const v = parse(p.raw);
+      if (v === undefined) this.report(p.raw === '' ? 'FS-WEAPON-FORMAT' : 'FS-TYPE', p.raw === '' ? `The weapon's ${what} is missing` : `The weapon's ${what} should be a number, not "${p.raw}"`, p.raw === '' ? span : p.span);
+      return { value: v, raw: p.raw, span: p.span };
+    };
+    const whole = (s: string) => (WHOLE.test(s) ? Number(s) : undefined);
+    return {
+      form: 'line',
+      span,
+      name,
+      type,
+      range: numField(r, 'range', parseInches),
+      damage: numField(d, 'damage', whole),
+      attacks: numField(a, 'attacks', whole),
+    };
+  }
+
+  private order(node: YAMLNode): Order | undefined {
+    const span = spanOf(node);
+    if (isScalar(node)) {
+      const raw = scalarText(node);
+      return { form: 'string', span, name: { value: raw.trim() || undefined, raw, span } };
+    }
+    if (node.kind !== Kind.MAP) {
+      this.report('FS-TYPE', `An order is a mapping (name, difficulty, range, effect) or a known order's name, not ${describeKind(node)}`, span);
+      return undefined;
+    }
+    const m = readMap(node, this.problems, ORDER_KEYS, 'on an order');
+    const head = m.list[0]?.keySpan ?? span;
+    const g = (k: string) => m.entries.get(k);
+    const name = this.required(this.str(g('name'), head, 'the order name'), g('name'), 'name', head, "the order's name");
+    const at = name.keySpan ?? head;
+    const o: Order = { form: 'mapping', span, name };
+    if (g('difficulty')) o.difficulty = this.num(g('difficulty'), at, 'a whole number of LD successes', (r) => (/^-?\d+$/.test(r.trim()) ? Number(r.trim()) : undefined));
+    if (g('range')) o.range = this.num(g('range'), at, 'a range in inches such as 12"', parseInches);
+    if (g('effect')) o.effect = this.str(g('effect'), at, 'the effect text');
+    return o;
+  }
+
+  private ability(node: YAMLNode): Ability | undefined {
+    const span = spanOf(node);
+    if (isScalar(node)) {
+      const raw = scalarText(node);
+      return { form: 'string', span, name: { value: raw.trim() || undefined, raw, span } };
+    }
+    if (node.kind !== Kind.MAP) {
+      this.report('FS-TYPE', `An ability is a mapping (name, text) or a known ability's name, not ${describeKind(node)}`, span);
+      return undefined;
+    }
+    const m = readMap(node, this.problems, ABILITY_KEYS, 'on an ability');
+    const head = m.list[0]?.keySpan ?? span;
+    const g = (k: string) => m.entries.get(k);
+    const name = this.required(this.str(g('name'), head, 'the ability name'), g('name'), 'name', head, "the ability's name");
+    const at = name.keySpan ?? head;
+    const a: Ability = { form: 'mapping', span, name };
+    if (g('text')) a.text = this.str(g('text'), at, 'the rule text');
+    if (g('range')) a.range = this.num(g('range'), at, 'a range in inches such as 6"', parseInches);
+    return a;
+  }
+
+  // ---------- faction ----------
+
+  factionDoc(uri: string, text: string, top: YAMLNode | undefined): FactionDocument {
+    const docSpan = firstLine(text);
+    const empty: FactionDocument = { kind: 'faction', uri, text, problems: this.problems, faction: this.absent(docSpan), doctrine: this.absent(docSpan), units: [] };
+    if (!top) {
+      this.report('FS-MISSING-FIELD', 'This Command Board is empty: give faction, doctrine, factionAbility and six commandAbilities', docSpan);
+      return empty;
+    }
+    const m = readMap(top, this.problems, FACTION_KEYS, 'on a Command Board');
+    const at = m.list[0]?.keySpan ?? docSpan;
+    const g = (k: string) => m.entries.get(k);
+    const faction = this.required(this.str(g('faction'), at, 'the faction name'), g('faction'), 'faction', at, "the faction's name");
+    const doctrineText = this.str(g('doctrine'), at, `a doctrine (${Object.keys(DOCTRINES).join(', ')})`);
+    this.required(doctrineText, g('doctrine'), 'doctrine', at, `the Command Doctrine (${Object.entries(DOCTRINES).map(([k, v]) => `${k} ${v} CP`).join(', ')})`);
+    const doctrine: Field<Doctrine> = { ...doctrineText, value: (Object.keys(DOCTRINES) as Doctrine[]).find((d) => d.toLowerCase() === doctrineText.value?.toLowerCase()) };
+    const doc: FactionDocument = { ...empty, faction, doctrine };
+    if (g('cp')) doc.cp = this.num(g('cp'), at, 'a whole number of CP');
+    const sources = this.list(g('cpSources'), true, 'CP sources');
+    if (sources) {
+      doc.cpSources = { ...sources, items: [] };
+      for (const item of sources.items) {
+        if (item.kind !== Kind.MAP) {
+          this.report('FS-TYPE', `A CP source is a mapping { name, cp }, not ${describeKind(item)}`, spanOf(item));
+          continue;
+        }
+        const sm = readMap(item, this.problems, CP_SOURCE_KEYS, 'on a CP source');
+        const h = sm.list[0]?.keySpan ?? spanOf(item);
+        const s: CpSource = {
+          span: spanOf(item),
+          name: this.required(this.str(sm.entries.get('name'), h, 'a name'), sm.entries.get('name'), 'name', h, "the source's name"),
+          cp: this.required(this.num(sm.entries.get('cp'), h, 'a whole number of CP'), sm.entries.get('cp'), 'cp', h, 'the CP it gives'),
+        };
+        doc.cpSources.items.push(s);
+      }
+    }
+    const fa = g('factionAbility');
+    if (fa) {
+      doc.factionAbilityKey = fa.keySpan;
+      const v = fa.value;
+      if (v && v.kind === Kind.MAP) {
+        const am = readMap(v, this.problems, FACTION_ABILITY_KEYS, 'on the faction ability');
+        const h = am.list[0]?.keySpan ?? fa.keySpan;
+        doc.factionAbility = {
+          span: spanOf(v),
+          keySpan: fa.keySpan,
+          name: this.required(this.str(am.entries.get('name'), h, 'a name'), am.entries.get('name'), 'name', h, "the faction ability's name"),
+          text: this.required(this.str(am.entries.get('text'), h, 'the rule text'), am.entries.get('text'), 'text', h, "the faction ability's rule text"),
+        };
+      } else if (v && v.kind === Kind.SEQ) {
+        const n = ((v as YAMLSequence).items ?? []).length;
+        this.report('FS-FACTION-ABILITY', `A Command Board has exactly one faction ability (a mapping with name and text), not a list of ${n}`, fa.keySpan);
+      } else {
+        this.report('FS-TYPE', `"factionAbility" is a mapping with name and text, not ${describeKind(v)}`, v ? fa.valueSpan : fa.keySpan);
+      }
+    }
+    const cas = this.list(g('commandAbilities'), false, 'command abilities');
+    if (cas) {
+      doc.commandAbilities = { ...cas, items: [] };
+      for (const item of cas.items) {
+        if (item.kind !== Kind.MAP) {
+          this.report('FS-TYPE', `A command ability is a mapping (name, cost, timing, effect), not ${describeKind(item)}`, spanOf(item));
+          continue;
+        }
+        const cm = readMap(item, this.problems, COMMAND_ABILITY_KEYS, 'on a command ability');
+        const h = cm.list[0]?.keySpan ?? spanOf(item);
+        const ge = (k: string) => cm.entries.get(k);
+        const ca: CommandAbility = {
+          span: spanOf(item),
+          name: this.str(ge('name'), h, 'a name'),
+          cost: this.num(ge('cost'), h, 'a whole number of CP', (r) => (/^-?\d+$/.test(r.trim()) ? Number(r.trim()) : undefined)),
+          timing: this.str(ge('timing'), h, 'when it may be used'),
+          effect: this.str(ge('effect'), h, 'what it does'),
+        };
+        const missing = COMMAND_ABILITY_KEYS.filter((k) => !ge(k));
+        if (missing.length) this.report('FS-COMMAND-ABILITY-FIELD', `This command ability lacks ${missing.map((k) => `"${k}"`).join(', ')}; each has a name, a CP cost, a timing and an effect`, h);
+        doc.commandAbilities.items.push(ca);
+      }
+    }
+    const units = g('units');
+    if (units) {
+      doc.unitsKey = units.keySpan;
+      doc.units = this.cards(units, faction);
+    }
+    return doc;
+  }
+
+  // ---------- fleet ----------
+
+  fleetDoc(uri: string, text: string, top: YAMLNode | undefined): FleetDocument {
+    const docSpan = firstLine(text);
+    const empty: FleetDocument = { kind: 'fleet', uri, text, problems: this.problems, name: this.absent(docSpan), faction: this.absent(docSpan), points: this.absent(docSpan) };
+    if (!top) {
+      this.report('FS-MISSING-FIELD', 'This fleet list is empty: give name, faction, points and units', docSpan);
+      return empty;
+    }
+    const m = readMap(top, this.problems, FLEET_KEYS, 'in a fleet list');
+    const at = m.list[0]?.keySpan ?? docSpan;
+    const g = (k: string) => m.entries.get(k);
+    const doc: FleetDocument = {
+      ...empty,
+      name: this.required(this.str(g('name'), at, 'the fleet name'), g('name'), 'name', at, "the fleet's name"),
+      faction: this.required(this.str(g('faction'), at, 'the faction name'), g('faction'), 'faction', at, 'the faction the fleet belongs to'),
+      points: this.required(this.num(g('points'), at, 'the points limit as a whole number (500, 1000, 2000 or a custom figure)', (r) => (/^-?\d+$/.test(r.trim()) ? Number(r.trim()) : undefined)), g('points'), 'points', at, 'the game\'s points limit (500, 1000 or 2000)'),
+    };
+    if (g('objectives')) doc.objectives = this.num(g('objectives'), at, 'a whole number of objectives');
+    const units = this.list(g('units'), false, 'fleet entries');
+    if (!g('units')) this.report('FS-MISSING-FIELD', 'Missing "units": the cards this fleet fields', at);
+    if (units) {
+      doc.units = { ...units, items: [] };
+      for (const item of units.items) {
+        const entry = this.fleetEntry(item);
+        if (entry) doc.units.items.push(entry);
+      }
+    }
+    return doc;
+  }
+
+  private fleetEntry(node: YAMLNode): FleetEntry | undefined {
+    const span = spanOf(node);
+    if (isScalar(node)) {
+      const raw = scalarText(node);
+      return { span, unit: { value: raw.trim() || undefined, raw, span }, count: { value: 1, raw: '', span: { start: span.end, end: span.end } } };
+    }
+    if (node.kind !== Kind.MAP) {
+      this.report('FS-TYPE', `A fleet entry is a mapping (unit, count, embark) or a card name, not ${describeKind(node)}`, span);
+      return undefined;
+    }
+    const m = readMap(node, this.problems, FLEET_ENTRY_KEYS, 'on a fleet entry');
+    const head = m.list[0]?.keySpan ?? span;
+    const g = (k: string) => m.entries.get(k);
+    const unit = this.required(this.str(g('unit'), head, "a card's name"), g('unit'), 'unit', head, "the card's name");
+    const count: Field<number> = g('count') ? this.num(g('count'), head, 'a whole number', (r) => (/^-?\d+$/.test(r.trim()) ? Number(r.trim()) : undefined)) : { value: 1, raw: '', span: { start: head.end, end: head.end } };
+    const entry: FleetEntry = { span, unit, count };
+    const emb = this.list(g('embark'), true, 'card names');
+    if (emb) {
+      entry.embark = { ...emb, items: [] };
+      for (const item of emb.items) {
+        if (isScalar(item)) {
+          const raw = scalarText(item);
+          entry.embark.items.push({ value: raw.trim() || undefined, raw, span: spanOf(item) });
+        } else if (item.kind === Kind.MAP) {
+          const em = readMap(item, this.problems, ['unit'], 'on an embarked unit');
+          const u = this.str(em.entries.get('unit'), spanOf(item), "a card's name");
+          entry.embark.items.push(u);
+        } else {
+          this.report('FS-TYPE', `An embarked unit is a card name, not ${describeKind(item)}`, spanOf(item));
+        }
+      }
+    }
+    return entry;
+  }
+}
+
+function hasKey(node: YAMLNode, key: string): boolean {
+  return ((node as { mappings?: { key?: YAMLScalar }[] }).mappings ?? []).some((m) => m.key && isScalar(m.key) && scalarText(m.key) === key);
+}
+
+function leading(s: string): number {
+  return s.length - s.trimStart().length;
+}
+
+/** The first non-blank, non-comment line: where whole-file problems go. */
+function firstLine(text: string): Span {
+  const re = /^[ \t]*([^\s#][^\n]*)$/m;
+  const m = re.exec(text);
+  if (!m) return { start: 0, end: 0 };
+  const start = m.index + m[0].length - m[1]!.length;
+  return { start, end: start + m[1]!.replace(/\r$/, '').length };
+}
+
+function example(stat: StatName): string {
+  switch (STATS[stat].form) {
+    case 'sticks':
+      return '9/6';
+    case 'target':
+      return '5+';
+    case 'count':
+      return '4';
+    case 'targetDice':
+      return '6/3';
+  }
+}
+
+export { suggest };

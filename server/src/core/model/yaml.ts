@@ -1,0 +1,229 @@
+/**
+ * A thin layer over the YAML parser: load text into an AST with offsets, turn the parser's errors
+ * into problems, and read mappings with duplicate and unknown-key checks.
+ *
+ * The parser is @stoplight/yaml-ast-parser (the js-yaml-derived AST parser behind Spectral): it keeps
+ * the offsets of every node, recovers after errors, keeps aliases as references instead of expanding
+ * them (so alias bombs cost nothing), and parses a 20,000-line card file about ten times faster than
+ * the `yaml` package's parseDocument (see bench/ and the README), which decides the editor's latency.
+ */
+import { load, Kind, type YAMLNode, type YAMLScalar, type YAMLMapping, type YamlMap, type YAMLSequence } from '@stoplight/yaml-ast-parser';
+import { closest, distance } from 'fastest-levenshtein';
+import { CODES, type Code } from '../check/codes';
+import type { Problem, Span, ProblemData } from './types';
+
+export { Kind };
+export type { YAMLNode, YAMLScalar, YAMLMapping, YamlMap, YAMLSequence };
+
+export function problem(code: Code, message: string, span: Span, data?: ProblemData): Problem {
+  const p: Problem = { code, severity: CODES[code].severity, message, span: { start: span.start, end: span.end } };
+  if (data) p.data = data;
+  return p;
+}
+
+/** The closest of `candidates` to `word` when it is close enough to be a plausible typo. */
+export function suggest(word: string, candidates: readonly string[]): string | undefined {
+  if (!word || candidates.length === 0) return undefined;
+  const lower = word.toLowerCase();
+  const exact = candidates.find((c) => c.toLowerCase() === lower);
+  if (exact) return exact;
+  const best = closest(lower, candidates.map((c) => c.toLowerCase()));
+  const d = distance(lower, best);
+  if (d <= Math.max(2, Math.floor(best.length / 3))) return candidates.find((c) => c.toLowerCase() === best);
+  return undefined;
+}
+
+/** Up to `n` candidates ordered by closeness, for "did you mean" lists. */
+export function suggestMany(word: string, candidates: readonly string[], n = 3): string[] {
+  const lower = word.toLowerCase();
+  return candidates
+    .map((c) => ({ c, d: distance(lower, c.toLowerCase()) - (c.toLowerCase().includes(lower) || lower.includes(c.toLowerCase()) ? 3 : 0) }))
+    .filter((x) => x.d <= Math.max(3, Math.floor(x.c.length / 2)))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, n)
+    .map((x) => x.c);
+}
+
+/**
+ * A bare "-" after a key (`D: -`) is a YAML block-sequence indicator, so every YAML parser rejects
+ * it, and this parser then drops the rest of the file. Designers write it anyway: the rulebook uses
+ * a dash for "not possessed". We read it as the dash it means (the em dash has the same length, so
+ * offsets are unchanged) and warn, so that the rest of the file still gets checked.
+ */
+const BARE_DASH = /^([ \t]*[^\s#:][^#:\n]*:[ \t]+)-([ \t]*)(#[^\n]*)?$/gm;
+
+export interface Loaded {
+  root: YAMLNode | undefined;
+  problems: Problem[];
+}
+
+export function loadYaml(text: string): Loaded {
+  const problems: Problem[] = [];
+  let source = text;
+  if (source.charCodeAt(0) === 0xfeff) source = ' ' + source.slice(1);
+  if (source.includes('-')) {
+    source = source.replace(BARE_DASH, (m: string, pre: string, post: string, comment: string | undefined, offset: number) => {
+      const at = offset + pre.length;
+      problems.push(
+        problem('FS-BARE-DASH', 'A bare "-" is a YAML list marker, not a value (other YAML tools reject it); write "-" in quotes or —', { start: at, end: at + 1 }, {
+          replacements: ['"-"', '—'],
+        }),
+      );
+      return pre + '—' + post + (comment ?? '');
+    });
+  }
+  let root: YAMLNode | undefined;
+  try {
+    root = load(source) as YAMLNode | undefined;
+  } catch (e) {
+    // The parser recovers from ordinary errors itself; a throw here is an input it cannot handle at
+    // all (e.g. nesting deep enough to exhaust the stack). Report it instead of crashing the caller.
+    problems.push(problem('FS-YAML-SYNTAX', `The file cannot be read as YAML: ${(e as Error).message ?? e}`, { start: 0, end: Math.min(text.length, 1) }));
+    return { root: undefined, problems };
+  }
+  if (root) {
+    const seen = new Set<string>();
+    for (const err of root.errors ?? []) {
+      const reason = String(err.reason ?? err.message ?? 'syntax error');
+      // Duplicate keys are reported by readMap with both places; skip the parser's copy.
+      if (/duplicate(d)? key/i.test(reason)) continue;
+      const pos = Math.max(0, Math.min(text.length, err.mark?.position ?? 0));
+      const key = `${pos}:${reason}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const end = lineEndFrom(text, pos);
+      const span = { start: pos, end: end > pos ? end : Math.min(text.length, pos + 1) };
+      const message = friendlyYamlMessage(reason);
+      problems.push(problem(err.isWarning ? 'FS-YAML-WARNING' : 'FS-YAML-SYNTAX', message, span));
+    }
+  }
+  return { root, problems };
+}
+
+function lineEndFrom(text: string, pos: number): number {
+  const nl = text.indexOf('\n', pos);
+  const end = nl < 0 ? text.length : nl;
+  return end > pos && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+}
+
+function friendlyYamlMessage(reason: string): string {
+  const r = reason.replace(/^JS-YAML:\s*/, '');
+  if (/tabs/i.test(r)) return 'Tab characters in indentation: YAML indents with spaces only';
+  if (/bad indentation/i.test(r)) return `YAML syntax error: ${r} (check that this line lines up with its siblings)`;
+  return `YAML syntax error: ${r}`;
+}
+
+const MAX_ALIAS_DEPTH = 32;
+
+/** Follows alias references (`*name`) to the anchored node; undefined for a missing or cyclic one. */
+export function deref(node: YAMLNode | null | undefined): YAMLNode | undefined {
+  let n = node ?? undefined;
+  for (let i = 0; n && n.kind === Kind.ANCHOR_REF && i < MAX_ALIAS_DEPTH; i++) n = (n as { value?: YAMLNode }).value ?? undefined;
+  return n && n.kind !== Kind.ANCHOR_REF && n.kind !== Kind.INCLUDE_REF ? n : undefined;
+}
+
+export function spanOf(node: YAMLNode): Span {
+  return { start: node.startPosition, end: Math.max(node.startPosition, node.endPosition) };
+}
+
+export function isScalar(n: YAMLNode | undefined): n is YAMLScalar {
+  return !!n && n.kind === Kind.SCALAR;
+}
+
+/** A scalar's text as a string ('' for null scalars written as nothing or "~"). */
+export function scalarText(n: YAMLScalar): string {
+  if (n.valueObject === null && n.plainScalar) return '';
+  return typeof n.value === 'string' ? n.value : String(n.value ?? '');
+}
+
+export function describeKind(n: YAMLNode | undefined): string {
+  if (!n) return 'nothing';
+  switch (n.kind) {
+    case Kind.MAP:
+      return 'a mapping';
+    case Kind.SEQ:
+      return 'a list';
+    case Kind.SCALAR:
+      return scalarText(n as YAMLScalar) === '' ? 'an empty value' : 'text';
+    default:
+      return 'a reference';
+  }
+}
+
+export interface Entry {
+  key: string;
+  keySpan: Span;
+  /** The value node, aliases followed; undefined for `key:` with nothing after it. */
+  value: YAMLNode | undefined;
+  /** The range of the value, or an empty range right after the key when there is none. */
+  valueSpan: Span;
+  /** The whole `key: value` pair. */
+  span: Span;
+}
+
+export interface ReadMap {
+  entries: Map<string, Entry>;
+  /** Entries in source order. */
+  list: Entry[];
+}
+
+/**
+ * Reads a mapping: entries by key, merge keys (`<<: *base`) folded in (explicit keys win),
+ * duplicates reported on the second key, unknown keys (when `known` is given) reported with the
+ * closest known key.
+ */
+export function readMap(node: YAMLNode, problems: Problem[], known?: readonly string[], what = 'here', depth = 0): ReadMap {
+  const entries = new Map<string, Entry>();
+  const list: Entry[] = [];
+  const merged: Entry[] = [];
+  const mappings = ((node as YamlMap).mappings ?? []) as YAMLMapping[];
+  for (const m of mappings) {
+    if (!m || !m.key) continue;
+    const keyNode = m.key as YAMLScalar;
+    const key = isScalar(keyNode) ? scalarText(keyNode) : '';
+    const keySpan = spanOf(keyNode);
+    const raw = m.value as YAMLNode | null;
+    const value = deref(raw);
+    const valueSpan = raw ? spanOf(raw) : { start: keySpan.end + 1, end: keySpan.end + 1 };
+    const entry: Entry = { key, keySpan, value, valueSpan, span: { start: keySpan.start, end: Math.max(keySpan.end, valueSpan.end) } };
+    if (key === '<<') {
+      collectMerge(value, merged, problems, depth + 1);
+      continue;
+    }
+    const prev = entries.get(key);
+    if (prev) {
+      problems.push(problem('FS-DUPLICATE-KEY', `"${key}" is given twice in this mapping; the first is at offset ${prev.keySpan.start} and only one is allowed`, keySpan));
+      continue;
+    }
+    if (known && !known.includes(key)) {
+      const s = suggest(key, known);
+      problems.push(
+        problem(
+          'FS-UNKNOWN-KEY',
+          s ? `Unknown key "${key}" ${what}; did you mean "${s}"?` : `Unknown key "${key}" ${what}; known keys: ${known.join(', ')}`,
+          keySpan,
+          s ? { replacements: [s] } : undefined,
+        ),
+      );
+    }
+    entries.set(key, entry);
+    list.push(entry);
+  }
+  for (const e of merged) {
+    if (!entries.has(e.key) && (!known || known.includes(e.key))) {
+      entries.set(e.key, e);
+      list.push(e);
+    }
+  }
+  return { entries, list };
+}
+
+function collectMerge(value: YAMLNode | undefined, out: Entry[], problems: Problem[], depth: number): void {
+  if (!value || depth > MAX_ALIAS_DEPTH) return;
+  if (value.kind === Kind.SEQ) {
+    for (const item of (value as YAMLSequence).items ?? []) collectMerge(deref(item), out, problems, depth + 1);
+  } else if (value.kind === Kind.MAP) {
+    const inner = readMap(value, [], undefined, '', depth + 1);
+    out.push(...inner.list);
+  }
+}
