@@ -1,0 +1,213 @@
+/**
+ * The custom messages between the Fabled Star language server and its clients, and the settings
+ * the server reads. Each message is declared once, here, with its direction, and imported by both
+ * sides (the VS Code client in client/src, the server in server/src/server.ts), in the manner of
+ * vscode-eslint's customMessages.ts and rust-analyzer's lsp_ext.ts.
+ *
+ * Other editors (Neovim, Helix, Emacs) need none of these: the standard LSP features work without
+ * them. They are what the VS Code extension builds its commands, status bar and engagement view on.
+ */
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { Position, Range } from 'vscode-languageserver-protocol';
+import type { EngagementOptions, SimulationResult } from './core/sim/types';
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+/**
+ * What the server reads from the `fabledStar` configuration section (workspace/configuration,
+ * per resource). Clients send any subset; `resolveSettings` fills the rest with the defaults, so
+ * no other code ever checks for a missing setting.
+ */
+export interface Settings {
+  /**
+   * A card name (`fabledStar.referenceTarget`). When set, each weapon line of a card shows its
+   * expected damage and kill chance against that card as an inlay hint, and weapon hovers show
+   * the breakdown. Empty: off.
+   */
+  referenceTarget: string;
+  inlayHints: {
+    /** Points per fleet entry and the running total against the limit. */
+    points: boolean;
+    /** The Combined Shields pool on Escort and Frigate cards. */
+    combinedShields: boolean;
+    /** Expected damage and kill chance per weapon against `referenceTarget`. */
+    weaponOdds: boolean;
+  };
+  codeLens: {
+    /** "970 / 1000 pts" on fleets and "Simulate vs ..." on cards. */
+    enabled: boolean;
+  };
+  diagnostics: {
+    /**
+     * Milliseconds to wait for typing to pause before re-validating, after the first change of a
+     * burst (which is validated at once). Fleets affected by a card edit always wait this long.
+     */
+    delayMs: number;
+  };
+  workspace: {
+    /** At most this many card, faction and fleet files are read from the workspace folders. */
+    maxFiles: number;
+  };
+}
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  referenceTarget: '',
+  inlayHints: Object.freeze({ points: true, combinedShields: true, weaponOdds: true }),
+  codeLens: Object.freeze({ enabled: true }),
+  diagnostics: Object.freeze({ delayMs: 150 }),
+  workspace: Object.freeze({ maxFiles: 5000 }),
+}) as Settings;
+
+/** The configuration section the server asks for. */
+export const SETTINGS_SECTION = 'fabledStar';
+
+function obj(v: unknown): Record<string, unknown> {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+function bool(v: unknown, d: boolean): boolean {
+  return typeof v === 'boolean' ? v : d;
+}
+function int(v: unknown, d: number, min: number, max: number): number {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.round(v))) : d;
+}
+
+/**
+ * Settings as the client sent them (any shape, possibly null) -> complete, valid Settings.
+ * The one place settings are defaulted.
+ */
+export function resolveSettings(raw: unknown): Settings {
+  const r = obj(raw);
+  const hints = obj(r.inlayHints);
+  const lens = obj(r.codeLens);
+  const diag = obj(r.diagnostics);
+  const ws = obj(r.workspace);
+  const d = DEFAULT_SETTINGS;
+  return {
+    referenceTarget: typeof r.referenceTarget === 'string' ? r.referenceTarget.trim() : d.referenceTarget,
+    inlayHints: {
+      points: bool(hints.points, d.inlayHints.points),
+      combinedShields: bool(hints.combinedShields, d.inlayHints.combinedShields),
+      weaponOdds: bool(hints.weaponOdds, d.inlayHints.weaponOdds),
+    },
+    codeLens: { enabled: bool(lens.enabled, d.codeLens.enabled) },
+    diagnostics: { delayMs: int(diag.delayMs, d.diagnostics.delayMs, 0, 5000) },
+    workspace: { maxFiles: int(ws.maxFiles, d.workspace.maxFiles, 1, 100000) },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands the server's code lenses invoke (executed by the client, not the server)
+
+/** The client command a card's "Simulate vs ..." code lens runs. */
+export const SIMULATE_COMMAND = 'fabledStar.simulateEngagement';
+
+/** A card named for a request or a command: by name (and faction, when names clash). */
+export interface CardName {
+  name: string;
+  faction?: string;
+}
+
+/**
+ * Arguments of `fabledStar.simulateEngagement` as the code lens sends them: `[SimulateCommandArgs]`.
+ * `defender` is absent when no reference target is set; the client then asks the user.
+ */
+export interface SimulateCommandArgs {
+  attacker: CardName & { uri: string };
+  defender?: CardName;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests and notifications
+
+/** A card given by name, or by a position inside it (e.g. the cursor in a card file). */
+export type CardSelector = CardName | { uri: string; position: Position };
+
+export interface SimulateParams {
+  attacker: CardSelector;
+  defender: CardSelector;
+  options?: EngagementOptions;
+}
+
+/**
+ * client -> server: simulate one engagement. The result is the object the CLI prints with
+ * `fabled-star sim --format json`. Fails with a ResponseError (code RequestFailed, a message that
+ * names the problem) when a card cannot be found or cannot be simulated.
+ */
+export const SimulateRequest = {
+  method: 'fabledStar/simulate',
+  type: new RequestType<SimulateParams, SimulationResult, void>('fabledStar/simulate'),
+} as const;
+
+export interface CardInfo {
+  name: string;
+  faction: string;
+  /** The class as written when it is not a known class. */
+  class: string;
+  /** Undefined when the card's points cannot be read. */
+  points: number | undefined;
+  uri: string;
+  /** The whole card. */
+  range: Range;
+  /** The card's name value (where go-to-definition lands). */
+  selectionRange: Range;
+}
+
+export interface ListCardsParams {
+  /** Only cards of this faction (case-insensitive). */
+  faction?: string;
+}
+
+/** client -> server: every card the workspace knows (open files and workspace card files), sorted by faction then name. */
+export const ListCardsRequest = {
+  method: 'fabledStar/listCards',
+  type: new RequestType<ListCardsParams, CardInfo[], void>('fabledStar/listCards'),
+} as const;
+
+export interface FleetSummaryParams {
+  uri: string;
+}
+
+export interface FleetEntrySummary {
+  unit: string;
+  count: number;
+  /** Points of one copy including what it embarks; undefined when a card is unknown. */
+  points: number | undefined;
+  embarked: string[];
+}
+
+export interface FleetSummary {
+  uri: string;
+  name: string;
+  faction: string;
+  /** Sum of the known cards' points x count, embarked units included. */
+  total: number;
+  /** The points limit, when the fleet gives a valid one. */
+  limit: number | undefined;
+  /** total > limit. */
+  over: boolean;
+  /** limit - total (negative when over), when there is a limit. */
+  remaining: number | undefined;
+  /** Entries whose card is not known (their points are not in the total). */
+  unknownUnits: string[];
+  entries: FleetEntrySummary[];
+}
+
+/** client -> server: the points of a fleet list; null when the uri is not a fleet the server knows. */
+export const FleetSummaryRequest = {
+  method: 'fabledStar/fleetSummary',
+  type: new RequestType<FleetSummaryParams, FleetSummary | null, void>('fabledStar/fleetSummary'),
+} as const;
+
+export interface FleetSummaryChangedParams {
+  uri: string;
+}
+
+/**
+ * server -> client: a fleet's summary may have changed (its own text, or a card it uses, changed).
+ * Sent after the fleet is re-validated, so a status bar can ask `fabledStar/fleetSummary` again.
+ */
+export const FleetSummaryChangedNotification = {
+  method: 'fabledStar/fleetSummaryChanged',
+  type: new NotificationType<FleetSummaryChangedParams>('fabledStar/fleetSummaryChanged'),
+} as const;
