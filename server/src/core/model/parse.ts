@@ -82,6 +82,9 @@ function topKeys(kind: DocKind): readonly string[] {
 }
 
 const WHOLE = /^[+]?\d+$/;
+/** Signed whole numbers: read them, so the checks can say what range is allowed. */
+const SIGNED = /^[+-]?\d+$/;
+const signed = (r: string): number | undefined => (SIGNED.test(r.trim()) ? Number(r.trim()) : undefined);
 
 /** Parses a range written as 12, 12" or 12 in; undefined when it is not an inch figure. */
 export function parseInches(raw: string): number | undefined {
@@ -126,7 +129,7 @@ export function parseStatToken(stat: StatName, raw: string): StatValue | undefin
       return m ? { kind: 'target', target: Number(m[1]) } : undefined;
     }
     case 'count':
-      return WHOLE.test(t) ? { kind: 'count', n: Number(t) } : undefined;
+      return SIGNED.test(t) ? { kind: 'count', n: Number(t) } : undefined;
     case 'targetDice': {
       const m = /^(\d+)\s*\/\s*(\d+)$/.exec(t);
       return m ? { kind: 'targetDice', target: Number(m[1]), dice: Number(m[2]) } : undefined;
@@ -178,7 +181,7 @@ class Reader {
   }
 
   /** A whole number field; `parse` may accept other spellings (inches, mm). */
-  private num(e: Entry | undefined, at: Span, what: string, parse: (raw: string) => number | undefined = (r) => (WHOLE.test(r.trim()) ? Number(r.trim()) : undefined)): Field<number> {
+  private num(e: Entry | undefined, at: Span, what: string, parse: (raw: string) => number | undefined = signed): Field<number> {
     if (!e) return this.absent(at);
     const f: Field<number> = { value: undefined, raw: '', span: e.valueSpan, keySpan: e.keySpan };
     if (isScalar(e.value) && scalarText(e.value).trim() !== '') {
@@ -385,7 +388,7 @@ class Reader {
       if (v === undefined) this.report(p.raw === '' ? 'FS-WEAPON-FORMAT' : 'FS-TYPE', p.raw === '' ? `The weapon's ${what} is missing` : `The weapon's ${what} should be a number, not "${p.raw}"`, p.raw === '' ? span : p.span);
       return { value: v, raw: p.raw, span: p.span };
     };
-    const whole = (s: string) => (WHOLE.test(s) ? Number(s) : undefined);
+    const whole = signed;
     return {
       form: 'line',
       span,
@@ -413,7 +416,7 @@ class Reader {
     const name = this.required(this.str(g('name'), head, 'the order name'), g('name'), 'name', head, "the order's name");
     const at = name.keySpan ?? head;
     const o: Order = { form: 'mapping', span, name };
-    if (g('difficulty')) o.difficulty = this.num(g('difficulty'), at, 'a whole number of LD successes', (r) => (/^-?\d+$/.test(r.trim()) ? Number(r.trim()) : undefined));
+    if (g('difficulty')) o.difficulty = this.num(g('difficulty'), at, 'a whole number of LD successes', signed);
     if (g('range')) o.range = this.num(g('range'), at, 'a range in inches such as 12"', parseInches);
     if (g('effect')) o.effect = this.str(g('effect'), at, 'the effect text');
     return o;
@@ -510,7 +513,7 @@ class Reader {
         const ca: CommandAbility = {
           span: spanOf(item),
           name: this.str(ge('name'), h, 'a name'),
-          cost: this.num(ge('cost'), h, 'a whole number of CP', (r) => (/^-?\d+$/.test(r.trim()) ? Number(r.trim()) : undefined)),
+          cost: this.num(ge('cost'), h, 'a whole number of CP', signed),
           timing: this.str(ge('timing'), h, 'when it may be used'),
           effect: this.str(ge('effect'), h, 'what it does'),
         };
@@ -543,7 +546,7 @@ class Reader {
       ...empty,
       name: this.required(this.str(g('name'), at, 'the fleet name'), g('name'), 'name', at, "the fleet's name"),
       faction: this.required(this.str(g('faction'), at, 'the faction name'), g('faction'), 'faction', at, 'the faction the fleet belongs to'),
-      points: this.required(this.num(g('points'), at, 'the points limit as a whole number (500, 1000, 2000 or a custom figure)', (r) => (/^-?\d+$/.test(r.trim()) ? Number(r.trim()) : undefined)), g('points'), 'points', at, 'the game\'s points limit (500, 1000 or 2000)'),
+      points: this.required(this.num(g('points'), at, 'the points limit as a whole number (500, 1000, 2000 or a custom figure)', signed), g('points'), 'points', at, 'the game\'s points limit (500, 1000 or 2000)'),
     };
     if (g('objectives')) doc.objectives = this.num(g('objectives'), at, 'a whole number of objectives');
     const units = this.list(g('units'), false, 'fleet entries');
@@ -572,7 +575,7 @@ class Reader {
     const head = m.list[0]?.keySpan ?? span;
     const g = (k: string) => m.entries.get(k);
     const unit = this.required(this.str(g('unit'), head, "a card's name"), g('unit'), 'unit', head, "the card's name");
-    const count: Field<number> = g('count') ? this.num(g('count'), head, 'a whole number', (r) => (/^-?\d+$/.test(r.trim()) ? Number(r.trim()) : undefined)) : { value: 1, raw: '', span: { start: head.end, end: head.end } };
+    const count: Field<number> = g('count') ? this.num(g('count'), head, 'a whole number', signed) : { value: 1, raw: '', span: { start: head.end, end: head.end } };
     const entry: FleetEntry = { span, unit, count };
     const emb = this.list(g('embark'), true, 'card names');
     if (emb) {

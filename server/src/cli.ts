@@ -1,0 +1,48 @@
+/** CLI wiring only: `fabled-star check ...` and `fabled-star sim ...`. */
+import { nodeIO, type CliIO } from './cli/io';
+import { runCheck, CHECK_HELP } from './cli/check';
+import { runSim } from './cli/sim';
+
+const HELP = `Usage: fabled-star <command> [options]
+
+Commands:
+  check PATHS...   check unit cards, Command Boards and fleet lists against the rulebook
+  sim              compute the odds of one Fire action and of a short engagement
+
+Run "fabled-star <command> --help" for a command's options.
+`;
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'check':
+      return runCheck(rest, io);
+    case 'sim':
+      return runSim(rest, io);
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      io.stdout(HELP);
+      return command === undefined ? 2 : 0;
+    case '--version':
+      io.stdout(`${process.env.FABLED_STAR_VERSION ?? '0.1.0'}\n`);
+      return 0;
+    default:
+      io.stderr(`fabled-star: unknown command "${command}"\n\n${HELP}`);
+      return 2;
+  }
+}
+
+void CHECK_HELP;
+if (require.main === module || process.argv[1]?.match(/fabled-star(\.js)?$|cli\.js$/)) {
+  main(process.argv.slice(2), nodeIO()).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`fabled-star: internal error: ${(e as Error)?.stack ?? e}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

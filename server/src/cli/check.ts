@@ -1,0 +1,173 @@
+/** `fabled-star check PATHS... [--cards DIR] [--format text|json|sarif]` (FORMATS.md). */
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { Workspace } from '../core/workspace';
+import { checkDocument, CODES } from '../core/check';
+import { kindOfUri } from '../core/model/parse';
+import type { Problem } from '../core/model/types';
+import { expandPaths, fileUri, type CliIO } from './io';
+
+export const CHECK_HELP = `Usage: fabled-star check PATHS... [--cards DIR]... [--format text|json|sarif]
+
+Checks Fabled Star unit cards (*.unit.yaml), Command Boards (*.faction.yaml) and fleet lists
+(*.fleet.yaml) against the rulebook. PATHS are files or folders (searched recursively).
+
+Options:
+  --cards DIR      also read cards from DIR (file or folder; may repeat) to resolve fleet entries;
+                   its files are not reported on
+  --format FMT     text (default, like a compiler), json (one object on stdout) or sarif (2.1.0)
+  -h, --help       show this help
+
+Exit status: 0 no errors, 1 at least one error, 2 usage or I/O problem.
+`;
+
+export interface JsonDiagnostic {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  severity: 'error' | 'warning' | 'info';
+  code: string;
+  message: string;
+}
+
+export interface CheckReport {
+  diagnostics: JsonDiagnostic[];
+  summary: { files: number; errors: number; warnings: number; infos: number };
+}
+
+/** Loads files into a workspace and checks the reported ones; shared by the CLI and the benchmark. */
+export function checkFiles(io: CliIO, files: string[], cardFiles: string[] = []): { report: CheckReport; unreadable: string[] } {
+  const ws = new Workspace();
+  const texts = new Map<string, { file: string; uri: string; text: string }>();
+  const unreadable: string[] = [];
+  for (const file of [...files, ...cardFiles]) {
+    const uri = fileUri(file);
+    if (texts.has(uri)) continue;
+    let text: string;
+    try {
+      text = io.readFile(file);
+    } catch (e) {
+      unreadable.push(`${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      continue;
+    }
+    texts.set(uri, { file, uri, text });
+    ws.set(uri, text);
+  }
+  const reported = new Set(files.map(fileUri));
+  const diagnostics: JsonDiagnostic[] = [];
+  const summary = { files: 0, errors: 0, warnings: 0, infos: 0 };
+  for (const { file, uri, text } of texts.values()) {
+    if (!reported.has(uri)) continue;
+    summary.files++;
+    const doc = ws.get(uri);
+    if (!doc) continue;
+    const lines = TextDocument.create(uri, 'yaml', 0, text);
+    const rel = path.relative(io.cwd, path.resolve(io.cwd, file)).split(path.sep).join('/') || file;
+    for (const p of checkDocument(doc, ws)) {
+      diagnostics.push(toJson(rel, lines, p));
+      if (p.severity === 'error') summary.errors++;
+      else if (p.severity === 'warning') summary.warnings++;
+      else summary.infos++;
+    }
+  }
+  return { report: { diagnostics, summary }, unreadable };
+}
+
+function toJson(file: string, lines: TextDocument, p: Problem): JsonDiagnostic {
+  const s = lines.positionAt(p.span.start);
+  const e = lines.positionAt(Math.max(p.span.start, p.span.end));
+  return { file, line: s.line + 1, column: s.character + 1, endLine: e.line + 1, endColumn: e.character + 1, severity: p.severity, code: p.code, message: p.message };
+}
+
+export function runCheck(argv: string[], io: CliIO): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { cards: { type: 'string', multiple: true }, format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (e) {
+    io.stderr(`fabled-star check: ${(e as Error).message}\n\n${CHECK_HELP}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(CHECK_HELP);
+    return 0;
+  }
+  const format = values.format ?? 'text';
+  if (!['text', 'json', 'sarif'].includes(format)) {
+    io.stderr(`fabled-star check: --format must be text, json or sarif, not "${format}"\n`);
+    return 2;
+  }
+  if (positionals.length === 0) {
+    io.stderr(`fabled-star check: give at least one file or folder to check\n\n${CHECK_HELP}`);
+    return 2;
+  }
+  const { files, missing } = expandPaths(io, positionals);
+  const cards = expandPaths(io, values.cards ?? []);
+  const problems = [...missing, ...cards.missing].map((m) => `${m}: no such file or folder`);
+  const skipped = files.filter((f) => !kindOfUri(f));
+  for (const f of skipped) problems.push(`${f}: not a Fabled Star file (name it *.unit.yaml, *.faction.yaml or *.fleet.yaml)`);
+  const ours = files.filter((f) => kindOfUri(f));
+  const { report, unreadable } = checkFiles(io, ours, cards.files.filter((f) => kindOfUri(f)));
+  problems.push(...unreadable);
+  for (const p of problems) io.stderr(`fabled-star check: ${p}\n`);
+
+  if (format === 'json') io.stdout(JSON.stringify(report, null, 2) + '\n');
+  else if (format === 'sarif') io.stdout(JSON.stringify(toSarif(report), null, 2) + '\n');
+  else io.stdout(toText(report));
+
+  if (problems.length) return 2;
+  return report.summary.errors > 0 ? 1 : 0;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function toText(report: CheckReport): string {
+  const lines = report.diagnostics.map((d) => `${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}`);
+  const s = report.summary;
+  lines.push(`${plural(s.files, 'file')} checked: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, ${plural(s.infos, 'info')}`);
+  return lines.join('\n') + '\n';
+}
+
+const SARIF_LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
+
+export function toSarif(report: CheckReport): object {
+  const codes = Object.keys(CODES) as (keyof typeof CODES)[];
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'fabled-star',
+            informationUri: 'https://github.com/fabled-star/fabled-star-tools',
+            rules: codes.map((c) => ({
+              id: c,
+              name: CODES[c].title.replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ? ch.toUpperCase() : '')),
+              shortDescription: { text: CODES[c].title },
+              defaultConfiguration: { level: SARIF_LEVEL[CODES[c].severity] },
+              properties: { section: CODES[c].section },
+            })),
+          },
+        },
+        columnKind: 'utf16CodeUnits',
+        results: report.diagnostics.map((d) => ({
+          ruleId: d.code,
+          ruleIndex: codes.indexOf(d.code as keyof typeof CODES),
+          level: SARIF_LEVEL[d.severity],
+          message: { text: d.message },
+          locations: [{ physicalLocation: { artifactLocation: { uri: d.file }, region: { startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn } } }],
+        })),
+      },
+    ],
+  };
+}

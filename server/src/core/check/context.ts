@@ -1,0 +1,127 @@
+/**
+ * What every check gets: the document, the workspace, and a place to put problems. Also the small
+ * rule helpers several checks share (bands, universal rules, launch bays), each reading the rules pack.
+ */
+import type { FabledDocument, Problem, ProblemData, Span, UnitCard, Ability } from '../model/types';
+import type { Workspace } from '../workspace';
+import { CODES, type Code } from './codes';
+import { CLASSES, LAUNCH_BAY, RANGE_BANDS, UNIVERSAL_RULES, KNOWN_ABILITIES, STAT_ORDER, type UniversalRule, type KnownAbility, type UnitClass } from '../rules/data';
+
+export class CheckContext {
+  readonly problems: Problem[] = [];
+  constructor(
+    readonly doc: FabledDocument,
+    readonly ws: Workspace | undefined,
+  ) {}
+
+  report(code: Code, message: string, span: Span, data?: ProblemData, related?: Problem['related']): void {
+    const p: Problem = { code, severity: CODES[code].severity, message, span: { start: span.start, end: span.end } };
+    if (data) p.data = data;
+    if (related && related.length) p.related = related;
+    this.problems.push(p);
+  }
+}
+
+export function inches(n: number): string {
+  return `${n}"`;
+}
+
+export function isBand(n: number): boolean {
+  return (RANGE_BANDS as readonly number[]).includes(n);
+}
+
+/** The nearest band(s) to a figure: one when it is closer to one, two when it sits between. */
+export function nearestBands(n: number, max = Infinity): number[] {
+  const bands = (RANGE_BANDS as readonly number[]).filter((b) => b <= max);
+  if (bands.length === 0) return [];
+  let best = Infinity;
+  for (const b of bands) best = Math.min(best, Math.abs(b - n));
+  return bands.filter((b) => Math.abs(b - n) === best);
+}
+
+export function bandList(): string {
+  return RANGE_BANDS.map(inches).join(' ');
+}
+
+/** Inch figures inside free text: 9", 9”, 9 inches, 9-inch. */
+const INCH_IN_TEXT = /(\d+(?:\.\d+)?)\s*(?:"|”|″|''|-?\s?inch(?:es)?\b)/g;
+
+/**
+ * Scans a free-text field's source for inch figures that are not bands. It scans the source slice
+ * rather than the decoded value so that the ranges are exact whatever the quoting style.
+ */
+export function checkTextRanges(ctx: CheckContext, span: Span, what: string): void {
+  const src = ctx.doc.text.slice(span.start, span.end);
+  INCH_IN_TEXT.lastIndex = 0;
+  for (let m = INCH_IN_TEXT.exec(src); m; m = INCH_IN_TEXT.exec(src)) {
+    const n = Number(m[1]);
+    if (isBand(n)) continue;
+    const start = span.start + m.index;
+    const near = nearestBands(n);
+    ctx.report('FS-RANGE-TEXT', `${inches(n)} in ${what} is not a range band; use ${near.map(inches).join(' or ')} (bands: ${bandList()})`, { start, end: start + m[0].length }, {
+      replacements: near.map(inches),
+    });
+  }
+}
+
+function normName(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/\s+and\s+/g, ' & ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export function universalRule(name: string): UniversalRule | undefined {
+  const n = normName(name);
+  return UNIVERSAL_RULES.find((r) => normName(r.name) === n);
+}
+
+/** A known ability by name; "Boarding" and "Ram" match "Boarding (CR)" and "Ram (T)". */
+export function knownAbility(name: string): KnownAbility | undefined {
+  const n = normName(name);
+  return KNOWN_ABILITIES.find((a) => normName(a.name) === n || normName(a.name.replace(/\s*\(.*\)$/, '')) === n);
+}
+
+export function launchBayTier(name: string): number | undefined {
+  const m = LAUNCH_BAY.tierPattern.exec(name.trim());
+  return m ? Number(m[1]) : undefined;
+}
+
+export function hasStat(card: UnitCard, stat: (typeof STAT_ORDER)[number]): boolean {
+  const v = card.stats?.entries[stat]?.value;
+  return !!v && v.kind !== 'none';
+}
+
+/** Whether a universal rule belongs to this card's class. */
+export function ruleFits(rule: UniversalRule, card: UnitCard, cls: UnitClass): boolean {
+  // Fighters and Bombers never claim objectives (section 20), Tonnage or not.
+  if (rule.classes === 'tonnage') return !CLASSES[cls].smallCraft && (hasStat(card, 'T') || !card.stats?.entries.T);
+  if (rule.classes === 'singleBase') return CLASSES[cls].bases === 1;
+  return rule.classes.includes(cls);
+}
+
+export function abilityName(a: Ability): string {
+  return a.name.value ?? '';
+}
+
+/** What a host card can carry: capacity and kinds, from Launch Bay Tier N and Launch Bays (Reserves). */
+export interface BayCapacity {
+  /** Fighter-only slots from Launch Bay Tier N. */
+  tierFighters: number;
+  /** Carrier reserve slots for Fighters or Bombers. */
+  reserves: number;
+}
+
+export function bayCapacity(card: UnitCard): BayCapacity {
+  let tierFighters = 0;
+  let reserves = 0;
+  for (const a of card.abilities?.items ?? []) {
+    const name = abilityName(a);
+    const tier = launchBayTier(name);
+    if (tier !== undefined && tier >= 1) tierFighters += tier * LAUNCH_BAY.fightersPerTier;
+    else if (normName(name) === normName(LAUNCH_BAY.reservesAbility)) reserves = LAUNCH_BAY.carrierCapacity;
+  }
+  if (card.class.value === 'Carrier') reserves = LAUNCH_BAY.carrierCapacity;
+  return { tierFighters, reserves };
+}

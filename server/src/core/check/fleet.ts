@@ -1,0 +1,147 @@
+/** Sections 6, 17 and 20: fleet lists (cards, factions, points, embarked units, objectives). */
+import { GAME_SIZES, LAUNCH_BAY } from '../rules/data';
+import type { Field, FleetDocument, FleetEntry, Problem } from '../model/types';
+import type { CardRef, Workspace } from '../workspace';
+import { suggest, suggestMany } from '../model/yaml';
+import { bayCapacity, type CheckContext } from './context';
+
+export interface EntryPoints {
+  entry: FleetEntry;
+  card?: CardRef;
+  /** Points of one copy, embarked units included. */
+  each: number;
+  /** each x count. */
+  total: number;
+  embarked: { name: string; card?: CardRef; points: number }[];
+}
+
+export interface FleetTotals {
+  total: number;
+  limit: number | undefined;
+  entries: EntryPoints[];
+}
+
+/** Resolves a fleet's entries and adds up its points; shared by the checks, hovers, hints and lenses. */
+export function fleetTotals(doc: FleetDocument, ws: Workspace | undefined): FleetTotals {
+  const faction = doc.faction.value;
+  const entries: EntryPoints[] = [];
+  let total = 0;
+  for (const entry of doc.units?.items ?? []) {
+    const card = resolve(entry.unit.value, faction, ws);
+    const embarked = (entry.embark?.items ?? []).map((f) => {
+      const c = resolve(f.value, faction, ws);
+      return { name: f.value ?? '', card: c, points: pointsOf(c) };
+    });
+    const each = pointsOf(card) + embarked.reduce((t, e) => t + e.points, 0);
+    const count = entry.count.value !== undefined && entry.count.value > 0 ? entry.count.value : 0;
+    entries.push({ entry, card, each, total: each * count, embarked });
+    total += each * count;
+  }
+  return { total, limit: doc.points.value, entries };
+}
+
+function pointsOf(c: CardRef | undefined): number {
+  const p = c?.card.points.value;
+  return p !== undefined && p > 0 ? p : 0;
+}
+
+function resolve(name: string | undefined, faction: string | undefined, ws: Workspace | undefined): CardRef | undefined {
+  if (!name || !ws) return undefined;
+  const own = faction !== undefined ? ws.findCards(name, faction) : [];
+  return own[0] ?? (faction === undefined ? ws.findCards(name)[0] : undefined);
+}
+
+function related(ref: CardRef | undefined, message: string): Problem['related'] {
+  return ref ? [{ uri: ref.uri, span: ref.card.name.span, message }] : undefined;
+}
+
+/** Reports an entry or embarked name that names no card of the fleet's faction. Returns whether it resolved. */
+function checkName(ctx: CheckContext, f: Field<string>, faction: string | undefined, ws: Workspace): boolean {
+  const name = f.value;
+  if (!name) return false;
+  if (faction !== undefined && ws.findCards(name, faction).length) return true;
+  const elsewhere = ws.findCards(name);
+  if (faction !== undefined && elsewhere.length) {
+    const other = elsewhere[0]!;
+    ctx.report('FS-UNIT-FACTION', `${other.card.name.value} is a ${other.faction} card; this fleet is ${faction}`, f.span, undefined, related(other, `${other.card.name.value} is defined here (${other.faction})`));
+    return false;
+  }
+  if (faction === undefined && elsewhere.length) return true;
+  const pool = (faction !== undefined && ws.cardsOf(faction).length ? ws.cardsOf(faction) : ws.allCards()).map((c) => c.card.name.value!).filter(Boolean);
+  const near = suggestMany(name, pool, 3);
+  const hint = near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : faction !== undefined ? `; no ${faction} card has that name` : '';
+  ctx.report('FS-UNIT-UNKNOWN', `No card named "${name}"${hint}`, f.span, near.length ? { replacements: near } : undefined);
+  return false;
+}
+
+export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
+  const ws = ctx.ws;
+  const faction = doc.faction.value;
+  if (doc.points.value !== undefined && doc.points.value <= 0) {
+    ctx.report('FS-FLEET-POINTS-LIMIT', `The points limit is a positive whole number (500 Skirmish, 1000 Standard, 2000 Battle), not ${doc.points.value}`, doc.points.span, { replacements: GAME_SIZES.map((g) => String(g.points)) });
+  }
+  if (ws && faction !== undefined && ws.cardsOf(faction).length === 0 && ws.allCards().length > 0) {
+    const s = suggest(faction, ws.factions());
+    ctx.report('FS-FACTION-UNKNOWN', `No cards of the faction "${faction}" are in the workspace${s ? `; did you mean "${s}"?` : `; factions with cards: ${ws.factions().join(', ')}`}`, doc.faction.span, s ? { replacements: [s] } : undefined);
+  }
+  const totals = fleetTotals(doc, ws);
+  for (const ep of totals.entries) {
+    const entry = ep.entry;
+    if (entry.count.value !== undefined && entry.count.value < 1) {
+      ctx.report('FS-COUNT', `count is a whole number of at least 1, not ${entry.count.value}`, entry.count.span, { replacements: ['1'] });
+    }
+    if (ws) checkName(ctx, entry.unit, faction, ws);
+    if (entry.embark && ws) checkEmbark(ctx, ep, faction, ws);
+  }
+  const limit = doc.points.value;
+  if (ws && limit !== undefined && limit > 0) {
+    if (totals.total > limit) {
+      ctx.report('FS-FLEET-OVER', `The fleet costs ${totals.total} pts, ${totals.total - limit} over its ${limit} pts limit`, doc.points.span, { total: totals.total, limit });
+    } else if (totals.total < limit) {
+      ctx.report('FS-FLEET-UNDER', `The fleet costs ${totals.total} of ${limit} pts; ${limit - totals.total} pts unspent`, doc.points.span, { total: totals.total, limit });
+    }
+  }
+  if (doc.objectives?.value !== undefined && limit !== undefined) {
+    const size = GAME_SIZES.find((g) => g.points === limit);
+    const n = doc.objectives.value;
+    if (n < 0 || (size && (n < size.objectives.min || n > size.objectives.max))) {
+      const rec = size ? (size.objectives.min === size.objectives.max ? `${size.objectives.min}` : `${size.objectives.min}–${size.objectives.max}`) : 'a whole number';
+      ctx.report('FS-OBJECTIVES', size ? `A ${limit} pts ${size.name} game is recommended ${rec} objectives, not ${n}` : `Objectives is a whole number, not ${n}`, doc.objectives.span, size ? { replacements: [String(size.objectives.min)] } : undefined);
+    }
+  }
+}
+
+function checkEmbark(ctx: CheckContext, ep: EntryPoints, faction: string | undefined, ws: Workspace): void {
+  const embark = ep.entry.embark!;
+  const host = ep.card;
+  const cap = host ? bayCapacity(host.card) : undefined;
+  let tierLeft = cap?.tierFighters ?? 0;
+  let reservesLeft = cap?.reserves ?? 0;
+  let over = 0;
+  embark.items.forEach((f, i) => {
+    if (!checkName(ctx, f, faction, ws)) return;
+    const carried = ep.embarked[i]?.card;
+    if (!host || !cap || !carried) return;
+    const hostName = host.card.name.value;
+    if (cap.tierFighters === 0 && cap.reserves === 0) {
+      ctx.report('FS-EMBARK-NO-BAY', `${hostName} has no Launch Bay: only a unit with Launch Bay Tier N or a Carrier can embark units`, f.span, undefined, related(host, `${hostName} is defined here`));
+      return;
+    }
+    const cls = carried.card.class.value;
+    const fitsTier = cls !== undefined && LAUNCH_BAY.tierCarries.includes(cls);
+    const fitsReserves = cls !== undefined && LAUNCH_BAY.carrierCarries.includes(cls);
+    if (!(cap.tierFighters > 0 && fitsTier) && !(cap.reserves > 0 && fitsReserves)) {
+      const can = cap.reserves > 0 ? LAUNCH_BAY.carrierCarries.join(' or ') : LAUNCH_BAY.tierCarries.join(' or ');
+      ctx.report('FS-EMBARK-KIND', `${hostName}'s launch bay carries ${can} units, not a ${cls ?? 'unit of unknown class'} (${carried.card.name.value})`, f.span, undefined, related(host, `${hostName} is defined here`));
+      return;
+    }
+    // Fill Fighter-only tier slots first, so reserve slots stay free for Bombers.
+    if (fitsTier && tierLeft > 0) tierLeft--;
+    else if (fitsReserves && reservesLeft > 0) reservesLeft--;
+    else over++;
+  });
+  if (over > 0 && cap) {
+    const parts = [cap.tierFighters ? `${cap.tierFighters} Fighter ${cap.tierFighters === 1 ? 'unit' : 'units'} (Launch Bay Tier)` : '', cap.reserves ? `${cap.reserves} squadrons of Fighters or Bombers (Launch Bays (Reserves))` : ''].filter(Boolean);
+    ctx.report('FS-EMBARK-CAPACITY', `${host!.card.name.value} can carry ${parts.join(' and ')}; ${over} embarked ${over === 1 ? 'unit does' : 'units do'} not fit`, embark.keySpan, undefined, related(host, `${host!.card.name.value} is defined here`));
+  }
+}

@@ -1,0 +1,91 @@
+/** Section 1: all nine stats present, each in its form and within its limits. */
+import { CLASSES, STATS, STAT_NAMES, STAT_ORDER, MOVEMENT_STICKS, type StatName, type UnitClass } from '../rules/data';
+import type { StatEntry, UnitCard } from '../model/types';
+import type { CheckContext } from './context';
+
+function clamp(n: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, n));
+}
+
+function nearestStick(n: number): number {
+  let best: number = MOVEMENT_STICKS[0];
+  for (const s of MOVEMENT_STICKS) if (Math.abs(s - n) < Math.abs(best - n)) best = s;
+  return best;
+}
+
+export function formDescription(stat: StatName): string {
+  const spec = STATS[stat];
+  const dash = spec.dashAllowed ? ', or "-" if the unit does not have it' : '';
+  switch (spec.form) {
+    case 'sticks':
+      return `one or two stick lengths (${spec.sticks!.join(', ')}) such as 9 or 9/6, at most ${spec.sticks![spec.sticks!.length - 1]}/${spec.sticks![spec.sticks!.length - 1]}${dash}`;
+    case 'target':
+      return `a target number from ${spec.min}+ (best) to ${spec.max}+ (worst)${dash}`;
+    case 'count':
+      return spec.max !== undefined ? `a whole number from ${spec.min} to ${spec.max}${dash}` : `a whole number of at least ${spec.min}${dash}`;
+    case 'targetDice':
+      return `Target/Dice, target ${spec.target!.best}..${spec.target!.worst} and dice ${spec.dice!.min}..${spec.dice!.max} (best ${spec.target!.best}/${spec.dice!.max}, worst ${spec.target!.worst}/${spec.dice!.min})${dash}`;
+  }
+}
+
+export function checkStats(ctx: CheckContext, card: UnitCard, cls: UnitClass | undefined): void {
+  const block = card.stats;
+  if (!block) return;
+  const missing = STAT_ORDER.filter((s) => !block.entries[s]);
+  if (missing.length) {
+    ctx.report('FS-STAT-MISSING', `Missing ${missing.length === 1 ? 'stat' : 'stats'} ${missing.join(', ')}: every card has all nine (${STAT_ORDER.join(' ')}); write "-" for one the unit does not have`, block.keySpan, {
+      missing,
+    });
+  }
+  for (const stat of STAT_ORDER) {
+    const e = block.entries[stat];
+    if (e) checkStat(ctx, e, cls);
+  }
+}
+
+function checkStat(ctx: CheckContext, e: StatEntry, cls: UnitClass | undefined): void {
+  const spec = STATS[e.stat];
+  const label = `${e.stat} (${STAT_NAMES[e.stat]})`;
+  const v = e.value;
+  if (!v) {
+    ctx.report('FS-STAT-FORMAT', e.raw === '' ? `${label} has no value; it is ${formDescription(e.stat)}` : `${label} "${e.raw}" cannot be read; it is ${formDescription(e.stat)}`, e.span);
+    return;
+  }
+  if (v.kind === 'none') {
+    if (!spec.dashAllowed) ctx.report('FS-STAT-DASH', `${label} cannot be "-": every unit has it; it is ${formDescription(e.stat)}`, e.span);
+    return;
+  }
+  const out = (msg: string, fix?: string) => ctx.report('FS-STAT-RANGE', `${label} ${msg}`, e.span, fix !== undefined ? { replacements: [fix] } : undefined);
+  switch (v.kind) {
+    case 'sticks': {
+      const sticks = spec.sticks!;
+      if (v.parts.length > spec.maxParts!) out(`combines at most ${spec.maxParts} sticks`);
+      const bad = v.parts.find((p) => !sticks.includes(p));
+      if (bad !== undefined) out(`${e.raw}: movement uses ${sticks.map((s) => `${s}"`).join(', ')} sticks (min ${sticks[0]}, max ${sticks[sticks.length - 1]}/${sticks[sticks.length - 1]})`, v.parts.map(nearestStick).join('/'));
+      return;
+    }
+    case 'target': {
+      if (v.target < spec.min! || v.target > spec.max!) out(`${e.raw} is outside ${spec.min}+ (best) to ${spec.max}+ (worst)`, `${clamp(v.target, spec.min!, spec.max!)}+`);
+      return;
+    }
+    case 'count': {
+      if (v.n < spec.min! || (spec.max !== undefined && v.n > spec.max)) {
+        const lim = spec.max !== undefined ? `${spec.min} to ${spec.max}` : `at least ${spec.min}`;
+        out(`${e.raw} is outside its limits (${lim})`, String(clamp(v.n, spec.min!, spec.max ?? Infinity)));
+        return;
+      }
+      if (e.stat === 'T' && cls && CLASSES[cls].smallCraft) {
+        ctx.report('FS-TONNAGE-SMALL-CRAFT', `A ${cls} has no use for Tonnage: Fighters and Bombers never claim objectives (section 20); write "-"`, e.span, { replacements: ['"-"'] });
+      }
+      return;
+    }
+    case 'targetDice': {
+      const t = spec.target!;
+      const d = spec.dice!;
+      if (v.target < t.best || v.target > t.worst || v.dice < d.min || v.dice > d.max) {
+        out(`${e.raw} is outside its limits: target ${t.best}..${t.worst}, dice ${d.min}..${d.max} (best ${t.best}/${d.max}, worst ${t.worst}/${d.min})`, `${clamp(v.target, t.best, t.worst)}/${clamp(v.dice, d.min, d.max)}`);
+      }
+      return;
+    }
+  }
+}
