@@ -82,18 +82,24 @@ export function loadYaml(text: string): Loaded {
     return { root: undefined, problems };
   }
   if (root) {
-    const seen = new Set<string>();
-    for (const err of root.errors ?? []) {
+    // Errors before warnings, so that a line with both reports the error.
+    const errors = (root.errors ?? []).filter((err) => !/duplicate(d)? key/i.test(String(err.reason ?? err.message))).sort((a, b) => Number(!!a.isWarning) - Number(!!b.isWarning));
+    // Follow-on errors the parser emits after a real one say nothing new: keep the first per line.
+    const noise = /cannot resolve a node with|expected a single document in the stream/i;
+    const real = errors.some((err) => !noise.test(String(err.reason ?? err.message)));
+    const lines = new Set<number>();
+    for (const err of errors) {
       const reason = String(err.reason ?? err.message ?? 'syntax error');
       // Duplicate keys are reported by readMap with both places; skip the parser's copy.
-      if (/duplicate(d)? key/i.test(reason)) continue;
-      const pos = Math.max(0, Math.min(text.length, err.mark?.position ?? 0));
-      const key = `${pos}:${reason}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (real && noise.test(reason)) continue;
+      let pos = Math.max(0, Math.min(text.length, err.mark?.position ?? 0));
+      if (/end of the stream within/i.test(reason)) pos = unclosedOpener(text, reason) ?? pos;
+      const line = lineStart(text, pos);
+      if (lines.has(line)) continue;
+      lines.add(line);
       const end = lineEndFrom(text, pos);
       const span = { start: pos, end: end > pos ? end : Math.min(text.length, pos + 1) };
-      const message = friendlyYamlMessage(reason);
+      const message = friendlyYamlMessage(reason, /^[ ]*\t/.test(text.slice(line, line + 200)));
       problems.push(problem(err.isWarning ? 'FS-YAML-WARNING' : 'FS-YAML-SYNTAX', message, span));
     }
   }
@@ -106,9 +112,45 @@ function lineEndFrom(text: string, pos: number): number {
   return end > pos && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
 }
 
-function friendlyYamlMessage(reason: string): string {
+function lineStart(text: string, pos: number): number {
+  return text.lastIndexOf('\n', pos - 1) + 1;
+}
+
+/**
+ * The parser reports an unclosed [ { or quote where the text ends; the useful place is where it
+ * was opened. A small scan (brackets outside quotes and comments) finds the innermost opener.
+ */
+function unclosedOpener(text: string, reason: string): number | undefined {
+  const stack: number[] = [];
+  let quote: string | undefined;
+  let quoteAt = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl;
+      continue;
+    }
+    if ((c === '"' || c === "'") && (i === 0 || /[\s[{,:]/.test(text[i - 1]!))) {
+      quote = c;
+      quoteAt = i;
+    } else if (c === '[' || c === '{') stack.push(i);
+    else if ((c === ']' || c === '}') && stack.length) stack.pop();
+  }
+  if (/quoted scalar/i.test(reason) && quote) return quoteAt;
+  return stack.length ? stack[stack.length - 1] : undefined;
+}
+
+function friendlyYamlMessage(reason: string, tabIndent = false): string {
   const r = reason.replace(/^JS-YAML:\s*/, '');
-  if (/tabs/i.test(r)) return 'Tab characters in indentation: YAML indents with spaces only';
+  if (/tabs/i.test(r) || tabIndent) return `Tab characters in indentation: YAML indents with spaces only (${r})`;
+  if (/end of the stream within a flow collection/i.test(r)) return 'YAML syntax error: this [ or { is never closed';
+  if (/end of the stream within a (double|single) quoted scalar/i.test(r)) return 'YAML syntax error: this quote is never closed';
   if (/bad indentation/i.test(r)) return `YAML syntax error: ${r} (check that this line lines up with its siblings)`;
   return `YAML syntax error: ${r}`;
 }
