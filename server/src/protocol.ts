@@ -211,3 +211,28 @@ export const FleetSummaryChangedNotification = {
   method: 'fabledStar/fleetSummaryChanged',
   type: new NotificationType<FleetSummaryChangedParams>('fabledStar/fleetSummaryChanged'),
 } as const;
+
+export interface RuleTextParams {
+  /** A section number (12, "12" or "§12"); absent: every section. */
+  section?: number | string;
+}
+
+export interface RuleTextEntry {
+  number: number;
+  title: string;
+  /** The rulebook's group ("Core Rules", "Combat", ...). */
+  category: string;
+  summary: string;
+  /** The whole section as escaped Markdown: rule, in play, example, designer note and FAQ. */
+  markdown: string;
+}
+
+/**
+ * client -> server: rulebook sections for the `fabledStar.showRule` command, which shows one in a
+ * `fabled-rule:` document. An unknown section gives an empty list. (Added by the client helper:
+ * the client needs the server's rule text and does not bundle the rulebook itself.)
+ */
+export const RuleTextRequest = {
+  method: 'fabledStar/ruleText',
+  type: new RequestType<RuleTextParams, RuleTextEntry[], void>('fabledStar/ruleText'),
+} as const;
