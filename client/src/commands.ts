@@ -1,0 +1,105 @@
+/**
+ * Commands as small factories over the context (after rust-analyzer's commands.ts): each gets the
+ * context once and finds the current language client through it, so a server restart never leaves
+ * a command holding a dead client.
+ */
+import * as vscode from 'vscode';
+import type { CardInfo, CardName } from '../../server/src/protocol';
+import { cardAt, fleetUnits, listCards, pickCard, sameCard } from './cards';
+import { ServerNotRunningError, type Ctx } from './ctx';
+import type { EngagementPanels } from './engagementPanel';
+import type { RuleDocuments } from './ruleDocuments';
+
+export type Cmd = (...args: unknown[]) => unknown;
+
+/** Says what went wrong in words; offers a restart when the server is the problem. */
+export async function reportFailure(ctx: Ctx, what: string, error: unknown): Promise<void> {
+  if (error instanceof ServerNotRunningError) {
+    const pick = await vscode.window.showWarningMessage(`${what}: ${error.message}`, 'Restart Server');
+    if (pick) await vscode.commands.executeCommand('fabledStar.restartServer');
+    return;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  ctx.log.error(`${what}: ${message}`);
+  void vscode.window.showErrorMessage(`${what}: ${message}`);
+}
+
+export function restartServer(ctx: Ctx): Cmd {
+  return async () => {
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: 'Restarting the Fabled Star language server' },
+        () => ctx.restart(),
+      );
+      vscode.window.setStatusBarMessage('$(check) Fabled Star language server restarted', 3000);
+    } catch (e) {
+      await reportFailure(ctx, 'Could not restart the Fabled Star language server', e);
+    }
+  };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function asCardName(v: unknown): CardName | undefined {
+  if (!isRecord(v) || typeof v.name !== 'string' || v.name.trim() === '') return undefined;
+  return { name: v.name, faction: typeof v.faction === 'string' ? v.faction : undefined };
+}
+
+/**
+ * The arguments `fabledStar.simulateEngagement` may get: `[SimulateCommandArgs]` from a code lens,
+ * a resource Uri from an editor context menu, or nothing from the command palette. Anything else is
+ * ignored (command arguments can come from any extension or a `command:` link).
+ */
+export function parseSimulateArgs(args: unknown[]): { attacker?: CardName; defender?: CardName } {
+  const first = args[0];
+  if (!isRecord(first) || first instanceof vscode.Uri) return {};
+  return { attacker: asCardName(first.attacker), defender: asCardName(first.defender) };
+}
+
+function find(cards: CardInfo[], name: CardName | undefined): CardInfo | undefined {
+  return name ? cards.find((c) => sameCard(name, c)) : undefined;
+}
+
+export function simulateEngagement(ctx: Ctx, panels: EngagementPanels): Cmd {
+  return async (...args: unknown[]) => {
+    try {
+      const given = parseSimulateArgs(args);
+      const cards = await listCards(ctx);
+      if (cards.length === 0) {
+        void vscode.window.showInformationMessage(
+          'No Fabled Star unit cards found in this workspace. Add a *.unit.yaml or *.faction.yaml file first.',
+        );
+        return;
+      }
+      const editor = vscode.window.activeTextEditor;
+      let attacker = find(cards, given.attacker) ?? (given.attacker ? undefined : cardAt(cards, editor));
+      if (!attacker) {
+        const first = await fleetUnits(ctx, editor?.document);
+        attacker = await pickCard(cards, 'Simulate Engagement (1/2)', 'Attacker: the card that fires first', first, 'In this fleet');
+        if (!attacker) return;
+      }
+      let defender = find(cards, given.defender);
+      if (!defender) {
+        defender = await pickCard(cards, `Simulate Engagement (2/2): ${attacker.name} vs …`, `Defender for ${attacker.name}: type to search`);
+        if (!defender) return;
+      }
+      const pick = (c: CardInfo): CardName => ({ name: c.name, faction: c.faction || undefined });
+      panels.open(pick(attacker), pick(defender));
+    } catch (e) {
+      await reportFailure(ctx, 'Could not simulate the engagement', e);
+    }
+  };
+}
+
+export function showRule(ctx: Ctx, rules: RuleDocuments): Cmd {
+  return async (...args: unknown[]) => {
+    try {
+      await rules.show(args[0]);
+    } catch (e) {
+      await reportFailure(ctx, 'Could not show the rule', e);
+    }
+  };
+}
+

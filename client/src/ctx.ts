@@ -1,0 +1,189 @@
+/**
+ * The context every command and view works through: the language client (which may be stopped,
+ * starting, or given up on after repeated crashes), the log, and the extension's resources.
+ * Commands never hold the client themselves, so a restart is invisible to them.
+ */
+import * as vscode from 'vscode';
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  RevealOutputChannelOn,
+  State,
+  TransportKind,
+  type CloseHandlerResult,
+  type ErrorHandler,
+  type ErrorHandlerResult,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import type { RequestParam, RequestType } from 'vscode-languageclient';
+import { FleetSummaryChangedNotification } from '../../server/src/protocol';
+import { CrashBudget } from './crashBudget';
+
+export const CLIENT_ID = 'fabledStar';
+export const CLIENT_NAME = 'Fabled Star';
+export const LANGUAGE_IDS = ['fabled-unit', 'fabled-faction', 'fabled-fleet'] as const;
+export type LanguageId = (typeof LANGUAGE_IDS)[number];
+
+export function isFabledDocument(doc: vscode.TextDocument | undefined): boolean {
+  return !!doc && (LANGUAGE_IDS as readonly string[]).includes(doc.languageId);
+}
+
+export class ServerNotRunningError extends Error {
+  constructor() {
+    super('The Fabled Star language server is not running.');
+  }
+}
+
+export class Ctx implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private readonly crashes = new CrashBudget();
+  /**
+   * Whether the current client's server answered `initialize`. A server that dies before that did
+   * not crash, it failed to start: restarting it would fail the same way, so start() reports it.
+   */
+  private initialized = false;
+  private readonly stateEmitter = new vscode.EventEmitter<State>();
+  /** Fires when the server starts, stops or restarts, so views can refresh. */
+  readonly onDidChangeState = this.stateEmitter.event;
+  private readonly fleetEmitter = new vscode.EventEmitter<string>();
+  /** Fires with a fleet's uri when the server says its points summary may have changed. */
+  readonly onFleetSummaryChanged = this.fleetEmitter.event;
+  /** Listeners on the current client, dropped with it. */
+  private clientDisposables: vscode.Disposable[] = [];
+
+  constructor(
+    readonly extension: vscode.ExtensionContext,
+    readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  get running(): boolean {
+    return this.client?.state === State.Running;
+  }
+
+  /** Starts the server; resolves when it answered `initialize`, rejects when it could not start. */
+  async start(): Promise<void> {
+    if (this.client) return;
+    const serverModule = vscode.Uri.joinPath(this.extension.extensionUri, 'dist', 'server.js').fsPath;
+    const serverOptions: ServerOptions = {
+      run: { module: serverModule, transport: TransportKind.ipc },
+      debug: {
+        module: serverModule,
+        transport: TransportKind.ipc,
+        options: { execArgv: ['--nolazy', '--inspect=6019'] },
+      },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: LANGUAGE_IDS.flatMap((language) => [
+        { scheme: 'file', language },
+        { scheme: 'untitled', language },
+      ]),
+      synchronize: {
+        // Fleets refer to cards in files that may never be opened: the server has to hear about
+        // card files created, changed or deleted on disk.
+        fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{unit,faction,fleet}.{yaml,yml}'),
+      },
+      outputChannel: this.log,
+      errorHandler: this.errorHandler(),
+      // Our error handler tells the user once per crash; the client's own popups would repeat it.
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+    };
+    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    this.client = client;
+    this.initialized = false;
+    this.clientDisposables.push(
+      client.onDidChangeState((e) => this.stateEmitter.fire(e.newState)),
+      client.onNotification(FleetSummaryChangedNotification.type, (p) => {
+        if (typeof p?.uri === 'string') this.fleetEmitter.fire(p.uri);
+      }),
+    );
+    try {
+      await client.start();
+      this.initialized = true;
+    } catch (e) {
+      // Leave no half-started client behind, so that a later start() or restart() begins afresh.
+      await this.stop();
+      throw e;
+    }
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    for (const d of this.clientDisposables) d.dispose();
+    this.clientDisposables = [];
+    if (client) {
+      // After a failed start or a crash we gave up on there is no server to stop, only the client to drop.
+      const wasRunning = client.needsStop();
+      await client.dispose(2000).catch((e: unknown) => {
+        if (wasRunning) this.log.warn(`Stopping the server failed: ${String(e)}`);
+      });
+    }
+    this.stateEmitter.fire(State.Stopped);
+  }
+
+  /** A restart the user asked for: forget earlier crashes and start afresh. */
+  async restart(): Promise<void> {
+    this.crashes.reset();
+    await this.stop();
+    await this.start();
+  }
+
+  /**
+   * Sends a request to the server. Throws {@link ServerNotRunningError} when it is not running, so
+   * callers can say so instead of waiting forever.
+   */
+  async request<P, R, E>(type: RequestType<P, R, E>, params: RequestParam<P>, token?: vscode.CancellationToken): Promise<R> {
+    const client = this.client;
+    if (!client || client.state !== State.Running) throw new ServerNotRunningError();
+    return client.sendRequest(type, params, token);
+  }
+
+  /** Converts between VS Code and protocol positions (the client owns the converters). */
+  get converters(): LanguageClient['code2ProtocolConverter'] | undefined {
+    return this.client?.code2ProtocolConverter;
+  }
+
+  private errorHandler(): ErrorHandler {
+    return {
+      error: (_error, _message, count): ErrorHandlerResult => {
+        // A few bad messages in a row are survivable; a stream of them means the connection is broken.
+        return { action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true };
+      },
+      closed: (): CloseHandlerResult => {
+        if (!this.initialized) return { action: CloseAction.DoNotRestart, handled: true };
+        const verdict = this.crashes.record();
+        if (verdict.restart) {
+          const message = `The Fabled Star language server stopped unexpectedly and was restarted (crash ${verdict.crashes} of ${verdict.limit} allowed within 3 minutes).`;
+          this.log.error(message);
+          void vscode.window.showWarningMessage(message, 'Show Log').then((pick) => {
+            if (pick) this.log.show(true);
+          });
+          return { action: CloseAction.Restart, handled: true };
+        }
+        const message = `The Fabled Star language server crashed ${verdict.crashes} times within 3 minutes and will not be restarted. Validation, hovers and simulations are off until you restart it.`;
+        this.log.error(message);
+        void vscode.window.showErrorMessage(message, 'Restart', 'Report Issue', 'Show Log').then((pick) => {
+          if (pick === 'Restart') void vscode.commands.executeCommand('fabledStar.restartServer');
+          else if (pick === 'Report Issue') void reportIssue(this.extension);
+          else if (pick === 'Show Log') this.log.show(true);
+        });
+        return { action: CloseAction.DoNotRestart, handled: true };
+      },
+    };
+  }
+
+  dispose(): void {
+    for (const d of this.clientDisposables) d.dispose();
+    this.stateEmitter.dispose();
+    this.fleetEmitter.dispose();
+  }
+}
+
+/** Opens VS Code's issue reporter for this extension, which attaches versions and the extension's id. */
+export async function reportIssue(extension: vscode.ExtensionContext): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.openIssueReporter', {
+    extensionId: extension.extension.id,
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * The extension's entry point: builds the context, registers commands, the status bar, the rule
+ * documents and the engagement view serializer, then starts the language server without making
+ * VS Code wait for it (activation returns at once; features light up when the server is ready).
+ */
+import * as vscode from 'vscode';
+import * as commands from './commands';
+import { Ctx, CLIENT_NAME } from './ctx';
+import { EngagementPanels, VIEW_TYPE } from './engagementPanel';
+import { FleetStatus } from './fleetStatus';
+import { RuleDocuments } from './ruleDocuments';
+
+let ctx: Ctx | undefined;
+
+export function activate(context: vscode.ExtensionContext): void {
+  const started = performance.now();
+  // A log channel (not a plain one) so that its lines carry times and levels and land in the
+  // extension host's log folder, where bug reports and the e2e test can read them.
+  const log = vscode.window.createOutputChannel(CLIENT_NAME, { log: true });
+  const c = new Ctx(context, log);
+  ctx = c;
+  const panels = new EngagementPanels(c);
+  const rules = new RuleDocuments(c);
+  const status = new FleetStatus(c);
+  context.subscriptions.push(
+    log,
+    c,
+    panels,
+    rules,
+    status,
+    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, panels),
+    vscode.commands.registerCommand('fabledStar.simulateEngagement', commands.simulateEngagement(c, panels)),
+    vscode.commands.registerCommand('fabledStar.showRule', commands.showRule(c, rules)),
+    vscode.commands.registerCommand('fabledStar.restartServer', commands.restartServer(c)),
+  );
+
+  const activated = performance.now();
+  log.info(`Activated in ${(activated - started).toFixed(1)} ms (VS Code ${vscode.version}).`);
+  c.start().then(
+    () => {
+      log.info(`Language server ready ${(performance.now() - started).toFixed(1)} ms after activation began.`);
+      void status.refresh();
+    },
+    (e: unknown) => {
+      const message = e instanceof Error ? e.message : String(e);
+      log.error(`The language server did not start: ${message}`);
+      void vscode.window
+        .showErrorMessage(`The Fabled Star language server did not start: ${message}`, 'Restart', 'Show Log')
+        .then((pick) => {
+          if (pick === 'Restart') void vscode.commands.executeCommand('fabledStar.restartServer');
+          else if (pick === 'Show Log') log.show(true);
+        });
+    },
+  );
+}
+
+export async function deactivate(): Promise<void> {
+  // VS Code waits for this promise, so the server gets its shutdown/exit instead of being killed.
+  await ctx?.stop();
+  ctx = undefined;
+}

@@ -1,0 +1,177 @@
+/**
+ * Drives VS Code's workbench (served by code-server) the way a user does: keyboard shortcuts, the
+ * command palette, Quick Open, the Problems panel. Every wait polls the page for a state; none sleeps.
+ */
+import { execFileSync } from 'node:child_process';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { poll } from './codeServer';
+
+export function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+    try {
+      return execFileSync('which', [name], { encoding: 'utf8' }).trim();
+    } catch {
+      /* try the next name */
+    }
+  }
+  throw new Error('No Chromium found: apt-get install -y chromium (or set CHROMIUM_PATH)');
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    // Without the background-networking switches Chromium keeps trying the closed network (TESTING.md).
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export class Workbench {
+  constructor(readonly page: Page) {}
+
+  /** Opens the workbench at `url` (see fixture.ts workbenchUrl) and waits for the explorer to list the folder. */
+  static async open(browser: Browser, url: string, beforeLoad?: (page: Page) => Promise<void>): Promise<Workbench> {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    if (beforeLoad) await beforeLoad(page);
+    await page.goto(url);
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    // The explorer lists the folder once the workbench has restored the workspace.
+    await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60_000 });
+    return new Workbench(page);
+  }
+
+  /** Runs a command by its palette title, like a user typing it after Ctrl+Shift+P. */
+  async runCommand(title: string): Promise<void> {
+    await this.closeQuickInput();
+    await this.page.keyboard.press('Control+Shift+P');
+    const input = this.page.locator('.quick-input-widget input[type="text"]');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor({ state: 'visible' });
+    // Pick the exact entry (a fuzzy match could put another command first).
+    await poll(`the palette to highlight "${title}"`, async () => {
+      const focused = this.page.locator('.quick-input-list .monaco-list-row.focused');
+      if ((await focused.count()) && (await focused.first().innerText()).includes(title)) return true;
+      await this.page.keyboard.press('ArrowDown');
+      return false;
+    });
+    await this.page.keyboard.press('Enter');
+  }
+
+  async closeQuickInput(): Promise<void> {
+    const widget = this.page.locator('.quick-input-widget');
+    if (await widget.isVisible()) {
+      await this.page.keyboard.press('Escape');
+      await widget.waitFor({ state: 'hidden' });
+    }
+  }
+
+  /** Opens a workspace file by (part of) its path through Quick Open and waits for its editor tab. */
+  async openFile(relativePath: string): Promise<void> {
+    const base = relativePath.split('/').pop()!;
+    await this.closeQuickInput();
+    await this.page.keyboard.press('Control+P');
+    const input = this.page.locator('.quick-input-widget input[type="text"]');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(relativePath);
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: base }).first();
+    await row.waitFor({ state: 'visible' });
+    await this.page.keyboard.press('Enter');
+    await this.page.locator(`.tabs-container .tab.active[aria-label*="${base}"]`).waitFor({ state: 'visible' });
+    await this.page.locator('.editor-group-container.active .monaco-editor .view-lines').waitFor({ state: 'visible' });
+  }
+
+  /** Moves the cursor with "Go to Line/Column" (1-based line and column). */
+  async goTo(line: number, column: number): Promise<void> {
+    await this.closeQuickInput();
+    await this.page.keyboard.press('Control+G');
+    const input = this.page.locator('.quick-input-widget input[type="text"]');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`:${line}:${column}`);
+    await this.page.keyboard.press('Enter');
+    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await poll(`the cursor at ${line}:${column}`, async () => {
+      const text = await this.statusBarText();
+      return text.includes(`Ln ${line}, Col ${column}`);
+    });
+  }
+
+  async statusBarText(): Promise<string> {
+    return this.page.locator('#workbench\\.parts\\.statusbar').innerText();
+  }
+
+  /** The text of every row of the Problems panel, once it has at least `atLeast` rows. */
+  async problems(atLeast = 1): Promise<string[]> {
+    await this.runCommand('View: Focus Problems');
+    return poll(`the Problems panel to list ${atLeast}+ problems`, async () => {
+      const rows = this.page.locator('.markers-panel .monaco-list-row');
+      const texts = await rows.allInnerTexts();
+      return texts.length >= atLeast ? texts : undefined;
+    });
+  }
+
+  /** Shows the hover at the cursor (the "Show or Focus Hover" command) and returns its text. */
+  async hoverAtCursor(expect: (text: string) => boolean): Promise<string> {
+    return poll(
+      'a hover with the expected text',
+      async () => {
+        const hover = this.page.locator('.monaco-hover:not(.hidden) .monaco-hover-content, .monaco-hover-content').first();
+        if (!(await hover.isVisible().catch(() => false))) {
+          await this.page.keyboard.press('Control+K');
+          await this.page.keyboard.press('Control+I');
+          await hover.waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
+        }
+        const text = await hover.innerText().catch(() => '');
+        return expect(text) ? text : undefined;
+      },
+      30_000,
+      250,
+    );
+  }
+
+  /** The frame (webview iframes are nested) in which `selector` exists. */
+  async frameWith(selector: string, timeoutMs = 30_000): Promise<Frame> {
+    return poll(
+      `a webview frame with ${selector}`,
+      async () => {
+        for (const frame of this.page.frames()) {
+          if (frame === this.page.mainFrame()) continue;
+          const found = await frame.$(selector).catch(() => null);
+          if (found) return frame;
+        }
+        return undefined;
+      },
+      timeoutMs,
+      200,
+    );
+  }
+
+  /** Picks an item of an open quick pick by typing and choosing the row that contains `label`. */
+  async pickQuick(label: string, placeholderIncludes?: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input[type="text"]');
+    await input.waitFor({ state: 'visible' });
+    if (placeholderIncludes) {
+      await poll(`a quick pick asking for "${placeholderIncludes}"`, async () =>
+        ((await input.getAttribute('placeholder')) ?? '').includes(placeholderIncludes),
+      );
+    }
+    await input.fill(label);
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+    await row.waitFor({ state: 'visible' });
+    await row.click();
+  }
+
+  async screenshot(path: string): Promise<void> {
+    await this.page.screenshot({ path });
+  }
+}
