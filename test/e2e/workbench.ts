@@ -120,6 +120,26 @@ export class Workbench {
     });
   }
 
+  /** Types into the Problems panel's filter box (the panel must be open). */
+  async filterProblems(text: string): Promise<void> {
+    const input = this.page.locator('.panel .viewpane-filter input, .panel .markers-panel-action-filter input').first();
+    await input.waitFor({ state: 'visible' });
+    await input.fill(text);
+    await poll(`the Problems filter to read "${text}"`, async () => (await input.inputValue()) === text);
+  }
+
+  /** Maximizes (or restores) the bottom panel, so that more Problems rows are rendered at once. */
+  async maximizePanel(on = true): Promise<void> {
+    const isMax = async (): Promise<boolean> => {
+      const panel = await this.page.locator('#workbench\\.parts\\.panel').boundingBox();
+      const all = await this.page.locator('.monaco-workbench').boundingBox();
+      return !!panel && !!all && panel.height > all.height * 0.6;
+    };
+    if ((await isMax()) === on) return;
+    await this.runCommand('View: Toggle Maximized Panel');
+    await poll(`the panel to be ${on ? 'maximized' : 'restored'}`, async () => (await isMax()) === on);
+  }
+
   /** Shows the hover at the cursor (the "Show or Focus Hover" command) and returns its text. */
   async hoverAtCursor(expect: (text: string) => boolean): Promise<string> {
     return poll(

@@ -1,0 +1,313 @@
+/**
+ * The packaged extension in real VS Code (code-server 4.139 = VS Code 1.139, its real workbench and
+ * Node extension host), driven through Chromium like a user: install the VSIX, open the examples
+ * workspace, read the Problems panel, hover, watch the status bar, run Simulate Engagement from the
+ * command palette, read the numbers in the webview, reload, crash the server.
+ *
+ * Expected values come from the CLI and the core model (oracle.ts), never from literals, so the
+ * test keeps working as the examples change. Every wait polls for a state; nothing sleeps.
+ *
+ *   sh scripts/setup-code-server.sh --apt   # once: Node 24 + code-server into a cache, chromium
+ *   npm run test:e2e
+ *
+ * FABLED_E2E_VSIX=path skips `npm run package` and tests that VSIX instead.
+ */
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Frame } from 'playwright-core';
+import { RANGE_BANDS, WEAPON_TYPE_SECTION } from '../../server/src/core/rules/data';
+import { section, sectionTitle } from '../../server/src/core/rules/text';
+import type { FleetDocument } from '../../server/src/core/model/types';
+import { IDS } from '../../client/webview/html';
+import { formatPercent } from '../../client/webview/format';
+import {
+  findFiles,
+  installVsix,
+  makeSandbox,
+  poll,
+  removeSandbox,
+  requireCodeServer,
+  startCodeServer,
+  type CodeServer,
+  type Sandbox,
+} from './codeServer';
+import { E2E_SETTINGS, workbenchUrl } from './fixture';
+import { cliCheck, cliSim, fleetPoints, loadWorkspace, relativeTo, ROOT, type CliDiagnostic } from './oracle';
+import { launchBrowser, Workbench } from './workbench';
+
+const OUT = join(ROOT, 'test-output', 'e2e');
+const EXTENSION_ID = 'fabled-star.fabled-star-tools';
+
+/** "a b\n c" and "a b c" are the same text once rendered. */
+function squash(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** 1-based line and column of the first match of `re` in `text` (column of the match's first group when it has one). */
+function positionOf(text: string, re: RegExp): { line: number; column: number } {
+  const m = re.exec(text);
+  assert.ok(m, `${re} not found`);
+  const offset = m.index + (m[1] !== undefined ? m[0].indexOf(m[1]) : 0);
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before.at(-1)!.length + 1 };
+}
+
+describe('the packaged extension in VS Code (code-server)', function () {
+  let sandbox: Sandbox;
+  let server: CodeServer;
+  let browser: Browser;
+  let wb: Workbench;
+  let extensionDir: string;
+  let diagnostics: CliDiagnostic[];
+
+  before(async function () {
+    requireCodeServer();
+    mkdirSync(OUT, { recursive: true });
+    let vsix = process.env.FABLED_E2E_VSIX;
+    if (!vsix) {
+      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+      vsix = join(ROOT, 'fabled-star-tools.vsix');
+    }
+    assert.ok(existsSync(vsix), `${vsix} was not built`);
+    sandbox = makeSandbox(join(ROOT, 'examples'), E2E_SETTINGS);
+    extensionDir = await installVsix(sandbox, vsix);
+    diagnostics = cliCheck(sandbox.folder).diagnostics;
+    server = await startCodeServer(sandbox);
+    browser = await launchBrowser();
+    wb = await Workbench.open(browser, workbenchUrl(server));
+  });
+
+  after(async function () {
+    await browser?.close();
+    await server?.stop();
+    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) {
+      const name = this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+      await wb.screenshot(join(OUT, `failed-${name}.png`)).catch(() => undefined);
+    }
+  });
+
+  it('installs from the VSIX with the bundles and without sources or node_modules', () => {
+    for (const f of ['package.json', 'dist/client.js', 'dist/server.js', 'dist/webview.js', 'language-configuration.json']) {
+      assert.ok(existsSync(join(extensionDir, f)), `the installed extension lacks ${f}`);
+    }
+    for (const f of ['node_modules', 'server/src', 'client/src', 'test', 'examples']) {
+      assert.ok(!existsSync(join(extensionDir, f)), `the installed extension carries ${f}`);
+    }
+  });
+
+  const brokenFile = 'showcase/homebrew-mistakes.unit.yaml';
+
+  it('activates on a unit card file and starts the language server', async () => {
+    await wb.openFile(brokenFile);
+    await poll('the language mode "Fabled Star Unit Cards"', async () =>
+      (await wb.statusBarText()).includes('Fabled Star Unit Cards'),
+    );
+    const log = await poll('the extension log to say the server is ready', () => {
+      const file = findFiles(join(sandbox.userDataDir, 'logs'), (n) => n === 'Fabled Star.log')[0];
+      const text = file ? readFileSync(file, 'utf8') : '';
+      return /Language server ready/.test(text) ? text : undefined;
+    });
+    const activate = Number(/Activated in ([\d.]+) ms/.exec(log)?.[1]);
+    const ready = Number(/Language server ready ([\d.]+) ms/.exec(log)?.[1]);
+    assert.ok(activate >= 0 && ready >= activate, `unexpected log:\n${log}`);
+    // VS Code's own measurement (Developer: Show Running Extensions): code loading plus activate().
+    await wb.runCommand('Developer: Show Running Extensions');
+    const row = wb.page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Fabled Star Tools' });
+    const rowText = await poll('our row in Running Extensions with an activation time', async () => {
+      const t = await row.first().innerText().catch(() => '');
+      return /\d+\s*ms/.test(t) ? t : undefined;
+    });
+    await wb.page.keyboard.press('Control+W');
+    const figures = { activateMs: activate, serverReadyMs: ready, runningExtensions: squash(rowText) };
+    writeFileSync(join(OUT, 'activation.json'), JSON.stringify(figures, null, 2) + '\n');
+    console.log(`      activation: ${JSON.stringify(figures)}`);
+  });
+
+  it('lists the same problems for the broken card file as the CLI does', async () => {
+    const expected = diagnostics.filter((d) => d.file === brokenFile);
+    assert.ok(expected.length >= 5, `the CLI finds only ${expected.length} problems in ${brokenFile}`);
+    await wb.openFile(brokenFile);
+    await wb.runCommand('View: Focus Problems');
+    await wb.filterProblems('homebrew-mistakes');
+    await wb.maximizePanel();
+    const rows = await poll(
+      `all ${expected.length} problems of ${brokenFile} in the Problems panel`,
+      async () => {
+        const texts = (await wb.page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(squash);
+        const missing = expected.filter(
+          (d) => !texts.some((t) => t.includes(squash(d.message)) && t.includes(`[Ln ${d.line}, Col ${d.column}]`)),
+        );
+        return missing.length === 0 ? texts : undefined;
+      },
+      60_000,
+      250,
+    );
+    for (const d of expected) {
+      const row = rows.find((t) => t.includes(squash(d.message)))!;
+      assert.ok(row.includes(d.code), `the row for "${d.message}" does not show ${d.code}: ${row}`);
+    }
+    await wb.screenshot(join(OUT, 'problems.png'));
+    await wb.maximizePanel(false);
+    await wb.filterProblems('');
+  });
+
+  it('shows the rulebook text of the weapons section on hover', async () => {
+    const file = 'myr-valari/myr-valari.unit.yaml';
+    const text = readFileSync(join(sandbox.folder, file), 'utf8');
+    await wb.openFile(file);
+    const at = positionOf(text, /^\s+(weapons):/m);
+    await wb.goTo(at.line, at.column + 1);
+    const title = sectionTitle(WEAPON_TYPE_SECTION)!;
+    const firstSentence = squash(section(WEAPON_TYPE_SECTION)!.rule).split(/(?<=\.)\s/)[0]!;
+    const hover = await wb.hoverAtCursor((t) => squash(t).includes(title) && squash(t).includes(firstSentence));
+    assert.ok(squash(hover).includes(firstSentence));
+    await wb.screenshot(join(OUT, 'hover.png'));
+    await wb.page.keyboard.press('Escape');
+  });
+
+  describe('the fleet points status bar item', () => {
+    const ws = () => loadWorkspace(sandbox.folder);
+    const fleetFiles = findFiles(join(ROOT, 'examples'), (n) => n.endsWith('.fleet.yaml')).map((f) =>
+      relativeTo(join(ROOT, 'examples'), f),
+    );
+    it('has fleets to show', () => assert.ok(fleetFiles.length >= 3, `only ${fleetFiles.length} fleet files`));
+    for (const file of fleetFiles) {
+      it(`shows the total of ${file} against its limit`, async () => {
+        const w = ws();
+        const doc = w.get(`file://${join(sandbox.folder, file)}`) as FleetDocument;
+        const { total, limit } = fleetPoints(w, doc);
+        assert.ok(limit !== undefined, `${file} has no points limit`);
+        await wb.openFile(file);
+        const item = wb.page.locator('[id$="fabledStar.fleetPoints"]');
+        await poll(`the status bar to show "${total} / ${limit} pts"`, async () =>
+          (await item.innerText().catch(() => '')).includes(`${total} / ${limit} pts`),
+        );
+        const colours = await item.evaluate((el) => {
+          const probe = document.createElement('div');
+          probe.style.background = 'var(--vscode-statusBarItem-errorBackground)';
+          document.body.append(probe);
+          const error = getComputedStyle(probe).backgroundColor;
+          probe.remove();
+          return { own: getComputedStyle(el).backgroundColor, error };
+        });
+        if (total > limit) {
+          assert.equal(colours.own, colours.error, 'an over-limit fleet is not shown in the error colour');
+          await wb.screenshot(join(OUT, 'status-over-limit.png'));
+        } else {
+          assert.notEqual(colours.own, colours.error, 'a fleet within its limit is shown in the error colour');
+        }
+      });
+    }
+  });
+
+  describe('Simulate Engagement', () => {
+    const attacker = 'Lumen Destroyer';
+    const defender = 'Consumed Maw Frigate';
+    let view: Frame;
+
+    async function text(id: string): Promise<string> {
+      return squash(await view.locator(`#${id}`).innerText());
+    }
+
+    it('simulates the card at the cursor against a defender picked from the quick pick, as the CLI does', async () => {
+      const file = 'myr-valari/myr-valari.unit.yaml';
+      const source = readFileSync(join(sandbox.folder, file), 'utf8');
+      await wb.openFile(file);
+      const at = positionOf(source, new RegExp(`name:\\s*(${attacker})\\s*$`, 'm'));
+      await wb.goTo(at.line, at.column + 1);
+      await wb.runCommand('Fabled Star: Simulate Engagement');
+      await wb.pickQuick(defender, `Defender for ${attacker}`);
+      await wb.page
+        .locator(`.tabs-container .tab[aria-label*="Engagement: ${attacker} vs ${defender}"]`)
+        .waitFor({ state: 'visible' });
+      const cli = cliSim(sandbox.folder, attacker, defender);
+      view = await wb.frameWith(`#${IDS.kill}`);
+      await poll(`the view to show the CLI's kill probability ${formatPercent(cli.volley.killProbability)}`, async () =>
+        (await text(IDS.kill)).includes(formatPercent(cli.volley.killProbability)),
+      60_000);
+      assert.ok((await text(IDS.attackerWins)).includes(formatPercent(cli.engagement.attackerWins)));
+      assert.ok((await text(IDS.defenderWins)).includes(formatPercent(cli.engagement.defenderWins)));
+      assert.ok(await view.locator(`#${IDS.hullChart}`).isVisible(), 'no hull damage chart');
+      await wb.screenshot(join(OUT, 'engagement.png'));
+    });
+
+    it('reruns at another range from the view and matches the CLI at that range', async () => {
+      const range = RANGE_BANDS.find((r) => r < 12)!;
+      const cli = cliSim(sandbox.folder, attacker, defender, ['--range', String(range)]);
+      const before = await text(IDS.kill);
+      await view.locator(`#${IDS.range}`).selectOption(String(range));
+      await view.locator(`#${IDS.run}`).click();
+      await poll(`the kill probability at ${range}" (${formatPercent(cli.volley.killProbability)})`, async () =>
+        (await text(IDS.kill)).includes(formatPercent(cli.volley.killProbability)),
+      60_000);
+      console.log(`      kill probability at 12": ${before}; at ${range}": ${await text(IDS.kill)}`);
+    });
+
+    it('comes back after a window reload with its last result', async () => {
+      const shown = await text(IDS.kill);
+      await wb.page.reload();
+      await wb.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+      view = await wb.frameWith(`#${IDS.kill}`, 60_000);
+      await poll('the restored view to show the same kill probability', async () => (await text(IDS.kill)) === shown);
+    });
+  });
+
+  it('shows a rulebook section from Show Rule', async () => {
+    const title = sectionTitle(WEAPON_TYPE_SECTION)!;
+    await wb.runCommand('Fabled Star: Show Rule');
+    await wb.pickQuick(title);
+    const firstSentence = squash(section(WEAPON_TYPE_SECTION)!.rule).split(/(?<=\.)\s/)[0]!;
+    // The Markdown preview is a webview too: look for the section's first sentence in any frame.
+    await poll('the rule preview with the section text', async () => {
+      for (const f of wb.page.frames()) {
+        const body = await f.locator('body').innerText({ timeout: 500 }).catch(() => '');
+        if (squash(body).includes(firstSentence)) return true;
+      }
+      return false;
+    });
+    await wb.screenshot(join(OUT, 'show-rule.png'));
+  });
+
+  it('restarts a crashed language server once, tells the user, and keeps validating', async () => {
+    const serverPids = (): number[] =>
+      readdirSync('/proc')
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8');
+            return cmd.includes(join(extensionDir, 'dist', 'server.js'));
+          } catch {
+            return false;
+          }
+        })
+        .map(Number);
+    const [pid] = await poll('the language server process', () => {
+      const pids = serverPids();
+      return pids.length === 1 ? pids : undefined;
+    });
+    process.kill(pid!, 'SIGKILL');
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'stopped unexpectedly and was restarted' });
+    await toast.first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await toast.count(), 1, 'one crash should give one message');
+    const [next] = await poll('a new language server process', () => {
+      const pids = serverPids();
+      return pids.length === 1 && pids[0] !== pid ? pids : undefined;
+    });
+    assert.notEqual(next, pid);
+    await wb.screenshot(join(OUT, 'crash-restarted.png'));
+    // The new server validates again: the broken file's problems come back.
+    const first = diagnostics.find((d) => d.file === brokenFile)!;
+    await wb.openFile(brokenFile);
+    await wb.runCommand('View: Focus Problems');
+    await poll('the problems to be reported again by the new server', async () => {
+      const texts = (await wb.page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(squash);
+      return texts.some((t) => t.includes(squash(first.message)));
+    });
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * The extension manifest against the code it describes: every setting is one somebody reads, with
+ * the default the code uses; every contributed file exists; every command is registered; activation
+ * stays lazy. A mistake here shows up in VS Code only as a silently missing feature.
+ */
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_SETTINGS, SETTINGS_SECTION } from '../../server/src/protocol';
+import { ENGAGEMENT_DEFAULTS, RANGE_BANDS } from '../../server/src/core/rules/data';
+import { RERUN_LIMITS } from '../../client/webview/messages';
+
+const ROOT = join(__dirname, '..', '..');
+interface Property {
+  type: string;
+  default: unknown;
+  minimum?: number;
+  maximum?: number;
+  description?: string;
+  markdownDescription?: string;
+}
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  engines: { vscode: string };
+  devDependencies: Record<string, string>;
+  activationEvents: string[];
+  contributes: {
+    languages: { id: string; extensions: string[]; configuration: string; icon: { light: string; dark: string } }[];
+    grammars: { language?: string; scopeName: string; path: string; injectTo?: string[] }[];
+    snippets: { language: string; path: string }[];
+    commands: { command: string; title: string; category: string }[];
+    menus: Record<string, { command: string; when?: string }[]>;
+    configuration: { properties: Record<string, Property> };
+  };
+};
+const props = pkg.contributes.configuration.properties;
+
+/** `{a: {b: 1}}` -> `[['a.b', 1]]`. */
+function flatten(obj: object, prefix = ''): [string, unknown][] {
+  return Object.entries(obj).flatMap(([k, v]) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? flatten(v as object, `${prefix}${k}.`) : [[`${prefix}${k}`, v]],
+  );
+}
+
+/** Settings the client reads itself (client/src/config.ts and vscode-languageclient's trace). */
+const CLIENT_SETTINGS: [string, unknown, { min: number; max: number } | undefined][] = [
+  ['simulation.trials', ENGAGEMENT_DEFAULTS.trials, RERUN_LIMITS.trials],
+  ['simulation.seed', ENGAGEMENT_DEFAULTS.seed, RERUN_LIMITS.seed],
+  ['simulation.rounds', ENGAGEMENT_DEFAULTS.rounds, RERUN_LIMITS.rounds],
+  ['simulation.range', ENGAGEMENT_DEFAULTS.range, { min: 0, max: Math.max(...RANGE_BANDS) }],
+  ['trace.server', 'off', undefined],
+];
+
+describe('the extension manifest', () => {
+  describe('settings the server reads (protocol.ts Settings)', () => {
+    for (const [key, value] of flatten(DEFAULT_SETTINGS)) {
+      it(`contributes ${SETTINGS_SECTION}.${key} with the server's default ${JSON.stringify(value)}`, () => {
+        const p = props[`${SETTINGS_SECTION}.${key}`];
+        assert.ok(p, `package.json lacks ${SETTINGS_SECTION}.${key}`);
+        assert.deepEqual(p.default, value);
+        assert.equal(p.type === 'integer' ? 'number' : p.type, typeof value);
+      });
+    }
+  });
+
+  describe('settings the client reads', () => {
+    for (const [key, value, bounds] of CLIENT_SETTINGS) {
+      it(`contributes ${SETTINGS_SECTION}.${key} with the default ${JSON.stringify(value)}`, () => {
+        const p = props[`${SETTINGS_SECTION}.${key}`];
+        assert.ok(p, `package.json lacks ${SETTINGS_SECTION}.${key}`);
+        assert.deepEqual(p.default, value);
+        if (bounds) assert.deepEqual([p.minimum, p.maximum], [bounds.min, bounds.max]);
+      });
+    }
+  });
+
+  it('contributes no setting that nobody reads, and documents each one', () => {
+    const read = new Set([
+      ...flatten(DEFAULT_SETTINGS).map(([k]) => `${SETTINGS_SECTION}.${k}`),
+      ...CLIENT_SETTINGS.map(([k]) => `${SETTINGS_SECTION}.${k}`),
+    ]);
+    for (const [name, p] of Object.entries(props)) {
+      assert.ok(read.has(name), `${name} is contributed but neither the server nor the client reads it`);
+      assert.ok((p.description ?? p.markdownDescription ?? '').length > 20, `${name} has no description`);
+    }
+  });
+
+  it('registers every contributed command in the client, with the "Fabled Star" category', () => {
+    const source = readFileSync(join(ROOT, 'client', 'src', 'extension.ts'), 'utf8');
+    for (const c of pkg.contributes.commands) {
+      assert.equal(c.category, 'Fabled Star');
+      assert.ok(source.includes(`registerCommand('${c.command}'`), `${c.command} is not registered`);
+    }
+    const ids = new Set(pkg.contributes.commands.map((c) => c.command));
+    for (const [menu, items] of Object.entries(pkg.contributes.menus)) {
+      for (const item of items) assert.ok(ids.has(item.command), `${menu} names unknown command ${item.command}`);
+    }
+  });
+
+  it('activates only on its languages, its commands and its view', () => {
+    const languages = pkg.contributes.languages.map((l) => `onLanguage:${l.id}`);
+    const commands = pkg.contributes.commands.map((c) => `onCommand:${c.command}`);
+    assert.deepEqual(
+      [...pkg.activationEvents].sort(),
+      [...languages, ...commands, 'onWebviewPanel:fabledStar.engagement'].sort(),
+    );
+  });
+
+  it('declares the three file kinds of FORMATS.md', () => {
+    const byId = Object.fromEntries(pkg.contributes.languages.map((l) => [l.id, l.extensions]));
+    assert.deepEqual(Object.keys(byId).sort(), ['fabled-faction', 'fabled-fleet', 'fabled-unit']);
+    assert.ok(byId['fabled-unit']!.includes('.unit.yaml'));
+    assert.ok(byId['fabled-faction']!.includes('.faction.yaml'));
+    assert.ok(byId['fabled-fleet']!.includes('.fleet.yaml'));
+  });
+
+  it('gives each language a grammar, snippets, an icon and the language configuration', () => {
+    for (const l of pkg.contributes.languages) {
+      assert.ok(pkg.contributes.grammars.some((g) => g.language === l.id), `${l.id} has no grammar`);
+      assert.ok(pkg.contributes.snippets.some((s) => s.language === l.id), `${l.id} has no snippets`);
+      const injection = pkg.contributes.grammars.find((g) => g.injectTo);
+      assert.ok(injection?.injectTo?.includes(`source.${l.id}`), `the injection grammar skips ${l.id}`);
+    }
+  });
+
+  describe('files the manifest points at', () => {
+    const files = new Set<string>([
+      ...pkg.contributes.languages.flatMap((l) => [l.configuration, l.icon.light, l.icon.dark]),
+      ...pkg.contributes.grammars.map((g) => g.path),
+      ...pkg.contributes.snippets.map((s) => s.path),
+    ]);
+    for (const f of files) {
+      it(`${f} exists`, () => assert.ok(existsSync(join(ROOT, f)), `${f} is missing`));
+    }
+    it('each language grammar has the scope name the manifest gives and embeds source.yaml', () => {
+      for (const g of pkg.contributes.grammars.filter((x) => x.language)) {
+        const grammar = JSON.parse(readFileSync(join(ROOT, g.path), 'utf8')) as { scopeName: string };
+        assert.equal(grammar.scopeName, g.scopeName);
+        assert.ok(JSON.stringify(grammar).includes('source.yaml'), `${g.path} does not include source.yaml`);
+      }
+    });
+  });
+
+  it('targets the VS Code API that @types/vscode describes', () => {
+    assert.equal(pkg.engines.vscode, '^1.91.0');
+    assert.match(pkg.devDependencies['@types/vscode'] ?? '', /^\^?1\.91(\.\d+)?$/);
+  });
+});
