@@ -1,0 +1,68 @@
+/**
+ * How the engagement view writes numbers. Pure functions, so the webview tests and the host can
+ * check them without a browser. Probabilities never round to a misleading 0% or 100%: a chance
+ * that is not exactly 0 or 1 shows as "<0.01%" or ">99.99%" at the edges.
+ */
+import type { Point } from '../../server/src/core/sim/types';
+
+const PERCENT_DIGITS = 2;
+const SMALLEST = 10 ** -(PERCENT_DIGITS + 2);
+
+export function formatPercent(p: number): string {
+  if (!Number.isFinite(p)) return '—';
+  if (p <= 0) return '0%';
+  if (p >= 1) return '100%';
+  if (p < SMALLEST) return `<${(SMALLEST * 100).toFixed(PERCENT_DIGITS)}%`;
+  if (p > 1 - SMALLEST) return `>${((1 - SMALLEST) * 100).toFixed(PERCENT_DIGITS)}%`;
+  return `${(p * 100).toFixed(PERCENT_DIGITS)}%`;
+}
+
+/** A standard error of a probability, in percentage points. */
+export function formatPercentError(se: number): string {
+  if (!Number.isFinite(se)) return '';
+  return `± ${(se * 100).toFixed(PERCENT_DIGITS)}%`;
+}
+
+export function formatNumber(x: number, digits = 2): string {
+  if (!Number.isFinite(x)) return '—';
+  return x.toFixed(digits);
+}
+
+export function formatCount(n: number): string {
+  if (!Number.isFinite(n)) return '—';
+  return Math.round(n).toLocaleString('en-US');
+}
+
+export interface Bar {
+  label: string;
+  p: number;
+}
+
+/**
+ * The bars of a distribution chart: one per value while there are few, else equal-width bins so
+ * that a huge unit (HP in the thousands) still draws a readable chart. Values are assumed sorted
+ * (the result type promises it); unsorted input is sorted first rather than trusted.
+ */
+export function distributionBars(points: readonly Point[], maxBars = 40): { bars: Bar[]; binned: boolean } {
+  const sorted = [...points].sort((a, b) => a.value - b.value);
+  if (sorted.length <= maxBars) {
+    return { bars: sorted.map((pt) => ({ label: formatValue(pt.value), p: pt.p })), binned: false };
+  }
+  const lo = sorted[0]!.value;
+  const hi = sorted[sorted.length - 1]!.value;
+  const width = Math.max(1, Math.ceil((hi - lo + 1) / maxBars));
+  const bars: Bar[] = [];
+  for (let start = lo; start <= hi; start += width) {
+    const end = start + width - 1;
+    bars.push({ label: width === 1 ? formatValue(start) : `${formatValue(start)}–${formatValue(end)}`, p: 0 });
+  }
+  for (const pt of sorted) {
+    const i = Math.min(bars.length - 1, Math.floor((pt.value - lo) / width));
+    bars[i]!.p += pt.p;
+  }
+  return { bars, binned: true };
+}
+
+function formatValue(v: number): string {
+  return Number.isInteger(v) ? String(v) : v.toFixed(2);
+}
