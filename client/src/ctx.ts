@@ -18,7 +18,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import type { RequestParam, RequestType } from 'vscode-languageclient';
-import { FleetSummaryChangedNotification } from '../../server/src/protocol';
+import { FleetSummaryChangedNotification, SETTINGS_SECTION } from '../../server/src/protocol';
 import { CrashBudget } from './crashBudget';
 
 export const CLIENT_ID = 'fabledStar';
@@ -80,10 +80,13 @@ export class Ctx implements vscode.Disposable {
         { scheme: 'untitled', language },
       ]),
       synchronize: {
-        // Fleets refer to cards in files that may never be opened: the server has to hear about
-        // card files created, changed or deleted on disk.
-        fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{unit,faction,fleet}.{yaml,yml}'),
+        // The server pulls settings (workspace/configuration) but only hears that they changed
+        // through didChangeConfiguration, which the client sends for a section it is told about.
+        // (File changes need nothing here: the server registers its own file watcher.)
+        configurationSection: SETTINGS_SECTION,
       },
+      // Pulled diagnostics follow edits and saves; the server debounces and cancels stale pulls.
+      diagnosticPullOptions: { onChange: true, onSave: true },
       outputChannel: this.log,
       errorHandler: this.errorHandler(),
       // Our error handler tells the user once per crash; the client's own popups would repeat it.
