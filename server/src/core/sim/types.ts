@@ -111,6 +111,27 @@ export interface EngagementResult {
   survival: { round: number; attacker: number; defender: number }[];
   /** The policy that picked each activation's second action, in words. */
   policy: string;
+  /** P(rounds played = value): the round a unit was destroyed in, or the limit when neither was. */
+  roundsTaken?: Point[];
+  /** Mean number of times per engagement each side chose each second action (sampled runs). */
+  actions?: { attacker: ActionCounts; defender: ActionCounts };
+  /**
+   * The same engagement computed exactly, by a Markov chain over both units' states, when the
+   * state space is small enough; the sampled figures above should agree within a few standard errors.
+   */
+  exact?: {
+    attackerWins: number;
+    defenderWins: number;
+    neither: number;
+    meanRounds: number;
+    survival: { round: number; attacker: number; defender: number }[];
+  };
+}
+
+export interface ActionCounts {
+  aim: number;
+  shields: number;
+  brace: number;
 }
 
 export interface SimulationResult {

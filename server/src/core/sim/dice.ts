@@ -1,0 +1,138 @@
+/**
+ * The d10 as the simulator sees it: exact per-die probabilities derived from the rules pack's dice
+ * figures, exact binomial distributions, and a seeded roller for the sampling paths.
+ *
+ * Pure: randomness only ever comes from the pure-rand generator handed in.
+ */
+import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import binomialFactory from '@stdlib/random-base-binomial/lib/factory.js';
+import { DICE } from '../rules/data';
+
+export type { RandomGenerator };
+
+// Read once: module imports are live bindings (getters under some loaders), and these sit in the
+// innermost loop of every sampled die.
+const SIDES = DICE.sides;
+const AUTO_FAIL = DICE.autoFailAtOrBelow;
+const CRITICAL = DICE.critical;
+const BEST = DICE.bestTarget;
+
+/** No modifier makes a target number better than the rules' best (3+). */
+export function clampTarget(target: number): number {
+  return Math.max(target, BEST);
+}
+
+/**
+ * Whether one natural roll succeeds against a target number (dodge, armour, leadership, shield
+ * recharge): low naturals always fail, a natural 10 always succeeds, anything else must reach the
+ * target, which is never better than 3+. A target above 10 therefore leaves only the 10.
+ */
+export function rollSucceeds(roll: number, target: number): boolean {
+  if (roll <= AUTO_FAIL) return false;
+  if (roll >= CRITICAL) return true;
+  return roll >= clampTarget(target);
+}
+
+/** P(one d10 succeeds against `target`), by counting faces so that it follows the figures above. */
+export function pSuccess(target: number): number {
+  let n = 0;
+  for (let r = 1; r <= SIDES; r++) if (rollSucceeds(r, target)) n++;
+  return n / SIDES;
+}
+
+/** Whether a natural roll is a Critical Hit. */
+export function isCritical(roll: number): boolean {
+  return roll >= CRITICAL;
+}
+
+/** Per-die chances of an attack roll: a natural 10 is a Critical Hit, other successes are normal hits. */
+export function hitChances(target: number): { crit: number; normal: number } {
+  let crit = 0;
+  let normal = 0;
+  for (let r = 1; r <= SIDES; r++) {
+    if (!rollSucceeds(r, target)) continue;
+    if (r >= CRITICAL) crit++;
+    else normal++;
+  }
+  return { crit: crit / SIDES, normal: normal / SIDES };
+}
+
+/**
+ * The binomial distribution Bin(n, p) as a vector of n + 1 probabilities. Written by hand because
+ * we need the whole vector in one pass (a per-point pmf library call would be O(n) each): start at
+ * the mode with weight 1, walk outwards with the ratio pmf(k+1)/pmf(k), then normalise. This never
+ * underflows at the mode, and the tails that do underflow are below 1e-300.
+ */
+export function binomialPmf(n: number, p: number): Float64Array {
+  const out = new Float64Array(n + 1);
+  if (n === 0 || p <= 0) {
+    out[0] = 1;
+    return out;
+  }
+  if (p >= 1) {
+    out[n] = 1;
+    return out;
+  }
+  const q = 1 - p;
+  const mode = Math.min(n, Math.floor((n + 1) * p));
+  out[mode] = 1;
+  const up = p / q;
+  for (let k = mode; k < n; k++) out[k + 1] = (out[k]! * (n - k) * up) / (k + 1);
+  const down = q / p;
+  for (let k = mode; k > 0; k--) out[k - 1] = (out[k]! * k * down) / (n - k + 1);
+  let sum = 0;
+  for (let k = 0; k <= n; k++) sum += out[k]!;
+  for (let k = 0; k <= n; k++) out[k]! /= sum;
+  return out;
+}
+
+/** Discrete convolution of two probability vectors (the distribution of a sum of independent counts). */
+export function convolve(a: Float64Array, b: Float64Array): Float64Array {
+  if (a.length === 1) return a[0] === 1 ? b : b.map((x) => x * a[0]!);
+  if (b.length === 1) return b[0] === 1 ? a : a.map((x) => x * b[0]!);
+  const out = new Float64Array(a.length + b.length - 1);
+  for (let i = 0; i < a.length; i++) {
+    const ai = a[i]!;
+    if (ai === 0) continue;
+    for (let j = 0; j < b.length; j++) out[i + j]! += ai * b[j]!;
+  }
+  return out;
+}
+
+/** Creates the project's generator: xoroshiro128+ from pure-rand, seeded with a 32-bit integer. */
+export function makeRng(seed: number): RandomGenerator {
+  return xoroshiro128plus(seed >>> 0);
+}
+
+/**
+ * A seeded roller over a pure-rand generator (advanced in place; callers that need the original
+ * state clone it first). Binomial draws for large counts come from stdlib's binomial sampler, fed
+ * by the same generator, so that a sampled volley of a million attacks costs a handful of draws.
+ */
+export class Dice {
+  private readonly binomial: (n: number, p: number) => number;
+
+  constructor(readonly rng: RandomGenerator) {
+    this.binomial = binomialFactory({ prng: () => uniformFloat64(this.rng) });
+  }
+
+  /** A uniform number in [0, 1). */
+  uniform(): number {
+    return uniformFloat64(this.rng);
+  }
+
+  /** One natural d10 roll. */
+  d10(): number {
+    return uniformInt(this.rng, 1, SIDES);
+  }
+
+  /** How many of `n` independent trials of chance `p` succeed. */
+  count(n: number, p: number): number {
+    if (n <= 0 || p <= 0) return 0;
+    if (p >= 1) return n;
+    return this.binomial(n, p);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The readable text report of a simulation (the CLI's default output): a volley table, a small
+ * histogram of hull damage, and the engagement odds, policy and assumptions. Plain text; names
+ * from cards are printed as they are (a terminal does not interpret HTML).
+ */
+import type { Point, SimulationResult } from './types';
+
+const pct = (p: number, digits = 1) => `${(100 * p).toFixed(digits)}%`;
+const num = (x: number) => x.toFixed(2);
+
+function table(rows: string[][], rightAlign: boolean[]): string[] {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows.map((r) =>
+    r
+      .map((cell, c) => (rightAlign[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+/**
+ * A horizontal bar chart of a distribution, at most `maxRows` rows: wide distributions are grouped
+ * into equal ranges of values.
+ */
+export function renderHistogram(points: Point[], width = 40, maxRows = 16): string[] {
+  if (points.length === 0) return [];
+  let rows: { label: string; p: number }[];
+  if (points.length <= maxRows) rows = points.map((pt) => ({ label: String(pt.value), p: pt.p }));
+  else {
+    const lo = points[0]!.value;
+    const hi = points[points.length - 1]!.value;
+    const step = Math.ceil((hi - lo + 1) / maxRows);
+    rows = [];
+    for (let start = lo; start <= hi; start += step) {
+      const end = Math.min(hi, start + step - 1);
+      const p = points.filter((pt) => pt.value >= start && pt.value <= end).reduce((a, pt) => a + pt.p, 0);
+      rows.push({ label: start === end ? String(start) : `${start}-${end}`, p });
+    }
+  }
+  const top = Math.max(...rows.map((r) => r.p));
+  const labelWidth = Math.max(...rows.map((r) => r.label.length));
+  return rows.map((r) => {
+    const bar = top > 0 ? '#'.repeat(Math.round((r.p / top) * width)) : '';
+    const tiny = r.p > 0 && bar === '' ? '.' : bar;
+    return `  ${r.label.padStart(labelWidth)} | ${tiny.padEnd(width)} ${pct(r.p).padStart(6)}`;
+  });
+}
+
+export function renderReport(r: SimulationResult): string {
+  const v = r.volley;
+  const e = r.engagement;
+  const o = r.options;
+  const out: string[] = [];
+  out.push(`${r.attacker} fires at ${r.defender}`);
+  out.push(
+    `Options: range ${o.range !== undefined ? `${o.range}"` : 'any (every weapon fires)'}, cover ${o.cover ? 'yes' : 'no'}, aim ${o.aim ?? 'none'}, ` +
+      `brace ${o.brace ? 'yes' : 'no'}, defender shields ${o.defenderShields}, bases ${o.attackerBases} vs ${o.defenderBases}`,
+  );
+  out.push('');
+  out.push(`One Fire action (${v.method === 'exact' ? 'exact' : `sampled: ${v.trials} trials, seed ${v.seed}`})`);
+  const rows = [['Weapon', 'Type', 'Attacks', 'Hits', 'Crits', 'SH removed', 'Hull damage']];
+  for (const w of v.weapons) {
+    if (!w.inRange) {
+      rows.push([w.name, w.type, 'out of range', '', '', '', '']);
+      continue;
+    }
+    rows.push([`${w.name}${w.aimed ? ' (aimed)' : ''}`, w.type, String(w.attacks), num(w.expectedHits), num(w.expectedCrits), num(w.expectedShieldsRemoved), num(w.expectedHullDamage)]);
+  }
+  rows.push(['Total', '', '', '', '', num(v.expectedShieldsRemoved), num(v.expectedHullDamage)]);
+  out.push(...table(rows, [false, false, true, true, true, true, true]).map((l) => `  ${l}`));
+  const se = v.standardError;
+  out.push(
+    `  Kill probability ${pct(v.killProbability, 2)}${se ? ` (± ${pct(se.killProbability, 2)})` : ''}; ` +
+      `expected bases destroyed ${num(v.expectedBasesDestroyed)}`,
+  );
+  if (v.note) out.push(`  Note: ${v.note}`);
+  out.push('');
+  out.push('Hull damage (HP lost) in one Fire action');
+  out.push(...renderHistogram(v.hullDamage));
+  out.push('');
+  out.push(`Engagement: up to ${e.rounds} rounds at ${e.range}" (${e.method}, ${e.trials} trials, seed ${e.seed})`);
+  const eng = table(
+    [
+      [`${r.attacker} wins`, pct(e.attackerWins), `± ${pct(e.standardError.attackerWins)}`, e.exact ? `exact ${pct(e.exact.attackerWins, 2)}` : ''],
+      [`${r.defender} wins`, pct(e.defenderWins), `± ${pct(e.standardError.defenderWins)}`, e.exact ? `exact ${pct(e.exact.defenderWins, 2)}` : ''],
+      ['Neither destroyed', pct(e.neither), `± ${pct(e.standardError.neither)}`, e.exact ? `exact ${pct(e.exact.neither, 2)}` : ''],
+    ],
+    [false, true, true, false],
+  );
+  out.push(...eng.map((l) => `  ${l}`));
+  out.push(`  Mean rounds played: ${num(e.meanRounds)}`);
+  if (e.actions) {
+    const a = e.actions;
+    out.push(
+      `  Second actions per engagement: ${r.attacker} aim ${num(a.attacker.aim)}, shields ${num(a.attacker.shields)}, brace ${num(a.attacker.brace)}; ` +
+        `${r.defender} aim ${num(a.defender.aim)}, shields ${num(a.defender.shields)}, brace ${num(a.defender.brace)}`,
+    );
+  }
+  out.push(`  Policy: ${e.policy}`);
+  out.push('');
+  out.push('Assumptions');
+  for (const a of r.assumptions) out.push(`  - ${a}`);
+  return out.join('\n') + '\n';
+}

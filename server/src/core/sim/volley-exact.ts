@@ -1,0 +1,247 @@
+/**
+ * The exact Fire action: a dynamic programme over the defender's state (current SH, remaining hull
+ * points), convolved weapon by weapon in card order. Each state is one number,
+ * `hull * (maxSh + 1) + sh`, held in a Map, so that HP in the thousands costs nothing: only the
+ * states a volley can reach are ever stored.
+ *
+ * For one weapon from one state the work splits in two:
+ * - SH = 0 (every state once shields are down): the number of unsaved hits has a closed form
+ *   (a binomial, a mixture of two for Energy, a sum of {0,1,2}-valued dice for Auto) that depends
+ *   only on the attack count, so it is computed once per attack count and reused for every hull.
+ * - SH > 0: sum over the number of Critical Hits, the landed normal hits, the deterministic shield
+ *   step, then the armour rolls of what got through.
+ *
+ * A work counter bounds the cost; when a volley would exceed it (absurd attack counts) the caller
+ * falls back to sampling.
+ */
+import { binomialPmf, convolve } from './dice';
+import { absorb, applyHits, attacksAgainst, basesLeft } from './fire';
+import type { FireContext, WeaponPlan } from './fire';
+
+/** A distribution over defender states, keyed `hull * stride + sh`. */
+export type StateDist = Map<number, number>;
+
+export interface WeaponTally {
+  expectedHits: number;
+  expectedCrits: number;
+  expectedShieldsRemoved: number;
+  expectedHullDamage: number;
+}
+
+export interface ExactVolley {
+  /** Final distribution over defender states. */
+  dist: StateDist;
+  stride: number;
+  tallies: WeaponTally[];
+}
+
+export interface Budget {
+  ops: number;
+  limit: number;
+}
+
+/** The default work limit: about a tenth of a second of arithmetic. */
+export const EXACT_WORK_LIMIT = 3e7;
+
+interface PassOutcome {
+  /** P(u unsaved hits) given that the hits met no shields at all or SH was 0. */
+  unsaved: Float64Array;
+  /** SH left (key) -> probability, for outcomes where every hit was absorbed. */
+  stay: Map<number, number>;
+  expectedHits: number;
+  expectedCrits: number;
+  expectedShieldsRemoved: number;
+}
+
+function spend(budget: Budget, ops: number): boolean {
+  budget.ops += ops;
+  return budget.ops <= budget.limit;
+}
+
+/** Distribution of landed normal hits given `c` Critical Hits out of `a` attacks. */
+function landedNormals(plan: WeaponPlan, a: number, c: number): Float64Array {
+  const q = 1 - (plan.energy && c >= 1 ? plan.pDodgeEnergy : plan.pDodge);
+  // Among the a - c dice that were not 10s, each is a normal hit with P(normal) / P(not a 10).
+  const rolled = binomialPmf(a - c, (plan.pNormal / (1 - plan.pCrit)) * q);
+  return plan.auto ? convolve(rolled, binomialPmf(c * plan.extraHitsPerCrit, q)) : rolled;
+}
+
+/** The distribution of the sum of `n` independent copies of `die`. */
+function iidSum(die: Float64Array, n: number): Float64Array {
+  const width = die.length - 1;
+  let acc = new Float64Array(n * width + 1);
+  let next = new Float64Array(n * width + 1);
+  acc[0] = 1;
+  let len = 1;
+  for (let i = 0; i < n; i++) {
+    next.fill(0, 0, len + width);
+    for (let s = 0; s < len; s++) {
+      const m = acc[s]!;
+      if (m === 0) continue;
+      for (let d = 0; d <= width; d++) next[s + d]! += m * die[d]!;
+    }
+    [acc, next] = [next, acc];
+    len += width;
+  }
+  return acc;
+}
+
+/** Unsaved hits when the defender has no shields up: closed forms, O(attacks) or O(attacks^2). */
+function outcomeNoShields(plan: WeaponPlan, a: number, budget: Budget): PassOutcome | undefined {
+  const fc = plan.pUnsavedCrit;
+  const fn = plan.pUnsavedNormal;
+  const rN = plan.pNormal / (1 - plan.pCrit);
+  const q0 = 1 - plan.pDodge;
+  const q1 = 1 - plan.pDodgeEnergy;
+  let unsaved: Float64Array;
+  let expectedHits: number;
+  if (plan.auto) {
+    // Each die is independent and yields a small number of unsaved hits (a Critical Hit plus its
+    // extra normal hits), so the total is a sum of identical dice, added one at a time.
+    const k = plan.extraHitsPerCrit;
+    if (!spend(budget, (a * a * (k + 2) * (k + 2)) / 2 + a)) return undefined;
+    const g = q0 * fn;
+    const die = new Float64Array(k + 2);
+    const critDie = convolve(Float64Array.of(1 - fc, fc), binomialPmf(k, g));
+    for (let i = 0; i < critDie.length; i++) die[i]! += plan.pCrit * critDie[i]!;
+    die[0]! += plan.pNormal * (1 - g) + (1 - plan.pCrit - plan.pNormal);
+    die[1]! += plan.pNormal * g;
+    unsaved = iidSum(die, a);
+    expectedHits = a * (plan.pCrit * (1 + k * q0) + plan.pNormal * q0);
+  } else if (plan.energy && q0 !== q1) {
+    // No Critical Hit: the plain dodge; at least one: the Energy dodge. Bin(a, p1) covers every crit
+    // count with the Energy dodge, so subtracting its no-crit part leaves the "at least one" part.
+    if (!spend(budget, 3 * a + 3)) return undefined;
+    const none = Math.pow(1 - plan.pCrit, a);
+    const withoutCrit = binomialPmf(a, rN * q0 * fn);
+    const all1 = binomialPmf(a, plan.pCrit * fc + plan.pNormal * q1 * fn);
+    const noCrit1 = binomialPmf(a, rN * q1 * fn);
+    unsaved = new Float64Array(a + 1);
+    for (let u = 0; u <= a; u++) unsaved[u] = Math.max(0, none * withoutCrit[u]! + all1[u]! - none * noCrit1[u]!);
+    expectedHits = a * plan.pCrit + none * a * rN * q0 + (a * (1 - plan.pCrit) - none * a) * rN * q1;
+  } else {
+    if (!spend(budget, a + 1)) return undefined;
+    unsaved = binomialPmf(a, plan.pCrit * fc + plan.pNormal * q0 * fn);
+    expectedHits = a * (plan.pCrit + plan.pNormal * q0);
+  }
+  return { unsaved, stay: new Map(), expectedHits, expectedCrits: a * plan.pCrit, expectedShieldsRemoved: 0 };
+}
+
+/**
+ * The general case, shields up: sum over Critical Hits c and landed normal hits n, resolve the
+ * shields (deterministic), then armour-roll what met no shields, crits and normal hits apart.
+ */
+export function outcomeWithShields(plan: WeaponPlan, a: number, sh: number, budget: Budget): PassOutcome | undefined {
+  if (!spend(budget, (a * a * a) / 2 + 4 * a * a + 10)) return undefined;
+  const crits = binomialPmf(a, plan.pCrit);
+  const stay = new Map<number, number>();
+  // rows[cu][nu]: mass of (crits, normal hits) that met no shields.
+  const rows = new Map<number, Float64Array>();
+  let expectedHits = 0;
+  let expectedCrits = 0;
+  let expectedShieldsRemoved = 0;
+  for (let c = 0; c <= a; c++) {
+    const pc = crits[c]!;
+    if (pc === 0) continue;
+    expectedCrits += pc * c;
+    const normals = landedNormals(plan, a, c);
+    for (let n = 0; n < normals.length; n++) {
+      const mass = pc * normals[n]!;
+      if (mass === 0) continue;
+      expectedHits += mass * (c + n);
+      const r = absorb(sh, c, n, plan.shieldsPerCrit, plan.shieldsPerHit);
+      expectedShieldsRemoved += mass * (sh - r.shieldsLeft);
+      if (r.crits + r.normals === 0) {
+        stay.set(r.shieldsLeft, (stay.get(r.shieldsLeft) ?? 0) + mass);
+      } else {
+        let row = rows.get(r.crits);
+        if (!row) rows.set(r.crits, (row = new Float64Array(normals.length)));
+        row[r.normals]! += mass;
+      }
+    }
+  }
+  let unsaved = new Float64Array(1);
+  const normalRows = new Map<number, Float64Array>();
+  for (const [cu, row] of rows) {
+    // Armour for the normal hits of this row, then for its cu Critical Hits.
+    let last = row.length - 1;
+    while (last > 0 && row[last] === 0) last--;
+    const thinned = new Float64Array(last + 1);
+    for (let nu = 0; nu <= last; nu++) {
+      const m = row[nu]!;
+      if (m === 0) continue;
+      let b = normalRows.get(nu);
+      if (!b) normalRows.set(nu, (b = binomialPmf(nu, plan.pUnsavedNormal)));
+      for (let k = 0; k <= nu; k++) thinned[k]! += m * b[k]!;
+    }
+    const total = convolve(thinned, binomialPmf(cu, plan.pUnsavedCrit));
+    if (total.length > unsaved.length) {
+      const grown = new Float64Array(total.length);
+      grown.set(unsaved);
+      unsaved = grown;
+    }
+    for (let u = 0; u < total.length; u++) unsaved[u]! += total[u]!;
+  }
+  return { unsaved, stay, expectedHits, expectedCrits, expectedShieldsRemoved };
+}
+
+/** Keeps outcome computations per (attacks, SH) for one weapon. */
+class OutcomeCache {
+  private map = new Map<number, PassOutcome>();
+  constructor(
+    private readonly plan: WeaponPlan,
+    private readonly budget: Budget,
+  ) {}
+  get(a: number, sh: number): PassOutcome | undefined {
+    const key = a * 4096 + sh;
+    let o = this.map.get(key);
+    if (o) return o;
+    o = sh > 0 ? outcomeWithShields(this.plan, a, sh, this.budget) : outcomeNoShields(this.plan, a, this.budget);
+    if (o) this.map.set(key, o);
+    return o;
+  }
+}
+
+/**
+ * Runs the volley from a distribution of starting states. Returns undefined when the work limit is
+ * reached (the caller then samples).
+ */
+export function exactVolley(ctx: FireContext, start: StateDist, stride: number, budget: Budget): ExactVolley | undefined {
+  const hp = ctx.hp;
+  let dist = start;
+  const tallies: WeaponTally[] = [];
+  for (const plan of ctx.plans) {
+    const tally: WeaponTally = { expectedHits: 0, expectedCrits: 0, expectedShieldsRemoved: 0, expectedHullDamage: 0 };
+    tallies.push(tally);
+    if (!plan.inRange) continue;
+    // SH above 4095 cannot be keyed by the outcome cache; such inputs are sampled instead.
+    const cache = new OutcomeCache(plan, budget);
+    const next: StateDist = new Map();
+    const add = (key: number, p: number) => next.set(key, (next.get(key) ?? 0) + p);
+    for (const [key, w] of dist) {
+      const hull = Math.floor(key / stride);
+      const sh = key - hull * stride;
+      const a = attacksAgainst(plan, basesLeft(hull, hp));
+      if (a === 0 || sh >= 4096) {
+        if (sh >= 4096) return undefined;
+        add(key, w);
+        continue;
+      }
+      const o = cache.get(a, sh);
+      if (!o || !spend(budget, o.unsaved.length + o.stay.size)) return undefined;
+      tally.expectedHits += w * o.expectedHits;
+      tally.expectedCrits += w * o.expectedCrits;
+      tally.expectedShieldsRemoved += w * o.expectedShieldsRemoved;
+      for (const [left, p] of o.stay) add(hull * stride + left, w * p);
+      for (let u = 0; u < o.unsaved.length; u++) {
+        const p = o.unsaved[u]!;
+        if (p === 0) continue;
+        const after = applyHits(hull, u, plan.damage, hp);
+        tally.expectedHullDamage += w * p * (hull - after);
+        add(after * stride, w * p);
+      }
+    }
+    dist = next;
+  }
+  return { dist, stride, tallies };
+}
