@@ -4,6 +4,7 @@
  */
 import type { FabledDocument, FleetDocument, UnitCard } from './model/types';
 import { parseDocument, kindOfUri } from './model/parse';
+import { ChunkCache } from './model/chunks';
 
 export interface CardRef {
   uri: string;
@@ -18,6 +19,8 @@ function norm(s: string): string {
 
 export class Workspace {
   private docs = new Map<string, FabledDocument>();
+  /** Per document: parsed cards by their text, so an edit re-parses only the card it touched. */
+  private caches = new Map<string, ChunkCache>();
   /** faction (normalised) -> card name (normalised) -> every card of that name. */
   private cardIndex: Map<string, Map<string, CardRef[]>> | undefined;
   /** Bumped on every change, so that callers can cache derived data. */
@@ -28,7 +31,9 @@ export class Workspace {
     const old = this.docs.get(uri);
     if (old && old.text === text) return old;
     if (!kindOfUri(uri)) return undefined;
-    const doc = parseDocument(uri, text);
+    let cache = this.caches.get(uri);
+    if (!cache) this.caches.set(uri, (cache = new ChunkCache()));
+    const doc = parseDocument(uri, text, undefined, cache);
     if (!doc) return undefined;
     this.docs.set(uri, doc);
     this.changed();
@@ -36,6 +41,7 @@ export class Workspace {
   }
 
   delete(uri: string): void {
+    this.caches.delete(uri);
     if (this.docs.delete(uri)) this.changed();
   }
 

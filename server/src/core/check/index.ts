@@ -2,7 +2,8 @@
  * The validator: every check of RULES.md over one document, in the context of the workspace (for
  * card references and duplicate names). Pure; never throws on a document the model produced.
  */
-import type { FabledDocument, Problem, UnitCard } from '../model/types';
+import type { FabledDocument, Problem, UnitCard, UnitDocument } from '../model/types';
+import { originOf, shifted, type Origin } from '../model/chunks';
 import type { Workspace } from '../workspace';
 import { CheckContext } from './context';
 import { checkCard } from './card';
@@ -32,9 +33,28 @@ export function checkDocument(doc: FabledDocument, ws?: Workspace): Problem[] {
 
 function checkCards(ctx: CheckContext, cards: UnitCard[]): void {
   for (const card of cards) {
-    checkCard(ctx, card);
+    const origin = originOf(card);
+    if (origin) ctx.problems.push(...cachedCardChecks(origin));
+    else checkCard(ctx, card);
     checkDuplicate(ctx, card);
   }
+}
+
+/**
+ * A card's own checks depend on nothing but its text, so they are kept with its parsed chunk
+ * (relative offsets) and moved to where the card now stands.
+ */
+function cachedCardChecks(origin: Origin): Problem[] {
+  const chunk = origin.chunk;
+  if (!chunk.checks) {
+    const rel: UnitDocument = { kind: 'unit', uri: '', text: chunk.text, problems: [], faction: chunk.cards[0]?.faction ?? { value: undefined, raw: '', span: { start: 0, end: 0 } }, units: chunk.cards };
+    const ctx = new CheckContext(rel, undefined);
+    for (const c of chunk.cards) checkCard(ctx, c);
+    chunk.checks = ctx.problems;
+  }
+  const placed = chunk.placed;
+  if (placed && placed.base === origin.base) return (placed.checks ??= shifted(chunk.checks, origin.base));
+  return shifted(chunk.checks, origin.base);
 }
 
 function checkDuplicate(ctx: CheckContext, card: UnitCard): void {

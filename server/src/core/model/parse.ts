@@ -26,6 +26,7 @@ import type {
   UnitDocument,
   Weapon,
 } from './types';
+import { ChunkCache, ORIGIN, shifted, splitList, type Origin, type Split } from './chunks';
 import { Kind, deref, describeKind, isScalar, loadYaml, problem, readMap, scalarText, spanOf, suggest, type Entry, type YAMLNode, type YAMLScalar, type YAMLSequence } from './yaml';
 
 const SUFFIXES: readonly [string, DocKind][] = [
@@ -58,9 +59,21 @@ export const COMMAND_ABILITY_KEYS = ['name', 'cost', 'timing', 'effect'] as cons
 export const CP_SOURCE_KEYS = ['name', 'cp'] as const;
 export const FACTION_ABILITY_KEYS = ['name', 'text'] as const;
 
-/** Parses a document of the kind its name says; undefined when the name is not one of ours. */
-export function parseDocument(uri: string, text: string, kind: DocKind | undefined = kindOfUri(uri)): FabledDocument | undefined {
+/**
+ * Parses a document of the kind its name says; undefined when the name is not one of ours. With a
+ * cache (one per document), card files are parsed card by card and unchanged cards are reused.
+ */
+export function parseDocument(uri: string, text: string, kind: DocKind | undefined = kindOfUri(uri), cache?: ChunkCache): FabledDocument | undefined {
   if (!kind) return undefined;
+  if (kind !== 'fleet') {
+    const split = splitList(text);
+    if (split) return parseSplit(uri, text, kind, split, cache ?? new ChunkCache());
+  }
+  return parseWhole(uri, text, kind);
+}
+
+/** Parses without splitting (the reference that split parsing must agree with). */
+export function parseWhole(uri: string, text: string, kind: DocKind): FabledDocument {
   const { root, problems } = loadYaml(text);
   const r = new Reader(text, problems);
   const top = root && root.kind === Kind.MAP ? root : undefined;
@@ -75,6 +88,39 @@ export function parseDocument(uri: string, text: string, kind: DocKind | undefin
     case 'fleet':
       return r.fleetDoc(uri, text, top);
   }
+}
+
+/** Blanks a region (keeping line breaks) so that a parse of the rest keeps its offsets. */
+function blank(s: string): string {
+  return s.replace(/[^\r\n]/g, ' ');
+}
+
+function parseSplit(uri: string, text: string, kind: 'unit' | 'faction', split: Split, cache: ChunkCache): FabledDocument {
+  const head = split.listEnd >= text.length ? text.slice(0, split.listStart) : text.slice(0, split.listStart) + blank(text.slice(split.listStart, split.listEnd)) + text.slice(split.listEnd);
+  const doc = parseWhole(uri, head, kind) as UnitDocument | FactionDocument;
+  doc.text = text;
+  for (const item of split.items) {
+    const chunkText = text.slice(item.start, item.end);
+    let chunk = cache.get(chunkText);
+    if (!chunk) {
+      const { root, problems } = loadYaml(chunkText);
+      const r = new Reader(chunkText, problems);
+      chunk = { text: chunkText, cards: root ? r.cardsOfList(root, doc.faction) : [], problems };
+      cache.set(chunkText, chunk);
+    }
+    if (!chunk.placed || chunk.placed.base !== item.start) {
+      chunk.placed = { base: item.start, cards: shifted(chunk.cards, item.start, { faction: doc.faction }), problems: shifted(chunk.problems, item.start) };
+      const origin: Origin = { chunk, base: item.start };
+      for (const c of chunk.placed.cards) Object.defineProperty(c, ORIGIN, { value: origin, enumerable: false });
+    }
+    for (const c of chunk.placed.cards) {
+      c.faction = doc.faction;
+      doc.units.push(c);
+    }
+    doc.problems.push(...chunk.placed.problems);
+  }
+  cache.sweep();
+  return doc;
 }
 
 function topKeys(kind: DocKind): readonly string[] {
@@ -155,6 +201,13 @@ class Reader {
     private readonly text: string,
     readonly problems: Problem[],
   ) {}
+
+  /** A node's range without the blank lines and spaces the parser counts at its end. */
+  private trimmed(span: Span): Span {
+    let end = span.end;
+    while (end > span.start && /\s/.test(this.text[end - 1]!)) end--;
+    return { start: span.start, end };
+  }
 
   private report(...args: Parameters<typeof problem>): void {
     this.problems.push(problem(...args));
@@ -245,16 +298,25 @@ class Reader {
     return doc;
   }
 
+  /** The cards of a list parsed on its own (one item of a split card list). */
+  cardsOfList(root: YAMLNode, faction: Field<string>): UnitCard[] {
+    if (root.kind !== Kind.SEQ) return [];
+    return this.cardItems(((root as YAMLSequence).items ?? []).map((i) => deref(i)).filter((i): i is YAMLNode => !!i), faction);
+  }
+
   private cards(e: Entry, faction: Field<string>): UnitCard[] {
-    const l = this.list(e, true, 'unit cards');
+    return this.cardItems(this.list(e, true, 'unit cards')?.items ?? [], faction);
+  }
+
+  private cardItems(items: YAMLNode[], faction: Field<string>): UnitCard[] {
     const out: UnitCard[] = [];
-    for (const item of l?.items ?? []) {
+    for (const item of items) {
       if (item.kind !== Kind.MAP) {
         this.report('FS-TYPE', `A unit card is a mapping (name, class, points, stats, ...), not ${describeKind(item)}`, spanOf(item));
         continue;
       }
       const m = readMap(item, this.problems, CARD_KEYS, 'on a unit card');
-      out.push(this.card(item, m, faction, spanOf(item)));
+      out.push(this.card(item, m, faction, this.trimmed(spanOf(item))));
     }
     return out;
   }

@@ -234,7 +234,7 @@ export function readMap(node: YAMLNode, problems: Problem[], known?: readonly st
     }
     const prev = entries.get(key);
     if (prev) {
-      problems.push(problem('FS-DUPLICATE-KEY', `"${key}" is given twice in this mapping; the first is at offset ${prev.keySpan.start} and only one is allowed`, keySpan));
+      problems.push(problem('FS-DUPLICATE-KEY', `"${key}" is given twice in this mapping; only one is allowed (the first is kept)`, keySpan));
       continue;
     }
     if (known && !known.includes(key)) {
