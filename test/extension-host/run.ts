@@ -5,6 +5,7 @@
  *   npm run test:extension-host                 # in code-server (VS Code 1.139), works offline
  *   npm run test:extension-host -- --electron   # in desktop VS Code via @vscode/test-electron
  *                                               # (downloads VS Code; needs that network access)
+ *   npm run test:extension-host -- --no-build   # reuse dist/ as it is
  *
  * Under code-server the suite runs through the same mechanism @vscode/test-web uses: the web
  * workbench's `payload` names the development extension and the tests entry point (honoured when
@@ -96,8 +97,11 @@ async function inElectron(testsPath: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  // The development extension runs from dist/, so build it first (the same bundles the VSIX ships).
-  execFileSync(process.execPath, [join(ROOT, 'esbuild.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  // The development extension runs from dist/, so build it first (the same bundles the VSIX ships);
+  // --no-build reuses dist/ as it is.
+  if (!process.argv.includes('--no-build')) {
+    execFileSync(process.execPath, [join(ROOT, 'esbuild.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  }
   const testsPath = await buildSuite();
   const code = process.argv.includes('--electron') ? await inElectron(testsPath) : await inCodeServer(testsPath);
   const report = printReport();

@@ -57,7 +57,10 @@ function cliDiagnostics(): CliDiagnostic[] {
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     });
   } catch (e) {
-    out = (e as { stdout?: string }).stdout ?? '';
+    // Exit status 1 means "errors found", with the JSON on stdout; anything else is a real failure.
+    const err = e as { status?: number; stdout?: string; stderr?: string };
+    if (err.status !== 1 || !err.stdout) throw new Error(`The CLI failed (${err.status}): ${err.stderr ?? String(e)}`);
+    out = err.stdout;
   }
   return (JSON.parse(out) as { diagnostics: CliDiagnostic[] }).diagnostics;
 }
