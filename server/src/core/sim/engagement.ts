@@ -102,8 +102,9 @@ class Engine {
   readonly pFirst: number;
   readonly rechargePmf: Float64Array;
   readonly rechargeP: number;
-  private plans = new Map<number, FireContext>();
-  private kernels = new Map<number, Map<number, Kernel>>();
+  /** Per firing side: plan key -> plan, and plan key -> defender state key -> kernel. */
+  private plans: [Map<number, FireContext>, Map<number, FireContext>] = [new Map(), new Map()];
+  private kernels: [Map<number, Map<number, Kernel>>, Map<number, Map<number, Kernel>>] = [new Map(), new Map()];
   private policies = new Map<number | string, { action: SecondAction; aim?: number }>();
   /** Numeric policy keys fit when the state sizes are small; otherwise strings. */
   private readonly numericKeys: boolean;
@@ -137,11 +138,11 @@ class Engine {
   /** The Fire plan of side `f` at the other side, by attacker bases, aim and whether the target braced. */
   plan(f: 0 | 1, attBases: number, aim: number | undefined, braced: boolean): FireContext {
     const shooter = this.sides[f].p;
-    const key = ((f * (shooter.bases + 1) + attBases) * (shooter.weapons.length + 1) + (aim ?? -1) + 1) * 2 + (braced ? 1 : 0);
-    let ctx = this.plans.get(key);
+    const key = (attBases * (shooter.weapons.length + 1) + (aim ?? -1) + 1) * 2 + (braced ? 1 : 0);
+    let ctx = this.plans[f].get(key);
     if (!ctx) {
       ctx = planFire(shooter, this.sides[1 - f]!.p, { attackerBases: attBases, cover: this.sides[1 - f]!.cover, brace: braced, aim, range: this.range });
-      this.plans.set(key, ctx);
+      this.plans[f].set(key, ctx);
     }
     return ctx;
   }
@@ -150,9 +151,9 @@ class Engine {
   kernel(f: 0 | 1, attBases: number, aim: number | undefined, target: UnitState): Kernel | undefined {
     const shooter = this.sides[f].p;
     const t = this.sides[1 - f]!;
-    const planKey = ((f * (shooter.bases + 1) + attBases) * (shooter.weapons.length + 1) + (aim ?? -1) + 1) * 2 + (target.braced ? 1 : 0);
-    let byState = this.kernels.get(planKey);
-    if (!byState) this.kernels.set(planKey, (byState = new Map()));
+    const planKey = (attBases * (shooter.weapons.length + 1) + (aim ?? -1) + 1) * 2 + (target.braced ? 1 : 0);
+    let byState = this.kernels[f].get(planKey);
+    if (!byState) this.kernels[f].set(planKey, (byState = new Map()));
     const stateKey = target.hull * t.stride + target.sh;
     const hit = byState.get(stateKey);
     if (hit) return hit;

@@ -43,7 +43,7 @@ export interface Budget {
 /** The default work limit: about a tenth of a second of arithmetic. */
 export const EXACT_WORK_LIMIT = 3e7;
 
-interface PassOutcome {
+export interface PassOutcome {
   /** P(u unsaved hits) given that the hits met no shields at all or SH was 0. */
   unsaved: Float64Array;
   /** SH left (key) -> probability, for outcomes where every hit was absorbed. */
@@ -87,7 +87,7 @@ function iidSum(die: Float64Array, n: number): Float64Array {
 }
 
 /** Unsaved hits when the defender has no shields up: closed forms, O(attacks) or O(attacks^2). */
-function outcomeNoShields(plan: WeaponPlan, a: number, budget: Budget): PassOutcome | undefined {
+export function outcomeNoShields(plan: WeaponPlan, a: number, budget: Budget): PassOutcome | undefined {
   const fc = plan.pUnsavedCrit;
   const fn = plan.pUnsavedNormal;
   const rN = plan.pNormal / (1 - plan.pCrit);
