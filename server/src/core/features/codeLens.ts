@@ -1,0 +1,46 @@
+/**
+ * Code lenses: a fleet's points against its limit above the fleet, and "Simulate vs ..." above each
+ * card (the client's `fabledStar.simulateEngagement` command with the card as attacker).
+ */
+import type { FabledDocument, Span } from '../model/types';
+import type { Workspace } from '../workspace';
+import { SIMULATE_COMMAND, type Settings, type SimulateCommandArgs } from '../../protocol';
+import { fleetSummary, pointsLabel } from './fleetSummary';
+import { cardsOf, RESULT_CAP } from './shared';
+import { referenceCard } from './odds';
+
+export interface Lens {
+  span: Span;
+  title: string;
+  /** Absent: an informational lens (no command). */
+  command?: string;
+  args?: unknown[];
+}
+
+export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Settings): Lens[] {
+  if (!settings.codeLens.enabled) return [];
+  try {
+    if (doc.kind === 'fleet') {
+      const s = fleetSummary(doc, ws);
+      const at = doc.name.keySpan ?? doc.points.keySpan ?? { start: 0, end: 0 };
+      const state = s.limit === undefined ? '' : s.over ? ` — ${-s.remaining!} over` : s.remaining! > 0 ? ` — ${s.remaining} left` : ' — exactly at the limit';
+      const unknown = s.unknownUnits.length ? ` (${s.unknownUnits.length} unknown ${s.unknownUnits.length === 1 ? 'card' : 'cards'} not counted)` : '';
+      return [{ span: at, title: `${pointsLabel(s)}${state}${unknown}` }];
+    }
+    const target = settings.referenceTarget ? settings.referenceTarget : undefined;
+    const out: Lens[] = [];
+    for (const card of cardsOf(doc)) {
+      const name = card.name.value;
+      if (!name) continue;
+      const faction = card.faction.value;
+      const ref = target ? referenceCard(ws, target, faction) : undefined;
+      const args: SimulateCommandArgs = { attacker: { name, uri: doc.uri, ...(faction !== undefined ? { faction } : {}) } };
+      if (ref) args.defender = { name: ref.card.name.value!, faction: ref.faction };
+      out.push({ span: card.name.keySpan ?? card.name.span, title: ref ? `Simulate vs ${ref.card.name.value}` : 'Simulate vs …', command: SIMULATE_COMMAND, args: [args] });
+      if (out.length >= RESULT_CAP) break;
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,539 @@
+/**
+ * Completion: keys allowed at the cursor, enum values, legal stat values, range bands, card names
+ * (for `embark`, only what the host can carry), known orders and abilities, and snippets for a new
+ * card and a new fleet. Works on half-typed text through the line-based context of context.ts.
+ */
+import type { FabledDocument, FleetDocument, UnitCard } from '../model/types';
+import type { Workspace, CardRef } from '../workspace';
+import {
+  CLASSES,
+  CLASS_NAMES,
+  DOCTRINES,
+  GAME_SIZES,
+  KNOWN_ABILITIES,
+  KNOWN_ORDERS,
+  LAUNCH_BAY,
+  MOVEMENT_STICKS,
+  RANGE_BANDS,
+  SMALL_CRAFT_MAX_RANGE,
+  STATS,
+  STAT_NAMES,
+  STAT_ORDER,
+  UNIVERSAL_RULES,
+  WEAPON_DAMAGE,
+  WEAPON_TYPES,
+  type StatName,
+  type UnitClass,
+} from '../rules/data';
+import {
+  ABILITY_KEYS,
+  CARD_KEYS,
+  COMMAND_ABILITY_KEYS,
+  CP_SOURCE_KEYS,
+  FACTION_ABILITY_KEYS,
+  FACTION_KEYS,
+  FLEET_ENTRY_KEYS,
+  FLEET_KEYS,
+  ORDER_KEYS,
+  UNIT_FILE_KEYS,
+  WEAPON_KEYS,
+} from '../model/parse';
+import { bayCapacity, ruleFits } from '../check/context';
+import { cursorContext, pathKeys, type CursorContext } from './context';
+import { cardsOf, md, pSuccess, pct, resolveCard, yamlScalar, within } from './shared';
+import type { Span } from '../model/types';
+
+export type CompletionKind = 'key' | 'value' | 'enum' | 'card' | 'snippet' | 'order' | 'ability' | 'faction';
+
+export interface Completion {
+  label: string;
+  kind: CompletionKind;
+  /** Short text beside the label. */
+  detail?: string;
+  /** Markdown shown in the details pane (escaped). */
+  documentation?: string;
+  /** The text that replaces `span`; a snippet (with $1 placeholders) when `snippet` is true. */
+  insertText: string;
+  snippet?: boolean;
+  span: Span;
+  sortText?: string;
+  filterText?: string;
+  /** Moves the cursor on and reopens completion (after inserting a key). */
+  retrigger?: boolean;
+}
+
+export interface CompletionList {
+  items: Completion[];
+  /** More items exist than were returned (the client should ask again as the user types). */
+  isIncomplete: boolean;
+}
+
+const MAX_ITEMS = 500;
+
+/** Keys whose value is a list: inserting the key also opens the list. */
+const LIST_KEYS = new Set(['units', 'weapons', 'orders', 'abilities', 'embark', 'commandAbilities', 'cpSources']);
+const MAP_KEYS = new Set(['stats', 'factionAbility']);
+
+export function complete(doc: FabledDocument | undefined, ws: Workspace, text: string, off: number): CompletionList {
+  try {
+    return completeInner(doc, ws, text, off);
+  } catch {
+    return { items: [], isIncomplete: false };
+  }
+}
+
+function completeInner(doc: FabledDocument | undefined, ws: Workspace, text: string, off: number): CompletionList {
+  if (!doc) return { items: [], isIncomplete: false };
+  const ctx = cursorContext(text, off);
+  const path = pathKeys(ctx);
+  const kind = doc.kind;
+  const items: Completion[] = [];
+
+  // Unit and faction files hold cards under units[] (a unit file may hold one card at top level).
+  const cardPath = kind !== 'fleet' ? cardRelative(path, kind, text) : undefined;
+
+  if (ctx.mode === 'key' || ctx.mode === 'item') {
+    // Keys of the mapping the cursor is in.
+    const keys = keysFor(kind, path, cardPath, ctx.mode === 'item');
+    if (keys) {
+      const present = new Set(ctx.siblings);
+      keys.forEach((k, i) => {
+        if (present.has(k)) return;
+        items.push(keyItem(k, ctx, i, kind, cardPath));
+      });
+    }
+    // Scalar list items and snippets.
+    if (ctx.mode === 'item') items.push(...itemValues(doc, ws, ctx, path, cardPath, off));
+    items.push(...snippets(kind, path, ctx, text));
+  } else if (ctx.mode === 'value' && ctx.key !== undefined) {
+    items.push(...valuesFor(doc, ws, ctx, path, cardPath, off));
+  }
+
+  const isIncomplete = items.length > MAX_ITEMS;
+  return { items: items.slice(0, MAX_ITEMS), isIncomplete };
+}
+
+/** The path relative to the card the cursor is in ([] = the card's own keys), or undefined when not in a card. */
+function cardRelative(path: string[], kind: 'unit' | 'faction', text: string): string[] | undefined {
+  if (path[0] === 'units' && path[1] === '[]') return path.slice(2);
+  if (kind === 'unit' && !/^units\s*:/m.test(text) && /^(name|class)\s*:/m.test(text)) {
+    // A file holding one card at top level.
+    return path;
+  }
+  return undefined;
+}
+
+function keysFor(kind: FabledDocument['kind'], path: string[], cardPath: string[] | undefined, itemStart: boolean): readonly string[] | undefined {
+  const p = path.join('.');
+  if (cardPath) {
+    const c = cardPath.join('.');
+    if (c === '') return kind === 'unit' && path.length === 0 ? [...UNIT_FILE_KEYS.filter((k) => k !== 'units'), ...CARD_KEYS] : CARD_KEYS;
+    if (c === 'stats') return STAT_ORDER;
+    if (c === 'weapons.[]') return WEAPON_KEYS;
+    if (c === 'orders.[]') return ORDER_KEYS;
+    if (c === 'abilities.[]') return ABILITY_KEYS;
+    return undefined;
+  }
+  if (kind === 'unit') {
+    if (p === '') return UNIT_FILE_KEYS;
+    if (p === 'units' && itemStart) return CARD_KEYS;
+    return undefined;
+  }
+  if (kind === 'faction') {
+    if (p === '') return FACTION_KEYS;
+    if (p === 'cpSources.[]' || (p === 'cpSources' && itemStart)) return CP_SOURCE_KEYS;
+    if (p === 'factionAbility') return FACTION_ABILITY_KEYS;
+    if (p === 'commandAbilities.[]' || (p === 'commandAbilities' && itemStart)) return COMMAND_ABILITY_KEYS;
+    if (p === 'units' && itemStart) return CARD_KEYS;
+    return undefined;
+  }
+  if (p === '') return FLEET_KEYS;
+  if (p === 'units.[]' || (p === 'units' && itemStart)) return FLEET_ENTRY_KEYS;
+  return undefined;
+}
+
+const KEY_DOCS: Record<string, string> = {
+  faction: 'The faction these cards (or this fleet) belong to.',
+  units: 'The list of unit cards (or, in a fleet, the cards it fields).',
+  name: 'The name.',
+  class: `The unit class: ${CLASS_NAMES.join(', ')}.`,
+  points: 'The points cost (on a fleet: the game\u2019s points limit).',
+  bases: 'The number of bases; must equal the class\u2019s count.',
+  base: 'The base size, e.g. 60mm; the class default when absent.',
+  stats: `All nine stats, ${STAT_ORDER.join(' ')}, as a mapping or one line.`,
+  weapons: 'Weapon systems: mappings or "Name — Type, Range, Dmg, Attacks" lines.',
+  orders: 'Orders this unit may issue.',
+  abilities: 'Abilities and universal class rules.',
+  doctrine: `Command Doctrine: ${Object.entries(DOCTRINES).map(([k, v]) => `${k} (${v} CP)`).join(', ')}.`,
+  cp: 'CP per round; must match the doctrine or the CP sources.',
+  cpSources: 'An optional split of the round\u2019s CP by source.',
+  factionAbility: 'The one faction ability: name and text.',
+  commandAbilities: 'Exactly six command abilities: name, cost, timing, effect.',
+  objectives: 'How many objectives the game uses.',
+  unit: 'A card\u2019s name.',
+  count: 'How many copies (default 1).',
+  embark: 'Units carried in this ship\u2019s Launch Bay(s) at the start.',
+  type: `The weapon type: ${WEAPON_TYPES.join(', ')}.`,
+  range: `A range band: ${RANGE_BANDS.map((b) => `${b}"`).join(' ')}.`,
+  damage: `Damage per unsaved hit, ${WEAPON_DAMAGE.min} to ${WEAPON_DAMAGE.max}.`,
+  attacks: 'Dice rolled to hit.',
+  difficulty: 'LD successes needed to issue the order.',
+  effect: 'What it does.',
+  text: 'The rule text.',
+  cost: 'CP cost (at least 1).',
+  timing: 'When it may be used.',
+};
+
+function keyItem(k: string, ctx: CursorContext, i: number, kind: FabledDocument['kind'], cardPath: string[] | undefined): Completion {
+  const inStats = cardPath?.join('.') === 'stats';
+  const indent = ' '.repeat(ctx.keyCol + 2);
+  let insertText = `${k}: `;
+  let snippet = false;
+  if (LIST_KEYS.has(k)) {
+    insertText = `${k}:\n${indent}- $0`;
+    snippet = true;
+  } else if (MAP_KEYS.has(k)) {
+    insertText = `${k}:\n${indent}$0`;
+    snippet = true;
+  }
+  const doc = inStats ? `${STAT_NAMES[k as StatName]}: ${formOf(k as StatName)}` : (KEY_DOCS[k] ?? '');
+  return {
+    label: k,
+    kind: 'key',
+    detail: inStats ? STAT_NAMES[k as StatName] : kind === 'fleet' && k === 'points' ? 'points limit' : undefined,
+    documentation: doc ? md(doc) : undefined,
+    insertText,
+    snippet,
+    span: keySpan(ctx),
+    sortText: String(i).padStart(3, '0'),
+    retrigger: !snippet,
+  };
+}
+
+/** Where a key completion goes: the typed word (in item mode, after the "- "). */
+function keySpan(ctx: CursorContext): Span {
+  if (ctx.mode === 'item') {
+    const start = ctx.line.start + ctx.line.contentCol;
+    return { start, end: ctx.replace.end };
+  }
+  return ctx.replace;
+}
+
+function formOf(stat: StatName): string {
+  const s = STATS[stat];
+  const dash = s.dashAllowed ? ', or "-"' : '';
+  switch (s.form) {
+    case 'sticks':
+      return `one or two stick lengths (${s.sticks!.join(', ')}), e.g. 9/6`;
+    case 'target':
+      return `${s.min}+ (best) to ${s.max}+ (worst)${dash}`;
+    case 'count':
+      return `${s.max !== undefined ? `${s.min} to ${s.max}` : `at least ${s.min}`}${dash}`;
+    case 'targetDice':
+      return `Target/Dice, ${s.target!.best}..${s.target!.worst} / ${s.dice!.min}..${s.dice!.max}${dash}`;
+  }
+}
+
+function value(label: string, span: Span, i: number, extra: Partial<Completion> = {}): Completion {
+  return { label, kind: 'value', insertText: label, span, sortText: String(i).padStart(4, '0'), filterText: label, ...extra };
+}
+
+/** The legal values of a stat, best first. */
+export function statValues(stat: StatName): { label: string; detail?: string }[] {
+  const s = STATS[stat];
+  const out: { label: string; detail?: string }[] = [];
+  switch (s.form) {
+    case 'sticks':
+      for (const a of MOVEMENT_STICKS) out.push({ label: String(a) });
+      for (const a of MOVEMENT_STICKS) for (const b of MOVEMENT_STICKS) out.push({ label: `${a}/${b}` });
+      break;
+    case 'target':
+      for (let t = s.min!; t <= s.max!; t++) out.push({ label: `${t}+`, detail: `${pct(pSuccess(t))} per die` });
+      break;
+    case 'count': {
+      const max = s.max ?? s.min! + 9;
+      for (let n = s.min!; n <= max; n++) out.push({ label: String(n) });
+      break;
+    }
+    case 'targetDice':
+      for (let d = s.dice!.max; d >= s.dice!.min; d--) for (let t = s.target!.best; t <= s.target!.worst; t++) out.push({ label: `${t}/${d}`, detail: `${(d * pSuccess(t)).toFixed(1)} successes on average` });
+      break;
+  }
+  // A bare "-" is a YAML list marker; the em dash means the same and needs no quotes.
+  if (s.dashAllowed) out.push({ label: '—', detail: 'not possessed' });
+  return out;
+}
+
+function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path: string[], cardPath: string[] | undefined, off: number): Completion[] {
+  const key = ctx.key!;
+  const span = valueSpan(ctx);
+  const out: Completion[] = [];
+  const c = cardPath?.join('.');
+  const card = cardPath ? cardNear(doc, off) : undefined;
+  const cls = card?.class.value;
+
+  if (cardPath && c === 'stats' && (STAT_ORDER as readonly string[]).includes(key)) {
+    statValues(key as StatName).forEach((v, i) => out.push(value(v.label, span, i, { kind: 'enum', detail: v.detail })));
+    return out;
+  }
+  if (cardPath && c === '' && key === 'stats') return statLineValues(ctx, span);
+  if (cardPath && c === '' && key === 'class') {
+    CLASS_NAMES.forEach((cl, i) => {
+      const r = CLASSES[cl];
+      out.push(value(cl, span, i, { kind: 'enum', detail: `${r.bases} base${r.bases === 1 ? '' : 's'} · ${r.weapons}W ${r.orders}O ${r.abilities}A · ${r.points} pts` }));
+    });
+    return out;
+  }
+  if (cardPath && c === '' && key === 'points' && cls) return [value(String(CLASSES[cls].points), span, 0, { detail: `the ${cls} class card` })];
+  if (cardPath && c === '' && key === 'bases' && cls) return [value(String(CLASSES[cls].bases), span, 0, { detail: `a ${cls}` })];
+  if (cardPath && c === '' && key === 'base' && cls) return [value(`${CLASSES[cls].baseMm}mm`, span, 0, { detail: `${cls} default` })];
+  if (cardPath && c === 'weapons.[]' && key === 'type') return WEAPON_TYPES.map((t, i) => value(t, span, i, { kind: 'enum' }));
+  if (cardPath && (c === 'weapons.[]' || c === 'orders.[]' || c === 'abilities.[]') && key === 'range') {
+    const max = c === 'weapons.[]' && cls && CLASSES[cls].smallCraft ? SMALL_CRAFT_MAX_RANGE : Infinity;
+    return RANGE_BANDS.filter((b) => b <= max).map((b, i) => value(`${b}"`, span, i, { kind: 'enum' }));
+  }
+  if (cardPath && c === 'weapons.[]' && key === 'damage') {
+    const out2: Completion[] = [];
+    for (let d = WEAPON_DAMAGE.min; d <= WEAPON_DAMAGE.max; d++) out2.push(value(String(d), span, d));
+    return out2;
+  }
+  if (cardPath && c === 'orders.[]' && key === 'name') return orderItems(span, card);
+  if (cardPath && c === 'orders.[]' && key === 'difficulty') {
+    const name = siblingValue(ctx, doc.text, 'name');
+    const k = KNOWN_ORDERS.find((o) => o.name.toLowerCase() === name?.toLowerCase());
+    return k?.difficulty !== undefined ? [value(String(k.difficulty), span, 0, { detail: `${k.name} in the rulebook` })] : [];
+  }
+  if (cardPath && c === 'abilities.[]' && key === 'name') return abilityItems(span, card, cls);
+  if (key === 'faction' && path.length === 0) {
+    return ws.factions().sort().map((f, i) => ({ ...value(yamlScalar(f), span, i), label: f, kind: 'faction' as const, detail: `${ws.cardsOf(f).length} cards` }));
+  }
+  if (doc.kind === 'faction' && path.length === 0 && key === 'doctrine') {
+    return Object.entries(DOCTRINES).map(([d, cp], i) => value(d, span, i, { kind: 'enum', detail: `${cp} CP per round` }));
+  }
+  if (doc.kind === 'faction' && path.length === 0 && key === 'cp') {
+    const d = doc.doctrine.value;
+    return d ? [value(String(DOCTRINES[d]), span, 0, { detail: `${d} doctrine` })] : Object.values(DOCTRINES).map((v, i) => value(String(v), span, i));
+  }
+  if (doc.kind === 'fleet' && path.length === 0 && key === 'points') {
+    return GAME_SIZES.map((g, i) => value(String(g.points), span, i, { kind: 'enum', detail: `${g.name} (${g.table})` }));
+  }
+  if (doc.kind === 'fleet' && path.length === 0 && key === 'objectives') {
+    const g = GAME_SIZES.find((x) => x.points === doc.points.value);
+    if (!g) return [];
+    const o: Completion[] = [];
+    for (let n = g.objectives.min; n <= g.objectives.max; n++) o.push(value(String(n), span, n, { detail: `recommended for ${g.name}` }));
+    return o;
+  }
+  if (doc.kind === 'fleet' && path.join('.') === 'units.[]' && key === 'unit') return cardItems(fleetCards(doc, ws, text(doc)), span);
+  if (doc.kind === 'fleet' && path.join('.') === 'units.[]' && key === 'embark') return [];
+  if (doc.kind === 'fleet' && path.join('.') === 'units.[].embark.[]' && key === 'unit') return embarkItems(doc, ws, ctx, span);
+  return out;
+}
+
+function text(doc: FabledDocument): string {
+  return doc.text;
+}
+
+/** The value's replace range, extended over an opening quote the user typed. */
+function valueSpan(ctx: CursorContext): Span {
+  return ctx.replace;
+}
+
+function itemValues(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path: string[], cardPath: string[] | undefined, off: number): Completion[] {
+  const span = ctx.replace;
+  const c = cardPath?.join('.');
+  const card = cardPath ? cardNear(doc, off) : undefined;
+  if (c === 'orders.[]') return orderItems(span, card);
+  if (c === 'abilities.[]') return abilityItems(span, card, card?.class.value);
+  if (doc.kind === 'fleet' && path.join('.') === 'units.[]') return cardItems(fleetCards(doc, ws, doc.text), span);
+  if (doc.kind === 'fleet' && path.join('.') === 'units.[].embark.[]') return embarkItems(doc, ws, ctx, span);
+  return [];
+}
+
+function orderItems(span: Span, card: UnitCard | undefined): Completion[] {
+  const have = new Set((card?.orders?.items ?? []).map((o) => o.name.value?.toLowerCase()));
+  return KNOWN_ORDERS.filter((o) => !have.has(o.name.toLowerCase())).map((o, i) =>
+    value(o.name, span, i, {
+      kind: 'order',
+      detail: o.difficulty !== undefined ? `difficulty ${o.difficulty}` : o.section,
+      documentation: md(o.summary),
+      insertText: yamlScalar(o.name),
+    }),
+  );
+}
+
+function abilityItems(span: Span, card: UnitCard | undefined, cls: UnitClass | undefined): Completion[] {
+  const have = new Set((card?.abilities?.items ?? []).map((a) => a.name.value?.toLowerCase()));
+  const out: Completion[] = [];
+  let i = 0;
+  for (const r of UNIVERSAL_RULES) {
+    if (have.has(r.name.toLowerCase())) continue;
+    if (card && cls && !ruleFits(r, card, cls)) continue;
+    out.push(value(r.name, span, i++, { kind: 'ability', detail: 'universal class rule (free)', documentation: md(r.summary), insertText: yamlScalar(r.name) }));
+  }
+  for (const a of KNOWN_ABILITIES) {
+    if (have.has(a.name.toLowerCase())) continue;
+    if (a.name === LAUNCH_BAY.reservesAbility && cls && cls !== 'Carrier') continue;
+    out.push(value(a.name, span, i++, { kind: 'ability', detail: a.requiresStat ? `needs ${a.requiresStat}` : a.section, documentation: md(a.summary), insertText: yamlScalar(a.name) }));
+  }
+  if (![...have].some((h) => h && LAUNCH_BAY.tierPattern.test(h))) {
+    out.push(value('Launch Bay Tier 1', span, i++, { kind: 'ability', detail: `embarks ${LAUNCH_BAY.fightersPerTier} Fighter unit per tier`, insertText: 'Launch Bay Tier ${1:1}', snippet: true }));
+  }
+  return out;
+}
+
+function cardItems(cards: CardRef[], span: Span): Completion[] {
+  return cards.map((r, i) => {
+    const name = r.card.name.value!;
+    const ins = yamlScalar(name);
+    return {
+      label: name,
+      kind: 'card' as const,
+      detail: `${r.card.class.value ?? r.card.class.raw} · ${r.card.points.value ?? '?'} pts`,
+      insertText: ins,
+      filterText: ins,
+      span,
+      sortText: String(i).padStart(5, '0'),
+    };
+  });
+}
+
+/** The fleet's faction's cards; all cards when the faction has none (or is not given yet). */
+function fleetCards(doc: FleetDocument, ws: Workspace, text: string): CardRef[] {
+  const faction = doc.faction.value ?? /^faction\s*:\s*(.+?)\s*$/m.exec(text)?.[1];
+  const own = faction ? ws.cardsOf(faction) : [];
+  const list = own.length ? own : ws.allCards();
+  return [...list].filter((r) => r.card.name.value).sort((a, b) => a.card.name.value!.localeCompare(b.card.name.value!));
+}
+
+/** Cards the entry's host can carry: Fighters for Launch Bay Tiers; Fighters and Bombers for a Carrier. */
+function embarkItems(doc: FleetDocument, ws: Workspace, ctx: CursorContext, span: Span): Completion[] {
+  // The entry is the list item two levels up: units[] -> embark -> [].
+  const entryStep = ctx.path[1];
+  const entry = (doc.units?.items ?? []).find((e) => entryStep && within(e.span, entryStep.lineStart + entryStep.col)) ?? (doc.units?.items ?? []).find((e) => e.span.start <= ctx.line.start && ctx.line.start <= e.span.end);
+  const hostName = entry?.unit.value ?? (entryStep ? hostFromText(doc.text, entryStep.lineStart) : undefined);
+  const host = resolveCard(ws, hostName, doc.faction.value) ?? (hostName ? ws.findCards(hostName)[0] : undefined);
+  const cards = fleetCards(doc, ws, doc.text);
+  if (!host) return cardItems(cards, span);
+  const cap = bayCapacity(host.card);
+  const kinds = new Set<string>([...(cap.tierFighters > 0 ? LAUNCH_BAY.tierCarries : []), ...(cap.reserves > 0 ? LAUNCH_BAY.carrierCarries : [])]);
+  return cardItems(
+    cards.filter((r) => r.card.class.value !== undefined && kinds.has(r.card.class.value)),
+    span,
+  );
+}
+
+function hostFromText(text: string, lineStart: number): string | undefined {
+  const line = text.slice(lineStart, text.indexOf('\n', lineStart) < 0 ? text.length : text.indexOf('\n', lineStart));
+  const m = /unit\s*:\s*(.+?)\s*$/.exec(line);
+  return m ? m[1]!.replace(/^["']|["']$/g, '') : undefined;
+}
+
+/** The value of a sibling key in the same mapping, read from the text (the model may not parse yet). */
+function siblingValue(ctx: CursorContext, text: string, key: string): string | undefined {
+  const re = new RegExp(`^[ \\t]*(?:- )?${key}\\s*:\\s*(.+?)\\s*$`);
+  // Look up to 10 lines above and below at the same key column.
+  const lines = text.split('\n');
+  let lineNo = 0;
+  for (let i = 0, o = 0; i < lines.length; i++) {
+    if (o <= ctx.line.start && ctx.line.start < o + lines[i]!.length + 1) lineNo = i;
+    o += lines[i]!.length + 1;
+  }
+  for (let d = 1; d <= 10; d++) {
+    for (const i of [lineNo - d, lineNo + d]) {
+      const l = lines[i];
+      if (l === undefined) continue;
+      const m = re.exec(l.replace(/\r$/, ''));
+      if (m) return m[1]!.replace(/^["']|["']$/g, '');
+    }
+  }
+  return undefined;
+}
+
+/** The card around the cursor; while typing, the model may lag, so fall back to the nearest card above. */
+function cardNear(doc: FabledDocument, off: number): UnitCard | undefined {
+  const cards = cardsOf(doc);
+  return cards.find((c) => within(c.span, off)) ?? [...cards].reverse().find((c) => c.span.start <= off);
+}
+
+/** Completion inside the stat-line string: legal values of the stat at that token. */
+function statLineValues(ctx: CursorContext, span: Span): Completion[] {
+  const v = ctx.value;
+  if (!v) return [];
+  const q = v[0] === '"' || v[0] === "'" ? v[0] : '';
+  const valueStart = span.start + (q ? 1 : 0);
+  const cursor = ctx.line.start + ctx.prefix.length + ctx.line.valueCol;
+  const before = ctx.line.text.slice(valueStart - ctx.line.start, cursor - ctx.line.start);
+  const tokens = before.split(/[\s·•|,]+/).filter(Boolean);
+  const typingToken = before.length > 0 && !/[\s·•|,]$/.test(before);
+  const index = typingToken ? tokens.length - 1 : tokens.length;
+  const stat = STAT_ORDER[index];
+  if (!stat) return [];
+  const tokStart = typingToken ? cursor - tokens[tokens.length - 1]!.length : cursor;
+  let tokEnd = cursor;
+  const after = ctx.line.text.slice(cursor - ctx.line.start);
+  const m = /^[^\s·•|,"']*/.exec(after);
+  if (m) tokEnd += m[0].length;
+  const tspan = { start: tokStart, end: tokEnd };
+  return statValues(stat).map((s, i) => value(s.label, tspan, i, { kind: 'enum', detail: `${stat} (${STAT_NAMES[stat]})${s.detail ? ` · ${s.detail}` : ''}` }));
+}
+
+// ------------------------------------------------------------------------------------------
+// Snippets
+
+const CARD_SNIPPET = (indent: string) =>
+  [
+    `- name: \${1:New Unit}`,
+    `  class: \${2|${CLASS_NAMES.join(',')}|}`,
+    `  points: \${3:145}`,
+    `  stats:`,
+    `    M: \${4:9/6}`,
+    `    BS: \${5:5+}`,
+    `    D: \${6:7+}`,
+    `    SH: \${7:4}`,
+    `    AC: \${8:6+}`,
+    `    HP: \${9:5}`,
+    `    LD: \${10:6/3}`,
+    `    CR: \${11:7/2}`,
+    `    T: \${12:3}`,
+    `  weapons:`,
+    `    - name: \${13:Weapon}`,
+    `      type: \${14|${WEAPON_TYPES.join(',')}|}`,
+    `      range: \${15:12"}`,
+    `      damage: \${16:2}`,
+    `      attacks: \${17:3}`,
+    `  abilities:`,
+    `    - \${0}`,
+  ]
+    .map((l, i) => (i === 0 ? l : indent + l))
+    .join('\n');
+
+function snippets(kind: FabledDocument['kind'], path: string[], ctx: CursorContext, text: string): Completion[] {
+  const out: Completion[] = [];
+  const p = path.join('.');
+  const blankFile = text.trim() === '' || text.trim() === ctx.value.trim() || text.trim() === ctx.prefix.trim();
+  const indent = ' '.repeat(ctx.mode === 'item' ? ctx.line.dash ?? 0 : ctx.keyCol);
+  const itemSpan = ctx.mode === 'item' ? { start: ctx.line.start + (ctx.line.dash ?? 0), end: ctx.replace.end } : ctx.replace;
+  if ((kind === 'unit' || kind === 'faction') && (p === 'units' || (p === '' && ctx.mode === 'item'))) {
+    out.push({ label: 'New unit card', kind: 'snippet', detail: 'a complete card', insertText: CARD_SNIPPET(indent), snippet: true, span: itemSpan, sortText: 'zz0', filterText: ctx.mode === 'item' ? '- ' + ctx.prefix : ctx.prefix || 'card' });
+  }
+  if (blankFile && kind === 'unit') {
+    out.push({ label: 'New unit file', kind: 'snippet', detail: 'faction and one card', insertText: `faction: \${1:Faction}\nunits:\n  ${CARD_SNIPPET('  ')}`, snippet: true, span: ctx.replace, sortText: 'zz1', filterText: ctx.prefix || 'faction' });
+  }
+  if (blankFile && kind === 'fleet') {
+    out.push({
+      label: 'New fleet',
+      kind: 'snippet',
+      detail: 'name, faction, points, units',
+      insertText: `name: \${1:My Fleet}\nfaction: \${2:Faction}\npoints: \${3|${GAME_SIZES.map((g) => g.points).join(',')}|}\nunits:\n  - unit: \${4}\n    count: \${5:1}\n\${0}`,
+      snippet: true,
+      span: ctx.replace,
+      sortText: 'zz1',
+      filterText: ctx.prefix || 'name',
+    });
+  }
+  if (kind === 'fleet' && (p === 'units' || (p === 'units.[]' && ctx.mode === 'item'))) {
+    out.push({ label: 'New fleet entry', kind: 'snippet', detail: 'unit and count', insertText: `- unit: \${1}\n${indent}  count: \${2:1}`, snippet: true, span: itemSpan, sortText: 'zz0', filterText: ctx.mode === 'item' ? '- ' + ctx.prefix : ctx.prefix || 'unit' });
+  }
+  return out;
+}

@@ -1,0 +1,106 @@
+/**
+ * Small helpers every feature uses: span tests, Markdown escaping of file text, YAML quoting of
+ * inserted names, card lookup and a few dice figures for explanations.
+ */
+import type { FabledDocument, Span, StatValue, UnitCard } from '../model/types';
+import type { CardRef, Workspace } from '../workspace';
+import { STAT_ORDER } from '../rules/data';
+import { escapeMarkdown } from '../rules/text';
+import { binomialPmf, pSuccess } from '../sim/dice';
+
+/** Whether an offset is inside a span, ends included (a cursor right after a word is on it). */
+export function within(span: Span | undefined, off: number): boolean {
+  return !!span && span.start <= off && off <= span.end;
+}
+
+/** Text from a file (unit names, effects), made safe for Markdown: never read as HTML or markup. */
+export function md(text: string): string {
+  return escapeMarkdown(text);
+}
+
+/** Text from a file for an inline code span: backticks are dropped so the span cannot be broken out of. */
+export function code(text: string): string {
+  return '`' + text.replace(/`/g, "'").replace(/\n/g, ' ') + '`';
+}
+
+/**
+ * A string as a YAML scalar for inserting into a value position: plain when YAML reads it back
+ * unchanged, double-quoted (JSON escaping is valid YAML) otherwise.
+ */
+export function yamlScalar(s: string): string {
+  const plainSafe =
+    s.length > 0 &&
+    s === s.trim() &&
+    !/^[-?:,[\]{}#&*!|>'"%@`]/.test(s) &&
+    !/: |:$| #|[\n\t]/.test(s) &&
+    !/^(?:true|false|null|yes|no|on|off|~|[-+]?\d[\d._]*(?:e[-+]?\d+)?|[-+]?\.inf|\.nan)$/i.test(s);
+  return plainSafe ? s : JSON.stringify(s);
+}
+
+/** Every unit card of a document (fleets have none). */
+export function cardsOf(doc: FabledDocument): UnitCard[] {
+  return doc.kind === 'fleet' ? [] : doc.units;
+}
+
+/** The card whose range holds the offset. */
+export function cardAt(doc: FabledDocument, off: number): UnitCard | undefined {
+  return cardsOf(doc).find((c) => within(c.span, off));
+}
+
+/** A card by name: the given faction's first, or (no faction) any faction's. */
+export function resolveCard(ws: Workspace, name: string | undefined, faction: string | undefined): CardRef | undefined {
+  if (!name) return undefined;
+  if (faction !== undefined) return ws.findCards(name, faction)[0];
+  return ws.findCards(name)[0];
+}
+
+/** The card's stat line as written, in rulebook order ("9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"; "?" where absent). */
+export function statLine(card: UnitCard): string {
+  return STAT_ORDER.map((s) => card.stats?.entries[s]?.raw || '?').join(' ');
+}
+
+/** "60%" or "7.1%" or "<0.1%". */
+export function pct(p: number): string {
+  if (p > 0 && p < 0.001) return '<0.1%';
+  const v = p * 100;
+  return `${v >= 10 || Number.isInteger(v) ? Math.round(v) : v.toFixed(1)}%`;
+}
+
+export function num(n: number, digits = 2): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(digits).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+/** P(at least k of `dice` d10s succeed on `target`+), under the dice rules of section 2. */
+export function atLeast(target: number, dice: number, k: number): number {
+  if (k <= 0) return 1;
+  if (k > dice || dice <= 0) return 0;
+  const pmf = binomialPmf(Math.min(dice, 1000), pSuccess(target));
+  let p = 0;
+  for (let i = k; i < pmf.length; i++) p += pmf[i]!;
+  return Math.min(1, p);
+}
+
+export { pSuccess };
+
+/** The stat's value on a card, when readable. */
+export function statValue(card: UnitCard | undefined, stat: (typeof STAT_ORDER)[number]): StatValue | undefined {
+  return card?.stats?.entries[stat]?.value;
+}
+
+/** The line (0-based) and indentation of an offset's line. */
+export function indentAt(text: string, off: number): { lineStart: number; indent: string } {
+  const lineStart = text.lastIndexOf('\n', Math.max(0, off - 1)) + 1;
+  const m = /^[ \t]*/.exec(text.slice(lineStart));
+  return { lineStart, indent: m ? m[0] : '' };
+}
+
+/** The line's end offset (before \r\n or \n). */
+export function lineEnd(text: string, off: number): number {
+  let e = text.indexOf('\n', off);
+  if (e < 0) e = text.length;
+  if (e > 0 && text[e - 1] === '\r') e--;
+  return e;
+}
+
+/** Cap for lists the features return (symbols, completions, references). */
+export const RESULT_CAP = 2000;

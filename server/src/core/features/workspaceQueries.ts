@@ -1,0 +1,68 @@
+/**
+ * Workspace-wide questions the server asks: which documents a change affects (so that editing or
+ * deleting a card re-validates the fleets that use it), the card list, and cards named by a
+ * request (by name, or by a place inside a card).
+ */
+import type { FabledDocument } from '../model/types';
+import type { CardRef, Workspace } from '../workspace';
+import { cardsOf, within } from './shared';
+
+const norm = (s: string) => s.trim().toLowerCase();
+
+function namesAndFactions(doc: FabledDocument | undefined, names: Set<string>, factions: Set<string>): void {
+  if (!doc || doc.kind === 'fleet') return;
+  if (doc.faction.value) factions.add(norm(doc.faction.value));
+  for (const c of cardsOf(doc)) if (c.name.value) names.add(norm(c.name.value));
+}
+
+/**
+ * The other documents whose diagnostics may change when a card or faction file goes from `before`
+ * to `after` (either may be undefined: created, deleted): fleets naming any card of either version
+ * or of either faction, and card files of the same factions (duplicate names, "faction has no
+ * cards"). A fleet change affects no other document.
+ */
+export function dependents(ws: Workspace, uri: string, before: FabledDocument | undefined, after: FabledDocument | undefined): string[] {
+  if ((before ?? after)?.kind === 'fleet') return [];
+  const names = new Set<string>();
+  const factions = new Set<string>();
+  namesAndFactions(before, names, factions);
+  namesAndFactions(after, names, factions);
+  if (names.size === 0 && factions.size === 0) return [];
+  const out: string[] = [];
+  for (const d of ws.documents()) {
+    if (d.uri === uri) continue;
+    if (d.kind === 'fleet') {
+      const f = d.faction.value !== undefined ? norm(d.faction.value) : undefined;
+      const uses = (d.units?.items ?? []).some((e) => (e.unit.value && names.has(norm(e.unit.value))) || (e.embark?.items ?? []).some((x) => x.value && names.has(norm(x.value))));
+      if (uses || (f !== undefined && factions.has(f))) out.push(d.uri);
+    } else if (d.faction.value !== undefined && factions.has(norm(d.faction.value))) {
+      out.push(d.uri);
+    }
+  }
+  return out;
+}
+
+/** Every card, sorted by faction then name; only one faction's when asked. */
+export function listCards(ws: Workspace, faction?: string): CardRef[] {
+  const all = faction !== undefined ? ws.cardsOf(faction) : ws.allCards();
+  return [...all].filter((r) => r.card.name.value).sort((a, b) => a.faction.localeCompare(b.faction) || a.card.name.value!.localeCompare(b.card.name.value!));
+}
+
+/** A card by name (faction first), or the card around an offset in a document. */
+export function findCard(ws: Workspace, sel: { name: string; faction?: string } | { uri: string; offset: number }): CardRef | undefined {
+  if ('name' in sel) {
+    const own = sel.faction !== undefined ? ws.findCards(sel.name, sel.faction) : [];
+    return own[0] ?? ws.findCards(sel.name)[0];
+  }
+  const doc = ws.get(sel.uri);
+  if (!doc) return undefined;
+  if (doc.kind === 'fleet') {
+    const e = (doc.units?.items ?? []).find((x) => within(x.span, sel.offset));
+    const x = e?.embark?.items.find((i) => within(i.span, sel.offset));
+    const name = x?.value ?? e?.unit.value;
+    return name ? findCard(ws, { name, ...(doc.faction.value !== undefined ? { faction: doc.faction.value } : {}) }) : undefined;
+  }
+  const card = cardsOf(doc).find((c) => within(c.span, sel.offset));
+  if (!card) return undefined;
+  return { uri: doc.uri, card, faction: doc.faction.value ?? '' };
+}
