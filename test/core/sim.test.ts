@@ -189,6 +189,15 @@ const V: VolleyCase[] = [
     hull: 0.2 + 0.81 * 2 * (0.5 / 0.9) * 0.6 + 0.18 * (0.5 / 0.9) * 0.7,
   },
   {
+    name: 'Energy with shields up: the penalised dodge also applies to hits that meet shields',
+    att: unit({ bs: 5, weapons: [gun('Energy', 2)] }),
+    def: unit({ dodge: 7, sh: 1 }),
+    // hull only if both hits land: two crits 0.01; crit + normal landing vs 8+ 0.18 x (0.5/0.9) x 0.7;
+    // two normals landing vs 7+ 0.81 x ((0.5/0.9) x 0.6)^2
+    hull: 0.01 + 0.18 * (0.5 / 0.9) * 0.7 + 0.81 * ((0.5 / 0.9) * 0.6) ** 2,
+    shields: 1 - 0.81 * (1 - (0.5 / 0.9) * 0.6) ** 2,
+  },
+  {
     name: 'Energy against D 10+: 11+ still dodges on the 10, so no change',
     att: unit({ bs: 5, weapons: [gun('Energy', 2)] }),
     def: unit({ dodge: 10 }),

@@ -1,0 +1,199 @@
+/**
+ * Properties of the simulator on random cards (fast-check, with fixed seeds so that every run
+ * checks the same cases and a failure is reproducible):
+ * - the exact Fire action and the die-by-die sampled one agree within 4 standard errors;
+ * - so do the binomial-draw sampler and the exact engagement chain with its sampled counterpart;
+ * - distributions sum to 1 and agree with their expectations;
+ * - the same seed reproduces a run;
+ * - cover and brace never help the attacker.
+ * The standard error used is the exact one (from the exact distribution's variance), so a sample
+ * that happens to be constant is still judged fairly.
+ */
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { CLASSES, CLASS_NAMES, WEAPON_TYPES } from '../../server/src/core/rules/data';
+import type { UnitClass } from '../../server/src/core/rules/data';
+import { simulateEngagement } from '../../server/src/core/sim/index';
+import { exactVolleyResult, sampledVolleyResult, volleySetup } from '../../server/src/core/sim/volley';
+import { outcomeNoShields, outcomeWithShields } from '../../server/src/core/sim/volley-exact';
+import { maxShields } from '../../server/src/core/sim/fire';
+import type { EngagementOptions, Point, UnitProfile, VolleyResult } from '../../server/src/core/sim/types';
+
+const weaponArb = fc.record({
+  name: fc.constantFrom('Lance', 'Cannon', 'Flak', 'Torpedo'),
+  type: fc.constantFrom(...WEAPON_TYPES),
+  range: fc.constantFrom(6, 9, 12, 18),
+  damage: fc.integer({ min: 1, max: 4 }),
+  attacks: fc.integer({ min: 1, max: 6 }),
+});
+
+const unitArb = (name: string) =>
+  fc
+    .record({
+      class: fc.constantFrom(...CLASS_NAMES),
+      bs: fc.integer({ min: 3, max: 10 }),
+      dodge: fc.option(fc.integer({ min: 3, max: 10 }), { nil: undefined }),
+      sh: fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }),
+      armour: fc.option(fc.integer({ min: 3, max: 10 }), { nil: undefined }),
+      hp: fc.integer({ min: 1, max: 6 }),
+      ld: fc.option(fc.record({ target: fc.integer({ min: 3, max: 10 }), dice: fc.integer({ min: 1, max: 4 }) }), { nil: undefined }),
+      weapons: fc.array(weaponArb, { minLength: 1, maxLength: 3 }),
+    })
+    .map((u): UnitProfile => {
+      const row = CLASSES[u.class as UnitClass];
+      return { name, ...u, bases: row.bases, baseMm: row.baseMm, combinedShields: row.combinedShields };
+    });
+
+const pairArb = fc
+  .tuple(
+    unitArb('Attacker'),
+    unitArb('Defender'),
+    fc.record({ cover: fc.boolean(), brace: fc.boolean(), aim: fc.nat(3), aimed: fc.boolean(), range: fc.option(fc.constantFrom(6, 9, 12), { nil: undefined }), basesA: fc.nat(3), basesD: fc.nat(3), shields: fc.option(fc.nat(30), { nil: undefined }) }),
+    fc.integer({ min: 0, max: 0xffffffff }),
+  )
+  .map(([att, def, o, seed]) => {
+    const defenderBases = 1 + (o.basesD % def.bases);
+    const opts: EngagementOptions = {
+      cover: o.cover,
+      brace: o.brace,
+      range: o.range,
+      attackerBases: 1 + (o.basesA % att.bases),
+      defenderBases,
+      seed,
+    };
+    if (o.aimed) opts.aim = String(o.aim % att.weapons.length);
+    if (o.shields !== undefined) opts.defenderShields = o.shields % (maxShields(def, defenderBases * def.hp) + 1);
+    return { att, def, opts };
+  });
+
+function moments(points: Point[]): { mean: number; variance: number } {
+  const mean = points.reduce((a, p) => a + p.value * p.p, 0);
+  return { mean, variance: Math.max(0, points.reduce((a, p) => a + (p.value - mean) ** 2 * p.p, 0)) };
+}
+
+/** Whether a sampled estimate is within 4 exact standard errors of the exact value. */
+function within4(sampled: number, exact: number, variance: number, trials: number): boolean {
+  return Math.abs(sampled - exact) <= 4 * Math.sqrt(variance / trials) + 1e-9;
+}
+
+function agree(exact: VolleyResult, sampled: VolleyResult): string | undefined {
+  const n = sampled.trials!;
+  const hull = moments(exact.hullDamage);
+  const sh = moments(exact.shieldsRemoved);
+  const k = exact.killProbability;
+  if (!within4(sampled.expectedHullDamage, exact.expectedHullDamage, hull.variance, n)) return `hull ${sampled.expectedHullDamage} vs ${exact.expectedHullDamage}`;
+  if (!within4(sampled.killProbability, k, k * (1 - k), n)) return `kill ${sampled.killProbability} vs ${k}`;
+  if (!within4(sampled.expectedShieldsRemoved, exact.expectedShieldsRemoved, sh.variance, n)) return `shields ${sampled.expectedShieldsRemoved} vs ${exact.expectedShieldsRemoved}`;
+  return undefined;
+}
+
+describe('sim properties', function () {
+  this.timeout(120_000);
+
+  it('exact and die-by-die sampled volleys agree within 4 standard errors', () => {
+    fc.assert(
+      fc.property(pairArb, ({ att, def, opts }) => {
+        const exact = exactVolleyResult(att, def, opts)!;
+        const sampled = sampledVolleyResult(att, def, { ...opts, trials: 3000 });
+        const why = agree(exact, sampled);
+        assert.equal(why, undefined, why);
+      }),
+      { seed: 20240601, numRuns: 120 },
+    );
+  });
+
+  it('exact and binomial-draw sampled volleys agree within 4 standard errors', () => {
+    fc.assert(
+      fc.property(pairArb, ({ att, def, opts }) => {
+        const exact = exactVolleyResult(att, def, opts)!;
+        const sampled = sampledVolleyResult(att, def, { ...opts, trials: 3000 }, 0);
+        const why = agree(exact, sampled);
+        assert.equal(why, undefined, why);
+      }),
+      { seed: 7, numRuns: 80 },
+    );
+  });
+
+  it('probabilities sum to 1 and match the expectations', () => {
+    fc.assert(
+      fc.property(pairArb, ({ att, def, opts }) => {
+        const r = exactVolleyResult(att, def, opts)!;
+        for (const [points, mean] of [
+          [r.hullDamage, r.expectedHullDamage],
+          [r.shieldsRemoved, r.expectedShieldsRemoved],
+          [r.basesDestroyed, r.expectedBasesDestroyed],
+        ] as const) {
+          assert.ok(Math.abs(points.reduce((a, p) => a + p.p, 0) - 1) < 1e-9, 'sums to 1');
+          assert.ok(points.every((p) => p.p >= 0 && p.p <= 1 + 1e-12), 'each in [0, 1]');
+          assert.ok(Math.abs(moments(points).mean - mean) < 1e-9, 'mean matches');
+        }
+        const v = volleySetup(att, def, opts).resolved;
+        const full = r.hullDamage.find((p) => p.value === v.defenderHull)?.p ?? 0;
+        assert.ok(Math.abs(full - r.killProbability) < 1e-12, 'kill = P(all hull lost)');
+        assert.ok(r.hullDamage.every((p) => p.value <= v.defenderHull) && r.shieldsRemoved.every((p) => p.value <= v.defenderShields));
+        assert.ok(Math.abs(r.weapons.reduce((a, w) => a + w.expectedHullDamage, 0) - r.expectedHullDamage) < 1e-9, 'weapons add up');
+      }),
+      { seed: 11, numRuns: 300 },
+    );
+  });
+
+  it('the closed forms without shields equal the general shield computation at SH 0', () => {
+    fc.assert(
+      fc.property(pairArb, fc.integer({ min: 0, max: 30 }), ({ att, def, opts }, a) => {
+        for (const plan of volleySetup(att, def, opts).ctx.plans) {
+          const fast = outcomeNoShields(plan, a, { ops: 0, limit: Infinity })!;
+          const slow = outcomeWithShields(plan, a, 0, { ops: 0, limit: Infinity })!;
+          // With no shields, "every hit absorbed" can only mean "no hit landed": the same state as 0 unsaved.
+          const slowAt = (u: number) => (slow.unsaved[u] ?? 0) + (u === 0 ? (slow.stay.get(0) ?? 0) : 0);
+          const n = Math.max(fast.unsaved.length, slow.unsaved.length);
+          for (let u = 0; u < n; u++) assert.ok(Math.abs((fast.unsaved[u] ?? 0) - slowAt(u)) < 1e-12, `P(${u} unsaved)`);
+          assert.ok(Math.abs(fast.expectedHits - slow.expectedHits) < 1e-9, 'expected hits');
+          assert.ok(Math.abs(fast.expectedCrits - slow.expectedCrits) < 1e-9, 'expected crits');
+        }
+      }),
+      { seed: 5, numRuns: 200 },
+    );
+  });
+
+  it('cover and brace never help the attacker', () => {
+    fc.assert(
+      fc.property(pairArb, ({ att, def, opts }) => {
+        const base = exactVolleyResult(att, def, { ...opts, cover: false, brace: false })!;
+        for (const o of [{ cover: true }, { brace: true }]) {
+          const r = exactVolleyResult(att, def, { ...opts, cover: false, brace: false, ...o })!;
+          assert.ok(r.expectedHullDamage <= base.expectedHullDamage + 1e-12, JSON.stringify(o));
+          assert.ok(r.killProbability <= base.killProbability + 1e-12, JSON.stringify(o));
+        }
+      }),
+      { seed: 3, numRuns: 150 },
+    );
+  });
+
+  it('the same seed reproduces a sampled volley and an engagement', () => {
+    fc.assert(
+      fc.property(pairArb, ({ att, def, opts }) => {
+        assert.deepEqual(sampledVolleyResult(att, def, { ...opts, trials: 200 }), sampledVolleyResult(att, def, { ...opts, trials: 200 }));
+        const e = { ...opts, trials: 200, rounds: 3 };
+        assert.deepEqual(simulateEngagement(att, def, e, undefined, { exact: false }), simulateEngagement(att, def, e, undefined, { exact: false }));
+      }),
+      { seed: 13, numRuns: 25 },
+    );
+  });
+
+  it('the exact engagement chain and the sampled engagement agree within 4 standard errors', () => {
+    fc.assert(
+      fc.property(pairArb, fc.integer({ min: 1, max: 4 }), ({ att, def, opts }, rounds) => {
+        const trials = 3000;
+        const r = simulateEngagement(att, def, { ...opts, rounds, trials });
+        assert.ok(r.exact, 'small cards fit the exact chain');
+        const x = r.exact;
+        assert.ok(Math.abs(x.attackerWins + x.defenderWins + x.neither - 1) < 1e-9, 'exact odds sum to 1');
+        assert.ok(Math.abs(r.attackerWins + r.defenderWins + r.neither - 1) < 1e-9, 'sampled odds sum to 1');
+        for (const k of ['attackerWins', 'defenderWins', 'neither'] as const) {
+          assert.ok(within4(r[k], x[k], x[k] * (1 - x[k]), trials), `${k}: sampled ${r[k]} vs exact ${x[k]}`);
+        }
+      }),
+      { seed: 17, numRuns: 40 },
+    );
+  });
+});
