@@ -208,12 +208,28 @@ describe('the packaged extension in VS Code (code-server)', function () {
 
   describe('Simulate Engagement', () => {
     const attacker = 'Lumen Destroyer';
-    const defender = 'Consumed Maw Frigate';
+    // The defender is the first enemy card against which the CLI gives a kill chance strictly
+    // between 0 and 1, so that the figure the view must show is not a trivial "0%" or "100%".
+    let defender = '';
     let view: Frame;
 
     async function text(id: string): Promise<string> {
       return squash(await view.locator(`#${id}`).innerText());
     }
+
+    before(() => {
+      const ws = loadWorkspace(sandbox.folder);
+      const own = ws.findCards(attacker)[0];
+      assert.ok(own, `no card ${attacker} in the examples`);
+      for (const ref of ws.allCards().filter((c) => c.faction !== own.faction)) {
+        const p = cliSim(sandbox.folder, attacker, ref.card.name.value!).volley.killProbability;
+        if (p > 0.001 && p < 0.999) {
+          defender = ref.card.name.value!;
+          break;
+        }
+      }
+      assert.ok(defender, `no enemy card that ${attacker} can kill only sometimes`);
+    });
 
     it('simulates the card at the cursor against a defender picked from the quick pick, as the CLI does', async () => {
       const file = 'myr-valari/myr-valari.unit.yaml';
