@@ -18,7 +18,7 @@ import {
 import type { Ability, Order, UnitCard, Weapon, Field } from '../model/types';
 import { suggest } from '../model/yaml';
 import { checkStats } from './stats';
-import { CheckContext, bandList, checkTextRanges, inches, isBand, knownAbility, launchBayTier, nearestBands, ruleFits, universalRule, hasStat } from './context';
+import { type CheckContext, bandList, checkTextRanges, inches, isBand, knownAbility, launchBayTier, nearestBands, ruleFits, universalRule, hasStat } from './context';
 
 export function checkCard(ctx: CheckContext, card: UnitCard): void {
   const cls = card.class.value;

@@ -5,7 +5,7 @@
 import type { FabledDocument, Problem, ProblemData, Span, UnitCard, Ability } from '../model/types';
 import type { Workspace } from '../workspace';
 import { CODES, type Code } from './codes';
-import { CLASSES, LAUNCH_BAY, RANGE_BANDS, UNIVERSAL_RULES, KNOWN_ABILITIES, STAT_ORDER, type UniversalRule, type KnownAbility, type UnitClass } from '../rules/data';
+import { CLASSES, LAUNCH_BAY, RANGE_BANDS, UNIVERSAL_RULES, KNOWN_ABILITIES, type STAT_ORDER, type UniversalRule, type KnownAbility, type UnitClass } from '../rules/data';
 
 export class CheckContext {
   readonly problems: Problem[] = [];

@@ -15,7 +15,6 @@ import type {
   Field,
   FleetDocument,
   FleetEntry,
-  ListField,
   Order,
   Problem,
   Span,
@@ -127,7 +126,7 @@ function topKeys(kind: DocKind): readonly string[] {
   return kind === 'unit' ? UNIT_FILE_KEYS : kind === 'faction' ? FACTION_KEYS : FLEET_KEYS;
 }
 
-const WHOLE = /^[+]?\d+$/;
+
 /** Signed whole numbers: read them, so the checks can say what range is allowed. */
 const SIGNED = /^[+-]?\d+$/;
 const signed = (r: string): number | undefined => (SIGNED.test(r.trim()) ? Number(r.trim()) : undefined);

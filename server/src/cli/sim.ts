@@ -1,0 +1,171 @@
+/**
+ * `fabled-star sim`: the odds of one Fire action and of a short engagement between two cards
+ * (FORMATS.md "Simulation output"). Cards come from `--cards` files or folders (default: the
+ * current folder); the numbers come from the pure simulator core.
+ */
+import { parseArgs } from 'node:util';
+import { distance } from 'fastest-levenshtein';
+import { Workspace } from '../core/workspace';
+import type { CardRef } from '../core/workspace';
+import { profileFromCard, renderReport, simulate, validateOptions } from '../core/sim/index';
+import { ENGAGEMENT_DEFAULTS } from '../core/rules/data';
+import { expandPaths, fileUri, type CliIO } from './io';
+
+export const SIM_HELP = `Usage: fabled-star sim --attacker NAME --defender NAME [--cards PATH]... [options]
+
+Computes one Fire action of the attacker at the defender exactly (the distribution of hull damage,
+shields removed, bases destroyed, the kill probability and a per-weapon breakdown), and the odds
+of a short engagement between the two by seeded sampling (and exactly, when small enough).
+
+Options:
+  --attacker NAME          the firing unit's card name (Faction/Name when several factions share it)
+  --defender NAME          the target's card name
+  --cards PATH             a *.unit.yaml / *.faction.yaml file or a folder searched recursively;
+                           may repeat (default: the current folder)
+  --cover                  the defender is in cover (+1 to the attacker's BS target number)
+  --aim WEAPON             the attacker aims this weapon (name or 0-based index) in the volley
+  --brace                  the defender braced (-1 to its AC target number) in the volley
+  --range INCHES           distance; only weapons that reach it fire (volley default: every
+                           weapon fires; engagement default: ${ENGAGEMENT_DEFAULTS.range}")
+  --defender-shields N     the defender's current SH (default: full)
+  --attacker-bases N       bases the attacker has left (default: full strength)
+  --defender-bases N       bases the defender has left (default: full strength)
+  --rounds N               engagement round limit (default ${ENGAGEMENT_DEFAULTS.rounds})
+  --trials N               engagement trials (default ${ENGAGEMENT_DEFAULTS.trials})
+  --seed N                 random seed; the same seed gives the same numbers (default ${ENGAGEMENT_DEFAULTS.seed})
+  --format text|json       a readable report (default) or one JSON object on stdout
+  -h, --help               show this help
+
+Exit status: 0 success, 2 usage problem, unknown or unusable card, or unreadable file.
+`;
+
+/** CLI flag -> simulator option key. */
+const FLAG_TO_OPTION: Record<string, string> = {
+  range: 'range',
+  aim: 'aim',
+  'defender-shields': 'defenderShields',
+  'attacker-bases': 'attackerBases',
+  'defender-bases': 'defenderBases',
+  rounds: 'rounds',
+  trials: 'trials',
+  seed: 'seed',
+};
+
+/** Up to `n` card names closest to `name`: substring matches first, then by edit distance. */
+export function closestNames(name: string, names: string[], n = 3): string[] {
+  const q = name.trim().toLowerCase();
+  const unique = [...new Set(names)];
+  const scored = unique.map((c) => {
+    const l = c.toLowerCase();
+    const d = distance(q, l);
+    return { c, score: l.includes(q) || q.includes(l) ? -1 : d, d };
+  });
+  const limit = Math.max(3, Math.ceil(q.length / 2));
+  return scored
+    .filter((s) => s.score < 0 || s.d <= limit)
+    .sort((a, b) => a.score - b.score || a.d - b.d || a.c.localeCompare(b.c))
+    .slice(0, n)
+    .map((s) => s.c);
+}
+
+/** Finds a card by name, or by "Faction/Name"; explains what went wrong otherwise. */
+function findCard(ws: Workspace, role: string, name: string): { ref?: CardRef; error?: string } {
+  let found = ws.findCards(name);
+  if (found.length === 0 && name.includes('/')) {
+    const cut = name.indexOf('/');
+    found = ws.findCards(name.slice(cut + 1), name.slice(0, cut).trim());
+  }
+  if (found.length === 1) return { ref: found[0] };
+  if (found.length > 1) {
+    const factions = [...new Set(found.map((f) => f.faction))];
+    if (factions.length === 1) return { ref: found[0] };
+    return { error: `${role} "${name}" names cards of several factions (${factions.join(', ')}); write it as Faction/Name, e.g. "${factions[0]}/${name}".` };
+  }
+  const all = ws.allCards().map((c) => c.card.name.value ?? '').filter(Boolean);
+  if (all.length === 0) return { error: `${role} "${name}": no unit cards were found (give --cards PATH).` };
+  const near = closestNames(name, all);
+  return { error: `Unknown ${role.toLowerCase()} card "${name}".${near.length ? ` Did you mean: ${near.map((c) => `"${c}"`).join(', ')}?` : ''}` };
+}
+
+export async function runSim(argv: string[], io: CliIO): Promise<number> {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        attacker: { type: 'string' },
+        defender: { type: 'string' },
+        cards: { type: 'string', multiple: true },
+        cover: { type: 'boolean' },
+        aim: { type: 'string' },
+        brace: { type: 'boolean' },
+        range: { type: 'string' },
+        'defender-shields': { type: 'string' },
+        'attacker-bases': { type: 'string' },
+        'defender-bases': { type: 'string' },
+        rounds: { type: 'string' },
+        trials: { type: 'string' },
+        seed: { type: 'string' },
+        format: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    io.stderr(`fabled-star sim: ${(e as Error).message}\n\n${SIM_HELP}`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout(SIM_HELP);
+    return 0;
+  }
+  const usage = (msg: string) => {
+    io.stderr(`fabled-star sim: ${msg}\nRun "fabled-star sim --help" for the options.\n`);
+    return 2;
+  };
+  const format = (values.format as string | undefined) ?? 'text';
+  if (format !== 'text' && format !== 'json') return usage(`--format must be text or json, not "${format}".`);
+  const attackerName = values.attacker as string | undefined;
+  const defenderName = values.defender as string | undefined;
+  if (!attackerName || !defenderName) return usage('both --attacker NAME and --defender NAME are needed.');
+
+  const { files, missing } = expandPaths(io, (values.cards as string[] | undefined) ?? [io.cwd]);
+  if (missing.length) return usage(`no such file or folder: ${missing.join(', ')}`);
+  const ws = new Workspace();
+  for (const file of files) {
+    if (/\.fleet\.ya?ml$/i.test(file)) continue;
+    let text: string;
+    try {
+      text = io.readFile(file);
+    } catch (e) {
+      io.stderr(`fabled-star sim: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      return 2;
+    }
+    ws.set(fileUri(file), text);
+  }
+
+  const att = findCard(ws, 'Attacker', attackerName);
+  if (!att.ref) return usage(att.error!);
+  const def = findCard(ws, 'Defender', defenderName);
+  if (!def.ref) return usage(def.error!);
+  const a = profileFromCard(att.ref.card);
+  if (!a.profile) return usage(`the attacker cannot be simulated: ${a.error}`);
+  const d = profileFromCard(def.ref.card);
+  if (!d.profile) return usage(`the defender cannot be simulated: ${d.error}`);
+
+  const raw: Record<string, unknown> = {};
+  for (const [flag, key] of Object.entries(FLAG_TO_OPTION)) if (values[flag] !== undefined) raw[key] = values[flag];
+  if (values.cover) raw.cover = true;
+  if (values.brace) raw.brace = true;
+  const v = validateOptions(raw, a.profile, d.profile);
+  if (!v.options) {
+    // The core names options as the API does; say them as the flags the user typed.
+    const asFlags = v.errors.map((e) => Object.entries(FLAG_TO_OPTION).reduce((m, [flag, key]) => m.replace(new RegExp(`\\b${key}\\b`, 'g'), `--${flag}`), e));
+    return usage(asFlags.join('\n  '));
+  }
+
+  const result = simulate(a.profile, d.profile, v.options);
+  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderReport(result));
+  return 0;
+}
