@@ -17,16 +17,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLASS_NAMES } from '../server/src/core/rules/data';
 import type { UnitClass } from '../server/src/core/rules/data';
-import type {
-  CardItem,
-  CardOrder,
-  ChangelogEntry,
-  ClassCardText,
-  FaqItem,
-  LoreChapter,
-  RuleSection,
-  RuleText,
-} from '../server/src/core/rules/text';
+import type { CardItem, CardOrder, ChangelogEntry, ClassCardText, FaqItem, LoreChapter, RuleSection, RuleText } from '../server/src/core/rules/text';
 
 export const RULEBOOK_PATH = path.resolve(__dirname, '../../shared/rules/fabled-star-rulebook.txt');
 export const RULETEXT_PATH = path.resolve(__dirname, '../server/src/core/rules/ruletext.json');
@@ -211,7 +202,7 @@ function parseCard(nameLine: Line, statLine: Line, body: readonly Line[]): Class
 
 function parseChangelog(lines: readonly Line[]): ChangelogEntry[] {
   const out: ChangelogEntry[] = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     const head = lines[i]!;
     const m = CHANGELOG_HEADER.exec(head.text);
     const date = lines[i + 1];
@@ -278,17 +269,15 @@ export function buildRuleText(rulebook: string, source = path.basename(RULEBOOK_
   return { source, title: titleLine.text, lore, sections, factionLore, classCards, changelog };
 }
 
-/** The JSON text written to ruletext.json (formatted by the project's Prettier settings, so `format:check` accepts it). */
-export async function formatJson(value: unknown, filePath: string): Promise<string> {
-  const prettier = await import('prettier');
-  const config = (await prettier.resolveConfig(filePath)) ?? {};
-  return prettier.format(JSON.stringify(value), { ...config, parser: 'json', filepath: filePath });
+/** The JSON text of a generated file: two-space indents and a final newline, stable across runs. */
+export function formatJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-async function main(): Promise<void> {
+function main(): void {
   const [input = RULEBOOK_PATH, output = RULETEXT_PATH] = process.argv.slice(2);
   const data = buildRuleText(fs.readFileSync(input, 'utf8'), path.basename(input));
-  fs.writeFileSync(output, await formatJson(data, output));
+  fs.writeFileSync(output, formatJson(data));
   const faqs = data.sections.reduce((n, s) => n + s.faq.length, 0);
   console.log(
     `${path.relative(process.cwd(), output)}: ${data.sections.length} sections, ${faqs} FAQ items, ` +
@@ -298,8 +287,10 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
-  main().catch((e: unknown) => {
+  try {
+    main();
+  } catch (e) {
     console.error(e instanceof Error ? e.message : e);
     process.exit(1);
-  });
+  }
 }

@@ -50,7 +50,10 @@ function renderRulebook(rt: RuleText): string[] {
   }
   lore(rt.factionLore);
   for (const c of rt.classCards) {
-    out.push(c.name, [c.class, `${c.points} pts`, plural(c.bases, 'base'), plural(c.orderSlots, 'order slot'), plural(c.abilitySlots, 'ability slot')].join(' · '));
+    out.push(
+      c.name,
+      [c.class, `${c.points} pts`, plural(c.bases, 'base'), plural(c.orderSlots, 'order slot'), plural(c.abilitySlots, 'ability slot')].join(' · '),
+    );
     if (c.description) out.push(...paras(c.description));
     if (c.orders.length) out.push(`Orders: ${c.orders.map(item).join(', ')}`);
     if (c.abilities.length) out.push(`Abilities: ${c.abilities.map(item).join(', ')}`);
@@ -202,9 +205,38 @@ describe('class cards', () => {
   });
 
   const itemCases: [string, 'orders' | 'abilities', { name: string; text?: RegExp; difficulty?: number; range?: number }[]][] = [
-    ['Fighter', 'abilities', [{ name: 'Squad Leader & Cohesion' }, { name: "Dogfighters (Universal Fighter Class Rule — does not use the Fighter's ability slot)", text: /^Fighter weapons have a maximum range of 6"\. .* smaller, each remaining base instead contributes 2 Attacks\.$/ }]],
-    ['Escort', 'abilities', [{ name: 'Evasive Screen', text: /against that attack\.$/ }, { name: 'Combined Shields', text: /^each base contributes SH 2 \(4 combined/ }, { name: 'Squad Leader & Cohesion', text: /contact to it\.$/ }, { name: 'Objective Control', text: /contributes T 2\.$/ }]],
-    ['Frigate', 'abilities', [{ name: 'Forward Observers' }, { name: 'Combined Shields' }, { name: 'Squad Leader' }, { name: 'Cohesion' }, { name: 'Objective Control', text: /T 4\.$/ }]],
+    [
+      'Fighter',
+      'abilities',
+      [
+        { name: 'Squad Leader & Cohesion' },
+        {
+          name: "Dogfighters (Universal Fighter Class Rule — does not use the Fighter's ability slot)",
+          text: /^Fighter weapons have a maximum range of 6"\. .* smaller, each remaining base instead contributes 2 Attacks\.$/,
+        },
+      ],
+    ],
+    [
+      'Escort',
+      'abilities',
+      [
+        { name: 'Evasive Screen', text: /against that attack\.$/ },
+        { name: 'Combined Shields', text: /^each base contributes SH 2 \(4 combined/ },
+        { name: 'Squad Leader & Cohesion', text: /contact to it\.$/ },
+        { name: 'Objective Control', text: /contributes T 2\.$/ },
+      ],
+    ],
+    [
+      'Frigate',
+      'abilities',
+      [
+        { name: 'Forward Observers' },
+        { name: 'Combined Shields' },
+        { name: 'Squad Leader' },
+        { name: 'Cohesion' },
+        { name: 'Objective Control', text: /T 4\.$/ },
+      ],
+    ],
     ['Destroyer', 'orders', [{ name: 'Attack Run', difficulty: 2, range: 12, text: /^LD Difficulty 2, Range 12": target friendly unit gains \+1 BS/ }]],
     ['Battleship', 'orders', [{ name: 'Priority Target', difficulty: 4, range: 12 }]],
     ['Capital Ship', 'orders', [{ name: 'Strategic Fire', difficulty: 4, range: 12 }]],
@@ -275,7 +307,11 @@ describe('lore and changelog', () => {
 
 describe('build script on other layouts', () => {
   const cases: [string, string, RegExp][] = [
-    ['a section without its FAQ', rulebook.replace(/\nFAQ\n\n• Can a Fighter issue Orders\?[^\n]*\n/, '\n'), /section 3 lacks the "FAQ" block|expected the "FAQ" block/],
+    [
+      'a section without its FAQ',
+      rulebook.replace(/\nFAQ\n\n• Can a Fighter issue Orders\?[^\n]*\n/, '\n'),
+      /section 3 lacks the "FAQ" block|expected the "FAQ" block/,
+    ],
     ['blocks out of order', rulebook.replace('Rule\n\nBases per unit', 'Example\n\nBases per unit'), /expected the "Rule" block/],
     ['an FAQ item without a question mark', rulebook.replace('• Who deploys first? The player', '• Who deploys first. The player'), /FAQ item is not/],
     ['a card of an unknown class', rulebook.replace('Dreadnought · 480 pts', 'Starbase · 480 pts'), /unknown class "Starbase"/],

@@ -170,13 +170,15 @@ export function classCardByName(name: string): ClassCardText | undefined {
  * alone, and turn "<" into an entity that plain-text clients show literally.
  */
 export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/[\\`*_[\]<>#|~]/g, (c) => `\\${c}`)
-    // "&" starts a character reference only when a name or number and ";" follow.
-    .replace(/&(?=#?[\p{L}\p{N}]+;)/gu, '\\&')
-    .split('\n')
-    .map((line) => line.replace(/^(\s*)(\d+)([.)])(?=\s|$)/, '$1$2\\$3').replace(/^(\s*)([-+=])/, '$1\\$2'))
-    .join('\n');
+  return (
+    text
+      .replace(/[\\`*_[\]<>#|~]/g, (c) => `\\${c}`)
+      // "&" starts a character reference only when a name or number and ";" follow.
+      .replace(/&(?=#?[\p{L}\p{N}]+;)/gu, '\\&')
+      .split('\n')
+      .map((line) => line.replace(/^(\s*)(\d+)([.)])(?=\s|$)/, '$1$2\\$3').replace(/^(\s*)([-+=])/, '$1\\$2'))
+      .join('\n')
+  );
 }
 
 export interface SectionMarkdownOptions {
@@ -234,9 +236,7 @@ export function classCardMarkdown(className: UnitClass | string): string | undef
   const item = (i: CardItem): string => `- **${escapeMarkdown(i.name)}**${i.text ? ` — ${escapeMarkdown(i.text)}` : ''}`;
   const parts = [
     `**${escapeMarkdown(c.name)}** (${escapeMarkdown(c.class)} class card)`,
-    escapeMarkdown(
-      `${c.points} pts · ${plural(c.bases, 'base')} · ${plural(c.orderSlots, 'order slot')} · ${plural(c.abilitySlots, 'ability slot')}`,
-    ),
+    escapeMarkdown(`${c.points} pts · ${plural(c.bases, 'base')} · ${plural(c.orderSlots, 'order slot')} · ${plural(c.abilitySlots, 'ability slot')}`),
     escapeMarkdown(c.description),
   ];
   if (c.orders.length > 0) parts.push(['**Orders**', ...c.orders.map(item)].join('\n'));
