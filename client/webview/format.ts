@@ -45,7 +45,20 @@ export interface Bar {
  */
 export function distributionBars(points: readonly Point[], maxBars = 40): { bars: Bar[]; binned: boolean } {
   const sorted = [...points].sort((a, b) => a.value - b.value);
-  if (sorted.length <= maxBars) {
+  if (sorted.length === 0) return { bars: [], binned: false };
+  const lo0 = sorted[0]!.value;
+  const hi0 = sorted[sorted.length - 1]!.value;
+  const whole = sorted.every((pt) => Number.isInteger(pt.value));
+  // The engine lists only values that can happen; a histogram shows the impossible ones between
+  // them as empty bars, so that 0, 2, 4 HP lost do not look evenly spaced with 1 and 3 missing.
+  if (whole && hi0 - lo0 + 1 <= maxBars) {
+    const byValue = new Map<number, number>();
+    for (const pt of sorted) byValue.set(pt.value, (byValue.get(pt.value) ?? 0) + pt.p);
+    const bars: Bar[] = [];
+    for (let x = lo0; x <= hi0; x++) bars.push({ label: formatValue(x), p: byValue.get(x) ?? 0 });
+    return { bars, binned: false };
+  }
+  if (!whole && sorted.length <= maxBars) {
     return { bars: sorted.map((pt) => ({ label: formatValue(pt.value), p: pt.p })), binned: false };
   }
   const lo = sorted[0]!.value;

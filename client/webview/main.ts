@@ -310,7 +310,7 @@ function drawSurvivalChart(result: SimulationResult): void {
         animation: false,
         maintainAspectRatio: false,
         plugins: {
-          legend: { position: 'bottom', labels: { usePointStyle: true, color: pal().foreground } },
+          legend: { position: 'bottom', labels: { usePointStyle: true, boxWidth: 8, boxHeight: 8, color: pal().foreground } },
           tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label ?? ''}: ${formatPercent(Number(ctx.parsed.y) / 100)}` } },
         },
         scales: {
@@ -358,6 +358,18 @@ function fillRows(table: HTMLTableElement, rows: readonly (readonly string[])[])
 
 function setText(node: HTMLElement, text: string): void {
   node.textContent = text;
+}
+
+/** A chance with its standard error on a second, smaller line. */
+function setOdds(node: HTMLElement, p: number, se: number): void {
+  const value = document.createElement('span');
+  value.className = 'value';
+  value.textContent = formatPercent(p);
+  const error = document.createElement('span');
+  error.className = 'se';
+  error.textContent = formatPercentError(se);
+  error.title = 'one standard error';
+  node.replaceChildren(value, ' ', error);
 }
 
 function methodLabel(result: SimulationResult): string {
@@ -440,9 +452,9 @@ function renderResult(result: SimulationResult): void {
   drawHullChart(result);
   renderWeapons(result);
 
-  setText(ui.attackerWins, `${formatPercent(e.attackerWins)} ${formatPercentError(e.standardError.attackerWins)}`);
-  setText(ui.defenderWins, `${formatPercent(e.defenderWins)} ${formatPercentError(e.standardError.defenderWins)}`);
-  setText(ui.neither, `${formatPercent(e.neither)} ${formatPercentError(e.standardError.neither)}`);
+  setOdds(ui.attackerWins, e.attackerWins, e.standardError.attackerWins);
+  setOdds(ui.defenderWins, e.defenderWins, e.standardError.defenderWins);
+  setOdds(ui.neither, e.neither, e.standardError.neither);
   setText(ui.meanRounds, formatNumber(e.meanRounds, 1));
   const [a, n, d] = Array.from(ui.outcomeBar.children) as HTMLElement[];
   // Widths through the CSSOM (allowed by the CSP, unlike style attributes in markup).
@@ -569,6 +581,10 @@ function readForm(): { options?: EngagementOptions; problem?: string } {
     seed: seed as number,
   };
   if (ui.aim.value !== '') options.aim = ui.aim.value;
+  // Bases left have no control here; a rerun keeps what the shown result was computed with.
+  const shown = state.result?.options;
+  if (shown?.attackerBases !== undefined) options.attackerBases = shown.attackerBases;
+  if (shown?.defenderBases !== undefined) options.defenderBases = shown.defenderBases;
   if (typeof shields === 'number') options.defenderShields = shields;
   return { options };
 }

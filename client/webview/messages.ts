@@ -14,7 +14,7 @@
  * Content-Security-Policy, unlike ajv's compiled validators).
  */
 import * as v from 'valibot';
-import { CLASSES, RANGE_BANDS, STATS, WEAPON_TYPES } from '../../server/src/core/rules/data';
+import { RANGE_BANDS, WEAPON_TYPES } from '../../server/src/core/rules/data';
 import type { ActionCounts, EngagementOptions, SimulationResult } from '../../server/src/core/sim/types';
 
 export type { EngagementOptions, SimulationResult } from '../../server/src/core/sim/types';
@@ -29,17 +29,20 @@ export type HostMessage =
 export type ViewMessage = { type: 'ready' } | { type: 'rerun'; options: EngagementOptions };
 
 /**
- * Bounds the view's controls offer and the parsers accept for a rerun. They are sanity bounds of
- * the user interface (how long a run may take, what fits a 32-bit seed), not rule figures, except
- * the shields bound, which is derived from the rules pack: the largest shield pool a unit can have
- * is the stat maximum times the most bases any class has.
+ * Bounds the view's controls offer and the parsers accept for a rerun: the simulator's request
+ * limits (OPTION_LIMITS in server/src/core/sim/options.ts), so the view never offers what the host
+ * would refuse. They are written out here because importing that module would pull the whole
+ * simulator (and a CommonJS dependency that evaluates strings) into the webview bundle; a test
+ * holds the two equal. Shields and bases are bounded by the units themselves, which only the host
+ * knows; it checks them and answers with an error message.
  */
 export const RERUN_LIMITS = {
+  range: { min: 0, max: 1000 },
   rounds: { min: 1, max: 100 },
   trials: { min: 1, max: 1_000_000 },
-  seed: { min: 0, max: 2 ** 32 - 1 },
-  defenderShields: { min: 0, max: (STATS.SH.max ?? 0) * Math.max(...Object.values(CLASSES).map((c) => c.bases)) },
-  bases: { min: 1, max: Math.max(...Object.values(CLASSES).map((c) => c.bases)) },
+  seed: { min: 0, max: 0xffffffff },
+  defenderShields: { min: 0, max: Number.MAX_SAFE_INTEGER },
+  bases: { min: 1, max: Number.MAX_SAFE_INTEGER },
 } as const;
 
 /** Longest text the view will display from a single string field; longer text is cut, not refused. */
@@ -59,7 +62,7 @@ const pointSchema = v.object({ value: finite, p: probability });
 const distribution = v.pipe(v.array(pointSchema), v.maxLength(MAX_POINTS));
 
 const optionsSchema = v.object({
-  range: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
+  range: v.optional(v.pipe(v.number(), v.finite(), v.minValue(RERUN_LIMITS.range.min), v.maxValue(RERUN_LIMITS.range.max))),
   cover: v.optional(v.boolean()),
   aim: v.optional(text),
   brace: v.optional(v.boolean()),

@@ -1,10 +1,11 @@
 /**
- * Results for the view tests, written by hand in the exact shape of SimulationResult (the type
- * checker holds them to it). The figures are chosen so that every formatting edge shows up
+ * Results for the view tests: most written by hand in the exact shape of SimulationResult (the
+ * type checker holds them to it), one computed by the real simulator from two example cards. The figures are chosen so that every formatting edge shows up
  * (a probability below 0.01%, one exactly 0, sampled results with standard errors); the view's
  * job is to show whatever it is given, so these are inputs, not claims about the rules.
  */
-import type { Point, SimulationResult } from '../../server/src/core/sim/types';
+import { simulate } from '../../server/src/core/sim';
+import type { EngagementOptions, Point, SimulationResult, UnitProfile } from '../../server/src/core/sim/types';
 
 /** A distribution whose probabilities sum to 1, from unnormalised weights. */
 function dist(weights: readonly number[], start = 0): Point[] {
@@ -155,4 +156,46 @@ export function hugeDefender(): SimulationResult {
   r.volley.hullDamage = dist(weights);
   r.volley.killProbability = 0;
   return r;
+}
+
+/** Two cards of the examples as the engine sees them, for results computed by the real simulator. */
+export const LUMEN_DESTROYER: UnitProfile = {
+  name: 'Lumen Destroyer',
+  class: 'Destroyer',
+  bases: 1,
+  baseMm: 60,
+  bs: 5,
+  dodge: 7,
+  sh: 4,
+  armour: 6,
+  hp: 5,
+  ld: { target: 6, dice: 3 },
+  combinedShields: false,
+  weapons: [
+    { name: 'Lumen Lance', type: 'Energy', range: 18, damage: 2, attacks: 3 },
+    { name: 'Pulse Laser', type: 'Ion', range: 9, damage: 2, attacks: 4 },
+  ],
+};
+
+export const CONSUMED_MAW_FRIGATE: UnitProfile = {
+  name: 'Consumed Maw Frigate',
+  class: 'Frigate',
+  bases: 2,
+  baseMm: 50,
+  bs: 6,
+  dodge: 8,
+  sh: 3,
+  armour: 6,
+  hp: 3,
+  ld: { target: 7, dice: 2 },
+  combinedShields: true,
+  weapons: [
+    { name: 'Maw Ripper', type: 'Piercing', range: 9, damage: 2, attacks: 3 },
+    { name: 'Spine Volley', type: 'Auto', range: 12, damage: 1, attacks: 3 },
+  ],
+};
+
+/** The simulator's own answer for the two example cards at 12", fewer trials to stay quick. */
+export function simulated(options: EngagementOptions = { range: 12, trials: 4000, seed: 3 }): SimulationResult {
+  return simulate(LUMEN_DESTROYER, CONSUMED_MAW_FRIGATE, options);
 }

@@ -175,7 +175,8 @@ export async function openView(browser: Browser, server: ViewServer, theme: Them
       );
       return (await handle.jsonValue()) as ViewMessage;
     },
-    text: (id) => page.locator(`#${id}`).innerText(),
+    // Text as a reader meets it, with line breaks and runs of spaces read as one space.
+    text: async (id) => (await page.locator(`#${id}`).innerText()).replace(/\s+/g, ' ').trim(),
     cspViolations: () => page.evaluate(() => (window as unknown as { __csp: [] }).__csp),
   };
   return view;

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { IDS } from '../../client/webview/html';
 import type { SimulationResult } from '../../server/src/core/sim/types';
-import { destroyerVsFrigates, HOSTILE_NAMES, hostileResult, hugeDefender, sampledVolley } from './fixtures';
+import { formatNumber, formatPercent, formatPercentError } from '../../client/webview/format';
+import { destroyerVsFrigates, HOSTILE_NAMES, hostileResult, hugeDefender, sampledVolley, simulated } from './fixtures';
 import { buildView, launch, openView, OUTPUT, serveView, setTheme, THEMES, type ViewPage, type ViewServer } from './harness';
 
 describe('engagement view (Chromium)', function () {
@@ -106,6 +107,22 @@ describe('engagement view (Chromium)', function () {
       });
     }
 
+    it('a result computed by the simulator, with its exact check and action counts', async () => {
+      const v = await view();
+      const result = simulated({ range: 9, trials: 4000, seed: 3 });
+      await showResult(v, result);
+      const e = result.engagement;
+      assert.equal(await v.text(IDS.kill), formatPercent(result.volley.killProbability));
+      assert.equal(await v.text(IDS.hull), `${formatNumber(result.volley.expectedHullDamage)} HP`);
+      assert.equal(await v.text(IDS.attackerWins), `${formatPercent(e.attackerWins)} ${formatPercentError(e.standardError.attackerWins)}`);
+      assert.deepEqual(await v.page.locator(`#${IDS.assumptions} li`).allInnerTexts(), result.assumptions);
+      assert.ok(e.exact && e.actions && e.roundsTaken, 'this engagement is small enough for the exact check');
+      assert.match(await v.text(IDS.engagementExact), new RegExp(`attacker wins ${formatPercent(e.exact.attackerWins).replace('.', '\\.')}`));
+      assert.match(await v.text(IDS.actions), /^Second actions per engagement, on average: attacker Aim \d+\.\d\d, /);
+      assert.equal(await v.page.locator(`#${IDS.roundsTable} tbody tr`).count(), e.roundsTaken.length);
+      assert.match(await v.text(IDS.method), /checked by an exact computation/);
+    });
+
     it('marks the weapon out of range and the aimed one in the breakdown', async () => {
       const v = await view();
       const result = destroyerVsFrigates();
@@ -164,16 +181,16 @@ describe('engagement view (Chromium)', function () {
       });
     });
 
-    it('start from the options the result was computed with, and leave out shields when empty', async () => {
+    it('start from the options the result was computed with, keep its bases, and leave out shields when empty', async () => {
       const v = await view();
       const result = destroyerVsFrigates();
-      result.options = { range: 6, cover: true, aim: 'Point Defence', rounds: 3, trials: 1000, seed: 42 };
+      result.options = { range: 6, cover: true, aim: 'Point Defence', rounds: 3, trials: 1000, seed: 42, defenderBases: 1 };
       await showResult(v, result);
       await v.page.click(`#${IDS.run}`);
       const message = await v.waitForPosted('rerun');
       assert.deepEqual(message, {
         type: 'rerun',
-        options: { range: 6, cover: true, brace: false, aim: 'Point Defence', rounds: 3, trials: 1000, seed: 42 },
+        options: { range: 6, cover: true, brace: false, aim: 'Point Defence', rounds: 3, trials: 1000, seed: 42, defenderBases: 1 },
       });
     });
 
@@ -184,7 +201,7 @@ describe('engagement view (Chromium)', function () {
         [IDS.trials, '0'],
         [IDS.rounds, '2.5'],
         [IDS.seed, '-1'],
-        [IDS.shields, '999'],
+        [IDS.shields, '1.5'],
         [IDS.rounds, ''],
       ];
       for (const [field, value] of cases) {
@@ -381,7 +398,7 @@ describe('engagement view (Chromium)', function () {
     for (const theme of [THEMES.light, THEMES.dark, THEMES.highContrast]) {
       it(`in the ${theme.name} theme`, async () => {
         const v = await view(theme);
-        await showResult(v, destroyerVsFrigates());
+        await showResult(v, simulated({ range: 9, trials: 20000, seed: 1 }));
         const path = join(OUTPUT, `engagement-${theme.name}.png`);
         await v.page.screenshot({ path, fullPage: true });
         // A themed page: the background is the theme's editor background, not the browser's white.

@@ -1,0 +1,133 @@
+/**
+ * The message contract between the extension host and the engagement view, checked in Node:
+ * what each parser accepts and refuses, and that the view's bounds are the simulator's.
+ */
+import assert from 'node:assert/strict';
+import { parseHostMessage, parseSimulationResult, parseViewMessage, RERUN_LIMITS } from '../../client/webview/messages';
+import { distributionBars, formatPercent, formatPercentError } from '../../client/webview/format';
+import { OPTION_LIMITS } from '../../server/src/core/sim/options';
+import { destroyerVsFrigates, simulated } from './fixtures';
+
+describe('engagement view messages', () => {
+  it('uses the simulator’s own request limits', () => {
+    assert.equal(RERUN_LIMITS.range.max, OPTION_LIMITS.rangeMax);
+    assert.equal(RERUN_LIMITS.rounds.max, OPTION_LIMITS.roundsMax);
+    assert.equal(RERUN_LIMITS.trials.max, OPTION_LIMITS.trialsMax);
+    assert.equal(RERUN_LIMITS.seed.max, OPTION_LIMITS.seedMax);
+  });
+
+  it('accepts a result the simulator produced, unchanged', () => {
+    const result = simulated();
+    assert.deepEqual(parseHostMessage({ type: 'result', result }), { type: 'result', result });
+    assert.deepEqual(parseSimulationResult(JSON.parse(JSON.stringify(result))), result);
+  });
+
+  it('drops keys it does not know instead of passing them on', () => {
+    const result = { ...destroyerVsFrigates(), extra: '<script>' };
+    const parsed = parseHostMessage({ type: 'result', result, also: 1 });
+    assert.ok(parsed && parsed.type === 'result');
+    assert.equal('extra' in parsed.result, false);
+    assert.equal('also' in parsed, false);
+  });
+
+  const good = destroyerVsFrigates();
+  const refusedHost: [string, unknown][] = [
+    ['nothing', undefined],
+    ['a string', 'result'],
+    ['an unknown type', { type: 'explode' }],
+    ['a result without its result', { type: 'result' }],
+    ['a probability above 1', { type: 'result', result: { ...good, volley: { ...good.volley, killProbability: 1.5 } } }],
+    ['a negative probability', { type: 'result', result: { ...good, engagement: { ...good.engagement, neither: -0.2 } } }],
+    ['NaN', { type: 'result', result: { ...good, volley: { ...good.volley, expectedHullDamage: Number.NaN } } }],
+    ['Infinity', { type: 'result', result: { ...good, engagement: { ...good.engagement, meanRounds: Infinity } } }],
+    ['an unknown method', { type: 'result', result: { ...good, volley: { ...good.volley, method: 'vibes' } } }],
+    ['an unknown weapon type', { type: 'result', result: { ...good, volley: { ...good.volley, weapons: [{ ...good.volley.weapons[0], type: 'Laser' }] } } }],
+    ['a name that is not text', { type: 'result', result: { ...good, attacker: { toString: 'x' } } }],
+    ['an error without text', { type: 'error', message: 42 }],
+    ['a view message sent the wrong way', { type: 'ready' }],
+  ];
+  for (const [what, message] of refusedHost) {
+    it(`refuses from the host: ${what}`, () => assert.equal(parseHostMessage(message), undefined));
+  }
+
+  it('cuts an over-long error message rather than refusing it', () => {
+    const parsed = parseHostMessage({ type: 'error', message: 'x'.repeat(50_000) });
+    assert.ok(parsed && parsed.type === 'error');
+    assert.equal(parsed.message.length, 10_000);
+  });
+
+  const acceptedView: [string, unknown][] = [
+    ['ready', { type: 'ready' }],
+    ['a full rerun', { type: 'rerun', options: { range: 18, cover: true, aim: 'Lumen Lance', brace: false, defenderShields: 2, rounds: 4, trials: 5000, seed: 7 } }],
+    ['an empty rerun', { type: 'rerun', options: {} }],
+  ];
+  for (const [what, message] of acceptedView) {
+    it(`accepts from the view: ${what}`, () => assert.deepEqual(parseViewMessage(message), message));
+  }
+
+  const refusedView: [string, unknown][] = [
+    ['trials 0', { type: 'rerun', options: { trials: 0 } }],
+    ['too many trials', { type: 'rerun', options: { trials: OPTION_LIMITS.trialsMax + 1 } }],
+    ['fractional rounds', { type: 'rerun', options: { rounds: 2.5 } }],
+    ['a negative seed', { type: 'rerun', options: { seed: -1 } }],
+    ['a seed beyond 32 bits', { type: 'rerun', options: { seed: 2 ** 32 } }],
+    ['a range as text', { type: 'rerun', options: { range: '12"' } }],
+    ['a rerun without options', { type: 'rerun' }],
+    ['a host message sent the wrong way', { type: 'busy' }],
+  ];
+  for (const [what, message] of refusedView) {
+    it(`refuses from the view: ${what}`, () => assert.equal(parseViewMessage(message), undefined));
+  }
+});
+
+describe('engagement view number formats', () => {
+  const percents: [number, string][] = [
+    [0, '0%'],
+    [1, '100%'],
+    [0.0712, '7.12%'],
+    [0.5, '50.00%'],
+    [0.00004, '<0.01%'],
+    [0.99996, '>99.99%'],
+    [0.0001, '0.01%'],
+    [Number.NaN, '—'],
+  ];
+  for (const [p, text] of percents) {
+    it(`writes ${p} as ${text}`, () => assert.equal(formatPercent(p), text));
+  }
+
+  it('writes a standard error in percentage points', () => assert.equal(formatPercentError(0.00348), '± 0.35%'));
+
+  it('keeps one bar per value while there are few', () => {
+    const { bars, binned } = distributionBars([
+      { value: 2, p: 0.5 },
+      { value: 0, p: 0.25 },
+      { value: 1, p: 0.25 },
+    ]);
+    assert.equal(binned, false);
+    assert.deepEqual(bars, [
+      { label: '0', p: 0.25 },
+      { label: '1', p: 0.25 },
+      { label: '2', p: 0.5 },
+    ]);
+  });
+
+  it('shows impossible values between possible ones as empty bars', () => {
+    const { bars } = distributionBars([
+      { value: 0, p: 0.5 },
+      { value: 4, p: 0.5 },
+    ]);
+    assert.deepEqual(
+      bars.map((b) => [b.label, b.p]),
+      [['0', 0.5], ['1', 0], ['2', 0], ['3', 0], ['4', 0.5]],
+    );
+  });
+
+  it('groups many values into bins that keep the total probability', () => {
+    const points = Array.from({ length: 1000 }, (_, i) => ({ value: i, p: 1 / 1000 }));
+    const { bars, binned } = distributionBars(points, 40);
+    assert.equal(binned, true);
+    assert.ok(bars.length <= 40);
+    assert.equal(bars[0]!.label, '0–24');
+    assert.ok(Math.abs(bars.reduce((a, b) => a + b.p, 0) - 1) < 1e-9);
+  });
+});
