@@ -48,7 +48,16 @@ const pairArb = fc
   .tuple(
     unitArb('Attacker'),
     unitArb('Defender'),
-    fc.record({ cover: fc.boolean(), brace: fc.boolean(), aim: fc.nat(3), aimed: fc.boolean(), range: fc.option(fc.constantFrom(6, 9, 12), { nil: undefined }), basesA: fc.nat(3), basesD: fc.nat(3), shields: fc.option(fc.nat(30), { nil: undefined }) }),
+    fc.record({
+      cover: fc.boolean(),
+      brace: fc.boolean(),
+      aim: fc.nat(3),
+      aimed: fc.boolean(),
+      range: fc.option(fc.constantFrom(6, 9, 12), { nil: undefined }),
+      basesA: fc.nat(3),
+      basesD: fc.nat(3),
+      shields: fc.option(fc.nat(30), { nil: undefined }),
+    }),
     fc.integer({ min: 0, max: 0xffffffff }),
   )
   .map(([att, def, o, seed]) => {
@@ -68,7 +77,13 @@ const pairArb = fc
 
 function moments(points: Point[]): { mean: number; variance: number } {
   const mean = points.reduce((a, p) => a + p.value * p.p, 0);
-  return { mean, variance: Math.max(0, points.reduce((a, p) => a + (p.value - mean) ** 2 * p.p, 0)) };
+  return {
+    mean,
+    variance: Math.max(
+      0,
+      points.reduce((a, p) => a + (p.value - mean) ** 2 * p.p, 0),
+    ),
+  };
 }
 
 /** Whether a sampled estimate is within 4 exact standard errors of the exact value. */
@@ -81,9 +96,11 @@ function agree(exact: VolleyResult, sampled: VolleyResult): string | undefined {
   const hull = moments(exact.hullDamage);
   const sh = moments(exact.shieldsRemoved);
   const k = exact.killProbability;
-  if (!within4(sampled.expectedHullDamage, exact.expectedHullDamage, hull.variance, n)) return `hull ${sampled.expectedHullDamage} vs ${exact.expectedHullDamage}`;
+  if (!within4(sampled.expectedHullDamage, exact.expectedHullDamage, hull.variance, n))
+    return `hull ${sampled.expectedHullDamage} vs ${exact.expectedHullDamage}`;
   if (!within4(sampled.killProbability, k, k * (1 - k), n)) return `kill ${sampled.killProbability} vs ${k}`;
-  if (!within4(sampled.expectedShieldsRemoved, exact.expectedShieldsRemoved, sh.variance, n)) return `shields ${sampled.expectedShieldsRemoved} vs ${exact.expectedShieldsRemoved}`;
+  if (!within4(sampled.expectedShieldsRemoved, exact.expectedShieldsRemoved, sh.variance, n))
+    return `shields ${sampled.expectedShieldsRemoved} vs ${exact.expectedShieldsRemoved}`;
   return undefined;
 }
 
@@ -124,7 +141,10 @@ describe('sim properties', function () {
           [r.basesDestroyed, r.expectedBasesDestroyed],
         ] as const) {
           assert.ok(Math.abs(points.reduce((a, p) => a + p.p, 0) - 1) < 1e-9, 'sums to 1');
-          assert.ok(points.every((p) => p.p >= 0 && p.p <= 1 + 1e-12), 'each in [0, 1]');
+          assert.ok(
+            points.every((p) => p.p >= 0 && p.p <= 1 + 1e-12),
+            'each in [0, 1]',
+          );
           assert.ok(Math.abs(moments(points).mean - mean) < 1e-9, 'mean matches');
         }
         const v = volleySetup(att, def, opts).resolved;

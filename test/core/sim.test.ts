@@ -403,11 +403,29 @@ describe('sim: one Fire action, worked by hand', () => {
       if (c.shieldDist) nearDist(r.shieldsRemoved, c.shieldDist, 'shields removed');
       if (c.basesDist) nearDist(r.basesDestroyed, c.basesDist, 'bases destroyed');
       if (c.hits) c.hits.forEach((h, i) => near(r.weapons[i]!.expectedHits, h, `weapon ${i} expectedHits`));
-      if (c.attacks) assert.deepEqual(r.weapons.map((w) => w.attacks), c.attacks);
-      if (c.inRange) assert.deepEqual(r.weapons.map((w) => w.inRange), c.inRange);
+      if (c.attacks)
+        assert.deepEqual(
+          r.weapons.map((w) => w.attacks),
+          c.attacks,
+        );
+      if (c.inRange)
+        assert.deepEqual(
+          r.weapons.map((w) => w.inRange),
+          c.inRange,
+        );
       // The per-weapon breakdown adds up to the totals.
-      near(r.weapons.reduce((a, w) => a + w.expectedHullDamage, 0), r.expectedHullDamage, 'sum of weapon hull damage', 1e-9);
-      near(r.weapons.reduce((a, w) => a + w.expectedShieldsRemoved, 0), r.expectedShieldsRemoved, 'sum of weapon shields', 1e-9);
+      near(
+        r.weapons.reduce((a, w) => a + w.expectedHullDamage, 0),
+        r.expectedHullDamage,
+        'sum of weapon hull damage',
+        1e-9,
+      );
+      near(
+        r.weapons.reduce((a, w) => a + w.expectedShieldsRemoved, 0),
+        r.expectedShieldsRemoved,
+        'sum of weapon shields',
+        1e-9,
+      );
     });
   }
 });
@@ -461,8 +479,7 @@ describe('sim: initiative', () => {
 });
 
 describe('sim: engagement, worked by hand', () => {
-  const sniper = (name: string, ld?: { target: number; dice: number }) =>
-    unit({ name, bs: 3, hp: 1, ld, weapons: [gun('Energy', 1, 1, 12)] });
+  const sniper = (name: string, ld?: { target: number; dice: number }) => unit({ name, bs: 3, hp: 1, ld, weapons: [gun('Energy', 1, 1, 12)] });
   it('a one-shot duel over one round: initiative decides who shoots first', () => {
     const a = sniper('A', { target: 3, dice: 1 });
     const b = sniper('B', { target: 10, dice: 1 });
@@ -528,7 +545,10 @@ describe('sim: options and input errors', () => {
     it(`rejects ${JSON.stringify(raw)} with a sentence`, () => {
       const v = validateOptions(raw);
       assert.equal(v.options, undefined);
-      assert.ok(v.errors.some((e) => re.test(e)), v.errors.join(' | '));
+      assert.ok(
+        v.errors.some((e) => re.test(e)),
+        v.errors.join(' | '),
+      );
     });
   it('accepts numbers written as text (CLI flags) and fills nothing it was not given', () => {
     const v = validateOptions({ range: '12', trials: '500', seed: '3', cover: 'true' });
@@ -553,7 +573,14 @@ describe('sim: options and input errors', () => {
 });
 
 /** A unit card in the document model, as the parser would give it (offsets are not used here). */
-function card(fields: { name: string; class: string; bases?: number; base?: number; stats: Partial<Record<StatName, StatEntry['value']>>; weapons?: Partial<Record<'name' | 'type' | 'range' | 'damage' | 'attacks', unknown>>[] }): UnitCard {
+function card(fields: {
+  name: string;
+  class: string;
+  bases?: number;
+  base?: number;
+  stats: Partial<Record<StatName, StatEntry['value']>>;
+  weapons?: Partial<Record<'name' | 'type' | 'range' | 'damage' | 'attacks', unknown>>[];
+}): UnitCard {
   const span = { start: 0, end: 0 };
   const f = <T>(value: T | undefined, raw = String(value ?? '')): Field<T> => ({ value, raw, span });
   const entries: Partial<Record<StatName, StatEntry>> = {};
@@ -589,7 +616,14 @@ describe('sim: profiles from cards', () => {
       card({
         name: 'Maw Frigate',
         class: 'Frigate',
-        stats: { BS: { kind: 'target', target: 6 }, D: { kind: 'none' }, SH: { kind: 'count', n: 2 }, AC: { kind: 'target', target: 6 }, HP: { kind: 'count', n: 3 }, LD: { kind: 'none' } },
+        stats: {
+          BS: { kind: 'target', target: 6 },
+          D: { kind: 'none' },
+          SH: { kind: 'count', n: 2 },
+          AC: { kind: 'target', target: 6 },
+          HP: { kind: 'count', n: 3 },
+          LD: { kind: 'none' },
+        },
         weapons: [{ name: 'Maw Cannon', type: 'Piercing', range: 12, damage: 2, attacks: 3 }],
       }),
     );
@@ -609,7 +643,14 @@ describe('sim: profiles from cards', () => {
     });
   });
   it("uses the card's base size and LD", () => {
-    const r = profileFromCard(card({ name: 'X', class: 'Cruiser', base: 80, stats: { BS: { kind: 'target', target: 4 }, HP: { kind: 'count', n: 8 }, LD: { kind: 'targetDice', target: 5, dice: 3 } } }));
+    const r = profileFromCard(
+      card({
+        name: 'X',
+        class: 'Cruiser',
+        base: 80,
+        stats: { BS: { kind: 'target', target: 4 }, HP: { kind: 'count', n: 8 }, LD: { kind: 'targetDice', target: 5, dice: 3 } },
+      }),
+    );
     assert.equal(r.profile?.baseMm, 80);
     assert.deepEqual(r.profile?.ld, { target: 5, dice: 3 });
   });
@@ -617,8 +658,26 @@ describe('sim: profiles from cards', () => {
     ['no class', { name: 'X', class: 'Starbase', stats: { BS: { kind: 'target', target: 4 }, HP: { kind: 'count', n: 8 } } }, /class/],
     ['no BS', { name: 'X', class: 'Cruiser', stats: { HP: { kind: 'count', n: 8 } } }, /BS/],
     ['unreadable HP', { name: 'X', class: 'Cruiser', stats: { BS: { kind: 'target', target: 4 }, HP: undefined } }, /HP/],
-    ['negative damage', { name: 'X', class: 'Cruiser', stats: { BS: { kind: 'target', target: 4 }, HP: { kind: 'count', n: 8 } }, weapons: [{ name: 'W', type: 'Ion', range: 12, damage: -1, attacks: 2 }] }, /damage/],
-    ['weapon without attacks', { name: 'X', class: 'Cruiser', stats: { BS: { kind: 'target', target: 4 }, HP: { kind: 'count', n: 8 } }, weapons: [{ name: 'W', type: 'Ion', range: 12, damage: 1 }] }, /attacks/],
+    [
+      'negative damage',
+      {
+        name: 'X',
+        class: 'Cruiser',
+        stats: { BS: { kind: 'target', target: 4 }, HP: { kind: 'count', n: 8 } },
+        weapons: [{ name: 'W', type: 'Ion', range: 12, damage: -1, attacks: 2 }],
+      },
+      /damage/,
+    ],
+    [
+      'weapon without attacks',
+      {
+        name: 'X',
+        class: 'Cruiser',
+        stats: { BS: { kind: 'target', target: 4 }, HP: { kind: 'count', n: 8 } },
+        weapons: [{ name: 'W', type: 'Ion', range: 12, damage: 1 }],
+      },
+      /attacks/,
+    ],
   ];
   for (const [what, c, re] of broken)
     it(`explains a card it cannot use: ${what}`, () => {

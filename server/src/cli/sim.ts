@@ -81,7 +81,10 @@ function findCard(ws: Workspace, role: string, name: string): { ref?: CardRef; e
     if (factions.length === 1) return { ref: found[0] };
     return { error: `${role} "${name}" names cards of several factions (${factions.join(', ')}); write it as Faction/Name, e.g. "${factions[0]}/${name}".` };
   }
-  const all = ws.allCards().map((c) => c.card.name.value ?? '').filter(Boolean);
+  const all = ws
+    .allCards()
+    .map((c) => c.card.name.value ?? '')
+    .filter(Boolean);
   if (all.length === 0) return { error: `${role} "${name}": no unit cards were found (give --cards PATH).` };
   const near = closestNames(name, all);
   return { error: `Unknown ${role.toLowerCase()} card "${name}".${near.length ? ` Did you mean: ${near.map((c) => `"${c}"`).join(', ')}?` : ''}` };
@@ -113,7 +116,7 @@ export async function runSim(argv: string[], io: CliIO): Promise<number> {
       },
     }));
   } catch (e) {
-    io.stderr(`fabled-star sim: ${(e as Error).message}\n\n${SIM_HELP}`);
+    io.stderr(`fabled-star sim: ${(e as Error).message}\nRun "fabled-star sim --help" for the options.\n`);
     return 2;
   }
   if (values.help) {
@@ -161,7 +164,7 @@ export async function runSim(argv: string[], io: CliIO): Promise<number> {
   const v = validateOptions(raw, a.profile, d.profile);
   if (!v.options) {
     // The core names options as the API does; say them as the flags the user typed.
-    const asFlags = v.errors.map((e) => Object.entries(FLAG_TO_OPTION).reduce((m, [flag, key]) => m.replace(new RegExp(`\\b${key}\\b`, 'g'), `--${flag}`), e));
+    const asFlags = v.errors.map((e) => Object.entries(FLAG_TO_OPTION).reduce((m, [flag, key]) => m.replace(new RegExp(`^${key}\\b`), `--${flag}`), e));
     return usage(asFlags.join('\n  '));
   }
 

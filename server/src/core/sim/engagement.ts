@@ -38,8 +38,8 @@ export const MARKOV_WORK_LIMIT = 4e7;
 export const POLICY_EXPECTED =
   `Each activation spends ${ACTION_POINTS_PER_ACTIVATION} AP: Fire with every weapon in range, and one second action chosen greedily by expected hull points: ` +
   'Aim is worth the extra expected hull damage it adds to this Fire action (aiming the weapon that adds the most); ' +
-  'Shields Back Online (only with SH missing) and Brace (only with AC) are worth the expected hull damage they avert from the opponent\'s next (unaimed) Fire action. ' +
-  'The highest value wins; ties go to Aim, then Shields Back Online, then Brace. Brace lasts until the unit\'s next activation.';
+  "Shields Back Online (only with SH missing) and Brace (only with AC) are worth the expected hull damage they avert from the opponent's next (unaimed) Fire action. " +
+  "The highest value wins; ties go to Aim, then Shields Back Online, then Brace. Brace lasts until the unit's next activation.";
 
 export const POLICY_RULE =
   `Each activation spends ${ACTION_POINTS_PER_ACTIVATION} AP: Fire with every weapon in range, and one second action by a fixed rule (used because exact expectations would be too costly for these cards): ` +
@@ -586,6 +586,6 @@ export const ENGAGEMENT_ASSUMPTIONS: readonly string[] = [
   `Engagement: the units stand at the given range (default ${ENGAGEMENT_DEFAULTS.range}") for every round; weapons that do not reach it never fire.`,
   'Engagement: the attacker starts with full shields, the defender with --defender-shields (default full); both start with the given bases.',
   'Engagement: cover protects the defender only; --aim and --brace apply to the single volley, while in the engagement the policy chooses them.',
-  'Engagement: Brace lasts until the bracing unit\'s next activation; Shields Back Online needs missing SH and never restores beyond the current maximum.',
+  "Engagement: Brace lasts until the bracing unit's next activation; Shields Back Online needs missing SH and never restores beyond the current maximum.",
   'Initiative: each side rolls its LD dice; ties go to the lower LD target, then to more dice, then re-roll. A unit without LD rolls nothing and loses every tie-break; two units without LD each go first half the time.',
 ];

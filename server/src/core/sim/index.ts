@@ -29,7 +29,8 @@ export function simulate(att: UnitProfile, def: UnitProfile, opts: EngagementOpt
   const volley = simulateVolley(att, def, opts);
   const engagement = simulateEngagement(att, def, opts);
   const assumptions = [...ASSUMPTIONS];
-  if (r.volleyRange === undefined) assumptions.unshift(`No range given: every weapon fires in the volley; the engagement is fought at ${ENGAGEMENT_DEFAULTS.range}".`);
+  if (r.volleyRange === undefined)
+    assumptions.unshift(`No range given: every weapon fires in the volley; the engagement is fought at ${ENGAGEMENT_DEFAULTS.range}".`);
   return {
     attacker: att.name,
     defender: def.name,

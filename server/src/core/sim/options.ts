@@ -82,7 +82,8 @@ export function validateOptions(raw: unknown, att?: UnitProfile, def?: UnitProfi
 
   if (src.range !== undefined) {
     const n = asNumber(src.range);
-    if (n === undefined || n < 0 || n > OPTION_LIMITS.rangeMax) errors.push(`range must be a distance in inches from 0 to ${OPTION_LIMITS.rangeMax}, not ${describe(src.range)}.`);
+    if (n === undefined || n < 0 || n > OPTION_LIMITS.rangeMax)
+      errors.push(`range must be a distance in inches from 0 to ${OPTION_LIMITS.rangeMax}, not ${describe(src.range)}.`);
     else out.range = n;
   }
   const cover = bool('cover');
@@ -112,14 +113,18 @@ export function validateOptions(raw: unknown, att?: UnitProfile, def?: UnitProfi
       const names = att.weapons.map((w, i) => `${i}: ${w.name}`).join(', ');
       errors.push(`aim "${out.aim}" is not a weapon of ${att.name}; its weapons are ${names || 'none'}.`);
     }
-    if (out.attackerBases !== undefined && out.attackerBases > att.bases) errors.push(`attackerBases ${out.attackerBases} is more than the ${att.bases} base(s) of ${att.name}.`);
+    if (out.attackerBases !== undefined && out.attackerBases > att.bases)
+      errors.push(`attackerBases ${out.attackerBases} is more than the ${att.bases} base(s) of ${att.name}.`);
   }
   if (def) {
-    if (out.defenderBases !== undefined && out.defenderBases > def.bases) errors.push(`defenderBases ${out.defenderBases} is more than the ${def.bases} base(s) of ${def.name}.`);
+    if (out.defenderBases !== undefined && out.defenderBases > def.bases)
+      errors.push(`defenderBases ${out.defenderBases} is more than the ${def.bases} base(s) of ${def.name}.`);
     const bases = Math.min(out.defenderBases ?? def.bases, def.bases);
     const max = maxShields(def, bases * def.hp);
     if (out.defenderShields !== undefined && out.defenderShields > max) {
-      errors.push(`defenderShields ${out.defenderShields} is more than ${def.name} can hold (${max}${def.combinedShields ? ` = ${def.sh ?? 0} per base x ${bases}` : ''}).`);
+      errors.push(
+        `defenderShields ${out.defenderShields} is more than ${def.name} can hold (${max}${def.combinedShields ? ` = ${def.sh ?? 0} per base x ${bases}` : ''}).`,
+      );
     }
   }
   return errors.length ? { errors } : { options: out, errors };

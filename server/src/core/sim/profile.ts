@@ -23,7 +23,8 @@ export function profileFromCard(card: UnitCard): { profile?: UnitProfile; error?
   if (!cls || !CLASSES[cls]) return fail(`no known class${card.class.raw ? ` ("${card.class.raw}")` : ''}, so it cannot be simulated.`);
   const row = CLASSES[cls];
   const bases = card.bases?.value ?? row.bases;
-  if (!Number.isInteger(bases) || bases < 1 || bases > PROFILE_LIMITS.basesMax) return fail(`bases must be a whole number from 1 to ${PROFILE_LIMITS.basesMax}.`);
+  if (!Number.isInteger(bases) || bases < 1 || bases > PROFILE_LIMITS.basesMax)
+    return fail(`bases must be a whole number from 1 to ${PROFILE_LIMITS.basesMax}.`);
   const baseMm = card.base?.value ?? row.baseMm;
   if (!Number.isFinite(baseMm) || baseMm <= 0) return fail('the base size must be a positive number of millimetres.');
 
@@ -38,7 +39,8 @@ export function profileFromCard(card: UnitCard): { profile?: UnitProfile; error?
   }
 
   const bs = stat('BS', 'target');
-  if (bs === undefined || bs === 'none' || bs === 'bad') return fail(`BS ${bs === 'bad' ? `"${entries.BS?.raw}" is not readable` : 'is missing'}; it is needed to fire.`);
+  if (bs === undefined || bs === 'none' || bs === 'bad')
+    return fail(`BS ${bs === 'bad' ? `"${entries.BS?.raw}" is not readable` : 'is missing'}; it is needed to fire.`);
   const hp = stat('HP', 'count');
   if (hp === undefined || hp === 'none' || hp === 'bad') return fail(`HP ${hp === 'bad' ? `"${entries.HP?.raw}" is not readable` : 'is missing'}.`);
   if (!Number.isInteger(hp.n) || hp.n < 1 || hp.n > PROFILE_LIMITS.hpMax) return fail(`HP must be a whole number from 1 to ${PROFILE_LIMITS.hpMax}.`);
@@ -53,7 +55,8 @@ export function profileFromCard(card: UnitCard): { profile?: UnitProfile; error?
   if (typeof d === 'string') return fail(d);
   const sh = optional('SH', 'count');
   if (typeof sh === 'string') return fail(sh);
-  if (sh && (!Number.isInteger(sh.n) || sh.n < 0 || sh.n > PROFILE_LIMITS.shieldsMax)) return fail(`SH must be a whole number from 0 to ${PROFILE_LIMITS.shieldsMax}.`);
+  if (sh && (!Number.isInteger(sh.n) || sh.n < 0 || sh.n > PROFILE_LIMITS.shieldsMax))
+    return fail(`SH must be a whole number from 0 to ${PROFILE_LIMITS.shieldsMax}.`);
   const ac = optional('AC', 'target');
   if (typeof ac === 'string') return fail(ac);
   const ld = optional('LD', 'targetDice');
@@ -63,10 +66,16 @@ export function profileFromCard(card: UnitCard): { profile?: UnitProfile; error?
   for (const [i, w] of (card.weapons?.items ?? []).entries()) {
     const wname = w.name.value?.trim() || `weapon ${i + 1}`;
     const need = (what: string, v: number | undefined, max: number): string | undefined =>
-      v === undefined ? `weapon "${wname}" has no readable ${what}.` : !Number.isFinite(v) || v < 0 || v > max ? `weapon "${wname}" has ${what} ${v}, outside 0..${max}.` : undefined;
+      v === undefined
+        ? `weapon "${wname}" has no readable ${what}.`
+        : !Number.isFinite(v) || v < 0 || v > max
+          ? `weapon "${wname}" has ${what} ${v}, outside 0..${max}.`
+          : undefined;
     if (!w.type.value) return fail(`weapon "${wname}" has no known type${w.type.raw ? ` ("${w.type.raw}")` : ''}.`);
     const problem =
-      need('range', w.range.value, Number.MAX_SAFE_INTEGER) ?? need('damage', w.damage.value, PROFILE_LIMITS.damageMax) ?? need('attacks', w.attacks.value, PROFILE_LIMITS.attacksMax);
+      need('range', w.range.value, Number.MAX_SAFE_INTEGER) ??
+      need('damage', w.damage.value, PROFILE_LIMITS.damageMax) ??
+      need('attacks', w.attacks.value, PROFILE_LIMITS.attacksMax);
     if (problem) return fail(problem);
     const damage = w.damage.value!;
     const attacks = w.attacks.value!;

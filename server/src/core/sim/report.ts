@@ -5,7 +5,10 @@
  */
 import type { Point, SimulationResult } from './types';
 
-const pct = (p: number, digits = 1) => `${(100 * p).toFixed(digits)}%`;
+const pct = (p: number, digits = 1) => {
+  const floor = 0.5 * 10 ** -(digits + 2);
+  return p > 0 && p < floor ? `<${(100 * floor * 2).toFixed(digits)}%` : `${(100 * p).toFixed(digits)}%`;
+};
 const num = (x: number) => x.toFixed(2);
 
 function table(rows: string[][], rightAlign: boolean[]): string[] {
@@ -64,7 +67,15 @@ export function renderReport(r: SimulationResult): string {
       rows.push([w.name, w.type, 'out of range', '', '', '', '']);
       continue;
     }
-    rows.push([`${w.name}${w.aimed ? ' (aimed)' : ''}`, w.type, String(w.attacks), num(w.expectedHits), num(w.expectedCrits), num(w.expectedShieldsRemoved), num(w.expectedHullDamage)]);
+    rows.push([
+      `${w.name}${w.aimed ? ' (aimed)' : ''}`,
+      w.type,
+      String(w.attacks),
+      num(w.expectedHits),
+      num(w.expectedCrits),
+      num(w.expectedShieldsRemoved),
+      num(w.expectedHullDamage),
+    ]);
   }
   rows.push(['Total', '', '', '', '', num(v.expectedShieldsRemoved), num(v.expectedHullDamage)]);
   out.push(...table(rows, [false, false, true, true, true, true, true]).map((l) => `  ${l}`));
@@ -81,9 +92,9 @@ export function renderReport(r: SimulationResult): string {
   out.push(`Engagement: up to ${e.rounds} rounds at ${e.range}" (${e.method}, ${e.trials} trials, seed ${e.seed})`);
   const eng = table(
     [
-      [`${r.attacker} wins`, pct(e.attackerWins), `± ${pct(e.standardError.attackerWins)}`, e.exact ? `exact ${pct(e.exact.attackerWins, 2)}` : ''],
-      [`${r.defender} wins`, pct(e.defenderWins), `± ${pct(e.standardError.defenderWins)}`, e.exact ? `exact ${pct(e.exact.defenderWins, 2)}` : ''],
-      ['Neither destroyed', pct(e.neither), `± ${pct(e.standardError.neither)}`, e.exact ? `exact ${pct(e.exact.neither, 2)}` : ''],
+      [`${r.attacker} wins`, pct(e.attackerWins), `± ${pct(e.standardError.attackerWins, 2)}`, e.exact ? `exact ${pct(e.exact.attackerWins, 2)}` : ''],
+      [`${r.defender} wins`, pct(e.defenderWins), `± ${pct(e.standardError.defenderWins, 2)}`, e.exact ? `exact ${pct(e.exact.defenderWins, 2)}` : ''],
+      ['Neither destroyed', pct(e.neither), `± ${pct(e.standardError.neither, 2)}`, e.exact ? `exact ${pct(e.exact.neither, 2)}` : ''],
     ],
     [false, true, true, false],
   );

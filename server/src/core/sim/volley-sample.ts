@@ -4,7 +4,7 @@
  * exact programme in the tests). Above that, each step draws how many dice succeed from a binomial
  * distribution, which is the same law in O(1) draws, so absurd attack counts stay fast.
  */
-import { Dice, isCritical, rollSucceeds } from './dice';
+import { type Dice, isCritical, rollSucceeds } from './dice';
 import { absorb, applyHits, attacksAgainst, basesLeft } from './fire';
 import type { FireContext, WeaponPlan } from './fire';
 

@@ -103,7 +103,12 @@ export function exactVolleyResult(att: UnitProfile, def: UnitProfile, opts: Voll
  * The sampled volley: `trials` seeded Fire actions (fewer when that would take more than about a
  * second; the result says how many ran), with standard errors of the three headline figures.
  */
-export function sampledVolleyResult(att: UnitProfile, def: UnitProfile, opts: VolleyOptions & { trials?: number; seed?: number }, literalDice?: number): VolleyResult {
+export function sampledVolleyResult(
+  att: UnitProfile,
+  def: UnitProfile,
+  opts: VolleyOptions & { trials?: number; seed?: number },
+  literalDice?: number,
+): VolleyResult {
   const v = volleySetup(att, def, opts);
   const { defenderHull: hull0, defenderShields: sh0, defenderBases: bases0, seed } = v.resolved;
   const cost = sampleCost(v.ctx, bases0, literalDice);
