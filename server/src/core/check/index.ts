@@ -2,8 +2,8 @@
  * The validator: every check of RULES.md over one document, in the context of the workspace (for
  * card references and duplicate names). Pure; never throws on a document the model produced.
  */
-import type { FabledDocument, Problem, UnitCard, UnitDocument } from '../model/types';
-import { originOf, shifted, type Origin } from '../model/chunks';
+import type { FabledDocument, Problem, UnitCard } from '../model/types';
+import { originOf, type ChunkResult } from '../model/chunks';
 import type { Workspace } from '../workspace';
 import { CheckContext } from './context';
 import { checkCard } from './card';
@@ -32,42 +32,40 @@ export function checkDocument(doc: FabledDocument, ws?: Workspace): Problem[] {
 }
 
 function checkCards(ctx: CheckContext, cards: UnitCard[]): void {
+  // Without a workspace, still catch two cards of one name in the same file.
+  const names = new Map<string, UnitCard>();
   for (const card of cards) {
-    const origin = originOf(card);
-    if (origin) ctx.problems.push(...cachedCardChecks(origin));
-    else checkCard(ctx, card);
-    checkDuplicate(ctx, card);
+    const chunk = originOf(card);
+    if (chunk) {
+      // A chunk holds one card; its checks are computed once and reused while its text stays.
+      if (chunk.cards[0] === card) ctx.problems.push(...cachedCardChecks(chunk, ctx.doc));
+    } else checkCard(ctx, card);
+    if (ctx.ws) checkDuplicate(ctx, card);
+    else if (card.name.value) {
+      const key = card.name.value.toLowerCase();
+      if (names.has(key)) ctx.report('FS-DUPLICATE-CARD', `Another card in this file is already named "${card.name.value}"; names are unique per faction`, card.name.span);
+      else names.set(key, card);
+    }
   }
 }
 
 /**
  * A card's own checks depend on nothing but its text, so they are kept with its parsed chunk
- * (relative offsets) and moved to where the card now stands.
+ * (and move with it when text before it changes length).
  */
-function cachedCardChecks(origin: Origin): Problem[] {
-  const chunk = origin.chunk;
+function cachedCardChecks(chunk: ChunkResult, doc: FabledDocument): Problem[] {
   if (!chunk.checks) {
-    const rel: UnitDocument = { kind: 'unit', uri: '', text: chunk.text, problems: [], faction: chunk.cards[0]?.faction ?? { value: undefined, raw: '', span: { start: 0, end: 0 } }, units: chunk.cards };
-    const ctx = new CheckContext(rel, undefined);
+    const ctx = new CheckContext(doc, undefined);
     for (const c of chunk.cards) checkCard(ctx, c);
     chunk.checks = ctx.problems;
   }
-  const placed = chunk.placed;
-  if (placed && placed.base === origin.base) return (placed.checks ??= shifted(chunk.checks, origin.base));
-  return shifted(chunk.checks, origin.base);
+  return chunk.checks;
 }
 
 function checkDuplicate(ctx: CheckContext, card: UnitCard): void {
   const name = card.name.value;
   const faction = card.faction.value;
-  if (!name || !ctx.ws || faction === undefined) {
-    if (!ctx.ws && name && ctx.doc.kind !== 'fleet') {
-      // Without a workspace, still catch two cards of one name in the same file.
-      const same = ctx.doc.units.filter((c) => c.name.value?.toLowerCase() === name.toLowerCase());
-      if (same.length > 1 && same[0] !== card) ctx.report('FS-DUPLICATE-CARD', `Another card in this file is already named "${name}"; names are unique per faction`, card.name.span);
-    }
-    return;
-  }
+  if (!name || !ctx.ws || faction === undefined) return;
   const all = ctx.ws.findCards(name, faction);
   if (all.length < 2) return;
   const others = all.filter((r) => r.card !== card);

@@ -64,15 +64,14 @@ export function splitList(text: string, key = 'units'): Split | undefined {
   return { listStart: items[0]!.start, listEnd, items };
 }
 
-/** What one item's text parsed to, with offsets relative to the item's start. */
+/** What one item's text parsed to, with absolute offsets for where it stands now (`base`). */
 export interface ChunkResult {
   text: string;
+  base: number;
   cards: UnitCard[];
   problems: Problem[];
-  /** Problems of the card checks, relative, filled in lazily by the validator. */
+  /** Problems of the card checks, filled in by the validator, kept with the card. */
   checks?: Problem[];
-  /** The last absolute copy made, reused while the item stays at the same offset. */
-  placed?: { base: number; cards: UnitCard[]; problems: Problem[]; checks?: Problem[] };
 }
 
 /** Results by item text; entries not used by the latest parse are dropped, so it stays small. */
@@ -101,15 +100,11 @@ export class ChunkCache {
   }
 }
 
-/** Where an absolute card came from, for the validator's per-card cache. */
+/** Where a card came from, for the validator's per-card cache. */
 export const ORIGIN = Symbol('chunk-origin');
-export interface Origin {
-  chunk: ChunkResult;
-  base: number;
-}
 
-export function originOf(card: UnitCard): Origin | undefined {
-  return (card as unknown as { [ORIGIN]?: Origin })[ORIGIN];
+export function originOf(card: UnitCard): ChunkResult | undefined {
+  return (card as unknown as { [ORIGIN]?: ChunkResult })[ORIGIN];
 }
 
 function isSpan(o: object): o is Span {
@@ -118,31 +113,48 @@ function isSpan(o: object): o is Span {
 }
 
 /**
- * A deep copy with every span moved by `delta`. Shared objects stay shared in the copy (a stat
- * line token's span is both its key and its value span). `replace` swaps whole values by key.
+ * Moves a chunk's results to a new offset, in place: every span in its cards and problems moves
+ * by the difference. In place, because copying every card after an edit near the top of a large
+ * file would cost more than parsing it; documents older than the latest share these objects and
+ * are not to be used once a newer version exists (the server never publishes stale results).
  */
-export function shifted<T>(value: T, delta: number, replace?: Record<string, unknown>): T {
-  const seen = new Map<object, unknown>();
-  const walk = (v: unknown, key?: string): unknown => {
-    if (key !== undefined && replace && key in replace) return replace[key];
-    if (v === null || typeof v !== 'object') return v;
-    const done = seen.get(v);
-    if (done !== undefined) return done;
+export function moveChunk(chunk: ChunkResult, base: number): void {
+  const delta = base - chunk.base;
+  if (delta === 0) return;
+  chunk.base = base;
+  const seen = new Set<object>();
+  const walk = (v: unknown, key?: string): void => {
+    if (v === null || typeof v !== 'object' || key === 'faction' || seen.has(v)) return;
+    seen.add(v);
     if (Array.isArray(v)) {
-      const out: unknown[] = [];
-      seen.set(v, out);
-      for (const x of v) out.push(walk(x));
-      return out;
+      for (const x of v) walk(x);
+      return;
     }
     if (isSpan(v)) {
-      const s = { start: v.start + delta, end: v.end + delta };
-      seen.set(v, s);
-      return s;
+      v.start += delta;
+      v.end += delta;
+      return;
     }
-    const out: Record<string, unknown> = {};
-    seen.set(v, out);
-    for (const k of Object.keys(v)) out[k] = walk((v as Record<string, unknown>)[k], k);
-    return out;
+    for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], k);
   };
-  return walk(value) as T;
+  walk(chunk.cards);
+  walk(chunk.problems);
+  if (chunk.checks) walk(chunk.checks);
+}
+
+/** Moves every position of a freshly parsed YAML tree by `delta` (its errors stay as they are). */
+export function shiftTree(root: { startPosition: number; endPosition: number }, delta: number): void {
+  // The tree is a tree: children hang off key, value, mappings and items; an alias (kind 4) points
+  // at another node through `value`, which is moved where it stands, so it is not followed here.
+  type N = { startPosition: number; endPosition: number; kind?: number; key?: N; value?: unknown; mappings?: N[]; items?: N[] };
+  const stack: N[] = [root as N];
+  while (stack.length) {
+    const n = stack.pop()!;
+    n.startPosition += delta;
+    n.endPosition += delta;
+    if (n.key) stack.push(n.key);
+    if (n.kind !== 4 && n.value && typeof n.value === 'object') stack.push(n.value as N);
+    if (n.mappings) for (const m of n.mappings) if (m) stack.push(m);
+    if (n.items) for (const m of n.items) if (m) stack.push(m);
+  }
 }

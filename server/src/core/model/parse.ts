@@ -25,7 +25,7 @@ import type {
   UnitDocument,
   Weapon,
 } from './types';
-import { ChunkCache, ORIGIN, shifted, splitList, type Origin, type Split } from './chunks';
+import { ChunkCache, ORIGIN, moveChunk, splitList, type Split } from './chunks';
 import { Kind, deref, describeKind, isScalar, loadYaml, problem, readMap, scalarText, spanOf, suggest, type Entry, type YAMLNode, type YAMLScalar, type YAMLSequence } from './yaml';
 
 const SUFFIXES: readonly [string, DocKind][] = [
@@ -102,21 +102,19 @@ function parseSplit(uri: string, text: string, kind: 'unit' | 'faction', split: 
     const chunkText = text.slice(item.start, item.end);
     let chunk = cache.get(chunkText);
     if (!chunk) {
-      const { root, problems } = loadYaml(chunkText);
-      const r = new Reader(chunkText, problems);
-      chunk = { text: chunkText, cards: root ? r.cardsOfList(root, doc.faction) : [], problems };
+      // Parse the item alone, then move its tree to where it stands, so the model is built with
+      // the document's own offsets (and reads the document's text) without copying anything.
+      const { root, problems } = loadYaml(chunkText, item.start);
+      const r = new Reader(text, problems);
+      chunk = { text: chunkText, base: item.start, cards: root ? r.cardsOfList(root, doc.faction) : [], problems };
+      for (const c of chunk.cards) Object.defineProperty(c, ORIGIN, { value: chunk, enumerable: false });
       cache.set(chunkText, chunk);
-    }
-    if (!chunk.placed || chunk.placed.base !== item.start) {
-      chunk.placed = { base: item.start, cards: shifted(chunk.cards, item.start, { faction: doc.faction }), problems: shifted(chunk.problems, item.start) };
-      const origin: Origin = { chunk, base: item.start };
-      for (const c of chunk.placed.cards) Object.defineProperty(c, ORIGIN, { value: origin, enumerable: false });
-    }
-    for (const c of chunk.placed.cards) {
+    } else moveChunk(chunk, item.start);
+    for (const c of chunk.cards) {
       c.faction = doc.faction;
       doc.units.push(c);
     }
-    doc.problems.push(...chunk.placed.problems);
+    doc.problems.push(...chunk.problems);
   }
   cache.sweep();
   return doc;

@@ -10,6 +10,7 @@
 import { load, Kind, type YAMLNode, type YAMLScalar, type YAMLMapping, type YamlMap, type YAMLSequence } from '@stoplight/yaml-ast-parser';
 import { closest, distance } from 'fastest-levenshtein';
 import { CODES, type Code } from '../check/codes';
+import { shiftTree } from './chunks';
 import type { Problem, Span, ProblemData } from './types';
 
 export { Kind };
@@ -57,13 +58,14 @@ export interface Loaded {
   problems: Problem[];
 }
 
-export function loadYaml(text: string): Loaded {
+/** Loads YAML; with `offset`, the text is a piece of a document starting there, and every position is the document's. */
+export function loadYaml(text: string, offset = 0): Loaded {
   const problems: Problem[] = [];
   let source = text;
   if (source.charCodeAt(0) === 0xfeff) source = ' ' + source.slice(1);
   if (source.includes('-')) {
-    source = source.replace(BARE_DASH, (m: string, pre: string, post: string, comment: string | undefined, offset: number) => {
-      const at = offset + pre.length;
+    source = source.replace(BARE_DASH, (m: string, pre: string, post: string, comment: string | undefined, at0: number) => {
+      const at = at0 + pre.length;
       problems.push(
         problem('FS-BARE-DASH', 'A bare "-" is a YAML list marker, not a value (other YAML tools reject it); write "-" in quotes or —', { start: at, end: at + 1 }, {
           replacements: ['"-"', '—'],
@@ -79,7 +81,7 @@ export function loadYaml(text: string): Loaded {
     // The parser recovers from ordinary errors itself; a throw here is an input it cannot handle at
     // all (e.g. nesting deep enough to exhaust the stack). Report it instead of crashing the caller.
     problems.push(problem('FS-YAML-SYNTAX', `The file cannot be read as YAML: ${(e as Error).message ?? e}`, { start: 0, end: Math.min(text.length, 1) }));
-    return { root: undefined, problems };
+    return { root: undefined, problems: moved(problems, offset) };
   }
   if (root) {
     // Errors before warnings, so that a line with both reports the error.
@@ -103,7 +105,13 @@ export function loadYaml(text: string): Loaded {
       problems.push(problem(err.isWarning ? 'FS-YAML-WARNING' : 'FS-YAML-SYNTAX', message, span));
     }
   }
-  return { root, problems };
+  if (root && offset) shiftTree(root, offset);
+  return { root, problems: moved(problems, offset) };
+}
+
+function moved(problems: Problem[], offset: number): Problem[] {
+  if (offset) for (const p of problems) p.span = { start: p.span.start + offset, end: p.span.end + offset };
+  return problems;
 }
 
 function lineEndFrom(text: string, pos: number): number {
