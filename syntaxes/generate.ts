@@ -6,7 +6,7 @@
  *   node --import=tsx syntaxes/generate.ts          write the grammars
  *   node --import=tsx syntaxes/generate.ts --check  exit 1 if the committed files are out of date
  *
- * The languages are YAML: each language's grammar (source.fabled.unit, .faction, .fleet) is the
+ * The languages are YAML: each language's grammar (source.fabled-unit, -faction, -fleet) is the
  * editor's own YAML grammar, and one injection grammar (fabled.injection) adds the game's tokens on
  * top. VS Code has shipped two YAML grammars: textmate's (up to 1.9x) and RedCMD's (since), which
  * marks everything inside `meta.stream.yaml`. With RedCMD's, the injection works only inside
@@ -27,9 +27,9 @@ import {
 } from '../server/src/core/rules/data';
 
 export const LANGUAGES = [
-  { id: 'fabled-unit', scope: 'source.fabled.unit', name: 'Fabled Star unit cards', file: 'fabled-unit.tmLanguage.json' },
-  { id: 'fabled-faction', scope: 'source.fabled.faction', name: 'Fabled Star faction', file: 'fabled-faction.tmLanguage.json' },
-  { id: 'fabled-fleet', scope: 'source.fabled.fleet', name: 'Fabled Star fleet list', file: 'fabled-fleet.tmLanguage.json' },
+  { id: 'fabled-unit', scope: 'source.fabled-unit', name: 'Fabled Star unit cards', file: 'fabled-unit.tmLanguage.json' },
+  { id: 'fabled-faction', scope: 'source.fabled-faction', name: 'Fabled Star faction', file: 'fabled-faction.tmLanguage.json' },
+  { id: 'fabled-fleet', scope: 'source.fabled-fleet', name: 'Fabled Star fleet list', file: 'fabled-fleet.tmLanguage.json' },
 ] as const;
 
 export const INJECTION = { scope: 'fabled.injection', file: 'fabled.injection.tmLanguage.json' } as const;

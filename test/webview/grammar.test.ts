@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { generatedFiles, LANGUAGES } from '../../syntaxes/generate';
+import { generatedFiles, INJECTION, LANGUAGES } from '../../syntaxes/generate';
 import { tokenizer, yamlGrammars, type Token, type Tokenizer } from './grammar';
 import { ROOT } from './harness';
 
@@ -73,7 +73,7 @@ function exampleFiles(): { path: string; scope: string }[] {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
       const kind = /\.(unit|faction|fleet)\.yaml$/.exec(name)?.[1];
-      if (kind) out.push({ path, scope: `source.fabled.${kind}` });
+      if (kind) out.push({ path, scope: `source.fabled-${kind}` });
     }
   };
   walk(join(ROOT, 'examples'));
@@ -99,6 +99,23 @@ describe('TextMate grammars', () => {
     }
   });
 
+  it('are the ones the manifest contributes, injected into exactly the three languages', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      contributes: { grammars: { language?: string; scopeName: string; path: string; injectTo?: string[] }[] };
+    };
+    const grammars = manifest.contributes.grammars;
+    for (const lang of LANGUAGES) {
+      const entry = grammars.find((g) => g.language === lang.id);
+      assert.ok(entry, `a grammar for ${lang.id}`);
+      assert.equal(entry.scopeName, lang.scope);
+      assert.equal(entry.path, `./syntaxes/${lang.file}`);
+    }
+    const injection = grammars.find((g) => g.scopeName === INJECTION.scope);
+    assert.ok(injection, 'the injection grammar is contributed');
+    assert.equal(injection.path, `./syntaxes/${INJECTION.file}`);
+    assert.deepEqual([...(injection.injectTo ?? [])].sort(), LANGUAGES.map((l) => l.scope).sort());
+  });
+
   for (const yaml of yamlGrammars()) {
     describe(`over ${yaml.name}`, () => {
       const tokenizers = new Map<string, Tokenizer>();
@@ -109,9 +126,9 @@ describe('TextMate grammars', () => {
       });
 
       const groups: [string, Case[]][] = [
-        ['source.fabled.unit', UNIT_CASES],
-        ['source.fabled.faction', [...FACTION_CASES, ...UNIT_CASES.slice(0, 3)]],
-        ['source.fabled.fleet', FLEET_CASES],
+        ['source.fabled-unit', UNIT_CASES],
+        ['source.fabled-faction', [...FACTION_CASES, ...UNIT_CASES.slice(0, 3)]],
+        ['source.fabled-fleet', FLEET_CASES],
       ];
       for (const [scope, cases] of groups) {
         for (const [line, text, expected] of cases) {
