@@ -378,11 +378,118 @@ describe('JSON Schemas', () => {
         passed++;
         assert.deepEqual(schemaErrors('unit', YAML.parse(text)), [], text);
       }),
-      { numRuns: 1500, seed: 7 },
+      { numRuns: 1000, seed: 7 },
     );
     // The property only says something if both outcomes were generated often.
     assert.ok(passed >= 50, `only ${passed} generated cards passed the validator`);
     assert.ok(failed >= 50, `only ${failed} generated cards failed the validator`);
+  });
+
+  /** Runs a generated-document property: whenever the validator passes a document, the schema must too. */
+  function agreeOnGenerated(kind: DocKind, docs: fc.Arbitrary<unknown>, extra: readonly string[] = []): { passed: number; failed: number } {
+    let passed = 0;
+    let failed = 0;
+    fc.assert(
+      fc.property(docs, (data) => {
+        const text = YAML.stringify(data);
+        const ws = new Workspace();
+        for (const f of extra) ws.set(uriOf(f), fs.readFileSync(f, 'utf8'));
+        const doc = ws.set(`file:///generated.${kind}.yaml`, text)!;
+        if (checkDocument(doc, ws).some(isError)) {
+          failed++;
+          return;
+        }
+        passed++;
+        assert.deepEqual(schemaErrors(kind, YAML.parse(text)), [], text);
+      }),
+      { numRuns: 600, seed: 11 },
+    );
+    return { passed, failed };
+  }
+  const sometimes = <T>(good: readonly T[], bad: readonly T[]): fc.Arbitrary<T> =>
+    fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...good) }, { weight: 1, arbitrary: fc.constantFrom(...bad) });
+
+  it('never rejects a generated Command Board the validator passes (property)', () => {
+    const ability = fc.record(
+      {
+        name: fc.constantFrom('A', 'B', 'C', 'D', 'E', 'F', 'G'),
+        cost: sometimes<unknown>([1, 2, '2'], [0, 3, 5, 'x']),
+        timing: sometimes(['Before Move', 'Any time'], ['']),
+        effect: sometimes(['+3" to that Move.', 'Reroll one die.'], ['']),
+      },
+      { requiredKeys: ['name', 'cost', 'timing'] },
+    );
+    // The CP figures follow the doctrine most of the time, so that many boards pass the validator.
+    const board = fc.constantFrom(...(Object.keys(DOCTRINES) as (keyof typeof DOCTRINES)[])).chain((d) =>
+      fc.record(
+        {
+          faction: fc.constant('Gen'),
+          doctrine: sometimes([d, d.toLowerCase(), d.toUpperCase()], ['Heavy', '']),
+          cp: sometimes<unknown>([DOCTRINES[d], String(DOCTRINES[d])], [DOCTRINES[d] + 1, 5, -1, 'x']),
+          cpSources: fc.oneof(
+            { weight: 6, arbitrary: fc.constant([]) },
+            {
+              weight: 1,
+              arbitrary: fc.array(fc.record({ name: fc.constantFrom('Burst', 'Officer'), cp: sometimes<unknown>([1, 2, '1'], [-1, 'x']) }), {
+                minLength: 1,
+                maxLength: 3,
+              }),
+            },
+          ),
+          factionAbility: fc.oneof(
+            { weight: 12, arbitrary: fc.record({ name: fc.constant('Grace'), text: fc.constant('Reroll one failed Dodge roll.') }) },
+            { weight: 1, arbitrary: fc.constantFrom<unknown>([], 'Grace', { name: 'Grace' }) },
+          ),
+          commandAbilities: fc
+            .array(ability, { minLength: 6, maxLength: 6 })
+            .chain((six) =>
+              fc.oneof(
+                { weight: 12, arbitrary: fc.constant(six) },
+                { weight: 1, arbitrary: fc.constant(six.slice(1)) },
+                { weight: 1, arbitrary: fc.constant([...six, six[0]!]) },
+              ),
+            )
+            .map((list) => list.map((a, i) => ({ ...a, name: `${a.name}${i}` }))),
+        },
+        { requiredKeys: ['faction', 'doctrine', 'factionAbility', 'commandAbilities'] },
+      ),
+    );
+    const { passed, failed } = agreeOnGenerated('faction', board);
+    assert.ok(passed >= 30 && failed >= 30, `passed ${passed}, failed ${failed}`);
+  });
+
+  it('never rejects a generated fleet the validator passes (property)', () => {
+    const cards = walk(path.join(SCHEMA_FIXTURES, 'valid')).filter((f) => f.endsWith('.unit.yaml'));
+    const name = sometimes(['Test Dreadnought', 'Test Cruiser', 'Test Carrier', 'Test Destroyer'], ['Nobody', '']);
+    const entry = fc.oneof(
+      name,
+      fc.record(
+        {
+          unit: name,
+          count: sometimes<unknown>([1, 2, '1'], [0, -1, 'x']),
+          embark: fc.oneof(
+            sometimes(['Test Fighter Wing'], ['Test Bomber Wing']),
+            fc.array(sometimes<unknown>(['Test Fighter Wing', { unit: 'Test Fighter Wing' }], ['Test Cruiser']), { maxLength: 2 }),
+          ),
+        },
+        { requiredKeys: ['unit'] },
+      ),
+    );
+    const fleet = fc.record(
+      {
+        name: fc.constant('Gen Fleet'),
+        faction: sometimes(['Schema Test'], ['Other']),
+        points: sometimes<unknown>([2000, 5000, '3000', 1000], [0, -5, 'lots']),
+        objectives: sometimes<unknown>([3, 6, 10, '8'], [-1, 'x']),
+        units: fc.oneof(
+          { weight: 12, arbitrary: fc.array(entry, { minLength: 1, maxLength: 4 }) },
+          { weight: 1, arbitrary: fc.constantFrom<unknown>(null, { unit: 'Test Cruiser' }) },
+        ),
+      },
+      { requiredKeys: ['name', 'faction', 'points', 'units'] },
+    );
+    const { passed, failed } = agreeOnGenerated('fleet', fleet, cards);
+    assert.ok(passed >= 30 && failed >= 30, `passed ${passed}, failed ${failed}`);
   });
 
   describe('in yaml-language-server (what editors without this extension show)', () => {
