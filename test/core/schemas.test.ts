@@ -309,7 +309,7 @@ describe('JSON Schemas', () => {
       fc.tuple(...STAT_ORDER.map(stat), fc.constantFrom(' ', ' · ', ',', '  ')).map((t) => t.slice(0, 9).map(String).join(String(t[9]))),
     );
     const range = odd<unknown>([...RANGE_BANDS, '12"', '6"', '18 in', '9”', '24.0', "3''"], ['10"', 31, '12 ft', 0]);
-    const type = odd(['Energy', 'ion', 'E', 'p', 'BLAST', 'Auto'], ['Plasma', 'X']);
+    const type = odd(['Energy', 'ion', 'E', 'p', 'BLAST', 'Auto'], ['Plasma', 'X', '']);
     const weapon = fc.oneof(
       fc.record({
         name: odd(['Lance', 'Gun 2'], ['']),

@@ -442,6 +442,7 @@ class Reader {
     }
     const [t, r, d, a] = parts as [(typeof parts)[0], (typeof parts)[0], (typeof parts)[0], (typeof parts)[0]];
     const type: Field<WeaponType> = { value: normaliseWeaponType(t.raw), raw: t.raw, span: t.span };
+    if (t.raw === '') this.report('FS-WEAPON-FORMAT', `The weapon's type is missing: write one of ${WEAPON_TYPES.join(', ')} after the dash`, span);
     const numField = (p: (typeof parts)[0], what: string, parse: (s: string) => number | undefined): Field<number> => {
       const v = parse(p.raw);
       if (v === undefined) this.report(p.raw === '' ? 'FS-WEAPON-FORMAT' : 'FS-TYPE', p.raw === '' ? `The weapon's ${what} is missing` : `The weapon's ${what} should be a number, not "${p.raw}"`, p.raw === '' ? span : p.span);
