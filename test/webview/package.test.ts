@@ -1,0 +1,80 @@
+/**
+ * What the VSIX carries, as vsce itself lists it from .vscodeignore: only what runs (the bundles,
+ * grammars, schemas, snippets, icons, manifest and licence), and every file the manifest points at.
+ * The size limit is checked by `npm run package`'s output in CI, not here (it needs a production build).
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT } from './harness';
+
+const run = promisify(execFile);
+
+/** Every shipped file must match one of these. */
+const ALLOWED = [
+  /^package\.json$/,
+  /^(README|CHANGELOG)\.md$/,
+  /^LICENSE$/,
+  /^dist\/(client|server|webview)\.js$/,
+  /^dist\/webview\.css$/,
+  /^language-configuration\.json$/,
+  /^syntaxes\/[\w.-]+\.tmLanguage\.json$/,
+  /^schemas\/[\w.-]+\.schema\.json$/,
+  /^snippets\/[\w.-]+\.code-snippets$/,
+  /^icons\/fabled-(unit|faction|fleet)\.svg$/,
+  /^icons\/fabled-star\.png$/,
+];
+
+/** Every `./path` (or `icons/...`-style path) that the manifest names. */
+function manifestPaths(manifest: Record<string, unknown>): string[] {
+  const out = new Set<string>();
+  const walk = (v: unknown, key: string) => {
+    if (typeof v === 'string') {
+      if ((key === 'path' || key === 'url' || key === 'configuration' || key === 'light' || key === 'dark' || key === 'main' || key === 'icon') && /^\.?\/?[\w-]+\/|\.json$|\.png$|\.svg$|\.js$/.test(v) && !v.startsWith('$(')) {
+        out.add(v.replace(/^\.\//, ''));
+      }
+      return;
+    }
+    if (Array.isArray(v)) v.forEach((x) => walk(x, key));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  walk({ main: manifest['main'], icon: manifest['icon'] }, '');
+  walk(manifest['contributes'], 'contributes');
+  return [...out].sort();
+}
+
+describe('VSIX contents (vsce ls)', function () {
+  this.timeout(120_000);
+  let files: string[];
+
+  before(async function () {
+    // vsce lists only files that exist; the bundles come from `npm run build` (which `npm test` runs first).
+    for (const bundle of ['dist/client.js', 'dist/server.js', 'dist/webview.js', 'dist/webview.css']) {
+      assert.ok(existsSync(join(ROOT, bundle)), `${bundle} is missing: run npm run build first`);
+    }
+    const vsce = join(ROOT, 'node_modules', '.bin', 'vsce');
+    const { stdout } = await run(vsce, ['ls', '--no-dependencies'], { cwd: ROOT, maxBuffer: 1 << 24 });
+    files = stdout.split('\n').map((l) => l.trim()).filter(Boolean).sort();
+  });
+
+  it('ships nothing but what runs: no sources, source maps or node_modules', () => {
+    const stray = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
+    assert.deepEqual(stray, []);
+    assert.ok(!files.some((f) => f.endsWith('.map') || f.endsWith('.ts') || f.startsWith('node_modules/')));
+  });
+
+  it('ships every file the manifest points at', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const wanted = manifestPaths(manifest);
+    assert.ok(wanted.includes('dist/client.js') && wanted.includes('language-configuration.json'), `found ${wanted.join(', ')}`);
+    assert.deepEqual(wanted.filter((p) => !files.includes(p)), []);
+  });
+
+  it('ships the four bundles, the licence and the extension icon', () => {
+    for (const f of ['dist/client.js', 'dist/server.js', 'dist/webview.js', 'dist/webview.css', 'LICENSE', 'icons/fabled-star.png']) {
+      assert.ok(files.includes(f), f);
+    }
+  });
+});
