@@ -19,6 +19,8 @@ const SIDES = DICE.sides;
 const AUTO_FAIL = DICE.autoFailAtOrBelow;
 const CRITICAL = DICE.critical;
 const BEST = DICE.bestTarget;
+const float64 = uniformFloat64;
+const intBetween = uniformInt;
 
 /** No modifier makes a target number better than the rules' best (3+). */
 export function clampTarget(target: number): number {
@@ -116,17 +118,17 @@ export class Dice {
   private readonly binomial: (n: number, p: number) => number;
 
   constructor(readonly rng: RandomGenerator) {
-    this.binomial = binomialFactory({ prng: () => uniformFloat64(this.rng) });
+    this.binomial = binomialFactory({ prng: () => float64(this.rng) });
   }
 
   /** A uniform number in [0, 1). */
   uniform(): number {
-    return uniformFloat64(this.rng);
+    return float64(this.rng);
   }
 
   /** One natural d10 roll. */
   d10(): number {
-    return uniformInt(this.rng, 1, SIDES);
+    return intBetween(this.rng, 1, SIDES);
   }
 
   /** How many of `n` independent trials of chance `p` succeed. */

@@ -29,11 +29,21 @@ import type { Budget } from './volley-exact';
 import { sampleVolley } from './volley-sample';
 import { resolveOptions } from './options';
 
+// Hot-path aliases: some loaders (tsx, used by the tests and the benchmark) turn every use of an
+// imported binding into a getter call, which costs more than the work in the sampling loop. The
+// values never change, so they are read once here.
+const RECHARGE_DICE = SHIELD_RECHARGE.dice;
+const RECHARGE_TARGET = SHIELD_RECHARGE.target;
+const succeeds = rollSucceeds;
+const basesOf = basesLeft;
+const maxShieldsOf = maxShields;
+const volleyBySampling = sampleVolley;
+
 export type SecondAction = 'aim' | 'shields' | 'brace' | 'none';
 
 /** Work limits: kernels for sampling, and the exact chain on top. */
 export const KERNEL_WORK_LIMIT = 4e7;
-export const MARKOV_WORK_LIMIT = 4e7;
+export const MARKOV_WORK_LIMIT = 2e7;
 
 export const POLICY_EXPECTED =
   `Each activation spends ${ACTION_POINTS_PER_ACTIVATION} AP: Fire with every weapon in range, and one second action chosen greedily by expected hull points: ` +
@@ -289,27 +299,50 @@ function sampleRun(e: Engine, start: [UnitState, UnitState], rounds: number, tri
   const dice = new Dice(rng);
   const totals = emptyTotals(rounds);
   const st: [UnitState, UnitState] = [{ ...start[0] }, { ...start[1] }];
+  let volleyPlan: FireContext | undefined;
+  // Kernel mode: the decision and its kernel depend only on the joint state, so they are kept per
+  // state (a dense array when the state space is small), and an activation is one lookup and a draw.
+  interface Step {
+    action: SecondAction;
+    kernel?: Kernel;
+  }
+  const S = [e.sides[0].stride, e.sides[1].stride];
+  const H = [e.sides[0].fullHull + 1, e.sides[1].fullHull + 1];
+  const stepSpace = S[0]! * H[0]! * S[1]! * H[1]! * 2;
+  const dense = e.mode === 'kernel' && stepSpace <= 4_000_000;
+  const steps: [(Step | undefined)[], (Step | undefined)[]] = dense ? [new Array(stepSpace), new Array(stepSpace)] : [[], []];
   const activate = (f: 0 | 1): boolean | undefined => {
     const o: 0 | 1 = f === 0 ? 1 : 0;
     const me = st[f];
     const foe = st[o];
     me.braced = false;
-    const d = e.decide(f, me, foe);
-    if (!d) return undefined;
     const side = e.sides[f];
-    if (d.action === 'shields') {
+    let step: Step | undefined;
+    const slot = dense ? ((me.hull * S[f]! + me.sh) * (H[o]! * S[o]!) + foe.hull * S[o]! + foe.sh) * 2 + (foe.braced ? 1 : 0) : -1;
+    if (dense) step = steps[f][slot];
+    if (!step) {
+      const d = e.decide(f, me, foe);
+      if (!d) return undefined;
+      step = { action: d.action };
+      if (e.mode === 'kernel') {
+        step.kernel = e.kernel(f, basesOf(me.hull, side.p.hp), d.aim, foe);
+        if (!step.kernel) return undefined;
+      } else {
+        volleyPlan = e.plan(f, basesOf(me.hull, side.p.hp), d.aim, foe.braced);
+      }
+      if (dense) steps[f][slot] = step;
+    }
+    if (step.action === 'shields') {
       let restored = 0;
-      for (let i = 0; i < SHIELD_RECHARGE.dice; i++) if (rollSucceeds(dice.d10(), SHIELD_RECHARGE.target)) restored++;
-      me.sh = Math.min(maxShields(side.p, me.hull), me.sh + restored);
+      for (let i = 0; i < RECHARGE_DICE; i++) if (succeeds(dice.d10(), RECHARGE_TARGET)) restored++;
+      me.sh = Math.min(maxShieldsOf(side.p, me.hull), me.sh + restored);
       totals.actions[f].shields++;
-    } else if (d.action === 'brace') {
+    } else if (step.action === 'brace') {
       me.braced = true;
       totals.actions[f].brace++;
-    } else if (d.action === 'aim') totals.actions[f].aim++;
-    const myBases = basesLeft(me.hull, side.p.hp);
-    if (e.mode === 'kernel') {
-      const k = e.kernel(f, myBases, d.aim, foe);
-      if (!k) return undefined;
+    } else if (step.action === 'aim') totals.actions[f].aim++;
+    const k = step.kernel;
+    if (k) {
       const u = dice.uniform();
       let lo = 0;
       let hi = k.cdf.length - 1;
@@ -319,11 +352,11 @@ function sampleRun(e: Engine, start: [UnitState, UnitState], rounds: number, tri
         else lo = mid + 1;
       }
       const key = k.keys[lo]!;
-      const stride = e.sides[o].stride;
+      const stride = S[o]!;
       foe.hull = Math.floor(key / stride);
       foe.sh = key - foe.hull * stride;
     } else {
-      sampleVolley(e.plan(f, myBases, d.aim, foe.braced), foe, dice);
+      volleyBySampling(volleyPlan!, foe, dice);
     }
     return foe.hull === 0;
   };
@@ -362,12 +395,35 @@ function sampleRun(e: Engine, start: [UnitState, UnitState], rounds: number, tri
 export const MARKOV_MAX_STATES = 1_000_000;
 
 /**
- * The exact chain over joint states (SH, hull, braced of both units), held in dense arrays indexed
+ * A sparse probability vector over joint states: dense values plus the list of indices that hold
+ * mass, so that a pass visits only live states and clearing costs only what was touched.
+ */
+class Bag {
+  readonly val: Float64Array;
+  readonly idx: Int32Array;
+  n = 0;
+  constructor(size: number) {
+    this.val = new Float64Array(size);
+    this.idx = new Int32Array(size);
+  }
+  add(j: number, p: number): void {
+    if (p === 0) return;
+    if (this.val[j] === 0) this.idx[this.n++] = j;
+    this.val[j]! += p;
+  }
+  clear(): void {
+    for (let i = 0; i < this.n; i++) this.val[this.idx[i]!] = 0;
+    this.n = 0;
+  }
+}
+
+/**
+ * The exact chain over joint states (SH, hull, braced of both units), indexed
  * `unitIndexA * NB + unitIndexB`, one activation at a time. An activation is applied in two passes:
  * first the Fire kernel moves the foe (and the activating unit's brace flag is set), with the mass
- * of units that chose Shields Back Online parked in a second array; then that array's SH is spread
- * over the recharge roll. The two transitions are independent, and doing them apart costs
- * |kernel| + |recharge| per state instead of their product. Undefined when it does not fit.
+ * of units that chose Shields Back Online parked apart; then that mass is spread over the recharge
+ * roll. The two transitions are independent, and doing them apart costs |kernel| + |recharge| per
+ * state instead of their product. Undefined when it does not fit the state or work limits.
  */
 function markovRun(e: Engine, start: [UnitState, UnitState], rounds: number): RunTotals | undefined {
   const sides = e.sides;
@@ -388,43 +444,47 @@ function markovRun(e: Engine, start: [UnitState, UnitState], rounds: number): Ru
   });
   const maxSh = sides.map((side, f) => {
     const m = new Float64Array(side.fullHull + 1);
-    for (let h = 0; h <= side.fullHull; h++) m[h] = maxShields(sides[f]!.p, h);
+    for (let h = 0; h <= side.fullHull; h++) m[h] = maxShieldsOf(sides[f]!.p, h);
     return m;
   });
   let work = 0;
   const totals = emptyTotals(rounds);
-  const stepKernel: [(Kernel | undefined)[], (Kernel | undefined)[]] = [new Array<Kernel | undefined>(N), new Array<Kernel | undefined>(N)];
-  const stepAction: [Int8Array, Int8Array] = [new Int8Array(N), new Int8Array(N)];
+  // Per side and joint state (own brace flag cleared): 1 + the index of its step in `kernels`/`actions`.
+  const stepOf: [Int32Array, Int32Array] = [new Int32Array(N), new Int32Array(N)];
+  const kernels: Kernel[] = [];
+  const actions: number[] = [];
   const me: UnitState = { sh: 0, hull: 0, braced: false };
   const foe: UnitState = { sh: 0, hull: 0, braced: false };
-  /** Pass one for side f at joint index idx: the kernel into `out` (or `recharge`); returns the mass of kills. */
-  const fire = (f: 0 | 1, idx: number, w: number, out: Float64Array, recharge: Float64Array): number | undefined => {
+  /** Pass one for side f at joint index idx: the kernel into `out` (or `parked`); returns the mass of kills. */
+  const fire = (f: 0 | 1, idx: number, w: number, out: Bag, parked: Bag): number | undefined => {
     const o: 0 | 1 = f === 0 ? 1 : 0;
     const iA = Math.floor(idx / size[1]);
     const iB = idx - iA * size[1];
     const iMe = f === 0 ? iA : iB;
     const iFoe = f === 0 ? iB : iA;
-    me.sh = tables[f]!.sh[iMe]!;
-    me.hull = tables[f]!.hull[iMe]!;
-    me.braced = false;
-    foe.sh = tables[o]!.sh[iFoe]!;
-    foe.hull = tables[o]!.hull[iFoe]!;
-    foe.braced = (iFoe & 1) === 1;
     // The decision and its kernel depend on the joint state only (own brace flag cleared), so they
     // are looked up once per state and reused in later rounds.
     const slot = f === 0 ? (iMe & ~1) * size[1] + iFoe : iFoe * size[1] + (iMe & ~1);
-    let kern = stepKernel[f][slot];
-    let action = stepAction[f][slot]!;
-    if (!kern) {
+    let id = stepOf[f][slot]!;
+    if (id === 0) {
+      me.sh = tables[f]!.sh[iMe]!;
+      me.hull = tables[f]!.hull[iMe]!;
+      me.braced = false;
+      foe.sh = tables[o]!.sh[iFoe]!;
+      foe.hull = tables[o]!.hull[iFoe]!;
+      foe.braced = (iFoe & 1) === 1;
       const d = e.decide(f, me, foe);
       if (!d) return undefined;
-      kern = e.kernel(f, basesLeft(me.hull, sides[f].p.hp), d.aim, foe);
+      const kern = e.kernel(f, basesOf(me.hull, sides[f].p.hp), d.aim, foe);
       if (!kern) return undefined;
-      stepKernel[f][slot] = kern;
-      action = stepAction[f][slot] = d.action === 'shields' ? 1 : d.action === 'brace' ? 2 : 0;
+      kernels.push(kern);
+      actions.push(d.action === 'shields' ? 1 : d.action === 'brace' ? 2 : 0);
+      id = stepOf[f][slot] = kernels.length;
     }
+    const kern = kernels[id - 1]!;
+    const action = actions[id - 1]!;
     work += kern.keys.length + 10;
-    const dst = action === 1 ? recharge : out;
+    const dst = action === 1 ? parked : out;
     const selfIdx = (iMe & ~1) + (action === 2 ? 1 : 0);
     const br = iFoe & 1;
     const stride = sides[o].stride;
@@ -437,16 +497,16 @@ function markovRun(e: Engine, start: [UnitState, UnitState], rounds: number): Ru
         continue;
       }
       const foeIdx = fk * 2 + br;
-      dst[f === 0 ? selfIdx * size[1] + foeIdx : foeIdx * size[1] + selfIdx]! += pk;
+      dst.add(f === 0 ? selfIdx * size[1] + foeIdx : foeIdx * size[1] + selfIdx, pk);
     }
     return killed;
   };
   /** Pass two: spread the parked mass of side f over its Shields Back Online roll, into `out`. */
-  const recharge = (f: 0 | 1, parked: Float64Array, out: Float64Array) => {
+  const recharge = (f: 0 | 1, parked: Bag, out: Bag) => {
     const pmf = e.rechargePmf;
-    for (let idx = 0; idx < N; idx++) {
-      const w = parked[idx]!;
-      if (w === 0) continue;
+    for (let k = 0; k < parked.n; k++) {
+      const idx = parked.idx[k]!;
+      const w = parked.val[idx]!;
       const iA = Math.floor(idx / size[1]);
       const iB = idx - iA * size[1];
       const iMe = f === 0 ? iA : iB;
@@ -454,47 +514,44 @@ function markovRun(e: Engine, start: [UnitState, UnitState], rounds: number): Ru
       const max = maxSh[f]![tables[f]!.hull[iMe]!]!;
       for (let r = 0; r < pmf.length; r++) {
         const idxMe = iMe + 2 * (Math.min(max, sh + r) - sh);
-        out[f === 0 ? idxMe * size[1] + iB : iA * size[1] + idxMe]! += w * pmf[r]!;
+        out.add(f === 0 ? idxMe * size[1] + iB : iA * size[1] + idxMe, w * pmf[r]!);
       }
       work += pmf.length;
     }
+    parked.clear();
   };
-  let alive = new Float64Array(N);
-  let next = new Float64Array(N);
-  const mid = new Float64Array(N);
-  const parked = new Float64Array(N);
-  alive[unitIndex(0, start[0]) * size[1] + unitIndex(1, start[1])] = 1;
+  let alive = new Bag(N);
+  let next = new Bag(N);
+  const mid = new Bag(N);
+  const parked = new Bag(N);
+  alive.add(unitIndex(0, start[0]) * size[1] + unitIndex(1, start[1]), 1);
   for (let r = 0; r < rounds; r++) {
-    next.fill(0);
     for (const first of [0, 1] as const) {
       const pf = first === 0 ? e.pFirst : 1 - e.pFirst;
       if (pf === 0) continue;
       const second: 0 | 1 = first === 0 ? 1 : 0;
-      mid.fill(0);
-      parked.fill(0);
-      for (let idx = 0; idx < N; idx++) {
-        const w = alive[idx]!;
-        if (w === 0) continue;
-        const killed = fire(first, idx, w * pf, mid, parked);
+      for (let k = 0; k < alive.n; k++) {
+        const idx = alive.idx[k]!;
+        const killed = fire(first, idx, alive.val[idx]! * pf, mid, parked);
         if (killed === undefined) return undefined;
         totals.wins[first] += killed;
         totals.ended[r]! += killed;
         totals.deaths[second][r]! += killed;
       }
       recharge(first, parked, mid);
-      parked.fill(0);
-      for (let idx = 0; idx < N; idx++) {
-        const w = mid[idx]!;
-        if (w === 0) continue;
-        const killed = fire(second, idx, w, next, parked);
+      for (let k = 0; k < mid.n; k++) {
+        const idx = mid.idx[k]!;
+        const killed = fire(second, idx, mid.val[idx]!, next, parked);
         if (killed === undefined) return undefined;
         totals.wins[second] += killed;
         totals.ended[r]! += killed;
         totals.deaths[first][r]! += killed;
       }
+      mid.clear();
       recharge(second, parked, next);
       if (work > MARKOV_WORK_LIMIT) return undefined;
     }
+    alive.clear();
     [alive, next] = [next, alive];
   }
   return totals;

@@ -185,21 +185,30 @@ export function outcomeWithShields(plan: WeaponPlan, a: number, sh: number, budg
   return { unsaved, stay, expectedHits, expectedCrits, expectedShieldsRemoved };
 }
 
-/** Keeps outcome computations per (attacks, SH) for one weapon. */
+/**
+ * Outcome computations per (attacks, SH) for one weapon plan. Kept per plan object (weakly, so
+ * they go when the plan goes), so that the engagement's many single-state volleys with the same
+ * plan share them.
+ */
 class OutcomeCache {
   private map = new Map<number, PassOutcome>();
-  constructor(
-    private readonly plan: WeaponPlan,
-    private readonly budget: Budget,
-  ) {}
-  get(a: number, sh: number): PassOutcome | undefined {
+  constructor(private readonly plan: WeaponPlan) {}
+  get(a: number, sh: number, budget: Budget): PassOutcome | undefined {
     const key = a * 4096 + sh;
     let o = this.map.get(key);
     if (o) return o;
-    o = sh > 0 ? outcomeWithShields(this.plan, a, sh, this.budget) : outcomeNoShields(this.plan, a, this.budget);
+    o = sh > 0 ? outcomeWithShields(this.plan, a, sh, budget) : outcomeNoShields(this.plan, a, budget);
     if (o) this.map.set(key, o);
     return o;
   }
+}
+
+const outcomeCaches = new WeakMap<WeaponPlan, OutcomeCache>();
+
+function cacheFor(plan: WeaponPlan): OutcomeCache {
+  let c = outcomeCaches.get(plan);
+  if (!c) outcomeCaches.set(plan, (c = new OutcomeCache(plan)));
+  return c;
 }
 
 /**
@@ -215,7 +224,7 @@ export function exactVolley(ctx: FireContext, start: StateDist, stride: number, 
     tallies.push(tally);
     if (!plan.inRange) continue;
     // SH above 4095 cannot be keyed by the outcome cache; such inputs are sampled instead.
-    const cache = new OutcomeCache(plan, budget);
+    const cache = cacheFor(plan);
     const next: StateDist = new Map();
     const add = (key: number, p: number) => next.set(key, (next.get(key) ?? 0) + p);
     for (const [key, w] of dist) {
@@ -227,7 +236,7 @@ export function exactVolley(ctx: FireContext, start: StateDist, stride: number, 
         add(key, w);
         continue;
       }
-      const o = cache.get(a, sh);
+      const o = cache.get(a, sh, budget);
       if (!o || !spend(budget, o.unsaved.length + o.stay.size)) return undefined;
       tally.expectedHits += w * o.expectedHits;
       tally.expectedCrits += w * o.expectedCrits;

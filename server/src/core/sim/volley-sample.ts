@@ -8,6 +8,14 @@ import { type Dice, isCritical, rollSucceeds } from './dice';
 import { absorb, applyHits, attacksAgainst, basesLeft } from './fire';
 import type { FireContext, WeaponPlan } from './fire';
 
+// Hot-path aliases: read imported functions once (some loaders turn each use into a getter call).
+const succeeds = rollSucceeds;
+const critical = isCritical;
+const absorbHits = absorb;
+const damage = applyHits;
+const attacksAt = attacksAgainst;
+const basesOf = basesLeft;
+
 /** Weapons with at most this many attacks are rolled die by die. */
 export const LITERAL_DICE = 64;
 
@@ -34,14 +42,14 @@ function fireLiteral(plan: WeaponPlan, a: number, s: DefenderState, hp: number, 
   let normals = 0;
   for (let i = 0; i < a; i++) {
     const r = dice.d10();
-    if (!rollSucceeds(r, plan.hitTarget)) continue;
-    if (isCritical(r)) crits++;
+    if (!succeeds(r, plan.hitTarget)) continue;
+    if (critical(r)) crits++;
     else normals++;
   }
   normals += crits * plan.extraHitsPerCrit;
   const dodgeTarget = plan.energy && crits > 0 ? plan.dodgeTargetEnergy : plan.dodgeTarget;
   let landed = 0;
-  for (let i = 0; i < normals; i++) if (dodgeTarget === undefined || !rollSucceeds(dice.d10(), dodgeTarget)) landed++;
+  for (let i = 0; i < normals; i++) if (dodgeTarget === undefined || !succeeds(dice.d10(), dodgeTarget)) landed++;
   // Shields: one hit at a time, Critical Hits first.
   const shBefore = s.sh;
   const through: boolean[] = []; // true: a Critical Hit that met no shields
@@ -52,11 +60,11 @@ function fireLiteral(plan: WeaponPlan, a: number, s: DefenderState, hp: number, 
   }
   // Armour, then damage one hit at a time on the damaged base (or a fresh one).
   const hullBefore = s.hull;
-  let bases = basesLeft(s.hull, hp);
+  let bases = basesOf(s.hull, hp);
   let current = s.hull - (bases - 1) * hp;
   for (const crit of through) {
     const target = crit ? plan.armourTargetCrit : plan.armourTargetNormal;
-    if (target !== undefined && rollSucceeds(dice.d10(), target)) continue;
+    if (target !== undefined && succeeds(dice.d10(), target)) continue;
     if (bases === 0) break;
     current -= plan.damage;
     if (current <= 0) {
@@ -81,11 +89,11 @@ function fireCounted(plan: WeaponPlan, a: number, s: DefenderState, hp: number, 
   const pDodge = plan.energy && crits > 0 ? plan.pDodgeEnergy : plan.pDodge;
   const landed = rolled - dice.count(rolled, pDodge);
   const shBefore = s.sh;
-  const r = absorb(s.sh, crits, landed, plan.shieldsPerCrit, plan.shieldsPerHit);
+  const r = absorbHits(s.sh, crits, landed, plan.shieldsPerCrit, plan.shieldsPerHit);
   s.sh = r.shieldsLeft;
   const unsaved = dice.count(r.crits, plan.pUnsavedCrit) + dice.count(r.normals, plan.pUnsavedNormal);
   const hullBefore = s.hull;
-  s.hull = applyHits(s.hull, unsaved, plan.damage, hp);
+  s.hull = damage(s.hull, unsaved, plan.damage, hp);
   if (sums) {
     const w = plan.index;
     sums.hits[w]! += crits + landed;
@@ -99,7 +107,7 @@ function fireCounted(plan: WeaponPlan, a: number, s: DefenderState, hp: number, 
 export function sampleVolley(ctx: FireContext, s: DefenderState, dice: Dice, sums?: WeaponSums, literalDice = LITERAL_DICE): void {
   for (const plan of ctx.plans) {
     if (s.hull <= 0) return;
-    const a = attacksAgainst(plan, basesLeft(s.hull, ctx.hp));
+    const a = attacksAt(plan, basesOf(s.hull, ctx.hp));
     if (a === 0) continue;
     if (a <= literalDice) fireLiteral(plan, a, s, ctx.hp, dice, sums);
     else fireCounted(plan, a, s, ctx.hp, dice, sums);
