@@ -29,7 +29,10 @@ async function main(): Promise<void> {
     const tiles = (bg: string, fg: string) =>
       `<div style="background:${bg};color:${fg};padding:12px;display:flex;gap:18px;align-items:center;font:13px sans-serif">` +
       files
-        .map((f) => `<span style="display:flex;gap:6px;align-items:center"><img src="data:image/svg+xml;base64,${readFileSync(join(__dirname, f)).toString('base64')}" width="16" height="16">${f.replace('.svg', '')}</span>`)
+        .map(
+          (f) =>
+            `<span style="display:flex;gap:6px;align-items:center"><img src="data:image/svg+xml;base64,${readFileSync(join(__dirname, f)).toString('base64')}" width="16" height="16">${f.replace('.svg', '')}</span>`,
+        )
         .join('') +
       `<img src="data:image/png;base64,${readFileSync(join(__dirname, 'fabled-star.png')).toString('base64')}" width="128" height="128"></div>`;
     const preview = await browser.newPage({ viewport: { width: 640, height: 340 }, deviceScaleFactor: 2 });

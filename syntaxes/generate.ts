@@ -15,16 +15,9 @@
  * character in its begin rule. Every pattern is anchored tightly enough to be safe in both.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import * as prettier from 'prettier';
 import { join } from 'node:path';
-import {
-  CLASS_NAMES,
-  DASHES,
-  DOCTRINES,
-  RANGE_BANDS,
-  STAT_ORDER,
-  WEAPON_TYPE_ABBREVIATIONS,
-  WEAPON_TYPES,
-} from '../server/src/core/rules/data';
+import { CLASS_NAMES, DASHES, DOCTRINES, RANGE_BANDS, STAT_ORDER, WEAPON_TYPE_ABBREVIATIONS, WEAPON_TYPES } from '../server/src/core/rules/data';
 
 export const LANGUAGES = [
   { id: 'fabled-unit', scope: 'source.fabled-unit', name: 'Fabled Star unit cards', file: 'fabled-unit.tmLanguage.json' },
@@ -43,7 +36,10 @@ function re(text: string): string {
 
 /** Longest first, so that an alternation never stops at a shorter name that starts a longer one. */
 function alternation(words: readonly string[]): string {
-  return [...words].sort((a, b) => b.length - a.length).map(re).join('|');
+  return [...words]
+    .sort((a, b) => b.length - a.length)
+    .map(re)
+    .join('|');
 }
 
 /**
@@ -201,16 +197,22 @@ export function languageGrammar(lang: (typeof LANGUAGES)[number]): object {
   };
 }
 
-export function generatedFiles(): { file: string; text: string }[] {
-  const out: { file: string; text: string }[] = [{ file: INJECTION.file, text: JSON.stringify(injectionGrammar(), null, 2) + '\n' }];
-  for (const lang of LANGUAGES) out.push({ file: lang.file, text: JSON.stringify(languageGrammar(lang), null, 2) + '\n' });
-  return out;
+/** The files as they are committed: JSON laid out by the project's Prettier settings. */
+export async function generatedFiles(): Promise<{ file: string; text: string }[]> {
+  const raw = [{ file: INJECTION.file, value: injectionGrammar() }, ...LANGUAGES.map((lang) => ({ file: lang.file, value: languageGrammar(lang) }))];
+  return Promise.all(raw.map(async ({ file, value }) => ({ file, text: await formatJson(file, JSON.stringify(value)) })));
 }
 
-if (require.main === module) {
+async function formatJson(file: string, text: string): Promise<string> {
+  const path = join(__dirname, file);
+  const options = (await prettier.resolveConfig(path)) ?? {};
+  return prettier.format(text, { ...options, filepath: path });
+}
+
+async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   let stale = 0;
-  for (const { file, text } of generatedFiles()) {
+  for (const { file, text } of await generatedFiles()) {
     const path = join(__dirname, file);
     let current = '';
     try {
@@ -229,3 +231,5 @@ if (require.main === module) {
   }
   process.exitCode = stale > 0 ? 1 : 0;
 }
+
+if (require.main === module) void main();

@@ -39,6 +39,7 @@ export const IDS = {
   volleyError: 'volley-se',
   hullChart: 'hull-chart',
   hullTable: 'hull-table',
+  shieldsTable: 'shields-table',
   weapons: 'weapons-table',
   attackerWins: 'attacker-wins',
   defenderWins: 'defender-wins',
@@ -145,6 +146,10 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
         <details>
           <summary>Hull damage distribution as a table</summary>
           <table id="${IDS.hullTable}" class="data"><thead><tr><th scope="col">HP lost</th><th scope="col">Chance</th></tr></thead><tbody></tbody></table>
+        </details>
+        <details>
+          <summary>Shields stripped as a table</summary>
+          <table id="${IDS.shieldsTable}" class="data"><thead><tr><th scope="col">SH stripped</th><th scope="col">Chance</th></tr></thead><tbody></tbody></table>
         </details>
         <h3>Per weapon system</h3>
         <div class="table-scroll">

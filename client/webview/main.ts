@@ -29,13 +29,7 @@ import {
   type SimulationResult,
   type ViewMessage,
 } from './messages';
-import {
-  distributionBars,
-  formatCount,
-  formatNumber,
-  formatPercent,
-  formatPercentError,
-} from './format';
+import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError } from './format';
 
 // Only what the two charts use is registered, so esbuild leaves the rest of Chart.js out.
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -89,6 +83,7 @@ const ui = {
   volleyError: el(IDS.volleyError),
   hullChart: el<HTMLCanvasElement>(IDS.hullChart),
   hullTable: el<HTMLTableElement>(IDS.hullTable),
+  shieldsTable: el<HTMLTableElement>(IDS.shieldsTable),
   weapons: el<HTMLTableElement>(IDS.weapons),
   attackerWins: el(IDS.attackerWins),
   defenderWins: el(IDS.defenderWins),
@@ -450,6 +445,10 @@ function renderResult(result: SimulationResult): void {
     ui.volleyError.hidden = true;
   }
   drawHullChart(result);
+  fillRows(
+    ui.shieldsTable,
+    v.shieldsRemoved.map((pt) => [String(pt.value), formatPercent(pt.p)]),
+  );
   renderWeapons(result);
 
   setOdds(ui.attackerWins, e.attackerWins, e.standardError.attackerWins);
@@ -478,15 +477,15 @@ function renderResult(result: SimulationResult): void {
   if (e.actions) {
     const words = (c: { aim: number; shields: number; brace: number }) =>
       `Aim ${formatNumber(c.aim)}, Shields Back Online ${formatNumber(c.shields)}, Brace ${formatNumber(c.brace)}`;
-    setText(
-      ui.actions,
-      `Second actions per engagement, on average: attacker ${words(e.actions.attacker)}; defender ${words(e.actions.defender)}.`,
-    );
+    setText(ui.actions, `Second actions per engagement, on average: attacker ${words(e.actions.attacker)}; defender ${words(e.actions.defender)}.`);
     ui.actions.hidden = false;
   } else {
     ui.actions.hidden = true;
   }
-  fillRows(ui.roundsTable, (e.roundsTaken ?? []).map((pt) => [String(pt.value), formatPercent(pt.p)]));
+  fillRows(
+    ui.roundsTable,
+    (e.roundsTaken ?? []).map((pt) => [String(pt.value), formatPercent(pt.p)]),
+  );
   ui.roundsDetails.hidden = !e.roundsTaken || e.roundsTaken.length === 0;
   drawSurvivalChart(result);
 

@@ -20,10 +20,7 @@ import type { ActionCounts, EngagementOptions, SimulationResult } from '../../se
 export type { EngagementOptions, SimulationResult } from '../../server/src/core/sim/types';
 
 /** Host -> view. */
-export type HostMessage =
-  | { type: 'result'; result: SimulationResult }
-  | { type: 'error'; message: string }
-  | { type: 'busy' };
+export type HostMessage = { type: 'result'; result: SimulationResult } | { type: 'error'; message: string } | { type: 'busy' };
 
 /** View -> host. */
 export type ViewMessage = { type: 'ready' } | { type: 'rerun'; options: EngagementOptions };
@@ -117,16 +114,11 @@ const volleySchema = v.object({
   weapons: v.pipe(v.array(weaponSchema), v.maxLength(1000)),
   trials: v.optional(nonNegative),
   seed: v.optional(finite),
-  standardError: v.optional(
-    v.object({ expectedHullDamage: nonNegative, killProbability: nonNegative, expectedShieldsRemoved: nonNegative }),
-  ),
+  standardError: v.optional(v.object({ expectedHullDamage: nonNegative, killProbability: nonNegative, expectedShieldsRemoved: nonNegative })),
   note: v.optional(text),
 });
 
-const survivalSchema = v.pipe(
-  v.array(v.object({ round: nonNegative, attacker: probability, defender: probability })),
-  v.maxLength(MAX_POINTS),
-);
+const survivalSchema = v.pipe(v.array(v.object({ round: nonNegative, attacker: probability, defender: probability })), v.maxLength(MAX_POINTS));
 
 const actionCountsSchema = v.object({ aim: nonNegative, shields: nonNegative, brace: nonNegative });
 
@@ -171,10 +163,7 @@ const hostMessageSchema = v.variant('type', [
   v.object({ type: v.literal('busy') }),
 ]);
 
-const viewMessageSchema = v.variant('type', [
-  v.object({ type: v.literal('ready') }),
-  v.object({ type: v.literal('rerun'), options: optionsSchema }),
-]);
+const viewMessageSchema = v.variant('type', [v.object({ type: v.literal('ready') }), v.object({ type: v.literal('rerun'), options: optionsSchema })]);
 
 /** A host message in the expected shape (unknown keys dropped), or `undefined` for anything else. */
 export function parseHostMessage(data: unknown): HostMessage | undefined {

@@ -93,8 +93,8 @@ function yamlScopesPerChar(lines: Token[][], keep: (scope: string) => boolean): 
 }
 
 describe('TextMate grammars', () => {
-  it('are up to date with the rules pack (node --import=tsx syntaxes/generate.ts)', () => {
-    for (const { file, text } of generatedFiles()) {
+  it('are up to date with the rules pack (node --import=tsx syntaxes/generate.ts)', async () => {
+    for (const { file, text } of await generatedFiles()) {
       assert.equal(readFileSync(join(ROOT, 'syntaxes', file), 'utf8'), text, `${file} is stale`);
     }
   });
@@ -148,7 +148,12 @@ describe('TextMate grammars', () => {
               for (const t of tokens!) {
                 const overlaps = at < to && at + t.text.length > from;
                 at += t.text.length;
-                if (overlaps) assert.deepEqual(t.scopes.filter((s) => s.endsWith('.fabled')), [], `${JSON.stringify(t.text)} got ${t.scopes.join(' ')}`);
+                if (overlaps)
+                  assert.deepEqual(
+                    t.scopes.filter((s) => s.endsWith('.fabled')),
+                    [],
+                    `${JSON.stringify(t.text)} got ${t.scopes.join(' ')}`,
+                  );
               }
             }
           });
@@ -157,7 +162,12 @@ describe('TextMate grammars', () => {
 
       it('leaves plain YAML files alone (the injection is for the three languages only)', async () => {
         const lines = plainYaml.get('yaml')!('stats:\n  BS: 5+\n  M: 9/6\nrange: 18"\n');
-        for (const t of lines.flat()) assert.deepEqual(t.scopes.filter((s) => s.endsWith('.fabled')), [], t.text);
+        for (const t of lines.flat())
+          assert.deepEqual(
+            t.scopes.filter((s) => s.endsWith('.fabled')),
+            [],
+            t.text,
+          );
       });
 
       for (const { path, scope } of exampleFiles()) {
@@ -168,10 +178,14 @@ describe('TextMate grammars', () => {
           const theirs = plainYaml.get('yaml')!(text);
           // Punctuation (key separators, sequence dashes, quotes, flow brackets) and comments are
           // where YAML decides what a file means; the injection must leave every one where it was.
-          const structural = (s: string) => s.startsWith('punctuation.') && s.endsWith('.yaml') && !s.startsWith('punctuation.whitespace') || s.startsWith('comment.');
+          const structural = (s: string) =>
+            (s.startsWith('punctuation.') && s.endsWith('.yaml') && !s.startsWith('punctuation.whitespace')) || s.startsWith('comment.');
           assert.deepEqual(yamlScopesPerChar(ours, structural), yamlScopesPerChar(theirs, structural));
           // And it colours something in every example, or it is not doing its job.
-          assert.ok(ours.flat().some((t) => t.scopes.some((s) => s.endsWith('.fabled'))), 'nothing coloured');
+          assert.ok(
+            ours.flat().some((t) => t.scopes.some((s) => s.endsWith('.fabled'))),
+            'nothing coloured',
+          );
         });
       }
     });

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as jsonc from 'jsonc-parser';
 import { checkDocument } from '../../server/src/core/check';
 import { Workspace } from '../../server/src/core/workspace';
 import { generatedSnippetFiles, SNIPPET_FILES } from '../../snippets/generate';
@@ -62,7 +63,11 @@ describe('language configuration', () => {
     assert.ok(rule);
     assert.equal(rule.action.appendText, '  ');
     for (const line of ['  - Pulse Laser — Ion, 9", 2, 4', '  - "quoted: item"', '  - name:', 'name: x']) {
-      assert.equal(config.onEnterRules.some((r) => new RegExp(r.beforeText).test(line)), false, line);
+      assert.equal(
+        config.onEnterRules.some((r) => new RegExp(r.beforeText).test(line)),
+        false,
+        line,
+      );
     }
   });
 
@@ -95,9 +100,12 @@ interface SnippetFile {
   [name: string]: { prefix: string | string[]; body: string[]; description: string };
 }
 
+/** Reads a snippet file as VS Code does: JSON with comments and trailing commas. */
 function snippets(file: string): SnippetFile {
-  const text = readFileSync(join(ROOT, 'snippets', file), 'utf8');
-  return JSON.parse(text.replace(/^\/\/.*\n/, '')) as SnippetFile;
+  const errors: jsonc.ParseError[] = [];
+  const value = jsonc.parse(readFileSync(join(ROOT, 'snippets', file), 'utf8'), errors, { allowTrailingComma: true }) as SnippetFile;
+  assert.deepEqual(errors, [], `${file} is not valid JSON with comments`);
+  return value;
 }
 
 /** Problems of the documents, as "file: CODE message" lines, errors and warnings only. */
@@ -114,8 +122,8 @@ function problems(files: Record<string, string>): string[] {
 }
 
 describe('snippets', () => {
-  it('are up to date with the rules pack (node --import=tsx snippets/generate.ts)', () => {
-    for (const { file, text } of generatedSnippetFiles()) assert.equal(readFileSync(join(ROOT, 'snippets', file), 'utf8'), text, file);
+  it('are up to date with the rules pack (node --import=tsx snippets/generate.ts)', async () => {
+    for (const { file, text } of await generatedSnippetFiles()) assert.equal(readFileSync(join(ROOT, 'snippets', file), 'utf8'), text, file);
   });
 
   it('are the files the manifest contributes, one per language', () => {
@@ -138,7 +146,10 @@ describe('snippets', () => {
 
   it('make a card whose weapon, order and ability snippets fit in its slots', () => {
     const card = expand(unit['Unit card']!.body)
-      .replace(/  weapons:\n[\s\S]*?(?=  orders:)/, `  weapons:\n${indent(expand(unit['Weapon']!.body), '    ')}\n${indent(expand(unit['Weapon profile line']!.body), '    ')}\n`)
+      .replace(
+        /  weapons:\n[\s\S]*?(?=  orders:)/,
+        `  weapons:\n${indent(expand(unit['Weapon']!.body), '    ')}\n${indent(expand(unit['Weapon profile line']!.body), '    ')}\n`,
+      )
       .replace('  orders: []', `  orders:\n${indent(expand(unit['Order']!.body), '    ')}`)
       .replace('  abilities: []', `  abilities:\n${indent(expand(unit['Ability']!.body), '    ')}`);
     const text = `faction: Myr-Valari\nunits:\n${indent(card, '  ')}\n`;
@@ -151,7 +162,10 @@ describe('snippets', () => {
   });
 
   it('make a fleet list that checks clean against a card made by the unit snippet', () => {
-    const fleetText = expand(fleet['Fleet list']!.body).replace('Card Name', 'New Unit') + indent(expand(fleet['Fleet entry']!.body).replace('Card Name', 'New Unit'), '  ') + '\n';
+    const fleetText =
+      expand(fleet['Fleet list']!.body).replace('Card Name', 'New Unit') +
+      indent(expand(fleet['Fleet entry']!.body).replace('Card Name', 'New Unit'), '  ') +
+      '\n';
     const cards = expand(unit['Unit cards file']!.body).replace('faction: Faction', 'faction: Faction');
     assert.deepEqual(problems({ 'cards.unit.yaml': cards, 'new.fleet.yaml': fleetText }), []);
   });
@@ -159,7 +173,10 @@ describe('snippets', () => {
   it('give every snippet a prefix and a description', () => {
     for (const file of [unit, faction, fleet]) {
       for (const [name, s] of Object.entries(file)) {
-        assert.ok((Array.isArray(s.prefix) ? s.prefix : [s.prefix]).every((p) => /^[a-z-]+$/.test(p)), name);
+        assert.ok(
+          (Array.isArray(s.prefix) ? s.prefix : [s.prefix]).every((p) => /^[a-z-]+$/.test(p)),
+          name,
+        );
         assert.ok(s.description.length > 10, name);
       }
     }

@@ -58,7 +58,10 @@ describe('engagement view messages', () => {
 
   const acceptedView: [string, unknown][] = [
     ['ready', { type: 'ready' }],
-    ['a full rerun', { type: 'rerun', options: { range: 18, cover: true, aim: 'Lumen Lance', brace: false, defenderShields: 2, rounds: 4, trials: 5000, seed: 7 } }],
+    [
+      'a full rerun',
+      { type: 'rerun', options: { range: 18, cover: true, aim: 'Lumen Lance', brace: false, defenderShields: 2, rounds: 4, trials: 5000, seed: 7 } },
+    ],
     ['an empty rerun', { type: 'rerun', options: {} }],
   ];
   for (const [what, message] of acceptedView) {
@@ -118,7 +121,13 @@ describe('engagement view number formats', () => {
     ]);
     assert.deepEqual(
       bars.map((b) => [b.label, b.p]),
-      [['0', 0.5], ['1', 0], ['2', 0], ['3', 0], ['4', 0.5]],
+      [
+        ['0', 0.5],
+        ['1', 0],
+        ['2', 0],
+        ['3', 0],
+        ['4', 0.5],
+      ],
     );
   });
 

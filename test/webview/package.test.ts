@@ -32,7 +32,11 @@ function manifestPaths(manifest: Record<string, unknown>): string[] {
   const out = new Set<string>();
   const walk = (v: unknown, key: string) => {
     if (typeof v === 'string') {
-      if ((key === 'path' || key === 'url' || key === 'configuration' || key === 'light' || key === 'dark' || key === 'main' || key === 'icon') && /^\.?\/?[\w-]+\/|\.json$|\.png$|\.svg$|\.js$/.test(v) && !v.startsWith('$(')) {
+      if (
+        (key === 'path' || key === 'url' || key === 'configuration' || key === 'light' || key === 'dark' || key === 'main' || key === 'icon') &&
+        /^\.?\/?[\w-]+\/|\.json$|\.png$|\.svg$|\.js$/.test(v) &&
+        !v.startsWith('$(')
+      ) {
         out.add(v.replace(/^\.\//, ''));
       }
       return;
@@ -56,7 +60,11 @@ describe('VSIX contents (vsce ls)', function () {
     }
     const vsce = join(ROOT, 'node_modules', '.bin', 'vsce');
     const { stdout } = await run(vsce, ['ls', '--no-dependencies'], { cwd: ROOT, maxBuffer: 1 << 24 });
-    files = stdout.split('\n').map((l) => l.trim()).filter(Boolean).sort();
+    files = stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .sort();
   });
 
   it('ships nothing but what runs: no sources, source maps or node_modules', () => {
@@ -69,7 +77,10 @@ describe('VSIX contents (vsce ls)', function () {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
     const wanted = manifestPaths(manifest);
     assert.ok(wanted.includes('dist/client.js') && wanted.includes('language-configuration.json'), `found ${wanted.join(', ')}`);
-    assert.deepEqual(wanted.filter((p) => !files.includes(p)), []);
+    assert.deepEqual(
+      wanted.filter((p) => !files.includes(p)),
+      [],
+    );
   });
 
   it('ships the four bundles, the licence and the extension icon', () => {

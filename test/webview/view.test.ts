@@ -39,10 +39,7 @@ describe('engagement view (Chromium)', function () {
 
   async function showResult(v: ViewPage, result: SimulationResult): Promise<void> {
     await v.send({ type: 'result', result });
-    await v.page.waitForFunction(
-      ([id, name]) => document.getElementById(id as string)?.textContent === name,
-      [IDS.defender, result.defender] as const,
-    );
+    await v.page.waitForFunction(([id, name]) => document.getElementById(id as string)?.textContent === name, [IDS.defender, result.defender] as const);
   }
 
   afterEach(async () => {
@@ -103,6 +100,7 @@ describe('engagement view (Chromium)', function () {
         assert.deepEqual(await v.page.locator(`#${IDS.assumptions} li`).allInnerTexts(), result.assumptions);
         assert.equal(await v.text(IDS.policy), result.engagement.policy);
         assert.equal(await v.page.locator(`#${IDS.hullTable} tbody tr`).count(), result.volley.hullDamage.length);
+        assert.equal(await v.page.locator(`#${IDS.shieldsTable} tbody tr`).count(), result.volley.shieldsRemoved.length);
         assert.equal(await v.page.locator(`#${IDS.survivalTable} tbody tr`).count(), result.engagement.survival.length);
       });
     }
@@ -215,7 +213,10 @@ describe('engagement view (Chromium)', function () {
         assert.match(await v.text(IDS.error), /Use whole numbers/, `${field}=${value}`);
         assert.equal(await v.page.getAttribute(`#${field}`, 'aria-invalid'), 'true', `${field}=${value} marked invalid`);
       }
-      assert.deepEqual((await v.posted()).filter((m) => m.type === 'rerun'), []);
+      assert.deepEqual(
+        (await v.posted()).filter((m) => m.type === 'rerun'),
+        [],
+      );
     });
 
     it('are reached in a sensible order with Tab, each with a visible focus ring', async () => {
@@ -257,9 +258,7 @@ describe('engagement view (Chromium)', function () {
 
     it('ignores saved state of the wrong shape', async () => {
       const v = await view();
-      await v.page.evaluate(() =>
-        sessionStorage.setItem('__fabledViewState', JSON.stringify({ version: 1, result: { attacker: 1 }, draft: { trials: -5 } })),
-      );
+      await v.page.evaluate(() => sessionStorage.setItem('__fabledViewState', JSON.stringify({ version: 1, result: { attacker: 1 }, draft: { trials: -5 } })));
       await v.page.reload();
       await v.waitForPosted('ready');
       assert.equal(await v.page.isVisible(`#${IDS.empty}`), true);
@@ -390,7 +389,10 @@ describe('engagement view (Chromium)', function () {
       await v.page.waitForFunction(() => document.getElementById('app')?.getAttribute('aria-busy') === 'false');
       assert.equal(await v.text(IDS.error), 'The simulation failed: no card named "Ghost".');
       assert.equal(await v.text(IDS.kill), '7.12%', 'the previous result stays');
-      assert.deepEqual((await v.posted()).filter((m) => m.type === 'rerun'), []);
+      assert.deepEqual(
+        (await v.posted()).filter((m) => m.type === 'rerun'),
+        [],
+      );
     });
   });
 
