@@ -7,7 +7,17 @@
  * (3 <= N <= 10) succeeds on N..10, i.e. (11 - N) / 10, and a target above 10 only on the 10.
  */
 import { strict as assert } from 'node:assert';
-import { simulateVolley, simulateEngagement, simulate, validateOptions, profileFromCard, initiativeOdds, renderReport } from '../../server/src/core/sim/index';
+import {
+  simulateVolley,
+  simulateEngagement,
+  simulate,
+  validateOptions,
+  profileFromCard,
+  initiativeOdds,
+  renderReport,
+  POLICY_EXPECTED,
+  POLICY_RULE,
+} from '../../server/src/core/sim/index';
 import { exactVolleyResult, sampledVolleyResult } from '../../server/src/core/sim/volley';
 import { absorb, applyHits } from '../../server/src/core/sim/fire';
 import { binomialPmf, pSuccess, hitChances } from '../../server/src/core/sim/dice';
@@ -453,6 +463,22 @@ describe('sim: sampling and fallbacks', () => {
       'sum',
       1e-9,
     );
+  });
+  it('an engagement with absurd attack counts rolls the dice and says which policy it used', () => {
+    const swarm = unit({ name: 'Swarm', hp: 1_000_000, sh: 5, ld: { target: 5, dice: 2 }, weapons: [gun('Auto', 99_999_999, 1)] });
+    const r = simulateEngagement(swarm, { ...swarm, name: 'Other' }, { trials: 300, rounds: 3 });
+    assert.equal(r.policy, POLICY_RULE);
+    assert.equal(r.exact, undefined);
+    assert.ok(Math.abs(r.attackerWins + r.defenderWins + r.neither - 1) < 1e-12);
+    // 10^8 attacks against 10^6 HP: whoever activates first destroys the other in round 1.
+    assert.equal(r.neither, 0);
+    assert.equal(r.meanRounds, 1);
+  });
+  it('an engagement with HP in the billions stays on exact kernels', () => {
+    const hulk = unit({ name: 'Hulk', hp: 1_000_000_000, sh: 3, armour: 5, weapons: [gun('Energy', 4, 3), gun('Ion', 3, 2)] });
+    const r = simulateEngagement(hulk, { ...hulk, name: 'Other' }, { trials: 500, rounds: 2 });
+    assert.equal(r.policy, POLICY_EXPECTED);
+    assert.equal(r.neither, 1);
   });
   it('the same seed gives the same sampled volley; another seed another', () => {
     const att = unit({ bs: 5, weapons: [gun('Auto', 5, 2), gun('Ion', 3, 1)] });

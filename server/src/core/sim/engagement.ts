@@ -195,6 +195,8 @@ class Engine {
 
   /** The second action of side `f` (its own braced flag already cleared), cached by state. */
   decide(f: 0 | 1, self: UnitState, foe: UnitState): { action: SecondAction; aim?: number } | undefined {
+    // The fixed rule is cheaper than any cache lookup.
+    if (this.mode === 'dice') return this.decideRule(f, self);
     const { keyS: S, keyH: H } = this;
     const key = this.numericKeys
       ? (((((f * S + self.sh) * H + self.hull) * S + foe.sh) * H + foe.hull) * 2 + (foe.braced ? 1 : 0)) * 2 + (this.mode === 'kernel' ? 1 : 0)
