@@ -397,6 +397,15 @@ describe('engagement view (Chromium)', function () {
   });
 
   describe('screenshots', () => {
+    it('in a narrow editor column, with nothing wider than the view', async () => {
+      const v = await view(THEMES.dark);
+      await v.page.setViewportSize({ width: 440, height: 900 });
+      await showResult(v, simulated({ range: 9, trials: 20000, seed: 1 }));
+      await v.page.screenshot({ path: join(OUTPUT, 'engagement-narrow-dark.png'), fullPage: true });
+      const overflow = await v.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.equal(overflow, 0, 'no horizontal scrolling of the page');
+    });
+
     for (const theme of [THEMES.light, THEMES.dark, THEMES.highContrast]) {
       it(`in the ${theme.name} theme`, async () => {
         const v = await view(theme);
