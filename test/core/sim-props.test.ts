@@ -13,7 +13,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { CLASSES, CLASS_NAMES, WEAPON_TYPES } from '../../server/src/core/rules/data';
 import type { UnitClass } from '../../server/src/core/rules/data';
-import { simulateEngagement } from '../../server/src/core/sim/index';
+import { simulate, simulateEngagement } from '../../server/src/core/sim/index';
 import { exactVolleyResult, sampledVolleyResult, volleySetup } from '../../server/src/core/sim/volley';
 import { outcomeNoShields, outcomeWithShields } from '../../server/src/core/sim/volley-exact';
 import { maxShields } from '../../server/src/core/sim/fire';
@@ -214,6 +214,66 @@ describe('sim properties', function () {
         }
       }),
       { seed: 17, numRuns: 40 },
+    );
+  });
+
+  it('garbage profiles and options never throw and still give distributions', () => {
+    const junk = fc.oneof(
+      fc.integer({ min: -5, max: 40 }),
+      fc.double(),
+      fc.constantFrom(NaN, Infinity, -Infinity, 1e300, -0, 99_999_999),
+      fc.string({ maxLength: 4 }),
+      fc.constant(undefined),
+      fc.constant(null),
+    );
+    const junkUnit = fc.record({
+      name: fc.oneof(fc.string(), junk),
+      class: fc.oneof(fc.constantFrom(...CLASS_NAMES), fc.string({ maxLength: 6 })),
+      bases: junk,
+      baseMm: junk,
+      bs: junk,
+      dodge: junk,
+      sh: junk,
+      armour: junk,
+      hp: junk,
+      ld: fc.option(fc.record({ target: junk, dice: junk })),
+      combinedShields: fc.boolean(),
+      weapons: fc.array(
+        fc.record({
+          name: fc.oneof(fc.string(), junk),
+          type: fc.oneof(fc.constantFrom(...WEAPON_TYPES), fc.string({ maxLength: 5 })),
+          range: junk,
+          damage: junk,
+          attacks: junk,
+        }),
+        { maxLength: 3 },
+      ),
+    });
+    fc.assert(
+      fc.property(
+        junkUnit,
+        junkUnit,
+        fc.record({
+          range: junk,
+          cover: fc.anything(),
+          aim: junk,
+          brace: fc.anything(),
+          defenderShields: junk,
+          attackerBases: junk,
+          defenderBases: junk,
+          rounds: junk,
+          seed: junk,
+        }),
+        (a, d, o) => {
+          const r = simulate(a as never, d as never, { ...(o as object), trials: 50 } as never);
+          for (const points of [r.volley.hullDamage, r.volley.shieldsRemoved, r.volley.basesDestroyed])
+            assert.ok(Math.abs(points.reduce((x, p) => x + p.p, 0) - 1) < 1e-9);
+          const e = r.engagement;
+          assert.ok(Math.abs(e.attackerWins + e.defenderWins + e.neither - 1) < 1e-9);
+          assert.ok(Number.isFinite(r.volley.expectedHullDamage) && Number.isFinite(e.meanRounds));
+        },
+      ),
+      { seed: 23, numRuns: 150 },
     );
   });
 });

@@ -28,6 +28,7 @@ import { exactVolley } from './volley-exact';
 import type { Budget } from './volley-exact';
 import { sampleVolley } from './volley-sample';
 import { resolveOptions } from './options';
+import { sanitizeProfile } from './profile';
 
 // Hot-path aliases: some loaders (tsx, used by the tests and the benchmark) turn every use of an
 // imported binding into a getter call, which costs more than the work in the sampling loop. The
@@ -592,6 +593,8 @@ export function simulateEngagement(
   rng?: RandomGenerator,
   tuning: { exact?: boolean } = {},
 ): EngagementResult {
+  att = sanitizeProfile(att);
+  def = sanitizeProfile(def);
   const r = resolveOptions(att, def, opts);
   const e = new Engine(att, def, r.range, r.cover);
   const aHull = r.attackerBases * att.hp;

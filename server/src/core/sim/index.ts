@@ -10,12 +10,13 @@ import { simulateVolley } from './volley';
 import { ENGAGEMENT_ASSUMPTIONS, simulateEngagement } from './engagement';
 import { FIRE_ASSUMPTIONS } from './fire';
 import { resolveOptions } from './options';
+import { sanitizeProfile } from './profile';
 import { ENGAGEMENT_DEFAULTS } from '../rules/data';
 
 export { simulateVolley } from './volley';
 export { simulateEngagement, initiativeOdds, POLICY_EXPECTED, POLICY_RULE } from './engagement';
 export { validateOptions, resolveOptions, OPTION_LIMITS } from './options';
-export { profileFromCard, profileProblems } from './profile';
+export { profileFromCard, profileProblems, sanitizeProfile } from './profile';
 export { renderReport, renderHistogram } from './report';
 export { makeRng } from './dice';
 export type * from './types';
@@ -24,7 +25,9 @@ export type * from './types';
 export const ASSUMPTIONS: readonly string[] = [...FIRE_ASSUMPTIONS, ...ENGAGEMENT_ASSUMPTIONS];
 
 /** The volley and the engagement of `att` against `def`, with the options as resolved and the assumptions. */
-export function simulate(att: UnitProfile, def: UnitProfile, opts: EngagementOptions = {}): SimulationResult {
+export function simulate(attacker: UnitProfile, defender: UnitProfile, opts: EngagementOptions = {}): SimulationResult {
+  const att = sanitizeProfile(attacker);
+  const def = sanitizeProfile(defender);
   const r = resolveOptions(att, def, opts);
   const volley = simulateVolley(att, def, opts);
   const engagement = simulateEngagement(att, def, opts);

@@ -37,8 +37,9 @@ function asBoolean(v: unknown): boolean | undefined {
 }
 
 /** The weapon index an aim option names: a weapon name (case-insensitive) or a 0-based index. */
-export function resolveAim(att: UnitProfile, aim: string | undefined): number | undefined {
-  if (aim === undefined) return undefined;
+export function resolveAim(att: UnitProfile, aimOption: unknown): number | undefined {
+  if (typeof aimOption !== 'string' && typeof aimOption !== 'number') return undefined;
+  const aim = String(aimOption);
   const byName = att.weapons.findIndex((w) => w.name.trim().toLowerCase() === aim.trim().toLowerCase());
   if (byName >= 0) return byName;
   if (/^\d+$/.test(aim.trim())) {
@@ -158,7 +159,8 @@ function clampInt(v: number | undefined, min: number, max: number, dflt: number)
  * Fills defaults and holds values in range, so that the engine never sees nonsense even when a
  * caller skipped `validateOptions` (the core never throws on bad input).
  */
-export function resolveOptions(att: UnitProfile, def: UnitProfile, o: EngagementOptions): Resolved {
+export function resolveOptions(att: UnitProfile, def: UnitProfile, options: EngagementOptions): Resolved {
+  const o: EngagementOptions = options && typeof options === 'object' ? options : {};
   const attackerBases = clampInt(o.attackerBases, 1, att.bases, att.bases);
   const defenderBases = clampInt(o.defenderBases, 1, def.bases, def.bases);
   const defenderHull = defenderBases * def.hp;

@@ -3,7 +3,7 @@
  * simulator cannot use (no class, no BS or HP, a weapon without damage...) gives a sentence saying
  * what is missing; the checker reports the card's other problems where they are.
  */
-import { CLASSES } from '../rules/data';
+import { CLASSES, WEAPON_TYPES } from '../rules/data';
 import type { StatName } from '../rules/data';
 import type { StatValue, UnitCard } from '../model/types';
 import type { UnitProfile, WeaponProfile } from './types';
@@ -129,4 +129,44 @@ export function profileProblems(p: UnitProfile): string[] {
       if (typeof w.range !== 'number' || !(w.range >= 0)) out.push(`Weapon ${i + 1}: range must be a number of inches.`);
     });
   return out;
+}
+
+function wholeIn(v: unknown, min: number, max: number, dflt: number): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return dflt;
+  return Math.min(max, Math.max(min, Math.round(v)));
+}
+
+function optionalIn(v: unknown, min: number, max: number): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.round(v))) : undefined;
+}
+
+/**
+ * A profile the engine can always run: every number whole and within the limits, unknown classes
+ * treated as a single-base Destroyer. The public entry points pass profiles through this, so a
+ * caller that skipped `profileProblems` gets numbers, never an exception or a hang.
+ */
+export function sanitizeProfile(p: UnitProfile): UnitProfile {
+  const src = (p && typeof p === 'object' ? p : {}) as Partial<UnitProfile>;
+  const cls = src.class && CLASSES[src.class] ? src.class : 'Destroyer';
+  const weapons = Array.isArray(src.weapons) ? src.weapons.filter((w): w is WeaponProfile => !!w && typeof w === 'object') : [];
+  return {
+    name: typeof src.name === 'string' ? src.name : String(src.name ?? ''),
+    class: cls,
+    bases: wholeIn(src.bases, 1, PROFILE_LIMITS.basesMax, CLASSES[cls].bases),
+    baseMm: typeof src.baseMm === 'number' && Number.isFinite(src.baseMm) && src.baseMm > 0 ? src.baseMm : CLASSES[cls].baseMm,
+    bs: wholeIn(src.bs, 0, 1000, 1000),
+    dodge: optionalIn(src.dodge, 0, 1000),
+    sh: optionalIn(src.sh, 0, PROFILE_LIMITS.shieldsMax),
+    armour: optionalIn(src.armour, 0, 1000),
+    hp: wholeIn(src.hp, 1, PROFILE_LIMITS.hpMax, 1),
+    ld: src.ld && typeof src.ld === 'object' ? { target: wholeIn(src.ld.target, 0, 1000, 10), dice: wholeIn(src.ld.dice, 0, 1000, 0) } : undefined,
+    combinedShields: src.combinedShields === true,
+    weapons: weapons.map((w, i) => ({
+      name: typeof w.name === 'string' ? w.name : `weapon ${i + 1}`,
+      type: WEAPON_TYPES.includes(w.type) ? w.type : WEAPON_TYPES[0],
+      range: typeof w.range === 'number' && w.range >= 0 ? w.range : 0,
+      damage: wholeIn(w.damage, 1, PROFILE_LIMITS.damageMax, 1),
+      attacks: wholeIn(w.attacks, 0, PROFILE_LIMITS.attacksMax, 0),
+    })),
+  };
 }

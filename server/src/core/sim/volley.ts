@@ -11,6 +11,7 @@ import { newWeaponSums, sampleCost, sampleVolley } from './volley-sample';
 import { Dice, makeRng } from './dice';
 import { resolveOptions } from './options';
 import type { Resolved } from './options';
+import { sanitizeProfile } from './profile';
 
 /** A sampled volley does at most about this many dice' worth of work (about a second). */
 export const SAMPLE_WORK_LIMIT = 2e7;
@@ -20,7 +21,10 @@ export interface VolleyInternals {
   ctx: FireContext;
 }
 
-export function volleySetup(att: UnitProfile, def: UnitProfile, opts: VolleyOptions): VolleyInternals {
+/** Options resolved and the Fire action planned, for profiles held to what the engine can run. */
+export function volleySetup(attacker: UnitProfile, defender: UnitProfile, opts: VolleyOptions): VolleyInternals {
+  const att = sanitizeProfile(attacker);
+  const def = sanitizeProfile(defender);
   const resolved = resolveOptions(att, def, opts);
   const ctx = planFire(att, def, {
     attackerBases: resolved.attackerBases,
@@ -40,7 +44,7 @@ function bump(m: Map<number, number>, k: number, p: number): void {
   m.set(k, (m.get(k) ?? 0) + p);
 }
 
-function breakdown(att: UnitProfile, v: VolleyInternals, tallies: WeaponTally[]): WeaponBreakdown[] {
+function breakdown(v: VolleyInternals, tallies: WeaponTally[]): WeaponBreakdown[] {
   return v.ctx.plans.map((plan, i) => ({
     name: plan.weapon.name,
     type: plan.weapon.type,
@@ -55,7 +59,7 @@ function breakdown(att: UnitProfile, v: VolleyInternals, tallies: WeaponTally[])
 }
 
 /** Builds the result from the exact final distribution. */
-function fromExact(att: UnitProfile, v: VolleyInternals, dist: StateDist, stride: number, tallies: WeaponTally[]): VolleyResult {
+function fromExact(v: VolleyInternals, dist: StateDist, stride: number, tallies: WeaponTally[]): VolleyResult {
   const { defenderHull: hull0, defenderShields: sh0, defenderBases: bases0 } = v.resolved;
   const hullDamage = new Map<number, number>();
   const shields = new Map<number, number>();
@@ -85,7 +89,7 @@ function fromExact(att: UnitProfile, v: VolleyInternals, dist: StateDist, stride
     hullDamage: toPoints(hullDamage),
     shieldsRemoved: toPoints(shields),
     basesDestroyed: toPoints(bases),
-    weapons: breakdown(att, v, tallies),
+    weapons: breakdown(v, tallies),
   };
 }
 
@@ -96,7 +100,7 @@ export function exactVolleyResult(att: UnitProfile, def: UnitProfile, opts: Voll
   if ((v.resolved.defenderHull + 1) * stride > Number.MAX_SAFE_INTEGER) return undefined;
   const start: StateDist = new Map([[v.resolved.defenderHull * stride + v.resolved.defenderShields, 1]]);
   const ex = exactVolley(v.ctx, start, stride, { ops: 0, limit });
-  return ex && fromExact(att, v, ex.dist, stride, ex.tallies);
+  return ex && fromExact(v, ex.dist, stride, ex.tallies);
 }
 
 /**
@@ -164,7 +168,7 @@ export function sampledVolleyResult(
     hullDamage: toPoints(hullDamage),
     shieldsRemoved: toPoints(shields),
     basesDestroyed: toPoints(bases),
-    weapons: breakdown(att, v, tallies),
+    weapons: breakdown(v, tallies),
     trials,
     seed,
     standardError: {
@@ -180,9 +184,10 @@ export function simulateVolley(att: UnitProfile, def: UnitProfile, opts: VolleyO
   const exact = exactVolleyResult(att, def, opts);
   if (exact) return exact;
   const sampled = sampledVolleyResult(att, def, opts);
+  const v = volleySetup(att, def, opts);
   const maxAttacks = Math.max(0, ...sampled.weapons.map((w) => (w.inRange ? w.attacks : 0)));
   sampled.note =
     `The exact distribution would take too long to compute (up to ${maxAttacks} attacks from one weapon, ` +
-    `${def.hp} HP per base), so it was estimated from ${sampled.trials} seeded trials (seed ${sampled.seed}).`;
+    `${v.ctx.hp} HP per base), so it was estimated from ${sampled.trials} seeded trials (seed ${sampled.seed}).`;
   return sampled;
 }
