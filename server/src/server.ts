@@ -239,6 +239,9 @@ export function startServer(connection: Connection): void {
   // ----------------------------------------------------------------------------------------
   // Workspace files
 
+  /** While the workspace folders are read, dependents are not tracked file by file: one re-validation follows. */
+  let scanning = 0;
+
   async function loadFile(uri: string): Promise<void> {
     if (documents.get(uri)) return;
     let path: string;
@@ -254,7 +257,7 @@ export function startServer(connection: Connection): void {
       const after = ws.set(uri, text);
       disk.set(uri, TextDocument.create(uri, LANGUAGE_IDS[kind], 0, text));
       onDisk.add(uri);
-      if (after !== before) scheduleDependents(uri, before, after);
+      if (after !== before && scanning === 0) scheduleDependents(uri, before, after);
     } catch {
       // Unreadable (deleted meanwhile, permissions): treat as absent.
       forgetFile(uri);
@@ -274,6 +277,17 @@ export function startServer(connection: Connection): void {
   }
 
   async function scan(list: WorkspaceFolder[]): Promise<void> {
+    scanning++;
+    try {
+      await scanFolders(list);
+    } finally {
+      scanning--;
+    }
+    // Everything that refers across files may resolve differently now.
+    revalidateAll();
+  }
+
+  async function scanFolders(list: WorkspaceFolder[]): Promise<void> {
     const max = (await settingsFor(undefined)).workspace.maxFiles;
     let loaded = 0;
     for (const folder of list) {
@@ -301,8 +315,6 @@ export function startServer(connection: Connection): void {
         loaded++;
       }
     }
-    // Everything that refers across files may resolve differently now.
-    revalidateAll();
   }
 
   connection.onDidChangeWatchedFiles((params) => {
@@ -581,19 +593,37 @@ export function startServer(connection: Connection): void {
       .replace(/\$\{\d+\}|\$\d+/g, '');
   }
 
+  /**
+   * Completion reads the text around the cursor and uses the model only to look up the card, the
+   * fleet's faction and such: in a large file it may use the previous version's model rather than
+   * re-parse the whole file between two keystrokes.
+   */
+  const STALE_MODEL_OK_CHARS = 100_000;
+
   connection.onCompletion(
     guard(
       'completion',
       (params, token) => {
-        const r = request(params.textDocument.uri, token);
+        const uri = params.textDocument.uri;
+        const td = textDoc(uri);
+        const stale = td && td.getText().length > STALE_MODEL_OK_CHARS ? ws.get(uri) : undefined;
+        const r = stale && td && !token.isCancellationRequested ? { td, doc: stale } : request(uri, token);
         if (!r) return null;
         const list = complete(r.doc, ws, r.td.getText(), r.td.offsetAt(params.position));
+        // Most items share one replace range: convert each distinct span once.
+        const ranges = new Map<string, Range>();
+        const rangeOf = (s: Span): Range => {
+          const k = `${s.start}:${s.end}`;
+          let v = ranges.get(k);
+          if (!v) ranges.set(k, (v = range(r.td, s)));
+          return v;
+        };
         const items: CompletionItem[] = list.items.map((c) => {
           const snippet = !!c.snippet && snippets;
           const item: CompletionItem = {
             label: c.label,
             kind: COMPLETION_KINDS[c.kind],
-            textEdit: { range: range(r.td, c.span), newText: c.snippet && !snippets ? plain(c.insertText) : c.insertText },
+            textEdit: { range: rangeOf(c.span), newText: c.snippet && !snippets ? plain(c.insertText) : c.insertText },
             insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
           };
           if (c.detail) item.detail = c.detail;

@@ -9,6 +9,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync, existsSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import {
   createProtocolConnection,
   StreamMessageReader,
@@ -37,6 +38,8 @@ export interface StartOptions {
 
 export class Client {
   readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
+  /** When each uri's diagnostics last arrived (performance.now()), for the benchmark. */
+  readonly arrivals = new Map<string, { version: number | undefined; at: number }>();
   readonly notifications: { method: string; params: unknown }[] = [];
   readonly versions = new Map<string, number>();
   readonly texts = new Map<string, string>();
@@ -223,6 +226,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Client> {
   const client = new Client(conn, child, root, opts.settings ?? {});
   child.stderr!.on('data', (d: Buffer) => (client.stderr += d.toString()));
   conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+    client.arrivals.set(p.uri, { version: p.version, at: performance.now() });
     client.diagnostics.set(p.uri, p);
     client.notifyChanged();
   });

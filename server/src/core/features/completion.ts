@@ -39,7 +39,7 @@ import {
   WEAPON_KEYS,
 } from '../model/parse';
 import { bayCapacity, ruleFits } from '../check/context';
-import { cursorContext, pathKeys, type CursorContext } from './context';
+import { cursorContext, linesAbove, linesBelow, pathKeys, type CursorContext, type LineInfo } from './context';
 import { cardsOf, md, pSuccess, pct, resolveCard, yamlScalar, within } from './shared';
 import type { Span } from '../model/types';
 
@@ -324,7 +324,7 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
     for (let n = g.objectives.min; n <= g.objectives.max; n++) o.push(value(String(n), span, n, { detail: `recommended for ${g.name}` }));
     return o;
   }
-  if (doc.kind === 'fleet' && path.join('.') === 'units.[]' && key === 'unit') return cardItems(fleetCards(doc, ws, text(doc)), span);
+  if (doc.kind === 'fleet' && path.join('.') === 'units.[]' && key === 'unit') return cardItems(fleetCards(doc, ws, text(doc)), span, ctx.prefix);
   if (doc.kind === 'fleet' && path.join('.') === 'units.[]' && key === 'embark') return [];
   if (doc.kind === 'fleet' && path.join('.') === 'units.[].embark.[]' && key === 'unit') return embarkItems(doc, ws, ctx, span);
   return out;
@@ -345,7 +345,7 @@ function itemValues(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path
   const card = cardPath ? cardNear(doc, off) : undefined;
   if (c === 'orders.[]') return orderItems(span, card);
   if (c === 'abilities.[]') return abilityItems(span, card, card?.class.value);
-  if (doc.kind === 'fleet' && path.join('.') === 'units.[]') return cardItems(fleetCards(doc, ws, doc.text), span);
+  if (doc.kind === 'fleet' && path.join('.') === 'units.[]') return cardItems(fleetCards(doc, ws, doc.text), span, ctx.prefix);
   if (doc.kind === 'fleet' && path.join('.') === 'units.[].embark.[]') return embarkItems(doc, ws, ctx, span);
   return [];
 }
@@ -382,28 +382,33 @@ function abilityItems(span: Span, card: UnitCard | undefined, cls: UnitClass | u
   return out;
 }
 
-function cardItems(cards: CardRef[], span: Span): Completion[] {
-  return cards.map((r, i) => {
-    const name = r.card.name.value!;
+/**
+ * Card names as completions. The client sorts by label; the server only filters by what is typed
+ * (every word of it, in any order and case) and caps the list, so that a workspace of thousands of
+ * cards answers at once.
+ */
+function cardItems(cards: CardRef[], span: Span, typed: string): Completion[] {
+  const words = typed.replace(/^["']/, '').toLowerCase().split(/\s+/).filter(Boolean);
+  const out: Completion[] = [];
+  for (const r of cards) {
+    const name = r.card.name.value;
+    if (!name) continue;
+    if (words.length) {
+      const lower = name.toLowerCase();
+      if (!words.every((w) => lower.includes(w))) continue;
+    }
     const ins = yamlScalar(name);
-    return {
-      label: name,
-      kind: 'card' as const,
-      detail: `${r.card.class.value ?? r.card.class.raw} · ${r.card.points.value ?? '?'} pts`,
-      insertText: ins,
-      filterText: ins,
-      span,
-      sortText: String(i).padStart(5, '0'),
-    };
-  });
+    out.push({ label: name, kind: 'card', detail: `${r.card.class.value ?? r.card.class.raw} · ${r.card.points.value ?? '?'} pts`, insertText: ins, filterText: ins, span });
+    if (out.length > MAX_ITEMS) break;
+  }
+  return out;
 }
 
 /** The fleet's faction's cards; all cards when the faction has none (or is not given yet). */
 function fleetCards(doc: FleetDocument, ws: Workspace, text: string): CardRef[] {
   const faction = doc.faction.value ?? /^faction\s*:\s*(.+?)\s*$/m.exec(text)?.[1];
   const own = faction ? ws.cardsOf(faction) : [];
-  const list = own.length ? own : ws.allCards();
-  return [...list].filter((r) => r.card.name.value).sort((a, b) => a.card.name.value!.localeCompare(b.card.name.value!));
+  return own.length ? own : ws.allCards();
 }
 
 /** Cards the entry's host can carry: Fighters for Launch Bay Tiers; Fighters and Bombers for a Carrier. */
@@ -414,12 +419,13 @@ function embarkItems(doc: FleetDocument, ws: Workspace, ctx: CursorContext, span
   const hostName = entry?.unit.value ?? (entryStep ? hostFromText(doc.text, entryStep.lineStart) : undefined);
   const host = resolveCard(ws, hostName, doc.faction.value) ?? (hostName ? ws.findCards(hostName)[0] : undefined);
   const cards = fleetCards(doc, ws, doc.text);
-  if (!host) return cardItems(cards, span);
+  if (!host) return cardItems(cards, span, ctx.prefix);
   const cap = bayCapacity(host.card);
   const kinds = new Set<string>([...(cap.tierFighters > 0 ? LAUNCH_BAY.tierCarries : []), ...(cap.reserves > 0 ? LAUNCH_BAY.carrierCarries : [])]);
   return cardItems(
     cards.filter((r) => r.card.class.value !== undefined && kinds.has(r.card.class.value)),
     span,
+    ctx.prefix,
   );
 }
 
@@ -429,23 +435,22 @@ function hostFromText(text: string, lineStart: number): string | undefined {
   return m ? m[1]!.replace(/^["']|["']$/g, '') : undefined;
 }
 
-/** The value of a sibling key in the same mapping, read from the text (the model may not parse yet). */
+/** The value of a sibling key in the same mapping, read from the text (the model may lag while typing). */
 function siblingValue(ctx: CursorContext, text: string, key: string): string | undefined {
-  const re = new RegExp(`^[ \\t]*(?:- )?${key}\\s*:\\s*(.+?)\\s*$`);
-  // Look up to 10 lines above and below at the same key column.
-  const lines = text.split('\n');
-  let lineNo = 0;
-  for (let i = 0, o = 0; i < lines.length; i++) {
-    if (o <= ctx.line.start && ctx.line.start < o + lines[i]!.length + 1) lineNo = i;
-    o += lines[i]!.length + 1;
+  const col = ctx.keyCol;
+  const match = (l: LineInfo) => (l.key === key && l.contentCol === col ? l.value.replace(/^["']|["']$/g, '') : undefined);
+  let n = 0;
+  for (const l of linesAbove(text, ctx.line.start, () => col)) {
+    if (++n > 40 || (!l.blank && l.indent < col && l.dash === undefined)) break;
+    const v = match(l);
+    if (v !== undefined) return v;
+    if (l.dash !== undefined && l.contentCol === col) break;
   }
-  for (let d = 1; d <= 10; d++) {
-    for (const i of [lineNo - d, lineNo + d]) {
-      const l = lines[i];
-      if (l === undefined) continue;
-      const m = re.exec(l.replace(/\r$/, ''));
-      if (m) return m[1]!.replace(/^["']|["']$/g, '');
-    }
+  n = 0;
+  for (const l of linesBelow(text, ctx.line.end, col)) {
+    if (++n > 40 || (!l.blank && (l.indent < col || (l.dash !== undefined && l.contentCol === col)))) break;
+    const v = match(l);
+    if (v !== undefined) return v;
   }
   return undefined;
 }
@@ -514,7 +519,7 @@ function snippets(kind: FabledDocument['kind'], path: string[], ctx: CursorConte
   const blankFile = text.trim() === '' || text.trim() === ctx.value.trim() || text.trim() === ctx.prefix.trim();
   const indent = ' '.repeat(ctx.mode === 'item' ? ctx.line.dash ?? 0 : ctx.keyCol);
   const itemSpan = ctx.mode === 'item' ? { start: ctx.line.start + (ctx.line.dash ?? 0), end: ctx.replace.end } : ctx.replace;
-  if ((kind === 'unit' || kind === 'faction') && (p === 'units' || (p === '' && ctx.mode === 'item'))) {
+  if ((kind === 'unit' || kind === 'faction') && (p === 'units' || (p === 'units.[]' && ctx.mode === 'item'))) {
     out.push({ label: 'New unit card', kind: 'snippet', detail: 'a complete card', insertText: CARD_SNIPPET(indent), snippet: true, span: itemSpan, sortText: 'zz0', filterText: ctx.mode === 'item' ? '- ' + ctx.prefix : ctx.prefix || 'card' });
   }
   if (blankFile && kind === 'unit') {

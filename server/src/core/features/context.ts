@@ -94,39 +94,54 @@ export function lineStarts(text: string): number[] {
   return out;
 }
 
-export function lineAt(text: string, offset: number): { index: number; start: number; text: string } {
+export function lineAt(text: string, offset: number): { start: number; text: string } {
   const start = text.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
-  let end = text.indexOf('\n', offset);
-  if (end < 0) end = text.length;
   const s = offset > 0 && text[offset - 1] === '\n' ? offset : start;
-  let lineText = text.slice(s, end < s ? s : end);
+  let end = text.indexOf('\n', s);
+  if (end < 0) end = text.length;
+  let lineText = text.slice(s, end);
   if (lineText.endsWith('\r')) lineText = lineText.slice(0, -1);
-  let index = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < s; i = text.indexOf('\n', i + 1)) index++;
-  return { index, start: s, text: lineText };
+  return { start: s, text: lineText };
 }
 
-/** Iterates the lines before `offset`'s line, nearest first, without splitting the whole text. */
-function* linesAbove(text: string, lineStart: number): Generator<LineInfo> {
+/** Column of the first non-blank character of the line starting at `start` (the line's length if blank). */
+function indentOf(text: string, start: number, end: number): number {
+  let i = start;
+  while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  return i - start;
+}
+
+/**
+ * Iterates the lines before `offset`'s line, nearest first, without splitting the whole text.
+ * Lines indented deeper than `maxIndent()` are skipped before any parsing: walking up from the
+ * last card of a 20,000-line file to its `units:` key must stay cheap.
+ */
+export function* linesAbove(text: string, lineStart: number, maxIndent: () => number = () => Infinity): Generator<LineInfo> {
   let end = lineStart - 1; // the '\n' ending the previous line
   while (end >= 0) {
     const start = text.lastIndexOf('\n', end - 1) + 1;
-    let t = text.slice(start, end);
-    if (t.endsWith('\r')) t = t.slice(0, -1);
-    yield analyseLine(t, start);
+    const ind = indentOf(text, start, end);
+    if (ind <= maxIndent() || start + ind >= end) {
+      let t = text.slice(start, end);
+      if (t.endsWith('\r')) t = t.slice(0, -1);
+      yield analyseLine(t, start);
+    }
     end = start - 1;
   }
 }
 
-function* linesBelow(text: string, lineEnd: number): Generator<LineInfo> {
+export function* linesBelow(text: string, lineEnd: number, maxIndent = Infinity): Generator<LineInfo> {
   let start = text.indexOf('\n', lineEnd);
   while (start >= 0) {
     start += 1;
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
-    let t = text.slice(start, end);
-    if (t.endsWith('\r')) t = t.slice(0, -1);
-    yield analyseLine(t, start);
+    const ind = indentOf(text, start, end);
+    if (ind <= maxIndent || start + ind >= end) {
+      let t = text.slice(start, end);
+      if (t.endsWith('\r')) t = t.slice(0, -1);
+      yield analyseLine(t, start);
+    }
     if (end >= text.length) return;
     start = end;
   }
@@ -184,7 +199,7 @@ function parents(text: string, lineStart: number, col: number, inItemAt: number 
   // When inside a list item, first find that sequence's parent.
   let seqCol = inItemAt;
   if (seqCol !== undefined) path.unshift({ key: '[]', lineStart, col: seqCol });
-  for (const l of linesAbove(text, lineStart)) {
+  for (const l of linesAbove(text, lineStart, () => seqCol ?? mapCol)) {
     if (l.blank) continue;
     if (seqCol !== undefined) {
       // Looking for the key that owns the sequence whose items are at seqCol.
@@ -262,8 +277,8 @@ function siblingKeys(text: string, line: LineInfo, col: number): string[] {
       return;
     }
   };
-  if (!(line.dash !== undefined && line.contentCol === col)) walk(linesAbove(text, line.start), true);
-  walk(linesBelow(text, line.end), false);
+  if (!(line.dash !== undefined && line.contentCol === col)) walk(linesAbove(text, line.start, () => col), true);
+  walk(linesBelow(text, line.end, col), false);
   return keys;
 }
 

@@ -24,8 +24,9 @@ export function code(text: string): string {
 }
 
 /**
- * A string as a YAML scalar for inserting into a value position: plain when YAML reads it back
- * unchanged, double-quoted (JSON escaping is valid YAML) otherwise.
+ * A string as a YAML scalar for inserting into a value position: plain when YAML reads it back as
+ * the same text, double-quoted (JSON escaping is valid YAML) otherwise. Figures stay plain: the
+ * model reads a number's text either way.
  */
 export function yamlScalar(s: string): string {
   const plainSafe =
@@ -33,7 +34,7 @@ export function yamlScalar(s: string): string {
     s === s.trim() &&
     !/^[-?:,[\]{}#&*!|>'"%@`]/.test(s) &&
     !/: |:$| #|[\n\t]/.test(s) &&
-    !/^(?:true|false|null|yes|no|on|off|~|[-+]?\d[\d._]*(?:e[-+]?\d+)?|[-+]?\.inf|\.nan)$/i.test(s);
+    !/^(?:true|false|null|yes|no|on|off|~|[-+]?\.inf|\.nan)$/i.test(s);
   return plainSafe ? s : JSON.stringify(s);
 }
 

@@ -1,0 +1,341 @@
+/**
+ * The language features as pure functions: hover, completion, code actions, symbols, navigation,
+ * inlay hints, code lenses and the workspace queries, over the fixture workspace. Cases are data:
+ * a file, a place (the text after which the cursor sits) and what must (and must not) appear.
+ */
+import { strict as assert } from 'node:assert';
+import { Workspace } from '../../server/src/core/workspace';
+import { checkDocument } from '../../server/src/core/check/index';
+import { hover, termHoverAt } from '../../server/src/core/features/hover';
+import { complete } from '../../server/src/core/features/completion';
+import { codeActions, type CodeActionData } from '../../server/src/core/features/codeActions';
+import { documentSymbols, workspaceSymbols } from '../../server/src/core/features/symbols';
+import { definition, prepareRename, references, rename } from '../../server/src/core/features/navigation';
+import { inlayHints } from '../../server/src/core/features/inlayHints';
+import { codeLenses } from '../../server/src/core/features/codeLens';
+import { fleetSummary } from '../../server/src/core/features/fleetSummary';
+import { dependents, findCard, listCards } from '../../server/src/core/features/workspaceQueries';
+import { cursorContext, pathKeys } from '../../server/src/core/features/context';
+import { resolveSettings, SIMULATE_COMMAND } from '../../server/src/protocol';
+import { FILES } from '../protocol/fixtures';
+
+const U = (p: string) => `file:///ws/${p}`;
+const UNITS = U('cards/myr.unit.yaml');
+const BROKEN = U('cards/broken.unit.yaml');
+const BOARD = U('cards/myr.faction.yaml');
+const FLEET = U('fleets/vanguard.fleet.yaml');
+const CONSUMED = U('consumed/consumed.unit.yaml');
+
+function workspace(extra: Record<string, string> = {}): Workspace {
+  const ws = new Workspace();
+  for (const [p, t] of Object.entries({ ...FILES, ...extra })) ws.set(U(p), t);
+  return ws;
+}
+
+const settings = resolveSettings({});
+
+/** The offset just after the `nth` occurrence of `before` in the document (plus `delta`). */
+function at(ws: Workspace, uri: string, before: string, delta = 0, nth = 0): number {
+  const text = ws.get(uri)!.text;
+  let i = -1;
+  for (let k = 0; k <= nth; k++) i = text.indexOf(before, i + 1);
+  assert.ok(i >= 0, `"${before}" not in ${uri}`);
+  return i + before.length + delta;
+}
+
+/** Applies edits (to one document) from last to first. */
+function apply(text: string, edits: { span: { start: number; end: number }; newText: string }[]): string {
+  return [...edits].sort((a, b) => b.span.start - a.span.start).reduce((t, e) => t.slice(0, e.span.start) + e.newText + t.slice(e.span.end), text);
+}
+
+describe('core features', () => {
+  describe('hover explains the rule with the unit\u2019s own figures and quotes the rulebook', () => {
+    const cases: { name: string; uri: string; before: string; delta?: number; has: (string | RegExp)[]; not?: (string | RegExp)[] }[] = [
+      { name: 'an LD value', uri: UNITS, before: 'LD: 6/', has: ['Roll 3 dice', 'each 6+ succeeds', '§1 Core Statistics', /See also.*§16 Leadership/, 'Attack Run (difficulty 2) succeeds'] },
+      { name: 'the LD key', uri: UNITS, before: '      L', has: ['LD — Leadership: 6/3'] },
+      { name: 'a BS value', uri: UNITS, before: 'BS: 5', has: ['Each attack hits on a d10 roll of 5+', '60%'] },
+      { name: 'SH on an Escort (Combined Shields pool)', uri: UNITS, before: '"9/6 5+ 6+ ', delta: 0, has: ['SH — Shields: 2', 'a pool of 4 for 2 bases'] },
+      { name: 'a class', uri: UNITS, before: 'class: Destr', has: ['**Destroyer**', '1 base', '2 weapon systems', '145 pts standard', '§3 Unit Classes', 'Hit'] },
+      { name: 'points on a card', uri: UNITS, before: 'points: 14', has: ['costs 145 pts'] },
+      { name: 'a weapon type', uri: UNITS, before: 'type: Ener', has: ['**Energy** weapon', 'Critical Hit', '§12 Weapons'] },
+      { name: 'a weapon range', uri: UNITS, before: 'range: 1', has: ['18" is a standard range band', '§12 Weapons'] },
+      { name: 'a weapon type in a weapon line', uri: UNITS, before: 'Pulse Laser — I', has: ['**Ion** weapon', 'SH'] },
+      { name: 'a known order', uri: UNITS, before: 'name: Attack R', has: ['Order: Attack Run', 'Rulebook difficulty: 2', 'With LD 6/3, difficulty 2 succeeds', '§16 Leadership'] },
+      { name: 'an order difficulty', uri: UNITS, before: 'difficulty: ', has: ['LD successes needed', 'succeeds'] },
+      { name: 'a known ability', uri: UNITS, before: '- Hit & R', has: ['Hit & Run', 'Move after performing a Fire action'] },
+      { name: 'a universal rule', uri: UNITS, before: '- Dogfi', has: ['Dogfighters', 'universal class rule', '§4 Dogfighters'] },
+      { name: 'a Launch Bay', uri: UNITS, before: 'Launch Bay Ti', has: ['Launch Bay Tier 1', '1 Fighter unit', '§6 Launch Bays'] },
+      { name: 'the orders key on a Destroyer', uri: UNITS, before: '    order', has: ['1 of the Destroyer\u2019s 1 Order'.replace('\u2019', "'")] },
+      { name: 'a rulebook term in an order effect', uri: UNITS, before: 'gains +1 B', has: ['§1 Core Statistics'] },
+      { name: 'the fleet\u2019s points', uri: FLEET, before: 'points: 10', has: ['540 / 1000 pts', '460 pts left', 'Lumen Destroyr', 'Standard game', '§17 Deployment'] },
+      { name: 'a fleet entry', uri: FLEET, before: 'unit: Lumen Dest', has: ['**Lumen Destroyer** — Destroyer, 145 pts', '| M | BS | D | SH | AC | HP | LD | CR | T |', '| 9/6 | 5+ |', '2 × 145 pts = 290 pts'] },
+      { name: 'an entry with an embarked unit', uri: FLEET, before: 'unit: Lumen Cru', has: ['1 × 250 pts = 250 pts', '190 + 60 embarked'] },
+      { name: 'an embarked unit', uri: FLEET, before: '- Veilwi', has: ['**Veilwing Fighter Wing** — Fighter, 60 pts'] },
+      { name: 'embark', uri: FLEET, before: '    emb', has: ['carries 1 Fighter unit', '§6 Launch Bays'] },
+      { name: 'a card of another faction', uri: FLEET, before: 'unit: Maw F', has: ['A Consumed card; this fleet is Myr-Valari'] },
+      { name: 'the doctrine', uri: BOARD, before: 'doctrine: Stan', has: ['3 CP per round', '§21 The Command Board'] },
+      { name: 'cp', uri: BOARD, before: 'cp: ', has: ['Standard doctrine gives 3 CP'] },
+      { name: 'a command ability', uri: BOARD, before: 'name: Whisper', has: ['Whisper Step', '2 CP', /2 of the \d CP the faction generates/] },
+      { name: 'a card name with markup, escaped', uri: UNITS, before: 'name: "<im', has: ['\\<img src=x onerror=alert(1)\\>', '\\*Shade\\*'], not: [/(?<!\\)<img/, /(?<!\\)\*Shade/] },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const ws = workspace();
+        const h = hover(ws.get(c.uri)!, ws, at(ws, c.uri, c.before, c.delta ?? 0), settings);
+        assert.ok(h, 'no hover');
+        for (const s of c.has) assert.ok(typeof s === 'string' ? h.markdown.includes(s) : s.test(h.markdown), `missing ${s} in:\n${h.markdown}`);
+        for (const s of c.not ?? []) assert.ok(typeof s === 'string' ? !h.markdown.includes(s) : !s.test(h.markdown), `unexpected ${s} in:\n${h.markdown}`);
+        assert.ok(h.span.start <= at(ws, c.uri, c.before, c.delta ?? 0) && at(ws, c.uri, c.before, c.delta ?? 0) <= h.span.end, 'the hover range holds the cursor');
+      });
+    }
+    it('shows nothing on a blank line', () => {
+      const ws = workspace();
+      assert.equal(hover(ws.get(FLEET)!, ws, 0, settings)?.markdown.includes('§') ?? false, false);
+    });
+    it('finds a glossary term in free text', () => {
+      const t = 'Reroll one failed Dodge roll.';
+      const h = termHoverAt(t, t.indexOf('Dodge') + 2);
+      assert.ok(h && h.markdown.includes('§1 Core Statistics'));
+    });
+  });
+
+  describe('the cursor context reads half-typed YAML', () => {
+    const cases: { text: string; path: string; mode: string; key?: string; prefix?: string }[] = [
+      { text: 'faction: X\nunits:\n  - name: A\n    class: Des¦', path: 'units.[]', mode: 'value', key: 'class', prefix: 'Des' },
+      { text: 'faction: X\nunits:\n  - name: A\n    stats:\n      M: 9/6\n      ¦', path: 'units.[].stats', mode: 'key' },
+      { text: 'faction: X\nunits:\n  - name: A\n    weapons:\n      - name: L\n        ty¦', path: 'units.[].weapons.[]', mode: 'key', prefix: 'ty' },
+      { text: 'name: F\nunits:\n- unit: A\n  embark:\n    - ¦', path: 'units.[].embark.[]', mode: 'item' },
+      { text: 'name: F\nunits:\n  - unit: A\n    co¦', path: 'units.[]', mode: 'key', prefix: 'co' },
+      { text: '¦', path: '', mode: 'key' },
+    ];
+    for (const c of cases) {
+      it(`${JSON.stringify(c.text.split('\n').pop())} is ${c.mode} at ${c.path || 'the top'}`, () => {
+        const off = c.text.indexOf('¦');
+        const ctx = cursorContext(c.text.replace('¦', ''), off);
+        assert.equal(pathKeys(ctx).join('.'), c.path);
+        assert.equal(ctx.mode, c.mode);
+        if (c.key) assert.equal(ctx.key, c.key);
+        if (c.prefix !== undefined) assert.equal(ctx.prefix, c.prefix);
+      });
+    }
+  });
+
+  describe('completion offers what is allowed at the cursor', () => {
+    const cases: { name: string; file: string; text: string; has: string[]; not?: string[] }[] = [
+      { name: 'classes', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: ¦', has: ['Fighter', 'Capital Ship', 'Dreadnought'] },
+      { name: 'weapon types', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    weapons:\n      - name: W\n        type: ¦', has: ['Energy', 'Auto', 'Piercing', 'Ion', 'Blast'] },
+      { name: 'range bands', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Cruiser\n    weapons:\n      - name: W\n        range: ¦', has: ['3"', '12"', '30"'] },
+      { name: 'range bands a Fighter may use', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Fighter\n    weapons:\n      - name: W\n        range: ¦', has: ['3"', '6"'], not: ['9"', '30"'] },
+      { name: 'legal BS values', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats:\n      BS: ¦', has: ['3+', '10+'], not: ['2+', '—'] },
+      { name: 'legal M values', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats:\n      M: ¦', has: ['9/6', '12/12', '3'], not: ['15', '—'] },
+      { name: 'a dash for stats a unit may lack', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats:\n      D: ¦', has: ['—', '7+'] },
+      { name: 'the missing stats as keys', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats:\n      M: 9/6\n      BS: 5+\n      ¦', has: ['D', 'SH', 'T'], not: ['M', 'BS'] },
+      { name: 'stat values inside the stat line', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats: "9/6 ¦', has: ['3+', '5+'], not: ['9/6'] },
+      { name: 'card keys not yet present', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    ¦', has: ['class', 'points', 'stats', 'weapons'], not: ['name', 'faction'] },
+      { name: 'doctrines', file: 'cards/new.faction.yaml', text: 'faction: Myr-Valari\ndoctrine: ¦', has: ['Light', 'Standard', 'Elite'] },
+      { name: 'known orders', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Destroyer\n    orders:\n      - ¦', has: ['Attack Run', 'Full Burn', 'Priority Target', 'name'] },
+      { name: 'abilities that fit the class', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Escort\n    abilities:\n      - ¦', has: ['Combined Shields', 'Evasive Screen', 'Squad Leader & Cohesion'], not: ['Dogfighters', 'Single Base'] },
+      { name: 'the fleet faction\u2019s cards for unit:', file: 'fleets/new.fleet.yaml', text: 'name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: ¦', has: ['Lumen Destroyer', 'Veilwing Fighter Wing'], not: ['Maw Frigate'] },
+      { name: 'cards matching what is typed', file: 'fleets/new.fleet.yaml', text: 'name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: cru¦', has: ['Lumen Cruiser'], not: ['Lumen Destroyer'] },
+      { name: 'only what the host can carry for embark', file: 'fleets/new.fleet.yaml', text: 'name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: Lumen Cruiser\n    embark:\n      - ¦', has: ['Veilwing Fighter Wing'], not: ['Lumen Bomber Wing', 'Lumen Destroyer'] },
+      { name: 'game sizes for a fleet\u2019s points', file: 'fleets/new.fleet.yaml', text: 'name: F\nfaction: Myr-Valari\npoints: ¦', has: ['500', '1000', '2000'] },
+      { name: 'fleet keys', file: 'fleets/new.fleet.yaml', text: 'name: F\n¦', has: ['faction', 'points', 'units'], not: ['name'] },
+      { name: 'a new fleet in an empty file', file: 'fleets/new.fleet.yaml', text: '¦', has: ['New fleet'] },
+      { name: 'a new card under units', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - ¦', has: ['New unit card', 'name', 'class'] },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const ws = workspace();
+        const off = c.text.indexOf('¦');
+        const text = c.text.replace('¦', '');
+        const doc = ws.set(U(c.file), text);
+        const labels = complete(doc, ws, text, off).items.map((i) => i.label);
+        for (const h of c.has) assert.ok(labels.includes(h), `missing ${h} in ${labels.join(', ')}`);
+        for (const n of c.not ?? []) assert.ok(!labels.includes(n), `unexpected ${n} in ${labels.join(', ')}`);
+      });
+    }
+    it('quotes a card name that YAML would misread, and only such a name', () => {
+      const ws = workspace({ 'cards/odd.unit.yaml': 'faction: Myr-Valari\nunits:\n  - name: "Star: Breaker #1"\n    class: Cruiser\n    points: 190\n' });
+      const text = 'name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: ';
+      const items = complete(ws.set(U('fleets/q.fleet.yaml'), text), ws, text, text.length).items;
+      assert.equal(items.find((i) => i.label === 'Star: Breaker #1')?.insertText, '"Star: Breaker #1"');
+      assert.equal(items.find((i) => i.label.startsWith('<img'))?.insertText, '<img src=x onerror=alert(1)> *Shade* & Co');
+      const fleet = ws.set(U('fleets/q.fleet.yaml'), text + '"Star: Breaker #1"\n');
+      assert.ok(fleet && fleet.kind === 'fleet' && fleet.units!.items[0]!.unit.value === 'Star: Breaker #1');
+    });
+  });
+
+  describe('quick fixes fix what they flag', () => {
+    const cases: { name: string; uri: string; code: string; title: RegExp; result: RegExp; gone: boolean }[] = [
+      { name: 'a range snaps to the nearest bands', uri: BROKEN, code: 'FS-RANGE-BAND', title: /Snap 13\.5" to the range band 12"/, result: /range: 12"/, gone: true },
+      { name: 'a stat comes to its limit', uri: BROKEN, code: 'FS-STAT-RANGE', title: /Bring to the limit: 3\+/, result: /BS: 3\+/, gone: true },
+      { name: 'bases become the class\u2019s count', uri: BROKEN, code: 'FS-BASES', title: /Set bases to the class's 2/, result: /bases: 2/, gone: true },
+      { name: 'missing stats are added', uri: BROKEN, code: 'FS-STAT-MISSING', title: /Add the missing stat T/, result: /CR: 8\/2\n {6}T: —/, gone: true },
+      { name: 'a universal rule of another class is removed', uri: BROKEN, code: 'FS-UNIVERSAL-RULE-CLASS', title: /Remove Dogfighters/, result: /abilities:\n$/, gone: true },
+      { name: 'cp follows the doctrine', uri: BOARD, code: 'FS-CP-MISMATCH', title: /Set cp to 3/, result: /cp: 3/, gone: true },
+      { name: 'an unknown card name becomes the suggestion', uri: FLEET, code: 'FS-UNIT-UNKNOWN', title: /Change to "Lumen Destroyer"/, result: /- unit: Lumen Destroyer\n {2}- unit: Lumen Cruiser/, gone: true },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const ws = workspace();
+        const doc = ws.get(c.uri)!;
+        const problems = checkDocument(doc, ws).filter((p) => p.code === c.code);
+        assert.ok(problems.length, `no ${c.code}`);
+        const p = problems[0]!;
+        const actions = codeActions(doc, ws, p.span, [p]);
+        const a = actions.find((x) => c.title.test(x.title));
+        assert.ok(a, `no action like ${c.title} in ${actions.map((x) => x.title).join(' | ')}`);
+        const fixed = apply(doc.text, a.edits);
+        assert.match(fixed, c.result);
+        const after = ws.set(c.uri, fixed)!;
+        const left = checkDocument(after, ws).filter((x) => x.code === c.code);
+        assert.equal(left.length === 0, c.gone, `after the fix: ${left.map((x) => x.message).join('; ')}`);
+      });
+    }
+    it('offers both bands when a range sits between two', () => {
+      const ws = workspace();
+      const doc = ws.get(BROKEN)!;
+      const p = checkDocument(doc, ws).find((x) => x.code === 'FS-RANGE-BAND')!;
+      const titles = codeActions(doc, ws, p.span, [p]).map((a) => a.title);
+      assert.ok(titles.some((t) => t.includes('12"')) && titles.some((t) => t.includes('15"')), titles.join(' | '));
+    });
+    const roundTrip = (a: CodeActionData | undefined, text: string) => apply(text, a!.edits);
+    it('turns a stat line into the mapping form and back', () => {
+      const ws = workspace();
+      const doc = ws.get(UNITS)!;
+      const off = at(ws, UNITS, 'stats: "9/6 5+ 7+ 5', -3);
+      const toMap = codeActions(doc, ws, { start: off, end: off }, []).find((a) => a.kind === 'refactor.rewrite');
+      assert.ok(toMap && /mapping/.test(toMap.title));
+      const mapped = roundTrip(toMap, doc.text);
+      assert.match(mapped, /name: Lumen Cruiser[\s\S]*?stats:\n {6}M: 9\/6\n {6}BS: 5\+\n[\s\S]*? {6}T: 4\n {4}weapons/);
+      const d2 = ws.set(UNITS, mapped)!;
+      assert.equal(checkDocument(d2, ws).length, 0);
+      const off2 = d2.text.indexOf('SH: 5');
+      const toLine = codeActions(d2, ws, { start: off2, end: off2 }, []).find((a) => a.kind === 'refactor.rewrite');
+      assert.ok(toLine && /stat line/.test(toLine.title));
+      assert.equal(roundTrip(toLine, d2.text), doc.text);
+    });
+  });
+
+  describe('navigation follows card names across files', () => {
+    it('goes from a fleet entry to the card', () => {
+      const ws = workspace();
+      const locs = definition(ws.get(FLEET)!, ws, at(ws, FLEET, 'unit: Lumen Cr'));
+      assert.deepEqual(locs.map((l) => [l.uri, ws.get(l.uri)!.text.slice(l.span.start, l.span.end)]), [[UNITS, 'Lumen Cruiser']]);
+    });
+    it('goes from an embarked unit to its card', () => {
+      const ws = workspace();
+      const locs = definition(ws.get(FLEET)!, ws, at(ws, FLEET, '- Veil'));
+      assert.equal(ws.get(locs[0]!.uri)!.text.slice(locs[0]!.span.start, locs[0]!.span.end), 'Veilwing Fighter Wing');
+    });
+    it('finds every fleet entry naming a card', () => {
+      const ws = workspace({ 'fleets/second.fleet.yaml': 'name: S\nfaction: Myr-Valari\npoints: 500\nunits:\n  - unit: lumen destroyer\n' });
+      const refs = references(ws.get(UNITS)!, ws, at(ws, UNITS, 'name: Lumen D'), false);
+      assert.deepEqual(refs.map((r) => r.uri).sort(), [U('fleets/second.fleet.yaml'), FLEET].sort());
+      assert.equal(references(ws.get(UNITS)!, ws, at(ws, UNITS, 'name: Lumen D'), true).length, 3);
+    });
+    it('renames a card everywhere, keeping each place\u2019s quoting', () => {
+      const ws = workspace({ 'fleets/second.fleet.yaml': 'name: S\nfaction: Myr-Valari\npoints: 500\nunits:\n  - unit: "Lumen Destroyer"\n' });
+      const off = at(ws, FLEET, 'unit: Lumen De');
+      const prep = prepareRename(ws.get(FLEET)!, ws, off);
+      assert.equal(prep?.placeholder, 'Lumen Destroyer');
+      const r = rename(ws.get(FLEET)!, ws, off, 'Lumen Warden', (u) => ws.get(u)?.text);
+      assert.equal(r.error, undefined);
+      const byUri = new Map<string, typeof r.edits>();
+      for (const e of r.edits) byUri.set(e.uri, [...(byUri.get(e.uri) ?? []), e]);
+      assert.deepEqual([...byUri.keys()].sort(), [UNITS, U('fleets/second.fleet.yaml'), FLEET].sort());
+      assert.match(apply(ws.get(U('fleets/second.fleet.yaml'))!.text, byUri.get(U('fleets/second.fleet.yaml'))!), /unit: "Lumen Warden"/);
+      for (const [uri, edits] of byUri) ws.set(uri, apply(ws.get(uri)!.text, edits));
+      assert.equal(checkDocument(ws.get(FLEET)!, ws).filter((p) => p.code === 'FS-UNIT-UNKNOWN').length, 1, 'only the old typo stays unknown');
+    });
+    it('refuses a rename onto another card\u2019s name', () => {
+      const ws = workspace();
+      const r = rename(ws.get(UNITS)!, ws, at(ws, UNITS, 'name: Lumen D'), 'Lumen Cruiser', () => undefined);
+      assert.match(r.error ?? '', /already has a card named/);
+    });
+  });
+
+  describe('symbols, hints, lenses and summaries', () => {
+    it('outlines cards with their weapons, orders and abilities', () => {
+      const ws = workspace();
+      const syms = documentSymbols(ws.get(UNITS)!, ws);
+      assert.deepEqual(syms.map((s) => s.name).slice(0, 3), ['Lumen Destroyer', 'Lumen Cruiser', 'Veilwing Fighter Wing']);
+      assert.deepEqual(syms[0]!.children.map((c) => `${c.kind}:${c.name}`), ['stats:stats', 'weapon:Lumen Lance', 'weapon:Pulse Laser', 'order:Attack Run', 'ability:Hit & Run']);
+      for (const s of syms) assert.ok(s.selectionSpan.start >= s.span.start && s.selectionSpan.end <= s.span.end);
+    });
+    it('outlines a fleet\u2019s entries with points', () => {
+      const ws = workspace();
+      const [fleet] = documentSymbols(ws.get(FLEET)!, ws);
+      assert.equal(fleet!.name, 'Radiant Vanguard');
+      assert.match(fleet!.detail!, /540 \/ 1000 pts/);
+      assert.deepEqual(fleet!.children.map((c) => `${c.name} ${c.detail}`), ['Lumen Destroyer × 2 · 290 pts', 'Lumen Destroyr × 1', 'Lumen Cruiser × 1 · 250 pts', 'Maw Frigate × 1']);
+    });
+    it('finds cards by a workspace symbol query', () => {
+      assert.deepEqual(workspaceSymbols(workspace(), 'lmcru').map((s) => s.name), ['Lumen Cruiser']);
+    });
+    it('hints points per entry with the running total', () => {
+      const ws = workspace();
+      const doc = ws.get(FLEET)!;
+      const hints = inlayHints(doc, ws, { start: 0, end: doc.text.length }, settings);
+      assert.deepEqual(
+        hints.map((h) => h.label),
+        ['540 used · 460 left', '2 × 145 = 290 pts · Σ 290 / 1000', '? pts · Σ 290 / 1000', '250 pts (incl. 60 embarked) · Σ 540 / 1000', '? pts · Σ 540 / 1000'],
+      );
+      assert.equal(doc.text.slice(hints[1]!.offset - 'Lumen Destroyer'.length, hints[1]!.offset), 'Lumen Destroyer');
+    });
+    it('hints the Combined Shields pool on Escorts and Frigates only', () => {
+      const ws = workspace();
+      const doc = ws.get(UNITS)!;
+      const labels = inlayHints(doc, ws, { start: 0, end: doc.text.length }, settings).map((h) => h.label);
+      assert.deepEqual(labels, ['pool 4', 'pool 6']);
+    });
+    it('hints each weapon\u2019s odds against the reference target', () => {
+      const ws = workspace();
+      const doc = ws.get(UNITS)!;
+      const s = resolveSettings({ referenceTarget: 'Maw Frigate' });
+      const odds = inlayHints(doc, ws, { start: 0, end: doc.text.indexOf('Lumen Cruiser') }, s).filter((h) => h.kind === 'odds');
+      assert.equal(odds.length, 2);
+      for (const o of odds) assert.match(o.label, /^vs Maw Frigate: \d+(\.\d+)? dmg · [\d.<]+% kill$/);
+      const h = hover(doc, ws, at(ws, UNITS, 'name: Lumen La'), s);
+      assert.match(h!.markdown, /Against Maw Frigate[\s\S]*expected hull damage/);
+    });
+    it('puts the points on a fleet lens and a simulate command on each card', () => {
+      const ws = workspace();
+      assert.deepEqual(codeLenses(ws.get(FLEET)!, ws, settings).map((l) => l.title), ['540 / 1000 pts — 460 left (2 unknown cards not counted)']);
+      const cards = codeLenses(ws.get(UNITS)!, ws, resolveSettings({ referenceTarget: 'Maw Frigate' }));
+      assert.equal(cards.length, 6);
+      assert.equal(cards[0]!.title, 'Simulate vs Maw Frigate');
+      assert.equal(cards[0]!.command, SIMULATE_COMMAND);
+      assert.deepEqual(cards[0]!.args, [{ attacker: { name: 'Lumen Destroyer', uri: UNITS, faction: 'Myr-Valari' }, defender: { name: 'Maw Frigate', faction: 'Consumed' } }]);
+      assert.equal(codeLenses(ws.get(UNITS)!, ws, settings)[0]!.title, 'Simulate vs …');
+    });
+    it('sums a fleet', () => {
+      const ws = workspace();
+      const s = fleetSummary(ws.get(FLEET) as never, ws);
+      assert.deepEqual([s.total, s.limit, s.over, s.remaining, s.unknownUnits], [540, 1000, false, 460, ['Lumen Destroyr', 'Maw Frigate']]);
+    });
+  });
+
+  describe('workspace queries', () => {
+    it('re-validates the fleets that use a changed card file', () => {
+      const ws = workspace();
+      const before = ws.get(UNITS);
+      const after = ws.set(UNITS, MYR_RENAMED());
+      assert.ok(dependents(ws, UNITS, before, after).includes(FLEET));
+      assert.ok(!dependents(ws, CONSUMED, ws.get(CONSUMED), undefined).includes(U('cards/broken.unit.yaml')));
+      assert.deepEqual(dependents(ws, FLEET, ws.get(FLEET), ws.get(FLEET)), []);
+    });
+    it('lists cards sorted by faction and name, and finds one by a place inside it', () => {
+      const ws = workspace();
+      const names = listCards(ws).map((r) => `${r.faction}/${r.card.name.value}`);
+      assert.equal(names[0], 'Consumed/Maw Frigate');
+      assert.ok(names.indexOf('Myr-Valari/Broken Frigate') < names.indexOf('Myr-Valari/Lumen Cruiser'));
+      assert.equal(findCard(ws, { uri: UNITS, offset: at(ws, UNITS, 'Sunspear') })?.card.name.value, 'Lumen Cruiser');
+      assert.equal(findCard(ws, { uri: FLEET, offset: at(ws, FLEET, '- Veil') })?.card.name.value, 'Veilwing Fighter Wing');
+    });
+  });
+});
+
+function MYR_RENAMED(): string {
+  return FILES['cards/myr.unit.yaml']!.replace('Lumen Destroyer', 'Lumen Warden');
+}
