@@ -16,6 +16,7 @@
 import * as v from 'valibot';
 import { RANGE_BANDS, WEAPON_TYPES } from '../../server/src/core/rules/data';
 import type { ActionCounts, EngagementOptions, SimulationResult } from '../../server/src/core/sim/types';
+import { OPTION_LIMITS } from '../../server/src/core/sim/limits';
 
 export type { EngagementOptions, SimulationResult } from '../../server/src/core/sim/types';
 
@@ -26,18 +27,15 @@ export type HostMessage = { type: 'result'; result: SimulationResult } | { type:
 export type ViewMessage = { type: 'ready' } | { type: 'rerun'; options: EngagementOptions };
 
 /**
- * Bounds the view's controls offer and the parsers accept for a rerun: the simulator's request
- * limits (OPTION_LIMITS in server/src/core/sim/options.ts), so the view never offers what the host
- * would refuse. They are written out here because importing that module would pull the whole
- * simulator (and a CommonJS dependency that evaluates strings) into the webview bundle; a test
- * holds the two equal. Shields and bases are bounded by the units themselves, which only the host
- * knows; it checks them and answers with an error message.
+ * Bounds the view's controls offer and the parsers accept for a rerun: the simulator's own request
+ * limits, so the view never offers what the host would refuse. Shields and bases are bounded by the
+ * units themselves, which only the host knows; it checks them and answers with an error message.
  */
 export const RERUN_LIMITS = {
-  range: { min: 0, max: 1000 },
-  rounds: { min: 1, max: 100 },
-  trials: { min: 1, max: 1_000_000 },
-  seed: { min: 0, max: 0xffffffff },
+  range: { min: 0, max: OPTION_LIMITS.rangeMax },
+  rounds: { min: 1, max: OPTION_LIMITS.roundsMax },
+  trials: { min: 1, max: OPTION_LIMITS.trialsMax },
+  seed: { min: 0, max: OPTION_LIMITS.seedMax },
   defenderShields: { min: 0, max: Number.MAX_SAFE_INTEGER },
   bases: { min: 1, max: Number.MAX_SAFE_INTEGER },
 } as const;

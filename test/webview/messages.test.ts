@@ -4,18 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { parseHostMessage, parseSimulationResult, parseViewMessage, RERUN_LIMITS } from '../../client/webview/messages';
+import { OPTION_LIMITS } from '../../server/src/core/sim/limits';
 import { distributionBars, formatPercent, formatPercentError } from '../../client/webview/format';
-import { OPTION_LIMITS } from '../../server/src/core/sim/options';
 import { destroyerVsFrigates, simulated } from './fixtures';
 
 describe('engagement view messages', () => {
-  it('uses the simulator’s own request limits', () => {
-    assert.equal(RERUN_LIMITS.range.max, OPTION_LIMITS.rangeMax);
-    assert.equal(RERUN_LIMITS.rounds.max, OPTION_LIMITS.roundsMax);
-    assert.equal(RERUN_LIMITS.trials.max, OPTION_LIMITS.trialsMax);
-    assert.equal(RERUN_LIMITS.seed.max, OPTION_LIMITS.seedMax);
-  });
-
   it('accepts a result the simulator produced, unchanged', () => {
     const result = simulated();
     assert.deepEqual(parseHostMessage({ type: 'result', result }), { type: 'result', result });

@@ -5,14 +5,9 @@
 import { ENGAGEMENT_DEFAULTS } from '../rules/data';
 import type { EngagementOptions, UnitProfile } from './types';
 import { maxShields } from './fire';
+import { OPTION_LIMITS } from './limits';
 
-/** Upper bounds that keep one request within about a second; beyond them the input is an error. */
-export const OPTION_LIMITS = {
-  rangeMax: 1000,
-  roundsMax: 100,
-  trialsMax: 1_000_000,
-  seedMax: 0xffffffff,
-} as const;
+export { OPTION_LIMITS };
 
 const KEYS = ['range', 'cover', 'aim', 'brace', 'defenderShields', 'attackerBases', 'defenderBases', 'rounds', 'trials', 'seed'] as const;
 
