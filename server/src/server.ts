@@ -201,12 +201,23 @@ export function startServer(connection: Connection): void {
     const td = documents.get(uri);
     if (td && parsedVersion.get(uri) !== td.version) {
       const before = ws.get(uri);
-      const after = ws.set(uri, td.getText());
       parsedVersion.set(uri, td.version);
+      let after: FabledDocument | undefined;
+      try {
+        after = ws.set(uri, td.getText());
+      } catch (e) {
+        // The core never throws by contract; if it does, keep serving the last good model.
+        logError(`Reading ${uri} failed`, e);
+        return before;
+      }
       if (after !== before) scheduleDependents(uri, before, after);
       return after;
     }
     return ws.get(uri);
+  }
+
+  function logError(what: string, e: unknown): void {
+    connection.console.error(`${what}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   }
 
   documents.onDidOpen((e) => {
@@ -226,7 +237,11 @@ export function startServer(connection: Connection): void {
     parsedVersion.delete(uri);
     lastChange.delete(uri);
     if (onDisk.has(uri)) {
-      // The buffer may have held unsaved text: the file on disk is the truth again.
+      // The buffer may have held unsaved text: the file on disk is the truth again. Until it is
+      // read, the last text stays in service, so that the file never looks absent.
+      const last = ws.get(uri);
+      const kind = kindOfUri(uri);
+      if (last && kind) disk.set(uri, TextDocument.create(uri, LANGUAGE_IDS[kind], 0, last.text));
       void loadFile(uri).then(() => schedule(uri, 'now'));
     } else {
       const before = ws.get(uri);
@@ -254,7 +269,13 @@ export function startServer(connection: Connection): void {
       const before = ws.get(uri);
       const kind = kindOfUri(uri);
       if (!kind) return;
-      const after = ws.set(uri, text);
+      let after: FabledDocument | undefined;
+      try {
+        after = ws.set(uri, text);
+      } catch (e) {
+        logError(`Reading ${uri} failed`, e);
+        return;
+      }
       disk.set(uri, TextDocument.create(uri, LANGUAGE_IDS[kind], 0, text));
       onDisk.add(uri);
       if (after !== before && scanning === 0) scheduleDependents(uri, before, after);
@@ -424,6 +445,14 @@ export function startServer(connection: Connection): void {
   }
 
   function publish(uri: string): void {
+    try {
+      publishUnguarded(uri);
+    } catch (e) {
+      logError(`Diagnostics for ${uri} failed`, e);
+    }
+  }
+
+  function publishUnguarded(uri: string): void {
     const version = documents.get(uri)?.version;
     const r = diagnosticsOf(uri);
     if (!r) return;
@@ -497,6 +526,7 @@ export function startServer(connection: Connection): void {
     if (token.isCancellationRequested) throw cancelled();
     const td = textDoc(uri);
     if (!td || !kindOfUri(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+    ensureAllOpen();
     ensure(uri);
     const resultId = `${ws.version}`;
     if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
@@ -540,6 +570,8 @@ export function startServer(connection: Connection): void {
     if (token?.isCancellationRequested) return undefined;
     const td = textDoc(uri);
     if (!td || !kindOfUri(uri)) return undefined;
+    // Answers may depend on other open documents (cards a fleet names): bring them up to date too.
+    ensureAllOpen();
     const doc = ensure(uri);
     return doc ? { td, doc } : undefined;
   }
@@ -919,4 +951,8 @@ export function startServer(connection: Connection): void {
 }
 
 // Started as a program (the bin, or `node dist/server.js --stdio`).
-startServer(createConnection(ProposedFeatures.all));
+const connection = createConnection(ProposedFeatures.all);
+// A bug in one request must not end the session the user lives in: log it and keep serving.
+process.on('uncaughtException', (e) => connection.console.error(`Unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+process.on('unhandledRejection', (e) => connection.console.error(`Unexpected rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+startServer(connection);

@@ -40,6 +40,8 @@ export class Client {
   readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
   /** When each uri's diagnostics last arrived (performance.now()), for the benchmark. */
   readonly arrivals = new Map<string, { version: number | undefined; at: number }>();
+  /** Every publication, in order: which uri, for which version. */
+  readonly published: { uri: string; version: number | undefined }[] = [];
   readonly notifications: { method: string; params: unknown }[] = [];
   readonly versions = new Map<string, number>();
   readonly texts = new Map<string, string>();
@@ -107,6 +109,17 @@ export class Client {
       };
       this.waiters.add(check);
     });
+  }
+
+  /** Polls an asynchronous condition (a request) until it holds; fails after `ms`. */
+  async poll<T>(what: string, f: () => Promise<T | undefined | false>, ms = 10000): Promise<T> {
+    const end = performance.now() + ms;
+    for (;;) {
+      const v = await f();
+      if (v) return v;
+      if (performance.now() > end) throw new Error(`Timed out waiting for ${what}${this.stderr ? `\nserver stderr:\n${this.stderr}` : ''}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
   }
 
   async open(rel: string, text?: string, languageId?: string): Promise<string> {
@@ -227,6 +240,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Client> {
   child.stderr!.on('data', (d: Buffer) => (client.stderr += d.toString()));
   conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
     client.arrivals.set(p.uri, { version: p.version, at: performance.now() });
+    client.published.push({ uri: p.uri, version: p.version });
     client.diagnostics.set(p.uri, p);
     client.notifyChanged();
   });
