@@ -4,7 +4,9 @@
  * their cross-file effects, every language feature, the custom requests and the settings.
  */
 import { strict as assert } from 'node:assert';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { CodeAction, CompletionList, Diagnostic, DocumentSymbol, Hover, InlayHint, CodeLens, Location, WorkspaceEdit, TextEdit, SymbolInformation } from 'vscode-languageserver-protocol';
 import { startServer, type Client } from './harness';
@@ -119,6 +121,32 @@ describe('language server over stdio (push diagnostics)', function () {
     const created = c.writeFile('consumed/consumed.unit.yaml', FILES['consumed/consumed.unit.yaml']!);
     await c.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: created, type: 1 }] });
     await c.diagnosticsWhere(fleet, 'Maw Frigate to be known again', (d) => d.some((x) => x.code === 'FS-UNIT-FACTION'));
+  });
+
+  it('flags a card name used in two files, in both, each linking to the other', async () => {
+    const dupe = await c.open('cards/dupe.unit.yaml', 'faction: Myr-Valari\nunits:\n  - name: Lumen Destroyer\n    class: Destroyer\n    points: 145\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n');
+    const ds = await c.diagnosticsWhere(dupe, 'a duplicate-name error', (d) => d.some((x) => x.code === 'FS-DUPLICATE-CARD'));
+    const d = ds.find((x) => x.code === 'FS-DUPLICATE-CARD')!;
+    assert.equal(d.range.start.line, 2);
+    assert.equal(d.relatedInformation?.[0]?.location.uri, c.uri(UNITS_PATH));
+    const units = c.uri(UNITS_PATH);
+    await c.diagnosticsWhere(units, 'the other file to be flagged too (it is not open)', (x) => x.some((y) => y.code === 'FS-DUPLICATE-CARD' && y.range.start.line === lineOf(MYR_UNITS, 'name: Lumen Destroyer')));
+    await c.close(dupe);
+    await c.diagnosticsWhere(units, 'the flag gone once the duplicate closes (it was never saved)', (x) => !x.some((y) => y.code === 'FS-DUPLICATE-CARD'));
+  });
+
+  it('indexes workspace folders added and removed while running', async () => {
+    const extra = mkdtempSync(join(tmpdir(), 'fabled-extra-'));
+    try {
+      writeFileSync(join(extra, 'extra.unit.yaml'), 'faction: Myr-Valari\nunits:\n  - name: Lumen Destroyr\n    class: Destroyer\n    points: 150\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n');
+      const folder = { uri: pathToFileURL(extra).toString(), name: 'extra' };
+      await c.conn.sendNotification('workspace/didChangeWorkspaceFolders', { event: { added: [folder], removed: [] } });
+      await c.diagnosticsWhere(fleet, 'the typo to name a card of the new folder', (d) => !d.some((x) => x.code === 'FS-UNIT-UNKNOWN'));
+      await c.conn.sendNotification('workspace/didChangeWorkspaceFolders', { event: { added: [], removed: [folder] } });
+      await c.diagnosticsWhere(fleet, 'the card gone with its folder', (d) => d.some((x) => x.code === 'FS-UNIT-UNKNOWN'));
+    } finally {
+      rmSync(extra, { recursive: true, force: true });
+    }
   });
 
   it('hovers with rule text, the unit\u2019s own value and the section', async () => {
