@@ -18,10 +18,14 @@ export function simulationOptions(resource?: vscode.Uri): EngagementOptions {
   const c = vscode.workspace.getConfiguration(`${SECTION}.simulation`, resource);
   // The same bounds as the view's rerun controls, so a value from settings is one the view accepts.
   const { trials, seed, rounds } = RERUN_LIMITS;
-  return {
+  const options: EngagementOptions = {
     trials: wholeNumber(c.get('trials'), ENGAGEMENT_DEFAULTS.trials, trials.min, trials.max),
     seed: wholeNumber(c.get('seed'), ENGAGEMENT_DEFAULTS.seed, seed.min, seed.max),
-    range: wholeNumber(c.get('range'), ENGAGEMENT_DEFAULTS.range, 0, Math.max(...RANGE_BANDS)),
     rounds: wholeNumber(c.get('rounds'), ENGAGEMENT_DEFAULTS.rounds, rounds.min, rounds.max),
   };
+  // No range (null, the default) means what the CLI means without --range: every weapon fires in
+  // the volley and the engagement starts at the rules' default distance.
+  const range = c.get<unknown>('range');
+  if (typeof range === 'number') options.range = wholeNumber(range, 0, 0, Math.max(...RANGE_BANDS));
+  return options;
 }

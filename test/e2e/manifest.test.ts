@@ -12,7 +12,7 @@ import { RERUN_LIMITS } from '../../client/webview/messages';
 
 const ROOT = join(__dirname, '..', '..');
 interface Property {
-  type: string;
+  type: string | string[];
   default: unknown;
   minimum?: number;
   maximum?: number;
@@ -46,7 +46,8 @@ const CLIENT_SETTINGS: [string, unknown, { min: number; max: number } | undefine
   ['simulation.trials', ENGAGEMENT_DEFAULTS.trials, RERUN_LIMITS.trials],
   ['simulation.seed', ENGAGEMENT_DEFAULTS.seed, RERUN_LIMITS.seed],
   ['simulation.rounds', ENGAGEMENT_DEFAULTS.rounds, RERUN_LIMITS.rounds],
-  ['simulation.range', ENGAGEMENT_DEFAULTS.range, { min: 0, max: Math.max(...RANGE_BANDS) }],
+  // null: no distance given, as the CLI without --range (every weapon fires in the volley).
+  ['simulation.range', null, { min: 0, max: Math.max(...RANGE_BANDS) }],
   ['trace.server', 'off', undefined],
 ];
 

@@ -63,10 +63,10 @@ export function loadWorkspace(folder: string): Workspace {
  */
 export function fleetPoints(ws: Workspace, fleet: FleetDocument): { total: number; limit: number | undefined } {
   const faction = fleet.faction.value;
+  // A card of another faction is an error in a fleet and, like an unknown name, adds nothing.
   const points = (name: string | undefined): number => {
     if (!name) return 0;
-    const cards = faction ? ws.findCards(name, faction) : [];
-    const card = (cards.length ? cards : ws.findCards(name))[0];
+    const card = (faction ? ws.findCards(name, faction) : ws.findCards(name))[0];
     return card?.card.points.value ?? 0;
   };
   let total = 0;

@@ -76,19 +76,34 @@ export class Workbench {
     }
   }
 
-  /** Opens a workspace file by (part of) its path through Quick Open and waits for its editor tab. */
+  /** Opens a workspace file by its path through Quick Open and waits for its editor to be the active one. */
   async openFile(relativePath: string): Promise<void> {
     const base = relativePath.split('/').pop()!;
-    await this.closeQuickInput();
-    await this.page.keyboard.press('Control+P');
-    const input = this.page.locator('.quick-input-widget input[type="text"]');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(relativePath);
-    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: base }).first();
-    await row.waitFor({ state: 'visible' });
-    await this.page.keyboard.press('Enter');
-    await this.page.locator(`.tabs-container .tab.active[aria-label*="${base}"]`).waitFor({ state: 'visible' });
-    await this.page.locator('.editor-group-container.active .monaco-editor .view-lines').waitFor({ state: 'visible' });
+    const active = this.page.locator(`.tabs-container .tab.active[aria-label*="${base}"]`);
+    if (await active.isVisible().catch(() => false)) return;
+    await poll(
+      `${relativePath} to open from Quick Open`,
+      async () => {
+        await this.closeQuickInput();
+        await this.page.keyboard.press('Control+P');
+        const input = this.page.locator('.quick-input-widget input[type="text"]');
+        await input.waitFor({ state: 'visible', timeout: 5000 });
+        await input.fill(relativePath);
+        // The row whose label is the file name and whose description is its folder: click it rather
+        // than pressing Enter, which picks whatever row happens to be first while results load.
+        const folder = relativePath.split('/').slice(0, -1).join('/');
+        const row = this.page
+          .locator('.quick-input-list .monaco-list-row', { hasText: base })
+          .filter({ hasText: folder })
+          .first();
+        await row.click({ timeout: 5000 });
+        await active.waitFor({ state: 'visible', timeout: 5000 });
+        return true;
+      },
+      30_000,
+      200,
+    );
+    await this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().waitFor({ state: 'visible' });
   }
 
   /** Moves the cursor with "Go to Line/Column" (1-based line and column). */
