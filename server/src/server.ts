@@ -465,7 +465,22 @@ export function startServer(connection: Connection): void {
   const pendingDependents = new Set<string>();
   let dependentsTimer: NodeJS.Timeout | undefined;
 
+  /**
+   * Inlay hints and code lenses of other documents depend on cards too (a fleet's points, the
+   * odds against the reference target): after a card changes, ask the client to fetch them again.
+   */
+  let viewsTimer: NodeJS.Timeout | undefined;
+  function refreshViews(): void {
+    if (!inlayRefresh && !lensRefresh) return;
+    if (viewsTimer) clearTimeout(viewsTimer);
+    viewsTimer = setTimeout(() => {
+      if (inlayRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
+      if (lensRefresh) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+    }, 200);
+  }
+
   function scheduleDependents(uri: string, before: FabledDocument | undefined, after: FabledDocument | undefined): void {
+    if ((before ?? after) && (before ?? after)!.kind !== 'fleet') refreshViews();
     for (const d of dependents(ws, uri, before, after)) pendingDependents.add(d);
     if (pendingDependents.size === 0) return;
     if (pull) {

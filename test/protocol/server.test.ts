@@ -103,7 +103,9 @@ describe('language server over stdio (push diagnostics)', function () {
 
   it('re-validates the fleets that use a card when its file is edited', async () => {
     const units = await c.open(UNITS_PATH, MYR_UNITS);
+    const refreshes = c.inlayRefreshes;
     await c.edit(units, 'name: Lumen Cruiser', 'name: Lumen Lancer');
+    await c.waitFor('the client asked to refresh hints (fleet points depend on the card)', () => c.inlayRefreshes > refreshes);
     const ds = await c.diagnosticsWhere(fleet, 'the fleet to lose Lumen Cruiser', (d) => d.some((x) => x.code === 'FS-UNIT-UNKNOWN' && /Lumen Cruiser/.test(msg(x))));
     assert.equal(ds.find((x) => /Lumen Cruiser/.test(msg(x)))!.range.start.line, lineOf(c.texts.get(fleet)!, 'unit: Lumen Cruiser'));
     await c.edit(units, 'name: Lumen Lancer', 'name: Lumen Cruiser');
@@ -273,9 +275,10 @@ describe('language server over stdio (push diagnostics)', function () {
     const range = { start: { line: 0, character: 0 }, end: { line: lineOf(MYR_UNITS, 'Lumen Cruiser'), character: 0 } };
     const none = await c.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri: units }, range });
     assert.equal(none.filter((h) => String(h.label).startsWith('vs ')).length, 0);
+    const refreshes = c.inlayRefreshes;
     c.settings = { referenceTarget: 'Maw Frigate' };
     await c.conn.sendNotification('workspace/didChangeConfiguration', { settings: { fabledStar: c.settings } });
-    await c.waitFor('an inlay hint refresh', () => c.inlayRefreshes > 0);
+    await c.waitFor('an inlay hint refresh', () => c.inlayRefreshes > refreshes);
     const hints = await c.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri: units }, range });
     const odds = hints.filter((h) => String(h.label).startsWith('vs '));
     assert.deepEqual(odds.map((h) => h.position.line), [lineOf(MYR_UNITS, 'name: Lumen Lance'), lineOf(MYR_UNITS, 'Pulse Laser')]);

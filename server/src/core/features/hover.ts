@@ -201,8 +201,18 @@ export function cardSummary(card: UnitCard, uri?: string): string {
   if (ws.length) parts.push(ws.map((w) => `- ${md(weaponLine(w))}`).join('\n'));
   const extras = [...(card.orders?.items ?? []).map((o) => `Order: ${o.name.value ?? '?'}`), ...(card.abilities?.items ?? []).map((a) => a.name.value ?? '?')];
   if (extras.length) parts.push(md(extras.join(' · ')));
-  if (uri) parts.push(`_${md(decodeURIComponent(uri.replace(/^.*\//, '')))}_`);
+  if (uri) parts.push(`_${md(fileName(uri))}_`);
   return parts.join('\n\n');
+}
+
+/** The file name of a uri, for showing (a malformed escape shows as written). */
+function fileName(uri: string): string {
+  const last = uri.replace(/[?#].*$/, '').replace(/^.*\//, '');
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
 }
 
 function classHover(cls: UnitClass | undefined, raw: string): string {
