@@ -68,7 +68,10 @@ async function pullEdits(c: Client, uri: string, a: string, b: string): Promise<
     await pause(PAUSE_MS);
     const t0 = performance.now();
     await c.edit(uri, from, to);
-    const r = await c.request<{ kind: string; resultId?: string; items?: unknown[] }>('textDocument/diagnostic', { textDocument: { uri }, ...(previousResultId ? { previousResultId } : {}) });
+    const r = await c.request<{ kind: string; resultId?: string; items?: unknown[] }>('textDocument/diagnostic', {
+      textDocument: { uri },
+      ...(previousResultId ? { previousResultId } : {}),
+    });
     if (i >= WARMUP) times.push(performance.now() - t0);
     if (r.kind !== 'full') throw new Error('expected a full report after an edit');
     previousResultId = r.resultId;

@@ -117,9 +117,12 @@ export function startServer(connection: Connection): void {
     hierarchicalSymbols = !!caps.textDocument?.documentSymbol?.hierarchicalDocumentSymbolSupport;
     const hf = caps.textDocument?.hover?.contentFormat;
     markdownHover = !hf || hf.includes('markdown');
-    folders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : params.rootPath ? [{ uri: URI.file(params.rootPath).toString(), name: 'root' }] : []);
+    folders =
+      params.workspaceFolders ??
+      (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : params.rootPath ? [{ uri: URI.file(params.rootPath).toString(), name: 'root' }] : []);
     const init = params.initializationOptions as { settings?: unknown } | undefined;
-    if (init && typeof init === 'object' && SETTINGS_SECTION in (init as object)) globalSettings = resolveSettings((init as Record<string, unknown>)[SETTINGS_SECTION]);
+    if (init && typeof init === 'object' && SETTINGS_SECTION in (init as object))
+      globalSettings = resolveSettings((init as Record<string, unknown>)[SETTINGS_SECTION]);
     else if (init?.settings) globalSettings = resolveSettings(init.settings);
 
     return {
@@ -751,7 +754,12 @@ export function startServer(connection: Connection): void {
         }
         const flat: SymbolInformation[] = [];
         const walk = (s: DocSymbol, container?: string) => {
-          flat.push({ name: s.name, kind: SYMBOL_KINDS[s.kind], location: { uri: params.textDocument.uri, range: range(r.td, s.span) }, ...(container ? { containerName: container } : {}) });
+          flat.push({
+            name: s.name,
+            kind: SYMBOL_KINDS[s.kind],
+            location: { uri: params.textDocument.uri, range: range(r.td, s.span) },
+            ...(container ? { containerName: container } : {}),
+          });
           for (const c of s.children) walk(c, s.name);
         };
         syms.forEach((s) => walk(s));
@@ -919,7 +927,17 @@ export function startServer(connection: Connection): void {
         const doc = params?.uri ? ensure(params.uri) : undefined;
         if (!doc || doc.kind !== 'fleet') return null;
         const s = fleetSummary(doc, ws);
-        return { uri: doc.uri, name: s.name, faction: s.faction, total: s.total, limit: s.limit, over: s.over, remaining: s.remaining, unknownUnits: s.unknownUnits, entries: s.entries };
+        return {
+          uri: doc.uri,
+          name: s.name,
+          faction: s.faction,
+          total: s.total,
+          limit: s.limit,
+          over: s.over,
+          remaining: s.remaining,
+          unknownUnits: s.unknownUnits,
+          entries: s.entries,
+        };
       },
       null,
     ),
@@ -931,7 +949,8 @@ export function startServer(connection: Connection): void {
       ensure(sel.uri);
       return td ? findCard(ws, { uri: sel.uri, offset: td.offsetAt(sel.position as Position) }) : undefined;
     }
-    if (sel && 'name' in sel && typeof sel.name === 'string') return findCard(ws, { name: sel.name, ...(typeof sel.faction === 'string' ? { faction: sel.faction } : {}) });
+    if (sel && 'name' in sel && typeof sel.name === 'string')
+      return findCard(ws, { name: sel.name, ...(typeof sel.faction === 'string' ? { faction: sel.faction } : {}) });
     return undefined;
   }
 
@@ -954,8 +973,23 @@ export function startServer(connection: Connection): void {
     guard(
       'ruleText',
       (params): RuleTextEntry[] => {
-        const list = params?.section !== undefined ? sections().filter((s) => String(s.number) === String(params.section).replace(/^\s*§\s*/, '').trim()) : sections();
-        return list.map((s) => ({ number: s.number, title: s.title, category: s.category, summary: s.summary, markdown: sectionMarkdown(s.number, { inPlay: true, example: true, designerNote: true, faq: true }) ?? '' }));
+        const list =
+          params?.section !== undefined
+            ? sections().filter(
+                (s) =>
+                  String(s.number) ===
+                  String(params.section)
+                    .replace(/^\s*§\s*/, '')
+                    .trim(),
+              )
+            : sections();
+        return list.map((s) => ({
+          number: s.number,
+          title: s.title,
+          category: s.category,
+          summary: s.summary,
+          markdown: sectionMarkdown(s.number, { inPlay: true, example: true, designerNote: true, faq: true }) ?? '',
+        }));
       },
       [],
     ),

@@ -51,24 +51,49 @@ function apply(text: string, edits: { span: { start: number; end: number }; newT
 describe('core features', () => {
   describe('hover explains the rule with the unit\u2019s own figures and quotes the rulebook', () => {
     const cases: { name: string; uri: string; before: string; delta?: number; has: (string | RegExp)[]; not?: (string | RegExp)[] }[] = [
-      { name: 'an LD value', uri: UNITS, before: 'LD: 6/', has: ['Roll 3 dice', 'each 6+ succeeds', '§1 Core Statistics', /See also.*§16 Leadership/, 'Attack Run (difficulty 2) succeeds'] },
+      {
+        name: 'an LD value',
+        uri: UNITS,
+        before: 'LD: 6/',
+        has: ['Roll 3 dice', 'each 6+ succeeds', '§1 Core Statistics', /See also.*§16 Leadership/, 'Attack Run (difficulty 2) succeeds'],
+      },
       { name: 'the LD key', uri: UNITS, before: '      L', has: ['LD — Leadership: 6/3'] },
       { name: 'a BS value', uri: UNITS, before: 'BS: 5', has: ['Each attack hits on a d10 roll of 5+', '60%'] },
       { name: 'SH on an Escort (Combined Shields pool)', uri: UNITS, before: '"9/6 5+ 6+ ', delta: 0, has: ['SH — Shields: 2', 'a pool of 4 for 2 bases'] },
-      { name: 'a class', uri: UNITS, before: 'class: Destr', has: ['**Destroyer**', '1 base', '2 weapon systems', '145 pts standard', '§3 Unit Classes', 'Hit'] },
+      {
+        name: 'a class',
+        uri: UNITS,
+        before: 'class: Destr',
+        has: ['**Destroyer**', '1 base', '2 weapon systems', '145 pts standard', '§3 Unit Classes', 'Hit'],
+      },
       { name: 'points on a card', uri: UNITS, before: 'points: 14', has: ['costs 145 pts'] },
       { name: 'a weapon type', uri: UNITS, before: 'type: Ener', has: ['**Energy** weapon', 'Critical Hit', '§12 Weapons'] },
       { name: 'a weapon range', uri: UNITS, before: 'range: 1', has: ['18" is a standard range band', '§12 Weapons'] },
       { name: 'a weapon type in a weapon line', uri: UNITS, before: 'Pulse Laser — I', has: ['**Ion** weapon', 'SH'] },
-      { name: 'a known order', uri: UNITS, before: 'name: Attack R', has: ['Order: Attack Run', 'Rulebook difficulty: 2', 'With LD 6/3, difficulty 2 succeeds', '§16 Leadership'] },
+      {
+        name: 'a known order',
+        uri: UNITS,
+        before: 'name: Attack R',
+        has: ['Order: Attack Run', 'Rulebook difficulty: 2', 'With LD 6/3, difficulty 2 succeeds', '§16 Leadership'],
+      },
       { name: 'an order difficulty', uri: UNITS, before: 'difficulty: ', has: ['LD successes needed', 'succeeds'] },
       { name: 'a known ability', uri: UNITS, before: '- Hit & R', has: ['Hit & Run', 'Move after performing a Fire action'] },
       { name: 'a universal rule', uri: UNITS, before: '- Dogfi', has: ['Dogfighters', 'universal class rule', '§4 Dogfighters'] },
       { name: 'a Launch Bay', uri: UNITS, before: 'Launch Bay Ti', has: ['Launch Bay Tier 1', '1 Fighter unit', '§6 Launch Bays'] },
       { name: 'the orders key on a Destroyer', uri: UNITS, before: '    order', has: ['1 of the Destroyer\u2019s 1 Order'.replace('\u2019', "'")] },
       { name: 'a rulebook term in an order effect', uri: UNITS, before: 'gains +1 B', has: ['§1 Core Statistics'] },
-      { name: 'the fleet\u2019s points', uri: FLEET, before: 'points: 10', has: ['540 / 1000 pts', '460 pts left', 'Lumen Destroyr', 'Standard game', '§17 Deployment'] },
-      { name: 'a fleet entry', uri: FLEET, before: 'unit: Lumen Dest', has: ['**Lumen Destroyer** — Destroyer, 145 pts', '| M | BS | D | SH | AC | HP | LD | CR | T |', '| 9/6 | 5+ |', '2 × 145 pts = 290 pts'] },
+      {
+        name: 'the fleet\u2019s points',
+        uri: FLEET,
+        before: 'points: 10',
+        has: ['540 / 1000 pts', '460 pts left', 'Lumen Destroyr', 'Standard game', '§17 Deployment'],
+      },
+      {
+        name: 'a fleet entry',
+        uri: FLEET,
+        before: 'unit: Lumen Dest',
+        has: ['**Lumen Destroyer** — Destroyer, 145 pts', '| M | BS | D | SH | AC | HP | LD | CR | T |', '| 9/6 | 5+ |', '2 × 145 pts = 290 pts'],
+      },
       { name: 'an entry with an embarked unit', uri: FLEET, before: 'unit: Lumen Cru', has: ['1 × 250 pts = 250 pts', '190 + 60 embarked'] },
       { name: 'an embarked unit', uri: FLEET, before: '- Veilwi', has: ['**Veilwing Fighter Wing** — Fighter, 60 pts'] },
       { name: 'embark', uri: FLEET, before: '    emb', has: ['carries 1 Fighter unit', '§6 Launch Bays'] },
@@ -76,7 +101,13 @@ describe('core features', () => {
       { name: 'the doctrine', uri: BOARD, before: 'doctrine: Stan', has: ['3 CP per round', '§21 The Command Board'] },
       { name: 'cp', uri: BOARD, before: 'cp: ', has: ['Standard doctrine gives 3 CP'] },
       { name: 'a command ability', uri: BOARD, before: 'name: Whisper', has: ['Whisper Step', '2 CP', /2 of the \d CP the faction generates/] },
-      { name: 'a card name with markup, escaped', uri: UNITS, before: 'name: "<im', has: ['\\<img src=x onerror=alert(1)\\>', '\\*Shade\\*'], not: [/(?<!\\)<img/, /(?<!\\)\*Shade/] },
+      {
+        name: 'a card name with markup, escaped',
+        uri: UNITS,
+        before: 'name: "<im',
+        has: ['\\<img src=x onerror=alert(1)\\>', '\\*Shade\\*'],
+        not: [/(?<!\\)<img/, /(?<!\\)\*Shade/],
+      },
     ];
     for (const c of cases) {
       it(c.name, () => {
@@ -85,7 +116,10 @@ describe('core features', () => {
         assert.ok(h, 'no hover');
         for (const s of c.has) assert.ok(typeof s === 'string' ? h.markdown.includes(s) : s.test(h.markdown), `missing ${s} in:\n${h.markdown}`);
         for (const s of c.not ?? []) assert.ok(typeof s === 'string' ? !h.markdown.includes(s) : !s.test(h.markdown), `unexpected ${s} in:\n${h.markdown}`);
-        assert.ok(h.span.start <= at(ws, c.uri, c.before, c.delta ?? 0) && at(ws, c.uri, c.before, c.delta ?? 0) <= h.span.end, 'the hover range holds the cursor');
+        assert.ok(
+          h.span.start <= at(ws, c.uri, c.before, c.delta ?? 0) && at(ws, c.uri, c.before, c.delta ?? 0) <= h.span.end,
+          'the hover range holds the cursor',
+        );
       });
     }
     it('shows nothing on a blank line', () => {
@@ -122,23 +156,113 @@ describe('core features', () => {
 
   describe('completion offers what is allowed at the cursor', () => {
     const cases: { name: string; file: string; text: string; has: string[]; not?: string[] }[] = [
-      { name: 'classes', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: ¦', has: ['Fighter', 'Capital Ship', 'Dreadnought'] },
-      { name: 'weapon types', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    weapons:\n      - name: W\n        type: ¦', has: ['Energy', 'Auto', 'Piercing', 'Ion', 'Blast'] },
-      { name: 'range bands', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Cruiser\n    weapons:\n      - name: W\n        range: ¦', has: ['3"', '12"', '30"'] },
-      { name: 'range bands a Fighter may use', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Fighter\n    weapons:\n      - name: W\n        range: ¦', has: ['3"', '6"'], not: ['9"', '30"'] },
-      { name: 'legal BS values', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats:\n      BS: ¦', has: ['3+', '10+'], not: ['2+', '—'] },
-      { name: 'legal M values', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats:\n      M: ¦', has: ['9/6', '12/12', '3'], not: ['15', '—'] },
-      { name: 'a dash for stats a unit may lack', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats:\n      D: ¦', has: ['—', '7+'] },
-      { name: 'the missing stats as keys', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats:\n      M: 9/6\n      BS: 5+\n      ¦', has: ['D', 'SH', 'T'], not: ['M', 'BS'] },
-      { name: 'stat values inside the stat line', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats: "9/6 ¦', has: ['3+', '5+'], not: ['9/6'] },
-      { name: 'card keys not yet present', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    ¦', has: ['class', 'points', 'stats', 'weapons'], not: ['name', 'faction'] },
+      {
+        name: 'classes',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: ¦',
+        has: ['Fighter', 'Capital Ship', 'Dreadnought'],
+      },
+      {
+        name: 'weapon types',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - name: N\n    weapons:\n      - name: W\n        type: ¦',
+        has: ['Energy', 'Auto', 'Piercing', 'Ion', 'Blast'],
+      },
+      {
+        name: 'range bands',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Cruiser\n    weapons:\n      - name: W\n        range: ¦',
+        has: ['3"', '12"', '30"'],
+      },
+      {
+        name: 'range bands a Fighter may use',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Fighter\n    weapons:\n      - name: W\n        range: ¦',
+        has: ['3"', '6"'],
+        not: ['9"', '30"'],
+      },
+      {
+        name: 'legal BS values',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats:\n      BS: ¦',
+        has: ['3+', '10+'],
+        not: ['2+', '—'],
+      },
+      {
+        name: 'legal M values',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats:\n      M: ¦',
+        has: ['9/6', '12/12', '3'],
+        not: ['15', '—'],
+      },
+      {
+        name: 'a dash for stats a unit may lack',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats:\n      D: ¦',
+        has: ['—', '7+'],
+      },
+      {
+        name: 'the missing stats as keys',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats:\n      M: 9/6\n      BS: 5+\n      ¦',
+        has: ['D', 'SH', 'T'],
+        not: ['M', 'BS'],
+      },
+      {
+        name: 'stat values inside the stat line',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - name: N\n    stats: "9/6 ¦',
+        has: ['3+', '5+'],
+        not: ['9/6'],
+      },
+      {
+        name: 'card keys not yet present',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - name: N\n    ¦',
+        has: ['class', 'points', 'stats', 'weapons'],
+        not: ['name', 'faction'],
+      },
       { name: 'doctrines', file: 'cards/new.faction.yaml', text: 'faction: Myr-Valari\ndoctrine: ¦', has: ['Light', 'Standard', 'Elite'] },
-      { name: 'known orders', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Destroyer\n    orders:\n      - ¦', has: ['Attack Run', 'Full Burn', 'Priority Target', 'name'] },
-      { name: 'abilities that fit the class', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Escort\n    abilities:\n      - ¦', has: ['Combined Shields', 'Evasive Screen', 'Squad Leader & Cohesion'], not: ['Dogfighters', 'Single Base'] },
-      { name: 'the fleet faction\u2019s cards for unit:', file: 'fleets/new.fleet.yaml', text: 'name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: ¦', has: ['Lumen Destroyer', 'Veilwing Fighter Wing'], not: ['Maw Frigate'] },
-      { name: 'cards matching what is typed', file: 'fleets/new.fleet.yaml', text: 'name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: cru¦', has: ['Lumen Cruiser'], not: ['Lumen Destroyer'] },
-      { name: 'only what the host can carry for embark', file: 'fleets/new.fleet.yaml', text: 'name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: Lumen Cruiser\n    embark:\n      - ¦', has: ['Veilwing Fighter Wing'], not: ['Lumen Bomber Wing', 'Lumen Destroyer'] },
-      { name: 'game sizes for a fleet\u2019s points', file: 'fleets/new.fleet.yaml', text: 'name: F\nfaction: Myr-Valari\npoints: ¦', has: ['500', '1000', '2000'] },
+      {
+        name: 'known orders',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Destroyer\n    orders:\n      - ¦',
+        has: ['Attack Run', 'Full Burn', 'Priority Target', 'name'],
+      },
+      {
+        name: 'abilities that fit the class',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Escort\n    abilities:\n      - ¦',
+        has: ['Combined Shields', 'Evasive Screen', 'Squad Leader & Cohesion'],
+        not: ['Dogfighters', 'Single Base'],
+      },
+      {
+        name: 'the fleet faction\u2019s cards for unit:',
+        file: 'fleets/new.fleet.yaml',
+        text: 'name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: ¦',
+        has: ['Lumen Destroyer', 'Veilwing Fighter Wing'],
+        not: ['Maw Frigate'],
+      },
+      {
+        name: 'cards matching what is typed',
+        file: 'fleets/new.fleet.yaml',
+        text: 'name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: cru¦',
+        has: ['Lumen Cruiser'],
+        not: ['Lumen Destroyer'],
+      },
+      {
+        name: 'only what the host can carry for embark',
+        file: 'fleets/new.fleet.yaml',
+        text: 'name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: Lumen Cruiser\n    embark:\n      - ¦',
+        has: ['Veilwing Fighter Wing'],
+        not: ['Lumen Bomber Wing', 'Lumen Destroyer'],
+      },
+      {
+        name: 'game sizes for a fleet\u2019s points',
+        file: 'fleets/new.fleet.yaml',
+        text: 'name: F\nfaction: Myr-Valari\npoints: ¦',
+        has: ['500', '1000', '2000'],
+      },
       { name: 'fleet keys', file: 'fleets/new.fleet.yaml', text: 'name: F\n¦', has: ['faction', 'points', 'units'], not: ['name'] },
       { name: 'a new fleet in an empty file', file: 'fleets/new.fleet.yaml', text: '¦', has: ['New fleet'] },
       { name: 'a new card under units', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - ¦', has: ['New unit card', 'name', 'class'] },
@@ -167,13 +291,34 @@ describe('core features', () => {
 
   describe('quick fixes fix what they flag', () => {
     const cases: { name: string; uri: string; code: string; title: RegExp; result: RegExp; gone: boolean }[] = [
-      { name: 'a range snaps to the nearest bands', uri: BROKEN, code: 'FS-RANGE-BAND', title: /Snap 13\.5" to the range band 12"/, result: /range: 12"/, gone: true },
+      {
+        name: 'a range snaps to the nearest bands',
+        uri: BROKEN,
+        code: 'FS-RANGE-BAND',
+        title: /Snap 13\.5" to the range band 12"/,
+        result: /range: 12"/,
+        gone: true,
+      },
       { name: 'a stat comes to its limit', uri: BROKEN, code: 'FS-STAT-RANGE', title: /Bring to the limit: 3\+/, result: /BS: 3\+/, gone: true },
       { name: 'bases become the class\u2019s count', uri: BROKEN, code: 'FS-BASES', title: /Set bases to the class's 2/, result: /bases: 2/, gone: true },
       { name: 'missing stats are added', uri: BROKEN, code: 'FS-STAT-MISSING', title: /Add the missing stat T/, result: /CR: 8\/2\n {6}T: —/, gone: true },
-      { name: 'a universal rule of another class is removed', uri: BROKEN, code: 'FS-UNIVERSAL-RULE-CLASS', title: /Remove Dogfighters/, result: /abilities:\n$/, gone: true },
+      {
+        name: 'a universal rule of another class is removed',
+        uri: BROKEN,
+        code: 'FS-UNIVERSAL-RULE-CLASS',
+        title: /Remove Dogfighters/,
+        result: /abilities:\n$/,
+        gone: true,
+      },
       { name: 'cp follows the doctrine', uri: BOARD, code: 'FS-CP-MISMATCH', title: /Set cp to 3/, result: /cp: 3/, gone: true },
-      { name: 'an unknown card name becomes the suggestion', uri: FLEET, code: 'FS-UNIT-UNKNOWN', title: /Change to "Lumen Destroyer"/, result: /- unit: Lumen Destroyer\n {2}- unit: Lumen Cruiser/, gone: true },
+      {
+        name: 'an unknown card name becomes the suggestion',
+        uri: FLEET,
+        code: 'FS-UNIT-UNKNOWN',
+        title: /Change to "Lumen Destroyer"/,
+        result: /- unit: Lumen Destroyer\n {2}- unit: Lumen Cruiser/,
+        gone: true,
+      },
     ];
     for (const c of cases) {
       it(c.name, () => {
@@ -221,7 +366,10 @@ describe('core features', () => {
     it('goes from a fleet entry to the card', () => {
       const ws = workspace();
       const locs = definition(ws.get(FLEET)!, ws, at(ws, FLEET, 'unit: Lumen Cr'));
-      assert.deepEqual(locs.map((l) => [l.uri, ws.get(l.uri)!.text.slice(l.span.start, l.span.end)]), [[UNITS, 'Lumen Cruiser']]);
+      assert.deepEqual(
+        locs.map((l) => [l.uri, ws.get(l.uri)!.text.slice(l.span.start, l.span.end)]),
+        [[UNITS, 'Lumen Cruiser']],
+      );
     });
     it('goes from an embarked unit to its card', () => {
       const ws = workspace();
@@ -260,7 +408,10 @@ describe('core features', () => {
       const ws = workspace();
       const syms = documentSymbols(ws.get(UNITS)!, ws);
       assert.deepEqual(syms.map((s) => s.name).slice(0, 3), ['Lumen Destroyer', 'Lumen Cruiser', 'Veilwing Fighter Wing']);
-      assert.deepEqual(syms[0]!.children.map((c) => `${c.kind}:${c.name}`), ['stats:stats', 'weapon:Lumen Lance', 'weapon:Pulse Laser', 'order:Attack Run', 'ability:Hit & Run']);
+      assert.deepEqual(
+        syms[0]!.children.map((c) => `${c.kind}:${c.name}`),
+        ['stats:stats', 'weapon:Lumen Lance', 'weapon:Pulse Laser', 'order:Attack Run', 'ability:Hit & Run'],
+      );
       for (const s of syms) assert.ok(s.selectionSpan.start >= s.span.start && s.selectionSpan.end <= s.span.end);
     });
     it('outlines a fleet\u2019s entries with points', () => {
@@ -268,10 +419,16 @@ describe('core features', () => {
       const [fleet] = documentSymbols(ws.get(FLEET)!, ws);
       assert.equal(fleet!.name, 'Radiant Vanguard');
       assert.match(fleet!.detail!, /540 \/ 1000 pts/);
-      assert.deepEqual(fleet!.children.map((c) => `${c.name} ${c.detail}`), ['Lumen Destroyer × 2 · 290 pts', 'Lumen Destroyr × 1', 'Lumen Cruiser × 1 · 250 pts', 'Maw Frigate × 1']);
+      assert.deepEqual(
+        fleet!.children.map((c) => `${c.name} ${c.detail}`),
+        ['Lumen Destroyer × 2 · 290 pts', 'Lumen Destroyr × 1', 'Lumen Cruiser × 1 · 250 pts', 'Maw Frigate × 1'],
+      );
     });
     it('finds cards by a workspace symbol query', () => {
-      assert.deepEqual(workspaceSymbols(workspace(), 'lmcru').map((s) => s.name), ['Lumen Cruiser']);
+      assert.deepEqual(
+        workspaceSymbols(workspace(), 'lmcru').map((s) => s.name),
+        ['Lumen Cruiser'],
+      );
     });
     it('hints points per entry with the running total', () => {
       const ws = workspace();
@@ -279,7 +436,13 @@ describe('core features', () => {
       const hints = inlayHints(doc, ws, { start: 0, end: doc.text.length }, settings);
       assert.deepEqual(
         hints.map((h) => h.label),
-        ['540 used · 460 left', '2 × 145 = 290 pts · Σ 290 / 1000', '? pts · Σ 290 / 1000', '250 pts (incl. 60 embarked) · Σ 540 / 1000', '? pts · Σ 540 / 1000'],
+        [
+          '540 used · 460 left',
+          '2 × 145 = 290 pts · Σ 290 / 1000',
+          '? pts · Σ 290 / 1000',
+          '250 pts (incl. 60 embarked) · Σ 540 / 1000',
+          '? pts · Σ 540 / 1000',
+        ],
       );
       assert.equal(doc.text.slice(hints[1]!.offset - 'Lumen Destroyer'.length, hints[1]!.offset), 'Lumen Destroyer');
     });
@@ -301,12 +464,17 @@ describe('core features', () => {
     });
     it('puts the points on a fleet lens and a simulate command on each card', () => {
       const ws = workspace();
-      assert.deepEqual(codeLenses(ws.get(FLEET)!, ws, settings).map((l) => l.title), ['540 / 1000 pts — 460 left (2 unknown cards not counted)']);
+      assert.deepEqual(
+        codeLenses(ws.get(FLEET)!, ws, settings).map((l) => l.title),
+        ['540 / 1000 pts — 460 left (2 unknown cards not counted)'],
+      );
       const cards = codeLenses(ws.get(UNITS)!, ws, resolveSettings({ referenceTarget: 'Maw Frigate' }));
       assert.equal(cards.length, 6);
       assert.equal(cards[0]!.title, 'Simulate vs Maw Frigate');
       assert.equal(cards[0]!.command, SIMULATE_COMMAND);
-      assert.deepEqual(cards[0]!.args, [{ attacker: { name: 'Lumen Destroyer', uri: UNITS, faction: 'Myr-Valari' }, defender: { name: 'Maw Frigate', faction: 'Consumed' } }]);
+      assert.deepEqual(cards[0]!.args, [
+        { attacker: { name: 'Lumen Destroyer', uri: UNITS, faction: 'Myr-Valari' }, defender: { name: 'Maw Frigate', faction: 'Consumed' } },
+      ]);
       assert.equal(codeLenses(ws.get(UNITS)!, ws, settings)[0]!.title, 'Simulate vs …');
     });
     it('sums a fleet', () => {

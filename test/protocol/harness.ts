@@ -166,13 +166,17 @@ export class Client {
 
   /** Waits for diagnostics of a uri (for the current version of an open document) that satisfy `f`. */
   diagnosticsWhere(uri: string, what: string, f: (d: Diagnostic[]) => boolean, ms?: number): Promise<Diagnostic[]> {
-    return this.waitFor(what, () => {
-      const p = this.diagnostics.get(uri);
-      if (!p) return undefined;
-      const v = this.versions.get(uri);
-      if (v !== undefined && p.version !== undefined && p.version !== v) return undefined;
-      return f(p.diagnostics) ? p.diagnostics : undefined;
-    }, ms);
+    return this.waitFor(
+      what,
+      () => {
+        const p = this.diagnostics.get(uri);
+        if (!p) return undefined;
+        const v = this.versions.get(uri);
+        if (v !== undefined && p.version !== undefined && p.version !== v) return undefined;
+        return f(p.diagnostics) ? p.diagnostics : undefined;
+      },
+      ms,
+    );
   }
 
   request<R>(method: string, params: unknown): Promise<R> {
@@ -250,7 +254,9 @@ export async function startServer(opts: StartOptions = {}): Promise<Client> {
       client.notifyChanged();
     });
   }
-  conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => p.items.map((i) => (i.section === 'fabledStar' ? client.settings : null)));
+  conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
+    p.items.map((i) => (i.section === 'fabledStar' ? client.settings : null)),
+  );
   conn.onRequest('client/registerCapability', (p: { registrations: unknown[] }) => {
     client.registrations.push(...p.registrations);
     client.notifyChanged();

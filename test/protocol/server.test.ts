@@ -8,7 +8,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import type { CodeAction, CompletionList, Diagnostic, DocumentSymbol, Hover, InlayHint, CodeLens, Location, WorkspaceEdit, TextEdit, SymbolInformation } from 'vscode-languageserver-protocol';
+import type {
+  CodeAction,
+  CompletionList,
+  Diagnostic,
+  DocumentSymbol,
+  Hover,
+  InlayHint,
+  CodeLens,
+  Location,
+  WorkspaceEdit,
+  TextEdit,
+  SymbolInformation,
+} from 'vscode-languageserver-protocol';
 import { startServer, type Client } from './harness';
 import { FILES, FLEET, MYR_UNITS, MYR_BROKEN, lineOf } from './fixtures';
 import type { CardInfo, FleetSummary } from '../../server/src/protocol';
@@ -36,7 +48,9 @@ function applyEdits(text: string, edits: TextEdit[]): string {
     for (let i = 0; i < p.line; i++) o += lines[i]!.length + 1;
     return o + p.character;
   };
-  return [...edits].sort((a, b) => off(b.range.start) - off(a.range.start)).reduce((t, e) => t.slice(0, off(e.range.start)) + e.newText + t.slice(off(e.range.end)), text);
+  return [...edits]
+    .sort((a, b) => off(b.range.start) - off(a.range.start))
+    .reduce((t, e) => t.slice(0, off(e.range.start)) + e.newText + t.slice(off(e.range.end)), text);
 }
 
 describe('language server over stdio (push diagnostics)', function () {
@@ -54,7 +68,14 @@ describe('language server over stdio (push diagnostics)', function () {
 
   it('reports a fleet\u2019s problems on the right lines, with the version it was computed for', async () => {
     const ds = await c.diagnosticsWhere(fleet, 'fleet diagnostics', (d) => d.length === 3);
-    assert.deepEqual(codes(ds), [`FS-FLEET-UNDER@${lineOf(FLEET, 'points')}`, `FS-UNIT-FACTION@${lineOf(FLEET, 'Maw Frigate')}`, `FS-UNIT-UNKNOWN@${lineOf(FLEET, 'Lumen Destroyr')}`].sort());
+    assert.deepEqual(
+      codes(ds),
+      [
+        `FS-FLEET-UNDER@${lineOf(FLEET, 'points')}`,
+        `FS-UNIT-FACTION@${lineOf(FLEET, 'Maw Frigate')}`,
+        `FS-UNIT-UNKNOWN@${lineOf(FLEET, 'Lumen Destroyr')}`,
+      ].sort(),
+    );
     const unknown = ds.find((d) => d.code === 'FS-UNIT-UNKNOWN')!;
     assert.deepEqual(unknown.range, { start: { line: 6, character: 10 }, end: { line: 6, character: 24 } });
     assert.equal(c.diagnostics.get(fleet)!.version, 1);
@@ -71,13 +92,16 @@ describe('language server over stdio (push diagnostics)', function () {
   it('publishes diagnostics for workspace card files that are not open', async () => {
     const uri = c.uri(BROKEN_PATH);
     const ds = await c.diagnosticsWhere(uri, 'the broken card file', (d) => d.length >= 5);
-    assert.deepEqual(codes(ds), [
-      `FS-BASES@${lineOf(MYR_BROKEN, 'bases: 3')}`,
-      `FS-RANGE-BAND@${lineOf(MYR_BROKEN, '13.5')}`,
-      `FS-STAT-MISSING@${lineOf(MYR_BROKEN, 'stats:')}`,
-      `FS-STAT-RANGE@${lineOf(MYR_BROKEN, 'BS: 2+')}`,
-      `FS-UNIVERSAL-RULE-CLASS@${lineOf(MYR_BROKEN, 'Dogfighters')}`,
-    ].sort());
+    assert.deepEqual(
+      codes(ds),
+      [
+        `FS-BASES@${lineOf(MYR_BROKEN, 'bases: 3')}`,
+        `FS-RANGE-BAND@${lineOf(MYR_BROKEN, '13.5')}`,
+        `FS-STAT-MISSING@${lineOf(MYR_BROKEN, 'stats:')}`,
+        `FS-STAT-RANGE@${lineOf(MYR_BROKEN, 'BS: 2+')}`,
+        `FS-UNIVERSAL-RULE-CLASS@${lineOf(MYR_BROKEN, 'Dogfighters')}`,
+      ].sort(),
+    );
   });
 
   it('re-validates on an incremental edit, for the new version', async () => {
@@ -95,9 +119,15 @@ describe('language server over stdio (push diagnostics)', function () {
     let last = 0;
     for (let i = 0; i < 12; i++) last = await c.edit(fleet, i % 2 ? 'points: 1000 ' : 'points: 1000', i % 2 ? 'points: 1000' : 'points: 1000 ');
     await c.diagnosticsWhere(fleet, 'the last version', () => true);
-    const seen = c.published.slice(from).filter((p) => p.uri === fleet).map((p) => p.version!);
+    const seen = c.published
+      .slice(from)
+      .filter((p) => p.uri === fleet)
+      .map((p) => p.version!);
     assert.equal(seen[seen.length - 1], last);
-    assert.ok(seen.every((v, i) => v >= first && (i === 0 || v > seen[i - 1]!)), `versions published: ${seen.join(', ')}`);
+    assert.ok(
+      seen.every((v, i) => v >= first && (i === 0 || v > seen[i - 1]!)),
+      `versions published: ${seen.join(', ')}`,
+    );
     assert.ok(seen.length < 12, `one publication per keystroke: ${seen.join(', ')}`);
   });
 
@@ -106,7 +136,9 @@ describe('language server over stdio (push diagnostics)', function () {
     const refreshes = c.inlayRefreshes;
     await c.edit(units, 'name: Lumen Cruiser', 'name: Lumen Lancer');
     await c.waitFor('the client asked to refresh hints (fleet points depend on the card)', () => c.inlayRefreshes > refreshes);
-    const ds = await c.diagnosticsWhere(fleet, 'the fleet to lose Lumen Cruiser', (d) => d.some((x) => x.code === 'FS-UNIT-UNKNOWN' && /Lumen Cruiser/.test(msg(x))));
+    const ds = await c.diagnosticsWhere(fleet, 'the fleet to lose Lumen Cruiser', (d) =>
+      d.some((x) => x.code === 'FS-UNIT-UNKNOWN' && /Lumen Cruiser/.test(msg(x))),
+    );
     assert.equal(ds.find((x) => /Lumen Cruiser/.test(msg(x)))!.range.start.line, lineOf(c.texts.get(fleet)!, 'unit: Lumen Cruiser'));
     await c.edit(units, 'name: Lumen Lancer', 'name: Lumen Cruiser');
     await c.diagnosticsWhere(fleet, 'the fleet to find Lumen Cruiser again', (d) => !d.some((x) => /Lumen Cruiser/.test(msg(x))));
@@ -126,13 +158,18 @@ describe('language server over stdio (push diagnostics)', function () {
   });
 
   it('flags a card name used in two files, in both, each linking to the other', async () => {
-    const dupe = await c.open('cards/dupe.unit.yaml', 'faction: Myr-Valari\nunits:\n  - name: Lumen Destroyer\n    class: Destroyer\n    points: 145\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n');
+    const dupe = await c.open(
+      'cards/dupe.unit.yaml',
+      'faction: Myr-Valari\nunits:\n  - name: Lumen Destroyer\n    class: Destroyer\n    points: 145\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n',
+    );
     const ds = await c.diagnosticsWhere(dupe, 'a duplicate-name error', (d) => d.some((x) => x.code === 'FS-DUPLICATE-CARD'));
     const d = ds.find((x) => x.code === 'FS-DUPLICATE-CARD')!;
     assert.equal(d.range.start.line, 2);
     assert.equal(d.relatedInformation?.[0]?.location.uri, c.uri(UNITS_PATH));
     const units = c.uri(UNITS_PATH);
-    await c.diagnosticsWhere(units, 'the other file to be flagged too (it is not open)', (x) => x.some((y) => y.code === 'FS-DUPLICATE-CARD' && y.range.start.line === lineOf(MYR_UNITS, 'name: Lumen Destroyer')));
+    await c.diagnosticsWhere(units, 'the other file to be flagged too (it is not open)', (x) =>
+      x.some((y) => y.code === 'FS-DUPLICATE-CARD' && y.range.start.line === lineOf(MYR_UNITS, 'name: Lumen Destroyer')),
+    );
     await c.close(dupe);
     await c.diagnosticsWhere(units, 'the flag gone once the duplicate closes (it was never saved)', (x) => !x.some((y) => y.code === 'FS-DUPLICATE-CARD'));
   });
@@ -140,7 +177,10 @@ describe('language server over stdio (push diagnostics)', function () {
   it('indexes workspace folders added and removed while running', async () => {
     const extra = mkdtempSync(join(tmpdir(), 'fabled-extra-'));
     try {
-      writeFileSync(join(extra, 'extra.unit.yaml'), 'faction: Myr-Valari\nunits:\n  - name: Lumen Destroyr\n    class: Destroyer\n    points: 150\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n');
+      writeFileSync(
+        join(extra, 'extra.unit.yaml'),
+        'faction: Myr-Valari\nunits:\n  - name: Lumen Destroyr\n    class: Destroyer\n    points: 150\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n',
+      );
       const folder = { uri: pathToFileURL(extra).toString(), name: 'extra' };
       await c.conn.sendNotification('workspace/didChangeWorkspaceFolders', { event: { added: [folder], removed: [] } });
       await c.diagnosticsWhere(fleet, 'the typo to name a card of the new folder', (d) => !d.some((x) => x.code === 'FS-UNIT-UNKNOWN'));
@@ -195,7 +235,10 @@ describe('language server over stdio (push diagnostics)', function () {
     const ds = await c.diagnosticsWhere(uri, 'the broken file (open)', (d) => d.some((x) => x.code === 'FS-RANGE-BAND'));
     const diag = ds.find((d) => d.code === 'FS-RANGE-BAND')!;
     const actions = await c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diag.range, context: { diagnostics: [diag] } });
-    assert.deepEqual(actions.map((a) => a.title), ['Snap 13.5" to the range band 12"', 'Snap 13.5" to the range band 15"']);
+    assert.deepEqual(
+      actions.map((a) => a.title),
+      ['Snap 13.5" to the range band 12"', 'Snap 13.5" to the range band 15"'],
+    );
     const edit = actions[0]!.edit as WorkspaceEdit;
     const fixed = applyEdits(MYR_BROKEN, edit.changes![uri]!);
     await c.change(uri, [{ text: fixed }], fixed);
@@ -203,8 +246,15 @@ describe('language server over stdio (push diagnostics)', function () {
     await c.close(uri);
     const units = await c.open(UNITS_PATH, MYR_UNITS);
     const at = c.pos(units, 'stats: "9/6 5+ 7+ 5', 2);
-    const refactor = await c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: units }, range: { start: at, end: at }, context: { diagnostics: [], only: ['refactor'] } });
-    assert.deepEqual(refactor.map((a) => [a.kind, a.title]), [['refactor.rewrite', 'Write the stats as a mapping (one key per stat)']]);
+    const refactor = await c.request<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri: units },
+      range: { start: at, end: at },
+      context: { diagnostics: [], only: ['refactor'] },
+    });
+    assert.deepEqual(
+      refactor.map((a) => [a.kind, a.title]),
+      [['refactor.rewrite', 'Write the stats as a mapping (one key per stat)']],
+    );
     assert.match(applyEdits(MYR_UNITS, (refactor[0]!.edit as WorkspaceEdit).changes![units]!), /name: Lumen Cruiser[\s\S]*?stats:\n {6}M: 9\/6\n/);
     await c.close(units);
   });
@@ -212,27 +262,61 @@ describe('language server over stdio (push diagnostics)', function () {
   it('outlines the fleet and the card file', async () => {
     const syms = await c.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: fleet } });
     assert.equal(syms[0]!.name, 'Radiant Vanguard');
-    assert.deepEqual(syms[0]!.children!.map((s) => s.name), ['Lumen Destroyer', 'Lumen Destroyr', 'Lumen Cruiser', 'Maw Frigate']);
-    assert.deepEqual(syms[0]!.children![2]!.children!.map((s) => s.name), ['Veilwing Fighter Wing']);
+    assert.deepEqual(
+      syms[0]!.children!.map((s) => s.name),
+      ['Lumen Destroyer', 'Lumen Destroyr', 'Lumen Cruiser', 'Maw Frigate'],
+    );
+    assert.deepEqual(
+      syms[0]!.children![2]!.children!.map((s) => s.name),
+      ['Veilwing Fighter Wing'],
+    );
     const ws = await c.request<SymbolInformation[]>('workspace/symbol', { query: 'shard' });
-    assert.deepEqual(ws.map((s) => s.name), ['Shardlight Escort']);
+    assert.deepEqual(
+      ws.map((s) => s.name),
+      ['Shardlight Escort'],
+    );
   });
 
   it('goes to a card in another file, finds its references and renames it everywhere', async () => {
     const def = await c.request<Location[]>('textDocument/definition', { textDocument: { uri: fleet }, position: c.pos(fleet, 'Lumen Cruiser', 2) });
-    assert.deepEqual(def, [{ uri: c.uri(UNITS_PATH), range: { start: { line: lineOf(MYR_UNITS, 'name: Lumen Cruiser'), character: 10 }, end: { line: lineOf(MYR_UNITS, 'name: Lumen Cruiser'), character: 23 } } }]);
-    const refs = await c.request<Location[]>('textDocument/references', { textDocument: { uri: fleet }, position: c.pos(fleet, 'Lumen Cruiser', 2), context: { includeDeclaration: true } });
-    assert.deepEqual(refs.map((r) => `${r.uri.replace(/^.*\//, '')}:${r.range.start.line}`).sort(), [`myr.unit.yaml:${lineOf(MYR_UNITS, 'name: Lumen Cruiser')}`, `vanguard.fleet.yaml:${lineOf(FLEET, 'unit: Lumen Cruiser')}`].sort());
-    const prep = await c.request<{ range: unknown; placeholder: string }>('textDocument/prepareRename', { textDocument: { uri: fleet }, position: c.pos(fleet, 'Lumen Cruiser', 2) });
+    assert.deepEqual(def, [
+      {
+        uri: c.uri(UNITS_PATH),
+        range: {
+          start: { line: lineOf(MYR_UNITS, 'name: Lumen Cruiser'), character: 10 },
+          end: { line: lineOf(MYR_UNITS, 'name: Lumen Cruiser'), character: 23 },
+        },
+      },
+    ]);
+    const refs = await c.request<Location[]>('textDocument/references', {
+      textDocument: { uri: fleet },
+      position: c.pos(fleet, 'Lumen Cruiser', 2),
+      context: { includeDeclaration: true },
+    });
+    assert.deepEqual(
+      refs.map((r) => `${r.uri.replace(/^.*\//, '')}:${r.range.start.line}`).sort(),
+      [`myr.unit.yaml:${lineOf(MYR_UNITS, 'name: Lumen Cruiser')}`, `vanguard.fleet.yaml:${lineOf(FLEET, 'unit: Lumen Cruiser')}`].sort(),
+    );
+    const prep = await c.request<{ range: unknown; placeholder: string }>('textDocument/prepareRename', {
+      textDocument: { uri: fleet },
+      position: c.pos(fleet, 'Lumen Cruiser', 2),
+    });
     assert.equal(prep.placeholder, 'Lumen Cruiser');
-    const edit = await c.request<WorkspaceEdit>('textDocument/rename', { textDocument: { uri: fleet }, position: c.pos(fleet, 'Lumen Cruiser', 2), newName: 'Lumen Lancer' });
+    const edit = await c.request<WorkspaceEdit>('textDocument/rename', {
+      textDocument: { uri: fleet },
+      position: c.pos(fleet, 'Lumen Cruiser', 2),
+      newName: 'Lumen Lancer',
+    });
     assert.deepEqual(Object.keys(edit.changes!).sort(), [c.uri(UNITS_PATH), fleet].sort());
     assert.match(applyEdits(MYR_UNITS, edit.changes![c.uri(UNITS_PATH)]!), /name: Lumen Lancer/);
     assert.match(applyEdits(c.texts.get(fleet)!, edit.changes![fleet]!), /unit: Lumen Lancer/);
   });
 
   it('shows points as inlay hints and a points code lens', async () => {
-    const hints = await c.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri: fleet }, range: { start: { line: 0, character: 0 }, end: { line: 20, character: 0 } } });
+    const hints = await c.request<InlayHint[]>('textDocument/inlayHint', {
+      textDocument: { uri: fleet },
+      range: { start: { line: 0, character: 0 }, end: { line: 20, character: 0 } },
+    });
     const byLine = hints.map((h) => `${h.position.line}:${h.label}`);
     assert.ok(byLine.includes(`${lineOf(FLEET, 'unit: Lumen Destroyer')}:2 × 145 = 290 pts · Σ 290 / 1000`), byLine.join('\n'));
     assert.ok(byLine.includes(`${lineOf(FLEET, 'unit: Lumen Cruiser')}:250 pts (incl. 60 embarked) · Σ 540 / 1000`), byLine.join('\n'));
@@ -252,22 +336,39 @@ describe('language server over stdio (push diagnostics)', function () {
     assert.ok(lumen, cards.map((x) => x.name).join(', '));
     assert.deepEqual([lumen.faction, lumen.class, lumen.points, lumen.uri], ['Myr-Valari', 'Destroyer', 145, c.uri(UNITS_PATH)]);
     assert.equal(lumen.selectionRange.start.line, lineOf(MYR_UNITS, 'Lumen Destroyer'));
-    assert.deepEqual((await c.request<CardInfo[]>('fabledStar/listCards', { faction: 'consumed' })).map((x) => x.name), ['Maw Frigate']);
+    assert.deepEqual(
+      (await c.request<CardInfo[]>('fabledStar/listCards', { faction: 'consumed' })).map((x) => x.name),
+      ['Maw Frigate'],
+    );
     const s = await c.request<FleetSummary>('fabledStar/fleetSummary', { uri: fleet });
     assert.deepEqual([s.total, s.limit, s.over, s.remaining], [540, 1000, false, 460]);
     assert.equal(await c.request('fabledStar/fleetSummary', { uri: c.uri(UNITS_PATH) }), null);
-    const sim = await c.request<SimulationResult>('fabledStar/simulate', { attacker: { name: 'Lumen Destroyer' }, defender: { name: 'Maw Frigate' }, options: { trials: 500, seed: 7 } });
+    const sim = await c.request<SimulationResult>('fabledStar/simulate', {
+      attacker: { name: 'Lumen Destroyer' },
+      defender: { name: 'Maw Frigate' },
+      options: { trials: 500, seed: 7 },
+    });
     assert.equal(sim.attacker, 'Lumen Destroyer');
     assert.equal(sim.defender, 'Maw Frigate');
     assert.equal(sim.volley.method, 'exact');
     assert.ok(sim.volley.expectedHullDamage > 0 && sim.volley.killProbability >= 0 && sim.volley.killProbability <= 1);
     assert.equal(sim.engagement.trials, 500);
-    const byPos = await c.request<SimulationResult>('fabledStar/simulate', { attacker: { uri: fleet, position: c.pos(fleet, 'Lumen Cruiser', 1) }, defender: { name: 'Maw Frigate' }, options: { trials: 200 } });
+    const byPos = await c.request<SimulationResult>('fabledStar/simulate', {
+      attacker: { uri: fleet, position: c.pos(fleet, 'Lumen Cruiser', 1) },
+      defender: { name: 'Maw Frigate' },
+      options: { trials: 200 },
+    });
     assert.equal(byPos.attacker, 'Lumen Cruiser');
     await assert.rejects(c.request('fabledStar/simulate', { attacker: { name: 'Nobody' }, defender: { name: 'Maw Frigate' } }), /No attacker card "Nobody"/);
-    await assert.rejects(c.request('fabledStar/simulate', { attacker: { name: 'Lumen Destroyer' }, defender: { name: 'Maw Frigate' }, options: { rounds: -3 } }), /rounds/);
+    await assert.rejects(
+      c.request('fabledStar/simulate', { attacker: { name: 'Lumen Destroyer' }, defender: { name: 'Maw Frigate' }, options: { rounds: -3 } }),
+      /rounds/,
+    );
     const rule = await c.request<{ number: number; title: string; markdown: string }[]>('fabledStar/ruleText', { section: 12 });
-    assert.deepEqual(rule.map((r) => [r.number, r.title]), [[12, 'Weapons & Weapon Types']]);
+    assert.deepEqual(
+      rule.map((r) => [r.number, r.title]),
+      [[12, 'Weapons & Weapon Types']],
+    );
   });
 
   it('shows each weapon\u2019s odds against the reference target once it is set', async () => {
@@ -281,7 +382,10 @@ describe('language server over stdio (push diagnostics)', function () {
     await c.waitFor('an inlay hint refresh', () => c.inlayRefreshes > refreshes);
     const hints = await c.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri: units }, range });
     const odds = hints.filter((h) => String(h.label).startsWith('vs '));
-    assert.deepEqual(odds.map((h) => h.position.line), [lineOf(MYR_UNITS, 'name: Lumen Lance'), lineOf(MYR_UNITS, 'Pulse Laser')]);
+    assert.deepEqual(
+      odds.map((h) => h.position.line),
+      [lineOf(MYR_UNITS, 'name: Lumen Lance'), lineOf(MYR_UNITS, 'Pulse Laser')],
+    );
     const h = await c.request<Hover>('textDocument/hover', { textDocument: { uri: units }, position: c.pos(units, 'Lumen Lance', 2) });
     assert.match(md(h), /Against Maw Frigate[\s\S]*kill chance/);
     c.settings = {};
@@ -295,7 +399,10 @@ describe('language server over stdio (push diagnostics)', function () {
     assert.ok(ds.every((d) => d.range.start.line >= 0));
     const empty = await c.open('empty.unit.yaml', '');
     await c.diagnosticsWhere(empty, 'empty file diagnostics', (d) => d.length === 1);
-    const huge = await c.open('huge.unit.yaml', 'faction: X\nunits:\n  - name: Big\n    class: Dreadnought\n    points: 99999999999999999999\n    stats: "12/12 3+ 3+ 20 3+ 1000000000 3/10 3/10 999"\n    weapons:\n      - Doom — Blast, 30", 5, 99999999\n');
+    const huge = await c.open(
+      'huge.unit.yaml',
+      'faction: X\nunits:\n  - name: Big\n    class: Dreadnought\n    points: 99999999999999999999\n    stats: "12/12 3+ 3+ 20 3+ 1000000000 3/10 3/10 999"\n    weapons:\n      - Doom — Blast, 30", 5, 99999999\n',
+    );
     await c.diagnosticsWhere(huge, 'huge numbers diagnostics', () => true);
     for (const uri of [junk, empty, huge]) {
       await c.request('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 3 } });
@@ -325,7 +432,14 @@ describe('language server over stdio (pull diagnostics)', function () {
       const x = await c.request<Report>('textDocument/diagnostic', { textDocument: { uri: fleet } });
       return x.items?.some((d) => d.code === 'FS-UNIT-FACTION') ? x : undefined;
     });
-    assert.deepEqual(codes(r.items!), [`FS-FLEET-UNDER@${lineOf(FLEET, 'points')}`, `FS-UNIT-FACTION@${lineOf(FLEET, 'Maw Frigate')}`, `FS-UNIT-UNKNOWN@${lineOf(FLEET, 'Lumen Destroyr')}`].sort());
+    assert.deepEqual(
+      codes(r.items!),
+      [
+        `FS-FLEET-UNDER@${lineOf(FLEET, 'points')}`,
+        `FS-UNIT-FACTION@${lineOf(FLEET, 'Maw Frigate')}`,
+        `FS-UNIT-UNKNOWN@${lineOf(FLEET, 'Lumen Destroyr')}`,
+      ].sort(),
+    );
     const again = await c.request<Report>('textDocument/diagnostic', { textDocument: { uri: fleet }, previousResultId: r.resultId });
     assert.equal(again.kind, 'unchanged');
     await c.edit(fleet, 'Lumen Destroyr', 'Lumen Destroyer');

@@ -63,7 +63,8 @@ function insideLineForm(doc: FabledDocument, span: Span): boolean {
   for (const card of cardsOf(doc)) {
     if (!within(card.span, span.start)) continue;
     if (card.stats?.form === 'line' && within(card.stats.span, span.start) && !within(card.stats.keySpan, span.start)) return true;
-    for (const w of card.weapons?.items ?? []) if (w.form === 'line' && within(w.span, span.start) && (span.start > w.span.start || span.end < w.span.end)) return true;
+    for (const w of card.weapons?.items ?? [])
+      if (w.form === 'line' && within(w.span, span.start) && (span.start > w.span.start || span.end < w.span.end)) return true;
   }
   return false;
 }
@@ -102,16 +103,31 @@ function fixesFor(doc: FabledDocument, p: Problem): CodeActionData[] {
   reps.forEach((r, i) => {
     const newText = fit(doc, p.span, r);
     if (newText === current) return;
-    out.push({ title: replaceTitle(p, r, current), kind: 'quickfix', edits: [{ uri: doc.uri, span: p.span, newText }], problem: p, isPreferred: i === 0 && reps.length === 1 });
+    out.push({
+      title: replaceTitle(p, r, current),
+      kind: 'quickfix',
+      edits: [{ uri: doc.uri, span: p.span, newText }],
+      problem: p,
+      isPreferred: i === 0 && reps.length === 1,
+    });
   });
   if (reps.length) return out;
   const card = cardsOf(doc).find((c) => within(c.span, p.span.start));
   switch (p.code) {
     case 'FS-STAT-MISSING': {
-      const missing = (Array.isArray(p.data?.missing) ? (p.data!.missing as string[]) : []).filter((s): s is StatName => (STAT_ORDER as readonly string[]).includes(s));
+      const missing = (Array.isArray(p.data?.missing) ? (p.data!.missing as string[]) : []).filter((s): s is StatName =>
+        (STAT_ORDER as readonly string[]).includes(s),
+      );
       if (card?.stats && missing.length) {
         const edit = addStats(doc, card.stats, missing);
-        if (edit) out.push({ title: `Add the missing ${missing.length === 1 ? 'stat' : 'stats'} ${missing.join(', ')} (placeholder values)`, kind: 'quickfix', edits: [edit], problem: p, isPreferred: true });
+        if (edit)
+          out.push({
+            title: `Add the missing ${missing.length === 1 ? 'stat' : 'stats'} ${missing.join(', ')} (placeholder values)`,
+            kind: 'quickfix',
+            edits: [edit],
+            problem: p,
+            isPreferred: true,
+          });
       }
       break;
     }
@@ -119,7 +135,13 @@ function fixesFor(doc: FabledDocument, p: Problem): CodeActionData[] {
       const a = card?.abilities?.items.find((x) => within(x.span, p.span.start));
       if (a) {
         const del = deleteLines(doc.text, a.span);
-        out.push({ title: `Remove ${a.name.value ?? 'this rule'}`, kind: 'quickfix', edits: [{ uri: doc.uri, span: del, newText: '' }], problem: p, isPreferred: true });
+        out.push({
+          title: `Remove ${a.name.value ?? 'this rule'}`,
+          kind: 'quickfix',
+          edits: [{ uri: doc.uri, span: del, newText: '' }],
+          problem: p,
+          isPreferred: true,
+        });
       }
       break;
     }
@@ -127,7 +149,12 @@ function fixesFor(doc: FabledDocument, p: Problem): CodeActionData[] {
       const ld = card?.stats?.entries.LD?.value;
       const o = card?.orders?.items.find((x) => within(x.span, p.span.start));
       if (o?.difficulty && ld?.kind === 'targetDice') {
-        out.push({ title: `Lower the difficulty to ${ld.dice} (the LD dice)`, kind: 'quickfix', edits: [{ uri: doc.uri, span: o.difficulty.span, newText: String(ld.dice) }], problem: p });
+        out.push({
+          title: `Lower the difficulty to ${ld.dice} (the LD dice)`,
+          kind: 'quickfix',
+          edits: [{ uri: doc.uri, span: o.difficulty.span, newText: String(ld.dice) }],
+          problem: p,
+        });
       }
       break;
     }
@@ -168,7 +195,11 @@ function addStats(doc: FabledDocument, block: StatsBlock, missing: StatName[]): 
   if (entries.length === 0) {
     const indent = ' '.repeat(keyCol + 2);
     const at = block.keySpan.end + 1; // after the colon
-    return { uri: doc.uri, span: { start: at, end: Math.max(at, block.span.end) }, newText: '\n' + missing.map((s) => `${indent}${s}: ${placeholder(s)}`).join('\n') };
+    return {
+      uri: doc.uri,
+      span: { start: at, end: Math.max(at, block.span.end) },
+      newText: '\n' + missing.map((s) => `${indent}${s}: ${placeholder(s)}`).join('\n'),
+    };
   }
   const lastEnd = Math.max(...entries.map((e) => e!.span.end));
   const first = entries[0]!;
@@ -201,10 +232,18 @@ function refactors(doc: FabledDocument, range: Span): CodeActionData[] {
     const keyCol = block.keySpan.start - (text.lastIndexOf('\n', block.keySpan.start - 1) + 1);
     const indent = ' '.repeat(keyCol + 2);
     const lines = present.map((e) => `${indent}${e!.stat}: ${mappingValue(e!.raw)}`);
-    out.push({ title: 'Write the stats as a mapping (one key per stat)', kind: 'refactor.rewrite', edits: [{ uri: doc.uri, span: { start: block.keySpan.end, end: valueEnd(block) }, newText: ':\n' + lines.join('\n') }] });
+    out.push({
+      title: 'Write the stats as a mapping (one key per stat)',
+      kind: 'refactor.rewrite',
+      edits: [{ uri: doc.uri, span: { start: block.keySpan.end, end: valueEnd(block) }, newText: ':\n' + lines.join('\n') }],
+    });
   } else if (entries.every((e) => e && e.raw)) {
     const line = entries.map((e) => e!.raw).join(' ');
-    out.push({ title: 'Write the stats as one stat line', kind: 'refactor.rewrite', edits: [{ uri: doc.uri, span: { start: block.keySpan.end, end: valueEnd(block) }, newText: `: "${line.replace(/["\\]/g, '')}"` }] });
+    out.push({
+      title: 'Write the stats as one stat line',
+      kind: 'refactor.rewrite',
+      edits: [{ uri: doc.uri, span: { start: block.keySpan.end, end: valueEnd(block) }, newText: `: "${line.replace(/["\\]/g, '')}"` }],
+    });
   }
   void card as unknown as UnitCard;
   return out;

@@ -36,7 +36,12 @@ export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Setting
       const ref = target ? referenceCard(ws, target, faction) : undefined;
       const args: SimulateCommandArgs = { attacker: { name, uri: doc.uri, ...(faction !== undefined ? { faction } : {}) } };
       if (ref) args.defender = { name: ref.card.name.value!, faction: ref.faction };
-      out.push({ span: card.name.keySpan ?? card.name.span, title: ref ? `Simulate vs ${ref.card.name.value}` : 'Simulate vs …', command: SIMULATE_COMMAND, args: [args] });
+      out.push({
+        span: card.name.keySpan ?? card.name.span,
+        title: ref ? `Simulate vs ${ref.card.name.value}` : 'Simulate vs …',
+        command: SIMULATE_COMMAND,
+        args: [args],
+      });
       if (out.length >= RESULT_CAP) break;
     }
     return out;

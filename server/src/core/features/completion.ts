@@ -164,7 +164,9 @@ const KEY_DOCS: Record<string, string> = {
   weapons: 'Weapon systems: mappings or "Name — Type, Range, Dmg, Attacks" lines.',
   orders: 'Orders this unit may issue.',
   abilities: 'Abilities and universal class rules.',
-  doctrine: `Command Doctrine: ${Object.entries(DOCTRINES).map(([k, v]) => `${k} (${v} CP)`).join(', ')}.`,
+  doctrine: `Command Doctrine: ${Object.entries(DOCTRINES)
+    .map(([k, v]) => `${k} (${v} CP)`)
+    .join(', ')}.`,
   cp: 'CP per round; must match the doctrine or the CP sources.',
   cpSources: 'An optional split of the round\u2019s CP by source.',
   factionAbility: 'The one faction ability: name and text.',
@@ -256,7 +258,9 @@ export function statValues(stat: StatName): { label: string; detail?: string }[]
       break;
     }
     case 'targetDice':
-      for (let d = s.dice!.max; d >= s.dice!.min; d--) for (let t = s.target!.best; t <= s.target!.worst; t++) out.push({ label: `${t}/${d}`, detail: `${(d * pSuccess(t)).toFixed(1)} successes on average` });
+      for (let d = s.dice!.max; d >= s.dice!.min; d--)
+        for (let t = s.target!.best; t <= s.target!.worst; t++)
+          out.push({ label: `${t}/${d}`, detail: `${(d * pSuccess(t)).toFixed(1)} successes on average` });
       break;
   }
   // A bare "-" is a YAML list marker; the em dash means the same and needs no quotes.
@@ -280,7 +284,12 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
   if (cardPath && c === '' && key === 'class') {
     CLASS_NAMES.forEach((cl, i) => {
       const r = CLASSES[cl];
-      out.push(value(cl, span, i, { kind: 'enum', detail: `${r.bases} base${r.bases === 1 ? '' : 's'} · ${r.weapons}W ${r.orders}O ${r.abilities}A · ${r.points} pts` }));
+      out.push(
+        value(cl, span, i, {
+          kind: 'enum',
+          detail: `${r.bases} base${r.bases === 1 ? '' : 's'} · ${r.weapons}W ${r.orders}O ${r.abilities}A · ${r.points} pts`,
+        }),
+      );
     });
     return out;
   }
@@ -305,7 +314,10 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
   }
   if (cardPath && c === 'abilities.[]' && key === 'name') return abilityItems(span, card, cls);
   if (key === 'faction' && path.length === 0) {
-    return ws.factions().sort().map((f, i) => ({ ...value(yamlScalar(f), span, i), label: f, kind: 'faction' as const, detail: `${ws.cardsOf(f).length} cards` }));
+    return ws
+      .factions()
+      .sort()
+      .map((f, i) => ({ ...value(yamlScalar(f), span, i), label: f, kind: 'faction' as const, detail: `${ws.cardsOf(f).length} cards` }));
   }
   if (doc.kind === 'faction' && path.length === 0 && key === 'doctrine') {
     return Object.entries(DOCTRINES).map(([d, cp], i) => value(d, span, i, { kind: 'enum', detail: `${cp} CP per round` }));
@@ -369,15 +381,31 @@ function abilityItems(span: Span, card: UnitCard | undefined, cls: UnitClass | u
   for (const r of UNIVERSAL_RULES) {
     if (have.has(r.name.toLowerCase())) continue;
     if (card && cls && !ruleFits(r, card, cls)) continue;
-    out.push(value(r.name, span, i++, { kind: 'ability', detail: 'universal class rule (free)', documentation: md(r.summary), insertText: yamlScalar(r.name) }));
+    out.push(
+      value(r.name, span, i++, { kind: 'ability', detail: 'universal class rule (free)', documentation: md(r.summary), insertText: yamlScalar(r.name) }),
+    );
   }
   for (const a of KNOWN_ABILITIES) {
     if (have.has(a.name.toLowerCase())) continue;
     if (a.name === LAUNCH_BAY.reservesAbility && cls && cls !== 'Carrier') continue;
-    out.push(value(a.name, span, i++, { kind: 'ability', detail: a.requiresStat ? `needs ${a.requiresStat}` : a.section, documentation: md(a.summary), insertText: yamlScalar(a.name) }));
+    out.push(
+      value(a.name, span, i++, {
+        kind: 'ability',
+        detail: a.requiresStat ? `needs ${a.requiresStat}` : a.section,
+        documentation: md(a.summary),
+        insertText: yamlScalar(a.name),
+      }),
+    );
   }
   if (![...have].some((h) => h && LAUNCH_BAY.tierPattern.test(h))) {
-    out.push(value('Launch Bay Tier 1', span, i++, { kind: 'ability', detail: `embarks ${LAUNCH_BAY.fightersPerTier} Fighter unit per tier`, insertText: 'Launch Bay Tier ${1:1}', snippet: true }));
+    out.push(
+      value('Launch Bay Tier 1', span, i++, {
+        kind: 'ability',
+        detail: `embarks ${LAUNCH_BAY.fightersPerTier} Fighter unit per tier`,
+        insertText: 'Launch Bay Tier ${1:1}',
+        snippet: true,
+      }),
+    );
   }
   return out;
 }
@@ -398,7 +426,14 @@ function cardItems(cards: CardRef[], span: Span, typed: string): Completion[] {
       if (!words.every((w) => lower.includes(w))) continue;
     }
     const ins = yamlScalar(name);
-    out.push({ label: name, kind: 'card', detail: `${r.card.class.value ?? r.card.class.raw} · ${r.card.points.value ?? '?'} pts`, insertText: ins, filterText: ins, span });
+    out.push({
+      label: name,
+      kind: 'card',
+      detail: `${r.card.class.value ?? r.card.class.raw} · ${r.card.points.value ?? '?'} pts`,
+      insertText: ins,
+      filterText: ins,
+      span,
+    });
     if (out.length > MAX_ITEMS) break;
   }
   return out;
@@ -415,7 +450,9 @@ function fleetCards(doc: FleetDocument, ws: Workspace, text: string): CardRef[] 
 function embarkItems(doc: FleetDocument, ws: Workspace, ctx: CursorContext, span: Span): Completion[] {
   // The entry is the list item two levels up: units[] -> embark -> [].
   const entryStep = ctx.path[1];
-  const entry = (doc.units?.items ?? []).find((e) => entryStep && within(e.span, entryStep.lineStart + entryStep.col)) ?? (doc.units?.items ?? []).find((e) => e.span.start <= ctx.line.start && ctx.line.start <= e.span.end);
+  const entry =
+    (doc.units?.items ?? []).find((e) => entryStep && within(e.span, entryStep.lineStart + entryStep.col)) ??
+    (doc.units?.items ?? []).find((e) => e.span.start <= ctx.line.start && ctx.line.start <= e.span.end);
   const hostName = entry?.unit.value ?? (entryStep ? hostFromText(doc.text, entryStep.lineStart) : undefined);
   const host = resolveCard(ws, hostName, doc.faction.value) ?? (hostName ? ws.findCards(hostName)[0] : undefined);
   const cards = fleetCards(doc, ws, doc.text);
@@ -517,13 +554,31 @@ function snippets(kind: FabledDocument['kind'], path: string[], ctx: CursorConte
   const out: Completion[] = [];
   const p = path.join('.');
   const blankFile = text.trim() === '' || text.trim() === ctx.value.trim() || text.trim() === ctx.prefix.trim();
-  const indent = ' '.repeat(ctx.mode === 'item' ? ctx.line.dash ?? 0 : ctx.keyCol);
+  const indent = ' '.repeat(ctx.mode === 'item' ? (ctx.line.dash ?? 0) : ctx.keyCol);
   const itemSpan = ctx.mode === 'item' ? { start: ctx.line.start + (ctx.line.dash ?? 0), end: ctx.replace.end } : ctx.replace;
   if ((kind === 'unit' || kind === 'faction') && (p === 'units' || (p === 'units.[]' && ctx.mode === 'item'))) {
-    out.push({ label: 'New unit card', kind: 'snippet', detail: 'a complete card', insertText: CARD_SNIPPET(indent), snippet: true, span: itemSpan, sortText: 'zz0', filterText: ctx.mode === 'item' ? '- ' + ctx.prefix : ctx.prefix || 'card' });
+    out.push({
+      label: 'New unit card',
+      kind: 'snippet',
+      detail: 'a complete card',
+      insertText: CARD_SNIPPET(indent),
+      snippet: true,
+      span: itemSpan,
+      sortText: 'zz0',
+      filterText: ctx.mode === 'item' ? '- ' + ctx.prefix : ctx.prefix || 'card',
+    });
   }
   if (blankFile && kind === 'unit') {
-    out.push({ label: 'New unit file', kind: 'snippet', detail: 'faction and one card', insertText: `faction: \${1:Faction}\nunits:\n  ${CARD_SNIPPET('  ')}`, snippet: true, span: ctx.replace, sortText: 'zz1', filterText: ctx.prefix || 'faction' });
+    out.push({
+      label: 'New unit file',
+      kind: 'snippet',
+      detail: 'faction and one card',
+      insertText: `faction: \${1:Faction}\nunits:\n  ${CARD_SNIPPET('  ')}`,
+      snippet: true,
+      span: ctx.replace,
+      sortText: 'zz1',
+      filterText: ctx.prefix || 'faction',
+    });
   }
   if (blankFile && kind === 'fleet') {
     out.push({
@@ -538,7 +593,16 @@ function snippets(kind: FabledDocument['kind'], path: string[], ctx: CursorConte
     });
   }
   if (kind === 'fleet' && (p === 'units' || (p === 'units.[]' && ctx.mode === 'item'))) {
-    out.push({ label: 'New fleet entry', kind: 'snippet', detail: 'unit and count', insertText: `- unit: \${1}\n${indent}  count: \${2:1}`, snippet: true, span: itemSpan, sortText: 'zz0', filterText: ctx.mode === 'item' ? '- ' + ctx.prefix : ctx.prefix || 'unit' });
+    out.push({
+      label: 'New fleet entry',
+      kind: 'snippet',
+      detail: 'unit and count',
+      insertText: `- unit: \${1}\n${indent}  count: \${2:1}`,
+      snippet: true,
+      span: itemSpan,
+      sortText: 'zz0',
+      filterText: ctx.mode === 'item' ? '- ' + ctx.prefix : ctx.prefix || 'unit',
+    });
   }
   return out;
 }

@@ -277,7 +277,11 @@ function siblingKeys(text: string, line: LineInfo, col: number): string[] {
       return;
     }
   };
-  if (!(line.dash !== undefined && line.contentCol === col)) walk(linesAbove(text, line.start, () => col), true);
+  if (!(line.dash !== undefined && line.contentCol === col))
+    walk(
+      linesAbove(text, line.start, () => col),
+      true,
+    );
   walk(linesBelow(text, line.end, col), false);
   return keys;
 }
@@ -297,7 +301,16 @@ export function cursorContext(text: string, offset: number): CursorContext {
     const replace = { start: at.start + line.valueCol, end: at.start + Math.max(line.valueCol, line.valueCol + valueText.length) };
     if (cursorCol < line.valueCol) replace.start = replace.end = Math.max(off, replace.start);
     const prefix = line.text.slice(line.valueCol, Math.max(line.valueCol, cursorCol));
-    return { ...base, path, mode: 'value', key: line.key, prefix, replace: cursorCol < line.valueCol ? { start: off, end: off } : replace, value: valueText, keyCol: line.contentCol };
+    return {
+      ...base,
+      path,
+      mode: 'value',
+      key: line.key,
+      prefix,
+      replace: cursorCol < line.valueCol ? { start: off, end: off } : replace,
+      value: valueText,
+      keyCol: line.contentCol,
+    };
   }
 
   // Blank line: the cursor's column decides the nesting.

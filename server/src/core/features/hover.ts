@@ -32,7 +32,7 @@ import {
   type UnitClass,
   type WeaponType,
 } from '../rules/data';
-import { classCard, classCardByName, classCardMarkdown, escapeMarkdown, section, sectionMarkdown, sectionTitle, termSection } from '../rules/text';
+import { classCardByName, classCardMarkdown, escapeMarkdown, section, sectionMarkdown, sectionTitle, termSection } from '../rules/text';
 import { bayCapacity, knownAbility, launchBayTier, nearestBands, universalRule } from '../check/context';
 import { cpPerRound } from '../check/index';
 import { atLeast, cardAt, md, num, pSuccess, pct, resolveCard, statLine, within } from './shared';
@@ -112,13 +112,19 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
     return result(within(card.name.span, off) ? card.name.span : card.name.keySpan!, cardSummary(card, doc.uri));
   }
   if (within(card.class.span, off) || within(card.class.keySpan, off)) {
-    return result(within(card.class.span, off) ? card.class.span : card.class.keySpan!, classHover(cls, card.class.raw), quote(SEE.classes, { noSummary: true }));
+    return result(
+      within(card.class.span, off) ? card.class.span : card.class.keySpan!,
+      classHover(cls, card.class.raw),
+      quote(SEE.classes, { noSummary: true }),
+    );
   }
   if (within(card.points.span, off) || within(card.points.keySpan, off)) {
     const p = card.points.value;
     const head = join(
       `**points: ${p ?? '?'}**`,
-      row ? `The ${cls} class card (${md(row.card)}) costs ${row.points} pts${p !== undefined && p !== row.points ? `; this card costs ${p} (${p > row.points ? '+' : ''}${p - row.points}, a homebrew cost)` : ''}.` : undefined,
+      row
+        ? `The ${cls} class card (${md(row.card)}) costs ${row.points} pts${p !== undefined && p !== row.points ? `; this card costs ${p} (${p > row.points ? '+' : ''}${p - row.points}, a homebrew cost)` : ''}.`
+        : undefined,
       'A fleet adds up its cards\u2019 points (each copy, embarked units included) against its limit.',
     );
     return result(spanOf(card.points, off), head, quote(GAME_SIZE_SECTIONS[0]!, { noSummary: true }));
@@ -138,13 +144,21 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
       }
     }
     if (within(stats.keySpan, off)) {
-      return result(stats.keySpan, join('**stats**', `The stat line in rulebook order: ${md(statLine(card))}`), quote(STATS.M.section, { inPlay: true, example: true }));
+      return result(
+        stats.keySpan,
+        join('**stats**', `The stat line in rulebook order: ${md(statLine(card))}`),
+        quote(STATS.M.section, { inPlay: true, example: true }),
+      );
     }
   }
   if (card.weapons) {
     if (within(card.weapons.keySpan, off)) {
       const n = card.weapons.items.length;
-      return result(card.weapons.keySpan, join(`**weapons**`, row ? `${n} of the ${cls}'s ${row.weapons} weapon ${row.weapons === 1 ? 'system' : 'systems'}.` : `${n} weapon systems.`), quote(WEAPON_TYPE_SECTION));
+      return result(
+        card.weapons.keySpan,
+        join(`**weapons**`, row ? `${n} of the ${cls}'s ${row.weapons} weapon ${row.weapons === 1 ? 'system' : 'systems'}.` : `${n} weapon systems.`),
+        quote(WEAPON_TYPE_SECTION),
+      );
     }
     for (const w of card.weapons.items) {
       if (within(w.span, off)) return weaponHover(w, card, cls, off, ws, settings);
@@ -155,7 +169,11 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
       const n = card.orders.items.length;
       return result(
         card.orders.keySpan,
-        join('**orders**', row ? `${n} of the ${cls}'s ${row.orders} ${row.orders === 1 ? 'Order' : 'Orders'}.` : undefined, row?.ordersNote ? `_${md(row.ordersNote)}_` : undefined),
+        join(
+          '**orders**',
+          row ? `${n} of the ${cls}'s ${row.orders} ${row.orders === 1 ? 'Order' : 'Orders'}.` : undefined,
+          row?.ordersNote ? `_${md(row.ordersNote)}_` : undefined,
+        ),
         quote(ORDERS_SECTION, { inPlay: true }),
       );
     }
@@ -166,7 +184,12 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
       const slotted = card.abilities.items.filter((a) => !universalRule(a.name.value ?? '')).length;
       return result(
         card.abilities.keySpan,
-        join('**abilities**', row ? `${slotted} of the ${cls}'s ${row.abilities} ability ${row.abilities === 1 ? 'slot' : 'slots'} used; universal class rules are free.` : undefined),
+        join(
+          '**abilities**',
+          row
+            ? `${slotted} of the ${cls}'s ${row.abilities} ability ${row.abilities === 1 ? 'slot' : 'slots'} used; universal class rules are free.`
+            : undefined,
+        ),
         quote(SEE.classes, { noSummary: true }),
       );
     }
@@ -183,7 +206,11 @@ function spanOf<T>(f: Field<T>, off: number): Span {
 function statTable(card: UnitCard): string {
   const stats = ['M', 'BS', 'D', 'SH', 'AC', 'HP', 'LD', 'CR', 'T'] as const;
   const cell = (s: string) => md(s).replace(/\n/g, ' ') || ' ';
-  return [`| ${stats.join(' | ')} |`, `|${stats.map(() => ':-:').join('|')}|`, `| ${stats.map((s) => cell(card.stats?.entries[s]?.raw ?? '?')).join(' | ')} |`].join('\n');
+  return [
+    `| ${stats.join(' | ')} |`,
+    `|${stats.map(() => ':-:').join('|')}|`,
+    `| ${stats.map((s) => cell(card.stats?.entries[s]?.raw ?? '?')).join(' | ')} |`,
+  ].join('\n');
 }
 
 function weaponLine(w: Weapon): string {
@@ -220,7 +247,13 @@ function classHover(cls: UnitClass | undefined, raw: string): string {
   const r = CLASSES[cls];
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
   const row = `${plural(r.bases, 'base')} · ${plural(r.weapons, 'weapon system')} · ${plural(r.orders, 'order')} · ${plural(r.abilities, 'ability')} · ${r.points} pts standard · ${r.baseMm}mm base${r.baseIsHouseValue ? ' (house default)' : ''}`;
-  return join(`**${md(cls)}**`, md(row), r.ordersNote ? `_${md(r.ordersNote)}_` : undefined, r.combinedShields ? 'Combined Shields: SH is per base; the bases share one pool.' : undefined, classCardMarkdown(cls));
+  return join(
+    `**${md(cls)}**`,
+    md(row),
+    r.ordersNote ? `_${md(r.ordersNote)}_` : undefined,
+    r.combinedShields ? 'Combined Shields: SH is per base; the bases share one pool.' : undefined,
+    classCardMarkdown(cls),
+  );
 }
 
 function baseHover(card: UnitCard, cls: UnitClass | undefined): string {
@@ -237,8 +270,17 @@ function baseHover(card: UnitCard, cls: UnitClass | undefined): string {
 // Stats
 
 function statRule(stat: StatName): string {
-  const extra: Partial<Record<StatName, number | string>> = { M: SEE.movement, SH: SEE.shieldRecharge, LD: ORDERS_SECTION, CR: SEE.boarding, T: SEE.objectives };
-  return join(quote(STATS[stat].section, { inPlay: true, example: stat === 'LD' || stat === 'CR' }), extra[stat] !== undefined ? seeAlso(extra[stat]!) : undefined);
+  const extra: Partial<Record<StatName, number | string>> = {
+    M: SEE.movement,
+    SH: SEE.shieldRecharge,
+    LD: ORDERS_SECTION,
+    CR: SEE.boarding,
+    T: SEE.objectives,
+  };
+  return join(
+    quote(STATS[stat].section, { inPlay: true, example: stat === 'LD' || stat === 'CR' }),
+    extra[stat] !== undefined ? seeAlso(extra[stat]!) : undefined,
+  );
 }
 
 function statHover(e: StatEntry, card: UnitCard, cls: UnitClass | undefined): string {
@@ -261,16 +303,21 @@ function statHover(e: StatEntry, card: UnitCard, cls: UnitClass | undefined): st
       const what = e.stat === 'BS' ? 'Each attack hits' : e.stat === 'D' ? 'Each normal hit is dodged' : 'Each hit that gets past the shields is saved';
       text = `${what} on a d10 roll of ${v.target}+: ${pct(p)} per die (natural ${DICE.autoFailAtOrBelow} or less always fails; a natural ${DICE.critical} always succeeds${e.stat === 'BS' ? ' and is a Critical Hit' : ''}).`;
       if (e.stat === 'D') text += ' Critical Hits cannot be dodged.';
-      if (e.stat === 'AC') text += ` Piercing weapons make it ${FIRE.piercingArmourPenalty} worse (${FIRE.piercingCritArmourPenalty} on a Critical Hit); Brace makes it ${FIRE.braceBonus} better.`;
+      if (e.stat === 'AC')
+        text += ` Piercing weapons make it ${FIRE.piercingArmourPenalty} worse (${FIRE.piercingCritArmourPenalty} on a Critical Hit); Brace makes it ${FIRE.braceBonus} better.`;
       if (e.stat === 'BS') text += ` Cover makes it ${FIRE.coverPenalty} worse; Aim ${FIRE.aimBonus} better, never better than ${DICE.bestTarget}+.`;
       break;
     }
     case 'count':
       if (e.stat === 'SH') {
         text = `Absorbs ${v.n} ${v.n === 1 ? 'hit' : 'hits'} before hits reach the armour (an Ion hit removes ${FIRE.ionShieldsPerHit}, an Ion Critical Hit ${FIRE.ionShieldsPerCrit}).`;
-        if (combined && bases > 1) text += ` Combined Shields: ${v.n} per base, a pool of ${v.n * bases} for ${bases} bases; the pool's maximum falls as bases are destroyed.`;
+        if (combined && bases > 1)
+          text += ` Combined Shields: ${v.n} per base, a pool of ${v.n * bases} for ${bases} bases; the pool's maximum falls as bases are destroyed.`;
       } else if (e.stat === 'HP') {
-        text = bases > 1 ? `${v.n} hull ${v.n === 1 ? 'point' : 'points'} per base: ${v.n * bases} across ${bases} bases.` : `${v.n} hull ${v.n === 1 ? 'point' : 'points'}.`;
+        text =
+          bases > 1
+            ? `${v.n} hull ${v.n === 1 ? 'point' : 'points'} per base: ${v.n * bases} across ${bases} bases.`
+            : `${v.n} hull ${v.n === 1 ? 'point' : 'points'}.`;
       } else {
         text = `Tonnage ${v.n}: adds ${v.n} to objective control within 3" at the end of each round, and rams with ${v.n} ${v.n === 1 ? 'die' : 'dice'}.`;
       }
@@ -282,7 +329,10 @@ function statHover(e: StatEntry, card: UnitCard, cls: UnitClass | undefined): st
       if (e.stat === 'LD') {
         const orders = card.orders?.items ?? [];
         const withDiff = orders.map((o) => ({ o, d: orderDifficulty(o) })).filter((x) => x.d !== undefined);
-        if (withDiff.length) text += ' ' + withDiff.map((x) => `${md(x.o.name.value ?? '?')} (difficulty ${x.d}) succeeds ${pct(atLeast(v.target, v.dice, x.d!))} of the time.`).join(' ');
+        if (withDiff.length)
+          text +=
+            ' ' +
+            withDiff.map((x) => `${md(x.o.name.value ?? '?')} (difficulty ${x.d}) succeeds ${pct(atLeast(v.target, v.dice, x.d!))} of the time.`).join(' ');
       }
       break;
     }
@@ -314,7 +364,11 @@ function rangeText(n: number | undefined, raw: string): string {
   const band = (RANGE_BANDS as readonly number[]).includes(n);
   return join(
     `**range: ${n}"**`,
-    band ? `${n}" is a standard range band.` : `${n}" is not a range band; the nearest: ${nearestBands(n).map((b) => `${b}"`).join(' or ')}.`,
+    band
+      ? `${n}" is a standard range band.`
+      : `${n}" is not a range band; the nearest: ${nearestBands(n)
+          .map((b) => `${b}"`)
+          .join(' or ')}.`,
     `Bands: ${RANGE_BANDS.map((b) => `${b}"`).join(' ')}.`,
   );
 }
@@ -323,7 +377,9 @@ function weaponHover(w: Weapon, card: UnitCard, cls: UnitClass | undefined, off:
   const rule = quote(WEAPON_TYPE_SECTION, { example: true });
   if (within(w.type.span, off) || within(w.type.keySpan, off)) {
     const t = w.type.value;
-    const head = t ? join(`**${t}** weapon`, md(weaponTypeText(t) ?? '')) : join(`**type: ${md(w.type.raw)}**`, `Not a weapon type. Types: ${WEAPON_TYPES.join(', ')} (or ${Object.keys(WEAPON_TYPE_ABBREVIATIONS).join(', ')}).`);
+    const head = t
+      ? join(`**${t}** weapon`, md(weaponTypeText(t) ?? ''))
+      : join(`**type: ${md(w.type.raw)}**`, `Not a weapon type. Types: ${WEAPON_TYPES.join(', ')} (or ${Object.keys(WEAPON_TYPE_ABBREVIATIONS).join(', ')}).`);
     return result(spanOf(w.type, off), head, rule);
   }
   if (within(w.range.span, off) || within(w.range.keySpan, off)) {
@@ -332,11 +388,30 @@ function weaponHover(w: Weapon, card: UnitCard, cls: UnitClass | undefined, off:
     return result(spanOf(w.range, off), head, quote(RANGE_SECTION, { example: true }));
   }
   if (within(w.damage.span, off) || within(w.damage.keySpan, off)) {
-    return result(spanOf(w.damage, off), join(`**damage: ${w.damage.value ?? md(w.damage.raw)}**`, `Each unsaved hit deals this much damage to one base (${WEAPON_DAMAGE.min} to ${WEAPON_DAMAGE.max}); damage beyond that base's HP is lost.`), rule);
+    return result(
+      spanOf(w.damage, off),
+      join(
+        `**damage: ${w.damage.value ?? md(w.damage.raw)}**`,
+        `Each unsaved hit deals this much damage to one base (${WEAPON_DAMAGE.min} to ${WEAPON_DAMAGE.max}); damage beyond that base's HP is lost.`,
+      ),
+      rule,
+    );
   }
   if (within(w.attacks.span, off) || within(w.attacks.keySpan, off)) {
-    const extra = cls === 'Fighter' ? ' Dogfighters: the Fighter weapon attacks once per remaining base instead (twice against small bases).' : cls === 'Bomber' ? ' Precision Strike: once per remaining base instead (twice against large bases).' : '';
-    return result(spanOf(w.attacks, off), join(`**attacks: ${w.attacks.value ?? md(w.attacks.raw)}**`, `Dice rolled to hit with this weapon system; Blast multiplies them by the target's bases.${extra}`), rule);
+    const extra =
+      cls === 'Fighter'
+        ? ' Dogfighters: the Fighter weapon attacks once per remaining base instead (twice against small bases).'
+        : cls === 'Bomber'
+          ? ' Precision Strike: once per remaining base instead (twice against large bases).'
+          : '';
+    return result(
+      spanOf(w.attacks, off),
+      join(
+        `**attacks: ${w.attacks.value ?? md(w.attacks.raw)}**`,
+        `Dice rolled to hit with this weapon system; Blast multiplies them by the target's bases.${extra}`,
+      ),
+      rule,
+    );
   }
   // The weapon as a whole (its name or the line).
   const span = within(w.name.span, off) ? w.name.span : w.span;
@@ -350,14 +425,28 @@ function orderHover(o: Order, card: UnitCard, off: number, text: string): HoverR
   const known = KNOWN_ORDERS.find((k) => k.name.toLowerCase() === o.name.value?.trim().toLowerCase());
   const ld = card.stats?.entries.LD?.value;
   const diff = orderDifficulty(o);
-  const chance = ld && ld.kind === 'targetDice' && diff !== undefined ? `With LD ${ld.target}/${ld.dice}, difficulty ${diff} succeeds ${pct(atLeast(ld.target, ld.dice, diff))} of the time.` : undefined;
+  const chance =
+    ld && ld.kind === 'targetDice' && diff !== undefined
+      ? `With LD ${ld.target}/${ld.dice}, difficulty ${diff} succeeds ${pct(atLeast(ld.target, ld.dice, diff))} of the time.`
+      : undefined;
   if (o.range && (within(o.range.span, off) || within(o.range.keySpan, off))) {
-    return result(spanOf(o.range, off), join(rangeText(o.range.value, o.range.raw), `Orders reach ${DEFAULT_ORDER_RANGE}" unless they say otherwise.`), quote(RANGE_SECTION, { example: true }));
+    return result(
+      spanOf(o.range, off),
+      join(rangeText(o.range.value, o.range.raw), `Orders reach ${DEFAULT_ORDER_RANGE}" unless they say otherwise.`),
+      quote(RANGE_SECTION, { example: true }),
+    );
   }
   if (o.difficulty && (within(o.difficulty.span, off) || within(o.difficulty.keySpan, off))) {
     return result(
       spanOf(o.difficulty, off),
-      join(`**difficulty: ${o.difficulty.value ?? md(o.difficulty.raw)}**`, 'The number of LD successes needed to issue the order.', chance, known?.difficulty !== undefined && known.difficulty !== o.difficulty.value ? `The rulebook's ${md(known.name)} has difficulty ${known.difficulty}.` : undefined),
+      join(
+        `**difficulty: ${o.difficulty.value ?? md(o.difficulty.raw)}**`,
+        'The number of LD successes needed to issue the order.',
+        chance,
+        known?.difficulty !== undefined && known.difficulty !== o.difficulty.value
+          ? `The rulebook's ${md(known.name)} has difficulty ${known.difficulty}.`
+          : undefined,
+      ),
       quote(ORDERS_SECTION, { example: true }),
     );
   }
@@ -366,7 +455,11 @@ function orderHover(o: Order, card: UnitCard, off: number, text: string): HoverR
   const head = join(
     `**Order: ${md(o.name.value ?? '?')}**`,
     known ? md(cardText ?? known.summary) : o.effect?.value ? md(o.effect.value) : 'Not an order of the rulebook (homebrew).',
-    known?.difficulty !== undefined ? `Rulebook difficulty: ${known.difficulty}${known.range !== undefined ? `, range ${known.range}"` : ''} (${md(known.section)}).` : known ? `From ${md(sectionTitle(known.section) ?? known.section)}.` : undefined,
+    known?.difficulty !== undefined
+      ? `Rulebook difficulty: ${known.difficulty}${known.range !== undefined ? `, range ${known.range}"` : ''} (${md(known.section)}).`
+      : known
+        ? `From ${md(sectionTitle(known.section) ?? known.section)}.`
+        : undefined,
     chance,
   );
   return result(span, head, quote(ORDERS_SECTION));
@@ -400,14 +493,29 @@ function abilityHover(a: Ability, card: UnitCard, off: number, text: string): Ho
   }
   const tier = launchBayTier(name);
   if (tier !== undefined) {
-    const head = join(`**Launch Bay Tier ${tier}**`, `May begin the battle with ${tier * LAUNCH_BAY.fightersPerTier} ${LAUNCH_BAY.tierCarries.join('/')} ${tier === 1 ? 'unit' : 'units'} embarked (never Bombers).`);
+    const head = join(
+      `**Launch Bay Tier ${tier}**`,
+      `May begin the battle with ${tier * LAUNCH_BAY.fightersPerTier} ${LAUNCH_BAY.tierCarries.join('/')} ${tier === 1 ? 'unit' : 'units'} embarked (never Bombers).`,
+    );
     return result(span, head, quote(LAUNCH_BAY.section));
   }
   const known = knownAbility(name);
   if (known) {
     const text = cardSourceText(known.section, known.name.replace(/\s*\(.*\)$/, '')) ?? known.summary;
-    const head = join(`**${md(known.name)}**`, md(text), known.requiresStat ? `Needs ${known.requiresStat} (${STAT_NAMES[known.requiresStat]}).` : undefined, `From ${md(sectionTitle(known.section) ?? known.section)}.`);
-    const rule = known.name === LAUNCH_BAY.reservesAbility ? quote(LAUNCH_BAY.section) : /^\d+$/.test(known.section) ? quote(known.section) : cls ? classCardMarkdown(known.section.replace(/ card$/, '')) : undefined;
+    const head = join(
+      `**${md(known.name)}**`,
+      md(text),
+      known.requiresStat ? `Needs ${known.requiresStat} (${STAT_NAMES[known.requiresStat]}).` : undefined,
+      `From ${md(sectionTitle(known.section) ?? known.section)}.`,
+    );
+    const rule =
+      known.name === LAUNCH_BAY.reservesAbility
+        ? quote(LAUNCH_BAY.section)
+        : /^\d+$/.test(known.section)
+          ? quote(known.section)
+          : cls
+            ? classCardMarkdown(known.section.replace(/ card$/, ''))
+            : undefined;
     return result(span, head, rule);
   }
   return result(span, join(`**${md(name || 'Ability')}**`, a.text?.value ? md(a.text.value) : 'Not an ability of the rulebook; give it a `text`.'));
@@ -434,14 +542,22 @@ function fleetHover(doc: FleetDocument, ws: Workspace, off: number): HoverResult
   if (doc.objectives && (within(doc.objectives.span, off) || within(doc.objectives.keySpan, off))) {
     const lim = doc.points.value;
     const size = GAME_SIZES.find((g) => g.points === lim);
-    const head = join(`**objectives: ${doc.objectives.value ?? md(doc.objectives.raw)}**`, size ? `Recommended for a ${size.points} pts ${md(size.name)} game: ${size.objectives.min === size.objectives.max ? size.objectives.min : `${size.objectives.min}–${size.objectives.max}`}.` : undefined);
+    const head = join(
+      `**objectives: ${doc.objectives.value ?? md(doc.objectives.raw)}**`,
+      size
+        ? `Recommended for a ${size.points} pts ${md(size.name)} game: ${size.objectives.min === size.objectives.max ? size.objectives.min : `${size.objectives.min}–${size.objectives.max}`}.`
+        : undefined,
+    );
     return result(spanOf(doc.objectives, off), head, quote(SEE.objectives, { inPlay: true }));
   }
   const fk = keyHover(doc.faction, off, () => factionKey(doc.faction, ws));
   if (fk) return fk;
   if (within(doc.name.span, off) || within(doc.name.keySpan, off)) {
     const s = summary();
-    return result(spanOf(doc.name, off), join(`**${md(s.name || 'Fleet')}** — ${md(s.faction)}`, pointsLabel(s), `${s.entries.length} ${s.entries.length === 1 ? 'entry' : 'entries'}.`));
+    return result(
+      spanOf(doc.name, off),
+      join(`**${md(s.name || 'Fleet')}** — ${md(s.faction)}`, pointsLabel(s), `${s.entries.length} ${s.entries.length === 1 ? 'entry' : 'entries'}.`),
+    );
   }
   const faction = doc.faction.value;
   for (const entry of doc.units?.items ?? []) {
@@ -461,7 +577,11 @@ function entryHover(doc: FleetDocument, entry: FleetEntry, ws: Workspace, off: n
           ? `${md(host!.card.name.value ?? '')} carries ${[cap.tierFighters ? `${cap.tierFighters} Fighter ${cap.tierFighters === 1 ? 'unit' : 'units'} (Launch Bay Tier)` : '', cap.reserves ? `${cap.reserves} squadrons of ${LAUNCH_BAY.carrierCarries.join(' or ')} (${md(LAUNCH_BAY.reservesAbility)})` : ''].filter(Boolean).join(' and ')}.`
           : `${md(host!.card.name.value ?? '')} has no Launch Bay.`
         : undefined;
-      return result(entry.embark.keySpan, join('**embark**', 'Units carried in this ship\u2019s Launch Bay(s) at the start; their points count toward the fleet.', text), quote(LAUNCH_BAY.section));
+      return result(
+        entry.embark.keySpan,
+        join('**embark**', 'Units carried in this ship\u2019s Launch Bay(s) at the start; their points count toward the fleet.', text),
+        quote(LAUNCH_BAY.section),
+      );
     }
     for (const item of entry.embark.items) {
       if (within(item.span, off)) return cardRefHover(item, ws, faction, 1, off) ?? undefined;
@@ -471,7 +591,15 @@ function entryHover(doc: FleetDocument, entry: FleetEntry, ws: Workspace, off: n
     const ref = resolveCard(ws, entry.unit.value, faction);
     const s = fleetSummary(doc, ws);
     const e = s.entries[doc.units!.items.indexOf(entry)];
-    return result(entry.count.span, join(`**count: ${entry.count.value ?? md(entry.count.raw)}**`, ref && e?.points !== undefined ? `${e.count} × ${e.points} pts = ${e.count * e.points} pts${entry.embark ? ' (each copy carries the listed units)' : ''}.` : undefined));
+    return result(
+      entry.count.span,
+      join(
+        `**count: ${entry.count.value ?? md(entry.count.raw)}**`,
+        ref && e?.points !== undefined
+          ? `${e.count} × ${e.points} pts = ${e.count * e.points} pts${entry.embark ? ' (each copy carries the listed units)' : ''}.`
+          : undefined,
+      ),
+    );
   }
   if (within(entry.unit.span, off) || within(entry.unit.keySpan, off) || within(entry.count.keySpan, off)) {
     return cardRefHover(entry.unit, ws, faction, entry.count.value ?? 1, off, entry);
@@ -490,7 +618,8 @@ function cardRefHover(f: Field<string>, ws: Workspace, faction: string | undefin
   const embarkedPts = embarked.reduce((t, c) => t + (c?.card.points.value ?? 0), 0);
   const each = p + embarkedPts;
   const line = entry ? `${count} × ${each} pts = ${count * each} pts${embarkedPts ? ` (${p} + ${embarkedPts} embarked, each copy)` : ''}` : `${p} pts`;
-  const other = faction !== undefined && ref.faction.toLowerCase() !== faction.toLowerCase() ? `_A ${md(ref.faction)} card; this fleet is ${md(faction)}._` : undefined;
+  const other =
+    faction !== undefined && ref.faction.toLowerCase() !== faction.toLowerCase() ? `_A ${md(ref.faction)} card; this fleet is ${md(faction)}._` : undefined;
   return result(span, join(cardSummary(ref.card, ref.uri), `**${line}**`, other));
 }
 
@@ -505,7 +634,9 @@ function factionHover(doc: FactionDocument, ws: Workspace, off: number): HoverRe
     const head = join(
       `**doctrine: ${md(d ?? doc.doctrine.raw)}**`,
       d ? `A ${d} doctrine generates ${DOCTRINES[d]} CP per round.` : undefined,
-      `Doctrines: ${Object.entries(DOCTRINES).map(([k, v]) => `${k} ${v} CP`).join(', ')}; no faction generates more than ${COMMAND_BOARD.maxCpPerRound} CP per round.`,
+      `Doctrines: ${Object.entries(DOCTRINES)
+        .map(([k, v]) => `${k} ${v} CP`)
+        .join(', ')}; no faction generates more than ${COMMAND_BOARD.maxCpPerRound} CP per round.`,
     );
     return result(spanOf(doc.doctrine, off), head, quote(BOARD.section, { inPlay: true }));
   }
@@ -524,13 +655,25 @@ function factionHover(doc: FactionDocument, ws: Workspace, off: number): HoverRe
   }
   if (doc.factionAbility && within(doc.factionAbility.text.span, off)) return termHoverAt(doc.text, off);
   if (doc.factionAbility && (within(doc.factionAbility.keySpan, off) || within(doc.factionAbility.name.span, off))) {
-    return result(within(doc.factionAbility.keySpan, off) ? doc.factionAbility.keySpan : doc.factionAbility.name.span, join(`**Faction Ability: ${md(doc.factionAbility.name.value ?? '?')}**`, md(doc.factionAbility.text.value ?? ''), 'Always active, costs no CP, affects every unit of the faction.'), quote(BOARD.section, { inPlay: true }));
+    return result(
+      within(doc.factionAbility.keySpan, off) ? doc.factionAbility.keySpan : doc.factionAbility.name.span,
+      join(
+        `**Faction Ability: ${md(doc.factionAbility.name.value ?? '?')}**`,
+        md(doc.factionAbility.text.value ?? ''),
+        'Always active, costs no CP, affects every unit of the faction.',
+      ),
+      quote(BOARD.section, { inPlay: true }),
+    );
   }
   if (doc.factionAbilityKey && within(doc.factionAbilityKey, off)) return result(doc.factionAbilityKey, '**factionAbility**', quote(BOARD.section));
   if (doc.commandAbilities) {
     const cas = doc.commandAbilities;
     if (within(cas.keySpan, off)) {
-      return result(cas.keySpan, join('**commandAbilities**', `${cas.items.length} of exactly ${COMMAND_BOARD.commandAbilities}.`), quote(BOARD.section, { inPlay: true }));
+      return result(
+        cas.keySpan,
+        join('**commandAbilities**', `${cas.items.length} of exactly ${COMMAND_BOARD.commandAbilities}.`),
+        quote(BOARD.section, { inPlay: true }),
+      );
     }
     for (const ca of cas.items) {
       if (!within(ca.span, off)) continue;
@@ -541,7 +684,9 @@ function factionHover(doc: FactionDocument, ws: Workspace, off: number): HoverRe
         `**${md(ca.name.value ?? 'Command ability')}** — ${cost ?? '?'} CP`,
         ca.timing.value ? `_When:_ ${md(ca.timing.value)}` : undefined,
         ca.effect.value ? md(ca.effect.value) : undefined,
-        perRound !== undefined && cost !== undefined ? `${cost} of the ${perRound} CP the faction generates per round${cost > perRound ? ': it can never be paid' : ''}.` : undefined,
+        perRound !== undefined && cost !== undefined
+          ? `${cost} of the ${perRound} CP the faction generates per round${cost > perRound ? ': it can never be paid' : ''}.`
+          : undefined,
       );
       return result(within(ca.cost.span, off) ? ca.cost.span : within(ca.name.span, off) ? ca.name.span : ca.span, head, quote(BOARD.section));
     }
@@ -579,4 +724,3 @@ export function termHoverAt(text: string, off: number): HoverResult | undefined 
   }
   return undefined;
 }
-

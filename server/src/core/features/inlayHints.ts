@@ -41,15 +41,26 @@ export function inlayHints(doc: FabledDocument, ws: Workspace, range: Span, sett
         const own = ep.card?.card.points.value ?? 0;
         const label = `${count > 1 ? `${count} × ${ep.each} = ` : ''}${ep.total} pts${embarked ? ` (incl. ${embarked} embarked)` : ''} · Σ ${running}${limit !== undefined ? ` / ${limit}` : ''}`;
         const tooltip = [
-          known ? `${md(e.unit.value ?? '')}: ${own} pts${embarked ? ` + ${embarked} pts embarked (${ep.embarked.map((x) => `${md(x.name)} ${x.points}`).join(', ')})` : ''} per copy, × ${count}.` : 'Some cards of this entry are unknown; they count 0 pts.',
+          known
+            ? `${md(e.unit.value ?? '')}: ${own} pts${embarked ? ` + ${embarked} pts embarked (${ep.embarked.map((x) => `${md(x.name)} ${x.points}`).join(', ')})` : ''} per copy, × ${count}.`
+            : 'Some cards of this entry are unknown; they count 0 pts.',
           `Running total ${running}${limit !== undefined ? ` of ${limit} pts` : ' pts'}.`,
         ].join('\n\n');
         // After the entry's first line (where `unit:` is), so the hint sits beside the name.
-        out.push({ offset: lineEnd(doc.text, e.unit.span.end), label: known ? label : `? pts · Σ ${running}${limit !== undefined ? ` / ${limit}` : ''}`, tooltip, kind: 'points' });
+        out.push({
+          offset: lineEnd(doc.text, e.unit.span.end),
+          label: known ? label : `? pts · Σ ${running}${limit !== undefined ? ` / ${limit}` : ''}`,
+          tooltip,
+          kind: 'points',
+        });
       }
       if (limit !== undefined && overlaps(doc.points.span, range)) {
         const left = limit - t.total;
-        out.push({ offset: lineEnd(doc.text, doc.points.span.end), label: left >= 0 ? `${t.total} used · ${left} left` : `${t.total} used · ${-left} over`, kind: 'total' });
+        out.push({
+          offset: lineEnd(doc.text, doc.points.span.end),
+          label: left >= 0 ? `${t.total} used · ${left} left` : `${t.total} used · ${-left} over`,
+          kind: 'total',
+        });
       }
       return out.sort((a, b) => a.offset - b.offset);
     }
@@ -73,7 +84,12 @@ export function inlayHints(doc: FabledDocument, ws: Workspace, range: Span, sett
           if (!overlaps(w.span, range)) continue;
           const o = weaponOdds(ws, card, w, settings.referenceTarget);
           if (!o) continue;
-          out.push({ offset: lineEnd(doc.text, w.form === 'line' ? w.span.end : (w.name.span.end || w.span.start)), label: `vs ${o.target.card.name.value}: ${oddsLabel(o)}`, tooltip: weaponOddsMarkdown(ws, card, w, settings.referenceTarget), kind: 'odds' });
+          out.push({
+            offset: lineEnd(doc.text, w.form === 'line' ? w.span.end : w.name.span.end || w.span.start),
+            label: `vs ${o.target.card.name.value}: ${oddsLabel(o)}`,
+            tooltip: weaponOddsMarkdown(ws, card, w, settings.referenceTarget),
+            kind: 'odds',
+          });
         }
       }
     }

@@ -62,7 +62,8 @@ export function references(doc: FabledDocument, ws: Workspace, off: number, incl
 function referencesOf(ws: Workspace, n: NameAt, includeDeclaration: boolean): Location[] {
   const decls = targets(ws, n);
   // The faction the card really belongs to (a fleet may name another faction's card).
-  const faction = (decls.length ? ws.findCards(n.name).find((r) => r.card.name.span === decls[0]!.span && r.uri === decls[0]!.uri)?.faction : undefined) ?? n.faction;
+  const faction =
+    (decls.length ? ws.findCards(n.name).find((r) => r.card.name.span === decls[0]!.span && r.uri === decls[0]!.uri)?.faction : undefined) ?? n.faction;
   const out: Location[] = includeDeclaration ? [...decls] : [];
   const name = norm(n.name);
   for (const fleet of ws.fleets()) {
@@ -103,10 +104,12 @@ export function rename(doc: FabledDocument, ws: Workspace, off: number, newName:
   if (!n) return { edits: [], error: 'Put the cursor on a card name to rename it.' };
   if (!clean || /[\n\r]/.test(clean)) return { edits: [], error: 'A card name is one non-empty line.' };
   const locs = referencesOf(ws, n, true);
-  if (!locs.some((l) => targets(ws, n).some((t) => t.uri === l.uri && t.span.start === l.span.start))) return { edits: [], error: `No card named "${n.name}" to rename.` };
+  if (!locs.some((l) => targets(ws, n).some((t) => t.uri === l.uri && t.span.start === l.span.start)))
+    return { edits: [], error: `No card named "${n.name}" to rename.` };
   const decl = targets(ws, n)[0]!;
   const faction = ws.findCards(n.name).find((r) => r.uri === decl.uri && r.card.name.span.start === decl.span.start)?.faction;
-  if (faction !== undefined && norm(clean) !== norm(n.name) && ws.findCards(clean, faction).length) return { edits: [], error: `${faction} already has a card named "${clean}".` };
+  if (faction !== undefined && norm(clean) !== norm(n.name) && ws.findCards(clean, faction).length)
+    return { edits: [], error: `${faction} already has a card named "${clean}".` };
   const edits = locs.map((l) => {
     const old = textOf(l.uri)?.slice(l.span.start, l.span.end) ?? '';
     return { uri: l.uri, span: l.span, newText: quoteLike(old, clean) };

@@ -53,7 +53,15 @@ export function weaponOdds(ws: Workspace, card: UnitCard, w: Weapon, targetName:
     const wp = att?.weapons.find((x) => x.name === w.name.value) ?? (index >= 0 ? att?.weapons[index] : undefined);
     if (att && def && wp) {
       const volley = exactVolleyResult({ ...att, weapons: [wp] }, def, {}, HINT_WORK_LIMIT);
-      if (volley) out = { target, weapon: wp.name, expectedHullDamage: volley.expectedHullDamage, killProbability: volley.killProbability, breakdown: volley.weapons[0], volley };
+      if (volley)
+        out = {
+          target,
+          weapon: wp.name,
+          expectedHullDamage: volley.expectedHullDamage,
+          killProbability: volley.killProbability,
+          breakdown: volley.weapons[0],
+          volley,
+        };
     }
   } catch {
     out = null;
@@ -65,7 +73,13 @@ export function weaponOdds(ws: Workspace, card: UnitCard, w: Weapon, targetName:
 
 /** The card's source text, which decides its profile (cheap: a slice). */
 function cardText(card: UnitCard): string {
-  return `${card.span.end - card.span.start}:${card.name.raw}:${card.stats?.entries ? Object.values(card.stats.entries).map((e) => e?.raw).join(' ') : ''}:${(card.weapons?.items ?? []).map((x) => `${x.name.value},${x.type.value},${x.range.value},${x.damage.value},${x.attacks.value}`).join(';')}:${card.class.value}:${card.bases?.value}:${card.base?.value}`;
+  return `${card.span.end - card.span.start}:${card.name.raw}:${
+    card.stats?.entries
+      ? Object.values(card.stats.entries)
+          .map((e) => e?.raw)
+          .join(' ')
+      : ''
+  }:${(card.weapons?.items ?? []).map((x) => `${x.name.value},${x.type.value},${x.range.value},${x.damage.value},${x.attacks.value}`).join(';')}:${card.class.value}:${card.bases?.value}:${card.base?.value}`;
 }
 
 /** "2.31 dmg · 7% kill" */

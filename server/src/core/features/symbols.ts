@@ -4,7 +4,8 @@ import type { Workspace } from '../workspace';
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { RESULT_CAP } from './shared';
 
-export type SymbolKindName = 'card' | 'weapon' | 'order' | 'ability' | 'stats' | 'fleet' | 'entry' | 'embarked' | 'faction' | 'commandAbility' | 'factionAbility';
+export type SymbolKindName =
+  'card' | 'weapon' | 'order' | 'ability' | 'stats' | 'fleet' | 'entry' | 'embarked' | 'faction' | 'commandAbility' | 'factionAbility';
 
 export interface DocSymbol {
   name: string;
@@ -34,7 +35,13 @@ export function documentSymbols(doc: FabledDocument, ws: Workspace): DocSymbol[]
     (doc.units?.items ?? []).forEach((e, i) => {
       if (!take()) return;
       const es = s.entries[i];
-      const entry = sym(e.unit.value, 'entry', e.span, e.unit.span, es ? `× ${es.count}${es.points !== undefined ? ` · ${es.points * es.count} pts` : ''}` : undefined);
+      const entry = sym(
+        e.unit.value,
+        'entry',
+        e.span,
+        e.unit.span,
+        es ? `× ${es.count}${es.points !== undefined ? ` · ${es.points * es.count} pts` : ''}` : undefined,
+      );
       for (const x of e.embark?.items ?? []) if (take()) entry.children.push(sym(x.value, 'embarked', x.span, x.span, 'embarked'));
       root.children.push(entry);
     });
@@ -42,8 +49,18 @@ export function documentSymbols(doc: FabledDocument, ws: Workspace): DocSymbol[]
     return out;
   }
   if (doc.kind === 'faction') {
-    if (doc.factionAbility) out.push(sym(doc.factionAbility.name.value, 'factionAbility', { start: doc.factionAbility.keySpan.start, end: doc.factionAbility.span.end }, doc.factionAbility.name.span, 'faction ability'));
-    for (const ca of doc.commandAbilities?.items ?? []) if (take()) out.push(sym(ca.name.value, 'commandAbility', ca.span, ca.name.span, ca.cost.value !== undefined ? `${ca.cost.value} CP` : undefined));
+    if (doc.factionAbility)
+      out.push(
+        sym(
+          doc.factionAbility.name.value,
+          'factionAbility',
+          { start: doc.factionAbility.keySpan.start, end: doc.factionAbility.span.end },
+          doc.factionAbility.name.span,
+          'faction ability',
+        ),
+      );
+    for (const ca of doc.commandAbilities?.items ?? [])
+      if (take()) out.push(sym(ca.name.value, 'commandAbility', ca.span, ca.name.span, ca.cost.value !== undefined ? `${ca.cost.value} CP` : undefined));
   }
   for (const card of doc.units) {
     if (!take()) break;

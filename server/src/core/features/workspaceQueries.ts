@@ -33,7 +33,9 @@ export function dependents(ws: Workspace, uri: string, before: FabledDocument | 
     if (d.uri === uri) continue;
     if (d.kind === 'fleet') {
       const f = d.faction.value !== undefined ? norm(d.faction.value) : undefined;
-      const uses = (d.units?.items ?? []).some((e) => (e.unit.value && names.has(norm(e.unit.value))) || (e.embark?.items ?? []).some((x) => x.value && names.has(norm(x.value))));
+      const uses = (d.units?.items ?? []).some(
+        (e) => (e.unit.value && names.has(norm(e.unit.value))) || (e.embark?.items ?? []).some((x) => x.value && names.has(norm(x.value))),
+      );
       if (uses || (f !== undefined && factions.has(f))) out.push(d.uri);
     } else if (d.faction.value !== undefined && factions.has(norm(d.faction.value))) {
       out.push(d.uri);
