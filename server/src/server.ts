@@ -698,7 +698,7 @@ export function startServer(connection: Connection): void {
         const codes = new Set(params.context.diagnostics.map((d) => String(d.code ?? '')));
         const problems = (p?.problems ?? []).filter((x) => codes.size === 0 || codes.has(x.code));
         const only = params.context.only;
-        const actions = codeActions(r.doc, ws, span(r.td, params.range), problems);
+        const actions = codeActions(r.doc, span(r.td, params.range), problems);
         const out: CodeAction[] = [];
         for (const a of actions) {
           const kind = a.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.RefactorRewrite;

@@ -327,7 +327,7 @@ describe('core features', () => {
         const problems = checkDocument(doc, ws).filter((p) => p.code === c.code);
         assert.ok(problems.length, `no ${c.code}`);
         const p = problems[0]!;
-        const actions = codeActions(doc, ws, p.span, [p]);
+        const actions = codeActions(doc, p.span, [p]);
         const a = actions.find((x) => c.title.test(x.title));
         assert.ok(a, `no action like ${c.title} in ${actions.map((x) => x.title).join(' | ')}`);
         const fixed = apply(doc.text, a.edits);
@@ -341,7 +341,7 @@ describe('core features', () => {
       const ws = workspace();
       const doc = ws.get(BROKEN)!;
       const p = checkDocument(doc, ws).find((x) => x.code === 'FS-RANGE-BAND')!;
-      const titles = codeActions(doc, ws, p.span, [p]).map((a) => a.title);
+      const titles = codeActions(doc, p.span, [p]).map((a) => a.title);
       assert.ok(titles.some((t) => t.includes('12"')) && titles.some((t) => t.includes('15"')), titles.join(' | '));
     });
     const roundTrip = (a: CodeActionData | undefined, text: string) => apply(text, a!.edits);
@@ -349,14 +349,14 @@ describe('core features', () => {
       const ws = workspace();
       const doc = ws.get(UNITS)!;
       const off = at(ws, UNITS, 'stats: "9/6 5+ 7+ 5', -3);
-      const toMap = codeActions(doc, ws, { start: off, end: off }, []).find((a) => a.kind === 'refactor.rewrite');
+      const toMap = codeActions(doc, { start: off, end: off }, []).find((a) => a.kind === 'refactor.rewrite');
       assert.ok(toMap && /mapping/.test(toMap.title));
       const mapped = roundTrip(toMap, doc.text);
       assert.match(mapped, /name: Lumen Cruiser[\s\S]*?stats:\n {6}M: 9\/6\n {6}BS: 5\+\n[\s\S]*? {6}T: 4\n {4}weapons/);
       const d2 = ws.set(UNITS, mapped)!;
       assert.equal(checkDocument(d2, ws).length, 0);
       const off2 = d2.text.indexOf('SH: 5');
-      const toLine = codeActions(d2, ws, { start: off2, end: off2 }, []).find((a) => a.kind === 'refactor.rewrite');
+      const toLine = codeActions(d2, { start: off2, end: off2 }, []).find((a) => a.kind === 'refactor.rewrite');
       assert.ok(toLine && /stat line/.test(toLine.title));
       assert.equal(roundTrip(toLine, d2.text), doc.text);
     });

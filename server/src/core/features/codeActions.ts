@@ -3,8 +3,7 @@
  * The validator puts the preferred replacement texts in `Problem.data.replacements`; the fixes that
  * need more than a replacement (missing stats, removing a misplaced rule) are built here.
  */
-import type { FabledDocument, Problem, Span, StatsBlock, UnitCard } from '../model/types';
-import type { Workspace } from '../workspace';
+import type { FabledDocument, Problem, Span, StatsBlock } from '../model/types';
 import { MOVEMENT_STICKS, STATS, STAT_ORDER, type StatName } from '../rules/data';
 import { cardsOf, within, yamlScalar } from './shared';
 
@@ -81,8 +80,7 @@ function fit(doc: FabledDocument, span: Span, r: string): string {
   return yamlScalar(r);
 }
 
-export function codeActions(doc: FabledDocument, ws: Workspace, range: Span, problems: Problem[]): CodeActionData[] {
-  void ws;
+export function codeActions(doc: FabledDocument, range: Span, problems: Problem[]): CodeActionData[] {
   const out: CodeActionData[] = [];
   try {
     for (const p of problems) {
@@ -245,7 +243,6 @@ function refactors(doc: FabledDocument, range: Span): CodeActionData[] {
       edits: [{ uri: doc.uri, span: { start: block.keySpan.end, end: valueEnd(block) }, newText: `: "${line.replace(/["\\]/g, '')}"` }],
     });
   }
-  void card as unknown as UnitCard;
   return out;
 }
 

@@ -28,6 +28,8 @@ import {
   WEAPON_TYPE_ABBREVIATIONS,
   WEAPON_TYPE_SECTION,
   COMMAND_BOARD as BOARD,
+  OBJECTIVE_RANGE,
+  SMALL_CRAFT_MAX_RANGE,
   type StatName,
   type UnitClass,
   type WeaponType,
@@ -319,7 +321,7 @@ function statHover(e: StatEntry, card: UnitCard, cls: UnitClass | undefined): st
             ? `${v.n} hull ${v.n === 1 ? 'point' : 'points'} per base: ${v.n * bases} across ${bases} bases.`
             : `${v.n} hull ${v.n === 1 ? 'point' : 'points'}.`;
       } else {
-        text = `Tonnage ${v.n}: adds ${v.n} to objective control within 3" at the end of each round, and rams with ${v.n} ${v.n === 1 ? 'die' : 'dice'}.`;
+        text = `Tonnage ${v.n}: adds ${v.n} to objective control within ${OBJECTIVE_RANGE}" at the end of each round, and rams with ${v.n} ${v.n === 1 ? 'die' : 'dice'}.`;
       }
       break;
     case 'targetDice': {
@@ -384,7 +386,7 @@ function weaponHover(w: Weapon, card: UnitCard, cls: UnitClass | undefined, off:
   }
   if (within(w.range.span, off) || within(w.range.keySpan, off)) {
     const small = cls ? CLASSES[cls].smallCraft : false;
-    const head = join(rangeText(w.range.value, w.range.raw), small ? `${cls} weapons reach at most 6".` : undefined);
+    const head = join(rangeText(w.range.value, w.range.raw), small ? `${cls} weapons reach at most ${SMALL_CRAFT_MAX_RANGE}".` : undefined);
     return result(spanOf(w.range, off), head, quote(RANGE_SECTION, { example: true }));
   }
   if (within(w.damage.span, off) || within(w.damage.keySpan, off)) {
