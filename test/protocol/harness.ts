@@ -5,7 +5,7 @@
  * `waitFor`, never sleep.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,7 +23,19 @@ import {
   type TextDocumentContentChangeEvent,
 } from 'vscode-languageserver-protocol/node';
 
-export const SERVER = resolve(__dirname, '../../dist/server.js');
+/** The project root: the nearest folder above this file with the project's package.json (this file may run bundled, from elsewhere). */
+function projectRoot(): string {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    try {
+      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'fabled-star-tools') return dir;
+    } catch {
+      // No package.json here: keep going up.
+    }
+    if (dirname(dir) === dir) return resolve(__dirname, '../..');
+  }
+}
+
+export const SERVER = join(projectRoot(), 'dist', 'server.js');
 
 export interface StartOptions {
   /** Files to create in a fresh temporary workspace folder: relative path -> text. */
