@@ -160,6 +160,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
   it('shows the rulebook text of the weapons section on hover', async () => {
     const file = 'myr-valari/myr-valari.unit.yaml';
     const text = readFileSync(join(sandbox.folder, file), 'utf8');
+    await wb.closePanel();
     await wb.openFile(file);
     const at = positionOf(text, /^\s+(weapons):/m);
     await wb.goTo(at.line, at.column + 1);
@@ -253,6 +254,9 @@ describe('the packaged extension in VS Code (code-server)', function () {
       assert.ok((await text(IDS.attackerWins)).includes(formatPercent(cli.engagement.attackerWins)));
       assert.ok((await text(IDS.defenderWins)).includes(formatPercent(cli.engagement.defenderWins)));
       assert.ok(await view.locator(`#${IDS.hullChart}`).isVisible(), 'no hull damage chart');
+      await wb.closePanel();
+      // Scroll the view to the figures and the chart, which is what the screenshot is for.
+      await view.locator(`#${IDS.kill}`).evaluate((el) => el.closest('section')?.scrollIntoView({ block: 'start' }) ?? el.scrollIntoView());
       await wb.screenshot(join(OUT, 'engagement.png'));
     });
 

@@ -135,6 +135,14 @@ export class Workbench {
     });
   }
 
+  /** Closes the bottom panel (Problems, Output...) so that screenshots show the editors. */
+  async closePanel(): Promise<void> {
+    const panel = this.page.locator('#workbench\\.parts\\.panel');
+    if (!(await panel.isVisible().catch(() => false))) return;
+    await this.runCommand('View: Hide Panel');
+    await panel.waitFor({ state: 'hidden' });
+  }
+
   /** Types into the Problems panel's filter box (the panel must be open). */
   async filterProblems(text: string): Promise<void> {
     const input = this.page.locator('.panel .viewpane-filter input, .panel .markers-panel-action-filter input').first();
@@ -167,7 +175,11 @@ export class Workbench {
           await hover.waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
         }
         const text = await hover.innerText().catch(() => '');
-        return expect(text) ? text : undefined;
+        // Wait out the fade-in too, so a screenshot shows the hover as a user reads it.
+        const opaque = await hover
+          .evaluate((el) => getComputedStyle(el.closest('.monaco-hover') ?? el).opacity === '1')
+          .catch(() => false);
+        return expect(text) && opaque ? text : undefined;
       },
       30_000,
       250,
