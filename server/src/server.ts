@@ -323,9 +323,14 @@ export function startServer(connection: Connection): void {
       } catch {
         continue;
       }
-      let files: string[] = [];
+      // Streamed, so that a folder far bigger than the cap (a home directory) stops being listed at the cap.
+      const files: string[] = [];
       try {
-        files = await fg([FILE_GLOB], { cwd: root, ignore: IGNORE, absolute: true, dot: false, followSymbolicLinks: false, suppressErrors: true });
+        const stream = fg.stream([FILE_GLOB], { cwd: root, ignore: IGNORE, absolute: true, dot: false, followSymbolicLinks: false, suppressErrors: true });
+        for await (const f of stream) {
+          files.push(String(f));
+          if (loaded + files.length > max) break;
+        }
       } catch (e) {
         connection.console.warn(`Could not list ${root}: ${String(e)}`);
       }

@@ -468,3 +468,21 @@ describe('language server over stdio (pull diagnostics)', function () {
     assert.ok(r.items.some((d) => d.code === 'FS-UNIT-UNKNOWN' && /Lumen Cruiser/.test(msg(d))));
   });
 });
+
+describe('language server over stdio (limits)', function () {
+  this.timeout(60000);
+
+  it('reads at most fabledStar.workspace.maxFiles files from the workspace, and says so', async () => {
+    const c = await startServer({ files: FILES, settings: { workspace: { maxFiles: 2 } } });
+    try {
+      await c.waitFor('the cap warning', () =>
+        c.notifications.some((n) => n.method === 'window/logMessage' && /Read the first 2 /.test((n.params as { message: string }).message)),
+      );
+      const cards = await c.request<CardInfo[]>('fabledStar/listCards', {});
+      assert.ok(cards.length > 0);
+      assert.ok(new Set(cards.map((x) => x.uri)).size <= 2, cards.map((x) => x.uri).join('\n'));
+    } finally {
+      await c.stop();
+    }
+  });
+});
