@@ -43,13 +43,7 @@ function describe(card: CardInfo): string {
  * Asks the user for a card. `first` names cards to list at the top (e.g. the units of the fleet
  * being edited) under `firstLabel`. Undefined when the user cancels.
  */
-export async function pickCard(
-  cards: CardInfo[],
-  title: string,
-  placeholder: string,
-  first: CardName[] = [],
-  firstLabel = '',
-): Promise<CardInfo | undefined> {
+export async function pickCard(cards: CardInfo[], title: string, placeholder: string, first: CardName[] = [], firstLabel = ''): Promise<CardInfo | undefined> {
   const items: CardItem[] = [];
   const item = (card: CardInfo): CardItem => ({
     label: card.name,

@@ -27,10 +27,7 @@ export async function reportFailure(ctx: Ctx, what: string, error: unknown): Pro
 export function restartServer(ctx: Ctx): Cmd {
   return async () => {
     try {
-      await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: 'Restarting the Fabled Star language server' },
-        () => ctx.restart(),
-      );
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Restarting the Fabled Star language server' }, () => ctx.restart());
       vscode.window.setStatusBarMessage('$(check) Fabled Star language server restarted', 3000);
     } catch (e) {
       await reportFailure(ctx, 'Could not restart the Fabled Star language server', e);
@@ -68,9 +65,7 @@ export function simulateEngagement(ctx: Ctx, panels: EngagementPanels): Cmd {
       const given = parseSimulateArgs(args);
       const cards = await listCards(ctx);
       if (cards.length === 0) {
-        void vscode.window.showInformationMessage(
-          'No Fabled Star unit cards found in this workspace. Add a *.unit.yaml or *.faction.yaml file first.',
-        );
+        void vscode.window.showInformationMessage('No Fabled Star unit cards found in this workspace. Add a *.unit.yaml or *.faction.yaml file first.');
         return;
       }
       const editor = vscode.window.activeTextEditor;
@@ -102,4 +97,3 @@ export function showRule(ctx: Ctx, rules: RuleDocuments): Cmd {
     }
   };
 }
-

@@ -79,11 +79,7 @@ class EngagementPanel implements vscode.Disposable {
     this.post({ type: 'busy' });
     const options = { ...simulationOptions(), ...this.viewOptions };
     try {
-      const result = await this.ctx.request(
-        SimulateRequest.type,
-        { attacker: this.attacker, defender: this.defender, options },
-        cts.token,
-      );
+      const result = await this.ctx.request(SimulateRequest.type, { attacker: this.attacker, defender: this.defender, options }, cts.token);
       if (cts.token.isCancellationRequested || this.disposed) return;
       this.result = result;
       this.panel.title = title(result.attacker, result.defender);
@@ -170,14 +166,7 @@ export class EngagementPanels implements vscode.Disposable, vscode.WebviewPanelS
       panel.dispose();
       return;
     }
-    const p = new EngagementPanel(
-      this.ctx,
-      panel,
-      { name: result.attacker },
-      { name: result.defender },
-      result,
-      (x) => this.panels.delete(x),
-    );
+    const p = new EngagementPanel(this.ctx, panel, { name: result.attacker }, { name: result.defender }, result, (x) => this.panels.delete(x));
     this.panels.add(p);
   }
 

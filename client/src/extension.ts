@@ -44,12 +44,10 @@ export function activate(context: vscode.ExtensionContext): void {
     (e: unknown) => {
       const message = e instanceof Error ? e.message : String(e);
       log.error(`The language server did not start: ${message}`);
-      void vscode.window
-        .showErrorMessage(`The Fabled Star language server did not start: ${message}`, 'Restart', 'Show Log')
-        .then((pick) => {
-          if (pick === 'Restart') void vscode.commands.executeCommand('fabledStar.restartServer');
-          else if (pick === 'Show Log') log.show(true);
-        });
+      void vscode.window.showErrorMessage(`The Fabled Star language server did not start: ${message}`, 'Restart', 'Show Log').then((pick) => {
+        if (pick === 'Restart') void vscode.commands.executeCommand('fabledStar.restartServer');
+        else if (pick === 'Show Log') log.show(true);
+      });
     },
   );
 }

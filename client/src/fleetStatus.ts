@@ -51,8 +51,7 @@ export class FleetStatus implements vscode.Disposable {
 
   private render(s: FleetSummary): void {
     const unknown = s.unknownUnits.length;
-    this.item.text =
-      s.limit !== undefined ? `$(rocket) ${s.total} / ${s.limit} pts` : `$(rocket) ${s.total} pts`;
+    this.item.text = s.limit !== undefined ? `$(rocket) ${s.total} / ${s.limit} pts` : `$(rocket) ${s.total} pts`;
     this.item.backgroundColor = s.over ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     const tip = new vscode.MarkdownString(undefined, true);
     // Fleet and unit names are file text: appendText escapes them so they are never read as Markdown or HTML.
@@ -65,10 +64,7 @@ export class FleetStatus implements vscode.Disposable {
     if (unknown > 0) tip.appendText(`\n\nNot counted (unknown cards): ${s.unknownUnits.join(', ')}`);
     this.item.tooltip = tip;
     this.item.accessibilityInformation = {
-      label:
-        s.limit !== undefined
-          ? `Fleet points ${s.total} of ${s.limit}${s.over ? ', over the limit' : ''}`
-          : `Fleet points ${s.total}`,
+      label: s.limit !== undefined ? `Fleet points ${s.total} of ${s.limit}${s.over ? ', over the limit' : ''}` : `Fleet points ${s.total}`,
     };
     this.item.command = 'workbench.actions.view.problems';
     this.item.show();

@@ -19,7 +19,10 @@ export function sectionNumberOf(arg: unknown): number | undefined {
 
 /** A file-name-safe title for the tab: "§12 Weapons & Weapon Types.md". */
 function ruleUri(entry: RuleTextEntry): vscode.Uri {
-  const safe = `${entry.number} ${entry.title}`.replace(/[\\/:*?"<>|#%]/g, ' ').replace(/\s+/g, ' ').trim();
+  const safe = `${entry.number} ${entry.title}`
+    .replace(/[\\/:*?"<>|#%]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return vscode.Uri.from({ scheme: RULE_SCHEME, path: `/§${safe}.md` });
 }
 
@@ -90,11 +93,7 @@ export class RuleDocuments implements vscode.TextDocumentContentProvider, vscode
   private async sectionsAtCursor(): Promise<number[]> {
     const editor = vscode.window.activeTextEditor;
     if (!editor || !isFabledDocument(editor.document)) return [];
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
-      'vscode.executeHoverProvider',
-      editor.document.uri,
-      editor.selection.active,
-    );
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, editor.selection.active);
     const text = (hovers ?? [])
       .flatMap((h) => h.contents)
       .map((c) => (typeof c === 'string' ? c : c.value))

@@ -22,23 +22,12 @@ import { section, sectionTitle } from '../../server/src/core/rules/text';
 import type { FleetDocument } from '../../server/src/core/model/types';
 import { IDS } from '../../client/webview/html';
 import { formatPercent } from '../../client/webview/format';
-import {
-  findFiles,
-  installVsix,
-  makeSandbox,
-  poll,
-  removeSandbox,
-  requireCodeServer,
-  startCodeServer,
-  type CodeServer,
-  type Sandbox,
-} from './codeServer';
+import { findFiles, installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
 import { E2E_SETTINGS, workbenchUrl } from './fixture';
 import { cliCheck, cliSim, fleetPoints, loadWorkspace, relativeTo, ROOT, type CliDiagnostic } from './oracle';
 import { launchBrowser, Workbench } from './workbench';
 
 const OUT = join(ROOT, 'test-output', 'e2e');
-const EXTENSION_ID = 'fabled-star.fabled-star-tools';
 
 /** "a b\n c" and "a b c" are the same text once rendered. */
 function squash(s: string): string {
@@ -105,9 +94,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
 
   it('activates on a unit card file and starts the language server', async () => {
     await wb.openFile(brokenFile);
-    await poll('the language mode "Fabled Star Unit Cards"', async () =>
-      (await wb.statusBarText()).includes('Fabled Star Unit Cards'),
-    );
+    await poll('the language mode "Fabled Star Unit Cards"', async () => (await wb.statusBarText()).includes('Fabled Star Unit Cards'));
     const log = await poll('the extension log to say the server is ready', () => {
       const file = findFiles(join(sandbox.userDataDir, 'logs'), (n) => n === 'Fabled Star.log')[0];
       const text = file ? readFileSync(file, 'utf8') : '';
@@ -120,7 +107,10 @@ describe('the packaged extension in VS Code (code-server)', function () {
     await wb.runCommand('Developer: Show Running Extensions');
     const row = wb.page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Fabled Star Tools' });
     const rowText = await poll('our row in Running Extensions with an activation time', async () => {
-      const t = await row.first().innerText().catch(() => '');
+      const t = await row
+        .first()
+        .innerText()
+        .catch(() => '');
       return /\d+\s*ms/.test(t) ? t : undefined;
     });
     await wb.page.keyboard.press('Control+W');
@@ -140,9 +130,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
       `all ${expected.length} problems of ${brokenFile} in the Problems panel`,
       async () => {
         const texts = (await wb.page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(squash);
-        const missing = expected.filter(
-          (d) => !texts.some((t) => t.includes(squash(d.message)) && t.includes(`[Ln ${d.line}, Col ${d.column}]`)),
-        );
+        const missing = expected.filter((d) => !texts.some((t) => t.includes(squash(d.message)) && t.includes(`[Ln ${d.line}, Col ${d.column}]`)));
         return missing.length === 0 ? texts : undefined;
       },
       60_000,
@@ -174,9 +162,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
 
   describe('the fleet points status bar item', () => {
     const ws = () => loadWorkspace(sandbox.folder);
-    const fleetFiles = findFiles(join(ROOT, 'examples'), (n) => n.endsWith('.fleet.yaml')).map((f) =>
-      relativeTo(join(ROOT, 'examples'), f),
-    );
+    const fleetFiles = findFiles(join(ROOT, 'examples'), (n) => n.endsWith('.fleet.yaml')).map((f) => relativeTo(join(ROOT, 'examples'), f));
     it('has fleets to show', () => assert.ok(fleetFiles.length >= 3, `only ${fleetFiles.length} fleet files`));
     for (const file of fleetFiles) {
       it(`shows the total of ${file} against its limit`, async () => {
@@ -243,14 +229,14 @@ describe('the packaged extension in VS Code (code-server)', function () {
       await wb.goTo(at.line, at.column + 1);
       await wb.runCommand('Fabled Star: Simulate Engagement');
       await wb.pickQuick(defender, `Defender for ${attacker}`);
-      await wb.page
-        .locator(`.tabs-container .tab[aria-label*="Engagement: ${attacker} vs ${defender}"]`)
-        .waitFor({ state: 'visible' });
+      await wb.page.locator(`.tabs-container .tab[aria-label*="Engagement: ${attacker} vs ${defender}"]`).waitFor({ state: 'visible' });
       const cli = cliSim(sandbox.folder, attacker, defender);
       view = await wb.frameWith(`#${IDS.kill}`);
-      await poll(`the view to show the CLI's kill probability ${formatPercent(cli.volley.killProbability)}`, async () =>
-        (await text(IDS.kill)).includes(formatPercent(cli.volley.killProbability)),
-      60_000);
+      await poll(
+        `the view to show the CLI's kill probability ${formatPercent(cli.volley.killProbability)}`,
+        async () => (await text(IDS.kill)).includes(formatPercent(cli.volley.killProbability)),
+        60_000,
+      );
       assert.ok((await text(IDS.attackerWins)).includes(formatPercent(cli.engagement.attackerWins)));
       assert.ok((await text(IDS.defenderWins)).includes(formatPercent(cli.engagement.defenderWins)));
       assert.ok(await view.locator(`#${IDS.hullChart}`).isVisible(), 'no hull damage chart');
@@ -295,7 +281,10 @@ describe('the packaged extension in VS Code (code-server)', function () {
     // The Markdown preview is a webview too: look for the section's first sentence in any frame.
     await poll('the rule preview with the section text', async () => {
       for (const f of wb.page.frames()) {
-        const body = await f.locator('body').innerText({ timeout: 500 }).catch(() => '');
+        const body = await f
+          .locator('body')
+          .innerText({ timeout: 500 })
+          .catch(() => '');
         if (squash(body).includes(firstSentence)) return true;
       }
       return false;
@@ -367,7 +356,12 @@ describe('the packaged extension in VS Code (code-server)', function () {
       await poll('a language server started from the notification', () => serverPids().some((p) => !restartsBefore.includes(p)));
       await poll('fleet points in the status bar again', async () => {
         await wb.openFile('fleets/standard-1000.fleet.yaml');
-        return /\d+ \/ \d+ pts/.test(await wb.page.locator('[id$="fabledStar.fleetPoints"]').innerText().catch(() => ''));
+        return /\d+ \/ \d+ pts/.test(
+          await wb.page
+            .locator('[id$="fabledStar.fleetPoints"]')
+            .innerText()
+            .catch(() => ''),
+        );
       });
     });
   });

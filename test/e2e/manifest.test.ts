@@ -75,10 +75,7 @@ describe('the extension manifest', () => {
   });
 
   it('contributes no setting that nobody reads, and documents each one', () => {
-    const read = new Set([
-      ...flatten(DEFAULT_SETTINGS).map(([k]) => `${SETTINGS_SECTION}.${k}`),
-      ...CLIENT_SETTINGS.map(([k]) => `${SETTINGS_SECTION}.${k}`),
-    ]);
+    const read = new Set([...flatten(DEFAULT_SETTINGS).map(([k]) => `${SETTINGS_SECTION}.${k}`), ...CLIENT_SETTINGS.map(([k]) => `${SETTINGS_SECTION}.${k}`)]);
     for (const [name, p] of Object.entries(props)) {
       assert.ok(read.has(name), `${name} is contributed but neither the server nor the client reads it`);
       assert.ok((p.description ?? p.markdownDescription ?? '').length > 20, `${name} has no description`);
@@ -100,10 +97,7 @@ describe('the extension manifest', () => {
   it('activates only on its languages, its commands and its view', () => {
     const languages = pkg.contributes.languages.map((l) => `onLanguage:${l.id}`);
     const commands = pkg.contributes.commands.map((c) => `onCommand:${c.command}`);
-    assert.deepEqual(
-      [...pkg.activationEvents].sort(),
-      [...languages, ...commands, 'onWebviewPanel:fabledStar.engagement'].sort(),
-    );
+    assert.deepEqual([...pkg.activationEvents].sort(), [...languages, ...commands, 'onWebviewPanel:fabledStar.engagement'].sort());
   });
 
   it('declares the three file kinds of FORMATS.md', () => {
@@ -116,8 +110,14 @@ describe('the extension manifest', () => {
 
   it('gives each language a grammar, snippets, an icon and the language configuration', () => {
     for (const l of pkg.contributes.languages) {
-      assert.ok(pkg.contributes.grammars.some((g) => g.language === l.id), `${l.id} has no grammar`);
-      assert.ok(pkg.contributes.snippets.some((s) => s.language === l.id), `${l.id} has no snippets`);
+      assert.ok(
+        pkg.contributes.grammars.some((g) => g.language === l.id),
+        `${l.id} has no grammar`,
+      );
+      assert.ok(
+        pkg.contributes.snippets.some((s) => s.language === l.id),
+        `${l.id} has no snippets`,
+      );
       const injection = pkg.contributes.grammars.find((g) => g.injectTo);
       assert.ok(injection?.injectTo?.includes(`source.${l.id}`), `the injection grammar skips ${l.id}`);
     }

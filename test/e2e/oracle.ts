@@ -39,11 +39,10 @@ export function cliCheck(folder: string): { diagnostics: CliDiagnostic[]; summar
 
 /** `fabled-star sim --format json` over the cards of `folder`. */
 export function cliSim(folder: string, attacker: string, defender: string, extra: string[] = []): SimulationResult {
-  const out = execFileSync(
-    process.execPath,
-    [CLI, 'sim', '--format', 'json', '--cards', '.', '--attacker', attacker, '--defender', defender, ...extra],
-    { cwd: folder, encoding: 'utf8' },
-  );
+  const out = execFileSync(process.execPath, [CLI, 'sim', '--format', 'json', '--cards', '.', '--attacker', attacker, '--defender', defender, ...extra], {
+    cwd: folder,
+    encoding: 'utf8',
+  });
   return JSON.parse(out) as SimulationResult;
 }
 

@@ -92,10 +92,7 @@ export class Workbench {
         // The row whose label is the file name and whose description is its folder: click it rather
         // than pressing Enter, which picks whatever row happens to be first while results load.
         const folder = relativePath.split('/').slice(0, -1).join('/');
-        const row = this.page
-          .locator('.quick-input-list .monaco-list-row', { hasText: base })
-          .filter({ hasText: folder })
-          .first();
+        const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: base }).filter({ hasText: folder }).first();
         await row.click({ timeout: 5000 });
         await active.waitFor({ state: 'visible', timeout: 5000 });
         return true;
@@ -176,9 +173,7 @@ export class Workbench {
         }
         const text = await hover.innerText().catch(() => '');
         // Wait out the fade-in too, so a screenshot shows the hover as a user reads it.
-        const opaque = await hover
-          .evaluate((el) => getComputedStyle(el.closest('.monaco-hover') ?? el).opacity === '1')
-          .catch(() => false);
+        const opaque = await hover.evaluate((el) => getComputedStyle(el.closest('.monaco-hover') ?? el).opacity === '1').catch(() => false);
         return expect(text) && opaque ? text : undefined;
       },
       30_000,

@@ -100,9 +100,7 @@ describe('Fabled Star Tools in the extension host', () => {
 
   it('registers every command it contributes', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
-    const contributed = (ext.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map(
-      (c) => c.command,
-    );
+    const contributed = (ext.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map((c) => c.command);
     const all = new Set(await vscode.commands.getCommands(true));
     for (const c of contributed) assert.ok(all.has(c), `${c} is not registered`);
   });
@@ -129,7 +127,11 @@ describe('Fabled Star Tools in the extension host', () => {
     const pos = positionOf(editor.document, /^\s+(weapons):/m);
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, pos);
     const text = squash(
-      hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : c.value)).join('\n').replace(/\\/g, ''),
+      hovers
+        .flatMap((h) => h.contents)
+        .map((c) => (typeof c === 'string' ? c : c.value))
+        .join('\n')
+        .replace(/\\/g, ''),
     );
     assert.ok(text.includes(sectionTitle(WEAPON_TYPE_SECTION)!), text);
     const firstWords = squash(section(WEAPON_TYPE_SECTION)!.rule).split(' ').slice(0, 6).join(' ');

@@ -12,7 +12,10 @@ import Mocha from 'mocha';
 
 export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec' });
-  for (const f of readdirSync(__dirname).filter((n) => n.endsWith('.test.js')).sort()) mocha.addFile(join(__dirname, f));
+  for (const f of readdirSync(__dirname)
+    .filter((n) => n.endsWith('.test.js'))
+    .sort())
+    mocha.addFile(join(__dirname, f));
   const results: { title: string; state: string | undefined; error?: string }[] = [];
   await new Promise<void>((resolve, reject) => {
     const runner = mocha.run((failures) => {
