@@ -13,7 +13,18 @@ function card(i: number, _faction: string): string[] {
   const row = CLASSES[cls];
   const lines = [`  - name: Bench ${cls} ${i}`, `    class: ${cls}`, `    points: ${row.points}`];
   if (i % 2 === 0) {
-    lines.push('    stats:', '      M: 9/6', '      BS: 5+', '      D: 7+', '      SH: 4', '      AC: 6+', '      HP: 5', '      LD: 6/3', '      CR: 7/2', '      T: 3');
+    lines.push(
+      '    stats:',
+      '      M: 9/6',
+      '      BS: 5+',
+      '      D: 7+',
+      '      SH: 4',
+      '      AC: 6+',
+      '      HP: 5',
+      '      LD: 6/3',
+      '      CR: 7/2',
+      '      T: 3',
+    );
   } else {
     lines.push('    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"');
   }
@@ -21,10 +32,16 @@ function card(i: number, _faction: string): string[] {
   for (let w = 0; w < row.weapons; w++) {
     const type = WEAPON_TYPES[(i + w) % WEAPON_TYPES.length];
     const range = RANGE_BANDS[(i + w * 3) % RANGE_BANDS.length];
-    if (w % 2 === 0) lines.push(`      - name: Gun ${w}`, `        type: ${type}`, `        range: ${range}"`, `        damage: ${1 + (w % 5)}`, `        attacks: ${2 + w}`);
+    if (w % 2 === 0)
+      lines.push(`      - name: Gun ${w}`, `        type: ${type}`, `        range: ${range}"`, `        damage: ${1 + (w % 5)}`, `        attacks: ${2 + w}`);
     else lines.push(`      - Battery ${w} — ${type}, ${range}", ${1 + (w % 5)}, ${3 + w}`);
   }
-  lines.push('    orders:', '      - name: Attack Run', '        difficulty: 2', '        effect: Target friendly unit within 12" gains +1 BS for one weapon system until the end of the round.');
+  lines.push(
+    '    orders:',
+    '      - name: Attack Run',
+    '        difficulty: 2',
+    '        effect: Target friendly unit within 12" gains +1 BS for one weapon system until the end of the round.',
+  );
   lines.push('    abilities:', '      - name: Hit & Run', '        text: This unit may Move 6" after performing a Fire action.');
   return lines;
 }

@@ -10,5 +10,15 @@ function run(title, args) {
 
 const clean = run('the examples workspace: must be clean', ['check', 'examples/myr-valari', 'examples/consumed', 'examples/fleets']);
 run('the showcase of mistakes (errors expected)', ['check', 'examples/showcase', '--cards', 'examples']);
-const sim = run('one Fire action and a 6-round engagement', ['sim', '--cards', 'examples', '--attacker', 'Lumen Destroyer', '--defender', 'Consumed Maw Frigate', '--range', '9']);
+const sim = run('one Fire action and a 6-round engagement', [
+  'sim',
+  '--cards',
+  'examples',
+  '--attacker',
+  'Lumen Destroyer',
+  '--defender',
+  'Consumed Maw Frigate',
+  '--range',
+  '9',
+]);
 process.exitCode = clean === 0 && sim === 0 ? 0 : 1;

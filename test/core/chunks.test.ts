@@ -12,7 +12,9 @@ import { checkDocument } from '../../server/src/core/check';
 import type { FabledDocument } from '../../server/src/core/model/types';
 
 function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : /\.(unit|faction)\.yaml$/.test(e.name) ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : /\.(unit|faction)\.yaml$/.test(e.name) ? [path.join(dir, e.name)] : []));
 }
 
 const root = path.join(__dirname, '..', '..');
@@ -23,7 +25,12 @@ function view(doc: FabledDocument | undefined) {
   assert.ok(doc && doc.kind !== 'fleet');
   return {
     problems: checkDocument(doc).map((p) => `${p.span.start}-${p.span.end} ${p.code} ${p.message}`),
-    cards: doc.units.map((c) => `${c.name.value}@${c.span.start}-${c.span.end}:${c.class.value}:${c.points.value}:${Object.values(c.stats?.entries ?? {}).map((e) => `${e!.stat}=${e!.raw}@${e!.span.start}`).join(',')}:${(c.weapons?.items ?? []).map((w) => `${w.name.value}/${w.range.value}@${w.range.span.start}`).join(',')}`),
+    cards: doc.units.map(
+      (c) =>
+        `${c.name.value}@${c.span.start}-${c.span.end}:${c.class.value}:${c.points.value}:${Object.values(c.stats?.entries ?? {})
+          .map((e) => `${e!.stat}=${e!.raw}@${e!.span.start}`)
+          .join(',')}:${(c.weapons?.items ?? []).map((w) => `${w.name.value}/${w.range.value}@${w.range.span.start}`).join(',')}`,
+    ),
   };
 }
 

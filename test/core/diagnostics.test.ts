@@ -76,7 +76,11 @@ describe('diagnostics fixtures', () => {
             assert.ok(hit, `expected ${e.code}${e.text ? ` on "${e.text}"` : ''} at line ${e.line + 1}; got:\n${got.join('\n')}`);
           }
           const unexpected = r.problems.filter((p) => !r.expected.some((e) => e.line === p.line && e.code === p.code));
-          assert.deepEqual(unexpected.map((p) => `${p.line + 1}: ${p.code} [${p.text}] ${p.message}`), [], 'unexpected problems');
+          assert.deepEqual(
+            unexpected.map((p) => `${p.line + 1}: ${p.code} [${p.text}] ${p.message}`),
+            [],
+            'unexpected problems',
+          );
         });
       }
     });
@@ -88,10 +92,18 @@ describe('diagnostics fixtures', () => {
       const lines = r.text.split(/\r?\n/);
       const marked = new Set(lines.map((l, i) => (/#\s*<-/.test(l) ? i : -1)).filter((i) => i >= 0));
       if (!r.file.includes(`${path.sep}showcase${path.sep}`)) {
-        assert.deepEqual(r.problems.map((p) => `${p.line + 1}: ${p.code} ${p.message}`), [], `${r.file} should be clean`);
+        assert.deepEqual(
+          r.problems.map((p) => `${p.line + 1}: ${p.code} ${p.message}`),
+          [],
+          `${r.file} should be clean`,
+        );
         continue;
       }
-      for (const i of marked) assert.ok(r.problems.some((p) => p.line === i), `${path.basename(r.file)}:${i + 1} is marked "<-" but nothing is reported there`);
+      for (const i of marked)
+        assert.ok(
+          r.problems.some((p) => p.line === i),
+          `${path.basename(r.file)}:${i + 1} is marked "<-" but nothing is reported there`,
+        );
       for (const p of r.problems) assert.ok(marked.has(p.line), `${path.basename(r.file)}:${p.line + 1} ${p.code} is reported on a line not marked "<-"`);
     }
   });

@@ -36,13 +36,14 @@ export class Workspace {
     const doc = parseDocument(uri, text, undefined, cache);
     if (!doc) return undefined;
     this.docs.set(uri, doc);
-    this.changed();
+    this.changed(doc.kind !== 'fleet' || (old !== undefined && old.kind !== 'fleet'));
     return doc;
   }
 
   delete(uri: string): void {
     this.caches.delete(uri);
-    if (this.docs.delete(uri)) this.changed();
+    const old = this.docs.get(uri);
+    if (this.docs.delete(uri)) this.changed(old?.kind !== 'fleet');
   }
 
   get(uri: string): FabledDocument | undefined {
@@ -61,9 +62,10 @@ export class Workspace {
     return this.documents().filter((d): d is FleetDocument => d.kind === 'fleet');
   }
 
-  private changed(): void {
+  /** `cards`: whether the change can touch the card index (fleets hold no cards, so a fleet edit keeps it). */
+  private changed(cards = true): void {
     this.version++;
-    this.cardIndex = undefined;
+    if (cards) this.cardIndex = undefined;
   }
 
   private index(): Map<string, Map<string, CardRef[]>> {

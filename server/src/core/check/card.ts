@@ -18,28 +18,63 @@ import {
 import type { Ability, Order, UnitCard, Weapon, Field } from '../model/types';
 import { suggest } from '../model/yaml';
 import { checkStats } from './stats';
-import { type CheckContext, bandList, checkTextRanges, inches, isBand, knownAbility, launchBayTier, nearestBands, ruleFits, universalRule, hasStat } from './context';
+import {
+  type CheckContext,
+  bandList,
+  checkTextRanges,
+  inches,
+  isBand,
+  knownAbility,
+  launchBayTier,
+  nearestBands,
+  ruleFits,
+  universalRule,
+  hasStat,
+} from './context';
 
 export function checkCard(ctx: CheckContext, card: UnitCard): void {
   const cls = card.class.value;
   const at = card.name.keySpan ?? card.name.span;
   if (card.class.value === undefined && card.class.raw.trim() !== '') {
     const s = suggest(card.class.raw, CLASS_NAMES);
-    ctx.report('FS-CLASS-UNKNOWN', `Unknown class "${card.class.raw.trim()}"${s ? `; did you mean "${s}"?` : '.'} Classes: ${CLASS_NAMES.join(', ')}`, card.class.span, s ? { replacements: [s] } : undefined);
+    ctx.report(
+      'FS-CLASS-UNKNOWN',
+      `Unknown class "${card.class.raw.trim()}"${s ? `; did you mean "${s}"?` : '.'} Classes: ${CLASS_NAMES.join(', ')}`,
+      card.class.span,
+      s ? { replacements: [s] } : undefined,
+    );
   }
   const row = cls ? CLASSES[cls] : undefined;
 
   if (card.points.value !== undefined) {
-    if (card.points.value <= 0) ctx.report('FS-POINTS', `Points must be a positive whole number, not ${card.points.value}`, card.points.span, row ? { replacements: [String(row.points)] } : undefined);
+    if (card.points.value <= 0)
+      ctx.report(
+        'FS-POINTS',
+        `Points must be a positive whole number, not ${card.points.value}`,
+        card.points.span,
+        row ? { replacements: [String(row.points)] } : undefined,
+      );
     else if (row && card.points.value !== row.points) {
-      ctx.report('FS-POINTS-NONSTANDARD', `The ${cls} class card costs ${row.points} pts; this card costs ${card.points.value} (homebrew cost)`, card.points.span, { replacements: [String(row.points)] });
+      ctx.report(
+        'FS-POINTS-NONSTANDARD',
+        `The ${cls} class card costs ${row.points} pts; this card costs ${card.points.value} (homebrew cost)`,
+        card.points.span,
+        { replacements: [String(row.points)] },
+      );
     }
   }
   if (row && card.bases?.value !== undefined && card.bases.value !== row.bases) {
-    ctx.report('FS-BASES', `A ${cls} has exactly ${row.bases} ${row.bases === 1 ? 'base' : 'bases'}, not ${card.bases.value}`, card.bases.span, { replacements: [String(row.bases)] });
+    ctx.report('FS-BASES', `A ${cls} has exactly ${row.bases} ${row.bases === 1 ? 'base' : 'bases'}, not ${card.bases.value}`, card.bases.span, {
+      replacements: [String(row.bases)],
+    });
   }
   if (card.base?.value !== undefined && card.base.value <= 0) {
-    ctx.report('FS-BASE-SIZE', `A base size is a positive figure in mm such as ${row ? row.baseMm : 60}mm, not ${card.base.raw.trim()}`, card.base.span, row ? { replacements: [`${row.baseMm}mm`] } : undefined);
+    ctx.report(
+      'FS-BASE-SIZE',
+      `A base size is a positive figure in mm such as ${row ? row.baseMm : 60}mm, not ${card.base.raw.trim()}`,
+      card.base.span,
+      row ? { replacements: [`${row.baseMm}mm`] } : undefined,
+    );
   }
 
   checkStats(ctx, card, cls);
@@ -48,9 +83,18 @@ export function checkCard(ctx: CheckContext, card: UnitCard): void {
   const weapons = card.weapons?.items ?? [];
   if (row) {
     if (weapons.length > row.weapons) {
-      ctx.report('FS-SLOTS-WEAPONS', `A ${cls} has ${row.weapons} weapon ${row.weapons === 1 ? 'system' : 'systems'}; this card lists ${weapons.length}`, card.weapons!.keySpan, { max: row.weapons });
+      ctx.report(
+        'FS-SLOTS-WEAPONS',
+        `A ${cls} has ${row.weapons} weapon ${row.weapons === 1 ? 'system' : 'systems'}; this card lists ${weapons.length}`,
+        card.weapons!.keySpan,
+        { max: row.weapons },
+      );
     } else if (weapons.length < row.weapons) {
-      ctx.report('FS-SLOTS-WEAPONS-UNDER', `A ${cls} has ${row.weapons} weapon ${row.weapons === 1 ? 'system' : 'systems'}; this card lists ${weapons.length}`, card.weapons?.keySpan ?? at);
+      ctx.report(
+        'FS-SLOTS-WEAPONS-UNDER',
+        `A ${cls} has ${row.weapons} weapon ${row.weapons === 1 ? 'system' : 'systems'}; this card lists ${weapons.length}`,
+        card.weapons?.keySpan ?? at,
+      );
     }
   }
   for (const w of weapons) checkWeapon(ctx, w, cls);
@@ -59,7 +103,12 @@ export function checkCard(ctx: CheckContext, card: UnitCard): void {
   const orders = card.orders?.items ?? [];
   if (row && orders.length > row.orders) {
     const note = row.ordersNote ? ` (${row.ordersNote})` : '';
-    ctx.report('FS-SLOTS-ORDERS', `A ${cls} issues at most ${row.orders} ${row.orders === 1 ? 'Order' : 'Orders'}; this card lists ${orders.length}${note}`, card.orders!.keySpan, { max: row.orders });
+    ctx.report(
+      'FS-SLOTS-ORDERS',
+      `A ${cls} issues at most ${row.orders} ${row.orders === 1 ? 'Order' : 'Orders'}; this card lists ${orders.length}${note}`,
+      card.orders!.keySpan,
+      { max: row.orders },
+    );
   }
   if (orders.length > 0 && card.stats && card.stats.entries.LD && !hasStat(card, 'LD') && card.stats.entries.LD.value) {
     ctx.report('FS-ORDER-NO-LD', `This unit has Orders but no LD (${STAT_NAMES.LD}): Orders need an LD roll to be issued`, card.orders!.keySpan);
@@ -73,7 +122,12 @@ export function checkCard(ctx: CheckContext, card: UnitCard): void {
   let slotted = 0;
   for (const a of abilities) if (!universalRule(a.name.value ?? '')) slotted++;
   if (row && slotted > row.abilities) {
-    ctx.report('FS-SLOTS-ABILITIES', `A ${cls} has ${row.abilities} ability ${row.abilities === 1 ? 'slot' : 'slots'}; this card uses ${slotted} (universal class rules are free)`, card.abilities!.keySpan, { max: row.abilities });
+    ctx.report(
+      'FS-SLOTS-ABILITIES',
+      `A ${cls} has ${row.abilities} ability ${row.abilities === 1 ? 'slot' : 'slots'}; this card uses ${slotted} (universal class rules are free)`,
+      card.abilities!.keySpan,
+      { max: row.abilities },
+    );
   }
   for (const a of abilities) checkAbility(ctx, a, card, cls);
 }
@@ -84,28 +138,41 @@ function checkRangeField(ctx: CheckContext, f: Field<number>, cls: UnitClass | u
   const small = weapon && cls !== undefined && CLASSES[cls].smallCraft;
   if (small && n > SMALL_CRAFT_MAX_RANGE) {
     const fix = nearestBands(Math.min(n, SMALL_CRAFT_MAX_RANGE), SMALL_CRAFT_MAX_RANGE);
-    ctx.report('FS-RANGE-SMALL-CRAFT', `${cls} weapons reach at most ${inches(SMALL_CRAFT_MAX_RANGE)}, not ${inches(n)}`, f.span, { replacements: fix.map(inches) });
+    ctx.report('FS-RANGE-SMALL-CRAFT', `${cls} weapons reach at most ${inches(SMALL_CRAFT_MAX_RANGE)}, not ${inches(n)}`, f.span, {
+      replacements: fix.map(inches),
+    });
     return;
   }
   if (!isBand(n)) {
     const near = nearestBands(n, small ? SMALL_CRAFT_MAX_RANGE : Infinity);
-    ctx.report('FS-RANGE-BAND', `Range ${inches(n)} is not a range band; use ${near.map(inches).join(' or ')} (bands: ${bandList()})`, f.span, { replacements: near.map(inches) });
+    ctx.report('FS-RANGE-BAND', `Range ${inches(n)} is not a range band; use ${near.map(inches).join(' or ')} (bands: ${bandList()})`, f.span, {
+      replacements: near.map(inches),
+    });
   }
 }
 
 function checkWeapon(ctx: CheckContext, w: Weapon, cls: UnitClass | undefined): void {
   if (w.type.value === undefined && w.type.raw.trim() !== '') {
     const s = suggest(w.type.raw, WEAPON_TYPES);
-    ctx.report('FS-WEAPON-TYPE', `Unknown weapon type "${w.type.raw.trim()}"${s ? `; did you mean ${s}?` : '.'} Types: ${WEAPON_TYPES.join(', ')} (or E, A, P, I, B)`, w.type.span, s ? { replacements: [s] } : undefined);
+    ctx.report(
+      'FS-WEAPON-TYPE',
+      `Unknown weapon type "${w.type.raw.trim()}"${s ? `; did you mean ${s}?` : '.'} Types: ${WEAPON_TYPES.join(', ')} (or E, A, P, I, B)`,
+      w.type.span,
+      s ? { replacements: [s] } : undefined,
+    );
   }
   checkRangeField(ctx, w.range, cls, true);
   const d = w.damage.value;
   if (d !== undefined && (d < WEAPON_DAMAGE.min || d > WEAPON_DAMAGE.max)) {
-    ctx.report('FS-WEAPON-DAMAGE', `Damage ${d} is outside ${WEAPON_DAMAGE.min} to ${WEAPON_DAMAGE.max}`, w.damage.span, { replacements: [String(Math.min(WEAPON_DAMAGE.max, Math.max(WEAPON_DAMAGE.min, d)))] });
+    ctx.report('FS-WEAPON-DAMAGE', `Damage ${d} is outside ${WEAPON_DAMAGE.min} to ${WEAPON_DAMAGE.max}`, w.damage.span, {
+      replacements: [String(Math.min(WEAPON_DAMAGE.max, Math.max(WEAPON_DAMAGE.min, d)))],
+    });
   }
   const a = w.attacks.value;
   if (a !== undefined && a < WEAPON_MIN_ATTACKS) {
-    ctx.report('FS-WEAPON-ATTACKS', `A weapon makes at least ${WEAPON_MIN_ATTACKS} attack, not ${a}`, w.attacks.span, { replacements: [String(WEAPON_MIN_ATTACKS)] });
+    ctx.report('FS-WEAPON-ATTACKS', `A weapon makes at least ${WEAPON_MIN_ATTACKS} attack, not ${a}`, w.attacks.span, {
+      replacements: [String(WEAPON_MIN_ATTACKS)],
+    });
   }
 }
 
@@ -118,14 +185,31 @@ function checkOrder(ctx: CheckContext, o: Order, ldDice: number | undefined): vo
   const name = o.name.value ?? '';
   const known = knownOrder(name);
   if (o.form === 'string' && name && !known) {
-    const s = suggest(name, KNOWN_ORDERS.map((k) => k.name));
-    ctx.report('FS-ORDER-UNKNOWN', `"${name}" is not a known order${s ? `; did you mean "${s}"?` : '.'} Give a homebrew order as a mapping with name, difficulty and effect`, o.name.span, s ? { replacements: [s] } : undefined);
+    const s = suggest(
+      name,
+      KNOWN_ORDERS.map((k) => k.name),
+    );
+    ctx.report(
+      'FS-ORDER-UNKNOWN',
+      `"${name}" is not a known order${s ? `; did you mean "${s}"?` : '.'} Give a homebrew order as a mapping with name, difficulty and effect`,
+      o.name.span,
+      s ? { replacements: [s] } : undefined,
+    );
   }
   const diff = o.difficulty?.value ?? (o.difficulty ? undefined : known?.difficulty);
   if (o.difficulty?.value !== undefined && o.difficulty.value < 1) {
-    ctx.report('FS-ORDER-DIFFICULTY', `An order's difficulty is the number of LD successes needed: a whole number of at least 1, not ${o.difficulty.value}`, o.difficulty.span, { replacements: ['1'] });
+    ctx.report(
+      'FS-ORDER-DIFFICULTY',
+      `An order's difficulty is the number of LD successes needed: a whole number of at least 1, not ${o.difficulty.value}`,
+      o.difficulty.span,
+      { replacements: ['1'] },
+    );
   } else if (diff !== undefined && ldDice !== undefined && diff > ldDice) {
-    ctx.report('FS-ORDER-UNREACHABLE', `Difficulty ${diff} can never succeed: this unit rolls ${ldDice} LD ${ldDice === 1 ? 'die' : 'dice'}`, o.difficulty?.span ?? o.name.span);
+    ctx.report(
+      'FS-ORDER-UNREACHABLE',
+      `Difficulty ${diff} can never succeed: this unit rolls ${ldDice} LD ${ldDice === 1 ? 'die' : 'dice'}`,
+      o.difficulty?.span ?? o.name.span,
+    );
   }
   if (o.range) checkRangeField(ctx, o.range, undefined, false);
   if (o.effect) checkTextRanges(ctx, o.effect.span, 'the effect');
@@ -140,18 +224,26 @@ function checkAbility(ctx: CheckContext, a: Ability, card: UnitCard, cls: UnitCl
   const rule = universalRule(name);
   if (rule) {
     if (cls && !ruleFits(rule, card, cls)) {
-      const owners = rule.classes === 'tonnage' ? 'classes with Tonnage (not Fighters or Bombers)' : rule.classes === 'singleBase' ? 'single-base classes' : rule.classes.join(', ');
+      const owners =
+        rule.classes === 'tonnage'
+          ? 'classes with Tonnage (not Fighters or Bombers)'
+          : rule.classes === 'singleBase'
+            ? 'single-base classes'
+            : rule.classes.join(', ');
       ctx.report('FS-UNIVERSAL-RULE-CLASS', `${rule.name} is a universal rule of ${owners}; a ${cls} does not have it`, span);
     }
     return;
   }
   const tier = launchBayTier(name);
   if (tier !== undefined) {
-    if (tier < 1) ctx.report('FS-LAUNCH-BAY-TIER', `A Launch Bay tier is a whole number of at least 1, not ${tier}`, span, { replacements: ['Launch Bay Tier 1'] });
+    if (tier < 1)
+      ctx.report('FS-LAUNCH-BAY-TIER', `A Launch Bay tier is a whole number of at least 1, not ${tier}`, span, { replacements: ['Launch Bay Tier 1'] });
     return;
   }
   if (/^launch bay/i.test(name) && a.form === 'string' && !knownAbility(name)) {
-    ctx.report('FS-LAUNCH-BAY-TIER', `Write a launch bay as "Launch Bay Tier N" (N at least 1) or "Launch Bays (Reserves)", not "${name}"`, span, { replacements: ['Launch Bay Tier 1'] });
+    ctx.report('FS-LAUNCH-BAY-TIER', `Write a launch bay as "Launch Bay Tier N" (N at least 1) or "Launch Bays (Reserves)", not "${name}"`, span, {
+      replacements: ['Launch Bay Tier 1'],
+    });
     return;
   }
   const known = knownAbility(name);
@@ -164,6 +256,11 @@ function checkAbility(ctx: CheckContext, a: Ability, card: UnitCard, cls: UnitCl
   if (a.form === 'string') {
     const all = [...KNOWN_ABILITIES.map((k) => k.name), ...UNIVERSAL_RULES.map((r) => r.name), 'Launch Bay Tier 1'];
     const s = suggest(name, all);
-    ctx.report('FS-ABILITY-UNKNOWN', `"${name}" is not a known ability${s ? `; did you mean "${s}"?` : '.'} Give a homebrew ability as a mapping with name and text`, span, s ? { replacements: [s] } : undefined);
+    ctx.report(
+      'FS-ABILITY-UNKNOWN',
+      `"${name}" is not a known ability${s ? `; did you mean "${s}"?` : '.'} Give a homebrew ability as a mapping with name and text`,
+      span,
+      s ? { replacements: [s] } : undefined,
+    );
   }
 }

@@ -5,7 +5,17 @@
 import type { FabledDocument, Problem, ProblemData, Span, UnitCard, Ability } from '../model/types';
 import type { Workspace } from '../workspace';
 import { CODES, type Code } from './codes';
-import { CLASSES, LAUNCH_BAY, RANGE_BANDS, UNIVERSAL_RULES, KNOWN_ABILITIES, type STAT_ORDER, type UniversalRule, type KnownAbility, type UnitClass } from '../rules/data';
+import {
+  CLASSES,
+  LAUNCH_BAY,
+  RANGE_BANDS,
+  UNIVERSAL_RULES,
+  KNOWN_ABILITIES,
+  type STAT_ORDER,
+  type UniversalRule,
+  type KnownAbility,
+  type UnitClass,
+} from '../rules/data';
 
 export class CheckContext {
   readonly problems: Problem[] = [];
@@ -58,9 +68,14 @@ export function checkTextRanges(ctx: CheckContext, span: Span, what: string): vo
     if (isBand(n)) continue;
     const start = span.start + m.index;
     const near = nearestBands(n);
-    ctx.report('FS-RANGE-TEXT', `${inches(n)} in ${what} is not a range band; use ${near.map(inches).join(' or ')} (bands: ${bandList()})`, { start, end: start + m[0].length }, {
-      replacements: near.map(inches),
-    });
+    ctx.report(
+      'FS-RANGE-TEXT',
+      `${inches(n)} in ${what} is not a range band; use ${near.map(inches).join(' or ')} (bands: ${bandList()})`,
+      { start, end: start + m[0].length },
+      {
+        replacements: near.map(inches),
+      },
+    );
   }
 }
 
@@ -72,15 +87,21 @@ function normName(s: string): string {
     .trim();
 }
 
+const UNIVERSAL_BY_NAME = new Map(UNIVERSAL_RULES.map((r) => [normName(r.name), r]));
+const ABILITY_BY_NAME = new Map<string, KnownAbility>();
+for (const a of KNOWN_ABILITIES) {
+  ABILITY_BY_NAME.set(normName(a.name), a);
+  const short = normName(a.name.replace(/\s*\(.*\)$/, ''));
+  if (!ABILITY_BY_NAME.has(short)) ABILITY_BY_NAME.set(short, a);
+}
+
 export function universalRule(name: string): UniversalRule | undefined {
-  const n = normName(name);
-  return UNIVERSAL_RULES.find((r) => normName(r.name) === n);
+  return UNIVERSAL_BY_NAME.get(normName(name));
 }
 
 /** A known ability by name; "Boarding" and "Ram" match "Boarding (CR)" and "Ram (T)". */
 export function knownAbility(name: string): KnownAbility | undefined {
-  const n = normName(name);
-  return KNOWN_ABILITIES.find((a) => normName(a.name) === n || normName(a.name.replace(/\s*\(.*\)$/, '')) === n);
+  return ABILITY_BY_NAME.get(normName(name));
 }
 
 export function launchBayTier(name: string): number | undefined {

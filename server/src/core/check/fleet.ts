@@ -63,7 +63,13 @@ function checkName(ctx: CheckContext, f: Field<string>, faction: string | undefi
   const elsewhere = ws.findCards(name);
   if (faction !== undefined && elsewhere.length) {
     const other = elsewhere[0]!;
-    ctx.report('FS-UNIT-FACTION', `${other.card.name.value} is a ${other.faction} card; this fleet is ${faction}`, f.span, undefined, related(other, `${other.card.name.value} is defined here (${other.faction})`));
+    ctx.report(
+      'FS-UNIT-FACTION',
+      `${other.card.name.value} is a ${other.faction} card; this fleet is ${faction}`,
+      f.span,
+      undefined,
+      related(other, `${other.card.name.value} is defined here (${other.faction})`),
+    );
     return false;
   }
   if (faction === undefined && elsewhere.length) return true;
@@ -78,11 +84,21 @@ export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
   const ws = ctx.ws;
   const faction = doc.faction.value;
   if (doc.points.value !== undefined && doc.points.value <= 0) {
-    ctx.report('FS-FLEET-POINTS-LIMIT', `The points limit is a positive whole number (500 Skirmish, 1000 Standard, 2000 Battle), not ${doc.points.value}`, doc.points.span, { replacements: GAME_SIZES.map((g) => String(g.points)) });
+    ctx.report(
+      'FS-FLEET-POINTS-LIMIT',
+      `The points limit is a positive whole number (500 Skirmish, 1000 Standard, 2000 Battle), not ${doc.points.value}`,
+      doc.points.span,
+      { replacements: GAME_SIZES.map((g) => String(g.points)) },
+    );
   }
   if (ws && faction !== undefined && ws.cardsOf(faction).length === 0 && ws.allCards().length > 0) {
     const s = suggest(faction, ws.factions());
-    ctx.report('FS-FACTION-UNKNOWN', `No cards of the faction "${faction}" are in the workspace${s ? `; did you mean "${s}"?` : `; factions with cards: ${ws.factions().join(', ')}`}`, doc.faction.span, s ? { replacements: [s] } : undefined);
+    ctx.report(
+      'FS-FACTION-UNKNOWN',
+      `No cards of the faction "${faction}" are in the workspace${s ? `; did you mean "${s}"?` : `; factions with cards: ${ws.factions().join(', ')}`}`,
+      doc.faction.span,
+      s ? { replacements: [s] } : undefined,
+    );
   }
   const totals = fleetTotals(doc, ws);
   for (const ep of totals.entries) {
@@ -96,17 +112,32 @@ export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
   const limit = doc.points.value;
   if (ws && limit !== undefined && limit > 0) {
     if (totals.total > limit) {
-      ctx.report('FS-FLEET-OVER', `The fleet costs ${totals.total} pts, ${totals.total - limit} over its ${limit} pts limit`, doc.points.span, { total: totals.total, limit });
+      ctx.report('FS-FLEET-OVER', `The fleet costs ${totals.total} pts, ${totals.total - limit} over its ${limit} pts limit`, doc.points.span, {
+        total: totals.total,
+        limit,
+      });
     } else if (totals.total < limit) {
-      ctx.report('FS-FLEET-UNDER', `The fleet costs ${totals.total} of ${limit} pts; ${limit - totals.total} pts unspent`, doc.points.span, { total: totals.total, limit });
+      ctx.report('FS-FLEET-UNDER', `The fleet costs ${totals.total} of ${limit} pts; ${limit - totals.total} pts unspent`, doc.points.span, {
+        total: totals.total,
+        limit,
+      });
     }
   }
   if (doc.objectives?.value !== undefined && limit !== undefined) {
     const size = GAME_SIZES.find((g) => g.points === limit);
     const n = doc.objectives.value;
     if (n < 0 || (size && (n < size.objectives.min || n > size.objectives.max))) {
-      const rec = size ? (size.objectives.min === size.objectives.max ? `${size.objectives.min}` : `${size.objectives.min}–${size.objectives.max}`) : 'a whole number';
-      ctx.report('FS-OBJECTIVES', size ? `A ${limit} pts ${size.name} game is recommended ${rec} objectives, not ${n}` : `Objectives is a whole number, not ${n}`, doc.objectives.span, size ? { replacements: [String(size.objectives.min)] } : undefined);
+      const rec = size
+        ? size.objectives.min === size.objectives.max
+          ? `${size.objectives.min}`
+          : `${size.objectives.min}–${size.objectives.max}`
+        : 'a whole number';
+      ctx.report(
+        'FS-OBJECTIVES',
+        size ? `A ${limit} pts ${size.name} game is recommended ${rec} objectives, not ${n}` : `Objectives is a whole number, not ${n}`,
+        doc.objectives.span,
+        size ? { replacements: [String(size.objectives.min)] } : undefined,
+      );
     }
   }
 }
@@ -124,7 +155,13 @@ function checkEmbark(ctx: CheckContext, ep: EntryPoints, faction: string | undef
     if (!host || !cap || !carried) return;
     const hostName = host.card.name.value;
     if (cap.tierFighters === 0 && cap.reserves === 0) {
-      ctx.report('FS-EMBARK-NO-BAY', `${hostName} has no Launch Bay: only a unit with Launch Bay Tier N or a Carrier can embark units`, f.span, undefined, related(host, `${hostName} is defined here`));
+      ctx.report(
+        'FS-EMBARK-NO-BAY',
+        `${hostName} has no Launch Bay: only a unit with Launch Bay Tier N or a Carrier can embark units`,
+        f.span,
+        undefined,
+        related(host, `${hostName} is defined here`),
+      );
       return;
     }
     const cls = carried.card.class.value;
@@ -132,7 +169,13 @@ function checkEmbark(ctx: CheckContext, ep: EntryPoints, faction: string | undef
     const fitsReserves = cls !== undefined && LAUNCH_BAY.carrierCarries.includes(cls);
     if (!(cap.tierFighters > 0 && fitsTier) && !(cap.reserves > 0 && fitsReserves)) {
       const can = cap.reserves > 0 ? LAUNCH_BAY.carrierCarries.join(' or ') : LAUNCH_BAY.tierCarries.join(' or ');
-      ctx.report('FS-EMBARK-KIND', `${hostName}'s launch bay carries ${can} units, not a ${cls ?? 'unit of unknown class'} (${carried.card.name.value})`, f.span, undefined, related(host, `${hostName} is defined here`));
+      ctx.report(
+        'FS-EMBARK-KIND',
+        `${hostName}'s launch bay carries ${can} units, not a ${cls ?? 'unit of unknown class'} (${carried.card.name.value})`,
+        f.span,
+        undefined,
+        related(host, `${hostName} is defined here`),
+      );
       return;
     }
     // Fill Fighter-only tier slots first, so reserve slots stay free for Bombers.
@@ -141,7 +184,16 @@ function checkEmbark(ctx: CheckContext, ep: EntryPoints, faction: string | undef
     else over++;
   });
   if (over > 0 && cap) {
-    const parts = [cap.tierFighters ? `${cap.tierFighters} Fighter ${cap.tierFighters === 1 ? 'unit' : 'units'} (Launch Bay Tier)` : '', cap.reserves ? `${cap.reserves} squadrons of Fighters or Bombers (Launch Bays (Reserves))` : ''].filter(Boolean);
-    ctx.report('FS-EMBARK-CAPACITY', `${host!.card.name.value} can carry ${parts.join(' and ')}; ${over} embarked ${over === 1 ? 'unit does' : 'units do'} not fit`, embark.keySpan, undefined, related(host, `${host!.card.name.value} is defined here`));
+    const parts = [
+      cap.tierFighters ? `${cap.tierFighters} Fighter ${cap.tierFighters === 1 ? 'unit' : 'units'} (Launch Bay Tier)` : '',
+      cap.reserves ? `${cap.reserves} squadrons of Fighters or Bombers (Launch Bays (Reserves))` : '',
+    ].filter(Boolean);
+    ctx.report(
+      'FS-EMBARK-CAPACITY',
+      `${host!.card.name.value} can carry ${parts.join(' and ')}; ${over} embarked ${over === 1 ? 'unit does' : 'units do'} not fit`,
+      embark.keySpan,
+      undefined,
+      related(host, `${host!.card.name.value} is defined here`),
+    );
   }
 }

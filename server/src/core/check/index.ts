@@ -43,7 +43,8 @@ function checkCards(ctx: CheckContext, cards: UnitCard[]): void {
     if (ctx.ws) checkDuplicate(ctx, card);
     else if (card.name.value) {
       const key = card.name.value.toLowerCase();
-      if (names.has(key)) ctx.report('FS-DUPLICATE-CARD', `Another card in this file is already named "${card.name.value}"; names are unique per faction`, card.name.span);
+      if (names.has(key))
+        ctx.report('FS-DUPLICATE-CARD', `Another card in this file is already named "${card.name.value}"; names are unique per faction`, card.name.span);
       else names.set(key, card);
     }
   }

@@ -33,9 +33,14 @@ export function checkStats(ctx: CheckContext, card: UnitCard, cls: UnitClass | u
   if (!block) return;
   const missing = STAT_ORDER.filter((s) => !block.entries[s]);
   if (missing.length) {
-    ctx.report('FS-STAT-MISSING', `Missing ${missing.length === 1 ? 'stat' : 'stats'} ${missing.join(', ')}: every card has all nine (${STAT_ORDER.join(' ')}); write "-" for one the unit does not have`, block.keySpan, {
-      missing,
-    });
+    ctx.report(
+      'FS-STAT-MISSING',
+      `Missing ${missing.length === 1 ? 'stat' : 'stats'} ${missing.join(', ')}: every card has all nine (${STAT_ORDER.join(' ')}); write "-" for one the unit does not have`,
+      block.keySpan,
+      {
+        missing,
+      },
+    );
   }
   for (const stat of STAT_ORDER) {
     const e = block.entries[stat];
@@ -48,7 +53,11 @@ function checkStat(ctx: CheckContext, e: StatEntry, cls: UnitClass | undefined):
   const label = `${e.stat} (${STAT_NAMES[e.stat]})`;
   const v = e.value;
   if (!v) {
-    ctx.report('FS-STAT-FORMAT', e.raw === '' ? `${label} has no value; it is ${formDescription(e.stat)}` : `${label} "${e.raw}" cannot be read; it is ${formDescription(e.stat)}`, e.span);
+    ctx.report(
+      'FS-STAT-FORMAT',
+      e.raw === '' ? `${label} has no value; it is ${formDescription(e.stat)}` : `${label} "${e.raw}" cannot be read; it is ${formDescription(e.stat)}`,
+      e.span,
+    );
     return;
   }
   if (v.kind === 'none') {
@@ -61,11 +70,16 @@ function checkStat(ctx: CheckContext, e: StatEntry, cls: UnitClass | undefined):
       const sticks = spec.sticks!;
       if (v.parts.length > spec.maxParts!) out(`combines at most ${spec.maxParts} sticks`);
       const bad = v.parts.find((p) => !sticks.includes(p));
-      if (bad !== undefined) out(`${e.raw}: movement uses ${sticks.map((s) => `${s}"`).join(', ')} sticks (min ${sticks[0]}, max ${sticks[sticks.length - 1]}/${sticks[sticks.length - 1]})`, v.parts.map(nearestStick).join('/'));
+      if (bad !== undefined)
+        out(
+          `${e.raw}: movement uses ${sticks.map((s) => `${s}"`).join(', ')} sticks (min ${sticks[0]}, max ${sticks[sticks.length - 1]}/${sticks[sticks.length - 1]})`,
+          v.parts.map(nearestStick).join('/'),
+        );
       return;
     }
     case 'target': {
-      if (v.target < spec.min! || v.target > spec.max!) out(`${e.raw} is outside ${spec.min}+ (best) to ${spec.max}+ (worst)`, `${clamp(v.target, spec.min!, spec.max!)}+`);
+      if (v.target < spec.min! || v.target > spec.max!)
+        out(`${e.raw} is outside ${spec.min}+ (best) to ${spec.max}+ (worst)`, `${clamp(v.target, spec.min!, spec.max!)}+`);
       return;
     }
     case 'count': {
@@ -75,7 +89,9 @@ function checkStat(ctx: CheckContext, e: StatEntry, cls: UnitClass | undefined):
         return;
       }
       if (e.stat === 'T' && cls && CLASSES[cls].smallCraft) {
-        ctx.report('FS-TONNAGE-SMALL-CRAFT', `A ${cls} has no use for Tonnage: Fighters and Bombers never claim objectives (section 20); write "-"`, e.span, { replacements: ['"-"'] });
+        ctx.report('FS-TONNAGE-SMALL-CRAFT', `A ${cls} has no use for Tonnage: Fighters and Bombers never claim objectives (section 20); write "-"`, e.span, {
+          replacements: ['"-"'],
+        });
       }
       return;
     }
@@ -83,7 +99,10 @@ function checkStat(ctx: CheckContext, e: StatEntry, cls: UnitClass | undefined):
       const t = spec.target!;
       const d = spec.dice!;
       if (v.target < t.best || v.target > t.worst || v.dice < d.min || v.dice > d.max) {
-        out(`${e.raw} is outside its limits: target ${t.best}..${t.worst}, dice ${d.min}..${d.max} (best ${t.best}/${d.max}, worst ${t.worst}/${d.min})`, `${clamp(v.target, t.best, t.worst)}/${clamp(v.dice, d.min, d.max)}`);
+        out(
+          `${e.raw} is outside its limits: target ${t.best}..${t.worst}, dice ${d.min}..${d.max} (best ${t.best}/${d.max}, worst ${t.worst}/${d.min})`,
+          `${clamp(v.target, t.best, t.worst)}/${clamp(v.dice, d.min, d.max)}`,
+        );
       }
       return;
     }

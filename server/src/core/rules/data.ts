@@ -4,18 +4,7 @@
  * completion and the simulator read these tables; none of them writes a rule figure itself.
  */
 
-export const CLASS_NAMES = [
-  'Fighter',
-  'Bomber',
-  'Escort',
-  'Frigate',
-  'Destroyer',
-  'Cruiser',
-  'Battleship',
-  'Capital Ship',
-  'Carrier',
-  'Dreadnought',
-] as const;
+export const CLASS_NAMES = ['Fighter', 'Bomber', 'Escort', 'Frigate', 'Destroyer', 'Cruiser', 'Battleship', 'Capital Ship', 'Carrier', 'Dreadnought'] as const;
 export type UnitClass = (typeof CLASS_NAMES)[number];
 
 export interface ClassRow {
@@ -45,17 +34,125 @@ export interface ClassRow {
 export const CLASS_TABLE_SECTIONS = ['3', '4', '5', '16', 'class cards'];
 
 export const CLASSES: Readonly<Record<UnitClass, ClassRow>> = {
-  Fighter: { bases: 4, weapons: 1, orders: 0, abilities: 1, points: 60, baseMm: 25, baseIsHouseValue: true, smallCraft: true, combinedShields: false, card: 'Fighter Wing' },
-  Bomber: { bases: 3, weapons: 1, orders: 0, abilities: 1, points: 75, baseMm: 25, baseIsHouseValue: true, smallCraft: true, combinedShields: false, card: 'Bomber Wing' },
-  Escort: { bases: 2, weapons: 1, orders: 0, abilities: 1, points: 80, baseMm: 40, baseIsHouseValue: true, smallCraft: false, combinedShields: true, card: 'Escort Squadron' },
-  Frigate: { bases: 2, weapons: 2, orders: 0, abilities: 1, points: 110, baseMm: 50, baseIsHouseValue: true, smallCraft: false, combinedShields: true, card: 'Frigate Squadron' },
-  Destroyer: { bases: 1, weapons: 2, orders: 1, abilities: 1, points: 145, baseMm: 60, baseIsHouseValue: true, smallCraft: false, combinedShields: false, card: 'Destroyer' },
-  Cruiser: { bases: 1, weapons: 2, orders: 1, abilities: 1, points: 190, baseMm: 75, baseIsHouseValue: false, smallCraft: false, combinedShields: false, card: 'Cruiser' },
-  Battleship: { bases: 1, weapons: 3, orders: 1, abilities: 1, points: 280, baseMm: 90, baseIsHouseValue: false, smallCraft: false, combinedShields: false, card: 'Battleship' },
-  'Capital Ship': { bases: 1, weapons: 3, orders: 2, abilities: 2, points: 340, baseMm: 100, baseIsHouseValue: false, smallCraft: false, combinedShields: false, card: 'Radiant Court' },
-  Carrier: { bases: 1, weapons: 3, orders: 1, abilities: 1, points: 300, baseMm: 100, baseIsHouseValue: true, smallCraft: false, combinedShields: false, card: 'Carrier' },
+  Fighter: {
+    bases: 4,
+    weapons: 1,
+    orders: 0,
+    abilities: 1,
+    points: 60,
+    baseMm: 25,
+    baseIsHouseValue: true,
+    smallCraft: true,
+    combinedShields: false,
+    card: 'Fighter Wing',
+  },
+  Bomber: {
+    bases: 3,
+    weapons: 1,
+    orders: 0,
+    abilities: 1,
+    points: 75,
+    baseMm: 25,
+    baseIsHouseValue: true,
+    smallCraft: true,
+    combinedShields: false,
+    card: 'Bomber Wing',
+  },
+  Escort: {
+    bases: 2,
+    weapons: 1,
+    orders: 0,
+    abilities: 1,
+    points: 80,
+    baseMm: 40,
+    baseIsHouseValue: true,
+    smallCraft: false,
+    combinedShields: true,
+    card: 'Escort Squadron',
+  },
+  Frigate: {
+    bases: 2,
+    weapons: 2,
+    orders: 0,
+    abilities: 1,
+    points: 110,
+    baseMm: 50,
+    baseIsHouseValue: true,
+    smallCraft: false,
+    combinedShields: true,
+    card: 'Frigate Squadron',
+  },
+  Destroyer: {
+    bases: 1,
+    weapons: 2,
+    orders: 1,
+    abilities: 1,
+    points: 145,
+    baseMm: 60,
+    baseIsHouseValue: true,
+    smallCraft: false,
+    combinedShields: false,
+    card: 'Destroyer',
+  },
+  Cruiser: {
+    bases: 1,
+    weapons: 2,
+    orders: 1,
+    abilities: 1,
+    points: 190,
+    baseMm: 75,
+    baseIsHouseValue: false,
+    smallCraft: false,
+    combinedShields: false,
+    card: 'Cruiser',
+  },
+  Battleship: {
+    bases: 1,
+    weapons: 3,
+    orders: 1,
+    abilities: 1,
+    points: 280,
+    baseMm: 90,
+    baseIsHouseValue: false,
+    smallCraft: false,
+    combinedShields: false,
+    card: 'Battleship',
+  },
+  'Capital Ship': {
+    bases: 1,
+    weapons: 3,
+    orders: 2,
+    abilities: 2,
+    points: 340,
+    baseMm: 100,
+    baseIsHouseValue: false,
+    smallCraft: false,
+    combinedShields: false,
+    card: 'Radiant Court',
+  },
+  Carrier: {
+    bases: 1,
+    weapons: 3,
+    orders: 1,
+    abilities: 1,
+    points: 300,
+    baseMm: 100,
+    baseIsHouseValue: true,
+    smallCraft: false,
+    combinedShields: false,
+    card: 'Carrier',
+  },
   Dreadnought: {
-    bases: 1, weapons: 4, orders: 2, abilities: 2, points: 480, baseMm: 120, baseIsHouseValue: true, smallCraft: false, combinedShields: false, card: 'Dreadnought',
+    bases: 1,
+    weapons: 4,
+    orders: 2,
+    abilities: 2,
+    points: 480,
+    baseMm: 120,
+    baseIsHouseValue: true,
+    smallCraft: false,
+    combinedShields: false,
+    card: 'Dreadnought',
     ordersNote: 'Section 3 gives a Dreadnought 3 Orders; section 16 and the Dreadnought card give 2. The tools use 2.',
   },
 };
@@ -190,15 +287,38 @@ export interface KnownOrder {
 }
 
 export const KNOWN_ORDERS: readonly KnownOrder[] = [
-  { name: 'Attack Run', difficulty: 2, range: 12, summary: 'Target friendly unit gains +1 BS for one weapon system until the end of the round.', section: 'Destroyer card' },
-  { name: 'Full Burn', summary: "+3\" to the target's next Move.", section: '16' },
+  {
+    name: 'Attack Run',
+    difficulty: 2,
+    range: 12,
+    summary: 'Target friendly unit gains +1 BS for one weapon system until the end of the round.',
+    section: 'Destroyer card',
+  },
+  { name: 'Full Burn', summary: '+3" to the target\'s next Move.', section: '16' },
   { name: 'Lock Target', summary: '+1 BS against one enemy unit until end of round (never beyond 3+).', section: '16' },
   { name: 'Brace Positions', summary: 'Reroll failed AC rolls.', section: '16' },
   { name: 'Hold Formation', summary: 'Ignore cohesion penalties until end of round.', section: '16' },
   { name: 'Emergency Power', summary: 'Restore +1 SH, not exceeding starting SH.', section: '16' },
-  { name: 'Priority Target', difficulty: 4, range: 12, summary: 'Choose one enemy unit within 12"; the next friendly unit to attack it gains +1 BS with one weapon system for that attack.', section: 'Battleship card' },
-  { name: 'Strategic Fire', difficulty: 4, range: 12, summary: "Select 1 friendly unit within range; during that unit's next Fire action this round one weapon system may reroll failed BS rolls.", section: 'Radiant Court card' },
-  { name: 'Recover Craft', difficulty: 3, summary: "The Carrier may return 1 Fighter squadron to its launch bay; it counts as already activated this round.", section: 'Carrier card' },
+  {
+    name: 'Priority Target',
+    difficulty: 4,
+    range: 12,
+    summary: 'Choose one enemy unit within 12"; the next friendly unit to attack it gains +1 BS with one weapon system for that attack.',
+    section: 'Battleship card',
+  },
+  {
+    name: 'Strategic Fire',
+    difficulty: 4,
+    range: 12,
+    summary: "Select 1 friendly unit within range; during that unit's next Fire action this round one weapon system may reroll failed BS rolls.",
+    section: 'Radiant Court card',
+  },
+  {
+    name: 'Recover Craft',
+    difficulty: 3,
+    summary: 'The Carrier may return 1 Fighter squadron to its launch bay; it counts as already activated this round.',
+    section: 'Carrier card',
+  },
 ];
 
 /**
@@ -216,14 +336,54 @@ export interface UniversalRule {
 const SQUADRON_CLASSES: readonly UnitClass[] = ['Fighter', 'Bomber', 'Escort', 'Frigate'];
 
 export const UNIVERSAL_RULES: readonly UniversalRule[] = [
-  { name: 'Dogfighters', classes: ['Fighter'], summary: 'Each remaining Fighter base contributes 1 Attack, 2 against targets on 40mm bases or smaller; Fighter weapons reach at most 6".', section: '4' },
-  { name: 'Precision Strike', classes: ['Bomber'], summary: 'Each surviving Bomber base contributes 1 Attack, 2 against targets on 50mm bases or larger; torpedoes reach at most 6".', section: '5' },
-  { name: 'Squad Leader', classes: SQUADRON_CLASSES, summary: 'One base is the Squad Leader; movement is measured from it and it is the last base removed.', section: '8' },
-  { name: 'Cohesion', classes: SQUADRON_CLASSES, summary: 'Every remaining base keeps an unbroken chain of base contact back to the Squad Leader.', section: '8' },
-  { name: 'Squad Leader & Cohesion', classes: SQUADRON_CLASSES, summary: 'Multi-base units move from the Squad Leader and must stay in an unbroken chain.', section: '8' },
-  { name: 'Combined Shields', classes: ['Escort', 'Frigate'], summary: 'Each base contributes its SH to one pool; the pool maximum falls as bases are destroyed.', section: '10' },
-  { name: 'Objective Control', classes: 'tonnage', summary: 'Units with LD and Tonnage within 3" of an objective add their Tonnage to contest it.', section: '20' },
-  { name: 'Single Base', classes: 'singleBase', summary: 'SH and HP are tracked normally; Combined Shields and squadron casualty rules do not apply.', section: 'class cards' },
+  {
+    name: 'Dogfighters',
+    classes: ['Fighter'],
+    summary: 'Each remaining Fighter base contributes 1 Attack, 2 against targets on 40mm bases or smaller; Fighter weapons reach at most 6".',
+    section: '4',
+  },
+  {
+    name: 'Precision Strike',
+    classes: ['Bomber'],
+    summary: 'Each surviving Bomber base contributes 1 Attack, 2 against targets on 50mm bases or larger; torpedoes reach at most 6".',
+    section: '5',
+  },
+  {
+    name: 'Squad Leader',
+    classes: SQUADRON_CLASSES,
+    summary: 'One base is the Squad Leader; movement is measured from it and it is the last base removed.',
+    section: '8',
+  },
+  {
+    name: 'Cohesion',
+    classes: SQUADRON_CLASSES,
+    summary: 'Every remaining base keeps an unbroken chain of base contact back to the Squad Leader.',
+    section: '8',
+  },
+  {
+    name: 'Squad Leader & Cohesion',
+    classes: SQUADRON_CLASSES,
+    summary: 'Multi-base units move from the Squad Leader and must stay in an unbroken chain.',
+    section: '8',
+  },
+  {
+    name: 'Combined Shields',
+    classes: ['Escort', 'Frigate'],
+    summary: 'Each base contributes its SH to one pool; the pool maximum falls as bases are destroyed.',
+    section: '10',
+  },
+  {
+    name: 'Objective Control',
+    classes: 'tonnage',
+    summary: 'Units with LD and Tonnage within 3" of an objective add their Tonnage to contest it.',
+    section: '20',
+  },
+  {
+    name: 'Single Base',
+    classes: 'singleBase',
+    summary: 'SH and HP are tracked normally; Combined Shields and squadron casualty rules do not apply.',
+    section: 'class cards',
+  },
 ];
 
 /** Abilities that need a stat the card must have (RULES.md "Known abilities"). */
@@ -235,13 +395,26 @@ export interface KnownAbility {
 }
 
 export const KNOWN_ABILITIES: readonly KnownAbility[] = [
-  { name: 'Launch Bays (Reserves)', summary: 'Carrier: may transport up to 3 squadrons of Fighters, Bombers or both; they begin off the battlefield.', section: 'Carrier card' },
+  {
+    name: 'Launch Bays (Reserves)',
+    summary: 'Carrier: may transport up to 3 squadrons of Fighters, Bombers or both; they begin off the battlefield.',
+    section: 'Carrier card',
+  },
   { name: 'Hit & Run', summary: 'This unit may Move after performing a Fire action.', section: 'Destroyer card' },
   { name: 'Phase Matrix', summary: "At the start of this unit's Fire action, one weapon system may reroll failed BS rolls.", section: 'Battleship card' },
   { name: 'Void Harmonics', summary: 'Friendly units within 6" of this unit gain +1 LD die.', section: 'Radiant Court card' },
   { name: 'Forward Observers', summary: 'A friendly unit targeting an enemy within 6" of this unit gains +1 BS against it.', section: 'Frigate Squadron card' },
-  { name: 'Evasive Screen', summary: 'If this unit moved in its previous activation, it may reroll one failed Dodge roll against a ranged attack.', section: 'Escort Squadron card' },
-  { name: 'Boarding (CR)', requiresStat: 'CR', summary: "Board a unit within 3\" whose SH is 0; both roll CR and the defender takes the difference as HP damage.", section: '13' },
+  {
+    name: 'Evasive Screen',
+    summary: 'If this unit moved in its previous activation, it may reroll one failed Dodge roll against a ranged attack.',
+    section: 'Escort Squadron card',
+  },
+  {
+    name: 'Boarding (CR)',
+    requiresStat: 'CR',
+    summary: 'Board a unit within 3" whose SH is 0; both roll CR and the defender takes the difference as HP damage.',
+    section: '13',
+  },
   { name: 'Ram (T)', requiresStat: 'T', summary: 'In base contact, roll dice equal to Tonnage; each 5+ hits both units, ignoring Shields.', section: '13' },
 ];
 
