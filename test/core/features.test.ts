@@ -507,3 +507,19 @@ describe('core features', () => {
 function MYR_RENAMED(): string {
   return FILES['cards/myr.unit.yaml']!.replace('Lumen Destroyer', 'Lumen Warden');
 }
+
+describe('reading the lines around the cursor at the very start of a file', () => {
+  // A file that starts with an empty line: walking up from line 2 used to find the '\n' at offset
+  // 0 again and again (lastIndexOf clamps a negative start to 0), so completion never returned.
+  for (const text of ['\ncpSources: x\nfaction: A\n', '\n\nunits:\n  - name: A\n', '\n']) {
+    for (const offset of [0, 1, 2]) {
+      it(`completes and reads the context of ${JSON.stringify(text)} at ${offset}`, () => {
+        const ws = new Workspace();
+        const doc = ws.set('file:///start.unit.yaml', text)!;
+        const at = Math.min(offset, text.length);
+        assert.ok(Array.isArray(complete(doc, ws, text, at).items));
+        assert.ok(Array.isArray(cursorContext(text, at).path));
+      });
+    }
+  }
+});

@@ -95,7 +95,8 @@ export function lineStarts(text: string): number[] {
 }
 
 export function lineAt(text: string, offset: number): { start: number; text: string } {
-  const start = text.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
+  // lastIndexOf clamps a negative start to 0 and would find a '\n' at 0: the first line starts at 0.
+  const start = offset > 0 ? text.lastIndexOf('\n', offset - 1) + 1 : 0;
   const s = offset > 0 && text[offset - 1] === '\n' ? offset : start;
   let end = text.indexOf('\n', s);
   if (end < 0) end = text.length;
@@ -119,7 +120,8 @@ function indentOf(text: string, start: number, end: number): number {
 export function* linesAbove(text: string, lineStart: number, maxIndent: () => number = () => Infinity): Generator<LineInfo> {
   let end = lineStart - 1; // the '\n' ending the previous line
   while (end >= 0) {
-    const start = text.lastIndexOf('\n', end - 1) + 1;
+    // At end 0 (an empty first line) the search would find the '\n' at 0 again and never move on.
+    const start = end > 0 ? text.lastIndexOf('\n', end - 1) + 1 : 0;
     const ind = indentOf(text, start, end);
     if (ind <= maxIndent() || start + ind >= end) {
       let t = text.slice(start, end);
