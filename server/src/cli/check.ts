@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Workspace } from '../core/workspace';
 import { checkDocument, CODES } from '../core/check';
-import { kindOfUri } from '../core/model/parse';
+import { fileTooLarge, kindOfUri } from '../core/model/parse';
+import { LIMITS } from '../core/model/limits';
 import type { Problem } from '../core/model/types';
 import { expandPaths, fileUri, type CliIO } from './io';
 
@@ -43,9 +44,17 @@ export function checkFiles(io: CliIO, files: string[], cardFiles: string[] = [])
   const ws = new Workspace();
   const texts = new Map<string, { file: string; uri: string; text: string }>();
   const unreadable: string[] = [];
+  /** Files too large to check, by uri: reported without reading them (a 5 GB file would not fit in memory). */
+  const tooLarge = new Map<string, { file: string; bytes: number }>();
   for (const file of [...files, ...cardFiles]) {
     const uri = fileUri(file);
-    if (texts.has(uri)) continue;
+    if (texts.has(uri) || tooLarge.has(uri)) continue;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit, so a file this large is over the limit for sure.
+    const bytes = io.fileSize?.(file);
+    if (bytes !== undefined && bytes > 3 * LIMITS.fileChars) {
+      tooLarge.set(uri, { file, bytes });
+      continue;
+    }
     let text: string;
     try {
       text = io.readFile(file);
@@ -59,13 +68,21 @@ export function checkFiles(io: CliIO, files: string[], cardFiles: string[] = [])
   const reported = new Set(files.map(fileUri));
   const diagnostics: JsonDiagnostic[] = [];
   const summary = { files: 0, errors: 0, warnings: 0, infos: 0 };
+  const relative = (file: string) => path.relative(io.cwd, path.resolve(io.cwd, file)).split(path.sep).join('/') || file;
+  for (const [uri, { file, bytes }] of tooLarge) {
+    if (!reported.has(uri)) continue;
+    summary.files++;
+    summary.errors++;
+    const p = fileTooLarge(bytes, { start: 0, end: 0 });
+    diagnostics.push({ file: relative(file), line: 1, column: 1, endLine: 1, endColumn: 1, severity: p.severity, code: p.code, message: p.message });
+  }
   for (const { file, uri, text } of texts.values()) {
     if (!reported.has(uri)) continue;
     summary.files++;
     const doc = ws.get(uri);
     if (!doc) continue;
     const lines = TextDocument.create(uri, 'yaml', 0, text);
-    const rel = path.relative(io.cwd, path.resolve(io.cwd, file)).split(path.sep).join('/') || file;
+    const rel = relative(file);
     for (const p of checkDocument(doc, ws)) {
       diagnostics.push(toJson(rel, lines, p));
       if (p.severity === 'error') summary.errors++;

@@ -8,8 +8,10 @@ import * as path from 'node:path';
 export interface CliIO {
   stdout(s: string): void;
   stderr(s: string): void;
-  /** Throws (with a readable message) when the file cannot be read. */
+  /** Throws (with a readable message) when the file cannot be read, or is not a regular file. */
   readFile(p: string): string;
+  /** The size in bytes, when known: files far too large to check are not read at all. */
+  fileSize?(p: string): number | undefined;
   isDirectory(p: string): boolean;
   exists(p: string): boolean;
   /** Fabled Star files (*.unit.yaml, *.faction.yaml, *.fleet.yaml) below a folder, sorted. */
@@ -24,7 +26,18 @@ export function nodeIO(): CliIO {
   return {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
-    readFile: (p) => fs.readFileSync(p, 'utf8'),
+    readFile: (p) => {
+      // A device or a pipe named like a card file (/dev/zero, a FIFO) would be read forever.
+      if (!fs.statSync(p).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
+      return fs.readFileSync(p, 'utf8');
+    },
+    fileSize: (p) => {
+      try {
+        return fs.statSync(p).size;
+      } catch {
+        return undefined;
+      }
+    },
     isDirectory: (p) => {
       try {
         return fs.statSync(p).isDirectory();
@@ -62,7 +75,8 @@ export function expandPaths(io: CliIO, paths: string[]): { files: string[]; miss
   const files: string[] = [];
   const missing: string[] = [];
   for (const p of paths) {
-    if (io.isDirectory(p)) files.push(...io.listYaml(p));
+    // One by one: spreading a listing of 200,000 files into push() overflows the stack.
+    if (io.isDirectory(p)) for (const f of io.listYaml(p)) files.push(f);
     else if (io.exists(p)) files.push(p);
     else missing.push(p);
   }

@@ -16,6 +16,7 @@ export const CODES = {
   // File format (FORMATS.md)
   'FS-YAML-SYNTAX': { severity: 'error', title: 'YAML syntax error', section: 'FORMATS' },
   'FS-YAML-WARNING': { severity: 'warning', title: 'Questionable YAML', section: 'FORMATS' },
+  'FS-YAML-LIMIT': { severity: 'error', title: 'File beyond what is read (size, line length, nesting, tags)', section: 'FORMATS' },
   'FS-BARE-DASH': { severity: 'warning', title: 'Bare "-" is not valid YAML', section: '1' },
   'FS-DUPLICATE-KEY': { severity: 'error', title: 'Key given twice', section: 'FORMATS' },
   'FS-TYPE': { severity: 'error', title: 'Value of the wrong kind', section: 'FORMATS' },

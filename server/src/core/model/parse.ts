@@ -25,8 +25,9 @@ import type {
   UnitDocument,
   Weapon,
 } from './types';
-import { ChunkCache, ORIGIN, moveChunk, splitList, type Split } from './chunks';
+import { ChunkCache, ORIGIN, moveChunk, splitList, type ChunkResult, type Split } from './chunks';
 import { Kind, deref, describeKind, isScalar, loadYaml, problem, readMap, scalarText, spanOf, suggest, type Entry, type YAMLNode, type YAMLScalar, type YAMLSequence } from './yaml';
+import { LIMITS, clip, countLines, longLines, size } from './limits';
 
 const SUFFIXES: readonly [string, DocKind][] = [
   ['.unit.yaml', 'unit'],
@@ -64,16 +65,90 @@ export const FACTION_ABILITY_KEYS = ['name', 'text'] as const;
  */
 export function parseDocument(uri: string, text: string, kind: DocKind | undefined = kindOfUri(uri), cache?: ChunkCache): FabledDocument | undefined {
   if (!kind) return undefined;
+  const refusal = refuse(text);
+  if (refusal) return unread(uri, text, kind, [refusal]);
+  // Over-long lines are blanked (offsets kept) and reported, so that the rest of the file is read.
+  const long = longLines(text);
+  const source = long.length ? blankSpans(text, long) : text;
+  const limits = long.map((l) => problem('FS-YAML-LIMIT', `This line is ${l.end - l.start} characters long; lines longer than ${LIMITS.lineChars} are not read (write one value per line)`, l));
+  let doc: FabledDocument | undefined;
   if (kind !== 'fleet') {
-    const split = splitList(text);
-    if (split) return parseSplit(uri, text, kind, split, cache ?? new ChunkCache());
+    const split = splitList(source);
+    if (split) doc = parseSplit(uri, source, kind, split, cache ?? new ChunkCache());
   }
-  return parseWhole(uri, text, kind);
+  doc ??= parseWhole(uri, source, kind);
+  capProblems(doc);
+  if (long.length) {
+    doc.text = text;
+    doc.problems.unshift(...limits.slice(0, 1000));
+  }
+  return doc;
+}
+
+/**
+ * Files the parser is not given at all: too large to be a card file (and to check within a
+ * keystroke), or binary (YAML text never holds NUL).
+ */
+function refuse(text: string): ReturnType<typeof problem> | undefined {
+  const first = firstLine(text);
+  const head = { start: 0, end: Math.min(Math.max(first.end, 1), text.length, 200) };
+  if (text.length > LIMITS.fileChars) return fileTooLarge(text.length, head);
+  if (countLines(text) > LIMITS.fileLines) {
+    return problem('FS-YAML-LIMIT', `This file has more than ${LIMITS.fileLines.toLocaleString('en')} lines; longer files are not checked (a card file has a few hundred)`, head);
+  }
+  const nul = text.indexOf('\u0000');
+  if (nul >= 0) return problem('FS-YAML-SYNTAX', 'This file holds NUL characters: it is binary, not YAML text, and is not read', { start: nul, end: nul + 1 });
+  return undefined;
+}
+
+/** What a file over `LIMITS.fileChars` is told (the CLI says it of files too large to read, too). */
+export function fileTooLarge(chars: number, at: Span): Problem {
+  return problem('FS-YAML-LIMIT', `This file is ${size(chars)}; files larger than ${size(LIMITS.fileChars)} are not checked (a card file is a few kilobytes)`, at);
+}
+
+/** A document of the kind with nothing read from it: just the problems that say why. */
+function unread(uri: string, text: string, kind: DocKind, problems: Problem[]): FabledDocument {
+  const none = <T>(): Field<T> => ({ value: undefined, raw: '', span: { start: 0, end: 0 } });
+  switch (kind) {
+    case 'unit':
+      return { kind, uri, text, problems, faction: none(), units: [] };
+    case 'faction':
+      return { kind, uri, text, problems, faction: none(), doctrine: none(), units: [] };
+    case 'fleet':
+      return { kind, uri, text, problems, name: none(), faction: none(), points: none() };
+  }
+}
+
+/** Said on the `units:` key of a file with more than `LIMITS.cards` cards (duplicate names are checked card against card). */
+function tooManyCards(at: Span): Problem {
+  return problem('FS-YAML-LIMIT', `This file holds more than ${LIMITS.cards} cards; only the first ${LIMITS.cards} are read (a faction has dozens)`, at);
+}
+
+/** Lists the first `LIMITS.problems` problems of the parse, in file order, and says how many more there are. */
+function capProblems(doc: FabledDocument): void {
+  if (doc.problems.length <= LIMITS.problems) return;
+  doc.problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+  const rest = doc.problems.length - LIMITS.problems;
+  const at = doc.problems[LIMITS.problems]!.span;
+  doc.problems.length = LIMITS.problems;
+  doc.problems.push(problem('FS-YAML-LIMIT', `${rest} more problems in this file are not listed; fix the ones above first`, at));
+}
+
+function blankSpans(text: string, spans: Span[]): string {
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    out += text.slice(at, s.start) + ' '.repeat(s.end - s.start);
+    at = s.end;
+  }
+  return out + text.slice(at);
 }
 
 /** Parses without splitting (the reference that split parsing must agree with). */
 export function parseWhole(uri: string, text: string, kind: DocKind): FabledDocument {
-  const { root, problems } = loadYaml(text);
+  const { root, problems, fatal } = loadYaml(text);
+  // Nothing was read: the problems say why, and "this file is empty" would only mislead.
+  if (fatal) return unread(uri, text, kind, problems);
   const r = new Reader(text, problems);
   const top = root && root.kind === Kind.MAP ? root : undefined;
   if (root && !top && !(root.kind === Kind.SCALAR && scalarText(root as YAMLScalar) === '')) {
@@ -98,23 +173,35 @@ function parseSplit(uri: string, text: string, kind: 'unit' | 'faction', split: 
   const head = split.listEnd >= text.length ? text.slice(0, split.listStart) : text.slice(0, split.listStart) + blank(text.slice(split.listStart, split.listEnd)) + text.slice(split.listEnd);
   const doc = parseWhole(uri, head, kind) as UnitDocument | FactionDocument;
   doc.text = text;
+  // Two items with the same text (a card pasted twice) need two results: one result's cards sit
+  // at one place only.
+  const used = new Set<ChunkResult>();
   for (const item of split.items) {
     const chunkText = text.slice(item.start, item.end);
     let chunk = cache.get(chunkText);
+    if (chunk && used.has(chunk)) chunk = undefined;
     if (!chunk) {
       // Parse the item alone, then move its tree to where it stands, so the model is built with
       // the document's own offsets (and reads the document's text) without copying anything.
-      const { root, problems } = loadYaml(chunkText, item.start);
+      // One level encloses the item: the file's top-level mapping (`units:` is at column 0).
+      const { root, problems } = loadYaml(chunkText, item.start, 1);
       const r = new Reader(text, problems);
       chunk = { text: chunkText, base: item.start, cards: root ? r.cardsOfList(root, doc.faction) : [], problems };
       for (const c of chunk.cards) Object.defineProperty(c, ORIGIN, { value: chunk, enumerable: false });
       cache.set(chunkText, chunk);
     } else moveChunk(chunk, item.start);
+    used.add(chunk);
+    // The same cap as a whole parse's (though syntax errors past it are not looked for here).
+    if (chunk.cards.length && doc.units.length >= LIMITS.cards) {
+      doc.problems.push(tooManyCards(doc.unitsKey ?? firstLine(text)));
+      break;
+    }
     for (const c of chunk.cards) {
       c.faction = doc.faction;
       doc.units.push(c);
     }
-    doc.problems.push(...chunk.problems);
+    // One by one: a spread of a chunk's problems (there may be 100,000) would overflow the stack.
+    for (const p of chunk.problems) doc.problems.push(p);
   }
   cache.sweep();
   return doc;
@@ -206,8 +293,10 @@ class Reader {
     return { start: span.start, end };
   }
 
-  private report(...args: Parameters<typeof problem>): void {
-    this.problems.push(problem(...args));
+  private report(code: Parameters<typeof problem>[0], message: string, span: Span, data?: Parameters<typeof problem>[3]): void {
+    // Without the blank lines the parser counts at a node's end: they differ between a card parsed
+    // alone and the same card in the whole file.
+    this.problems.push(problem(code, message, this.trimmed(span), data));
   }
 
   // ---------- fields ----------
@@ -237,7 +326,7 @@ class Reader {
     if (isScalar(e.value) && scalarText(e.value).trim() !== '') {
       f.raw = scalarText(e.value);
       f.value = parse(f.raw);
-      if (f.value === undefined) this.report('FS-TYPE', `"${e.key}" should be ${what}, not "${f.raw.trim()}"`, e.valueSpan);
+      if (f.value === undefined) this.report('FS-TYPE', `"${clip(e.key)}" should be ${what}, not "${clip(f.raw)}"`, e.valueSpan);
     } else if (e.value && !isScalar(e.value)) {
       this.report('FS-TYPE', `"${e.key}" should be ${what}, not ${describeKind(e.value)}`, e.valueSpan);
     } else {
@@ -252,13 +341,20 @@ class Reader {
   }
 
   /** A list under a key; a single mapping or scalar is accepted as a list of one when `single`. */
-  private list(e: Entry | undefined, single: boolean, what: string): { items: YAMLNode[]; keySpan: Span; span: Span } | undefined {
+  private list(e: Entry | undefined, single: boolean, what: string, max: number = LIMITS.listItems): { items: YAMLNode[]; keySpan: Span; span: Span } | undefined {
     if (!e) return undefined;
     const out = { items: [] as YAMLNode[], keySpan: e.keySpan, span: e.span };
     if (e.value && e.value.kind === Kind.SEQ) {
       for (const item of (e.value as YAMLSequence).items ?? []) {
         const d = deref(item);
-        if (d) out.items.push(d);
+        if (!d) continue;
+        if (out.items.length === max) {
+          // Checks compare list items with each other and with the workspace's cards: a list no
+          // one writes by hand (a fleet of 10,000 entries) would hold the checker for seconds.
+          this.report('FS-YAML-LIMIT', `"${e.key}" lists more than ${max} ${what}; the rest are not read`, spanOf(d));
+          break;
+        }
+        out.items.push(d);
       }
     } else if (e.value && single && (e.value.kind === Kind.MAP || isScalar(e.value)) && !(isScalar(e.value) && scalarText(e.value) === '')) {
       out.items.push(e.value);
@@ -302,15 +398,20 @@ class Reader {
   }
 
   private cards(e: Entry, faction: Field<string>): UnitCard[] {
-    return this.cardItems(this.list(e, true, 'unit cards')?.items ?? [], faction);
+    return this.cardItems(this.list(e, true, 'unit cards', Infinity)?.items ?? [], faction, e.keySpan);
   }
 
-  private cardItems(items: YAMLNode[], faction: Field<string>): UnitCard[] {
+  /** With `capAt`, at most `LIMITS.cards` cards are read, and a file with more is told so there. */
+  private cardItems(items: YAMLNode[], faction: Field<string>, capAt?: Span): UnitCard[] {
     const out: UnitCard[] = [];
     for (const item of items) {
       if (item.kind !== Kind.MAP) {
         this.report('FS-TYPE', `A unit card is a mapping (name, class, points, stats, ...), not ${describeKind(item)}`, spanOf(item));
         continue;
+      }
+      if (capAt && out.length >= LIMITS.cards) {
+        this.problems.push(tooManyCards(capAt));
+        break;
       }
       const m = readMap(item, this.problems, CARD_KEYS, 'on a unit card');
       out.push(this.card(item, m, faction, this.trimmed(spanOf(item))));
@@ -420,15 +521,22 @@ class Reader {
     const at = (i: number, len: number): Span => (base === undefined ? span : { start: base + i, end: base + i + len });
     const dashes = [...value.matchAll(/\s[-—–]\s/g)];
     let split: RegExpMatchArray | undefined;
-    for (let i = dashes.length - 1; i >= 0; i--) {
-      const rest = value.slice(dashes[i]!.index! + 3);
-      if ((rest.match(/,/g) ?? []).length === 3) {
+    // The last dash with exactly three commas after it. Commas are counted from the end once, not
+    // again for each dash (a 2 MB line of dashes took half a minute), and once there are more than
+    // three no earlier dash can qualify.
+    let commas = 0;
+    let countedFrom = value.length;
+    for (let i = dashes.length - 1; i >= 0 && commas <= 3; i--) {
+      const from = dashes[i]!.index! + 3;
+      for (let k = from; k < countedFrom; k++) if (value.charCodeAt(k) === 44) commas++;
+      countedFrom = Math.min(countedFrom, from);
+      if (commas === 3) {
         split = dashes[i];
         break;
       }
     }
     if (!split) {
-      this.report('FS-WEAPON-FORMAT', `Cannot read the weapon "${value.trim()}": write "Name — Type, Range, Dmg, Attacks" (e.g. Pulse Laser — Ion, 9", 2, 4) or a mapping`, span);
+      this.report('FS-WEAPON-FORMAT', `Cannot read the weapon "${clip(value)}": write "Name — Type, Range, Dmg, Attacks" (e.g. Pulse Laser — Ion, 9", 2, 4) or a mapping`, span);
       return undefined;
     }
     const nameText = value.slice(0, split.index!);
@@ -445,7 +553,7 @@ class Reader {
     if (t.raw === '') this.report('FS-WEAPON-FORMAT', `The weapon's type is missing: write one of ${WEAPON_TYPES.join(', ')} after the dash`, span);
     const numField = (p: (typeof parts)[0], what: string, parse: (s: string) => number | undefined): Field<number> => {
       const v = parse(p.raw);
-      if (v === undefined) this.report(p.raw === '' ? 'FS-WEAPON-FORMAT' : 'FS-TYPE', p.raw === '' ? `The weapon's ${what} is missing` : `The weapon's ${what} should be a number, not "${p.raw}"`, p.raw === '' ? span : p.span);
+      if (v === undefined) this.report(p.raw === '' ? 'FS-WEAPON-FORMAT' : 'FS-TYPE', p.raw === '' ? `The weapon's ${what} is missing` : `The weapon's ${what} should be a number, not "${clip(p.raw)}"`, p.raw === '' ? span : p.span);
       return { value: v, raw: p.raw, span: p.span };
     };
     const whole = signed;

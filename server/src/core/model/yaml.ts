@@ -11,6 +11,7 @@ import { load, Kind, type YAMLNode, type YAMLScalar, type YAMLMapping, type Yaml
 import { closest, distance } from 'fastest-levenshtein';
 import { CODES, type Code } from '../check/codes';
 import { shiftTree } from './chunks';
+import { clip, findExcess, LIMITS } from './limits';
 import type { Problem, Span, ProblemData } from './types';
 
 export { Kind };
@@ -56,13 +57,35 @@ const BARE_DASH = /^([ \t]*[^\s#:][^#:\n]*:[ \t]+)-([ \t]*)(#[^\n]*)?$/gm;
 export interface Loaded {
   root: YAMLNode | undefined;
   problems: Problem[];
+  /** The text was not parsed at all (a limit, or a parser failure): there is nothing to read. */
+  fatal?: boolean;
 }
 
-/** Loads YAML; with `offset`, the text is a piece of a document starting there, and every position is the document's. */
-export function loadYaml(text: string, offset = 0): Loaded {
+/**
+ * Loads YAML; with `offset`, the text is a piece of a document starting there, and every position
+ * is the document's; `depth` is how many levels of the document enclose the piece.
+ */
+export function loadYaml(text: string, offset = 0, depth = 0): Loaded {
+  // A byte order mark (Windows editors write one) is not part of the YAML: parse what follows it and
+  // move every position one on. (Turning it into a space instead indents the first key by one
+  // column, and then every other top-level key is a syntax error.)
+  if (text.charCodeAt(0) === 0xfeff) return loadYaml(text.slice(1), offset + 1, depth);
   const problems: Problem[] = [];
+  // Keep inputs the parser cannot take (or takes forever over) away from it: see ./limits.
+  const excess = findExcess(text, LIMITS, depth);
+  if (excess) {
+    const message =
+      excess.what === 'depth'
+        ? `Nested more than ${LIMITS.depth} levels deep (a card file needs six): this part of the file is not read`
+        : `More than ${LIMITS.tags} YAML tags ("!name"; Fabled Star files need none): this part of the file is not read`;
+    // The whole line, so that the report does not depend on where the scan counted past the limit.
+    const start = lineStart(text, excess.at);
+    let first = start;
+    while (first < excess.at && (text.charCodeAt(first) === 32 || text.charCodeAt(first) === 9)) first++;
+    problems.push(problem('FS-YAML-LIMIT', message, { start: first, end: Math.max(first + 1, lineEndFrom(text, first)) }));
+    return { root: undefined, problems: moved(problems, offset), fatal: true };
+  }
   let source = text;
-  if (source.charCodeAt(0) === 0xfeff) source = ' ' + source.slice(1);
   if (source.includes('-')) {
     source = source.replace(BARE_DASH, (m: string, pre: string, post: string, comment: string | undefined, at0: number) => {
       const at = at0 + pre.length;
@@ -76,12 +99,16 @@ export function loadYaml(text: string, offset = 0): Loaded {
   }
   let root: YAMLNode | undefined;
   try {
-    root = load(source) as YAMLNode | undefined;
+    // Duplicate keys are reported by readMap; the parser's own check compares every key with every
+    // other (10,000 copies of one key make 10^8 errors and exhaust the heap, which kills the process).
+    root = load(source, { ignoreDuplicateKeys: true }) as YAMLNode | undefined;
   } catch (e) {
     // The parser recovers from ordinary errors itself; a throw here is an input it cannot handle at
-    // all (e.g. nesting deep enough to exhaust the stack). Report it instead of crashing the caller.
-    problems.push(problem('FS-YAML-SYNTAX', `The file cannot be read as YAML: ${(e as Error).message ?? e}`, { start: 0, end: Math.min(text.length, 1) }));
-    return { root: undefined, problems: moved(problems, offset) };
+    // all (its own bugs, or a stack too small for the nesting findExcess lets through). Report it
+    // instead of crashing the caller.
+    const why = e instanceof RangeError ? 'it nests too deeply' : `the YAML parser failed: ${clipMessage(e)}`;
+    problems.push(problem('FS-YAML-SYNTAX', `The file cannot be read as YAML (${why})`, { start: 0, end: Math.min(text.length, Math.max(1, lineEndFrom(text, 0))) }));
+    return { root: undefined, problems: moved(problems, offset), fatal: true };
   }
   if (root) {
     // Errors before warnings, so that a line with both reports the error.
@@ -107,6 +134,11 @@ export function loadYaml(text: string, offset = 0): Loaded {
   }
   if (root && offset) shiftTree(root, offset);
   return { root, problems: moved(problems, offset) };
+}
+
+function clipMessage(e: unknown): string {
+  const m = String((e as Error)?.message ?? e);
+  return m.length > 120 ? `${m.slice(0, 119)}…` : m;
 }
 
 function moved(problems: Problem[], offset: number): Problem[] {
@@ -222,11 +254,15 @@ export interface ReadMap {
  * duplicates reported on the second key, unknown keys (when `known` is given) reported with the
  * closest known key.
  */
-export function readMap(node: YAMLNode, problems: Problem[], known?: readonly string[], what = 'here', depth = 0): ReadMap {
+export function readMap(node: YAMLNode, problems: Problem[], known?: readonly string[], what = 'here', depth = 0, merging: Set<YAMLNode> = new Set()): ReadMap {
   const entries = new Map<string, Entry>();
   const list: Entry[] = [];
   const merged: Entry[] = [];
   const mappings = ((node as YamlMap).mappings ?? []) as YAMLMapping[];
+  // Past this many, unknown keys are counted, not each reported and suggested for (90,000 of them
+  // took a second).
+  let unknown = 0;
+  let unreported: Span | undefined;
   for (const m of mappings) {
     if (!m || !m.key) continue;
     const keyNode = m.key as YAMLScalar;
@@ -237,20 +273,22 @@ export function readMap(node: YAMLNode, problems: Problem[], known?: readonly st
     const valueSpan = raw ? spanOf(raw) : { start: keySpan.end + 1, end: keySpan.end + 1 };
     const entry: Entry = { key, keySpan, value, valueSpan, span: { start: keySpan.start, end: Math.max(keySpan.end, valueSpan.end) } };
     if (key === '<<') {
-      collectMerge(value, merged, problems, depth + 1);
+      collectMerge(value, merged, depth + 1, merging);
       continue;
     }
     const prev = entries.get(key);
     if (prev) {
-      problems.push(problem('FS-DUPLICATE-KEY', `"${key}" is given twice in this mapping; only one is allowed (the first is kept)`, keySpan));
+      problems.push(problem('FS-DUPLICATE-KEY', `"${clip(key)}" is given twice in this mapping; only one is allowed (the first is kept)`, keySpan));
       continue;
     }
-    if (known && !known.includes(key)) {
+    if (known && !known.includes(key) && ++unknown > LIMITS.keyReports) {
+      unreported ??= keySpan;
+    } else if (known && !known.includes(key)) {
       const s = suggest(key, known);
       problems.push(
         problem(
           'FS-UNKNOWN-KEY',
-          s ? `Unknown key "${key}" ${what}; did you mean "${s}"?` : `Unknown key "${key}" ${what}; known keys: ${known.join(', ')}`,
+          s ? `Unknown key "${clip(key)}" ${what}; did you mean "${s}"?` : `Unknown key "${clip(key)}" ${what}; known keys: ${known.join(', ')}`,
           keySpan,
           s ? { replacements: [s] } : undefined,
         ),
@@ -259,6 +297,7 @@ export function readMap(node: YAMLNode, problems: Problem[], known?: readonly st
     entries.set(key, entry);
     list.push(entry);
   }
+  if (unreported) problems.push(problem('FS-UNKNOWN-KEY', `${unknown - LIMITS.keyReports} more unknown keys ${what} are not listed one by one; known keys: ${known!.join(', ')}`, unreported));
   for (const e of merged) {
     if (!entries.has(e.key) && (!known || known.includes(e.key))) {
       entries.set(e.key, e);
@@ -268,12 +307,18 @@ export function readMap(node: YAMLNode, problems: Problem[], known?: readonly st
   return { entries, list };
 }
 
-function collectMerge(value: YAMLNode | undefined, out: Entry[], problems: Problem[], depth: number): void {
-  if (!value || depth > MAX_ALIAS_DEPTH) return;
+/**
+ * Collects the entries of merged mappings. Each mapping is merged once per readMap: a second merge
+ * of the same node adds only keys already present (the first one wins), and without this a few
+ * lines of mappings that each merge ten aliases of the one before cost 10^10 steps.
+ */
+function collectMerge(value: YAMLNode | undefined, out: Entry[], depth: number, merging: Set<YAMLNode>): void {
+  if (!value || depth > MAX_ALIAS_DEPTH || merging.has(value)) return;
+  merging.add(value);
   if (value.kind === Kind.SEQ) {
-    for (const item of (value as YAMLSequence).items ?? []) collectMerge(deref(item), out, problems, depth + 1);
+    for (const item of (value as YAMLSequence).items ?? []) collectMerge(deref(item), out, depth + 1, merging);
   } else if (value.kind === Kind.MAP) {
-    const inner = readMap(value, [], undefined, '', depth + 1);
-    out.push(...inner.list);
+    const inner = readMap(value, [], undefined, '', depth + 1, merging);
+    for (const e of inner.list) out.push(e);
   }
 }
