@@ -22,28 +22,41 @@ export interface Split {
   items: ItemRange[];
 }
 
-const UNSAFE = /(?:^|[\s[{,])[&*!][^\s]|^\t|^(?:---|\.\.\.)(?:\s|$)|^%|^ *\? /m;
+/** Whether anything in the text could tie one item to another or change how lines nest. */
+function unsafe(text: string): boolean {
+  // Anchors (&a), aliases (*a) and tags (!t) where YAML would read them: after a space, a flow
+  // indicator or a line start, and followed by a name. Checked by hand: one regex with a
+  // look-behind over the whole file costs more than these scans.
+  for (const c of ['&', '*', '!']) {
+    for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) {
+      const before = i === 0 ? '\n' : text[i - 1]!;
+      const after = text[i + 1];
+      if (after !== undefined && !/\s/.test(after) && /[\s[{,]/.test(before)) return true;
+    }
+  }
+  return /^\t|^(?:---|\.\.\.)(?:\s|$)|^%|^ *\? /m.test(text);
+}
 
 /** Finds the items of the top-level block list under `key:`, or undefined when splitting is not safe. */
 export function splitList(text: string, key = 'units'): Split | undefined {
-  if (UNSAFE.test(text)) return undefined;
   const head = new RegExp(`^${key}:[ \\t]*(?:#[^\\n]*)?\\r?$`, 'm').exec(text);
-  if (!head) return undefined;
+  if (!head || unsafe(text)) return undefined;
   let pos = head.index + head[0].length + 1;
   let indent = -1;
   const items: ItemRange[] = [];
   let listEnd = text.length;
   while (pos < text.length) {
-    const nl = text.indexOf('\n', pos);
-    const lineEnd = nl < 0 ? text.length : nl;
-    const line = text.slice(pos, lineEnd);
-    const trimmed = line.trimStart();
-    if (trimmed === '' || trimmed === '\r' || trimmed.startsWith('#')) {
-      pos = lineEnd + 1;
+    let nl = text.indexOf('\n', pos);
+    if (nl < 0) nl = text.length;
+    let i = pos;
+    while (i < nl && text.charCodeAt(i) === 32) i++;
+    const c = text[i];
+    if (i >= nl || c === '\r' || c === '#') {
+      pos = nl + 1;
       continue;
     }
-    const ind = line.length - trimmed.length;
-    const isItem = trimmed.startsWith('- ') || trimmed === '-' || trimmed === '-\r';
+    const ind = i - pos;
+    const isItem = c === '-' && (i + 1 >= nl || text[i + 1] === ' ' || text[i + 1] === '\r');
     if (indent < 0) {
       if (!isItem) return undefined; // `units:` followed by something other than a block list
       indent = ind;
@@ -56,11 +69,10 @@ export function splitList(text: string, key = 'units'): Split | undefined {
       if (items.length) items[items.length - 1]!.end = pos;
       items.push({ start: pos, end: text.length });
     }
-    pos = lineEnd + 1;
+    pos = nl + 1;
   }
   if (!items.length) return undefined;
   items[items.length - 1]!.end = Math.min(items[items.length - 1]!.end, listEnd);
-  // Give trailing blank and comment lines back to the list's end, so a key after it is untouched.
   return { listStart: items[0]!.start, listEnd, items };
 }
 
@@ -101,10 +113,14 @@ export class ChunkCache {
 }
 
 /** Where a card came from, for the validator's per-card cache. */
-export const ORIGIN = Symbol('chunk-origin');
+const ORIGINS = new WeakMap<UnitCard, ChunkResult>();
+
+export function setOrigin(card: UnitCard, chunk: ChunkResult): void {
+  ORIGINS.set(card, chunk);
+}
 
 export function originOf(card: UnitCard): ChunkResult | undefined {
-  return (card as unknown as { [ORIGIN]?: ChunkResult })[ORIGIN];
+  return ORIGINS.get(card);
 }
 
 function isSpan(o: object): o is Span {

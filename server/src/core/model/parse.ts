@@ -25,7 +25,7 @@ import type {
   UnitDocument,
   Weapon,
 } from './types';
-import { ChunkCache, ORIGIN, moveChunk, splitList, type ChunkResult, type Split } from './chunks';
+import { ChunkCache, moveChunk, setOrigin, splitList, type ChunkResult, type Split } from './chunks';
 import { Kind, deref, describeKind, isScalar, loadYaml, problem, readMap, scalarText, spanOf, suggest, type Entry, type YAMLNode, type YAMLScalar, type YAMLSequence } from './yaml';
 import { LIMITS, clip, countLines, longLines, size } from './limits';
 
@@ -187,7 +187,7 @@ function parseSplit(uri: string, text: string, kind: 'unit' | 'faction', split: 
       const { root, problems } = loadYaml(chunkText, item.start, 1);
       const r = new Reader(text, problems);
       chunk = { text: chunkText, base: item.start, cards: root ? r.cardsOfList(root, doc.faction) : [], problems };
-      for (const c of chunk.cards) Object.defineProperty(c, ORIGIN, { value: chunk, enumerable: false });
+      for (const c of chunk.cards) setOrigin(c, chunk);
       cache.set(chunkText, chunk);
     } else moveChunk(chunk, item.start);
     used.add(chunk);
