@@ -11,11 +11,16 @@ import type { DocKind } from '../../server/src/core/model/types';
 const ROOT = path.join(__dirname, '..', '..');
 
 function yamlFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? yamlFiles(path.join(dir, e.name)) : /\.(unit|faction|fleet)\.yaml$/.test(e.name) ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? yamlFiles(path.join(dir, e.name)) : /\.(unit|faction|fleet)\.yaml$/.test(e.name) ? [path.join(dir, e.name)] : []));
 }
 
 /** Every real file the project has: the examples and the diagnostics fixtures. */
-export const SAMPLES: { file: string; kind: DocKind; text: string }[] = [...yamlFiles(path.join(ROOT, 'examples')), ...yamlFiles(path.join(ROOT, 'test', 'core', 'fixtures'))].map((file) => ({
+export const SAMPLES: { file: string; kind: DocKind; text: string }[] = [
+  ...yamlFiles(path.join(ROOT, 'examples')),
+  ...yamlFiles(path.join(ROOT, 'test', 'core', 'fixtures')),
+].map((file) => ({
   file,
   kind: /\.unit\./.test(file) ? 'unit' : /\.faction\./.test(file) ? 'faction' : 'fleet',
   text: fs.readFileSync(file, 'utf8'),
@@ -25,15 +30,114 @@ export const URIS: Record<DocKind, string> = { unit: 'file:///fuzz/a.unit.yaml',
 
 /** Pieces of text that mean something to YAML or to Fabled Star, and some that mean nothing. */
 export const TOKENS = [
-  '\n', '\n', '\n', '  ', '  ', '    ', '- ', '-', ': ', ':', '[', ']', '{', '}', ', ', '"', "'", '# ', '&a ', '*a', '!t ', '<<: ', '<<: *a',
-  '|', '>-', '---', '...', '? ', '%YAML 1.2', '\t', '\r\n', '\r', '\ufeff', '\u2028', '\\', '@', '`', '~', 'null', 'true',
-  'faction: ', 'units:', 'name: ', 'class: ', 'points: ', 'bases: ', 'base: ', 'stats: ', 'weapons:', 'orders:', 'abilities:',
-  'doctrine: ', 'cp: ', 'cpSources:', 'factionAbility:', 'commandAbilities:', 'cost: ', 'timing: ', 'effect: ', 'text: ',
-  'unit: ', 'count: ', 'embark:', 'objectives: ', 'type: ', 'range: ', 'damage: ', 'attacks: ', 'difficulty: ',
-  'Destroyer', 'Fighter', 'Carrier', 'Frigate', 'Myr-Valari', 'Standard', 'Elite', 'Energy', 'Ion', 'Launch Bay Tier 2',
-  'Lumen Destroyer', 'Veilwing Fighter Wing', 'Attack Run', 'Hit & Run', 'Dogfighters',
-  '9/6', '5+', '7+', '4', '6/3', '12"', '18"', '10"', '0', '-1', '99999999', '1e309', '.inf', '0x1f', '—', ' — ', '–',
-  '"9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"', 'Pulse Laser — Ion, 9", 2, 4', '<script>alert(1)</script>', '${x}', '🚀', '\u202e', '\u0301',
+  '\n',
+  '\n',
+  '\n',
+  '  ',
+  '  ',
+  '    ',
+  '- ',
+  '-',
+  ': ',
+  ':',
+  '[',
+  ']',
+  '{',
+  '}',
+  ', ',
+  '"',
+  "'",
+  '# ',
+  '&a ',
+  '*a',
+  '!t ',
+  '<<: ',
+  '<<: *a',
+  '|',
+  '>-',
+  '---',
+  '...',
+  '? ',
+  '%YAML 1.2',
+  '\t',
+  '\r\n',
+  '\r',
+  '\ufeff',
+  '\u2028',
+  '\\',
+  '@',
+  '`',
+  '~',
+  'null',
+  'true',
+  'faction: ',
+  'units:',
+  'name: ',
+  'class: ',
+  'points: ',
+  'bases: ',
+  'base: ',
+  'stats: ',
+  'weapons:',
+  'orders:',
+  'abilities:',
+  'doctrine: ',
+  'cp: ',
+  'cpSources:',
+  'factionAbility:',
+  'commandAbilities:',
+  'cost: ',
+  'timing: ',
+  'effect: ',
+  'text: ',
+  'unit: ',
+  'count: ',
+  'embark:',
+  'objectives: ',
+  'type: ',
+  'range: ',
+  'damage: ',
+  'attacks: ',
+  'difficulty: ',
+  'Destroyer',
+  'Fighter',
+  'Carrier',
+  'Frigate',
+  'Myr-Valari',
+  'Standard',
+  'Elite',
+  'Energy',
+  'Ion',
+  'Launch Bay Tier 2',
+  'Lumen Destroyer',
+  'Veilwing Fighter Wing',
+  'Attack Run',
+  'Hit & Run',
+  'Dogfighters',
+  '9/6',
+  '5+',
+  '7+',
+  '4',
+  '6/3',
+  '12"',
+  '18"',
+  '10"',
+  '0',
+  '-1',
+  '99999999',
+  '1e309',
+  '.inf',
+  '0x1f',
+  '—',
+  ' — ',
+  '–',
+  '"9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"',
+  'Pulse Laser — Ion, 9", 2, 4',
+  '<script>alert(1)</script>',
+  '${x}',
+  '🚀',
+  '\u202e',
+  '\u0301',
 ];
 
 const token = fc.oneof(
@@ -93,42 +197,55 @@ export const cardFile = fc
   .map((cards) => {
     const out = ['faction: Fuzz', 'units:'];
     for (const c of cards) {
-      const lines = [`  - name: ${c.name}`, `    class: ${c.cls}`, `    points: ${c.points}`, '    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"', '    weapons:', `      - ${c.weapon}`, ''];
+      const lines = [
+        `  - name: ${c.name}`,
+        `    class: ${c.cls}`,
+        `    points: ${c.points}`,
+        '    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"',
+        '    weapons:',
+        `      - ${c.weapon}`,
+        '',
+      ];
       for (let k = 0; k < c.copies; k++) out.push(...lines);
     }
     return out.join('\n');
   });
 
 /** Nesting of every kind YAML has, `depth` levels deep (for the parser guard). */
-export const nesting = fc.record({ depth: fc.integer({ min: 1, max: 400 }), seed: fc.array(fc.constantFrom('flow-seq', 'flow-map', 'block-seq', 'block-map', 'compact', 'key'), { minLength: 1, maxLength: 6 }) }).map(({ depth, seed }) => {
-  // Block levels need a line each (and indentation), flow levels nest inside one another; once a
-  // flow collection is open, everything inside it is flow.
-  let text = 'units:\n';
-  let indent = 2;
-  let flow = 0;
-  let closers = '';
-  for (let d = 0; d < depth; d++) {
-    const k = seed[d % seed.length]!;
-    if (flow > 0 || k === 'flow-seq' || k === 'flow-map') {
-      if (k === 'flow-map' || k === 'key' || k === 'block-map') {
-        text += flow > 0 || d === 0 ? '{a: ' : `${' '.repeat(indent)}a: {a: `;
-        closers = '}' + closers;
+export const nesting = fc
+  .record({
+    depth: fc.integer({ min: 1, max: 400 }),
+    seed: fc.array(fc.constantFrom('flow-seq', 'flow-map', 'block-seq', 'block-map', 'compact', 'key'), { minLength: 1, maxLength: 6 }),
+  })
+  .map(({ depth, seed }) => {
+    // Block levels need a line each (and indentation), flow levels nest inside one another; once a
+    // flow collection is open, everything inside it is flow.
+    let text = 'units:\n';
+    let indent = 2;
+    let flow = 0;
+    let closers = '';
+    for (let d = 0; d < depth; d++) {
+      const k = seed[d % seed.length]!;
+      if (flow > 0 || k === 'flow-seq' || k === 'flow-map') {
+        if (k === 'flow-map' || k === 'key' || k === 'block-map') {
+          text += flow > 0 || d === 0 ? '{a: ' : `${' '.repeat(indent)}a: {a: `;
+          closers = '}' + closers;
+        } else {
+          text += flow > 0 || d === 0 ? '[' : `${' '.repeat(indent)}- [`;
+          closers = ']' + closers;
+        }
+        flow++;
+      } else if (k === 'compact') {
+        text += `${' '.repeat(indent)}- `;
+        indent += 2;
+        text += '\n';
+      } else if (k === 'block-seq') {
+        text += `${' '.repeat(indent)}-\n`;
+        indent += 2;
       } else {
-        text += flow > 0 || d === 0 ? '[' : `${' '.repeat(indent)}- [`;
-        closers = ']' + closers;
+        text += `${' '.repeat(indent)}k${d}:\n`;
+        indent += 2;
       }
-      flow++;
-    } else if (k === 'compact') {
-      text += `${' '.repeat(indent)}- `;
-      indent += 2;
-      text += '\n';
-    } else if (k === 'block-seq') {
-      text += `${' '.repeat(indent)}-\n`;
-      indent += 2;
-    } else {
-      text += `${' '.repeat(indent)}k${d}:\n`;
-      indent += 2;
     }
-  }
-  return { depth, text: text + (flow > 0 ? 'x' + closers : `${' '.repeat(indent)}x`) + '\n' };
-});
+    return { depth, text: text + (flow > 0 ? 'x' + closers : `${' '.repeat(indent)}x`) + '\n' };
+  });

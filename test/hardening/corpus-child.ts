@@ -33,7 +33,9 @@ process.on('message', (index: number) => {
     index,
     codes: [...new Set(problems.map((p) => p.code))].sort(),
     problems: problems.length,
-    badSpans: problems.filter((p) => !(p.span.start >= 0 && p.span.start <= p.span.end && p.span.end <= text.length)).map((p) => `${p.code} ${p.span.start}-${p.span.end}`),
+    badSpans: problems
+      .filter((p) => !(p.span.start >= 0 && p.span.start <= p.span.end && p.span.end <= text.length))
+      .map((p) => `${p.code} ${p.span.start}-${p.span.end}`),
     longestMessage: problems.reduce((m, p) => Math.max(m, p.message.length), 0),
     ms,
   };

@@ -29,7 +29,12 @@ function describeExpect(c: HostileCase): string {
 /** What every case must show, whichever front end reported it. */
 function assertReport(c: HostileCase, codes: string[]): void {
   for (const code of c.expect) assert.ok(codes.includes(code), `expected ${code}; got ${codes.join(', ') || 'nothing'}`);
-  if (c.only) assert.deepEqual(codes.filter((x) => !c.expect.includes(x)), [], 'nothing else may be reported');
+  if (c.only)
+    assert.deepEqual(
+      codes.filter((x) => !c.expect.includes(x)),
+      [],
+      'nothing else may be reported',
+    );
 }
 
 /** A child that checks cases one at a time; replaced when one of them kills or hangs it. */
@@ -37,7 +42,10 @@ class Checker {
   private child: ChildProcess | undefined;
 
   private start(): ChildProcess {
-    const child = fork(join(__dirname, 'corpus-child.ts'), [], { execArgv: ['--import', 'tsx', `--max-old-space-size=${HEAP_MB}`], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(join(__dirname, 'corpus-child.ts'), [], {
+      execArgv: ['--import', 'tsx', `--max-old-space-size=${HEAP_MB}`],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
     child.stderr!.resume();
     return child;
   }
@@ -96,7 +104,10 @@ describe('hostile corpus: core', function () {
 /** Runs the built CLI on one file; the process is killed at the bound. */
 function runCli(file: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; killed: boolean }> {
   return new Promise((res) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, CLI, 'check', file, '--format', 'json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, CLI, 'check', file, '--format', 'json'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let killed = false;

@@ -143,7 +143,7 @@ export const CASES: HostileCase[] = [
     expect: ['FS-MISSING-FIELD'],
   },
   {
-    name: '45,000 unknown tags (the parser looks each one\'s line up from the top)',
+    name: "45,000 unknown tags (the parser looks each one's line up from the top)",
     file: 'tags.unit.yaml',
     text: () => `faction: Hostile\nunits:\n${'  - !card x\n'.repeat(45_000)}`,
     expect: ['FS-YAML-LIMIT'],

@@ -27,7 +27,11 @@ const CASES: [string, string, 'depth' | 'tags' | undefined][] = [
   ['brackets in a single-quoted value spanning lines', `a: '${'[\n  '.repeat(500)}'\n`, undefined],
   ['brackets in a comment', `a: 1 # ${'['.repeat(500)}\n`, undefined],
   ['brackets inside a plain value', `effect: Roll a die[${'['.repeat(500)}\n`, undefined],
-  ['brackets and deep indentation in a block scalar', `text: |\n${Array.from({ length: 300 }, (_, i) => `  ${' '.repeat(i)}[[[`).join('\n')}\nnext: 1\n`, undefined],
+  [
+    'brackets and deep indentation in a block scalar',
+    `text: |\n${Array.from({ length: 300 }, (_, i) => `  ${' '.repeat(i)}[[[`).join('\n')}\nnext: 1\n`,
+    undefined,
+  ],
   ['a folded block scalar with indicators and a comment', `text: >-2 # folded\n${'    [[[[\n'.repeat(300)}next: 1\n`, undefined],
   ['nesting after a block scalar ends is counted', `text: |\n  plain\n${'- '.repeat(LIMITS.depth + 1)}x\n`, 'depth'],
   ['an apostrophe in a plain value does not open a quote', `a: it's\nb: ${levels(LIMITS.depth + 1, '[', ']')}\n`, 'depth'],
@@ -49,7 +53,11 @@ describe('parser guards (limits.ts)', () => {
       if (s.file.endsWith('deep.unit.yaml')) continue;
       assert.equal(findExcess(s.text), undefined, s.file);
       const problems = checkDocument(parseDocument(`file:///x.${s.kind}.yaml`, s.text)!);
-      assert.deepEqual(problems.filter((p) => p.code === 'FS-YAML-LIMIT'), [], s.file);
+      assert.deepEqual(
+        problems.filter((p) => p.code === 'FS-YAML-LIMIT'),
+        [],
+        s.file,
+      );
     }
   });
 

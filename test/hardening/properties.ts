@@ -46,7 +46,10 @@ function checkProblems(text: string, problems: Problem[]): void {
     assert.equal(p.severity, CODES[p.code as keyof typeof CODES].severity, `${p.code} has the wrong severity`);
     assert.ok(p.message.trim().length > 0, `${p.code} has no message`);
     assert.ok(Number.isInteger(p.span.start) && Number.isInteger(p.span.end), `${p.code} span is not whole offsets`);
-    assert.ok(p.span.start >= 0 && p.span.start <= p.span.end && p.span.end <= text.length, `${p.code} span ${p.span.start}-${p.span.end} is outside 0-${text.length}`);
+    assert.ok(
+      p.span.start >= 0 && p.span.start <= p.span.end && p.span.end <= text.length,
+      `${p.code} span ${p.span.start}-${p.span.end} is outside 0-${text.length}`,
+    );
   }
 }
 

@@ -101,7 +101,10 @@ export function findExcess(text: string, limits: { depth: number; tags: number }
       // "- - x", "? - x", "- ? x": each indicator followed by a blank opens one more level.
       for (;;) {
         const c = text.charCodeAt(i);
-        if ((c === 0x2d /* - */ || c === 0x3f /* ? */ || c === 0x3a) /* : */ && (i + 1 >= end || isBlank(text.charCodeAt(i + 1)) || text.charCodeAt(i + 1) === CR)) {
+        if (
+          (c === 0x2d /* - */ || c === 0x3f /* ? */ || c === 0x3a) /* : */ &&
+          (i + 1 >= end || isBlank(text.charCodeAt(i + 1)) || text.charCodeAt(i + 1) === CR)
+        ) {
           compact++;
           i++;
           while (i < end && isBlank(text.charCodeAt(i))) i++;
@@ -164,7 +167,14 @@ export function findExcess(text: string, limits: { depth: number; tags: number }
     }
     // A line of block context whose last token is | or > (with up to two indicators such as |- or
     // >2) opens a block scalar: the lines indented more than this one are its text.
-    if (indent >= 0 && quote === 0 && flow === 0 && tokenStart >= 0 && tokenEnd - tokenStart <= 3 && /^[|>][0-9+-]{0,2}$/.test(text.slice(tokenStart, tokenEnd))) {
+    if (
+      indent >= 0 &&
+      quote === 0 &&
+      flow === 0 &&
+      tokenStart >= 0 &&
+      tokenEnd - tokenStart <= 3 &&
+      /^[|>][0-9+-]{0,2}$/.test(text.slice(tokenStart, tokenEnd))
+    ) {
       blockScalarParent = indent;
     }
     pos = end + 1;

@@ -132,8 +132,26 @@ export function loadYaml(text: string, offset = 0, depth = 0): Loaded {
       problems.push(problem(err.isWarning ? 'FS-YAML-WARNING' : 'FS-YAML-SYNTAX', message, span));
     }
   }
+  // The parser adds a line break to a text that does not end in one, and may place a node there,
+  // past the end of the text; a key it has to invent while recovering from an error may sit at -1.
+  if (root && ((root.errors ?? []).length > 0 || !/[\n\r]$/.test(text))) clampTree(root, text.length);
   if (root && offset) shiftTree(root, offset);
   return { root, problems: moved(problems, offset) };
+}
+
+/** Keeps every position of a tree within [0, max] (aliases are clamped where their anchors stand). */
+function clampTree(root: YAMLNode, max: number): void {
+  type N = { startPosition: number; endPosition: number; kind?: number; key?: N; value?: unknown; mappings?: N[]; items?: N[] };
+  const stack: N[] = [root as unknown as N];
+  while (stack.length) {
+    const n = stack.pop()!;
+    n.startPosition = Math.min(Math.max(n.startPosition, 0), max);
+    n.endPosition = Math.min(Math.max(n.endPosition, n.startPosition), max);
+    if (n.key) stack.push(n.key);
+    if (n.kind !== Kind.ANCHOR_REF && n.value && typeof n.value === 'object') stack.push(n.value as N);
+    if (n.mappings) for (const m of n.mappings) if (m) stack.push(m);
+    if (n.items) for (const m of n.items) if (m) stack.push(m);
+  }
 }
 
 function clipMessage(e: unknown): string {
