@@ -310,3 +310,53 @@ describe('hardening: text from files is shown as text by the language server', f
     }
   });
 });
+
+describe('hardening: language server under load', function () {
+  this.timeout(300_000);
+
+  it('answers pulled diagnostics for hostile documents, then for a normal one', async () => {
+    const c = await startBounded({ pull: true });
+    try {
+      for (const hc of CASES.filter((x) => /50 MB|16 MB|40,000 \[|binary junk$|10,000 copies/.test(x.name))) {
+        const uri = await c.open(`pull/${hc.file}`, hc.bytes ? hc.bytes().toString('utf8') : hc.text());
+        const report = await within(
+          `pulled diagnostics of ${hc.file}`,
+          c.request<{ kind: string; items: { code: string }[] }>('textDocument/diagnostic', { textDocument: { uri } }),
+        );
+        const codes = report.items.map((d) => String(d.code));
+        for (const code of hc.expect) assert.ok(codes.includes(code), `${hc.file}: expected ${code}; got ${codes.join(', ')}`);
+        await c.close(uri);
+      }
+      const normal = await c.open('pull/normal.unit.yaml', NORMAL_UNIT);
+      const report = await within(
+        'pulled diagnostics of a normal file',
+        c.request<{ items: unknown[] }>('textDocument/diagnostic', { textDocument: { uri: normal } }),
+      );
+      assert.deepEqual(report.items, []);
+      alive(c);
+    } finally {
+      await c.stop();
+    }
+  });
+
+  it('answers a burst of 300 edits to a 50,000-line file for its last version', async () => {
+    const c = await startBounded();
+    try {
+      const text = bigUnitFile(45_000);
+      const uri = await c.open('burst.unit.yaml', text);
+      await c.diagnosticsWhere(uri, 'first diagnostics', () => true, 30_000);
+      let last = 0;
+      // Typing 300 characters onto a card's name, one edit each, without waiting for answers.
+      let typed = '';
+      for (let i = 0; i < 300; i++) {
+        last = await c.edit(uri, `Bench Destroyer 0${typed}\n`, `Bench Destroyer 0${typed}a\n`);
+        typed += 'a';
+      }
+      const ds = await c.diagnosticsWhere(uri, `diagnostics of version ${last}`, () => true, SERVER_BOUND_MS);
+      assert.deepEqual(ds, []);
+      alive(c);
+    } finally {
+      await c.stop();
+    }
+  });
+});
