@@ -96,7 +96,16 @@ export function checkFiles(io: CliIO, files: string[], cardFiles: string[] = [])
 function toJson(file: string, lines: TextDocument, p: Problem): JsonDiagnostic {
   const s = lines.positionAt(p.span.start);
   const e = lines.positionAt(Math.max(p.span.start, p.span.end));
-  return { file, line: s.line + 1, column: s.character + 1, endLine: e.line + 1, endColumn: e.character + 1, severity: p.severity, code: p.code, message: p.message };
+  return {
+    file,
+    line: s.line + 1,
+    column: s.character + 1,
+    endLine: e.line + 1,
+    endColumn: e.character + 1,
+    severity: p.severity,
+    code: p.code,
+    message: p.message,
+  };
 }
 
 export function runCheck(argv: string[], io: CliIO): number {
@@ -131,7 +140,11 @@ export function runCheck(argv: string[], io: CliIO): number {
   const skipped = files.filter((f) => !kindOfUri(f));
   for (const f of skipped) problems.push(`${f}: not a Fabled Star file (name it *.unit.yaml, *.faction.yaml or *.fleet.yaml)`);
   const ours = files.filter((f) => kindOfUri(f));
-  const { report, unreadable } = checkFiles(io, ours, cards.files.filter((f) => kindOfUri(f)));
+  const { report, unreadable } = checkFiles(
+    io,
+    ours,
+    cards.files.filter((f) => kindOfUri(f)),
+  );
   problems.push(...unreadable);
   for (const p of problems) io.stderr(`fabled-star check: ${p}\n`);
 
@@ -182,7 +195,14 @@ export function toSarif(report: CheckReport): object {
           ruleIndex: codes.indexOf(d.code as keyof typeof CODES),
           level: SARIF_LEVEL[d.severity],
           message: { text: d.message },
-          locations: [{ physicalLocation: { artifactLocation: { uri: d.file }, region: { startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn } } }],
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: d.file },
+                region: { startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn },
+              },
+            },
+          ],
         })),
       },
     ],

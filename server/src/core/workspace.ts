@@ -91,7 +91,7 @@ export class Workspace {
   /** Every card, in document order. */
   allCards(): CardRef[] {
     const out: CardRef[] = [];
-    for (const byName of this.index().values()) for (const list of byName.values()) out.push(...list);
+    for (const byName of this.index().values()) for (const list of byName.values()) for (const r of list) out.push(r);
     return out;
   }
 
@@ -100,7 +100,7 @@ export class Workspace {
     const idx = this.index();
     if (faction !== undefined) return idx.get(norm(faction))?.get(norm(name)) ?? [];
     const out: CardRef[] = [];
-    for (const byName of idx.values()) out.push(...(byName.get(norm(name)) ?? []));
+    for (const byName of idx.values()) for (const r of byName.get(norm(name)) ?? []) out.push(r);
     return out;
   }
 

@@ -69,7 +69,7 @@ export const CODES = {
   'FS-FLEET-OVER': { severity: 'error', title: 'Fleet over its points limit', section: '17' },
   'FS-FLEET-UNDER': { severity: 'info', title: 'Fleet under its points limit', section: '17' },
   'FS-UNIT-UNKNOWN': { severity: 'error', title: 'No card of that name', section: 'FORMATS' },
-  'FS-UNIT-FACTION': { severity: 'error', title: "Card of another faction", section: 'FORMATS' },
+  'FS-UNIT-FACTION': { severity: 'error', title: 'Card of another faction', section: 'FORMATS' },
   'FS-COUNT': { severity: 'error', title: 'Count not a whole number >= 1', section: 'FORMATS' },
   'FS-EMBARK-NO-BAY': { severity: 'error', title: 'Host has no Launch Bay', section: '6' },
   'FS-EMBARK-KIND': { severity: 'error', title: 'Unit cannot be carried by this bay', section: '6' },

@@ -4,6 +4,7 @@ import type { Field, FleetDocument, FleetEntry, Problem } from '../model/types';
 import type { CardRef, Workspace } from '../workspace';
 import { suggest, suggestMany } from '../model/yaml';
 import { bayCapacity, type CheckContext } from './context';
+import { clip } from '../model/limits';
 
 export interface EntryPoints {
   entry: FleetEntry;
@@ -65,18 +66,22 @@ function checkName(ctx: CheckContext, f: Field<string>, faction: string | undefi
     const other = elsewhere[0]!;
     ctx.report(
       'FS-UNIT-FACTION',
-      `${other.card.name.value} is a ${other.faction} card; this fleet is ${faction}`,
+      `${clip(other.card.name.value ?? '')} is a ${clip(other.faction)} card; this fleet is ${clip(faction)}`,
       f.span,
       undefined,
-      related(other, `${other.card.name.value} is defined here (${other.faction})`),
+      related(other, `${clip(other.card.name.value ?? '')} is defined here (${clip(other.faction)})`),
     );
     return false;
   }
   if (faction === undefined && elsewhere.length) return true;
   const pool = (faction !== undefined && ws.cardsOf(faction).length ? ws.cardsOf(faction) : ws.allCards()).map((c) => c.card.name.value!).filter(Boolean);
   const near = suggestMany(name, pool, 3);
-  const hint = near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : faction !== undefined ? `; no ${faction} card has that name` : '';
-  ctx.report('FS-UNIT-UNKNOWN', `No card named "${name}"${hint}`, f.span, near.length ? { replacements: near } : undefined);
+  const hint = near.length
+    ? `; did you mean ${near.map((n) => `"${clip(n)}"`).join(' or ')}?`
+    : faction !== undefined
+      ? `; no ${clip(faction)} card has that name`
+      : '';
+  ctx.report('FS-UNIT-UNKNOWN', `No card named "${clip(name)}"${hint}`, f.span, near.length ? { replacements: near } : undefined);
   return false;
 }
 
@@ -95,7 +100,7 @@ export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
     const s = suggest(faction, ws.factions());
     ctx.report(
       'FS-FACTION-UNKNOWN',
-      `No cards of the faction "${faction}" are in the workspace${s ? `; did you mean "${s}"?` : `; factions with cards: ${ws.factions().join(', ')}`}`,
+      `No cards of the faction "${clip(faction)}" are in the workspace${s ? `; did you mean "${clip(s)}"?` : `; factions with cards: ${clip(ws.factions().join(', '), 200)}`}`,
       doc.faction.span,
       s ? { replacements: [s] } : undefined,
     );

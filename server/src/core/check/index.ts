@@ -6,6 +6,7 @@ import type { FabledDocument, Problem, UnitCard } from '../model/types';
 import { originOf, type ChunkResult } from '../model/chunks';
 import type { Workspace } from '../workspace';
 import { CheckContext } from './context';
+import { clip } from '../model/limits';
 import { checkCard } from './card';
 import { checkBoard } from './board';
 import { checkFleet } from './fleet';
@@ -15,6 +16,8 @@ export { fleetTotals, type FleetTotals, type EntryPoints } from './fleet';
 export { cpPerRound } from './board';
 
 export function checkDocument(doc: FabledDocument, ws?: Workspace): Problem[] {
+  // A file that was not read at all has nothing to check beyond why it was not read.
+  if (doc.unread) return [...doc.problems];
   const ctx = new CheckContext(doc, ws);
   switch (doc.kind) {
     case 'unit':
@@ -69,13 +72,20 @@ function checkDuplicate(ctx: CheckContext, card: UnitCard): void {
   if (!name || !ctx.ws || faction === undefined) return;
   const all = ctx.ws.findCards(name, faction);
   if (all.length < 2) return;
-  const others = all.filter((r) => r.card !== card);
+  // Many cards of one name (pasted thousands of times) must not make this quadratic: count, and
+  // collect only the few others that are linked.
+  const count = all.length - 1;
+  const others: typeof all = [];
+  for (const r of all) {
+    if (others.length >= 5) break;
+    if (r.card !== card) others.push(r);
+  }
   ctx.report(
     'FS-DUPLICATE-CARD',
-    `${faction} already has a card named "${name}" (${others.length} other${others.length === 1 ? '' : 's'}); names are unique per faction across the workspace`,
+    `${clip(faction)} already has a card named "${clip(name)}" (${count} other${count === 1 ? '' : 's'}); names are unique per faction across the workspace`,
     card.name.span,
     undefined,
-    others.slice(0, 5).map((r) => ({ uri: r.uri, span: r.card.name.span, message: `"${name}" is also defined here` })),
+    others.map((r) => ({ uri: r.uri, span: r.card.name.span, message: `"${clip(name)}" is also defined here` })),
   );
 }
 

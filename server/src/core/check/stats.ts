@@ -2,6 +2,7 @@
 import { CLASSES, STATS, STAT_NAMES, STAT_ORDER, MOVEMENT_STICKS, type StatName, type UnitClass } from '../rules/data';
 import type { StatEntry, UnitCard } from '../model/types';
 import type { CheckContext } from './context';
+import { clip } from '../model/limits';
 
 function clamp(n: number, lo: number, hi: number): number {
   return Math.min(hi, Math.max(lo, n));
@@ -55,7 +56,9 @@ function checkStat(ctx: CheckContext, e: StatEntry, cls: UnitClass | undefined):
   if (!v) {
     ctx.report(
       'FS-STAT-FORMAT',
-      e.raw === '' ? `${label} has no value; it is ${formDescription(e.stat)}` : `${label} "${e.raw}" cannot be read; it is ${formDescription(e.stat)}`,
+      e.raw === ''
+        ? `${label} has no value; it is ${formDescription(e.stat)}`
+        : `${label} "${clip(e.raw, 20)}" cannot be read; it is ${formDescription(e.stat)}`,
       e.span,
     );
     return;
@@ -72,20 +75,20 @@ function checkStat(ctx: CheckContext, e: StatEntry, cls: UnitClass | undefined):
       const bad = v.parts.find((p) => !sticks.includes(p));
       if (bad !== undefined)
         out(
-          `${e.raw}: movement uses ${sticks.map((s) => `${s}"`).join(', ')} sticks (min ${sticks[0]}, max ${sticks[sticks.length - 1]}/${sticks[sticks.length - 1]})`,
+          `${clip(e.raw, 20)}: movement uses ${sticks.map((s) => `${s}"`).join(', ')} sticks (min ${sticks[0]}, max ${sticks[sticks.length - 1]}/${sticks[sticks.length - 1]})`,
           v.parts.map(nearestStick).join('/'),
         );
       return;
     }
     case 'target': {
       if (v.target < spec.min! || v.target > spec.max!)
-        out(`${e.raw} is outside ${spec.min}+ (best) to ${spec.max}+ (worst)`, `${clamp(v.target, spec.min!, spec.max!)}+`);
+        out(`${clip(e.raw, 20)} is outside ${spec.min}+ (best) to ${spec.max}+ (worst)`, `${clamp(v.target, spec.min!, spec.max!)}+`);
       return;
     }
     case 'count': {
       if (v.n < spec.min! || (spec.max !== undefined && v.n > spec.max)) {
         const lim = spec.max !== undefined ? `${spec.min} to ${spec.max}` : `at least ${spec.min}`;
-        out(`${e.raw} is outside its limits (${lim})`, String(clamp(v.n, spec.min!, spec.max ?? Infinity)));
+        out(`${clip(e.raw, 20)} is outside its limits (${lim})`, String(clamp(v.n, spec.min!, spec.max ?? Infinity)));
         return;
       }
       if (e.stat === 'T' && cls && CLASSES[cls].smallCraft) {
@@ -100,7 +103,7 @@ function checkStat(ctx: CheckContext, e: StatEntry, cls: UnitClass | undefined):
       const d = spec.dice!;
       if (v.target < t.best || v.target > t.worst || v.dice < d.min || v.dice > d.max) {
         out(
-          `${e.raw} is outside its limits: target ${t.best}..${t.worst}, dice ${d.min}..${d.max} (best ${t.best}/${d.max}, worst ${t.worst}/${d.min})`,
+          `${clip(e.raw, 20)} is outside its limits: target ${t.best}..${t.worst}, dice ${d.min}..${d.max} (best ${t.best}/${d.max}, worst ${t.worst}/${d.min})`,
           `${clamp(v.target, t.best, t.worst)}/${clamp(v.dice, d.min, d.max)}`,
         );
       }

@@ -26,7 +26,22 @@ import type {
   Weapon,
 } from './types';
 import { ChunkCache, moveChunk, setOrigin, splitList, type ChunkResult, type Split } from './chunks';
-import { Kind, deref, describeKind, isScalar, loadYaml, problem, readMap, scalarText, spanOf, suggest, type Entry, type YAMLNode, type YAMLScalar, type YAMLSequence } from './yaml';
+import {
+  Kind,
+  deref,
+  describeKind,
+  isScalar,
+  loadYaml,
+  problem,
+  readMap,
+  scalarText,
+  spanOf,
+  suggest,
+  type Entry,
+  type YAMLNode,
+  type YAMLScalar,
+  type YAMLSequence,
+} from './yaml';
 import { LIMITS, clip, countLines, longLines, size } from './limits';
 
 const SUFFIXES: readonly [string, DocKind][] = [
@@ -70,7 +85,13 @@ export function parseDocument(uri: string, text: string, kind: DocKind | undefin
   // Over-long lines are blanked (offsets kept) and reported, so that the rest of the file is read.
   const long = longLines(text);
   const source = long.length ? blankSpans(text, long) : text;
-  const limits = long.map((l) => problem('FS-YAML-LIMIT', `This line is ${l.end - l.start} characters long; lines longer than ${LIMITS.lineChars} are not read (write one value per line)`, l));
+  const limits = long.map((l) =>
+    problem(
+      'FS-YAML-LIMIT',
+      `This line is ${l.end - l.start} characters long; lines longer than ${LIMITS.lineChars} are not read (write one value per line)`,
+      l,
+    ),
+  );
   let doc: FabledDocument | undefined;
   if (kind !== 'fleet') {
     const split = splitList(source);
@@ -94,7 +115,11 @@ function refuse(text: string): ReturnType<typeof problem> | undefined {
   const head = { start: 0, end: Math.min(Math.max(first.end, 1), text.length, 200) };
   if (text.length > LIMITS.fileChars) return fileTooLarge(text.length, head);
   if (countLines(text) > LIMITS.fileLines) {
-    return problem('FS-YAML-LIMIT', `This file has more than ${LIMITS.fileLines.toLocaleString('en')} lines; longer files are not checked (a card file has a few hundred)`, head);
+    return problem(
+      'FS-YAML-LIMIT',
+      `This file has more than ${LIMITS.fileLines.toLocaleString('en')} lines; longer files are not checked (a card file has a few hundred)`,
+      head,
+    );
   }
   const nul = text.indexOf('\u0000');
   if (nul >= 0) return problem('FS-YAML-SYNTAX', 'This file holds NUL characters: it is binary, not YAML text, and is not read', { start: nul, end: nul + 1 });
@@ -103,7 +128,11 @@ function refuse(text: string): ReturnType<typeof problem> | undefined {
 
 /** What a file over `LIMITS.fileChars` is told (the CLI says it of files too large to read, too). */
 export function fileTooLarge(chars: number, at: Span): Problem {
-  return problem('FS-YAML-LIMIT', `This file is ${size(chars)}; files larger than ${size(LIMITS.fileChars)} are not checked (a card file is a few kilobytes)`, at);
+  return problem(
+    'FS-YAML-LIMIT',
+    `This file is ${size(chars)}; files larger than ${size(LIMITS.fileChars)} are not checked (a card file is a few kilobytes)`,
+    at,
+  );
 }
 
 /** A document of the kind with nothing read from it: just the problems that say why. */
@@ -111,11 +140,11 @@ function unread(uri: string, text: string, kind: DocKind, problems: Problem[]): 
   const none = <T>(): Field<T> => ({ value: undefined, raw: '', span: { start: 0, end: 0 } });
   switch (kind) {
     case 'unit':
-      return { kind, uri, text, problems, faction: none(), units: [] };
+      return { kind, uri, text, problems, unread: true, faction: none(), units: [] };
     case 'faction':
-      return { kind, uri, text, problems, faction: none(), doctrine: none(), units: [] };
+      return { kind, uri, text, problems, unread: true, faction: none(), doctrine: none(), units: [] };
     case 'fleet':
-      return { kind, uri, text, problems, name: none(), faction: none(), points: none() };
+      return { kind, uri, text, problems, unread: true, name: none(), faction: none(), points: none() };
   }
 }
 
@@ -152,7 +181,9 @@ export function parseWhole(uri: string, text: string, kind: DocKind): FabledDocu
   const r = new Reader(text, problems);
   const top = root && root.kind === Kind.MAP ? root : undefined;
   if (root && !top && !(root.kind === Kind.SCALAR && scalarText(root as YAMLScalar) === '')) {
-    problems.push(problem('FS-TYPE', `A ${kind} file is a YAML mapping of keys (${topKeys(kind).slice(0, 3).join(', ')}, ...), not ${describeKind(root)}`, spanOf(root)));
+    problems.push(
+      problem('FS-TYPE', `A ${kind} file is a YAML mapping of keys (${topKeys(kind).slice(0, 3).join(', ')}, ...), not ${describeKind(root)}`, spanOf(root)),
+    );
   }
   switch (kind) {
     case 'unit':
@@ -170,8 +201,14 @@ function blank(s: string): string {
 }
 
 function parseSplit(uri: string, text: string, kind: 'unit' | 'faction', split: Split, cache: ChunkCache): FabledDocument {
-  const head = split.listEnd >= text.length ? text.slice(0, split.listStart) : text.slice(0, split.listStart) + blank(text.slice(split.listStart, split.listEnd)) + text.slice(split.listEnd);
+  const head =
+    split.listEnd >= text.length
+      ? text.slice(0, split.listStart)
+      : text.slice(0, split.listStart) + blank(text.slice(split.listStart, split.listEnd)) + text.slice(split.listEnd);
   const doc = parseWhole(uri, head, kind) as UnitDocument | FactionDocument;
+  // A broken head (an unclosed quote, a bad indent before `units:`) can change how the parser
+  // reads what follows; then the file is read whole, as the reference reading.
+  if (doc.unread || doc.problems.some((p) => p.code === 'FS-YAML-SYNTAX')) return parseWhole(uri, text, kind);
   doc.text = text;
   // Two items with the same text (a card pasted twice) need two results: one result's cards sit
   // at one place only.
@@ -210,7 +247,6 @@ function parseSplit(uri: string, text: string, kind: 'unit' | 'faction', split: 
 function topKeys(kind: DocKind): readonly string[] {
   return kind === 'unit' ? UNIT_FILE_KEYS : kind === 'faction' ? FACTION_KEYS : FLEET_KEYS;
 }
-
 
 /** Signed whole numbers: read them, so the checks can say what range is allowed. */
 const SIGNED = /^[+-]?\d+$/;
@@ -341,7 +377,12 @@ class Reader {
   }
 
   /** A list under a key; a single mapping or scalar is accepted as a list of one when `single`. */
-  private list(e: Entry | undefined, single: boolean, what: string, max: number = LIMITS.listItems): { items: YAMLNode[]; keySpan: Span; span: Span } | undefined {
+  private list(
+    e: Entry | undefined,
+    single: boolean,
+    what: string,
+    max: number = LIMITS.listItems,
+  ): { items: YAMLNode[]; keySpan: Span; span: Span } | undefined {
     if (!e) return undefined;
     const out = { items: [] as YAMLNode[], keySpan: e.keySpan, span: e.span };
     if (e.value && e.value.kind === Kind.SEQ) {
@@ -376,7 +417,13 @@ class Reader {
     const known = single ? [...UNIT_FILE_KEYS.filter((k) => k !== 'units'), ...CARD_KEYS] : UNIT_FILE_KEYS;
     const m = readMap(top, this.problems, known, 'in a unit file');
     const at = m.list[0]?.keySpan ?? docSpan;
-    const faction = this.required(this.str(m.entries.get('faction'), at, 'the faction name'), m.entries.get('faction'), 'faction', at, 'the faction these cards belong to');
+    const faction = this.required(
+      this.str(m.entries.get('faction'), at, 'the faction name'),
+      m.entries.get('faction'),
+      'faction',
+      at,
+      'the faction these cards belong to',
+    );
     const doc: UnitDocument = { kind: 'unit', uri, text, problems: this.problems, faction, units: [] };
     if (single) {
       doc.units.push(this.card(top, m, faction, spanOf(top)));
@@ -394,7 +441,10 @@ class Reader {
   /** The cards of a list parsed on its own (one item of a split card list). */
   cardsOfList(root: YAMLNode, faction: Field<string>): UnitCard[] {
     if (root.kind !== Kind.SEQ) return [];
-    return this.cardItems(((root as YAMLSequence).items ?? []).map((i) => deref(i)).filter((i): i is YAMLNode => !!i), faction);
+    return this.cardItems(
+      ((root as YAMLSequence).items ?? []).map((i) => deref(i)).filter((i): i is YAMLNode => !!i),
+      faction,
+    );
   }
 
   private cards(e: Entry, faction: Field<string>): UnitCard[] {
@@ -455,7 +505,8 @@ class Reader {
         if (!(STAT_ORDER as readonly string[]).includes(stat)) continue;
         if (!isScalar(en.value) || scalarText(en.value).trim() === '') {
           block.entries[stat] = { stat, raw: '', span: en.value ? en.valueSpan : en.keySpan, keySpan: en.keySpan, value: undefined };
-          if (en.value && !isScalar(en.value)) this.report('FS-TYPE', `${stat} should be a single value such as ${example(stat)}, not ${describeKind(en.value)}`, en.valueSpan);
+          if (en.value && !isScalar(en.value))
+            this.report('FS-TYPE', `${stat} should be a single value such as ${example(stat)}, not ${describeKind(en.value)}`, en.valueSpan);
           continue;
         }
         const raw = scalarText(en.value).trim();
@@ -488,7 +539,10 @@ class Reader {
     });
     if (tokens.length > STAT_ORDER.length) {
       const extra = tokens.slice(STAT_ORDER.length);
-      this.report('FS-STAT-EXTRA', `The stat line has ${tokens.length} values; it holds exactly nine, in the order ${STAT_ORDER.join(' ')}`, { start: extra[0]!.span.start, end: extra[extra.length - 1]!.span.end });
+      this.report('FS-STAT-EXTRA', `The stat line has ${tokens.length} values; it holds exactly nine, in the order ${STAT_ORDER.join(' ')}`, {
+        start: extra[0]!.span.start,
+        end: extra[extra.length - 1]!.span.end,
+      });
     }
   }
 
@@ -509,7 +563,11 @@ class Reader {
       return { form: 'mapping', span, name, type, range, damage, attacks };
     }
     if (isScalar(node)) return this.weaponLine(node);
-    this.report('FS-TYPE', `A weapon is a mapping (name, type, range, damage, attacks) or a line "Name — Type, Range, Dmg, Attacks", not ${describeKind(node)}`, span);
+    this.report(
+      'FS-TYPE',
+      `A weapon is a mapping (name, type, range, damage, attacks) or a line "Name — Type, Range, Dmg, Attacks", not ${describeKind(node)}`,
+      span,
+    );
     return undefined;
   }
 
@@ -536,7 +594,11 @@ class Reader {
       }
     }
     if (!split) {
-      this.report('FS-WEAPON-FORMAT', `Cannot read the weapon "${clip(value)}": write "Name — Type, Range, Dmg, Attacks" (e.g. Pulse Laser — Ion, 9", 2, 4) or a mapping`, span);
+      this.report(
+        'FS-WEAPON-FORMAT',
+        `Cannot read the weapon "${clip(value)}": write "Name — Type, Range, Dmg, Attacks" (e.g. Pulse Laser — Ion, 9", 2, 4) or a mapping`,
+        span,
+      );
       return undefined;
     }
     const nameText = value.slice(0, split.index!);
@@ -553,7 +615,12 @@ class Reader {
     if (t.raw === '') this.report('FS-WEAPON-FORMAT', `The weapon's type is missing: write one of ${WEAPON_TYPES.join(', ')} after the dash`, span);
     const numField = (p: (typeof parts)[0], what: string, parse: (s: string) => number | undefined): Field<number> => {
       const v = parse(p.raw);
-      if (v === undefined) this.report(p.raw === '' ? 'FS-WEAPON-FORMAT' : 'FS-TYPE', p.raw === '' ? `The weapon's ${what} is missing` : `The weapon's ${what} should be a number, not "${clip(p.raw)}"`, p.raw === '' ? span : p.span);
+      if (v === undefined)
+        this.report(
+          p.raw === '' ? 'FS-WEAPON-FORMAT' : 'FS-TYPE',
+          p.raw === '' ? `The weapon's ${what} is missing` : `The weapon's ${what} should be a number, not "${clip(p.raw)}"`,
+          p.raw === '' ? span : p.span,
+        );
       return { value: v, raw: p.raw, span: p.span };
     };
     const whole = signed;
@@ -615,7 +682,15 @@ class Reader {
 
   factionDoc(uri: string, text: string, top: YAMLNode | undefined): FactionDocument {
     const docSpan = firstLine(text);
-    const empty: FactionDocument = { kind: 'faction', uri, text, problems: this.problems, faction: this.absent(docSpan), doctrine: this.absent(docSpan), units: [] };
+    const empty: FactionDocument = {
+      kind: 'faction',
+      uri,
+      text,
+      problems: this.problems,
+      faction: this.absent(docSpan),
+      doctrine: this.absent(docSpan),
+      units: [],
+    };
     if (!top) {
       this.report('FS-MISSING-FIELD', 'This Command Board is empty: give faction, doctrine, factionAbility and six commandAbilities', docSpan);
       return empty;
@@ -625,8 +700,19 @@ class Reader {
     const g = (k: string) => m.entries.get(k);
     const faction = this.required(this.str(g('faction'), at, 'the faction name'), g('faction'), 'faction', at, "the faction's name");
     const doctrineText = this.str(g('doctrine'), at, `a doctrine (${Object.keys(DOCTRINES).join(', ')})`);
-    this.required(doctrineText, g('doctrine'), 'doctrine', at, `the Command Doctrine (${Object.entries(DOCTRINES).map(([k, v]) => `${k} ${v} CP`).join(', ')})`);
-    const doctrine: Field<Doctrine> = { ...doctrineText, value: (Object.keys(DOCTRINES) as Doctrine[]).find((d) => d.toLowerCase() === doctrineText.value?.toLowerCase()) };
+    this.required(
+      doctrineText,
+      g('doctrine'),
+      'doctrine',
+      at,
+      `the Command Doctrine (${Object.entries(DOCTRINES)
+        .map(([k, v]) => `${k} ${v} CP`)
+        .join(', ')})`,
+    );
+    const doctrine: Field<Doctrine> = {
+      ...doctrineText,
+      value: (Object.keys(DOCTRINES) as Doctrine[]).find((d) => d.toLowerCase() === doctrineText.value?.toLowerCase()),
+    };
     const doc: FactionDocument = { ...empty, faction, doctrine };
     if (g('cp')) doc.cp = this.num(g('cp'), at, 'a whole number of CP');
     const sources = this.list(g('cpSources'), true, 'CP sources');
@@ -686,7 +772,12 @@ class Reader {
           effect: this.str(ge('effect'), h, 'what it does'),
         };
         const missing = COMMAND_ABILITY_KEYS.filter((k) => !ge(k));
-        if (missing.length) this.report('FS-COMMAND-ABILITY-FIELD', `This command ability lacks ${missing.map((k) => `"${k}"`).join(', ')}; each has a name, a CP cost, a timing and an effect`, h);
+        if (missing.length)
+          this.report(
+            'FS-COMMAND-ABILITY-FIELD',
+            `This command ability lacks ${missing.map((k) => `"${k}"`).join(', ')}; each has a name, a CP cost, a timing and an effect`,
+            h,
+          );
         doc.commandAbilities.items.push(ca);
       }
     }
@@ -702,7 +793,15 @@ class Reader {
 
   fleetDoc(uri: string, text: string, top: YAMLNode | undefined): FleetDocument {
     const docSpan = firstLine(text);
-    const empty: FleetDocument = { kind: 'fleet', uri, text, problems: this.problems, name: this.absent(docSpan), faction: this.absent(docSpan), points: this.absent(docSpan) };
+    const empty: FleetDocument = {
+      kind: 'fleet',
+      uri,
+      text,
+      problems: this.problems,
+      name: this.absent(docSpan),
+      faction: this.absent(docSpan),
+      points: this.absent(docSpan),
+    };
     if (!top) {
       this.report('FS-MISSING-FIELD', 'This fleet list is empty: give name, faction, points and units', docSpan);
       return empty;
@@ -714,7 +813,13 @@ class Reader {
       ...empty,
       name: this.required(this.str(g('name'), at, 'the fleet name'), g('name'), 'name', at, "the fleet's name"),
       faction: this.required(this.str(g('faction'), at, 'the faction name'), g('faction'), 'faction', at, 'the faction the fleet belongs to'),
-      points: this.required(this.num(g('points'), at, 'the points limit as a whole number (500, 1000, 2000 or a custom figure)', signed), g('points'), 'points', at, 'the game\'s points limit (500, 1000 or 2000)'),
+      points: this.required(
+        this.num(g('points'), at, 'the points limit as a whole number (500, 1000, 2000 or a custom figure)', signed),
+        g('points'),
+        'points',
+        at,
+        "the game's points limit (500, 1000 or 2000)",
+      ),
     };
     if (g('objectives')) doc.objectives = this.num(g('objectives'), at, 'a whole number of objectives');
     const units = this.list(g('units'), false, 'fleet entries');
@@ -743,7 +848,9 @@ class Reader {
     const head = m.list[0]?.keySpan ?? span;
     const g = (k: string) => m.entries.get(k);
     const unit = this.required(this.str(g('unit'), head, "a card's name"), g('unit'), 'unit', head, "the card's name");
-    const count: Field<number> = g('count') ? this.num(g('count'), head, 'a whole number', signed) : { value: 1, raw: '', span: { start: head.end, end: head.end } };
+    const count: Field<number> = g('count')
+      ? this.num(g('count'), head, 'a whole number', signed)
+      : { value: 1, raw: '', span: { start: head.end, end: head.end } };
     const entry: FleetEntry = { span, unit, count };
     const emb = this.list(g('embark'), true, 'card names');
     if (emb) {

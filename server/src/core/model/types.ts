@@ -152,6 +152,8 @@ interface DocBase {
   text: string;
   /** Problems found while reading the text: YAML syntax, wrong shapes, unknown keys. */
   problems: Problem[];
+  /** The text was not read at all (over a limit, or not YAML): only `problems` say anything. */
+  unread?: boolean;
 }
 
 export interface UnitDocument extends DocBase {

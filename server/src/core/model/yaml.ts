@@ -29,7 +29,10 @@ export function suggest(word: string, candidates: readonly string[]): string | u
   const lower = word.toLowerCase();
   const exact = candidates.find((c) => c.toLowerCase() === lower);
   if (exact) return exact;
-  const best = closest(lower, candidates.map((c) => c.toLowerCase()));
+  const best = closest(
+    lower,
+    candidates.map((c) => c.toLowerCase()),
+  );
   const d = distance(lower, best);
   if (d <= Math.max(2, Math.floor(best.length / 3))) return candidates.find((c) => c.toLowerCase() === best);
   return undefined;
@@ -86,13 +89,19 @@ export function loadYaml(text: string, offset = 0, depth = 0): Loaded {
     return { root: undefined, problems: moved(problems, offset), fatal: true };
   }
   let source = text;
-  if (source.includes('-')) {
+  // A cheap test first: the full pattern is slower, and almost every file has list dashes.
+  if (/:[ \t]+-[ \t]*(?:#|\r?$)/m.test(source)) {
     source = source.replace(BARE_DASH, (m: string, pre: string, post: string, comment: string | undefined, at0: number) => {
       const at = at0 + pre.length;
       problems.push(
-        problem('FS-BARE-DASH', 'A bare "-" is a YAML list marker, not a value (other YAML tools reject it); write "-" in quotes or —', { start: at, end: at + 1 }, {
-          replacements: ['"-"', '—'],
-        }),
+        problem(
+          'FS-BARE-DASH',
+          'A bare "-" is a YAML list marker, not a value (other YAML tools reject it); write "-" in quotes or —',
+          { start: at, end: at + 1 },
+          {
+            replacements: ['"-"', '—'],
+          },
+        ),
       );
       return pre + '—' + post + (comment ?? '');
     });
@@ -107,12 +116,16 @@ export function loadYaml(text: string, offset = 0, depth = 0): Loaded {
     // all (its own bugs, or a stack too small for the nesting findExcess lets through). Report it
     // instead of crashing the caller.
     const why = e instanceof RangeError ? 'it nests too deeply' : `the YAML parser failed: ${clipMessage(e)}`;
-    problems.push(problem('FS-YAML-SYNTAX', `The file cannot be read as YAML (${why})`, { start: 0, end: Math.min(text.length, Math.max(1, lineEndFrom(text, 0))) }));
+    problems.push(
+      problem('FS-YAML-SYNTAX', `The file cannot be read as YAML (${why})`, { start: 0, end: Math.min(text.length, Math.max(1, lineEndFrom(text, 0))) }),
+    );
     return { root: undefined, problems: moved(problems, offset), fatal: true };
   }
   if (root) {
     // Errors before warnings, so that a line with both reports the error.
-    const errors = (root.errors ?? []).filter((err) => !/duplicate(d)? key/i.test(String(err.reason ?? err.message))).sort((a, b) => Number(!!a.isWarning) - Number(!!b.isWarning));
+    const errors = (root.errors ?? [])
+      .filter((err) => !/duplicate(d)? key/i.test(String(err.reason ?? err.message)))
+      .sort((a, b) => Number(!!a.isWarning) - Number(!!b.isWarning));
     // Follow-on errors the parser emits after a real one say nothing new: keep the first per line.
     const noise = /cannot resolve a node with|expected a single document in the stream/i;
     const real = errors.some((err) => !noise.test(String(err.reason ?? err.message)));
@@ -315,7 +328,14 @@ export function readMap(node: YAMLNode, problems: Problem[], known?: readonly st
     entries.set(key, entry);
     list.push(entry);
   }
-  if (unreported) problems.push(problem('FS-UNKNOWN-KEY', `${unknown - LIMITS.keyReports} more unknown keys ${what} are not listed one by one; known keys: ${known!.join(', ')}`, unreported));
+  if (unreported)
+    problems.push(
+      problem(
+        'FS-UNKNOWN-KEY',
+        `${unknown - LIMITS.keyReports} more unknown keys ${what} are not listed one by one; known keys: ${known!.join(', ')}`,
+        unreported,
+      ),
+    );
   for (const e of merged) {
     if (!entries.has(e.key) && (!known || known.includes(e.key))) {
       entries.set(e.key, e);
