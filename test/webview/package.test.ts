@@ -1,6 +1,6 @@
 /**
  * What the VSIX carries, as vsce itself lists it from .vscodeignore: only what runs (the bundles,
- * grammars, schemas, snippets, icons, manifest and licence), and every file the manifest points at.
+ * grammars, snippets, icons, manifest and licence), and every file the manifest points at.
  * The size limit is checked by `npm run package`'s output in CI, not here (it needs a production build).
  */
 import assert from 'node:assert/strict';
@@ -21,7 +21,6 @@ const ALLOWED = [
   /^dist\/webview\.css$/,
   /^language-configuration\.json$/,
   /^syntaxes\/[\w.-]+\.tmLanguage\.json$/,
-  /^schemas\/[\w.-]+\.schema\.json$/,
   /^snippets\/[\w.-]+\.code-snippets$/,
   /^icons\/fabled-(unit|faction|fleet)\.svg$/,
   /^icons\/fabled-star\.png$/,
