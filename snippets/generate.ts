@@ -9,7 +9,7 @@
  * The example figures in a new card (a Destroyer's stat line) are placeholders to type over, taken
  * from the class card where the rules pack has them.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeOrCheck } from '../scripts/generated-files';
 import * as prettier from 'prettier';
 import { join } from 'node:path';
 import {
@@ -215,26 +215,10 @@ export async function generatedSnippetFiles(): Promise<{ file: string; text: str
 }
 
 async function main(): Promise<void> {
-  const check = process.argv.includes('--check');
-  let stale = 0;
-  for (const { file, text } of await generatedSnippetFiles()) {
-    const path = join(__dirname, file);
-    let current = '';
-    try {
-      current = readFileSync(path, 'utf8');
-    } catch {
-      // Missing counts as out of date.
-    }
-    if (current === text) continue;
-    if (check) {
-      console.error(`${path} is out of date: run node --import=tsx snippets/generate.ts`);
-      stale++;
-    } else {
-      writeFileSync(path, text);
-      console.log(`wrote ${path}`);
-    }
-  }
-  process.exitCode = stale > 0 ? 1 : 0;
+  writeOrCheck(
+    (await generatedSnippetFiles()).map(({ file, text }) => ({ path: join(__dirname, file), text })),
+    'snippets/generate.ts',
+  );
 }
 
 if (require.main === module) void main();

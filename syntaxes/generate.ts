@@ -14,7 +14,7 @@
  * older one it must also act where a scalar starts, because that grammar swallows a scalar's first
  * character in its begin rule. Every pattern is anchored tightly enough to be safe in both.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeOrCheck } from '../scripts/generated-files';
 import * as prettier from 'prettier';
 import { join } from 'node:path';
 import { CLASS_NAMES, DASHES, DOCTRINES, RANGE_BANDS, STAT_ORDER, WEAPON_TYPE_ABBREVIATIONS, WEAPON_TYPES } from '../server/src/core/rules/data';
@@ -210,26 +210,10 @@ async function formatJson(file: string, text: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const check = process.argv.includes('--check');
-  let stale = 0;
-  for (const { file, text } of await generatedFiles()) {
-    const path = join(__dirname, file);
-    let current = '';
-    try {
-      current = readFileSync(path, 'utf8');
-    } catch {
-      // Missing counts as out of date.
-    }
-    if (current === text) continue;
-    if (check) {
-      console.error(`${path} is out of date: run node --import=tsx syntaxes/generate.ts`);
-      stale++;
-    } else {
-      writeFileSync(path, text);
-      console.log(`wrote ${path}`);
-    }
-  }
-  process.exitCode = stale > 0 ? 1 : 0;
+  writeOrCheck(
+    (await generatedFiles()).map(({ file, text }) => ({ path: join(__dirname, file), text })),
+    'syntaxes/generate.ts',
+  );
 }
 
 if (require.main === module) void main();
