@@ -2,36 +2,12 @@
  * Drives VS Code's workbench (served by code-server) the way a user does: keyboard shortcuts, the
  * command palette, Quick Open, the Problems panel. Every wait polls the page for a state; none sleeps.
  */
-import { execFileSync } from 'node:child_process';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { poll } from './codeServer';
+import { launchChromium } from '../chromium';
 
-export function chromiumPath(): string {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    try {
-      return execFileSync('which', [name], { encoding: 'utf8' }).trim();
-    } catch {
-      /* try the next name */
-    }
-  }
-  throw new Error('No Chromium found: apt-get install -y chromium (or set CHROMIUM_PATH)');
-}
-
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    // Without the background-networking switches Chromium keeps trying the closed network (TESTING.md).
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+export function launchBrowser(): Promise<Browser> {
+  return launchChromium();
 }
 
 export class Workbench {

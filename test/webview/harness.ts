@@ -4,45 +4,22 @@
  * and style sheet are the esbuild bundle, and `acquireVsCodeApi` is a stand-in that records posted
  * messages and keeps state in sessionStorage (VS Code keeps it across reloads of the panel too).
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { renderWebviewHtml } from '../../client/webview/html';
 import type { HostMessage, ViewMessage } from '../../client/webview/messages';
+import { launchChromium } from '../chromium';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const OUTPUT = join(ROOT, 'test-output', 'webview');
 const BUILD = join(OUTPUT, 'build');
 
-/** Chromium's flags from TESTING.md: without the networking ones it keeps trying the closed network. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export function chromiumPath(): string {
-  const fromEnv = process.env.CHROMIUM_PATH;
-  if (fromEnv && existsSync(fromEnv)) return fromEnv;
-  for (const name of ['chromium', 'chromium-browser']) {
-    try {
-      const found = execFileSync('which', [name], { encoding: 'utf8' }).trim();
-      if (found) return found;
-    } catch {
-      // Not on PATH under this name; try the next.
-    }
-  }
-  throw new Error('Chromium not found: install it with `apt-get install -y chromium` (or set CHROMIUM_PATH)');
-}
+export { CHROMIUM_ARGS, chromiumPath } from '../chromium';
 
 /**
  * Bundles the view with the same esbuild options as esbuild.mjs's webview entry, into test-output,
@@ -106,8 +83,8 @@ export async function serveView(files: { js: string; css: string }): Promise<Vie
   };
 }
 
-export async function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true });
+export function launch(): Promise<Browser> {
+  return launchChromium();
 }
 
 /**
