@@ -1,13 +1,15 @@
-/** CLI wiring only: `fabled-star check ...` and `fabled-star sim ...`. */
+/** CLI wiring only: `fabled-star check ...`, `fabled-star sim ...` and `fabled-star balance ...`. */
 import { nodeIO, type CliIO } from './cli/io';
 import { runCheck, CHECK_HELP } from './cli/check';
 import { runSim } from './cli/sim';
+import { runBalance } from './cli/balance';
 
 const HELP = `Usage: fabled-star <command> [options]
 
 Commands:
   check PATHS...   check unit cards, Command Boards and fleet lists against the rulebook
   sim              compute the odds of one Fire action and of a short engagement
+  balance PATHS... estimate what each card would cost, costed like the cards around it
 
 Run "fabled-star <command> --help" for a command's options.
 `;
@@ -19,6 +21,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       return runCheck(rest, io);
     case 'sim':
       return runSim(rest, io);
+    case 'balance':
+      return runBalance(rest, io);
     case undefined:
     case '-h':
     case '--help':

@@ -1,0 +1,430 @@
+/**
+ * The points estimate (BATTLE.md "The points estimate"): what a card would cost if it were costed
+ * like the cards around it.
+ *
+ * - Reference field: the cards that cost exactly their class's standard points (the workspace's,
+ *   or the bundled examples when fewer than ten), at most `POINTS_ESTIMATE.maxField` of them.
+ * - Firepower F: expected points removed per Fire action, averaged over the field as targets
+ *   (share of the target's total HP removed, times its points); every weapon in range, no
+ *   modifiers; exact.
+ * - Durability H: Fire actions of the field, averaged over the field as attackers, needed to
+ *   destroy the card: 1 / (mean share of its HP one Fire action removes); exact.
+ * - Estimate: k * sqrt(F * H), k fitted on the field by least squares in log space.
+ * - Honesty: the field's leave-one-out spread, and what the estimate does not price.
+ *
+ * A card is never matched against itself: a field card's own figures are taken over the rest of
+ * the field, and its estimate is its leave-one-out prediction (k fitted without it). So a card's
+ * estimate never depends on its own printed points, and editing a field card's stats moves its
+ * estimate only through what it deals and takes.
+ *
+ * Pure and total: odd cards (no weapons, no HP, absurd numbers) get a result with a reason.
+ */
+import { CLASSES, CLASS_NAMES, POINTS_ESTIMATE, UNIVERSAL_RULES } from '../rules/data';
+import type { UnitClass } from '../rules/data';
+import type { UnitCard } from '../model/types';
+import { profileFromCard, sanitizeProfile } from '../sim/profile';
+import type { UnitProfile } from '../sim/types';
+import { defenseKey, offenseKey, shareOf } from './volleys';
+import type { Share } from './volleys';
+
+/** A card with the faction of its file (a workspace `CardRef` is one). */
+export interface CardLike {
+  card: UnitCard;
+  faction: string;
+}
+
+export interface FieldMember {
+  name: string;
+  faction: string;
+  class: UnitClass;
+  points: number;
+  profile: UnitProfile;
+  off: string;
+  def: string;
+  /** Identity of the card in the field (faction, name, stats that matter, points). */
+  key: string;
+}
+
+export interface LooRow {
+  name: string;
+  faction: string;
+  class: UnitClass;
+  points: number;
+  /** The card's estimate with it left out of the field (undefined: it deals or takes no damage). */
+  predicted?: number;
+  /** (points - predicted) / predicted, in percent. */
+  errorPct?: number;
+}
+
+export type FieldSource = 'workspace' | 'examples';
+
+export interface ReferenceField {
+  /** Where the field came from: the workspace's (or the CLI's given) cards, or the bundled examples. */
+  source: FieldSource;
+  /** In words, for hovers and the CLI. */
+  description: string;
+  members: FieldMember[];
+  /** Standard-cost cards that were available (before the cap). */
+  available: number;
+  /** Members the fit rests on (those that deal and take damage). */
+  fitted: number;
+  /** Fitted scale: estimate = k * sqrt(F * H). */
+  k: number;
+  /** Leave-one-out root mean square of log(points / estimate). */
+  spreadLog: number;
+  /** The same as a percentage: exp(spreadLog) - 1. */
+  spreadPct: number;
+  loo: LooRow[];
+  /** Per member: firepower and durability over the rest of the field, and k fitted without it. */
+  own: { firepower: number; durability: number; k: number; exponent: number }[];
+  /** Member key -> index. */
+  index: Map<string, number>;
+}
+
+export interface PointsEstimate {
+  name: string;
+  faction: string;
+  class?: UnitClass;
+  points?: number;
+  /** Estimated points (undefined with `reason`). */
+  estimate?: number;
+  /** Printed points / estimate. */
+  ratio?: number;
+  /** Expected points of the field removed per Fire action. */
+  firepower?: number;
+  /** Fire actions of the field needed to destroy it. */
+  durability?: number;
+  /** What the estimate does not price on this card. */
+  unpriced: string[];
+  /** Why there is no estimate. */
+  reason?: string;
+  /** False when an absurd card's volleys had to be sampled. */
+  exact: boolean;
+  /** The card is in the reference field: its estimate is its leave-one-out prediction. */
+  inField: boolean;
+  /** Printed points and estimate differ by more than twice the field's spread. */
+  farOff: boolean;
+}
+
+/** Universal rules the engine applies (so listing them prices nothing more). */
+const MODELLED_RULES = new Set(['dogfighters', 'precision strike', 'combined shields']);
+
+function cardName(card: UnitCard): string {
+  return card.name.value?.trim() || card.name.raw || '(unnamed card)';
+}
+
+/** What the estimate leaves out, for this card. */
+export function unpricedOf(card: UnitCard): string[] {
+  const out = ['movement'];
+  const stats = card.stats?.entries ?? {};
+  const has = (s: 'LD' | 'CR' | 'T') => {
+    const v = stats[s]?.value;
+    return !!v && v.kind !== 'none';
+  };
+  if (has('LD')) out.push('LD');
+  if (has('CR')) out.push('CR');
+  if (has('T')) out.push('tonnage');
+  if ((card.weapons?.items.length ?? 0) > 0) out.push('weapon range');
+  if ((card.orders?.items.length ?? 0) > 0) out.push('orders');
+  const abilities = (card.abilities?.items ?? []).filter((a) => !MODELLED_RULES.has((a.name.value ?? '').trim().toLowerCase()));
+  if (abilities.length > 0) out.push('abilities');
+  return out;
+}
+
+/** A card's profile as the estimate uses it, or why it cannot be used. */
+function profileOf(card: UnitCard): { profile?: UnitProfile; error?: string } {
+  const r = profileFromCard(card);
+  return r.profile ? { profile: sanitizeProfile(r.profile) } : { error: r.error };
+}
+
+function memberKey(faction: string, name: string, off: string, def: string, points: number): string {
+  return `${faction.trim().toLowerCase()}\u0000${name.trim().toLowerCase()}\u0000${off}\u0000${def}\u0000${points}`;
+}
+
+/** Standard-cost cards that the engine can read, one per faction and name. */
+export function standardCards(cards: readonly CardLike[]): FieldMember[] {
+  const out: FieldMember[] = [];
+  const seen = new Set<string>();
+  for (const { card, faction } of cards) {
+    const cls = card.class.value;
+    const points = card.points.value;
+    if (!cls || !CLASSES[cls] || points !== CLASSES[cls].points) continue;
+    const name = card.name.value?.trim();
+    if (!name) continue;
+    const id = `${faction.trim().toLowerCase()}\u0000${name.toLowerCase()}`;
+    if (seen.has(id)) continue;
+    const p = profileOf(card);
+    if (!p.profile) continue;
+    seen.add(id);
+    const off = offenseKey(p.profile);
+    const def = defenseKey(p.profile);
+    out.push({ name, faction, class: cls, points, profile: p.profile, off, def, key: memberKey(faction, name, off, def, points) });
+  }
+  return out;
+}
+
+/** At most `max` members, an even pick across classes (in class order, then faction and name). */
+function capField(members: FieldMember[], max: number): FieldMember[] {
+  if (members.length <= max) return members;
+  const byClass = CLASS_NAMES.map((c) =>
+    members.filter((m) => m.class === c).sort((a, b) => a.faction.localeCompare(b.faction) || a.name.localeCompare(b.name)),
+  );
+  const out: FieldMember[] = [];
+  for (let round = 0; out.length < max; round++) {
+    let any = false;
+    for (const list of byClass) {
+      if (round < list.length && out.length < max) {
+        out.push(list[round]!);
+        any = true;
+      }
+    }
+    if (!any) break;
+  }
+  return out;
+}
+
+const fitMemo = new Map<string, Omit<ReferenceField, 'source' | 'description' | 'available'>>();
+
+/**
+ * The reference field and its fit. `cards` are the workspace's (or the CLI's given) cards;
+ * `bundled` the bundled examples' cards, used when fewer than `POINTS_ESTIMATE.minField` of the
+ * given ones cost their class's standard points.
+ */
+export function referenceField(cards: readonly CardLike[], bundled: () => readonly CardLike[]): ReferenceField {
+  let source: FieldSource = 'workspace';
+  let candidates = standardCards(cards);
+  if (candidates.length < POINTS_ESTIMATE.minField) {
+    source = 'examples';
+    candidates = standardCards(bundled());
+  }
+  const members = capField(candidates, POINTS_ESTIMATE.maxField);
+  const fitKey = members.map((m) => m.key).join('\u0001');
+  let fit = fitMemo.get(fitKey);
+  if (!fit) {
+    fit = fitField(members);
+    if (fitMemo.size > 16) fitMemo.clear();
+    fitMemo.set(fitKey, fit);
+  }
+  const where = source === 'examples' ? 'the bundled example cards' : 'the cards given';
+  const picked = members.length < candidates.length ? `${members.length} of the ${candidates.length} cards` : `${members.length} cards`;
+  const description = `${picked} at their class's standard points from ${where}`;
+  return { source, description, available: candidates.length, ...fit };
+}
+
+function mean(xs: number[]): number {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
+}
+
+/**
+ * How one Fire action's effect becomes "share of the target destroyed per Fire action":
+ * - 'sequential' (used): shields carry over from one Fire action to the next, so destroying a
+ *   unit takes SH / (shields removed per Fire action) + HP / (hull damage per Fire action with
+ *   shields down) Fire actions; its share per Fire action is one over that.
+ * - 'one-volley' (BATTLE.md's wording, kept for comparison): the expected share of HP one Fire
+ *   action removes from a unit at full shields, as if shields came back before every Fire action.
+ */
+export type ShareModel = 'sequential' | 'one-volley';
+
+function pick(s: Share, model: ShareModel): number {
+  return model === 'sequential' ? s.sequential : s.share;
+}
+
+/** Shares between field members: m[i][j] for i firing at j. */
+function shareMatrix(members: FieldMember[], model: ShareModel): number[][] {
+  return members.map((a) => members.map((d) => pick(shareOf(a.profile, d.profile, a.off, d.def), model)));
+}
+
+interface Fit {
+  k: number;
+  /** Exponent c of estimate = k * (F * H)^c. */
+  exponent: number;
+  fitted: number;
+  spreadLog: number;
+  loo: LooRow[];
+  own: ReferenceField['own'];
+}
+
+/** Least squares in log space: log p = log k + c * log(F * H), c fixed (0.5) or fitted. */
+function regress(xs: number[], ys: number[], fitExponent: boolean): { logK: number; c: number } | undefined {
+  if (xs.length === 0) return undefined;
+  if (!fitExponent || xs.length < 3) return { logK: mean(ys.map((y, i) => y - 0.5 * xs[i]!)), c: 0.5 };
+  const mx = mean(xs);
+  const my = mean(ys);
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < xs.length; i++) {
+    sxy += (xs[i]! - mx) * (ys[i]! - my);
+    sxx += (xs[i]! - mx) ** 2;
+  }
+  if (!(sxx > 0)) return undefined;
+  const c = sxy / sxx;
+  return { logK: my - c * mx, c };
+}
+
+/**
+ * The fit on a field and its leave-one-out error: each member in turn is left out of the field
+ * altogether (as a target, as an attacker and from the fit), and predicted from the rest.
+ */
+export function fitMatrix(members: FieldMember[], m: number[][], fitExponent = false): Fit {
+  const n = members.length;
+  const p = members.map((x) => x.points);
+  // Sums over the rest of the field: dealt (share x points) and taken (share).
+  const dealt = members.map((_, i) => m[i]!.reduce((s, v, j) => (j === i ? s : s + v * p[j]!), 0));
+  const taken = members.map((_, i) => m.reduce((s, row, j) => (j === i ? s : s + row[i]!), 0));
+  const fOf = (others: number, d: number) => (others > 0 ? d / others : 0);
+  const hOf = (others: number, t: number) => (t > 0 ? others / t : Infinity);
+  const logFH = (f: number, h: number) => (f > 0 && h > 0 && Number.isFinite(f * h) ? Math.log(f * h) : undefined);
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = logFH(fOf(n - 1, dealt[i]!), hOf(n - 1, taken[i]!));
+    if (x !== undefined && p[i]! > 0) {
+      xs.push(x);
+      ys.push(Math.log(p[i]!));
+    }
+  }
+  const all = regress(xs, ys, fitExponent);
+  const own: ReferenceField['own'] = [];
+  const loo: LooRow[] = [];
+  const residuals: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const lx: number[] = [];
+    const ly: number[] = [];
+    for (let j = 0; j < n; j++) {
+      if (j === i) continue;
+      const x = logFH(fOf(n - 2, dealt[j]! - m[j]![i]! * p[i]!), hOf(n - 2, taken[j]! - m[i]![j]!));
+      if (x !== undefined && p[j]! > 0) {
+        lx.push(x);
+        ly.push(Math.log(p[j]!));
+      }
+    }
+    const r = regress(lx, ly, fitExponent);
+    const f = fOf(n - 1, dealt[i]!);
+    const h = hOf(n - 1, taken[i]!);
+    own.push({ firepower: f, durability: h, k: r ? Math.exp(r.logK) : NaN, exponent: r?.c ?? NaN });
+    const row: LooRow = { name: members[i]!.name, faction: members[i]!.faction, class: members[i]!.class, points: p[i]! };
+    const x = logFH(f, h);
+    const pred = r && x !== undefined ? Math.exp(r.logK + r.c * x) : NaN;
+    if (Number.isFinite(pred) && pred > 0) {
+      row.predicted = pred;
+      row.errorPct = ((p[i]! - pred) / pred) * 100;
+      residuals.push(Math.log(p[i]! / pred));
+    }
+    loo.push(row);
+  }
+  return {
+    k: all ? Math.exp(all.logK) : NaN,
+    exponent: all?.c ?? NaN,
+    fitted: xs.length,
+    spreadLog: residuals.length ? Math.sqrt(mean(residuals.map((r) => r * r))) : NaN,
+    loo,
+    own,
+  };
+}
+
+const pct = (spreadLog: number) => (Math.exp(spreadLog) - 1) * 100;
+
+/** The leave-one-out spread (percent) of a model on a field: for the README's comparison and the tests. */
+export function looSpreadPct(members: FieldMember[], model: ShareModel, fitExponent: boolean): number {
+  return pct(fitMatrix(members, shareMatrix(members, model), fitExponent).spreadLog);
+}
+
+function fitField(members: FieldMember[]): Omit<ReferenceField, 'source' | 'description' | 'available'> {
+  const fit = fitMatrix(members, shareMatrix(members, 'sequential'));
+  return {
+    members,
+    fitted: fit.fitted,
+    k: fit.k,
+    spreadLog: fit.spreadLog,
+    spreadPct: pct(fit.spreadLog),
+    loo: fit.loo,
+    own: fit.own,
+    index: new Map(members.map((x, i) => [x.key, i])),
+  };
+}
+
+/** Firepower and durability of a profile against the whole field. */
+function figures(profile: UnitProfile, field: ReferenceField): { firepower: number; durability: number; exact: boolean } {
+  const off = offenseKey(profile);
+  const def = defenseKey(profile);
+  let dealt = 0;
+  let taken = 0;
+  let exact = true;
+  for (const x of field.members) {
+    const out = shareOf(profile, x.profile, off, x.def);
+    const inc = shareOf(x.profile, profile, x.off, def);
+    dealt += out.sequential * x.points;
+    taken += inc.sequential;
+    exact &&= out.exact && inc.exact;
+  }
+  const n = field.members.length;
+  return { firepower: n ? dealt / n : 0, durability: taken > 0 ? n / taken : Infinity, exact };
+}
+
+/** The estimate for one card against a field. Never throws. */
+export function estimateCard(card: UnitCard, faction: string, field: ReferenceField): PointsEstimate {
+  const name = cardName(card);
+  const cls = card.class.value && CLASSES[card.class.value] ? card.class.value : undefined;
+  const points = typeof card.points.value === 'number' && Number.isFinite(card.points.value) ? card.points.value : undefined;
+  const out: PointsEstimate = { name, faction, unpriced: unpricedOf(card), exact: true, inField: false, farOff: false };
+  if (cls) out.class = cls;
+  if (points !== undefined) out.points = points;
+  try {
+    if (!Number.isFinite(field.k) || field.members.length === 0) {
+      out.reason = 'the reference field has no card that both deals and takes damage, so there is nothing to fit.';
+      return out;
+    }
+    const p = profileOf(card);
+    if (!p.profile) {
+      // The simulator's sentence starts with the card's name; the result already carries it.
+      const error = p.error ?? 'the card cannot be read';
+      const why = error.startsWith(`${name}: `) ? error.slice(name.length + 2) : error;
+      out.reason = /[.!?]$/.test(why) ? why : `${why}.`;
+      return out;
+    }
+    const off = offenseKey(p.profile);
+    const def = defenseKey(p.profile);
+    const idx = points !== undefined ? field.index.get(memberKey(faction, name, off, def, points)) : undefined;
+    let f: number;
+    let h: number;
+    let k = field.k;
+    if (idx !== undefined) {
+      out.inField = true;
+      ({ firepower: f, durability: h, k } = field.own[idx]!);
+    } else {
+      const fig = figures(p.profile, field);
+      f = fig.firepower;
+      h = fig.durability;
+      out.exact = fig.exact;
+    }
+    out.firepower = f;
+    if (Number.isFinite(h)) out.durability = h;
+    if (!(f > 0)) {
+      out.reason = 'it deals no damage to the reference field (no weapon, or none that can hurt it), and the estimate rests on what a card deals times what it takes.';
+      return out;
+    }
+    if (!Number.isFinite(h)) {
+      out.reason = 'the reference field cannot damage it at all, so its durability has no bound.';
+      return out;
+    }
+    const est = k * Math.sqrt(f * h);
+    if (!Number.isFinite(est) || !(est > 0)) {
+      out.reason = 'its figures are beyond what can be estimated.';
+      return out;
+    }
+    out.estimate = est;
+    if (points !== undefined && points > 0) {
+      out.ratio = points / est;
+      out.farOff = Number.isFinite(field.spreadLog) && Math.abs(Math.log(points / est)) > POINTS_ESTIMATE.flagSpreads * field.spreadLog;
+    }
+    return out;
+  } catch (e) {
+    out.reason = `the estimate failed: ${(e as Error)?.message ?? String(e)}.`;
+    return out;
+  }
+}
+
+/** The universal rules a card lists that the engine applies (for the hover's wording). */
+export function modelledRules(): string[] {
+  return UNIVERSAL_RULES.filter((r) => MODELLED_RULES.has(r.name.toLowerCase())).map((r) => r.name);
+}

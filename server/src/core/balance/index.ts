@@ -1,0 +1,46 @@
+/**
+ * The points estimate's public face: the bundled example cards as a field, the field of a
+ * workspace (kept while the workspace's cards are unchanged), and the estimate of a card.
+ */
+import { Workspace } from '../workspace';
+import { BUNDLED_EXAMPLE_FILES } from '../examples/bundled';
+import { referenceField, estimateCard } from './estimate';
+import type { CardLike, PointsEstimate, ReferenceField } from './estimate';
+import type { UnitCard } from '../model/types';
+
+export { referenceField, estimateCard, unpricedOf, standardCards } from './estimate';
+export type { CardLike, PointsEstimate, ReferenceField, LooRow, FieldSource } from './estimate';
+export { clearVolleyMemo, volleyStats, shareOf, computeShare, offenseKey, defenseKey } from './volleys';
+
+let bundled: CardLike[] | undefined;
+
+/** The bundled example cards (parsed once). */
+export function bundledCards(): readonly CardLike[] {
+  if (!bundled) {
+    const ws = new Workspace();
+    for (const f of BUNDLED_EXAMPLE_FILES) ws.set(`bundled:///${f.path}`, f.text);
+    bundled = ws.allCards().map((r) => ({ card: r.card, faction: r.faction }));
+  }
+  return bundled;
+}
+
+/** The reference field for a set of cards (the bundled examples when too few cost their class's points). */
+export function fieldFor(cards: readonly CardLike[]): ReferenceField {
+  return referenceField(cards, bundledCards);
+}
+
+const wsFields = new WeakMap<Workspace, { version: number; field: ReferenceField }>();
+
+/** The reference field of a workspace, recomputed only when its cards change. */
+export function workspaceField(ws: Workspace): ReferenceField {
+  const hit = wsFields.get(ws);
+  if (hit && hit.version === ws.version) return hit.field;
+  const field = fieldFor(ws.allCards());
+  wsFields.set(ws, { version: ws.version, field });
+  return field;
+}
+
+/** A card's estimate against its workspace's field. */
+export function estimateInWorkspace(card: UnitCard, faction: string, ws: Workspace): PointsEstimate {
+  return estimateCard(card, faction, workspaceField(ws));
+}
