@@ -400,7 +400,8 @@ export function estimateCard(card: UnitCard, faction: string, field: ReferenceFi
     out.firepower = f;
     if (Number.isFinite(h)) out.durability = h;
     if (!(f > 0)) {
-      out.reason = 'it deals no damage to the reference field (no weapon, or none that can hurt it), and the estimate rests on what a card deals times what it takes.';
+      out.reason =
+        'it deals no damage to the reference field (no weapon, or none that can hurt it), and the estimate rests on what a card deals times what it takes.';
       return out;
     }
     if (!Number.isFinite(h)) {
