@@ -21,7 +21,7 @@ import { exactVolleyResult } from '../../server/src/core/sim/volley';
 import { sanitizeProfile, profileFromCard } from '../../server/src/core/sim/profile';
 import {
   bundledCards,
-  clearVolleyMemo,
+  clearEstimateMemo,
   computeShare,
   estimateCard,
   fieldFor,
@@ -121,7 +121,7 @@ const editArb: fc.Arbitrary<Edit> = fc.oneof(
 const EPS = 1e-9;
 
 describe('points estimate', () => {
-  before(() => clearVolleyMemo());
+  before(() => clearEstimateMemo());
 
   it('ships the example cards from examples/ (npm run build:examples)', () => {
     const generated = fs.readFileSync(path.join(__dirname, '../../server/src/core/examples/bundled.ts'), 'utf8');

@@ -67,6 +67,17 @@ describe('core features', () => {
         has: ['**Destroyer**', '1 base', '2 weapon systems', '145 pts standard', '§3 Unit Classes', 'Hit'],
       },
       { name: 'points on a card', uri: UNITS, before: 'points: 14', has: ['costs 145 pts'] },
+      {
+        name: 'the points estimate on a card\u2019s points',
+        uri: UNITS,
+        before: 'points: 14',
+        has: [
+          /Points estimate: ≈ \d+ pts\*\*; printed points are \d\.\d\d × the estimate/,
+          /What it deals: [\d.]+ pts .* What it takes: [\d.]+ Fire actions/,
+          /Not priced: movement, .*orders/,
+          /leave-one-out error is ±\d+%/,
+        ],
+      },
       { name: 'a weapon type', uri: UNITS, before: 'type: Ener', has: ['**Energy** weapon', 'Critical Hit', '§12 Weapons'] },
       { name: 'a weapon range', uri: UNITS, before: 'range: 1', has: ['18" is a standard range band', '§12 Weapons'] },
       { name: 'a weapon type in a weapon line', uri: UNITS, before: 'Pulse Laser — I', has: ['**Ion** weapon', 'SH'] },

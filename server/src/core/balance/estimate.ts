@@ -24,7 +24,7 @@ import type { UnitClass } from '../rules/data';
 import type { UnitCard } from '../model/types';
 import { profileFromCard, sanitizeProfile } from '../sim/profile';
 import type { UnitProfile } from '../sim/types';
-import { defenseKey, offenseKey, shareOf } from './volleys';
+import { clearVolleyMemo, defenseKey, offenseKey, shareOf } from './volleys';
 import type { Share } from './volleys';
 
 /** A card with the faction of its file (a workspace `CardRef` is one). */
@@ -79,6 +79,8 @@ export interface ReferenceField {
   own: { firepower: number; durability: number; k: number; exponent: number }[];
   /** Member key -> index. */
   index: Map<string, number>;
+  /** A card's figures against this field, by its attacker and defender keys (shared by every card alike). */
+  memo: { dealt: Map<string, { sum: number; exact: boolean }>; taken: Map<string, { sum: number; exact: boolean }> };
 }
 
 export interface PointsEstimate {
@@ -184,6 +186,12 @@ function capField(members: FieldMember[], max: number): FieldMember[] {
 }
 
 const fitMemo = new Map<string, Omit<ReferenceField, 'source' | 'description' | 'available'>>();
+
+/** Forgets every fit, figure and volley (the benchmark's cold start; tests). */
+export function clearEstimateMemo(): void {
+  fitMemo.clear();
+  clearVolleyMemo();
+}
 
 /**
  * The reference field and its fit. `cards` are the workspace's (or the CLI's given) cards;
@@ -340,25 +348,40 @@ function fitField(members: FieldMember[]): Omit<ReferenceField, 'source' | 'desc
     loo: fit.loo,
     own: fit.own,
     index: new Map(members.map((x, i) => [x.key, i])),
+    memo: { dealt: new Map(), taken: new Map() },
   };
 }
+
+const MEMO_MAX = 100_000;
 
 /** Firepower and durability of a profile against the whole field. */
 function figures(profile: UnitProfile, field: ReferenceField): { firepower: number; durability: number; exact: boolean } {
   const off = offenseKey(profile);
   const def = defenseKey(profile);
-  let dealt = 0;
-  let taken = 0;
-  let exact = true;
-  for (const x of field.members) {
-    const out = shareOf(profile, x.profile, off, x.def);
-    const inc = shareOf(x.profile, profile, x.off, def);
-    dealt += out.sequential * x.points;
-    taken += inc.sequential;
-    exact &&= out.exact && inc.exact;
+  let dealt = field.memo.dealt.get(off);
+  if (!dealt) {
+    dealt = { sum: 0, exact: true };
+    for (const x of field.members) {
+      const s = shareOf(profile, x.profile, off, x.def);
+      dealt.sum += s.sequential * x.points;
+      dealt.exact &&= s.exact;
+    }
+    if (field.memo.dealt.size > MEMO_MAX) field.memo.dealt.clear();
+    field.memo.dealt.set(off, dealt);
+  }
+  let taken = field.memo.taken.get(def);
+  if (!taken) {
+    taken = { sum: 0, exact: true };
+    for (const x of field.members) {
+      const s = shareOf(x.profile, profile, x.off, def);
+      taken.sum += s.sequential;
+      taken.exact &&= s.exact;
+    }
+    if (field.memo.taken.size > MEMO_MAX) field.memo.taken.clear();
+    field.memo.taken.set(def, taken);
   }
   const n = field.members.length;
-  return { firepower: n ? dealt / n : 0, durability: taken > 0 ? n / taken : Infinity, exact };
+  return { firepower: n ? dealt.sum / n : 0, durability: taken.sum > 0 ? n / taken.sum : Infinity, exact: dealt.exact && taken.exact };
 }
 
 /** The estimate for one card against a field. Never throws. */

@@ -8,7 +8,7 @@ import { referenceField, estimateCard } from './estimate';
 import type { CardLike, PointsEstimate, ReferenceField } from './estimate';
 import type { UnitCard } from '../model/types';
 
-export { referenceField, estimateCard, unpricedOf, standardCards } from './estimate';
+export { referenceField, estimateCard, unpricedOf, standardCards, clearEstimateMemo } from './estimate';
 export type { CardLike, PointsEstimate, ReferenceField, LooRow, FieldSource } from './estimate';
 export { clearVolleyMemo, volleyStats, shareOf, computeShare, offenseKey, defenseKey } from './volleys';
 

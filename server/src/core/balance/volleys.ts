@@ -19,6 +19,7 @@ import { outcomeNoShields, outcomeWithShields, EXACT_WORK_LIMIT } from '../sim/v
 import type { Budget, PassOutcome } from '../sim/volley-exact';
 import { sampledVolleyResult } from '../sim/volley';
 import type { UnitProfile } from '../sim/types';
+import { DICE, WEAPON_TYPES } from '../rules/data';
 
 /** What one Fire action of an attacker does to a defender, as shares (0..1) of the defender. */
 export interface Share {
@@ -40,7 +41,9 @@ const FALLBACK_SEED = 1;
 const VOLLEY_MEMO_MAX = 200_000;
 const OUTCOME_MEMO_MAX = 50_000;
 
-const volleyMemo = new Map<string, Share>();
+/** Attacker key -> defender key -> share (two levels: the key strings are made once per card and reused). */
+const volleyMemo = new Map<string, Map<string, Share>>();
+let volleyCount = 0;
 /** A weapon outcome in flat arrays: unsaved-hit probabilities, and SH left when all was absorbed. */
 interface Flat {
   unsaved: Float64Array;
@@ -49,7 +52,7 @@ interface Flat {
 }
 
 /** Plan key -> (attacks * 4096 + SH) -> outcome. */
-const outcomeMemo = new Map<string, Map<number, Flat>>();
+const outcomeMemo = new Map<number, Map<number, Flat>>();
 let outcomeCount = 0;
 
 /** Counters for tests and the benchmark: Fire actions computed and served from the memo. */
@@ -58,6 +61,7 @@ export const volleyStats = { computed: 0, memoHits: 0 };
 /** Empties both memo tables (the benchmark's cold start; tests). */
 export function clearVolleyMemo(): void {
   volleyMemo.clear();
+  volleyCount = 0;
   outcomeMemo.clear();
   outcomeCount = 0;
   volleyStats.computed = 0;
@@ -74,12 +78,20 @@ export function defenseKey(p: UnitProfile): string {
   return `${p.class}|${p.bases}|${p.baseMm}|${p.dodge ?? '-'}|${p.sh ?? '-'}|${p.armour ?? '-'}|${p.hp}|${p.combinedShields ? 'c' : ''}`;
 }
 
-/** The dice a weapon outcome depends on (not its damage, which is applied afterwards). */
-function planKey(plan: WeaponPlan): string {
-  return `${plan.hitTarget}|${plan.weapon.type}|${plan.energy ? 1 : 0}|${plan.dodgeTarget ?? '-'}|${plan.dodgeTargetEnergy ?? '-'}|${plan.armourTargetCrit ?? '-'}|${plan.armourTargetNormal ?? '-'}`;
+const tenths = (p: number) => Math.round(p * DICE.sides);
+
+/**
+ * The chances a weapon outcome depends on (not its damage, which is applied afterwards), as one
+ * number: each is a whole number of d10 faces (0..10, four bits), and the weapon type decides
+ * Auto's extra hits and Ion's shield cost.
+ */
+function planKey(plan: WeaponPlan): number {
+  let k = WEAPON_TYPES.indexOf(plan.weapon.type);
+  for (const p of [plan.pCrit, plan.pNormal, plan.pDodge, plan.pDodgeEnergy, plan.pUnsavedCrit, plan.pUnsavedNormal]) k = k * 16 + tenths(p);
+  return k * 2 + (plan.energy ? 1 : 0);
 }
 
-function outcomesFor(pk: string): Map<number, Flat> {
+function outcomesFor(pk: number): Map<number, Flat> {
   let m = outcomeMemo.get(pk);
   if (!m) {
     if (outcomeCount >= OUTCOME_MEMO_MAX) {
@@ -112,17 +124,26 @@ function outcome(plan: WeaponPlan, memo: Map<number, Flat>, a: number, sh: numbe
  * mean needs; the states sit in a flat array when there are few of them (every real card), in a
  * map otherwise.
  */
-function exactExpectation(att: UnitProfile, def: UnitProfile, shields: 'full' | 'down'): Expected | undefined {
+/** A Fire action planned once for both programmes: the weapon plans and their outcome tables. */
+interface Planned {
+  plans: WeaponPlan[];
+  memos: Map<number, Flat>[];
+  hp: number;
+  hull0: number;
+}
+
+function plan(att: UnitProfile, def: UnitProfile): Planned {
   const ctx = planFire(att, def, { attackerBases: att.bases, cover: false, brace: false });
-  const hp = ctx.hp;
-  const hull0 = def.bases * hp;
-  const sh0 = shields === 'full' ? maxShields(def, hull0) : 0;
+  return { plans: ctx.plans, memos: ctx.plans.map((p) => outcomesFor(planKey(p))), hp: ctx.hp, hull0: def.bases * ctx.hp };
+}
+
+function exactExpectation(pl: Planned, sh0: number): Expected | undefined {
   if (sh0 >= 4096) return undefined;
   const stride = sh0 + 1;
-  const size = (hull0 + 1) * stride;
+  const size = (pl.hull0 + 1) * stride;
   if (size > Number.MAX_SAFE_INTEGER) return undefined;
   const budget: Budget = { ops: 0, limit: EXACT_WORK_LIMIT };
-  return size <= DENSE_STATES ? denseProgramme(ctx.plans, hp, hull0, sh0, stride, budget) : sparseProgramme(ctx.plans, hp, hull0, sh0, stride, budget);
+  return size <= DENSE_STATES ? denseProgramme(pl, sh0, stride, budget) : sparseProgramme(pl, sh0, stride, budget);
 }
 
 /** Above this many (hull, SH) states the distribution is kept in a map. */
@@ -133,14 +154,26 @@ interface Expected {
   shields: number;
 }
 
-function denseProgramme(plans: WeaponPlan[], hp: number, hull0: number, sh0: number, stride: number, budget: Budget): Expected | undefined {
+/** Two scratch arrays for the dense programme, grown as needed and reused (no garbage per volley). */
+let bufA = new Float64Array(1024);
+let bufB = new Float64Array(1024);
+
+function denseProgramme(pl: Planned, sh0: number, stride: number, budget: Budget): Expected | undefined {
+  const { plans, memos, hp, hull0 } = pl;
   const size = (hull0 + 1) * stride;
-  let dist = new Float64Array(size);
-  let next = new Float64Array(size);
+  if (bufA.length < size) {
+    bufA = new Float64Array(size);
+    bufB = new Float64Array(size);
+  }
+  let dist = bufA;
+  let next = bufB;
+  dist.fill(0, 0, size);
   dist[hull0 * stride + sh0] = 1;
-  for (const plan of plans) {
-    const memo = outcomesFor(planKey(plan));
-    next.fill(0);
+  for (let k = 0; k < plans.length; k++) {
+    const plan = plans[k]!;
+    const memo = memos[k]!;
+    const damage = plan.damage;
+    next.fill(0, 0, size);
     for (let key = size - 1; key >= 0; key--) {
       const w = dist[key]!;
       if (w === 0) continue;
@@ -161,10 +194,12 @@ function denseProgramme(plans: WeaponPlan[], hp: number, hull0: number, sh0: num
       for (let i = 0; i < sl.length; i++) next[base + sl[i]!]! += w * o.stayP[i]!;
       for (let u = 0; u < un.length; u++) {
         const p = un[u]!;
-        if (p !== 0) next[applyHits(hull, u, plan.damage, hp) * stride]! += w * p;
+        if (p !== 0) next[applyHits(hull, u, damage, hp) * stride]! += w * p;
       }
     }
-    [dist, next] = [next, dist];
+    const t = dist;
+    dist = next;
+    next = t;
   }
   let eHull = 0;
   let eSh = 0;
@@ -178,10 +213,12 @@ function denseProgramme(plans: WeaponPlan[], hp: number, hull0: number, sh0: num
   return { hull: hull0 - eHull, shields: sh0 - eSh };
 }
 
-function sparseProgramme(plans: WeaponPlan[], hp: number, hull0: number, sh0: number, stride: number, budget: Budget): Expected | undefined {
+function sparseProgramme(pl: Planned, sh0: number, stride: number, budget: Budget): Expected | undefined {
+  const { plans, memos, hp, hull0 } = pl;
   let dist = new Map<number, number>([[hull0 * stride + sh0, 1]]);
-  for (const plan of plans) {
-    const memo = outcomesFor(planKey(plan));
+  for (let k = 0; k < plans.length; k++) {
+    const plan = plans[k]!;
+    const memo = memos[k]!;
     const next = new Map<number, number>();
     for (const [key, w] of dist) {
       const hull = Math.floor(key / stride);
@@ -218,9 +255,9 @@ function sparseProgramme(plans: WeaponPlan[], hp: number, hull0: number, sh0: nu
   return { hull: hull0 - eHull, shields: sh0 - eSh };
 }
 
-function expectation(att: UnitProfile, def: UnitProfile, shields: 'full' | 'down'): Expected & { exact: boolean } {
-  const exact = exactExpectation(att, def, shields);
-  if (exact) return { ...exact, exact: true };
+function expectation(att: UnitProfile, def: UnitProfile, pl: Planned, shields: 'full' | 'down'): Expected & { exact: boolean } {
+  const exact = exactExpectation(pl, shields === 'full' ? maxShields(def, pl.hull0) : 0);
+  if (exact) return { hull: exact.hull, shields: exact.shields, exact: true };
   const sampled = sampledVolleyResult(att, def, { trials: FALLBACK_TRIALS, seed: FALLBACK_SEED, ...(shields === 'down' ? { defenderShields: 0 } : {}) });
   return { hull: sampled.expectedHullDamage, shields: sampled.expectedShieldsRemoved, exact: false };
 }
@@ -229,12 +266,13 @@ function expectation(att: UnitProfile, def: UnitProfile, shields: 'full' | 'down
 export function computeShare(att: UnitProfile, def: UnitProfile): Share {
   const total = def.bases * def.hp;
   if (!(total > 0)) return { share: 0, sequential: 0, exact: true };
-  const full = expectation(att, def, 'full');
+  const pl = plan(att, def);
+  const full = expectation(att, def, pl, 'full');
   const share = Math.min(1, Math.max(0, full.hull / total));
   const sh0 = maxShields(def, total);
   if (sh0 === 0) return { share, sequential: share, exact: full.exact };
   // Shields first, then the hull with shields down: Fire actions needed, one phase after the other.
-  const down = expectation(att, def, 'down');
+  const down = expectation(att, def, pl, 'down');
   const actions = sh0 / full.shields + total / down.hull;
   return { share, sequential: Number.isFinite(actions) && actions > 0 ? Math.min(1, 1 / actions) : 0, exact: full.exact && down.exact };
 }
@@ -244,15 +282,21 @@ export function computeShare(att: UnitProfile, def: UnitProfile): Share {
  * their keys may be passed in when the caller has them.
  */
 export function shareOf(att: UnitProfile, def: UnitProfile, attKey = offenseKey(att), defKey = defenseKey(def)): Share {
-  const key = `${attKey}>${defKey}`;
-  const hit = volleyMemo.get(key);
+  let row = volleyMemo.get(attKey);
+  const hit = row?.get(defKey);
   if (hit) {
     volleyStats.memoHits++;
     return hit;
   }
   const s = computeShare(att, def);
   volleyStats.computed++;
-  if (volleyMemo.size >= VOLLEY_MEMO_MAX) volleyMemo.clear();
-  volleyMemo.set(key, s);
+  if (volleyCount >= VOLLEY_MEMO_MAX) {
+    volleyMemo.clear();
+    volleyCount = 0;
+    row = undefined;
+  }
+  if (!row) volleyMemo.set(attKey, (row = new Map()));
+  row.set(defKey, s);
+  volleyCount++;
   return s;
 }
