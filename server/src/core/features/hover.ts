@@ -41,7 +41,7 @@ import { atLeast, cardAt, md, num, pSuccess, pct, resolveCard, statLine, within 
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { weaponOddsMarkdown } from './odds';
 import { pointsEstimateMarkdown } from './pointsEstimate';
-import type { Settings } from '../../protocol';
+import type { Settings } from '../api';
 
 export interface HoverResult {
   markdown: string;
