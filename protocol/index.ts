@@ -29,6 +29,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   codeLens: Object.freeze({ enabled: true }),
   diagnostics: Object.freeze({ delayMs: 150 }),
   workspace: Object.freeze({ maxFiles: 5000 }),
+  pointsEstimate: Object.freeze({ enabled: true }),
 }) as Settings;
 
 /** The configuration section the server asks for. */
@@ -54,6 +55,7 @@ export function resolveSettings(raw: unknown): Settings {
   const lens = obj(r.codeLens);
   const diag = obj(r.diagnostics);
   const ws = obj(r.workspace);
+  const estimate = obj(r.pointsEstimate);
   const d = DEFAULT_SETTINGS;
   return {
     referenceTarget: typeof r.referenceTarget === 'string' ? r.referenceTarget.trim() : d.referenceTarget,
@@ -65,6 +67,7 @@ export function resolveSettings(raw: unknown): Settings {
     codeLens: { enabled: bool(lens.enabled, d.codeLens.enabled) },
     diagnostics: { delayMs: int(diag.delayMs, d.diagnostics.delayMs, 0, 5000) },
     workspace: { maxFiles: int(ws.maxFiles, d.workspace.maxFiles, 1, 100000) },
+    pointsEstimate: { enabled: bool(estimate.enabled, d.pointsEstimate.enabled) },
   };
 }
 

@@ -479,7 +479,7 @@ describe('core features', () => {
         codeLenses(ws.get(FLEET)!, ws, settings).map((l) => l.title),
         ['540 / 1000 pts — 460 left (2 unknown cards not counted)'],
       );
-      const cards = codeLenses(ws.get(UNITS)!, ws, resolveSettings({ referenceTarget: 'Maw Frigate' }));
+      const cards = codeLenses(ws.get(UNITS)!, ws, resolveSettings({ referenceTarget: 'Maw Frigate', pointsEstimate: { enabled: false } }));
       assert.equal(cards.length, 6);
       assert.equal(cards[0]!.title, 'Simulate vs Maw Frigate');
       assert.deepEqual(cards[0]!.simulate, {
@@ -487,6 +487,21 @@ describe('core features', () => {
         defender: { name: 'Maw Frigate', faction: 'Consumed' },
       });
       assert.equal(codeLenses(ws.get(UNITS)!, ws, settings)[0]!.title, 'Simulate vs …');
+    });
+    it('puts the points estimate above each card\u2019s points, unless turned off', () => {
+      const ws = workspace();
+      const doc = ws.get(UNITS)!;
+      const estimates = codeLenses(doc, ws, settings).filter((l) => l.title.startsWith('≈'));
+      assert.equal(estimates.length, 6);
+      for (const l of estimates) {
+        assert.match(l.title, /^≈ \d+ pts( · far too (cheap|dear))?$/);
+        assert.equal(l.simulate, undefined, 'informational: no command');
+        assert.match(doc.text.slice(l.span.start, l.span.end), /^points$/);
+      }
+      const off = resolveSettings({ pointsEstimate: { enabled: false } });
+      assert.equal(codeLenses(doc, ws, off).filter((l) => l.title.startsWith('≈')).length, 0);
+      assert.equal(resolveSettings({}).pointsEstimate.enabled, true);
+      assert.equal(resolveSettings({ pointsEstimate: { enabled: 'no' } }).pointsEstimate.enabled, true, 'a value of the wrong kind is the default');
     });
     it('sums a fleet', () => {
       const ws = workspace();

@@ -39,6 +39,10 @@ export interface Settings {
     /** At most this many card, faction and fleet files are read from the workspace folders. */
     maxFiles: number;
   };
+  pointsEstimate: {
+    /** The "≈ N pts" code lens on cards and the FS-POINTS-ESTIMATE note (the hover of points always shows the estimate). */
+    enabled: boolean;
+  };
 }
 
 /** A card named for a request or a command: by name (and faction, when names clash). */

@@ -33,8 +33,16 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
   const files = new Files(state, scheduler, diagnostics);
   state.onModelChange = (uri, before, after) => {
     const doc = before ?? after;
-    scheduler.changed(uri, dependents(state.ws, uri, before, after), !!doc && doc.kind !== 'fleet');
+    const cards = !!doc && doc.kind !== 'fleet';
+    const deps = new Set(dependents(state.ws, uri, before, after));
+    // A new reference field for the points estimate moves every card's note, in every file.
+    if (cards && diagnostics.fieldMoved()) for (const u of state.ws.uris()) if (u !== uri && state.ws.get(u)?.kind !== 'fleet') deps.add(u);
+    scheduler.changed(uri, deps, cards);
   };
+  const readEstimateSetting = () =>
+    void state.settingsFor(undefined).then((s) => {
+      if (diagnostics.setEstimateNotes(s.pointsEstimate.enabled)) files.revalidateAll();
+    });
 
   connection.onInitialize((params): InitializeResult => {
     state.initialize(params);
@@ -48,12 +56,14 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     }
     if (state.client.workspaceFolders) connection.workspace.onDidChangeWorkspaceFolders((e) => files.foldersChanged(e));
     void files.scan(state.folders);
+    readEstimateSetting();
   });
 
   connection.onDidChangeConfiguration((change) => {
     state.configurationChanged(change.settings);
     refreshViews();
     files.revalidateAll();
+    readEstimateSetting();
   });
 
   connection.onDidChangeWatchedFiles((params) => files.watched(params));

@@ -59,6 +59,8 @@ export interface LooRow {
 export type FieldSource = 'workspace' | 'examples';
 
 export interface ReferenceField {
+  /** Identifies the field: the same members (names, figures that matter, points) give the same id. */
+  id: string;
   /** Where the field came from: the workspace's (or the CLI's given) cards, or the bundled examples. */
   source: FieldSource;
   /** In words, for hovers and the CLI. */
@@ -185,7 +187,7 @@ function capField(members: FieldMember[], max: number): FieldMember[] {
   return out;
 }
 
-const fitMemo = new Map<string, Omit<ReferenceField, 'source' | 'description' | 'available'>>();
+const fitMemo = new Map<string, Omit<ReferenceField, 'id' | 'source' | 'description' | 'available'>>();
 
 /** Forgets every fit, figure and volley (the benchmark's cold start; tests). */
 export function clearEstimateMemo(): void {
@@ -216,7 +218,7 @@ export function referenceField(cards: readonly CardLike[], bundled: () => readon
   const where = source === 'examples' ? 'the bundled example cards' : 'the cards given';
   const picked = members.length < candidates.length ? `${members.length} of the ${candidates.length} cards` : `${members.length} cards`;
   const description = `${picked} at their class's standard points from ${where}`;
-  return { source, description, available: candidates.length, ...fit };
+  return { id: `${source}\u0002${fitKey}`, source, description, available: candidates.length, ...fit };
 }
 
 function mean(xs: number[]): number {
@@ -337,7 +339,7 @@ export function looSpreadPct(members: FieldMember[], model: ShareModel, fitExpon
   return pct(fitMatrix(members, shareMatrix(members, model), fitExponent).spreadLog);
 }
 
-function fitField(members: FieldMember[]): Omit<ReferenceField, 'source' | 'description' | 'available'> {
+function fitField(members: FieldMember[]): Omit<ReferenceField, 'id' | 'source' | 'description' | 'available'> {
   const fit = fitMatrix(members, shareMatrix(members, 'sequential'));
   return {
     members,
