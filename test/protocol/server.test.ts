@@ -330,6 +330,43 @@ describe('language server over stdio (push diagnostics)', function () {
     await c.close(units);
   });
 
+  it('estimates a homebrew card\u2019s points: hover, lens and a note when far off, and turns them off', async () => {
+    const text = [
+      'faction: Myr-Valari',
+      'units:',
+      '  - name: Bargain Cruiser',
+      '    class: Cruiser',
+      '    points: 190',
+      '    stats: "6/6 3+ 6+ 14 3+ 16 6/3 7/3 5"',
+      '    weapons:',
+      '      - Bargain Lance — Energy, 24", 4, 6',
+      '      - Bargain Ion Array — Ion, 18", 3, 6',
+      '',
+    ].join('\n');
+    const uri = await c.open('cards/bargain.unit.yaml', text);
+    const ds = await c.diagnosticsWhere(uri, 'the points-estimate note', (d) => d.some((x) => x.code === 'FS-POINTS-ESTIMATE'));
+    const note = ds.find((x) => x.code === 'FS-POINTS-ESTIMATE')!;
+    assert.equal(note.severity, 3, 'information, never a warning or an error');
+    assert.equal(note.range.start.line, lineOf(text, 'points: 190'));
+    assert.match(msg(note), /190 pts is far too cheap: .* about \d+ pts/);
+    const lens = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    assert.ok(
+      lens.some((l) => /^≈ \d+ pts · far too cheap$/.test(l.command!.title)),
+      lens.map((l) => l.command!.title).join(', '),
+    );
+    const h = await c.request<Hover>('textDocument/hover', { textDocument: { uri }, position: c.pos(uri, 'points: 1', 9) });
+    assert.match(md(h), /Points estimate: ≈ \d+ pts[\s\S]*Not priced: movement/);
+    c.settings = { pointsEstimate: { enabled: false } };
+    await c.conn.sendNotification('workspace/didChangeConfiguration', { settings: { fabledStar: c.settings } });
+    await c.diagnosticsWhere(uri, 'the note gone', (d) => !d.some((x) => x.code === 'FS-POINTS-ESTIMATE'));
+    const off = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    assert.ok(!off.some((l) => l.command!.title.startsWith('≈')));
+    c.settings = {};
+    await c.conn.sendNotification('workspace/didChangeConfiguration', { settings: { fabledStar: {} } });
+    await c.diagnosticsWhere(uri, 'the note back', (d) => d.some((x) => x.code === 'FS-POINTS-ESTIMATE'));
+    await c.close(uri);
+  });
+
   it('answers the custom requests: listCards, fleetSummary, simulate, ruleText', async () => {
     const cards = await c.request<CardInfo[]>('fabledStar/listCards', {});
     const lumen = cards.find((x) => x.name === 'Lumen Destroyer');
