@@ -10,7 +10,7 @@
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { Position, Range } from 'vscode-languageserver-protocol';
 import type { EngagementOptions, SimulationResult } from '../server/src/core/sim/types';
-import type { CardName, Settings, SimulateCommandArgs } from '../server/src/core/api';
+import type { CardEstimate, CardName, Settings, SimulateCommandArgs } from '../server/src/core/api';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -96,14 +96,22 @@ export interface SimulateParams {
   options?: EngagementOptions;
 }
 
+export type { CardEstimate };
+
+/** The simulate request's answer: the CLI's result object and both cards' points estimates. */
+export interface SimulateResult extends SimulationResult {
+  pointsEstimate?: { attacker: CardEstimate; defender: CardEstimate };
+}
+
 /**
  * client -> server: simulate one engagement. The result is the object the CLI prints with
- * `fabled-star sim --format json`. Fails with a ResponseError (code RequestFailed, a message that
- * names the problem) when a card cannot be found or cannot be simulated.
+ * `fabled-star sim --format json`, plus both cards' points estimates. Fails with a ResponseError
+ * (code RequestFailed, a message that names the problem) when a card cannot be found or cannot be
+ * simulated.
  */
 export const SimulateRequest = {
   method: 'fabledStar/simulate',
-  type: new RequestType<SimulateParams, SimulationResult, void>('fabledStar/simulate'),
+  type: new RequestType<SimulateParams, SimulateResult, void>('fabledStar/simulate'),
 } as const;
 
 export interface CardInfo {

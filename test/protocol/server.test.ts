@@ -23,7 +23,7 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { startServer, type Client } from './harness';
 import { FILES, FLEET, MYR_UNITS, MYR_BROKEN, lineOf } from './fixtures';
-import type { CardInfo, FleetSummary } from '../../protocol';
+import type { CardInfo, FleetSummary, SimulateResult } from '../../protocol';
 import type { SimulationResult } from '../../server/src/core/sim/types';
 
 const FLEET_PATH = 'fleets/vanguard.fleet.yaml';
@@ -356,6 +356,16 @@ describe('language server over stdio (push diagnostics)', function () {
     );
     const h = await c.request<Hover>('textDocument/hover', { textDocument: { uri }, position: c.pos(uri, 'points: 1', 9) });
     assert.match(md(h), /Points estimate: ≈ \d+ pts[\s\S]*Not priced: movement/);
+    const sim = await c.request<SimulateResult>('fabledStar/simulate', {
+      attacker: { name: 'Bargain Cruiser' },
+      defender: { name: 'Lumen Cruiser' },
+      options: { trials: 200 },
+    });
+    assert.equal(sim.pointsEstimate!.attacker.points, 190);
+    assert.equal(sim.pointsEstimate!.attacker.verdict, 'far too cheap');
+    assert.ok(sim.pointsEstimate!.attacker.estimate! > 190);
+    assert.equal(sim.pointsEstimate!.defender.points, 190);
+    assert.ok(sim.pointsEstimate!.defender.estimate! > 0 && sim.pointsEstimate!.defender.verdict === undefined);
     c.settings = { pointsEstimate: { enabled: false } };
     await c.conn.sendNotification('workspace/didChangeConfiguration', { settings: { fabledStar: c.settings } });
     await c.diagnosticsWhere(uri, 'the note gone', (d) => !d.some((x) => x.code === 'FS-POINTS-ESTIMATE'));

@@ -59,3 +59,22 @@ export interface SimulateCommandArgs {
   attacker: CardName & { uri: string };
   defender?: CardName;
 }
+
+/**
+ * A card's points estimate as the engagement view shows it beside the card's points (BATTLE.md
+ * "The points estimate"): rounded figures and words, no model internals.
+ */
+export interface CardEstimate {
+  /** Printed points. */
+  points?: number;
+  /** Estimated points, rounded. */
+  estimate?: number;
+  /** Printed / estimated, to two decimals. */
+  ratio?: number;
+  /** Set when the printed points are more than twice the field's spread from the estimate. */
+  verdict?: 'far too cheap' | 'far too dear';
+  /** Why there is no estimate. */
+  reason?: string;
+  /** The estimate's own typical error (the field's leave-one-out spread), in percent. */
+  spreadPct?: number;
+}

@@ -33,6 +33,7 @@ import { codeLenses } from '../core/features/codeLens';
 import { fleetSummary } from '../core/features/fleetSummary';
 import { findCard, listCards } from '../core/features/workspaceQueries';
 import { runSimulation } from '../core/features/simulate';
+import { cardEstimate } from '../core/features/pointsEstimate';
 import { sectionMarkdown, sections } from '../core/rules/text';
 import {
   FleetSummaryRequest,
@@ -331,7 +332,7 @@ export const HANDLERS: HandlerEntry[] = [
           if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
           const res = runSimulation(att.card, def.card, params?.options ?? {});
           if ('error' in res) throw new ResponseError(LSPErrorCodes.RequestFailed, res.error);
-          return res.result;
+          return { ...res.result, pointsEstimate: { attacker: cardEstimate(att.card, ctx.state.ws), defender: cardEstimate(def.card, ctx.state.ws) } };
         }),
       ),
   },

@@ -11,6 +11,7 @@ import { POINTS_ESTIMATE } from '../rules/data';
 import { estimateInWorkspace, workspaceField } from '../balance/index';
 import type { PointsEstimate, ReferenceField } from '../balance/index';
 import { cardsOf, md, RESULT_CAP } from './shared';
+import type { CardEstimate } from '../api';
 
 const round = (v: number) => Math.round(v).toLocaleString('en-US');
 
@@ -107,4 +108,23 @@ export function pointsEstimateProblems(doc: FabledDocument, ws: Workspace, probl
     return out;
   }
   return out;
+}
+
+/** A card's estimate for the engagement view (never throws). */
+export function cardEstimate(card: UnitCard, ws: Workspace): CardEstimate {
+  try {
+    const field = workspaceField(ws);
+    const e = estimateInWorkspace(card, card.faction.value ?? '', ws);
+    const out: CardEstimate = {};
+    if (e.points !== undefined) out.points = e.points;
+    if (e.estimate !== undefined) out.estimate = Math.round(e.estimate);
+    if (e.ratio !== undefined) out.ratio = Math.round(e.ratio * 100) / 100;
+    const v = verdict(e);
+    if (v) out.verdict = v as CardEstimate['verdict'];
+    if (e.reason) out.reason = e.reason;
+    if (Number.isFinite(field.spreadPct)) out.spreadPct = Math.round(field.spreadPct);
+    return out;
+  } catch {
+    return { reason: 'the estimate failed.' };
+  }
 }
