@@ -19,7 +19,7 @@
  *
  * Pure and total: odd cards (no weapons, no HP, absurd numbers) get a result with a reason.
  */
-import { CLASSES, CLASS_NAMES, POINTS_ESTIMATE, UNIVERSAL_RULES } from '../rules/data';
+import { CLASSES, CLASS_NAMES, POINTS_ESTIMATE } from '../rules/data';
 import type { UnitClass } from '../rules/data';
 import type { UnitCard } from '../model/types';
 import { profileFromCard, sanitizeProfile } from '../sim/profile';
@@ -43,6 +43,10 @@ export interface FieldMember {
   def: string;
   /** Identity of the card in the field (faction, name, stats that matter, points). */
   key: string;
+  /** Faction and name, for "one card per faction and name". */
+  id: string;
+  /** Faction then name, as one string: the order of the field's even pick. */
+  sortKey: string;
 }
 
 export interface LooRow {
@@ -135,10 +139,28 @@ export function unpricedOf(card: UnitCard): string[] {
   return out;
 }
 
-/** A card's profile as the estimate uses it, or why it cannot be used. */
-function profileOf(card: UnitCard): { profile?: UnitProfile; error?: string } {
-  const r = profileFromCard(card);
-  return r.profile ? { profile: sanitizeProfile(r.profile) } : { error: r.error };
+interface Read {
+  profile?: UnitProfile;
+  error?: string;
+  off?: string;
+  def?: string;
+}
+
+/** Profiles and volley keys by card object: the model reuses a card's object while its text is unchanged. */
+const profiles = new WeakMap<UnitCard, Read>();
+
+/** A card's profile as the estimate uses it (with its volley keys), or why it cannot be used. */
+function profileOf(card: UnitCard): Read {
+  let p = profiles.get(card);
+  if (!p) {
+    const r = profileFromCard(card);
+    if (r.profile) {
+      const profile = sanitizeProfile(r.profile);
+      p = { profile, off: offenseKey(profile), def: defenseKey(profile) };
+    } else p = { error: r.error };
+    profiles.set(card, p);
+  }
+  return p;
 }
 
 function memberKey(faction: string, name: string, off: string, def: string, points: number): string {
@@ -151,28 +173,65 @@ export function standardCards(cards: readonly CardLike[]): FieldMember[] {
   const seen = new Set<string>();
   for (const { card, faction } of cards) {
     const cls = card.class.value;
-    const points = card.points.value;
-    if (!cls || !CLASSES[cls] || points !== CLASSES[cls].points) continue;
-    const name = card.name.value?.trim();
-    if (!name) continue;
-    const id = `${faction.trim().toLowerCase()}\u0000${name.toLowerCase()}`;
-    if (seen.has(id)) continue;
-    const p = profileOf(card);
-    if (!p.profile) continue;
-    seen.add(id);
-    const off = offenseKey(p.profile);
-    const def = defenseKey(p.profile);
-    out.push({ name, faction, class: cls, points, profile: p.profile, off, def, key: memberKey(faction, name, off, def, points) });
+    if (!cls || !CLASSES[cls] || card.points.value !== CLASSES[cls].points) continue;
+    const m = memberOf(card, faction);
+    if (!m || seen.has(m.id)) continue;
+    seen.add(m.id);
+    out.push(m);
   }
   return out;
+}
+
+/** Field members by card object (and the faction they were made for), so a keystroke rebuilds nothing. */
+const membersByCard = new WeakMap<UnitCard, { faction: string; member: FieldMember | undefined }>();
+
+function memberOf(card: UnitCard, faction: string): FieldMember | undefined {
+  const hit = membersByCard.get(card);
+  if (hit && hit.faction === faction) return hit.member;
+  let member: FieldMember | undefined;
+  const cls = card.class.value;
+  const points = card.points.value;
+  const name = card.name.value?.trim();
+  const p = profileOf(card);
+  if (cls && CLASSES[cls] && points !== undefined && name && p.profile) {
+    member = {
+      id: `${faction.trim().toLowerCase()}\u0000${name.toLowerCase()}`,
+      sortKey: `${faction}\u0000${name}`,
+      name,
+      faction,
+      class: cls,
+      points,
+      profile: p.profile,
+      off: p.off!,
+      def: p.def!,
+      key: memberKey(faction, name, p.off!, p.def!, points),
+    };
+  }
+  membersByCard.set(card, { faction, member });
+  return member;
 }
 
 /** At most `max` members, an even pick across classes (in class order, then faction and name). */
 function capField(members: FieldMember[], max: number): FieldMember[] {
   if (members.length <= max) return members;
-  const byClass = CLASS_NAMES.map((c) =>
-    members.filter((m) => m.class === c).sort((a, b) => a.faction.localeCompare(b.faction) || a.name.localeCompare(b.name)),
-  );
+  const order = (a: FieldMember, b: FieldMember) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0);
+  // Per class, the first `max` in that order (no class can give more), kept sorted while scanning:
+  // most cards are turned away by one comparison with the last kept.
+  const kept = new Map<UnitClass, FieldMember[]>(CLASS_NAMES.map((c) => [c, []]));
+  for (const m of members) {
+    const list = kept.get(m.class)!;
+    if (list.length >= max && order(m, list[list.length - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (order(list[mid]!, m) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    list.splice(lo, 0, m);
+    if (list.length > max) list.pop();
+  }
+  const byClass = CLASS_NAMES.map((c) => kept.get(c)!);
   const out: FieldMember[] = [];
   for (let round = 0; out.length < max; round++) {
     let any = false;
@@ -201,8 +260,13 @@ export function clearEstimateMemo(): void {
  * given ones cost their class's standard points.
  */
 export function referenceField(cards: readonly CardLike[], bundled: () => readonly CardLike[]): ReferenceField {
+  return referenceFieldOf(standardCards(cards), bundled);
+}
+
+/** The same, from the standard-cost cards already picked out (one per faction and name). */
+export function referenceFieldOf(given: FieldMember[], bundled: () => readonly CardLike[]): ReferenceField {
   let source: FieldSource = 'workspace';
-  let candidates = standardCards(cards);
+  let candidates = given;
   if (candidates.length < POINTS_ESTIMATE.minField) {
     source = 'examples';
     candidates = standardCards(bundled());
@@ -386,8 +450,19 @@ function figures(profile: UnitProfile, field: ReferenceField): { firepower: numb
   return { firepower: n ? dealt.sum / n : 0, durability: taken.sum > 0 ? n / taken.sum : Infinity, exact: dealt.exact && taken.exact };
 }
 
+/** The last estimate of each card object, with the field (its figure memo) and faction it was made for. */
+const estimates = new WeakMap<UnitCard, { memo: object; faction: string; result: PointsEstimate }>();
+
 /** The estimate for one card against a field. Never throws. */
 export function estimateCard(card: UnitCard, faction: string, field: ReferenceField): PointsEstimate {
+  const hit = estimates.get(card);
+  if (hit && hit.memo === field.memo && hit.faction === faction) return hit.result;
+  const result = estimateUncached(card, faction, field);
+  estimates.set(card, { memo: field.memo, faction, result });
+  return result;
+}
+
+function estimateUncached(card: UnitCard, faction: string, field: ReferenceField): PointsEstimate {
   const name = cardName(card);
   const cls = card.class.value && CLASSES[card.class.value] ? card.class.value : undefined;
   const points = typeof card.points.value === 'number' && Number.isFinite(card.points.value) ? card.points.value : undefined;
@@ -407,8 +482,8 @@ export function estimateCard(card: UnitCard, faction: string, field: ReferenceFi
       out.reason = /[.!?]$/.test(why) ? why : `${why}.`;
       return out;
     }
-    const off = offenseKey(p.profile);
-    const def = defenseKey(p.profile);
+    const off = p.off!;
+    const def = p.def!;
     const idx = points !== undefined ? field.index.get(memberKey(faction, name, off, def, points)) : undefined;
     let f: number;
     let h: number;
@@ -448,9 +523,4 @@ export function estimateCard(card: UnitCard, faction: string, field: ReferenceFi
     out.reason = `the estimate failed: ${(e as Error)?.message ?? String(e)}.`;
     return out;
   }
-}
-
-/** The universal rules a card lists that the engine applies (for the hover's wording). */
-export function modelledRules(): string[] {
-  return UNIVERSAL_RULES.filter((r) => MODELLED_RULES.has(r.name.toLowerCase())).map((r) => r.name);
 }

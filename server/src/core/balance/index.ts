@@ -4,12 +4,12 @@
  */
 import { Workspace } from '../workspace';
 import { BUNDLED_EXAMPLE_FILES } from '../examples/bundled';
-import { referenceField, estimateCard } from './estimate';
-import type { CardLike, PointsEstimate, ReferenceField } from './estimate';
-import type { UnitCard } from '../model/types';
+import { referenceField, referenceFieldOf, estimateCard, standardCards } from './estimate';
+import type { CardLike, FieldMember, PointsEstimate, ReferenceField } from './estimate';
+import type { FabledDocument, UnitCard } from '../model/types';
 
 export { referenceField, estimateCard, unpricedOf, standardCards, clearEstimateMemo } from './estimate';
-export type { CardLike, PointsEstimate, ReferenceField, LooRow, FieldSource } from './estimate';
+export type { CardLike, FieldMember, PointsEstimate, ReferenceField, LooRow, FieldSource } from './estimate';
 export { clearVolleyMemo, volleyStats, shareOf, computeShare, offenseKey, defenseKey } from './volleys';
 
 let bundled: CardLike[] | undefined;
@@ -30,12 +30,33 @@ export function fieldFor(cards: readonly CardLike[]): ReferenceField {
 }
 
 const wsFields = new WeakMap<Workspace, { version: number; field: ReferenceField }>();
+/** Each document's standard-cost cards, by document object (a document's object changes with its text). */
+const docCandidates = new WeakMap<FabledDocument, FieldMember[]>();
 
-/** The reference field of a workspace, recomputed only when its cards change. */
+/**
+ * The reference field of a workspace, recomputed only when its cards change, and then only from the
+ * documents that changed (a keystroke in one file of thousands re-reads that file alone).
+ */
 export function workspaceField(ws: Workspace): ReferenceField {
   const hit = wsFields.get(ws);
   if (hit && hit.version === ws.version) return hit.field;
-  const field = fieldFor(ws.allCards());
+  const candidates: FieldMember[] = [];
+  const seen = new Set<string>();
+  for (const doc of ws.documents()) {
+    if (doc.kind === 'fleet') continue;
+    let list = docCandidates.get(doc);
+    if (!list) {
+      const faction = doc.faction.value ?? '';
+      list = standardCards(doc.units.map((card) => ({ card, faction })));
+      docCandidates.set(doc, list);
+    }
+    for (const m of list) {
+      if (seen.has(m.id)) continue;
+      seen.add(m.id);
+      candidates.push(m);
+    }
+  }
+  const field = referenceFieldOf(candidates, bundledCards);
   wsFields.set(ws, { version: ws.version, field });
   return field;
 }
