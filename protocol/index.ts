@@ -9,7 +9,7 @@
  */
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { Position, Range } from 'vscode-languageserver-protocol';
-import type { EngagementOptions, SimulationResult } from '../server/src/core/sim/types';
+import type { EngagementOptions, SimulationResult } from './simulation';
 import type { CardName, Settings, SimulateCommandArgs } from '../server/src/core/api';
 
 // ---------------------------------------------------------------------------------------------
@@ -200,3 +200,5 @@ export const RuleTextRequest = {
   method: 'fabledStar/ruleText',
   type: new RequestType<RuleTextParams, RuleTextEntry[], void>('fabledStar/ruleText'),
 } as const;
+
+export * from './simulation';

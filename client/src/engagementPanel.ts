@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { SimulateRequest, type CardName } from '../../protocol';
-import type { EngagementOptions, SimulationResult } from '../../server/src/core/sim/types';
+import type { EngagementOptions, SimulationResult } from '../../protocol/simulation';
 import { renderWebviewHtml } from '../webview/html';
 import { parseSimulationResult, parseViewMessage, type HostMessage } from '../webview/messages';
 import { simulationOptions } from './config';

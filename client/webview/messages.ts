@@ -14,11 +14,9 @@
  * Content-Security-Policy, unlike ajv's compiled validators).
  */
 import * as v from 'valibot';
-import { RANGE_BANDS, WEAPON_TYPES } from '../../server/src/core/rules/data';
-import type { ActionCounts, EngagementOptions, SimulationResult } from '../../server/src/core/sim/types';
-import { OPTION_LIMITS } from '../../server/src/core/sim/limits';
+import { OPTION_LIMITS, RANGE_BANDS, WEAPON_TYPES, type ActionCounts, type EngagementOptions, type SimulationResult } from '../../protocol/simulation';
 
-export type { EngagementOptions, SimulationResult } from '../../server/src/core/sim/types';
+export type { EngagementOptions, SimulationResult } from '../../protocol/simulation';
 
 /** Host -> view. */
 export type HostMessage = { type: 'result'; result: SimulationResult } | { type: 'error'; message: string } | { type: 'busy' };

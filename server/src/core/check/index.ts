@@ -11,9 +11,8 @@ import { checkCard } from './card';
 import { checkBoard } from './board';
 import { checkFleet } from './fleet';
 
-export { CODES, type Code } from './codes';
-export { fleetTotals, type FleetTotals, type EntryPoints } from './fleet';
-export { cpPerRound } from './board';
+export { CODES, type Code } from '../model/codes';
+export { cpPerRound } from '../model/derived';
 
 export function checkDocument(doc: FabledDocument, ws?: Workspace): Problem[] {
   // A file that was not read at all has nothing to check beyond why it was not read.

@@ -38,7 +38,7 @@ import {
   UNIT_FILE_KEYS,
   WEAPON_KEYS,
 } from '../model/parse';
-import { bayCapacity, ruleFits } from '../check/context';
+import { bayCapacity, ruleFits } from '../model/derived';
 import { cursorContext, linesAbove, linesBelow, pathKeys, type CursorContext, type LineInfo } from './context';
 import { cardsOf, md, pSuccess, pct, resolveCard, yamlScalar, within } from './shared';
 import type { Span } from '../model/types';

@@ -1,7 +1,7 @@
 /** A fleet's points as plain data: for the `fabledStar/fleetSummary` request, hovers, hints and lenses. */
 import type { FleetDocument } from '../model/types';
 import type { Workspace } from '../workspace';
-import { fleetTotals } from '../check/index';
+import { fleetTotals } from '../fleetPoints';
 import { GAME_SIZES, type GameSize } from '../rules/data';
 
 export interface FleetSummaryData {

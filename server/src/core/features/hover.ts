@@ -35,8 +35,8 @@ import {
   type WeaponType,
 } from '../rules/data';
 import { classCardByName, classCardMarkdown, escapeMarkdown, section, sectionMarkdown, sectionTitle, termSection } from '../rules/text';
-import { bayCapacity, knownAbility, launchBayTier, nearestBands, universalRule } from '../check/context';
-import { cpPerRound } from '../check/index';
+import { knownAbility, launchBayTier, nearestBands, universalRule } from '../rules/lookup';
+import { bayCapacity, cpPerRound } from '../model/derived';
 import { atLeast, cardAt, md, num, pSuccess, pct, resolveCard, statLine, within } from './shared';
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { weaponOddsMarkdown } from './odds';
