@@ -120,6 +120,17 @@ export interface CardInfo {
 export interface ListCardsParams {
   /** Only cards of this faction (case-insensitive). */
   faction?: string;
+  /** Only the cards this fleet list uses (a fleet's uri), as the fleet resolves its entries. */
+  fleet?: string;
+}
+
+/**
+ * Whether two card selectors ask for the same card: names and factions compare as the server
+ * resolves them (case and outer spaces do not matter). The client never resolves a name itself.
+ */
+export function sameSelector(a: CardName, b: CardName): boolean {
+  const norm = (s: string | undefined): string => (s ?? '').trim().toLowerCase();
+  return norm(a.name) === norm(b.name) && norm(a.faction) === norm(b.faction);
 }
 
 /** client -> server: every card the workspace knows (open files and workspace card files), sorted by faction then name. */

@@ -27,9 +27,9 @@ export function fleetTotals(doc: FleetDocument, ws: Workspace | undefined): Flee
   const entries: EntryPoints[] = [];
   let total = 0;
   for (const entry of doc.units?.items ?? []) {
-    const card = resolve(entry.unit.value, faction, ws);
+    const card = ws?.card(entry.unit.value, faction, 'own');
     const embarked = (entry.embark?.items ?? []).map((f) => {
-      const c = resolve(f.value, faction, ws);
+      const c = ws?.card(f.value, faction, 'own');
       return { name: f.value ?? '', card: c, points: pointsOf(c) };
     });
     const each = pointsOf(card) + embarked.reduce((t, e) => t + e.points, 0);
@@ -43,10 +43,4 @@ export function fleetTotals(doc: FleetDocument, ws: Workspace | undefined): Flee
 function pointsOf(c: CardRef | undefined): number {
   const p = c?.card.points.value;
   return p !== undefined && p > 0 ? p : 0;
-}
-
-function resolve(name: string | undefined, faction: string | undefined, ws: Workspace | undefined): CardRef | undefined {
-  if (!name || !ws) return undefined;
-  const own = faction !== undefined ? ws.findCards(name, faction) : [];
-  return own[0] ?? (faction === undefined ? ws.findCards(name)[0] : undefined);
 }

@@ -16,8 +16,8 @@ function related(ref: CardRef | undefined, message: string): Problem['related'] 
 function checkName(ctx: CheckContext, f: Field<string>, faction: string | undefined, ws: Workspace): boolean {
   const name = f.value;
   if (!name) return false;
-  if (faction !== undefined && ws.findCards(name, faction).length) return true;
-  const elsewhere = ws.findCards(name);
+  const { ref, candidates: elsewhere } = ws.resolve({ name, ...(faction !== undefined ? { faction } : {}) }, 'own');
+  if (ref) return true;
   if (faction !== undefined && elsewhere.length) {
     const other = elsewhere[0]!;
     ctx.report(
@@ -29,7 +29,6 @@ function checkName(ctx: CheckContext, f: Field<string>, faction: string | undefi
     );
     return false;
   }
-  if (faction === undefined && elsewhere.length) return true;
   const pool = (faction !== undefined && ws.cardsOf(faction).length ? ws.cardsOf(faction) : ws.allCards()).map((c) => c.card.name.value!).filter(Boolean);
   const near = suggestMany(name, pool, 3);
   const hint = near.length

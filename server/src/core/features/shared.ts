@@ -3,7 +3,6 @@
  * inserted names, card lookup and a few dice figures for explanations.
  */
 import type { FabledDocument, Span, StatValue, UnitCard } from '../model/types';
-import type { CardRef, Workspace } from '../workspace';
 import { STAT_ORDER } from '../rules/data';
 import { escapeMarkdown } from '../rules/text';
 import { binomialPmf, pSuccess } from '../sim/dice';
@@ -46,13 +45,6 @@ export function cardsOf(doc: FabledDocument): UnitCard[] {
 /** The card whose range holds the offset. */
 export function cardAt(doc: FabledDocument, off: number): UnitCard | undefined {
   return cardsOf(doc).find((c) => within(c.span, off));
-}
-
-/** A card by name: the given faction's first, or (no faction) any faction's. */
-export function resolveCard(ws: Workspace, name: string | undefined, faction: string | undefined): CardRef | undefined {
-  if (!name) return undefined;
-  if (faction !== undefined) return ws.findCards(name, faction)[0];
-  return ws.findCards(name)[0];
 }
 
 /** The card's stat line as written, in rulebook order ("9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"; "?" where absent). */
