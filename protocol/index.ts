@@ -10,7 +10,7 @@
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { Position, Range } from 'vscode-languageserver-protocol';
 import type { EngagementOptions, SimulationResult } from './simulation';
-import type { CardName, Settings, SimulateCommandArgs } from '../server/src/core/api';
+import type { CardName, FleetEntrySummary, FleetSummary, Settings, SimulateCommandArgs } from '../server/src/core/api';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -143,30 +143,8 @@ export interface FleetSummaryParams {
   uri: string;
 }
 
-export interface FleetEntrySummary {
-  unit: string;
-  count: number;
-  /** Points of one copy including what it embarks; undefined when a card is unknown. */
-  points: number | undefined;
-  embarked: string[];
-}
-
-export interface FleetSummary {
-  uri: string;
-  name: string;
-  faction: string;
-  /** Sum of the known cards' points x count, embarked units included. */
-  total: number;
-  /** The points limit, when the fleet gives a valid one. */
-  limit: number | undefined;
-  /** total > limit. */
-  over: boolean;
-  /** limit - total (negative when over), when there is a limit. */
-  remaining: number | undefined;
-  /** Entries whose card is not known (their points are not in the total). */
-  unknownUnits: string[];
-  entries: FleetEntrySummary[];
-}
+/** A fleet's points (declared in the core, which computes it; the same object hovers and lenses read). */
+export type { FleetEntrySummary, FleetSummary };
 
 /** client -> server: the points of a fleet list; null when the uri is not a fleet the server knows. */
 export const FleetSummaryRequest = {

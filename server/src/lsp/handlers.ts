@@ -300,18 +300,7 @@ export const HANDLERS: HandlerEntry[] = [
           state.ensureAllOpen();
           const doc = params?.uri ? state.ensure(params.uri) : undefined;
           if (!doc || doc.kind !== 'fleet') return null;
-          const s = fleetSummary(doc, state.ws);
-          return {
-            uri: doc.uri,
-            name: s.name,
-            faction: s.faction,
-            total: s.total,
-            limit: s.limit,
-            over: s.over,
-            remaining: s.remaining,
-            unknownUnits: s.unknownUnits,
-            entries: s.entries,
-          };
+          return fleetSummary(doc, state.ws);
         }, null),
       ),
   },

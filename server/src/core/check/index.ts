@@ -91,10 +91,3 @@ function checkDuplicate(ctx: CheckContext, card: UnitCard): void {
 function sortProblems(ps: Problem[]): Problem[] {
   return ps.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
 }
-
-/** Checks every document of the workspace; returns problems by uri. */
-export function checkWorkspace(ws: Workspace): Map<string, Problem[]> {
-  const out = new Map<string, Problem[]>();
-  for (const doc of ws.documents()) out.set(doc.uri, checkDocument(doc, ws));
-  return out;
-}
