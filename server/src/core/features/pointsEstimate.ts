@@ -6,7 +6,7 @@
  */
 import type { FabledDocument, Problem, Span, UnitCard } from '../model/types';
 import type { Workspace } from '../workspace';
-import { CODES } from '../check/codes';
+import { CODES } from '../model/codes';
 import { POINTS_ESTIMATE } from '../rules/data';
 import { estimateInWorkspace, workspaceField } from '../balance/index';
 import type { PointsEstimate, ReferenceField } from '../balance/index';
