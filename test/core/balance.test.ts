@@ -206,7 +206,7 @@ describe('points estimate', () => {
     const field = workspaceField(ws);
     assert.equal(field.source, 'workspace');
     assert.equal(field.members.length, 10);
-    assert.match(field.description, /10 cards .* from the cards given/);
+    assert.match(field.description, /^10 cards at their class's standard points from this workspace$/);
     assert.equal(workspaceField(ws), field, 'kept while the workspace is unchanged');
     const card = (ws.get('file:///w/3.unit.yaml') as UnitDocument).units[0]!;
     assert.ok(estimateInWorkspace(card, 'W', ws).inField);

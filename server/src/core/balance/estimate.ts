@@ -259,12 +259,12 @@ export function clearEstimateMemo(): void {
  * `bundled` the bundled examples' cards, used when fewer than `POINTS_ESTIMATE.minField` of the
  * given ones cost their class's standard points.
  */
-export function referenceField(cards: readonly CardLike[], bundled: () => readonly CardLike[]): ReferenceField {
-  return referenceFieldOf(standardCards(cards), bundled);
+export function referenceField(cards: readonly CardLike[], bundled: () => readonly CardLike[], where = 'the cards given'): ReferenceField {
+  return referenceFieldOf(standardCards(cards), bundled, where);
 }
 
 /** The same, from the standard-cost cards already picked out (one per faction and name). */
-export function referenceFieldOf(given: FieldMember[], bundled: () => readonly CardLike[]): ReferenceField {
+export function referenceFieldOf(given: FieldMember[], bundled: () => readonly CardLike[], givenWhere = 'the cards given'): ReferenceField {
   let source: FieldSource = 'workspace';
   let candidates = given;
   if (candidates.length < POINTS_ESTIMATE.minField) {
@@ -279,7 +279,7 @@ export function referenceFieldOf(given: FieldMember[], bundled: () => readonly C
     if (fitMemo.size > 16) fitMemo.clear();
     fitMemo.set(fitKey, fit);
   }
-  const where = source === 'examples' ? 'the bundled example cards' : 'the cards given';
+  const where = source === 'examples' ? 'the bundled example cards' : givenWhere;
   const picked = members.length < candidates.length ? `${members.length} of the ${candidates.length} cards` : `${members.length} cards`;
   const description = `${picked} at their class's standard points from ${where}`;
   return { id: `${source}\u0002${fitKey}`, source, description, available: candidates.length, ...fit };

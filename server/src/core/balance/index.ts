@@ -56,7 +56,7 @@ export function workspaceField(ws: Workspace): ReferenceField {
       candidates.push(m);
     }
   }
-  const field = referenceFieldOf(candidates, bundledCards);
+  const field = referenceFieldOf(candidates, bundledCards, 'this workspace');
   wsFields.set(ws, { version: ws.version, field });
   return field;
 }
