@@ -23,6 +23,7 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { startServer, type Client } from './harness';
 import { FILES, FLEET, MYR_UNITS, MYR_BROKEN, lineOf } from './fixtures';
+import { BUNDLED_EXAMPLE_FILES } from '../../server/src/core/examples/bundled';
 import type { CardInfo, FleetSummary, SimulateResult } from '../../protocol';
 import type { SimulationResult } from '../../server/src/core/sim/types';
 
@@ -537,5 +538,46 @@ describe('language server over stdio (limits)', function () {
     } finally {
       await c.stop();
     }
+  });
+});
+
+describe('language server over stdio: the points estimate follows its reference field', function () {
+  this.timeout(60000);
+  const REF = BUNDLED_EXAMPLE_FILES[0]!.text;
+  const HOME = [
+    'faction: Home',
+    'units:',
+    '  - name: Home Cruiser',
+    '    class: Cruiser',
+    '    points: 230',
+    '    stats: "6/6 5+ 8+ 6 5+ 7 6/3 7/3 5"',
+    '    weapons:',
+    '      - Home Broadside — Energy, 18", 2, 4',
+    '',
+  ].join('\n');
+  let c: Client;
+  before(async () => {
+    const files: Record<string, string> = { 'home.unit.yaml': HOME };
+    BUNDLED_EXAMPLE_FILES.forEach((f, i) => (files[`ref/ref-${i}.unit.yaml`] = f.text));
+    c = await startServer({ files });
+  });
+  after(async () => c?.stop());
+
+  it('republishes the notes of files not open when an edit moves the field, and only then', async () => {
+    const home = c.uri('home.unit.yaml');
+    await c.diagnosticsWhere(home, 'the home file checked', () => true);
+    const ref = await c.open('ref/ref-0.unit.yaml', REF);
+    await c.diagnosticsWhere(ref, 'the open field file checked', () => true);
+    // An edit that leaves the field as it is (an order's wording) republishes nothing else.
+    let before = c.arrivals.get(home)!.at;
+    const v1 = await c.edit(ref, 'Target friendly unit gains', 'Target friendly unit gets');
+    await c.waitFor('the edited file republished', () => (c.arrivals.get(ref)?.version === v1 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(c.arrivals.get(home)!.at, before, 'the home file was not republished');
+    // A field card's HP changes: every card's estimate may move, so the home file is checked again.
+    before = c.arrivals.get(home)!.at;
+    await c.edit(ref, 'HP: 5', 'HP: 9');
+    await c.waitFor('the home file republished for the new field', () => (c.arrivals.get(home)!.at > before ? true : undefined));
+    await c.close(ref);
   });
 });
