@@ -4,11 +4,11 @@
  * current folder); the numbers come from the pure simulator core.
  */
 import { parseArgs } from 'node:util';
-import { distance } from 'fastest-levenshtein';
 import { Workspace } from '../core/workspace';
 import type { CardRef } from '../core/workspace';
 import { profileFromCard, renderReport, simulate, validateOptions } from '../core/sim/index';
 import { ENGAGEMENT_DEFAULTS } from '../core/rules/data';
+import { nearest, SuggestBudget, SUGGEST_LIMITS } from '../core/model/suggest';
 import { expandPaths, fileUri, type CliIO } from './io';
 
 export const SIM_HELP = `Usage: fabled-star sim --attacker NAME --defender NAME [--cards PATH]... [options]
@@ -51,21 +51,17 @@ const FLAG_TO_OPTION: Record<string, string> = {
   seed: 'seed',
 };
 
-/** Up to `n` card names closest to `name`: substring matches first, then by edit distance. */
+/** Up to `n` card names closest to `name`: substring matches first, then by edit distance (bounded work, model/suggest.ts). */
 export function closestNames(name: string, names: string[], n = 3): string[] {
-  const q = name.trim().toLowerCase();
-  const unique = [...new Set(names)];
-  const scored = unique.map((c) => {
-    const l = c.toLowerCase();
-    const d = distance(q, l);
-    return { c, score: l.includes(q) || q.includes(l) ? -1 : d, d };
+  const sorted = [...new Set(names)].sort((a, b) => a.localeCompare(b));
+  // A bonus larger than any compared length puts every substring match first.
+  const bonus = 2 * SUGGEST_LIMITS.chars + 1;
+  return nearest(name, sorted, {
+    n,
+    bonus,
+    allowed: () => Math.max(3, Math.ceil(Math.min(name.trim().length, SUGGEST_LIMITS.chars) / 2)),
+    budget: new SuggestBudget(),
   });
-  const limit = Math.max(3, Math.ceil(q.length / 2));
-  return scored
-    .filter((s) => s.score < 0 || s.d <= limit)
-    .sort((a, b) => a.score - b.score || a.d - b.d || a.c.localeCompare(b.c))
-    .slice(0, n)
-    .map((s) => s.c);
 }
 
 /** Finds a card by name, or by "Faction/Name"; explains what went wrong otherwise. */

@@ -5,6 +5,7 @@
 import type { FabledDocument, Problem, ProblemData, Span, UnitCard, Ability } from '../model/types';
 import type { Workspace } from '../workspace';
 import { CODES, type Code } from './codes';
+import { SuggestBudget, type Prepared } from '../model/suggest';
 import {
   CLASSES,
   LAUNCH_BAY,
@@ -19,6 +20,10 @@ import {
 
 export class CheckContext {
   readonly problems: Problem[] = [];
+  /** The work left for this document's "did you mean" suggestions (see model/suggest.ts). */
+  readonly suggestions = new SuggestBudget();
+  /** Candidate names prepared once per document, by pool. */
+  readonly pools = new Map<string, Prepared[]>();
   constructor(
     readonly doc: FabledDocument,
     readonly ws: Workspace | undefined,
