@@ -127,10 +127,10 @@ function refuse(text: string): ReturnType<typeof problem> | undefined {
 }
 
 /** What a file over `LIMITS.fileChars` is told (the CLI says it of files too large to read, too). */
-export function fileTooLarge(chars: number, at: Span): Problem {
+export function fileTooLarge(chars: number, at: Span, atLeast = false): Problem {
   return problem(
     'FS-YAML-LIMIT',
-    `This file is ${size(chars)}; files larger than ${size(LIMITS.fileChars)} are not checked (a card file is a few kilobytes)`,
+    `This file is ${atLeast ? 'over ' : ''}${size(chars)}; files larger than ${size(LIMITS.fileChars)} are not checked (a card file is a few kilobytes)`,
     at,
   );
 }
