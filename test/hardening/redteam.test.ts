@@ -7,6 +7,10 @@ import { Workspace } from '../../server/src/core/workspace';
 import { checkDocument } from '../../server/src/core/check';
 import fc from 'fast-check';
 import { boundedDistance } from '../../server/src/core/model/suggest';
+import { complete } from '../../server/src/core/features/completion';
+import { codeActions } from '../../server/src/core/features/codeActions';
+import { rename } from '../../server/src/core/features/navigation';
+import { yamlScalar } from '../../server/src/core/features/shared';
 import { alikeName, longNameCardFiles, unknownEntriesFleet } from './redteam';
 
 describe('red team (issue 17): did you mean', function () {
@@ -67,5 +71,98 @@ describe('red team (issue 17): did you mean', function () {
       .filter((p) => p.code === 'FS-UNIT-UNKNOWN')
       .map((p) => p.message);
     assert.deepEqual(msgs, ['No card named "Lance Destroyr"; did you mean "Lance Destroyer"?', 'No card named "maw frigat"; did you mean "Maw Frigate"?']);
+  });
+});
+
+/** The text with the edits made. */
+function apply(text: string, edits: { span: { start: number; end: number }; newText: string }[]): string {
+  return [...edits].sort((a, b) => b.span.start - a.span.start).reduce((t, e) => t.slice(0, e.span.start) + e.newText + t.slice(e.span.end), text);
+}
+
+describe('red team (issue 17): names with control characters in edits', () => {
+  /** Card names a pasted file can hold: CR, other C0 and C1 controls, DEL, separators, flow indicators. */
+  const NAMES = [
+    'Evil\rName',
+    'Bell\u0007Ship',
+    'Tab\tbed',
+    'Esc\u001b[2K',
+    'Next\u0085Line',
+    'Del\u007f',
+    'Sep\u2028Ship',
+    'Comma, Ship',
+    'Br[ack]et {x}',
+    'Quote\'s "Ship"',
+  ];
+  const cardsFile = 'faction: F\nunits:\n' + NAMES.map((n) => `  - name: ${JSON.stringify(n)}\n    class: Frigate\n    points: 110\n`).join('');
+
+  it('10. any name written by yamlScalar reads back as the same name, in a block and in a flow list', () => {
+    const ws = new Workspace();
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }), (name) => {
+        if (name.trim() !== name || !name) return;
+        for (const [uri, text] of [
+          ['file:///w/p.fleet.yaml', `name: X\nfaction: F\npoints: 500\nunits:\n  - unit: ${yamlScalar(name)}\n    count: 1\n`],
+          ['file:///w/q.fleet.yaml', `name: X\nfaction: F\npoints: 500\nunits:\n  - { unit: ${yamlScalar(name)}, count: 1 }\n`],
+        ] as const) {
+          const doc = ws.set(uri, text);
+          assert.ok(doc && doc.kind === 'fleet');
+          assert.equal(doc.units?.items[0]?.unit.value, name, text);
+        }
+      }),
+      { seed: 17, numRuns: 1500 },
+    );
+  });
+
+  it('10. completion of a fleet entry inserts each such name so that the fleet still names the card', () => {
+    for (const name of NAMES) {
+      const ws = new Workspace();
+      ws.set('file:///w/c.unit.yaml', cardsFile);
+      const text = 'name: X\nfaction: F\npoints: 500\nunits:\n  - unit: \n    count: 1\n';
+      const off = text.indexOf('unit: ') + 6;
+      const doc = ws.set('file:///w/f.fleet.yaml', text)!;
+      const item = complete(doc, ws, text, off).items.find((c) => c.label === name);
+      assert.ok(item, `no completion for ${JSON.stringify(name)}`);
+      const after = ws.set('file:///w/f.fleet.yaml', apply(text, [{ span: item.span, newText: item.insertText }]))!;
+      assert.ok(after.kind === 'fleet');
+      assert.equal(after.units?.items[0]?.unit.value, name, after.text);
+      assert.deepEqual(
+        checkDocument(after, ws).filter((p) => /UNIT-UNKNOWN|YAML/.test(p.code)),
+        [],
+        after.text,
+      );
+    }
+  });
+
+  it('10. the quick fix for a misspelt entry writes such a name so that the fleet names the card, in every quoting style', () => {
+    let fixed = 0;
+    for (const name of NAMES) {
+      for (const typo of [`${name}x`, `'${name.replace(/'/g, "''").replace(/[\r\u0085\u2028\t]/g, ' ')}x'`, `${JSON.stringify(name + 'x')}`]) {
+        const ws = new Workspace();
+        ws.set('file:///w/c.unit.yaml', cardsFile);
+        const text = `name: X\nfaction: F\npoints: 500\nunits:\n  - unit: ${typo.startsWith("'") || typo.startsWith('"') ? typo : yamlScalar(typo)}\n    count: 1\n`;
+        const doc = ws.set('file:///w/f.fleet.yaml', text)!;
+        const p = checkDocument(doc, ws).find((x) => x.code === 'FS-UNIT-UNKNOWN');
+        if (!p) continue; // the typo read as some other card's name
+        const fix = codeActions(doc, p.span, [p]).find(
+          (a) => a.edits.some((e) => e.newText.includes(name.slice(0, 3))) && (p.data?.replacements ?? []).includes(name),
+        );
+        if (!fix) continue;
+        const after = ws.set('file:///w/f.fleet.yaml', apply(text, fix.edits))!;
+        assert.ok(after.kind === 'fleet');
+        assert.equal(after.units?.items[0]?.unit.value, name, after.text);
+        fixed++;
+      }
+    }
+    assert.ok(fixed >= 2 * NAMES.length, `only ${fixed} fixes were tried`);
+  });
+
+  it('10. rename refuses a new name with any control character, as it refuses a line break', () => {
+    const ws = new Workspace();
+    ws.set('file:///w/c.unit.yaml', 'faction: F\nunits:\n  - name: Plain\n    class: Frigate\n');
+    const doc = ws.get('file:///w/c.unit.yaml')!;
+    const off = doc.text.indexOf('Plain') + 1;
+    for (const bad of ['A\rB', 'A\u0007B', 'A\u001b[2KB', 'A\u0085B', 'A\u2028B', 'A\u007fB'])
+      assert.match(rename(doc, ws, off, bad, (u) => ws.get(u)?.text).error ?? '', /one non-empty line/, JSON.stringify(bad));
+    assert.equal(rename(doc, ws, off, 'Fine Name', (u) => ws.get(u)?.text).error, undefined);
   });
 });
