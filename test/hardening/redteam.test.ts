@@ -11,6 +11,12 @@ import { complete } from '../../server/src/core/features/completion';
 import { codeActions } from '../../server/src/core/features/codeActions';
 import { rename } from '../../server/src/core/features/navigation';
 import { yamlScalar } from '../../server/src/core/features/shared';
+import { hover } from '../../server/src/core/features/hover';
+import { codeLenses } from '../../server/src/core/features/codeLens';
+import { validateOptions, profileFromCard } from '../../server/src/core/sim/index';
+import { resolveSettings } from '../../protocol';
+import MarkdownIt from 'markdown-it';
+import { iconSafe as clientIconSafe } from '../../client/src/labels';
 import { alikeName, longNameCardFiles, unknownEntriesFleet } from './redteam';
 
 describe('red team (issue 17): did you mean', function () {
@@ -164,5 +170,62 @@ describe('red team (issue 17): names with control characters in edits', () => {
     for (const bad of ['A\rB', 'A\u0007B', 'A\u001b[2KB', 'A\u0085B', 'A\u2028B', 'A\u007fB'])
       assert.match(rename(doc, ws, off, bad, (u) => ws.get(u)?.text).error ?? '', /one non-empty line/, JSON.stringify(bad));
     assert.equal(rename(doc, ws, off, 'Fine Name', (u) => ws.get(u)?.text).error, undefined);
+  });
+});
+
+describe('red team (issue 17): low', () => {
+  const HOSTILE = 'Visit https://evil.example/pay www.evil.example mail@evil.example $(alert) $(sync~spin)';
+  const cards = `faction: F\nunits:\n  - name: "${HOSTILE}"\n    class: Frigate\n    points: 110\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n    weapons:\n      - Pulse Laser — Ion, 9", 2, 4\n`;
+
+  it('13. a name holding URLs and e-mail addresses shows as text in hovers: no link in the rendered Markdown', () => {
+    const ws = new Workspace();
+    ws.set('file:///w/c.unit.yaml', cards);
+    const fleetText = `name: X\nfaction: F\npoints: 500\nunits:\n  - unit: "${HOSTILE}"\n`;
+    const fleet = ws.set('file:///w/f.fleet.yaml', fleetText)!;
+    const card = ws.get('file:///w/c.unit.yaml')!;
+    const render = new MarkdownIt({ linkify: true });
+    let seen = 0;
+    for (const [doc, off] of [
+      [fleet, fleetText.indexOf('Visit') + 2],
+      [card, cards.indexOf('Visit') + 2],
+    ] as const) {
+      const h = hover(doc, ws, off, resolveSettings({}));
+      assert.ok(h, 'no hover');
+      const html = render.render(h.markdown);
+      if (html.includes('evil')) seen++;
+      assert.doesNotMatch(html, /<a /, html);
+    }
+    assert.ok(seen > 0, 'the name is shown');
+  });
+
+  it('13. code-lens titles show "$(" in card names as text, not as icons, and stay short', () => {
+    const ws = new Workspace();
+    ws.set('file:///w/c.unit.yaml', cards.replace('units:\n', `units:\n  - name: "${'Long '.repeat(5000)}"\n    class: Frigate\n`));
+    const lenses = codeLenses(ws.get('file:///w/c.unit.yaml')!, ws, resolveSettings({ referenceTarget: HOSTILE }));
+    assert.ok(lenses.length > 0);
+    for (const l of lenses) {
+      assert.doesNotMatch(l.title, /(^|[^\\])\$\(/, l.title);
+      assert.ok(l.title.length <= 200, `${l.title.length} characters`);
+    }
+    const ws2 = new Workspace();
+    ws2.set('file:///w/c.unit.yaml', cards.replace(HOSTILE, 'Target'));
+    ws2.set('file:///w/t.unit.yaml', `faction: G\nunits:\n  - name: "${'Very long '.repeat(10000)}"\n    class: Frigate\n`);
+    for (const l of codeLenses(ws2.get('file:///w/c.unit.yaml')!, ws2, resolveSettings({ referenceTarget: 'Very long' })))
+      assert.ok(l.title.length <= 200, `${l.title.length} characters`);
+  });
+
+  it('13. quick-pick labels in the extension show "$(" as text', () => {
+    assert.equal(clientIconSafe('A $(alert) B\n$(sync~spin)'), 'A \\$(alert) B \\$(sync~spin)');
+  });
+
+  it('13. the aim error quotes at most a short piece of a 100,000-character input', () => {
+    const ws = new Workspace();
+    const doc = ws.set('file:///w/c.unit.yaml', cards)!;
+    const a = profileFromCard(doc.kind === 'fleet' ? undefined! : doc.units[0]!).profile!;
+    const v = validateOptions({ aim: 'x'.repeat(100_000) }, a, a);
+    assert.ok(!v.options);
+    for (const e of v.errors) assert.ok(e.length <= 1000, `${e.length} characters`);
+    const w = validateOptions({ aim: ['x'.repeat(100_000)] }, a, a);
+    for (const e of w.errors) assert.ok(e.length <= 1000, `${e.length} characters`);
   });
 });

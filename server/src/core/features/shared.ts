@@ -2,6 +2,7 @@
  * Small helpers every feature uses: span tests, Markdown escaping of file text, YAML quoting of
  * inserted names, card lookup and a few dice figures for explanations.
  */
+import { clip } from '../model/limits';
 import type { FabledDocument, Span, StatValue, UnitCard } from '../model/types';
 import type { CardRef, Workspace } from '../workspace';
 import { STAT_ORDER } from '../rules/data';
@@ -16,6 +17,15 @@ export function within(span: Span | undefined, off: number): boolean {
 /** Text from a file (unit names, effects), made safe for Markdown: never read as HTML or markup. */
 export function md(text: string): string {
   return escapeMarkdown(text);
+}
+
+/**
+ * Text from a file in a label an editor renders with icons (VS Code's code-lens titles, quick picks):
+ * "$(name)" would show an icon, so its "$" is escaped the way VS Code escapes it ("\\$("), and the
+ * text is cut to `max` characters on one line.
+ */
+export function iconSafe(text: string, max = 60): string {
+  return clip(text, max).replace(/\$\(/g, '\\$(');
 }
 
 /** Text from a file for an inline code span: backticks are dropped so the span cannot be broken out of. */
