@@ -35,11 +35,11 @@ export class Files {
   listen(): void {
     const { documents } = this.state;
     documents.onDidOpen((e) => {
-      if (kindOfUri(e.document.uri)) this.state.disk.delete(e.document.uri);
+      if (this.state.kindOf(e.document.uri)) this.state.disk.delete(e.document.uri);
     });
     // Fired for didOpen too: a document not yet parsed is validated at once.
     documents.onDidChangeContent((e) => {
-      if (!kindOfUri(e.document.uri)) return;
+      if (!this.state.kindOf(e.document.uri)) return;
       this.scheduler.schedule(e.document.uri, this.state.isParsed(e.document.uri) ? 'typing' : 'now');
     });
     documents.onDidClose((e) => this.closed(e.document.uri));
@@ -47,7 +47,7 @@ export class Files {
 
   private closed(uri: string): void {
     const { state } = this;
-    if (!kindOfUri(uri)) return;
+    if (!kindOfUri(uri) && !state.ws.get(uri)) return;
     this.scheduler.forget(uri);
     state.closed(uri);
     if (state.onDisk.has(uri)) {

@@ -7,8 +7,8 @@ import { TextDocuments, type CancellationToken, type Connection, type Initialize
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { Workspace } from '../core/workspace';
-import { kindOfUri } from '../core/model/parse';
-import type { FabledDocument } from '../core/model/types';
+import { kindOfLanguage, kindOfUri } from '../core/model/parse';
+import type { DocKind, FabledDocument } from '../core/model/types';
 import { SETTINGS_SECTION, resolveSettings, type Settings } from '../../../protocol';
 import { clientFeatures, type ClientFeatures } from './capabilities';
 
@@ -100,6 +100,11 @@ export class ServerState {
     }
   }
 
+  /** A document's kind: from its file name, or (an untitled buffer) from the language the editor gave it. */
+  kindOf(uri: string): DocKind | undefined {
+    return kindOfUri(uri) ?? kindOfLanguage(this.documents.get(uri)?.languageId);
+  }
+
   /** The open document, or else the workspace file's text. */
   textDoc(uri: string): TextDocument | undefined {
     return this.documents.get(uri) ?? this.disk.get(uri);
@@ -114,7 +119,7 @@ export class ServerState {
       this.parsedRevision.set(uri, revision);
       let after: FabledDocument | undefined;
       try {
-        after = this.ws.set(uri, td.getText());
+        after = this.ws.set(uri, td.getText(), this.kindOf(uri));
       } catch (e) {
         // The core never throws by contract; if it does, keep serving the last good model.
         this.logError(`Reading ${uri} failed`, e);
@@ -127,7 +132,7 @@ export class ServerState {
   }
 
   ensureAllOpen(): void {
-    for (const td of this.documents.all()) if (kindOfUri(td.uri)) this.ensure(td.uri);
+    for (const td of this.documents.all()) if (this.kindOf(td.uri)) this.ensure(td.uri);
   }
 
   /** Whether the workspace has read this open document's text yet. */
@@ -146,7 +151,7 @@ export class ServerState {
   request(uri: string, token?: CancellationToken): { td: TextDocument; doc: FabledDocument } | undefined {
     if (token?.isCancellationRequested) return undefined;
     const td = this.textDoc(uri);
-    if (!td || !kindOfUri(uri)) return undefined;
+    if (!td || !this.kindOf(uri)) return undefined;
     // Answers may depend on other open documents (cards a fleet names): bring them up to date too.
     this.ensureAllOpen();
     const doc = this.ensure(uri);

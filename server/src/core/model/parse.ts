@@ -62,6 +62,11 @@ export function kindOfUri(uri: string): DocKind | undefined {
 
 export const LANGUAGE_IDS: Readonly<Record<DocKind, string>> = { unit: 'fabled-unit', faction: 'fabled-faction', fleet: 'fabled-fleet' };
 
+/** The kind an editor's language id names (an untitled buffer has no file name to tell it). */
+export function kindOfLanguage(languageId: string | undefined): DocKind | undefined {
+  return (Object.keys(LANGUAGE_IDS) as DocKind[]).find((k) => LANGUAGE_IDS[k] === languageId);
+}
+
 export const CARD_KEYS = ['name', 'class', 'points', 'bases', 'base', 'stats', 'weapons', 'orders', 'abilities'] as const;
 export const UNIT_FILE_KEYS = ['faction', 'units'] as const;
 export const FACTION_KEYS = ['faction', 'doctrine', 'cp', 'cpSources', 'factionAbility', 'commandAbilities', 'units'] as const;
