@@ -176,9 +176,12 @@ describe('red team (issue 17): the language server', function () {
       assert.doesNotMatch(t, /\*\*|__|\\[\\`*_[\]<>#|~.@:]|^\s*\|.*\|\s*$|^#+ |^\s*\|?\s*:?-{3,}/m, t);
       assert.doesNotMatch(t, /<[a-z]+[ >]/i, t);
     }
-    // A table becomes aligned columns.
-    const stats = texts[2]!;
-    assert.match(stats, /M\s+BS\s+D\s+SH\s+AC\s+HP\s+LD\s+CR\s+T/, stats);
+    // A table (the card's stat line under its name) becomes aligned columns.
+    const table = texts[0]!.split('\n');
+    const head = table.findIndex((l) => /^M\s+BS\s+D\s+SH\s+AC\s+HP\s+LD\s+CR\s+T$/.test(l));
+    assert.ok(head >= 0, texts[0]);
+    assert.match(table[head + 1]!, /^9\/6\s+5\+\s+7\+/);
+    assert.equal(table[head]!.indexOf('BS'), table[head + 1]!.indexOf('5+'), 'columns line up');
   });
 
   it('13. gives an untitled document the features of its language', async () => {

@@ -16,6 +16,7 @@ import { codeLenses } from '../../server/src/core/features/codeLens';
 import { validateOptions, profileFromCard } from '../../server/src/core/sim/index';
 import { resolveSettings } from '../../protocol';
 import MarkdownIt from 'markdown-it';
+import { markdownToPlain } from '../../server/src/core/features/plaintext';
 import { iconSafe as clientIconSafe } from '../../client/src/labels';
 import { alikeName, longNameCardFiles, unknownEntriesFleet } from './redteam';
 
@@ -227,5 +228,19 @@ describe('red team (issue 17): low', () => {
     for (const e of v.errors) assert.ok(e.length <= 1000, `${e.length} characters`);
     const w = validateOptions({ aim: ['x'.repeat(100_000)] }, a, a);
     for (const e of w.errors) assert.ok(e.length <= 1000, `${e.length} characters`);
+  });
+});
+
+describe('red team (issue 17): plain text for clients that ask for it', () => {
+  it('12. shows a name full of Markdown and HTML exactly as the file has it, and a table as aligned columns', () => {
+    const name = '<img src=x> *Shade* **B** | x \\ y_z_ `q` # 1. [l](u) https://e.example a@b.c';
+    const ws = new Workspace();
+    const text = `faction: F\nunits:\n  - name: ${JSON.stringify(name)}\n    class: Frigate\n    points: 110\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n`;
+    const doc = ws.set('file:///w/c.unit.yaml', text)!;
+    const h = hover(doc, ws, text.indexOf('img'), resolveSettings({}))!;
+    const plain = markdownToPlain(h.markdown);
+    assert.ok(plain.includes(name), plain);
+    assert.match(plain, /^M {2,}BS {2}D {3}SH {2}AC {2}HP {2}LD {3}CR {3}T$/m, plain);
+    assert.equal(markdownToPlain('**a** _b_ *c* `d` \\*e\\*\n\n---\n\n> q\n\n- i\n\n## H'), 'a b c d *e*\n\n────────────────────────\n\n  q\n\n• i\n\nH');
   });
 });
