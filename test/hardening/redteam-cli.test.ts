@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { nodeIO } from '../../server/src/cli/io';
 import { runCheck } from '../../server/src/cli/check';
-const escapeControls = (s: string, _k?: boolean) => s;
+import { escapeControls } from '../../server/src/cli/terminal';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'bin', 'fabled-star.js');
