@@ -59,7 +59,11 @@ async function main(): Promise<void> {
       const heap0 = process.memoryUsage().heapUsed;
       const t = performance.now();
       checkDocument(doc, ws);
-      rows.push([`2. 500 unknown 900-char fleet entries vs 2,000 cards of 900-char names (${what} names), core check`, secs(performance.now() - t), `+${Math.max(0, Math.round((process.memoryUsage().heapUsed - heap0) / 1048576))} MB heap`]);
+      rows.push([
+        `2. 500 unknown 900-char fleet entries vs 2,000 cards of 900-char names (${what} names), core check`,
+        secs(performance.now() - t),
+        `+${Math.max(0, Math.round((process.memoryUsage().heapUsed - heap0) / 1048576))} MB heap`,
+      ]);
       const sub = join(dir, `dym-${what}`);
       mkdirSync(sub);
       cardFiles.forEach((t, i) => writeFileSync(join(sub, `c${i}.unit.yaml`), t));
@@ -81,14 +85,21 @@ async function main(): Promise<void> {
     const deep = join(dir, 'deep');
     mkdirSync(deep);
     const d = 'd'.repeat(250);
-    execFileSync(process.execPath, ['-e', `process.chdir(process.argv[1]); for (let i = 0; i < 20; i++) { require('fs').mkdirSync('${d}'); process.chdir('${d}'); }`, deep]);
+    execFileSync(process.execPath, [
+      '-e',
+      `process.chdir(process.argv[1]); for (let i = 0; i < 20; i++) { require('fs').mkdirSync('${d}'); process.chdir('${d}'); }`,
+      deep,
+    ]);
     const u = await cli(['check', deep]);
     rows.push([`5. fabled-star check on a folder it cannot list (exit ${u.code})`, secs(u.ms), mb(u.maxRssKb)]);
 
     // 3. Control characters: the escaping costs nothing measurable; the whole run.
     const esc = join(dir, 'esc');
     mkdirSync(esc);
-    writeFileSync(join(esc, 'e.unit.yaml'), `faction: X\nunits:\n${Array.from({ length: 2000 }, (_, i) => `  - name: "E\\e[2K\\r${i}"\n    class: "D\\u009b2J${i}"\n`).join('')}`);
+    writeFileSync(
+      join(esc, 'e.unit.yaml'),
+      `faction: X\nunits:\n${Array.from({ length: 2000 }, (_, i) => `  - name: "E\\e[2K\\r${i}"\n    class: "D\\u009b2J${i}"\n`).join('')}`,
+    );
     const e = await cli(['check', esc]);
     rows.push(['3. fabled-star check, 2,000 cards whose names and classes hold ESC, CR and C1 controls (4,000 escaped lines)', secs(e.ms), mb(e.maxRssKb)]);
 
@@ -96,8 +107,16 @@ async function main(): Promise<void> {
     {
       const outside = mkdtempSync(join(tmpdir(), 'fabled-outside-'));
       writeFileSync(join(outside, 'o.unit.yaml'), 'faction: X\nunits:\n  - name: Outsider\n');
-      const links = { 'pagemap.unit.yaml': '/proc/self/pagemap', 'status.unit.yaml': '/proc/self/status', 'passwd.unit.yaml': '/etc/passwd', 'o.unit.yaml': join(outside, 'o.unit.yaml') };
-      const c = await startServer({ files: { 'in.unit.yaml': 'faction: X\nunits:\n  - name: Inside\n' }, before: (root) => Object.entries(links).forEach(([rel, target]) => symlinkSync(target, join(root, rel))) });
+      const links = {
+        'pagemap.unit.yaml': '/proc/self/pagemap',
+        'status.unit.yaml': '/proc/self/status',
+        'passwd.unit.yaml': '/etc/passwd',
+        'o.unit.yaml': join(outside, 'o.unit.yaml'),
+      };
+      const c = await startServer({
+        files: { 'in.unit.yaml': 'faction: X\nunits:\n  - name: Inside\n' },
+        before: (root) => Object.entries(links).forEach(([rel, target]) => symlinkSync(target, join(root, rel))),
+      });
       await c.poll('scan', async () => (await c.request<CardInfo[]>('fabledStar/listCards', {})).length > 0);
       const t = performance.now();
       await c.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: Object.keys(links).map((rel) => ({ uri: c.uri(rel), type: 1 })) });
@@ -105,7 +124,11 @@ async function main(): Promise<void> {
       await c.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: late, type: 1 }] });
       await c.poll('late', async () => (await c.request<CardInfo[]>('fabledStar/listCards', {})).some((x) => x.name === 'Late'));
       const cards = (await c.request<CardInfo[]>('fabledStar/listCards', {})).length;
-      rows.push([`6. server: watched-file events for links to pagemap, status, passwd and a card outside (${cards} cards indexed)`, secs(performance.now() - t), mb(vmHwmKb(c.child.pid!))]);
+      rows.push([
+        `6. server: watched-file events for links to pagemap, status, passwd and a card outside (${cards} cards indexed)`,
+        secs(performance.now() - t),
+        mb(vmHwmKb(c.child.pid!)),
+      ]);
       await c.stop();
       rmSync(outside, { recursive: true, force: true });
     }
@@ -116,7 +139,9 @@ async function main(): Promise<void> {
       for (let i = 0; i < 3000; i++) files[`a/f${i}.unit.yaml`] = `faction: X\nunits:\n  - name: Ghost ${i}\n`;
       const c = await startServer({ files, folders: ['a', 'b'] });
       const t = performance.now();
-      await c.conn.sendNotification('workspace/didChangeWorkspaceFolders', { event: { added: [], removed: [{ uri: pathToFileURL(join(c.root, 'a')).toString(), name: 'a' }] } });
+      await c.conn.sendNotification('workspace/didChangeWorkspaceFolders', {
+        event: { added: [], removed: [{ uri: pathToFileURL(join(c.root, 'a')).toString(), name: 'a' }] },
+      });
       await c.poll('b', async () => (await c.request<CardInfo[]>('fabledStar/listCards', {})).some((x) => x.name === 'Sentinel'), 60_000);
       const ghosts = (await c.request<CardInfo[]>('fabledStar/listCards', {})).filter((x) => x.name.startsWith('Ghost')).length;
       rows.push([`8. server: a 3,000-file folder removed while scanned (${ghosts} ghost cards left)`, secs(performance.now() - t), mb(vmHwmKb(c.child.pid!))]);
@@ -136,7 +161,11 @@ async function main(): Promise<void> {
       const t = performance.now();
       for (let i = 0; i < 150_000; i++) await state.settingsFor(`file:///w/dir${i % 100}/file${i}.unit.yaml`);
       global.gc?.();
-      rows.push([`9. settings asked for 150,000 distinct URIs (${state.settingsCached} kept)`, secs(performance.now() - t), `${Math.round((process.memoryUsage().heapUsed - heap0) / 1024)} kB heap retained${global.gc ? '' : ' (run with --expose-gc for a settled figure)'}`]);
+      rows.push([
+        `9. settings asked for 150,000 distinct URIs (${state.settingsCached} kept)`,
+        secs(performance.now() - t),
+        `${Math.round((process.memoryUsage().heapUsed - heap0) / 1024)} kB heap retained${global.gc ? '' : ' (run with --expose-gc for a settled figure)'}`,
+      ]);
     }
 
     // 11. A bad Content-Length: time until the server has logged it and exited.
