@@ -69,10 +69,12 @@ function memoryIO(files: Record<string, string>): CliIO & { out: string; err: st
     },
     isDirectory: (p: string) => Object.keys(files).some((f) => f.startsWith(p.replace(/\/?$/, '/'))),
     exists: (p: string) => p in files || Object.keys(files).some((f) => f.startsWith(p.replace(/\/?$/, '/'))),
-    listYaml: (dir: string) =>
-      Object.keys(files)
-        .filter((f) => f.startsWith(dir.replace(/\/?$/, '/')))
-        .sort(),
+    listYaml: (dir: string, problems?: string[]) =>
+      dir === '/ws/secret'
+        ? (problems?.push('cannot list /ws/secret: EACCES'), [])
+        : Object.keys(files)
+            .filter((f) => f.startsWith(dir.replace(/\/?$/, '/')))
+            .sort(),
     cwd: '/ws',
   };
   return io;
@@ -118,6 +120,13 @@ describe('balance CLI', () => {
     assert.equal(r.cards.length, 4, '--cards are the field, not listed');
   });
 
+  it('prints names from files as text: no control character reaches the terminal', async () => {
+    const io = memoryIO({ '/ws/evil.unit.yaml': HOMEBREW.replace('Gilded Destroyer', '"Gilded\\u001b[2J\\nDestroyer"') });
+    assert.equal(await runBalance(['/ws/evil.unit.yaml'], io), 0, io.err);
+    assert.ok(!io.out.includes('\u001b'));
+    assert.match(io.out, /Gilded\\u001b\[2J\\nDestroyer/);
+  });
+
   it('prints a table with the field, the spread and the verdicts', async () => {
     const io = memoryIO(FILES);
     assert.equal(await runBalance(['/ws/lab/homebrew.unit.yaml'], io), 0, io.err);
@@ -135,11 +144,14 @@ describe('balance CLI', () => {
     ['an unknown flag', ['/ws/lab', '--bogus'], /Unknown option '--bogus'/],
     ['an unreadable file', ['/ws/locked.unit.yaml'], /cannot read \/ws\/locked\.unit\.yaml: EACCES/],
     ['no unit cards', ['/ws/empty'], /no unit cards/],
+    ['a folder it cannot list', ['/ws/secret'], /cannot list \/ws\/secret/],
   ] as const) {
     it(`bad input, ${what}: one line, exit 2`, async () => {
       const io = memoryIO({ ...FILES, '/ws/empty/x.fleet.yaml': 'name: F\n' });
       const realExists = io.exists;
       io.exists = (p) => p === '/ws/locked.unit.yaml' || realExists(p);
+      const realIsDir = io.isDirectory;
+      io.isDirectory = (p) => p === '/ws/secret' || realIsDir(p);
       assert.equal(await runBalance([...argv], io), 2);
       assert.equal(io.out, '');
       assert.match(io.err, message);

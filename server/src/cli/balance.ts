@@ -10,6 +10,7 @@ import { estimateCard, fieldFor } from '../core/balance/index';
 import type { PointsEstimate, ReferenceField } from '../core/balance/index';
 import { POINTS_ESTIMATE } from '../core/rules/data';
 import { expandPaths, fileUri, type CliIO } from './io';
+import { escapeControls } from './terminal';
 
 export const BALANCE_HELP = `Usage: fabled-star balance PATHS... [--cards PATH]... [--format text|json]
 
@@ -112,12 +113,12 @@ function pad(s: string, n: number, right = false): string {
 function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: PointsEstimate }[]): string {
   const out: string[] = [];
   const spread = Number.isFinite(field.spreadPct) ? `±${field.spreadPct.toFixed(0)}%` : 'unknown';
-  out.push(`Reference field: ${field.description}.`);
+  out.push(`Reference field: ${escapeControls(field.description)}.`);
   out.push(`Estimate = ${Number.isFinite(field.k) ? field.k.toFixed(2) : '?'} x sqrt(firepower x durability); leave-one-out spread of the field ${spread}.`);
   out.push('');
   const head = ['card', 'class', 'points', 'estimate', 'ratio', 'firepower', 'durability', '', 'where'];
   const body = rows.map(({ row, estimate: e }) => [
-    row.name,
+    escapeControls(row.name),
     row.class ?? '?',
     row.points === null ? '?' : String(row.points),
     row.estimate === null ? '-' : row.estimate.toFixed(0),
@@ -125,7 +126,7 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
     row.firepower === null ? '-' : row.firepower.toFixed(1),
     row.durability === null ? '-' : row.durability.toFixed(1),
     e.reason ? 'no estimate' : e.farOff ? (e.ratio! > 1 ? 'far too dear' : 'far too cheap') : e.inField ? 'in the field' : '',
-    `${row.file}:${row.line}`,
+    `${escapeControls(row.file)}:${row.line}`,
   ]);
   const widths = head.map((h, i) => Math.min(40, Math.max(h.length, ...body.map((r) => r[i]!.length))));
   const right = [false, false, true, true, true, true, true, false, false];
@@ -139,7 +140,7 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
   const notes = rows.filter((r) => r.estimate.reason);
   if (notes.length) {
     out.push('');
-    for (const { row, estimate: e } of notes) out.push(`${row.file}:${row.line}: ${row.name}: no estimate: ${e.reason}`);
+    for (const { row, estimate: e } of notes) out.push(escapeControls(`${row.file}:${row.line}: ${row.name}: no estimate: ${e.reason}`));
   }
   out.push('');
   out.push(
@@ -165,7 +166,7 @@ export async function runBalance(argv: string[], io: CliIO): Promise<number> {
       },
     }));
   } catch (e) {
-    io.stderr(`fabled-star balance: ${(e as Error).message.split('\n')[0]}\n`);
+    io.stderr(`fabled-star balance: ${escapeControls((e as Error).message.split('\n')[0]!)}\n`);
     return 2;
   }
   if (values.help) {
@@ -173,7 +174,7 @@ export async function runBalance(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   const usage = (msg: string) => {
-    io.stderr(`fabled-star balance: ${msg}\n`);
+    io.stderr(`fabled-star balance: ${escapeControls(msg)}\n`);
     return 2;
   };
   const format = (values.format as string | undefined) ?? 'text';
@@ -183,6 +184,8 @@ export async function runBalance(argv: string[], io: CliIO): Promise<number> {
   const cardPaths = expandPaths(io, (values.cards as string[] | undefined) ?? []);
   const missing = [...listedPaths.missing, ...cardPaths.missing];
   if (missing.length) return usage(`no such file or folder: ${missing.join(', ')}`);
+  const unlisted = [...listedPaths.unreadable, ...cardPaths.unreadable];
+  if (unlisted.length) return usage(unlisted.join('; '));
 
   const ws = new Workspace();
   const texts = new Map<string, { file: string; text: string }>();
@@ -200,7 +203,8 @@ export async function runBalance(argv: string[], io: CliIO): Promise<number> {
         try {
           text = io.readFile(file);
         } catch (e) {
-          return usage(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+          const err = e as NodeJS.ErrnoException;
+          return usage(`cannot read ${file}: ${err.code === 'too-large' ? err.message : (err.code ?? err.message)}`);
         }
         texts.set(uri, { file, text });
         ws.set(uri, text);
