@@ -51,7 +51,6 @@ export default tseslint.config(
   layer(['server/src/core/check/**/*.ts'], [...CORE, FEATURES('Checks'), SIM('Checks')]),
   layer(['server/src/core/sim/**/*.ts'], [...CORE, CHECK('The simulator'), FEATURES('The simulator'), WORKSPACE('The simulator')]),
   layer(['server/src/core/balance/**/*.ts'], [...CORE, CHECK('The points estimate'), FEATURES('The points estimate')]),
-  layer(['server/src/core/examples/**/*.ts'], [...CORE, ban('^\\.\\./', 'The bundled examples are text: they import nothing.')]),
   layer(['server/src/core/features/**/*.ts'], [...CORE, CHECK('Features')]),
 
   // The edges: the CLI knows no LSP; protocol/ only types of the core (and the figures the client shows).

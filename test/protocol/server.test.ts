@@ -23,7 +23,7 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { startServer, type Client } from './harness';
 import { FILES, FLEET, MYR_UNITS, MYR_BROKEN, lineOf } from './fixtures';
-import { BUNDLED_EXAMPLE_FILES } from '../../server/src/core/examples/bundled';
+import { exampleFiles } from '../../scripts/build-examples';
 import type { CardInfo, FleetSummary, SimulateResult } from '../../protocol';
 import type { SimulationResult } from '../../server/src/core/sim/types';
 
@@ -543,7 +543,7 @@ describe('language server over stdio (limits)', function () {
 
 describe('language server over stdio: the points estimate follows its reference field', function () {
   this.timeout(60000);
-  const REF = BUNDLED_EXAMPLE_FILES[0]!.text;
+  const REF = exampleFiles().find((f) => f.path === 'myr-valari/myr-valari.unit.yaml')!.text;
   const HOME = [
     'faction: Home',
     'units:',
@@ -558,7 +558,7 @@ describe('language server over stdio: the points estimate follows its reference 
   let c: Client;
   before(async () => {
     const files: Record<string, string> = { 'home.unit.yaml': HOME };
-    BUNDLED_EXAMPLE_FILES.forEach((f, i) => (files[`ref/ref-${i}.unit.yaml`] = f.text));
+    for (const f of exampleFiles()) if (f.path.endsWith('.unit.yaml')) files[`ref/${f.path}`] = f.text;
     c = await startServer({ files });
   });
   after(async () => c?.stop());
@@ -566,7 +566,7 @@ describe('language server over stdio: the points estimate follows its reference 
   it('republishes the notes of files not open when an edit moves the field, and only then', async () => {
     const home = c.uri('home.unit.yaml');
     await c.diagnosticsWhere(home, 'the home file checked', () => true);
-    const ref = await c.open('ref/ref-0.unit.yaml', REF);
+    const ref = await c.open('ref/myr-valari/myr-valari.unit.yaml', REF);
     await c.diagnosticsWhere(ref, 'the open field file checked', () => true);
     // An edit that leaves the field as it is (an order's wording) republishes nothing else.
     let before = c.arrivals.get(home)!.at;

@@ -2,8 +2,8 @@
  * The points estimate's public face: the bundled example cards as a field, the field of a
  * workspace (kept while the workspace's cards are unchanged), and the estimate of a card.
  */
-import { Workspace } from '../workspace';
-import { BUNDLED_EXAMPLE_FILES } from '../examples/bundled';
+import type { Workspace } from '../workspace';
+import { exampleWorkspace } from '../examples/index';
 import { referenceField, referenceFieldOf, estimateCard, standardCards } from './estimate';
 import type { CardLike, FieldMember, PointsEstimate, ReferenceField } from './estimate';
 import type { FabledDocument, UnitCard } from '../model/types';
@@ -14,13 +14,12 @@ export { clearVolleyMemo, volleyStats, shareOf, computeShare, offenseKey, defens
 
 let bundled: CardLike[] | undefined;
 
-/** The bundled example cards (parsed once). */
+/** The bundled example cards (server/src/core/examples, shared with the engagement view's opponents). */
 export function bundledCards(): readonly CardLike[] {
-  if (!bundled) {
-    const ws = new Workspace();
-    for (const f of BUNDLED_EXAMPLE_FILES) ws.set(`bundled:///${f.path}`, f.text);
-    bundled = ws.allCards().map((r) => ({ card: r.card, faction: r.faction }));
-  }
+  if (!bundled)
+    bundled = exampleWorkspace()
+      .allCards()
+      .map((r) => ({ card: r.card, faction: r.faction }));
   return bundled;
 }
 
