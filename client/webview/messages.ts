@@ -6,7 +6,7 @@
  * as text only.
  *
  * Directions:
- * - host -> view: `{type:'result', result}`, `{type:'error', message}`, `{type:'busy'}`
+ * - host -> view: `{type:'result', result, estimates?}` (estimates: both cards' points estimates), `{type:'error', message}`, `{type:'busy'}`
  * - view -> host: `{type:'ready'}` once the view listens, `{type:'rerun', options}` when the user
  *   asks for another run with changed options.
  *
@@ -19,7 +19,23 @@ import { OPTION_LIMITS, WEAPON_TYPES, type ActionCounts, type EngagementOptions,
 export type { EngagementOptions, SimulationResult } from '../../protocol/simulation';
 
 /** Host -> view. */
-export type HostMessage = { type: 'result'; result: SimulationResult } | { type: 'error'; message: string } | { type: 'busy' };
+/**
+ * A card's points estimate (BATTLE.md "The points estimate"), shown beside its points: the server's
+ * `CardEstimate` (server/src/core/api.ts), which the view may not import.
+ */
+export interface CardEstimate {
+  points?: number;
+  estimate?: number;
+  ratio?: number;
+  verdict?: 'far too cheap' | 'far too dear';
+  reason?: string;
+  spreadPct?: number;
+}
+
+export type HostMessage =
+  | { type: 'result'; result: SimulationResult; estimates?: { attacker: CardEstimate; defender: CardEstimate } }
+  | { type: 'error'; message: string }
+  | { type: 'busy' };
 
 /** View -> host. */
 export type ViewMessage = { type: 'ready' } | { type: 'rerun'; options: EngagementOptions };
@@ -153,8 +169,21 @@ export const simulationResultSchema = v.object({
   assumptions: v.pipe(v.array(text), v.maxLength(1000)),
 });
 
+const estimateSchema = v.object({
+  points: v.optional(finite),
+  estimate: v.optional(nonNegative),
+  ratio: v.optional(nonNegative),
+  verdict: v.optional(v.picklist(['far too cheap', 'far too dear'])),
+  reason: v.optional(text),
+  spreadPct: v.optional(nonNegative),
+});
+
 const hostMessageSchema = v.variant('type', [
-  v.object({ type: v.literal('result'), result: simulationResultSchema }),
+  v.object({
+    type: v.literal('result'),
+    result: simulationResultSchema,
+    estimates: v.optional(v.object({ attacker: estimateSchema, defender: estimateSchema })),
+  }),
   v.object({ type: v.literal('error'), message: v.string() }),
   v.object({ type: v.literal('busy') }),
 ]);
