@@ -14,6 +14,7 @@ import {
   DocumentDiagnosticReportKind,
   FileChangeType,
   InsertTextFormat,
+  InsertTextMode,
   LSPErrorCodes,
   ProposedFeatures,
   ResponseError,
@@ -685,6 +686,8 @@ export function startServer(connection: Connection): void {
           if (c.documentation) item.documentation = { kind: 'markdown', value: c.documentation };
           if (c.sortText) item.sortText = c.sortText;
           if (c.filterText) item.filterText = c.filterText;
+          // The text carries its own indentation: an editor must not add the line's indentation again.
+          if (item.textEdit!.newText.includes('\n')) item.insertTextMode = InsertTextMode.asIs;
           return item;
         });
         return { isIncomplete: list.isIncomplete, items };
