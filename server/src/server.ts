@@ -58,7 +58,7 @@ import { codeLenses } from './core/features/codeLens';
 import { fleetSummary } from './core/features/fleetSummary';
 import { dependents, findCard, listCards } from './core/features/workspaceQueries';
 import { runSimulation } from './core/features/simulate';
-import { sectionMarkdown, sections } from './core/rules/text';
+import { glossary, sectionMarkdown, sections } from './core/rules/text';
 import {
   FleetSummaryChangedNotification,
   FleetSummaryRequest,
@@ -997,6 +997,7 @@ export function startServer(connection: Connection): void {
           category: s.category,
           summary: s.summary,
           markdown: sectionMarkdown(s.number, { inPlay: true, example: true, designerNote: true, faq: true }) ?? '',
+          terms: [...glossary()].filter(([, n]) => n === s.number).map(([t]) => t),
         }));
       },
       [],

@@ -278,6 +278,17 @@ describe('core features', () => {
         for (const n of c.not ?? []) assert.ok(!labels.includes(n), `unexpected ${n} in ${labels.join(', ')}`);
       });
     }
+    it('says what each weapon type does and what each class gives, in words', () => {
+      const ws = workspace();
+      const at = (text: string) => complete(ws.set(U('cards/new.unit.yaml'), text), ws, text, text.length).items;
+      const types = at('faction: Myr-Valari\nunits:\n  - name: N\n    weapons:\n      - name: W\n        type: ');
+      assert.equal(types.length, 5);
+      for (const t of types) assert.ok(t.detail && t.detail.length > 15 && /§12/.test(t.documentation ?? ''), `${t.label}: ${t.detail}`);
+      assert.match(types.find((t) => t.label === 'Blast')!.detail!, /bases/);
+      const classes = at('faction: Myr-Valari\nunits:\n  - name: N\n    class: ');
+      assert.equal(classes.find((c) => c.label === 'Capital Ship')?.detail, '1 base · 3 weapons · 2 orders · 2 abilities · 340 pts');
+      assert.equal(classes.find((c) => c.label === 'Fighter')?.detail, '4 bases · 1 weapon · no orders · 1 ability · 60 pts');
+    });
     it('quotes a card name that YAML would misread, and only such a name', () => {
       const ws = workspace({ 'cards/odd.unit.yaml': 'faction: Myr-Valari\nunits:\n  - name: "Star: Breaker #1"\n    class: Cruiser\n    points: 190\n' });
       const text = 'name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: ';

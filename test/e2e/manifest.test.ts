@@ -121,6 +121,20 @@ describe('the extension manifest', () => {
     }
   });
 
+  it('sets each language up for typing YAML with suggestions: 2 spaces, suggestions in values too', () => {
+    const defaults = (pkg.contributes as { configurationDefaults?: Record<string, Record<string, unknown>> }).configurationDefaults ?? {};
+    for (const l of pkg.contributes.languages) {
+      const d = defaults[`[${l.id}]`];
+      assert.ok(d, `no configurationDefaults for ${l.id}`);
+      assert.equal(d['editor.tabSize'], 2);
+      assert.equal(d['editor.insertSpaces'], true);
+      // The grammar scopes values as strings: without this, nothing is suggested while typing a value.
+      assert.equal((d['editor.quickSuggestions'] as Record<string, string>).strings, 'on');
+      // A template's tab stops would otherwise silence suggestions for card names and values.
+      assert.equal(d['editor.suggest.snippetsPreventQuickSuggestions'], false);
+    }
+  });
+
   describe('files the manifest points at', () => {
     const files = new Set<string>([
       ...pkg.contributes.languages.flatMap((l) => [l.configuration, l.icon.light, l.icon.dark]),

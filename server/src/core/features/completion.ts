@@ -22,6 +22,8 @@ import {
   UNIVERSAL_RULES,
   WEAPON_DAMAGE,
   WEAPON_TYPES,
+  WEAPON_TYPE_ABBREVIATIONS,
+  WEAPON_TYPE_SECTION,
   type StatName,
   type UnitClass,
 } from '../rules/data';
@@ -43,6 +45,7 @@ import { cursorContext, linesAbove, linesBelow, pathKeys, type CursorContext, ty
 import { cardsOf, md, pSuccess, pct, resolveCard, yamlScalar, within } from './shared';
 import type { Span } from '../model/types';
 import { templatesFor, type TemplatePlace } from './templates';
+import { weaponTypeText } from './hover';
 
 export type CompletionKind = 'key' | 'value' | 'enum' | 'card' | 'snippet' | 'order' | 'ability' | 'faction';
 
@@ -237,6 +240,49 @@ function formOf(stat: StatName): string {
   }
 }
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** "1 base · 2 weapons · 1 order · 1 ability · 145 pts": what the class card gives, in words. */
+export function classDetail(cl: UnitClass): string {
+  const r = CLASSES[cl];
+  return [
+    plural(r.bases, 'base'),
+    plural(r.weapons, 'weapon'),
+    r.orders ? plural(r.orders, 'order') : 'no orders',
+    plural(r.abilities, 'ability', 'abilities'),
+    `${r.points} pts`,
+  ].join(' · ');
+}
+
+function classSummary(cl: UnitClass): string {
+  const r = CLASSES[cl];
+  const parts = [
+    `The ${r.card} class card: ${plural(r.bases, 'base')} (${r.baseMm}mm${r.baseIsHouseValue ? ', the tools\u2019 default size' : ''}), up to ${plural(r.weapons, 'weapon system')}, ${r.orders ? `up to ${plural(r.orders, 'order')}` : 'no orders'} and ${plural(r.abilities, 'ability', 'abilities')}; ${r.points} points.`,
+  ];
+  if (r.smallCraft) parts.push(`Small craft: weapons reach at most ${SMALL_CRAFT_MAX_RANGE}".`);
+  if (r.combinedShields) parts.push('Its bases share one pool of shields (Combined Shields).');
+  return parts.join(' ');
+}
+
+/** Weapon types with the rulebook's one-line rule for each (section 12) and their letter. */
+function weaponTypeItems(span: Span): Completion[] {
+  return WEAPON_TYPES.map((t, i) => {
+    const letter = Object.entries(WEAPON_TYPE_ABBREVIATIONS).find(([, v]) => v === t)?.[0];
+    const text = weaponTypeText(t);
+    return value(t, span, i, {
+      kind: 'enum',
+      detail: text ? shorten(text) : `weapon type (§${WEAPON_TYPE_SECTION})`,
+      documentation: md(`${t}${letter ? ` (${letter})` : ''}: ${text ?? ''} (§${WEAPON_TYPE_SECTION})`),
+    });
+  });
+}
+
+/** The first clause of a rule, for the one-line detail beside a label. */
+function shorten(text: string, max = 60): string {
+  const t = text.replace(/\.$/, '');
+  return t.length <= max ? t : `${t.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+}
+
 function value(label: string, span: Span, i: number, extra: Partial<Completion> = {}): Completion {
   return { label, kind: 'value', insertText: label, span, sortText: String(i).padStart(4, '0'), filterText: label, ...extra };
 }
@@ -284,11 +330,11 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
   if (cardPath && c === '' && key === 'stats') return statLineValues(ctx, span);
   if (cardPath && c === '' && key === 'class') {
     CLASS_NAMES.forEach((cl, i) => {
-      const r = CLASSES[cl];
       out.push(
         value(cl, span, i, {
           kind: 'enum',
-          detail: `${r.bases} base${r.bases === 1 ? '' : 's'} · ${r.weapons}W ${r.orders}O ${r.abilities}A · ${r.points} pts`,
+          detail: classDetail(cl),
+          documentation: md(classSummary(cl)),
         }),
       );
     });
@@ -297,7 +343,7 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
   if (cardPath && c === '' && key === 'points' && cls) return [value(String(CLASSES[cls].points), span, 0, { detail: `the ${cls} class card` })];
   if (cardPath && c === '' && key === 'bases' && cls) return [value(String(CLASSES[cls].bases), span, 0, { detail: `a ${cls}` })];
   if (cardPath && c === '' && key === 'base' && cls) return [value(`${CLASSES[cls].baseMm}mm`, span, 0, { detail: `${cls} default` })];
-  if (cardPath && c === 'weapons.[]' && key === 'type') return WEAPON_TYPES.map((t, i) => value(t, span, i, { kind: 'enum' }));
+  if (cardPath && c === 'weapons.[]' && key === 'type') return weaponTypeItems(span);
   if (cardPath && (c === 'weapons.[]' || c === 'orders.[]' || c === 'abilities.[]') && key === 'range') {
     const max = c === 'weapons.[]' && cls && CLASSES[cls].smallCraft ? SMALL_CRAFT_MAX_RANGE : Infinity;
     return RANGE_BANDS.filter((b) => b <= max).map((b, i) => value(`${b}"`, span, i, { kind: 'enum' }));
