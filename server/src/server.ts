@@ -50,7 +50,7 @@ import type { FabledDocument, Problem, Span } from './core/model/types';
 import { checkDocument } from './core/check/index';
 import { hover as hoverAt } from './core/features/hover';
 import { complete, type CompletionKind } from './core/features/completion';
-import { codeActions } from './core/features/codeActions';
+import { codeActions, fixAll } from './core/features/codeActions';
 import { documentSymbols, workspaceSymbols, type DocSymbol, type SymbolKindName } from './core/features/symbols';
 import { definition, prepareRename, references, rename } from './core/features/navigation';
 import { inlayHints } from './core/features/inlayHints';
@@ -131,7 +131,7 @@ export function startServer(connection: Connection): void {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: false },
         hoverProvider: true,
         completionProvider: { triggerCharacters: [' ', ':', '-', '"'], resolveProvider: false },
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite], resolveProvider: false },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite, CodeActionKind.SourceFixAll], resolveProvider: false },
         documentSymbolProvider: { label: 'Fabled Star' },
         workspaceSymbolProvider: true,
         definitionProvider: true,
@@ -706,10 +706,16 @@ export function startServer(connection: Connection): void {
         const codes = new Set(params.context.diagnostics.map((d) => String(d.code ?? '')));
         const problems = (p?.problems ?? []).filter((x) => codes.size === 0 || codes.has(x.code));
         const only = params.context.only;
-        const actions = codeActions(r.doc, span(r.td, params.range), problems);
+        const actions = codeActions(r.doc, span(r.td, params.range), problems, ws);
+        // source.fixAll (on save, or "Fix All"): every problem of the file with one clear fix.
+        if (!only || only.some((o) => CodeActionKind.SourceFixAll === o || CodeActionKind.SourceFixAll.startsWith(o + '.') || o === CodeActionKind.Source)) {
+          const all = fixAll(r.doc, p?.problems ?? [], ws);
+          if (all) actions.push(all);
+        }
         const out: CodeAction[] = [];
         for (const a of actions) {
-          const kind = a.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.RefactorRewrite;
+          const kind =
+            a.kind === 'quickfix' ? CodeActionKind.QuickFix : a.kind === 'source.fixAll' ? CodeActionKind.SourceFixAll : CodeActionKind.RefactorRewrite;
           if (only && !only.some((o) => kind === o || kind.startsWith(o + '.'))) continue;
           const changes: Record<string, { range: Range; newText: string }[]> = {};
           for (const e of a.edits) {

@@ -38,6 +38,15 @@ export function suggest(word: string, candidates: readonly string[]): string | u
   return undefined;
 }
 
+/** Every candidate, closest first (ties in the given order): for fixes that offer all the choices. */
+export function rankByCloseness(word: string, candidates: readonly string[]): string[] {
+  const lower = word.toLowerCase();
+  return candidates
+    .map((c, i) => ({ c, i, d: distance(lower, c.toLowerCase()) }))
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .map((x) => x.c);
+}
+
 /** Up to `n` candidates ordered by closeness, for "did you mean" lists. */
 export function suggestMany(word: string, candidates: readonly string[], n = 3): string[] {
   const lower = word.toLowerCase();
