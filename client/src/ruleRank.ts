@@ -6,7 +6,7 @@
  * label matches first, so a section that defines the word also names it in its label. No vscode
  * import: tested on its own.
  */
-import type { RuleTextEntry } from '../../server/src/protocol';
+import type { RuleTextEntry } from '../../protocol';
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

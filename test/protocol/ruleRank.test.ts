@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { startServer, type Client } from './harness';
 import { rankRules, ruleLabel } from '../../client/src/ruleRank';
-import type { RuleTextEntry } from '../../server/src/protocol';
+import type { RuleTextEntry } from '../../protocol';
 
 describe('Show Rule ranks the section a word names or defines first', function () {
   this.timeout(60000);
