@@ -6,10 +6,11 @@
 import type { Ability, FabledDocument, FleetDocument, FleetEntry, Problem, Span, StatsBlock, UnitCard } from '../model/types';
 import { LAUNCH_BAY, MOVEMENT_STICKS, STATS, STAT_ORDER, type StatName } from '../rules/data';
 import type { Workspace } from '../workspace';
-import { CODES } from '../check/codes';
-import { bayCapacity, universalRule } from '../check/context';
-import { fleetTotals } from '../check/fleet';
-import { cardsOf, resolveCard, within, yamlScalar } from './shared';
+import { CODES } from '../model/codes';
+import { bayCapacity } from '../model/derived';
+import { universalRule } from '../rules/lookup';
+import { fleetTotals } from '../fleetPoints';
+import { cardsOf, within, yamlScalar } from './shared';
 
 export interface TextEdit {
   uri: string;
@@ -312,7 +313,7 @@ function moveEmbarkedFixes(doc: FleetDocument, p: Problem, ws: Workspace): CodeA
   const item = from?.embark?.items.find((f) => within(f.span, p.span.start));
   if (!from || !item) return [];
   const faction = doc.faction.value;
-  const carried = resolveCard(ws, item.value, faction) ?? (item.value ? ws.findCards(item.value)[0] : undefined);
+  const carried = ws.card(item.value, faction, 'ownFirst');
   const cls = carried?.card.class.value;
   if (!cls) return [];
   const text = doc.text;
@@ -328,7 +329,7 @@ function moveEmbarkedFixes(doc: FleetDocument, p: Problem, ws: Workspace): CodeA
   };
   for (const host of entries) {
     if (host === from) continue;
-    const h = resolveCard(ws, host.unit.value, faction) ?? (host.unit.value ? ws.findCards(host.unit.value)[0] : undefined);
+    const h = ws.card(host.unit.value, faction, 'own');
     if (!h) continue;
     const cap = bayCapacity(h.card);
     const room =
