@@ -76,7 +76,7 @@ export default tseslint.config(
     ],
   ),
   layer(
-    ['scripts/**/*.ts', 'syntaxes/**/*.ts', 'snippets/**/*.ts'],
+    ['scripts/**/*.ts', 'syntaxes/**/*.ts'],
     [CHECK('Scripts'), FEATURES('Scripts'), ban('(^|/)(lsp|protocol)(/|$)', 'Scripts read the rules pack and the model, not the LSP layer.')],
   ),
 );

@@ -189,6 +189,8 @@ export interface RuleTextEntry {
   summary: string;
   /** The whole section as escaped Markdown: rule, in play, example, designer note and FAQ. */
   markdown: string;
+  /** The rules terms this section defines ("Blast", "Energy", ...), for ranking a search. */
+  terms?: string[];
 }
 
 /**

@@ -4,6 +4,7 @@
  * the state, calls a pure feature of the core, and converts the answer with ./convert.
  */
 import {
+  CodeActionKind,
   ErrorCodes,
   LSPErrorCodes,
   ResponseError,
@@ -26,7 +27,7 @@ import {
 import { hover } from '../core/features/hover';
 import { markdownToPlain } from '../core/features/plaintext';
 import { complete } from '../core/features/completion';
-import { codeActions } from '../core/features/codeActions';
+import { codeActions, fixAll } from '../core/features/codeActions';
 import { documentSymbols, workspaceSymbols } from '../core/features/symbols';
 import { definition, prepareRename, references, rename } from '../core/features/navigation';
 import { inlayHints } from '../core/features/inlayHints';
@@ -35,7 +36,7 @@ import { fleetSummary } from '../core/features/fleetSummary';
 import { cardsUsedBy, findCard, listCards } from '../core/features/workspaceQueries';
 import { runSimulation } from '../core/features/simulate';
 import { cardEstimate } from '../core/features/pointsEstimate';
-import { sectionMarkdown, sections } from '../core/rules/text';
+import { glossary, sectionMarkdown, sections } from '../core/rules/text';
 import {
   FleetSummaryRequest,
   ListCardsRequest,
@@ -157,7 +158,13 @@ export const HANDLERS: HandlerEntry[] = [
             const p = diagnostics.problemsOf(params.textDocument.uri);
             const codes = new Set(params.context.diagnostics.map((d) => String(d.code ?? '')));
             const problems = (p?.problems ?? []).filter((x) => codes.size === 0 || codes.has(x.code));
-            const actions = codeActions(r.doc, convert.span(r.td, params.range), problems);
+            const actions = codeActions(r.doc, convert.span(r.td, params.range), problems, state.ws);
+            // source.fixAll (on save, or "Fix All"): every problem of the file with one clear fix.
+            const only = params.context.only;
+            if (only?.some((o) => o === CodeActionKind.Source || o === CodeActionKind.SourceFixAll || o.startsWith(CodeActionKind.SourceFixAll + '.'))) {
+              const all = fixAll(r.doc, p?.problems ?? [], state.ws);
+              if (all) actions.push(all);
+            }
             return convert.codeActionList(
               actions,
               params.context.only,
@@ -376,6 +383,7 @@ export const HANDLERS: HandlerEntry[] = [
             category: s.category,
             summary: s.summary,
             markdown: sectionMarkdown(s.number, { inPlay: true, example: true, designerNote: true, faq: true }) ?? '',
+            terms: [...glossary()].filter(([, n]) => n === s.number).map(([t]) => t),
           }));
         }, [] as RuleTextEntry[]),
       ),

@@ -22,6 +22,8 @@ import {
   UNIVERSAL_RULES,
   WEAPON_DAMAGE,
   WEAPON_TYPES,
+  WEAPON_TYPE_ABBREVIATIONS,
+  WEAPON_TYPE_SECTION,
   type StatName,
   type UnitClass,
 } from '../rules/data';
@@ -30,6 +32,8 @@ import { bayCapacity, ruleFits } from '../model/derived';
 import { cursorContext, linesAbove, linesBelow, pathKeys, type CursorContext, type LineInfo } from './context';
 import { cardsOf, md, pSuccess, pct, yamlScalar, within } from './shared';
 import type { Span } from '../model/types';
+import { templatesFor, type TemplatePlace } from './templates';
+import { weaponTypeText } from './hover';
 
 export type CompletionKind = 'key' | 'value' | 'enum' | 'card' | 'snippet' | 'order' | 'ability' | 'faction';
 
@@ -88,7 +92,7 @@ function completeInner(doc: FabledDocument | undefined, ws: Workspace, text: str
     }
     // Scalar list items and snippets.
     if (ctx.mode === 'item') items.push(...itemValues(doc, ws, ctx, path, cardPath, off));
-    items.push(...snippets(kind, path, ctx, text));
+    items.push(...snippets(ws, kind, path, cardPath, ctx, text));
   } else if (ctx.mode === 'value' && ctx.key !== undefined) {
     items.push(...valuesFor(doc, ws, ctx, path, cardPath, off));
   }
@@ -198,6 +202,49 @@ function formOf(stat: StatName): string {
   }
 }
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** "1 base · 2 weapons · 1 order · 1 ability · 145 pts": what the class card gives, in words. */
+export function classDetail(cl: UnitClass): string {
+  const r = CLASSES[cl];
+  return [
+    plural(r.bases, 'base'),
+    plural(r.weapons, 'weapon'),
+    r.orders ? plural(r.orders, 'order') : 'no orders',
+    plural(r.abilities, 'ability', 'abilities'),
+    `${r.points} pts`,
+  ].join(' · ');
+}
+
+function classSummary(cl: UnitClass): string {
+  const r = CLASSES[cl];
+  const parts = [
+    `The ${r.card} class card: ${plural(r.bases, 'base')} (${r.baseMm}mm${r.baseIsHouseValue ? ', the tools\u2019 default size' : ''}), up to ${plural(r.weapons, 'weapon system')}, ${r.orders ? `up to ${plural(r.orders, 'order')}` : 'no orders'} and ${plural(r.abilities, 'ability', 'abilities')}; ${r.points} points.`,
+  ];
+  if (r.smallCraft) parts.push(`Small craft: weapons reach at most ${SMALL_CRAFT_MAX_RANGE}".`);
+  if (r.combinedShields) parts.push('Its bases share one pool of shields (Combined Shields).');
+  return parts.join(' ');
+}
+
+/** Weapon types with the rulebook's one-line rule for each (section 12) and their letter. */
+function weaponTypeItems(span: Span): Completion[] {
+  return WEAPON_TYPES.map((t, i) => {
+    const letter = Object.entries(WEAPON_TYPE_ABBREVIATIONS).find(([, v]) => v === t)?.[0];
+    const text = weaponTypeText(t);
+    return value(t, span, i, {
+      kind: 'enum',
+      detail: text ? shorten(text) : `weapon type (§${WEAPON_TYPE_SECTION})`,
+      documentation: md(`${t}${letter ? ` (${letter})` : ''}: ${text ?? ''} (§${WEAPON_TYPE_SECTION})`),
+    });
+  });
+}
+
+/** The first clause of a rule, for the one-line detail beside a label. */
+function shorten(text: string, max = 60): string {
+  const t = text.replace(/\.$/, '');
+  return t.length <= max ? t : `${t.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+}
+
 function value(label: string, span: Span, i: number, extra: Partial<Completion> = {}): Completion {
   return { label, kind: 'value', insertText: label, span, sortText: String(i).padStart(4, '0'), filterText: label, ...extra };
 }
@@ -245,11 +292,11 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
   if (cardPath && c === '' && key === 'stats') return statLineValues(ctx, span);
   if (cardPath && c === '' && key === 'class') {
     CLASS_NAMES.forEach((cl, i) => {
-      const r = CLASSES[cl];
       out.push(
         value(cl, span, i, {
           kind: 'enum',
-          detail: `${r.bases} base${r.bases === 1 ? '' : 's'} · ${r.weapons}W ${r.orders}O ${r.abilities}A · ${r.points} pts`,
+          detail: classDetail(cl),
+          documentation: md(classSummary(cl)),
         }),
       );
     });
@@ -258,7 +305,7 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
   if (cardPath && c === '' && key === 'points' && cls) return [value(String(CLASSES[cls].points), span, 0, { detail: `the ${cls} class card` })];
   if (cardPath && c === '' && key === 'bases' && cls) return [value(String(CLASSES[cls].bases), span, 0, { detail: `a ${cls}` })];
   if (cardPath && c === '' && key === 'base' && cls) return [value(`${CLASSES[cls].baseMm}mm`, span, 0, { detail: `${cls} default` })];
-  if (cardPath && c === 'weapons.[]' && key === 'type') return WEAPON_TYPES.map((t, i) => value(t, span, i, { kind: 'enum' }));
+  if (cardPath && c === 'weapons.[]' && key === 'type') return weaponTypeItems(span);
   if (cardPath && (c === 'weapons.[]' || c === 'orders.[]' || c === 'abilities.[]') && key === 'range') {
     const max = c === 'weapons.[]' && cls && CLASSES[cls].smallCraft ? SMALL_CRAFT_MAX_RANGE : Infinity;
     return RANGE_BANDS.filter((b) => b <= max).map((b, i) => value(`${b}"`, span, i, { kind: 'enum' }));
@@ -483,88 +530,67 @@ function statLineValues(ctx: CursorContext, span: Span): Completion[] {
 }
 
 // ------------------------------------------------------------------------------------------
-// Snippets
+// Templates (snippets)
 
-const CARD_SNIPPET = (indent: string) =>
-  [
-    `- name: \${1:New Unit}`,
-    `  class: \${2|${CLASS_NAMES.join(',')}|}`,
-    `  points: \${3:145}`,
-    `  stats:`,
-    `    M: \${4:9/6}`,
-    `    BS: \${5:5+}`,
-    `    D: \${6:7+}`,
-    `    SH: \${7:4}`,
-    `    AC: \${8:6+}`,
-    `    HP: \${9:5}`,
-    `    LD: \${10:6/3}`,
-    `    CR: \${11:7/2}`,
-    `    T: \${12:3}`,
-    `  weapons:`,
-    `    - name: \${13:Weapon}`,
-    `      type: \${14|${WEAPON_TYPES.join(',')}|}`,
-    `      range: \${15:12"}`,
-    `      damage: \${16:2}`,
-    `      attacks: \${17:3}`,
-    `  abilities:`,
-    `    - \${0}`,
-  ]
-    .map((l, i) => (i === 0 ? l : indent + l))
-    .join('\n');
-
-function snippets(kind: FabledDocument['kind'], path: string[], ctx: CursorContext, text: string): Completion[] {
-  const out: Completion[] = [];
+/** Where templates go at the cursor: a list item or a key of the given list, or a blank file. */
+function templatePlaces(kind: FabledDocument['kind'], path: string[], cardPath: string[] | undefined, ctx: CursorContext, text: string): TemplatePlace[] {
+  const item = ctx.mode === 'item';
+  // An item whose text is more than one word being typed is a value, not the start of an item.
+  if (item && /[:\s]/.test(ctx.value.trim())) return [];
+  const listAt = (p: string, list: string) => (ctx.mode === 'key' && p === list) || (item && p === `${list}.[]`);
   const p = path.join('.');
-  const blankFile = text.trim() === '' || text.trim() === ctx.value.trim() || text.trim() === ctx.prefix.trim();
-  const indent = ' '.repeat(ctx.mode === 'item' ? (ctx.line.dash ?? 0) : ctx.keyCol);
-  const itemSpan = ctx.mode === 'item' ? { start: ctx.line.start + (ctx.line.dash ?? 0), end: ctx.replace.end } : ctx.replace;
-  if ((kind === 'unit' || kind === 'faction') && (p === 'units' || (p === 'units.[]' && ctx.mode === 'item'))) {
-    out.push({
-      label: 'New unit card',
-      kind: 'snippet',
-      detail: 'a complete card',
-      insertText: CARD_SNIPPET(indent),
-      snippet: true,
-      span: itemSpan,
-      sortText: 'zz0',
-      filterText: ctx.mode === 'item' ? '- ' + ctx.prefix : ctx.prefix || 'card',
-    });
+  const out: TemplatePlace[] = [];
+  const blankFile = ctx.mode === 'key' && path.length === 0 && text.trim() === ctx.prefix.trim();
+  if (blankFile) out.push(kind === 'unit' ? 'unitFile' : kind === 'faction' ? 'factionFile' : 'fleetFile');
+  if (kind === 'fleet') {
+    if (listAt(p, 'units')) out.push('fleetEntry');
+    return out;
   }
-  if (blankFile && kind === 'unit') {
-    out.push({
-      label: 'New unit file',
-      kind: 'snippet',
-      detail: 'faction and one card',
-      insertText: `faction: \${1:Faction}\nunits:\n  ${CARD_SNIPPET('  ')}`,
-      snippet: true,
-      span: ctx.replace,
-      sortText: 'zz1',
-      filterText: ctx.prefix || 'faction',
-    });
+  if (listAt(p, 'units')) out.push('card');
+  if (kind === 'faction' && listAt(p, 'commandAbilities')) out.push('commandAbility');
+  if (cardPath) {
+    const c = cardPath.join('.');
+    if (listAt(c, 'weapons')) out.push('weapon');
+    if (listAt(c, 'orders')) out.push('order');
+    if (listAt(c, 'abilities')) out.push('ability');
   }
-  if (blankFile && kind === 'fleet') {
-    out.push({
-      label: 'New fleet',
-      kind: 'snippet',
-      detail: 'name, faction, points, units',
-      insertText: `name: \${1:My Fleet}\nfaction: \${2:Faction}\npoints: \${3|${GAME_SIZES.map((g) => g.points).join(',')}|}\nunits:\n  - unit: \${4}\n    count: \${5:1}\n\${0}`,
-      snippet: true,
-      span: ctx.replace,
-      sortText: 'zz1',
-      filterText: ctx.prefix || 'name',
-    });
-  }
-  if (kind === 'fleet' && (p === 'units' || (p === 'units.[]' && ctx.mode === 'item'))) {
-    out.push({
-      label: 'New fleet entry',
-      kind: 'snippet',
-      detail: 'unit and count',
-      insertText: `- unit: \${1}\n${indent}  count: \${2:1}`,
-      snippet: true,
-      span: itemSpan,
-      sortText: 'zz0',
-      filterText: ctx.mode === 'item' ? '- ' + ctx.prefix : ctx.prefix || 'unit',
-    });
+  return out;
+}
+
+/**
+ * The templates that fit the cursor, indented to where they go: the first line at the cursor (for a
+ * list item, replacing the "- " already typed), every further line at that column plus its own
+ * indentation. The text is absolute: the server sends it with insertTextMode asIs so that an editor
+ * does not add the line's indentation a second time.
+ */
+function snippets(ws: Workspace, kind: FabledDocument['kind'], path: string[], cardPath: string[] | undefined, ctx: CursorContext, text: string): Completion[] {
+  const places = templatePlaces(kind, path, cardPath, ctx, text);
+  if (!places.length) return [];
+  const item = ctx.mode === 'item';
+  const span = item ? { start: ctx.line.start + (ctx.line.dash ?? 0), end: ctx.replace.end } : ctx.replace;
+  const indent = ' '.repeat(span.start - ctx.line.start);
+  const factions = ws
+    .factions()
+    .map((f) => ({ f, n: ws.cardsOf(f).length }))
+    .sort((a, b) => b.n - a.n || a.f.localeCompare(b.f))
+    .map((x) => x.f);
+  const out: Completion[] = [];
+  let i = 0;
+  for (const place of places) {
+    for (const t of templatesFor(place, { factions })) {
+      out.push({
+        label: t.label,
+        kind: 'snippet',
+        detail: t.detail,
+        documentation: md(t.description),
+        insertText: t.body.map((l, n) => (n === 0 || l === '' ? l : indent + l)).join('\n'),
+        snippet: true,
+        span,
+        // Offered only where they fit, so first there; VS Code filters from the range start (the "- ").
+        sortText: ` ${i++}`,
+        filterText: `${item ? '- ' : ''}${t.label} ${t.words.join(' ')}`,
+      });
+    }
   }
   return out;
 }
