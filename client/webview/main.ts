@@ -19,7 +19,7 @@ import {
   type ChartConfiguration,
 } from 'chart.js';
 import './style.css';
-import { IDS } from './html';
+import { ANY_RANGE, IDS } from './html';
 import {
   parseHostMessage,
   parseSimulationResult,
@@ -27,9 +27,11 @@ import {
   RERUN_LIMITS,
   type EngagementOptions,
   type SimulationResult,
+  type UnitFacts,
   type ViewMessage,
 } from './messages';
 import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError } from './format';
+import { nothingHappens, plainAssumptions, verdict, volleyDoesNothing, volleySentence } from './words';
 
 // Only what the two charts use is registered, so esbuild leaves the rest of Chart.js out.
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -47,6 +49,8 @@ interface ViewState {
   result?: SimulationResult;
   /** Options the user has edited but not yet run. */
   draft?: EngagementOptions;
+  /** The two cards' lines (faction, class, points), as the host last sent them. */
+  units?: { attacker: UnitFacts; defender: UnitFacts };
 }
 
 const vscode = acquireVsCodeApi();
@@ -61,6 +65,18 @@ const ui = {
   app: el('app'),
   attacker: el(IDS.attacker),
   defender: el(IDS.defender),
+  attackerFacts: el(IDS.attackerFacts),
+  defenderFacts: el(IDS.defenderFacts),
+  attackerPoints: el(IDS.attackerPoints),
+  defenderPoints: el(IDS.defenderPoints),
+  verdict: el(IDS.verdict),
+  stale: el(IDS.stale),
+  volleySentence: el(IDS.volleySentence),
+  plainAssumptions: el(IDS.plainAssumptions),
+  unitLines: el(IDS.unitLines),
+  volleySection: el(IDS.volleySection),
+  duelSection: el(IDS.duelSection),
+  advancedOptions: el<HTMLDetailsElement>(IDS.advancedOptions),
   method: el(IDS.method),
   status: el(IDS.status),
   error: el(IDS.error),
@@ -115,7 +131,9 @@ function restoreState(): ViewState {
   const result = saved && typeof saved === 'object' ? parseSimulationResult(saved.result) : undefined;
   const draftMessage = saved && typeof saved === 'object' ? parseViewMessage({ type: 'rerun', options: saved.draft }) : undefined;
   const draft = draftMessage?.type === 'rerun' ? draftMessage.options : undefined;
-  return { version: 1, result, draft };
+  const unitsMessage = saved && typeof saved === 'object' && saved.units ? parseHostMessage({ type: 'units', ...saved.units }) : undefined;
+  const units = unitsMessage?.type === 'units' ? { attacker: unitsMessage.attacker, defender: unitsMessage.defender } : undefined;
+  return { version: 1, result, draft, units };
 }
 
 function saveState(): void {
@@ -355,16 +373,32 @@ function setText(node: HTMLElement, text: string): void {
   node.textContent = text;
 }
 
-/** A chance with its standard error on a second, smaller line. */
-function setOdds(node: HTMLElement, p: number, se: number): void {
-  const value = document.createElement('span');
-  value.className = 'value';
-  value.textContent = formatPercent(p);
-  const error = document.createElement('span');
-  error.className = 'se';
-  error.textContent = formatPercentError(se);
-  error.title = 'one standard error';
-  node.replaceChildren(value, ' ', error);
+/** The two cards' lines under the title; the points slot stays hidden when the points are unknown. */
+function renderUnits(units: { attacker: UnitFacts; defender: UnitFacts } | undefined): void {
+  ui.unitLines.hidden = units === undefined;
+  const sides = [
+    [units?.attacker, ui.attackerFacts, ui.attackerPoints],
+    [units?.defender, ui.defenderFacts, ui.defenderPoints],
+  ] as const;
+  for (const [facts, line, points] of sides) {
+    const parts = [facts?.faction, facts?.class].filter((x): x is string => !!x && x.trim() !== '');
+    const children: (Node | string)[] = [parts.join(' · ')];
+    if (facts?.example) {
+      const tag = document.createElement('span');
+      tag.className = 'tag example';
+      tag.textContent = 'Example card';
+      tag.title = 'One of the example cards that ship with Fabled Star Tools, not a card of your workspace.';
+      children.push(' ', tag);
+    }
+    line.replaceChildren(...children);
+    if (facts?.points !== undefined) {
+      points.textContent = `${formatCount(facts.points)} pts`;
+      points.hidden = false;
+    } else {
+      points.textContent = '';
+      points.hidden = true;
+    }
+  }
 }
 
 function methodLabel(result: SimulationResult): string {
@@ -425,6 +459,13 @@ function renderResult(result: SimulationResult): void {
   setText(ui.method, methodLabel(result));
   ui.method.dataset['volley'] = v.method;
   ui.method.dataset['engagement'] = e.method;
+  setText(ui.verdict, verdict(result));
+  ui.verdict.hidden = false;
+  setText(ui.volleySentence, volleySentence(result));
+  // Nothing happening is not dressed up as a big result: muted figures, no chart of a single bar.
+  ui.results.classList.toggle('quiet', nothingHappens(result));
+  ui.volleySection.classList.toggle('nothing', volleyDoesNothing(result));
+  ui.duelSection.classList.toggle('nothing', result.engagement.attackerWins === 0 && result.engagement.defenderWins === 0);
 
   setText(ui.kill, formatPercent(v.killProbability));
   setText(ui.hull, `${formatNumber(v.expectedHullDamage)} HP`);
@@ -434,7 +475,7 @@ function renderResult(result: SimulationResult): void {
     const se = v.standardError;
     setText(
       ui.volleyError,
-      `Sampled: kill probability ${formatPercentError(se.killProbability)}, hull damage ± ${formatNumber(se.expectedHullDamage)} HP, shields ± ${formatNumber(se.expectedShieldsRemoved)} (standard errors).` +
+      `Fire action sampled: kill chance ${formatPercentError(se.killProbability)}, hull damage ± ${formatNumber(se.expectedHullDamage)} HP, shields ± ${formatNumber(se.expectedShieldsRemoved)} (one standard error).` +
         (v.note ? ` ${v.note}` : ''),
     );
     ui.volleyError.hidden = false;
@@ -451,9 +492,9 @@ function renderResult(result: SimulationResult): void {
   );
   renderWeapons(result);
 
-  setOdds(ui.attackerWins, e.attackerWins, e.standardError.attackerWins);
-  setOdds(ui.defenderWins, e.defenderWins, e.standardError.defenderWins);
-  setOdds(ui.neither, e.neither, e.standardError.neither);
+  setText(ui.attackerWins, formatPercent(e.attackerWins));
+  setText(ui.defenderWins, formatPercent(e.defenderWins));
+  setText(ui.neither, formatPercent(e.neither));
   setText(ui.meanRounds, formatNumber(e.meanRounds, 1));
   const [a, n, d] = Array.from(ui.outcomeBar.children) as HTMLElement[];
   // Widths through the CSSOM (allowed by the CSP, unlike style attributes in markup).
@@ -462,7 +503,9 @@ function renderResult(result: SimulationResult): void {
   d!.style.flexGrow = String(e.defenderWins);
   setText(
     ui.engagementMeta,
-    `Up to ${formatCount(e.rounds)} rounds at ${formatNumber(e.range, 0)}", ${formatCount(e.trials)} trials, seed ${e.seed}. ± is one standard error.`,
+    `Duel: up to ${formatCount(e.rounds)} rounds at ${formatNumber(e.range, 0)}", ${formatCount(e.trials)} trials, seed ${e.seed}. ` +
+      `Attacker wins ${formatPercent(e.attackerWins)} ${formatPercentError(e.standardError.attackerWins)}, defender wins ${formatPercent(e.defenderWins)} ${formatPercentError(e.standardError.defenderWins)}, ` +
+      `neither ${formatPercent(e.neither)} ${formatPercentError(e.standardError.neither)} (± one standard error). The same seed and options give the same figures as \`fabled-star sim\`.`,
   );
   if (e.exact) {
     const x = e.exact;
@@ -489,13 +532,14 @@ function renderResult(result: SimulationResult): void {
   ui.roundsDetails.hidden = !e.roundsTaken || e.roundsTaken.length === 0;
   drawSurvivalChart(result);
 
-  ui.assumptions.replaceChildren(
-    ...result.assumptions.map((text) => {
+  const items = (texts: readonly string[]) =>
+    texts.map((text) => {
       const li = document.createElement('li');
       li.textContent = text;
       return li;
-    }),
-  );
+    });
+  ui.plainAssumptions.replaceChildren(...items(plainAssumptions(result)));
+  ui.assumptions.replaceChildren(...items(result.assumptions));
   setText(ui.policy, e.policy);
 
   ui.empty.hidden = true;
@@ -523,8 +567,9 @@ function setSelect(select: HTMLSelectElement, value: string, label: string): voi
 
 function fillForm(result: SimulationResult, options: EngagementOptions): void {
   const e = result.engagement;
-  const range = options.range ?? e.range;
-  setSelect(ui.range, String(range), `${range}" (not a band)`);
+  // No range in the options is "any range" (every weapon fires), not the duel's default distance.
+  if (options.range === undefined) ui.range.value = ANY_RANGE;
+  else setSelect(ui.range, String(options.range), `${options.range}" (not a band)`);
 
   const values = aimValues(result);
   ui.aim.replaceChildren(ui.aim.options[0] ?? document.createElement('option'));
@@ -543,6 +588,8 @@ function fillForm(result: SimulationResult, options: EngagementOptions): void {
   ui.brace.checked = options.brace ?? false;
   ui.shields.value = options.defenderShields === undefined ? '' : String(options.defenderShields);
   ui.rounds.value = String(options.rounds ?? e.rounds);
+  // The "full" placeholder stands for the defender's maximum, which is what a result without a
+  // shields option was computed with.
   ui.trials.value = String(options.trials ?? e.trials);
   ui.seed.value = String(options.seed ?? e.seed);
   for (const input of [ui.shields, ui.rounds, ui.trials, ui.seed]) input.removeAttribute('aria-invalid');
@@ -570,15 +617,19 @@ function readForm(): { options?: EngagementOptions; problem?: string } {
   if (rounds === null) bad.push(`rounds ${L.rounds.min}–${L.rounds.max}`);
   if (trials === null) bad.push(`trials ${L.trials.min}–${formatCount(L.trials.max)}`);
   if (seed === null) bad.push(`seed ${L.seed.min}–${L.seed.max}`);
-  if (bad.length > 0) return { problem: `Use whole numbers: ${bad.join('; ')}.` };
+  if (bad.length > 0) {
+    // A bad trials or seed value would be out of sight in the closed section: show it.
+    if (trials === null || seed === null) ui.advancedOptions.open = true;
+    return { problem: `Use whole numbers: ${bad.join('; ')}.` };
+  }
   const options: EngagementOptions = {
-    range: Number(ui.range.value),
     cover: ui.cover.checked,
     brace: ui.brace.checked,
     rounds: rounds as number,
     trials: trials as number,
     seed: seed as number,
   };
+  if (ui.range.value !== ANY_RANGE) options.range = Number(ui.range.value);
   if (ui.aim.value !== '') options.aim = ui.aim.value;
   // Bases left have no control here; a rerun keeps what the shown result was computed with.
   const shown = state.result?.options;
@@ -606,12 +657,66 @@ function setBusy(value: boolean): void {
   if (value) setText(ui.status, 'Computing…');
 }
 
-ui.form.addEventListener('submit', (event) => {
-  event.preventDefault();
-  if (busy) return;
+/** How long the view waits after the last edit before it asks for new figures. */
+const RERUN_DELAY_MS = 600;
+let rerunTimer: ReturnType<typeof setTimeout> | undefined;
+/** The user changed an option since the last run was asked for. */
+let dirty = state.draft !== undefined;
+
+/** Options compared as the form reads them: missing booleans are false, keys in a fixed order. */
+function optionsKey(o: EngagementOptions | undefined): string | undefined {
+  if (!o) return undefined;
+  return JSON.stringify([
+    o.range ?? null,
+    o.cover === true,
+    o.aim ?? null,
+    o.brace === true,
+    o.defenderShields ?? null,
+    o.attackerBases ?? null,
+    o.defenderBases ?? null,
+    o.rounds ?? null,
+    o.trials ?? null,
+    o.seed ?? null,
+  ]);
+}
+
+/**
+ * Marks the figures stale when the form no longer shows the options they were computed with, so
+ * that old figures never sit under new options looking current.
+ */
+function updateFreshness(): void {
+  const result = state.result;
+  if (!result) {
+    ui.stale.hidden = true;
+    return;
+  }
+  const { options } = readForm();
+  const stale = optionsKey(options) !== optionsKey(result.options);
+  ui.results.classList.toggle('stale', stale);
+  ui.results.setAttribute('aria-describedby', IDS.stale);
+  if (!stale) {
+    ui.stale.hidden = true;
+    setText(ui.stale, '');
+    return;
+  }
+  setText(
+    ui.stale,
+    options
+      ? 'Options changed: the figures below are still for the previous options. New figures follow in a moment.'
+      : 'Options changed: the figures below are still for the previous options. Fix the options above to see new figures.',
+  );
+  ui.stale.hidden = false;
+}
+
+/** Asks the host for a run with the form's options. `auto` runs supersede one in flight. */
+function requestRun(auto: boolean): void {
+  if (rerunTimer !== undefined) clearTimeout(rerunTimer);
+  rerunTimer = undefined;
+  if (busy && !auto) return;
   const { options, problem } = readForm();
   if (!options) {
     showError(problem);
+    updateFreshness();
     return;
   }
   const message = parseViewMessage({ type: 'rerun', options });
@@ -620,17 +725,46 @@ ui.form.addEventListener('submit', (event) => {
     return;
   }
   showError(undefined);
-  setText(ui.status, 'Asked for a new run…');
+  dirty = false;
+  state = { ...state, draft: undefined };
+  saveState();
+  setText(ui.status, 'Asked for new figures…');
   post(message);
+}
+
+function scheduleRun(): void {
+  if (rerunTimer !== undefined) clearTimeout(rerunTimer);
+  rerunTimer = setTimeout(() => requestRun(true), RERUN_DELAY_MS);
+}
+
+ui.form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  requestRun(false);
 });
 
-ui.form.addEventListener('change', () => {
+function onEdit(): void {
+  dirty = true;
   const { options } = readForm();
   if (options) {
     state = { ...state, draft: options };
     saveState();
   }
-});
+  updateFreshness();
+  if (!ui.stale.hidden) setText(ui.status, '');
+  // New figures for the new options, once the user stops typing; nothing to do if they match again.
+  if (state.result && optionsKey(options) === optionsKey(state.result.options)) {
+    if (rerunTimer !== undefined) clearTimeout(rerunTimer);
+    rerunTimer = undefined;
+    dirty = false;
+    showError(undefined);
+    setText(ui.status, 'Figures up to date with the options.');
+  } else {
+    scheduleRun();
+  }
+}
+
+ui.form.addEventListener('change', onEdit);
+ui.form.addEventListener('input', onEdit);
 
 // ---------------------------------------------------------------------------------------------
 // Messages from the host
@@ -646,15 +780,26 @@ window.addEventListener('message', (event: MessageEvent) => {
       setBusy(false);
       setText(ui.status, '');
       showError(message.message);
+      updateFreshness();
+      break;
+    case 'units':
+      state = { ...state, units: { attacker: message.attacker, defender: message.defender } };
+      saveState();
+      renderUnits(state.units);
       break;
     case 'result':
       setBusy(false);
       showError(undefined);
-      state = { version: 1, result: message.result };
+      state = { ...state, version: 1, result: message.result };
+      // The form shows what the figures were computed with, unless the user is changing it.
+      if (!dirty) {
+        state.draft = undefined;
+        fillForm(message.result, message.result.options);
+      }
       saveState();
-      fillForm(message.result, message.result.options);
       renderResult(message.result);
-      setText(ui.status, 'Results updated.');
+      updateFreshness();
+      setText(ui.status, ui.stale.hidden ? 'Figures up to date with the options.' : '');
       break;
   }
 });
@@ -664,8 +809,12 @@ new MutationObserver(applyPalette).observe(document.body, { attributes: true, at
 new MutationObserver(applyPalette).observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
 
 applyPalette();
+renderUnits(state.units);
 if (state.result) {
   fillForm(state.result, state.draft ?? state.result.options);
   renderResult(state.result);
+  updateFreshness();
+  // Edits made before a reload were not run yet: run them now.
+  if (dirty) scheduleRun();
 }
 post({ type: 'ready' });

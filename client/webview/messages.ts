@@ -6,9 +6,11 @@
  * as text only.
  *
  * Directions:
- * - host -> view: `{type:'result', result}`, `{type:'error', message}`, `{type:'busy'}`
+ * - host -> view: `{type:'result', result}`, `{type:'error', message}`, `{type:'busy'}`,
+ *   `{type:'units', attacker, defender}` (the two cards' faction, class and points)
  * - view -> host: `{type:'ready'}` once the view listens, `{type:'rerun', options}` when the user
- *   asks for another run with changed options.
+ *   asks for another run with changed options (a `range` left out means "any range": every weapon
+ *   fires in the single Fire action, as the CLI without --range).
  *
  * Validation uses valibot (small, tree-shaken, no code generation, so it runs under the view's
  * Content-Security-Policy, unlike ajv's compiled validators).
@@ -20,8 +22,25 @@ import { OPTION_LIMITS } from '../../server/src/core/sim/limits';
 
 export type { EngagementOptions, SimulationResult } from '../../server/src/core/sim/types';
 
+/**
+ * What the host knows about a card beyond the simulation: shown on the card's line under the title.
+ * `points` is the card's printed cost; the line has room for more (a points estimate beside it).
+ */
+export interface UnitFacts {
+  name: string;
+  faction?: string;
+  class?: string;
+  points?: number;
+  /** One of the bundled example cards rather than the user's own. */
+  example?: boolean;
+}
+
 /** Host -> view. */
-export type HostMessage = { type: 'result'; result: SimulationResult } | { type: 'error'; message: string } | { type: 'busy' };
+export type HostMessage =
+  | { type: 'result'; result: SimulationResult }
+  | { type: 'error'; message: string }
+  | { type: 'busy' }
+  | { type: 'units'; attacker: UnitFacts; defender: UnitFacts };
 
 /** View -> host. */
 export type ViewMessage = { type: 'ready' } | { type: 'rerun'; options: EngagementOptions };
@@ -153,12 +172,22 @@ export const simulationResultSchema = v.object({
   volley: volleySchema,
   engagement: engagementSchema,
   assumptions: v.pipe(v.array(text), v.maxLength(1000)),
+  reach: v.optional(v.object({ attacker: nonNegative, defender: nonNegative })),
+});
+
+const unitFactsSchema = v.object({
+  name: text,
+  faction: v.optional(text),
+  class: v.optional(text),
+  points: v.optional(finite),
+  example: v.optional(v.boolean()),
 });
 
 const hostMessageSchema = v.variant('type', [
   v.object({ type: v.literal('result'), result: simulationResultSchema }),
   v.object({ type: v.literal('error'), message: v.string() }),
   v.object({ type: v.literal('busy') }),
+  v.object({ type: v.literal('units'), attacker: unitFactsSchema, defender: unitFactsSchema }),
 ]);
 
 const viewMessageSchema = v.variant('type', [v.object({ type: v.literal('ready') }), v.object({ type: v.literal('rerun'), options: optionsSchema })]);
@@ -203,5 +232,7 @@ const shapeChecks: [
   Same<keyof Out<typeof simulationResultSchema>, keyof SimulationResult>,
   Same<keyof NonNullable<Out<typeof engagementSchema>['exact']>, keyof NonNullable<SimulationResult['engagement']['exact']>>,
   Same<keyof NonNullable<Out<typeof engagementSchema>['actions']>['attacker'], keyof ActionCounts>,
-] = [true, true, true, true, true, true, true, true, true, true];
+  Same<Out<typeof unitFactsSchema>, UnitFacts>,
+  Same<keyof Out<typeof unitFactsSchema>, keyof UnitFacts>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true];
 void shapeChecks;
