@@ -15,8 +15,9 @@ export function roughPercent(p: number): string {
   if (!Number.isFinite(p)) return '—';
   if (p <= 0) return '0%';
   if (p >= 1) return '100%';
-  if (p < 0.01) return 'under 1%';
-  if (p > 0.99) return 'over 99%';
+  // Whatever would round to 0% or 100% is said as the bound it is inside.
+  if (p < 0.005) return 'under 1%';
+  if (p >= 0.995) return 'over 99%';
   return `${Math.round(p * 100)}%`;
 }
 
