@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { SimulateRequest, type CardName } from '../../server/src/protocol';
+import { SimulateRequest, type CardName } from '../../protocol';
 import type { EngagementOptions, SimulationResult } from '../../server/src/core/sim/types';
 import { renderWebviewHtml } from '../webview/html';
 import { parseHostMessage, parseSimulationResult, parseViewMessage, type HostMessage, type UnitFacts } from '../webview/messages';
