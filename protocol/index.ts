@@ -115,17 +115,41 @@ export interface CardInfo {
   range: Range;
   /** The card's name value (where go-to-definition lands). */
   selectionRange: Range;
+  /**
+   * One of the example cards bundled with the tools (uri `fabled-example:/...`, not a file the
+   * client can open); name it with `example: true` in a request.
+   */
+  example?: boolean;
 }
 
 export interface ListCardsParams {
   /** Only cards of this faction (case-insensitive). */
   faction?: string;
+  /**
+   * Also list the bundled example cards, after the workspace's, except those a workspace card of
+   * the same name and faction hides.
+   */
+  examples?: boolean;
 }
 
 /** client -> server: every card the workspace knows (open files and workspace card files), sorted by faction then name. */
 export const ListCardsRequest = {
   method: 'fabledStar/listCards',
   type: new RequestType<ListCardsParams, CardInfo[], void>('fabledStar/listCards'),
+} as const;
+
+export interface CardAtParams {
+  uri: string;
+  position: Position;
+}
+
+/**
+ * client -> server: the card at a position: the card whose text holds it in a card file, or the
+ * card a fleet entry (or an embarked unit) names there. Null when there is none.
+ */
+export const CardAtRequest = {
+  method: 'fabledStar/cardAt',
+  type: new RequestType<CardAtParams, CardInfo | null, void>('fabledStar/cardAt'),
 } as const;
 
 export interface FleetSummaryParams {

@@ -1,13 +1,28 @@
 /**
- * Choosing cards: the card under the cursor, or a searchable quick pick of every workspace card
- * (from the server's `fabledStar/listCards`), grouped by faction and showing class and points.
+ * Choosing cards: the card under the cursor (in a card file, or the card a fleet entry names), or a
+ * searchable quick pick of every workspace card (from the server's `fabledStar/listCards`), grouped
+ * by faction and showing class and points, with the bundled example factions' cards after them as
+ * opponents, each group labelled "Example: <faction>".
  */
 import * as vscode from 'vscode';
-import { ListCardsRequest, FleetSummaryRequest, type CardInfo, type CardName } from '../../protocol';
+import { CardAtRequest, ListCardsRequest, FleetSummaryRequest, type CardInfo, type CardName } from '../../protocol';
 import type { Ctx } from './ctx';
 
-export async function listCards(ctx: Ctx, token?: vscode.CancellationToken): Promise<CardInfo[]> {
-  return ctx.request(ListCardsRequest.type, {}, token);
+/** The workspace's cards; with `examples`, the bundled example cards after them. */
+export async function listCards(ctx: Ctx, token?: vscode.CancellationToken, examples = false): Promise<CardInfo[]> {
+  return ctx.request(ListCardsRequest.type, examples ? { examples: true } : {}, token);
+}
+
+/** The card a fleet entry (or an embarked unit) names at the cursor of a fleet editor. */
+export async function fleetCardAt(ctx: Ctx, editor: vscode.TextEditor | undefined): Promise<CardInfo | undefined> {
+  if (!editor || editor.document.languageId !== 'fabled-fleet') return undefined;
+  try {
+    const pos = editor.selection.active;
+    const card = await ctx.request(CardAtRequest.type, { uri: editor.document.uri.toString(), position: { line: pos.line, character: pos.character } });
+    return card ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function contains(range: CardInfo['range'], pos: vscode.Position): boolean {
@@ -28,7 +43,17 @@ export function cardAt(cards: CardInfo[], editor: vscode.TextEditor | undefined)
 
 export function sameCard(a: CardName, b: CardName): boolean {
   const norm = (s: string | undefined): string => (s ?? '').trim().toLowerCase();
-  return norm(a.name) === norm(b.name) && (a.faction === undefined || b.faction === undefined || norm(a.faction) === norm(b.faction));
+  return (
+    norm(a.name) === norm(b.name) &&
+    (a.faction === undefined || b.faction === undefined || norm(a.faction) === norm(b.faction)) &&
+    (a.example === undefined || b.example === undefined || a.example === b.example)
+  );
+}
+
+/** The separator over a faction's cards in a pick: example cards say so. */
+export function factionLabel(card: CardInfo): string {
+  const faction = card.faction || 'No faction';
+  return card.example ? `Example: ${faction}` : faction;
 }
 
 interface CardItem extends vscode.QuickPickItem {
@@ -48,19 +73,20 @@ export async function pickCard(cards: CardInfo[], title: string, placeholder: st
   const item = (card: CardInfo): CardItem => ({
     label: card.name,
     description: describe(card),
-    detail: vscode.workspace.asRelativePath(vscode.Uri.parse(card.uri)),
+    detail: card.example ? 'Example card bundled with Fabled Star Tools' : vscode.workspace.asRelativePath(vscode.Uri.parse(card.uri)),
     card,
   });
   const top = cards.filter((c) => first.some((f) => sameCard(f, c)));
   if (top.length > 0) {
     items.push({ label: firstLabel, kind: vscode.QuickPickItemKind.Separator }, ...top.map(item));
   }
-  let faction: string | undefined;
-  // The server sorts by faction then name; a separator per faction makes the long list scannable.
+  let group: string | undefined;
+  // The server sorts by faction then name, examples last; a separator per faction makes the long list scannable.
   for (const card of cards) {
-    if (card.faction !== faction) {
-      faction = card.faction;
-      items.push({ label: faction || 'No faction', kind: vscode.QuickPickItemKind.Separator });
+    const label = factionLabel(card);
+    if (label !== group) {
+      group = label;
+      items.push({ label, kind: vscode.QuickPickItemKind.Separator });
     }
     items.push(item(card));
   }

@@ -5,9 +5,9 @@
  */
 import * as vscode from 'vscode';
 import type { CardInfo, CardName } from '../../protocol';
-import { cardAt, fleetUnits, listCards, pickCard, sameCard } from './cards';
+import { cardAt, fleetCardAt, fleetUnits, listCards, pickCard, sameCard } from './cards';
 import { ServerNotRunningError, type Ctx } from './ctx';
-import type { EngagementPanels } from './engagementPanel';
+import type { EngagementPanels, PanelCard } from './engagementPanel';
 import type { RuleDocuments } from './ruleDocuments';
 
 export type Cmd = (...args: unknown[]) => unknown;
@@ -41,7 +41,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 function asCardName(v: unknown): CardName | undefined {
   if (!isRecord(v) || typeof v.name !== 'string' || v.name.trim() === '') return undefined;
-  return { name: v.name, faction: typeof v.faction === 'string' ? v.faction : undefined };
+  return { name: v.name, faction: typeof v.faction === 'string' ? v.faction : undefined, ...(v.example === true ? { example: true } : {}) };
 }
 
 /**
@@ -59,29 +59,47 @@ function find(cards: CardInfo[], name: CardName | undefined): CardInfo | undefin
   return name ? cards.find((c) => sameCard(name, c)) : undefined;
 }
 
+/** What the engagement panel needs of a picked card: its name for the request and its line's facts. */
+function panelCard(c: CardInfo): PanelCard {
+  return {
+    name: c.name,
+    faction: c.faction || undefined,
+    class: c.class,
+    ...(c.points !== undefined ? { points: c.points } : {}),
+    ...(c.example ? { example: true } : {}),
+  };
+}
+
 export function simulateEngagement(ctx: Ctx, panels: EngagementPanels): Cmd {
   return async (...args: unknown[]) => {
     try {
       const given = parseSimulateArgs(args);
-      const cards = await listCards(ctx);
-      if (cards.length === 0) {
+      // The workspace's cards first, then the bundled example factions' cards as opponents.
+      const all = await listCards(ctx, undefined, true);
+      const own = all.filter((c) => !c.example);
+      if (all.length === 0) {
         void vscode.window.showInformationMessage('No Fabled Star unit cards found in this workspace. Add a *.unit.yaml or *.faction.yaml file first.');
         return;
       }
       const editor = vscode.window.activeTextEditor;
-      let attacker = find(cards, given.attacker) ?? (given.attacker ? undefined : cardAt(cards, editor));
+      // The card under the cursor: in a card file, or the one a fleet entry names.
+      const atCursor = given.attacker ? undefined : (cardAt(own, editor) ?? (await fleetCardAt(ctx, editor)));
+      let attacker = find(all, given.attacker) ?? atCursor;
       if (!attacker) {
         const first = await fleetUnits(ctx, editor?.document);
-        attacker = await pickCard(cards, 'Simulate Engagement (1/2)', 'Attacker: the card that fires first', first, 'In this fleet');
+        attacker = await pickCard(own.length > 0 ? own : all, 'Simulate Engagement (1/2)', 'Attacker: the card that fires first', first, 'In this fleet');
         if (!attacker) return;
       }
-      let defender = find(cards, given.defender);
+      let defender = find(all, given.defender);
       if (!defender) {
-        defender = await pickCard(cards, `Simulate Engagement (2/2): ${attacker.name} vs …`, `Defender for ${attacker.name}: type to search`);
+        defender = await pickCard(
+          all,
+          `Simulate Engagement (2/2): ${attacker.name} vs …`,
+          `Defender for ${attacker.name}: type to search, or pick an example card`,
+        );
         if (!defender) return;
       }
-      const pick = (c: CardInfo): CardName => ({ name: c.name, faction: c.faction || undefined });
-      panels.open(pick(attacker), pick(defender));
+      panels.open(panelCard(attacker), panelCard(defender));
     } catch (e) {
       await reportFailure(ctx, 'Could not simulate the engagement', e);
     }

@@ -20,7 +20,7 @@ function title(attacker: string, defender: string): string {
 }
 
 function sameName(a: CardName, b: CardName): boolean {
-  return a.name.trim().toLowerCase() === b.name.trim().toLowerCase() && (a.faction ?? '') === (b.faction ?? '');
+  return a.name.trim().toLowerCase() === b.name.trim().toLowerCase() && (a.faction ?? '') === (b.faction ?? '') && !a.example === !b.example;
 }
 
 /** A card as the panel knows it: its name for the request, and what its line in the view shows. */
