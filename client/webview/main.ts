@@ -31,7 +31,7 @@ import {
   type ViewMessage,
 } from './messages';
 import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError } from './format';
-import { nothingHappens, plainAssumptions, verdict, volleyDoesNothing, volleySentence } from './words';
+import { inFormWords, nothingHappens, plainAssumptions, verdict, volleyDoesNothing, volleySentence } from './words';
 
 // Only what the two charts use is registered, so esbuild leaves the rest of Chart.js out.
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -539,7 +539,7 @@ function renderResult(result: SimulationResult): void {
       return li;
     });
   ui.plainAssumptions.replaceChildren(...items(plainAssumptions(result)));
-  ui.assumptions.replaceChildren(...items(result.assumptions));
+  ui.assumptions.replaceChildren(...items(result.assumptions.map(inFormWords)));
   setText(ui.policy, e.policy);
 
   ui.empty.hidden = true;
@@ -684,7 +684,7 @@ function optionsKey(o: EngagementOptions | undefined): string | undefined {
  * Marks the figures stale when the form no longer shows the options they were computed with, so
  * that old figures never sit under new options looking current.
  */
-function updateFreshness(): void {
+function updateFreshness(failed = false): void {
   const result = state.result;
   if (!result) {
     ui.stale.hidden = true;
@@ -701,9 +701,11 @@ function updateFreshness(): void {
   }
   setText(
     ui.stale,
-    options
-      ? 'Options changed: the figures below are still for the previous options. New figures follow in a moment.'
-      : 'Options changed: the figures below are still for the previous options. Fix the options above to see new figures.',
+    failed
+      ? 'The figures below are still for the previous options: the new ones could not be computed (see the message above).'
+      : options
+        ? 'Options changed: the figures below are still for the previous options. New figures follow in a moment.'
+        : 'Options changed: the figures below are still for the previous options. Fix the options above to see new figures.',
   );
   ui.stale.hidden = false;
 }
@@ -780,7 +782,7 @@ window.addEventListener('message', (event: MessageEvent) => {
       setBusy(false);
       setText(ui.status, '');
       showError(message.message);
-      updateFreshness();
+      updateFreshness(true);
       break;
     case 'units':
       state = { ...state, units: { attacker: message.attacker, defender: message.defender } };

@@ -141,3 +141,25 @@ export function plainAssumptions(result: SimulationResult): string[] {
   out.push(`The duel stops after ${plural(e.rounds, 'round')}; who acts first each round is rolled on LD.`);
   return out;
 }
+
+/** The CLI's flags as the form names them, for the simulator's own assumptions shown under Advanced. */
+const FORM_NAMES: Record<string, string> = {
+  range: 'Range',
+  cover: 'Defender in cover',
+  aim: 'Aim',
+  brace: 'Defender braced',
+  'defender-shields': 'Defender shields',
+  rounds: 'Rounds',
+  trials: 'Trials',
+  seed: 'Seed',
+  'attacker-bases': "the attacker's bases",
+  'defender-bases': "the defender's bases",
+};
+
+/** A simulator assumption with the CLI's flags ("--defender-shields") named as the form names them ("Defender shields"). */
+export function inFormWords(text: string): string {
+  return text.replace(/--([a-z]+(?:-[a-z]+)*)/g, (flag, name: string) => {
+    const label = FORM_NAMES[name];
+    return label === undefined ? flag : label.startsWith('the ') ? label : `"${label}"`;
+  });
+}

@@ -245,6 +245,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
       assert.equal(await view.locator(`#${IDS.range}`).inputValue(), '');
       assert.match(await text(IDS.verdict), new RegExp(`(${attacker}|${defender}) wins|Neither unit`));
       await wb.closePanel();
+      await wb.screenshot(join(OUT, 'engagement-top.png'));
       // Scroll the view to the figures and the chart, which is what the screenshot is for.
       await view.locator(`#${IDS.kill}`).evaluate((el) => el.closest('section')?.scrollIntoView({ block: 'start' }) ?? el.scrollIntoView());
       await wb.screenshot(join(OUT, 'engagement.png'));
@@ -287,6 +288,11 @@ describe('the packaged extension in VS Code (code-server)', function () {
       // Straight to the defender: the attacker is the entry's card.
       await wb.pickQuick(attacker, 'Defender for Gnawing Cruiser');
       await wb.page.locator(`.tabs-container .tab[aria-label*="Engagement: Gnawing Cruiser vs ${attacker}"]`).waitFor({ state: 'visible' });
+      // Its figures arrive (nothing is left computing for the tests after this one), then it closes.
+      const fleetView = await wb.frameWith(`#${IDS.attacker}:has-text("Gnawing Cruiser")`, 60_000);
+      await poll("the fleet entry's engagement figures", async () => /\d/.test(await fleetView.locator(`#${IDS.kill}`).innerText()), 60_000);
+      await wb.screenshot(join(OUT, 'engagement-from-fleet.png'));
+      await wb.runCommand('View: Close Editor');
     });
   });
 

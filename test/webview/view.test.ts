@@ -10,7 +10,7 @@ import { IDS } from '../../client/webview/html';
 import type { SimulationResult } from '../../server/src/core/sim/types';
 import { formatNumber, formatPercent, formatPercentError } from '../../client/webview/format';
 import { simulate } from '../../server/src/core/sim/index';
-import { plainAssumptions, verdict, volleySentence } from '../../client/webview/words';
+import { inFormWords, plainAssumptions, verdict, volleySentence } from '../../client/webview/words';
 import { CONSUMED_MAW_FRIGATE, destroyerVsFrigates, HOSTILE_NAMES, hostileResult, hugeDefender, LUMEN_DESTROYER, sampledVolley, simulated } from './fixtures';
 import { buildView, launch, openView, OUTPUT, serveView, setTheme, THEMES, type ViewPage, type ViewServer } from './harness';
 
@@ -109,7 +109,7 @@ describe('engagement view (Chromium)', function () {
         assert.match(await v.text(IDS.engagementMeta), / ± \d+\.\d\d% .*one standard error/);
         // Every weapon gets a row, every assumption an item, the policy its paragraph.
         assert.equal(await v.page.locator(`#${IDS.weapons} tbody tr`).count(), result.volley.weapons.length);
-        assert.deepEqual(await items(v, IDS.assumptions), result.assumptions);
+        assert.deepEqual(await items(v, IDS.assumptions), result.assumptions.map(inFormWords));
         assert.deepEqual(await items(v, IDS.plainAssumptions), plainAssumptions(result));
         assert.equal(await v.text(IDS.policy), result.engagement.policy);
         assert.equal(await v.page.locator(`#${IDS.hullTable} tbody tr`).count(), result.volley.hullDamage.length);
@@ -130,7 +130,11 @@ describe('engagement view (Chromium)', function () {
       assert.ok(
         (await v.text(IDS.engagementMeta)).includes(`Attacker wins ${formatPercent(e.attackerWins)} ${formatPercentError(e.standardError.attackerWins)}`),
       );
-      assert.deepEqual(await items(v, IDS.assumptions), result.assumptions);
+      assert.deepEqual(await items(v, IDS.assumptions), result.assumptions.map(inFormWords));
+      assert.ok(
+        (await items(v, IDS.assumptions)).every((t) => !/--[a-z]/.test(t)),
+        'no CLI flags under Advanced either',
+      );
       assert.ok(e.exact && e.actions && e.roundsTaken, 'this engagement is small enough for the exact check');
       assert.match(await v.text(IDS.engagementExact), new RegExp(`attacker wins ${formatPercent(e.exact.attackerWins).replace('.', '\\.')}`));
       assert.match(await v.text(IDS.actions), /^Second actions per engagement, on average: attacker Aim \d+\.\d\d, /);
@@ -562,7 +566,13 @@ describe('engagement view (Chromium)', function () {
       assert.deepEqual(
         (await v.posted()).filter((m) => m.type === 'rerun'),
         [],
+        'nothing posted by the button while busy',
       );
+      // Options that failed to run: the old figures stay, said to be for the previous options.
+      await v.page.fill(`#${IDS.rounds}`, '5');
+      await v.waitForPosted('rerun');
+      await v.send({ type: 'error', message: 'defenderShields 9 is more than the 6 of Maw Frigate Pack.' });
+      await v.page.waitForFunction((id) => /could not be computed/.test(document.getElementById(id)!.textContent ?? ''), IDS.stale);
     });
   });
 

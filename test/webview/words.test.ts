@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import type { SimulationResult } from '../../server/src/core/sim/types';
-import { plainAssumptions, roughPercent, usualRound, verdict, volleySentence } from '../../client/webview/words';
+import { inFormWords, plainAssumptions, roughPercent, usualRound, verdict, volleySentence } from '../../client/webview/words';
 import { destroyerVsFrigates, simulated } from './fixtures';
 
 /** A result whose duel has the given outcome chances and survival curve. */
@@ -84,5 +84,13 @@ describe('engagement view words', () => {
     assert.ok(opts.includes('Consumed Maw Frigate is in cover, in the Fire action and in the duel.'));
     assert.ok(opts.some((l) => l.startsWith('In the single Fire action Lumen Lance is aimed and Consumed Maw Frigate has braced;')));
     assert.ok(opts.includes('Consumed Maw Frigate starts with 2 shields up; Lumen Destroyer starts with full shields.'));
+  });
+
+  it('names the CLI flags in the simulator\u2019s own assumptions as the form does', () => {
+    assert.equal(
+      inFormWords('the defender with --defender-shields (default full); --aim and --brace apply to the single volley, --unknown-flag stays'),
+      'the defender with "Defender shields" (default full); "Aim" and "Defender braced" apply to the single volley, --unknown-flag stays',
+    );
+    for (const line of simulated({ trials: 200, seed: 1 }).assumptions.map(inFormWords)) assert.doesNotMatch(line, /--[a-z]/);
   });
 });
