@@ -693,6 +693,7 @@ function updateFreshness(failed = false): void {
   const { options } = readForm();
   const stale = optionsKey(options) !== optionsKey(result.options);
   ui.results.classList.toggle('stale', stale);
+  ui.verdict.classList.toggle('stale', stale);
   ui.results.setAttribute('aria-describedby', IDS.stale);
   if (!stale) {
     ui.stale.hidden = true;

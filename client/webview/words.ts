@@ -80,6 +80,12 @@ export function verdict(result: SimulationResult): string {
   const by = usualRound(result, attackerLeads ? 'attacker' : 'defender');
   const when = by === undefined ? '' : by === 1 ? ', usually in the first round' : `, usually by round ${by}`;
   const duels = `${e.rounds}-round ${e.rounds === 1 ? 'duel' : 'duels'} at ${at}`;
+  if (e.neither > p) {
+    // Most duels decide nothing: that is the news, not a small win chance.
+    const usually = by === undefined ? '' : by === 1 ? ' (usually in the first round)' : ` (usually by round ${by})`;
+    const wins = [`${winner} wins ${roughPercent(p)}${usually}`, ...(q > 0 ? [`${loser} ${roughPercent(q)}`] : [])].join(', ');
+    return `${roughPercent(e.neither)} of ${duels} end with both units still in the fight. ${wins}.`;
+  }
   let text = `${winner} wins ${roughPercent(p)} of ${duels}${when}.`;
   const rest: string[] = [];
   if (q > 0) rest.push(`${loser} wins ${roughPercent(q)}`);

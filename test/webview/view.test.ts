@@ -299,6 +299,7 @@ describe('engagement view (Chromium)', function () {
       assert.equal(await v.page.isVisible(`#${IDS.stale}`), true);
       assert.match(await v.text(IDS.stale), /still for the previous options/);
       assert.equal(await v.page.evaluate((id) => document.getElementById(id)!.classList.contains('stale'), IDS.results), true);
+      assert.equal(await v.page.evaluate((id) => document.getElementById(id)!.classList.contains('stale'), IDS.verdict), true, 'the old verdict is dimmed too');
       assert.notEqual(await v.text(IDS.status), 'Figures up to date with the options.');
       const message = await v.waitForPosted('rerun');
       await v.page.waitForTimeout(1000);

@@ -45,6 +45,21 @@ describe('engagement view words', () => {
     assert.match(verdict(d), /^Maw Frigate Pack wins 70% of 2-round duels at 12", usually in the first round\. Lumen Destroyer wins 10%; 20% end/);
   });
 
+  it('leads with the duels that decide nothing when they are the most likely outcome', () => {
+    const r = duel(0.03, 0.02, [
+      [1, 1],
+      [1, 0.99],
+      [0.99, 0.99],
+      [0.99, 0.98],
+      [0.98, 0.97],
+      [0.98, 0.97],
+    ]);
+    assert.equal(
+      verdict(r),
+      '95% of 6-round duels at 12" end with both units still in the fight. Lumen Destroyer wins 3% (usually by round 4), Maw Frigate Pack 2%.',
+    );
+  });
+
   it('says so when nobody is destroyed, and when no weapon reaches', () => {
     const none = duel(0, 0, [
       [1, 1],
