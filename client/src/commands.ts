@@ -4,8 +4,8 @@
  * a command holding a dead client.
  */
 import * as vscode from 'vscode';
-import type { CardInfo, CardName } from '../../protocol';
-import { cardAt, fleetCardAt, fleetUnits, listCards, pickCard, sameCard } from './cards';
+import { sameSelector, type CardInfo, type CardName } from '../../protocol';
+import { cardAt, fleetCardAt, fleetCards, listCards, pickCard, selector } from './cards';
 import { ServerNotRunningError, type Ctx } from './ctx';
 import type { EngagementPanels, PanelCard } from './engagementPanel';
 import type { RuleDocuments } from './ruleDocuments';
@@ -55,21 +55,6 @@ export function parseSimulateArgs(args: unknown[]): { attacker?: CardName; defen
   return { attacker: asCardName(first.attacker), defender: asCardName(first.defender) };
 }
 
-function find(cards: CardInfo[], name: CardName | undefined): CardInfo | undefined {
-  return name ? cards.find((c) => sameCard(name, c)) : undefined;
-}
-
-/** What the engagement panel needs of a picked card: its name for the request and its line's facts. */
-function panelCard(c: CardInfo): PanelCard {
-  return {
-    name: c.name,
-    faction: c.faction || undefined,
-    class: c.class,
-    ...(c.points !== undefined ? { points: c.points } : {}),
-    ...(c.example ? { example: true } : {}),
-  };
-}
-
 export function simulateEngagement(ctx: Ctx, panels: EngagementPanels): Cmd {
   return async (...args: unknown[]) => {
     try {
@@ -82,28 +67,46 @@ export function simulateEngagement(ctx: Ctx, panels: EngagementPanels): Cmd {
         return;
       }
       const editor = vscode.window.activeTextEditor;
-      // The card under the cursor: in a card file, or the one a fleet entry names.
-      const atCursor = given.attacker ? undefined : (cardAt(own, editor) ?? (await fleetCardAt(ctx, editor)));
-      let attacker = find(all, given.attacker) ?? atCursor;
+      // Cards named by a code lens go to the server as they are: it resolves names, never the client.
+      // Without one, the card under the cursor: in a card file, or the one a fleet entry names.
+      const here = given.attacker ? undefined : (cardAt(own, editor) ?? (await fleetCardAt(ctx, editor)));
+      let attacker: PanelCard | undefined = given.attacker ?? (here && panelCard(here));
       if (!attacker) {
-        const first = await fleetUnits(ctx, editor?.document);
-        attacker = await pickCard(own.length > 0 ? own : all, 'Simulate Engagement (1/2)', 'Attacker: the card that fires first', first, 'In this fleet');
-        if (!attacker) return;
+        const first = await fleetCards(ctx, editor?.document);
+        const picked = await pickCard(own.length > 0 ? own : all, 'Simulate Engagement (1/2)', 'Attacker: the card that fires first', first, 'In this fleet');
+        if (!picked) return;
+        attacker = panelCard(picked);
       }
-      let defender = find(all, given.defender);
+      let defender: PanelCard | undefined = given.defender;
       if (!defender) {
-        defender = await pickCard(
+        const picked = await pickCard(
           all,
           `Simulate Engagement (2/2): ${attacker.name} vs …`,
           `Defender for ${attacker.name}: type to search, or pick an example card`,
         );
-        if (!defender) return;
+        if (!picked) return;
+        defender = panelCard(picked);
       }
-      panels.open(panelCard(attacker), panelCard(defender));
+      panels.open(withFacts(attacker, all), withFacts(defender, all));
     } catch (e) {
       await reportFailure(ctx, 'Could not simulate the engagement', e);
     }
   };
+}
+
+/** What the engagement panel needs of a picked card: its selector for the request, and its line's facts. */
+function panelCard(c: CardInfo): PanelCard {
+  return { ...selector(c), class: c.class, ...(c.points !== undefined ? { points: c.points } : {}) };
+}
+
+/**
+ * A selector given by a code lens, with the class and points of the listed card it names, for the
+ * card's line in the view only (the request still sends the selector as given).
+ */
+function withFacts(card: PanelCard, cards: CardInfo[]): PanelCard {
+  if (card.class !== undefined) return card;
+  const listed = cards.find((c) => sameSelector(card, selector(c)));
+  return listed ? { ...panelCard(listed), name: card.name, faction: card.faction, ...(card.example ? { example: true } : {}) } : card;
 }
 
 export function showRule(ctx: Ctx, rules: RuleDocuments): Cmd {

@@ -4,7 +4,7 @@
  * Pure functions of a SimulationResult, so the tests check them without a browser; the figures for
  * statisticians (standard errors, trials, seed, the model in full) go under "Advanced" instead.
  */
-import type { SimulationResult } from '../../server/src/core/sim/types';
+import type { SimulationResult } from './messages';
 import { formatNumber } from './format';
 
 /** Below this a figure reads as nothing once rounded for a sentence. */

@@ -31,7 +31,7 @@ import { definition, prepareRename, references, rename } from '../core/features/
 import { inlayHints } from '../core/features/inlayHints';
 import { codeLenses } from '../core/features/codeLens';
 import { fleetSummary } from '../core/features/fleetSummary';
-import { findCard, listCards } from '../core/features/workspaceQueries';
+import { cardsUsedBy, findCard, listCards } from '../core/features/workspaceQueries';
 import { runSimulation } from '../core/features/simulate';
 import { exampleCards, exampleText, findExampleCard, isExampleUri } from '../core/examples/index';
 import type { CardRef } from '../core/workspace';
@@ -308,10 +308,11 @@ export const HANDLERS: HandlerEntry[] = [
         ListCardsRequest.type,
         b.guarded((ctx, params: ListCardsParams | undefined) => {
           ctx.state.ensureAllOpen();
-          const refs = listCards(ctx.state.ws, params?.faction);
-          if (params?.examples === true) {
+          const { state } = ctx;
+          const refs = typeof params?.fleet === 'string' ? cardsUsedBy(state.ws, state.ensure(params.fleet)) : listCards(state.ws, params?.faction);
+          if (params?.examples === true && typeof params.fleet !== 'string') {
             const wanted = params.faction?.trim().toLowerCase();
-            refs.push(...exampleCards(ctx.state.ws).filter((r) => wanted === undefined || r.faction.trim().toLowerCase() === wanted));
+            refs.push(...exampleCards(state.ws).filter((r) => wanted === undefined || r.faction.trim().toLowerCase() === wanted));
           }
           const out: CardInfo[] = [];
           for (const ref of refs) {
@@ -346,18 +347,7 @@ export const HANDLERS: HandlerEntry[] = [
           state.ensureAllOpen();
           const doc = params?.uri ? state.ensure(params.uri) : undefined;
           if (!doc || doc.kind !== 'fleet') return null;
-          const s = fleetSummary(doc, state.ws);
-          return {
-            uri: doc.uri,
-            name: s.name,
-            faction: s.faction,
-            total: s.total,
-            limit: s.limit,
-            over: s.over,
-            remaining: s.remaining,
-            unknownUnits: s.unknownUnits,
-            entries: s.entries,
-          };
+          return fleetSummary(doc, state.ws);
         }, null),
       ),
   },
