@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { CardAtRequest, ListCardsRequest, type CardInfo, type CardName } from '../../protocol';
 import type { Ctx } from './ctx';
+import { iconSafe } from './labels';
 
 /** The workspace's cards; with `examples`, the bundled example cards after them. */
 export async function listCards(ctx: Ctx, token?: vscode.CancellationToken, examples = false): Promise<CardInfo[]> {
@@ -55,7 +56,7 @@ export function selector(card: CardInfo): CardName {
 
 /** The separator over a faction's cards in a pick: example cards say so. */
 export function factionLabel(card: CardInfo): string {
-  const faction = card.faction || 'No faction';
+  const faction = card.faction ? iconSafe(card.faction) : 'No faction';
   return card.example ? `Example: ${faction}` : faction;
 }
 
@@ -73,10 +74,11 @@ function describe(card: CardInfo): string {
  */
 export async function pickCard(cards: CardInfo[], title: string, placeholder: string, first: CardInfo[] = [], firstLabel = ''): Promise<CardInfo | undefined> {
   const items: CardItem[] = [];
+  // Names, classes, factions and file names come from files: "$(...)" in them is text, not an icon.
   const item = (card: CardInfo): CardItem => ({
-    label: card.name,
-    description: describe(card),
-    detail: card.example ? 'Example card bundled with Fabled Star Tools' : vscode.workspace.asRelativePath(vscode.Uri.parse(card.uri)),
+    label: iconSafe(card.name),
+    description: iconSafe(describe(card)),
+    detail: card.example ? 'Example card bundled with Fabled Star Tools' : iconSafe(vscode.workspace.asRelativePath(vscode.Uri.parse(card.uri))),
     card,
   });
   const top = cards.filter((c) => first.some((f) => samePlace(f, c)));
