@@ -293,9 +293,20 @@ describe('engagement view (Chromium)', function () {
       const v = await view();
       const result = simulated({ range: 12, trials: 4000, seed: 3 });
       await showResult(v, result);
-      await v.page.selectOption(`#${IDS.range}`, '18');
-      await v.page.fill(`#${IDS.rounds}`, '3');
-      await v.page.fill(`#${IDS.rounds}`, '4');
+      // A burst of edits as a user makes them, inside one task so that a slow machine cannot space them out.
+      await v.page.evaluate(
+        ([range, rounds]) => {
+          const select = document.getElementById(range) as HTMLSelectElement;
+          select.value = '18';
+          select.dispatchEvent(new Event('change', { bubbles: true }));
+          const input = document.getElementById(rounds) as HTMLInputElement;
+          for (const value of ['', '3', '4']) {
+            input.value = value;
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+          }
+        },
+        [IDS.range, IDS.rounds] as const,
+      );
       assert.equal(await v.page.isVisible(`#${IDS.stale}`), true);
       assert.match(await v.text(IDS.stale), /still for the previous options/);
       assert.equal(await v.page.evaluate((id) => document.getElementById(id)!.classList.contains('stale'), IDS.results), true);
@@ -318,9 +329,21 @@ describe('engagement view (Chromium)', function () {
     it('changing an option back to what the figures were computed with clears the mark and asks for nothing', async () => {
       const v = await view();
       await showResult(v, simulated({ range: 12, trials: 4000, seed: 3 }));
-      await v.page.selectOption(`#${IDS.range}`, '18');
-      assert.equal(await v.page.isVisible(`#${IDS.stale}`), true);
-      await v.page.selectOption(`#${IDS.range}`, '12');
+      // Both edits inside one task, so that a slow machine cannot let the pause run out between them.
+      const staleBetween = await v.page.evaluate(
+        ([range, stale]) => {
+          const select = document.getElementById(range) as HTMLSelectElement;
+          const seen: boolean[] = [];
+          for (const value of ['18', '12']) {
+            select.value = value;
+            select.dispatchEvent(new Event('change', { bubbles: true }));
+            seen.push(!document.getElementById(stale)!.hidden);
+          }
+          return seen[0];
+        },
+        [IDS.range, IDS.stale] as const,
+      );
+      assert.equal(staleBetween, true, 'marked stale while 18" was chosen');
       assert.equal(await v.page.isHidden(`#${IDS.stale}`), true);
       await v.page.waitForTimeout(1200);
       assert.deepEqual(
