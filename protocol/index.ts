@@ -126,28 +126,53 @@ export interface CardInfo {
   range: Range;
   /** The card's name value (where go-to-definition lands). */
   selectionRange: Range;
+  /**
+   * One of the example cards bundled with the tools (uri `fabled-example:/...`, not a file the
+   * client can open); name it with `example: true` in a request.
+   */
+  example?: boolean;
 }
 
 export interface ListCardsParams {
   /** Only cards of this faction (case-insensitive). */
   faction?: string;
+  /**
+   * Also list the bundled example cards, after the workspace's, except those a workspace card of
+   * the same name and faction hides.
+   */
+  examples?: boolean;
   /** Only the cards this fleet list uses (a fleet's uri), as the fleet resolves its entries. */
   fleet?: string;
 }
 
 /**
  * Whether two card selectors ask for the same card: names and factions compare as the server
- * resolves them (case and outer spaces do not matter). The client never resolves a name itself.
+ * resolves them (case and outer spaces do not matter), and an example card is not the workspace's.
+ * The client never resolves a name itself.
  */
 export function sameSelector(a: CardName, b: CardName): boolean {
   const norm = (s: string | undefined): string => (s ?? '').trim().toLowerCase();
-  return norm(a.name) === norm(b.name) && norm(a.faction) === norm(b.faction);
+  return norm(a.name) === norm(b.name) && norm(a.faction) === norm(b.faction) && !a.example === !b.example;
 }
 
 /** client -> server: every card the workspace knows (open files and workspace card files), sorted by faction then name. */
 export const ListCardsRequest = {
   method: 'fabledStar/listCards',
   type: new RequestType<ListCardsParams, CardInfo[], void>('fabledStar/listCards'),
+} as const;
+
+export interface CardAtParams {
+  uri: string;
+  position: Position;
+}
+
+/**
+ * client -> server: the card at a position: the card whose text holds it in a card file, or the
+ * card a fleet entry (or an embarked unit) names there. Null when there is none.
+ */
+export const CardAtRequest = {
+  method: 'fabledStar/cardAt',
+  type: new RequestType<CardAtParams, CardInfo | null, void>('fabledStar/cardAt'),
 } as const;
 
 export interface FleetSummaryParams {

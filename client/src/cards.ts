@@ -1,14 +1,29 @@
 /**
- * Choosing cards: the card under the cursor, or a searchable quick pick of every workspace card
- * (from the server's `fabledStar/listCards`), grouped by faction and showing class and points.
+ * Choosing cards: the card under the cursor (in a card file, or the card a fleet entry names), or a
+ * searchable quick pick of every workspace card (from the server's `fabledStar/listCards`), grouped
+ * by faction and showing class and points, with the bundled example factions' cards after them as
+ * opponents, each group labelled "Example: <faction>".
  */
 import * as vscode from 'vscode';
-import { ListCardsRequest, type CardInfo, type CardName } from '../../protocol';
+import { CardAtRequest, ListCardsRequest, type CardInfo, type CardName } from '../../protocol';
 import type { Ctx } from './ctx';
 import { iconSafe } from './labels';
 
-export async function listCards(ctx: Ctx, token?: vscode.CancellationToken): Promise<CardInfo[]> {
-  return ctx.request(ListCardsRequest.type, {}, token);
+/** The workspace's cards; with `examples`, the bundled example cards after them. */
+export async function listCards(ctx: Ctx, token?: vscode.CancellationToken, examples = false): Promise<CardInfo[]> {
+  return ctx.request(ListCardsRequest.type, examples ? { examples: true } : {}, token);
+}
+
+/** The card a fleet entry (or an embarked unit) names at the cursor of a fleet editor, as the server resolves it. */
+export async function fleetCardAt(ctx: Ctx, editor: vscode.TextEditor | undefined): Promise<CardInfo | undefined> {
+  if (!editor || editor.document.languageId !== 'fabled-fleet') return undefined;
+  try {
+    const pos = editor.selection.active;
+    const card = await ctx.request(CardAtRequest.type, { uri: editor.document.uri.toString(), position: { line: pos.line, character: pos.character } });
+    return card ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function contains(range: CardInfo['range'], pos: vscode.Position): boolean {
@@ -34,9 +49,15 @@ function samePlace(a: CardInfo, b: CardInfo): boolean {
   );
 }
 
-/** A card as a selector for a request: its name and faction. */
+/** A card as a selector for a request: its name and faction, and whether it is a bundled example. */
 export function selector(card: CardInfo): CardName {
-  return { name: card.name, faction: card.faction || undefined };
+  return { name: card.name, faction: card.faction || undefined, ...(card.example ? { example: true } : {}) };
+}
+
+/** The separator over a faction's cards in a pick: example cards say so. */
+export function factionLabel(card: CardInfo): string {
+  const faction = card.faction ? iconSafe(card.faction) : 'No faction';
+  return card.example ? `Example: ${faction}` : faction;
 }
 
 interface CardItem extends vscode.QuickPickItem {
@@ -57,19 +78,20 @@ export async function pickCard(cards: CardInfo[], title: string, placeholder: st
   const item = (card: CardInfo): CardItem => ({
     label: iconSafe(card.name),
     description: iconSafe(describe(card)),
-    detail: iconSafe(vscode.workspace.asRelativePath(vscode.Uri.parse(card.uri))),
+    detail: card.example ? 'Example card bundled with Fabled Star Tools' : iconSafe(vscode.workspace.asRelativePath(vscode.Uri.parse(card.uri))),
     card,
   });
   const top = cards.filter((c) => first.some((f) => samePlace(f, c)));
   if (top.length > 0) {
     items.push({ label: firstLabel, kind: vscode.QuickPickItemKind.Separator }, ...top.map(item));
   }
-  let faction: string | undefined;
-  // The server sorts by faction then name; a separator per faction makes the long list scannable.
+  let group: string | undefined;
+  // The server sorts by faction then name, examples last; a separator per faction makes the long list scannable.
   for (const card of cards) {
-    if (card.faction !== faction) {
-      faction = card.faction;
-      items.push({ label: faction ? iconSafe(faction) : 'No faction', kind: vscode.QuickPickItemKind.Separator });
+    const label = factionLabel(card);
+    if (label !== group) {
+      group = label;
+      items.push({ label, kind: vscode.QuickPickItemKind.Separator });
     }
     items.push(item(card));
   }

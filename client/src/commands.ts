@@ -4,10 +4,10 @@
  * a command holding a dead client.
  */
 import * as vscode from 'vscode';
-import type { CardName } from '../../protocol';
-import { cardAt, fleetCards, listCards, pickCard, selector } from './cards';
+import { sameSelector, type CardInfo, type CardName } from '../../protocol';
+import { cardAt, fleetCardAt, fleetCards, listCards, pickCard, selector } from './cards';
 import { ServerNotRunningError, type Ctx } from './ctx';
-import type { EngagementPanels } from './engagementPanel';
+import type { EngagementPanels, PanelCard } from './engagementPanel';
 import type { RuleDocuments } from './ruleDocuments';
 
 export type Cmd = (...args: unknown[]) => unknown;
@@ -41,7 +41,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 function asCardName(v: unknown): CardName | undefined {
   if (!isRecord(v) || typeof v.name !== 'string' || v.name.trim() === '') return undefined;
-  return { name: v.name, faction: typeof v.faction === 'string' ? v.faction : undefined };
+  return { name: v.name, faction: typeof v.faction === 'string' ? v.faction : undefined, ...(v.example === true ? { example: true } : {}) };
 }
 
 /**
@@ -59,32 +59,54 @@ export function simulateEngagement(ctx: Ctx, panels: EngagementPanels): Cmd {
   return async (...args: unknown[]) => {
     try {
       const given = parseSimulateArgs(args);
-      const cards = await listCards(ctx);
-      if (cards.length === 0) {
+      // The workspace's cards first, then the bundled example factions' cards as opponents.
+      const all = await listCards(ctx, undefined, true);
+      const own = all.filter((c) => !c.example);
+      if (all.length === 0) {
         void vscode.window.showInformationMessage('No Fabled Star unit cards found in this workspace. Add a *.unit.yaml or *.faction.yaml file first.');
         return;
       }
       const editor = vscode.window.activeTextEditor;
       // Cards named by a code lens go to the server as they are: it resolves names, never the client.
-      const here = cardAt(cards, editor);
-      let attacker = given.attacker ?? (here && selector(here));
+      // Without one, the card under the cursor: in a card file, or the one a fleet entry names.
+      const here = given.attacker ? undefined : (cardAt(own, editor) ?? (await fleetCardAt(ctx, editor)));
+      let attacker: PanelCard | undefined = given.attacker ?? (here && panelCard(here));
       if (!attacker) {
         const first = await fleetCards(ctx, editor?.document);
-        const picked = await pickCard(cards, 'Simulate Engagement (1/2)', 'Attacker: the card that fires first', first, 'In this fleet');
+        const picked = await pickCard(own.length > 0 ? own : all, 'Simulate Engagement (1/2)', 'Attacker: the card that fires first', first, 'In this fleet');
         if (!picked) return;
-        attacker = selector(picked);
+        attacker = panelCard(picked);
       }
-      let defender = given.defender;
+      let defender: PanelCard | undefined = given.defender;
       if (!defender) {
-        const picked = await pickCard(cards, `Simulate Engagement (2/2): ${attacker.name} vs …`, `Defender for ${attacker.name}: type to search`);
+        const picked = await pickCard(
+          all,
+          `Simulate Engagement (2/2): ${attacker.name} vs …`,
+          `Defender for ${attacker.name}: type to search, or pick an example card`,
+        );
         if (!picked) return;
-        defender = selector(picked);
+        defender = panelCard(picked);
       }
-      panels.open(attacker, defender);
+      panels.open(withFacts(attacker, all), withFacts(defender, all));
     } catch (e) {
       await reportFailure(ctx, 'Could not simulate the engagement', e);
     }
   };
+}
+
+/** What the engagement panel needs of a picked card: its selector for the request, and its line's facts. */
+function panelCard(c: CardInfo): PanelCard {
+  return { ...selector(c), class: c.class, ...(c.points !== undefined ? { points: c.points } : {}) };
+}
+
+/**
+ * A selector given by a code lens, with the class and points of the listed card it names, for the
+ * card's line in the view only (the request still sends the selector as given).
+ */
+function withFacts(card: PanelCard, cards: CardInfo[]): PanelCard {
+  if (card.class !== undefined) return card;
+  const listed = cards.find((c) => sameSelector(card, selector(c)));
+  return listed ? { ...panelCard(listed), name: card.name, faction: card.faction, ...(card.example ? { example: true } : {}) } : card;
 }
 
 export function showRule(ctx: Ctx, rules: RuleDocuments): Cmd {

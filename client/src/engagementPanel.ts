@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { SimulateRequest, sameSelector, type CardName, type SimulateResult } from '../../protocol';
 import type { EngagementOptions, SimulationResult } from '../../protocol/simulation';
 import { renderWebviewHtml } from '../webview/html';
-import { parseSimulationResult, parseViewMessage, type HostMessage } from '../webview/messages';
+import { parseHostMessage, parseSimulationResult, parseViewMessage, type HostMessage, type UnitFacts } from '../webview/messages';
 import { simulationOptions } from './config';
 import type { Ctx } from './ctx';
 
@@ -19,12 +19,18 @@ function title(attacker: string, defender: string): string {
   return `Engagement: ${attacker} vs ${defender}`;
 }
 
+/** A card as the panel knows it: its name for the request, and what its line in the view shows. */
+export type PanelCard = CardName & Omit<UnitFacts, 'name' | 'faction'>;
+
 class EngagementPanel implements vscode.Disposable {
   private result: SimulationResult | undefined;
   /** Both cards' points estimates from the last run (shown beside their points). */
   private estimates: SimulateResult['pointsEstimate'];
-  /** Options the user chose in the view; they override the settings for this panel. */
-  private viewOptions: EngagementOptions = {};
+  /**
+   * Options the user chose in the view. Once set they are the whole of the options (the view sends
+   * every control, and no range means "any range"), so a setting cannot slip in under them.
+   */
+  private viewOptions: EngagementOptions | undefined;
   private pending: vscode.CancellationTokenSource | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private disposed = false;
@@ -32,12 +38,14 @@ class EngagementPanel implements vscode.Disposable {
   constructor(
     private readonly ctx: Ctx,
     readonly panel: vscode.WebviewPanel,
-    readonly attacker: CardName,
-    readonly defender: CardName,
+    readonly attacker: PanelCard,
+    readonly defender: PanelCard,
     restored: SimulationResult | undefined,
     private readonly onDispose: (p: EngagementPanel) => void,
+    restoredEstimates?: SimulateResult['pointsEstimate'],
   ) {
     this.result = restored;
+    this.estimates = restoredEstimates;
     if (restored) this.viewOptions = { ...restored.options };
     panel.title = title(attacker.name, defender.name);
     panel.iconPath = vscode.Uri.joinPath(ctx.extension.extensionUri, 'icons', 'fabled-fleet.svg');
@@ -59,6 +67,7 @@ class EngagementPanel implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         // The view (re)loaded: show what we have at once, and compute when there is nothing yet.
+        this.post({ type: 'units', attacker: facts(this.attacker), defender: facts(this.defender) });
         if (this.result) this.post({ type: 'result', result: this.result, ...(this.estimates ? { estimates: this.estimates } : {}) });
         else void this.run();
         break;
@@ -75,9 +84,9 @@ class EngagementPanel implements vscode.Disposable {
     const cts = new vscode.CancellationTokenSource();
     this.pending = cts;
     this.post({ type: 'busy' });
-    const options = { ...simulationOptions(), ...this.viewOptions };
+    const options = this.viewOptions ?? simulationOptions();
     try {
-      const result = await this.ctx.request(SimulateRequest.type, { attacker: this.attacker, defender: this.defender, options }, cts.token);
+      const result = await this.ctx.request(SimulateRequest.type, { attacker: cardName(this.attacker), defender: cardName(this.defender), options }, cts.token);
       if (cts.token.isCancellationRequested || this.disposed) return;
       const { pointsEstimate, ...simulation } = result;
       this.result = simulation;
@@ -109,6 +118,19 @@ class EngagementPanel implements vscode.Disposable {
   }
 }
 
+function cardName(c: PanelCard): CardName {
+  return { name: c.name, ...(c.faction !== undefined ? { faction: c.faction } : {}), ...(c.example ? { example: true } : {}) };
+}
+
+function facts(c: PanelCard): UnitFacts {
+  const out: UnitFacts = { name: c.name };
+  if (c.faction !== undefined) out.faction = c.faction;
+  if (c.class !== undefined) out.class = c.class;
+  if (c.points !== undefined) out.points = c.points;
+  if (c.example) out.example = true;
+  return out;
+}
+
 /** Scripts on, and only the bundled files in dist/ loadable (no access to the workspace or the rest of the extension). */
 function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')] };
@@ -135,13 +157,29 @@ function restoredResult(state: unknown): SimulationResult | undefined {
   return undefined;
 }
 
+/** The two cards' lines the view saved, checked like a message; names only when there are none. */
+function restoredCards(state: unknown, result: SimulationResult): [PanelCard, PanelCard] {
+  const units = typeof state === 'object' && state !== null && 'units' in state ? (state as { units: unknown }).units : undefined;
+  const m = typeof units === 'object' && units !== null ? parseHostMessage({ ...units, type: 'units' }) : undefined;
+  if (m?.type === 'units' && m.attacker.name === result.attacker && m.defender.name === result.defender) return [m.attacker, m.defender];
+  return [{ name: result.attacker }, { name: result.defender }];
+}
+
+/** The points estimates the view saved beside its result, checked like a message. */
+function restoredEstimates(state: unknown, result: SimulationResult): SimulateResult['pointsEstimate'] {
+  const estimates = typeof state === 'object' && state !== null && 'estimates' in state ? (state as { estimates: unknown }).estimates : undefined;
+  if (estimates === undefined) return undefined;
+  const m = parseHostMessage({ type: 'result', result, estimates });
+  return m?.type === 'result' ? m.estimates : undefined;
+}
+
 export class EngagementPanels implements vscode.Disposable, vscode.WebviewPanelSerializer {
   private readonly panels = new Set<EngagementPanel>();
 
   constructor(private readonly ctx: Ctx) {}
 
   /** Opens (or brings to front and reruns) the panel for this pair. */
-  open(attacker: CardName, defender: CardName): void {
+  open(attacker: PanelCard, defender: PanelCard): void {
     for (const p of this.panels) {
       if (sameSelector(p.attacker, attacker) && sameSelector(p.defender, defender)) {
         p.panel.reveal();
@@ -166,7 +204,8 @@ export class EngagementPanels implements vscode.Disposable, vscode.WebviewPanelS
       panel.dispose();
       return;
     }
-    const p = new EngagementPanel(this.ctx, panel, { name: result.attacker }, { name: result.defender }, result, (x) => this.panels.delete(x));
+    const [attacker, defender] = restoredCards(state, result);
+    const p = new EngagementPanel(this.ctx, panel, attacker, defender, result, (x) => this.panels.delete(x), restoredEstimates(state, result));
     this.panels.add(p);
   }
 

@@ -17,8 +17,26 @@ export const IDS = {
   title: 'title',
   attacker: 'attacker-name',
   defender: 'defender-name',
+  /** Each card's line under the title: faction, class, an "Example" tag, and its points. */
+  attackerFacts: 'attacker-facts',
+  defenderFacts: 'defender-facts',
+  /** The card's points on its line, and beside them its points estimate when the server sent one. */
+  attackerPoints: 'attacker-points',
+  defenderPoints: 'defender-points',
+  /** The one sentence a player reads first. */
+  verdict: 'verdict',
+  /** Shown over the figures when they were computed for other options than the form shows. */
+  stale: 'stale',
+  volleySentence: 'volley-sentence',
+  plainAssumptions: 'plain-assumptions',
+  advanced: 'advanced',
+  advancedOptions: 'advanced-options',
+  unitLines: 'unit-lines',
+  volleySection: 'volley-section',
+  duelSection: 'duel-section',
   method: 'method',
-  estimates: 'points-estimates',
+  /** Under Advanced: how each card's points estimate compares with its points, and how sure it is. */
+  estimateDetail: 'estimate-detail',
   status: 'status',
   error: 'error',
   empty: 'empty',
@@ -57,6 +75,9 @@ export const IDS = {
   policy: 'policy',
 } as const;
 
+/** The range select's value for "any range" (no range option: every weapon fires, as the CLI without --range). */
+export const ANY_RANGE = '';
+
 /** Escapes a value the host gives for use inside a double-quoted HTML attribute. */
 function attr(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -83,7 +104,10 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
-  const bands = RANGE_BANDS.map((b) => `<option value="${b}">${b}&quot;</option>`).join('');
+  const bands = [
+    `<option value="${ANY_RANGE}">Any range (every weapon fires)</option>`,
+    ...RANGE_BANDS.map((b) => `<option value="${b}">${b}&quot;</option>`),
+  ].join('');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -97,8 +121,11 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
   <main id="app" aria-busy="false">
     <header class="header">
       <h1 id="${IDS.title}">Engagement: <span id="${IDS.attacker}" class="unit attacker"></span> <span class="vs">vs</span> <span id="${IDS.defender}" class="unit defender"></span></h1>
-      <p id="${IDS.method}" class="method"></p>
-      <p id="${IDS.estimates}" class="estimates" hidden></p>
+      <ul id="${IDS.unitLines}" class="unit-lines" aria-label="The two cards" hidden>
+        <li class="unit-line attacker"><span class="role">Attacker</span> <span id="${IDS.attackerFacts}" class="facts"></span> <span id="${IDS.attackerPoints}" class="points" hidden></span></li>
+        <li class="unit-line defender"><span class="role">Defender</span> <span id="${IDS.defenderFacts}" class="facts"></span> <span id="${IDS.defenderPoints}" class="points" hidden></span></li>
+      </ul>
+      <p id="${IDS.verdict}" class="verdict" hidden></p>
       <p id="${IDS.status}" class="status" role="status" aria-live="polite"></p>
       <div id="${IDS.error}" class="error" role="alert" hidden></div>
     </header>
@@ -109,7 +136,7 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
         <select id="${IDS.range}" name="range">${bands}</select>
       </div>
       <div class="field">
-        <label for="${IDS.aim}">Aim</label>
+        <label for="${IDS.aim}">Aim (Fire action)</label>
         <select id="${IDS.aim}" name="aim"><option value="">No weapon aimed</option></select>
       </div>
       <div class="field check">
@@ -118,29 +145,35 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
       </div>
       <div class="field check">
         <input id="${IDS.brace}" name="brace" type="checkbox">
-        <label for="${IDS.brace}">Defender braced</label>
+        <label for="${IDS.brace}">Defender braced (Fire action)</label>
       </div>
       ${numberField(IDS.shields, 'Defender shields', RERUN_LIMITS.defenderShields, 'full')}
       ${numberField(IDS.rounds, 'Rounds', RERUN_LIMITS.rounds)}
-      ${numberField(IDS.trials, 'Trials', RERUN_LIMITS.trials)}
-      ${numberField(IDS.seed, 'Seed', RERUN_LIMITS.seed)}
       <div class="field actions">
         <button id="${IDS.run}" type="submit">Run again</button>
       </div>
+      <details id="${IDS.advancedOptions}" class="advanced-options">
+        <summary id="${IDS.advancedOptions}-summary">Advanced</summary>
+        <div class="advanced-fields">
+          ${numberField(IDS.trials, 'Trials', RERUN_LIMITS.trials)}
+          ${numberField(IDS.seed, 'Seed', RERUN_LIMITS.seed)}
+        </div>
+      </details>
     </form>
 
+    <p id="${IDS.stale}" class="stale-note" role="status" hidden></p>
     <p id="${IDS.empty}" class="empty">Waiting for a simulation result…</p>
 
     <div id="${IDS.results}" class="results" hidden>
-      <section class="card" aria-labelledby="volley-heading">
+      <section id="${IDS.volleySection}" class="card" aria-labelledby="volley-heading">
         <h2 id="volley-heading">One Fire action</h2>
+        <p id="${IDS.volleySentence}" class="lead"></p>
         <dl class="figures">
-          <div class="figure primary"><dt>Kill probability</dt><dd id="${IDS.kill}"></dd></div>
-          <div class="figure"><dt>Expected hull damage</dt><dd id="${IDS.hull}"></dd></div>
-          <div class="figure"><dt>Expected shields stripped</dt><dd id="${IDS.shieldsStripped}"></dd></div>
-          <div class="figure"><dt>Expected bases destroyed</dt><dd id="${IDS.bases}"></dd></div>
+          <div class="figure primary"><dt>Kill chance</dt><dd id="${IDS.kill}"></dd></div>
+          <div class="figure"><dt>Hull damage (average)</dt><dd id="${IDS.hull}"></dd></div>
+          <div class="figure"><dt>Shields stripped (average)</dt><dd id="${IDS.shieldsStripped}"></dd></div>
+          <div class="figure"><dt>Bases destroyed (average)</dt><dd id="${IDS.bases}"></dd></div>
         </dl>
-        <p id="${IDS.volleyError}" class="note" hidden></p>
         <figure class="chart">
           <div class="chart-box"><canvas id="${IDS.hullChart}" role="img"></canvas></div>
           <figcaption>Hull damage dealt by one Fire action (HP lost, chance of each outcome)</figcaption>
@@ -165,18 +198,15 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
         </div>
       </section>
 
-      <section class="card" aria-labelledby="engagement-heading">
-        <h2 id="engagement-heading">Engagement</h2>
+      <section id="${IDS.duelSection}" class="card" aria-labelledby="engagement-heading">
+        <h2 id="engagement-heading">The duel</h2>
         <dl class="figures">
           <div class="figure attacker"><dt>Attacker wins</dt><dd id="${IDS.attackerWins}"></dd></div>
           <div class="figure defender"><dt>Defender wins</dt><dd id="${IDS.defenderWins}"></dd></div>
-          <div class="figure"><dt>Neither destroyed</dt><dd id="${IDS.neither}"></dd></div>
-          <div class="figure"><dt>Mean rounds</dt><dd id="${IDS.meanRounds}"></dd></div>
+          <div class="figure"><dt>Both still in the fight</dt><dd id="${IDS.neither}"></dd></div>
+          <div class="figure"><dt>Rounds played (average)</dt><dd id="${IDS.meanRounds}"></dd></div>
         </dl>
         <div id="${IDS.outcomeBar}" class="outcome-bar" aria-hidden="true"><span class="a"></span><span class="n"></span><span class="d"></span></div>
-        <p id="${IDS.engagementMeta}" class="note"></p>
-        <p id="${IDS.engagementExact}" class="note" hidden></p>
-        <p id="${IDS.actions}" class="note" hidden></p>
         <figure class="chart">
           <div class="chart-box"><canvas id="${IDS.survivalChart}" role="img"></canvas></div>
           <figcaption>Chance each unit is still alive after each round</figcaption>
@@ -192,11 +222,23 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
       </section>
 
       <section class="card" aria-labelledby="assumptions-heading">
-        <h2 id="assumptions-heading">Assumptions</h2>
-        <ul id="${IDS.assumptions}"></ul>
-        <h3>Engagement policy</h3>
-        <p id="${IDS.policy}"></p>
+        <h2 id="assumptions-heading">What the figures assume</h2>
+        <ul id="${IDS.plainAssumptions}"></ul>
       </section>
+
+      <details id="${IDS.advanced}" class="card advanced">
+        <summary>Advanced: how the figures were computed</summary>
+        <p id="${IDS.method}" class="method"></p>
+        <p id="${IDS.estimateDetail}" class="note" hidden></p>
+        <p id="${IDS.volleyError}" class="note" hidden></p>
+        <p id="${IDS.engagementMeta}" class="note"></p>
+        <p id="${IDS.engagementExact}" class="note" hidden></p>
+        <p id="${IDS.actions}" class="note" hidden></p>
+        <h3>The model</h3>
+        <ul id="${IDS.assumptions}"></ul>
+        <h3>How each unit picks its second action</h3>
+        <p id="${IDS.policy}"></p>
+      </details>
     </div>
   </main>
   <script nonce="${attr(nonce)}" src="${attr(scriptUri)}"></script>

@@ -19,7 +19,7 @@ import {
   type ChartConfiguration,
 } from 'chart.js';
 import './style.css';
-import { IDS } from './html';
+import { ANY_RANGE, IDS } from './html';
 import {
   parseHostMessage,
   parseSimulationResult,
@@ -28,9 +28,11 @@ import {
   type CardEstimate,
   type EngagementOptions,
   type SimulationResult,
+  type UnitFacts,
   type ViewMessage,
 } from './messages';
 import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError } from './format';
+import { inFormWords, nothingHappens, plainAssumptions, verdict, volleyDoesNothing, volleySentence } from './words';
 
 // Only what the two charts use is registered, so esbuild leaves the rest of Chart.js out.
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -50,6 +52,8 @@ interface ViewState {
   estimates?: { attacker: CardEstimate; defender: CardEstimate };
   /** Options the user has edited but not yet run. */
   draft?: EngagementOptions;
+  /** The two cards' lines (faction, class, points), as the host last sent them. */
+  units?: { attacker: UnitFacts; defender: UnitFacts };
 }
 
 const vscode = acquireVsCodeApi();
@@ -64,8 +68,20 @@ const ui = {
   app: el('app'),
   attacker: el(IDS.attacker),
   defender: el(IDS.defender),
+  attackerFacts: el(IDS.attackerFacts),
+  defenderFacts: el(IDS.defenderFacts),
+  attackerPoints: el(IDS.attackerPoints),
+  defenderPoints: el(IDS.defenderPoints),
+  verdict: el(IDS.verdict),
+  stale: el(IDS.stale),
+  volleySentence: el(IDS.volleySentence),
+  plainAssumptions: el(IDS.plainAssumptions),
+  unitLines: el(IDS.unitLines),
+  volleySection: el(IDS.volleySection),
+  duelSection: el(IDS.duelSection),
+  advancedOptions: el<HTMLDetailsElement>(IDS.advancedOptions),
   method: el(IDS.method),
-  estimates: el(IDS.estimates),
+  estimateDetail: el(IDS.estimateDetail),
   status: el(IDS.status),
   error: el(IDS.error),
   empty: el(IDS.empty),
@@ -119,9 +135,11 @@ function restoreState(): ViewState {
   const result = saved && typeof saved === 'object' ? parseSimulationResult(saved.result) : undefined;
   const draftMessage = saved && typeof saved === 'object' ? parseViewMessage({ type: 'rerun', options: saved.draft }) : undefined;
   const draft = draftMessage?.type === 'rerun' ? draftMessage.options : undefined;
+  const unitsMessage = saved && typeof saved === 'object' && saved.units ? parseHostMessage({ type: 'units', ...saved.units }) : undefined;
+  const units = unitsMessage?.type === 'units' ? { attacker: unitsMessage.attacker, defender: unitsMessage.defender } : undefined;
   const withEstimates = result && saved?.estimates ? parseHostMessage({ type: 'result', result: saved.result, estimates: saved.estimates }) : undefined;
   const estimates = withEstimates?.type === 'result' ? withEstimates.estimates : undefined;
-  return { version: 1, result, draft, ...(estimates ? { estimates } : {}) };
+  return { version: 1, result, draft, units, ...(estimates ? { estimates } : {}) };
 }
 
 function saveState(): void {
@@ -361,35 +379,85 @@ function setText(node: HTMLElement, text: string): void {
   node.textContent = text;
 }
 
-/** One card's points and its estimate, in words ("190 pts, worth about 179"). */
-function estimateWords(name: string, e: CardEstimate): string {
-  const points = e.points !== undefined ? `${formatCount(e.points)} pts` : 'points unknown';
-  if (e.estimate === undefined) return `${name}: ${points}, no estimate`;
-  return `${name}: ${points}, worth about ${formatCount(e.estimate)}${e.verdict ? ` (${e.verdict})` : ''}`;
+type Estimates = NonNullable<ViewState['estimates']>;
+
+/** What sits beside a card's points: "worth about 537 (far too cheap)", or why there is no estimate. */
+function estimateWords(e: CardEstimate): string {
+  if (e.estimate === undefined) return 'no estimate';
+  return `worth about ${formatCount(e.estimate)}${e.verdict ? ` (${e.verdict})` : ''}`;
 }
 
-/** Both cards' points beside their estimates (text only: names come from the user's files). */
-function renderEstimates(result: SimulationResult, estimates: ViewState['estimates']): void {
-  ui.estimates.hidden = estimates === undefined;
-  if (!estimates) return setText(ui.estimates, '');
+/** The tooltip of a card's estimate: the figures behind the words. */
+function estimateTooltip(e: CardEstimate): string {
+  if (e.estimate === undefined) return `No points estimate${e.reason ? `: ${e.reason}` : '.'}`;
+  const ratio = e.ratio !== undefined ? ` Printed points ÷ estimate = ${formatNumber(e.ratio)}.` : '';
+  const spread = e.spreadPct !== undefined ? ` The estimate is usually within ±${formatCount(e.spreadPct)}% of a fair price.` : '';
+  const verdict = e.verdict ? ' The printed points are more than twice that far from it.' : '';
+  return `Estimated from the card's firepower and durability against a field of reference cards.${ratio}${spread}${verdict}`;
+}
+
+/** Under Advanced: both estimates with their ratio and the estimate's own typical error. */
+function renderEstimateDetail(names: { attacker: string; defender: string } | undefined, estimates: Estimates | undefined): void {
+  ui.estimateDetail.hidden = estimates === undefined;
+  if (!estimates) return setText(ui.estimateDetail, '');
+  const one = (name: string, e: CardEstimate): string => {
+    const printed = e.points !== undefined ? `${formatCount(e.points)} pts printed` : 'points unknown';
+    if (e.estimate === undefined) return `${name}: ${printed}, no estimate${e.reason ? ` (${e.reason.replace(/\.$/, '')})` : ''}`;
+    const ratio = e.ratio !== undefined ? `, ratio ${formatNumber(e.ratio)}` : '';
+    return `${name}: ${printed}, estimated ${formatCount(e.estimate)}${ratio}${e.verdict ? `, ${e.verdict}` : ''}`;
+  };
   const spread = estimates.attacker.spreadPct ?? estimates.defender.spreadPct;
   setText(
-    ui.estimates,
-    `Points estimate: ${estimateWords(result.attacker, estimates.attacker)} · ${estimateWords(result.defender, estimates.defender)}` +
-      (spread !== undefined ? ` (typical error ±${formatCount(spread)}%)` : ''),
+    ui.estimateDetail,
+    `Points estimate: ${one(names?.attacker ?? 'Attacker', estimates.attacker)}; ${one(names?.defender ?? 'Defender', estimates.defender)}. ` +
+      'Ratio = printed points ÷ estimate' +
+      (spread !== undefined ? `; the estimate's typical error is ±${formatCount(spread)}% (its leave-one-out spread over the reference field)` : '') +
+      '; "far too cheap" or "far too dear" when the points are more than twice that from it.',
   );
 }
 
-/** A chance with its standard error on a second, smaller line. */
-function setOdds(node: HTMLElement, p: number, se: number): void {
-  const value = document.createElement('span');
-  value.className = 'value';
-  value.textContent = formatPercent(p);
-  const error = document.createElement('span');
-  error.className = 'se';
-  error.textContent = formatPercentError(se);
-  error.title = 'one standard error';
-  node.replaceChildren(value, ' ', error);
+/** The cards' lines with their points and estimates, and the estimates' detail under Advanced. */
+function renderCosts(): void {
+  renderUnits(state.units, state.estimates);
+  renderEstimateDetail(state.result ? { attacker: state.result.attacker, defender: state.result.defender } : undefined, state.estimates);
+}
+
+/**
+ * The two cards' lines under the title, with each card's points and its points estimate beside them.
+ * Shown once the host has sent the cards or an estimate; the points slot stays hidden when neither
+ * the points nor an estimate is known.
+ */
+function renderUnits(units: { attacker: UnitFacts; defender: UnitFacts } | undefined, estimates: Estimates | undefined): void {
+  ui.unitLines.hidden = units === undefined && estimates === undefined;
+  const sides = [
+    [units?.attacker, estimates?.attacker, ui.attackerFacts, ui.attackerPoints],
+    [units?.defender, estimates?.defender, ui.defenderFacts, ui.defenderPoints],
+  ] as const;
+  for (const [facts, estimate, line, points] of sides) {
+    const parts = [facts?.faction, facts?.class].filter((x): x is string => !!x && x.trim() !== '');
+    const children: (Node | string)[] = [parts.join(' · ')];
+    if (facts?.example) {
+      const tag = document.createElement('span');
+      tag.className = 'tag example';
+      tag.textContent = 'Example card';
+      tag.title = 'One of the example cards that ship with Fabled Star Tools, not a card of your workspace.';
+      children.push(' ', tag);
+    }
+    line.replaceChildren(...children);
+    const printed = facts?.points ?? estimate?.points;
+    const slot: (Node | string)[] = [];
+    if (printed !== undefined) slot.push(`${formatCount(printed)} pts`);
+    if (estimate) {
+      const worth = document.createElement('span');
+      worth.className = estimate.verdict ? 'estimate off' : 'estimate';
+      worth.textContent = estimateWords(estimate);
+      worth.title = estimateTooltip(estimate);
+      if (slot.length) slot.push(' · ');
+      slot.push(worth);
+    }
+    points.replaceChildren(...slot);
+    points.hidden = slot.length === 0;
+  }
 }
 
 function methodLabel(result: SimulationResult): string {
@@ -450,6 +518,13 @@ function renderResult(result: SimulationResult): void {
   setText(ui.method, methodLabel(result));
   ui.method.dataset['volley'] = v.method;
   ui.method.dataset['engagement'] = e.method;
+  setText(ui.verdict, verdict(result));
+  ui.verdict.hidden = false;
+  setText(ui.volleySentence, volleySentence(result));
+  // Nothing happening is not dressed up as a big result: muted figures, no chart of a single bar.
+  ui.results.classList.toggle('quiet', nothingHappens(result));
+  ui.volleySection.classList.toggle('nothing', volleyDoesNothing(result));
+  ui.duelSection.classList.toggle('nothing', result.engagement.attackerWins === 0 && result.engagement.defenderWins === 0);
 
   setText(ui.kill, formatPercent(v.killProbability));
   setText(ui.hull, `${formatNumber(v.expectedHullDamage)} HP`);
@@ -459,7 +534,7 @@ function renderResult(result: SimulationResult): void {
     const se = v.standardError;
     setText(
       ui.volleyError,
-      `Sampled: kill probability ${formatPercentError(se.killProbability)}, hull damage ± ${formatNumber(se.expectedHullDamage)} HP, shields ± ${formatNumber(se.expectedShieldsRemoved)} (standard errors).` +
+      `Fire action sampled: kill chance ${formatPercentError(se.killProbability)}, hull damage ± ${formatNumber(se.expectedHullDamage)} HP, shields ± ${formatNumber(se.expectedShieldsRemoved)} (one standard error).` +
         (v.note ? ` ${v.note}` : ''),
     );
     ui.volleyError.hidden = false;
@@ -476,9 +551,9 @@ function renderResult(result: SimulationResult): void {
   );
   renderWeapons(result);
 
-  setOdds(ui.attackerWins, e.attackerWins, e.standardError.attackerWins);
-  setOdds(ui.defenderWins, e.defenderWins, e.standardError.defenderWins);
-  setOdds(ui.neither, e.neither, e.standardError.neither);
+  setText(ui.attackerWins, formatPercent(e.attackerWins));
+  setText(ui.defenderWins, formatPercent(e.defenderWins));
+  setText(ui.neither, formatPercent(e.neither));
   setText(ui.meanRounds, formatNumber(e.meanRounds, 1));
   const [a, n, d] = Array.from(ui.outcomeBar.children) as HTMLElement[];
   // Widths through the CSSOM (allowed by the CSP, unlike style attributes in markup).
@@ -487,7 +562,9 @@ function renderResult(result: SimulationResult): void {
   d!.style.flexGrow = String(e.defenderWins);
   setText(
     ui.engagementMeta,
-    `Up to ${formatCount(e.rounds)} rounds at ${formatNumber(e.range, 0)}", ${formatCount(e.trials)} trials, seed ${e.seed}. ± is one standard error.`,
+    `Duel: up to ${formatCount(e.rounds)} rounds at ${formatNumber(e.range, 0)}", ${formatCount(e.trials)} trials, seed ${e.seed}. ` +
+      `Attacker wins ${formatPercent(e.attackerWins)} ${formatPercentError(e.standardError.attackerWins)}, defender wins ${formatPercent(e.defenderWins)} ${formatPercentError(e.standardError.defenderWins)}, ` +
+      `neither ${formatPercent(e.neither)} ${formatPercentError(e.standardError.neither)} (± one standard error). The same seed and options give the same figures as \`fabled-star sim\`.`,
   );
   if (e.exact) {
     const x = e.exact;
@@ -514,13 +591,14 @@ function renderResult(result: SimulationResult): void {
   ui.roundsDetails.hidden = !e.roundsTaken || e.roundsTaken.length === 0;
   drawSurvivalChart(result);
 
-  ui.assumptions.replaceChildren(
-    ...result.assumptions.map((text) => {
+  const items = (texts: readonly string[]) =>
+    texts.map((text) => {
       const li = document.createElement('li');
       li.textContent = text;
       return li;
-    }),
-  );
+    });
+  ui.plainAssumptions.replaceChildren(...items(plainAssumptions(result)));
+  ui.assumptions.replaceChildren(...items(result.assumptions.map(inFormWords)));
   setText(ui.policy, e.policy);
 
   ui.empty.hidden = true;
@@ -548,8 +626,9 @@ function setSelect(select: HTMLSelectElement, value: string, label: string): voi
 
 function fillForm(result: SimulationResult, options: EngagementOptions): void {
   const e = result.engagement;
-  const range = options.range ?? e.range;
-  setSelect(ui.range, String(range), `${range}" (not a band)`);
+  // No range in the options is "any range" (every weapon fires), not the duel's default distance.
+  if (options.range === undefined) ui.range.value = ANY_RANGE;
+  else setSelect(ui.range, String(options.range), `${options.range}" (not a band)`);
 
   const values = aimValues(result);
   ui.aim.replaceChildren(ui.aim.options[0] ?? document.createElement('option'));
@@ -568,6 +647,8 @@ function fillForm(result: SimulationResult, options: EngagementOptions): void {
   ui.brace.checked = options.brace ?? false;
   ui.shields.value = options.defenderShields === undefined ? '' : String(options.defenderShields);
   ui.rounds.value = String(options.rounds ?? e.rounds);
+  // The "full" placeholder stands for the defender's maximum, which is what a result without a
+  // shields option was computed with.
   ui.trials.value = String(options.trials ?? e.trials);
   ui.seed.value = String(options.seed ?? e.seed);
   for (const input of [ui.shields, ui.rounds, ui.trials, ui.seed]) input.removeAttribute('aria-invalid');
@@ -595,15 +676,19 @@ function readForm(): { options?: EngagementOptions; problem?: string } {
   if (rounds === null) bad.push(`rounds ${L.rounds.min}–${L.rounds.max}`);
   if (trials === null) bad.push(`trials ${L.trials.min}–${formatCount(L.trials.max)}`);
   if (seed === null) bad.push(`seed ${L.seed.min}–${L.seed.max}`);
-  if (bad.length > 0) return { problem: `Use whole numbers: ${bad.join('; ')}.` };
+  if (bad.length > 0) {
+    // A bad trials or seed value would be out of sight in the closed section: show it.
+    if (trials === null || seed === null) ui.advancedOptions.open = true;
+    return { problem: `Use whole numbers: ${bad.join('; ')}.` };
+  }
   const options: EngagementOptions = {
-    range: Number(ui.range.value),
     cover: ui.cover.checked,
     brace: ui.brace.checked,
     rounds: rounds as number,
     trials: trials as number,
     seed: seed as number,
   };
+  if (ui.range.value !== ANY_RANGE) options.range = Number(ui.range.value);
   if (ui.aim.value !== '') options.aim = ui.aim.value;
   // Bases left have no control here; a rerun keeps what the shown result was computed with.
   const shown = state.result?.options;
@@ -631,12 +716,69 @@ function setBusy(value: boolean): void {
   if (value) setText(ui.status, 'Computing…');
 }
 
-ui.form.addEventListener('submit', (event) => {
-  event.preventDefault();
-  if (busy) return;
+/** How long the view waits after the last edit before it asks for new figures. */
+const RERUN_DELAY_MS = 600;
+let rerunTimer: ReturnType<typeof setTimeout> | undefined;
+/** The user changed an option since the last run was asked for. */
+let dirty = state.draft !== undefined;
+
+/** Options compared as the form reads them: missing booleans are false, keys in a fixed order. */
+function optionsKey(o: EngagementOptions | undefined): string | undefined {
+  if (!o) return undefined;
+  return JSON.stringify([
+    o.range ?? null,
+    o.cover === true,
+    o.aim ?? null,
+    o.brace === true,
+    o.defenderShields ?? null,
+    o.attackerBases ?? null,
+    o.defenderBases ?? null,
+    o.rounds ?? null,
+    o.trials ?? null,
+    o.seed ?? null,
+  ]);
+}
+
+/**
+ * Marks the figures stale when the form no longer shows the options they were computed with, so
+ * that old figures never sit under new options looking current.
+ */
+function updateFreshness(failed = false): void {
+  const result = state.result;
+  if (!result) {
+    ui.stale.hidden = true;
+    return;
+  }
+  const { options } = readForm();
+  const stale = optionsKey(options) !== optionsKey(result.options);
+  ui.results.classList.toggle('stale', stale);
+  ui.verdict.classList.toggle('stale', stale);
+  ui.results.setAttribute('aria-describedby', IDS.stale);
+  if (!stale) {
+    ui.stale.hidden = true;
+    setText(ui.stale, '');
+    return;
+  }
+  setText(
+    ui.stale,
+    failed
+      ? 'The figures below are still for the previous options: the new ones could not be computed (see the message above).'
+      : options
+        ? 'Options changed: the figures below are still for the previous options. New figures follow in a moment.'
+        : 'Options changed: the figures below are still for the previous options. Fix the options above to see new figures.',
+  );
+  ui.stale.hidden = false;
+}
+
+/** Asks the host for a run with the form's options. `auto` runs supersede one in flight. */
+function requestRun(auto: boolean): void {
+  if (rerunTimer !== undefined) clearTimeout(rerunTimer);
+  rerunTimer = undefined;
+  if (busy && !auto) return;
   const { options, problem } = readForm();
   if (!options) {
     showError(problem);
+    updateFreshness();
     return;
   }
   const message = parseViewMessage({ type: 'rerun', options });
@@ -645,17 +787,46 @@ ui.form.addEventListener('submit', (event) => {
     return;
   }
   showError(undefined);
-  setText(ui.status, 'Asked for a new run…');
+  dirty = false;
+  state = { ...state, draft: undefined };
+  saveState();
+  setText(ui.status, 'Asked for new figures…');
   post(message);
+}
+
+function scheduleRun(): void {
+  if (rerunTimer !== undefined) clearTimeout(rerunTimer);
+  rerunTimer = setTimeout(() => requestRun(true), RERUN_DELAY_MS);
+}
+
+ui.form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  requestRun(false);
 });
 
-ui.form.addEventListener('change', () => {
+function onEdit(): void {
+  dirty = true;
   const { options } = readForm();
   if (options) {
     state = { ...state, draft: options };
     saveState();
   }
-});
+  updateFreshness();
+  if (!ui.stale.hidden) setText(ui.status, '');
+  // New figures for the new options, once the user stops typing; nothing to do if they match again.
+  if (state.result && optionsKey(options) === optionsKey(state.result.options)) {
+    if (rerunTimer !== undefined) clearTimeout(rerunTimer);
+    rerunTimer = undefined;
+    dirty = false;
+    showError(undefined);
+    setText(ui.status, 'Figures up to date with the options.');
+  } else {
+    scheduleRun();
+  }
+}
+
+ui.form.addEventListener('change', onEdit);
+ui.form.addEventListener('input', onEdit);
 
 // ---------------------------------------------------------------------------------------------
 // Messages from the host
@@ -671,16 +842,30 @@ window.addEventListener('message', (event: MessageEvent) => {
       setBusy(false);
       setText(ui.status, '');
       showError(message.message);
+      updateFreshness(true);
+      break;
+    case 'units':
+      state = { ...state, units: { attacker: message.attacker, defender: message.defender } };
+      saveState();
+      renderCosts();
       break;
     case 'result':
       setBusy(false);
       showError(undefined);
-      state = { version: 1, result: message.result, ...(message.estimates ? { estimates: message.estimates } : {}) };
+      state = { ...state, version: 1, result: message.result };
+      // A result without estimates (an older server, or the estimate turned off) drops the old ones.
+      if (message.estimates) state.estimates = message.estimates;
+      else delete state.estimates;
+      // The form shows what the figures were computed with, unless the user is changing it.
+      if (!dirty) {
+        state.draft = undefined;
+        fillForm(message.result, message.result.options);
+      }
       saveState();
-      fillForm(message.result, message.result.options);
       renderResult(message.result);
-      renderEstimates(message.result, message.estimates);
-      setText(ui.status, 'Results updated.');
+      renderCosts();
+      updateFreshness();
+      setText(ui.status, ui.stale.hidden ? 'Figures up to date with the options.' : '');
       break;
   }
 });
@@ -690,9 +875,12 @@ new MutationObserver(applyPalette).observe(document.body, { attributes: true, at
 new MutationObserver(applyPalette).observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
 
 applyPalette();
+renderCosts();
 if (state.result) {
   fillForm(state.result, state.draft ?? state.result.options);
   renderResult(state.result);
-  renderEstimates(state.result, state.estimates);
+  updateFreshness();
+  // Edits made before a reload were not run yet: run them now.
+  if (dirty) scheduleRun();
 }
 post({ type: 'ready' });

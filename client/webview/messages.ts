@@ -6,9 +6,12 @@
  * as text only.
  *
  * Directions:
- * - host -> view: `{type:'result', result, estimates?}` (estimates: both cards' points estimates), `{type:'error', message}`, `{type:'busy'}`
+ * - host -> view: `{type:'result', result, estimates?}` (estimates: both cards' points estimates,
+ *   shown beside their points), `{type:'error', message}`, `{type:'busy'}`,
+ *   `{type:'units', attacker, defender}` (the two cards' faction, class and points)
  * - view -> host: `{type:'ready'}` once the view listens, `{type:'rerun', options}` when the user
- *   asks for another run with changed options.
+ *   asks for another run with changed options (a `range` left out means "any range": every weapon
+ *   fires in the single Fire action, as the CLI without --range).
  *
  * Validation uses valibot (small, tree-shaken, no code generation, so it runs under the view's
  * Content-Security-Policy, unlike ajv's compiled validators).
@@ -26,7 +29,19 @@ import {
 
 export type { EngagementOptions, SimulationResult } from '../../protocol/simulation';
 
-/** Host -> view. */
+/**
+ * What the host knows about a card beyond the simulation: shown on the card's line under the title.
+ * `points` is the card's printed cost; the line has room for more (a points estimate beside it).
+ */
+export interface UnitFacts {
+  name: string;
+  faction?: string;
+  class?: string;
+  points?: number;
+  /** One of the bundled example cards rather than the user's own. */
+  example?: boolean;
+}
+
 /**
  * A card's points estimate (BATTLE.md "The points estimate"), shown beside its points: the server's
  * `CardEstimate` (server/src/core/api.ts), which the view may not import.
@@ -40,10 +55,12 @@ export interface CardEstimate {
   spreadPct?: number;
 }
 
+/** Host -> view. */
 export type HostMessage =
   | { type: 'result'; result: SimulationResult; estimates?: { attacker: CardEstimate; defender: CardEstimate } }
   | { type: 'error'; message: string }
-  | { type: 'busy' };
+  | { type: 'busy' }
+  | { type: 'units'; attacker: UnitFacts; defender: UnitFacts };
 
 /** View -> host. */
 export type ViewMessage = { type: 'ready' } | { type: 'rerun'; options: EngagementOptions };
@@ -185,6 +202,15 @@ export const simulationResultSchema = v.object({
   volley: volleySchema,
   engagement: engagementSchema,
   assumptions: v.pipe(v.array(text), v.maxLength(1000)),
+  reach: v.optional(v.object({ attacker: nonNegative, defender: nonNegative })),
+});
+
+const unitFactsSchema = v.object({
+  name: text,
+  faction: v.optional(text),
+  class: v.optional(text),
+  points: v.optional(finite),
+  example: v.optional(v.boolean()),
 });
 
 const estimateSchema = v.object({
@@ -204,6 +230,7 @@ const hostMessageSchema = v.variant('type', [
   }),
   v.object({ type: v.literal('error'), message: v.string() }),
   v.object({ type: v.literal('busy') }),
+  v.object({ type: v.literal('units'), attacker: unitFactsSchema, defender: unitFactsSchema }),
 ]);
 
 const viewMessageSchema = v.variant('type', [v.object({ type: v.literal('ready') }), v.object({ type: v.literal('rerun'), options: optionsSchema })]);
@@ -245,5 +272,7 @@ const shapeChecks: [
   Same<keyof Out<typeof simulationResultSchema>, keyof SimulationResult>,
   Same<keyof NonNullable<Out<typeof engagementSchema>['exact']>, keyof NonNullable<SimulationResult['engagement']['exact']>>,
   Same<keyof NonNullable<Out<typeof engagementSchema>['actions']>['attacker'], keyof ActionCounts>,
-] = [true, true, true, true, true, true, true, true, true, true];
+  Same<Out<typeof unitFactsSchema>, UnitFacts>,
+  Same<keyof Out<typeof unitFactsSchema>, keyof UnitFacts>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true];
 void shapeChecks;

@@ -12,6 +12,7 @@ import { codeActions, fixAll, type CodeActionData } from '../../server/src/core/
 import { documentSymbols, workspaceSymbols } from '../../server/src/core/features/symbols';
 import { definition, prepareRename, references, rename } from '../../server/src/core/features/navigation';
 import { inlayHints } from '../../server/src/core/features/inlayHints';
+import { ODDS_LABEL_MAX } from '../../server/src/core/features/odds';
 import { codeLenses } from '../../server/src/core/features/codeLens';
 import { fleetSummary } from '../../server/src/core/features/fleetSummary';
 import { dependents, findCard, listCards } from '../../server/src/core/features/workspaceQueries';
@@ -624,9 +625,59 @@ describe('core features', () => {
       const s = resolveSettings({ referenceTarget: 'Maw Frigate' });
       const odds = inlayHints(doc, ws, { start: 0, end: doc.text.indexOf('Lumen Cruiser') }, s).filter((h) => h.kind === 'odds');
       assert.equal(odds.length, 2);
-      for (const o of odds) assert.match(o.label, /^vs Maw Frigate: \d+(\.\d+)? dmg · [\d.<]+% kill$/);
+      // Lumen Lance's hits only take the Frigate's shields down; the Pulse Laser then does all the damage.
+      assert.deepEqual(
+        odds.map((o) => o.label),
+        ['strips 1.38 SH', '0.34 HP · 100% of card dmg'],
+      );
+      for (const o of odds) assert.match(o.tooltip!, /^\*\*Against Maw Frigate\*\*/);
+      assert.match(odds[0]!.tooltip!, /deals no hull damage alone: it takes shields down for the card's other weapons/);
+      assert.match(
+        odds[0]!.tooltip!,
+        /whole Fire action \(all 2 weapon systems: .* kill chance [\d.<]+%\), this weapon deals 0% of the hull damage and strips \d+% of the shields/,
+      );
       const h = hover(doc, ws, at(ws, UNITS, 'name: Lumen La'), s);
       assert.match(h!.markdown, /Against Maw Frigate[\s\S]*expected hull damage/);
+    });
+    it('keeps every weapon odds label short enough not to be cut, and never reads "0 dmg"', () => {
+      const ws = workspace();
+      for (const target of ['Maw Frigate', 'Lumen Destroyer', 'Lumen Cruiser']) {
+        const s = resolveSettings({ referenceTarget: target });
+        for (const uri of [UNITS, CONSUMED]) {
+          const doc = ws.get(uri)!;
+          const labels = inlayHints(doc, ws, { start: 0, end: doc.text.length }, s)
+            .filter((h) => h.kind === 'odds')
+            .map((h) => h.label);
+          assert.ok(labels.length >= 2, `${target} in ${uri}: ${labels.length} odds hints`);
+          for (const label of labels) {
+            assert.ok(label.length <= ODDS_LABEL_MAX, `"${label}" is longer than ${ODDS_LABEL_MAX}`);
+            assert.match(label, /^(\d+(\.\d+)? HP( · ([\d.<]+% kill|[\d.<]+% of card dmg))?|strips \d+(\.\d+)? SH|no effect)$/);
+            assert.doesNotMatch(label, /^0 /);
+          }
+        }
+      }
+    });
+    it('says "no effect" for a weapon that neither strips shields nor hurts the target', () => {
+      const ws = workspace({
+        'cards/blunt.unit.yaml': `faction: Myr-Valari
+units:
+  - name: Blunt Tug
+    class: Destroyer
+    points: 145
+    stats: "10/2 6+ 8+ 4 6+ 3 7/2 6/3 3"
+    weapons:
+      - Soft Paddle — Energy, 12", 1, 0
+`,
+      });
+      const doc = ws.get(U('cards/blunt.unit.yaml'))!;
+      const hints = inlayHints(doc, ws, { start: 0, end: doc.text.length }, resolveSettings({ referenceTarget: 'Maw Frigate' })).filter(
+        (h) => h.kind === 'odds',
+      );
+      assert.deepEqual(
+        hints.map((h) => h.label),
+        ['no effect'],
+      );
+      assert.match(hints[0]!.tooltip!, /neither strips shields nor damages the hull of Maw Frigate/);
     });
     it('puts the points on a fleet lens and a simulate command on each card', () => {
       const ws = workspace();

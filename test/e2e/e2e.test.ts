@@ -262,7 +262,11 @@ describe('the packaged extension in VS Code (code-server)', function () {
       assert.ok((await text(IDS.attackerWins)).includes(formatPercent(cli.engagement.attackerWins)));
       assert.ok((await text(IDS.defenderWins)).includes(formatPercent(cli.engagement.defenderWins)));
       assert.ok(await view.locator(`#${IDS.hullChart}`).isVisible(), 'no hull damage chart');
+      // The form shows what was computed: no range given, so "any range" (every weapon fires).
+      assert.equal(await view.locator(`#${IDS.range}`).inputValue(), '');
+      assert.match(await text(IDS.verdict), new RegExp(`(${attacker}|${defender}) wins|Neither unit`));
       await wb.closePanel();
+      await wb.screenshot(join(OUT, 'engagement-top.png'));
       // Scroll the view to the figures and the chart, which is what the screenshot is for.
       await view.locator(`#${IDS.kill}`).evaluate((el) => el.closest('section')?.scrollIntoView({ block: 'start' }) ?? el.scrollIntoView());
       await wb.screenshot(join(OUT, 'engagement.png'));
@@ -292,6 +296,24 @@ describe('the packaged extension in VS Code (code-server)', function () {
       await wb.page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60_000 });
       view = await wb.frameWith(`#${IDS.kill}`, 60_000);
       await poll('the restored view to show the same kill probability', async () => (await text(IDS.kill)) === shown);
+    });
+
+    it('simulates the card of the fleet entry under the cursor as the attacker', async () => {
+      const file = 'fleets/standard-1000.fleet.yaml';
+      const source = readFileSync(join(sandbox.folder, file), 'utf8');
+      const entry = /unit:\s*(Gnawing Cruiser)\s*$/m;
+      await wb.openFile(file);
+      const at = positionOf(source, entry);
+      await wb.goTo(at.line, at.column + 2);
+      await wb.runCommand('Fabled Star: Simulate Engagement');
+      // Straight to the defender: the attacker is the entry's card.
+      await wb.pickQuick(attacker, 'Defender for Gnawing Cruiser');
+      await wb.page.locator(`.tabs-container .tab[aria-label*="Engagement: Gnawing Cruiser vs ${attacker}"]`).waitFor({ state: 'visible' });
+      // Its figures arrive (nothing is left computing for the tests after this one), then it closes.
+      const fleetView = await wb.frameWith(`#${IDS.attacker}:has-text("Gnawing Cruiser")`, 60_000);
+      await poll("the fleet entry's engagement figures", async () => /\d/.test(await fleetView.locator(`#${IDS.kill}`).innerText()), 60_000);
+      await wb.screenshot(join(OUT, 'engagement-from-fleet.png'));
+      await wb.runCommand('View: Close Editor');
     });
   });
 

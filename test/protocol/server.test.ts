@@ -22,6 +22,8 @@ import type {
   SymbolInformation,
 } from 'vscode-languageserver-protocol';
 import { startServer, type Client } from './harness';
+import { runSim } from '../../server/src/cli/sim';
+import { nodeIO } from '../../server/src/cli/io';
 import { FILES, FLEET, MYR_UNITS, MYR_BROKEN, lineOf } from './fixtures';
 import { exampleFiles } from '../../scripts/build-examples';
 import type { CardInfo, FleetSummary, SimulateResult } from '../../protocol';
@@ -425,17 +427,96 @@ describe('language server over stdio (push diagnostics)', function () {
     );
   });
 
+  it('offers the bundled example cards as opponents, labelled, and simulates against them', async () => {
+    const own = await c.request<CardInfo[]>('fabledStar/listCards', {});
+    assert.ok(own.length > 0 && own.every((x) => !x.example), 'no examples unless asked for');
+    const all = await c.request<CardInfo[]>('fabledStar/listCards', { examples: true });
+    const examples = all.filter((x) => x.example);
+    // The workspace's cards first, as before, then the examples.
+    assert.deepEqual(
+      all.slice(0, own.length).map((x) => x.name),
+      own.map((x) => x.name),
+    );
+    assert.deepEqual([...new Set(examples.map((x) => x.faction))], ['Consumed', 'Myr-Valari']);
+    assert.ok(examples.every((x) => x.uri.startsWith('fabled-example:/') && typeof x.points === 'number'));
+    const radiant = examples.find((x) => x.name === 'Radiant Court');
+    assert.ok(radiant, examples.map((x) => x.name).join(', '));
+    assert.equal(radiant.class, 'Capital Ship');
+    // A card of the workspace hides its example twin (same name and faction); others stay.
+    assert.equal(examples.filter((x) => x.name === 'Lumen Destroyer').length, 0);
+    assert.equal(all.filter((x) => x.name === 'Lumen Destroyer').length, 1);
+    assert.deepEqual(
+      (await c.request<CardInfo[]>('fabledStar/listCards', { faction: 'consumed', examples: true })).map((x) => [x.name, !!x.example]).slice(0, 2),
+      [
+        ['Maw Frigate', false],
+        ['Brood Carrier', true],
+      ],
+    );
+    const sim = await c.request<SimulationResult>('fabledStar/simulate', {
+      attacker: { name: 'Lumen Destroyer', faction: 'Myr-Valari' },
+      defender: { name: 'Reaver Destroyer', faction: 'Consumed', example: true },
+      options: { trials: 300, seed: 2 },
+    });
+    assert.equal(sim.defender, 'Reaver Destroyer');
+    // Named without the flag (a panel restored after a reload), the example is still found.
+    const again = await c.request<SimulationResult>('fabledStar/simulate', {
+      attacker: { name: 'Lumen Destroyer' },
+      defender: { name: 'Reaver Destroyer' },
+      options: { trials: 300, seed: 2 },
+    });
+    assert.deepEqual(again.engagement, sim.engagement);
+  });
+
+  it('names the card a fleet entry or an embarked unit holds at the cursor', async () => {
+    const entry = await c.request<CardInfo | null>('fabledStar/cardAt', { uri: fleet, position: c.pos(fleet, 'Lumen Cruiser', 1) });
+    assert.deepEqual(entry && [entry.name, entry.faction, entry.uri], ['Lumen Cruiser', 'Myr-Valari', c.uri(UNITS_PATH)]);
+    const units = await c.open(UNITS_PATH, MYR_UNITS);
+    const inCard = await c.request<CardInfo | null>('fabledStar/cardAt', { uri: units, position: c.pos(units, 'Pulse Laser', 1) });
+    assert.equal(inCard?.name, 'Lumen Destroyer');
+    assert.equal(await c.request('fabledStar/cardAt', { uri: fleet, position: { line: 0, character: 0 } }), null);
+    assert.equal(await c.request('fabledStar/cardAt', { uri: 'file:///nowhere.fleet.yaml', position: { line: 0, character: 0 } }), null);
+    await c.close(units);
+  });
+
+  it('gives the same figures as the CLI for the options the view sends, "any range" included', async () => {
+    const cases: [options: Record<string, unknown>, flags: string[]][] = [
+      [{ cover: false, brace: false, rounds: 6, trials: 3000, seed: 4 }, ['--rounds', '6', '--trials', '3000', '--seed', '4']],
+      [
+        { range: 9, cover: true, brace: true, aim: 'Pulse Laser', defenderShields: 1, rounds: 4, trials: 2000, seed: 11 },
+        ['--range', '9', '--cover', '--brace', '--aim', 'Pulse Laser', '--defender-shields', '1', '--rounds', '4', '--trials', '2000', '--seed', '11'],
+      ],
+    ];
+    for (const [options, flags] of cases) {
+      const sim = await c.request<SimulationResult>('fabledStar/simulate', {
+        attacker: { name: 'Lumen Destroyer' },
+        defender: { name: 'Maw Frigate' },
+        options,
+      });
+      let out = '';
+      const io = { ...nodeIO(), stdout: (t: string) => void (out += t), stderr: () => undefined };
+      const code = await runSim(['--cards', c.root, '--attacker', 'Lumen Destroyer', '--defender', 'Maw Frigate', '--format', 'json', ...flags], io);
+      assert.equal(code, 0);
+      const cli = JSON.parse(out) as SimulationResult;
+      assert.deepEqual(sim.volley, cli.volley, JSON.stringify(options));
+      assert.deepEqual(sim.engagement, cli.engagement, JSON.stringify(options));
+      assert.deepEqual(sim.options, cli.options);
+    }
+  });
+
   it('shows each weapon\u2019s odds against the reference target once it is set', async () => {
     const units = await c.open(UNITS_PATH, MYR_UNITS);
     const range = { start: { line: 0, character: 0 }, end: { line: lineOf(MYR_UNITS, 'Lumen Cruiser'), character: 0 } };
     const none = await c.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri: units }, range });
-    assert.equal(none.filter((h) => String(h.label).startsWith('vs ')).length, 0);
+    // Odds hints are the ones whose tooltip names the reference target (the label stays short).
+    const isOdds = (h: InlayHint) => /Against Maw Frigate/.test(typeof h.tooltip === 'string' ? h.tooltip : (h.tooltip?.value ?? ''));
+    assert.equal(none.filter(isOdds).length, 0);
     const refreshes = c.inlayRefreshes;
     c.settings = { referenceTarget: 'Maw Frigate' };
     await c.conn.sendNotification('workspace/didChangeConfiguration', { settings: { fabledStar: c.settings } });
     await c.waitFor('an inlay hint refresh', () => c.inlayRefreshes > refreshes);
     const hints = await c.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri: units }, range });
-    const odds = hints.filter((h) => String(h.label).startsWith('vs '));
+    const odds = hints.filter(isOdds);
+    for (const h of odds) assert.ok(String(h.label).length <= 28, `"${String(h.label)}" fits the default hint length`);
     assert.deepEqual(
       odds.map((h) => h.position.line),
       [lineOf(MYR_UNITS, 'name: Lumen Lance'), lineOf(MYR_UNITS, 'Pulse Laser')],

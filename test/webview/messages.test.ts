@@ -38,10 +38,41 @@ describe('engagement view messages', () => {
     ['a name that is not text', { type: 'result', result: { ...good, attacker: { toString: 'x' } } }],
     ['an error without text', { type: 'error', message: 42 }],
     ['a view message sent the wrong way', { type: 'ready' }],
+    ['cards without names', { type: 'units', attacker: {}, defender: { name: 'B' } }],
+    ['points that are not a number', { type: 'units', attacker: { name: 'A', points: '145' }, defender: { name: 'B' } }],
+    ['an example flag that is not a boolean', { type: 'units', attacker: { name: 'A' }, defender: { name: 'B', example: 'yes' } }],
+    ['a reach that is not a distance', { type: 'result', result: { ...good, reach: { attacker: -1, defender: 12 } } }],
+    ['an estimate that is not a number', { type: 'result', result: good, estimates: { attacker: { estimate: '537' }, defender: {} } }],
+    ['a negative estimate', { type: 'result', result: good, estimates: { attacker: { estimate: -5 }, defender: {} } }],
+    ['a ratio that is NaN', { type: 'result', result: good, estimates: { attacker: { estimate: 537, ratio: Number.NaN }, defender: {} } }],
+    ['an unknown estimate verdict', { type: 'result', result: good, estimates: { attacker: { estimate: 537, verdict: '<b>bargain</b>' }, defender: {} } }],
+    ['estimates for one card only', { type: 'result', result: good, estimates: { attacker: { estimate: 537 } } }],
+    ['estimates that are a list', { type: 'result', result: good, estimates: [{ estimate: 537 }, {}] }],
+    ['a reason that is not text', { type: 'result', result: good, estimates: { attacker: {}, defender: { reason: { html: '<i>' } } } }],
   ];
   for (const [what, message] of refusedHost) {
     it(`refuses from the host: ${what}`, () => assert.equal(parseHostMessage(message), undefined));
   }
+
+  it('accepts the two cards\u2019 lines, and a result with each unit\u2019s reach', () => {
+    const units = {
+      type: 'units',
+      attacker: { name: 'Lumen Destroyer', faction: 'Myr-Valari', class: 'Destroyer', points: 145 },
+      defender: { name: 'Reaver Destroyer', faction: 'Consumed', class: 'Destroyer', points: 140, example: true },
+    };
+    assert.deepEqual(parseHostMessage(units), units);
+    const result = simulated();
+    assert.ok(result.reach && result.reach.attacker === 18 && result.reach.defender === 12);
+    assert.deepEqual(parseHostMessage({ type: 'result', result }), { type: 'result', result });
+  });
+
+  it('accepts both cards’ points estimates beside a result', () => {
+    const estimates = {
+      attacker: { points: 190, estimate: 537, ratio: 0.35, verdict: 'far too cheap', spreadPct: 22 },
+      defender: { points: 110, reason: 'it deals no damage to the reference field.', spreadPct: 22 },
+    };
+    assert.deepEqual(parseHostMessage({ type: 'result', result: good, estimates }), { type: 'result', result: good, estimates });
+  });
 
   it('cuts an over-long error message rather than refusing it', () => {
     const parsed = parseHostMessage({ type: 'error', message: 'x'.repeat(50_000) });

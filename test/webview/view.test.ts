@@ -9,7 +9,9 @@ import type { Browser } from 'playwright-core';
 import { IDS } from '../../client/webview/html';
 import type { SimulationResult } from '../../server/src/core/sim/types';
 import { formatNumber, formatPercent, formatPercentError } from '../../client/webview/format';
-import { destroyerVsFrigates, HOSTILE_NAMES, hostileResult, hugeDefender, sampledVolley, simulated } from './fixtures';
+import { simulate } from '../../server/src/core/sim/index';
+import { inFormWords, plainAssumptions, verdict, volleySentence } from '../../client/webview/words';
+import { CONSUMED_MAW_FRIGATE, destroyerVsFrigates, HOSTILE_NAMES, hostileResult, hugeDefender, LUMEN_DESTROYER, sampledVolley, simulated } from './fixtures';
 import { buildView, launch, openView, OUTPUT, serveView, setTheme, THEMES, type ViewPage, type ViewServer } from './harness';
 
 describe('engagement view (Chromium)', function () {
@@ -35,6 +37,11 @@ describe('engagement view (Chromium)', function () {
     open.push(v);
     await v.waitForPosted('ready');
     return v;
+  }
+
+  /** The text of each item of a list, closed <details> or not (innerText skips what is not rendered). */
+  function items(v: ViewPage, id: string): Promise<string[]> {
+    return v.page.$$eval(`#${id} li`, (lis) => lis.map((li) => li.textContent ?? ''));
   }
 
   async function showResult(v: ViewPage, result: SimulationResult): Promise<void> {
@@ -63,9 +70,9 @@ describe('engagement view (Chromium)', function () {
           [IDS.hull]: '2.31 HP',
           [IDS.shieldsStripped]: '1.84 SH',
           [IDS.bases]: '0.44',
-          [IDS.attackerWins]: '41.05% ± 0.35%',
-          [IDS.defenderWins]: '37.12% ± 0.34%',
-          [IDS.neither]: '21.83% ± 0.29%',
+          [IDS.attackerWins]: '41.05%',
+          [IDS.defenderWins]: '37.12%',
+          [IDS.neither]: '21.83%',
           [IDS.meanRounds]: '4.3',
         },
         method: /volley exact.*engagement sampled \(20,000 trials, seed 1\)/,
@@ -76,8 +83,8 @@ describe('engagement view (Chromium)', function () {
         expect: {
           [IDS.kill]: '>99.99%',
           [IDS.hull]: '4.00 HP',
-          [IDS.attackerWins]: '100% ± 0.00%',
-          [IDS.defenderWins]: '0% ± 0.00%',
+          [IDS.attackerWins]: '100%',
+          [IDS.defenderWins]: '0%',
         },
         method: /volley sampled \(50,000 trials, seed 9\)/,
       },
@@ -94,10 +101,16 @@ describe('engagement view (Chromium)', function () {
         const result = c.result();
         await showResult(v, result);
         for (const [id, text] of Object.entries(c.expect)) assert.equal(await v.text(id), text, `#${id}`);
+        assert.equal(await v.text(IDS.verdict), verdict(result));
+        assert.equal(await v.text(IDS.volleySentence), volleySentence(result));
+        // The method, standard errors, trials and seed are there, under Advanced.
+        await v.page.click(`#${IDS.advanced} > summary`);
         assert.match(await v.text(IDS.method), c.method);
+        assert.match(await v.text(IDS.engagementMeta), / ± \d+\.\d\d% .*one standard error/);
         // Every weapon gets a row, every assumption an item, the policy its paragraph.
         assert.equal(await v.page.locator(`#${IDS.weapons} tbody tr`).count(), result.volley.weapons.length);
-        assert.deepEqual(await v.page.locator(`#${IDS.assumptions} li`).allInnerTexts(), result.assumptions);
+        assert.deepEqual(await items(v, IDS.assumptions), result.assumptions.map(inFormWords));
+        assert.deepEqual(await items(v, IDS.plainAssumptions), plainAssumptions(result));
         assert.equal(await v.text(IDS.policy), result.engagement.policy);
         assert.equal(await v.page.locator(`#${IDS.hullTable} tbody tr`).count(), result.volley.hullDamage.length);
         assert.equal(await v.page.locator(`#${IDS.shieldsTable} tbody tr`).count(), result.volley.shieldsRemoved.length);
@@ -112,8 +125,16 @@ describe('engagement view (Chromium)', function () {
       const e = result.engagement;
       assert.equal(await v.text(IDS.kill), formatPercent(result.volley.killProbability));
       assert.equal(await v.text(IDS.hull), `${formatNumber(result.volley.expectedHullDamage)} HP`);
-      assert.equal(await v.text(IDS.attackerWins), `${formatPercent(e.attackerWins)} ${formatPercentError(e.standardError.attackerWins)}`);
-      assert.deepEqual(await v.page.locator(`#${IDS.assumptions} li`).allInnerTexts(), result.assumptions);
+      assert.equal(await v.text(IDS.attackerWins), formatPercent(e.attackerWins));
+      await v.page.click(`#${IDS.advanced} > summary`);
+      assert.ok(
+        (await v.text(IDS.engagementMeta)).includes(`Attacker wins ${formatPercent(e.attackerWins)} ${formatPercentError(e.standardError.attackerWins)}`),
+      );
+      assert.deepEqual(await items(v, IDS.assumptions), result.assumptions.map(inFormWords));
+      assert.ok(
+        (await items(v, IDS.assumptions)).every((t) => !/--[a-z]/.test(t)),
+        'no CLI flags under Advanced either',
+      );
       assert.ok(e.exact && e.actions && e.roundsTaken, 'this engagement is small enough for the exact check');
       assert.match(await v.text(IDS.engagementExact), new RegExp(`attacker wins ${formatPercent(e.exact.attackerWins).replace('.', '\\.')}`));
       assert.match(await v.text(IDS.actions), /^Second actions per engagement, on average: attacker Aim \d+\.\d\d, /);
@@ -169,6 +190,7 @@ describe('engagement view (Chromium)', function () {
       await p.keyboard.press('Space');
       await p.fill(`#${IDS.shields}`, '2');
       await p.fill(`#${IDS.rounds}`, '4');
+      await p.click(`#${IDS.advancedOptions} > summary`);
       await p.fill(`#${IDS.trials}`, '5000');
       await p.fill(`#${IDS.seed}`, '7');
       await p.keyboard.press('Enter');
@@ -195,6 +217,7 @@ describe('engagement view (Chromium)', function () {
     it('refuse numbers out of bounds, say why, and post nothing', async () => {
       const v = await view();
       await showResult(v, destroyerVsFrigates());
+      await v.page.click(`#${IDS.advancedOptions} > summary`);
       const cases: [field: string, value: string][] = [
         [IDS.trials, '0'],
         [IDS.rounds, '2.5'],
@@ -209,6 +232,7 @@ describe('engagement view (Chromium)', function () {
         await v.page.fill(`#${IDS.shields}`, '');
         await v.page.fill(`#${field}`, value);
         await v.page.click(`#${IDS.run}`);
+        // Bad values are never sent, by the button or by the automatic run after an edit.
         await v.page.waitForFunction((id) => !document.getElementById(id)!.hidden, IDS.error);
         assert.match(await v.text(IDS.error), /Use whole numbers/, `${field}=${value}`);
         assert.equal(await v.page.getAttribute(`#${field}`, 'aria-invalid'), 'true', `${field}=${value} marked invalid`);
@@ -222,7 +246,8 @@ describe('engagement view (Chromium)', function () {
     it('are reached in a sensible order with Tab, each with a visible focus ring', async () => {
       const v = await view();
       await showResult(v, destroyerVsFrigates());
-      const order = [IDS.range, IDS.aim, IDS.cover, IDS.brace, IDS.shields, IDS.rounds, IDS.trials, IDS.seed, IDS.run];
+      await v.page.evaluate((id) => ((document.getElementById(id) as HTMLDetailsElement).open = true), IDS.advancedOptions);
+      const order = [IDS.range, IDS.aim, IDS.cover, IDS.brace, IDS.shields, IDS.rounds, IDS.run, `${IDS.advancedOptions}-summary`, IDS.trials, IDS.seed];
       await v.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       for (const id of order) {
         await v.page.keyboard.press('Tab');
@@ -236,9 +261,176 @@ describe('engagement view (Chromium)', function () {
         assert.ok(focused.width >= 1, `${id} focus ring is at least 1px`);
       }
       // Every control has a label a screen reader reads.
-      for (const id of order.slice(0, -1)) {
+      for (const id of order.filter((x) => x !== IDS.run && !x.endsWith('-summary'))) {
         assert.equal(await v.page.locator(`label[for="${id}"]`).count(), 1, `label for ${id}`);
       }
+    });
+  });
+
+  describe('what the figures were computed with', () => {
+    it('opens with "any range" when the Fire action had every weapon firing, and a rerun unchanged gives the same figures', async () => {
+      const v = await view();
+      // As the CLI without --range: no range option, every weapon fires, the duel at the default distance.
+      const result = simulated({ trials: 4000, seed: 3 });
+      assert.equal(result.options.range, undefined);
+      await showResult(v, result);
+      assert.equal(await v.page.inputValue(`#${IDS.range}`), '');
+      assert.equal(await v.page.locator(`#${IDS.range} option:checked`).innerText(), 'Any range (every weapon fires)');
+      assert.equal(await v.page.isHidden(`#${IDS.stale}`), true);
+      assert.equal(await v.text(IDS.status), 'Figures up to date with the options.');
+      await v.page.click(`#${IDS.run}`);
+      const message = await v.waitForPosted('rerun');
+      assert.ok(message.type === 'rerun');
+      assert.equal('range' in message.options, false, 'no range sent: still every weapon firing');
+      // What the host would compute for that message: exactly the figures on show.
+      const again = simulate(LUMEN_DESTROYER, CONSUMED_MAW_FRIGATE, message.options);
+      assert.deepEqual(again.volley, result.volley);
+      assert.deepEqual(again.engagement, result.engagement);
+      assert.equal(await v.text(IDS.kill), formatPercent(again.volley.killProbability));
+    });
+
+    it('marks the figures stale as soon as an option changes, asks once for new ones after a pause, and clears the mark when they come', async () => {
+      const v = await view();
+      const result = simulated({ range: 12, trials: 4000, seed: 3 });
+      await showResult(v, result);
+      // A burst of edits as a user makes them, inside one task so that a slow machine cannot space them out.
+      await v.page.evaluate(
+        ([range, rounds]) => {
+          const select = document.getElementById(range) as HTMLSelectElement;
+          select.value = '18';
+          select.dispatchEvent(new Event('change', { bubbles: true }));
+          const input = document.getElementById(rounds) as HTMLInputElement;
+          for (const value of ['', '3', '4']) {
+            input.value = value;
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+          }
+        },
+        [IDS.range, IDS.rounds] as const,
+      );
+      assert.equal(await v.page.isVisible(`#${IDS.stale}`), true);
+      assert.match(await v.text(IDS.stale), /still for the previous options/);
+      assert.equal(await v.page.evaluate((id) => document.getElementById(id)!.classList.contains('stale'), IDS.results), true);
+      assert.equal(await v.page.evaluate((id) => document.getElementById(id)!.classList.contains('stale'), IDS.verdict), true, 'the old verdict is dimmed too');
+      assert.notEqual(await v.text(IDS.status), 'Figures up to date with the options.');
+      const message = await v.waitForPosted('rerun');
+      await v.page.waitForTimeout(1000);
+      const reruns = (await v.posted()).filter((m) => m.type === 'rerun');
+      assert.equal(reruns.length, 1, 'one run for a burst of edits');
+      assert.ok(message.type === 'rerun');
+      assert.deepEqual(message, { type: 'rerun', options: { ...message.options, range: 18, rounds: 4 } });
+      await v.send({ type: 'busy' });
+      await showResult(v, simulate(LUMEN_DESTROYER, CONSUMED_MAW_FRIGATE, message.options));
+      await v.page.waitForFunction((id) => document.getElementById(id)!.hidden, IDS.stale);
+      assert.equal(await v.page.evaluate((id) => document.getElementById(id)!.classList.contains('stale'), IDS.results), false);
+      assert.equal(await v.text(IDS.status), 'Figures up to date with the options.');
+      assert.equal(await v.page.inputValue(`#${IDS.range}`), '18');
+    });
+
+    it('changing an option back to what the figures were computed with clears the mark and asks for nothing', async () => {
+      const v = await view();
+      await showResult(v, simulated({ range: 12, trials: 4000, seed: 3 }));
+      // Both edits inside one task, so that a slow machine cannot let the pause run out between them.
+      const staleBetween = await v.page.evaluate(
+        ([range, stale]) => {
+          const select = document.getElementById(range) as HTMLSelectElement;
+          const seen: boolean[] = [];
+          for (const value of ['18', '12']) {
+            select.value = value;
+            select.dispatchEvent(new Event('change', { bubbles: true }));
+            seen.push(!document.getElementById(stale)!.hidden);
+          }
+          return seen[0];
+        },
+        [IDS.range, IDS.stale] as const,
+      );
+      assert.equal(staleBetween, true, 'marked stale while 18" was chosen');
+      assert.equal(await v.page.isHidden(`#${IDS.stale}`), true);
+      await v.page.waitForTimeout(1200);
+      assert.deepEqual(
+        (await v.posted()).filter((m) => m.type === 'rerun'),
+        [],
+      );
+    });
+
+    it('keeps what the user is typing when figures for earlier options arrive', async () => {
+      const v = await view();
+      const result = simulated({ range: 12, trials: 4000, seed: 3 });
+      await showResult(v, result);
+      await v.page.fill(`#${IDS.rounds}`, '5');
+      // A result the host had under way arrives before the pause is over.
+      await showResult(v, { ...result, defender: 'Late Result' });
+      assert.equal(await v.page.inputValue(`#${IDS.rounds}`), '5');
+      assert.equal(await v.page.isVisible(`#${IDS.stale}`), true);
+      const message = await v.waitForPosted('rerun');
+      assert.equal(message.type === 'rerun' && message.options.rounds, 5);
+    });
+  });
+
+  describe('words for players', () => {
+    it('leads with one sentence, and keeps standard errors, trials and seed under Advanced', async () => {
+      const v = await view();
+      const result = simulated({ range: 9, trials: 4000, seed: 3 });
+      await showResult(v, result);
+      const lead = await v.text(IDS.verdict);
+      assert.match(lead, /^Lumen Destroyer wins \d+% of 6-round duels at 9", usually by round \d\./);
+      assert.equal(lead, verdict(result));
+      // What is on screen before anything is opened: no statistician's words.
+      const visible = await v.page.locator('#app').innerText();
+      for (const word of ['±', 'standard error', 'trial', 'seed', 'sampled', 'exact', '--']) {
+        assert.equal(visible.toLowerCase().includes(word), false, `"${word}" on screen before Advanced is opened`);
+      }
+      assert.equal(await v.page.isHidden(`#${IDS.method}`), true);
+      assert.equal(await v.page.isHidden(`#${IDS.trials}`), true);
+      await v.page.click(`#${IDS.advanced} > summary`);
+      assert.equal(await v.page.isVisible(`#${IDS.method}`), true);
+      assert.match(await v.text(IDS.engagementMeta), /4,000 trials, seed 3/);
+      // The assumptions speak of the form's controls, not of the CLI's flags.
+      const plain = await items(v, IDS.plainAssumptions);
+      assert.ok(plain.some((t) => t.startsWith('Range 9": the units stay this far apart')));
+      assert.ok(
+        plain.every((t) => !/--[a-z]/.test(t)),
+        'no CLI flags',
+      );
+    });
+
+    it('says plainly when nothing can happen, without a big figure', async () => {
+      const v = await view();
+      // Lumen Destroyer reaches 18", the Maw Frigate 12": at 24" neither can fire.
+      const result = simulated({ range: 24, trials: 500, seed: 1 });
+      await showResult(v, result);
+      assert.equal(
+        await v.text(IDS.verdict),
+        'At 24" neither unit can fire (Lumen Destroyer reaches 18", Consumed Maw Frigate 12"): nothing happens in the duel.',
+      );
+      assert.equal(await v.text(IDS.volleySentence), 'At 24" none of Lumen Destroyer\'s weapons reach Consumed Maw Frigate: its Fire action does nothing.');
+      assert.equal(await v.page.evaluate((id) => document.getElementById(id)!.classList.contains('quiet'), IDS.results), true);
+      const size = (id: string) => v.page.evaluate((x) => parseFloat(getComputedStyle(document.getElementById(x)!).fontSize), id);
+      assert.ok((await size(IDS.neither)) <= 13 * 1.15, 'the 100% "both still in the fight" is not drawn large');
+      assert.equal(await v.page.isHidden(`#${IDS.hullChart}`), true, 'no chart of a single bar at 0 HP');
+      assert.equal(await v.page.isHidden(`#${IDS.survivalChart}`), true, 'no chart of two flat lines');
+      await v.page.screenshot({ path: join(OUTPUT, 'engagement-nothing-happens.png'), fullPage: true });
+      // A real result afterwards is drawn as one again.
+      await showResult(v, { ...simulated({ range: 9, trials: 500, seed: 1 }), defender: 'Back In Range' });
+      assert.equal(await v.page.evaluate((id) => document.getElementById(id)!.classList.contains('quiet'), IDS.results), false);
+      assert.equal(await v.page.isVisible(`#${IDS.hullChart}`), true);
+      assert.equal(await v.page.isVisible(`#${IDS.survivalChart}`), true);
+    });
+
+    it('shows each card\u2019s faction, class and points, and labels an example card', async () => {
+      const v = await view();
+      await v.send({
+        type: 'units',
+        attacker: { name: 'Lumen Destroyer', faction: 'Myr-Valari', class: 'Destroyer', points: 145 },
+        defender: { name: 'Maw Frigate', faction: 'Consumed', class: 'Frigate', example: true },
+      });
+      await showResult(v, destroyerVsFrigates());
+      assert.equal(await v.text(IDS.attackerFacts), 'Myr-Valari · Destroyer');
+      assert.equal(await v.text(IDS.attackerPoints), '145 pts');
+      assert.equal(await v.text(IDS.defenderFacts), 'Consumed · Frigate Example card');
+      assert.equal(await v.page.isHidden(`#${IDS.defenderPoints}`), true, 'no points slot without points');
+      await v.page.reload();
+      await v.waitForPosted('ready');
+      await v.page.waitForFunction((id) => document.getElementById(id)?.textContent === '145 pts', IDS.attackerPoints);
     });
   });
 
@@ -246,6 +438,7 @@ describe('engagement view (Chromium)', function () {
     it('comes back after a reload, including edits not yet run', async () => {
       const v = await view();
       await showResult(v, destroyerVsFrigates());
+      await v.page.click(`#${IDS.advancedOptions} > summary`);
       await v.page.fill(`#${IDS.trials}`, '777');
       await v.page.locator(`#${IDS.trials}`).dispatchEvent('change');
       await v.page.reload();
@@ -254,28 +447,67 @@ describe('engagement view (Chromium)', function () {
       assert.equal(await v.text(IDS.defender), 'Maw Frigate Pack');
       assert.equal(await v.page.inputValue(`#${IDS.trials}`), '777');
       assert.equal(await v.page.isVisible(`#${IDS.results}`), true);
+      // The figures are not for 777 trials: marked so, and the edit is run now.
+      assert.equal(await v.page.isVisible(`#${IDS.stale}`), true);
+      const rerun = await v.waitForPosted('rerun');
+      assert.equal(rerun.type === 'rerun' && rerun.options.trials, 777);
     });
 
     it('shows both cards\u2019 points beside their estimates, as text, and keeps them over a reload', async () => {
       const v = await view();
-      const hostile = hostileResult();
+      // A real result (full options, so the figures are not marked stale) under names that are markup.
+      const hostile = { ...simulated({ range: 9, trials: 20000, seed: 1 }), attacker: HOSTILE_NAMES.attacker, defender: HOSTILE_NAMES.defender };
+      await v.send({
+        type: 'units',
+        attacker: { name: hostile.attacker, faction: 'Consumed', class: 'Destroyer', points: 190 },
+        defender: { name: hostile.defender, faction: 'Myr-Valari', class: 'Frigate', points: 110 },
+      });
       const estimates = {
         attacker: { points: 190, estimate: 537, ratio: 0.35, verdict: 'far too cheap', spreadPct: 22 },
         defender: { points: 110, reason: 'it deals no damage to the reference field.', spreadPct: 22 },
       };
       await v.send({ type: 'result', result: hostile, estimates });
-      await v.page.waitForFunction((id) => !document.getElementById(id)!.hidden, IDS.estimates);
+      await v.page.waitForFunction((id) => /worth about/.test(document.getElementById(id)?.textContent ?? ''), IDS.attackerPoints);
+      assert.equal(await v.text(IDS.attackerPoints), '190 pts · worth about 537 (far too cheap)');
+      assert.equal(await v.text(IDS.defenderPoints), '110 pts · no estimate');
+      // The figures behind the words: in the tooltip, and under Advanced.
+      const tip = await v.page.$eval(`#${IDS.attackerPoints} .estimate`, (e) => (e as HTMLElement).title);
+      assert.match(tip, /Printed points ÷ estimate = 0\.35/);
+      assert.match(tip, /±22%/);
       assert.equal(
-        await v.text(IDS.estimates),
-        `Points estimate: ${HOSTILE_NAMES.attacker}: 190 pts, worth about 537 (far too cheap) · ${HOSTILE_NAMES.defender}: 110 pts, no estimate (typical error ±22%)`,
+        await v.page.$eval(`#${IDS.defenderPoints} .estimate`, (e) => (e as HTMLElement).title),
+        'No points estimate: it deals no damage to the reference field.',
       );
+      const detail = await v.page.$eval(`#${IDS.estimateDetail}`, (e) => e.textContent ?? '');
+      assert.ok(detail.includes(`${HOSTILE_NAMES.attacker}: 190 pts printed, estimated 537, ratio 0.35, far too cheap`), detail);
+      assert.match(detail, /110 pts printed, no estimate \(it deals no damage to the reference field\)/);
+      assert.match(detail, /typical error is ±22%/);
+      // Names and reasons are text: nothing in them became markup.
       assert.equal(await v.page.locator('img, b, script:not([src])').count(), 0);
+      await v.page.click(`#${IDS.advanced} > summary`);
+      assert.equal(await v.page.isVisible(`#${IDS.estimateDetail}`), true);
+      await v.page.screenshot({ path: join(OUTPUT, 'engagement-estimates.png'), fullPage: true });
       await v.page.reload();
       await v.waitForPosted('ready');
-      await v.page.waitForFunction((id) => /worth about 537/.test(document.getElementById(id)?.textContent ?? ''), IDS.estimates);
-      // A result without estimates (an older server) hides the line.
+      await v.page.waitForFunction((id) => /worth about 537/.test(document.getElementById(id)?.textContent ?? ''), IDS.attackerPoints);
+      assert.equal(await v.text(IDS.defenderPoints), '110 pts · no estimate');
+      // A result without estimates (an older server) leaves the printed points alone.
       await showResult(v, destroyerVsFrigates());
-      assert.equal(await v.page.isVisible(`#${IDS.estimates}`), false);
+      await v.page.waitForFunction((id) => document.getElementById(id)?.textContent === '190 pts', IDS.attackerPoints);
+      assert.equal(await v.page.isVisible(`#${IDS.estimateDetail}`), false);
+    });
+
+    it('shows an estimate on the card\u2019s line even before the host sent the cards', async () => {
+      const v = await view();
+      await v.send({
+        type: 'result',
+        result: destroyerVsFrigates(),
+        estimates: { attacker: { points: 145, estimate: 150, ratio: 0.97, spreadPct: 22 }, defender: { reason: 'no points printed.' } },
+      });
+      await v.page.waitForFunction((id) => !document.getElementById(id)!.hidden, IDS.unitLines);
+      assert.equal(await v.text(IDS.attackerPoints), '145 pts · worth about 150');
+      assert.equal(await v.text(IDS.defenderPoints), 'no estimate');
+      assert.equal(await v.page.$eval(`#${IDS.attackerPoints} .estimate`, (e) => e.classList.contains('off')), false);
     });
 
     it('ignores saved state of the wrong shape', async () => {
@@ -295,8 +527,9 @@ describe('engagement view (Chromium)', function () {
       assert.equal(await v.text(IDS.attacker), HOSTILE_NAMES.attacker);
       assert.equal(await v.text(IDS.defender), HOSTILE_NAMES.defender);
       assert.match(await v.page.locator(`#${IDS.weapons} tbody tr`).first().innerText(), /<b onmouseover=alert\(3\)>"Lance"<\/b> & 'Co'/);
-      assert.equal(await v.text(IDS.policy), HOSTILE_NAMES.policy);
-      assert.deepEqual(await v.page.locator(`#${IDS.assumptions} li`).allInnerTexts(), [HOSTILE_NAMES.assumption]);
+      assert.equal(await v.page.$eval(`#${IDS.policy}`, (p) => p.textContent), HOSTILE_NAMES.policy);
+      assert.deepEqual(await items(v, IDS.assumptions), [HOSTILE_NAMES.assumption]);
+      assert.ok((await v.text(IDS.verdict)).startsWith(HOSTILE_NAMES.defender) || (await v.text(IDS.verdict)).startsWith(HOSTILE_NAMES.attacker));
       await v.page.hover(`#${IDS.weapons} tbody tr th`);
       const injected = await v.page.evaluate(() => ({
         pwned: (window as unknown as { __pwned?: number }).__pwned,
@@ -414,7 +647,13 @@ describe('engagement view (Chromium)', function () {
       assert.deepEqual(
         (await v.posted()).filter((m) => m.type === 'rerun'),
         [],
+        'nothing posted by the button while busy',
       );
+      // Options that failed to run: the old figures stay, said to be for the previous options.
+      await v.page.fill(`#${IDS.rounds}`, '5');
+      await v.waitForPosted('rerun');
+      await v.send({ type: 'error', message: 'defenderShields 9 is more than the 6 of Maw Frigate Pack.' });
+      await v.page.waitForFunction((id) => /could not be computed/.test(document.getElementById(id)!.textContent ?? ''), IDS.stale);
     });
   });
 

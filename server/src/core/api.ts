@@ -50,6 +50,8 @@ export interface Settings {
 export interface CardName {
   name: string;
   faction?: string;
+  /** One of the bundled example cards (listed by `listCards` with `examples: true`), not the workspace's. */
+  example?: boolean;
 }
 
 /**

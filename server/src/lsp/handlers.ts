@@ -36,12 +36,17 @@ import { fleetSummary } from '../core/features/fleetSummary';
 import { cardsUsedBy, findCard, listCards } from '../core/features/workspaceQueries';
 import { runSimulation } from '../core/features/simulate';
 import { cardEstimate } from '../core/features/pointsEstimate';
+import { exampleCards, exampleText, findExampleCard, isExampleUri } from '../core/examples/index';
+import type { CardRef } from '../core/workspace';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { glossary, sectionMarkdown, sections } from '../core/rules/text';
 import {
+  CardAtRequest,
   FleetSummaryRequest,
   ListCardsRequest,
   RuleTextRequest,
   SimulateRequest,
+  type CardAtParams,
   type CardInfo,
   type CardSelector,
   type FleetSummary,
@@ -51,7 +56,6 @@ import {
   type RuleTextParams,
   type SimulateParams,
 } from '../../../protocol';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { FabledDocument } from '../core/model/types';
 import * as convert from './convert';
 import { nextTurn, type Diagnostics } from './diagnostics';
@@ -104,9 +108,41 @@ function selectCard({ state }: Context, sel: CardSelector | undefined) {
     state.ensure(sel.uri);
     return td ? findCard(state.ws, { uri: sel.uri, offset: td.offsetAt(sel.position) }) : undefined;
   }
-  if (sel && 'name' in sel && typeof sel.name === 'string')
-    return findCard(state.ws, { name: sel.name, ...(typeof sel.faction === 'string' ? { faction: sel.faction } : {}) });
+  if (sel && 'name' in sel && typeof sel.name === 'string') {
+    const faction = typeof sel.faction === 'string' ? sel.faction : undefined;
+    // An example card when asked for one; else the workspace's, and an example only when it has none.
+    if (sel.example === true)
+      return findExampleCard(sel.name, faction) ?? findCard(state.ws, { name: sel.name, ...(faction !== undefined ? { faction } : {}) });
+    return findCard(state.ws, { name: sel.name, ...(faction !== undefined ? { faction } : {}) }) ?? findExampleCard(sel.name, faction);
+  }
   return undefined;
+}
+
+/** TextDocuments of the bundled example files, made once, for turning their offsets into positions. */
+const exampleDocs = new Map<string, TextDocument>();
+
+function exampleDoc(uri: string): TextDocument | undefined {
+  let td = exampleDocs.get(uri);
+  const text = td ? undefined : exampleText(uri);
+  if (!td && text !== undefined) exampleDocs.set(uri, (td = TextDocument.create(uri, 'fabled-unit', 0, text)));
+  return td;
+}
+
+/** A card as the client sees it; undefined when its document is not at hand. */
+function cardInfo({ state }: Context, ref: CardRef): CardInfo | undefined {
+  const example = isExampleUri(ref.uri);
+  const td = example ? exampleDoc(ref.uri) : state.textDoc(ref.uri);
+  if (!td || !ref.card.name.value) return undefined;
+  return {
+    name: ref.card.name.value,
+    faction: ref.faction,
+    class: ref.card.class.value ?? ref.card.class.raw,
+    points: ref.card.points.value,
+    uri: ref.uri,
+    range: convert.range(td, ref.card.span),
+    selectionRange: convert.range(td, ref.card.name.span),
+    ...(example ? { example: true } : {}),
+  };
 }
 
 export const HANDLERS: HandlerEntry[] = [
@@ -307,25 +343,35 @@ export const HANDLERS: HandlerEntry[] = [
     register: (c, b) =>
       c.onRequest(
         ListCardsRequest.type,
-        b.guarded(({ state }, params: ListCardsParams | undefined) => {
-          state.ensureAllOpen();
-          const out: CardInfo[] = [];
+        b.guarded((ctx, params: ListCardsParams | undefined) => {
+          ctx.state.ensureAllOpen();
+          const { state } = ctx;
           const refs = typeof params?.fleet === 'string' ? cardsUsedBy(state.ws, state.ensure(params.fleet)) : listCards(state.ws, params?.faction);
+          if (params?.examples === true && typeof params.fleet !== 'string') {
+            const wanted = params.faction?.trim().toLowerCase();
+            refs.push(...exampleCards(state.ws).filter((r) => wanted === undefined || r.faction.trim().toLowerCase() === wanted));
+          }
+          const out: CardInfo[] = [];
           for (const ref of refs) {
-            const td = state.textDoc(ref.uri);
-            if (!td) continue;
-            out.push({
-              name: ref.card.name.value!,
-              faction: ref.faction,
-              class: ref.card.class.value ?? ref.card.class.raw,
-              points: ref.card.points.value,
-              uri: ref.uri,
-              range: convert.range(td, ref.card.span),
-              selectionRange: convert.range(td, ref.card.name.span),
-            });
+            const info = cardInfo(ctx, ref);
+            if (info) out.push(info);
           }
           return out;
         }, [] as CardInfo[]),
+      ),
+  },
+
+  {
+    name: 'cardAt',
+    register: (c, b) =>
+      c.onRequest(
+        CardAtRequest.type,
+        b.guarded((ctx, params: CardAtParams | undefined): CardInfo | null => {
+          if (!params || typeof params.uri !== 'string' || !params.position) return null;
+          ctx.state.ensureAllOpen();
+          const ref = selectCard(ctx, { uri: params.uri, position: params.position });
+          return (ref && cardInfo(ctx, ref)) ?? null;
+        }, null),
       ),
   },
 

@@ -1,7 +1,7 @@
 /**
  * Inlay hints: points per fleet entry (x count, embarked units included) with the running total
  * against the limit; the Combined Shields pool on Escort and Frigate cards; and, when a reference
- * target is set, each weapon's expected damage and kill chance against it.
+ * target is set, each weapon's odds against it (a short label; the detail is in the tooltip).
  */
 import type { FabledDocument, Span } from '../model/types';
 import type { Workspace } from '../workspace';
@@ -86,7 +86,7 @@ export function inlayHints(doc: FabledDocument, ws: Workspace, range: Span, sett
           if (!o) continue;
           out.push({
             offset: lineEnd(doc.text, w.form === 'line' ? w.span.end : w.name.span.end || w.span.start),
-            label: `vs ${o.target.card.name.value}: ${oddsLabel(o)}`,
+            label: oddsLabel(o),
             tooltip: weaponOddsMarkdown(ws, card, w, settings.referenceTarget),
             kind: 'odds',
           });

@@ -8,7 +8,7 @@
 import type { EngagementOptions, SimulationResult, UnitProfile } from './types';
 import { simulateVolley } from './volley';
 import { ENGAGEMENT_ASSUMPTIONS, simulateEngagement } from './engagement';
-import { FIRE_ASSUMPTIONS } from './fire';
+import { FIRE_ASSUMPTIONS, weaponReach } from './fire';
 import { resolveOptions } from './options';
 import { sanitizeProfile } from './profile';
 import { ENGAGEMENT_DEFAULTS } from '../rules/data';
@@ -53,5 +53,10 @@ export function simulate(attacker: UnitProfile, defender: UnitProfile, opts: Eng
     volley,
     engagement,
     assumptions,
+    reach: { attacker: longestReach(att), defender: longestReach(def) },
   };
+}
+
+function longestReach(p: UnitProfile): number {
+  return Math.max(0, ...p.weapons.map((w) => weaponReach(p, w)));
 }

@@ -142,4 +142,6 @@ export interface SimulationResult {
   engagement: EngagementResult;
   /** The model's assumptions in words, shown beside the numbers. */
   assumptions: string[];
+  /** Each unit's longest weapon reach in inches (0 without weapons): at a longer range it cannot fire. */
+  reach?: { attacker: number; defender: number };
 }
