@@ -298,7 +298,10 @@ tfoot td { font-weight: 700; }
 .stats th, .stats td { text-align: center; padding: .1rem .2rem; }
 .card ul { margin: .3rem 0 0; padding-left: 1.1rem; }
 .card li { margin: .1rem 0; }
-.board dt { font-weight: 700; }
+.units th:nth-child(1) { width: 3.2em; } .units th:nth-child(3) { width: 9em; } .units th:nth-child(4) { width: 4.5em; } .units th:nth-child(5) { width: 7.5em; }
+.problems td:nth-child(2) { white-space: nowrap; }
+.classes { width: auto; min-width: 50%; }
+.board dt { font-weight: 700; break-after: avoid; page-break-after: avoid; }
 .board dd { margin: 0 0 .3rem 1rem; }
 footer { margin-top: 1.5rem; color: var(--muted); font-size: .85em; }
 @page { size: A4; margin: 12mm; }
