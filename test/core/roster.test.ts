@@ -79,7 +79,9 @@ describe('roster model', () => {
     assert.equal(r.total, 290);
     assert.equal(rosterShort(r), 'T (Testers): Broken Destroyer 145, Nope ?, Broken Destroyer 145; 290/500 (3 errors)');
     const text = rosterText(r);
-    assert.match(text.split('\n')[4]!, /^NOT LEGAL AS WRITTEN: 3 errors, 1 note/);
+    assert.equal(text.split('\n')[4]!, 'NOT LEGAL AS WRITTEN: 3 errors (1 in the fleet list, 2 in the cards it uses), 1 note (see Problems below)');
+    assert.deepEqual(r.fleetCounts, { errors: 1, warnings: 0, infos: 1 });
+    assert.deepEqual(r.cardCounts, { errors: 2, warnings: 0, infos: 0 });
     assert.equal(text.match(/FS-WEAPON-DAMAGE/g)!.length, 3, 'listed under both entries and once in Problems');
   });
 

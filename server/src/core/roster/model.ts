@@ -136,6 +136,9 @@ export interface Roster {
   problems: RosterProblem[];
   /** Counts over every problem, the fleet's and the cards'. */
   counts: ProblemCounts;
+  /** The same counts split: problems of the fleet list itself (what `check FLEET` reports) and of the cards it uses. */
+  fleetCounts: ProblemCounts;
+  cardCounts: ProblemCounts;
   /** Whether the fleet can be played as written: no error in the list or in a card it uses. */
   legal: boolean;
 }
@@ -292,10 +295,12 @@ export function buildRoster(doc: FleetDocument, ws: Workspace): Roster {
 
   const problems = fleetProblems.filter((p) => !claimed.has(p));
   const counts: ProblemCounts = { errors: 0, warnings: 0, infos: 0 };
+  const fleetCounts: ProblemCounts = { errors: 0, warnings: 0, infos: 0 };
+  const cardCounts: ProblemCounts = { errors: 0, warnings: 0, infos: 0 };
   for (const p of new Set([...problems, ...entries.flatMap((e) => e.problems)])) {
-    if (p.severity === 'error') counts.errors++;
-    else if (p.severity === 'warning') counts.warnings++;
-    else counts.infos++;
+    const key = p.severity === 'error' ? 'errors' : p.severity === 'warning' ? 'warnings' : 'infos';
+    counts[key]++;
+    (p.inCard ? cardCounts : fleetCounts)[key]++;
   }
   const limit = totals.limit !== undefined && totals.limit > 0 ? totals.limit : undefined;
   const size = GAME_SIZES.find((g) => g.points === limit);
@@ -315,6 +320,8 @@ export function buildRoster(doc: FleetDocument, ws: Workspace): Roster {
     board: boardOf(ws, doc.faction.value),
     problems,
     counts,
+    fleetCounts,
+    cardCounts,
     legal: counts.errors === 0,
   };
 }

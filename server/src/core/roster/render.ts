@@ -47,6 +47,12 @@ function countsText(c: ProblemCounts): string {
   return parts.join(', ');
 }
 
+/** "3 errors, 1 warning", saying where the errors are when some are in the cards rather than the list. */
+function verdictText(r: Roster): string {
+  const split = r.cardCounts.errors > 0 ? ` (${r.fleetCounts.errors} in the fleet list, ${r.cardCounts.errors} in the cards it uses)` : '';
+  return countsText(r.counts).replace(/^(\d+ errors?)/, `$1${split}`);
+}
+
 /** "1995 / 2000 pts" or "970 pts". */
 export function pointsText(r: Roster): string {
   return r.limit !== undefined ? `${r.total} / ${r.limit} pts` : `${r.total} pts`;
@@ -147,7 +153,7 @@ export function rosterText(r: Roster, opts: RenderOptions = {}): string {
   out.push(clean(r.name) || '(unnamed fleet)');
   out.push(`${clean(r.faction) || '(no faction)'} · ${gameText(r)}${r.objectives !== undefined ? ` · ${plural(r.objectives, 'objective')}` : ''}`);
   out.push(`Points: ${pointsText(r)}${leftText(r) ? ` (${leftText(r)})` : ''}`);
-  if (!r.legal) out.push('', `NOT LEGAL AS WRITTEN: ${countsText(r.counts)} (see Problems below)`);
+  if (!r.legal) out.push('', `NOT LEGAL AS WRITTEN: ${verdictText(r)} (see Problems below)`);
   out.push('', 'Units');
   for (const e of r.entries) {
     out.push(`  ${entryTitle(e)} [${classOf(e)}] ${entryPoints(e)}`);
@@ -213,7 +219,7 @@ export function rosterMarkdown(r: Roster, opts: RenderOptions = {}): string {
   if (r.objectives !== undefined) meta.push(plural(r.objectives, 'objective'));
   out.push(meta.join(' · '), '');
   out.push(`**${pointsText(r)}**${leftText(r) ? ` · ${leftText(r)}` : ''}`, '');
-  if (!r.legal) out.push(`> **⚠ Not legal as written: ${countsText(r.counts)}.** See Problems below.`, '');
+  if (!r.legal) out.push(`> **⚠ Not legal as written: ${verdictText(r)}.** See Problems below.`, '');
   out.push('## Units', '');
   for (const e of r.entries) {
     out.push(`- **${md(entryTitle(e))}** · ${md(classOf(e))} · ${entryPoints(e)}`);
@@ -331,7 +337,7 @@ export function rosterHtml(r: Roster, opts: RenderOptions = {}): string {
   h.push(`<p class="points${r.over ? ' over' : ''}">${pointsText(r)}${leftText(r) ? ` <span class="left">· ${leftText(r)}</span>` : ''}</p>`, '</header>');
   const ps = allProblems(r);
   if (!r.legal) {
-    h.push(`<section class="verdict" role="alert">⚠ Not legal as written: ${countsText(r.counts)}.<ul>`);
+    h.push(`<section class="verdict" role="alert">⚠ Not legal as written: ${verdictText(r)}.<ul>`);
     for (const p of ps.filter((x) => x.severity === 'error')) h.push(`<li>${esc(p.message)} <small>(${esc(p.code)}, ${esc(where(p, opts))})</small></li>`);
     h.push('</ul></section>');
   } else {
@@ -460,6 +466,8 @@ export function rosterJson(r: Roster, opts: RenderOptions = {}): object {
     over: r.over,
     legal: r.legal,
     counts: r.counts,
+    fleetCounts: r.fleetCounts,
+    cardCounts: r.cardCounts,
     entries: r.entries.map((e) => ({
       unit: e.unit,
       class: e.card ? e.card.class : null,
