@@ -85,6 +85,11 @@ describe('roster model', () => {
     assert.equal(text.match(/FS-WEAPON-DAMAGE/g)!.length, 3, 'listed under both entries and once in Problems');
   });
 
+  it('names the faction as its cards spell it', () => {
+    assert.equal(roster(`name: T\nfaction: tESTERS\npoints: 500\nunits: [Wing]\n`).faction, 'Testers');
+    assert.equal(roster(`name: T\nfaction: Nobody\npoints: 500\nunits: [Wing]\n`).faction, 'Nobody');
+  });
+
   it('over the limit: the top of every format says so', () => {
     const r = roster(`name: Big\nfaction: Testers\npoints: 500\nunits:\n  - unit: Hauler\n    count: 2\n`);
     assert.equal(r.over, true);

@@ -308,7 +308,8 @@ export function buildRoster(doc: FleetDocument, ws: Workspace): Roster {
   return {
     uri: doc.uri,
     name: (doc.name.value ?? '').trim(),
-    faction: (doc.faction.value ?? '').trim(),
+    // The faction as its cards spell it ("Red Corsairs" for a fleet that wrote "red corsairs").
+    faction: (doc.faction.value !== undefined ? (ws.cardsOf(doc.faction.value)[0]?.faction ?? doc.faction.value) : '').trim(),
     limit,
     gameSize: size ? { name: size.name, points: size.points, table: size.table, objectives: { ...size.objectives } } : undefined,
     objectives: doc.objectives?.value,
