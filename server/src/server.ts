@@ -34,6 +34,7 @@ import {
   type Position,
   type Range,
   type SymbolInformation,
+  type TextEdit,
   type WorkspaceDiagnosticReport,
   type WorkspaceDocumentDiagnosticReport,
   type WorkspaceFolder,
@@ -55,12 +56,16 @@ import { definition, prepareRename, references, rename } from './core/features/n
 import { inlayHints } from './core/features/inlayHints';
 import { codeLenses } from './core/features/codeLens';
 import { fleetSummary } from './core/features/fleetSummary';
+import { rosterData, rosterEditOffsets, toTextEdit } from './roster';
 import { dependents, findCard, listCards } from './core/features/workspaceQueries';
 import { runSimulation } from './core/features/simulate';
 import { sectionMarkdown, sections } from './core/rules/text';
 import {
   FleetSummaryChangedNotification,
   FleetSummaryRequest,
+  RosterRequest,
+  RosterEditRequest,
+  type RosterData,
   ListCardsRequest,
   RuleTextRequest,
   SETTINGS_SECTION,
@@ -943,6 +948,46 @@ export function startServer(connection: Connection): void {
           unknownUnits: s.unknownUnits,
           entries: s.entries,
         };
+      },
+      null,
+    ),
+  );
+
+  connection.onRequest(
+    RosterRequest.type,
+    guard(
+      'roster',
+      (params): RosterData | null => {
+        ensureAllOpen();
+        const doc = params?.uri ? ensure(params.uri) : undefined;
+        if (!doc || doc.kind !== 'fleet') return null;
+        return rosterData(
+          doc,
+          ws,
+          (uri, s) => {
+            const td = textDoc(uri);
+            return td ? range(td, s) : undefined;
+          },
+          params,
+        );
+      },
+      null,
+    ),
+  );
+
+  connection.onRequest(
+    RosterEditRequest.type,
+    guard(
+      'rosterEdit',
+      (params): TextEdit | null => {
+        ensureAllOpen();
+        const doc = params?.uri ? ensure(params.uri) : undefined;
+        const td = params?.uri ? textDoc(params.uri) : undefined;
+        if (!doc || doc.kind !== 'fleet' || !td) return null;
+        // An edit computed on text the client no longer has would land in the wrong place.
+        if (typeof params.version === 'number' && documents.get(params.uri) && td.version !== params.version) return null;
+        const e = rosterEditOffsets(doc, params);
+        return e ? toTextEdit(e, (s) => range(td, s)) : null;
       },
       null,
     ),
