@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import type { Range, TextEdit } from 'vscode-languageserver-protocol';
 import { startServer, positionAt, type Client } from './harness';
 import { FILES, FLEET, lineOf } from './fixtures';
-import type { RosterData } from '../../server/src/protocol';
+import type { RosterData } from '../../protocol';
 
 const FLEET_PATH = 'fleets/vanguard.fleet.yaml';
 

@@ -3,12 +3,12 @@
  * and edits, with offsets turned into LSP ranges. The core does the work; this file only converts.
  */
 import type { Range, TextEdit } from 'vscode-languageserver-protocol';
-import type { FleetDocument, Span } from './core/model/types';
-import type { Workspace } from './core/workspace';
-import { buildRoster, type RosterProblem } from './core/roster/model';
-import { renderRoster, rosterShort, ROSTER_FORMATS, type RosterFormat } from './core/roster/render';
-import { addChoices, addUnitEdit, disembarkEdit, embarkChoices, embarkEdit, removeEntryEdit, type OffsetEdit } from './core/roster/edits';
-import type { RosterData, RosterEditParams, RosterParams, RosterProblemData } from './protocol';
+import type { FleetDocument, Span } from '../core/model/types';
+import type { Workspace } from '../core/workspace';
+import { buildRoster, type RosterProblem } from '../core/roster/model';
+import { renderRoster, rosterShort, ROSTER_FORMATS, type RosterFormat } from '../core/roster/render';
+import { addChoices, addUnitEdit, disembarkEdit, embarkChoices, embarkEdit, removeEntryEdit, type OffsetEdit } from '../core/roster/edits';
+import type { RosterData, RosterEditParams, RosterParams, RosterProblemData } from '../../../protocol';
 
 /** Offsets of a file (by uri) to a range; undefined when that file's text is not at hand. */
 export type ToRange = (uri: string, span: Span) => Range | undefined;
