@@ -202,7 +202,7 @@ export class FleetView implements vscode.TreeDataProvider<Node>, vscode.Disposab
         const x = node.entry.embarked[node.index]!;
         const item = new vscode.TreeItem(x.name || '(no name)');
         item.id = `${r.uri}#entry-${node.entry.index}-embarked-${node.index}`;
-        item.description = `embarked · ${x.class ? `${x.points} pts · ${x.class}` : 'unknown card'}`;
+        item.description = `${x.class ? `${x.points} pts · ${x.class}` : 'unknown card'} · embarked`;
         item.iconPath = new vscode.ThemeIcon('arrow-small-right');
         item.contextValue = 'fleetEmbarked';
         item.command = { command: 'fabledStar.fleet.reveal', title: 'Reveal', arguments: [r.uri, x.range] };

@@ -293,6 +293,92 @@ describe('the packaged extension in VS Code (code-server)', function () {
     await wb.screenshot(join(OUT, 'show-rule.png'));
   });
 
+  describe('the Fleet view', () => {
+    const file = 'fleets/skirmish-500.fleet.yaml';
+    const added = 'Shardlight Escort';
+    const pane = () => wb.page.locator('.pane', { has: wb.page.locator('.pane-header', { hasText: /^\s*Fleet/ }) });
+    const rows = async () => (await pane().locator('.monaco-list-row').allInnerTexts()).map(squash);
+
+    it('shows the open fleet: points against the limit, entries with points and embarked units', async () => {
+      const w = loadWorkspace(sandbox.folder);
+      const doc = w.get(`file://${join(sandbox.folder, file)}`) as FleetDocument;
+      const { total, limit } = fleetPoints(w, doc);
+      await wb.closePanel();
+      await wb.openFile(file);
+      await wb.runCommand('Explorer: Focus on Fleet View');
+      // Give the view the side bar, as a player building a list would: the other sections folded,
+      // the side bar wide enough for names and points.
+      const others = wb.page.locator('.part.sidebar .pane-header.expanded').filter({ hasNotText: /^\s*Fleet/ });
+      for (let i = 0; i < 6 && (await others.count()) > 0; i++) await others.first().click();
+      const bar = await wb.page.locator('.part.sidebar').boundingBox();
+      if (bar && bar.width < 420) {
+        await wb.page.mouse.move(bar.x + bar.width + 1, bar.y + bar.height / 2);
+        await wb.page.mouse.down();
+        await wb.page.mouse.move(bar.x + 440, bar.y + bar.height / 2, { steps: 5 });
+        await wb.page.mouse.up();
+      }
+      const shown = await poll(
+        `the Fleet view to show ${total} / ${limit} pts and the fleet's entries`,
+        async () => {
+          const r = await rows();
+          return r.some((t) => t.includes(`${total} / ${limit} pts`)) &&
+            r.some((t) => /Lumen Cruiser\s*250 pts · Cruiser/.test(t)) &&
+            r.some((t) => t.includes('Veilwing Fighter Wing'))
+            ? r
+            : undefined;
+        },
+        60_000,
+      );
+      assert.equal(
+        shown.filter((t) => !t.includes('embarked') && /pts · (Cruiser|Frigate|Escort|Fighter)/.test(t)).length,
+        doc.units!.items.length,
+        shown.join('\n'),
+      );
+      await pane().screenshot({ path: join(OUT, 'fleet-view-pane.png') });
+      await wb.screenshot(join(OUT, 'fleet-view.png'));
+    });
+
+    it('adds a unit from the quick pick as a fleet entry, and the view follows', async () => {
+      await wb.openFile(file);
+      await wb.runCommand('Fabled Star: Add Unit…');
+      await wb.pickQuick(added, 'Myr-Valari card');
+      const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+      await poll('the fleet list to get the new entry', async () => squash(await editor.innerText()).includes(`- unit: ${added}`));
+      const w = loadWorkspace(sandbox.folder);
+      const card = w.findCards(added)[0]!;
+      const doc = w.get(`file://${join(sandbox.folder, file)}`) as FleetDocument;
+      const { total, limit } = fleetPoints(w, doc);
+      const now = total + card.card.points.value!;
+      await poll(`the view to show ${now} / ${limit} pts and the new entry`, async () => {
+        const r = await rows();
+        return r.some((t) => t.includes(`${now} / ${limit} pts`)) && r.some((t) => t.startsWith(added) && t.includes(`${card.card.points.value} pts · Escort`));
+      });
+      await wb.screenshot(join(OUT, 'fleet-view-added.png'));
+    });
+
+    it('exports the roster as printable HTML that names the new unit and says it is over the limit', async () => {
+      await wb.openFile(file);
+      await wb.runCommand('Fabled Star: Export Fleet Roster');
+      await wb.pickQuick('HTML (printable)');
+      // code-server's save dialog is VS Code's simple one: a path in a quick input.
+      const input = wb.page.locator('.quick-input-widget input[type="text"]');
+      await poll('the save dialog to offer skirmish-500.roster.html', async () =>
+        ((await input.inputValue().catch(() => '')) ?? '').endsWith('skirmish-500.roster.html'),
+      );
+      await wb.page.keyboard.press('Enter');
+      const out = join(sandbox.folder, 'fleets', 'skirmish-500.roster.html');
+      const html = await poll('the roster file', () => (existsSync(out) ? readFileSync(out, 'utf8') : undefined));
+      assert.match(html, /<h1>Veil Patrol<\/h1>/);
+      assert.ok(html.includes(`<strong>${added}</strong>`), 'the added unit is not in the export');
+      assert.match(html, /Not legal as written: 1 error/);
+      assert.doesNotMatch(html, /<script/i);
+      await poll(
+        'the notification saying where the roster went',
+        async () => (await wb.page.locator('.notification-toast', { hasText: 'Roster written to fleets/skirmish-500.roster.html' }).count()) > 0,
+      );
+    });
+  });
+
   describe('when the language server crashes', () => {
     /**
      * The server processes of this installation, newest first. A reloaded window leaves its old
