@@ -338,6 +338,21 @@ describe('the packaged extension in VS Code (code-server)', function () {
       await wb.screenshot(join(OUT, 'fleet-view.png'));
     });
 
+    it('goes to an entry in the YAML when it is clicked', async () => {
+      const text = readFileSync(join(sandbox.folder, file), 'utf8');
+      const at = positionOf(text, /- unit: (Prism Frigate Squadron)/);
+      await pane().locator('.monaco-list-row', { hasText: 'Prism Frigate Squadron' }).first().click();
+      await poll(`the cursor on line ${at.line}`, async () => (await wb.statusBarText()).includes(`Ln ${at.line}, Col ${at.column - 'unit: '.length}`));
+    });
+
+    it('copies the short roster line', async () => {
+      await wb.openFile(file);
+      await wb.runCommand('Fabled Star: Copy Roster as Text');
+      await poll('the status bar to say what was copied', async () =>
+        (await wb.statusBarText()).includes('Copied: Veil Patrol (Myr-Valari): Lumen Cruiser + Veilwing Fighter Wing 250'),
+      );
+    });
+
     it('adds a unit from the quick pick as a fleet entry, and the view follows', async () => {
       await wb.openFile(file);
       await wb.runCommand('Fabled Star: Add Unit…');
