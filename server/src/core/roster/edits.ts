@@ -7,9 +7,9 @@
 import type { FleetDocument, FleetEntry, ListField, Span, Field } from '../model/types';
 import type { CardRef, Workspace } from '../workspace';
 import { LAUNCH_BAY, type UnitClass } from '../rules/data';
-import { bayCapacity } from '../check/context';
+import { bayCapacity } from '../model/derived';
 import { yamlScalar, lineEnd } from '../features/shared';
-import { fleetTotals } from '../check/index';
+import { fleetTotals } from '../fleetPoints';
 
 /** Replace [start, end) of the text with `newText`. */
 export interface OffsetEdit {

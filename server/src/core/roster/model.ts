@@ -6,7 +6,9 @@
  */
 import type { FactionDocument, FleetDocument, Problem, Severity, Span, UnitCard } from '../model/types';
 import type { CardRef, Workspace } from '../workspace';
-import { checkDocument, cpPerRound, fleetTotals } from '../check/index';
+import { checkDocument } from '../check/index';
+import { cpPerRound } from '../model/derived';
+import { fleetTotals } from '../fleetPoints';
 import { GAME_SIZES, STAT_ORDER, type StatName } from '../rules/data';
 
 export interface RosterWeapon {
