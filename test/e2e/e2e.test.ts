@@ -371,6 +371,50 @@ describe('the packaged extension in VS Code (code-server)', function () {
       await wb.screenshot(join(OUT, 'fleet-view-added.png'));
     });
 
+    /** Runs a row's inline action (shown on hover), as a user clicks the icon. */
+    async function rowAction(label: string, nth: number, action: string): Promise<void> {
+      const row = pane().locator('.monaco-list-row', { hasText: label }).nth(nth);
+      await row.hover();
+      await row.locator(`.action-label[aria-label="${action}"]`).click();
+    }
+
+    it('disembarks and embarks through the entries’ Remove and Embark… actions', async () => {
+      await wb.openFile(file);
+      const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+      // The Lumen Cruiser's bay is full: take its Veilwing out (the embarked row comes right after it).
+      await rowAction('Veilwing Fighter Wing', 0, 'Remove');
+      await poll('the Cruiser at 190 pts', async () => (await rows()).some((t) => /Lumen Cruiser\s*190 pts · Cruiser/.test(t)));
+      await rowAction('Lumen Cruiser', 0, 'Embark…');
+      await wb.pickQuick('Veilwing Fighter Wing', 'launch bays can carry');
+      await poll('the Cruiser at 250 pts again', async () => (await rows()).some((t) => /Lumen Cruiser\s*250 pts · Cruiser/.test(t)));
+      // Monaco's lines are not in document order in the page: save, and read the file.
+      await editor.click();
+      await wb.page.keyboard.press('Control+S');
+      const saved = await poll('the fleet saved with the unit embarked again', () => {
+        const t = readFileSync(join(sandbox.folder, file), 'utf8');
+        return t.includes(`- unit: ${added}`) ? t : undefined;
+      });
+      assert.match(saved, /\n {2}- unit: Lumen Cruiser\n {4}embark:\n {6}- Veilwing Fighter Wing\n {2}- unit: Prism Frigate Squadron\n/);
+      assert.deepEqual(
+        cliCheck(sandbox.folder)
+          .diagnostics.filter((d) => d.file === file && d.severity === 'error')
+          .map((d) => d.code),
+        ['FS-FLEET-OVER'],
+        'the only error is the unit added over the limit',
+      );
+    });
+
+    it('removes an entry through its Remove action', async () => {
+      const count = async () => (await rows()).filter((t) => t.startsWith(added)).length;
+      const before = await count();
+      await rowAction(added, before - 1, 'Remove');
+      await poll(`${added} listed ${before - 1} times`, async () => (await count()) === before - 1);
+      // Put it back, so the export below is of the fleet with the added unit.
+      await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+      await wb.page.keyboard.press('Control+Z');
+      await poll(`${added} listed ${before} times again`, async () => (await count()) === before);
+    });
+
     it('exports the roster as printable HTML that names the new unit and says it is over the limit', async () => {
       await wb.openFile(file);
       await wb.runCommand('Fabled Star: Export Fleet Roster');
