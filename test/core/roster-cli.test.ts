@@ -119,6 +119,7 @@ describe('roster CLI: usage and I/O', () => {
       [abs('examples/fleets/skirmish-500.fleet.yaml'), '--format', 'pdf'],
       /--format must be markdown, html, json, text or short, not "pdf"/,
     ],
+    ['a fleet path with a line break', [abs('two\nlines.fleet.yaml')], /two\\nlines\.fleet\.yaml: no such file/],
     ['an unknown option', [abs('examples/fleets/skirmish-500.fleet.yaml'), '--colour'], /Unknown option '--colour'/],
   ];
   for (const [name, args, message] of cases) {

@@ -10,6 +10,7 @@ import { LIMITS } from '../core/model/limits';
 import { buildRoster } from '../core/roster/model';
 import { renderRoster, ROSTER_FORMATS, type RosterFormat } from '../core/roster/render';
 import { expandPaths, fileUri, type CliIO } from './io';
+import { escapeControls } from './terminal';
 
 export const ROSTER_HELP = `Usage: fabled-star roster FLEET [--cards PATH]... [--format markdown|html|json|text|short]
 
@@ -50,7 +51,7 @@ export function runRoster(argv: string[], io: CliIO): number {
   }
   const format = values.format ?? 'text';
   if (!(ROSTER_FORMATS as readonly string[]).includes(format)) {
-    io.stderr(`fabled-star roster: --format must be ${ROSTER_FORMATS.slice(0, -1).join(', ')} or ${ROSTER_FORMATS.at(-1)}, not "${format}"\n`);
+    io.stderr(`fabled-star roster: --format must be ${ROSTER_FORMATS.slice(0, -1).join(', ')} or ${ROSTER_FORMATS.at(-1)}, not "${escapeControls(format)}"\n`);
     return 2;
   }
   if (positionals.length !== 1) {
@@ -58,17 +59,19 @@ export function runRoster(argv: string[], io: CliIO): number {
     return 2;
   }
   const fleet = positionals[0]!;
+  // Paths and flags go into one-line messages: a line break or an escape in them must not break out.
+  const shown = escapeControls(fleet);
   if (kindOfUri(fleet) !== 'fleet') {
-    io.stderr(`fabled-star roster: ${fleet}: not a fleet list (name it *.fleet.yaml)\n`);
+    io.stderr(`fabled-star roster: ${shown}: not a fleet list (name it *.fleet.yaml)\n`);
     return 2;
   }
   if (!io.exists(fleet) || io.isDirectory(fleet)) {
-    io.stderr(`fabled-star roster: ${fleet}: no such file\n`);
+    io.stderr(`fabled-star roster: ${shown}: no such file\n`);
     return 2;
   }
   const cards = expandPaths(io, values.cards?.length ? values.cards : [io.cwd]);
   if (cards.missing.length) {
-    io.stderr(`fabled-star roster: ${cards.missing[0]}: no such file or folder\n`);
+    io.stderr(`fabled-star roster: ${escapeControls(cards.missing[0]!)}: no such file or folder\n`);
     return 2;
   }
   const ws = new Workspace();
@@ -85,7 +88,7 @@ export function runRoster(argv: string[], io: CliIO): number {
   };
   const fleetText = read(fleet);
   if (fleetText instanceof Error) {
-    io.stderr(`fabled-star roster: ${fleet}: ${fleetText.message}\n`);
+    io.stderr(`fabled-star roster: ${shown}: ${escapeControls(fleetText.message)}\n`);
     return 2;
   }
   for (const file of cards.files) {
@@ -95,12 +98,12 @@ export function runRoster(argv: string[], io: CliIO): number {
     const text = read(file);
     // One unreadable card file among many should not stop the roster: its cards are simply
     // missing, which the roster reports as unknown cards.
-    if (text instanceof Error) io.stderr(`fabled-star roster: ${file}: ${text.message} (skipped)\n`);
+    if (text instanceof Error) io.stderr(`fabled-star roster: ${escapeControls(file)}: ${escapeControls(text.message)} (skipped)\n`);
     else ws.set(uri, text);
   }
   const doc = ws.set(fleetUri, fleetText);
   if (!doc || doc.kind !== 'fleet') {
-    io.stderr(`fabled-star roster: ${fleet}: not a fleet list\n`);
+    io.stderr(`fabled-star roster: ${shown}: not a fleet list\n`);
     return 2;
   }
   const roster = buildRoster(doc, ws);
