@@ -8,6 +8,7 @@ import type { Row } from './util';
 import { benchCore } from './core';
 import { benchSim } from './sim';
 import { benchServer } from './server';
+import { benchRoster } from './roster';
 
 interface Suite {
   title: string;
@@ -21,6 +22,7 @@ const SUITES: Suite[] = [
   { title: 'Validator and CLI core (issue 2)', key: 'core', run: benchCore },
   { title: 'Simulator (issue 4)', key: 'sim', run: benchSim },
   { title: 'Language server over stdio (issue 3)', key: 'server', run: benchServer },
+  { title: 'Rosters (issue 15)', key: 'roster', run: benchRoster },
 ];
 
 function fmt(ms: number): string {

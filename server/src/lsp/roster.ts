@@ -7,6 +7,7 @@ import type { FleetDocument, Span } from '../core/model/types';
 import type { Workspace } from '../core/workspace';
 import { buildRoster, type RosterProblem } from '../core/roster/model';
 import { renderRoster, rosterShort, ROSTER_FORMATS, type RosterFormat } from '../core/roster/render';
+import { fleetTotals } from '../core/fleetPoints';
 import { addChoices, addUnitEdit, disembarkEdit, embarkChoices, embarkEdit, removeEntryEdit, type OffsetEdit } from '../core/roster/edits';
 import type { RosterData, RosterEditParams, RosterParams, RosterProblemData } from '../../../protocol';
 
@@ -17,6 +18,8 @@ const NOWHERE: Range = { start: { line: 0, character: 0 }, end: { line: 0, chara
 
 export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, params?: RosterParams): RosterData {
   const r = buildRoster(doc, ws);
+  // Resolved once for every entry's Embark… choices (a fleet may have hundreds of entries).
+  const totals = fleetTotals(doc, ws);
   const at = (uri: string, span: Span) => toRange(uri, span) ?? NOWHERE;
   const problem = (p: RosterProblem): RosterProblemData => ({ severity: p.severity, code: p.code, message: p.message, uri: p.uri, range: at(p.uri, p.span) });
   const format = params?.format && (ROSTER_FORMATS as readonly string[]).includes(params.format) ? (params.format as RosterFormat) : undefined;
@@ -44,7 +47,7 @@ export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, 
       range: at(doc.uri, e.span),
       card: e.card ? { uri: e.card.uri, range: at(e.card.uri, e.card.span) } : undefined,
       embarked: e.embarked.map((x) => ({ name: x.name, class: x.card?.class, points: x.points, range: at(doc.uri, x.span) })),
-      embarkChoices: embarkChoices(doc, ws, e.index).map((c) => ({ name: c.name, class: c.class, points: c.points, fits: c.fits })),
+      embarkChoices: embarkChoices(doc, ws, e.index, totals).map((c) => ({ name: c.name, class: c.class, points: c.points, fits: c.fits })),
       problems: e.problems.map(problem),
     })),
     byClass: r.byClass,

@@ -9,7 +9,7 @@ import type { CardRef, Workspace } from '../workspace';
 import { LAUNCH_BAY, type UnitClass } from '../rules/data';
 import { bayCapacity } from '../model/derived';
 import { yamlScalar, lineEnd } from '../features/shared';
-import { fleetTotals } from '../fleetPoints';
+import { fleetTotals, type FleetTotals } from '../fleetPoints';
 
 /** Replace [start, end) of the text with `newText`. */
 export interface OffsetEdit {
@@ -291,8 +291,13 @@ export function addChoices(doc: FleetDocument, ws: Workspace): CardChoice[] {
  * The cards "Embark…" offers for entry `index`: the faction's Fighters and Bombers its bays can
  * carry, each with whether one more still fits (Fighter-only tier slots first, as the checker counts).
  */
-export function embarkChoices(doc: FleetDocument, ws: Workspace, index: number): (CardChoice & { fits: boolean })[] {
-  const ep = fleetTotals(doc, ws).entries[index];
+export function embarkChoices(
+  doc: FleetDocument,
+  ws: Workspace,
+  index: number,
+  totals: FleetTotals = fleetTotals(doc, ws),
+): (CardChoice & { fits: boolean })[] {
+  const ep = totals.entries[index];
   if (!ep?.card) return [];
   const cap = bayCapacity(ep.card.card);
   if (cap.tierFighters === 0 && cap.reserves === 0) return [];
