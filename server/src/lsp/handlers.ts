@@ -57,6 +57,8 @@ import {
   type RuleTextParams,
   type SimulateParams,
 } from '../../../protocol';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { FabledDocument } from '../core/model/types';
 import * as convert from './convert';
 import { nextTurn, type Diagnostics } from './diagnostics';
 import type { ServerState } from './state';
@@ -92,6 +94,16 @@ export interface HandlerEntry {
  */
 const STALE_MODEL_OK_CHARS = 100_000;
 
+/** A request about one document: null when the document is not one of ours (or the request was cancelled). */
+function inDocument<P extends { textDocument: { uri: string } }, R>(
+  handle: (ctx: Context, r: { td: TextDocument; doc: FabledDocument }, params: P, token: CancellationToken) => R | Promise<R>,
+): Handle<P, R | null> {
+  return (ctx, params, token) => {
+    const r = ctx.state.request(params.textDocument.uri, token);
+    return r ? handle(ctx, r, params, token) : null;
+  };
+}
+
 function selectCard({ state }: Context, sel: CardSelector | undefined) {
   if (sel && 'uri' in sel && sel.position) {
     const td = state.textDoc(sel.uri);
@@ -108,17 +120,18 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'hover',
     register: (c, b) =>
       c.onHover(
-        b.guarded(async ({ state }, params: HoverParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const settings = await state.settingsFor(params.textDocument.uri);
-          const h = hover(r.doc, state.ws, r.td.offsetAt(params.position), settings);
-          if (!h) return null;
-          const contents = state.client.markdownHover
-            ? { kind: 'markdown' as const, value: h.markdown }
-            : { kind: 'plaintext' as const, value: markdownToPlain(h.markdown) };
-          return { contents, range: convert.range(r.td, h.span) };
-        }, null),
+        b.guarded(
+          inDocument(async ({ state }, r, params: HoverParams) => {
+            const settings = await state.settingsFor(params.textDocument.uri);
+            const h = hover(r.doc, state.ws, r.td.offsetAt(params.position), settings);
+            if (!h) return null;
+            const contents = state.client.markdownHover
+              ? { kind: 'markdown' as const, value: h.markdown }
+              : { kind: 'plaintext' as const, value: markdownToPlain(h.markdown) };
+            return { contents, range: convert.range(r.td, h.span) };
+          }),
+          null,
+        ),
       ),
   },
 
@@ -146,20 +159,21 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'codeAction',
     register: (c, b) =>
       c.onCodeAction(
-        b.guarded(({ state, diagnostics }, params: CodeActionParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const p = diagnostics.problemsOf(params.textDocument.uri);
-          const codes = new Set(params.context.diagnostics.map((d) => String(d.code ?? '')));
-          const problems = (p?.problems ?? []).filter((x) => codes.size === 0 || codes.has(x.code));
-          const actions = codeActions(r.doc, convert.span(r.td, params.range), problems);
-          return convert.codeActionList(
-            actions,
-            params.context.only,
-            (u) => state.textDoc(u),
-            (problem) => diagnostics.toDiagnostic(problem, r.td),
-          );
-        }, null),
+        b.guarded(
+          inDocument(({ state, diagnostics }, r, params: CodeActionParams) => {
+            const p = diagnostics.problemsOf(params.textDocument.uri);
+            const codes = new Set(params.context.diagnostics.map((d) => String(d.code ?? '')));
+            const problems = (p?.problems ?? []).filter((x) => codes.size === 0 || codes.has(x.code));
+            const actions = codeActions(r.doc, convert.span(r.td, params.range), problems);
+            return convert.codeActionList(
+              actions,
+              params.context.only,
+              (u) => state.textDoc(u),
+              (problem) => diagnostics.toDiagnostic(problem, r.td),
+            );
+          }),
+          null,
+        ),
       ),
   },
 
@@ -167,11 +181,12 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'documentSymbol',
     register: (c, b) =>
       c.onDocumentSymbol(
-        b.guarded(({ state }, params: DocumentSymbolParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          return convert.documentSymbolList(documentSymbols(r.doc, state.ws), r.td, state.client.hierarchicalSymbols);
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, _params: DocumentSymbolParams) => {
+            return convert.documentSymbolList(documentSymbols(r.doc, state.ws), r.td, state.client.hierarchicalSymbols);
+          }),
+          null,
+        ),
       ),
   },
 
@@ -194,11 +209,12 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'definition',
     register: (c, b) =>
       c.onDefinition(
-        b.guarded(({ state }, params: DefinitionParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          return convert.locations(definition(r.doc, state.ws, r.td.offsetAt(params.position)), (u) => state.textDoc(u));
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, params: DefinitionParams) => {
+            return convert.locations(definition(r.doc, state.ws, r.td.offsetAt(params.position)), (u) => state.textDoc(u));
+          }),
+          null,
+        ),
       ),
   },
 
@@ -206,11 +222,12 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'references',
     register: (c, b) =>
       c.onReferences(
-        b.guarded(({ state }, params: ReferenceParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          return convert.locations(references(r.doc, state.ws, r.td.offsetAt(params.position), params.context.includeDeclaration), (u) => state.textDoc(u));
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, params: ReferenceParams) => {
+            return convert.locations(references(r.doc, state.ws, r.td.offsetAt(params.position), params.context.includeDeclaration), (u) => state.textDoc(u));
+          }),
+          null,
+        ),
       ),
   },
 
@@ -218,12 +235,13 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'prepareRename',
     register: (c, b) =>
       c.onPrepareRename(
-        b.guarded(({ state }, params: PrepareRenameParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const p = prepareRename(r.doc, state.ws, r.td.offsetAt(params.position));
-          return p ? { range: convert.range(r.td, p.span), placeholder: p.placeholder } : null;
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, params: PrepareRenameParams) => {
+            const p = prepareRename(r.doc, state.ws, r.td.offsetAt(params.position));
+            return p ? { range: convert.range(r.td, p.span), placeholder: p.placeholder } : null;
+          }),
+          null,
+        ),
       ),
   },
 
@@ -231,15 +249,16 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'rename',
     register: (c, b) =>
       c.onRenameRequest(
-        b.guarded(({ state }, params: RenameParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          // Every file the rename touches must be current in the workspace first.
-          for (const td of state.documents.all()) state.ensure(td.uri);
-          const res = rename(r.doc, state.ws, r.td.offsetAt(params.position), params.newName, (u) => state.textDoc(u)?.getText());
-          if (res.error) throw new ResponseError(ErrorCodes.InvalidRequest, res.error);
-          return { changes: convert.changes(res.edits, (u) => state.textDoc(u)) };
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, params: RenameParams) => {
+            // Every file the rename touches must be current in the workspace first.
+            for (const td of state.documents.all()) state.ensure(td.uri);
+            const res = rename(r.doc, state.ws, r.td.offsetAt(params.position), params.newName, (u) => state.textDoc(u)?.getText());
+            if (res.error) throw new ResponseError(ErrorCodes.InvalidRequest, res.error);
+            return { changes: convert.changes(res.edits, (u) => state.textDoc(u)) };
+          }),
+          null,
+        ),
       ),
   },
 
@@ -247,12 +266,13 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'inlayHint',
     register: (c, b) =>
       c.languages.inlayHint.on(
-        b.guarded(async ({ state }, params: InlayHintParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const settings = await state.settingsFor(params.textDocument.uri);
-          return inlayHints(r.doc, state.ws, convert.span(r.td, params.range), settings).map((h) => convert.inlayHint(h, r.td));
-        }, null),
+        b.guarded(
+          inDocument(async ({ state }, r, params: InlayHintParams) => {
+            const settings = await state.settingsFor(params.textDocument.uri);
+            return inlayHints(r.doc, state.ws, convert.span(r.td, params.range), settings).map((h) => convert.inlayHint(h, r.td));
+          }),
+          null,
+        ),
       ),
   },
 
@@ -260,12 +280,13 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'codeLens',
     register: (c, b) =>
       c.onCodeLens(
-        b.guarded(async ({ state }, params: CodeLensParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const settings = await state.settingsFor(params.textDocument.uri);
-          return codeLenses(r.doc, state.ws, settings).map((l) => convert.codeLens(l, r.td));
-        }, null),
+        b.guarded(
+          inDocument(async ({ state }, r, params: CodeLensParams) => {
+            const settings = await state.settingsFor(params.textDocument.uri);
+            return codeLenses(r.doc, state.ws, settings).map((l) => convert.codeLens(l, r.td));
+          }),
+          null,
+        ),
       ),
   },
 
