@@ -28,7 +28,8 @@ describe('roster requests over stdio', function () {
     fleet = await c.open(FLEET_PATH, FLEET);
     await c.poll('the workspace cards', async () => {
       const r = await c.request<RosterData | null>('fabledStar/roster', { uri: fleet });
-      return r && r.entries[0]!.class === 'Destroyer' && r;
+      // Every workspace file indexed: the Myr-Valari cards resolve, and the Consumed card is known as one.
+      return r && r.entries[0]!.class === 'Destroyer' && r.entries[3]!.problems[0]?.code === 'FS-UNIT-FACTION' && r;
     });
   });
   after(async () => c?.stop());
