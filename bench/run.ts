@@ -9,6 +9,7 @@ import { benchCore } from './core';
 import { benchSim } from './sim';
 import { benchServer } from './server';
 import { benchBalance } from './balance';
+import { benchRoster } from './roster';
 
 interface Suite {
   title: string;
@@ -23,6 +24,7 @@ const SUITES: Suite[] = [
   { title: 'Simulator (issue 4)', key: 'sim', run: benchSim },
   { title: 'Language server over stdio (issue 3)', key: 'server', run: benchServer },
   { title: 'Points estimate (issue 13)', key: 'balance', run: benchBalance },
+  { title: 'Rosters (issue 15)', key: 'roster', run: benchRoster },
 ];
 
 function fmt(ms: number): string {

@@ -8,7 +8,7 @@
  * them. They are what the VS Code extension builds its commands, status bar and engagement view on.
  */
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import type { Position, Range } from 'vscode-languageserver-protocol';
+import type { Position, Range, TextEdit } from 'vscode-languageserver-protocol';
 import type { EngagementOptions, SimulationResult } from './simulation';
 import type { CardEstimate, CardName, FleetEntrySummary, FleetSummary, Settings, SimulateCommandArgs } from '../server/src/core/api';
 
@@ -201,6 +201,118 @@ export interface RuleTextEntry {
 export const RuleTextRequest = {
   method: 'fabledStar/ruleText',
   type: new RequestType<RuleTextParams, RuleTextEntry[], void>('fabledStar/ruleText'),
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Rosters (the Fleet view, Export Fleet Roster, Copy Roster as Text)
+
+export type RosterFormatName = 'markdown' | 'html' | 'json' | 'text' | 'short';
+
+export interface RosterParams {
+  uri: string;
+  /** Also render the roster in this format (the answer's `rendered`), as `fabled-star roster` does. */
+  format?: RosterFormatName;
+}
+
+export interface RosterProblemData {
+  severity: 'error' | 'warning' | 'info';
+  code: string;
+  message: string;
+  /** The fleet's uri, or a card file's for a problem of a card the entry uses. */
+  uri: string;
+  range: Range;
+}
+
+/** A card a roster action offers: "Add unit…" (the faction's cards) or "Embark…" (what the bays carry). */
+export interface RosterChoice {
+  name: string;
+  class: string;
+  points: number | undefined;
+  /** Add: within the points left (or no limit). Embark: a bay still has room for it. */
+  fits: boolean;
+}
+
+export interface RosterEmbarkedData {
+  name: string;
+  /** The card's class; undefined when the name is not a card of the fleet's faction. */
+  class: string | undefined;
+  points: number;
+  range: Range;
+}
+
+export interface RosterEntryData {
+  /** Position in the fleet's `units` list; what `fabledStar/rosterEdit` takes. */
+  index: number;
+  unit: string;
+  class: string | undefined;
+  count: number;
+  /** The card's own points (undefined when unknown). */
+  cardPoints: number | undefined;
+  /** One copy with what it embarks; and that times count. */
+  each: number;
+  total: number;
+  /** Every card of the entry is known (otherwise its points are not all counted). */
+  complete: boolean;
+  range: Range;
+  /** Where the entry's card is defined. */
+  card: { uri: string; range: Range } | undefined;
+  embarked: RosterEmbarkedData[];
+  /** What this entry's launch bays can take (empty when it has none). */
+  embarkChoices: RosterChoice[];
+  /** The entry's problems and those of the cards it uses. */
+  problems: RosterProblemData[];
+}
+
+export interface RosterData {
+  uri: string;
+  name: string;
+  faction: string;
+  limit: number | undefined;
+  /** "Standard" for 1000 pts, ...; undefined for a custom limit. */
+  gameSize: string | undefined;
+  objectives: number | undefined;
+  total: number;
+  remaining: number | undefined;
+  over: boolean;
+  /** No error in the fleet or in a card it uses. */
+  legal: boolean;
+  counts: { errors: number; warnings: number; infos: number };
+  entries: RosterEntryData[];
+  byClass: { class: string; units: number; points: number }[];
+  /** Problems not tied to one entry (limit, objectives, name, faction, the file itself). */
+  problems: RosterProblemData[];
+  /** The cards "Add unit…" offers: the fleet faction's, biggest first. */
+  addChoices: RosterChoice[];
+  /** The short line players post ("Radiant Court 340, …; 970/1000"). */
+  copyText: string;
+  /** The roster in `params.format`, when asked. */
+  rendered?: string;
+}
+
+/**
+ * client -> server: a fleet's roster (what the Fleet view shows, and an export in any format);
+ * null when the uri is not a fleet the server knows. Refresh on `fabledStar/fleetSummaryChanged`.
+ */
+export const RosterRequest = {
+  method: 'fabledStar/roster',
+  type: new RequestType<RosterParams, RosterData | null, void>('fabledStar/roster'),
+} as const;
+
+export type RosterEditParams = { uri: string; /** The document version the client saw; a stale edit is refused. */ version?: number } & (
+  | { action: 'add'; card: string; count?: number }
+  | { action: 'remove'; entry: number }
+  | { action: 'embark'; entry: number; card: string }
+  | { action: 'disembark'; entry: number; embarked: number }
+);
+
+/**
+ * client -> server: the text edit to the fleet's YAML that makes a roster change (the YAML stays
+ * the source of truth; the client applies it as a workspace edit, so it can be undone). null when
+ * the change cannot be made safely, or the document changed since `version`.
+ */
+export const RosterEditRequest = {
+  method: 'fabledStar/rosterEdit',
+  type: new RequestType<RosterEditParams, TextEdit | null, void>('fabledStar/rosterEdit'),
 } as const;
 
 export * from './simulation';

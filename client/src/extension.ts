@@ -8,6 +8,7 @@ import * as commands from './commands';
 import { Ctx, CLIENT_NAME } from './ctx';
 import { EngagementPanels, VIEW_TYPE } from './engagementPanel';
 import { FleetStatus } from './fleetStatus';
+import * as fleet from './fleetView';
 import { RuleDocuments } from './ruleDocuments';
 
 let ctx: Ctx | undefined;
@@ -33,6 +34,16 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('fabledStar.showRule', commands.showRule(c, rules)),
     vscode.commands.registerCommand('fabledStar.restartServer', commands.restartServer(c)),
   );
+  const fleetView = new fleet.FleetView(c);
+  context.subscriptions.push(
+    fleetView,
+    vscode.commands.registerCommand('fabledStar.fleet.reveal', fleet.reveal()),
+    vscode.commands.registerCommand('fabledStar.fleet.addUnit', fleet.addUnit(c, fleetView)),
+    vscode.commands.registerCommand('fabledStar.fleet.remove', fleet.remove(c)),
+    vscode.commands.registerCommand('fabledStar.fleet.embark', fleet.embark(c)),
+    vscode.commands.registerCommand('fabledStar.exportRoster', fleet.exportRoster(c, fleetView)),
+    vscode.commands.registerCommand('fabledStar.copyRosterText', fleet.copyRosterText(c, fleetView)),
+  );
 
   const activated = performance.now();
   log.info(`Activated in ${(activated - started).toFixed(1)} ms (VS Code ${vscode.version}).`);
@@ -40,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): void {
     () => {
       log.info(`Language server ready ${(performance.now() - started).toFixed(1)} ms after activation began.`);
       void status.refresh();
+      void fleetView.refresh();
     },
     (e: unknown) => {
       const message = e instanceof Error ? e.message : String(e);

@@ -3,6 +3,7 @@ import { nodeIO, type CliIO } from './cli/io';
 import { runCheck } from './cli/check';
 import { runSim } from './cli/sim';
 import { runBalance } from './cli/balance';
+import { runRoster } from './cli/roster';
 import { escapeControls } from './cli/terminal';
 
 const HELP = `Usage: fabled-star <command> [options]
@@ -11,6 +12,7 @@ Commands:
   check PATHS...   check unit cards, Command Boards and fleet lists against the rulebook
   sim              compute the odds of one Fire action and of a short engagement
   balance PATHS... estimate what each card would cost, costed like the cards around it
+  roster FLEET     write a fleet's roster (text, markdown, printable HTML, JSON or one line)
 
 Run "fabled-star <command> --help" for a command's options.
 `;
@@ -24,6 +26,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       return runSim(rest, io);
     case 'balance':
       return runBalance(rest, io);
+    case 'roster':
+      return runRoster(rest, io);
     case undefined:
     case '-h':
     case '--help':

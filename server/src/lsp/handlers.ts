@@ -22,6 +22,7 @@ import {
   type ReferenceParams,
   type RenameParams,
   type SymbolInformation,
+  type TextEdit,
   type WorkspaceSymbolParams,
 } from 'vscode-languageserver/node';
 import { hover } from '../core/features/hover';
@@ -33,6 +34,8 @@ import { definition, prepareRename, references, rename } from '../core/features/
 import { inlayHints } from '../core/features/inlayHints';
 import { codeLenses } from '../core/features/codeLens';
 import { fleetSummary } from '../core/features/fleetSummary';
+import type { Span } from '../core/model/types';
+import { rosterData, rosterEditOffsets, toTextEdit } from './roster';
 import { cardsUsedBy, findCard, listCards } from '../core/features/workspaceQueries';
 import { runSimulation } from '../core/features/simulate';
 import { cardEstimate } from '../core/features/pointsEstimate';
@@ -40,6 +43,8 @@ import { glossary, sectionMarkdown, sections } from '../core/rules/text';
 import {
   FleetSummaryRequest,
   ListCardsRequest,
+  RosterEditRequest,
+  RosterRequest,
   RuleTextRequest,
   SimulateRequest,
   type CardInfo,
@@ -47,6 +52,9 @@ import {
   type FleetSummary,
   type FleetSummaryParams,
   type ListCardsParams,
+  type RosterData,
+  type RosterEditParams,
+  type RosterParams,
   type RuleTextEntry,
   type RuleTextParams,
   type SimulateParams,
@@ -339,6 +347,42 @@ export const HANDLERS: HandlerEntry[] = [
           const doc = params?.uri ? state.ensure(params.uri) : undefined;
           if (!doc || doc.kind !== 'fleet') return null;
           return fleetSummary(doc, state.ws);
+        }, null),
+      ),
+  },
+
+  {
+    name: 'roster',
+    register: (c, b) =>
+      c.onRequest(
+        RosterRequest.type,
+        b.guarded(({ state }, params: RosterParams | undefined): RosterData | null => {
+          state.ensureAllOpen();
+          const doc = params?.uri ? state.ensure(params.uri) : undefined;
+          if (!doc || doc.kind !== 'fleet') return null;
+          const toRange = (uri: string, s: Span) => {
+            const td = state.textDoc(uri);
+            return td ? convert.range(td, s) : undefined;
+          };
+          return rosterData(doc, state.ws, toRange, params);
+        }, null),
+      ),
+  },
+
+  {
+    name: 'rosterEdit',
+    register: (c, b) =>
+      c.onRequest(
+        RosterEditRequest.type,
+        b.guarded(({ state }, params: RosterEditParams | undefined): TextEdit | null => {
+          state.ensureAllOpen();
+          const doc = params?.uri ? state.ensure(params.uri) : undefined;
+          const td = params?.uri ? state.textDoc(params.uri) : undefined;
+          if (!params || !doc || doc.kind !== 'fleet' || !td) return null;
+          // An edit computed on text the client no longer has would land in the wrong place.
+          if (typeof params.version === 'number' && state.documents.get(params.uri) && td.version !== params.version) return null;
+          const e = rosterEditOffsets(doc, params);
+          return e ? toTextEdit(e, (s) => convert.range(td, s)) : null;
         }, null),
       ),
   },
