@@ -3,6 +3,7 @@ import { COMMAND_BOARD, DOCTRINES, type Doctrine } from '../rules/data';
 import type { FactionDocument } from '../model/types';
 import { suggest } from '../model/yaml';
 import { checkTextRanges, type CheckContext } from './context';
+import { withArticle } from '../rules/words';
 
 /** The CP the faction generates per round: `cp`, else the sum of `cpSources`, else the doctrine's. */
 export function cpPerRound(doc: FactionDocument): number | undefined {
@@ -39,7 +40,7 @@ export function checkBoard(ctx: CheckContext, doc: FactionDocument): void {
     } else if (!sources.length && doctrineCp !== undefined && cp !== doctrineCp) {
       ctx.report(
         'FS-CP-MISMATCH',
-        `A ${doc.doctrine.value} doctrine generates ${doctrineCp} CP per round, not ${cp} (Light 2, Standard 3, Elite 4)`,
+        `${withArticle(doc.doctrine.value ?? '', true)} doctrine generates ${doctrineCp} CP per round, not ${cp} (Light 2, Standard 3, Elite 4)`,
         doc.cp.span,
         { replacements: [String(doctrineCp)] },
       );

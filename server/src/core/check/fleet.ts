@@ -5,6 +5,7 @@ import type { CardRef, Workspace } from '../workspace';
 import { suggest, suggestMany } from '../model/yaml';
 import { bayCapacity, type CheckContext } from './context';
 import { clip } from '../model/limits';
+import { count, withArticle } from '../rules/words';
 
 export interface EntryPoints {
   entry: FleetEntry;
@@ -66,7 +67,7 @@ function checkName(ctx: CheckContext, f: Field<string>, faction: string | undefi
     const other = elsewhere[0]!;
     ctx.report(
       'FS-UNIT-FACTION',
-      `${clip(other.card.name.value ?? '')} is a ${clip(other.faction)} card; this fleet is ${clip(faction)}`,
+      `${clip(other.card.name.value ?? '')} is ${withArticle(clip(other.faction))} card; this fleet is ${clip(faction)}`,
       f.span,
       undefined,
       related(other, `${clip(other.card.name.value ?? '')} is defined here (${clip(other.faction)})`),
@@ -139,7 +140,7 @@ export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
         : 'a whole number';
       ctx.report(
         'FS-OBJECTIVES',
-        size ? `A ${limit} pts ${size.name} game is recommended ${rec} objectives, not ${n}` : `Objectives is a whole number, not ${n}`,
+        size ? `${withArticle(`${limit} pts`, true)} ${size.name} game is recommended ${rec} objectives, not ${n}` : `Objectives is a whole number, not ${n}`,
         doc.objectives.span,
         size ? { replacements: [String(size.objectives.min)] } : undefined,
       );
@@ -176,7 +177,7 @@ function checkEmbark(ctx: CheckContext, ep: EntryPoints, faction: string | undef
       const can = cap.reserves > 0 ? LAUNCH_BAY.carrierCarries.join(' or ') : LAUNCH_BAY.tierCarries.join(' or ');
       ctx.report(
         'FS-EMBARK-KIND',
-        `${hostName}'s launch bay carries ${can} units, not a ${cls ?? 'unit of unknown class'} (${carried.card.name.value})`,
+        `${hostName}'s launch bay carries ${can} units, not ${withArticle(cls ?? 'unit of unknown class')} (${carried.card.name.value})`,
         f.span,
         undefined,
         related(host, `${hostName} is defined here`),
@@ -190,12 +191,12 @@ function checkEmbark(ctx: CheckContext, ep: EntryPoints, faction: string | undef
   });
   if (over > 0 && cap) {
     const parts = [
-      cap.tierFighters ? `${cap.tierFighters} Fighter ${cap.tierFighters === 1 ? 'unit' : 'units'} (Launch Bay Tier)` : '',
-      cap.reserves ? `${cap.reserves} squadrons of Fighters or Bombers (Launch Bays (Reserves))` : '',
+      cap.tierFighters ? `${count(cap.tierFighters, 'Fighter unit')} (Launch Bay Tier)` : '',
+      cap.reserves ? `${count(cap.reserves, 'squadron')} of Fighters or Bombers (Launch Bays (Reserves))` : '',
     ].filter(Boolean);
     ctx.report(
       'FS-EMBARK-CAPACITY',
-      `${host!.card.name.value} can carry ${parts.join(' and ')}; ${over} embarked ${over === 1 ? 'unit does' : 'units do'} not fit`,
+      `${host!.card.name.value} can carry ${parts.join(' and ')}; ${count(over, 'embarked unit')} ${over === 1 ? 'does' : 'do'} not fit`,
       embark.keySpan,
       undefined,
       related(host, `${host!.card.name.value} is defined here`),

@@ -6,6 +6,7 @@
 import type { FabledDocument, Problem, Span, StatsBlock } from '../model/types';
 import { MOVEMENT_STICKS, STATS, STAT_ORDER, type StatName } from '../rules/data';
 import { cardsOf, within, yamlScalar } from './shared';
+import { noun } from '../rules/words';
 
 export interface TextEdit {
   uri: string;
@@ -120,7 +121,7 @@ function fixesFor(doc: FabledDocument, p: Problem): CodeActionData[] {
         const edit = addStats(doc, card.stats, missing);
         if (edit)
           out.push({
-            title: `Add the missing ${missing.length === 1 ? 'stat' : 'stats'} ${missing.join(', ')} (placeholder values)`,
+            title: `Add the missing ${noun(missing.length, 'stat')} ${missing.join(', ')} (placeholder values)`,
             kind: 'quickfix',
             edits: [edit],
             problem: p,

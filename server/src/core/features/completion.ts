@@ -42,6 +42,7 @@ import { bayCapacity, ruleFits } from '../check/context';
 import { cursorContext, linesAbove, linesBelow, pathKeys, type CursorContext, type LineInfo } from './context';
 import { cardsOf, md, pSuccess, pct, resolveCard, yamlScalar, within } from './shared';
 import type { Span } from '../model/types';
+import { count, withArticle } from '../rules/words';
 
 export type CompletionKind = 'key' | 'value' | 'enum' | 'card' | 'snippet' | 'order' | 'ability' | 'faction';
 
@@ -287,14 +288,14 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
       out.push(
         value(cl, span, i, {
           kind: 'enum',
-          detail: `${r.bases} base${r.bases === 1 ? '' : 's'} · ${r.weapons}W ${r.orders}O ${r.abilities}A · ${r.points} pts`,
+          detail: `${count(r.bases, 'base')} · ${r.weapons}W ${r.orders}O ${r.abilities}A · ${r.points} pts`,
         }),
       );
     });
     return out;
   }
   if (cardPath && c === '' && key === 'points' && cls) return [value(String(CLASSES[cls].points), span, 0, { detail: `the ${cls} class card` })];
-  if (cardPath && c === '' && key === 'bases' && cls) return [value(String(CLASSES[cls].bases), span, 0, { detail: `a ${cls}` })];
+  if (cardPath && c === '' && key === 'bases' && cls) return [value(String(CLASSES[cls].bases), span, 0, { detail: withArticle(cls) })];
   if (cardPath && c === '' && key === 'base' && cls) return [value(`${CLASSES[cls].baseMm}mm`, span, 0, { detail: `${cls} default` })];
   if (cardPath && c === 'weapons.[]' && key === 'type') return WEAPON_TYPES.map((t, i) => value(t, span, i, { kind: 'enum' }));
   if (cardPath && (c === 'weapons.[]' || c === 'orders.[]' || c === 'abilities.[]') && key === 'range') {
@@ -317,7 +318,7 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
     return ws
       .factions()
       .sort()
-      .map((f, i) => ({ ...value(yamlScalar(f), span, i), label: f, kind: 'faction' as const, detail: `${ws.cardsOf(f).length} cards` }));
+      .map((f, i) => ({ ...value(yamlScalar(f), span, i), label: f, kind: 'faction' as const, detail: count(ws.cardsOf(f).length, 'card') }));
   }
   if (doc.kind === 'faction' && path.length === 0 && key === 'doctrine') {
     return Object.entries(DOCTRINES).map(([d, cp], i) => value(d, span, i, { kind: 'enum', detail: `${cp} CP per round` }));
@@ -364,7 +365,10 @@ function itemValues(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path
 
 function orderItems(span: Span, card: UnitCard | undefined): Completion[] {
   const have = new Set((card?.orders?.items ?? []).map((o) => o.name.value?.toLowerCase()));
-  return KNOWN_ORDERS.filter((o) => !have.has(o.name.toLowerCase())).map((o, i) =>
+  const cls = card?.class.value;
+  // An order only some classes may issue (Recover Craft: Carriers) is not offered to the others.
+  const fits = (o: (typeof KNOWN_ORDERS)[number]) => !o.onlyClasses || !cls || o.onlyClasses.classes.includes(cls);
+  return KNOWN_ORDERS.filter((o) => !have.has(o.name.toLowerCase()) && fits(o)).map((o, i) =>
     value(o.name, span, i, {
       kind: 'order',
       detail: o.difficulty !== undefined ? `difficulty ${o.difficulty}` : o.section,

@@ -6,6 +6,7 @@ import { ENGAGEMENT_DEFAULTS } from '../rules/data';
 import type { EngagementOptions, UnitProfile } from './types';
 import { maxShields } from './fire';
 import { OPTION_LIMITS } from './limits';
+import { count } from '../rules/words';
 
 export { OPTION_LIMITS };
 
@@ -110,11 +111,11 @@ export function validateOptions(raw: unknown, att?: UnitProfile, def?: UnitProfi
       errors.push(`aim "${out.aim}" is not a weapon of ${att.name}; its weapons are ${names || 'none'}.`);
     }
     if (out.attackerBases !== undefined && out.attackerBases > att.bases)
-      errors.push(`attackerBases ${out.attackerBases} is more than the ${att.bases} base(s) of ${att.name}.`);
+      errors.push(`attackerBases ${out.attackerBases} is more than the ${count(att.bases, 'base')} of ${att.name}.`);
   }
   if (def) {
     if (out.defenderBases !== undefined && out.defenderBases > def.bases)
-      errors.push(`defenderBases ${out.defenderBases} is more than the ${def.bases} base(s) of ${def.name}.`);
+      errors.push(`defenderBases ${out.defenderBases} is more than the ${count(def.bases, 'base')} of ${def.name}.`);
     const bases = Math.min(out.defenderBases ?? def.bases, def.bases);
     const max = maxShields(def, bases * def.hp);
     if (out.defenderShields !== undefined && out.defenderShields > max) {
