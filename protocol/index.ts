@@ -9,8 +9,8 @@
  */
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { Position, Range } from 'vscode-languageserver-protocol';
-import type { EngagementOptions, SimulationResult } from '../server/src/core/sim/types';
-import type { CardName, Settings, SimulateCommandArgs } from '../server/src/core/api';
+import type { EngagementOptions, SimulationResult } from './simulation';
+import type { CardName, FleetEntrySummary, FleetSummary, Settings, SimulateCommandArgs } from '../server/src/core/api';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -120,6 +120,17 @@ export interface CardInfo {
 export interface ListCardsParams {
   /** Only cards of this faction (case-insensitive). */
   faction?: string;
+  /** Only the cards this fleet list uses (a fleet's uri), as the fleet resolves its entries. */
+  fleet?: string;
+}
+
+/**
+ * Whether two card selectors ask for the same card: names and factions compare as the server
+ * resolves them (case and outer spaces do not matter). The client never resolves a name itself.
+ */
+export function sameSelector(a: CardName, b: CardName): boolean {
+  const norm = (s: string | undefined): string => (s ?? '').trim().toLowerCase();
+  return norm(a.name) === norm(b.name) && norm(a.faction) === norm(b.faction);
 }
 
 /** client -> server: every card the workspace knows (open files and workspace card files), sorted by faction then name. */
@@ -132,30 +143,8 @@ export interface FleetSummaryParams {
   uri: string;
 }
 
-export interface FleetEntrySummary {
-  unit: string;
-  count: number;
-  /** Points of one copy including what it embarks; undefined when a card is unknown. */
-  points: number | undefined;
-  embarked: string[];
-}
-
-export interface FleetSummary {
-  uri: string;
-  name: string;
-  faction: string;
-  /** Sum of the known cards' points x count, embarked units included. */
-  total: number;
-  /** The points limit, when the fleet gives a valid one. */
-  limit: number | undefined;
-  /** total > limit. */
-  over: boolean;
-  /** limit - total (negative when over), when there is a limit. */
-  remaining: number | undefined;
-  /** Entries whose card is not known (their points are not in the total). */
-  unknownUnits: string[];
-  entries: FleetEntrySummary[];
-}
+/** A fleet's points (declared in the core, which computes it; the same object hovers and lenses read). */
+export type { FleetEntrySummary, FleetSummary };
 
 /** client -> server: the points of a fleet list; null when the uri is not a fleet the server knows. */
 export const FleetSummaryRequest = {
@@ -200,3 +189,5 @@ export const RuleTextRequest = {
   method: 'fabledStar/ruleText',
   type: new RequestType<RuleTextParams, RuleTextEntry[], void>('fabledStar/ruleText'),
 } as const;
+
+export * from './simulation';

@@ -38,7 +38,7 @@ import {
   WEAPON_TYPE_ABBREVIATIONS,
 } from '../server/src/core/rules/data';
 import type { Doctrine, StatName, UnitClass } from '../server/src/core/rules/data';
-import { formDescription } from '../server/src/core/check/stats';
+import { formDescription } from '../server/src/core/rules/lookup';
 import { classCardMarkdown, escapeMarkdown, section, sectionMarkdown } from '../server/src/core/rules/text';
 import type { SectionMarkdownOptions } from '../server/src/core/rules/text';
 import { formatJson } from './build-ruletext';

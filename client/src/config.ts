@@ -3,8 +3,7 @@
  * server reads its own share, `Settings` in protocol/, through workspace/configuration).
  */
 import * as vscode from 'vscode';
-import type { EngagementOptions } from '../../server/src/core/sim/types';
-import { ENGAGEMENT_DEFAULTS, RANGE_BANDS } from '../../server/src/core/rules/data';
+import { ENGAGEMENT_DEFAULTS, RANGE_BANDS, type EngagementOptions } from '../../protocol/simulation';
 import { RERUN_LIMITS } from '../webview/messages';
 
 export const SECTION = 'fabledStar';

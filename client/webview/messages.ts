@@ -14,11 +14,9 @@
  * Content-Security-Policy, unlike ajv's compiled validators).
  */
 import * as v from 'valibot';
-import { RANGE_BANDS, WEAPON_TYPES } from '../../server/src/core/rules/data';
-import type { ActionCounts, EngagementOptions, SimulationResult } from '../../server/src/core/sim/types';
-import { OPTION_LIMITS } from '../../server/src/core/sim/limits';
+import { OPTION_LIMITS, WEAPON_TYPES, type ActionCounts, type EngagementOptions, type SimulationResult } from '../../protocol/simulation';
 
-export type { EngagementOptions, SimulationResult } from '../../server/src/core/sim/types';
+export type { EngagementOptions, SimulationResult } from '../../protocol/simulation';
 
 /** Host -> view. */
 export type HostMessage = { type: 'result'; result: SimulationResult } | { type: 'error'; message: string } | { type: 'busy' };
@@ -183,9 +181,6 @@ export function parseSimulationResult(data: unknown): SimulationResult | undefin
   const r = v.safeParse(simulationResultSchema, data);
   return r.success ? r.output : undefined;
 }
-
-/** The range bands the view offers; re-exported so the host and the view agree on one list. */
-export const VIEW_RANGE_BANDS: readonly number[] = RANGE_BANDS;
 
 // Compile-time proof that the schemas describe exactly the shared types: if someone adds a field
 // to SimulationResult or EngagementOptions, type-checking fails here until the schema follows.

@@ -1,6 +1,6 @@
 /** CLI wiring only: `fabled-star check ...` and `fabled-star sim ...`. */
 import { nodeIO, type CliIO } from './cli/io';
-import { runCheck, CHECK_HELP } from './cli/check';
+import { runCheck } from './cli/check';
 import { runSim } from './cli/sim';
 
 const HELP = `Usage: fabled-star <command> [options]
@@ -34,7 +34,6 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-void CHECK_HELP;
 if (require.main === module || process.argv[1]?.match(/fabled-star(\.js)?$|cli\.js$/)) {
   main(process.argv.slice(2), nodeIO()).then(
     (code) => {

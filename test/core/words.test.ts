@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { article, count, listOf, noun, pluralOf, withArticle } from '../../server/src/core/rules/words';
 import { CLASS_NAMES, DOCTRINES } from '../../server/src/core/rules/data';
-import { CODES } from '../../server/src/core/check/codes';
+import { CODES } from '../../server/src/core/model/codes';
 import { checkDocument } from '../../server/src/core/check/index';
 import { hover } from '../../server/src/core/features/hover';
 import { complete } from '../../server/src/core/features/completion';

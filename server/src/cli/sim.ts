@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { distance } from 'fastest-levenshtein';
 import { Workspace } from '../core/workspace';
-import type { CardRef } from '../core/workspace';
+import type { CardRef, CardSelector } from '../core/workspace';
 import { profileFromCard, renderReport, simulate, validateOptions } from '../core/sim/index';
 import { ENGAGEMENT_DEFAULTS } from '../core/rules/data';
 import { expandPaths, fileUri, type CliIO } from './io';
@@ -70,15 +70,16 @@ export function closestNames(name: string, names: string[], n = 3): string[] {
 
 /** Finds a card by name, or by "Faction/Name"; explains what went wrong otherwise. */
 function findCard(ws: Workspace, role: string, name: string): { ref?: CardRef; error?: string } {
-  let found = ws.findCards(name);
-  if (found.length === 0 && name.includes('/')) {
+  let sel: CardSelector = { name };
+  let r = ws.resolve(sel, 'unique');
+  if (r.candidates.length === 0 && name.includes('/')) {
     const cut = name.indexOf('/');
-    found = ws.findCards(name.slice(cut + 1), name.slice(0, cut).trim());
+    sel = { name: name.slice(cut + 1), faction: name.slice(0, cut).trim() };
+    r = ws.resolve(sel, 'unique');
   }
-  if (found.length === 1) return { ref: found[0] };
-  if (found.length > 1) {
-    const factions = [...new Set(found.map((f) => f.faction))];
-    if (factions.length === 1) return { ref: found[0] };
+  if (r.ref) return { ref: r.ref };
+  if (sel.faction === undefined && r.candidates.length) {
+    const factions = [...new Set(r.candidates.map((f) => f.faction))];
     return { error: `${role} "${name}" names cards of several factions (${factions.join(', ')}); write it as Faction/Name, e.g. "${factions[0]}/${name}".` };
   }
   const all = ws

@@ -31,7 +31,7 @@ import { definition, prepareRename, references, rename } from '../core/features/
 import { inlayHints } from '../core/features/inlayHints';
 import { codeLenses } from '../core/features/codeLens';
 import { fleetSummary } from '../core/features/fleetSummary';
-import { findCard, listCards } from '../core/features/workspaceQueries';
+import { cardsUsedBy, findCard, listCards } from '../core/features/workspaceQueries';
 import { runSimulation } from '../core/features/simulate';
 import { sectionMarkdown, sections } from '../core/rules/text';
 import {
@@ -272,7 +272,8 @@ export const HANDLERS: HandlerEntry[] = [
         b.guarded(({ state }, params: ListCardsParams | undefined) => {
           state.ensureAllOpen();
           const out: CardInfo[] = [];
-          for (const ref of listCards(state.ws, params?.faction)) {
+          const refs = typeof params?.fleet === 'string' ? cardsUsedBy(state.ws, state.ensure(params.fleet)) : listCards(state.ws, params?.faction);
+          for (const ref of refs) {
             const td = state.textDoc(ref.uri);
             if (!td) continue;
             out.push({
@@ -299,18 +300,7 @@ export const HANDLERS: HandlerEntry[] = [
           state.ensureAllOpen();
           const doc = params?.uri ? state.ensure(params.uri) : undefined;
           if (!doc || doc.kind !== 'fleet') return null;
-          const s = fleetSummary(doc, state.ws);
-          return {
-            uri: doc.uri,
-            name: s.name,
-            faction: s.faction,
-            total: s.total,
-            limit: s.limit,
-            over: s.over,
-            remaining: s.remaining,
-            unknownUnits: s.unknownUnits,
-            entries: s.entries,
-          };
+          return fleetSummary(doc, state.ws);
         }, null),
       ),
   },

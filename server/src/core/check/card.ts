@@ -20,20 +20,9 @@ import { count, pluralOf, withArticle } from '../rules/words';
 import type { Ability, Order, UnitCard, Weapon, Field, Span } from '../model/types';
 import { suggest } from '../model/yaml';
 import { checkStats } from './stats';
-import {
-  type CheckContext,
-  bandList,
-  checkTextRanges,
-  inches,
-  isBand,
-  knownAbility,
-  launchBayTier,
-  nearestBands,
-  ruleMisfit,
-  ruleOwners,
-  universalRule,
-  hasStat,
-} from './context';
+import { type CheckContext, checkTextRanges } from './context';
+import { bandList, inches, isBand, knownAbility, launchBayTier, nearestBands, universalRule } from '../rules/lookup';
+import { hasStat, ruleMisfit, ruleOwners } from '../model/derived';
 
 export function checkCard(ctx: CheckContext, card: UnitCard): void {
   const cls = card.class.value;

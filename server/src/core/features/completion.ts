@@ -38,9 +38,9 @@ import {
   UNIT_FILE_KEYS,
   WEAPON_KEYS,
 } from '../model/parse';
-import { bayCapacity, ruleFits } from '../check/context';
+import { bayCapacity, ruleFits } from '../model/derived';
 import { cursorContext, linesAbove, linesBelow, pathKeys, type CursorContext, type LineInfo } from './context';
-import { cardsOf, md, pSuccess, pct, resolveCard, yamlScalar, within } from './shared';
+import { cardsOf, md, pSuccess, pct, yamlScalar, within } from './shared';
 import type { Span } from '../model/types';
 import { count, withArticle } from '../rules/words';
 
@@ -458,7 +458,7 @@ function embarkItems(doc: FleetDocument, ws: Workspace, ctx: CursorContext, span
     (doc.units?.items ?? []).find((e) => entryStep && within(e.span, entryStep.lineStart + entryStep.col)) ??
     (doc.units?.items ?? []).find((e) => e.span.start <= ctx.line.start && ctx.line.start <= e.span.end);
   const hostName = entry?.unit.value ?? (entryStep ? hostFromText(doc.text, entryStep.lineStart) : undefined);
-  const host = resolveCard(ws, hostName, doc.faction.value) ?? (hostName ? ws.findCards(hostName)[0] : undefined);
+  const host = ws.card(hostName, doc.faction.value, 'ownFirst');
   const cards = fleetCards(doc, ws, doc.text);
   if (!host) return cardItems(cards, span, ctx.prefix);
   const cap = bayCapacity(host.card);

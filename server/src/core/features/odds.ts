@@ -33,10 +33,9 @@ function profile(card: UnitCard): UnitProfile | undefined {
   return profileFromCard(card).profile;
 }
 
-/** The reference target: a card of that name, the attacker's faction's first if names clash. */
+/** The reference target: a card of that name, another faction's than the attacker's first if names clash. */
 export function referenceCard(ws: Workspace, name: string, faction?: string): CardRef | undefined {
-  const all = ws.findCards(name);
-  return all.find((r) => faction === undefined || r.faction.toLowerCase() !== faction.toLowerCase()) ?? all[0];
+  return ws.card(name, faction, 'opponent');
 }
 
 export function weaponOdds(ws: Workspace, card: UnitCard, w: Weapon, targetName: string): WeaponOdds | undefined {

@@ -2,8 +2,7 @@
  * Small helpers every feature uses: span tests, Markdown escaping of file text, YAML quoting of
  * inserted names, card lookup and a few dice figures for explanations.
  */
-import type { FabledDocument, Span, StatValue, UnitCard } from '../model/types';
-import type { CardRef, Workspace } from '../workspace';
+import type { FabledDocument, Span, UnitCard } from '../model/types';
 import { STAT_ORDER } from '../rules/data';
 import { escapeMarkdown } from '../rules/text';
 import { binomialPmf, pSuccess } from '../sim/dice';
@@ -48,13 +47,6 @@ export function cardAt(doc: FabledDocument, off: number): UnitCard | undefined {
   return cardsOf(doc).find((c) => within(c.span, off));
 }
 
-/** A card by name: the given faction's first, or (no faction) any faction's. */
-export function resolveCard(ws: Workspace, name: string | undefined, faction: string | undefined): CardRef | undefined {
-  if (!name) return undefined;
-  if (faction !== undefined) return ws.findCards(name, faction)[0];
-  return ws.findCards(name)[0];
-}
-
 /** The card's stat line as written, in rulebook order ("9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"; "?" where absent). */
 export function statLine(card: UnitCard): string {
   return STAT_ORDER.map((s) => card.stats?.entries[s]?.raw || '?').join(' ');
@@ -82,18 +74,6 @@ export function atLeast(target: number, dice: number, k: number): number {
 }
 
 export { pSuccess };
-
-/** The stat's value on a card, when readable. */
-export function statValue(card: UnitCard | undefined, stat: (typeof STAT_ORDER)[number]): StatValue | undefined {
-  return card?.stats?.entries[stat]?.value;
-}
-
-/** The line (0-based) and indentation of an offset's line. */
-export function indentAt(text: string, off: number): { lineStart: number; indent: string } {
-  const lineStart = text.lastIndexOf('\n', Math.max(0, off - 1)) + 1;
-  const m = /^[ \t]*/.exec(text.slice(lineStart));
-  return { lineStart, indent: m ? m[0] : '' };
-}
 
 /** The line's end offset (before \r\n or \n). */
 export function lineEnd(text: string, off: number): number {

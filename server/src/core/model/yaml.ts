@@ -9,7 +9,7 @@
  */
 import { load, Kind, type YAMLNode, type YAMLScalar, type YAMLMapping, type YamlMap, type YAMLSequence } from '@stoplight/yaml-ast-parser';
 import { closest, distance } from 'fastest-levenshtein';
-import { CODES, type Code } from '../check/codes';
+import { CODES, type Code } from './codes';
 import { shiftTree } from './chunks';
 import { clip, findExcess, LIMITS } from './limits';
 import type { Problem, Span, ProblemData } from './types';
