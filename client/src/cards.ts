@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { ListCardsRequest, type CardInfo, type CardName } from '../../protocol';
 import type { Ctx } from './ctx';
+import { iconSafe } from './labels';
 
 export async function listCards(ctx: Ctx, token?: vscode.CancellationToken): Promise<CardInfo[]> {
   return ctx.request(ListCardsRequest.type, {}, token);
@@ -52,10 +53,11 @@ function describe(card: CardInfo): string {
  */
 export async function pickCard(cards: CardInfo[], title: string, placeholder: string, first: CardInfo[] = [], firstLabel = ''): Promise<CardInfo | undefined> {
   const items: CardItem[] = [];
+  // Names, classes, factions and file names come from files: "$(...)" in them is text, not an icon.
   const item = (card: CardInfo): CardItem => ({
-    label: card.name,
-    description: describe(card),
-    detail: vscode.workspace.asRelativePath(vscode.Uri.parse(card.uri)),
+    label: iconSafe(card.name),
+    description: iconSafe(describe(card)),
+    detail: iconSafe(vscode.workspace.asRelativePath(vscode.Uri.parse(card.uri))),
     card,
   });
   const top = cards.filter((c) => first.some((f) => samePlace(f, c)));
@@ -67,7 +69,7 @@ export async function pickCard(cards: CardInfo[], title: string, placeholder: st
   for (const card of cards) {
     if (card.faction !== faction) {
       faction = card.faction;
-      items.push({ label: faction || 'No faction', kind: vscode.QuickPickItemKind.Separator });
+      items.push({ label: faction ? iconSafe(faction) : 'No faction', kind: vscode.QuickPickItemKind.Separator });
     }
     items.push(item(card));
   }

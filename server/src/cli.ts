@@ -2,6 +2,7 @@
 import { nodeIO, type CliIO } from './cli/io';
 import { runCheck } from './cli/check';
 import { runSim } from './cli/sim';
+import { escapeControls } from './cli/terminal';
 
 const HELP = `Usage: fabled-star <command> [options]
 
@@ -29,7 +30,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       io.stdout(`${process.env.FABLED_STAR_VERSION ?? '0.1.0'}\n`);
       return 0;
     default:
-      io.stderr(`fabled-star: unknown command "${command}"\n\n${HELP}`);
+      io.stderr(`fabled-star: unknown command "${escapeControls(command)}"\n\n${HELP}`);
       return 2;
   }
 }
@@ -40,7 +41,7 @@ if (require.main === module || process.argv[1]?.match(/fabled-star(\.js)?$|cli\.
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`fabled-star: internal error: ${(e as Error)?.stack ?? e}\n`);
+      process.stderr.write(`fabled-star: internal error: ${escapeControls(String((e as Error)?.stack ?? e), true)}\n`);
       process.exitCode = 2;
     },
   );

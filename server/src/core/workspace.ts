@@ -2,7 +2,7 @@
  * The index of cards and fleets across files. Pure: callers (the server, the CLI) feed it text;
  * it never touches a file system. Documents are parsed once per text and cached.
  */
-import type { FabledDocument, FleetDocument, UnitCard } from './model/types';
+import type { DocKind, FabledDocument, FleetDocument, UnitCard } from './model/types';
 import { parseDocument, kindOfUri } from './model/parse';
 import { ChunkCache } from './model/chunks';
 
@@ -55,14 +55,18 @@ export class Workspace {
   /** Bumped on every change, so that callers can cache derived data. */
   version = 0;
 
-  /** Adds or replaces a document; returns the parsed document (reused when the text is unchanged). */
-  set(uri: string, text: string): FabledDocument | undefined {
+  /**
+   * Adds or replaces a document; returns the parsed document (reused when the text is unchanged).
+   * `kind` defaults to the one the file name says; an editor's untitled buffer has it from its language.
+   */
+  set(uri: string, text: string, kind: DocKind | undefined = kindOfUri(uri)): FabledDocument | undefined {
     const old = this.docs.get(uri);
-    if (old && old.text === text) return old;
-    if (!kindOfUri(uri)) return undefined;
+    if (old && old.text === text && old.kind === kind) return old;
+    if (!kind) return undefined;
     let cache = this.caches.get(uri);
-    if (!cache) this.caches.set(uri, (cache = new ChunkCache()));
-    const doc = parseDocument(uri, text, undefined, cache);
+    // A buffer whose language changed is read afresh: cards parsed as another kind are not reused.
+    if (!cache || (old && old.kind !== kind)) this.caches.set(uri, (cache = new ChunkCache()));
+    const doc = parseDocument(uri, text, kind, cache);
     if (!doc) return undefined;
     this.docs.set(uri, doc);
     this.changed(doc.kind !== 'fleet' || (old !== undefined && old.kind !== 'fleet'));

@@ -24,6 +24,7 @@ import {
   type WorkspaceSymbolParams,
 } from 'vscode-languageserver/node';
 import { hover } from '../core/features/hover';
+import { markdownToPlain } from '../core/features/plaintext';
 import { complete } from '../core/features/completion';
 import { codeActions } from '../core/features/codeActions';
 import { documentSymbols, workspaceSymbols } from '../core/features/symbols';
@@ -125,7 +126,10 @@ export const HANDLERS: HandlerEntry[] = [
           const settings = await state.settingsFor(params.textDocument.uri);
           const h = hover(r.doc, state.ws, r.td.offsetAt(params.position), settings);
           if (!h) return null;
-          return { contents: { kind: state.client.markdownHover ? 'markdown' : 'plaintext', value: h.markdown }, range: convert.range(r.td, h.span) };
+          const contents = state.client.markdownHover
+            ? { kind: 'markdown' as const, value: h.markdown }
+            : { kind: 'plaintext' as const, value: markdownToPlain(h.markdown) };
+          return { contents, range: convert.range(r.td, h.span) };
         }, null),
       ),
   },
@@ -140,7 +144,12 @@ export const HANDLERS: HandlerEntry[] = [
           const stale = td && td.getText().length > STALE_MODEL_OK_CHARS ? state.ws.get(uri) : undefined;
           const r = stale && td && !token.isCancellationRequested ? { td, doc: stale } : state.request(uri, token);
           if (!r) return null;
-          return convert.completionList(complete(r.doc, state.ws, r.td.getText(), r.td.offsetAt(params.position)), r.td, state.client.snippets);
+          return convert.completionList(
+            complete(r.doc, state.ws, r.td.getText(), r.td.offsetAt(params.position)),
+            r.td,
+            state.client.snippets,
+            state.client.markdownDocs,
+          );
         }, null),
       ),
   },

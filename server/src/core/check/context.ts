@@ -5,10 +5,15 @@
 import type { FabledDocument, Problem, ProblemData, Span } from '../model/types';
 import type { Workspace } from '../workspace';
 import { CODES, type Code } from '../model/codes';
+import { SuggestBudget, type Prepared } from '../model/suggest';
 import { bandList, inches, isBand, nearestBands } from '../rules/lookup';
 
 export class CheckContext {
   readonly problems: Problem[] = [];
+  /** The work left for this document's "did you mean" suggestions (see model/suggest.ts). */
+  readonly suggestions = new SuggestBudget();
+  /** Candidate names prepared once per document, by pool. */
+  readonly pools = new Map<string, Prepared[]>();
   constructor(
     readonly doc: FabledDocument,
     readonly ws: Workspace | undefined,

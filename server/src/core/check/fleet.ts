@@ -4,6 +4,7 @@ import type { Field, FleetDocument, Problem } from '../model/types';
 import type { CardRef, Workspace } from '../workspace';
 import { fleetTotals, type EntryPoints } from '../fleetPoints';
 import { suggest, suggestMany } from '../model/yaml';
+import { prepare } from '../model/suggest';
 import type { CheckContext } from './context';
 import { bayCapacity } from '../model/derived';
 import { clip } from '../model/limits';
@@ -30,8 +31,16 @@ function checkName(ctx: CheckContext, f: Field<string>, faction: string | undefi
     );
     return false;
   }
-  const pool = (faction !== undefined && ws.cardsOf(faction).length ? ws.cardsOf(faction) : ws.allCards()).map((c) => c.card.name.value!).filter(Boolean);
-  const near = suggestMany(name, pool, 3);
+  const byFaction = faction !== undefined && ws.cardsOf(faction).length > 0;
+  const poolKey = byFaction ? `faction:${faction.trim().toLowerCase()}` : 'all';
+  let pool = ctx.pools.get(poolKey);
+  if (!pool) {
+    pool = prepare((byFaction ? ws.cardsOf(faction) : ws.allCards()).map((c) => c.card.name.value!).filter(Boolean));
+    ctx.pools.set(poolKey, pool);
+  }
+  const memoKey = `${poolKey}\n${name.slice(0, 200).trim().toLowerCase()}`;
+  let near = ctx.suggestions.memo.get(memoKey);
+  if (!near) ctx.suggestions.memo.set(memoKey, (near = suggestMany(name, pool, 3, ctx.suggestions)));
   const hint = near.length
     ? `; did you mean ${near.map((n) => `"${clip(n)}"`).join(' or ')}?`
     : faction !== undefined
@@ -53,7 +62,7 @@ export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
     );
   }
   if (ws && faction !== undefined && ws.cardsOf(faction).length === 0 && ws.allCards().length > 0) {
-    const s = suggest(faction, ws.factions());
+    const s = suggest(faction, ws.factions(), ctx.suggestions);
     ctx.report(
       'FS-FACTION-UNKNOWN',
       `No cards of the faction "${clip(faction)}" are in the workspace${s ? `; did you mean "${clip(s)}"?` : `; factions with cards: ${clip(ws.factions().join(', '), 200)}`}`,

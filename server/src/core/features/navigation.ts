@@ -4,7 +4,7 @@
  */
 import type { FabledDocument, Field, Span } from '../model/types';
 import type { Workspace } from '../workspace';
-import { cardsOf, RESULT_CAP, within, yamlScalar } from './shared';
+import { cardsOf, hasControl, inStyleOf, RESULT_CAP, within } from './shared';
 
 export interface Location {
   uri: string;
@@ -99,7 +99,7 @@ export function rename(doc: FabledDocument, ws: Workspace, off: number, newName:
   const n = nameAt(doc, off);
   const clean = newName.trim();
   if (!n) return { edits: [], error: 'Put the cursor on a card name to rename it.' };
-  if (!clean || /[\n\r]/.test(clean)) return { edits: [], error: 'A card name is one non-empty line.' };
+  if (!clean || hasControl(clean)) return { edits: [], error: 'A card name is one non-empty line, without control characters.' };
   const locs = referencesOf(ws, n, true);
   if (!locs.some((l) => targets(ws, n).some((t) => t.uri === l.uri && t.span.start === l.span.start)))
     return { edits: [], error: `No card named "${n.name}" to rename.` };
@@ -108,14 +108,7 @@ export function rename(doc: FabledDocument, ws: Workspace, off: number, newName:
     return { edits: [], error: `${faction} already has a card named "${clean}".` };
   const edits = locs.map((l) => {
     const old = textOf(l.uri)?.slice(l.span.start, l.span.end) ?? '';
-    return { uri: l.uri, span: l.span, newText: quoteLike(old, clean) };
+    return { uri: l.uri, span: l.span, newText: inStyleOf(old, clean) };
   });
   return { edits };
-}
-
-/** The new name written in the old value's quoting style (plain when YAML allows it). */
-function quoteLike(old: string, name: string): string {
-  if (/^'.*'$/s.test(old)) return `'${name.replace(/'/g, "''")}'`;
-  if (/^".*"$/s.test(old)) return JSON.stringify(name);
-  return yamlScalar(name);
 }

@@ -62,6 +62,11 @@ export function kindOfUri(uri: string): DocKind | undefined {
 
 export const LANGUAGE_IDS: Readonly<Record<DocKind, string>> = { unit: 'fabled-unit', faction: 'fabled-faction', fleet: 'fabled-fleet' };
 
+/** The kind an editor's language id names (an untitled buffer has no file name to tell it). */
+export function kindOfLanguage(languageId: string | undefined): DocKind | undefined {
+  return (Object.keys(LANGUAGE_IDS) as DocKind[]).find((k) => LANGUAGE_IDS[k] === languageId);
+}
+
 export const CARD_KEYS = ['name', 'class', 'points', 'bases', 'base', 'stats', 'weapons', 'orders', 'abilities'] as const;
 export const UNIT_FILE_KEYS = ['faction', 'units'] as const;
 export const FACTION_KEYS = ['faction', 'doctrine', 'cp', 'cpSources', 'factionAbility', 'commandAbilities', 'units'] as const;
@@ -127,10 +132,10 @@ function refuse(text: string): ReturnType<typeof problem> | undefined {
 }
 
 /** What a file over `LIMITS.fileChars` is told (the CLI says it of files too large to read, too). */
-export function fileTooLarge(chars: number, at: Span): Problem {
+export function fileTooLarge(chars: number, at: Span, atLeast = false): Problem {
   return problem(
     'FS-YAML-LIMIT',
-    `This file is ${size(chars)}; files larger than ${size(LIMITS.fileChars)} are not checked (a card file is a few kilobytes)`,
+    `This file is ${atLeast ? 'over ' : ''}${size(chars)}; files larger than ${size(LIMITS.fileChars)} are not checked (a card file is a few kilobytes)`,
     at,
   );
 }

@@ -7,13 +7,14 @@ import type { EngagementOptions, UnitProfile } from './types';
 import { maxShields } from './fire';
 import { OPTION_LIMITS } from './limits';
 import { count } from '../rules/words';
+import { clip } from '../model/limits';
 
 export { OPTION_LIMITS };
 
 const KEYS = ['range', 'cover', 'aim', 'brace', 'defenderShields', 'attackerBases', 'defenderBases', 'rounds', 'trials', 'seed'] as const;
 
 function describe(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'string') return JSON.stringify(clip(v));
   if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v);
   return Array.isArray(v) ? 'a list' : 'an object';
 }
@@ -107,8 +108,9 @@ export function validateOptions(raw: unknown, att?: UnitProfile, def?: UnitProfi
 
   if (att) {
     if (out.aim !== undefined && resolveAim(att, out.aim) === undefined) {
-      const names = att.weapons.map((w, i) => `${i}: ${w.name}`).join(', ');
-      errors.push(`aim "${out.aim}" is not a weapon of ${att.name}; its weapons are ${names || 'none'}.`);
+      // Every piece is cut short: the aim, the names and the list can each be 100,000 characters.
+      const names = clip(att.weapons.map((w, i) => `${i}: ${clip(w.name, 40)}`).join(', '), 400);
+      errors.push(`aim "${clip(out.aim)}" is not a weapon of ${clip(att.name)}; its weapons are ${names || 'none'}.`);
     }
     if (out.attackerBases !== undefined && out.attackerBases > att.bases)
       errors.push(`attackerBases ${out.attackerBases} is more than the ${count(att.bases, 'base')} of ${att.name}.`);
