@@ -239,6 +239,13 @@ describe('core features', () => {
         file: 'cards/new.unit.yaml',
         text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Destroyer\n    orders:\n      - ¦',
         has: ['Attack Run', 'Full Burn', 'Priority Target', 'name'],
+        not: ['Recover Craft'],
+      },
+      {
+        name: 'Recover Craft for a Carrier only',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Carrier\n    orders:\n      - ¦',
+        has: ['Recover Craft', 'Full Burn'],
       },
       {
         name: 'abilities that fit the class',

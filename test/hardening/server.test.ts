@@ -14,6 +14,7 @@ import { positionAt, type Client } from '../protocol/harness';
 import { CASES, NORMAL_UNIT } from './corpus';
 import { bigUnitFile } from '../../bench/generate';
 import { alive, FAR, requestsAt, runEditProperty, SERVER_BOUND_MS, SERVER_CI_RUNS, startBounded, wholeDocumentRequests, within, ZERO } from './server-harness';
+import { bound } from './bounds';
 
 describe('hardening: language server with hostile documents', function () {
   this.timeout(300_000);
@@ -27,7 +28,7 @@ describe('hardening: language server with hostile documents', function () {
     it(`${hc.name}: ${hc.expect.join(' and ') || 'no problems'} within ${SERVER_BOUND_MS} ms, then every request answers and a normal file is checked correctly`, async () => {
       const text = hc.bytes ? hc.bytes().toString('utf8') : hc.text();
       const uri = await c.open(`hostile/${hc.file}`, text);
-      const ds = await c.diagnosticsWhere(uri, `diagnostics of ${hc.file}`, () => true, SERVER_BOUND_MS);
+      const ds = await c.diagnosticsWhere(uri, `diagnostics of ${hc.file}`, () => true, bound(SERVER_BOUND_MS));
       const codes = [...new Set(ds.map((d) => String(d.code)))];
       for (const code of hc.expect) assert.ok(codes.includes(code), `expected ${code}; got ${codes.join(', ') || 'nothing'}`);
       if (hc.only)
@@ -44,7 +45,7 @@ describe('hardening: language server with hostile documents', function () {
 
       // A new name each time, so that what arrives is this file's answer, not an earlier one's.
       const normal = await c.open(`normal-${i}.unit.yaml`, NORMAL_UNIT);
-      assert.deepEqual(await c.diagnosticsWhere(normal, 'diagnostics of a normal file', () => true, SERVER_BOUND_MS), []);
+      assert.deepEqual(await c.diagnosticsWhere(normal, 'diagnostics of a normal file', () => true, bound(SERVER_BOUND_MS)), []);
       const hover = await within(
         'hover on a normal file',
         c.request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: normal }, position: c.pos(normal, 'Destroyer', 2, 1) }),
@@ -352,7 +353,7 @@ describe('hardening: language server under load', function () {
         last = await c.edit(uri, `Bench Destroyer 0${typed}\n`, `Bench Destroyer 0${typed}a\n`);
         typed += 'a';
       }
-      const ds = await c.diagnosticsWhere(uri, `diagnostics of version ${last}`, () => true, SERVER_BOUND_MS);
+      const ds = await c.diagnosticsWhere(uri, `diagnostics of version ${last}`, () => true, bound(SERVER_BOUND_MS));
       assert.deepEqual(ds, []);
       alive(c);
     } finally {

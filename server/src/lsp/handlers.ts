@@ -62,8 +62,28 @@ import {
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { FabledDocument } from '../core/model/types';
 import * as convert from './convert';
-import { nextTurn, type Diagnostics } from './diagnostics';
+import { type Diagnostics } from './diagnostics';
 import type { ServerState } from './state';
+
+/**
+ * How long a simulation waits for a cancellation sent right behind its request. The simulation
+ * runs to the end once started (nothing interrupts it), and on a busy machine the client's cancel
+ * can reach the pipe a few milliseconds after the request.
+ */
+const SIMULATION_SETTLE_MS = 50;
+
+function settle(token: CancellationToken, ms = SIMULATION_SETTLE_MS): Promise<void> {
+  if (token.isCancellationRequested) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const sub = token.onCancellationRequested(done);
+  });
+}
 
 export interface Context {
   state: ServerState;
@@ -399,7 +419,7 @@ export const HANDLERS: HandlerEntry[] = [
           const describe = (s: CardSelector | undefined) => (s && 'name' in s ? `"${s.name}"` : 'at that position');
           if (!att) throw new ResponseError(LSPErrorCodes.RequestFailed, `No attacker card ${describe(params?.attacker)}`);
           if (!def) throw new ResponseError(LSPErrorCodes.RequestFailed, `No defender card ${describe(params?.defender)}`);
-          await nextTurn();
+          await settle(token);
           if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
           const res = runSimulation(att.card, def.card, params?.options ?? {});
           if ('error' in res) throw new ResponseError(LSPErrorCodes.RequestFailed, res.error);

@@ -10,6 +10,7 @@ import { fleetSummary, pointsLabel } from './fleetSummary';
 import { cardsOf, iconSafe, RESULT_CAP } from './shared';
 import { referenceCard } from './odds';
 import { pointsEstimateLenses } from './pointsEstimate';
+import { count } from '../rules/words';
 
 export interface Lens {
   span: Span;
@@ -25,7 +26,7 @@ export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Setting
       const s = fleetSummary(doc, ws);
       const at = doc.name.keySpan ?? doc.points.keySpan ?? { start: 0, end: 0 };
       const state = s.limit === undefined ? '' : s.over ? ` — ${-s.remaining!} over` : s.remaining! > 0 ? ` — ${s.remaining} left` : ' — exactly at the limit';
-      const unknown = s.unknownUnits.length ? ` (${s.unknownUnits.length} unknown ${s.unknownUnits.length === 1 ? 'card' : 'cards'} not counted)` : '';
+      const unknown = s.unknownUnits.length ? ` (${count(s.unknownUnits.length, 'unknown card')} not counted)` : '';
       return [{ span: at, title: `${pointsLabel(s)}${state}${unknown}` }];
     }
     const target = settings.referenceTarget ? settings.referenceTarget : undefined;

@@ -4,6 +4,7 @@
  * text goes through the format's escaping; nothing from a file is ever read as markup.
  */
 import { STAT_ORDER } from '../rules/data';
+import { count } from '../rules/words';
 import { escapeMarkdown } from '../rules/text';
 import type { ProblemCounts, Roster, RosterCard, RosterEntry, RosterProblem, RosterWeapon, RosterOrder, RosterAbility } from './model';
 
@@ -36,14 +37,10 @@ function defaultFile(uri: string): string {
   }
 }
 
-function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
-}
-
 function countsText(c: ProblemCounts): string {
-  const parts = [plural(c.errors, 'error')];
-  if (c.warnings) parts.push(plural(c.warnings, 'warning'));
-  if (c.infos) parts.push(plural(c.infos, 'note'));
+  const parts = [count(c.errors, 'error')];
+  if (c.warnings) parts.push(count(c.warnings, 'warning'));
+  if (c.infos) parts.push(count(c.infos, 'note'));
   return parts.join(', ');
 }
 
@@ -143,7 +140,7 @@ export function rosterShort(r: Roster): string {
   });
   const head = [clean(r.name), r.faction ? `(${clean(r.faction)})` : ''].filter(Boolean).join(' ');
   const total = r.limit !== undefined ? `${r.total}/${r.limit}` : `${r.total} pts`;
-  return `${head ? `${head}: ` : ''}${items.join(', ')}${items.length ? '; ' : ''}${total}${r.legal ? '' : ` (${plural(r.counts.errors, 'error')})`}`;
+  return `${head ? `${head}: ` : ''}${items.join(', ')}${items.length ? '; ' : ''}${total}${r.legal ? '' : ` (${count(r.counts.errors, 'error')})`}`;
 }
 
 // ---------- plain text ----------
@@ -151,7 +148,7 @@ export function rosterShort(r: Roster): string {
 export function rosterText(r: Roster, opts: RenderOptions = {}): string {
   const out: string[] = [];
   out.push(clean(r.name) || '(unnamed fleet)');
-  out.push(`${clean(r.faction) || '(no faction)'} · ${gameText(r)}${r.objectives !== undefined ? ` · ${plural(r.objectives, 'objective')}` : ''}`);
+  out.push(`${clean(r.faction) || '(no faction)'} · ${gameText(r)}${r.objectives !== undefined ? ` · ${count(r.objectives, 'objective')}` : ''}`);
   out.push(`Points: ${pointsText(r)}${leftText(r) ? ` (${leftText(r)})` : ''}`);
   if (!r.legal) out.push('', `NOT LEGAL AS WRITTEN: ${verdictText(r)} (see Problems below)`);
   out.push('', 'Units');
@@ -163,7 +160,7 @@ export function rosterText(r: Roster, opts: RenderOptions = {}): string {
   }
   if (r.entries.length === 0) out.push('  (no units)');
   out.push('', 'By class');
-  for (const c of r.byClass) out.push(`  ${clean(c.class)}: ${plural(c.units, 'unit')}, ${c.points} pts`);
+  for (const c of r.byClass) out.push(`  ${clean(c.class)}: ${count(c.units, 'unit')}, ${c.points} pts`);
   out.push(`  Total: ${pointsText(r)}${leftText(r) ? ` (${leftText(r)})` : ''}`);
   const embarkedCards = new Set(r.entries.map((e) => e.card));
   const carriedOnly = usedCards(r).filter((c) => !embarkedCards.has(c));
@@ -216,7 +213,7 @@ export function rosterMarkdown(r: Roster, opts: RenderOptions = {}): string {
   const out: string[] = [];
   out.push(`# ${md(r.name) || '(unnamed fleet)'}`, '');
   const meta = [`**${md(r.faction) || '(no faction)'}**`, md(gameText(r))];
-  if (r.objectives !== undefined) meta.push(plural(r.objectives, 'objective'));
+  if (r.objectives !== undefined) meta.push(count(r.objectives, 'objective'));
   out.push(meta.join(' · '), '');
   out.push(`**${pointsText(r)}**${leftText(r) ? ` · ${leftText(r)}` : ''}`, '');
   if (!r.legal) out.push(`> **⚠ Not legal as written: ${verdictText(r)}.** See Problems below.`, '');
@@ -240,7 +237,7 @@ export function rosterMarkdown(r: Roster, opts: RenderOptions = {}): string {
     out.push('');
   }
   out.push('## By class', '');
-  for (const c of r.byClass) out.push(`- ${md(c.class)}: ${plural(c.units, 'unit')}, ${c.points} pts`);
+  for (const c of r.byClass) out.push(`- ${md(c.class)}: ${count(c.units, 'unit')}, ${c.points} pts`);
   out.push(`- **Total: ${pointsText(r)}**${leftText(r) ? ` (${leftText(r)})` : ''}`, '');
   if (r.board) {
     const b = r.board;
@@ -332,7 +329,7 @@ export function rosterHtml(r: Roster, opts: RenderOptions = {}): string {
   h.push(`<title>${title} — fleet roster</title>`, `<style>${CSS}</style>`, '</head>', '<body>');
   h.push('<header>', `<h1>${title}</h1>`);
   const meta = [esc(r.faction) || '(no faction)', esc(gameText(r))];
-  if (r.objectives !== undefined) meta.push(plural(r.objectives, 'objective'));
+  if (r.objectives !== undefined) meta.push(count(r.objectives, 'objective'));
   h.push(`<p class="meta">${meta.join(' · ')}</p>`);
   h.push(`<p class="points${r.over ? ' over' : ''}">${pointsText(r)}${leftText(r) ? ` <span class="left">· ${leftText(r)}</span>` : ''}</p>`, '</header>');
   const ps = allProblems(r);
@@ -406,7 +403,7 @@ function cardHtml(c: RosterCard): string {
   const h: string[] = [];
   h.push('<article class="card">');
   h.push(
-    `<header><h3>${esc(c.name)}</h3><span class="class">${esc(c.class) || 'no class'} · ${c.points ?? '?'} pts${c.bases !== undefined ? ` · ${plural(c.bases, 'base')}` : ''}</span></header>`,
+    `<header><h3>${esc(c.name)}</h3><span class="class">${esc(c.class) || 'no class'} · ${c.points ?? '?'} pts${c.bases !== undefined ? ` · ${count(c.bases, 'base')}` : ''}</span></header>`,
   );
   h.push(`<table class="stats"><thead><tr>${STAT_ORDER.map((s) => `<th>${s}</th>`).join('')}</tr></thead>`);
   h.push(`<tbody><tr>${STAT_ORDER.map((s) => `<td>${esc(c.stats[s]) || '?'}</td>`).join('')}</tr></tbody></table>`);

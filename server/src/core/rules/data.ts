@@ -284,6 +284,8 @@ export interface KnownOrder {
   range?: number;
   summary: string;
   section: string;
+  /** The only classes that may issue it, and the section that says so. */
+  onlyClasses?: { classes: readonly UnitClass[]; section: string; why: string };
 }
 
 export const KNOWN_ORDERS: readonly KnownOrder[] = [
@@ -318,6 +320,8 @@ export const KNOWN_ORDERS: readonly KnownOrder[] = [
     difficulty: 3,
     summary: 'The Carrier may return 1 Fighter squadron to its launch bay; it counts as already activated this round.',
     section: 'Carrier card',
+    // Section 6 and its FAQ: "Only Carriers may recover or restore Fighter units."
+    onlyClasses: { classes: ['Carrier'], section: '6', why: 'only Carriers may recover or restore Fighters' },
   },
 ];
 
@@ -327,8 +331,13 @@ export const KNOWN_ORDERS: readonly KnownOrder[] = [
  */
 export interface UniversalRule {
   name: string;
-  /** The classes the rule belongs to; 'tonnage' = any class whose card has a Tonnage; 'singleBase' = classes with one base. */
+  /**
+   * The classes the rule belongs to; 'tonnage' = any class but Fighters and Bombers (they never
+   * claim objectives, section 20); 'singleBase' = classes with one base.
+   */
   classes: readonly UnitClass[] | 'tonnage' | 'singleBase';
+  /** Stats a card must have (not "-") for the rule to be its own, and the section that says so. */
+  requiresStats?: { stats: readonly StatName[]; section: string };
   summary: string;
   section: string;
 }
@@ -375,6 +384,8 @@ export const UNIVERSAL_RULES: readonly UniversalRule[] = [
   {
     name: 'Objective Control',
     classes: 'tonnage',
+    // Section 20: "To contest an objective a unit must have LD and Tonnage."
+    requiresStats: { stats: ['LD', 'T'], section: '20' },
     summary: 'Units with LD and Tonnage within 3" of an objective add their Tonnage to contest it.',
     section: '20',
   },
