@@ -34,6 +34,12 @@ export interface UnitProfile {
   ld?: { target: number; dice: number };
   combinedShields: boolean;
   weapons: WeaponProfile[];
+  /** Movement sticks, [A] or [A, B] (section 7); used by the fleet battle's approach. */
+  move?: number[];
+  /** Crew (Target/Dice): Board needs it on both units (section 13). */
+  cr?: { target: number; dice: number };
+  /** Tonnage: Ram rolls this many dice (section 13). */
+  tonnage?: number;
 }
 
 export interface VolleyOptions {
@@ -115,6 +121,11 @@ export interface EngagementResult {
   roundsTaken?: Point[];
   /** Mean number of times per engagement each side chose each second action (sampled runs). */
   actions?: { attacker: ActionCounts; defender: ActionCounts };
+  /** Mean Board and Ram actions per engagement, when any happened. */
+  closeCombat?: { attacker: { boarded: number; rammed: number }; defender: { boarded: number; rammed: number } };
+  /** The work limit stopped sampling before `requestedTrials`; `trials` ran and the standard errors are theirs. */
+  cutShort?: boolean;
+  requestedTrials?: number;
   /**
    * The same engagement computed exactly, by a Markov chain over both units' states, when the
    * state space is small enough; the sampled figures above should agree within a few standard errors.
