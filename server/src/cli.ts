@@ -2,12 +2,14 @@
 import { nodeIO, type CliIO } from './cli/io';
 import { runCheck, CHECK_HELP } from './cli/check';
 import { runSim } from './cli/sim';
+import { runBattle } from './cli/battle';
 
 const HELP = `Usage: fabled-star <command> [options]
 
 Commands:
   check PATHS...   check unit cards, Command Boards and fleet lists against the rulebook
   sim              compute the odds of one Fire action and of a short engagement
+  battle           play two fleet lists against each other and report who wins and how often
 
 Run "fabled-star <command> --help" for a command's options.
 `;
@@ -19,6 +21,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       return runCheck(rest, io);
     case 'sim':
       return runSim(rest, io);
+    case 'battle':
+      return runBattle(rest, io);
     case undefined:
     case '-h':
     case '--help':

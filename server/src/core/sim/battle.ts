@@ -37,11 +37,15 @@ const volleyBySampling = sampleVolley;
 /** Exact kernels stop (and the run restarts with dice) beyond this much work. */
 export const KERNEL_WORK_LIMIT = 4e7;
 /**
- * Sampling work limit of one run, in the units of `ops` (about a dice roll or a table lookup each).
- * A 20,000-trial battle of two 2,000-point fleets uses a few percent of it; two absurd cards
- * (hundreds of weapons, huge HP) reach it in a couple of seconds and stop with fewer trials.
+ * Sampling work limit of one run, in the units of `ops` (about a table lookup or a die each; a
+ * binomial draw of the sampled volley counts several). A 20,000-trial battle of the two 2,000-point
+ * example fleets uses about a third of it (1,600 per trial); two absurd cards (hundreds of
+ * weapons, huge HP) or a million trials of a hundred rounds reach it and stop with fewer trials,
+ * saying so.
  */
-export const SAMPLING_WORK_LIMIT = 1.5e8;
+export const SAMPLING_WORK_LIMIT = 1e8;
+/** A sampled Fire action costs this many ops per unit of `sampleCost` (binomial draws are dear). */
+const DICE_FIRE_WEIGHT = 3;
 
 export type SecondAction = 'aim' | 'shields' | 'brace' | 'none';
 
@@ -86,6 +90,9 @@ export interface BattleView {
   alive: Uint8Array;
   hull: Float64Array;
   sh: Float64Array;
+  /** Distance of each unit from its own board edge, and whether it is on the table. */
+  pos: Float64Array;
+  onTable: Uint8Array;
   units: readonly BattleUnit[];
   /** Points destroyed so far by each side. */
   pointsDestroyed: [number, number];
@@ -100,6 +107,9 @@ export interface BattleHooks {
   name?: string;
   /** Hull left after `hits` unsaved hits of `damage` each on a unit with `hull` left and `hp` per base. */
   allocateDamage?: (hull: number, hits: number, damage: number, hp: number) => number;
+  /** Called after each activation (unit u), and when a side spends an Action Token instead: a trace for tests and tools. */
+  onActivation?: (u: number, view: BattleView) => void;
+  onToken?: (side: 0 | 1, view: BattleView) => void;
   /** Called after each round; returning true ends the battle. */
   endOfRound?: (view: BattleView) => boolean | void;
   /** The winner of a finished trial by points (default: more points destroyed; undefined: a draw). */
@@ -195,6 +205,9 @@ interface Decision {
 }
 
 const NO_DECISION: Decision = { action: 'none', value: -Infinity };
+const ZERO3 = new Float64Array(3);
+const BOARD_RANGE = BOARDING.range;
+const RAM_RANGE = RAMMING.range;
 
 /**
  * The engine: unit types, caches of plans, kernels and decisions, and the per-trial state. One
@@ -217,8 +230,10 @@ class Engine {
   private plans = new Map<number, FireContext>();
   private kernels: Map<number, Map<number, DuelKernel>>[] = [];
   private decisions = new Map<number | string, Decision>();
+  private protects = new Map<number | string, Float64Array>();
+  private aims = new Map<number | string, { aim?: number; value: number }>();
   private boardPmfs = new Map<number, Float64Array>();
-  private initiative = new Map<string, number>();
+  private initiative: Float64Array;
 
   // Per-trial state, indexed by unit.
   readonly sh: Float64Array;
@@ -307,6 +322,7 @@ class Engine {
     this.moved = new Float64Array(this.n);
     this.activated = new Uint8Array(this.n);
     this.startHull = new Float64Array(this.n);
+    this.initiative = new Float64Array((this.n + 1) * (this.n + 1)).fill(NaN);
     this.credit = new Float64Array(this.n);
   }
 
@@ -386,12 +402,94 @@ class Engine {
     return kern;
   }
 
-  /** Expected hull damage of an unaimed Fire action of e at u (u in state sh/hull, braced as given); 0 out of reach. */
-  private threatOf(e: number, u: number, sh: number, hull: number, braced: boolean): number | undefined {
+  /** Packs small whole numbers into one exact number key, or a string when they would not fit. */
+  private pack(parts: number[], sizes: number[]): number | string {
+    let space = 1;
+    for (const x of sizes) space *= x;
+    if (space >= Number.MAX_SAFE_INTEGER) return parts.join(',');
+    let k = 0;
+    for (let i = 0; i < parts.length; i++) k = k * sizes[i]! + parts[i]!;
+    return k;
+  }
+
+  /**
+   * What enemy e's next unaimed Fire action is expected to take from u as u stands: [as it is,
+   * if u braced, after u's Shields Back Online roll (an expectation over the roll)]. Cached by
+   * everything it depends on: the two cards, e's bases and reach, u's cover and state.
+   */
+  private protectValues(e: number, u: number): Float64Array | undefined {
     const et = this.types[this.typeOf[e]!]!;
     const ri = this.reachIndex(et, this.dist(e, u));
-    if (ri < 0) return 0;
-    return this.kernel(e, u, ri, basesOf(this.hull[e]!, et.p.hp), undefined, sh, hull, braced)?.expectedHull;
+    if (ri < 0) return ZERO3;
+    const ut = this.types[this.typeOf[u]!]!;
+    const eb = basesOf(this.hull[e]!, et.p.hp);
+    const sh = this.sh[u]!;
+    const hull = this.hull[u]!;
+    const T = this.types.length;
+    const key = this.pack(
+      [this.typeOf[e]!, eb, ri, this.typeOf[u]!, this.units[u]!.cover ? 1 : 0, sh, hull],
+      [T, et.p.bases + 1, et.reaches.length, T, 2, ut.stride, ut.fullHull + 1],
+    );
+    this.ops += 1;
+    const hit = this.protects.get(key);
+    if (hit) return hit;
+    const plain = this.kernel(e, u, ri, eb, undefined, sh, hull, false)?.expectedHull;
+    if (plain === undefined) return undefined;
+    let braced = plain;
+    if (ut.canBrace) {
+      const x = this.kernel(e, u, ri, eb, undefined, sh, hull, true)?.expectedHull;
+      if (x === undefined) return undefined;
+      braced = x;
+    }
+    const max = maxShieldsOf(ut.p, hull);
+    let after = plain;
+    if (sh < max) {
+      after = 0;
+      for (let k = 0; k < this.rechargePmf.length; k++) {
+        const y = this.kernel(e, u, ri, eb, undefined, Math.min(max, sh + k), hull, false)?.expectedHull;
+        if (y === undefined) return undefined;
+        after += this.rechargePmf[k]! * y;
+      }
+    }
+    const v = Float64Array.of(plain, braced, after);
+    this.protects.set(key, v);
+    return v;
+  }
+
+  /** The best Aim of u at tgt: the weapon whose aimed Fire action adds the most expected hull damage (cached by state). */
+  private bestAim(u: number, tgt: number, ri: number): { aim?: number; value: number } | undefined {
+    const ut = this.types[this.typeOf[u]!]!;
+    const tt = this.types[this.typeOf[tgt]!]!;
+    const myBases = basesOf(this.hull[u]!, ut.p.hp);
+    const fsh = this.sh[tgt]!;
+    const fhull = this.hull[tgt]!;
+    const fbr = this.braced[tgt] === 1;
+    const T = this.types.length;
+    const key = this.pack(
+      [this.typeOf[u]!, myBases, ri, this.typeOf[tgt]!, this.units[tgt]!.cover ? 1 : 0, fbr ? 1 : 0, fsh, fhull],
+      [T, ut.p.bases + 1, ut.reaches.length, T, 2, 2, tt.stride, tt.fullHull + 1],
+    );
+    this.ops += 1;
+    const hit = this.aims.get(key);
+    if (hit) return hit;
+    const foeBases = basesOf(fhull, tt.p.hp);
+    const plain = this.kernel(u, tgt, ri, myBases, undefined, fsh, fhull, fbr)?.expectedHull;
+    if (plain === undefined) return undefined;
+    let value = -Infinity;
+    let aim: number | undefined;
+    const ctx = this.plan(u, tgt, ri, myBases, undefined, fbr);
+    for (const plan of ctx.plans) {
+      if (attacksAgainst(plan, foeBases) === 0) continue;
+      const e = this.kernel(u, tgt, ri, myBases, plan.index, fsh, fhull, fbr)?.expectedHull;
+      if (e === undefined) return undefined;
+      if (e - plain > value) {
+        value = e - plain;
+        aim = plan.index;
+      }
+    }
+    const r = { aim, value };
+    this.aims.set(key, r);
+    return r;
   }
 
   /**
@@ -402,68 +500,37 @@ class Engine {
    */
   private decideExpected(u: number, tgt: number, ri: number, threats: number[]): Decision | undefined {
     const ut = this.types[this.typeOf[u]!]!;
-    const sh = this.sh[u]!;
-    const hull = this.hull[u]!;
     let action: SecondAction = 'none';
     let aim: number | undefined;
     let value = -Infinity;
     if (tgt >= 0) {
-      const myBases = basesOf(hull, ut.p.hp);
-      const tt = this.types[this.typeOf[tgt]!]!;
-      const foeBases = basesOf(this.hull[tgt]!, tt.p.hp);
-      const fsh = this.sh[tgt]!;
-      const fhull = this.hull[tgt]!;
-      const fbr = this.braced[tgt] === 1;
-      const plain = this.kernel(u, tgt, ri, myBases, undefined, fsh, fhull, fbr)?.expectedHull;
-      if (plain === undefined) return undefined;
-      const ctx = this.plan(u, tgt, ri, myBases, undefined, fbr);
-      for (const plan of ctx.plans) {
-        if (attacksAgainst(plan, foeBases) === 0) continue;
-        const e = this.kernel(u, tgt, ri, myBases, plan.index, fsh, fhull, fbr)?.expectedHull;
-        if (e === undefined) return undefined;
-        if (e - plain > value) {
-          value = e - plain;
-          action = 'aim';
-          aim = plan.index;
-        }
+      const a = this.bestAim(u, tgt, ri);
+      if (!a) return undefined;
+      if (a.aim !== undefined) {
+        value = a.value;
+        action = 'aim';
+        aim = a.aim;
       }
     }
     let threat = 0;
+    let braced = 0;
+    let after = 0;
     for (const e of threats) {
-      const x = this.threatOf(e, u, sh, hull, false);
-      if (x === undefined) return undefined;
-      threat += x;
+      const v = this.protectValues(e, u);
+      if (!v) return undefined;
+      threat += v[0]!;
+      braced += v[1]!;
+      after += v[2]!;
     }
-    const max = maxShieldsOf(ut.p, hull);
-    if (sh < max) {
-      let after = 0;
-      for (let k = 0; k < this.rechargePmf.length; k++) {
-        let x = 0;
-        for (const e of threats) {
-          const y = this.threatOf(e, u, Math.min(max, sh + k), hull, false);
-          if (y === undefined) return undefined;
-          x += y;
-        }
-        after += this.rechargePmf[k]! * x;
-      }
-      if (threat - after > value) {
-        value = threat - after;
-        action = 'shields';
-        aim = undefined;
-      }
+    if (this.sh[u]! < maxShieldsOf(ut.p, this.hull[u]!) && threat - after > value) {
+      value = threat - after;
+      action = 'shields';
+      aim = undefined;
     }
-    if (ut.canBrace) {
-      let braced = 0;
-      for (const e of threats) {
-        const y = this.threatOf(e, u, sh, hull, true);
-        if (y === undefined) return undefined;
-        braced += y;
-      }
-      if (threat - braced > value) {
-        value = threat - braced;
-        action = 'brace';
-        aim = undefined;
-      }
+    if (ut.canBrace && threat - braced > value) {
+      value = threat - braced;
+      action = 'brace';
+      aim = undefined;
     }
     return { action, aim, value };
   }
@@ -496,17 +563,24 @@ class Engine {
     const ut = this.types[this.typeOf[u]!]!;
     const tt = this.types[this.typeOf[tgt]!]!;
     const et = this.reachIndex(tt, this.dist(tgt, u));
-    const parts = [u, tgt, ri, et, threats.length, this.sh[u]!, this.hull[u]!, this.sh[tgt]!, this.hull[tgt]!, this.braced[tgt]!];
-    // A numeric key when it fits exactly, else a string.
-    const sizes = [this.n, this.n, ut.reaches.length + 1, tt.reaches.length + 2, 2, ut.stride, ut.fullHull + 1, tt.stride, tt.fullHull + 1, 2];
-    let key: number | string = 0;
-    let space = 1;
-    for (const s of sizes) space *= s;
+    // One exact number when it fits (no allocation on the hot path), else a string.
+    const S1 = ut.stride;
+    const H1 = ut.fullHull + 1;
+    const S2 = tt.stride;
+    const H2 = tt.fullHull + 1;
+    const space = this.n * this.n * (ut.reaches.length + 1) * (tt.reaches.length + 2) * 2 * S1 * H1 * S2 * H2 * 2;
+    let key: number | string;
     if (space < Number.MAX_SAFE_INTEGER) {
-      let k = 0;
-      for (let i = 0; i < parts.length; i++) k = k * sizes[i]! + parts[i]! + (i === 3 ? 1 : 0);
-      key = k;
-    } else key = parts.join(',');
+      key =
+        ((((((((u * this.n + tgt) * (ut.reaches.length + 1) + ri) * (tt.reaches.length + 2) + et + 1) * 2 + threats.length) * S1 + this.sh[u]!) * H1 +
+          this.hull[u]!) *
+          S2 +
+          this.sh[tgt]!) *
+          H2 +
+          this.hull[tgt]!) *
+          2 +
+        this.braced[tgt]!;
+    } else key = [u, tgt, ri, et, threats.length, this.sh[u], this.hull[u], this.sh[tgt], this.hull[tgt], this.braced[tgt]].join(',');
     const hit = this.decisions.get(key);
     if (hit) return hit;
     const d = this.decideExpected(u, tgt, ri, threats);
@@ -516,8 +590,8 @@ class Engine {
 
   /** P(side 0 activates first) this round: each side rolls the LD of its unit with the most expected successes. */
   initiativeFirst(): number {
-    const best: (UnitProfile['ld'] | undefined)[] = [undefined, undefined];
-    const score: number[] = [-1, -1];
+    const best = [-1, -1];
+    const score = [-1, -1];
     for (let i = 0; i < this.n; i++) {
       // Embarked units do not count for Initiative (section 6).
       if (!this.alive[i] || (this.host[i]! >= 0 && !this.onTable[i])) continue;
@@ -525,15 +599,18 @@ class Engine {
       if (!ld) continue;
       const s = this.side[i]!;
       const e = ld.dice * pSuccess(ld.target);
-      const b = best[s];
+      const b = best[s]! >= 0 ? this.types[this.typeOf[best[s]!]!]!.p.ld! : undefined;
       if (e > score[s]! || (e === score[s] && b && (ld.target < b.target || (ld.target === b.target && ld.dice > b.dice)))) {
         score[s] = e;
-        best[s] = ld;
+        best[s] = i;
       }
     }
-    const key = `${best[0]?.target},${best[0]?.dice},${best[1]?.target},${best[1]?.dice}`;
-    let p = this.initiative.get(key);
-    if (p === undefined) this.initiative.set(key, (p = initiativeOdds(best[0], best[1])));
+    const slot = (best[0]! + 1) * (this.n + 1) + best[1]! + 1;
+    let p = this.initiative[slot]!;
+    if (Number.isNaN(p)) {
+      const ld = (i: number) => (i >= 0 ? this.types[this.typeOf[i]!]!.p.ld : undefined);
+      p = this.initiative[slot] = initiativeOdds(ld(best[0]!), ld(best[1]!));
+    }
     return p;
   }
 
@@ -554,11 +631,11 @@ class Engine {
   }
 
   canBoard(u: number, e: number): boolean {
-    return this.units[u]!.profile.cr !== undefined && this.units[e]!.profile.cr !== undefined && this.sh[e] === 0 && this.dist(u, e) <= BOARDING.range;
+    return this.units[u]!.profile.cr !== undefined && this.units[e]!.profile.cr !== undefined && this.sh[e] === 0 && this.dist(u, e) <= BOARD_RANGE;
   }
 
   canRam(u: number, e: number): boolean {
-    return (this.units[u]!.profile.tonnage ?? 0) > 0 && this.dist(u, e) <= RAMMING.range;
+    return (this.units[u]!.profile.tonnage ?? 0) > 0 && this.dist(u, e) <= RAM_RANGE;
   }
 
   pointsPerBase(u: number): number {
@@ -611,7 +688,7 @@ export class BattleRun {
     fleets: [Fleet, Fleet],
     readonly setup: BattleSetup,
     rng: RandomGenerator,
-    hooks: BattleHooks = {},
+    readonly hooks: BattleHooks = {},
   ) {
     this.e = new Engine(fleets, setup, hooks);
     this.source = rng;
@@ -845,7 +922,8 @@ function activate(e: Engine, u: number, dice: Dice, lost: [number, number], pts:
   const me = e.units[u]!;
   let ap = ACTION_POINTS_PER_ACTIVATION;
   let moves = 0;
-  e.ops += 6;
+  // The scans over the units below cost about one op per unit.
+  e.ops += 6 + e.n;
   // Enter or launch: the entry is the unit's Move action (sections 6, 18).
   if (!e.onTable[u]) {
     e.onTable[u] = 1;
@@ -864,6 +942,23 @@ function activate(e: Engine, u: number, dice: Dice, lost: [number, number], pts:
       moves++;
     }
   if (ap === 0 || enemies.length === 0) return true;
+  // A unit with CR closes on the nearest enemy with CR to Board it (giving up its second action).
+  if (!e.fixed && ap === 2 && moves < (me.profile.move?.length ?? 0) && me.profile.cr) {
+    let nearest = Infinity;
+    let nearestCr = Infinity;
+    for (const t of enemies) {
+      const d = e.dist(u, t);
+      nearest = Math.min(nearest, d);
+      if (e.units[t]!.profile.cr) nearestCr = Math.min(nearestCr, d);
+    }
+    if (nearestCr < Infinity && nearestCr > BOARD_RANGE) {
+      const step = Math.min(me.profile.move![moves]!, nearestCr - BOARD_RANGE, nearest);
+      e.pos[u]! += step;
+      e.moved[u]! += step;
+      ap--;
+      moves++;
+    }
+  }
   // Target: the enemy in reach whose expected points removed by this Fire action is highest.
   let tgt = -1;
   let tgtRi = -1;
@@ -896,7 +991,7 @@ function activate(e: Engine, u: number, dice: Dice, lost: [number, number], pts:
   const threats = scratchThreats;
   threats.length = 0;
   for (const t of enemies) if (e.dist(t, u) <= e.types[e.typeOf[t]!]!.maxReach) threats.push(t);
-  const board = me.profile.cr !== undefined && enemies.some((t) => e.units[t]!.profile.cr !== undefined && e.dist(u, t) <= BOARDING.range);
+  const board = me.profile.cr !== undefined && enemies.some((t) => e.units[t]!.profile.cr !== undefined && e.dist(u, t) <= BOARD_RANGE);
 
   if (tgt >= 0) {
     let second: Decision = NO_DECISION;
@@ -989,7 +1084,7 @@ function fire(
     const ctx = e.plan(u, tgt, ri, myBases, aim, braced);
     const s = { sh: e.sh[tgt]!, hull: hullBefore };
     volleyBySampling(ctx, s, dice);
-    e.ops += sampleCost(ctx, basesOf(hullBefore, ctx.hp));
+    e.ops += DICE_FIRE_WEIGHT * sampleCost(ctx, basesOf(hullBefore, ctx.hp));
     e.sh[tgt] = s.sh;
     e.hull[tgt] = s.hull;
   }
@@ -1107,11 +1202,13 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
       }
       if (tokens[turn]! > 0 && w1 > w0) {
         tokens[turn]!--;
+        e.hooks.onToken?.(turn as 0 | 1, view(e, r + 1, pts));
         turn = 1 - turn;
         continue;
       }
       const u = nextUnit(e, turn);
       if (!activate(e, u, dice, lost, pts)) return false;
+      e.hooks.onActivation?.(u, view(e, r + 1, pts));
       if (!sideAlive(e, 0) || !sideAlive(e, 1)) {
         over = true;
         break;
@@ -1139,5 +1236,5 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
 }
 
 function view(e: Engine, round: number, pts: [number, number]): BattleView {
-  return { round, side: e.side, alive: e.alive, hull: e.hull, sh: e.sh, units: e.units, pointsDestroyed: pts };
+  return { round, side: e.side, alive: e.alive, hull: e.hull, sh: e.sh, pos: e.pos, onTable: e.onTable, units: e.units, pointsDestroyed: pts };
 }
