@@ -12,7 +12,7 @@ import { bigUnitFile, bigWorkspace } from './generate';
 import { median, type Row } from './util';
 import { startServer, type Client } from '../test/protocol/harness';
 import { CLASS_NAMES } from '../server/src/core/rules/data';
-import { DEFAULT_SETTINGS } from '../server/src/protocol';
+import { DEFAULT_SETTINGS } from '../protocol';
 
 const EDITS = 30;
 /** Edits (and queries) first made and not measured: the server's code is compiled by the first few. */

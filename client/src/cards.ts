@@ -3,7 +3,7 @@
  * (from the server's `fabledStar/listCards`), grouped by faction and showing class and points.
  */
 import * as vscode from 'vscode';
-import { ListCardsRequest, FleetSummaryRequest, type CardInfo, type CardName } from '../../server/src/protocol';
+import { ListCardsRequest, FleetSummaryRequest, type CardInfo, type CardName } from '../../protocol';
 import type { Ctx } from './ctx';
 
 export async function listCards(ctx: Ctx, token?: vscode.CancellationToken): Promise<CardInfo[]> {

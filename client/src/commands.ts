@@ -4,7 +4,7 @@
  * a command holding a dead client.
  */
 import * as vscode from 'vscode';
-import type { CardInfo, CardName } from '../../server/src/protocol';
+import type { CardInfo, CardName } from '../../protocol';
 import { cardAt, fleetUnits, listCards, pickCard, sameCard } from './cards';
 import { ServerNotRunningError, type Ctx } from './ctx';
 import type { EngagementPanels } from './engagementPanel';

@@ -1,6 +1,6 @@
 /**
  * The settings the client itself reads, read and defaulted in this one place, per resource (the
- * server reads its own share, `Settings` in server/src/protocol.ts, through workspace/configuration).
+ * server reads its own share, `Settings` in protocol/, through workspace/configuration).
  */
 import * as vscode from 'vscode';
 import type { EngagementOptions } from '../../server/src/core/sim/types';

@@ -18,7 +18,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import type { RequestParam, RequestType } from 'vscode-languageclient';
-import { FleetSummaryChangedNotification, SETTINGS_SECTION } from '../../server/src/protocol';
+import { FleetSummaryChangedNotification, SETTINGS_SECTION } from '../../protocol';
 import { CrashBudget } from './crashBudget';
 
 export const CLIENT_ID = 'fabledStar';

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { SimulateRequest, type CardName } from '../../server/src/protocol';
+import { SimulateRequest, type CardName } from '../../protocol';
 import type { EngagementOptions, SimulationResult } from '../../server/src/core/sim/types';
 import { renderWebviewHtml } from '../webview/html';
 import { parseSimulationResult, parseViewMessage, type HostMessage } from '../webview/messages';

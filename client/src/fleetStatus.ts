@@ -4,7 +4,7 @@
  * again when the server says a fleet's summary changed, or when another fleet editor comes to front.
  */
 import * as vscode from 'vscode';
-import { FleetSummaryRequest, type FleetSummary } from '../../server/src/protocol';
+import { FleetSummaryRequest, type FleetSummary } from '../../protocol';
 import type { Ctx } from './ctx';
 
 export class FleetStatus implements vscode.Disposable {

@@ -4,7 +4,7 @@
  * rulebook; hovers and this command read the same text from the server.
  */
 import * as vscode from 'vscode';
-import { RuleTextRequest, type RuleTextEntry } from '../../server/src/protocol';
+import { RuleTextRequest, type RuleTextEntry } from '../../protocol';
 import { isFabledDocument, type Ctx } from './ctx';
 
 export const RULE_SCHEME = 'fabled-rule';

@@ -16,7 +16,7 @@ import { codeLenses } from '../../server/src/core/features/codeLens';
 import { fleetSummary } from '../../server/src/core/features/fleetSummary';
 import { dependents, findCard, listCards } from '../../server/src/core/features/workspaceQueries';
 import { cursorContext, pathKeys } from '../../server/src/core/features/context';
-import { resolveSettings, SIMULATE_COMMAND } from '../../server/src/protocol';
+import { resolveSettings } from '../../protocol';
 import { FILES } from '../protocol/fixtures';
 
 const U = (p: string) => `file:///ws/${p}`;
@@ -471,10 +471,10 @@ describe('core features', () => {
       const cards = codeLenses(ws.get(UNITS)!, ws, resolveSettings({ referenceTarget: 'Maw Frigate' }));
       assert.equal(cards.length, 6);
       assert.equal(cards[0]!.title, 'Simulate vs Maw Frigate');
-      assert.equal(cards[0]!.command, SIMULATE_COMMAND);
-      assert.deepEqual(cards[0]!.args, [
-        { attacker: { name: 'Lumen Destroyer', uri: UNITS, faction: 'Myr-Valari' }, defender: { name: 'Maw Frigate', faction: 'Consumed' } },
-      ]);
+      assert.deepEqual(cards[0]!.simulate, {
+        attacker: { name: 'Lumen Destroyer', uri: UNITS, faction: 'Myr-Valari' },
+        defender: { name: 'Maw Frigate', faction: 'Consumed' },
+      });
       assert.equal(codeLenses(ws.get(UNITS)!, ws, settings)[0]!.title, 'Simulate vs …');
     });
     it('sums a fleet', () => {

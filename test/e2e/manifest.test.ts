@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_SETTINGS, SETTINGS_SECTION } from '../../server/src/protocol';
+import { DEFAULT_SETTINGS, SETTINGS_SECTION } from '../../protocol';
 import { ENGAGEMENT_DEFAULTS, RANGE_BANDS } from '../../server/src/core/rules/data';
 import { RERUN_LIMITS } from '../../client/webview/messages';
 
@@ -52,7 +52,7 @@ const CLIENT_SETTINGS: [string, unknown, { min: number; max: number } | undefine
 ];
 
 describe('the extension manifest', () => {
-  describe('settings the server reads (protocol.ts Settings)', () => {
+  describe('settings the server reads (protocol/ Settings)', () => {
     for (const [key, value] of flatten(DEFAULT_SETTINGS)) {
       it(`contributes ${SETTINGS_SECTION}.${key} with the server's default ${JSON.stringify(value)}`, () => {
         const p = props[`${SETTINGS_SECTION}.${key}`];

@@ -19,7 +19,7 @@ import { definition, prepareRename, references, rename } from '../../server/src/
 import { inlayHints } from '../../server/src/core/features/inlayHints';
 import { codeLenses } from '../../server/src/core/features/codeLens';
 import { cursorContext } from '../../server/src/core/features/context';
-import { resolveSettings } from '../../server/src/protocol';
+import { resolveSettings } from '../../protocol';
 import type { FabledDocument, Problem } from '../../server/src/core/model/types';
 import { anyDocument, applyEdit, cardFile, edit, nesting, SAMPLES, URIS } from './arbitraries';
 

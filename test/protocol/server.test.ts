@@ -23,7 +23,7 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { startServer, type Client } from './harness';
 import { FILES, FLEET, MYR_UNITS, MYR_BROKEN, lineOf } from './fixtures';
-import type { CardInfo, FleetSummary } from '../../server/src/protocol';
+import type { CardInfo, FleetSummary } from '../../protocol';
 import type { SimulationResult } from '../../server/src/core/sim/types';
 
 const FLEET_PATH = 'fleets/vanguard.fleet.yaml';

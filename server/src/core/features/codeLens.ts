@@ -1,10 +1,10 @@
 /**
  * Code lenses: a fleet's points against its limit above the fleet, and "Simulate vs ..." above each
- * card (the client's `fabledStar.simulateEngagement` command with the card as attacker).
+ * card (the editor's simulate command with the card as attacker; the language server names the command).
  */
 import type { FabledDocument, Span } from '../model/types';
 import type { Workspace } from '../workspace';
-import { SIMULATE_COMMAND, type Settings, type SimulateCommandArgs } from '../../protocol';
+import type { Settings, SimulateCommandArgs } from '../api';
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { cardsOf, RESULT_CAP } from './shared';
 import { referenceCard } from './odds';
@@ -12,9 +12,8 @@ import { referenceCard } from './odds';
 export interface Lens {
   span: Span;
   title: string;
-  /** Absent: an informational lens (no command). */
-  command?: string;
-  args?: unknown[];
+  /** What the lens runs: a simulation with these cards. Absent: an informational lens (no command). */
+  simulate?: SimulateCommandArgs;
 }
 
 export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Settings): Lens[] {
@@ -39,8 +38,7 @@ export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Setting
       out.push({
         span: card.name.keySpan ?? card.name.span,
         title: ref ? `Simulate vs ${ref.card.name.value}` : 'Simulate vs …',
-        command: SIMULATE_COMMAND,
-        args: [args],
+        simulate: args,
       });
       if (out.length >= RESULT_CAP) break;
     }

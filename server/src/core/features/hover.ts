@@ -40,7 +40,7 @@ import { cpPerRound } from '../check/index';
 import { atLeast, cardAt, md, num, pSuccess, pct, resolveCard, statLine, within } from './shared';
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { weaponOddsMarkdown } from './odds';
-import type { Settings } from '../../protocol';
+import type { Settings } from '../api';
 
 export interface HoverResult {
   markdown: string;

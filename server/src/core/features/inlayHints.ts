@@ -5,7 +5,7 @@
  */
 import type { FabledDocument, Span } from '../model/types';
 import type { Workspace } from '../workspace';
-import type { Settings } from '../../protocol';
+import type { Settings } from '../api';
 import { CLASSES } from '../rules/data';
 import { fleetTotals } from '../check/index';
 import { cardsOf, lineEnd, md, num } from './shared';

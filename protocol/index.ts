@@ -1,7 +1,7 @@
 /**
  * The custom messages between the Fabled Star language server and its clients, and the settings
  * the server reads. Each message is declared once, here, with its direction, and imported by both
- * sides (the VS Code client in client/src, the server in server/src/server.ts), in the manner of
+ * sides (the VS Code client in client/src, the server in server/src/lsp), in the manner of
  * vscode-eslint's customMessages.ts and rust-analyzer's lsp_ext.ts.
  *
  * Other editors (Neovim, Helix, Emacs) need none of these: the standard LSP features work without
@@ -9,47 +9,19 @@
  */
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { Position, Range } from 'vscode-languageserver-protocol';
-import type { EngagementOptions, SimulationResult } from './core/sim/types';
+import type { EngagementOptions, SimulationResult } from '../server/src/core/sim/types';
+import type { CardName, Settings, SimulateCommandArgs } from '../server/src/core/api';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
 
 /**
  * What the server reads from the `fabledStar` configuration section (workspace/configuration,
- * per resource). Clients send any subset; `resolveSettings` fills the rest with the defaults, so
- * no other code ever checks for a missing setting.
+ * per resource), declared in the core (the features read it). Clients send any subset;
+ * `resolveSettings` fills the rest with the defaults, so no other code ever checks for a missing
+ * setting.
  */
-export interface Settings {
-  /**
-   * A card name (`fabledStar.referenceTarget`). When set, each weapon line of a card shows its
-   * expected damage and kill chance against that card as an inlay hint, and weapon hovers show
-   * the breakdown. Empty: off.
-   */
-  referenceTarget: string;
-  inlayHints: {
-    /** Points per fleet entry and the running total against the limit. */
-    points: boolean;
-    /** The Combined Shields pool on Escort and Frigate cards. */
-    combinedShields: boolean;
-    /** Expected damage and kill chance per weapon against `referenceTarget`. */
-    weaponOdds: boolean;
-  };
-  codeLens: {
-    /** "970 / 1000 pts" on fleets and "Simulate vs ..." on cards. */
-    enabled: boolean;
-  };
-  diagnostics: {
-    /**
-     * Milliseconds to wait for typing to pause before re-validating, after the first change of a
-     * burst (which is validated at once). Fleets affected by a card edit always wait this long.
-     */
-    delayMs: number;
-  };
-  workspace: {
-    /** At most this many card, faction and fleet files are read from the workspace folders. */
-    maxFiles: number;
-  };
-}
+export type { Settings };
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   referenceTarget: '',
@@ -102,20 +74,12 @@ export function resolveSettings(raw: unknown): Settings {
 /** The client command a card's "Simulate vs ..." code lens runs. */
 export const SIMULATE_COMMAND = 'fabledStar.simulateEngagement';
 
-/** A card named for a request or a command: by name (and faction, when names clash). */
-export interface CardName {
-  name: string;
-  faction?: string;
-}
-
 /**
- * Arguments of `fabledStar.simulateEngagement` as the code lens sends them: `[SimulateCommandArgs]`.
+ * A card named for a request or a command (`CardName`), and the arguments of
+ * `fabledStar.simulateEngagement` as the code lens sends them: `[SimulateCommandArgs]`.
  * `defender` is absent when no reference target is set; the client then asks the user.
  */
-export interface SimulateCommandArgs {
-  attacker: CardName & { uri: string };
-  defender?: CardName;
-}
+export type { CardName, SimulateCommandArgs };
 
 // ---------------------------------------------------------------------------------------------
 // Requests and notifications

@@ -1,0 +1,57 @@
+/**
+ * The shapes the core shares with its edges (the language server, the CLI, the client through
+ * protocol/): the settings features read, a card named by the user, and what a card's
+ * "Simulate vs ..." lens asks the editor to run. Types only: protocol/ re-exports them, and the core
+ * never imports protocol/.
+ */
+
+/**
+ * What the features read from the `fabledStar` configuration section. protocol/ reads and defaults
+ * it (`resolveSettings`); the core only receives complete settings.
+ */
+export interface Settings {
+  /**
+   * A card name (`fabledStar.referenceTarget`). When set, each weapon line of a card shows its
+   * expected damage and kill chance against that card as an inlay hint, and weapon hovers show
+   * the breakdown. Empty: off.
+   */
+  referenceTarget: string;
+  inlayHints: {
+    /** Points per fleet entry and the running total against the limit. */
+    points: boolean;
+    /** The Combined Shields pool on Escort and Frigate cards. */
+    combinedShields: boolean;
+    /** Expected damage and kill chance per weapon against `referenceTarget`. */
+    weaponOdds: boolean;
+  };
+  codeLens: {
+    /** "970 / 1000 pts" on fleets and "Simulate vs ..." on cards. */
+    enabled: boolean;
+  };
+  diagnostics: {
+    /**
+     * Milliseconds to wait for typing to pause before re-validating, after the first change of a
+     * burst (which is validated at once). Fleets affected by a card edit always wait this long.
+     */
+    delayMs: number;
+  };
+  workspace: {
+    /** At most this many card, faction and fleet files are read from the workspace folders. */
+    maxFiles: number;
+  };
+}
+
+/** A card named for a request or a command: by name (and faction, when names clash). */
+export interface CardName {
+  name: string;
+  faction?: string;
+}
+
+/**
+ * What a card's "Simulate vs ..." lens runs: the card as attacker, and the reference target as
+ * defender when one is set (absent: the editor asks the user).
+ */
+export interface SimulateCommandArgs {
+  attacker: CardName & { uri: string };
+  defender?: CardName;
+}

@@ -1,0 +1,55 @@
+/** What the client can do (read once, at initialize) and what the server offers in return. */
+import { CodeActionKind, TextDocumentSyncKind, type ClientCapabilities, type ServerCapabilities } from 'vscode-languageserver/node';
+
+export interface ClientFeatures {
+  /** Pull diagnostics (textDocument/diagnostic) instead of published ones. */
+  pull: boolean;
+  /** workspace/diagnostic/refresh. */
+  pullRefresh: boolean;
+  relatedInfo: boolean;
+  /** workspace/configuration: settings per resource. */
+  configurationPull: boolean;
+  watchRegistration: boolean;
+  workspaceFolders: boolean;
+  inlayRefresh: boolean;
+  lensRefresh: boolean;
+  snippets: boolean;
+  hierarchicalSymbols: boolean;
+  markdownHover: boolean;
+}
+
+export function clientFeatures(caps: ClientCapabilities): ClientFeatures {
+  const pull = !!caps.textDocument?.diagnostic;
+  const hf = caps.textDocument?.hover?.contentFormat;
+  return {
+    pull,
+    pullRefresh: !!caps.workspace?.diagnostics?.refreshSupport,
+    relatedInfo: !!caps.textDocument?.publishDiagnostics?.relatedInformation || pull,
+    configurationPull: !!caps.workspace?.configuration,
+    watchRegistration: !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration,
+    workspaceFolders: !!caps.workspace?.workspaceFolders,
+    inlayRefresh: !!caps.workspace?.inlayHint?.refreshSupport,
+    lensRefresh: !!caps.workspace?.codeLens?.refreshSupport,
+    snippets: !!caps.textDocument?.completion?.completionItem?.snippetSupport,
+    hierarchicalSymbols: !!caps.textDocument?.documentSymbol?.hierarchicalDocumentSymbolSupport,
+    markdownHover: !hf || hf.includes('markdown'),
+  };
+}
+
+export function serverCapabilities(client: ClientFeatures): ServerCapabilities {
+  return {
+    textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: false },
+    hoverProvider: true,
+    completionProvider: { triggerCharacters: [' ', ':', '-', '"'], resolveProvider: false },
+    codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite], resolveProvider: false },
+    documentSymbolProvider: { label: 'Fabled Star' },
+    workspaceSymbolProvider: true,
+    definitionProvider: true,
+    referencesProvider: true,
+    renameProvider: { prepareProvider: true },
+    inlayHintProvider: { resolveProvider: false },
+    codeLensProvider: { resolveProvider: false },
+    ...(client.pull ? { diagnosticProvider: { identifier: 'fabled-star', interFileDependencies: true, workspaceDiagnostics: true } } : {}),
+    workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+  };
+}

@@ -1,0 +1,201 @@
+/**
+ * The core's answers (offsets, plain data) -> LSP types (positions, kinds). The only place that
+ * maps between the two; every function is pure over a TextDocument.
+ */
+import {
+  CodeActionKind,
+  CompletionItemKind,
+  DiagnosticSeverity,
+  InsertTextFormat,
+  SymbolKind,
+  type CodeAction,
+  type CodeLens,
+  type CompletionItem,
+  type CompletionList,
+  type Diagnostic,
+  type DocumentSymbol,
+  type InlayHint,
+  type Location,
+  type Range,
+  type SymbolInformation,
+  type TextEdit,
+} from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Problem, Span } from '../core/model/types';
+import type { CompletionKind, CompletionList as CoreCompletionList } from '../core/features/completion';
+import type { DocSymbol, SymbolKindName } from '../core/features/symbols';
+import type { CodeActionData } from '../core/features/codeActions';
+import type { Hint } from '../core/features/inlayHints';
+import type { Lens } from '../core/features/codeLens';
+import { SIMULATE_COMMAND } from '../../../protocol';
+
+/** Finds the text of a document the answer points into (open or on disk). */
+export type TextOf = (uri: string) => TextDocument | undefined;
+
+export function range(td: TextDocument, span: Span): Range {
+  return { start: td.positionAt(span.start), end: td.positionAt(span.end) };
+}
+
+export function span(td: TextDocument, r: Range): Span {
+  return { start: td.offsetAt(r.start), end: td.offsetAt(r.end) };
+}
+
+/** `related` (when the client shows related information) finds the documents that related locations point into. */
+export function toDiagnostic(p: Problem, td: TextDocument, related: TextOf | undefined): Diagnostic {
+  const d: Diagnostic = {
+    range: range(td, p.span),
+    severity: p.severity === 'error' ? DiagnosticSeverity.Error : p.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information,
+    code: p.code,
+    source: 'fabled-star',
+    message: p.message,
+  };
+  if (p.data) d.data = p.data;
+  if (related && p.related?.length) {
+    const rel = [];
+    for (const r of p.related) {
+      const other = related(r.uri);
+      if (other) rel.push({ location: { uri: r.uri, range: range(other, r.span) }, message: r.message });
+    }
+    if (rel.length) d.relatedInformation = rel;
+  }
+  return d;
+}
+
+export function locations(list: { uri: string; span: Span }[], textOf: TextOf): Location[] {
+  const out: Location[] = [];
+  for (const l of list) {
+    const td = textOf(l.uri);
+    if (td) out.push({ uri: l.uri, range: range(td, l.span) });
+  }
+  return out;
+}
+
+/** Edits across files -> `WorkspaceEdit.changes` (edits into documents no longer known are dropped). */
+export function changes(edits: { uri: string; span: Span; newText: string }[], textOf: TextOf): Record<string, TextEdit[]> {
+  const out: Record<string, TextEdit[]> = {};
+  for (const e of edits) {
+    const td = textOf(e.uri);
+    if (td) (out[e.uri] ??= []).push({ range: range(td, e.span), newText: e.newText });
+  }
+  return out;
+}
+
+const COMPLETION_KINDS: Record<CompletionKind, CompletionItemKind> = {
+  key: CompletionItemKind.Property,
+  value: CompletionItemKind.Value,
+  enum: CompletionItemKind.EnumMember,
+  card: CompletionItemKind.Class,
+  snippet: CompletionItemKind.Snippet,
+  order: CompletionItemKind.Event,
+  ability: CompletionItemKind.Function,
+  faction: CompletionItemKind.Module,
+};
+
+/** Snippet text as plain text, for clients without snippet support. */
+export function plainSnippet(snippet: string): string {
+  return snippet
+    .replace(/\$\{\d+\|([^,|]*)[^}]*\|\}/g, '$1')
+    .replace(/\$\{\d+:([^}]*)\}/g, '$1')
+    .replace(/\$\{\d+\}|\$\d+/g, '');
+}
+
+export function completionList(list: CoreCompletionList, td: TextDocument, snippets: boolean): CompletionList {
+  // Most items share one replace range: convert each distinct span once.
+  const ranges = new Map<string, Range>();
+  const rangeOf = (s: Span): Range => {
+    const k = `${s.start}:${s.end}`;
+    let v = ranges.get(k);
+    if (!v) ranges.set(k, (v = range(td, s)));
+    return v;
+  };
+  const items: CompletionItem[] = list.items.map((c) => {
+    const snippet = !!c.snippet && snippets;
+    const item: CompletionItem = {
+      label: c.label,
+      kind: COMPLETION_KINDS[c.kind],
+      textEdit: { range: rangeOf(c.span), newText: c.snippet && !snippets ? plainSnippet(c.insertText) : c.insertText },
+      insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+    };
+    if (c.detail) item.detail = c.detail;
+    if (c.documentation) item.documentation = { kind: 'markdown', value: c.documentation };
+    if (c.sortText) item.sortText = c.sortText;
+    if (c.filterText) item.filterText = c.filterText;
+    return item;
+  });
+  return { isIncomplete: list.isIncomplete, items };
+}
+
+/**
+ * Code actions of the kinds the client asked for (`only`); `diagnostic` converts the problem an
+ * action fixes.
+ */
+export function codeActionList(actions: CodeActionData[], only: string[] | undefined, textOf: TextOf, diagnostic: (p: Problem) => Diagnostic): CodeAction[] {
+  const out: CodeAction[] = [];
+  for (const a of actions) {
+    const kind = a.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.RefactorRewrite;
+    if (only && !only.some((o) => kind === o || kind.startsWith(o + '.'))) continue;
+    const action: CodeAction = { title: a.title, kind, edit: { changes: changes(a.edits, textOf) } };
+    if (a.problem) action.diagnostics = [diagnostic(a.problem)];
+    if (a.isPreferred) action.isPreferred = true;
+    out.push(action);
+  }
+  return out;
+}
+
+const SYMBOL_KINDS: Record<SymbolKindName, SymbolKind> = {
+  card: SymbolKind.Class,
+  weapon: SymbolKind.Method,
+  order: SymbolKind.Event,
+  ability: SymbolKind.Property,
+  stats: SymbolKind.Struct,
+  fleet: SymbolKind.Module,
+  entry: SymbolKind.Object,
+  embarked: SymbolKind.Field,
+  faction: SymbolKind.Namespace,
+  commandAbility: SymbolKind.Function,
+  factionAbility: SymbolKind.Interface,
+};
+
+/** The outline as a tree (clients with hierarchical symbols) or as a flat list with container names. */
+export function documentSymbolList(syms: DocSymbol[], td: TextDocument, hierarchical: boolean): DocumentSymbol[] | SymbolInformation[] {
+  if (hierarchical) {
+    const conv = (s: DocSymbol): DocumentSymbol => ({
+      name: s.name,
+      kind: SYMBOL_KINDS[s.kind],
+      range: range(td, s.span),
+      selectionRange: range(td, s.selectionSpan),
+      ...(s.detail ? { detail: s.detail } : {}),
+      children: s.children.map(conv),
+    });
+    return syms.map(conv);
+  }
+  const flat: SymbolInformation[] = [];
+  const walk = (s: DocSymbol, container?: string) => {
+    flat.push({
+      name: s.name,
+      kind: SYMBOL_KINDS[s.kind],
+      location: { uri: td.uri, range: range(td, s.span) },
+      ...(container ? { containerName: container } : {}),
+    });
+    for (const c of s.children) walk(c, s.name);
+  };
+  syms.forEach((s) => walk(s));
+  return flat;
+}
+
+export function inlayHint(h: Hint, td: TextDocument): InlayHint {
+  return {
+    position: td.positionAt(h.offset),
+    label: h.label,
+    paddingLeft: true,
+    ...(h.tooltip ? { tooltip: { kind: 'markdown' as const, value: h.tooltip } } : {}),
+  };
+}
+
+/** A lens that simulates runs the client's simulate command; an informational lens runs nothing. */
+export function codeLens(l: Lens, td: TextDocument): CodeLens {
+  return {
+    range: range(td, l.span),
+    command: { title: l.title, command: l.simulate ? SIMULATE_COMMAND : '', ...(l.simulate ? { arguments: [l.simulate] } : {}) },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * Problems per document (cached per workspace version) as LSP diagnostics: published (push
+ * clients, on the scheduler's signal) or answered (pull clients, textDocument/diagnostic and
+ * workspace/diagnostic).
+ */
+import {
+  DocumentDiagnosticReportKind,
+  LSPErrorCodes,
+  ResponseError,
+  type CancellationToken,
+  type Diagnostic,
+  type DocumentDiagnosticParams,
+  type DocumentDiagnosticReport,
+  type WorkspaceDiagnosticParams,
+  type WorkspaceDiagnosticReport,
+  type WorkspaceDocumentDiagnosticReport,
+} from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { kindOfUri } from '../core/model/parse';
+import type { FabledDocument, Problem } from '../core/model/types';
+import { checkDocument } from '../core/check/index';
+import { FleetSummaryChangedNotification } from '../../../protocol';
+import { toDiagnostic } from './convert';
+import type { ServerState } from './state';
+
+/** At most this many documents' problems are kept. */
+const PROBLEM_CACHE_SIZE = 5000;
+
+/** Lets queued changes (and cancellations) arrive before work starts. */
+export function nextTurn(): Promise<void> {
+  return new Promise((r) => setImmediate(r));
+}
+
+function cancelled(): ResponseError<{ retriggerRequest: boolean }> {
+  return new ResponseError(LSPErrorCodes.ServerCancelled, 'Superseded by a newer change', { retriggerRequest: true });
+}
+
+export class Diagnostics {
+  /** Problems per document, valid while the workspace version is unchanged. */
+  private readonly cache = new Map<string, { wsVersion: number; problems: Problem[] }>();
+
+  constructor(private readonly state: ServerState) {}
+
+  problemsOf(uri: string): { doc: FabledDocument; problems: Problem[] } | undefined {
+    const { ws } = this.state;
+    const doc = this.state.ensure(uri);
+    if (!doc) return undefined;
+    const c = this.cache.get(uri);
+    if (c && c.wsVersion === ws.version) return { doc, problems: c.problems };
+    let problems: Problem[];
+    try {
+      problems = checkDocument(doc, ws);
+    } catch (e) {
+      this.state.logError(`Validation of ${uri} failed`, e);
+      problems = doc.problems;
+    }
+    this.cache.set(uri, { wsVersion: ws.version, problems });
+    if (this.cache.size > PROBLEM_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    return { doc, problems };
+  }
+
+  /** One problem as a diagnostic in `td`, with related locations when the client shows them. */
+  toDiagnostic(p: Problem, td: TextDocument): Diagnostic {
+    return toDiagnostic(p, td, this.state.client.relatedInfo ? (u) => this.state.textDoc(u) : undefined);
+  }
+
+  diagnosticsOf(uri: string): { diagnostics: Diagnostic[]; version: number | undefined } | undefined {
+    const td = this.state.textDoc(uri);
+    if (!td) return undefined;
+    const r = this.problemsOf(uri);
+    if (!r) return undefined;
+    return { diagnostics: r.problems.map((p) => this.toDiagnostic(p, td)), version: this.state.documents.get(uri)?.version };
+  }
+
+  /** Push mode: computes and sends a document's diagnostics; a failure is logged, never thrown. */
+  publish(uri: string): void {
+    try {
+      this.publishUnguarded(uri);
+    } catch (e) {
+      this.state.logError(`Diagnostics for ${uri} failed`, e);
+    }
+  }
+
+  /** A document left the workspace: its diagnostics go too (push mode). */
+  clear(uri: string): void {
+    if (!this.state.client.pull) void this.state.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+
+  private publishUnguarded(uri: string): void {
+    const { documents, connection } = this.state;
+    const version = documents.get(uri)?.version;
+    const r = this.diagnosticsOf(uri);
+    if (!r) return;
+    // Never publish for a version that is no longer the document's.
+    if (documents.get(uri)?.version !== version) return;
+    void connection.sendDiagnostics({ uri, version: r.version, diagnostics: r.diagnostics });
+    this.fleetChanged(uri);
+  }
+
+  /** Tells the client a fleet's summary may have changed (its status bar asks again). */
+  private fleetChanged(uri: string): void {
+    if (this.state.ws.get(uri)?.kind === 'fleet') void this.state.connection.sendNotification(FleetSummaryChangedNotification.type, { uri });
+  }
+
+  /** textDocument/diagnostic. */
+  async pull(params: DocumentDiagnosticParams, token: CancellationToken): Promise<DocumentDiagnosticReport> {
+    const { state } = this;
+    const uri = params.textDocument.uri;
+    await nextTurn();
+    if (token.isCancellationRequested) throw cancelled();
+    const td = state.textDoc(uri);
+    if (!td || !kindOfUri(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+    state.ensureAllOpen();
+    state.ensure(uri);
+    const resultId = `${state.ws.version}`;
+    if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
+    const r = this.diagnosticsOf(uri);
+    if (token.isCancellationRequested) throw cancelled();
+    this.fleetChanged(uri);
+    return { kind: DocumentDiagnosticReportKind.Full, resultId, items: r?.diagnostics ?? [] };
+  }
+
+  /** workspace/diagnostic: every workspace file that is not open (open ones are pulled one by one). */
+  async pullWorkspace(params: WorkspaceDiagnosticParams, token: CancellationToken): Promise<WorkspaceDiagnosticReport> {
+    const { state } = this;
+    await nextTurn();
+    const previous = new Map(params.previousResultIds.map((p) => [p.uri, p.value]));
+    const items: WorkspaceDocumentDiagnosticReport[] = [];
+    const resultId = `${state.ws.version}`;
+    for (const uri of state.ws.uris()) {
+      if (token.isCancellationRequested) throw cancelled();
+      if (state.documents.get(uri)) continue;
+      if (previous.get(uri) === resultId) {
+        items.push({ kind: DocumentDiagnosticReportKind.Unchanged, uri, version: null, resultId });
+        continue;
+      }
+      const r = this.diagnosticsOf(uri);
+      items.push({ kind: DocumentDiagnosticReportKind.Full, uri, version: null, resultId, items: r?.diagnostics ?? [] });
+    }
+    return { items };
+  }
+}
