@@ -7,9 +7,9 @@
  * Other editors (Neovim, Helix, Emacs) need none of these: the standard LSP features work without
  * them. They are what the VS Code extension builds its commands, status bar and engagement view on.
  */
-import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import type { Position, Range } from 'vscode-languageserver-protocol';
-import type { EngagementOptions, SimulationResult } from '../server/src/core/sim/types';
+import { NotificationType, ProgressType, RequestType } from 'vscode-languageserver-protocol';
+import type { PartialResultParams, Position, Range, WorkDoneProgressParams } from 'vscode-languageserver-protocol';
+import type { BattleOptions, BattleResult, EngagementOptions, SimulationResult } from '../server/src/core/sim/types';
 import type { CardName, Settings, SimulateCommandArgs } from '../server/src/core/api';
 
 // ---------------------------------------------------------------------------------------------
@@ -87,7 +87,7 @@ export type { CardName, SimulateCommandArgs };
 /** A card given by name, or by a position inside it (e.g. the cursor in a card file). */
 export type CardSelector = CardName | { uri: string; position: Position };
 
-export interface SimulateParams {
+export interface SimulateParams extends WorkDoneProgressParams {
   attacker: CardSelector;
   defender: CardSelector;
   options?: EngagementOptions;
@@ -96,7 +96,11 @@ export interface SimulateParams {
 /**
  * client -> server: simulate one engagement. The result is the object the CLI prints with
  * `fabled-star sim --format json`. Fails with a ResponseError (code RequestFailed, a message that
- * names the problem) when a card cannot be found or cannot be simulated.
+ * names the problem) when a card cannot be found or cannot be simulated. The sampling runs in
+ * slices between turns of the server's event loop (hovers and diagnostics are answered meanwhile),
+ * reports work-done progress when given a `workDoneToken`, and stops when cancelled
+ * (RequestCancelled). A run that reaches its work limit answers with fewer trials and
+ * `engagement.cutShort`.
  */
 export const SimulateRequest = {
   method: 'fabledStar/simulate',
@@ -200,3 +204,31 @@ export const RuleTextRequest = {
   method: 'fabledStar/ruleText',
   type: new RequestType<RuleTextParams, RuleTextEntry[], void>('fabledStar/ruleText'),
 } as const;
+
+/** A fleet list for the battle: an open document or a workspace file, by URI. */
+export interface BattleFleetSelector {
+  uri: string;
+}
+
+export interface BattleParams extends WorkDoneProgressParams, PartialResultParams {
+  fleet: BattleFleetSelector;
+  vs: BattleFleetSelector;
+  /** range (absent: the fleets approach), rounds, trials, seed; checked as the CLI checks its flags. */
+  options?: BattleOptions;
+}
+
+/**
+ * client -> server: the fleet battle of `fleet` against `vs` (BATTLE.md); the result is the object
+ * `fabled-star battle --format json` prints. Runs in slices between turns of the event loop;
+ * reports work-done progress (trials done) with a `workDoneToken`; with a `partialResultToken`
+ * sends the result of the trials run so far as `BattlePartialResult` progress every few slices (a
+ * view fills in at once and sharpens); stops when cancelled (RequestCancelled). Fails with
+ * RequestFailed and a sentence when a fleet is unknown, has errors, or the options are wrong.
+ */
+export const BattleRequest = {
+  method: 'fabledStar/battle',
+  type: new RequestType<BattleParams, BattleResult, void>('fabledStar/battle'),
+} as const;
+
+/** server -> client, as `$/progress` on the request's `partialResultToken`: the result so far. */
+export const BattlePartialResult = new ProgressType<BattleResult>();

@@ -32,9 +32,14 @@ import { inlayHints } from '../core/features/inlayHints';
 import { codeLenses } from '../core/features/codeLens';
 import { fleetSummary } from '../core/features/fleetSummary';
 import { findCard, listCards } from '../core/features/workspaceQueries';
-import { runSimulation } from '../core/features/simulate';
+import { prepareSimulation } from '../core/features/simulate';
+import { fleetForBattle } from '../core/features/battle';
+import { BattleSession, validateBattleOptions } from '../core/sim/fleet-battle';
 import { sectionMarkdown, sections } from '../core/rules/text';
 import {
+  BattlePartialResult,
+  BattleRequest,
+  type BattleParams,
   FleetSummaryRequest,
   ListCardsRequest,
   RuleTextRequest,
@@ -327,11 +332,73 @@ export const HANDLERS: HandlerEntry[] = [
           const describe = (s: CardSelector | undefined) => (s && 'name' in s ? `"${s.name}"` : 'at that position');
           if (!att) throw new ResponseError(LSPErrorCodes.RequestFailed, `No attacker card ${describe(params?.attacker)}`);
           if (!def) throw new ResponseError(LSPErrorCodes.RequestFailed, `No defender card ${describe(params?.defender)}`);
-          await nextTurn();
-          if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
-          const res = runSimulation(att.card, def.card, params?.options ?? {});
-          if ('error' in res) throw new ResponseError(LSPErrorCodes.RequestFailed, res.error);
-          return res.result;
+          const prep = prepareSimulation(att.card, def.card, params?.options ?? {});
+          if ('error' in prep) throw new ResponseError(LSPErrorCodes.RequestFailed, prep.error);
+          const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
+          progress.begin('Simulating the engagement', 0, undefined, true);
+          try {
+            await inSlices(
+              (ops) => prep.run.step(ops),
+              token,
+              () => {
+                const p = prep.run.progress;
+                progress.report(Math.floor((100 * p.trials) / Math.max(1, p.requested)), `${p.trials} of ${p.requested} trials`);
+              },
+            );
+          } finally {
+            progress.done();
+          }
+          return prep.run.result();
+        }),
+      ),
+  },
+
+  {
+    name: 'battle',
+    register: (c, b) =>
+      c.onRequest(
+        BattleRequest.type,
+        b.direct(async ({ state }, params: BattleParams | undefined, token) => {
+          state.ensureAllOpen();
+          const v = validateBattleOptions(params?.options ?? {});
+          if (!v.options) throw new ResponseError(LSPErrorCodes.RequestFailed, v.errors.join(' '));
+          const sides = [params?.fleet, params?.vs].map((sel, i) => {
+            const uri = sel && typeof sel.uri === 'string' ? sel.uri : undefined;
+            const doc = uri ? state.ensure(uri) : undefined;
+            const which = i === 0 ? 'fleet' : "opponent's fleet";
+            if (!doc || doc.kind !== 'fleet') throw new ResponseError(LSPErrorCodes.RequestFailed, `No ${which} list at ${uri ?? '(no uri)'}`);
+            const built = fleetForBattle(doc, state.ws);
+            if (!built.fleet) {
+              const more = built.errors.length > 1 ? ` (and ${built.errors.length - 1} more)` : '';
+              throw new ResponseError(LSPErrorCodes.RequestFailed, `The ${which} "${doc.name.value ?? ''}" cannot fight: ${built.errors[0]}${more}`);
+            }
+            return built;
+          });
+          const session = new BattleSession([sides[0]!.fleet!, sides[1]!.fleet!], v.options, { limits: sides.map((s) => s.limit) });
+          const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
+          const partial = params?.partialResultToken;
+          progress.begin('Simulating the fleet battle', 0, undefined, true);
+          let slices = 0;
+          let sent = 0;
+          try {
+            await inSlices(
+              (ops) => session.step(ops),
+              token,
+              () => {
+                const r = session.run;
+                progress.report(Math.floor((100 * r.trials) / Math.max(1, r.setup.trials)), `${r.trials} of ${r.setup.trials} battles`);
+                // Partial results: soon at first (a view fills in), then less often (each costs a summary).
+                slices++;
+                if (partial !== undefined && r.trials > 0 && (slices === 1 || slices >= sent * 2 + 4)) {
+                  sent = slices;
+                  c.sendProgress(BattlePartialResult, partial, session.result());
+                }
+              },
+            );
+          } finally {
+            progress.done();
+          }
+          return session.result();
         }),
       ),
   },
@@ -360,6 +427,26 @@ export const HANDLERS: HandlerEntry[] = [
       ),
   },
 ];
+
+/**
+ * Work per slice of a long simulation (in the engine's operation counts): a few tens of
+ * milliseconds, so that hovers, diagnostics and cancellations wait at most that long.
+ */
+export const SLICE_OPS = 150_000;
+
+/**
+ * Runs `step` a slice at a time, yielding to the event loop before each slice so that other
+ * requests and `$/cancelRequest` are handled between slices; throws RequestCancelled when the
+ * request is cancelled, whenever that happens.
+ */
+export async function inSlices(step: (ops: number) => boolean, token: CancellationToken, progress?: () => void): Promise<void> {
+  for (;;) {
+    await nextTurn();
+    if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
+    if (step(SLICE_OPS)) return;
+    progress?.();
+  }
+}
 
 export function registerHandlers(connection: Connection, ctx: Context): void {
   for (const h of HANDLERS) {
