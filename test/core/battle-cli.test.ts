@@ -187,7 +187,7 @@ describe('battle CLI', function () {
   it('never lets control characters from a file reach the terminal', async () => {
     const io = memoryIO(bad('name: "Evil\\e[2J\\x07"\nfaction: Testers\npoints: 500\nunits:\n  - unit: "Lance\\e]52;c;AAAA\\x07"\n'));
     assert.equal(await runBattle(['--fleet', '/ws/bad.fleet.yaml', '--vs', '/ws/b.fleet.yaml'], io), 2);
-     
+
     assert.doesNotMatch(io.err, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     assert.equal(printable('a\u001b[2Jb\u0007\u009b'), 'a\\x1b[2Jb\\x07\\x9b');
   });

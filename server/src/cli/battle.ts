@@ -37,7 +37,6 @@ Exit status: 0 success, 2 usage problem, unreadable file, a fleet with errors or
 
 /** Text from files goes to a terminal: control characters are shown escaped, never interpreted. */
 export function printable(s: string): string {
-   
   return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 

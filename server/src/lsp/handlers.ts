@@ -391,7 +391,7 @@ export const HANDLERS: HandlerEntry[] = [
                 slices++;
                 if (partial !== undefined && r.trials > 0 && (slices === 1 || slices >= sent * 2 + 4)) {
                   sent = slices;
-                  c.sendProgress(BattlePartialResult, partial, session.result());
+                  void c.sendProgress(BattlePartialResult, partial, session.result());
                 }
               },
             );
