@@ -8,6 +8,7 @@ import type { Row } from './util';
 import { benchCore } from './core';
 import { benchSim } from './sim';
 import { benchServer } from './server';
+import { benchBattle } from './battle';
 
 interface Suite {
   title: string;
@@ -21,6 +22,7 @@ const SUITES: Suite[] = [
   { title: 'Validator and CLI core (issue 2)', key: 'core', run: benchCore },
   { title: 'Simulator (issue 4)', key: 'sim', run: benchSim },
   { title: 'Language server over stdio (issue 3)', key: 'server', run: benchServer },
+  { title: 'Fleet battle (issue 12)', key: 'battle', run: benchBattle },
 ];
 
 function fmt(ms: number): string {

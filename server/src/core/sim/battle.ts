@@ -230,6 +230,9 @@ class Engine {
   private plans = new Map<number, FireContext>();
   private kernels: Map<number, Map<number, DuelKernel>>[] = [];
   private decisions = new Map<number | string, Decision>();
+  private readonly slotPk: Float64Array;
+  private readonly slotState: Float64Array;
+  private readonly slotKernel: (DuelKernel | undefined)[];
   private protects = new Map<number | string, Float64Array>();
   private aims = new Map<number | string, { aim?: number; value: number }>();
   private boardPmfs = new Map<number, Float64Array>();
@@ -323,6 +326,9 @@ class Engine {
     this.activated = new Uint8Array(this.n);
     this.startHull = new Float64Array(this.n);
     this.initiative = new Float64Array((this.n + 1) * (this.n + 1)).fill(NaN);
+    this.slotPk = new Float64Array(this.n * this.n * 2).fill(-1);
+    this.slotState = new Float64Array(this.n * this.n * 2).fill(-1);
+    this.slotKernel = new Array<DuelKernel | undefined>(this.n * this.n * 2).fill(undefined);
     this.credit = new Float64Array(this.n);
   }
 
@@ -367,15 +373,24 @@ class Engine {
   /** The exact kernel of a Fire action of f at tgt (in state sh/hull/braced), or undefined when the work limit is reached. */
   kernel(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, sh: number, hull: number, braced: boolean): DuelKernel | undefined {
     const tt = this.types[this.typeOf[tgt]!]!;
-    const byPair = this.kernels[this.typeOf[f]! * this.types.length + this.typeOf[tgt]!]!;
     // Cover is per unit, so it is part of the key.
     const pk = this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + (this.units[tgt]!.cover ? 1 : 0);
+    const stateKey = hull * tt.stride + sh;
+    this.ops += 1;
+    // The last kernel of this shooter at this target (unaimed, aimed): a unit's state changes only
+    // when it is hit, so most lookups end here without touching the maps.
+    const slot = (f * this.n + tgt) * 2 + (aim === undefined ? 0 : 1);
+    if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotKernel[slot];
+    const byPair = this.kernels[this.typeOf[f]! * this.types.length + this.typeOf[tgt]!]!;
     let byState = byPair.get(pk);
     if (!byState) byPair.set(pk, (byState = new Map()));
-    const stateKey = hull * tt.stride + sh;
     const hit = byState.get(stateKey);
-    this.ops += 1;
-    if (hit) return hit;
+    if (hit) {
+      this.slotPk[slot] = pk;
+      this.slotState[slot] = stateKey;
+      this.slotKernel[slot] = hit;
+      return hit;
+    }
     const ex = exactVolley(this.plan(f, tgt, ri, attBases, aim, braced), new Map([[stateKey, 1]]), tt.stride, this.budget);
     if (!ex) return undefined;
     const n = ex.dist.size;
@@ -399,6 +414,9 @@ class Engine {
     }
     const kern = { keys, probs, cdf, expectedHull, expectedBasesLost };
     byState.set(stateKey, kern);
+    this.slotPk[slot] = pk;
+    this.slotState[slot] = stateKey;
+    this.slotKernel[slot] = kern;
     return kern;
   }
 
