@@ -10,7 +10,7 @@
 import { NotificationType, ProgressType, RequestType } from 'vscode-languageserver-protocol';
 import type { PartialResultParams, Position, Range, WorkDoneProgressParams } from 'vscode-languageserver-protocol';
 import type { BattleOptions, BattleResult, EngagementOptions, SimulationResult } from '../server/src/core/sim/types';
-import type { CardName, Settings, SimulateCommandArgs } from '../server/src/core/api';
+import type { BattleCommandArgs, CardName, Settings, SimulateCommandArgs } from '../server/src/core/api';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -80,6 +80,13 @@ export const SIMULATE_COMMAND = 'fabledStar.simulateEngagement';
  * `defender` is absent when no reference target is set; the client then asks the user.
  */
 export type { CardName, SimulateCommandArgs };
+
+/**
+ * The client command a fleet's "Battle vs ..." code lens runs, with `[BattleCommandArgs]`: the fleet
+ * is side 1; the client asks for the opponent among the workspace's fleets.
+ */
+export const BATTLE_COMMAND = 'fabledStar.simulateBattle';
+export type { BattleCommandArgs };
 
 // ---------------------------------------------------------------------------------------------
 // Requests and notifications

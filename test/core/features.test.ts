@@ -462,12 +462,15 @@ describe('core features', () => {
       const h = hover(doc, ws, at(ws, UNITS, 'name: Lumen La'), s);
       assert.match(h!.markdown, /Against Maw Frigate[\s\S]*expected hull damage/);
     });
-    it('puts the points on a fleet lens and a simulate command on each card', () => {
+    it('puts the points and "Battle vs …" on a fleet lens and a simulate command on each card', () => {
       const ws = workspace();
       assert.deepEqual(
         codeLenses(ws.get(FLEET)!, ws, settings).map((l) => l.title),
-        ['540 / 1000 pts — 460 left (2 unknown cards not counted)'],
+        ['540 / 1000 pts — 460 left (2 unknown cards not counted)', 'Battle vs …'],
       );
+      assert.deepEqual(codeLenses(ws.get(FLEET)!, ws, settings)[1]!.battle, {
+        fleet: { uri: FLEET, name: ws.get(FLEET)!.kind === 'fleet' ? (ws.get(FLEET) as { name: { value?: string } }).name.value : '' },
+      });
       const cards = codeLenses(ws.get(UNITS)!, ws, resolveSettings({ referenceTarget: 'Maw Frigate' }));
       assert.equal(cards.length, 6);
       assert.equal(cards[0]!.title, 'Simulate vs Maw Frigate');

@@ -97,7 +97,10 @@ describe('the extension manifest', () => {
   it('activates only on its languages, its commands and its view', () => {
     const languages = pkg.contributes.languages.map((l) => `onLanguage:${l.id}`);
     const commands = pkg.contributes.commands.map((c) => `onCommand:${c.command}`);
-    assert.deepEqual([...pkg.activationEvents].sort(), [...languages, ...commands, 'onWebviewPanel:fabledStar.engagement'].sort());
+    assert.deepEqual(
+      [...pkg.activationEvents].sort(),
+      [...languages, ...commands, 'onWebviewPanel:fabledStar.engagement', 'onWebviewPanel:fabledStar.battle'].sort(),
+    );
   });
 
   it('declares the three file kinds of FORMATS.md', () => {

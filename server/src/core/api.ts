@@ -55,3 +55,8 @@ export interface SimulateCommandArgs {
   attacker: CardName & { uri: string };
   defender?: CardName;
 }
+
+/** What a fleet's "Battle vs ..." lens runs: the fleet battle with this fleet as side 1 (the editor asks for the opponent). */
+export interface BattleCommandArgs {
+  fleet: { uri: string; name: string };
+}
