@@ -13,6 +13,7 @@ import { documentSymbols, workspaceSymbols } from '../../server/src/core/feature
 import { definition, prepareRename, references, rename } from '../../server/src/core/features/navigation';
 import { inlayHints } from '../../server/src/core/features/inlayHints';
 import { codeLenses } from '../../server/src/core/features/codeLens';
+import type { FleetDocument } from '../../server/src/core/model/types';
 import { fleetSummary } from '../../server/src/core/features/fleetSummary';
 import { dependents, findCard, listCards } from '../../server/src/core/features/workspaceQueries';
 import { cursorContext, pathKeys } from '../../server/src/core/features/context';

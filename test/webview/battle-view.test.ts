@@ -152,10 +152,12 @@ describe('fleet battle view (Chromium)', function () {
     assert.equal(await v.page.locator(`#${I.cancel}`).isVisible(), true);
     await show(v, partial, true);
     assert.match(await v.text(I.method), /200 battles .*\(still running/);
+    assert.equal(await v.page.inputValue(`#${I.trials}`), '', 'a partial result does not set the number of battles asked for');
     await v.send({ type: 'progress', done: 2000, total: 4000 });
     assert.match(await v.text(I.status), /2,000 of 4,000 battles played/);
     await show(v, final);
     assert.doesNotMatch(await v.text(I.method), /still running/);
+    assert.equal(await v.page.inputValue(`#${I.trials}`), '4000');
     assert.equal(await v.text(I.fleet), 'Lantern Watch');
     assert.equal(await v.text(I.vs), HOSTILE, 'a name with HTML is shown as text');
     assert.equal(await v.page.locator('img').count(), 0);

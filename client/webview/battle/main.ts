@@ -194,7 +194,7 @@ function render(r: BattleResult, partial: boolean): void {
   ui.policy.textContent = r.policy;
   ui.assumptions.replaceChildren();
   for (const x of r.assumptions) text(ui.assumptions, 'li', x);
-  fillControls(r);
+  fillControls(r, partial);
   if (!partial) vscode.setState({ result: r });
 }
 
@@ -275,15 +275,19 @@ function drawSurvival(r: BattleResult): void {
   });
 }
 
+/**
+ * The controls start from the first result's options; the number of battles only from a finished
+ * one (a partial result has run fewer than were asked for). After that they are the user's.
+ */
 let filled = false;
-function fillControls(r: BattleResult): void {
+function fillControls(r: BattleResult, partial: boolean): void {
   if (filled) return;
-  filled = true;
+  filled = !partial;
   ui.mode.value = r.mode;
   const range = /every unit stands (\d+(?:\.\d+)?)"/.exec(r.assumptions.join(' '));
   ui.range.value = range ? range[1]! : '12';
   ui.rounds.value = String(r.rounds);
-  ui.trials.value = String(r.trials);
+  if (!partial) ui.trials.value = String(r.trials);
   ui.seed.value = String(r.seed);
   syncRange();
 }
