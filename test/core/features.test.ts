@@ -469,9 +469,9 @@ describe('core features', () => {
         codeLenses(ws.get(FLEET)!, ws, settings).map((l) => l.title),
         ['540 / 1000 pts — 460 left (2 unknown cards not counted)', 'Battle vs …'],
       );
-      assert.deepEqual(codeLenses(ws.get(FLEET)!, ws, settings)[1]!.battle, {
-        fleet: { uri: FLEET, name: ws.get(FLEET)!.kind === 'fleet' ? (ws.get(FLEET) as { name: { value?: string } }).name.value : '' },
-      });
+      const fleetName = (ws.get(FLEET) as FleetDocument).name.value;
+      assert.ok(fleetName);
+      assert.deepEqual(codeLenses(ws.get(FLEET)!, ws, settings)[1]!.battle, { fleet: { uri: FLEET, name: fleetName } });
       const cards = codeLenses(ws.get(UNITS)!, ws, resolveSettings({ referenceTarget: 'Maw Frigate' }));
       assert.equal(cards.length, 6);
       assert.equal(cards[0]!.title, 'Simulate vs Maw Frigate');
