@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Workspace } from '../server/src/core/workspace';
 import { fleetForBattle } from '../server/src/core/features/battle';
+import { checkDocument } from '../server/src/core/check';
 import { simulateBattle } from '../server/src/core/sim/fleet-battle';
 import { simulateEngagement } from '../server/src/core/sim/engagement';
 import { profileFromCard } from '../server/src/core/sim/profile';
@@ -31,7 +32,7 @@ function workspace(): Workspace {
 function fleet(ws: Workspace, file: string) {
   const p = path.join(EXAMPLES, 'fleets', file);
   const doc = ws.set(`file://${p}`, fs.readFileSync(p, 'utf8')) as FleetDocument;
-  const b = fleetForBattle(doc, ws);
+  const b = fleetForBattle(doc, ws, checkDocument(doc, ws));
   if (!b.fleet) throw new Error(`${file}: ${b.errors.join('; ')}`);
   return b;
 }

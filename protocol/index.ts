@@ -9,8 +9,9 @@
  */
 import { NotificationType, ProgressType, RequestType } from 'vscode-languageserver-protocol';
 import type { PartialResultParams, Position, Range, WorkDoneProgressParams } from 'vscode-languageserver-protocol';
-import type { BattleOptions, BattleResult, EngagementOptions, SimulationResult } from '../server/src/core/sim/types';
-import type { BattleCommandArgs, CardName, Settings, SimulateCommandArgs } from '../server/src/core/api';
+import type { BattleOptions, BattleResult } from '../server/src/core/sim/types';
+import type { EngagementOptions, SimulationResult } from './simulation';
+import type { BattleCommandArgs, CardName, FleetEntrySummary, FleetSummary, Settings, SimulateCommandArgs } from '../server/src/core/api';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -131,6 +132,17 @@ export interface CardInfo {
 export interface ListCardsParams {
   /** Only cards of this faction (case-insensitive). */
   faction?: string;
+  /** Only the cards this fleet list uses (a fleet's uri), as the fleet resolves its entries. */
+  fleet?: string;
+}
+
+/**
+ * Whether two card selectors ask for the same card: names and factions compare as the server
+ * resolves them (case and outer spaces do not matter). The client never resolves a name itself.
+ */
+export function sameSelector(a: CardName, b: CardName): boolean {
+  const norm = (s: string | undefined): string => (s ?? '').trim().toLowerCase();
+  return norm(a.name) === norm(b.name) && norm(a.faction) === norm(b.faction);
 }
 
 /** client -> server: every card the workspace knows (open files and workspace card files), sorted by faction then name. */
@@ -143,30 +155,8 @@ export interface FleetSummaryParams {
   uri: string;
 }
 
-export interface FleetEntrySummary {
-  unit: string;
-  count: number;
-  /** Points of one copy including what it embarks; undefined when a card is unknown. */
-  points: number | undefined;
-  embarked: string[];
-}
-
-export interface FleetSummary {
-  uri: string;
-  name: string;
-  faction: string;
-  /** Sum of the known cards' points x count, embarked units included. */
-  total: number;
-  /** The points limit, when the fleet gives a valid one. */
-  limit: number | undefined;
-  /** total > limit. */
-  over: boolean;
-  /** limit - total (negative when over), when there is a limit. */
-  remaining: number | undefined;
-  /** Entries whose card is not known (their points are not in the total). */
-  unknownUnits: string[];
-  entries: FleetEntrySummary[];
-}
+/** A fleet's points (declared in the core, which computes it; the same object hovers and lenses read). */
+export type { FleetEntrySummary, FleetSummary };
 
 /** client -> server: the points of a fleet list; null when the uri is not a fleet the server knows. */
 export const FleetSummaryRequest = {
@@ -239,3 +229,5 @@ export const BattleRequest = {
 
 /** server -> client, as `$/progress` on the request's `partialResultToken`: the result so far. */
 export const BattlePartialResult = new ProgressType<BattleResult>();
+
+export * from './simulation';

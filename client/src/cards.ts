@@ -3,8 +3,9 @@
  * (from the server's `fabledStar/listCards`), grouped by faction and showing class and points.
  */
 import * as vscode from 'vscode';
-import { ListCardsRequest, FleetSummaryRequest, type CardInfo, type CardName } from '../../protocol';
+import { ListCardsRequest, type CardInfo, type CardName } from '../../protocol';
 import type { Ctx } from './ctx';
+import { iconSafe } from './labels';
 
 export async function listCards(ctx: Ctx, token?: vscode.CancellationToken): Promise<CardInfo[]> {
   return ctx.request(ListCardsRequest.type, {}, token);
@@ -26,9 +27,16 @@ export function cardAt(cards: CardInfo[], editor: vscode.TextEditor | undefined)
   return cards.filter((c) => c.uri === uri && contains(c.range, pos)).at(-1);
 }
 
-export function sameCard(a: CardName, b: CardName): boolean {
-  const norm = (s: string | undefined): string => (s ?? '').trim().toLowerCase();
-  return norm(a.name) === norm(b.name) && (a.faction === undefined || b.faction === undefined || norm(a.faction) === norm(b.faction));
+/** The same card of the server's list: the same place (the server resolved the names). */
+function samePlace(a: CardInfo, b: CardInfo): boolean {
+  return (
+    a.uri === b.uri && a.selectionRange.start.line === b.selectionRange.start.line && a.selectionRange.start.character === b.selectionRange.start.character
+  );
+}
+
+/** A card as a selector for a request: its name and faction. */
+export function selector(card: CardInfo): CardName {
+  return { name: card.name, faction: card.faction || undefined };
 }
 
 interface CardItem extends vscode.QuickPickItem {
@@ -43,15 +51,16 @@ function describe(card: CardInfo): string {
  * Asks the user for a card. `first` names cards to list at the top (e.g. the units of the fleet
  * being edited) under `firstLabel`. Undefined when the user cancels.
  */
-export async function pickCard(cards: CardInfo[], title: string, placeholder: string, first: CardName[] = [], firstLabel = ''): Promise<CardInfo | undefined> {
+export async function pickCard(cards: CardInfo[], title: string, placeholder: string, first: CardInfo[] = [], firstLabel = ''): Promise<CardInfo | undefined> {
   const items: CardItem[] = [];
+  // Names, classes, factions and file names come from files: "$(...)" in them is text, not an icon.
   const item = (card: CardInfo): CardItem => ({
-    label: card.name,
-    description: describe(card),
-    detail: vscode.workspace.asRelativePath(vscode.Uri.parse(card.uri)),
+    label: iconSafe(card.name),
+    description: iconSafe(describe(card)),
+    detail: iconSafe(vscode.workspace.asRelativePath(vscode.Uri.parse(card.uri))),
     card,
   });
-  const top = cards.filter((c) => first.some((f) => sameCard(f, c)));
+  const top = cards.filter((c) => first.some((f) => samePlace(f, c)));
   if (top.length > 0) {
     items.push({ label: firstLabel, kind: vscode.QuickPickItemKind.Separator }, ...top.map(item));
   }
@@ -60,7 +69,7 @@ export async function pickCard(cards: CardInfo[], title: string, placeholder: st
   for (const card of cards) {
     if (card.faction !== faction) {
       faction = card.faction;
-      items.push({ label: faction || 'No faction', kind: vscode.QuickPickItemKind.Separator });
+      items.push({ label: faction ? iconSafe(faction) : 'No faction', kind: vscode.QuickPickItemKind.Separator });
     }
     items.push(item(card));
   }
@@ -73,14 +82,11 @@ export async function pickCard(cards: CardInfo[], title: string, placeholder: st
   return picked?.card;
 }
 
-/** The unit names of a fleet document (for putting them first in the attacker pick). */
-export async function fleetUnits(ctx: Ctx, doc: vscode.TextDocument | undefined): Promise<CardName[]> {
+/** The cards a fleet document uses, as the server resolves them (for putting them first in the attacker pick). */
+export async function fleetCards(ctx: Ctx, doc: vscode.TextDocument | undefined): Promise<CardInfo[]> {
   if (!doc || doc.languageId !== 'fabled-fleet') return [];
   try {
-    const summary = await ctx.request(FleetSummaryRequest.type, { uri: doc.uri.toString() });
-    if (!summary) return [];
-    const names = summary.entries.flatMap((e) => [e.unit, ...e.embarked]);
-    return [...new Set(names)].map((name) => ({ name, faction: summary.faction || undefined }));
+    return await ctx.request(ListCardsRequest.type, { fleet: doc.uri.toString() });
   } catch {
     return [];
   }

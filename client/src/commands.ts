@@ -4,9 +4,9 @@
  * a command holding a dead client.
  */
 import * as vscode from 'vscode';
-import { FleetSummaryRequest, type CardInfo, type CardName } from '../../protocol';
+import { FleetSummaryRequest, type CardName } from '../../protocol';
 import type { BattlePanels } from './battlePanel';
-import { cardAt, fleetUnits, listCards, pickCard, sameCard } from './cards';
+import { cardAt, fleetCards, listCards, pickCard, selector } from './cards';
 import { ServerNotRunningError, type Ctx } from './ctx';
 import type { EngagementPanels } from './engagementPanel';
 import type { RuleDocuments } from './ruleDocuments';
@@ -56,10 +56,6 @@ export function parseSimulateArgs(args: unknown[]): { attacker?: CardName; defen
   return { attacker: asCardName(first.attacker), defender: asCardName(first.defender) };
 }
 
-function find(cards: CardInfo[], name: CardName | undefined): CardInfo | undefined {
-  return name ? cards.find((c) => sameCard(name, c)) : undefined;
-}
-
 export function simulateEngagement(ctx: Ctx, panels: EngagementPanels): Cmd {
   return async (...args: unknown[]) => {
     try {
@@ -70,19 +66,22 @@ export function simulateEngagement(ctx: Ctx, panels: EngagementPanels): Cmd {
         return;
       }
       const editor = vscode.window.activeTextEditor;
-      let attacker = find(cards, given.attacker) ?? (given.attacker ? undefined : cardAt(cards, editor));
+      // Cards named by a code lens go to the server as they are: it resolves names, never the client.
+      const here = cardAt(cards, editor);
+      let attacker = given.attacker ?? (here && selector(here));
       if (!attacker) {
-        const first = await fleetUnits(ctx, editor?.document);
-        attacker = await pickCard(cards, 'Simulate Engagement (1/2)', 'Attacker: the card that fires first', first, 'In this fleet');
-        if (!attacker) return;
+        const first = await fleetCards(ctx, editor?.document);
+        const picked = await pickCard(cards, 'Simulate Engagement (1/2)', 'Attacker: the card that fires first', first, 'In this fleet');
+        if (!picked) return;
+        attacker = selector(picked);
       }
-      let defender = find(cards, given.defender);
+      let defender = given.defender;
       if (!defender) {
-        defender = await pickCard(cards, `Simulate Engagement (2/2): ${attacker.name} vs …`, `Defender for ${attacker.name}: type to search`);
-        if (!defender) return;
+        const picked = await pickCard(cards, `Simulate Engagement (2/2): ${attacker.name} vs …`, `Defender for ${attacker.name}: type to search`);
+        if (!picked) return;
+        defender = selector(picked);
       }
-      const pick = (c: CardInfo): CardName => ({ name: c.name, faction: c.faction || undefined });
-      panels.open(pick(attacker), pick(defender));
+      panels.open(attacker, defender);
     } catch (e) {
       await reportFailure(ctx, 'Could not simulate the engagement', e);
     }

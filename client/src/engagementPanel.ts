@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { SimulateRequest, type CardName } from '../../protocol';
-import type { EngagementOptions, SimulationResult } from '../../server/src/core/sim/types';
+import { SimulateRequest, sameSelector, type CardName } from '../../protocol';
+import type { EngagementOptions, SimulationResult } from '../../protocol/simulation';
 import { renderWebviewHtml } from '../webview/html';
 import { parseSimulationResult, parseViewMessage, type HostMessage } from '../webview/messages';
 import { simulationOptions } from './config';
@@ -17,10 +17,6 @@ export const VIEW_TYPE = 'fabledStar.engagement';
 
 function title(attacker: string, defender: string): string {
   return `Engagement: ${attacker} vs ${defender}`;
-}
-
-function sameName(a: CardName, b: CardName): boolean {
-  return a.name.trim().toLowerCase() === b.name.trim().toLowerCase() && (a.faction ?? '') === (b.faction ?? '');
 }
 
 class EngagementPanel implements vscode.Disposable {
@@ -143,7 +139,7 @@ export class EngagementPanels implements vscode.Disposable, vscode.WebviewPanelS
   /** Opens (or brings to front and reruns) the panel for this pair. */
   open(attacker: CardName, defender: CardName): void {
     for (const p of this.panels) {
-      if (sameName(p.attacker, attacker) && sameName(p.defender, defender)) {
+      if (sameSelector(p.attacker, attacker) && sameSelector(p.defender, defender)) {
         p.panel.reveal();
         void p.run();
         return;

@@ -3,7 +3,7 @@
  * check them without a browser. Probabilities never round to a misleading 0% or 100%: a chance
  * that is not exactly 0 or 1 shows as "<0.01%" or ">99.99%" at the edges.
  */
-import type { Point } from '../../server/src/core/sim/types';
+import type { Point } from '../../protocol/simulation';
 
 const PERCENT_DIGITS = 2;
 const SMALLEST = 10 ** -(PERCENT_DIGITS + 2);

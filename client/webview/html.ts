@@ -9,7 +9,7 @@
  * else loads), and nothing from the network. No inline event handlers, no eval: Chart.js 4 needs
  * neither, which the webview tests confirm by listening for CSP violations.
  */
-import { RANGE_BANDS } from '../../server/src/core/rules/data';
+import { RANGE_BANDS } from '../../protocol/simulation';
 import { RERUN_LIMITS } from './messages';
 
 /** The element ids the script relies on; exported so the script and the tests use the same names. */

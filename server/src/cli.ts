@@ -1,8 +1,9 @@
 /** CLI wiring only: `fabled-star check ...` and `fabled-star sim ...`. */
 import { nodeIO, type CliIO } from './cli/io';
-import { runCheck, CHECK_HELP } from './cli/check';
+import { runCheck } from './cli/check';
 import { runSim } from './cli/sim';
 import { runBattle } from './cli/battle';
+import { escapeControls } from './cli/terminal';
 
 const HELP = `Usage: fabled-star <command> [options]
 
@@ -33,19 +34,18 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       io.stdout(`${process.env.FABLED_STAR_VERSION ?? '0.1.0'}\n`);
       return 0;
     default:
-      io.stderr(`fabled-star: unknown command "${command}"\n\n${HELP}`);
+      io.stderr(`fabled-star: unknown command "${escapeControls(command)}"\n\n${HELP}`);
       return 2;
   }
 }
 
-void CHECK_HELP;
 if (require.main === module || process.argv[1]?.match(/fabled-star(\.js)?$|cli\.js$/)) {
   main(process.argv.slice(2), nodeIO()).then(
     (code) => {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`fabled-star: internal error: ${(e as Error)?.stack ?? e}\n`);
+      process.stderr.write(`fabled-star: internal error: ${escapeControls(String((e as Error)?.stack ?? e), true)}\n`);
       process.exitCode = 2;
     },
   );

@@ -3,10 +3,10 @@
  * --node-ipc or --socket=N, which vscode-languageserver reads from the command line). Wiring only:
  * the LSP layer is ./lsp, the language service is ./core.
  */
-import { ProposedFeatures, createConnection } from 'vscode-languageserver/node';
+import { createServerConnection } from './lsp/connection';
 import { startServer } from './lsp/index';
 
-const connection = createConnection(ProposedFeatures.all);
+const connection = createServerConnection();
 const describe = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
 // A bug in one request must not end the session the user lives in: log it and keep serving.
 process.on('uncaughtException', (e) => connection.console.error(`Unexpected error: ${describe(e)}`));

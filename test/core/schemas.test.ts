@@ -17,7 +17,7 @@ import type { LanguageService } from 'yaml-language-server/lib/umd/languageservi
 import { buildSchemas, SCHEMAS_DIR, SCHEMA_FILES } from '../../scripts/build-schemas';
 import { CLASSES, CLASS_NAMES, DOCTRINES, KNOWN_ORDERS, RANGE_BANDS, STAT_ORDER, WEAPON_TYPES } from '../../server/src/core/rules/data';
 import type { StatName, UnitClass } from '../../server/src/core/rules/data';
-import { CODES } from '../../server/src/core/check/codes';
+import { CODES } from '../../server/src/core/model/codes';
 import { checkDocument } from '../../server/src/core/check/index';
 import { kindOfUri } from '../../server/src/core/model/parse';
 import type { DocKind, Problem } from '../../server/src/core/model/types';

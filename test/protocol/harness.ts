@@ -46,6 +46,12 @@ export interface StartOptions {
   settings?: Record<string, unknown>;
   /** Whether to announce a workspace folder (default true). */
   folder?: boolean;
+  /** Subfolders of the root to announce as the workspace folders instead of the root. */
+  folders?: string[];
+  /** Changes the client capabilities sent with initialize. */
+  capabilities?: (caps: ClientCapabilities) => ClientCapabilities;
+  /** Runs before initialize (to make files a plain write cannot: links, pipes). */
+  before?: (root: string) => void;
 }
 
 export class Client {
@@ -250,6 +256,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Client> {
     mkdirSync(dirname(p), { recursive: true });
     writeFileSync(p, text);
   }
+  opts.before?.(root);
   const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   const conn = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const client = new Client(conn, child, root, opts.settings ?? {});
@@ -288,11 +295,12 @@ export async function startServer(opts: StartOptions = {}): Promise<Client> {
   conn.onRequest('window/workDoneProgress/create', () => null);
   conn.listen();
   const rootUri = pathToFileURL(root).toString();
+  const folders = opts.folders ? opts.folders.map((f) => ({ uri: pathToFileURL(join(root, f)).toString(), name: f })) : [{ uri: rootUri, name: 'ws' }];
   await conn.sendRequest('initialize', {
     processId: process.pid,
     rootUri: opts.folder === false ? null : rootUri,
-    workspaceFolders: opts.folder === false ? null : [{ uri: rootUri, name: 'ws' }],
-    capabilities: CAPABILITIES(!!opts.pull),
+    workspaceFolders: opts.folder === false ? null : folders,
+    capabilities: (opts.capabilities ?? ((c) => c))(CAPABILITIES(!!opts.pull)),
     clientInfo: { name: 'fabled-star-protocol-test' },
   });
   await conn.sendNotification('initialized', {});

@@ -343,6 +343,12 @@ describe('language server over stdio (push diagnostics)', function () {
       (await c.request<CardInfo[]>('fabledStar/listCards', { faction: 'consumed' })).map((x) => x.name),
       ['Maw Frigate'],
     );
+    // The cards a fleet uses, as the fleet resolves them: not Maw Frigate (a Consumed card in a Myr-Valari fleet), not the misspelt entry.
+    assert.deepEqual((await c.request<CardInfo[]>('fabledStar/listCards', { fleet })).map((x) => `${x.faction}/${x.name}`).sort(), [
+      'Myr-Valari/Lumen Cruiser',
+      'Myr-Valari/Lumen Destroyer',
+      'Myr-Valari/Veilwing Fighter Wing',
+    ]);
     const s = await c.request<FleetSummary>('fabledStar/fleetSummary', { uri: fleet });
     assert.deepEqual([s.total, s.limit, s.over, s.remaining], [540, 1000, false, 460]);
     assert.equal(await c.request('fabledStar/fleetSummary', { uri: c.uri(UNITS_PATH) }), null);

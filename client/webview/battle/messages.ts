@@ -4,8 +4,7 @@
  * restored state is checked before it is used, on both sides.
  */
 import * as v from 'valibot';
-import type { BattleOptions, BattleResult } from '../../../server/src/core/sim/types';
-import { OPTION_LIMITS } from '../../../server/src/core/sim/limits';
+import { OPTION_LIMITS, type BattleOptions, type BattleResult } from '../../../protocol/simulation';
 
 export type { BattleOptions, BattleResult };
 

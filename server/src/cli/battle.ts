@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { Workspace } from '../core/workspace';
 import type { FleetDocument } from '../core/model/types';
 import { fleetForBattle } from '../core/features/battle';
+import { checkDocument } from '../core/check';
 import { simulateBattle, validateBattleOptions } from '../core/sim/fleet-battle';
 import type { BattleResult } from '../core/sim/types';
 import { BATTLE_DEFAULTS } from '../core/rules/data';
@@ -184,7 +185,7 @@ export async function runBattle(argv: string[], io: CliIO): Promise<number> {
     if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
     fleets.push(doc);
   }
-  const built = fleets.map((d) => fleetForBattle(d, ws));
+  const built = fleets.map((d) => fleetForBattle(d, ws, checkDocument(d, ws)));
   for (const [i, b] of built.entries()) {
     if (b.fleet) continue;
     const more = b.errors.length > 1 ? ` (and ${b.errors.length - 1} more; run "fabled-star check ${i === 0 ? fleetPath : vsPath}")` : '';

@@ -8,6 +8,7 @@ import { fileTooLarge, kindOfUri } from '../core/model/parse';
 import { LIMITS } from '../core/model/limits';
 import type { Problem } from '../core/model/types';
 import { expandPaths, fileUri, type CliIO } from './io';
+import { escapeControls } from './terminal';
 
 export const CHECK_HELP = `Usage: fabled-star check PATHS... [--cards DIR]... [--format text|json|sarif]
 
@@ -45,7 +46,7 @@ export function checkFiles(io: CliIO, files: string[], cardFiles: string[] = [])
   const texts = new Map<string, { file: string; uri: string; text: string }>();
   const unreadable: string[] = [];
   /** Files too large to check, by uri: reported without reading them (a 5 GB file would not fit in memory). */
-  const tooLarge = new Map<string, { file: string; bytes: number }>();
+  const tooLarge = new Map<string, { file: string; bytes: number; atLeast?: boolean }>();
   for (const file of [...files, ...cardFiles]) {
     const uri = fileUri(file);
     if (texts.has(uri) || tooLarge.has(uri)) continue;
@@ -59,7 +60,9 @@ export function checkFiles(io: CliIO, files: string[], cardFiles: string[] = [])
     try {
       text = io.readFile(file);
     } catch (e) {
-      unreadable.push(`${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      const err = e as NodeJS.ErrnoException & { bytes?: number };
+      if (err.code === 'too-large') tooLarge.set(uri, { file, bytes: 3 * LIMITS.fileChars, atLeast: true });
+      else unreadable.push(`${file}: ${err.code ?? err.message}`);
       continue;
     }
     texts.set(uri, { file, uri, text });
@@ -69,11 +72,11 @@ export function checkFiles(io: CliIO, files: string[], cardFiles: string[] = [])
   const diagnostics: JsonDiagnostic[] = [];
   const summary = { files: 0, errors: 0, warnings: 0, infos: 0 };
   const relative = (file: string) => path.relative(io.cwd, path.resolve(io.cwd, file)).split(path.sep).join('/') || file;
-  for (const [uri, { file, bytes }] of tooLarge) {
+  for (const [uri, { file, bytes, atLeast }] of tooLarge) {
     if (!reported.has(uri)) continue;
     summary.files++;
     summary.errors++;
-    const p = fileTooLarge(bytes, { start: 0, end: 0 });
+    const p = fileTooLarge(bytes, { start: 0, end: 0 }, atLeast);
     diagnostics.push({ file: relative(file), line: 1, column: 1, endLine: 1, endColumn: 1, severity: p.severity, code: p.code, message: p.message });
   }
   for (const { file, uri, text } of texts.values()) {
@@ -127,16 +130,19 @@ export function runCheck(argv: string[], io: CliIO): number {
   }
   const format = values.format ?? 'text';
   if (!['text', 'json', 'sarif'].includes(format)) {
-    io.stderr(`fabled-star check: --format must be text, json or sarif, not "${format}"\n`);
+    io.stderr(`fabled-star check: --format must be text, json or sarif, not "${escapeControls(format)}"\n`);
     return 2;
   }
   if (positionals.length === 0) {
     io.stderr(`fabled-star check: give at least one file or folder to check\n\n${CHECK_HELP}`);
     return 2;
   }
-  const { files, missing } = expandPaths(io, positionals);
+  const listing = expandPaths(io, positionals);
+  const { files, missing } = listing;
   const cards = expandPaths(io, values.cards ?? []);
   const problems = [...missing, ...cards.missing].map((m) => `${m}: no such file or folder`);
+  problems.push(...cards.unreadable.map((u) => `${u} (--cards)`));
+  problems.push(...listing.unreadable);
   const skipped = files.filter((f) => !kindOfUri(f));
   for (const f of skipped) problems.push(`${f}: not a Fabled Star file (name it *.unit.yaml, *.faction.yaml or *.fleet.yaml)`);
   const ours = files.filter((f) => kindOfUri(f));
@@ -146,7 +152,7 @@ export function runCheck(argv: string[], io: CliIO): number {
     cards.files.filter((f) => kindOfUri(f)),
   );
   problems.push(...unreadable);
-  for (const p of problems) io.stderr(`fabled-star check: ${p}\n`);
+  for (const p of problems) io.stderr(`fabled-star check: ${escapeControls(p)}\n`);
 
   if (format === 'json') io.stdout(JSON.stringify(report, null, 2) + '\n');
   else if (format === 'sarif') io.stdout(JSON.stringify(toSarif(report), null, 2) + '\n');
@@ -161,7 +167,8 @@ function plural(n: number, word: string): string {
 }
 
 export function toText(report: CheckReport): string {
-  const lines = report.diagnostics.map((d) => `${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}`);
+  // File names and messages hold text from files: one line each, whatever they contain.
+  const lines = report.diagnostics.map((d) => `${escapeControls(d.file)}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${escapeControls(d.message)}`);
   const s = report.summary;
   lines.push(`${plural(s.files, 'file')} checked: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, ${plural(s.infos, 'info')}`);
   return lines.join('\n') + '\n';

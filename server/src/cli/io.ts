@@ -4,32 +4,45 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { MAX_READ_BYTES, readCappedSync } from '../node/read';
+import { escapeControls } from './terminal';
 
 export interface CliIO {
   stdout(s: string): void;
   stderr(s: string): void;
-  /** Throws (with a readable message) when the file cannot be read, or is not a regular file. */
+  /**
+   * Throws (with a readable message) when the file cannot be read, or is not a regular file; throws
+   * `{ code: 'too-large', bytes }` past `MAX_READ_BYTES`, however small `stat` says the file is.
+   */
   readFile(p: string): string;
   /** The size in bytes, when known: files far too large to check are not read at all. */
   fileSize?(p: string): number | undefined;
   isDirectory(p: string): boolean;
   exists(p: string): boolean;
-  /** Fabled Star files (*.unit.yaml, *.faction.yaml, *.fleet.yaml) below a folder, sorted. */
-  listYaml(dir: string): string[];
+  /**
+   * Fabled Star files (*.unit.yaml, *.faction.yaml, *.fleet.yaml) below a folder, sorted; a folder
+   * that cannot be listed is added to `problems` ("PATH: why"), never skipped in silence.
+   */
+  listYaml(dir: string, problems?: string[]): string[];
   cwd: string;
 }
 
 const SKIP = new Set(['node_modules', '.git']);
+const MAX_DEPTH = 32;
 const OURS = /\.(unit|faction|fleet)\.ya?ml$/i;
 
 export function nodeIO(): CliIO {
   return {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
+    // The last line of defence: whatever a command writes, no control character reaches the terminal.
+    stdout: (s) => process.stdout.write(escapeControls(s, true)),
+    stderr: (s) => process.stderr.write(escapeControls(s, true)),
     readFile: (p) => {
-      // A device or a pipe named like a card file (/dev/zero, a FIFO) would be read forever.
-      if (!fs.statSync(p).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
-      return fs.readFileSync(p, 'utf8');
+      // A device or a pipe named like a card file (/dev/zero, a FIFO) would be read forever, and so
+      // would /proc/self/pagemap, which stat says is empty: read with a cap, on the opened file.
+      const r = readCappedSync(p, { maxBytes: MAX_READ_BYTES });
+      if (r.ok) return r.text;
+      if (r.reason === 'too-large') throw Object.assign(new Error(`larger than ${MAX_READ_BYTES} bytes`), { code: 'too-large', bytes: r.bytes });
+      throw Object.assign(new Error(r.message), { code: r.message });
     },
     fileSize: (p) => {
       try {
@@ -46,14 +59,18 @@ export function nodeIO(): CliIO {
       }
     },
     exists: (p) => fs.existsSync(p),
-    listYaml: (dir) => {
+    listYaml: (dir, problems) => {
       const out: string[] = [];
       const walk = (d: string, depth: number) => {
-        if (depth > 32) return;
+        if (depth > MAX_DEPTH) {
+          problems?.push(`${d}: folders nested more than ${MAX_DEPTH} deep are not searched`);
+          return;
+        }
         let entries: fs.Dirent[];
         try {
           entries = fs.readdirSync(d, { withFileTypes: true });
-        } catch {
+        } catch (e) {
+          problems?.push(`${d}: cannot list this folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
           return;
         }
         for (const e of entries) {
@@ -70,17 +87,18 @@ export function nodeIO(): CliIO {
   };
 }
 
-/** Expands files and folders into Fabled Star files; reports paths that do not exist. */
-export function expandPaths(io: CliIO, paths: string[]): { files: string[]; missing: string[] } {
+/** Expands files and folders into Fabled Star files; reports paths that do not exist and folders that cannot be listed. */
+export function expandPaths(io: CliIO, paths: string[]): { files: string[]; missing: string[]; unreadable: string[] } {
   const files: string[] = [];
   const missing: string[] = [];
+  const unreadable: string[] = [];
   for (const p of paths) {
     // One by one: spreading a listing of 200,000 files into push() overflows the stack.
-    if (io.isDirectory(p)) for (const f of io.listYaml(p)) files.push(f);
+    if (io.isDirectory(p)) for (const f of io.listYaml(p, unreadable)) files.push(f);
     else if (io.exists(p)) files.push(p);
     else missing.push(p);
   }
-  return { files: [...new Set(files)], missing };
+  return { files: [...new Set(files)], missing, unreadable };
 }
 
 /** A file path as a URI the workspace can key on (and kindOfUri can read). */

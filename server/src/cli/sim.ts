@@ -4,12 +4,13 @@
  * current folder); the numbers come from the pure simulator core.
  */
 import { parseArgs } from 'node:util';
-import { distance } from 'fastest-levenshtein';
 import { Workspace } from '../core/workspace';
-import type { CardRef } from '../core/workspace';
-import { profileFromCard, renderReport, simulate, validateOptions } from '../core/sim/index';
+import type { CardRef, CardSelector } from '../core/workspace';
+import { OPTION_SPECS, profileFromCard, renderReport, simulate, validateOptions } from '../core/sim/index';
 import { ENGAGEMENT_DEFAULTS } from '../core/rules/data';
+import { nearest, SuggestBudget, SUGGEST_LIMITS } from '../core/model/suggest';
 import { expandPaths, fileUri, type CliIO } from './io';
+import { escapeControls, escapeStrings } from './terminal';
 
 export const SIM_HELP = `Usage: fabled-star sim --attacker NAME --defender NAME [--cards PATH]... [options]
 
@@ -39,46 +40,31 @@ Options:
 Exit status: 0 success, 2 usage problem, unknown or unusable card, or unreadable file.
 `;
 
-/** CLI flag -> simulator option key. */
-const FLAG_TO_OPTION: Record<string, string> = {
-  range: 'range',
-  aim: 'aim',
-  'defender-shields': 'defenderShields',
-  'attacker-bases': 'attackerBases',
-  'defender-bases': 'defenderBases',
-  rounds: 'rounds',
-  trials: 'trials',
-  seed: 'seed',
-};
-
-/** Up to `n` card names closest to `name`: substring matches first, then by edit distance. */
+/** Up to `n` card names closest to `name`: substring matches first, then by edit distance (bounded work, model/suggest.ts). */
 export function closestNames(name: string, names: string[], n = 3): string[] {
-  const q = name.trim().toLowerCase();
-  const unique = [...new Set(names)];
-  const scored = unique.map((c) => {
-    const l = c.toLowerCase();
-    const d = distance(q, l);
-    return { c, score: l.includes(q) || q.includes(l) ? -1 : d, d };
+  const sorted = [...new Set(names)].sort((a, b) => a.localeCompare(b));
+  // A bonus larger than any compared length puts every substring match first.
+  const bonus = 2 * SUGGEST_LIMITS.chars + 1;
+  return nearest(name, sorted, {
+    n,
+    bonus,
+    allowed: () => Math.max(3, Math.ceil(Math.min(name.trim().length, SUGGEST_LIMITS.chars) / 2)),
+    budget: new SuggestBudget(),
   });
-  const limit = Math.max(3, Math.ceil(q.length / 2));
-  return scored
-    .filter((s) => s.score < 0 || s.d <= limit)
-    .sort((a, b) => a.score - b.score || a.d - b.d || a.c.localeCompare(b.c))
-    .slice(0, n)
-    .map((s) => s.c);
 }
 
 /** Finds a card by name, or by "Faction/Name"; explains what went wrong otherwise. */
 function findCard(ws: Workspace, role: string, name: string): { ref?: CardRef; error?: string } {
-  let found = ws.findCards(name);
-  if (found.length === 0 && name.includes('/')) {
+  let sel: CardSelector = { name };
+  let r = ws.resolve(sel, 'unique');
+  if (r.candidates.length === 0 && name.includes('/')) {
     const cut = name.indexOf('/');
-    found = ws.findCards(name.slice(cut + 1), name.slice(0, cut).trim());
+    sel = { name: name.slice(cut + 1), faction: name.slice(0, cut).trim() };
+    r = ws.resolve(sel, 'unique');
   }
-  if (found.length === 1) return { ref: found[0] };
-  if (found.length > 1) {
-    const factions = [...new Set(found.map((f) => f.faction))];
-    if (factions.length === 1) return { ref: found[0] };
+  if (r.ref) return { ref: r.ref };
+  if (sel.faction === undefined && r.candidates.length) {
+    const factions = [...new Set(r.candidates.map((f) => f.faction))];
     return { error: `${role} "${name}" names cards of several factions (${factions.join(', ')}); write it as Faction/Name, e.g. "${factions[0]}/${name}".` };
   }
   const all = ws
@@ -101,30 +87,22 @@ export async function runSim(argv: string[], io: CliIO): Promise<number> {
         attacker: { type: 'string' },
         defender: { type: 'string' },
         cards: { type: 'string', multiple: true },
-        cover: { type: 'boolean' },
-        aim: { type: 'string' },
-        brace: { type: 'boolean' },
-        range: { type: 'string' },
-        'defender-shields': { type: 'string' },
-        'attacker-bases': { type: 'string' },
-        'defender-bases': { type: 'string' },
-        rounds: { type: 'string' },
-        trials: { type: 'string' },
-        seed: { type: 'string' },
+        ...Object.fromEntries(OPTION_SPECS.map((o) => [o.flag, { type: o.kind === 'boolean' ? ('boolean' as const) : ('string' as const) }])),
         format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (e) {
-    io.stderr(`fabled-star sim: ${(e as Error).message}\nRun "fabled-star sim --help" for the options.\n`);
+    io.stderr(`fabled-star sim: ${escapeControls((e as Error).message)}\nRun "fabled-star sim --help" for the options.\n`);
     return 2;
   }
   if (values.help) {
     io.stdout(SIM_HELP);
     return 0;
   }
-  const usage = (msg: string) => {
-    io.stderr(`fabled-star sim: ${msg}\nRun "fabled-star sim --help" for the options.\n`);
+  /** Each line escaped: names and values come from files and from the command line. */
+  const usage = (...lines: string[]) => {
+    io.stderr(`fabled-star sim: ${lines.map((l) => escapeControls(l)).join('\n  ')}\nRun "fabled-star sim --help" for the options.\n`);
     return 2;
   };
   const format = (values.format as string | undefined) ?? 'text';
@@ -133,8 +111,9 @@ export async function runSim(argv: string[], io: CliIO): Promise<number> {
   const defenderName = values.defender as string | undefined;
   if (!attackerName || !defenderName) return usage('both --attacker NAME and --defender NAME are needed.');
 
-  const { files, missing } = expandPaths(io, (values.cards as string[] | undefined) ?? [io.cwd]);
+  const { files, missing, unreadable } = expandPaths(io, (values.cards as string[] | undefined) ?? [io.cwd]);
   if (missing.length) return usage(`no such file or folder: ${missing.join(', ')}`);
+  if (unreadable.length) return usage(...unreadable);
   const ws = new Workspace();
   for (const file of files) {
     if (/\.fleet\.ya?ml$/i.test(file)) continue;
@@ -142,8 +121,8 @@ export async function runSim(argv: string[], io: CliIO): Promise<number> {
     try {
       text = io.readFile(file);
     } catch (e) {
-      io.stderr(`fabled-star sim: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-      return 2;
+      const err = e as NodeJS.ErrnoException;
+      return usage(`cannot read ${file}: ${err.code === 'too-large' ? err.message : (err.code ?? err.message)}`);
     }
     ws.set(fileUri(file), text);
   }
@@ -157,18 +136,19 @@ export async function runSim(argv: string[], io: CliIO): Promise<number> {
   const d = profileFromCard(def.ref.card);
   if (!d.profile) return usage(`the defender cannot be simulated: ${d.error}`);
 
+  // The flags are the option table's (OPTION_SPECS); errors name options as the flags the user typed.
   const raw: Record<string, unknown> = {};
-  for (const [flag, key] of Object.entries(FLAG_TO_OPTION)) if (values[flag] !== undefined) raw[key] = values[flag];
-  if (values.cover) raw.cover = true;
-  if (values.brace) raw.brace = true;
-  const v = validateOptions(raw, a.profile, d.profile);
-  if (!v.options) {
-    // The core names options as the API does; say them as the flags the user typed.
-    const asFlags = v.errors.map((e) => Object.entries(FLAG_TO_OPTION).reduce((m, [flag, key]) => m.replace(new RegExp(`^${key}\\b`), `--${flag}`), e));
-    return usage(asFlags.join('\n  '));
+  for (const spec of OPTION_SPECS) {
+    const v = values[spec.flag];
+    if (spec.kind === 'boolean') {
+      if (v) raw[spec.key] = true;
+    } else if (v !== undefined) raw[spec.key] = v;
   }
+  const v = validateOptions(raw, a.profile, d.profile, (spec) => `--${spec.flag}`);
+  if (!v.options) return usage(v.errors.join('\n  '));
 
   const result = simulate(a.profile, d.profile, v.options);
-  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderReport(result));
+  // JSON escapes what it must; the text report is rendered from a copy whose strings are escaped.
+  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderReport(escapeStrings(result)));
   return 0;
 }

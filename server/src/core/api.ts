@@ -1,9 +1,10 @@
 /**
  * The shapes the core shares with its edges (the language server, the CLI, the client through
  * protocol/): the settings features read, a card named by the user, and what a card's
- * "Simulate vs ..." lens asks the editor to run. Types only: protocol/ re-exports them, and the core
- * never imports protocol/.
+ * "Simulate vs ..." lens asks the editor to run, and a fleet's points. Types only: protocol/
+ * re-exports them, and the core never imports protocol/.
  */
+import type { GameSize } from './rules/data';
 
 /**
  * What the features read from the `fabledStar` configuration section. protocol/ reads and defaults
@@ -59,4 +60,31 @@ export interface SimulateCommandArgs {
 /** What a fleet's "Battle vs ..." lens runs: the fleet battle with this fleet as side 1 (the editor asks for the opponent). */
 export interface BattleCommandArgs {
   fleet: { uri: string; name: string };
+}
+
+export interface FleetEntrySummary {
+  unit: string;
+  count: number;
+  /** Points of one copy including what it embarks; undefined when a card is unknown. */
+  points: number | undefined;
+  embarked: string[];
+}
+
+export interface FleetSummary {
+  uri: string;
+  name: string;
+  faction: string;
+  /** Sum of the known cards' points x count, embarked units included. */
+  total: number;
+  /** The points limit, when the fleet gives a valid one. */
+  limit: number | undefined;
+  /** total > limit. */
+  over: boolean;
+  /** limit - total (negative when over), when there is a limit. */
+  remaining: number | undefined;
+  /** Entries whose card is not known (their points are not in the total). */
+  unknownUnits: string[];
+  entries: FleetEntrySummary[];
+  /** The named game size of the limit (500 Skirmish, ...), when it is one. */
+  gameSize: GameSize | undefined;
 }

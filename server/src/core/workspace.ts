@@ -2,7 +2,7 @@
  * The index of cards and fleets across files. Pure: callers (the server, the CLI) feed it text;
  * it never touches a file system. Documents are parsed once per text and cached.
  */
-import type { FabledDocument, FleetDocument, UnitCard } from './model/types';
+import type { DocKind, FabledDocument, FleetDocument, UnitCard } from './model/types';
 import { parseDocument, kindOfUri } from './model/parse';
 import { ChunkCache } from './model/chunks';
 
@@ -17,6 +17,35 @@ function norm(s: string): string {
   return s.trim().toLowerCase();
 }
 
+/**
+ * How a card name resolves when factions share names. Every lookup by name goes through
+ * `Workspace.resolve` with one of these:
+ * - `own`: the faction's card only; without a faction, any faction's. A fleet's entries and embarked
+ *   units: another faction's card is not the fleet's (FS-UNIT-FACTION says so), so it has no points.
+ * - `ownFirst`: the faction's card, else any faction's. Navigation, hovers, completion, a request
+ *   that names a card.
+ * - `opponent`: a card of another faction than the given one, else any faction's. The reference
+ *   target a card's weapons are measured against.
+ * - `unique`: the faction's (when given), else any faction's, but only when a single faction has
+ *   the name. The CLI's --attacker and --defender, where a guess would mislead.
+ */
+export type CardPolicy = 'own' | 'ownFirst' | 'opponent' | 'unique';
+
+/** A card named by the user: its name, and the faction it is named from (a fleet's, a card's) or for. */
+export interface CardSelector {
+  name: string;
+  faction?: string;
+}
+
+export interface CardResolution {
+  /** The card meant, when the name resolves under the policy: the first of `matches`. */
+  ref: CardRef | undefined;
+  /** Every card the policy accepts, in document order (more than one: duplicates, or factions sharing the name). */
+  matches: CardRef[];
+  /** Every card of that name in any faction (for messages: "several factions have it", "did you mean"). */
+  candidates: CardRef[];
+}
+
 export class Workspace {
   private docs = new Map<string, FabledDocument>();
   /** Per document: parsed cards by their text, so an edit re-parses only the card it touched. */
@@ -26,14 +55,18 @@ export class Workspace {
   /** Bumped on every change, so that callers can cache derived data. */
   version = 0;
 
-  /** Adds or replaces a document; returns the parsed document (reused when the text is unchanged). */
-  set(uri: string, text: string): FabledDocument | undefined {
+  /**
+   * Adds or replaces a document; returns the parsed document (reused when the text is unchanged).
+   * `kind` defaults to the one the file name says; an editor's untitled buffer has it from its language.
+   */
+  set(uri: string, text: string, kind: DocKind | undefined = kindOfUri(uri)): FabledDocument | undefined {
     const old = this.docs.get(uri);
-    if (old && old.text === text) return old;
-    if (!kindOfUri(uri)) return undefined;
+    if (old && old.text === text && old.kind === kind) return old;
+    if (!kind) return undefined;
     let cache = this.caches.get(uri);
-    if (!cache) this.caches.set(uri, (cache = new ChunkCache()));
-    const doc = parseDocument(uri, text, undefined, cache);
+    // A buffer whose language changed is read afresh: cards parsed as another kind are not reused.
+    if (!cache || (old && old.kind !== kind)) this.caches.set(uri, (cache = new ChunkCache()));
+    const doc = parseDocument(uri, text, kind, cache);
     if (!doc) return undefined;
     this.docs.set(uri, doc);
     this.changed(doc.kind !== 'fleet' || (old !== undefined && old.kind !== 'fleet'));
@@ -95,7 +128,41 @@ export class Workspace {
     return out;
   }
 
-  /** Cards of that name (case-insensitive), in the given faction or, without one, in any faction. */
+  /** Which card a name means under a policy (see CardPolicy). Names and factions compare case-insensitively. */
+  resolve(sel: CardSelector, policy: CardPolicy): CardResolution {
+    if (!sel.name.trim()) return { ref: undefined, matches: [], candidates: [] };
+    const candidates = this.findCards(sel.name);
+    const faction = sel.faction !== undefined ? norm(sel.faction) : undefined;
+    const own = faction !== undefined ? candidates.filter((r) => norm(r.faction) === faction) : candidates;
+    let matches: CardRef[];
+    switch (policy) {
+      case 'own':
+        matches = own;
+        break;
+      case 'ownFirst':
+        matches = own.length ? own : candidates;
+        break;
+      case 'opponent': {
+        const others = faction !== undefined ? candidates.filter((r) => norm(r.faction) !== faction) : candidates;
+        matches = others.length ? others : candidates;
+        break;
+      }
+      case 'unique':
+        matches = new Set(own.map((r) => norm(r.faction))).size === 1 ? own : [];
+        break;
+    }
+    return { ref: matches[0], matches, candidates };
+  }
+
+  /** The card a name means under a policy; undefined for no name. */
+  card(name: string | undefined, faction: string | undefined, policy: CardPolicy): CardRef | undefined {
+    return name ? this.resolve({ name, ...(faction !== undefined ? { faction } : {}) }, policy).ref : undefined;
+  }
+
+  /**
+   * The index itself: cards of that name (case-insensitive), in the given faction or, without one,
+   * in any faction. To resolve a name, use `resolve`.
+   */
   findCards(name: string, faction?: string): CardRef[] {
     const idx = this.index();
     if (faction !== undefined) return idx.get(norm(faction))?.get(norm(name)) ?? [];

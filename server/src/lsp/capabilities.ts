@@ -16,11 +16,14 @@ export interface ClientFeatures {
   snippets: boolean;
   hierarchicalSymbols: boolean;
   markdownHover: boolean;
+  /** Completion documentation as Markdown (else plain text). */
+  markdownDocs: boolean;
 }
 
 export function clientFeatures(caps: ClientCapabilities): ClientFeatures {
   const pull = !!caps.textDocument?.diagnostic;
   const hf = caps.textDocument?.hover?.contentFormat;
+  const df = caps.textDocument?.completion?.completionItem?.documentationFormat;
   return {
     pull,
     pullRefresh: !!caps.workspace?.diagnostics?.refreshSupport,
@@ -32,7 +35,9 @@ export function clientFeatures(caps: ClientCapabilities): ClientFeatures {
     lensRefresh: !!caps.workspace?.codeLens?.refreshSupport,
     snippets: !!caps.textDocument?.completion?.completionItem?.snippetSupport,
     hierarchicalSymbols: !!caps.textDocument?.documentSymbol?.hierarchicalDocumentSymbolSupport,
-    markdownHover: !hf || hf.includes('markdown'),
+    // A client that lists formats and leaves Markdown out reads text only (eglot without markdown-mode).
+    markdownHover: !hf || hf.length === 0 || hf.includes('markdown'),
+    markdownDocs: !df || df.length === 0 || df.includes('markdown'),
   };
 }
 

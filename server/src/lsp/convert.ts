@@ -2,6 +2,7 @@
  * The core's answers (offsets, plain data) -> LSP types (positions, kinds). The only place that
  * maps between the two; every function is pure over a TextDocument.
  */
+import { markdownToPlain } from '../core/features/plaintext';
 import {
   CodeActionKind,
   CompletionItemKind,
@@ -99,7 +100,7 @@ export function plainSnippet(snippet: string): string {
     .replace(/\$\{\d+\}|\$\d+/g, '');
 }
 
-export function completionList(list: CoreCompletionList, td: TextDocument, snippets: boolean): CompletionList {
+export function completionList(list: CoreCompletionList, td: TextDocument, snippets: boolean, markdownDocs = true): CompletionList {
   // Most items share one replace range: convert each distinct span once.
   const ranges = new Map<string, Range>();
   const rangeOf = (s: Span): Range => {
@@ -117,7 +118,8 @@ export function completionList(list: CoreCompletionList, td: TextDocument, snipp
       insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
     };
     if (c.detail) item.detail = c.detail;
-    if (c.documentation) item.documentation = { kind: 'markdown', value: c.documentation };
+    if (c.documentation)
+      item.documentation = markdownDocs ? { kind: 'markdown', value: c.documentation } : { kind: 'plaintext', value: markdownToPlain(c.documentation) };
     if (c.sortText) item.sortText = c.sortText;
     if (c.filterText) item.filterText = c.filterText;
     return item;

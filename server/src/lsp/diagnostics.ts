@@ -16,7 +16,6 @@ import {
   type WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { kindOfUri } from '../core/model/parse';
 import type { FabledDocument, Problem } from '../core/model/types';
 import { checkDocument } from '../core/check/index';
 import { FleetSummaryChangedNotification } from '../../../protocol';
@@ -109,7 +108,7 @@ export class Diagnostics {
     await nextTurn();
     if (token.isCancellationRequested) throw cancelled();
     const td = state.textDoc(uri);
-    if (!td || !kindOfUri(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+    if (!td || !state.kindOf(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
     state.ensureAllOpen();
     state.ensure(uri);
     const resultId = `${state.ws.version}`;

@@ -8,7 +8,8 @@ import { FileChangeType, type DidChangeWatchedFilesParams, type WorkspaceFolder,
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import fg from 'fast-glob';
-import { readFile, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
+import { MAX_READ_BYTES, isInside, readCapped } from '../node/read';
 import { kindOfUri, LANGUAGE_IDS } from '../core/model/parse';
 import type { FabledDocument } from '../core/model/types';
 import type { ServerState } from './state';
@@ -17,12 +18,12 @@ import type { Diagnostics } from './diagnostics';
 
 export const FILE_GLOB = '**/*.{unit,faction,fleet}.{yaml,yml}';
 const IGNORE = ['**/node_modules/**', '**/.git/**'];
-/** Files larger than this are not read from the workspace (a card file is kilobytes; this is a stray dump). */
-const MAX_FILE_BYTES = 8 * 1024 * 1024;
 
 export class Files {
   /** While the workspace folders are read, dependents are not tracked file by file: one re-validation follows. */
   private scanning = 0;
+  /** The workspace folders' real paths (links resolved), for the folders they were computed from. */
+  private roots: { key: string; paths: Promise<string[]> } | undefined;
 
   constructor(
     private readonly state: ServerState,
@@ -34,11 +35,11 @@ export class Files {
   listen(): void {
     const { documents } = this.state;
     documents.onDidOpen((e) => {
-      if (kindOfUri(e.document.uri)) this.state.disk.delete(e.document.uri);
+      if (this.state.kindOf(e.document.uri)) this.state.disk.delete(e.document.uri);
     });
     // Fired for didOpen too: a document not yet parsed is validated at once.
     documents.onDidChangeContent((e) => {
-      if (!kindOfUri(e.document.uri)) return;
+      if (!this.state.kindOf(e.document.uri)) return;
       this.scheduler.schedule(e.document.uri, this.state.isParsed(e.document.uri) ? 'typing' : 'now');
     });
     documents.onDidClose((e) => this.closed(e.document.uri));
@@ -46,7 +47,7 @@ export class Files {
 
   private closed(uri: string): void {
     const { state } = this;
-    if (!kindOfUri(uri)) return;
+    if (!kindOfUri(uri) && !state.ws.get(uri)) return;
     this.scheduler.forget(uri);
     state.closed(uri);
     if (state.onDisk.has(uri)) {
@@ -64,39 +65,80 @@ export class Files {
     }
   }
 
-  /** Reads a workspace file into the index (unless it is open: the editor's text wins). */
+  /** The folders' paths on disk, as given and with every link resolved. */
+  private folderPaths(): { given: string[]; real: Promise<string[]> } {
+    const given: string[] = [];
+    for (const f of this.state.folders) {
+      try {
+        const u = URI.parse(f.uri);
+        if (u.scheme === 'file') given.push(u.fsPath);
+      } catch {
+        // Not a URI: no folder.
+      }
+    }
+    const key = given.join('\n');
+    if (this.roots?.key !== key) {
+      const real = Promise.all(given.map((p) => realpath(p).catch(() => p)));
+      this.roots = { key, paths: real };
+    }
+    return { given, real: this.roots.paths };
+  }
+
+  /** Whether a file URI lies in one of the current workspace folders. */
+  private inFolders(uri: string): boolean {
+    let p: string;
+    try {
+      const u = URI.parse(uri);
+      if (u.scheme !== 'file') return false;
+      p = u.fsPath;
+    } catch {
+      return false;
+    }
+    return this.folderPaths().given.some((root) => isInside(p, root));
+  }
+
+  /**
+   * Reads a workspace file into the index (unless it is open: the editor's text wins). Every file
+   * the server reads comes through here (the first scan, watched-file events, a closed buffer's
+   * file), under the scan's rules: inside a workspace folder, links resolved and staying inside
+   * one, not a link itself, a regular file, at most MAX_READ_BYTES read whatever `stat` says
+   * (../node/read). A file whose folder is removed while it is read is dropped.
+   */
   async load(uri: string): Promise<void> {
     const { state } = this;
     if (state.documents.get(uri)) return;
-    try {
-      const path = URI.parse(uri).fsPath;
-      const st = await stat(path);
-      if (!st.isFile() || st.size > MAX_FILE_BYTES) return;
-      const text = await readFile(path, 'utf8');
-      if (state.documents.get(uri)) return; // opened meanwhile: the editor's text wins
-      const before = state.ws.get(uri);
-      const kind = kindOfUri(uri);
-      if (!kind) return;
-      let after: FabledDocument | undefined;
-      try {
-        after = state.ws.set(uri, text);
-      } catch (e) {
-        state.logError(`Reading ${uri} failed`, e);
-        return;
-      }
-      state.disk.set(uri, TextDocument.create(uri, LANGUAGE_IDS[kind], 0, text));
-      state.onDisk.add(uri);
-      if (after !== before && this.scanning === 0) state.onModelChange(uri, before, after);
-    } catch {
-      // Unreadable (deleted meanwhile, permissions): treat as absent.
-      this.forget(uri);
+    if (!this.inFolders(uri)) return this.forget(uri);
+    const path = URI.parse(uri).fsPath;
+    const read = await readCapped(path, { maxBytes: MAX_READ_BYTES, within: await this.folderPaths().real });
+    if (!read.ok) {
+      if (read.reason !== 'error')
+        state.connection.console.warn(`Not reading ${path}: ${read.reason === 'too-large' ? `larger than ${MAX_READ_BYTES} bytes` : read.message}.`);
+      // Unreadable (deleted meanwhile, permissions, not a card file at all): treat as absent.
+      return this.forget(uri);
     }
+    const text = read.text;
+    if (state.documents.get(uri)) return; // opened meanwhile: the editor's text wins
+    if (!this.inFolders(uri)) return this.forget(uri); // its folder was removed meanwhile
+    const before = state.ws.get(uri);
+    const kind = kindOfUri(uri);
+    if (!kind) return;
+    let after: FabledDocument | undefined;
+    try {
+      after = state.ws.set(uri, text);
+    } catch (e) {
+      state.logError(`Reading ${uri} failed`, e);
+      return;
+    }
+    state.disk.set(uri, TextDocument.create(uri, LANGUAGE_IDS[kind], 0, text));
+    state.onDisk.add(uri);
+    if (after !== before && this.scanning === 0) state.onModelChange(uri, before, after);
   }
 
   /** A workspace file is gone (deleted, or its folder was removed). */
   forget(uri: string): void {
     const { state } = this;
     state.onDisk.delete(uri);
+    state.forgetSettings(uri);
     if (state.documents.get(uri)) return;
     const before = state.ws.get(uri);
     state.disk.delete(uri);
@@ -165,6 +207,8 @@ export class Files {
       }
       files.sort();
       for (const f of files) {
+        // The folder may be removed while it is read: stop, and read none of the rest.
+        if (!this.state.folders.some((x) => x.uri === folder.uri)) break;
         if (loaded >= max) {
           connection.console.warn(`Read the first ${max} Fabled Star files of the workspace (fabledStar.workspace.maxFiles); the rest are not indexed.`);
           break;

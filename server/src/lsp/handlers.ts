@@ -24,6 +24,7 @@ import {
   type WorkspaceSymbolParams,
 } from 'vscode-languageserver/node';
 import { hover } from '../core/features/hover';
+import { markdownToPlain } from '../core/features/plaintext';
 import { complete } from '../core/features/completion';
 import { codeActions } from '../core/features/codeActions';
 import { documentSymbols, workspaceSymbols } from '../core/features/symbols';
@@ -31,9 +32,10 @@ import { definition, prepareRename, references, rename } from '../core/features/
 import { inlayHints } from '../core/features/inlayHints';
 import { codeLenses } from '../core/features/codeLens';
 import { fleetSummary } from '../core/features/fleetSummary';
-import { findCard, listCards } from '../core/features/workspaceQueries';
+import { cardsUsedBy, findCard, listCards } from '../core/features/workspaceQueries';
 import { prepareSimulation } from '../core/features/simulate';
 import { fleetForBattle } from '../core/features/battle';
+import { checkDocument } from '../core/check';
 import { BattleSession, validateBattleOptions } from '../core/sim/fleet-battle';
 import { sectionMarkdown, sections } from '../core/rules/text';
 import {
@@ -53,6 +55,8 @@ import {
   type RuleTextParams,
   type SimulateParams,
 } from '../../../protocol';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { FabledDocument } from '../core/model/types';
 import * as convert from './convert';
 import { nextTurn, type Diagnostics } from './diagnostics';
 import type { ServerState } from './state';
@@ -88,6 +92,16 @@ export interface HandlerEntry {
  */
 const STALE_MODEL_OK_CHARS = 100_000;
 
+/** A request about one document: null when the document is not one of ours (or the request was cancelled). */
+function inDocument<P extends { textDocument: { uri: string } }, R>(
+  handle: (ctx: Context, r: { td: TextDocument; doc: FabledDocument }, params: P, token: CancellationToken) => R | Promise<R>,
+): Handle<P, R | null> {
+  return (ctx, params, token) => {
+    const r = ctx.state.request(params.textDocument.uri, token);
+    return r ? handle(ctx, r, params, token) : null;
+  };
+}
+
 function selectCard({ state }: Context, sel: CardSelector | undefined) {
   if (sel && 'uri' in sel && sel.position) {
     const td = state.textDoc(sel.uri);
@@ -104,14 +118,18 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'hover',
     register: (c, b) =>
       c.onHover(
-        b.guarded(async ({ state }, params: HoverParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const settings = await state.settingsFor(params.textDocument.uri);
-          const h = hover(r.doc, state.ws, r.td.offsetAt(params.position), settings);
-          if (!h) return null;
-          return { contents: { kind: state.client.markdownHover ? 'markdown' : 'plaintext', value: h.markdown }, range: convert.range(r.td, h.span) };
-        }, null),
+        b.guarded(
+          inDocument(async ({ state }, r, params: HoverParams) => {
+            const settings = await state.settingsFor(params.textDocument.uri);
+            const h = hover(r.doc, state.ws, r.td.offsetAt(params.position), settings);
+            if (!h) return null;
+            const contents = state.client.markdownHover
+              ? { kind: 'markdown' as const, value: h.markdown }
+              : { kind: 'plaintext' as const, value: markdownToPlain(h.markdown) };
+            return { contents, range: convert.range(r.td, h.span) };
+          }),
+          null,
+        ),
       ),
   },
 
@@ -125,7 +143,12 @@ export const HANDLERS: HandlerEntry[] = [
           const stale = td && td.getText().length > STALE_MODEL_OK_CHARS ? state.ws.get(uri) : undefined;
           const r = stale && td && !token.isCancellationRequested ? { td, doc: stale } : state.request(uri, token);
           if (!r) return null;
-          return convert.completionList(complete(r.doc, state.ws, r.td.getText(), r.td.offsetAt(params.position)), r.td, state.client.snippets);
+          return convert.completionList(
+            complete(r.doc, state.ws, r.td.getText(), r.td.offsetAt(params.position)),
+            r.td,
+            state.client.snippets,
+            state.client.markdownDocs,
+          );
         }, null),
       ),
   },
@@ -134,20 +157,21 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'codeAction',
     register: (c, b) =>
       c.onCodeAction(
-        b.guarded(({ state, diagnostics }, params: CodeActionParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const p = diagnostics.problemsOf(params.textDocument.uri);
-          const codes = new Set(params.context.diagnostics.map((d) => String(d.code ?? '')));
-          const problems = (p?.problems ?? []).filter((x) => codes.size === 0 || codes.has(x.code));
-          const actions = codeActions(r.doc, convert.span(r.td, params.range), problems);
-          return convert.codeActionList(
-            actions,
-            params.context.only,
-            (u) => state.textDoc(u),
-            (problem) => diagnostics.toDiagnostic(problem, r.td),
-          );
-        }, null),
+        b.guarded(
+          inDocument(({ state, diagnostics }, r, params: CodeActionParams) => {
+            const p = diagnostics.problemsOf(params.textDocument.uri);
+            const codes = new Set(params.context.diagnostics.map((d) => String(d.code ?? '')));
+            const problems = (p?.problems ?? []).filter((x) => codes.size === 0 || codes.has(x.code));
+            const actions = codeActions(r.doc, convert.span(r.td, params.range), problems);
+            return convert.codeActionList(
+              actions,
+              params.context.only,
+              (u) => state.textDoc(u),
+              (problem) => diagnostics.toDiagnostic(problem, r.td),
+            );
+          }),
+          null,
+        ),
       ),
   },
 
@@ -155,11 +179,12 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'documentSymbol',
     register: (c, b) =>
       c.onDocumentSymbol(
-        b.guarded(({ state }, params: DocumentSymbolParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          return convert.documentSymbolList(documentSymbols(r.doc, state.ws), r.td, state.client.hierarchicalSymbols);
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, _params: DocumentSymbolParams) => {
+            return convert.documentSymbolList(documentSymbols(r.doc, state.ws), r.td, state.client.hierarchicalSymbols);
+          }),
+          null,
+        ),
       ),
   },
 
@@ -182,11 +207,12 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'definition',
     register: (c, b) =>
       c.onDefinition(
-        b.guarded(({ state }, params: DefinitionParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          return convert.locations(definition(r.doc, state.ws, r.td.offsetAt(params.position)), (u) => state.textDoc(u));
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, params: DefinitionParams) => {
+            return convert.locations(definition(r.doc, state.ws, r.td.offsetAt(params.position)), (u) => state.textDoc(u));
+          }),
+          null,
+        ),
       ),
   },
 
@@ -194,11 +220,12 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'references',
     register: (c, b) =>
       c.onReferences(
-        b.guarded(({ state }, params: ReferenceParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          return convert.locations(references(r.doc, state.ws, r.td.offsetAt(params.position), params.context.includeDeclaration), (u) => state.textDoc(u));
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, params: ReferenceParams) => {
+            return convert.locations(references(r.doc, state.ws, r.td.offsetAt(params.position), params.context.includeDeclaration), (u) => state.textDoc(u));
+          }),
+          null,
+        ),
       ),
   },
 
@@ -206,12 +233,13 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'prepareRename',
     register: (c, b) =>
       c.onPrepareRename(
-        b.guarded(({ state }, params: PrepareRenameParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const p = prepareRename(r.doc, state.ws, r.td.offsetAt(params.position));
-          return p ? { range: convert.range(r.td, p.span), placeholder: p.placeholder } : null;
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, params: PrepareRenameParams) => {
+            const p = prepareRename(r.doc, state.ws, r.td.offsetAt(params.position));
+            return p ? { range: convert.range(r.td, p.span), placeholder: p.placeholder } : null;
+          }),
+          null,
+        ),
       ),
   },
 
@@ -219,15 +247,16 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'rename',
     register: (c, b) =>
       c.onRenameRequest(
-        b.guarded(({ state }, params: RenameParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          // Every file the rename touches must be current in the workspace first.
-          for (const td of state.documents.all()) state.ensure(td.uri);
-          const res = rename(r.doc, state.ws, r.td.offsetAt(params.position), params.newName, (u) => state.textDoc(u)?.getText());
-          if (res.error) throw new ResponseError(ErrorCodes.InvalidRequest, res.error);
-          return { changes: convert.changes(res.edits, (u) => state.textDoc(u)) };
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, params: RenameParams) => {
+            // Every file the rename touches must be current in the workspace first.
+            for (const td of state.documents.all()) state.ensure(td.uri);
+            const res = rename(r.doc, state.ws, r.td.offsetAt(params.position), params.newName, (u) => state.textDoc(u)?.getText());
+            if (res.error) throw new ResponseError(ErrorCodes.InvalidRequest, res.error);
+            return { changes: convert.changes(res.edits, (u) => state.textDoc(u)) };
+          }),
+          null,
+        ),
       ),
   },
 
@@ -235,12 +264,13 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'inlayHint',
     register: (c, b) =>
       c.languages.inlayHint.on(
-        b.guarded(async ({ state }, params: InlayHintParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const settings = await state.settingsFor(params.textDocument.uri);
-          return inlayHints(r.doc, state.ws, convert.span(r.td, params.range), settings).map((h) => convert.inlayHint(h, r.td));
-        }, null),
+        b.guarded(
+          inDocument(async ({ state }, r, params: InlayHintParams) => {
+            const settings = await state.settingsFor(params.textDocument.uri);
+            return inlayHints(r.doc, state.ws, convert.span(r.td, params.range), settings).map((h) => convert.inlayHint(h, r.td));
+          }),
+          null,
+        ),
       ),
   },
 
@@ -248,12 +278,13 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'codeLens',
     register: (c, b) =>
       c.onCodeLens(
-        b.guarded(async ({ state }, params: CodeLensParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const settings = await state.settingsFor(params.textDocument.uri);
-          return codeLenses(r.doc, state.ws, settings).map((l) => convert.codeLens(l, r.td));
-        }, null),
+        b.guarded(
+          inDocument(async ({ state }, r, params: CodeLensParams) => {
+            const settings = await state.settingsFor(params.textDocument.uri);
+            return codeLenses(r.doc, state.ws, settings).map((l) => convert.codeLens(l, r.td));
+          }),
+          null,
+        ),
       ),
   },
 
@@ -277,7 +308,8 @@ export const HANDLERS: HandlerEntry[] = [
         b.guarded(({ state }, params: ListCardsParams | undefined) => {
           state.ensureAllOpen();
           const out: CardInfo[] = [];
-          for (const ref of listCards(state.ws, params?.faction)) {
+          const refs = typeof params?.fleet === 'string' ? cardsUsedBy(state.ws, state.ensure(params.fleet)) : listCards(state.ws, params?.faction);
+          for (const ref of refs) {
             const td = state.textDoc(ref.uri);
             if (!td) continue;
             out.push({
@@ -304,18 +336,7 @@ export const HANDLERS: HandlerEntry[] = [
           state.ensureAllOpen();
           const doc = params?.uri ? state.ensure(params.uri) : undefined;
           if (!doc || doc.kind !== 'fleet') return null;
-          const s = fleetSummary(doc, state.ws);
-          return {
-            uri: doc.uri,
-            name: s.name,
-            faction: s.faction,
-            total: s.total,
-            limit: s.limit,
-            over: s.over,
-            remaining: s.remaining,
-            unknownUnits: s.unknownUnits,
-            entries: s.entries,
-          };
+          return fleetSummary(doc, state.ws);
         }, null),
       ),
   },
@@ -367,7 +388,7 @@ export const HANDLERS: HandlerEntry[] = [
             const doc = uri ? state.ensure(uri) : undefined;
             const which = i === 0 ? 'fleet' : "opponent's fleet";
             if (!doc || doc.kind !== 'fleet') throw new ResponseError(LSPErrorCodes.RequestFailed, `No ${which} list at ${uri ?? '(no uri)'}`);
-            const built = fleetForBattle(doc, state.ws);
+            const built = fleetForBattle(doc, state.ws, checkDocument(doc, state.ws));
             if (!built.fleet) {
               const more = built.errors.length > 1 ? ` (and ${built.errors.length - 1} more)` : '';
               throw new ResponseError(LSPErrorCodes.RequestFailed, `The ${which} "${doc.name.value ?? ''}" cannot fight: ${built.errors[0]}${more}`);

@@ -7,10 +7,13 @@ import { TextDocuments, type CancellationToken, type Connection, type Initialize
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { Workspace } from '../core/workspace';
-import { kindOfUri } from '../core/model/parse';
-import type { FabledDocument } from '../core/model/types';
+import { kindOfLanguage, kindOfUri } from '../core/model/parse';
+import type { DocKind, FabledDocument } from '../core/model/types';
 import { SETTINGS_SECTION, resolveSettings, type Settings } from '../../../protocol';
 import { clientFeatures, type ClientFeatures } from './capabilities';
+
+/** Resources whose settings are kept: far more than the files open at once. */
+export const SETTINGS_CACHE_MAX = 256;
 
 export class ServerState {
   readonly ws = new Workspace();
@@ -29,12 +32,23 @@ export class ServerState {
   onModelChange: (uri: string, before: FabledDocument | undefined, after: FabledDocument | undefined) => void = () => undefined;
 
   private globalSettings: Settings = resolveSettings(undefined);
-  /** Settings per resource until the configuration changes. */
+  /**
+   * Settings per resource until the configuration changes, the resource closes or is deleted, or
+   * `SETTINGS_CACHE_MAX` resources used them more recently (a long day opens thousands of files).
+   */
   private readonly settingsCache = new Map<string, Promise<Settings>>();
-  /** The version of each open document that the workspace holds. */
-  private readonly parsedVersion = new Map<string, number>();
+  /**
+   * Changes seen per open document, and the count the workspace holds. Counted, not read from the
+   * version: a client that sends a change under a version it used before (or a lower one) still
+   * changed the text, and the model must follow.
+   */
+  private readonly revision = new Map<string, number>();
+  private readonly parsedRevision = new Map<string, number>();
 
-  constructor(readonly connection: Connection) {}
+  constructor(readonly connection: Connection) {
+    // Registered before anyone else listens, so the count is up to date when they hear of a change.
+    this.documents.onDidChangeContent((e) => this.revision.set(e.document.uri, (this.revision.get(e.document.uri) ?? 0) + 1));
+  }
 
   /** Reads the client's capabilities, workspace folders and initial settings. */
   initialize(params: InitializeParams): void {
@@ -53,13 +67,28 @@ export class ServerState {
     if (!this.client.configurationPull) return Promise.resolve(this.globalSettings);
     const key = uri ?? '';
     let p = this.settingsCache.get(key);
-    if (!p) {
-      p = this.connection.workspace
-        .getConfiguration(uri ? { scopeUri: uri, section: SETTINGS_SECTION } : { section: SETTINGS_SECTION })
-        .then(resolveSettings, () => this.globalSettings);
+    if (p) {
+      // Most recently used last: the first entry is the one to drop.
+      this.settingsCache.delete(key);
       this.settingsCache.set(key, p);
+      return p;
     }
+    p = this.connection.workspace
+      .getConfiguration(uri ? { scopeUri: uri, section: SETTINGS_SECTION } : { section: SETTINGS_SECTION })
+      .then(resolveSettings, () => this.globalSettings);
+    this.settingsCache.set(key, p);
+    while (this.settingsCache.size > SETTINGS_CACHE_MAX) this.settingsCache.delete(this.settingsCache.keys().next().value!);
     return p;
+  }
+
+  /** Drops a resource's cached settings (it closed, or its file is gone). */
+  forgetSettings(uri: string): void {
+    if (uri) this.settingsCache.delete(uri);
+  }
+
+  /** How many resources' settings are cached (for tests and figures). */
+  get settingsCached(): number {
+    return this.settingsCache.size;
   }
 
   /** The configuration changed: forget cached settings; `pushed` is what the client sent, for clients that cannot be asked. */
@@ -71,6 +100,11 @@ export class ServerState {
     }
   }
 
+  /** A document's kind: from its file name, or (an untitled buffer) from the language the editor gave it. */
+  kindOf(uri: string): DocKind | undefined {
+    return kindOfUri(uri) ?? kindOfLanguage(this.documents.get(uri)?.languageId);
+  }
+
   /** The open document, or else the workspace file's text. */
   textDoc(uri: string): TextDocument | undefined {
     return this.documents.get(uri) ?? this.disk.get(uri);
@@ -79,12 +113,13 @@ export class ServerState {
   /** Brings the workspace up to date with an open document; returns its model. */
   ensure(uri: string): FabledDocument | undefined {
     const td = this.documents.get(uri);
-    if (td && this.parsedVersion.get(uri) !== td.version) {
+    const revision = this.revision.get(uri) ?? 0;
+    if (td && this.parsedRevision.get(uri) !== revision) {
       const before = this.ws.get(uri);
-      this.parsedVersion.set(uri, td.version);
+      this.parsedRevision.set(uri, revision);
       let after: FabledDocument | undefined;
       try {
-        after = this.ws.set(uri, td.getText());
+        after = this.ws.set(uri, td.getText(), this.kindOf(uri));
       } catch (e) {
         // The core never throws by contract; if it does, keep serving the last good model.
         this.logError(`Reading ${uri} failed`, e);
@@ -97,24 +132,26 @@ export class ServerState {
   }
 
   ensureAllOpen(): void {
-    for (const td of this.documents.all()) if (kindOfUri(td.uri)) this.ensure(td.uri);
+    for (const td of this.documents.all()) if (this.kindOf(td.uri)) this.ensure(td.uri);
   }
 
   /** Whether the workspace has read this open document's text yet. */
   isParsed(uri: string): boolean {
-    return this.parsedVersion.has(uri);
+    return this.parsedRevision.has(uri);
   }
 
   /** An open document was closed: the next time it opens it is read afresh. */
   closed(uri: string): void {
-    this.parsedVersion.delete(uri);
+    this.parsedRevision.delete(uri);
+    this.revision.delete(uri);
+    this.forgetSettings(uri);
   }
 
   /** The open (or workspace) document and the parsed model, for a request. */
   request(uri: string, token?: CancellationToken): { td: TextDocument; doc: FabledDocument } | undefined {
     if (token?.isCancellationRequested) return undefined;
     const td = this.textDoc(uri);
-    if (!td || !kindOfUri(uri)) return undefined;
+    if (!td || !this.kindOf(uri)) return undefined;
     // Answers may depend on other open documents (cards a fleet names): bring them up to date too.
     this.ensureAllOpen();
     const doc = this.ensure(uri);

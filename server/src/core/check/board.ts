@@ -2,15 +2,8 @@
 import { COMMAND_BOARD, DOCTRINES, type Doctrine } from '../rules/data';
 import type { FactionDocument } from '../model/types';
 import { suggest } from '../model/yaml';
+import { cpPerRound } from '../model/derived';
 import { checkTextRanges, type CheckContext } from './context';
-
-/** The CP the faction generates per round: `cp`, else the sum of `cpSources`, else the doctrine's. */
-export function cpPerRound(doc: FactionDocument): number | undefined {
-  if (doc.cp?.value !== undefined) return doc.cp.value;
-  const sources = doc.cpSources?.items;
-  if (sources && sources.length && sources.every((s) => s.cp.value !== undefined)) return sources.reduce((t, s) => t + s.cp.value!, 0);
-  return doc.doctrine.value ? DOCTRINES[doc.doctrine.value] : undefined;
-}
 
 export function checkBoard(ctx: CheckContext, doc: FactionDocument): void {
   const head = doc.faction.keySpan ?? doc.faction.span;

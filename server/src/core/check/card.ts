@@ -18,19 +18,9 @@ import {
 import type { Ability, Order, UnitCard, Weapon, Field } from '../model/types';
 import { suggest } from '../model/yaml';
 import { checkStats } from './stats';
-import {
-  type CheckContext,
-  bandList,
-  checkTextRanges,
-  inches,
-  isBand,
-  knownAbility,
-  launchBayTier,
-  nearestBands,
-  ruleFits,
-  universalRule,
-  hasStat,
-} from './context';
+import { type CheckContext, checkTextRanges } from './context';
+import { bandList, inches, isBand, knownAbility, launchBayTier, nearestBands, universalRule } from '../rules/lookup';
+import { hasStat, ruleFits } from '../model/derived';
 
 export function checkCard(ctx: CheckContext, card: UnitCard): void {
   const cls = card.class.value;

@@ -1,24 +1,19 @@
 /**
- * What every check gets: the document, the workspace, and a place to put problems. Also the small
- * rule helpers several checks share (bands, universal rules, launch bays), each reading the rules pack.
+ * What every check gets: the document, the workspace, and a place to put problems; and the scan
+ * for inch figures in free text that several checks share.
  */
-import type { FabledDocument, Problem, ProblemData, Span, UnitCard, Ability } from '../model/types';
+import type { FabledDocument, Problem, ProblemData, Span } from '../model/types';
 import type { Workspace } from '../workspace';
-import { CODES, type Code } from './codes';
-import {
-  CLASSES,
-  LAUNCH_BAY,
-  RANGE_BANDS,
-  UNIVERSAL_RULES,
-  KNOWN_ABILITIES,
-  type STAT_ORDER,
-  type UniversalRule,
-  type KnownAbility,
-  type UnitClass,
-} from '../rules/data';
+import { CODES, type Code } from '../model/codes';
+import { SuggestBudget, type Prepared } from '../model/suggest';
+import { bandList, inches, isBand, nearestBands } from '../rules/lookup';
 
 export class CheckContext {
   readonly problems: Problem[] = [];
+  /** The work left for this document's "did you mean" suggestions (see model/suggest.ts). */
+  readonly suggestions = new SuggestBudget();
+  /** Candidate names prepared once per document, by pool. */
+  readonly pools = new Map<string, Prepared[]>();
   constructor(
     readonly doc: FabledDocument,
     readonly ws: Workspace | undefined,
@@ -30,27 +25,6 @@ export class CheckContext {
     if (related && related.length) p.related = related;
     this.problems.push(p);
   }
-}
-
-export function inches(n: number): string {
-  return `${n}"`;
-}
-
-export function isBand(n: number): boolean {
-  return (RANGE_BANDS as readonly number[]).includes(n);
-}
-
-/** The nearest band(s) to a figure: one when it is closer to one, two when it sits between. */
-export function nearestBands(n: number, max = Infinity): number[] {
-  const bands = (RANGE_BANDS as readonly number[]).filter((b) => b <= max);
-  if (bands.length === 0) return [];
-  let best = Infinity;
-  for (const b of bands) best = Math.min(best, Math.abs(b - n));
-  return bands.filter((b) => Math.abs(b - n) === best);
-}
-
-export function bandList(): string {
-  return RANGE_BANDS.map(inches).join(' ');
 }
 
 /** Inch figures inside free text: 9", 9”, 9 inches, 9-inch. */
@@ -77,72 +51,4 @@ export function checkTextRanges(ctx: CheckContext, span: Span, what: string): vo
       },
     );
   }
-}
-
-function normName(s: string): string {
-  return s
-    .toLowerCase()
-    .replace(/\s+and\s+/g, ' & ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-const UNIVERSAL_BY_NAME = new Map(UNIVERSAL_RULES.map((r) => [normName(r.name), r]));
-const ABILITY_BY_NAME = new Map<string, KnownAbility>();
-for (const a of KNOWN_ABILITIES) {
-  ABILITY_BY_NAME.set(normName(a.name), a);
-  const short = normName(a.name.replace(/\s*\(.*\)$/, ''));
-  if (!ABILITY_BY_NAME.has(short)) ABILITY_BY_NAME.set(short, a);
-}
-
-export function universalRule(name: string): UniversalRule | undefined {
-  return UNIVERSAL_BY_NAME.get(normName(name));
-}
-
-/** A known ability by name; "Boarding" and "Ram" match "Boarding (CR)" and "Ram (T)". */
-export function knownAbility(name: string): KnownAbility | undefined {
-  return ABILITY_BY_NAME.get(normName(name));
-}
-
-export function launchBayTier(name: string): number | undefined {
-  const m = LAUNCH_BAY.tierPattern.exec(name.trim());
-  return m ? Number(m[1]) : undefined;
-}
-
-export function hasStat(card: UnitCard, stat: (typeof STAT_ORDER)[number]): boolean {
-  const v = card.stats?.entries[stat]?.value;
-  return !!v && v.kind !== 'none';
-}
-
-/** Whether a universal rule belongs to this card's class. */
-export function ruleFits(rule: UniversalRule, card: UnitCard, cls: UnitClass): boolean {
-  // Fighters and Bombers never claim objectives (section 20), Tonnage or not.
-  if (rule.classes === 'tonnage') return !CLASSES[cls].smallCraft && (hasStat(card, 'T') || !card.stats?.entries.T);
-  if (rule.classes === 'singleBase') return CLASSES[cls].bases === 1;
-  return rule.classes.includes(cls);
-}
-
-export function abilityName(a: Ability): string {
-  return a.name.value ?? '';
-}
-
-/** What a host card can carry: capacity and kinds, from Launch Bay Tier N and Launch Bays (Reserves). */
-export interface BayCapacity {
-  /** Fighter-only slots from Launch Bay Tier N. */
-  tierFighters: number;
-  /** Carrier reserve slots for Fighters or Bombers. */
-  reserves: number;
-}
-
-export function bayCapacity(card: UnitCard): BayCapacity {
-  let tierFighters = 0;
-  let reserves = 0;
-  for (const a of card.abilities?.items ?? []) {
-    const name = abilityName(a);
-    const tier = launchBayTier(name);
-    if (tier !== undefined && tier >= 1) tierFighters += tier * LAUNCH_BAY.fightersPerTier;
-    else if (normName(name) === normName(LAUNCH_BAY.reservesAbility)) reserves = LAUNCH_BAY.carrierCapacity;
-  }
-  if (card.class.value === 'Carrier') reserves = LAUNCH_BAY.carrierCapacity;
-  return { tierFighters, reserves };
 }

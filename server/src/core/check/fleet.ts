@@ -1,56 +1,13 @@
 /** Sections 6, 17 and 20: fleet lists (cards, factions, points, embarked units, objectives). */
 import { GAME_SIZES, LAUNCH_BAY } from '../rules/data';
-import type { Field, FleetDocument, FleetEntry, Problem } from '../model/types';
+import type { Field, FleetDocument, Problem } from '../model/types';
 import type { CardRef, Workspace } from '../workspace';
+import { fleetTotals, type EntryPoints } from '../fleetPoints';
 import { suggest, suggestMany } from '../model/yaml';
-import { bayCapacity, type CheckContext } from './context';
+import { prepare } from '../model/suggest';
+import type { CheckContext } from './context';
+import { bayCapacity } from '../model/derived';
 import { clip } from '../model/limits';
-
-export interface EntryPoints {
-  entry: FleetEntry;
-  card?: CardRef;
-  /** Points of one copy, embarked units included. */
-  each: number;
-  /** each x count. */
-  total: number;
-  embarked: { name: string; card?: CardRef; points: number }[];
-}
-
-export interface FleetTotals {
-  total: number;
-  limit: number | undefined;
-  entries: EntryPoints[];
-}
-
-/** Resolves a fleet's entries and adds up its points; shared by the checks, hovers, hints and lenses. */
-export function fleetTotals(doc: FleetDocument, ws: Workspace | undefined): FleetTotals {
-  const faction = doc.faction.value;
-  const entries: EntryPoints[] = [];
-  let total = 0;
-  for (const entry of doc.units?.items ?? []) {
-    const card = resolve(entry.unit.value, faction, ws);
-    const embarked = (entry.embark?.items ?? []).map((f) => {
-      const c = resolve(f.value, faction, ws);
-      return { name: f.value ?? '', card: c, points: pointsOf(c) };
-    });
-    const each = pointsOf(card) + embarked.reduce((t, e) => t + e.points, 0);
-    const count = entry.count.value !== undefined && entry.count.value > 0 ? entry.count.value : 0;
-    entries.push({ entry, card, each, total: each * count, embarked });
-    total += each * count;
-  }
-  return { total, limit: doc.points.value, entries };
-}
-
-function pointsOf(c: CardRef | undefined): number {
-  const p = c?.card.points.value;
-  return p !== undefined && p > 0 ? p : 0;
-}
-
-function resolve(name: string | undefined, faction: string | undefined, ws: Workspace | undefined): CardRef | undefined {
-  if (!name || !ws) return undefined;
-  const own = faction !== undefined ? ws.findCards(name, faction) : [];
-  return own[0] ?? (faction === undefined ? ws.findCards(name)[0] : undefined);
-}
 
 function related(ref: CardRef | undefined, message: string): Problem['related'] {
   return ref ? [{ uri: ref.uri, span: ref.card.name.span, message }] : undefined;
@@ -60,8 +17,8 @@ function related(ref: CardRef | undefined, message: string): Problem['related'] 
 function checkName(ctx: CheckContext, f: Field<string>, faction: string | undefined, ws: Workspace): boolean {
   const name = f.value;
   if (!name) return false;
-  if (faction !== undefined && ws.findCards(name, faction).length) return true;
-  const elsewhere = ws.findCards(name);
+  const { ref, candidates: elsewhere } = ws.resolve({ name, ...(faction !== undefined ? { faction } : {}) }, 'own');
+  if (ref) return true;
   if (faction !== undefined && elsewhere.length) {
     const other = elsewhere[0]!;
     ctx.report(
@@ -73,9 +30,16 @@ function checkName(ctx: CheckContext, f: Field<string>, faction: string | undefi
     );
     return false;
   }
-  if (faction === undefined && elsewhere.length) return true;
-  const pool = (faction !== undefined && ws.cardsOf(faction).length ? ws.cardsOf(faction) : ws.allCards()).map((c) => c.card.name.value!).filter(Boolean);
-  const near = suggestMany(name, pool, 3);
+  const byFaction = faction !== undefined && ws.cardsOf(faction).length > 0;
+  const poolKey = byFaction ? `faction:${faction.trim().toLowerCase()}` : 'all';
+  let pool = ctx.pools.get(poolKey);
+  if (!pool) {
+    pool = prepare((byFaction ? ws.cardsOf(faction) : ws.allCards()).map((c) => c.card.name.value!).filter(Boolean));
+    ctx.pools.set(poolKey, pool);
+  }
+  const memoKey = `${poolKey}\n${name.slice(0, 200).trim().toLowerCase()}`;
+  let near = ctx.suggestions.memo.get(memoKey);
+  if (!near) ctx.suggestions.memo.set(memoKey, (near = suggestMany(name, pool, 3, ctx.suggestions)));
   const hint = near.length
     ? `; did you mean ${near.map((n) => `"${clip(n)}"`).join(' or ')}?`
     : faction !== undefined
@@ -97,7 +61,7 @@ export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
     );
   }
   if (ws && faction !== undefined && ws.cardsOf(faction).length === 0 && ws.allCards().length > 0) {
-    const s = suggest(faction, ws.factions());
+    const s = suggest(faction, ws.factions(), ctx.suggestions);
     ctx.report(
       'FS-FACTION-UNKNOWN',
       `No cards of the faction "${clip(faction)}" are in the workspace${s ? `; did you mean "${clip(s)}"?` : `; factions with cards: ${clip(ws.factions().join(', '), 200)}`}`,

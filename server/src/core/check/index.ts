@@ -11,9 +11,8 @@ import { checkCard } from './card';
 import { checkBoard } from './board';
 import { checkFleet } from './fleet';
 
-export { CODES, type Code } from './codes';
-export { fleetTotals, type FleetTotals, type EntryPoints } from './fleet';
-export { cpPerRound } from './board';
+export { CODES, type Code } from '../model/codes';
+export { cpPerRound } from '../model/derived';
 
 export function checkDocument(doc: FabledDocument, ws?: Workspace): Problem[] {
   // A file that was not read at all has nothing to check beyond why it was not read.
@@ -91,11 +90,4 @@ function checkDuplicate(ctx: CheckContext, card: UnitCard): void {
 
 function sortProblems(ps: Problem[]): Problem[] {
   return ps.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
-}
-
-/** Checks every document of the workspace; returns problems by uri. */
-export function checkWorkspace(ws: Workspace): Map<string, Problem[]> {
-  const out = new Map<string, Problem[]>();
-  for (const doc of ws.documents()) out.set(doc.uri, checkDocument(doc, ws));
-  return out;
 }

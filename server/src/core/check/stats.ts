@@ -1,7 +1,8 @@
 /** Section 1: all nine stats present, each in its form and within its limits. */
-import { CLASSES, STATS, STAT_NAMES, STAT_ORDER, MOVEMENT_STICKS, type StatName, type UnitClass } from '../rules/data';
+import { CLASSES, STATS, STAT_NAMES, STAT_ORDER, MOVEMENT_STICKS, type UnitClass } from '../rules/data';
 import type { StatEntry, UnitCard } from '../model/types';
 import type { CheckContext } from './context';
+import { formDescription } from '../rules/lookup';
 import { clip } from '../model/limits';
 
 function clamp(n: number, lo: number, hi: number): number {
@@ -12,21 +13,6 @@ function nearestStick(n: number): number {
   let best: number = MOVEMENT_STICKS[0];
   for (const s of MOVEMENT_STICKS) if (Math.abs(s - n) < Math.abs(best - n)) best = s;
   return best;
-}
-
-export function formDescription(stat: StatName): string {
-  const spec = STATS[stat];
-  const dash = spec.dashAllowed ? ', or "-" if the unit does not have it' : '';
-  switch (spec.form) {
-    case 'sticks':
-      return `one or two stick lengths (${spec.sticks!.join(', ')}) such as 9 or 9/6, at most ${spec.sticks![spec.sticks!.length - 1]}/${spec.sticks![spec.sticks!.length - 1]}${dash}`;
-    case 'target':
-      return `a target number from ${spec.min}+ (best) to ${spec.max}+ (worst)${dash}`;
-    case 'count':
-      return spec.max !== undefined ? `a whole number from ${spec.min} to ${spec.max}${dash}` : `a whole number of at least ${spec.min}${dash}`;
-    case 'targetDice':
-      return `Target/Dice, target ${spec.target!.best}..${spec.target!.worst} and dice ${spec.dice!.min}..${spec.dice!.max} (best ${spec.target!.best}/${spec.dice!.max}, worst ${spec.target!.worst}/${spec.dice!.min})${dash}`;
-  }
 }
 
 export function checkStats(ctx: CheckContext, card: UnitCard, cls: UnitClass | undefined): void {

@@ -5,7 +5,8 @@
  */
 import type { FleetDocument } from '../model/types';
 import type { Workspace } from '../workspace';
-import { checkDocument, fleetTotals } from '../check/index';
+import type { Problem } from '../model/types';
+import { fleetTotals } from '../fleetPoints';
 import { profileFromCard } from '../sim/profile';
 import type { BattleUnit, Fleet } from '../sim/fleet-battle';
 
@@ -27,10 +28,9 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-export function fleetForBattle(doc: FleetDocument, ws: Workspace): FleetForBattle {
-  const errors = checkDocument(doc, ws)
-    .filter((p) => p.severity === 'error')
-    .map((p) => `line ${lineOf(doc.text, p.span.start)}: ${p.message}`);
+/** `problems`: the fleet's diagnostics as the checker reports them (the caller runs the checker). */
+export function fleetForBattle(doc: FleetDocument, ws: Workspace, problems: readonly Problem[]): FleetForBattle {
+  const errors = problems.filter((p) => p.severity === 'error').map((p) => `line ${lineOf(doc.text, p.span.start)}: ${p.message}`);
   if (errors.length) return { errors };
   const totals = fleetTotals(doc, ws);
   const units: BattleUnit[] = [];

@@ -5,7 +5,7 @@
  */
 import type { FabledDocument, Problem, Span, StatsBlock } from '../model/types';
 import { MOVEMENT_STICKS, STATS, STAT_ORDER, type StatName } from '../rules/data';
-import { cardsOf, within, yamlScalar } from './shared';
+import { cardsOf, inStyleOf, within, yamlScalar } from './shared';
 
 export interface TextEdit {
   uri: string;
@@ -70,14 +70,12 @@ function insideLineForm(doc: FabledDocument, span: Span): boolean {
 
 /** The replacement text as it must be written at that place. */
 function fit(doc: FabledDocument, span: Span, r: string): string {
-  const quoted = /^".*"$|^'.*'$/.test(r);
+  // Only a quoted dash comes pre-quoted (stats.ts); anything else is text, however it looks (a card may be named '"Q"').
+  const quoted = /^"[-–—]"$/.test(r);
   if (insideLineForm(doc, span)) return quoted ? r.slice(1, -1) : r;
   if (quoted) return r;
-  // Keep the quoting style the user chose for the old value.
-  const old = doc.text.slice(span.start, span.end);
-  if (/^'.*'$/s.test(old)) return `'${r.replace(/'/g, "''")}'`;
-  if (/^".*"$/s.test(old)) return JSON.stringify(r);
-  return yamlScalar(r);
+  // Keep the quoting style the user chose for the old value, when it can hold the new one.
+  return inStyleOf(doc.text.slice(span.start, span.end), r);
 }
 
 export function codeActions(doc: FabledDocument, range: Span, problems: Problem[]): CodeActionData[] {

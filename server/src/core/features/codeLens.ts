@@ -6,7 +6,7 @@ import type { FabledDocument, Span } from '../model/types';
 import type { Workspace } from '../workspace';
 import type { BattleCommandArgs, Settings, SimulateCommandArgs } from '../api';
 import { fleetSummary, pointsLabel } from './fleetSummary';
-import { cardsOf, RESULT_CAP } from './shared';
+import { cardsOf, iconSafe, RESULT_CAP } from './shared';
 import { referenceCard } from './odds';
 
 export interface Lens {
@@ -42,7 +42,7 @@ export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Setting
       if (ref) args.defender = { name: ref.card.name.value!, faction: ref.faction };
       out.push({
         span: card.name.keySpan ?? card.name.span,
-        title: ref ? `Simulate vs ${ref.card.name.value}` : 'Simulate vs …',
+        title: ref ? `Simulate vs ${iconSafe(ref.card.name.value ?? '')}` : 'Simulate vs …',
         simulate: args,
       });
       if (out.length >= RESULT_CAP) break;

@@ -25,22 +25,10 @@ import {
   type StatName,
   type UnitClass,
 } from '../rules/data';
-import {
-  ABILITY_KEYS,
-  CARD_KEYS,
-  COMMAND_ABILITY_KEYS,
-  CP_SOURCE_KEYS,
-  FACTION_ABILITY_KEYS,
-  FACTION_KEYS,
-  FLEET_ENTRY_KEYS,
-  FLEET_KEYS,
-  ORDER_KEYS,
-  UNIT_FILE_KEYS,
-  WEAPON_KEYS,
-} from '../model/parse';
-import { bayCapacity, ruleFits } from '../check/context';
+import { fieldOf, keysOf, type FieldOwner } from '../model/fields';
+import { bayCapacity, ruleFits } from '../model/derived';
 import { cursorContext, linesAbove, linesBelow, pathKeys, type CursorContext, type LineInfo } from './context';
-import { cardsOf, md, pSuccess, pct, resolveCard, yamlScalar, within } from './shared';
+import { cardsOf, md, pSuccess, pct, yamlScalar, within } from './shared';
 import type { Span } from '../model/types';
 
 export type CompletionKind = 'key' | 'value' | 'enum' | 'card' | 'snippet' | 'order' | 'ability' | 'faction';
@@ -70,10 +58,6 @@ export interface CompletionList {
 
 const MAX_ITEMS = 500;
 
-/** Keys whose value is a list: inserting the key also opens the list. */
-const LIST_KEYS = new Set(['units', 'weapons', 'orders', 'abilities', 'embark', 'commandAbilities', 'cpSources']);
-const MAP_KEYS = new Set(['stats', 'factionAbility']);
-
 export function complete(doc: FabledDocument | undefined, ws: Workspace, text: string, off: number): CompletionList {
   try {
     return completeInner(doc, ws, text, off);
@@ -94,12 +78,12 @@ function completeInner(doc: FabledDocument | undefined, ws: Workspace, text: str
 
   if (ctx.mode === 'key' || ctx.mode === 'item') {
     // Keys of the mapping the cursor is in.
-    const keys = keysFor(kind, path, cardPath, ctx.mode === 'item');
-    if (keys) {
+    const set = keysFor(kind, path, cardPath, ctx.mode === 'item');
+    if (set) {
       const present = new Set(ctx.siblings);
-      keys.forEach((k, i) => {
+      set.keys.forEach((k, i) => {
         if (present.has(k)) return;
-        items.push(keyItem(k, ctx, i, kind, cardPath));
+        items.push(keyItem(k, ctx, i, kind, set.owner));
       });
     }
     // Scalar list items and snippets.
@@ -123,82 +107,60 @@ function cardRelative(path: string[], kind: 'unit' | 'faction', text: string): s
   return undefined;
 }
 
-function keysFor(kind: FabledDocument['kind'], path: string[], cardPath: string[] | undefined, itemStart: boolean): readonly string[] | undefined {
+/** The mapping the cursor is in: which kind (its fields in the field table) and its keys. */
+interface KeySet {
+  owner: FieldOwner | 'stats';
+  keys: readonly string[];
+}
+
+function keysFor(kind: FabledDocument['kind'], path: string[], cardPath: string[] | undefined, itemStart: boolean): KeySet | undefined {
   const p = path.join('.');
+  const set = (owner: FieldOwner): KeySet => ({ owner, keys: keysOf(owner) });
   if (cardPath) {
     const c = cardPath.join('.');
-    if (c === '') return kind === 'unit' && path.length === 0 ? [...UNIT_FILE_KEYS.filter((k) => k !== 'units'), ...CARD_KEYS] : CARD_KEYS;
-    if (c === 'stats') return STAT_ORDER;
-    if (c === 'weapons.[]') return WEAPON_KEYS;
-    if (c === 'orders.[]') return ORDER_KEYS;
-    if (c === 'abilities.[]') return ABILITY_KEYS;
+    if (c === '')
+      return kind === 'unit' && path.length === 0
+        ? { owner: 'card', keys: [...keysOf('unitFile').filter((k) => k !== 'units'), ...keysOf('card')] }
+        : set('card');
+    if (c === 'stats') return { owner: 'stats', keys: STAT_ORDER };
+    if (c === 'weapons.[]') return set('weapon');
+    if (c === 'orders.[]') return set('order');
+    if (c === 'abilities.[]') return set('ability');
     return undefined;
   }
   if (kind === 'unit') {
-    if (p === '') return UNIT_FILE_KEYS;
-    if (p === 'units' && itemStart) return CARD_KEYS;
+    if (p === '') return set('unitFile');
+    if (p === 'units' && itemStart) return set('card');
     return undefined;
   }
   if (kind === 'faction') {
-    if (p === '') return FACTION_KEYS;
-    if (p === 'cpSources.[]' || (p === 'cpSources' && itemStart)) return CP_SOURCE_KEYS;
-    if (p === 'factionAbility') return FACTION_ABILITY_KEYS;
-    if (p === 'commandAbilities.[]' || (p === 'commandAbilities' && itemStart)) return COMMAND_ABILITY_KEYS;
-    if (p === 'units' && itemStart) return CARD_KEYS;
+    if (p === '') return set('faction');
+    if (p === 'cpSources.[]' || (p === 'cpSources' && itemStart)) return set('cpSource');
+    if (p === 'factionAbility') return set('factionAbility');
+    if (p === 'commandAbilities.[]' || (p === 'commandAbilities' && itemStart)) return set('commandAbility');
+    if (p === 'units' && itemStart) return set('card');
     return undefined;
   }
-  if (p === '') return FLEET_KEYS;
-  if (p === 'units.[]' || (p === 'units' && itemStart)) return FLEET_ENTRY_KEYS;
+  if (p === '') return set('fleet');
+  if (p === 'units.[]' || (p === 'units' && itemStart)) return set('fleetEntry');
   return undefined;
 }
 
-const KEY_DOCS: Record<string, string> = {
-  faction: 'The faction these cards (or this fleet) belong to.',
-  units: 'The list of unit cards (or, in a fleet, the cards it fields).',
-  name: 'The name.',
-  class: `The unit class: ${CLASS_NAMES.join(', ')}.`,
-  points: 'The points cost (on a fleet: the game\u2019s points limit).',
-  bases: 'The number of bases; must equal the class\u2019s count.',
-  base: 'The base size, e.g. 60mm; the class default when absent.',
-  stats: `All nine stats, ${STAT_ORDER.join(' ')}, as a mapping or one line.`,
-  weapons: 'Weapon systems: mappings or "Name — Type, Range, Dmg, Attacks" lines.',
-  orders: 'Orders this unit may issue.',
-  abilities: 'Abilities and universal class rules.',
-  doctrine: `Command Doctrine: ${Object.entries(DOCTRINES)
-    .map(([k, v]) => `${k} (${v} CP)`)
-    .join(', ')}.`,
-  cp: 'CP per round; must match the doctrine or the CP sources.',
-  cpSources: 'An optional split of the round\u2019s CP by source.',
-  factionAbility: 'The one faction ability: name and text.',
-  commandAbilities: 'Exactly six command abilities: name, cost, timing, effect.',
-  objectives: 'How many objectives the game uses.',
-  unit: 'A card\u2019s name.',
-  count: 'How many copies (default 1).',
-  embark: 'Units carried in this ship\u2019s Launch Bay(s) at the start.',
-  type: `The weapon type: ${WEAPON_TYPES.join(', ')}.`,
-  range: `A range band: ${RANGE_BANDS.map((b) => `${b}"`).join(' ')}.`,
-  damage: `Damage per unsaved hit, ${WEAPON_DAMAGE.min} to ${WEAPON_DAMAGE.max}.`,
-  attacks: 'Dice rolled to hit.',
-  difficulty: 'LD successes needed to issue the order.',
-  effect: 'What it does.',
-  text: 'The rule text.',
-  cost: 'CP cost (at least 1).',
-  timing: 'When it may be used.',
-};
-
-function keyItem(k: string, ctx: CursorContext, i: number, kind: FabledDocument['kind'], cardPath: string[] | undefined): Completion {
-  const inStats = cardPath?.join('.') === 'stats';
+function keyItem(k: string, ctx: CursorContext, i: number, kind: FabledDocument['kind'], owner: KeySet['owner']): Completion {
+  const inStats = owner === 'stats';
+  // A unit file's top level mixes the file's keys and a single card's.
+  const field = inStats ? undefined : (fieldOf(owner, k) ?? fieldOf('unitFile', k));
   const indent = ' '.repeat(ctx.keyCol + 2);
   let insertText = `${k}: `;
   let snippet = false;
-  if (LIST_KEYS.has(k)) {
+  if (field?.shape === 'list') {
     insertText = `${k}:\n${indent}- $0`;
     snippet = true;
-  } else if (MAP_KEYS.has(k)) {
+  } else if (field?.shape === 'map') {
     insertText = `${k}:\n${indent}$0`;
     snippet = true;
   }
-  const doc = inStats ? `${STAT_NAMES[k as StatName]}: ${formOf(k as StatName)}` : (KEY_DOCS[k] ?? '');
+  const doc = inStats ? `${STAT_NAMES[k as StatName]}: ${formOf(k as StatName)}` : (field?.doc ?? '');
   return {
     label: k,
     kind: 'key',
@@ -454,7 +416,7 @@ function embarkItems(doc: FleetDocument, ws: Workspace, ctx: CursorContext, span
     (doc.units?.items ?? []).find((e) => entryStep && within(e.span, entryStep.lineStart + entryStep.col)) ??
     (doc.units?.items ?? []).find((e) => e.span.start <= ctx.line.start && ctx.line.start <= e.span.end);
   const hostName = entry?.unit.value ?? (entryStep ? hostFromText(doc.text, entryStep.lineStart) : undefined);
-  const host = resolveCard(ws, hostName, doc.faction.value) ?? (hostName ? ws.findCards(hostName)[0] : undefined);
+  const host = ws.card(hostName, doc.faction.value, 'ownFirst');
   const cards = fleetCards(doc, ws, doc.text);
   if (!host) return cardItems(cards, span, ctx.prefix);
   const cap = bayCapacity(host.card);

@@ -1,23 +1,11 @@
 /** A fleet's points as plain data: for the `fabledStar/fleetSummary` request, hovers, hints and lenses. */
 import type { FleetDocument } from '../model/types';
 import type { Workspace } from '../workspace';
-import { fleetTotals } from '../check/index';
-import { GAME_SIZES, type GameSize } from '../rules/data';
+import { fleetTotals } from '../fleetPoints';
+import { GAME_SIZES } from '../rules/data';
+import type { FleetSummary } from '../api';
 
-export interface FleetSummaryData {
-  name: string;
-  faction: string;
-  total: number;
-  limit: number | undefined;
-  over: boolean;
-  remaining: number | undefined;
-  unknownUnits: string[];
-  entries: { unit: string; count: number; points: number | undefined; embarked: string[] }[];
-  /** The named game size of the limit (500 Skirmish, ...), when it is one. */
-  gameSize: GameSize | undefined;
-}
-
-export function fleetSummary(doc: FleetDocument, ws: Workspace): FleetSummaryData {
+export function fleetSummary(doc: FleetDocument, ws: Workspace): FleetSummary {
   const t = fleetTotals(doc, ws);
   const limit = t.limit !== undefined && t.limit > 0 ? t.limit : undefined;
   const unknownUnits: string[] = [];
@@ -34,6 +22,7 @@ export function fleetSummary(doc: FleetDocument, ws: Workspace): FleetSummaryDat
     };
   });
   return {
+    uri: doc.uri,
     name: doc.name.value ?? '',
     faction: doc.faction.value ?? '',
     total: t.total,
@@ -47,6 +36,6 @@ export function fleetSummary(doc: FleetDocument, ws: Workspace): FleetSummaryDat
 }
 
 /** "970 / 1000 pts" (or "970 pts" without a limit). */
-export function pointsLabel(s: FleetSummaryData): string {
+export function pointsLabel(s: FleetSummary): string {
   return s.limit !== undefined ? `${s.total} / ${s.limit} pts` : `${s.total} pts`;
 }

@@ -35,9 +35,9 @@ import {
   type WeaponType,
 } from '../rules/data';
 import { classCardByName, classCardMarkdown, escapeMarkdown, section, sectionMarkdown, sectionTitle, termSection } from '../rules/text';
-import { bayCapacity, knownAbility, launchBayTier, nearestBands, universalRule } from '../check/context';
-import { cpPerRound } from '../check/index';
-import { atLeast, cardAt, md, num, pSuccess, pct, resolveCard, statLine, within } from './shared';
+import { knownAbility, launchBayTier, nearestBands, universalRule } from '../rules/lookup';
+import { bayCapacity, cpPerRound } from '../model/derived';
+import { atLeast, cardAt, md, num, pSuccess, pct, statLine, within } from './shared';
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { weaponOddsMarkdown } from './odds';
 import type { Settings } from '../api';
@@ -572,7 +572,7 @@ function fleetHover(doc: FleetDocument, ws: Workspace, off: number): HoverResult
 function entryHover(doc: FleetDocument, entry: FleetEntry, ws: Workspace, off: number, faction: string | undefined): HoverResult | undefined {
   if (entry.embark) {
     if (within(entry.embark.keySpan, off)) {
-      const host = resolveCard(ws, entry.unit.value, faction);
+      const host = ws.card(entry.unit.value, faction, 'own');
       const cap = host ? bayCapacity(host.card) : undefined;
       const text = cap
         ? cap.tierFighters || cap.reserves
@@ -590,7 +590,7 @@ function entryHover(doc: FleetDocument, entry: FleetEntry, ws: Workspace, off: n
     }
   }
   if (within(entry.count.span, off) && entry.count.span.end > entry.count.span.start) {
-    const ref = resolveCard(ws, entry.unit.value, faction);
+    const ref = ws.card(entry.unit.value, faction, 'own');
     const s = fleetSummary(doc, ws);
     const e = s.entries[doc.units!.items.indexOf(entry)];
     return result(
@@ -613,10 +613,10 @@ function cardRefHover(f: Field<string>, ws: Workspace, faction: string | undefin
   const span = within(f.span, off) ? f.span : (f.keySpan ?? f.span);
   const name = f.value;
   if (!name) return undefined;
-  const ref = resolveCard(ws, name, faction) ?? ws.findCards(name)[0];
+  const ref = ws.card(name, faction, 'ownFirst');
   if (!ref) return result(span, join(`**${md(name)}**`, `No card of that name${faction ? ` in ${md(faction)}` : ''}.`));
   const p = ref.card.points.value ?? 0;
-  const embarked = (entry?.embark?.items ?? []).map((i) => resolveCard(ws, i.value, faction));
+  const embarked = (entry?.embark?.items ?? []).map((i) => ws.card(i.value, faction, 'own'));
   const embarkedPts = embarked.reduce((t, c) => t + (c?.card.points.value ?? 0), 0);
   const each = p + embarkedPts;
   const line = entry ? `${count} × ${each} pts = ${count * each} pts${embarkedPts ? ` (${p} + ${embarkedPts} embarked, each copy)` : ''}` : `${p} pts`;

@@ -7,7 +7,7 @@ import type { FabledDocument, Span } from '../model/types';
 import type { Workspace } from '../workspace';
 import type { Settings } from '../api';
 import { CLASSES } from '../rules/data';
-import { fleetTotals } from '../check/index';
+import { fleetTotals } from '../fleetPoints';
 import { cardsOf, lineEnd, md, num } from './shared';
 import { oddsLabel, weaponOdds, weaponOddsMarkdown } from './odds';
 

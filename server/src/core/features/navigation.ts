@@ -4,7 +4,7 @@
  */
 import type { FabledDocument, Field, Span } from '../model/types';
 import type { Workspace } from '../workspace';
-import { cardsOf, RESULT_CAP, within, yamlScalar } from './shared';
+import { cardsOf, hasControl, inStyleOf, RESULT_CAP, within } from './shared';
 
 export interface Location {
   uri: string;
@@ -41,9 +41,7 @@ export function nameAt(doc: FabledDocument, off: number): NameAt | undefined {
 
 /** The cards a name refers to: the faction's; when it has none of that name, any faction's. */
 function targets(ws: Workspace, n: NameAt): Location[] {
-  const own = n.faction !== undefined ? ws.findCards(n.name, n.faction) : [];
-  const list = own.length ? own : ws.findCards(n.name);
-  return list.map((r) => ({ uri: r.uri, span: r.card.name.span }));
+  return ws.resolve(n, 'ownFirst').matches.map((r) => ({ uri: r.uri, span: r.card.name.span }));
 }
 
 export function definition(doc: FabledDocument, ws: Workspace, off: number): Location[] {
@@ -62,8 +60,7 @@ export function references(doc: FabledDocument, ws: Workspace, off: number, incl
 function referencesOf(ws: Workspace, n: NameAt, includeDeclaration: boolean): Location[] {
   const decls = targets(ws, n);
   // The faction the card really belongs to (a fleet may name another faction's card).
-  const faction =
-    (decls.length ? ws.findCards(n.name).find((r) => r.card.name.span === decls[0]!.span && r.uri === decls[0]!.uri)?.faction : undefined) ?? n.faction;
+  const faction = ws.resolve(n, 'ownFirst').ref?.faction ?? n.faction;
   const out: Location[] = includeDeclaration ? [...decls] : [];
   const name = norm(n.name);
   for (const fleet of ws.fleets()) {
@@ -73,7 +70,7 @@ function referencesOf(ws: Workspace, n: NameAt, includeDeclaration: boolean): Lo
       if (!f.value || norm(f.value) !== name) return false;
       if (faction === undefined || ff === undefined) return true;
       if (norm(ff) === norm(faction)) return true;
-      return ws.findCards(f.value, ff).length === 0;
+      return ws.card(f.value, ff, 'own') === undefined;
     };
     for (const e of fleet.units?.items ?? []) {
       if (resolvesHere(e.unit)) out.push({ uri: fleet.uri, span: e.unit.span });
@@ -102,24 +99,16 @@ export function rename(doc: FabledDocument, ws: Workspace, off: number, newName:
   const n = nameAt(doc, off);
   const clean = newName.trim();
   if (!n) return { edits: [], error: 'Put the cursor on a card name to rename it.' };
-  if (!clean || /[\n\r]/.test(clean)) return { edits: [], error: 'A card name is one non-empty line.' };
+  if (!clean || hasControl(clean)) return { edits: [], error: 'A card name is one non-empty line, without control characters.' };
   const locs = referencesOf(ws, n, true);
   if (!locs.some((l) => targets(ws, n).some((t) => t.uri === l.uri && t.span.start === l.span.start)))
     return { edits: [], error: `No card named "${n.name}" to rename.` };
-  const decl = targets(ws, n)[0]!;
-  const faction = ws.findCards(n.name).find((r) => r.uri === decl.uri && r.card.name.span.start === decl.span.start)?.faction;
-  if (faction !== undefined && norm(clean) !== norm(n.name) && ws.findCards(clean, faction).length)
+  const faction = ws.resolve(n, 'ownFirst').ref?.faction;
+  if (faction !== undefined && norm(clean) !== norm(n.name) && ws.card(clean, faction, 'own'))
     return { edits: [], error: `${faction} already has a card named "${clean}".` };
   const edits = locs.map((l) => {
     const old = textOf(l.uri)?.slice(l.span.start, l.span.end) ?? '';
-    return { uri: l.uri, span: l.span, newText: quoteLike(old, clean) };
+    return { uri: l.uri, span: l.span, newText: inStyleOf(old, clean) };
   });
   return { edits };
-}
-
-/** The new name written in the old value's quoting style (plain when YAML allows it). */
-function quoteLike(old: string, name: string): string {
-  if (/^'.*'$/s.test(old)) return `'${name.replace(/'/g, "''")}'`;
-  if (/^".*"$/s.test(old)) return JSON.stringify(name);
-  return yamlScalar(name);
 }

@@ -2,8 +2,8 @@
  * Small helpers every feature uses: span tests, Markdown escaping of file text, YAML quoting of
  * inserted names, card lookup and a few dice figures for explanations.
  */
-import type { FabledDocument, Span, StatValue, UnitCard } from '../model/types';
-import type { CardRef, Workspace } from '../workspace';
+import { clip } from '../model/limits';
+import type { FabledDocument, Span, UnitCard } from '../model/types';
 import { STAT_ORDER } from '../rules/data';
 import { escapeMarkdown } from '../rules/text';
 import { binomialPmf, pSuccess } from '../sim/dice';
@@ -18,24 +18,58 @@ export function md(text: string): string {
   return escapeMarkdown(text);
 }
 
+/**
+ * Text from a file in a label an editor renders with icons (VS Code's code-lens titles, quick picks):
+ * "$(name)" would show an icon, so its "$" is escaped the way VS Code escapes it ("\\$("), and the
+ * text is cut to `max` characters on one line.
+ */
+export function iconSafe(text: string, max = 60): string {
+  return clip(text, max).replace(/\$\(/g, '\\$(');
+}
+
 /** Text from a file for an inline code span: backticks are dropped so the span cannot be broken out of. */
 export function code(text: string): string {
   return '`' + text.replace(/`/g, "'").replace(/\n/g, ' ') + '`';
 }
 
 /**
+ * Characters a plain or single-quoted YAML scalar cannot hold as themselves: C0 controls (CR and
+ * NEL end a line), DEL, C1 controls, the Unicode line and paragraph separators, the byte order mark,
+ * and lone surrogates. A double-quoted scalar holds each of them as an escape.
+ */
+const UNSAFE_IN_PLAIN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether a name holds a control character (or anything else a line of YAML cannot show as itself). */
+export function hasControl(s: string): boolean {
+  return UNSAFE_IN_PLAIN.test(s);
+}
+
+/** A double-quoted YAML scalar: JSON's escapes, and `\uXXXX` for what JSON leaves raw but YAML reads as a break or refuses. */
+export function doubleQuoted(s: string): string {
+  return JSON.stringify(s).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * A string as a YAML scalar for inserting into a value position: plain when YAML reads it back as
- * the same text, double-quoted (JSON escaping is valid YAML) otherwise. Figures stay plain: the
- * model reads a number's text either way.
+ * the same text in a block and in a flow collection, double-quoted otherwise. Figures stay plain:
+ * the model reads a number's text either way.
  */
 export function yamlScalar(s: string): string {
   const plainSafe =
     s.length > 0 &&
     s === s.trim() &&
+    !hasControl(s) &&
     !/^[-?:,[\]{}#&*!|>'"%@`]/.test(s) &&
-    !/: |:$| #|[\n\t]/.test(s) &&
+    !/: |:$| #|[,[\]{}]/.test(s) &&
     !/^(?:true|false|null|yes|no|on|off|~|[-+]?\.inf|\.nan)$/i.test(s);
-  return plainSafe ? s : JSON.stringify(s);
+  return plainSafe ? s : doubleQuoted(s);
+}
+
+/** `s` written in the quoting style of the value it replaces, when that style can hold it. */
+export function inStyleOf(old: string, s: string): string {
+  if (/^'.*'$/s.test(old) && !hasControl(s)) return `'${s.replace(/'/g, "''")}'`;
+  if (/^['"].*['"]$/s.test(old)) return doubleQuoted(s);
+  return yamlScalar(s);
 }
 
 /** Every unit card of a document (fleets have none). */
@@ -46,13 +80,6 @@ export function cardsOf(doc: FabledDocument): UnitCard[] {
 /** The card whose range holds the offset. */
 export function cardAt(doc: FabledDocument, off: number): UnitCard | undefined {
   return cardsOf(doc).find((c) => within(c.span, off));
-}
-
-/** A card by name: the given faction's first, or (no faction) any faction's. */
-export function resolveCard(ws: Workspace, name: string | undefined, faction: string | undefined): CardRef | undefined {
-  if (!name) return undefined;
-  if (faction !== undefined) return ws.findCards(name, faction)[0];
-  return ws.findCards(name)[0];
 }
 
 /** The card's stat line as written, in rulebook order ("9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"; "?" where absent). */
@@ -82,18 +109,6 @@ export function atLeast(target: number, dice: number, k: number): number {
 }
 
 export { pSuccess };
-
-/** The stat's value on a card, when readable. */
-export function statValue(card: UnitCard | undefined, stat: (typeof STAT_ORDER)[number]): StatValue | undefined {
-  return card?.stats?.entries[stat]?.value;
-}
-
-/** The line (0-based) and indentation of an offset's line. */
-export function indentAt(text: string, off: number): { lineStart: number; indent: string } {
-  const lineStart = text.lastIndexOf('\n', Math.max(0, off - 1)) + 1;
-  const m = /^[ \t]*/.exec(text.slice(lineStart));
-  return { lineStart, indent: m ? m[0] : '' };
-}
 
 /** The line's end offset (before \r\n or \n). */
 export function lineEnd(text: string, off: number): number {

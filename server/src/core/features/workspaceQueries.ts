@@ -6,6 +6,7 @@
 import type { FabledDocument } from '../model/types';
 import type { CardRef, Workspace } from '../workspace';
 import { cardsOf, within } from './shared';
+import { fleetTotals } from '../fleetPoints';
 
 const norm = (s: string) => s.trim().toLowerCase();
 
@@ -50,12 +51,20 @@ export function listCards(ws: Workspace, faction?: string): CardRef[] {
   return [...all].filter((r) => r.card.name.value).sort((a, b) => a.faction.localeCompare(b.faction) || a.card.name.value!.localeCompare(b.card.name.value!));
 }
 
+/** The cards a fleet uses (entries and embarked units), as the fleet resolves them, each once. */
+export function cardsUsedBy(ws: Workspace, fleet: FabledDocument | undefined): CardRef[] {
+  if (fleet?.kind !== 'fleet') return [];
+  const out = new Set<CardRef>();
+  for (const e of fleetTotals(fleet, ws).entries) {
+    if (e.card) out.add(e.card);
+    for (const x of e.embarked) if (x.card) out.add(x.card);
+  }
+  return [...out];
+}
+
 /** A card by name (faction first), or the card around an offset in a document. */
 export function findCard(ws: Workspace, sel: { name: string; faction?: string } | { uri: string; offset: number }): CardRef | undefined {
-  if ('name' in sel) {
-    const own = sel.faction !== undefined ? ws.findCards(sel.name, sel.faction) : [];
-    return own[0] ?? ws.findCards(sel.name)[0];
-  }
+  if ('name' in sel) return ws.resolve(sel, 'ownFirst').ref;
   const doc = ws.get(sel.uri);
   if (!doc) return undefined;
   if (doc.kind === 'fleet') {

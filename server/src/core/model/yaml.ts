@@ -8,8 +8,8 @@
  * the `yaml` package's parseDocument (see bench/ and the README), which decides the editor's latency.
  */
 import { load, Kind, type YAMLNode, type YAMLScalar, type YAMLMapping, type YamlMap, type YAMLSequence } from '@stoplight/yaml-ast-parser';
-import { closest, distance } from 'fastest-levenshtein';
-import { CODES, type Code } from '../check/codes';
+import { nearest, type Prepared, type SuggestBudget } from './suggest';
+import { CODES, type Code } from './codes';
 import { shiftTree } from './chunks';
 import { clip, findExcess, LIMITS } from './limits';
 import type { Problem, Span, ProblemData } from './types';
@@ -24,29 +24,17 @@ export function problem(code: Code, message: string, span: Span, data?: ProblemD
 }
 
 /** The closest of `candidates` to `word` when it is close enough to be a plausible typo. */
-export function suggest(word: string, candidates: readonly string[]): string | undefined {
+export function suggest(word: string, candidates: readonly string[], budget?: SuggestBudget): string | undefined {
   if (!word || candidates.length === 0) return undefined;
-  const lower = word.toLowerCase();
-  const exact = candidates.find((c) => c.toLowerCase() === lower);
+  const lower = word.length <= 200 ? word.toLowerCase() : undefined;
+  const exact = lower === undefined ? undefined : candidates.find((c) => c.length === lower.length && c.toLowerCase() === lower);
   if (exact) return exact;
-  const best = closest(
-    lower,
-    candidates.map((c) => c.toLowerCase()),
-  );
-  const d = distance(lower, best);
-  if (d <= Math.max(2, Math.floor(best.length / 3))) return candidates.find((c) => c.toLowerCase() === best);
-  return undefined;
+  return nearest(word, candidates, { n: 1, bonus: 0, allowed: (key) => Math.max(2, Math.floor(key.length / 3)), budget })[0];
 }
 
 /** Up to `n` candidates ordered by closeness, for "did you mean" lists. */
-export function suggestMany(word: string, candidates: readonly string[], n = 3): string[] {
-  const lower = word.toLowerCase();
-  return candidates
-    .map((c) => ({ c, d: distance(lower, c.toLowerCase()) - (c.toLowerCase().includes(lower) || lower.includes(c.toLowerCase()) ? 3 : 0) }))
-    .filter((x) => x.d <= Math.max(3, Math.floor(x.c.length / 2)))
-    .sort((a, b) => a.d - b.d)
-    .slice(0, n)
-    .map((x) => x.c);
+export function suggestMany(word: string, candidates: readonly string[] | readonly Prepared[], n = 3, budget?: SuggestBudget): string[] {
+  return nearest(word, candidates, { n, bonus: 3, allowed: (key) => Math.max(3, Math.floor(key.length / 2)), budget });
 }
 
 /**

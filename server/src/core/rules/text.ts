@@ -175,6 +175,11 @@ export function escapeMarkdown(text: string): string {
       .replace(/[\\`*_[\]<>#|~]/g, (c) => `\\${c}`)
       // "&" starts a character reference only when a name or number and ";" follow.
       .replace(/&(?=#?[\p{L}\p{N}]+;)/gu, '\\&')
+      // Bare URLs, domains and e-mail addresses become links in GFM and linkify: break every form
+      // an autolink needs ("scheme://", "www.", "name.tld", "a@b") with escapes that render as nothing.
+      .replace(/:(?=\/\/)/g, '\\:')
+      .replace(/@/g, '\\@')
+      .replace(/(?<=[\p{L}\p{N}_-])\.(?=[\p{L}\p{N}_-])/gu, '\\.')
       .split('\n')
       .map((line) => line.replace(/^(\s*)(\d+)([.)])(?=\s|$)/, '$1$2\\$3').replace(/^(\s*)([-+=])/, '$1\\$2'))
       .join('\n')

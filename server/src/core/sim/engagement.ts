@@ -17,7 +17,7 @@ import type { ActionCounts, EngagementOptions, EngagementResult, Point, UnitProf
 import { makeRng } from './dice';
 import type { RandomGenerator } from './dice';
 import { maxShields } from './fire';
-import { resolveOptions } from './options';
+import { asResolved, type Resolved } from './options';
 import { sanitizeProfile } from './profile';
 import { BattleRun, KERNEL_WORK_LIMIT, initiativeOdds } from './battle';
 import type { BattleOutcome, DuelAccess, DuelKernel, SecondAction } from './battle';
@@ -259,8 +259,8 @@ function summarise(ended: Float64Array, wins: [number, number], alive: [(r: numb
 }
 
 /** The duel as a fleet battle: two one-unit fleets, the defender with its starting state and cover. */
-function duelRun(att: UnitProfile, def: UnitProfile, opts: EngagementOptions, rng: RandomGenerator | undefined, workLimit?: number) {
-  const r = resolveOptions(att, def, opts);
+function duelRun(att: UnitProfile, def: UnitProfile, opts: EngagementOptions | Resolved, rng: RandomGenerator | undefined, workLimit?: number) {
+  const r = asResolved(att, def, opts);
   const aHull = r.attackerBases * att.hp;
   const run = new BattleRun(
     [
@@ -290,7 +290,7 @@ function engagementResult(
   run: BattleRun,
   att: UnitProfile,
   def: UnitProfile,
-  r: ReturnType<typeof resolveOptions>,
+  r: Resolved,
   aHull: number,
   exact: boolean,
 ): EngagementResult {
@@ -366,7 +366,7 @@ export class EngagementRun {
   constructor(
     att: UnitProfile,
     def: UnitProfile,
-    opts: EngagementOptions = {},
+    opts: EngagementOptions | Resolved = {},
     rng?: RandomGenerator,
     private readonly tuning: { exact?: boolean; workLimit?: number } = {},
   ) {
@@ -400,7 +400,7 @@ export class EngagementRun {
 export function simulateEngagement(
   att: UnitProfile,
   def: UnitProfile,
-  opts: EngagementOptions = {},
+  opts: EngagementOptions | Resolved = {},
   rng?: RandomGenerator,
   tuning: { exact?: boolean; workLimit?: number } = {},
 ): EngagementResult {

@@ -16,7 +16,7 @@ import { ENGAGEMENT_DEFAULTS } from '../rules/data';
 export { simulateVolley } from './volley';
 export { simulateEngagement, initiativeOdds, POLICY_EXPECTED, POLICY_RULE, EngagementRun } from './engagement';
 export { BattleSession, simulateBattle, validateBattleOptions, gameSizeFor, BATTLE_POLICY } from './fleet-battle';
-export { validateOptions, resolveOptions, OPTION_LIMITS } from './options';
+export { validateOptions, resolveOptions, OPTION_LIMITS, OPTION_SPECS } from './options';
 export { profileFromCard, profileProblems, sanitizeProfile } from './profile';
 export { renderReport, renderHistogram } from './report';
 export { makeRng } from './dice';

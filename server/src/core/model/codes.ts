@@ -2,7 +2,7 @@
  * Every diagnostic code, with its severity and the rulebook section it enforces. Codes are a
  * contract (CLI JSON, SARIF rules, quick fixes key on them): never rename one, add new ones.
  */
-import type { Severity } from '../model/types';
+import type { Severity } from './types';
 
 export interface CodeInfo {
   severity: Severity;
