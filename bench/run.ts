@@ -10,6 +10,7 @@ import { benchSim } from './sim';
 import { benchServer } from './server';
 import { benchBalance } from './balance';
 import { benchRoster } from './roster';
+import { benchBattle } from './battle';
 
 interface Suite {
   title: string;
@@ -25,6 +26,7 @@ const SUITES: Suite[] = [
   { title: 'Language server over stdio (issue 3)', key: 'server', run: benchServer },
   { title: 'Points estimate (issue 13)', key: 'balance', run: benchBalance },
   { title: 'Rosters (issue 15)', key: 'roster', run: benchRoster },
+  { title: 'Fleet battle (issue 12)', key: 'battle', run: benchBattle },
 ];
 
 function fmt(ms: number): string {

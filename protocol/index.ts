@@ -7,10 +7,11 @@
  * Other editors (Neovim, Helix, Emacs) need none of these: the standard LSP features work without
  * them. They are what the VS Code extension builds its commands, status bar and engagement view on.
  */
-import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import type { Position, Range, TextEdit } from 'vscode-languageserver-protocol';
+import { NotificationType, ProgressType, RequestType } from 'vscode-languageserver-protocol';
+import type { PartialResultParams, Position, Range, TextEdit, WorkDoneProgressParams } from 'vscode-languageserver-protocol';
+import type { BattleOptions, BattleResult } from '../server/src/core/sim/types';
 import type { EngagementOptions, SimulationResult } from './simulation';
-import type { CardEstimate, CardName, FleetEntrySummary, FleetSummary, Settings, SimulateCommandArgs } from '../server/src/core/api';
+import type { BattleCommandArgs, CardEstimate, CardName, FleetEntrySummary, FleetSummary, Settings, SimulateCommandArgs } from '../server/src/core/api';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -84,13 +85,20 @@ export const SIMULATE_COMMAND = 'fabledStar.simulateEngagement';
  */
 export type { CardName, SimulateCommandArgs };
 
+/**
+ * The client command a fleet's "Battle vs ..." code lens runs, with `[BattleCommandArgs]`: the fleet
+ * is side 1; the client asks for the opponent among the workspace's fleets.
+ */
+export const BATTLE_COMMAND = 'fabledStar.simulateBattle';
+export type { BattleCommandArgs };
+
 // ---------------------------------------------------------------------------------------------
 // Requests and notifications
 
 /** A card given by name, or by a position inside it (e.g. the cursor in a card file). */
 export type CardSelector = CardName | { uri: string; position: Position };
 
-export interface SimulateParams {
+export interface SimulateParams extends WorkDoneProgressParams {
   attacker: CardSelector;
   defender: CardSelector;
   options?: EngagementOptions;
@@ -105,9 +113,12 @@ export interface SimulateResult extends SimulationResult {
 
 /**
  * client -> server: simulate one engagement. The result is the object the CLI prints with
- * `fabled-star sim --format json`, plus both cards' points estimates. Fails with a ResponseError
- * (code RequestFailed, a message that names the problem) when a card cannot be found or cannot be
- * simulated.
+ * `fabled-star sim --format json`, plus both cards' points estimates. Fails with a ResponseError (code RequestFailed, a message that
+ * names the problem) when a card cannot be found or cannot be simulated. The sampling runs in
+ * slices between turns of the server's event loop (hovers and diagnostics are answered meanwhile),
+ * reports work-done progress when given a `workDoneToken`, and stops when cancelled
+ * (RequestCancelled). A run that reaches its work limit answers with fewer trials and
+ * `engagement.cutShort`.
  */
 export const SimulateRequest = {
   method: 'fabledStar/simulate',
@@ -314,5 +325,33 @@ export const RosterEditRequest = {
   method: 'fabledStar/rosterEdit',
   type: new RequestType<RosterEditParams, TextEdit | null, void>('fabledStar/rosterEdit'),
 } as const;
+
+/** A fleet list for the battle: an open document or a workspace file, by URI. */
+export interface BattleFleetSelector {
+  uri: string;
+}
+
+export interface BattleParams extends WorkDoneProgressParams, PartialResultParams {
+  fleet: BattleFleetSelector;
+  vs: BattleFleetSelector;
+  /** range (absent: the fleets approach), rounds, trials, seed; checked as the CLI checks its flags. */
+  options?: BattleOptions;
+}
+
+/**
+ * client -> server: the fleet battle of `fleet` against `vs` (BATTLE.md); the result is the object
+ * `fabled-star battle --format json` prints. Runs in slices between turns of the event loop;
+ * reports work-done progress (trials done) with a `workDoneToken`; with a `partialResultToken`
+ * sends the result of the trials run so far as `BattlePartialResult` progress every few slices (a
+ * view fills in at once and sharpens); stops when cancelled (RequestCancelled). Fails with
+ * RequestFailed and a sentence when a fleet is unknown, has errors, or the options are wrong.
+ */
+export const BattleRequest = {
+  method: 'fabledStar/battle',
+  type: new RequestType<BattleParams, BattleResult, void>('fabledStar/battle'),
+} as const;
+
+/** server -> client, as `$/progress` on the request's `partialResultToken`: the result so far. */
+export const BattlePartialResult = new ProgressType<BattleResult>();
 
 export * from './simulation';

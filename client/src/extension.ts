@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import * as commands from './commands';
 import { Ctx, CLIENT_NAME } from './ctx';
 import { EngagementPanels, VIEW_TYPE } from './engagementPanel';
+import { BattlePanels, BATTLE_VIEW_TYPE } from './battlePanel';
 import { FleetStatus } from './fleetStatus';
 import * as fleet from './fleetView';
 import { RuleDocuments } from './ruleDocuments';
@@ -21,6 +22,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const c = new Ctx(context, log);
   ctx = c;
   const panels = new EngagementPanels(c);
+  const battles = new BattlePanels(c);
   const rules = new RuleDocuments(c);
   const status = new FleetStatus(c);
   context.subscriptions.push(
@@ -33,6 +35,9 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('fabledStar.simulateEngagement', commands.simulateEngagement(c, panels)),
     vscode.commands.registerCommand('fabledStar.showRule', commands.showRule(c, rules)),
     vscode.commands.registerCommand('fabledStar.restartServer', commands.restartServer(c)),
+    battles,
+    vscode.window.registerWebviewPanelSerializer(BATTLE_VIEW_TYPE, battles),
+    vscode.commands.registerCommand('fabledStar.simulateBattle', commands.simulateBattle(c, battles)),
   );
   const fleetView = new fleet.FleetView(c);
   context.subscriptions.push(

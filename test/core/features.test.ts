@@ -13,6 +13,7 @@ import { documentSymbols, workspaceSymbols } from '../../server/src/core/feature
 import { definition, prepareRename, references, rename } from '../../server/src/core/features/navigation';
 import { inlayHints } from '../../server/src/core/features/inlayHints';
 import { codeLenses } from '../../server/src/core/features/codeLens';
+import type { FleetDocument } from '../../server/src/core/model/types';
 import { fleetSummary } from '../../server/src/core/features/fleetSummary';
 import { dependents, findCard, listCards } from '../../server/src/core/features/workspaceQueries';
 import { cursorContext, pathKeys } from '../../server/src/core/features/context';
@@ -635,12 +636,15 @@ describe('core features', () => {
       const h = hover(doc, ws, at(ws, UNITS, 'name: Lumen La'), s);
       assert.match(h!.markdown, /Against Maw Frigate[\s\S]*expected hull damage/);
     });
-    it('puts the points on a fleet lens and a simulate command on each card', () => {
+    it('puts the points and "Battle vs …" on a fleet lens and a simulate command on each card', () => {
       const ws = workspace();
       assert.deepEqual(
         codeLenses(ws.get(FLEET)!, ws, settings).map((l) => l.title),
-        ['540 / 1000 pts — 460 left (2 unknown cards not counted)'],
+        ['540 / 1000 pts — 460 left (2 unknown cards not counted)', 'Battle vs …'],
       );
+      const fleetName = (ws.get(FLEET) as FleetDocument).name.value;
+      assert.ok(fleetName);
+      assert.deepEqual(codeLenses(ws.get(FLEET)!, ws, settings)[1]!.battle, { fleet: { uri: FLEET, name: fleetName } });
       const cards = codeLenses(ws.get(UNITS)!, ws, resolveSettings({ referenceTarget: 'Maw Frigate', pointsEstimate: { enabled: false } }));
       assert.equal(cards.length, 6);
       assert.equal(cards[0]!.title, 'Simulate vs Maw Frigate');

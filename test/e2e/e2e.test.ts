@@ -21,10 +21,11 @@ import { RANGE_BANDS, WEAPON_TYPE_SECTION } from '../../server/src/core/rules/da
 import { section, sectionTitle } from '../../server/src/core/rules/text';
 import type { FleetDocument } from '../../server/src/core/model/types';
 import { IDS } from '../../client/webview/html';
+import { BATTLE_IDS } from '../../client/webview/battle/html';
 import { formatPercent } from '../../client/webview/format';
 import { findFiles, installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
 import { E2E_SETTINGS, workbenchUrl } from './fixture';
-import { cliCheck, cliSim, fleetPoints, loadWorkspace, relativeTo, ROOT, type CliDiagnostic } from './oracle';
+import { cliBattle, cliCheck, cliSim, fleetPoints, loadWorkspace, relativeTo, ROOT, type CliDiagnostic } from './oracle';
 import { launchBrowser, Workbench } from './workbench';
 
 const OUT = join(ROOT, 'test-output', 'e2e');
@@ -292,6 +293,40 @@ describe('the packaged extension in VS Code (code-server)', function () {
       await wb.page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60_000 });
       view = await wb.frameWith(`#${IDS.kill}`, 60_000);
       await poll('the restored view to show the same kill probability', async () => (await text(IDS.kill)) === shown);
+    });
+  });
+
+  describe('Simulate Fleet Battle', () => {
+    it("battles the open fleet against one picked from the quick pick, and shows the CLI's figures from the same seed", async () => {
+      const fleet = 'fleets/standard-1000.fleet.yaml';
+      const vs = 'fleets/standard-1000-myr-valari.fleet.yaml';
+      const cli = cliBattle(sandbox.folder, fleet, vs);
+      const [a, b] = cli.sides;
+      await wb.openFile(fleet);
+      await wb.runCommand('Fabled Star: Simulate Fleet Battle');
+      await wb.pickQuick(b.fleet, 'The opponent');
+      await wb.page.locator(`.tabs-container .tab[aria-label*="Battle: ${a.fleet} vs ${b.fleet}"]`).waitFor({ state: 'visible', timeout: 120_000 });
+      const view = await wb.frameWith(`#${BATTLE_IDS.verdict}`, 60_000);
+      const text = async (id: string) => squash(await view.locator(`#${id}`).innerText());
+      await poll(
+        "the view to finish and show the CLI's figures",
+        async () => {
+          const method = await text(BATTLE_IDS.method);
+          return method.startsWith(cli.trials.toLocaleString('en-US')) && !method.includes('still running');
+        },
+        180_000,
+      );
+      const outcome = await text(BATTLE_IDS.outcomeTable);
+      for (const s of cli.sides) {
+        assert.ok(outcome.includes(formatPercent(s.pointsVictory.p)), `${outcome} lacks ${formatPercent(s.pointsVictory.p)}`);
+        assert.ok(outcome.includes(formatPercent(s.annihilation.p)), `${outcome} lacks ${formatPercent(s.annihilation.p)}`);
+      }
+      const points = await text(BATTLE_IDS.pointsTable);
+      assert.ok(points.includes(a.pointsDestroyed.mean.toFixed(0)), points);
+      assert.equal(await view.locator(`#${BATTLE_IDS.survivalCharts} canvas`).count(), 2);
+      assert.equal(await view.locator(`#${BATTLE_IDS.trials}`).inputValue(), String(cli.trials));
+      await wb.closePanel();
+      await wb.screenshot(join(OUT, 'battle.png'));
     });
   });
 

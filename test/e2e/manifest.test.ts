@@ -98,7 +98,10 @@ describe('the extension manifest', () => {
     const languages = pkg.contributes.languages.map((l) => `onLanguage:${l.id}`);
     const commands = pkg.contributes.commands.map((c) => `onCommand:${c.command}`);
     const views = Object.values(pkg.contributes.views ?? {}).flatMap((list) => list.map((v) => `onView:${v.id}`));
-    assert.deepEqual([...pkg.activationEvents].sort(), [...languages, ...commands, ...views, 'onWebviewPanel:fabledStar.engagement'].sort());
+    assert.deepEqual(
+      [...pkg.activationEvents].sort(),
+      [...languages, ...commands, ...views, 'onWebviewPanel:fabledStar.engagement', 'onWebviewPanel:fabledStar.battle'].sort(),
+    );
   });
 
   it('declares the three file kinds of FORMATS.md', () => {

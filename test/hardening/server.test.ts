@@ -9,7 +9,13 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CancellationTokenSource, type DocumentSymbol, type CompletionList, type SymbolInformation } from 'vscode-languageserver-protocol/node';
+import {
+  CancellationTokenSource,
+  WorkDoneProgress,
+  type DocumentSymbol,
+  type CompletionList,
+  type SymbolInformation,
+} from 'vscode-languageserver-protocol/node';
 import { positionAt, type Client } from '../protocol/harness';
 import { CASES, NORMAL_UNIT } from './corpus';
 import { bigUnitFile } from '../../bench/generate';
@@ -164,21 +170,51 @@ describe('hardening: language server cancellation and result caps', function () 
     alive(c);
   });
 
-  it('stops a cancelled simulation instead of running it to the end', async () => {
+  it('stops a cancelled simulation mid-run, and answers other requests while it runs', async () => {
+    // The run reports work-done progress after each slice of work: the first report proves it has
+    // started, so the cancel below lands in the middle of the run, never before it.
+    const normal = await c.open('during-simulation.unit.yaml', NORMAL_UNIT);
     const source = new CancellationTokenSource();
+    const progressToken = 'hardening-simulation';
+    let reported!: () => void;
+    const midRun = new Promise<void>((r) => (reported = r));
+    const sub = c.conn.onProgress(WorkDoneProgress.type, progressToken, (v) => {
+      if (v.kind === 'report') reported();
+    });
     const p = c.conn.sendRequest(
       'fabledStar/simulate',
-      { attacker: { name: 'Bench Destroyer 0' }, defender: { name: 'Bench Cruiser 1' }, options: { trials: 1_000_000, rounds: 100 } },
+      {
+        attacker: { name: 'Bench Destroyer 0' },
+        defender: { name: 'Bench Cruiser 1' },
+        options: { trials: 1_000_000, rounds: 100 },
+        workDoneToken: progressToken,
+      },
       source.token,
     );
+    let settled = false;
+    void p.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await within('the first progress report of the simulation', midRun, 60_000);
+    // A request made while the simulation runs is answered before it ends (the server is not deaf).
+    const hover = await within(
+      'a hover while the simulation runs',
+      c.request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: normal }, position: c.pos(normal, 'Destroyer', 2, 1) }),
+      2000,
+    );
+    assert.match(hover?.contents.value ?? '', /Destroyer/);
+    assert.equal(settled, false, 'the simulation was still running when the hover was answered');
     source.cancel();
     await within(
       'the cancelled simulation',
       p.then(
         () => assert.fail('the simulation ran to the end although it was cancelled'),
-        (e: { code?: number }) => assert.ok(e.code === -32800 || e.code === -32802, String(e)),
+        (e: { code?: number }) => assert.equal(e.code, -32800, String(e)),
       ),
     );
+    sub.dispose();
+    alive(c);
   });
 
   it('caps the outline of a file with thousands of cards', async () => {
