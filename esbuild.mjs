@@ -28,6 +28,14 @@ const bundles = [
     format: 'iife',
     target: 'es2022',
   },
+  {
+    ...common,
+    entryPoints: ['client/webview/battle/main.ts'],
+    outfile: 'dist/battle.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
 ].filter((b) => existsSync(b.entryPoints[0]));
 
 if (watch) {

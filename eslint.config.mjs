@@ -52,6 +52,8 @@ export default tseslint.config(
   layer(['server/src/core/sim/**/*.ts'], [...CORE, CHECK('The simulator'), FEATURES('The simulator'), WORKSPACE('The simulator')]),
   layer(['server/src/core/balance/**/*.ts'], [...CORE, CHECK('The points estimate'), FEATURES('The points estimate')]),
   layer(['server/src/core/features/**/*.ts'], [...CORE, CHECK('Features')]),
+  // The roster reports the validator's verdict on a fleet, so it may call checkDocument.
+  layer(['server/src/core/roster/**/*.ts'], [...CORE, SIM('The roster')]),
 
   // The edges: the CLI knows no LSP; protocol/ only types of the core (and the figures the client shows).
   layer(['server/src/cli.ts', 'server/src/cli/**/*.ts'], [EDITOR, ban('(^|/)(lsp|protocol)(/|$)', 'The CLI calls the core, not the LSP layer or protocol/.')]),

@@ -9,6 +9,8 @@ import { benchCore } from './core';
 import { benchSim } from './sim';
 import { benchServer } from './server';
 import { benchBalance } from './balance';
+import { benchRoster } from './roster';
+import { benchBattle } from './battle';
 
 interface Suite {
   title: string;
@@ -23,6 +25,8 @@ const SUITES: Suite[] = [
   { title: 'Simulator (issue 4)', key: 'sim', run: benchSim },
   { title: 'Language server over stdio (issue 3)', key: 'server', run: benchServer },
   { title: 'Points estimate (issue 13)', key: 'balance', run: benchBalance },
+  { title: 'Rosters (issue 15)', key: 'roster', run: benchRoster },
+  { title: 'Fleet battle (issue 12)', key: 'battle', run: benchBattle },
 ];
 
 function fmt(ms: number): string {

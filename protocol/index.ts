@@ -7,10 +7,11 @@
  * Other editors (Neovim, Helix, Emacs) need none of these: the standard LSP features work without
  * them. They are what the VS Code extension builds its commands, status bar and engagement view on.
  */
-import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import type { Position, Range } from 'vscode-languageserver-protocol';
+import { NotificationType, ProgressType, RequestType } from 'vscode-languageserver-protocol';
+import type { PartialResultParams, Position, Range, TextEdit, WorkDoneProgressParams } from 'vscode-languageserver-protocol';
+import type { BattleOptions, BattleResult } from '../server/src/core/sim/types';
 import type { EngagementOptions, SimulationResult } from './simulation';
-import type { CardEstimate, CardName, FleetEntrySummary, FleetSummary, Settings, SimulateCommandArgs } from '../server/src/core/api';
+import type { BattleCommandArgs, CardEstimate, CardName, FleetEntrySummary, FleetSummary, Settings, SimulateCommandArgs } from '../server/src/core/api';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -84,13 +85,20 @@ export const SIMULATE_COMMAND = 'fabledStar.simulateEngagement';
  */
 export type { CardName, SimulateCommandArgs };
 
+/**
+ * The client command a fleet's "Battle vs ..." code lens runs, with `[BattleCommandArgs]`: the fleet
+ * is side 1; the client asks for the opponent among the workspace's fleets.
+ */
+export const BATTLE_COMMAND = 'fabledStar.simulateBattle';
+export type { BattleCommandArgs };
+
 // ---------------------------------------------------------------------------------------------
 // Requests and notifications
 
 /** A card given by name, or by a position inside it (e.g. the cursor in a card file). */
 export type CardSelector = CardName | { uri: string; position: Position };
 
-export interface SimulateParams {
+export interface SimulateParams extends WorkDoneProgressParams {
   attacker: CardSelector;
   defender: CardSelector;
   options?: EngagementOptions;
@@ -105,9 +113,12 @@ export interface SimulateResult extends SimulationResult {
 
 /**
  * client -> server: simulate one engagement. The result is the object the CLI prints with
- * `fabled-star sim --format json`, plus both cards' points estimates. Fails with a ResponseError
- * (code RequestFailed, a message that names the problem) when a card cannot be found or cannot be
- * simulated.
+ * `fabled-star sim --format json`, plus both cards' points estimates. Fails with a ResponseError (code RequestFailed, a message that
+ * names the problem) when a card cannot be found or cannot be simulated. The sampling runs in
+ * slices between turns of the server's event loop (hovers and diagnostics are answered meanwhile),
+ * reports work-done progress when given a `workDoneToken`, and stops when cancelled
+ * (RequestCancelled). A run that reaches its work limit answers with fewer trials and
+ * `engagement.cutShort`.
  */
 export const SimulateRequest = {
   method: 'fabledStar/simulate',
@@ -227,5 +238,145 @@ export const RuleTextRequest = {
   method: 'fabledStar/ruleText',
   type: new RequestType<RuleTextParams, RuleTextEntry[], void>('fabledStar/ruleText'),
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Rosters (the Fleet view, Export Fleet Roster, Copy Roster as Text)
+
+export type RosterFormatName = 'markdown' | 'html' | 'json' | 'text' | 'short';
+
+export interface RosterParams {
+  uri: string;
+  /** Also render the roster in this format (the answer's `rendered`), as `fabled-star roster` does. */
+  format?: RosterFormatName;
+}
+
+export interface RosterProblemData {
+  severity: 'error' | 'warning' | 'info';
+  code: string;
+  message: string;
+  /** The fleet's uri, or a card file's for a problem of a card the entry uses. */
+  uri: string;
+  range: Range;
+}
+
+/** A card a roster action offers: "Add unit…" (the faction's cards) or "Embark…" (what the bays carry). */
+export interface RosterChoice {
+  name: string;
+  class: string;
+  points: number | undefined;
+  /** Add: within the points left (or no limit). Embark: a bay still has room for it. */
+  fits: boolean;
+}
+
+export interface RosterEmbarkedData {
+  name: string;
+  /** The card's class; undefined when the name is not a card of the fleet's faction. */
+  class: string | undefined;
+  points: number;
+  range: Range;
+}
+
+export interface RosterEntryData {
+  /** Position in the fleet's `units` list; what `fabledStar/rosterEdit` takes. */
+  index: number;
+  unit: string;
+  class: string | undefined;
+  count: number;
+  /** The card's own points (undefined when unknown). */
+  cardPoints: number | undefined;
+  /** One copy with what it embarks; and that times count. */
+  each: number;
+  total: number;
+  /** Every card of the entry is known (otherwise its points are not all counted). */
+  complete: boolean;
+  range: Range;
+  /** Where the entry's card is defined. */
+  card: { uri: string; range: Range } | undefined;
+  embarked: RosterEmbarkedData[];
+  /** What this entry's launch bays can take (empty when it has none). */
+  embarkChoices: RosterChoice[];
+  /** The entry's problems and those of the cards it uses. */
+  problems: RosterProblemData[];
+}
+
+export interface RosterData {
+  uri: string;
+  name: string;
+  faction: string;
+  limit: number | undefined;
+  /** "Standard" for 1000 pts, ...; undefined for a custom limit. */
+  gameSize: string | undefined;
+  objectives: number | undefined;
+  total: number;
+  remaining: number | undefined;
+  over: boolean;
+  /** No error in the fleet or in a card it uses. */
+  legal: boolean;
+  counts: { errors: number; warnings: number; infos: number };
+  entries: RosterEntryData[];
+  byClass: { class: string; units: number; points: number }[];
+  /** Problems not tied to one entry (limit, objectives, name, faction, the file itself). */
+  problems: RosterProblemData[];
+  /** The cards "Add unit…" offers: the fleet faction's, biggest first. */
+  addChoices: RosterChoice[];
+  /** The short line players post ("Radiant Court 340, …; 970/1000"). */
+  copyText: string;
+  /** The roster in `params.format`, when asked. */
+  rendered?: string;
+}
+
+/**
+ * client -> server: a fleet's roster (what the Fleet view shows, and an export in any format);
+ * null when the uri is not a fleet the server knows. Refresh on `fabledStar/fleetSummaryChanged`.
+ */
+export const RosterRequest = {
+  method: 'fabledStar/roster',
+  type: new RequestType<RosterParams, RosterData | null, void>('fabledStar/roster'),
+} as const;
+
+export type RosterEditParams = { uri: string; /** The document version the client saw; a stale edit is refused. */ version?: number } & (
+  | { action: 'add'; card: string; count?: number }
+  | { action: 'remove'; entry: number }
+  | { action: 'embark'; entry: number; card: string }
+  | { action: 'disembark'; entry: number; embarked: number }
+);
+
+/**
+ * client -> server: the text edit to the fleet's YAML that makes a roster change (the YAML stays
+ * the source of truth; the client applies it as a workspace edit, so it can be undone). null when
+ * the change cannot be made safely, or the document changed since `version`.
+ */
+export const RosterEditRequest = {
+  method: 'fabledStar/rosterEdit',
+  type: new RequestType<RosterEditParams, TextEdit | null, void>('fabledStar/rosterEdit'),
+} as const;
+
+/** A fleet list for the battle: an open document or a workspace file, by URI. */
+export interface BattleFleetSelector {
+  uri: string;
+}
+
+export interface BattleParams extends WorkDoneProgressParams, PartialResultParams {
+  fleet: BattleFleetSelector;
+  vs: BattleFleetSelector;
+  /** range (absent: the fleets approach), rounds, trials, seed; checked as the CLI checks its flags. */
+  options?: BattleOptions;
+}
+
+/**
+ * client -> server: the fleet battle of `fleet` against `vs` (BATTLE.md); the result is the object
+ * `fabled-star battle --format json` prints. Runs in slices between turns of the event loop;
+ * reports work-done progress (trials done) with a `workDoneToken`; with a `partialResultToken`
+ * sends the result of the trials run so far as `BattlePartialResult` progress every few slices (a
+ * view fills in at once and sharpens); stops when cancelled (RequestCancelled). Fails with
+ * RequestFailed and a sentence when a fleet is unknown, has errors, or the options are wrong.
+ */
+export const BattleRequest = {
+  method: 'fabledStar/battle',
+  type: new RequestType<BattleParams, BattleResult, void>('fabledStar/battle'),
+} as const;
+
+/** server -> client, as `$/progress` on the request's `partialResultToken`: the result so far. */
+export const BattlePartialResult = new ProgressType<BattleResult>();
 
 export * from './simulation';

@@ -1,5 +1,7 @@
 /**
- * Builds server/src/core/rules/ruletext.json from the rulebook (../shared/rules/fabled-star-rulebook.txt).
+ * Builds server/src/core/rules/ruletext.json from the rulebook (docs/rules/fabled-star-rulebook.txt, a
+ * copy of ../shared/rules/fabled-star-rulebook.txt kept in the repo so that a fresh clone tests
+ * anywhere; the tests check the two are the same wherever ../shared is present).
  *
  *   node --import=tsx scripts/build-ruletext.ts [RULEBOOK] [OUT]
  *
@@ -19,7 +21,9 @@ import { CLASS_NAMES } from '../server/src/core/rules/data';
 import type { UnitClass } from '../server/src/core/rules/data';
 import type { CardItem, CardOrder, ChangelogEntry, ClassCardText, FaqItem, LoreChapter, RuleSection, RuleText } from '../server/src/core/rules/text';
 
-export const RULEBOOK_PATH = path.resolve(__dirname, '../../shared/rules/fabled-star-rulebook.txt');
+export const RULEBOOK_PATH = path.resolve(__dirname, '../docs/rules/fabled-star-rulebook.txt');
+/** Where the user keeps the rulebook, beside the repository; copy it to RULEBOOK_PATH when it changes. */
+export const SHARED_RULEBOOK_PATH = path.resolve(__dirname, '../../shared/rules/fabled-star-rulebook.txt');
 export const RULETEXT_PATH = path.resolve(__dirname, '../server/src/core/rules/ruletext.json');
 
 /** The block headings of a section, in the order the rulebook prints them, and their JSON keys. */

@@ -4,7 +4,8 @@
  * a command holding a dead client.
  */
 import * as vscode from 'vscode';
-import { sameSelector, type CardInfo, type CardName } from '../../protocol';
+import { FleetSummaryRequest, sameSelector, type CardInfo, type CardName } from '../../protocol';
+import type { BattlePanels } from './battlePanel';
 import { cardAt, fleetCardAt, fleetCards, listCards, pickCard, selector } from './cards';
 import { ServerNotRunningError, type Ctx } from './ctx';
 import type { EngagementPanels, PanelCard } from './engagementPanel';
@@ -115,6 +116,80 @@ export function showRule(ctx: Ctx, rules: RuleDocuments): Cmd {
       await rules.show(args[0]);
     } catch (e) {
       await reportFailure(ctx, 'Could not show the rule', e);
+    }
+  };
+}
+
+interface FleetPick extends vscode.QuickPickItem {
+  uri: vscode.Uri;
+}
+
+/** The workspace's fleet lists, each with its name, faction and points as the server reads them. */
+async function fleetPicks(ctx: Ctx): Promise<FleetPick[]> {
+  const files = await vscode.workspace.findFiles('**/*.fleet.{yaml,yml}', '**/node_modules/**', 500);
+  const open = vscode.workspace.textDocuments.filter((d) => d.languageId === 'fabled-fleet' && d.uri.scheme !== 'file').map((d) => d.uri);
+  const picks: FleetPick[] = [];
+  for (const uri of [...files, ...open]) {
+    const s = await ctx.request(FleetSummaryRequest.type, { uri: uri.toString() }).catch(() => null);
+    const name = s?.name || uri.path.split('/').pop() || uri.toString();
+    picks.push({
+      uri,
+      // Names come from files: shown as plain labels (a quick pick does not render them as HTML,
+      // and $(...) icon syntax is disarmed).
+      label: name.replace(/\$\(/g, '$\u200b('),
+      description: s ? `${s.faction || 'no faction'} · ${s.total} pts${s.limit !== undefined ? ` of ${s.limit}` : ''}` : 'not read yet',
+      detail: vscode.workspace.asRelativePath(uri),
+    });
+  }
+  return picks.sort((a, b) => a.label.localeCompare(b.label));
+}
+
+/** A fleet file from the command's arguments: `[BattleCommandArgs]` from a code lens, or a Uri from a context menu. */
+export function parseBattleArgs(args: unknown[]): vscode.Uri | undefined {
+  const first = args[0];
+  if (first instanceof vscode.Uri) return first;
+  if (isRecord(first) && isRecord(first.fleet) && typeof first.fleet.uri === 'string') {
+    try {
+      return vscode.Uri.parse(first.fleet.uri, true);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+export function simulateBattle(ctx: Ctx, panels: BattlePanels): Cmd {
+  return async (...args: unknown[]) => {
+    try {
+      let fleet = parseBattleArgs(args);
+      const editor = vscode.window.activeTextEditor;
+      if (!fleet && editor?.document.languageId === 'fabled-fleet') fleet = editor.document.uri;
+      const picks = await fleetPicks(ctx);
+      if (!fleet) {
+        if (picks.length === 0) {
+          void vscode.window.showInformationMessage('No Fabled Star fleet lists found in this workspace. Add a *.fleet.yaml file first.');
+          return;
+        }
+        const p = await vscode.window.showQuickPick(picks, { title: 'Simulate Fleet Battle (1/2)', placeHolder: 'Your fleet', matchOnDescription: true });
+        if (!p) return;
+        fleet = p.uri;
+      }
+      const mine = fleet.toString();
+      const own = picks.find((p) => p.uri.toString() === mine);
+      const opponents = [...picks.filter((p) => p.uri.toString() !== mine), ...(own ? [{ ...own, label: `${own.label} (itself)` }] : [])];
+      if (opponents.length === 0) {
+        void vscode.window.showInformationMessage('There is no other fleet list in this workspace to fight.');
+        return;
+      }
+      const vs = await vscode.window.showQuickPick(opponents, {
+        title: `Simulate Fleet Battle (2/2): ${own?.label ?? 'this fleet'} vs …`,
+        placeHolder: 'The opponent: type to search by name, faction or points',
+        matchOnDescription: true,
+      });
+      if (!vs) return;
+      panels.open(fleet, vs.uri);
+    } catch (e) {
+      await reportFailure(ctx, 'Could not simulate the fleet battle', e);
     }
   };
 }

@@ -17,7 +17,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import type { RequestParam, RequestType } from 'vscode-languageclient';
+import type { ProgressType, RequestParam, RequestType } from 'vscode-languageclient';
 import { FleetSummaryChangedNotification, SETTINGS_SECTION } from '../../protocol';
 import { CrashBudget } from './crashBudget';
 
@@ -141,6 +141,13 @@ export class Ctx implements vscode.Disposable {
     const client = this.client;
     if (!client || client.state !== State.Running) throw new ServerNotRunningError();
     return client.sendRequest(type, params, token);
+  }
+
+  /** Listens to `$/progress` on a token (work done, partial results) of the running server; undefined when it is not running. */
+  onProgress<P>(type: ProgressType<P>, token: string, handler: (value: P) => void): vscode.Disposable | undefined {
+    const client = this.client;
+    if (!client || client.state !== State.Running) return undefined;
+    return client.onProgress(type, token, handler);
   }
 
   /** Converts between VS Code and protocol positions (the client owns the converters). */

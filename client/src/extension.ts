@@ -7,7 +7,9 @@ import * as vscode from 'vscode';
 import * as commands from './commands';
 import { Ctx, CLIENT_NAME } from './ctx';
 import { EngagementPanels, VIEW_TYPE } from './engagementPanel';
+import { BattlePanels, BATTLE_VIEW_TYPE } from './battlePanel';
 import { FleetStatus } from './fleetStatus';
+import * as fleet from './fleetView';
 import { RuleDocuments } from './ruleDocuments';
 
 let ctx: Ctx | undefined;
@@ -20,6 +22,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const c = new Ctx(context, log);
   ctx = c;
   const panels = new EngagementPanels(c);
+  const battles = new BattlePanels(c);
   const rules = new RuleDocuments(c);
   const status = new FleetStatus(c);
   context.subscriptions.push(
@@ -32,6 +35,19 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('fabledStar.simulateEngagement', commands.simulateEngagement(c, panels)),
     vscode.commands.registerCommand('fabledStar.showRule', commands.showRule(c, rules)),
     vscode.commands.registerCommand('fabledStar.restartServer', commands.restartServer(c)),
+    battles,
+    vscode.window.registerWebviewPanelSerializer(BATTLE_VIEW_TYPE, battles),
+    vscode.commands.registerCommand('fabledStar.simulateBattle', commands.simulateBattle(c, battles)),
+  );
+  const fleetView = new fleet.FleetView(c);
+  context.subscriptions.push(
+    fleetView,
+    vscode.commands.registerCommand('fabledStar.fleet.reveal', fleet.reveal()),
+    vscode.commands.registerCommand('fabledStar.fleet.addUnit', fleet.addUnit(c, fleetView)),
+    vscode.commands.registerCommand('fabledStar.fleet.remove', fleet.remove(c)),
+    vscode.commands.registerCommand('fabledStar.fleet.embark', fleet.embark(c)),
+    vscode.commands.registerCommand('fabledStar.exportRoster', fleet.exportRoster(c, fleetView)),
+    vscode.commands.registerCommand('fabledStar.copyRosterText', fleet.copyRosterText(c, fleetView)),
   );
 
   const activated = performance.now();
@@ -40,6 +56,7 @@ export function activate(context: vscode.ExtensionContext): void {
     () => {
       log.info(`Language server ready ${(performance.now() - started).toFixed(1)} ms after activation began.`);
       void status.refresh();
+      void fleetView.refresh();
     },
     (e: unknown) => {
       const message = e instanceof Error ? e.message : String(e);

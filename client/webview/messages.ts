@@ -184,6 +184,11 @@ const engagementSchema = v.object({
   policy: text,
   roundsTaken: v.optional(distribution),
   actions: v.optional(v.object({ attacker: actionCountsSchema, defender: actionCountsSchema })),
+  closeCombat: v.optional(
+    v.object({ attacker: v.object({ boarded: nonNegative, rammed: nonNegative }), defender: v.object({ boarded: nonNegative, rammed: nonNegative }) }),
+  ),
+  cutShort: v.optional(v.boolean()),
+  requestedTrials: v.optional(nonNegative),
   exact: v.optional(
     v.object({
       attackerWins: probability,

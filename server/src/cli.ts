@@ -3,6 +3,8 @@ import { nodeIO, type CliIO } from './cli/io';
 import { runCheck } from './cli/check';
 import { runSim } from './cli/sim';
 import { runBalance } from './cli/balance';
+import { runRoster } from './cli/roster';
+import { runBattle } from './cli/battle';
 import { escapeControls } from './cli/terminal';
 
 const HELP = `Usage: fabled-star <command> [options]
@@ -11,6 +13,8 @@ Commands:
   check PATHS...   check unit cards, Command Boards and fleet lists against the rulebook
   sim              compute the odds of one Fire action and of a short engagement
   balance PATHS... estimate what each card would cost, costed like the cards around it
+  roster FLEET     write a fleet's roster (text, markdown, printable HTML, JSON or one line)
+  battle           play two fleet lists against each other and report who wins and how often
 
 Run "fabled-star <command> --help" for a command's options.
 `;
@@ -24,6 +28,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       return runSim(rest, io);
     case 'balance':
       return runBalance(rest, io);
+    case 'roster':
+      return runRoster(rest, io);
+    case 'battle':
+      return runBattle(rest, io);
     case undefined:
     case '-h':
     case '--help':

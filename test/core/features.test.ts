@@ -14,6 +14,7 @@ import { definition, prepareRename, references, rename } from '../../server/src/
 import { inlayHints } from '../../server/src/core/features/inlayHints';
 import { ODDS_LABEL_MAX } from '../../server/src/core/features/odds';
 import { codeLenses } from '../../server/src/core/features/codeLens';
+import type { FleetDocument } from '../../server/src/core/model/types';
 import { fleetSummary } from '../../server/src/core/features/fleetSummary';
 import { dependents, findCard, listCards } from '../../server/src/core/features/workspaceQueries';
 import { cursorContext, pathKeys } from '../../server/src/core/features/context';
@@ -240,6 +241,13 @@ describe('core features', () => {
         file: 'cards/new.unit.yaml',
         text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Destroyer\n    orders:\n      - ¦',
         has: ['Attack Run', 'Full Burn', 'Priority Target', 'name'],
+        not: ['Recover Craft'],
+      },
+      {
+        name: 'Recover Craft for a Carrier only',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Carrier\n    orders:\n      - ¦',
+        has: ['Recover Craft', 'Full Burn'],
       },
       {
         name: 'abilities that fit the class',
@@ -679,12 +687,15 @@ units:
       );
       assert.match(hints[0]!.tooltip!, /neither strips shields nor damages the hull of Maw Frigate/);
     });
-    it('puts the points on a fleet lens and a simulate command on each card', () => {
+    it('puts the points and "Battle vs …" on a fleet lens and a simulate command on each card', () => {
       const ws = workspace();
       assert.deepEqual(
         codeLenses(ws.get(FLEET)!, ws, settings).map((l) => l.title),
-        ['540 / 1000 pts — 460 left (2 unknown cards not counted)'],
+        ['540 / 1000 pts — 460 left (2 unknown cards not counted)', 'Battle vs …'],
       );
+      const fleetName = (ws.get(FLEET) as FleetDocument).name.value;
+      assert.ok(fleetName);
+      assert.deepEqual(codeLenses(ws.get(FLEET)!, ws, settings)[1]!.battle, { fleet: { uri: FLEET, name: fleetName } });
       const cards = codeLenses(ws.get(UNITS)!, ws, resolveSettings({ referenceTarget: 'Maw Frigate', pointsEstimate: { enabled: false } }));
       assert.equal(cards.length, 6);
       assert.equal(cards[0]!.title, 'Simulate vs Maw Frigate');

@@ -5,9 +5,10 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
-import { buildRuleText, RULEBOOK_PATH, RULETEXT_PATH, splitCardItems } from '../../scripts/build-ruletext';
+import { buildRuleText, RULEBOOK_PATH, RULETEXT_PATH, SHARED_RULEBOOK_PATH, splitCardItems } from '../../scripts/build-ruletext';
 import { CLASSES, CLASS_NAMES, STAT_NAMES, STAT_ORDER, WEAPON_TYPES } from '../../server/src/core/rules/data';
 import type { RuleText } from '../../server/src/core/rules/text';
 import {
@@ -70,6 +71,17 @@ const rulebookLines = rulebook
 describe('rule text (ruletext.json)', () => {
   it('is exactly what scripts/build-ruletext.ts makes of the rulebook now (run `npm run build:ruletext` if not)', () => {
     assert.deepEqual(committed, buildRuleText(rulebook));
+  });
+
+  it("comes from the repo's copy of the rulebook, which is the user's rulebook beside the repo wherever that is present", () => {
+    // A clone elsewhere has no ../shared: the copy in docs/rules is then the rulebook.
+    if (fs.existsSync(SHARED_RULEBOOK_PATH)) {
+      assert.ok(
+        fs.readFileSync(SHARED_RULEBOOK_PATH, 'utf8') === rulebook,
+        `${SHARED_RULEBOOK_PATH} changed: copy it to docs/rules/ and run npm run build:ruletext`,
+      );
+    }
+    assert.equal(committed.source, path.basename(RULEBOOK_PATH));
   });
 
   it('is what text.ts serves', () => {

@@ -21,10 +21,11 @@ import { RANGE_BANDS, WEAPON_TYPE_SECTION } from '../../server/src/core/rules/da
 import { section, sectionTitle } from '../../server/src/core/rules/text';
 import type { FleetDocument } from '../../server/src/core/model/types';
 import { IDS } from '../../client/webview/html';
+import { BATTLE_IDS } from '../../client/webview/battle/html';
 import { formatPercent } from '../../client/webview/format';
 import { findFiles, installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
 import { E2E_SETTINGS, workbenchUrl } from './fixture';
-import { cliCheck, cliSim, fleetPoints, loadWorkspace, relativeTo, ROOT, type CliDiagnostic } from './oracle';
+import { cliBattle, cliCheck, cliSim, fleetPoints, loadWorkspace, relativeTo, ROOT, type CliDiagnostic } from './oracle';
 import { launchBrowser, Workbench } from './workbench';
 
 const OUT = join(ROOT, 'test-output', 'e2e');
@@ -317,6 +318,40 @@ describe('the packaged extension in VS Code (code-server)', function () {
     });
   });
 
+  describe('Simulate Fleet Battle', () => {
+    it("battles the open fleet against one picked from the quick pick, and shows the CLI's figures from the same seed", async () => {
+      const fleet = 'fleets/standard-1000.fleet.yaml';
+      const vs = 'fleets/standard-1000-myr-valari.fleet.yaml';
+      const cli = cliBattle(sandbox.folder, fleet, vs);
+      const [a, b] = cli.sides;
+      await wb.openFile(fleet);
+      await wb.runCommand('Fabled Star: Simulate Fleet Battle');
+      await wb.pickQuick(b.fleet, 'The opponent');
+      await wb.page.locator(`.tabs-container .tab[aria-label*="Battle: ${a.fleet} vs ${b.fleet}"]`).waitFor({ state: 'visible', timeout: 120_000 });
+      const view = await wb.frameWith(`#${BATTLE_IDS.verdict}`, 60_000);
+      const text = async (id: string) => squash(await view.locator(`#${id}`).innerText());
+      await poll(
+        "the view to finish and show the CLI's figures",
+        async () => {
+          const method = await text(BATTLE_IDS.method);
+          return method.startsWith(cli.trials.toLocaleString('en-US')) && !method.includes('still running');
+        },
+        180_000,
+      );
+      const outcome = await text(BATTLE_IDS.outcomeTable);
+      for (const s of cli.sides) {
+        assert.ok(outcome.includes(formatPercent(s.pointsVictory.p)), `${outcome} lacks ${formatPercent(s.pointsVictory.p)}`);
+        assert.ok(outcome.includes(formatPercent(s.annihilation.p)), `${outcome} lacks ${formatPercent(s.annihilation.p)}`);
+      }
+      const points = await text(BATTLE_IDS.pointsTable);
+      assert.ok(points.includes(a.pointsDestroyed.mean.toFixed(0)), points);
+      assert.equal(await view.locator(`#${BATTLE_IDS.survivalCharts} canvas`).count(), 2);
+      assert.equal(await view.locator(`#${BATTLE_IDS.trials}`).inputValue(), String(cli.trials));
+      await wb.closePanel();
+      await wb.screenshot(join(OUT, 'battle.png'));
+    });
+  });
+
   it('shows a rulebook section from Show Rule', async () => {
     const title = sectionTitle(WEAPON_TYPE_SECTION)!;
     await wb.runCommand('Fabled Star: Show Rule');
@@ -334,6 +369,151 @@ describe('the packaged extension in VS Code (code-server)', function () {
       return false;
     });
     await wb.screenshot(join(OUT, 'show-rule.png'));
+  });
+
+  describe('the Fleet view', () => {
+    const file = 'fleets/skirmish-500.fleet.yaml';
+    const added = 'Shardlight Escort';
+    const pane = () => wb.page.locator('.pane', { has: wb.page.locator('.pane-header', { hasText: /^\s*Fleet/ }) });
+    const rows = async () => (await pane().locator('.monaco-list-row').allInnerTexts()).map(squash);
+
+    it('shows the open fleet: points against the limit, entries with points and embarked units', async () => {
+      const w = loadWorkspace(sandbox.folder);
+      const doc = w.get(`file://${join(sandbox.folder, file)}`) as FleetDocument;
+      const { total, limit } = fleetPoints(w, doc);
+      await wb.closePanel();
+      await wb.openFile(file);
+      await wb.runCommand('Explorer: Focus on Fleet View');
+      // Give the view the side bar, as a player building a list would: the other sections folded,
+      // the side bar wide enough for names and points.
+      const others = wb.page.locator('.part.sidebar .pane-header.expanded').filter({ hasNotText: /^\s*Fleet/ });
+      for (let i = 0; i < 6 && (await others.count()) > 0; i++) await others.first().click();
+      const bar = await wb.page.locator('.part.sidebar').boundingBox();
+      if (bar && bar.width < 420) {
+        await wb.page.mouse.move(bar.x + bar.width + 1, bar.y + bar.height / 2);
+        await wb.page.mouse.down();
+        await wb.page.mouse.move(bar.x + 440, bar.y + bar.height / 2, { steps: 5 });
+        await wb.page.mouse.up();
+      }
+      const shown = await poll(
+        `the Fleet view to show ${total} / ${limit} pts and the fleet's entries`,
+        async () => {
+          const r = await rows();
+          return r.some((t) => t.includes(`${total} / ${limit} pts`)) &&
+            r.some((t) => /Lumen Cruiser\s*250 pts · Cruiser/.test(t)) &&
+            r.some((t) => t.includes('Veilwing Fighter Wing'))
+            ? r
+            : undefined;
+        },
+        60_000,
+      );
+      assert.equal(
+        shown.filter((t) => !t.includes('embarked') && /pts · (Cruiser|Frigate|Escort|Fighter)/.test(t)).length,
+        doc.units!.items.length,
+        shown.join('\n'),
+      );
+      await pane().screenshot({ path: join(OUT, 'fleet-view-pane.png') });
+      await wb.screenshot(join(OUT, 'fleet-view.png'));
+    });
+
+    it('goes to an entry in the YAML when it is clicked', async () => {
+      const text = readFileSync(join(sandbox.folder, file), 'utf8');
+      const at = positionOf(text, /- unit: (Prism Frigate Squadron)/);
+      await pane().locator('.monaco-list-row', { hasText: 'Prism Frigate Squadron' }).first().click();
+      await poll(`the cursor on line ${at.line}`, async () => (await wb.statusBarText()).includes(`Ln ${at.line}, Col ${at.column - 'unit: '.length}`));
+    });
+
+    it('copies the short roster line', async () => {
+      await wb.openFile(file);
+      await wb.runCommand('Fabled Star: Copy Roster as Text');
+      await poll('the status bar to say what was copied', async () =>
+        (await wb.statusBarText()).includes('Copied: Veil Patrol (Myr-Valari): Lumen Cruiser + Veilwing Fighter Wing 250'),
+      );
+    });
+
+    it('adds a unit from the quick pick as a fleet entry, and the view follows', async () => {
+      await wb.openFile(file);
+      await wb.runCommand('Fabled Star: Add Unit…');
+      await wb.pickQuick(added, 'Myr-Valari card');
+      const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+      await poll('the fleet list to get the new entry', async () => squash(await editor.innerText()).includes(`- unit: ${added}`));
+      const w = loadWorkspace(sandbox.folder);
+      const card = w.findCards(added)[0]!;
+      const doc = w.get(`file://${join(sandbox.folder, file)}`) as FleetDocument;
+      const { total, limit } = fleetPoints(w, doc);
+      const now = total + card.card.points.value!;
+      await poll(`the view to show ${now} / ${limit} pts and the new entry`, async () => {
+        const r = await rows();
+        return r.some((t) => t.includes(`${now} / ${limit} pts`)) && r.some((t) => t.startsWith(added) && t.includes(`${card.card.points.value} pts · Escort`));
+      });
+      await wb.screenshot(join(OUT, 'fleet-view-added.png'));
+    });
+
+    /** Runs a row's inline action (shown on hover), as a user clicks the icon. */
+    async function rowAction(label: string, nth: number, action: string): Promise<void> {
+      const row = pane().locator('.monaco-list-row', { hasText: label }).nth(nth);
+      await row.hover();
+      await row.locator(`.action-label[aria-label="${action}"]`).click();
+    }
+
+    it('disembarks and embarks through the entries’ Remove and Embark… actions', async () => {
+      await wb.openFile(file);
+      const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+      // The Lumen Cruiser's bay is full: take its Veilwing out (the embarked row comes right after it).
+      await rowAction('Veilwing Fighter Wing', 0, 'Remove');
+      await poll('the Cruiser at 190 pts', async () => (await rows()).some((t) => /Lumen Cruiser\s*190 pts · Cruiser/.test(t)));
+      await rowAction('Lumen Cruiser', 0, 'Embark…');
+      await wb.pickQuick('Veilwing Fighter Wing', 'launch bays can carry');
+      await poll('the Cruiser at 250 pts again', async () => (await rows()).some((t) => /Lumen Cruiser\s*250 pts · Cruiser/.test(t)));
+      // Monaco's lines are not in document order in the page: save, and read the file.
+      await editor.click();
+      await wb.page.keyboard.press('Control+S');
+      const saved = await poll('the fleet saved with the unit embarked again', () => {
+        const t = readFileSync(join(sandbox.folder, file), 'utf8');
+        return t.includes(`- unit: ${added}`) ? t : undefined;
+      });
+      assert.match(saved, /\n {2}- unit: Lumen Cruiser\n {4}embark:\n {6}- Veilwing Fighter Wing\n {2}- unit: Prism Frigate Squadron\n/);
+      assert.deepEqual(
+        cliCheck(sandbox.folder)
+          .diagnostics.filter((d) => d.file === file && d.severity === 'error')
+          .map((d) => d.code),
+        ['FS-FLEET-OVER'],
+        'the only error is the unit added over the limit',
+      );
+    });
+
+    it('removes an entry through its Remove action', async () => {
+      const count = async () => (await rows()).filter((t) => t.startsWith(added)).length;
+      const before = await count();
+      await rowAction(added, before - 1, 'Remove');
+      await poll(`${added} listed ${before - 1} times`, async () => (await count()) === before - 1);
+      // Put it back, so the export below is of the fleet with the added unit.
+      await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+      await wb.page.keyboard.press('Control+Z');
+      await poll(`${added} listed ${before} times again`, async () => (await count()) === before);
+    });
+
+    it('exports the roster as printable HTML that names the new unit and says it is over the limit', async () => {
+      await wb.openFile(file);
+      await wb.runCommand('Fabled Star: Export Fleet Roster');
+      await wb.pickQuick('HTML (printable)');
+      // code-server's save dialog is VS Code's simple one: a path in a quick input.
+      const input = wb.page.locator('.quick-input-widget input[type="text"]');
+      await poll('the save dialog to offer skirmish-500.roster.html', async () =>
+        ((await input.inputValue().catch(() => '')) ?? '').endsWith('skirmish-500.roster.html'),
+      );
+      await wb.page.keyboard.press('Enter');
+      const out = join(sandbox.folder, 'fleets', 'skirmish-500.roster.html');
+      const html = await poll('the roster file', () => (existsSync(out) ? readFileSync(out, 'utf8') : undefined));
+      assert.match(html, /<h1>Veil Patrol<\/h1>/);
+      assert.ok(html.includes(`<strong>${added}</strong>`), 'the added unit is not in the export');
+      assert.match(html, /Not legal as written: 1 error/);
+      assert.doesNotMatch(html, /<script/i);
+      await poll(
+        'the notification saying where the roster went',
+        async () => (await wb.page.locator('.notification-toast', { hasText: 'Roster written to fleets/skirmish-500.roster.html' }).count()) > 0,
+      );
+    });
   });
 
   describe('when the language server crashes', () => {

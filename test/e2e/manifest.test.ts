@@ -28,6 +28,7 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
     grammars: { language?: string; scopeName: string; path: string; injectTo?: string[] }[];
     commands: { command: string; title: string; category: string }[];
     menus: Record<string, { command: string; when?: string }[]>;
+    views?: Record<string, { id: string; name: string }[]>;
     configuration: { properties: Record<string, Property> };
   };
 };
@@ -96,7 +97,11 @@ describe('the extension manifest', () => {
   it('activates only on its languages, its commands and its view', () => {
     const languages = pkg.contributes.languages.map((l) => `onLanguage:${l.id}`);
     const commands = pkg.contributes.commands.map((c) => `onCommand:${c.command}`);
-    assert.deepEqual([...pkg.activationEvents].sort(), [...languages, ...commands, 'onWebviewPanel:fabledStar.engagement'].sort());
+    const views = Object.values(pkg.contributes.views ?? {}).flatMap((list) => list.map((v) => `onView:${v.id}`));
+    assert.deepEqual(
+      [...pkg.activationEvents].sort(),
+      [...languages, ...commands, ...views, 'onWebviewPanel:fabledStar.engagement', 'onWebviewPanel:fabledStar.battle'].sort(),
+    );
   });
 
   it('declares the three file kinds of FORMATS.md', () => {

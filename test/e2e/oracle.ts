@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Workspace } from '../../server/src/core/workspace';
 import type { FleetDocument } from '../../server/src/core/model/types';
-import type { SimulationResult } from '../../server/src/core/sim/types';
+import type { BattleResult, SimulationResult } from '../../server/src/core/sim/types';
 import { findFiles } from './codeServer';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -44,6 +44,15 @@ export function cliSim(folder: string, attacker: string, defender: string, extra
     encoding: 'utf8',
   });
   return JSON.parse(out) as SimulationResult;
+}
+
+/** `fabled-star battle --format json` of two fleet files of `folder` (paths relative to it), cards from the whole folder. */
+export function cliBattle(folder: string, fleet: string, vs: string, extra: string[] = []): BattleResult {
+  const out = execFileSync(process.execPath, [CLI, 'battle', '--format', 'json', '--cards', '.', '--fleet', fleet, '--vs', vs, ...extra], {
+    cwd: folder,
+    encoding: 'utf8',
+  });
+  return JSON.parse(out) as BattleResult;
 }
 
 /** Every card, fleet and faction file of `folder`, loaded into a core Workspace. */

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CASES, type HostileCase } from './corpus';
 import type { Checked } from './corpus-child';
+import { bound, describeBound } from './bounds';
 
 /** The safety bound of one check in the core (the text already generated). */
 export const CORE_BOUND_MS = 2000;
@@ -69,7 +70,8 @@ class Checker {
       const onMessage = (m: { type: 'generated' } | Checked) => {
         if (m.type === 'generated') {
           if (timer) clearTimeout(timer);
-          timer = setTimeout(() => finish({ failure: `no answer within ${CORE_BOUND_MS} ms` }), CORE_BOUND_MS);
+          const ms = bound(CORE_BOUND_MS);
+          timer = setTimeout(() => finish({ failure: `no answer within ${describeBound(CORE_BOUND_MS, ms)}` }), ms);
         } else finish({ checked: m });
       };
       child.on('message', onMessage);
@@ -102,7 +104,7 @@ describe('hostile corpus: core', function () {
 });
 
 /** Runs the built CLI on one file; the process is killed at the bound. */
-function runCli(file: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; killed: boolean }> {
+function runCli(file: string, ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; killed: boolean }> {
   return new Promise((res) => {
     const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, CLI, 'check', file, '--format', 'json'], {
       cwd: ROOT,
@@ -116,7 +118,7 @@ function runCli(file: string): Promise<{ code: number | null; signal: NodeJS.Sig
     const timer = setTimeout(() => {
       killed = true;
       child.kill('SIGKILL');
-    }, CLI_BOUND_MS);
+    }, ms);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       res({ code, signal, stdout, stderr, killed });
@@ -138,8 +140,9 @@ describe('hostile corpus: CLI (fabled-star check FILE --format json)', function 
       const file = join(dir, c.file);
       writeFileSync(file, c.bytes ? c.bytes() : c.text());
       try {
-        const r = await runCli(file);
-        assert.ok(!r.killed, `no answer within ${CLI_BOUND_MS} ms`);
+        const ms = bound(CLI_BOUND_MS);
+        const r = await runCli(file, ms);
+        assert.ok(!r.killed, `no answer within ${describeBound(CLI_BOUND_MS, ms)}`);
         assert.ok(r.code === 0 || r.code === 1, `exit ${r.code} (signal ${r.signal}); stderr: ${r.stderr.slice(0, 2000)}`);
         const report = JSON.parse(r.stdout) as { diagnostics: { code: string; severity: string; line: number; column: number }[]; summary: { errors: number } };
         assertReport(c, [...new Set(report.diagnostics.map((d) => d.code))]);

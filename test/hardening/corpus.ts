@@ -331,3 +331,48 @@ export const CASES: HostileCase[] = [
 
 /** A normal, valid card file and what a correct answer for it is: no problems at all. */
 export const NORMAL_UNIT = unitFile(goodCard('Normal Destroyer'));
+
+/**
+ * Hostile simulations (issue 17, item 1): cards and options that pass every size guard yet, without
+ * a work budget, kept `sim` busy for minutes and a server deaf. Each is a card file (two cards) and
+ * the options of a `fabled-star sim` / `fabledStar/simulate` run between them.
+ */
+export interface HostileSimulation {
+  name: string;
+  cards: string;
+  attacker: string;
+  defender: string;
+  options: { trials?: number; rounds?: number; range?: number };
+}
+
+/** A card with `weapons` weapon systems of `attacks` attacks each and `hp` HP (far past the class limits, but readable). */
+export function heavyCard(name: string, weapons: number, attacks: number, hp: number): string {
+  const lines = Array.from({ length: weapons }, (_, i) => `      - Gun ${i} — ${['Auto', 'Energy', 'Ion'][i % 3]}, 12", 1, ${attacks}`);
+  return [`  - name: ${name}`, '    class: Dreadnought', '    points: 480', `    stats: "6/3 4+ 8+ 20 5+ ${hp} 4/5 5/5 10"`, '    weapons:', ...lines, ''].join(
+    '\n',
+  );
+}
+
+export const SIM_CASES: HostileSimulation[] = [
+  {
+    name: 'two cards with 300 weapons of 500 attacks and 10^9 HP, a million trials of 100 rounds',
+    cards: unitFile(heavyCard('Hydra', 300, 500, 1_000_000_000) + heavyCard('Leviathan', 300, 500, 1_000_000_000)),
+    attacker: 'Hydra',
+    defender: 'Leviathan',
+    options: { trials: 1_000_000, rounds: 100 },
+  },
+  {
+    name: 'two cards with 200 weapons of 3 attacks and 50,000 HP (exact kernels for every state), default options',
+    cards: unitFile(heavyCard('Many Guns', 200, 3, 50_000) + heavyCard('Many Guns Too', 200, 3, 50_000)),
+    attacker: 'Many Guns',
+    defender: 'Many Guns Too',
+    options: {},
+  },
+  {
+    name: 'ordinary cards with in-range options at their maximum: a million trials of 100 rounds',
+    cards: unitFile(goodCard('Normal Destroyer') + goodCard('Sturdy Destroyer', { stats: '"9/6 5+ 7+ 4 6+ 500 6/3 7/2 3"' })),
+    attacker: 'Normal Destroyer',
+    defender: 'Sturdy Destroyer',
+    options: { trials: 1_000_000, rounds: 100 },
+  },
+];

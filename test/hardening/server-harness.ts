@@ -8,6 +8,7 @@ import type { Diagnostic } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { startServer, type Client, type StartOptions } from '../protocol/harness';
 import { anyDocument, edit, URIS, type Edit } from './arbitraries';
+import { bound, describeBound } from './bounds';
 
 /** A diagnostics answer (or any request) must come within this long, transfer of 50 MB included. */
 export const SERVER_BOUND_MS = 5000;
@@ -33,10 +34,14 @@ export function alive(c: Client): void {
 }
 
 /** Resolves with the request's answer, or fails the test after the bound. */
-export async function within<T>(what: string, p: Promise<T>, ms = SERVER_BOUND_MS): Promise<T> {
+export async function within<T>(what: string, p: Promise<T>, nominal = SERVER_BOUND_MS): Promise<T> {
+  const ms = bound(nominal);
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([p, new Promise<T>((_, rej) => (timer = setTimeout(() => rej(new Error(`${what}: no answer within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      p,
+      new Promise<T>((_, rej) => (timer = setTimeout(() => rej(new Error(`${what}: no answer within ${describeBound(nominal, ms)}`)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -111,9 +116,9 @@ export async function runEditProperty(editor: Client, fresh: Client, budget: { s
         }
         await editor.change(uri, changes, current);
       }
-      const edited = await editor.diagnosticsWhere(uri, 'diagnostics of the edited document', () => true, SERVER_BOUND_MS);
+      const edited = await editor.diagnosticsWhere(uri, 'diagnostics of the edited document', () => true, bound(SERVER_BOUND_MS));
       const freshUri = await fresh.open(rel, current);
-      const opened = await fresh.diagnosticsWhere(freshUri, 'diagnostics of the fresh document', () => true, SERVER_BOUND_MS);
+      const opened = await fresh.diagnosticsWhere(freshUri, 'diagnostics of the fresh document', () => true, bound(SERVER_BOUND_MS));
       await Promise.all([editor.close(uri), fresh.close(freshUri)]);
       assert.deepEqual(shape(edited), shape(opened));
     }),

@@ -45,6 +45,10 @@ const cases: { file: string; imports: string; fails: boolean }[] = [
   { file: 'server/src/core/features/probe.ts', imports: "import { x } from '../check/context';", fails: true },
   { file: 'server/src/core/features/probe.ts', imports: "import { x } from '../rules/lookup';", fails: false },
   { file: 'server/src/core/features/probe.ts', imports: "import { x } from '../workspace';", fails: false },
+  // The roster reports the validator's verdict (check/), but never runs the simulator or knows an editor.
+  { file: 'server/src/core/roster/probe.ts', imports: "import { x } from '../check/index';", fails: false },
+  { file: 'server/src/core/roster/probe.ts', imports: "import { x } from '../sim/engagement';", fails: true },
+  { file: 'server/src/core/roster/probe.ts', imports: "import { x } from 'vscode-languageserver/node';", fails: true },
   // protocol/ takes only types from the core.
   { file: 'protocol/probe.ts', imports: "import { x } from '../server/src/core/sim/types';", fails: true },
   { file: 'protocol/probe.ts', imports: "import type { x } from '../server/src/core/sim/types';", fails: false },

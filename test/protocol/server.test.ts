@@ -325,6 +325,9 @@ describe('language server over stdio (push diagnostics)', function () {
     assert.ok(byLine.includes(`${lineOf(FLEET, 'unit: Lumen Cruiser')}:250 pts (incl. 60 embarked) · Σ 540 / 1000`), byLine.join('\n'));
     const lens = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: fleet } });
     assert.match(lens[0]!.command!.title, /^540 \/ 1000 pts — 460 left/);
+    assert.equal(lens[1]!.command!.title, 'Battle vs …');
+    assert.equal(lens[1]!.command!.command, 'fabledStar.simulateBattle');
+    assert.equal((lens[1]!.command!.arguments![0] as { fleet: { uri: string } }).fleet.uri, fleet);
     const units = c.uri(UNITS_PATH);
     await c.open(UNITS_PATH, MYR_UNITS);
     const cardLens = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: units } });

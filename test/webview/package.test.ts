@@ -17,8 +17,8 @@ const ALLOWED = [
   /^package\.json$/,
   /^(README|CHANGELOG)\.md$/,
   /^LICENSE$/,
-  /^dist\/(client|server|webview)\.js$/,
-  /^dist\/webview\.css$/,
+  /^dist\/(client|server|webview|battle)\.js$/,
+  /^dist\/(webview|battle)\.css$/,
   /^language-configuration\.json$/,
   /^syntaxes\/[\w.-]+\.tmLanguage\.json$/,
   /^icons\/fabled-(unit|faction|fleet)\.svg$/,
@@ -53,7 +53,7 @@ describe('VSIX contents (vsce ls)', function () {
 
   before(async function () {
     // vsce lists only files that exist; the bundles come from `npm run build` (which `npm test` runs first).
-    for (const bundle of ['dist/client.js', 'dist/server.js', 'dist/webview.js', 'dist/webview.css']) {
+    for (const bundle of ['dist/client.js', 'dist/server.js', 'dist/webview.js', 'dist/webview.css', 'dist/battle.js', 'dist/battle.css']) {
       assert.ok(existsSync(join(ROOT, bundle)), `${bundle} is missing: run npm run build first`);
     }
     const vsce = join(ROOT, 'node_modules', '.bin', 'vsce');
@@ -82,7 +82,16 @@ describe('VSIX contents (vsce ls)', function () {
   });
 
   it('ships the four bundles, the licence and the extension icon', () => {
-    for (const f of ['dist/client.js', 'dist/server.js', 'dist/webview.js', 'dist/webview.css', 'LICENSE', 'icons/fabled-star.png']) {
+    for (const f of [
+      'dist/client.js',
+      'dist/server.js',
+      'dist/webview.js',
+      'dist/webview.css',
+      'dist/battle.js',
+      'dist/battle.css',
+      'LICENSE',
+      'icons/fabled-star.png',
+    ]) {
       assert.ok(files.includes(f), f);
     }
   });

@@ -8,6 +8,7 @@ import { fileTooLarge, kindOfUri } from '../core/model/parse';
 import { LIMITS } from '../core/model/limits';
 import type { Problem } from '../core/model/types';
 import { expandPaths, fileUri, type CliIO } from './io';
+import { count } from '../core/rules/words';
 import { escapeControls } from './terminal';
 
 export const CHECK_HELP = `Usage: fabled-star check PATHS... [--cards DIR]... [--format text|json|sarif]
@@ -162,15 +163,11 @@ export function runCheck(argv: string[], io: CliIO): number {
   return report.summary.errors > 0 ? 1 : 0;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 export function toText(report: CheckReport): string {
   // File names and messages hold text from files: one line each, whatever they contain.
   const lines = report.diagnostics.map((d) => `${escapeControls(d.file)}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${escapeControls(d.message)}`);
   const s = report.summary;
-  lines.push(`${plural(s.files, 'file')} checked: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, ${plural(s.infos, 'info')}`);
+  lines.push(`${count(s.files, 'file')} checked: ${count(s.errors, 'error')}, ${count(s.warnings, 'warning')}, ${count(s.infos, 'info')}`);
   return lines.join('\n') + '\n';
 }
 

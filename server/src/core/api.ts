@@ -63,6 +63,11 @@ export interface SimulateCommandArgs {
   defender?: CardName;
 }
 
+/** What a fleet's "Battle vs ..." lens runs: the fleet battle with this fleet as side 1 (the editor asks for the opponent). */
+export interface BattleCommandArgs {
+  fleet: { uri: string; name: string };
+}
+
 export interface FleetEntrySummary {
   unit: string;
   count: number;

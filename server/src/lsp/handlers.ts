@@ -22,6 +22,7 @@ import {
   type ReferenceParams,
   type RenameParams,
   type SymbolInformation,
+  type TextEdit,
   type WorkspaceSymbolParams,
 } from 'vscode-languageserver/node';
 import { hover } from '../core/features/hover';
@@ -33,17 +34,27 @@ import { definition, prepareRename, references, rename } from '../core/features/
 import { inlayHints } from '../core/features/inlayHints';
 import { codeLenses } from '../core/features/codeLens';
 import { fleetSummary } from '../core/features/fleetSummary';
+import type { Span } from '../core/model/types';
+import { rosterData, rosterEditOffsets, toTextEdit } from './roster';
 import { cardsUsedBy, findCard, listCards } from '../core/features/workspaceQueries';
-import { runSimulation } from '../core/features/simulate';
+import { prepareSimulation } from '../core/features/simulate';
 import { cardEstimate } from '../core/features/pointsEstimate';
 import { exampleCards, exampleText, findExampleCard, isExampleUri } from '../core/examples/index';
 import type { CardRef } from '../core/workspace';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { fleetForBattle } from '../core/features/battle';
+import { checkDocument } from '../core/check';
+import { BattleSession, validateBattleOptions } from '../core/sim/fleet-battle';
 import { glossary, sectionMarkdown, sections } from '../core/rules/text';
 import {
+  BattlePartialResult,
+  BattleRequest,
+  type BattleParams,
   CardAtRequest,
   FleetSummaryRequest,
   ListCardsRequest,
+  RosterEditRequest,
+  RosterRequest,
   RuleTextRequest,
   SimulateRequest,
   type CardAtParams,
@@ -52,6 +63,9 @@ import {
   type FleetSummary,
   type FleetSummaryParams,
   type ListCardsParams,
+  type RosterData,
+  type RosterEditParams,
+  type RosterParams,
   type RuleTextEntry,
   type RuleTextParams,
   type SimulateParams,
@@ -390,6 +404,42 @@ export const HANDLERS: HandlerEntry[] = [
   },
 
   {
+    name: 'roster',
+    register: (c, b) =>
+      c.onRequest(
+        RosterRequest.type,
+        b.guarded(({ state }, params: RosterParams | undefined): RosterData | null => {
+          state.ensureAllOpen();
+          const doc = params?.uri ? state.ensure(params.uri) : undefined;
+          if (!doc || doc.kind !== 'fleet') return null;
+          const toRange = (uri: string, s: Span) => {
+            const td = state.textDoc(uri);
+            return td ? convert.range(td, s) : undefined;
+          };
+          return rosterData(doc, state.ws, toRange, params);
+        }, null),
+      ),
+  },
+
+  {
+    name: 'rosterEdit',
+    register: (c, b) =>
+      c.onRequest(
+        RosterEditRequest.type,
+        b.guarded(({ state }, params: RosterEditParams | undefined): TextEdit | null => {
+          state.ensureAllOpen();
+          const doc = params?.uri ? state.ensure(params.uri) : undefined;
+          const td = params?.uri ? state.textDoc(params.uri) : undefined;
+          if (!params || !doc || doc.kind !== 'fleet' || !td) return null;
+          // An edit computed on text the client no longer has would land in the wrong place.
+          if (typeof params.version === 'number' && state.documents.get(params.uri) && td.version !== params.version) return null;
+          const e = rosterEditOffsets(doc, params);
+          return e ? toTextEdit(e, (s) => convert.range(td, s)) : null;
+        }, null),
+      ),
+  },
+
+  {
     name: 'simulate',
     register: (c, b) =>
       c.onRequest(
@@ -401,11 +451,73 @@ export const HANDLERS: HandlerEntry[] = [
           const describe = (s: CardSelector | undefined) => (s && 'name' in s ? `"${s.name}"` : 'at that position');
           if (!att) throw new ResponseError(LSPErrorCodes.RequestFailed, `No attacker card ${describe(params?.attacker)}`);
           if (!def) throw new ResponseError(LSPErrorCodes.RequestFailed, `No defender card ${describe(params?.defender)}`);
-          await nextTurn();
-          if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
-          const res = runSimulation(att.card, def.card, params?.options ?? {});
-          if ('error' in res) throw new ResponseError(LSPErrorCodes.RequestFailed, res.error);
-          return { ...res.result, pointsEstimate: { attacker: cardEstimate(att.card, ctx.state.ws), defender: cardEstimate(def.card, ctx.state.ws) } };
+          const prep = prepareSimulation(att.card, def.card, params?.options ?? {});
+          if ('error' in prep) throw new ResponseError(LSPErrorCodes.RequestFailed, prep.error);
+          const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
+          progress.begin('Simulating the engagement', 0, undefined, true);
+          try {
+            await inSlices(
+              (ops) => prep.run.step(ops),
+              token,
+              () => {
+                const p = prep.run.progress;
+                progress.report(Math.floor((100 * p.trials) / Math.max(1, p.requested)), `${p.trials} of ${p.requested} trials`);
+              },
+            );
+          } finally {
+            progress.done();
+          }
+          return { ...prep.run.result(), pointsEstimate: { attacker: cardEstimate(att.card, ctx.state.ws), defender: cardEstimate(def.card, ctx.state.ws) } };
+        }),
+      ),
+  },
+
+  {
+    name: 'battle',
+    register: (c, b) =>
+      c.onRequest(
+        BattleRequest.type,
+        b.direct(async ({ state }, params: BattleParams | undefined, token) => {
+          state.ensureAllOpen();
+          const v = validateBattleOptions(params?.options ?? {});
+          if (!v.options) throw new ResponseError(LSPErrorCodes.RequestFailed, v.errors.join(' '));
+          const sides = [params?.fleet, params?.vs].map((sel, i) => {
+            const uri = sel && typeof sel.uri === 'string' ? sel.uri : undefined;
+            const doc = uri ? state.ensure(uri) : undefined;
+            const which = i === 0 ? 'fleet' : "opponent's fleet";
+            if (!doc || doc.kind !== 'fleet') throw new ResponseError(LSPErrorCodes.RequestFailed, `No ${which} list at ${uri ?? '(no uri)'}`);
+            const built = fleetForBattle(doc, state.ws, checkDocument(doc, state.ws));
+            if (!built.fleet) {
+              const more = built.errors.length > 1 ? ` (and ${built.errors.length - 1} more)` : '';
+              throw new ResponseError(LSPErrorCodes.RequestFailed, `The ${which} "${doc.name.value ?? ''}" cannot fight: ${built.errors[0]}${more}`);
+            }
+            return built;
+          });
+          const session = new BattleSession([sides[0]!.fleet!, sides[1]!.fleet!], v.options, { limits: sides.map((s) => s.limit) });
+          const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
+          const partial = params?.partialResultToken;
+          progress.begin('Simulating the fleet battle', 0, undefined, true);
+          let slices = 0;
+          let sent = 0;
+          try {
+            await inSlices(
+              (ops) => session.step(ops),
+              token,
+              () => {
+                const r = session.run;
+                progress.report(Math.floor((100 * r.trials) / Math.max(1, r.setup.trials)), `${r.trials} of ${r.setup.trials} battles`);
+                // Partial results: soon at first (a view fills in), then less often (each costs a summary).
+                slices++;
+                if (partial !== undefined && r.trials > 0 && (slices === 1 || slices >= sent * 2 + 4)) {
+                  sent = slices;
+                  void c.sendProgress(BattlePartialResult, partial, session.result());
+                }
+              },
+            );
+          } finally {
+            progress.done();
+          }
+          return session.result();
         }),
       ),
   },
@@ -435,6 +547,26 @@ export const HANDLERS: HandlerEntry[] = [
       ),
   },
 ];
+
+/**
+ * Work per slice of a long simulation (in the engine's operation counts): a few tens of
+ * milliseconds, so that hovers, diagnostics and cancellations wait at most that long.
+ */
+export const SLICE_OPS = 150_000;
+
+/**
+ * Runs `step` a slice at a time, yielding to the event loop before each slice so that other
+ * requests and `$/cancelRequest` are handled between slices; throws RequestCancelled when the
+ * request is cancelled, whenever that happens.
+ */
+export async function inSlices(step: (ops: number) => boolean, token: CancellationToken, progress?: () => void): Promise<void> {
+  for (;;) {
+    await nextTurn();
+    if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
+    if (step(SLICE_OPS)) return;
+    progress?.();
+  }
+}
 
 export function registerHandlers(connection: Connection, ctx: Context): void {
   for (const h of HANDLERS) {

@@ -4,6 +4,7 @@ import type { FactionDocument } from '../model/types';
 import { suggest } from '../model/yaml';
 import { cpPerRound } from '../model/derived';
 import { checkTextRanges, type CheckContext } from './context';
+import { withArticle } from '../rules/words';
 
 export function checkBoard(ctx: CheckContext, doc: FactionDocument): void {
   const head = doc.faction.keySpan ?? doc.faction.span;
@@ -32,7 +33,7 @@ export function checkBoard(ctx: CheckContext, doc: FactionDocument): void {
     } else if (!sources.length && doctrineCp !== undefined && cp !== doctrineCp) {
       ctx.report(
         'FS-CP-MISMATCH',
-        `A ${doc.doctrine.value} doctrine generates ${doctrineCp} CP per round, not ${cp} (Light 2, Standard 3, Elite 4)`,
+        `${withArticle(doc.doctrine.value ?? '', true)} doctrine generates ${doctrineCp} CP per round, not ${cp} (Light 2, Standard 3, Elite 4)`,
         doc.cp.span,
         { replacements: [String(doctrineCp)] },
       );

@@ -13,14 +13,16 @@ import {
   WEAPON_TYPES,
   STAT_NAMES,
   UNIVERSAL_RULES,
+  type KnownOrder,
   type UnitClass,
 } from '../rules/data';
-import type { Ability, Order, UnitCard, Weapon, Field } from '../model/types';
+import { count, pluralOf, withArticle } from '../rules/words';
+import type { Ability, Order, UnitCard, Weapon, Field, Span } from '../model/types';
 import { rankByCloseness, suggest } from '../model/yaml';
 import { checkStats } from './stats';
 import { type CheckContext, checkTextRanges } from './context';
 import { bandList, inches, isBand, knownAbility, launchBayTier, nearestBands, universalRule } from '../rules/lookup';
-import { hasStat, ruleFits } from '../model/derived';
+import { hasStat, ruleMisfit, ruleOwners } from '../model/derived';
 
 export function checkCard(ctx: CheckContext, card: UnitCard): void {
   const cls = card.class.value;
@@ -54,7 +56,7 @@ export function checkCard(ctx: CheckContext, card: UnitCard): void {
     }
   }
   if (row && card.bases?.value !== undefined && card.bases.value !== row.bases) {
-    ctx.report('FS-BASES', `A ${cls} has exactly ${row.bases} ${row.bases === 1 ? 'base' : 'bases'}, not ${card.bases.value}`, card.bases.span, {
+    ctx.report('FS-BASES', `${withArticle(cls!, true)} has exactly ${count(row.bases, 'base')}, not ${card.bases.value}`, card.bases.span, {
       replacements: [String(row.bases)],
     });
   }
@@ -75,14 +77,14 @@ export function checkCard(ctx: CheckContext, card: UnitCard): void {
     if (weapons.length > row.weapons) {
       ctx.report(
         'FS-SLOTS-WEAPONS',
-        `A ${cls} has ${row.weapons} weapon ${row.weapons === 1 ? 'system' : 'systems'}; this card lists ${weapons.length}`,
+        `${withArticle(cls!, true)} has ${count(row.weapons, 'weapon system')}; this card lists ${weapons.length}`,
         card.weapons!.keySpan,
         { max: row.weapons },
       );
     } else if (weapons.length < row.weapons) {
       ctx.report(
         'FS-SLOTS-WEAPONS-UNDER',
-        `A ${cls} has ${row.weapons} weapon ${row.weapons === 1 ? 'system' : 'systems'}; this card lists ${weapons.length}`,
+        `${withArticle(cls!, true)} has ${count(row.weapons, 'weapon system')}; this card lists ${weapons.length}`,
         card.weapons?.keySpan ?? at,
       );
     }
@@ -95,7 +97,7 @@ export function checkCard(ctx: CheckContext, card: UnitCard): void {
     const note = row.ordersNote ? ` (${row.ordersNote})` : '';
     ctx.report(
       'FS-SLOTS-ORDERS',
-      `A ${cls} issues at most ${row.orders} ${row.orders === 1 ? 'Order' : 'Orders'}; this card lists ${orders.length}${note}`,
+      `${withArticle(cls!, true)} issues at most ${count(row.orders, 'Order')}; this card lists ${orders.length}${note}`,
       card.orders!.keySpan,
       { max: row.orders },
     );
@@ -105,7 +107,7 @@ export function checkCard(ctx: CheckContext, card: UnitCard): void {
   }
   const ld = card.stats?.entries.LD?.value;
   const ldDice = ld && ld.kind === 'targetDice' ? ld.dice : undefined;
-  for (const o of orders) checkOrder(ctx, o, ldDice);
+  for (const o of orders) checkOrder(ctx, o, ldDice, cls);
 
   // Abilities
   const abilities = card.abilities?.items ?? [];
@@ -114,7 +116,7 @@ export function checkCard(ctx: CheckContext, card: UnitCard): void {
   if (row && slotted > row.abilities) {
     ctx.report(
       'FS-SLOTS-ABILITIES',
-      `A ${cls} has ${row.abilities} ability ${row.abilities === 1 ? 'slot' : 'slots'}; this card uses ${slotted} (universal class rules are free)`,
+      `${withArticle(cls!, true)} has ${count(row.abilities, 'ability slot')}; this card uses ${slotted} (universal class rules are free)`,
       card.abilities!.keySpan,
       { max: row.abilities },
     );
@@ -161,7 +163,7 @@ function checkWeapon(ctx: CheckContext, w: Weapon, cls: UnitClass | undefined): 
   }
   const a = w.attacks.value;
   if (a !== undefined && a < WEAPON_MIN_ATTACKS) {
-    ctx.report('FS-WEAPON-ATTACKS', `A weapon makes at least ${WEAPON_MIN_ATTACKS} attack, not ${a}`, w.attacks.span, {
+    ctx.report('FS-WEAPON-ATTACKS', `A weapon makes at least ${count(WEAPON_MIN_ATTACKS, 'attack')}, not ${a}`, w.attacks.span, {
       replacements: [String(WEAPON_MIN_ATTACKS)],
     });
   }
@@ -172,9 +174,10 @@ export function knownOrder(name: string) {
   return KNOWN_ORDERS.find((o) => o.name.toLowerCase() === n);
 }
 
-function checkOrder(ctx: CheckContext, o: Order, ldDice: number | undefined): void {
+function checkOrder(ctx: CheckContext, o: Order, ldDice: number | undefined, cls: UnitClass | undefined): void {
   const name = o.name.value ?? '';
   const known = knownOrder(name);
+  if (known && cls) checkOrderClass(ctx, known, cls, o.name.span);
   if (o.form === 'string' && name && !known) {
     const s = suggest(
       name,
@@ -198,12 +201,20 @@ function checkOrder(ctx: CheckContext, o: Order, ldDice: number | undefined): vo
   } else if (diff !== undefined && ldDice !== undefined && diff > ldDice) {
     ctx.report(
       'FS-ORDER-UNREACHABLE',
-      `Difficulty ${diff} can never succeed: this unit rolls ${ldDice} LD ${ldDice === 1 ? 'die' : 'dice'}`,
+      `Difficulty ${diff} can never succeed: this unit rolls ${count(ldDice, 'LD die', 'LD dice')}`,
       o.difficulty?.span ?? o.name.span,
     );
   }
   if (o.range) checkRangeField(ctx, o.range, undefined, false);
   if (o.effect) checkTextRanges(ctx, o.effect.span, 'the effect');
+}
+
+/** An order only some classes may issue (Recover Craft: Carriers, section 6). */
+function checkOrderClass(ctx: CheckContext, order: KnownOrder, cls: UnitClass, span: Span): void {
+  const only = order.onlyClasses;
+  if (!only || only.classes.includes(cls)) return;
+  const owners = only.classes.map((c) => pluralOf(c)).join(' and ');
+  ctx.report('FS-ORDER-CLASS', `${order.name} is an order of ${owners} only (section ${only.section}: ${only.why}); ${withArticle(cls)} cannot issue it`, span);
 }
 
 function checkAbility(ctx: CheckContext, a: Ability, card: UnitCard, cls: UnitClass | undefined): void {
@@ -214,14 +225,10 @@ function checkAbility(ctx: CheckContext, a: Ability, card: UnitCard, cls: UnitCl
   if (!name) return;
   const rule = universalRule(name);
   if (rule) {
-    if (cls && !ruleFits(rule, card, cls)) {
-      const owners =
-        rule.classes === 'tonnage'
-          ? 'classes with Tonnage (not Fighters or Bombers)'
-          : rule.classes === 'singleBase'
-            ? 'single-base classes'
-            : rule.classes.join(', ');
-      ctx.report('FS-UNIVERSAL-RULE-CLASS', `${rule.name} is a universal rule of ${owners}; a ${cls} does not have it`, span);
+    const misfit = cls ? ruleMisfit(rule, card, cls) : undefined;
+    if (misfit) {
+      const why = rule.requiresStats ? ` (section ${rule.requiresStats.section})` : '';
+      ctx.report('FS-UNIVERSAL-RULE-CLASS', `${rule.name} is a universal rule of ${ruleOwners(rule)}${why}; ${misfit}`, span);
     }
     return;
   }
@@ -242,6 +249,13 @@ function checkAbility(ctx: CheckContext, a: Ability, card: UnitCard, cls: UnitCl
     if (known.requiresStat && card.stats && !hasStat(card, known.requiresStat)) {
       ctx.report('FS-ABILITY-REQUIRES', `${known.name} needs ${known.requiresStat} (${STAT_NAMES[known.requiresStat]}); this unit has none`, span);
     }
+    return;
+  }
+  const order = knownOrder(name);
+  if (order) {
+    // An order written under abilities: on a class that may not issue it, that is the problem.
+    if (cls && order.onlyClasses && !order.onlyClasses.classes.includes(cls)) checkOrderClass(ctx, order, cls, span);
+    else if (a.form === 'string') ctx.report('FS-ABILITY-UNKNOWN', `${order.name} is an order, not an ability: list it under "orders"`, span);
     return;
   }
   if (a.form === 'string') {

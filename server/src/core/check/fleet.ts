@@ -8,6 +8,7 @@ import { prepare } from '../model/suggest';
 import type { CheckContext } from './context';
 import { bayCapacity } from '../model/derived';
 import { clip } from '../model/limits';
+import { count, withArticle } from '../rules/words';
 
 function related(ref: CardRef | undefined, message: string): Problem['related'] {
   return ref ? [{ uri: ref.uri, span: ref.card.name.span, message }] : undefined;
@@ -23,7 +24,7 @@ function checkName(ctx: CheckContext, f: Field<string>, faction: string | undefi
     const other = elsewhere[0]!;
     ctx.report(
       'FS-UNIT-FACTION',
-      `${clip(other.card.name.value ?? '')} is a ${clip(other.faction)} card; this fleet is ${clip(faction)}`,
+      `${clip(other.card.name.value ?? '')} is ${withArticle(clip(other.faction))} card; this fleet is ${clip(faction)}`,
       f.span,
       undefined,
       related(other, `${clip(other.card.name.value ?? '')} is defined here (${clip(other.faction)})`),
@@ -103,7 +104,7 @@ export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
         : 'a whole number';
       ctx.report(
         'FS-OBJECTIVES',
-        size ? `A ${limit} pts ${size.name} game is recommended ${rec} objectives, not ${n}` : `Objectives is a whole number, not ${n}`,
+        size ? `${withArticle(`${limit} pts`, true)} ${size.name} game is recommended ${rec} objectives, not ${n}` : `Objectives is a whole number, not ${n}`,
         doc.objectives.span,
         size ? { replacements: [String(size.objectives.min)] } : undefined,
       );
@@ -140,7 +141,7 @@ function checkEmbark(ctx: CheckContext, ep: EntryPoints, faction: string | undef
       const can = cap.reserves > 0 ? LAUNCH_BAY.carrierCarries.join(' or ') : LAUNCH_BAY.tierCarries.join(' or ');
       ctx.report(
         'FS-EMBARK-KIND',
-        `${hostName}'s launch bay carries ${can} units, not a ${cls ?? 'unit of unknown class'} (${carried.card.name.value})`,
+        `${hostName}'s launch bay carries ${can} units, not ${withArticle(cls ?? 'unit of unknown class')} (${carried.card.name.value})`,
         f.span,
         undefined,
         related(host, `${hostName} is defined here`),
@@ -154,12 +155,12 @@ function checkEmbark(ctx: CheckContext, ep: EntryPoints, faction: string | undef
   });
   if (over > 0 && cap) {
     const parts = [
-      cap.tierFighters ? `${cap.tierFighters} Fighter ${cap.tierFighters === 1 ? 'unit' : 'units'} (Launch Bay Tier)` : '',
-      cap.reserves ? `${cap.reserves} squadrons of Fighters or Bombers (Launch Bays (Reserves))` : '',
+      cap.tierFighters ? `${count(cap.tierFighters, 'Fighter unit')} (Launch Bay Tier)` : '',
+      cap.reserves ? `${count(cap.reserves, 'squadron')} of Fighters or Bombers (Launch Bays (Reserves))` : '',
     ].filter(Boolean);
     ctx.report(
       'FS-EMBARK-CAPACITY',
-      `${host!.card.name.value} can carry ${parts.join(' and ')}; ${over} embarked ${over === 1 ? 'unit does' : 'units do'} not fit`,
+      `${host!.card.name.value} can carry ${parts.join(' and ')}; ${count(over, 'embarked unit')} ${over === 1 ? 'does' : 'do'} not fit`,
       embark.keySpan,
       undefined,
       related(host, `${host!.card.name.value} is defined here`),

@@ -10,6 +10,7 @@ import { clip } from '../model/limits';
 import { checkCard } from './card';
 import { checkBoard } from './board';
 import { checkFleet } from './fleet';
+import { count as countOf } from '../rules/words';
 
 export { CODES, type Code } from '../model/codes';
 export { cpPerRound } from '../model/derived';
@@ -81,7 +82,7 @@ function checkDuplicate(ctx: CheckContext, card: UnitCard): void {
   }
   ctx.report(
     'FS-DUPLICATE-CARD',
-    `${clip(faction)} already has a card named "${clip(name)}" (${count} other${count === 1 ? '' : 's'}); names are unique per faction across the workspace`,
+    `${clip(faction)} already has a card named "${clip(name)}" (${countOf(count, 'other')}); names are unique per faction across the workspace`,
     card.name.span,
     undefined,
     others.map((r) => ({ uri: r.uri, span: r.card.name.span, message: `"${clip(name)}" is also defined here` })),

@@ -4,6 +4,7 @@ import type { StatEntry, UnitCard } from '../model/types';
 import type { CheckContext } from './context';
 import { formDescription } from '../rules/lookup';
 import { clip } from '../model/limits';
+import { noun, withArticle } from '../rules/words';
 
 function clamp(n: number, lo: number, hi: number): number {
   return Math.min(hi, Math.max(lo, n));
@@ -22,7 +23,7 @@ export function checkStats(ctx: CheckContext, card: UnitCard, cls: UnitClass | u
   if (missing.length) {
     ctx.report(
       'FS-STAT-MISSING',
-      `Missing ${missing.length === 1 ? 'stat' : 'stats'} ${missing.join(', ')}: every card has all nine (${STAT_ORDER.join(' ')}); write "-" for one the unit does not have`,
+      `Missing ${noun(missing.length, 'stat')} ${missing.join(', ')}: every card has all nine (${STAT_ORDER.join(' ')}); write "-" for one the unit does not have`,
       block.keySpan,
       {
         missing,
@@ -78,9 +79,14 @@ function checkStat(ctx: CheckContext, e: StatEntry, cls: UnitClass | undefined):
         return;
       }
       if (e.stat === 'T' && cls && CLASSES[cls].smallCraft) {
-        ctx.report('FS-TONNAGE-SMALL-CRAFT', `A ${cls} has no use for Tonnage: Fighters and Bombers never claim objectives (section 20); write "-"`, e.span, {
-          replacements: ['"-"'],
-        });
+        ctx.report(
+          'FS-TONNAGE-SMALL-CRAFT',
+          `${withArticle(cls, true)} has no use for Tonnage: Fighters and Bombers never claim objectives (section 20); write "-"`,
+          e.span,
+          {
+            replacements: ['"-"'],
+          },
+        );
       }
       return;
     }

@@ -11,6 +11,7 @@ import { bayCapacity } from '../model/derived';
 import { universalRule } from '../rules/lookup';
 import { fleetTotals } from '../fleetPoints';
 import { cardsOf, inStyleOf, within, yamlScalar } from './shared';
+import { noun } from '../rules/words';
 
 export interface TextEdit {
   uri: string;
@@ -165,7 +166,7 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
         const edit = addStats(doc, card.stats, missing);
         if (edit)
           out.push({
-            title: `Add the missing ${missing.length === 1 ? 'stat' : 'stats'} ${missing.join(', ')} (placeholder values)`,
+            title: `Add the missing ${noun(missing.length, 'stat')} ${missing.join(', ')} (placeholder values)`,
             kind: 'quickfix',
             edits: [edit],
             problem: p,

@@ -1,21 +1,24 @@
 /**
- * Code lenses: a fleet's points against its limit above the fleet, "Simulate vs ..." above each
- * card (the editor's simulate command with the card as attacker; the language server names the
- * command), and the points estimate "≈ N pts" above each card's points.
+ * Code lenses: a fleet's points against its limit and "Battle vs ..." above the fleet, "Simulate vs ..."
+ * above each card (the editor's simulate command with the card as attacker; the language server names
+ * the command), and the points estimate "≈ N pts" above each card's points.
  */
 import type { FabledDocument, Span } from '../model/types';
 import type { Workspace } from '../workspace';
-import type { Settings, SimulateCommandArgs } from '../api';
+import type { BattleCommandArgs, Settings, SimulateCommandArgs } from '../api';
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { cardsOf, iconSafe, RESULT_CAP } from './shared';
 import { referenceCard } from './odds';
 import { pointsEstimateLenses } from './pointsEstimate';
+import { count } from '../rules/words';
 
 export interface Lens {
   span: Span;
   title: string;
   /** What the lens runs: a simulation with these cards. Absent: an informational lens (no command). */
   simulate?: SimulateCommandArgs;
+  /** Or the fleet battle of this fleet against one the editor asks for. */
+  battle?: BattleCommandArgs;
 }
 
 export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Settings): Lens[] {
@@ -25,8 +28,11 @@ export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Setting
       const s = fleetSummary(doc, ws);
       const at = doc.name.keySpan ?? doc.points.keySpan ?? { start: 0, end: 0 };
       const state = s.limit === undefined ? '' : s.over ? ` — ${-s.remaining!} over` : s.remaining! > 0 ? ` — ${s.remaining} left` : ' — exactly at the limit';
-      const unknown = s.unknownUnits.length ? ` (${s.unknownUnits.length} unknown ${s.unknownUnits.length === 1 ? 'card' : 'cards'} not counted)` : '';
-      return [{ span: at, title: `${pointsLabel(s)}${state}${unknown}` }];
+      const unknown = s.unknownUnits.length ? ` (${count(s.unknownUnits.length, 'unknown card')} not counted)` : '';
+      const lenses: Lens[] = [{ span: at, title: `${pointsLabel(s)}${state}${unknown}` }];
+      if (doc.name.keySpan && (doc.units?.items.length ?? 0) > 0)
+        lenses.push({ span: doc.name.keySpan, title: 'Battle vs …', battle: { fleet: { uri: doc.uri, name: s.name } } });
+      return lenses;
     }
     const target = settings.referenceTarget ? settings.referenceTarget : undefined;
     const out: Lens[] = [];

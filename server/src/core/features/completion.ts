@@ -34,6 +34,7 @@ import { cardsOf, md, pSuccess, pct, yamlScalar, within } from './shared';
 import type { Span } from '../model/types';
 import { templatesFor, type TemplatePlace } from './templates';
 import { weaponTypeText } from './hover';
+import { count, withArticle } from '../rules/words';
 
 export type CompletionKind = 'key' | 'value' | 'enum' | 'card' | 'snippet' | 'order' | 'ability' | 'faction';
 
@@ -202,16 +203,14 @@ function formOf(stat: StatName): string {
   }
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
 /** "1 base · 2 weapons · 1 order · 1 ability · 145 pts": what the class card gives, in words. */
 export function classDetail(cl: UnitClass): string {
   const r = CLASSES[cl];
   return [
-    plural(r.bases, 'base'),
-    plural(r.weapons, 'weapon'),
-    r.orders ? plural(r.orders, 'order') : 'no orders',
-    plural(r.abilities, 'ability', 'abilities'),
+    count(r.bases, 'base'),
+    count(r.weapons, 'weapon'),
+    r.orders ? count(r.orders, 'order') : 'no orders',
+    count(r.abilities, 'ability'),
     `${r.points} pts`,
   ].join(' · ');
 }
@@ -219,7 +218,7 @@ export function classDetail(cl: UnitClass): string {
 function classSummary(cl: UnitClass): string {
   const r = CLASSES[cl];
   const parts = [
-    `The ${r.card} class card: ${plural(r.bases, 'base')} (${r.baseMm}mm${r.baseIsHouseValue ? ', the tools\u2019 default size' : ''}), up to ${plural(r.weapons, 'weapon system')}, ${r.orders ? `up to ${plural(r.orders, 'order')}` : 'no orders'} and ${plural(r.abilities, 'ability', 'abilities')}; ${r.points} points.`,
+    `The ${r.card} class card: ${count(r.bases, 'base')} (${r.baseMm}mm${r.baseIsHouseValue ? ', the tools\u2019 default size' : ''}), up to ${count(r.weapons, 'weapon system')}, ${r.orders ? `up to ${count(r.orders, 'order')}` : 'no orders'} and ${count(r.abilities, 'ability')}; ${r.points} points.`,
   ];
   if (r.smallCraft) parts.push(`Small craft: weapons reach at most ${SMALL_CRAFT_MAX_RANGE}".`);
   if (r.combinedShields) parts.push('Its bases share one pool of shields (Combined Shields).');
@@ -303,7 +302,7 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
     return out;
   }
   if (cardPath && c === '' && key === 'points' && cls) return [value(String(CLASSES[cls].points), span, 0, { detail: `the ${cls} class card` })];
-  if (cardPath && c === '' && key === 'bases' && cls) return [value(String(CLASSES[cls].bases), span, 0, { detail: `a ${cls}` })];
+  if (cardPath && c === '' && key === 'bases' && cls) return [value(String(CLASSES[cls].bases), span, 0, { detail: withArticle(cls) })];
   if (cardPath && c === '' && key === 'base' && cls) return [value(`${CLASSES[cls].baseMm}mm`, span, 0, { detail: `${cls} default` })];
   if (cardPath && c === 'weapons.[]' && key === 'type') return weaponTypeItems(span);
   if (cardPath && (c === 'weapons.[]' || c === 'orders.[]' || c === 'abilities.[]') && key === 'range') {
@@ -326,7 +325,7 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
     return ws
       .factions()
       .sort()
-      .map((f, i) => ({ ...value(yamlScalar(f), span, i), label: f, kind: 'faction' as const, detail: `${ws.cardsOf(f).length} cards` }));
+      .map((f, i) => ({ ...value(yamlScalar(f), span, i), label: f, kind: 'faction' as const, detail: count(ws.cardsOf(f).length, 'card') }));
   }
   if (doc.kind === 'faction' && path.length === 0 && key === 'doctrine') {
     return Object.entries(DOCTRINES).map(([d, cp], i) => value(d, span, i, { kind: 'enum', detail: `${cp} CP per round` }));
@@ -373,7 +372,10 @@ function itemValues(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path
 
 function orderItems(span: Span, card: UnitCard | undefined): Completion[] {
   const have = new Set((card?.orders?.items ?? []).map((o) => o.name.value?.toLowerCase()));
-  return KNOWN_ORDERS.filter((o) => !have.has(o.name.toLowerCase())).map((o, i) =>
+  const cls = card?.class.value;
+  // An order only some classes may issue (Recover Craft: Carriers) is not offered to the others.
+  const fits = (o: (typeof KNOWN_ORDERS)[number]) => !o.onlyClasses || !cls || o.onlyClasses.classes.includes(cls);
+  return KNOWN_ORDERS.filter((o) => !have.has(o.name.toLowerCase()) && fits(o)).map((o, i) =>
     value(o.name, span, i, {
       kind: 'order',
       detail: o.difficulty !== undefined ? `difficulty ${o.difficulty}` : o.section,

@@ -36,7 +36,8 @@ import {
 } from '../rules/data';
 import { classCardByName, classCardMarkdown, escapeMarkdown, section, sectionMarkdown, sectionTitle, termSection } from '../rules/text';
 import { knownAbility, launchBayTier, nearestBands, universalRule } from '../rules/lookup';
-import { bayCapacity, cpPerRound } from '../model/derived';
+import { bayCapacity, cpPerRound, ruleOwners } from '../model/derived';
+import { article, count, noun, withArticle } from '../rules/words';
 import { atLeast, cardAt, md, num, pSuccess, pct, statLine, within } from './shared';
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { weaponOddsMarkdown } from './odds';
@@ -134,7 +135,7 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
     return result(spanOf(card.points, off), head, quote(GAME_SIZE_SECTIONS[0]!, { noSummary: true }));
   }
   if (card.bases && (within(card.bases.span, off) || within(card.bases.keySpan, off))) {
-    const head = join(`**bases: ${card.bases.value ?? '?'}**`, row ? `A ${cls} has exactly ${row.bases} ${row.bases === 1 ? 'base' : 'bases'}.` : undefined);
+    const head = join(`**bases: ${card.bases.value ?? '?'}**`, row ? `${withArticle(cls!, true)} has exactly ${count(row.bases, 'base')}.` : undefined);
     return result(spanOf(card.bases, off), head, quote(SEE.classes));
   }
   if (card.base && (within(card.base.span, off) || within(card.base.keySpan, off))) {
@@ -160,7 +161,7 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
       const n = card.weapons.items.length;
       return result(
         card.weapons.keySpan,
-        join(`**weapons**`, row ? `${n} of the ${cls}'s ${row.weapons} weapon ${row.weapons === 1 ? 'system' : 'systems'}.` : `${n} weapon systems.`),
+        join(`**weapons**`, row ? `${n} of the ${cls}'s ${count(row.weapons, 'weapon system')}.` : `${count(n, 'weapon system')}.`),
         quote(WEAPON_TYPE_SECTION),
       );
     }
@@ -173,11 +174,7 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
       const n = card.orders.items.length;
       return result(
         card.orders.keySpan,
-        join(
-          '**orders**',
-          row ? `${n} of the ${cls}'s ${row.orders} ${row.orders === 1 ? 'Order' : 'Orders'}.` : undefined,
-          row?.ordersNote ? `_${md(row.ordersNote)}_` : undefined,
-        ),
+        join('**orders**', row ? `${n} of the ${cls}'s ${count(row.orders, 'Order')}.` : undefined, row?.ordersNote ? `_${md(row.ordersNote)}_` : undefined),
         quote(ORDERS_SECTION, { inPlay: true }),
       );
     }
@@ -188,12 +185,7 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
       const slotted = card.abilities.items.filter((a) => !universalRule(a.name.value ?? '')).length;
       return result(
         card.abilities.keySpan,
-        join(
-          '**abilities**',
-          row
-            ? `${slotted} of the ${cls}'s ${row.abilities} ability ${row.abilities === 1 ? 'slot' : 'slots'} used; universal class rules are free.`
-            : undefined,
-        ),
+        join('**abilities**', row ? `${slotted} of the ${cls}'s ${count(row.abilities, 'ability slot')} used; universal class rules are free.` : undefined),
         quote(SEE.classes, { noSummary: true }),
       );
     }
@@ -249,8 +241,7 @@ function fileName(uri: string): string {
 function classHover(cls: UnitClass | undefined, raw: string): string {
   if (!cls) return join(`**class: ${md(raw)}**`, `Not a class. Classes: ${Object.keys(CLASSES).map(md).join(', ')}.`);
   const r = CLASSES[cls];
-  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-  const row = `${plural(r.bases, 'base')} · ${plural(r.weapons, 'weapon system')} · ${plural(r.orders, 'order')} · ${plural(r.abilities, 'ability')} · ${r.points} pts standard · ${r.baseMm}mm base${r.baseIsHouseValue ? ' (house default)' : ''}`;
+  const row = `${count(r.bases, 'base')} · ${count(r.weapons, 'weapon system')} · ${count(r.orders, 'order')} · ${count(r.abilities, 'ability')} · ${r.points} pts standard · ${r.baseMm}mm base${r.baseIsHouseValue ? ' (house default)' : ''}`;
   return join(
     `**${md(cls)}**`,
     md(row),
@@ -299,7 +290,7 @@ function statHover(e: StatEntry, card: UnitCard, cls: UnitClass | undefined): st
     case 'sticks':
       text =
         v.parts.length === 2
-          ? `Moves with a ${v.parts[0]}" stick, and may combine it with a ${v.parts[1]}" stick into one continuous path (${v.parts[0]! + v.parts[1]!}" in all).`
+          ? `Moves with ${withArticle(`${v.parts[0]}"`)} stick, and may combine it with ${withArticle(`${v.parts[1]}"`)} stick into one continuous path (${v.parts[0]! + v.parts[1]!}" in all).`
           : `Moves up to ${v.parts[0]}" with one stick.`;
       break;
     case 'target': {
@@ -314,22 +305,19 @@ function statHover(e: StatEntry, card: UnitCard, cls: UnitClass | undefined): st
     }
     case 'count':
       if (e.stat === 'SH') {
-        text = `Absorbs ${v.n} ${v.n === 1 ? 'hit' : 'hits'} before hits reach the armour (an Ion hit removes ${FIRE.ionShieldsPerHit}, an Ion Critical Hit ${FIRE.ionShieldsPerCrit}).`;
+        text = `Absorbs ${count(v.n, 'hit')} before hits reach the armour (an Ion hit removes ${FIRE.ionShieldsPerHit}, an Ion Critical Hit ${FIRE.ionShieldsPerCrit}).`;
         if (combined && bases > 1)
           text += ` Combined Shields: ${v.n} per base, a pool of ${v.n * bases} for ${bases} bases; the pool's maximum falls as bases are destroyed.`;
       } else if (e.stat === 'HP') {
-        text =
-          bases > 1
-            ? `${v.n} hull ${v.n === 1 ? 'point' : 'points'} per base: ${v.n * bases} across ${bases} bases.`
-            : `${v.n} hull ${v.n === 1 ? 'point' : 'points'}.`;
+        text = bases > 1 ? `${count(v.n, 'hull point')} per base: ${v.n * bases} across ${count(bases, 'base')}.` : `${count(v.n, 'hull point')}.`;
       } else {
-        text = `Tonnage ${v.n}: adds ${v.n} to objective control within ${OBJECTIVE_RANGE}" at the end of each round, and rams with ${v.n} ${v.n === 1 ? 'die' : 'dice'}.`;
+        text = `Tonnage ${v.n}: adds ${v.n} to objective control within ${OBJECTIVE_RANGE}" at the end of each round, and rams with ${count(v.n, 'die')}.`;
       }
       break;
     case 'targetDice': {
       const p = pSuccess(v.target);
       const chances = Array.from({ length: Math.min(v.dice, 6) }, (_, i) => `${i + 1}+: ${pct(atLeast(v.target, v.dice, i + 1))}`).join(', ');
-      text = `Roll ${v.dice} ${v.dice === 1 ? 'die' : 'dice'}; each ${v.target}+ succeeds (${pct(p)} per die), ${num(v.dice * p)} successes on average. Chance of at least ${chances}.`;
+      text = `Roll ${count(v.dice, 'die')}; each ${v.target}+ succeeds (${pct(p)} per die), ${num(v.dice * p)} successes on average. Chance of at least ${chances}.`;
       if (e.stat === 'LD') {
         const orders = card.orders?.items ?? [];
         const withDiff = orders.map((o) => ({ o, d: orderDifficulty(o) })).filter((x) => x.d !== undefined);
@@ -491,7 +479,7 @@ function abilityHover(a: Ability, card: UnitCard, off: number, text: string): Ho
   const cls = card.class.value;
   const uni = universalRule(name);
   if (uni) {
-    const owners = uni.classes === 'tonnage' ? 'any class with Tonnage' : uni.classes === 'singleBase' ? 'single-base classes' : uni.classes.join(', ');
+    const owners = ruleOwners(uni);
     const head = join(`**${md(uni.name)}** (universal class rule: free, takes no ability slot)`, md(uni.summary), `Belongs to ${md(owners)}.`);
     return result(span, head, /^\d+$/.test(uni.section) ? quote(uni.section) : undefined);
   }
@@ -499,7 +487,7 @@ function abilityHover(a: Ability, card: UnitCard, off: number, text: string): Ho
   if (tier !== undefined) {
     const head = join(
       `**Launch Bay Tier ${tier}**`,
-      `May begin the battle with ${tier * LAUNCH_BAY.fightersPerTier} ${LAUNCH_BAY.tierCarries.join('/')} ${tier === 1 ? 'unit' : 'units'} embarked (never Bombers).`,
+      `May begin the battle with ${tier * LAUNCH_BAY.fightersPerTier} ${LAUNCH_BAY.tierCarries.join('/')} ${noun(tier * LAUNCH_BAY.fightersPerTier, 'unit')} embarked (never Bombers).`,
     );
     return result(span, head, quote(LAUNCH_BAY.section));
   }
@@ -549,7 +537,7 @@ function fleetHover(doc: FleetDocument, ws: Workspace, off: number): HoverResult
     const head = join(
       `**objectives: ${doc.objectives.value ?? md(doc.objectives.raw)}**`,
       size
-        ? `Recommended for a ${size.points} pts ${md(size.name)} game: ${size.objectives.min === size.objectives.max ? size.objectives.min : `${size.objectives.min}–${size.objectives.max}`}.`
+        ? `Recommended for ${withArticle(`${size.points} pts`)} ${md(size.name)} game: ${size.objectives.min === size.objectives.max ? size.objectives.min : `${size.objectives.min}–${size.objectives.max}`}.`
         : undefined,
     );
     return result(spanOf(doc.objectives, off), head, quote(SEE.objectives, { inPlay: true }));
@@ -558,10 +546,7 @@ function fleetHover(doc: FleetDocument, ws: Workspace, off: number): HoverResult
   if (fk) return fk;
   if (within(doc.name.span, off) || within(doc.name.keySpan, off)) {
     const s = summary();
-    return result(
-      spanOf(doc.name, off),
-      join(`**${md(s.name || 'Fleet')}** — ${md(s.faction)}`, pointsLabel(s), `${s.entries.length} ${s.entries.length === 1 ? 'entry' : 'entries'}.`),
-    );
+    return result(spanOf(doc.name, off), join(`**${md(s.name || 'Fleet')}** — ${md(s.faction)}`, pointsLabel(s), `${count(s.entries.length, 'entry')}.`));
   }
   const faction = doc.faction.value;
   for (const entry of doc.units?.items ?? []) {
@@ -578,7 +563,7 @@ function entryHover(doc: FleetDocument, entry: FleetEntry, ws: Workspace, off: n
       const cap = host ? bayCapacity(host.card) : undefined;
       const text = cap
         ? cap.tierFighters || cap.reserves
-          ? `${md(host!.card.name.value ?? '')} carries ${[cap.tierFighters ? `${cap.tierFighters} Fighter ${cap.tierFighters === 1 ? 'unit' : 'units'} (Launch Bay Tier)` : '', cap.reserves ? `${cap.reserves} squadrons of ${LAUNCH_BAY.carrierCarries.join(' or ')} (${md(LAUNCH_BAY.reservesAbility)})` : ''].filter(Boolean).join(' and ')}.`
+          ? `${md(host!.card.name.value ?? '')} carries ${[cap.tierFighters ? `${count(cap.tierFighters, 'Fighter unit')} (Launch Bay Tier)` : '', cap.reserves ? `${count(cap.reserves, 'squadron')} of ${LAUNCH_BAY.carrierCarries.join(' or ')} (${md(LAUNCH_BAY.reservesAbility)})` : ''].filter(Boolean).join(' and ')}.`
           : `${md(host!.card.name.value ?? '')} has no Launch Bay.`
         : undefined;
       return result(
@@ -623,7 +608,9 @@ function cardRefHover(f: Field<string>, ws: Workspace, faction: string | undefin
   const each = p + embarkedPts;
   const line = entry ? `${count} × ${each} pts = ${count * each} pts${embarkedPts ? ` (${p} + ${embarkedPts} embarked, each copy)` : ''}` : `${p} pts`;
   const other =
-    faction !== undefined && ref.faction.toLowerCase() !== faction.toLowerCase() ? `_A ${md(ref.faction)} card; this fleet is ${md(faction)}._` : undefined;
+    faction !== undefined && ref.faction.toLowerCase() !== faction.toLowerCase()
+      ? `_${article(ref.faction, true)} ${md(ref.faction)} card; this fleet is ${md(faction)}._`
+      : undefined;
   return result(span, join(cardSummary(ref.card, ref.uri), `**${line}**`, other));
 }
 
@@ -637,7 +624,7 @@ function factionHover(doc: FactionDocument, ws: Workspace, off: number): HoverRe
     const d = doc.doctrine.value;
     const head = join(
       `**doctrine: ${md(d ?? doc.doctrine.raw)}**`,
-      d ? `A ${d} doctrine generates ${DOCTRINES[d]} CP per round.` : undefined,
+      d ? `${withArticle(d, true)} doctrine generates ${DOCTRINES[d]} CP per round.` : undefined,
       `Doctrines: ${Object.entries(DOCTRINES)
         .map(([k, v]) => `${k} ${v} CP`)
         .join(', ')}; no faction generates more than ${COMMAND_BOARD.maxCpPerRound} CP per round.`,

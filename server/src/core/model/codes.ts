@@ -50,6 +50,7 @@ export const CODES = {
   'FS-ORDER-UNREACHABLE': { severity: 'warning', title: 'Order difficulty above the LD dice', section: '16' },
   'FS-ORDER-NO-LD': { severity: 'error', title: 'Orders on a unit without LD', section: '16' },
   'FS-ORDER-UNKNOWN': { severity: 'warning', title: 'Order named but not known', section: '16' },
+  'FS-ORDER-CLASS': { severity: 'error', title: 'Order of another class (Recover Craft is a Carrier order)', section: '6' },
   'FS-UNIVERSAL-RULE-CLASS': { severity: 'error', title: 'Universal rule on a class it does not belong to', section: '3' },
   'FS-ABILITY-UNKNOWN': { severity: 'warning', title: 'Ability named but not known', section: 'class cards' },
   'FS-ABILITY-REQUIRES': { severity: 'error', title: 'Ability needs a stat the unit lacks', section: '13' },

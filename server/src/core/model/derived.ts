@@ -2,7 +2,8 @@
  * Facts derived from a document and the rules pack, shared by checks and features: whether a card
  * has a stat, which universal rules fit it, what its launch bays carry, a board's CP per round.
  */
-import { CLASSES, DOCTRINES, LAUNCH_BAY, type STAT_ORDER, type UniversalRule, type UnitClass } from '../rules/data';
+import { CLASSES, DOCTRINES, LAUNCH_BAY, STAT_NAMES, type STAT_ORDER, type StatName, type UniversalRule, type UnitClass } from '../rules/data';
+import { listOf, pluralOf, withArticle } from '../rules/words';
 import { launchBayTier, normRuleName } from '../rules/lookup';
 import type { Ability, FactionDocument, UnitCard } from './types';
 
@@ -11,12 +12,40 @@ export function hasStat(card: UnitCard, stat: (typeof STAT_ORDER)[number]): bool
   return !!v && v.kind !== 'none';
 }
 
-/** Whether a universal rule belongs to this card's class. */
+/** Whether the card writes "-" for the stat (a malformed or missing stat is reported on its own). */
+export function lacksStat(card: UnitCard, stat: StatName): boolean {
+  return card.stats?.entries[stat]?.value?.kind === 'none';
+}
+
+/**
+ * Why a universal rule is not this card's, as the end of a sentence ("a Fighter does not have it",
+ * "this unit has no LD (Leadership)"), or undefined when it is.
+ */
+export function ruleMisfit(rule: UniversalRule, card: UnitCard, cls: UnitClass): string | undefined {
+  const classFits =
+    rule.classes === 'tonnage'
+      ? // Fighters and Bombers never claim objectives (section 20), Tonnage or not.
+        !CLASSES[cls].smallCraft
+      : rule.classes === 'singleBase'
+        ? CLASSES[cls].bases === 1
+        : rule.classes.includes(cls);
+  if (!classFits) return `${withArticle(cls)} does not have it`;
+  const lacking = (rule.requiresStats?.stats ?? []).filter((s) => lacksStat(card, s));
+  if (lacking.length) return `this unit has no ${lacking.map((s) => `${s} (${STAT_NAMES[s]})`).join(' and no ')}`;
+  return undefined;
+}
+
+/** Whether a universal rule belongs to this card: its class, and the stats the rule needs. */
 export function ruleFits(rule: UniversalRule, card: UnitCard, cls: UnitClass): boolean {
-  // Fighters and Bombers never claim objectives (section 20), Tonnage or not.
-  if (rule.classes === 'tonnage') return !CLASSES[cls].smallCraft && (hasStat(card, 'T') || !card.stats?.entries.T);
-  if (rule.classes === 'singleBase') return CLASSES[cls].bases === 1;
-  return rule.classes.includes(cls);
+  return ruleMisfit(rule, card, cls) === undefined;
+}
+
+/** Who a universal rule belongs to, for messages and hovers: "Escorts and Frigates", "units with LD and Tonnage, never Fighters or Bombers". */
+export function ruleOwners(rule: UniversalRule): string {
+  const stats = rule.requiresStats ? listOf(rule.requiresStats.stats.map((s) => (s === 'T' ? 'Tonnage' : s))) : undefined;
+  if (rule.classes === 'tonnage') return `${stats ? `units with ${stats}` : 'classes with Tonnage'}, never Fighters or Bombers`;
+  const classes = rule.classes === 'singleBase' ? 'single-base classes' : listOf(rule.classes.map(pluralOf));
+  return stats ? `${classes} with ${stats}` : classes;
 }
 
 export function abilityName(a: Ability): string {

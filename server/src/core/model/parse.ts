@@ -493,7 +493,7 @@ class Reader {
     if (stats) card.stats = this.stats(stats);
     else this.report('FS-MISSING-FIELD', `Missing "stats": all nine stats (${STAT_ORDER.join(' ')})`, at);
     const weapons = this.list(g('weapons'), true, 'weapons');
-    if (weapons) card.weapons = { ...weapons, items: weapons.items.map((w) => this.weapon(w)).filter((w): w is Weapon => !!w) };
+    if (weapons) card.weapons = { ...weapons, items: weapons.items.map((w) => this.weapon(w)) };
     const orders = this.list(g('orders'), true, 'orders');
     if (orders) card.orders = { ...orders, items: orders.items.map((o) => this.order(o)).filter((o): o is Order => !!o) };
     const abilities = this.list(g('abilities'), true, 'abilities');
@@ -553,7 +553,7 @@ class Reader {
     }
   }
 
-  private weapon(node: YAMLNode): Weapon | undefined {
+  private weapon(node: YAMLNode): Weapon {
     const span = spanOf(node);
     if (node.kind === Kind.MAP) {
       const m = readMap(node, this.problems, WEAPON_KEYS, 'on a weapon');
@@ -575,11 +575,11 @@ class Reader {
       `A weapon is a mapping (name, type, range, damage, attacks) or a line "Name — Type, Range, Dmg, Attacks", not ${describeKind(node)}`,
       span,
     );
-    return undefined;
+    return unreadableWeapon(span, '');
   }
 
   /** "Pulse Laser — Ion, 9\", 2, 4" with "-", "—" or "–" as the dash. */
-  private weaponLine(node: YAMLScalar): Weapon | undefined {
+  private weaponLine(node: YAMLScalar): Weapon {
     const span = spanOf(node);
     const value = scalarText(node);
     const base = contentStart(this.text, node);
@@ -606,7 +606,9 @@ class Reader {
         `Cannot read the weapon "${clip(value)}": write "Name — Type, Range, Dmg, Attacks" (e.g. Pulse Laser — Ion, 9", 2, 4) or a mapping`,
         span,
       );
-      return undefined;
+      // Still a weapon system of the card (counted for its class's slots), as a mapping with a
+      // missing field is: the problem is reported once, here.
+      return unreadableWeapon(span, value);
     }
     const nameText = value.slice(0, split.index!);
     const name: Field<string> = { value: nameText.trim() || undefined, raw: nameText, span: at(leading(nameText), nameText.trim().length) };
@@ -877,6 +879,12 @@ class Reader {
     }
     return entry;
   }
+}
+
+/** A weapon whose profile could not be read (reported where it is): every field empty, the text kept as its name's raw. */
+function unreadableWeapon(span: Span, raw: string): Weapon {
+  const empty = <T>(): Field<T> => ({ value: undefined, raw: '', span: { start: span.start, end: span.start } });
+  return { form: 'line', span, name: { value: undefined, raw, span }, type: empty(), range: empty(), damage: empty(), attacks: empty() };
 }
 
 function hasKey(node: YAMLNode, key: string): boolean {

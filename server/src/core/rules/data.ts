@@ -273,6 +273,14 @@ export const PRECISION_STRIKE = { attacksPerBase: 1, boostedAttacksPerBase: 2, t
 export const ACTION_POINTS_PER_ACTIVATION = 2;
 export const SHIELD_RECHARGE = { dice: 4, target: 7, section: '10' } as const;
 
+/** Section 13: Board (1 AP) needs CR on both units, the target's SH at 0 and the target within this range. */
+export const BOARDING = { range: 3, section: '13' } as const;
+/**
+ * Section 13: Ram (1 AP) needs Tonnage and base contact (range 0); each die scores a hit on 5+, on 4+
+ * when the target moved at least 3" this round; each hit left after Dodge deals this HP to both units.
+ */
+export const RAMMING = { range: 0, hitTarget: 5, hitTargetMoved: 4, movedAtLeast: 3, damage: 1, section: '13' } as const;
+
 /** Section 16: Orders. */
 export const DEFAULT_ORDER_RANGE = 12;
 export const ORDERS_SECTION = '16';
@@ -284,6 +292,8 @@ export interface KnownOrder {
   range?: number;
   summary: string;
   section: string;
+  /** The only classes that may issue it, and the section that says so. */
+  onlyClasses?: { classes: readonly UnitClass[]; section: string; why: string };
 }
 
 export const KNOWN_ORDERS: readonly KnownOrder[] = [
@@ -318,6 +328,8 @@ export const KNOWN_ORDERS: readonly KnownOrder[] = [
     difficulty: 3,
     summary: 'The Carrier may return 1 Fighter squadron to its launch bay; it counts as already activated this round.',
     section: 'Carrier card',
+    // Section 6 and its FAQ: "Only Carriers may recover or restore Fighter units."
+    onlyClasses: { classes: ['Carrier'], section: '6', why: 'only Carriers may recover or restore Fighters' },
   },
 ];
 
@@ -327,8 +339,13 @@ export const KNOWN_ORDERS: readonly KnownOrder[] = [
  */
 export interface UniversalRule {
   name: string;
-  /** The classes the rule belongs to; 'tonnage' = any class whose card has a Tonnage; 'singleBase' = classes with one base. */
+  /**
+   * The classes the rule belongs to; 'tonnage' = any class but Fighters and Bombers (they never
+   * claim objectives, section 20); 'singleBase' = classes with one base.
+   */
   classes: readonly UnitClass[] | 'tonnage' | 'singleBase';
+  /** Stats a card must have (not "-") for the rule to be its own, and the section that says so. */
+  requiresStats?: { stats: readonly StatName[]; section: string };
   summary: string;
   section: string;
 }
@@ -375,6 +392,8 @@ export const UNIVERSAL_RULES: readonly UniversalRule[] = [
   {
     name: 'Objective Control',
     classes: 'tonnage',
+    // Section 20: "To contest an objective a unit must have LD and Tonnage."
+    requiresStats: { stats: ['LD', 'T'], section: '20' },
     summary: 'Units with LD and Tonnage within 3" of an objective add their Tonnage to contest it.',
     section: '20',
   },
@@ -449,11 +468,13 @@ export interface GameSize {
   table: string;
   objectives: { min: number; max: number };
   terrain?: string;
+  /** Inches between the two fleets' board edges in the fleet battle's approach model (BATTLE.md). */
+  depth: number;
 }
 export const GAME_SIZES: readonly GameSize[] = [
-  { points: 500, name: 'Skirmish', table: "3' × 3'", objectives: { min: 3, max: 3 } },
-  { points: 1000, name: 'Standard', table: "4' × 4'", objectives: { min: 5, max: 8 }, terrain: '4–6 pieces' },
-  { points: 2000, name: 'Battle', table: '44" × 60"', objectives: { min: 8, max: 12 }, terrain: '6–8 pieces' },
+  { points: 500, name: 'Skirmish', table: "3' × 3'", objectives: { min: 3, max: 3 }, depth: 36 },
+  { points: 1000, name: 'Standard', table: "4' × 4'", objectives: { min: 5, max: 8 }, terrain: '4–6 pieces', depth: 48 },
+  { points: 2000, name: 'Battle', table: '44" × 60"', objectives: { min: 8, max: 12 }, terrain: '6–8 pieces', depth: 44 },
 ];
 export const GAME_SIZE_SECTIONS = ['17', '20'];
 
@@ -471,3 +492,5 @@ export const ENGAGEMENT_DEFAULTS = { range: 12, rounds: 6, trials: 20000, seed: 
  * standard-cost cards stays cheap.
  */
 export const POINTS_ESTIMATE = { minField: 10, maxField: 40, flagSpreads: 2 } as const;
+/** The fleet battle (BATTLE.md): the same defaults; without a fixed range the fleets approach. */
+export const BATTLE_DEFAULTS = { rounds: 6, trials: 20000, seed: 1, sections: ['6', '7', '9', '13', '14', '15', '18'] } as const;

@@ -33,6 +33,7 @@ import {
   CLASS_TABLE_SECTIONS,
 } from './data';
 import type { UnitClass } from './data';
+import { count } from './words';
 
 // ---------------------------------------------------------------------------------------------
 // The shape of ruletext.json (the build script imports these types, so both sides agree).
@@ -237,11 +238,10 @@ export function sectionMarkdown(n: number | string, opts: SectionMarkdownOptions
 export function classCardMarkdown(className: UnitClass | string): string | undefined {
   const c = classCard(className);
   if (!c) return undefined;
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   const item = (i: CardItem): string => `- **${escapeMarkdown(i.name)}**${i.text ? ` — ${escapeMarkdown(i.text)}` : ''}`;
   const parts = [
     `**${escapeMarkdown(c.name)}** (${escapeMarkdown(c.class)} class card)`,
-    escapeMarkdown(`${c.points} pts · ${plural(c.bases, 'base')} · ${plural(c.orderSlots, 'order slot')} · ${plural(c.abilitySlots, 'ability slot')}`),
+    escapeMarkdown(`${c.points} pts · ${count(c.bases, 'base')} · ${count(c.orderSlots, 'order slot')} · ${count(c.abilitySlots, 'ability slot')}`),
     escapeMarkdown(c.description),
   ];
   if (c.orders.length > 0) parts.push(['**Orders**', ...c.orders.map(item)].join('\n'));

@@ -1,106 +1,46 @@
 /**
  * The quick engagement (RULES.md "The engagement (duel) model"): two units at a fixed range play
- * rounds until one is destroyed or the round limit passes. Each round the Initiative winner
- * activates first; an activation is Fire plus the policy's second action.
+ * rounds until one is destroyed or the round limit passes. It is the fleet battle (battle.ts) of two
+ * one-unit fleets at a fixed range: the same round, activations, policy, Board and Ram, and the
+ * same numbers from the same seed. What this file adds is the duel's own result shape and, when the
+ * joint state space fits, the exact Markov chain over both units' states (SH, hull, braced), built
+ * from the same kernels and decisions as the sampled run, as a cross-check.
  *
- * Three ways to run it, all from the same pieces:
- * - kernel sampling (the default): each Fire action jumps to a defender state drawn from that
- *   action's exact distribution (a "kernel", computed once per state and cached), so one trial
- *   costs a few uniform draws per activation;
- * - dice sampling, when exact kernels would be too costly (absurd attack counts): every Fire action
- *   is rolled by the sampled volley;
- * - the exact Markov chain over both units' states (SH, hull, braced), when the state space fits:
- *   the same kernels, propagated as distributions instead of sampled.
- *
- * Interpretations (also in `ENGAGEMENT_ASSUMPTIONS`): Brace lasts until the bracing unit's next activation (it protects against every
- * Fire action in between); Shields Back Online may be taken only with SH missing and restores at
- * most up to the current maximum (Combined Shields: per-base SH x bases left); the attacker starts
- * with full shields, the defender with `defenderShields`; cover protects the defender only; the
- * volley's aim and brace options do not apply, the policy chooses those.
+ * Interpretations (also in `ENGAGEMENT_ASSUMPTIONS`): Brace lasts until the bracing unit's next
+ * activation; Shields Back Online may be taken only with SH missing and restores at most up to the
+ * current maximum (Combined Shields: per-base SH x bases left); the attacker starts with full
+ * shields, the defender with `defenderShields`; cover protects the defender only; the volley's aim
+ * and brace options do not apply, the policy chooses those.
  */
-import { ACTION_POINTS_PER_ACTIVATION, ENGAGEMENT_DEFAULTS, SHIELD_RECHARGE } from '../rules/data';
+import { ACTION_POINTS_PER_ACTIVATION, BOARDING, ENGAGEMENT_DEFAULTS, RAMMING } from '../rules/data';
 import type { ActionCounts, EngagementOptions, EngagementResult, Point, UnitProfile } from './types';
-import { Dice, binomialPmf, makeRng, pSuccess, rollSucceeds } from './dice';
+import { makeRng } from './dice';
 import type { RandomGenerator } from './dice';
-import { attacksAgainst, basesLeft, maxShields, planFire, weaponReach } from './fire';
-import type { FireContext } from './fire';
-import { exactVolley } from './volley-exact';
-import type { Budget } from './volley-exact';
-import { sampleVolley } from './volley-sample';
+import { maxShields } from './fire';
 import { asResolved, type Resolved } from './options';
 import { sanitizeProfile } from './profile';
+import { BattleRun, KERNEL_WORK_LIMIT, initiativeOdds } from './battle';
+import type { BattleOutcome, DuelAccess, DuelKernel, SecondAction } from './battle';
 
-// Hot-path aliases: some loaders (tsx, used by the tests and the benchmark) turn every use of an
-// imported binding into a getter call, which costs more than the work in the sampling loop. The
-// values never change, so they are read once here.
-const RECHARGE_DICE = SHIELD_RECHARGE.dice;
-const RECHARGE_TARGET = SHIELD_RECHARGE.target;
-const succeeds = rollSucceeds;
-const basesOf = basesLeft;
+export { KERNEL_WORK_LIMIT, initiativeOdds };
+export type { SecondAction };
+
 const maxShieldsOf = maxShields;
-const volleyBySampling = sampleVolley;
 
-export type SecondAction = 'aim' | 'shields' | 'brace' | 'none';
-
-/** Work limits: kernels for sampling, and the exact chain on top. */
-export const KERNEL_WORK_LIMIT = 4e7;
+/** Work limit of the exact chain on top of the kernels. */
 export const MARKOV_WORK_LIMIT = 2e7;
 
 export const POLICY_EXPECTED =
   `Each activation spends ${ACTION_POINTS_PER_ACTIVATION} AP: Fire with every weapon in range, and one second action chosen greedily by expected hull points: ` +
   'Aim is worth the extra expected hull damage it adds to this Fire action (aiming the weapon that adds the most); ' +
   "Shields Back Online (only with SH missing) and Brace (only with AC) are worth the expected hull damage they avert from the opponent's next (unaimed) Fire action. " +
-  "The highest value wins; ties go to Aim, then Shields Back Online, then Brace. Brace lasts until the unit's next activation.";
+  "The highest value wins; ties go to Aim, then Shields Back Online, then Brace. Brace lasts until the unit's next activation. " +
+  `Within ${BOARDING.range}" of a unit with CR, the second action comes after the Fire action and is Board instead when the target's SH is 0 and boarding is expected to remove more hull points; ` +
+  `a unit with nothing in range Rams (Tonnage, at ${RAMMING.range}") as a last resort.`;
 
 export const POLICY_RULE =
   `Each activation spends ${ACTION_POINTS_PER_ACTIVATION} AP: Fire with every weapon in range, and one second action by a fixed rule (used because exact expectations would be too costly for these cards): ` +
   'Shields Back Online if SH is missing; else Aim the in-range weapon with the most attacks x damage; else Brace if the unit has AC.';
-
-/** P(side A activates first): LD successes, ties to the lower target, then more dice, then a re-roll. */
-export function initiativeOdds(a: UnitProfile['ld'], b: UnitProfile['ld']): number {
-  const da = a ? binomialPmf(a.dice, pSuccess(a.target)) : Float64Array.of(1);
-  const db = b ? binomialPmf(b.dice, pSuccess(b.target)) : Float64Array.of(1);
-  let more = 0;
-  let less = 0;
-  let tie = 0;
-  for (let i = 0; i < da.length; i++)
-    for (let j = 0; j < db.length; j++) {
-      const p = da[i]! * db[j]!;
-      if (i > j) more += p;
-      else if (i < j) less += p;
-      else tie += p;
-    }
-  // A unit without LD rolls nothing: it has no target number and no dice for the tie-breakers.
-  let tieToA: boolean | undefined;
-  if (a && !b) tieToA = true;
-  else if (!a && b) tieToA = false;
-  else if (a && b) {
-    if (a.target !== b.target) tieToA = a.target < b.target;
-    else if (a.dice !== b.dice) tieToA = a.dice > b.dice;
-  }
-  if (tieToA === true) return more + tie;
-  if (tieToA === false) return more;
-  return more + less === 0 ? 0.5 : more / (more + less);
-}
-
-/** An exact Fire-action outcome distribution from one defender state. */
-interface Kernel {
-  /** Next defender states, keyed `hull * stride + sh`, with cumulative probabilities for sampling. */
-  keys: Float64Array;
-  probs: Float64Array;
-  cdf: Float64Array;
-  expectedHull: number;
-}
-
-interface Side {
-  p: UnitProfile;
-  /** Largest SH the unit can ever hold, plus one: the stride of its state key. */
-  stride: number;
-  fullHull: number;
-  /** Whether shots at this side get the cover modifier. */
-  cover: boolean;
-  canBrace: boolean;
-}
 
 interface UnitState {
   sh: number;
@@ -108,172 +48,10 @@ interface UnitState {
   braced: boolean;
 }
 
-class Engine {
-  readonly sides: [Side, Side];
-  readonly pFirst: number;
-  readonly rechargePmf: Float64Array;
-  readonly rechargeP: number;
-  /** Per firing side: plan key -> plan, and plan key -> defender state key -> kernel. */
-  private plans: [Map<number, FireContext>, Map<number, FireContext>] = [new Map(), new Map()];
-  private kernels: [Map<number, Map<number, Kernel>>, Map<number, Map<number, Kernel>>] = [new Map(), new Map()];
-  private policies = new Map<number | string, { action: SecondAction; aim?: number }>();
-  /** Numeric policy keys fit when the state sizes are small; otherwise strings. */
-  private readonly numericKeys: boolean;
-  private readonly keyS: number;
-  private readonly keyH: number;
-  readonly budget: Budget = { ops: 0, limit: KERNEL_WORK_LIMIT };
-  mode: 'kernel' | 'dice' = 'kernel';
-
-  constructor(
-    att: UnitProfile,
-    def: UnitProfile,
-    readonly range: number,
-    cover: boolean,
-  ) {
-    const side = (p: UnitProfile, c: boolean): Side => ({
-      p,
-      stride: maxShields(p, p.bases * p.hp) + 1,
-      fullHull: p.bases * p.hp,
-      cover: c,
-      canBrace: p.armour !== undefined,
-    });
-    this.sides = [side(att, false), side(def, cover)];
-    this.pFirst = initiativeOdds(att.ld, def.ld);
-    this.rechargeP = pSuccess(SHIELD_RECHARGE.target);
-    this.rechargePmf = binomialPmf(SHIELD_RECHARGE.dice, this.rechargeP);
-    this.keyS = Math.max(this.sides[0].stride, this.sides[1].stride);
-    this.keyH = Math.max(this.sides[0].fullHull, this.sides[1].fullHull) + 1;
-    this.numericKeys = 2 * this.keyS * this.keyH * this.keyS * this.keyH * 2 * 2 < Number.MAX_SAFE_INTEGER;
-  }
-
-  /** The Fire plan of side `f` at the other side, by attacker bases, aim and whether the target braced. */
-  plan(f: 0 | 1, attBases: number, aim: number | undefined, braced: boolean): FireContext {
-    const shooter = this.sides[f].p;
-    const key = (attBases * (shooter.weapons.length + 1) + (aim ?? -1) + 1) * 2 + (braced ? 1 : 0);
-    let ctx = this.plans[f].get(key);
-    if (!ctx) {
-      ctx = planFire(shooter, this.sides[1 - f]!.p, { attackerBases: attBases, cover: this.sides[1 - f]!.cover, brace: braced, aim, range: this.range });
-      this.plans[f].set(key, ctx);
-    }
-    return ctx;
-  }
-
-  /** The exact kernel of a Fire action, or undefined when the work limit is reached. */
-  kernel(f: 0 | 1, attBases: number, aim: number | undefined, target: UnitState): Kernel | undefined {
-    const shooter = this.sides[f].p;
-    const t = this.sides[1 - f]!;
-    const planKey = (attBases * (shooter.weapons.length + 1) + (aim ?? -1) + 1) * 2 + (target.braced ? 1 : 0);
-    let byState = this.kernels[f].get(planKey);
-    if (!byState) this.kernels[f].set(planKey, (byState = new Map()));
-    const stateKey = target.hull * t.stride + target.sh;
-    const hit = byState.get(stateKey);
-    if (hit) return hit;
-    const ex = exactVolley(this.plan(f, attBases, aim, target.braced), new Map([[stateKey, 1]]), t.stride, this.budget);
-    if (!ex) return undefined;
-    const n = ex.dist.size;
-    const keys = new Float64Array(n);
-    const probs = new Float64Array(n);
-    const cdf = new Float64Array(n);
-    let i = 0;
-    let acc = 0;
-    let expectedHull = 0;
-    for (const [k, p] of ex.dist) {
-      keys[i] = k;
-      probs[i] = p;
-      acc += p;
-      cdf[i] = acc;
-      expectedHull += p * (target.hull - Math.floor(k / t.stride));
-      i++;
-    }
-    const kern = { keys, probs, cdf, expectedHull };
-    byState.set(stateKey, kern);
-    return kern;
-  }
-
-  private expected(f: 0 | 1, attBases: number, aim: number | undefined, target: UnitState): number | undefined {
-    return this.kernel(f, attBases, aim, target)?.expectedHull;
-  }
-
-  /** The second action of side `f` (its own braced flag already cleared), cached by state. */
-  decide(f: 0 | 1, self: UnitState, foe: UnitState): { action: SecondAction; aim?: number } | undefined {
-    // The fixed rule is cheaper than any cache lookup.
-    if (this.mode === 'dice') return this.decideRule(f, self);
-    const { keyS: S, keyH: H } = this;
-    const key = this.numericKeys
-      ? (((((f * S + self.sh) * H + self.hull) * S + foe.sh) * H + foe.hull) * 2 + (foe.braced ? 1 : 0)) * 2 + (this.mode === 'kernel' ? 1 : 0)
-      : `${f},${self.sh},${self.hull},${foe.sh},${foe.hull},${foe.braced ? 1 : 0},${this.mode}`;
-    const hit = this.policies.get(key);
-    if (hit) return hit;
-    const d = this.mode === 'kernel' ? this.decideExpected(f, self, foe) : this.decideRule(f, self);
-    if (d) this.policies.set(key, d);
-    return d;
-  }
-
-  private decideRule(f: 0 | 1, self: UnitState): { action: SecondAction; aim?: number } {
-    const s = this.sides[f];
-    if (self.sh < maxShields(s.p, self.hull)) return { action: 'shields' };
-    let best = -1;
-    let bestValue = 0;
-    s.p.weapons.forEach((w, i) => {
-      if (weaponReach(s.p, w) >= this.range && w.attacks * w.damage > bestValue) {
-        best = i;
-        bestValue = w.attacks * w.damage;
-      }
-    });
-    if (best >= 0) return { action: 'aim', aim: best };
-    return s.canBrace ? { action: 'brace' } : { action: 'none' };
-  }
-
-  private decideExpected(f: 0 | 1, self: UnitState, foe: UnitState): { action: SecondAction; aim?: number } | undefined {
-    const s = this.sides[f];
-    const o: 0 | 1 = f === 0 ? 1 : 0;
-    const myBases = basesLeft(self.hull, s.p.hp);
-    const foeBases = basesLeft(foe.hull, this.sides[o].p.hp);
-    let action: SecondAction = 'none';
-    let aim: number | undefined;
-    let value = -Infinity;
-    // Aim: the weapon whose aimed Fire action adds the most expected hull damage.
-    const plain = this.expected(f, myBases, undefined, foe);
-    if (plain === undefined) return undefined;
-    const ctx = this.plan(f, myBases, undefined, foe.braced);
-    for (const plan of ctx.plans) {
-      if (attacksAgainst(plan, foeBases) === 0) continue;
-      const e = this.expected(f, myBases, plan.index, foe);
-      if (e === undefined) return undefined;
-      if (e - plain > value) {
-        value = e - plain;
-        action = 'aim';
-        aim = plan.index;
-      }
-    }
-    // What the opponent's next Fire action is expected to take from us, as we stand.
-    const threat = this.expected(o, foeBases, undefined, { ...self, braced: false });
-    if (threat === undefined) return undefined;
-    const max = maxShields(s.p, self.hull);
-    if (self.sh < max) {
-      let after = 0;
-      for (let k = 0; k < this.rechargePmf.length; k++) {
-        const e = this.expected(o, foeBases, undefined, { sh: Math.min(max, self.sh + k), hull: self.hull, braced: false });
-        if (e === undefined) return undefined;
-        after += this.rechargePmf[k]! * e;
-      }
-      if (threat - after > value) {
-        value = threat - after;
-        action = 'shields';
-        aim = undefined;
-      }
-    }
-    if (s.canBrace) {
-      const braced = this.expected(o, foeBases, undefined, { ...self, braced: true });
-      if (braced === undefined) return undefined;
-      if (threat - braced > value) {
-        value = threat - braced;
-        action = 'brace';
-        aim = undefined;
-      }
-    }
-    return { action, aim };
-  }
+interface DuelSide {
+  p: UnitProfile;
+  stride: number;
+  fullHull: number;
 }
 
 interface RunTotals {
@@ -295,103 +73,6 @@ function emptyTotals(rounds: number): RunTotals {
       { aim: 0, shields: 0, brace: 0 },
     ],
   };
-}
-
-/** Seeded trials; returns undefined if kernel mode ran out of work budget (the caller retries with dice). */
-function sampleRun(e: Engine, start: [UnitState, UnitState], rounds: number, trials: number, rng: RandomGenerator): RunTotals | undefined {
-  const dice = new Dice(rng);
-  const totals = emptyTotals(rounds);
-  const st: [UnitState, UnitState] = [{ ...start[0] }, { ...start[1] }];
-  let volleyPlan: FireContext | undefined;
-  // Kernel mode: the decision and its kernel depend only on the joint state, so they are kept per
-  // state (a dense array when the state space is small), and an activation is one lookup and a draw.
-  interface Step {
-    action: SecondAction;
-    kernel?: Kernel;
-  }
-  const S = [e.sides[0].stride, e.sides[1].stride];
-  const H = [e.sides[0].fullHull + 1, e.sides[1].fullHull + 1];
-  const stepSpace = S[0]! * H[0]! * S[1]! * H[1]! * 2;
-  const dense = e.mode === 'kernel' && stepSpace <= 4_000_000;
-  const steps: [(Step | undefined)[], (Step | undefined)[]] = dense ? [new Array(stepSpace), new Array(stepSpace)] : [[], []];
-  const activate = (f: 0 | 1): boolean | undefined => {
-    const o: 0 | 1 = f === 0 ? 1 : 0;
-    const me = st[f];
-    const foe = st[o];
-    me.braced = false;
-    const side = e.sides[f];
-    let step: Step | undefined;
-    const slot = dense ? ((me.hull * S[f]! + me.sh) * (H[o]! * S[o]!) + foe.hull * S[o]! + foe.sh) * 2 + (foe.braced ? 1 : 0) : -1;
-    if (dense) step = steps[f][slot];
-    if (!step) {
-      const d = e.decide(f, me, foe);
-      if (!d) return undefined;
-      step = { action: d.action };
-      if (e.mode === 'kernel') {
-        step.kernel = e.kernel(f, basesOf(me.hull, side.p.hp), d.aim, foe);
-        if (!step.kernel) return undefined;
-      } else {
-        volleyPlan = e.plan(f, basesOf(me.hull, side.p.hp), d.aim, foe.braced);
-      }
-      if (dense) steps[f][slot] = step;
-    }
-    if (step.action === 'shields') {
-      let restored = 0;
-      for (let i = 0; i < RECHARGE_DICE; i++) if (succeeds(dice.d10(), RECHARGE_TARGET)) restored++;
-      me.sh = Math.min(maxShieldsOf(side.p, me.hull), me.sh + restored);
-      totals.actions[f].shields++;
-    } else if (step.action === 'brace') {
-      me.braced = true;
-      totals.actions[f].brace++;
-    } else if (step.action === 'aim') totals.actions[f].aim++;
-    const k = step.kernel;
-    if (k) {
-      const u = dice.uniform();
-      let lo = 0;
-      let hi = k.cdf.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (k.cdf[mid]! > u) hi = mid;
-        else lo = mid + 1;
-      }
-      const key = k.keys[lo]!;
-      const stride = S[o]!;
-      foe.hull = Math.floor(key / stride);
-      foe.sh = key - foe.hull * stride;
-    } else {
-      volleyBySampling(volleyPlan!, foe, dice);
-    }
-    return foe.hull === 0;
-  };
-  for (let t = 0; t < trials; t++) {
-    st[0].sh = start[0].sh;
-    st[0].hull = start[0].hull;
-    st[0].braced = start[0].braced;
-    st[1].sh = start[1].sh;
-    st[1].hull = start[1].hull;
-    st[1].braced = start[1].braced;
-    for (let r = 0; r < rounds; r++) {
-      const first: 0 | 1 = dice.uniform() < e.pFirst ? 0 : 1;
-      const second: 0 | 1 = first === 0 ? 1 : 0;
-      let killed = activate(first);
-      if (killed === undefined) return undefined;
-      if (killed) {
-        totals.wins[first]++;
-        totals.ended[r]!++;
-        totals.deaths[second][r]!++;
-        break;
-      }
-      killed = activate(second);
-      if (killed === undefined) return undefined;
-      if (killed) {
-        totals.wins[second]++;
-        totals.ended[r]!++;
-        totals.deaths[first][r]!++;
-        break;
-      }
-    }
-  }
-  return totals;
 }
 
 /** The exact chain is tried only up to this many joint states (dense arrays of this length). */
@@ -428,8 +109,7 @@ class Bag {
  * roll. The two transitions are independent, and doing them apart costs |kernel| + |recharge| per
  * state instead of their product. Undefined when it does not fit the state or work limits.
  */
-function markovRun(e: Engine, start: [UnitState, UnitState], rounds: number): RunTotals | undefined {
-  const sides = e.sides;
+function markovRun(e: DuelAccess, sides: [DuelSide, DuelSide], pFirst: number, start: [UnitState, UnitState], rounds: number): RunTotals | undefined {
   const size = sides.map((s) => (s.fullHull + 1) * s.stride * 2) as [number, number];
   const N = size[0] * size[1];
   if (N > MARKOV_MAX_STATES) return undefined;
@@ -454,7 +134,7 @@ function markovRun(e: Engine, start: [UnitState, UnitState], rounds: number): Ru
   const totals = emptyTotals(rounds);
   // Per side and joint state (own brace flag cleared): 1 + the index of its step in `kernels`/`actions`.
   const stepOf: [Int32Array, Int32Array] = [new Int32Array(N), new Int32Array(N)];
-  const kernels: Kernel[] = [];
+  const kernels: DuelKernel[] = [];
   const actions: number[] = [];
   const me: UnitState = { sh: 0, hull: 0, braced: false };
   const foe: UnitState = { sh: 0, hull: 0, braced: false };
@@ -478,8 +158,7 @@ function markovRun(e: Engine, start: [UnitState, UnitState], rounds: number): Ru
       foe.braced = (iFoe & 1) === 1;
       const d = e.decide(f, me, foe);
       if (!d) return undefined;
-      const kern = e.kernel(f, basesOf(me.hull, sides[f].p.hp), d.aim, foe);
-      if (!kern) return undefined;
+      const kern = d.kernel;
       kernels.push(kern);
       actions.push(d.action === 'shields' ? 1 : d.action === 'brace' ? 2 : 0);
       id = stepOf[f][slot] = kernels.length;
@@ -530,7 +209,7 @@ function markovRun(e: Engine, start: [UnitState, UnitState], rounds: number): Ru
   alive.add(unitIndex(0, start[0]) * size[1] + unitIndex(1, start[1]), 1);
   for (let r = 0; r < rounds; r++) {
     for (const first of [0, 1] as const) {
-      const pf = first === 0 ? e.pFirst : 1 - e.pFirst;
+      const pf = first === 0 ? pFirst : 1 - pFirst;
       if (pf === 0) continue;
       const second: 0 | 1 = first === 0 ? 1 : 0;
       for (let k = 0; k < alive.n; k++) {
@@ -560,60 +239,70 @@ function markovRun(e: Engine, start: [UnitState, UnitState], rounds: number): Ru
   return totals;
 }
 
-function summarise(totals: RunTotals, n: number, rounds: number) {
-  const attackerWins = totals.wins[0] / n;
-  const defenderWins = totals.wins[1] / n;
+function summarise(ended: Float64Array, wins: [number, number], alive: [(r: number) => number, (r: number) => number], n: number, rounds: number) {
+  const attackerWins = wins[0] / n;
+  const defenderWins = wins[1] / n;
   const neither = Math.max(0, 1 - attackerWins - defenderWins);
   let meanRounds = 0;
   const roundsTaken: Point[] = [];
+  let endedSum = 0;
+  for (let r = 0; r < rounds; r++) endedSum += ended[r]!;
+  const unended = Math.max(0, 1 - endedSum / n);
   for (let r = 0; r < rounds; r++) {
-    const p = totals.ended[r]! / n + (r === rounds - 1 ? neither : 0);
+    const p = ended[r]! / n + (r === rounds - 1 ? unended : 0);
     meanRounds += (r + 1) * p;
     if (p > 0) roundsTaken.push({ value: r + 1, p });
   }
   const survival: { round: number; attacker: number; defender: number }[] = [];
-  let deadA = 0;
-  let deadB = 0;
-  for (let r = 0; r < rounds; r++) {
-    deadA += totals.deaths[0][r]!;
-    deadB += totals.deaths[1][r]!;
-    survival.push({ round: r + 1, attacker: 1 - deadA / n, defender: 1 - deadB / n });
-  }
+  for (let r = 0; r < rounds; r++) survival.push({ round: r + 1, attacker: alive[0](r), defender: alive[1](r) });
   return { attackerWins, defenderWins, neither, meanRounds, roundsTaken, survival };
 }
 
-/**
- * The engagement between attacker and defender. Sampled with `trials` seeded trials (the same seed
- * gives the same numbers); when the joint state space fits, also exact (`exact`).
- */
-export function simulateEngagement(
+/** The duel as a fleet battle: two one-unit fleets, the defender with its starting state and cover. */
+function duelRun(att: UnitProfile, def: UnitProfile, opts: EngagementOptions | Resolved, rng: RandomGenerator | undefined, workLimit?: number) {
+  const r = asResolved(att, def, opts);
+  const aHull = r.attackerBases * att.hp;
+  const run = new BattleRun(
+    [
+      { name: att.name, faction: '', units: [{ name: att.name, copy: 1, points: 0, profile: att, start: { sh: maxShields(att, aHull), hull: aHull } }] },
+      {
+        name: def.name,
+        faction: '',
+        units: [{ name: def.name, copy: 1, points: 0, profile: def, start: { sh: r.defenderShields, hull: r.defenderHull }, cover: r.cover }],
+      },
+    ],
+    { range: r.range, depth: 0, rounds: r.rounds, trials: r.trials, seed: r.seed, ...(workLimit !== undefined ? { workLimit } : {}) },
+    rng ?? makeRng(r.seed),
+  );
+  return { run, resolved: r, aHull };
+}
+
+/** Board or Ram can happen in this duel (so the exact chain, which knows only Fire, does not apply). */
+function closeCombat(att: UnitProfile, def: UnitProfile, range: number): boolean {
+  const board = range <= BOARDING.range && att.cr !== undefined && def.cr !== undefined;
+  const ram = range <= RAMMING.range && ((att.tonnage ?? 0) > 0 || (def.tonnage ?? 0) > 0);
+  return board || ram;
+}
+
+/** The duel's result from the battle's sampled outcome (and the exact chain when it fits). */
+function engagementResult(
+  out: BattleOutcome,
+  run: BattleRun,
   att: UnitProfile,
   def: UnitProfile,
-  opts: EngagementOptions | Resolved = {},
-  rng?: RandomGenerator,
-  tuning: { exact?: boolean } = {},
+  r: Resolved,
+  aHull: number,
+  exact: boolean,
 ): EngagementResult {
-  att = sanitizeProfile(att);
-  def = sanitizeProfile(def);
-  const r = asResolved(att, def, opts);
-  const e = new Engine(att, def, r.range, r.cover);
-  const aHull = r.attackerBases * att.hp;
-  const start: [UnitState, UnitState] = [
-    { sh: maxShields(att, aHull), hull: aHull, braced: false },
-    { sh: r.defenderShields, hull: r.defenderHull, braced: false },
-  ];
-  const source = rng ?? makeRng(r.seed);
-  let totals = sampleRun(e, start, r.rounds, r.trials, source.clone());
-  if (!totals) {
-    e.mode = 'dice';
-    totals = sampleRun(e, start, r.rounds, r.trials, source.clone())!;
-  }
-  const s = summarise(totals, r.trials, r.rounds);
-  const se = (p: number) => Math.sqrt((p * (1 - p)) / r.trials);
+  const t = out.totals;
+  const n = Math.max(1, t.trials);
+  const s = summarise(t.ended, t.annihilation, [(k) => t.alive[0]![k]! / n, (k) => t.alive[1]![k]! / n], n, r.rounds);
+  const se = (p: number) => Math.sqrt((p * (1 - p)) / n);
+  const per = (u: number): ActionCounts => ({ aim: t.tally.aim[u]! / n, shields: t.tally.shields[u]! / n, brace: t.tally.brace[u]! / n });
   const result: EngagementResult = {
     method: 'sampled',
     rounds: r.rounds,
-    trials: r.trials,
+    trials: t.trials,
     seed: r.seed,
     range: r.range,
     attackerWins: s.attackerWins,
@@ -622,26 +311,102 @@ export function simulateEngagement(
     standardError: { attackerWins: se(s.attackerWins), defenderWins: se(s.defenderWins), neither: se(s.neither) },
     meanRounds: s.meanRounds,
     survival: s.survival,
-    policy: e.mode === 'kernel' ? POLICY_EXPECTED : POLICY_RULE,
+    policy: out.mode === 'kernel' ? POLICY_EXPECTED : POLICY_RULE,
     roundsTaken: s.roundsTaken,
-    actions: {
-      attacker: perTrial(totals.actions[0], r.trials),
-      defender: perTrial(totals.actions[1], r.trials),
-    },
+    actions: { attacker: per(0), defender: per(1) },
+    ...(t.tally.boarded[0]! + t.tally.boarded[1]! + t.tally.rammed[0]! + t.tally.rammed[1]! > 0
+      ? {
+          closeCombat: {
+            attacker: { boarded: t.tally.boarded[0]! / n, rammed: t.tally.rammed[0]! / n },
+            defender: { boarded: t.tally.boarded[1]! / n, rammed: t.tally.rammed[1]! / n },
+          },
+        }
+      : {}),
   };
-  if (e.mode === 'kernel' && tuning.exact !== false) {
-    e.budget.limit = e.budget.ops + MARKOV_WORK_LIMIT;
-    const exact = markovRun(e, start, r.rounds);
-    if (exact) {
-      const x = summarise(exact, 1, r.rounds);
-      result.exact = { attackerWins: x.attackerWins, defenderWins: x.defenderWins, neither: x.neither, meanRounds: x.meanRounds, survival: x.survival };
+  if (out.cutShort) {
+    result.cutShort = true;
+    result.requestedTrials = out.requested;
+  }
+  if (out.mode === 'kernel' && exact && !closeCombat(att, def, r.range)) {
+    const access = run.engine;
+    access.budget.limit = access.budget.ops + MARKOV_WORK_LIMIT;
+    const side = (p: UnitProfile, f: 0 | 1): DuelSide => ({ p, stride: access.stride(f), fullHull: p.bases * p.hp });
+    const start: [UnitState, UnitState] = [
+      { sh: maxShields(att, aHull), hull: aHull, braced: false },
+      { sh: r.defenderShields, hull: r.defenderHull, braced: false },
+    ];
+    const x = markovRun(access, [side(att, 0), side(def, 1)], initiativeOdds(att.ld, def.ld), start, r.rounds);
+    if (x) {
+      let dead0 = 0;
+      let dead1 = 0;
+      const alive0: number[] = [];
+      const alive1: number[] = [];
+      for (let k = 0; k < r.rounds; k++) {
+        dead0 += x.deaths[0][k]!;
+        dead1 += x.deaths[1][k]!;
+        alive0.push(1 - dead0);
+        alive1.push(1 - dead1);
+      }
+      const m = summarise(x.ended, x.wins, [(k) => alive0[k]!, (k) => alive1[k]!], 1, r.rounds);
+      result.exact = { attackerWins: m.attackerWins, defenderWins: m.defenderWins, neither: m.neither, meanRounds: m.meanRounds, survival: m.survival };
     }
   }
   return result;
 }
 
-function perTrial(a: ActionCounts, n: number): ActionCounts {
-  return { aim: a.aim / n, shields: a.shields / n, brace: a.brace / n };
+/**
+ * A duel that runs a slice of work at a time (for a server that must keep answering): `step(ops)`
+ * returns true when sampling has ended; `result()` gives the figures of the trials run so far
+ * (with the exact chain once sampling has ended).
+ */
+export class EngagementRun {
+  private readonly att: UnitProfile;
+  private readonly def: UnitProfile;
+  private readonly d: ReturnType<typeof duelRun>;
+  constructor(
+    att: UnitProfile,
+    def: UnitProfile,
+    opts: EngagementOptions | Resolved = {},
+    rng?: RandomGenerator,
+    private readonly tuning: { exact?: boolean; workLimit?: number } = {},
+  ) {
+    this.att = sanitizeProfile(att);
+    this.def = sanitizeProfile(def);
+    this.d = duelRun(this.att, this.def, opts, rng, tuning.workLimit);
+  }
+  step(ops?: number): boolean {
+    return this.d.run.step(ops);
+  }
+  get done(): boolean {
+    return this.d.run.done;
+  }
+  get trials(): number {
+    return this.d.run.trials;
+  }
+  get requested(): number {
+    return this.d.resolved.trials;
+  }
+  result(): EngagementResult {
+    const out = this.d.run.outcome();
+    return engagementResult(out, this.d.run, this.att, this.def, this.d.resolved, this.d.aHull, this.d.run.done && this.tuning.exact !== false);
+  }
+}
+
+/**
+ * The engagement between attacker and defender. Sampled with `trials` seeded trials (the same seed
+ * gives the same numbers; fewer when the work limit stops it, and then it says so); when the joint
+ * state space fits, also exact (`exact`).
+ */
+export function simulateEngagement(
+  att: UnitProfile,
+  def: UnitProfile,
+  opts: EngagementOptions | Resolved = {},
+  rng?: RandomGenerator,
+  tuning: { exact?: boolean; workLimit?: number } = {},
+): EngagementResult {
+  const run = new EngagementRun(att, def, opts, rng, tuning);
+  run.step();
+  return run.result();
 }
 
 export const ENGAGEMENT_ASSUMPTIONS: readonly string[] = [
@@ -650,4 +415,5 @@ export const ENGAGEMENT_ASSUMPTIONS: readonly string[] = [
   'Engagement: cover protects the defender only; --aim and --brace apply to the single volley, while in the engagement the policy chooses them.',
   "Engagement: Brace lasts until the bracing unit's next activation; Shields Back Online needs missing SH and never restores beyond the current maximum.",
   'Initiative: each side rolls its LD dice; ties go to the lower LD target, then to more dice, then re-roll. A unit without LD rolls nothing and loses every tie-break; two units without LD each go first half the time.',
+  `Engagement: it is the fleet battle of two one-unit fleets at a fixed range: within ${BOARDING.range}" units with CR may Board (target SH 0), at ${RAMMING.range}" units with Tonnage Ram as a last resort; the exact chain is computed only when neither can happen.`,
 ];

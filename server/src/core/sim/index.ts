@@ -7,14 +7,15 @@
  */
 import type { EngagementOptions, SimulationResult, UnitProfile } from './types';
 import { simulateVolley } from './volley';
-import { ENGAGEMENT_ASSUMPTIONS, simulateEngagement } from './engagement';
+import { ENGAGEMENT_ASSUMPTIONS, EngagementRun } from './engagement';
 import { FIRE_ASSUMPTIONS, weaponReach } from './fire';
 import { resolveOptions } from './options';
 import { sanitizeProfile } from './profile';
 import { ENGAGEMENT_DEFAULTS } from '../rules/data';
 
 export { simulateVolley } from './volley';
-export { simulateEngagement, initiativeOdds, POLICY_EXPECTED, POLICY_RULE } from './engagement';
+export { simulateEngagement, initiativeOdds, POLICY_EXPECTED, POLICY_RULE, EngagementRun } from './engagement';
+export { BattleSession, simulateBattle, validateBattleOptions, gameSizeFor, BATTLE_POLICY } from './fleet-battle';
 export { validateOptions, resolveOptions, OPTION_LIMITS, OPTION_SPECS } from './options';
 export { profileFromCard, profileProblems, sanitizeProfile } from './profile';
 export { renderReport, renderHistogram } from './report';
@@ -24,37 +25,80 @@ export type * from './types';
 /** The assumptions behind every result, in words (shown beside the numbers). */
 export const ASSUMPTIONS: readonly string[] = [...FIRE_ASSUMPTIONS, ...ENGAGEMENT_ASSUMPTIONS];
 
+/**
+ * The volley and the engagement of `att` against `def`, run a slice of work at a time: `step(ops)`
+ * returns true when the engagement's sampling has ended (the volley is bounded and computed at
+ * once), `result()` gives the whole result of what has run. A server steps it between turns of its
+ * event loop and stops when the request is cancelled; `simulate` runs it to the end.
+ */
+export class SimulationRun {
+  private readonly att: UnitProfile;
+  private readonly def: UnitProfile;
+  private readonly opts: EngagementOptions;
+  private readonly engagement: EngagementRun;
+  private volley: SimulationResult['volley'] | undefined;
+
+  constructor(attacker: UnitProfile, defender: UnitProfile, opts: EngagementOptions = {}, tuning: { workLimit?: number } = {}) {
+    this.att = sanitizeProfile(attacker);
+    this.def = sanitizeProfile(defender);
+    this.opts = opts && typeof opts === 'object' ? opts : {};
+    this.engagement = new EngagementRun(this.att, this.def, this.opts, undefined, tuning);
+  }
+
+  step(ops?: number): boolean {
+    this.volley ??= simulateVolley(this.att, this.def, this.opts);
+    return this.engagement.step(ops);
+  }
+
+  get done(): boolean {
+    return this.engagement.done;
+  }
+
+  /** Trials run so far, and asked for. */
+  get progress(): { trials: number; requested: number } {
+    return { trials: this.engagement.trials, requested: this.engagement.requested };
+  }
+
+  result(): SimulationResult {
+    const att = this.att;
+    const r = resolveOptions(att, this.def, this.opts);
+    this.volley ??= simulateVolley(att, this.def, this.opts);
+    const engagement = this.engagement.result();
+    const assumptions = [...ASSUMPTIONS];
+    if (r.volleyRange === undefined)
+      assumptions.unshift(`No range given: every weapon fires in the volley; the engagement is fought at ${ENGAGEMENT_DEFAULTS.range}".`);
+    if (engagement.cutShort)
+      assumptions.push(
+        `Cut short: the engagement reached its work limit after ${engagement.trials} of ${engagement.requestedTrials} trials; its figures and standard errors are from those trials.`,
+      );
+    return {
+      attacker: att.name,
+      defender: this.def.name,
+      options: {
+        ...(r.volleyRange !== undefined ? { range: r.volleyRange } : {}),
+        cover: r.cover,
+        ...(r.aim !== undefined ? { aim: att.weapons[r.aim]!.name } : {}),
+        brace: r.brace,
+        defenderShields: r.defenderShields,
+        attackerBases: r.attackerBases,
+        defenderBases: r.defenderBases,
+        rounds: r.rounds,
+        trials: r.trials,
+        seed: r.seed,
+      },
+      volley: this.volley,
+      engagement,
+      assumptions,
+      reach: { attacker: longestReach(att), defender: longestReach(this.def) },
+    };
+  }
+}
+
 /** The volley and the engagement of `att` against `def`, with the options as resolved and the assumptions. */
 export function simulate(attacker: UnitProfile, defender: UnitProfile, opts: EngagementOptions = {}): SimulationResult {
-  const att = sanitizeProfile(attacker);
-  const def = sanitizeProfile(defender);
-  // Resolved once for the volley and the engagement.
-  const r = resolveOptions(att, def, opts);
-  const volley = simulateVolley(att, def, r);
-  const engagement = simulateEngagement(att, def, r);
-  const assumptions = [...ASSUMPTIONS];
-  if (r.volleyRange === undefined)
-    assumptions.unshift(`No range given: every weapon fires in the volley; the engagement is fought at ${ENGAGEMENT_DEFAULTS.range}".`);
-  return {
-    attacker: att.name,
-    defender: def.name,
-    options: {
-      ...(r.volleyRange !== undefined ? { range: r.volleyRange } : {}),
-      cover: r.cover,
-      ...(r.aim !== undefined ? { aim: att.weapons[r.aim]!.name } : {}),
-      brace: r.brace,
-      defenderShields: r.defenderShields,
-      attackerBases: r.attackerBases,
-      defenderBases: r.defenderBases,
-      rounds: r.rounds,
-      trials: r.trials,
-      seed: r.seed,
-    },
-    volley,
-    engagement,
-    assumptions,
-    reach: { attacker: longestReach(att), defender: longestReach(def) },
-  };
+  const run = new SimulationRun(attacker, defender, opts);
+  run.step();
+  return run.result();
 }
 
 function longestReach(p: UnitProfile): number {

@@ -6,6 +6,7 @@ import { ENGAGEMENT_DEFAULTS } from '../rules/data';
 import type { EngagementOptions, UnitProfile } from './types';
 import { maxShields } from './fire';
 import { OPTION_LIMITS, OPTION_SPECS, type OptionSpec } from './limits';
+import { count } from '../rules/words';
 import { clip } from '../model/limits';
 
 export { OPTION_LIMITS, OPTION_SPECS };
@@ -98,11 +99,11 @@ export function validateOptions(
       errors.push(`${named('aim')} "${clip(opts.aim)}" is not a weapon of ${clip(att.name)}; its weapons are ${names || 'none'}.`);
     }
     if (opts.attackerBases !== undefined && opts.attackerBases > att.bases)
-      errors.push(`${named('attackerBases')} ${opts.attackerBases} is more than the ${att.bases} base(s) of ${att.name}.`);
+      errors.push(`${named('attackerBases')} ${opts.attackerBases} is more than the ${count(att.bases, 'base')} of ${att.name}.`);
   }
   if (def) {
     if (opts.defenderBases !== undefined && opts.defenderBases > def.bases)
-      errors.push(`${named('defenderBases')} ${opts.defenderBases} is more than the ${def.bases} base(s) of ${def.name}.`);
+      errors.push(`${named('defenderBases')} ${opts.defenderBases} is more than the ${count(def.bases, 'base')} of ${def.name}.`);
     const bases = Math.min(opts.defenderBases ?? def.bases, def.bases);
     const max = maxShields(def, bases * def.hp);
     if (opts.defenderShields !== undefined && opts.defenderShields > max) {

@@ -12,7 +12,16 @@ import type { UnitProfile, WeaponProfile } from './types';
  * Sizes above these are not a game any more; they would only overflow the engine's state keys.
  * (Attack counts are not capped: huge ones are sampled.)
  */
-export const PROFILE_LIMITS = { hpMax: 1e9, basesMax: 1000, attacksMax: 1e9, damageMax: 1e9, shieldsMax: 1e6 } as const;
+export const PROFILE_LIMITS = {
+  hpMax: 1e9,
+  basesMax: 1000,
+  attacksMax: 1e9,
+  damageMax: 1e9,
+  shieldsMax: 1e6,
+  tonnageMax: 1000,
+  crDiceMax: 1000,
+  moveMax: 1000,
+} as const;
 
 type Stat<K extends StatValue['kind']> = Extract<StatValue, { kind: K }>;
 
@@ -61,6 +70,13 @@ export function profileFromCard(card: UnitCard): { profile?: UnitProfile; error?
   if (typeof ac === 'string') return fail(ac);
   const ld = optional('LD', 'targetDice');
   if (typeof ld === 'string') return fail(ld);
+  const cr = optional('CR', 'targetDice');
+  if (typeof cr === 'string') return fail(cr);
+  const t = optional('T', 'count');
+  if (typeof t === 'string') return fail(t);
+  // M only matters to the fleet battle's approach; an unreadable M leaves the unit where it enters.
+  const m = stat('M', 'sticks');
+  const move = m && m !== 'none' && m !== 'bad' ? m.parts.filter((x) => Number.isFinite(x) && x >= 0).slice(0, 2) : undefined;
 
   const weapons: WeaponProfile[] = [];
   for (const [i, w] of (card.weapons?.items ?? []).entries()) {
@@ -98,6 +114,9 @@ export function profileFromCard(card: UnitCard): { profile?: UnitProfile; error?
       ld: ld ? { target: ld.target, dice: ld.dice } : undefined,
       combinedShields: row.combinedShields,
       weapons,
+      ...(move && move.length ? { move } : {}),
+      ...(cr ? { cr: { target: cr.target, dice: cr.dice } } : {}),
+      ...(t && Number.isInteger(t.n) && t.n >= 1 ? { tonnage: Math.min(t.n, PROFILE_LIMITS.tonnageMax) } : {}),
     },
   };
 }
@@ -161,6 +180,15 @@ export function sanitizeProfile(p: UnitProfile): UnitProfile {
     hp: wholeIn(src.hp, 1, PROFILE_LIMITS.hpMax, 1),
     ld: src.ld && typeof src.ld === 'object' ? { target: wholeIn(src.ld.target, 0, 1000, 10), dice: wholeIn(src.ld.dice, 0, 1000, 0) } : undefined,
     combinedShields: src.combinedShields === true,
+    ...(Array.isArray(src.move)
+      ? { move: src.move.slice(0, 2).map((x) => (typeof x === 'number' && Number.isFinite(x) ? Math.min(PROFILE_LIMITS.moveMax, Math.max(0, x)) : 0)) }
+      : {}),
+    ...(src.cr && typeof src.cr === 'object'
+      ? { cr: { target: wholeIn(src.cr.target, 0, 1000, 10), dice: wholeIn(src.cr.dice, 0, PROFILE_LIMITS.crDiceMax, 0) } }
+      : {}),
+    ...(src.tonnage !== undefined && typeof src.tonnage === 'number' && src.tonnage >= 1
+      ? { tonnage: wholeIn(src.tonnage, 1, PROFILE_LIMITS.tonnageMax, 1) }
+      : {}),
     weapons: weapons.map((w, i) => ({
       name: typeof w.name === 'string' ? w.name : `weapon ${i + 1}`,
       type: WEAPON_TYPES.includes(w.type) ? w.type : WEAPON_TYPES[0],

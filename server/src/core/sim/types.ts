@@ -34,6 +34,12 @@ export interface UnitProfile {
   ld?: { target: number; dice: number };
   combinedShields: boolean;
   weapons: WeaponProfile[];
+  /** Movement sticks, [A] or [A, B] (section 7); used by the fleet battle's approach. */
+  move?: number[];
+  /** Crew (Target/Dice): Board needs it on both units (section 13). */
+  cr?: { target: number; dice: number };
+  /** Tonnage: Ram rolls this many dice (section 13). */
+  tonnage?: number;
 }
 
 export interface VolleyOptions {
@@ -115,6 +121,11 @@ export interface EngagementResult {
   roundsTaken?: Point[];
   /** Mean number of times per engagement each side chose each second action (sampled runs). */
   actions?: { attacker: ActionCounts; defender: ActionCounts };
+  /** Mean Board and Ram actions per engagement, when any happened. */
+  closeCombat?: { attacker: { boarded: number; rammed: number }; defender: { boarded: number; rammed: number } };
+  /** The work limit stopped sampling before `requestedTrials`; `trials` ran and the standard errors are theirs. */
+  cutShort?: boolean;
+  requestedTrials?: number;
   /**
    * The same engagement computed exactly, by a Markov chain over both units' states, when the
    * state space is small enough; the sampled figures above should agree within a few standard errors.
@@ -144,4 +155,59 @@ export interface SimulationResult {
   assumptions: string[];
   /** Each unit's longest weapon reach in inches (0 without weapons): at a longer range it cannot fire. */
   reach?: { attacker: number; defender: number };
+}
+
+/** A chance with its standard error. */
+export interface Chance {
+  p: number;
+  se: number;
+}
+
+/** One unit of a fleet in the battle's result. */
+export interface BattleUnitResult {
+  name: string;
+  /** Which copy of the card in the fleet (1, 2, ...). */
+  copy: number;
+  points: number;
+  /** alive[r]: the chance it is alive after round r + 1. */
+  alive: number[];
+  /** Mean Fire, Board and Ram actions per battle. */
+  fired: number;
+  boarded: number;
+  rammed: number;
+}
+
+export interface BattleSideResult {
+  fleet: string;
+  faction: string;
+  points: number;
+  /** The chance this side destroys the whole other fleet. */
+  annihilation: Chance;
+  /** The chance it has destroyed more points than the other when the battle ends. */
+  pointsVictory: Chance;
+  pointsDestroyed: { mean: number; p10: number; p50: number; p90: number };
+  units: BattleUnitResult[];
+}
+
+/** The fleet battle's result (FORMATS.md "Fleet battle"): side 0 is the fleet, side 1 the opponent. */
+export interface BattleResult {
+  method: 'sampled';
+  trials: number;
+  seed: number;
+  rounds: number;
+  mode: 'approach' | 'fixed';
+  variants: string[];
+  sides: [BattleSideResult, BattleSideResult];
+  draw: Chance;
+  meanRounds: number;
+  policy: string;
+  assumptions: string[];
+}
+
+export interface BattleOptions {
+  /** A fixed range in inches; without it the fleets approach on the table of their game size. */
+  range?: number;
+  rounds?: number;
+  trials?: number;
+  seed?: number;
 }

@@ -1,0 +1,91 @@
+/**
+ * Issue 12's benchmark: the fleet battle of the example fleets (examples/fleets), read and built
+ * as the CLI does, 20,000 trials of 6 rounds: the two 1,000-point fleets (goal under 2 s) and the
+ * two 2,000-point fleets (goal under 5 s), with the cost per trial against the duel's.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Workspace } from '../server/src/core/workspace';
+import { fleetForBattle } from '../server/src/core/features/battle';
+import { checkDocument } from '../server/src/core/check';
+import { simulateBattle } from '../server/src/core/sim/fleet-battle';
+import { simulateEngagement } from '../server/src/core/sim/engagement';
+import { profileFromCard } from '../server/src/core/sim/profile';
+import type { FleetDocument } from '../server/src/core/model/types';
+import { median, type Row } from './util';
+
+const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
+
+function workspace(): Workspace {
+  const ws = new Workspace();
+  const walk = (d: string) => {
+    for (const f of fs.readdirSync(d)) {
+      const p = path.join(d, f);
+      if (fs.statSync(p).isDirectory()) walk(p);
+      else if (/\.(unit|faction)\.yaml$/.test(f) && !p.includes('showcase')) ws.set(`file://${p}`, fs.readFileSync(p, 'utf8'));
+    }
+  };
+  walk(EXAMPLES);
+  return ws;
+}
+
+function fleet(ws: Workspace, file: string) {
+  const p = path.join(EXAMPLES, 'fleets', file);
+  const doc = ws.set(`file://${p}`, fs.readFileSync(p, 'utf8')) as FleetDocument;
+  const b = fleetForBattle(doc, ws, checkDocument(doc, ws));
+  if (!b.fleet) throw new Error(`${file}: ${b.errors.join('; ')}`);
+  return b;
+}
+
+function time<T>(runs: number, fn: () => T): { ms: number; cpu: number; last: T } {
+  const times: number[] = [];
+  const cpu: number[] = [];
+  let last!: T;
+  for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    last = fn();
+    times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return { ms: median(times), cpu: median(cpu), last };
+}
+
+export async function benchBattle(): Promise<Row[]> {
+  const rows: Row[] = [];
+  const ws = workspace();
+  const trials = 20000;
+  // The duel of the two Capital Ships, as the simulator's own benchmark runs it: the cost per trial to compare with.
+  const card = (name: string) => profileFromCard(ws.findCards(name)[0]!.card).profile!;
+  const duel = time(5, () => simulateEngagement(card('Radiant Court'), card('Hollow Throne'), { trials, rounds: 6, seed: 1 }, undefined, { exact: false }));
+  const perDuel = (duel.cpu * 1000) / trials;
+  rows.push({
+    name: `duel for comparison: Radiant Court vs Hollow Throne, ${trials.toLocaleString('en-US')} trials x 6 rounds at 12"`,
+    medianMs: duel.ms,
+    goal: 'report',
+    note: `cpu ${duel.cpu.toFixed(0)} ms; ${perDuel.toFixed(1)} µs cpu per trial`,
+  });
+  for (const [a, b, goal] of [
+    ['standard-1000.fleet.yaml', 'standard-1000-myr-valari.fleet.yaml', '< 2000 ms'],
+    ['battle-2000.fleet.yaml', 'battle-2000-consumed.fleet.yaml', '< 5000 ms'],
+  ] as const) {
+    const fa = fleet(ws, a);
+    const fb = fleet(ws, b);
+    const run = () => simulateBattle([fa.fleet!, fb.fleet!], { trials, rounds: 6, seed: 1 }, { limits: [fa.limit, fb.limit] });
+    run(); // warm the JIT
+    const t = time(3, run);
+    const r = t.last;
+    const per = (t.cpu * 1000) / r.trials;
+    const units = fa.fleet!.units.length + fb.fleet!.units.length;
+    rows.push({
+      name: `battle: ${r.sides[0].fleet} (${r.sides[0].points}) vs ${r.sides[1].fleet} (${r.sides[1].points}), ${units} units, ${trials.toLocaleString('en-US')} trials x 6 rounds, approach`,
+      medianMs: t.ms,
+      goal,
+      note:
+        `cpu ${t.cpu.toFixed(0)} ms; ${per.toFixed(0)} µs cpu per trial = ${(per / perDuel).toFixed(0)}x the duel's; ` +
+        `points victory ${(100 * r.sides[0].pointsVictory.p).toFixed(1)}% / ${(100 * r.sides[1].pointsVictory.p).toFixed(1)}%${r.trials < trials ? `; CUT SHORT at ${r.trials}` : ''}`,
+    });
+  }
+  return rows;
+}

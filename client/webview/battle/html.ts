@@ -1,0 +1,128 @@
+/**
+ * The fleet battle view's HTML page: a static skeleton with the same Content-Security-Policy as the
+ * engagement view (only the extension's own script by nonce and styles, nothing from the network).
+ * Every name and figure is filled in later by the script with `textContent`.
+ */
+import { BATTLE_LIMITS } from './messages';
+
+export const BATTLE_IDS = {
+  title: 'title',
+  fleet: 'fleet-name',
+  vs: 'vs-name',
+  method: 'method',
+  status: 'status',
+  progress: 'progress',
+  cancel: 'cancel',
+  error: 'error',
+  empty: 'empty',
+  results: 'results',
+  form: 'controls',
+  mode: 'opt-mode',
+  range: 'opt-range',
+  rounds: 'opt-rounds',
+  trials: 'opt-trials',
+  seed: 'opt-seed',
+  run: 'run',
+  verdict: 'verdict',
+  outcomeBar: 'outcome-bar',
+  outcomeTable: 'outcome-table',
+  meanRounds: 'mean-rounds',
+  pointsTable: 'points-table',
+  survivalCharts: 'survival-charts',
+  survivalTables: 'survival-tables',
+  actionsTable: 'actions-table',
+  policy: 'policy',
+  assumptions: 'assumptions-list',
+} as const;
+
+function attr(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function numberField(id: string, label: string, limits: { min: number; max: number }): string {
+  return `<div class="field"><label for="${id}">${label}</label><input id="${id}" type="number" inputmode="numeric" step="1" min="${limits.min}" max="${limits.max}"></div>`;
+}
+
+export function renderBattleHtml(cspSource: string, nonce: string, scriptUri: string, styleUri: string): string {
+  const csp = [
+    "default-src 'none'",
+    `img-src ${cspSource} data:`,
+    `style-src ${cspSource} 'nonce-${nonce}'`,
+    `font-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  const I = BATTLE_IDS;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <link rel="stylesheet" href="${attr(styleUri)}" nonce="${attr(nonce)}">
+  <title>Battle</title>
+</head>
+<body>
+  <main id="app" aria-busy="false">
+    <header class="header">
+      <h1 id="${I.title}">Battle: <span id="${I.fleet}" class="unit attacker"></span> <span class="vs">vs</span> <span id="${I.vs}" class="unit defender"></span></h1>
+      <p id="${I.method}" class="method"></p>
+      <div class="progress-row">
+        <progress id="${I.progress}" max="1" value="0" aria-label="Battles simulated" hidden></progress>
+        <p id="${I.status}" class="status" role="status" aria-live="polite"></p>
+        <button id="${I.cancel}" type="button" class="secondary" hidden>Cancel</button>
+      </div>
+      <div id="${I.error}" class="error" role="alert" hidden></div>
+    </header>
+
+    <form id="${I.form}" class="controls" aria-label="Battle options" novalidate>
+      <div class="field">
+        <label for="${I.mode}">Where the fleets stand</label>
+        <select id="${I.mode}">
+          <option value="approach">Enter from the table edges and close in</option>
+          <option value="fixed">At a fixed range</option>
+        </select>
+      </div>
+      ${numberField(I.range, 'Range (inches)', BATTLE_LIMITS.range)}
+      ${numberField(I.rounds, 'Rounds', BATTLE_LIMITS.rounds)}
+      ${numberField(I.trials, 'Battles to simulate', BATTLE_LIMITS.trials)}
+      ${numberField(I.seed, 'Seed', BATTLE_LIMITS.seed)}
+      <div class="field"><button id="${I.run}" type="submit">Run again</button></div>
+    </form>
+
+    <p id="${I.empty}" class="empty">Simulating…</p>
+
+    <div id="${I.results}" hidden>
+      <section aria-labelledby="who-wins">
+        <h2 id="who-wins">Who wins</h2>
+        <p id="${I.verdict}" class="verdict"></p>
+        <div id="${I.outcomeBar}" class="outcome-bar" role="img"></div>
+        <table id="${I.outcomeTable}" class="data"></table>
+        <p id="${I.meanRounds}"></p>
+      </section>
+      <section aria-labelledby="points-heading">
+        <h2 id="points-heading">Points destroyed</h2>
+        <table id="${I.pointsTable}" class="data"></table>
+      </section>
+      <section aria-labelledby="survival-heading">
+        <h2 id="survival-heading">Which units survive, round by round</h2>
+        <div id="${I.survivalCharts}" class="survival-charts"></div>
+        <details><summary>The table behind the charts</summary><div id="${I.survivalTables}"></div></details>
+      </section>
+      <section aria-labelledby="actions-heading">
+        <h2 id="actions-heading">What each unit did (per battle)</h2>
+        <table id="${I.actionsTable}" class="data"></table>
+      </section>
+      <details class="advanced">
+        <summary>Advanced: how the battle is played</summary>
+        <p id="${I.policy}"></p>
+        <ul id="${I.assumptions}"></ul>
+      </details>
+    </div>
+  </main>
+  <script nonce="${attr(nonce)}" src="${attr(scriptUri)}"></script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,386 @@
+/**
+ * The fleet battle view: who wins and how often, the points each side destroys, each unit's chance
+ * to survive each round (a chart per fleet, and the table behind it), what each unit did, and
+ * controls to run it again. It talks to the host only through postMessage; every message is
+ * checked with the shared parser, and every name from the user's files is set with textContent.
+ * It keeps the last result with setState, so a reload shows it again at once.
+ */
+import { Chart, CategoryScale, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartConfiguration } from 'chart.js';
+import '../style.css';
+import './battle.css';
+import { BATTLE_IDS as I } from './html';
+import { BATTLE_LIMITS, parseBattleHostMessage, parseBattleResult, type BattleOptions, type BattleResult, type BattleViewMessage } from './messages';
+import { formatPercent, formatPercentError } from '../format';
+
+Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
+
+interface VsCodeApi {
+  postMessage(message: BattleViewMessage): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+const vscode = acquireVsCodeApi();
+
+function el<T extends HTMLElement = HTMLElement>(id: string): T {
+  return document.getElementById(id) as T;
+}
+
+const ui = {
+  fleet: el(I.fleet),
+  vs: el(I.vs),
+  method: el(I.method),
+  status: el(I.status),
+  progress: el<HTMLProgressElement>(I.progress),
+  cancel: el<HTMLButtonElement>(I.cancel),
+  error: el(I.error),
+  empty: el(I.empty),
+  results: el(I.results),
+  form: el<HTMLFormElement>(I.form),
+  mode: el<HTMLSelectElement>(I.mode),
+  range: el<HTMLInputElement>(I.range),
+  rounds: el<HTMLInputElement>(I.rounds),
+  trials: el<HTMLInputElement>(I.trials),
+  seed: el<HTMLInputElement>(I.seed),
+  run: el<HTMLButtonElement>(I.run),
+  verdict: el(I.verdict),
+  outcomeBar: el(I.outcomeBar),
+  outcomeTable: el<HTMLTableElement>(I.outcomeTable),
+  meanRounds: el(I.meanRounds),
+  pointsTable: el<HTMLTableElement>(I.pointsTable),
+  survivalCharts: el(I.survivalCharts),
+  survivalTables: el(I.survivalTables),
+  actionsTable: el<HTMLTableElement>(I.actionsTable),
+  policy: el(I.policy),
+  assumptions: el(I.assumptions),
+};
+
+let current: BattleResult | undefined;
+let running = false;
+const charts: Chart<'line'>[] = [];
+
+function cssVar(style: CSSStyleDeclaration, name: string, fallback: string): string {
+  return style.getPropertyValue(name).trim() || fallback;
+}
+
+/** A palette of distinct line colours from the theme's chart colours. */
+function palette(): { fg: string; grid: string; lines: string[] } {
+  const s = getComputedStyle(document.body);
+  const fg = cssVar(s, '--vscode-charts-foreground', cssVar(s, '--vscode-editor-foreground', s.color));
+  const names = ['blue', 'red', 'green', 'orange', 'purple', 'yellow'];
+  return {
+    fg,
+    grid: cssVar(s, '--vscode-charts-lines', cssVar(s, '--vscode-panel-border', fg)),
+    lines: names.map((n) => cssVar(s, `--vscode-charts-${n}`, fg)),
+  };
+}
+
+function text(parent: HTMLElement, tag: string, content: string, className?: string): HTMLElement {
+  const e = document.createElement(tag);
+  e.textContent = content;
+  if (className) e.className = className;
+  parent.appendChild(e);
+  return e;
+}
+
+function table(t: HTMLTableElement, head: string[], rows: string[][], caption: string): void {
+  t.replaceChildren();
+  text(t, 'caption', caption, 'visually-hidden');
+  const thead = document.createElement('thead');
+  const hr = document.createElement('tr');
+  for (const h of head) text(hr, 'th', h).setAttribute('scope', 'col');
+  thead.appendChild(hr);
+  t.appendChild(thead);
+  const body = document.createElement('tbody');
+  for (const r of rows) {
+    const tr = document.createElement('tr');
+    r.forEach((cell, i) => {
+      const c = text(tr, i === 0 ? 'th' : 'td', cell);
+      if (i === 0) c.setAttribute('scope', 'row');
+    });
+    body.appendChild(tr);
+  }
+  t.appendChild(body);
+}
+
+const unitLabel = (u: { name: string; copy: number }, all: { name: string }[]) =>
+  all.filter((x) => x.name === u.name).length > 1 ? `${u.name} #${u.copy}` : u.name;
+const fleetName = (s: { fleet: string }) => s.fleet || 'Unnamed fleet';
+
+function render(r: BattleResult, partial: boolean): void {
+  current = r;
+  const [a, b] = r.sides;
+  ui.fleet.textContent = fleetName(a);
+  ui.vs.textContent = fleetName(b);
+  document.title = `Battle: ${fleetName(a)} vs ${fleetName(b)}`;
+  ui.method.textContent =
+    `${r.trials.toLocaleString('en-US')} battles of up to ${r.rounds} rounds, ${r.mode === 'fixed' ? 'at a fixed range' : 'fleets entering from the table edges'}, seed ${r.seed}` +
+    (partial ? ' (still running: figures sharpen as more battles are played)' : '');
+  ui.empty.hidden = true;
+  ui.results.hidden = false;
+
+  // Who wins: points victory is the headline; destroying the whole fleet is the decisive form.
+  const lead = a.pointsVictory.p >= b.pointsVictory.p ? a : b;
+  ui.verdict.textContent =
+    `${fleetName(lead)} comes out ahead in ${formatPercent(lead.pointsVictory.p)} of battles (more points destroyed when the battle ends); ` +
+    `${fleetName(a)} wipes out the other fleet in ${formatPercent(a.annihilation.p)}, ${fleetName(b)} in ${formatPercent(b.annihilation.p)}.`;
+  ui.outcomeBar.replaceChildren();
+  for (const [cls, p] of [
+    ['a', a.pointsVictory.p],
+    ['n', r.draw.p],
+    ['d', b.pointsVictory.p],
+  ] as const) {
+    const s = document.createElement('span');
+    s.className = cls;
+    s.style.flexBasis = `${Math.max(0, Math.min(1, p)) * 100}%`;
+    ui.outcomeBar.appendChild(s);
+  }
+  ui.outcomeBar.setAttribute(
+    'aria-label',
+    `${fleetName(a)} ahead ${formatPercent(a.pointsVictory.p)}, draw ${formatPercent(r.draw.p)}, ${fleetName(b)} ahead ${formatPercent(b.pointsVictory.p)}`,
+  );
+  table(
+    ui.outcomeTable,
+    ['', 'Ahead on points', 'Destroys the whole other fleet'],
+    [
+      [
+        fleetName(a),
+        `${formatPercent(a.pointsVictory.p)} ${formatPercentError(a.pointsVictory.se)}`,
+        `${formatPercent(a.annihilation.p)} ${formatPercentError(a.annihilation.se)}`,
+      ],
+      [
+        fleetName(b),
+        `${formatPercent(b.pointsVictory.p)} ${formatPercentError(b.pointsVictory.se)}`,
+        `${formatPercent(b.annihilation.p)} ${formatPercentError(b.annihilation.se)}`,
+      ],
+      ['Draw on points', `${formatPercent(r.draw.p)} ${formatPercentError(r.draw.se)}`, ''],
+    ],
+    'Chances of each outcome',
+  );
+  ui.meanRounds.textContent = `Battles last ${r.meanRounds.toFixed(1)} rounds on average.`;
+
+  table(
+    ui.pointsTable,
+    ['Fleet', 'Destroys on average', 'In a bad battle (1 in 10)', 'Typical', 'In a good battle (1 in 10)', 'Out of'],
+    r.sides.map((s, i) => [
+      fleetName(s),
+      s.pointsDestroyed.mean.toFixed(0),
+      String(s.pointsDestroyed.p10),
+      String(s.pointsDestroyed.p50),
+      String(s.pointsDestroyed.p90),
+      String(r.sides[1 - i]!.points),
+    ]),
+    'Points destroyed by each fleet',
+  );
+
+  drawSurvival(r);
+
+  table(
+    ui.actionsTable,
+    ['Unit', 'Fleet', 'Points', 'Fired', 'Boarded', 'Rammed', 'Alive at the end'],
+    r.sides.flatMap((s) =>
+      s.units.map((u) => [
+        unitLabel(u, s.units),
+        fleetName(s),
+        String(u.points),
+        u.fired.toFixed(2),
+        u.boarded.toFixed(2),
+        u.rammed.toFixed(2),
+        formatPercent(u.alive[u.alive.length - 1] ?? 1),
+      ]),
+    ),
+    'What each unit did per battle',
+  );
+  ui.policy.textContent = r.policy;
+  ui.assumptions.replaceChildren();
+  for (const x of r.assumptions) text(ui.assumptions, 'li', x);
+  fillControls(r, partial);
+  if (!partial) vscode.setState({ result: r });
+}
+
+function drawSurvival(r: BattleResult): void {
+  const pal = palette();
+  const labels = Array.from({ length: r.rounds }, (_, i) => `Round ${i + 1}`);
+  ui.survivalTables.replaceChildren();
+  r.sides.forEach((s, i) => {
+    const datasets = s.units.map((u, k) => ({
+      label: unitLabel(u, s.units),
+      data: u.alive.map((x) => x * 100),
+      borderColor: pal.lines[k % pal.lines.length]!,
+      backgroundColor: pal.lines[k % pal.lines.length]!,
+      borderDash: k >= pal.lines.length ? [6, 3] : [],
+      tension: 0,
+    }));
+    let chart = charts[i];
+    if (!chart) {
+      const fig = document.createElement('figure');
+      fig.className = 'chart';
+      const box = document.createElement('div');
+      box.className = 'chart-box';
+      const canvas = document.createElement('canvas');
+      canvas.id = `survival-chart-${i}`;
+      canvas.setAttribute('role', 'img');
+      box.appendChild(canvas);
+      fig.appendChild(box);
+      text(fig, 'figcaption', '');
+      ui.survivalCharts.appendChild(fig);
+      const config: ChartConfiguration<'line'> = {
+        type: 'line',
+        data: { labels, datasets },
+        options: {
+          animation: false,
+          maintainAspectRatio: false,
+          plugins: {
+            legend: { position: 'right', labels: { color: pal.fg, boxWidth: 12 } },
+            tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label}: ${formatPercent(Number(ctx.parsed.y) / 100)} alive` } },
+          },
+          scales: {
+            x: { ticks: { color: pal.fg }, grid: { color: pal.grid } },
+            y: {
+              min: 0,
+              max: 100,
+              title: { display: true, text: 'Chance alive', color: pal.fg },
+              ticks: { color: pal.fg, callback: (v) => `${Number(v)}%` },
+              grid: { color: pal.grid },
+            },
+          },
+        },
+      };
+      chart = new Chart(canvas, config);
+      charts[i] = chart;
+    } else {
+      chart.data.labels = labels;
+      chart.data.datasets = datasets;
+      chart.update('none');
+    }
+    const fig = chart.canvas.closest('figure');
+    const cap = fig?.querySelector('figcaption');
+    if (cap) cap.textContent = `${fleetName(s)}: chance each unit is still alive after each round`;
+    const weakest = [...s.units].sort((x, y) => (x.alive[x.alive.length - 1] ?? 1) - (y.alive[y.alive.length - 1] ?? 1))[0];
+    chart.canvas.setAttribute(
+      'aria-label',
+      `Line chart of ${fleetName(s)}'s units alive by round.` +
+        (weakest ? ` Most often lost: ${unitLabel(weakest, s.units)} (${formatPercent(weakest.alive[weakest.alive.length - 1] ?? 1)} alive at the end).` : ''),
+    );
+    text(ui.survivalTables, 'h3', fleetName(s));
+    const t = document.createElement('table');
+    t.className = 'data';
+    ui.survivalTables.appendChild(t);
+    table(
+      t,
+      ['Unit', ...labels],
+      s.units.map((u) => [unitLabel(u, s.units), ...u.alive.map((x) => formatPercent(x))]),
+      `${fleetName(s)}: chance alive after each round`,
+    );
+  });
+}
+
+/**
+ * The controls start from the first result's options; the number of battles only from a finished
+ * one (a partial result has run fewer than were asked for). After that they are the user's.
+ */
+let filled = false;
+function fillControls(r: BattleResult, partial: boolean): void {
+  if (filled) return;
+  filled = !partial;
+  ui.mode.value = r.mode;
+  const range = /every unit stands (\d+(?:\.\d+)?)"/.exec(r.assumptions.join(' '));
+  ui.range.value = range ? range[1]! : '12';
+  ui.rounds.value = String(r.rounds);
+  if (!partial) ui.trials.value = String(r.trials);
+  ui.seed.value = String(r.seed);
+  syncRange();
+}
+
+function syncRange(): void {
+  const fixed = ui.mode.value === 'fixed';
+  ui.range.disabled = !fixed;
+  ui.range.closest('.field')?.classList.toggle('inactive', !fixed);
+}
+
+function setRunning(on: boolean, label = ''): void {
+  running = on;
+  document.getElementById('app')?.setAttribute('aria-busy', on ? 'true' : 'false');
+  ui.cancel.hidden = !on;
+  ui.progress.hidden = !on;
+  ui.run.setAttribute('aria-disabled', on ? 'true' : 'false');
+  ui.status.textContent = label;
+}
+
+/** Reads the controls; marks and refuses values outside the bounds. */
+function readOptions(): BattleOptions | undefined {
+  const out: BattleOptions = {};
+  let ok = true;
+  const num = (input: HTMLInputElement, lim: { min: number; max: number }, integer: boolean): number | undefined => {
+    const raw = input.value.trim();
+    const n = Number(raw);
+    const bad = raw === '' || !Number.isFinite(n) || n < lim.min || n > lim.max || (integer && !Number.isInteger(n));
+    input.setAttribute('aria-invalid', bad ? 'true' : 'false');
+    if (bad) ok = false;
+    return bad ? undefined : n;
+  };
+  if (ui.mode.value === 'fixed') out.range = num(ui.range, BATTLE_LIMITS.range, false);
+  else ui.range.setAttribute('aria-invalid', 'false');
+  out.rounds = num(ui.rounds, BATTLE_LIMITS.rounds, true);
+  out.trials = num(ui.trials, BATTLE_LIMITS.trials, true);
+  out.seed = num(ui.seed, BATTLE_LIMITS.seed, true);
+  if (!ok) {
+    ui.error.hidden = false;
+    ui.error.textContent = `Check the highlighted fields: rounds ${BATTLE_LIMITS.rounds.min}–${BATTLE_LIMITS.rounds.max}, battles ${BATTLE_LIMITS.trials.min}–${BATTLE_LIMITS.trials.max.toLocaleString('en-US')}, seed 0 or more, range 0–${BATTLE_LIMITS.range.max}.`;
+    return undefined;
+  }
+  return out;
+}
+
+ui.mode.addEventListener('change', syncRange);
+ui.form.addEventListener('submit', (e) => {
+  e.preventDefault();
+  if (running) return;
+  const options = readOptions();
+  if (!options) return;
+  ui.error.hidden = true;
+  vscode.postMessage({ type: 'rerun', options });
+});
+ui.cancel.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const m = parseBattleHostMessage(event.data);
+  if (!m) return; // Not ours, or malformed: never acted on.
+  switch (m.type) {
+    case 'busy':
+      ui.error.hidden = true;
+      ui.progress.value = 0;
+      setRunning(true, 'Simulating the battle…');
+      break;
+    case 'progress':
+      ui.progress.value = m.total > 0 ? m.done / m.total : 0;
+      if (running) ui.status.textContent = `${Math.round(m.done).toLocaleString('en-US')} of ${Math.round(m.total).toLocaleString('en-US')} battles played`;
+      break;
+    case 'result':
+      render(m.result, m.partial);
+      if (!m.partial) setRunning(false, `Done: ${m.result.trials.toLocaleString('en-US')} battles.`);
+      break;
+    case 'cancelled':
+      setRunning(false, current ? `Cancelled: showing the ${current.trials.toLocaleString('en-US')} battles played before.` : 'Cancelled.');
+      break;
+    case 'error':
+      setRunning(false, '');
+      ui.error.hidden = false;
+      ui.error.textContent = m.message;
+      if (!current) ui.empty.textContent = 'No result.';
+      break;
+  }
+});
+
+// A theme change: redraw the charts in the new colours.
+new MutationObserver(() => {
+  if (!current) return;
+  for (const c of charts.splice(0)) c.destroy();
+  ui.survivalCharts.replaceChildren();
+  drawSurvival(current);
+}).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+
+const saved = vscode.getState();
+const restored = parseBattleResult(saved && typeof saved === 'object' && 'result' in saved ? (saved as { result: unknown }).result : undefined);
+if (restored) render(restored, false);
+vscode.postMessage({ type: 'ready' });

@@ -1,0 +1,107 @@
+/**
+ * The messages between the extension host and the fleet battle view, declared once and imported by
+ * both (client/src/battlePanel.ts and ./main.ts), with valibot parsers: every message and every
+ * restored state is checked before it is used, on both sides.
+ */
+import * as v from 'valibot';
+import { OPTION_LIMITS, type BattleOptions, type BattleResult } from '../../../protocol/simulation';
+
+export type { BattleOptions, BattleResult };
+
+/** Host -> view. `partial`: a result of the trials run so far, while the run goes on. */
+export type BattleHostMessage =
+  | { type: 'result'; result: BattleResult; partial: boolean }
+  | { type: 'progress'; done: number; total: number }
+  | { type: 'busy' }
+  | { type: 'cancelled' }
+  | { type: 'error'; message: string };
+
+/** View -> host. */
+export type BattleViewMessage = { type: 'ready' } | { type: 'rerun'; options: BattleOptions } | { type: 'cancel' };
+
+/** What the view's controls offer, and the parsers accept: the simulator's own request limits. */
+export const BATTLE_LIMITS = {
+  range: { min: 0, max: OPTION_LIMITS.rangeMax },
+  rounds: { min: 1, max: OPTION_LIMITS.roundsMax },
+  trials: { min: 1, max: OPTION_LIMITS.trialsMax },
+  seed: { min: 0, max: OPTION_LIMITS.seedMax },
+} as const;
+
+const MAX_TEXT = 10_000;
+const EPS = 1e-6;
+const finite = v.pipe(v.number(), v.finite());
+const nonNegative = v.pipe(v.number(), v.finite(), v.minValue(0));
+const probability = v.pipe(v.number(), v.finite(), v.minValue(-EPS), v.maxValue(1 + EPS));
+const text = v.pipe(v.string(), v.maxLength(MAX_TEXT));
+const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+const chance = v.object({ p: probability, se: nonNegative });
+
+const unitSchema = v.object({
+  name: text,
+  copy: int(1, 1_000_000),
+  points: nonNegative,
+  alive: v.pipe(v.array(probability), v.maxLength(OPTION_LIMITS.roundsMax)),
+  fired: nonNegative,
+  boarded: nonNegative,
+  rammed: nonNegative,
+});
+
+const sideSchema = v.object({
+  fleet: text,
+  faction: text,
+  points: nonNegative,
+  annihilation: chance,
+  pointsVictory: chance,
+  pointsDestroyed: v.object({ mean: finite, p10: finite, p50: finite, p90: finite }),
+  units: v.pipe(v.array(unitSchema), v.maxLength(1000)),
+});
+
+export const battleResultSchema = v.object({
+  method: v.literal('sampled'),
+  trials: nonNegative,
+  seed: nonNegative,
+  rounds: int(1, OPTION_LIMITS.roundsMax),
+  mode: v.picklist(['approach', 'fixed']),
+  variants: v.pipe(v.array(text), v.maxLength(20)),
+  sides: v.tuple([sideSchema, sideSchema]),
+  draw: chance,
+  meanRounds: nonNegative,
+  policy: text,
+  assumptions: v.pipe(v.array(text), v.maxLength(100)),
+});
+
+const optionsSchema = v.object({
+  range: v.optional(v.pipe(v.number(), v.finite(), v.minValue(BATTLE_LIMITS.range.min), v.maxValue(BATTLE_LIMITS.range.max))),
+  rounds: v.optional(int(BATTLE_LIMITS.rounds.min, BATTLE_LIMITS.rounds.max)),
+  trials: v.optional(int(BATTLE_LIMITS.trials.min, BATTLE_LIMITS.trials.max)),
+  seed: v.optional(int(BATTLE_LIMITS.seed.min, BATTLE_LIMITS.seed.max)),
+});
+
+const hostSchema = v.variant('type', [
+  v.object({ type: v.literal('result'), result: battleResultSchema, partial: v.boolean() }),
+  v.object({ type: v.literal('progress'), done: nonNegative, total: nonNegative }),
+  v.object({ type: v.literal('busy') }),
+  v.object({ type: v.literal('cancelled') }),
+  v.object({ type: v.literal('error'), message: text }),
+]);
+
+const viewSchema = v.variant('type', [
+  v.object({ type: v.literal('ready') }),
+  v.object({ type: v.literal('rerun'), options: v.strictObject(optionsSchema.entries) }),
+  v.object({ type: v.literal('cancel') }),
+]);
+
+export function parseBattleResult(x: unknown): BattleResult | undefined {
+  const r = v.safeParse(battleResultSchema, x);
+  return r.success ? (r.output as BattleResult) : undefined;
+}
+
+export function parseBattleHostMessage(x: unknown): BattleHostMessage | undefined {
+  const r = v.safeParse(hostSchema, x);
+  return r.success ? (r.output as BattleHostMessage) : undefined;
+}
+
+export function parseBattleViewMessage(x: unknown): BattleViewMessage | undefined {
+  const r = v.safeParse(viewSchema, x);
+  return r.success ? (r.output as BattleViewMessage) : undefined;
+}

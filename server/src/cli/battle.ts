@@ -1,0 +1,197 @@
+/**
+ * `fabled-star battle`: the fleet battle of two fleet lists (BATTLE.md, FORMATS.md "Fleet battle").
+ * Cards come from `--cards` files or folders (default: the current folder, as for `sim`); the numbers
+ * come from the pure core. Every problem is one line on stderr and exit status 2.
+ */
+import { parseArgs } from 'node:util';
+import { Workspace } from '../core/workspace';
+import type { FleetDocument } from '../core/model/types';
+import { fleetForBattle } from '../core/features/battle';
+import { checkDocument } from '../core/check';
+import { simulateBattle, validateBattleOptions } from '../core/sim/fleet-battle';
+import type { BattleResult } from '../core/sim/types';
+import { BATTLE_DEFAULTS } from '../core/rules/data';
+import { expandPaths, fileUri, type CliIO } from './io';
+
+export const BATTLE_HELP = `Usage: fabled-star battle --fleet FILE --vs FILE [--cards PATH]... [options]
+
+Plays the two fleet lists against each other for a number of rounds, many times over with seeded
+dice, and prints how often each side wins (by destroying the other fleet, or by points destroyed),
+the points each side destroys, and each unit's chance to survive each round.
+
+Options:
+  --fleet FILE             your fleet list (*.fleet.yaml); side 1 of the report
+  --vs FILE                the opponent's fleet list; side 2
+  --cards PATH             a *.unit.yaml / *.faction.yaml file or a folder searched recursively;
+                           may repeat (default: the current folder)
+  --range INCHES           fight at a fixed range (every unit that far from every enemy, as in
+                           \`sim\`); without it the fleets enter from opposite edges of the table of
+                           their game size and close in
+  --rounds N               round limit (default ${BATTLE_DEFAULTS.rounds})
+  --trials N               battles to sample (default ${BATTLE_DEFAULTS.trials})
+  --seed N                 random seed; the same seed gives the same numbers (default ${BATTLE_DEFAULTS.seed})
+  --format text|json       a readable report (default) or one JSON object on stdout
+  -h, --help               show this help
+
+Exit status: 0 success, 2 usage problem, unreadable file, a fleet with errors or an unknown card.
+`;
+
+/** Text from files goes to a terminal: control characters are shown escaped, never interpreted. */
+export function printable(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+const pct = (p: number, digits = 1) => `${(100 * p).toFixed(digits)}%`;
+const num = (x: number, d = 1) => x.toFixed(d);
+
+function table(rows: string[][], right: boolean[]): string[] {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows.map((r) =>
+    r
+      .map((cell, c) => (right[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+/** The readable report, in the manner of `sim`'s. */
+export function renderBattleReport(r: BattleResult): string {
+  const [a, b] = r.sides;
+  const out: string[] = [];
+  const name = (s: typeof a) => printable(s.fleet || '(unnamed fleet)');
+  out.push(`${name(a)} (${printable(a.faction)}, ${a.points} pts) vs ${name(b)} (${printable(b.faction)}, ${b.points} pts)`);
+  out.push(
+    `Up to ${r.rounds} rounds, ${r.mode === 'fixed' ? 'at a fixed range' : 'approaching from the table edges'} (${r.method}, ${r.trials} trials, seed ${r.seed})`,
+  );
+  out.push('');
+  out.push('Who wins');
+  out.push(
+    ...table(
+      [
+        ['', 'destroys the other fleet', '', 'more points destroyed', ''],
+        [name(a), pct(a.annihilation.p), `± ${pct(a.annihilation.se, 2)}`, pct(a.pointsVictory.p), `± ${pct(a.pointsVictory.se, 2)}`],
+        [name(b), pct(b.annihilation.p), `± ${pct(b.annihilation.se, 2)}`, pct(b.pointsVictory.p), `± ${pct(b.pointsVictory.se, 2)}`],
+        ['Draw on points', '', '', pct(r.draw.p), `± ${pct(r.draw.se, 2)}`],
+      ],
+      [false, true, true, true, true],
+    ).map((l) => `  ${l}`),
+  );
+  out.push(`  Mean rounds played: ${num(r.meanRounds, 2)}`);
+  out.push('');
+  out.push('Points destroyed (mean; 10th, 50th, 90th percentile)');
+  for (const s of r.sides)
+    out.push(
+      `  ${name(s)}: ${num(s.pointsDestroyed.mean)} of ${s === a ? b.points : a.points}; ${s.pointsDestroyed.p10}, ${s.pointsDestroyed.p50}, ${s.pointsDestroyed.p90}`,
+    );
+  for (const s of r.sides) {
+    out.push('');
+    out.push(`${name(s)}: chance each unit is alive after each round, and what it did per battle`);
+    const head = ['Unit', 'Pts', ...Array.from({ length: r.rounds }, (_, i) => `R${i + 1}`), 'Fired', 'Boarded', 'Rammed'];
+    const rows = s.units.map((u) => [
+      `${printable(u.name)}${s.units.filter((x) => x.name === u.name).length > 1 ? ` #${u.copy}` : ''}`,
+      String(u.points),
+      ...u.alive.map((x) => pct(x, 0)),
+      num(u.fired, 2),
+      num(u.boarded, 2),
+      num(u.rammed, 2),
+    ]);
+    out.push(
+      ...table(
+        [head, ...rows],
+        head.map((_, i) => i > 0),
+      ).map((l) => `  ${l}`),
+    );
+  }
+  out.push('');
+  out.push(`Policy: ${r.policy}`);
+  out.push('');
+  out.push('Assumptions');
+  for (const x of r.assumptions) out.push(`  - ${x}`);
+  return out.join('\n') + '\n';
+}
+
+const FLAG_TO_OPTION: Record<string, string> = { range: 'range', rounds: 'rounds', trials: 'trials', seed: 'seed' };
+
+export async function runBattle(argv: string[], io: CliIO): Promise<number> {
+  const usage = (msg: string) => {
+    io.stderr(`fabled-star battle: ${printable(msg)}\n`);
+    return 2;
+  };
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        fleet: { type: 'string' },
+        vs: { type: 'string' },
+        cards: { type: 'string', multiple: true },
+        range: { type: 'string' },
+        rounds: { type: 'string' },
+        trials: { type: 'string' },
+        seed: { type: 'string' },
+        format: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    return usage(`${(e as Error).message.split('\n')[0]} (run "fabled-star battle --help" for the options)`);
+  }
+  if (values.help) {
+    io.stdout(BATTLE_HELP);
+    return 0;
+  }
+  const format = (values.format as string | undefined) ?? 'text';
+  if (format !== 'text' && format !== 'json') return usage(`--format must be text or json, not "${format.slice(0, 40)}".`);
+  const fleetPath = values.fleet as string | undefined;
+  const vsPath = values.vs as string | undefined;
+  if (!fleetPath || !vsPath) return usage('both --fleet FILE and --vs FILE are needed.');
+
+  const raw: Record<string, unknown> = {};
+  for (const [flag, key] of Object.entries(FLAG_TO_OPTION)) if (values[flag] !== undefined) raw[key] = values[flag];
+  const v = validateBattleOptions(raw);
+  if (!v.options) return usage(v.errors.map((e) => e.replace(/^(range|rounds|trials|seed)\b/, '--$1')).join(' '));
+
+  for (const p of [fleetPath, vsPath]) {
+    if (!io.exists(p)) return usage(`no such file: ${p}`);
+    if (io.isDirectory(p)) return usage(`${p} is a folder; give a *.fleet.yaml file.`);
+    if (!/\.fleet\.ya?ml$/i.test(p)) return usage(`${p} is not a fleet list (*.fleet.yaml).`);
+  }
+  const cardPaths = (values.cards as string[] | undefined) ?? [io.cwd];
+  const { files, missing } = expandPaths(io, cardPaths);
+  if (missing.length) return usage(`no such file or folder: ${missing.join(', ')}`);
+  const ws = new Workspace();
+  const read = (file: string): string | undefined => {
+    try {
+      return io.readFile(file);
+    } catch (e) {
+      usage(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return undefined;
+    }
+  };
+  for (const file of files) {
+    if (/\.fleet\.ya?ml$/i.test(file)) continue;
+    const text = read(file);
+    if (text === undefined) return 2;
+    ws.set(fileUri(file), text);
+  }
+  const fleets: FleetDocument[] = [];
+  for (const p of [fleetPath, vsPath]) {
+    const text = read(p);
+    if (text === undefined) return 2;
+    // Each fleet under its own URI, even when both flags name the same file.
+    const doc = ws.set(`${fileUri(p)}${fleets.length ? '#vs' : ''}`, text);
+    if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
+    fleets.push(doc);
+  }
+  const built = fleets.map((d) => fleetForBattle(d, ws, checkDocument(d, ws)));
+  for (const [i, b] of built.entries()) {
+    if (b.fleet) continue;
+    const more = b.errors.length > 1 ? ` (and ${b.errors.length - 1} more; run "fabled-star check ${i === 0 ? fleetPath : vsPath}")` : '';
+    return usage(`${i === 0 ? fleetPath : vsPath}: the fleet cannot fight: ${b.errors[0]}${more}`);
+  }
+  const result = simulateBattle([built[0]!.fleet!, built[1]!.fleet!], v.options, { limits: built.map((b) => b.limit) });
+  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderBattleReport(result));
+  return 0;
+}

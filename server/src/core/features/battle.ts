@@ -1,0 +1,65 @@
+/**
+ * From a fleet list to the fleet battle's units: every entry and copy, each embarked unit with its
+ * host, each card's numbers. A fleet with errors (unknown cards, over its points, a card the
+ * simulator cannot use) is refused with a sentence saying why, where.
+ */
+import type { FleetDocument } from '../model/types';
+import type { Workspace } from '../workspace';
+import type { Problem } from '../model/types';
+import { fleetTotals } from '../fleetPoints';
+import { profileFromCard } from '../sim/profile';
+import type { BattleUnit, Fleet } from '../sim/fleet-battle';
+
+/** More units than any table holds; beyond it the battle would only burn time. */
+export const MAX_BATTLE_UNITS = 200;
+
+export interface FleetForBattle {
+  fleet?: Fleet;
+  /** The fleet's points limit (its game size), when it gives one. */
+  limit?: number;
+  /** Sentences, each naming the line; empty when `fleet` is set. */
+  errors: string[];
+}
+
+/** 1-based line of an offset. */
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** `problems`: the fleet's diagnostics as the checker reports them (the caller runs the checker). */
+export function fleetForBattle(doc: FleetDocument, ws: Workspace, problems: readonly Problem[]): FleetForBattle {
+  const errors = problems.filter((p) => p.severity === 'error').map((p) => `line ${lineOf(doc.text, p.span.start)}: ${p.message}`);
+  if (errors.length) return { errors };
+  const totals = fleetTotals(doc, ws);
+  const units: BattleUnit[] = [];
+  const copies = new Map<string, number>();
+  const add = (card: NonNullable<(typeof totals.entries)[number]['card']>, host: number | undefined): number | string => {
+    const prof = profileFromCard(card.card);
+    if (!prof.profile) return prof.error ?? 'a card cannot be simulated';
+    const name = card.card.name.value ?? '';
+    const copy = (copies.get(name) ?? 0) + 1;
+    copies.set(name, copy);
+    const points = card.card.points.value ?? 0;
+    units.push({ name, copy, points: points > 0 ? points : 0, profile: prof.profile, ...(host !== undefined ? { host } : {}) });
+    return units.length - 1;
+  };
+  const size = totals.entries.reduce((t, e) => t + Math.max(0, e.entry.count.value ?? 0) * (1 + e.embarked.length), 0);
+  if (size > MAX_BATTLE_UNITS) return { errors: [`the fleet has ${size} units; a battle takes at most ${MAX_BATTLE_UNITS} a side`] };
+  for (const e of totals.entries) {
+    const count = e.entry.count.value !== undefined && e.entry.count.value > 0 ? e.entry.count.value : 0;
+    for (let c = 0; c < count; c++) {
+      if (!e.card) return { errors: [`line ${lineOf(doc.text, e.entry.unit.span.start)}: no card named "${e.entry.unit.value ?? ''}"`] };
+      const host = add(e.card, undefined);
+      if (typeof host === 'string') return { errors: [`line ${lineOf(doc.text, e.entry.unit.span.start)}: ${host}`] };
+      for (const x of e.embarked) {
+        if (!x.card) return { errors: [`line ${lineOf(doc.text, e.entry.span.start)}: no card named "${x.name}"`] };
+        const r = add(x.card, host);
+        if (typeof r === 'string') return { errors: [`line ${lineOf(doc.text, e.entry.span.start)}: ${r}`] };
+      }
+    }
+  }
+  if (units.length === 0) return { errors: ['the fleet has no units'] };
+  return { fleet: { name: doc.name.value ?? '', faction: doc.faction.value ?? '', units }, limit: doc.points.value, errors: [] };
+}

@@ -1,0 +1,78 @@
+/**
+ * English for messages and hovers built from words: counts with the right plural ("1 ability",
+ * "2 abilities", "3 dice") and the right indefinite article ("an Escort", "an Iron Choir card",
+ * "a Unity card", "an 8" stick"). Every message that puts a count or a name after "a" goes
+ * through here, so class, faction, doctrine and card names read right whatever they are.
+ */
+
+/** Plurals that no spelling rule gives. */
+const IRREGULAR: Readonly<Record<string, string>> = { die: 'dice', info: 'infos', other: 'others' };
+
+/** The plural of one word or of a phrase's last word: "ability slot" -> "ability slots". */
+export function pluralOf(singular: string): string {
+  const m = /^(.*?)([A-Za-z]+)$/.exec(singular);
+  if (!m) return singular;
+  const [, head, word] = m as unknown as [string, string, string];
+  const lower = word.toLowerCase();
+  const irregular = IRREGULAR[lower];
+  if (irregular) return head + (word[0] === word[0]!.toUpperCase() ? irregular[0]!.toUpperCase() + irregular.slice(1) : irregular);
+  if (/[^aeiou]y$/i.test(word)) return head + word.slice(0, -1) + (word.endsWith('Y') ? 'IES' : 'ies');
+  if (/(s|x|z|ch|sh)$/i.test(word)) return head + word + 'es';
+  return head + word + 's';
+}
+
+/** The word for n of a thing, without the number: "ability" for 1, "abilities" otherwise. */
+export function noun(n: number, singular: string, plural?: string): string {
+  return n === 1 ? singular : (plural ?? pluralOf(singular));
+}
+
+/** n and the word for n of a thing: "1 ability", "2 abilities", "0 bases", "3 dice". */
+export function count(n: number, singular: string, plural?: string): string {
+  return `${n} ${noun(n, singular, plural)}`;
+}
+
+/** Vowel-letter words said with a consonant sound first ("a unit", "a one-off", "a Eurasian"). */
+const CONSONANT_SOUND = /^(uni(?!nstall|mportant|ntelligent|nhabit)|use|usu|uti|eu|ewe|one\b|once\b|ouija)/i;
+/** Consonant-letter words said with a vowel sound first ("an hour", "an honest"). */
+const VOWEL_SOUND = /^(hour|honest|honou?r|heir)/i;
+/** Letters whose names start with a vowel sound, for initialisms such as "an LD roll", "an SH pool". */
+const VOWEL_LETTER_NAMES = new Set('AEFHILMNORSX');
+
+/** "a" or "an" for the word or phrase that follows (its first word decides); `capital` opens a sentence. */
+export function article(phrase: string, capital = false): 'a' | 'an' | 'A' | 'An' {
+  const a = articleOf(phrase);
+  return capital ? (a === 'a' ? 'A' : 'An') : a;
+}
+
+function articleOf(phrase: string): 'a' | 'an' {
+  const s = phrase.trim().replace(/^["'“‘(*_`]+/, '');
+  if (s === '') return 'a';
+  // Numbers: said "eight", "eleven", "eighteen", "eighty", "eight hundred" (an); others (a).
+  const num = /^\d[\d,]*/.exec(s);
+  if (num) {
+    const digits = num[0].replace(/,/g, '');
+    if (digits[0] === '8') return 'an';
+    // 11 and 18 are "eleven" and "eighteen"; so are 11,000 and 18,000 (but not 110 or 180).
+    if (/^(11|18)$/.test(digits) || (digits.length % 3 === 2 && /^(11|18)/.test(digits))) return 'an';
+    return 'a';
+  }
+  const word = /^[\p{L}\p{N}]+/u.exec(s)?.[0] ?? s;
+  // An initialism (two or more capitals, no lower case) is read letter by letter.
+  if (word.length >= 2 && word.length <= 4 && word === word.toUpperCase() && /^[A-Z]+$/.test(word)) {
+    return VOWEL_LETTER_NAMES.has(word[0]!) ? 'an' : 'a';
+  }
+  if (VOWEL_SOUND.test(word)) return 'an';
+  if (CONSONANT_SOUND.test(word)) return 'a';
+  return /^[aeiouáàâäéèêëíìîïóòôöúùûü]/i.test(word) ? 'an' : 'a';
+}
+
+/** The phrase with its article: "an Escort", "a Cruiser", "an Iron Choir card"; `capital` opens a sentence. */
+export function withArticle(phrase: string, capital = false): string {
+  return `${article(phrase, capital)} ${phrase}`;
+}
+
+/** Words joined as a list: "Escorts", "Escorts and Frigates", "Fighters, Bombers and Escorts". */
+export function listOf(words: readonly string[], last = 'and'): string {
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} ${last} ${words[words.length - 1]}`;
+}

@@ -1,0 +1,238 @@
+/**
+ * The fleet battle's public face: options from outside checked and resolved, the table depth of
+ * the game size, a run that can be driven in slices (`BattleSession`), and the result in the JSON
+ * shape of FORMATS.md with the policy and assumptions in words. Pure: no I/O.
+ */
+import { BATTLE_DEFAULTS, BOARDING, GAME_SIZES, RAMMING, SHIELD_RECHARGE, type GameSize } from '../rules/data';
+import type { BattleOptions, BattleResult, BattleSideResult, Chance } from './types';
+import { makeRng } from './dice';
+import { BattleRun } from './battle';
+import type { BattleHooks, BattleOutcome, Fleet } from './battle';
+import { OPTION_LIMITS } from './limits';
+import { sanitizeProfile } from './profile';
+
+export type { Fleet, BattleUnit, BattleHooks } from './battle';
+
+const KEYS = ['range', 'rounds', 'trials', 'seed'] as const;
+
+function describe(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v);
+  return Array.isArray(v) ? 'a list' : 'an object';
+}
+
+function asNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/.test(v)) return Number(v);
+  return undefined;
+}
+
+/** Checks battle options from outside (CLI flags, a request): each problem a sentence naming the option. */
+export function validateBattleOptions(raw: unknown): { options?: BattleOptions; errors: string[] } {
+  if (raw === undefined || raw === null) raw = {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) return { errors: [`Options must be an object, not ${describe(raw)}.`] };
+  const src = raw as Record<string, unknown>;
+  const errors: string[] = [];
+  const out: BattleOptions = {};
+  for (const key of Object.keys(src))
+    if (!(KEYS as readonly string[]).includes(key)) errors.push(`Unknown option "${key.slice(0, 40)}"; the options are ${KEYS.join(', ')}.`);
+  const int = (key: (typeof KEYS)[number], min: number, max: number, what: string): number | undefined => {
+    const v = src[key];
+    if (v === undefined) return undefined;
+    const n = asNumber(v);
+    if (n === undefined || !Number.isInteger(n) || n < min || n > max) {
+      errors.push(`${key} must be ${what}, not ${describe(v)}.`);
+      return undefined;
+    }
+    return n;
+  };
+  if (src.range !== undefined) {
+    const n = asNumber(src.range);
+    if (n === undefined || n < 0 || n > OPTION_LIMITS.rangeMax)
+      errors.push(`range must be a distance in inches from 0 to ${OPTION_LIMITS.rangeMax}, not ${describe(src.range)}.`);
+    else out.range = n;
+  }
+  const rounds = int('rounds', 1, OPTION_LIMITS.roundsMax, `a whole number of rounds from 1 to ${OPTION_LIMITS.roundsMax}`);
+  if (rounds !== undefined) out.rounds = rounds;
+  const trials = int('trials', 1, OPTION_LIMITS.trialsMax, `a whole number of trials from 1 to ${OPTION_LIMITS.trialsMax}`);
+  if (trials !== undefined) out.trials = trials;
+  const seed = int('seed', 0, OPTION_LIMITS.seedMax, `a whole number from 0 to ${OPTION_LIMITS.seedMax}`);
+  if (seed !== undefined) out.seed = seed;
+  return errors.length ? { errors } : { options: out, errors };
+}
+
+/**
+ * The game size whose table the fleets approach on: the named size of the larger points limit, or
+ * for another limit the smallest named size that holds it (the largest when none does).
+ */
+export function gameSizeFor(limits: (number | undefined)[]): GameSize {
+  const pts = Math.max(0, ...limits.filter((x): x is number => typeof x === 'number' && Number.isFinite(x)));
+  return GAME_SIZES.find((g) => g.points === pts) ?? GAME_SIZES.find((g) => g.points >= pts) ?? GAME_SIZES[GAME_SIZES.length - 1]!;
+}
+
+function clampInt(v: number | undefined, min: number, max: number, dflt: number): number {
+  if (v === undefined || !Number.isFinite(v)) return dflt;
+  return Math.min(max, Math.max(min, Math.round(v)));
+}
+
+export const BATTLE_POLICY =
+  'Each activation spends 2 AP. A unit that is not on the table enters (or launches from its host) with its first Move. ' +
+  "A unit with no enemy it can Fire at, Board or Ram moves toward the nearest enemy (1 AP, then the B stick if it is still out of reach), stopping at its longest weapon's range " +
+  `(a unit without weapons closes to ${BOARDING.range}" to Board, or to base contact to Ram). ` +
+  'It fires at the enemy in range whose expected points removed by this Fire action is highest (expected bases lost x points per base; ties to the nearer, then to fewer HP left), ' +
+  'and spends its other AP as the duel does: Aim, Shields Back Online or Brace, whichever is worth the most expected hull points ' +
+  "(Shields and Brace against the Fire actions of every enemy that can reach it); after firing it Boards instead when a target's SH is 0 and that is worth more. " +
+  `A unit with CR that is in range but more than ${BOARDING.range}" from an enemy with CR spends its first AP closing on it (to Board once its shields are down) and fires with the other. ` +
+  'A unit that can neither fire nor board Rams as a last resort. Units activate in fleet order (a carrier before what it carries); ' +
+  'a side spends an Action Token instead of activating while the other side has more units waiting.';
+
+export const BATTLE_POLICY_DICE =
+  ' (These cards are too costly for exact expectations: the second action follows a fixed rule — Shields Back Online if SH is missing, else Aim the weapon with the most attacks x damage, else Brace — and the target is the nearest enemy, then the one with fewer HP left.)';
+
+function assumptions(mode: 'approach' | 'fixed', range: number | undefined, size: GameSize, out: BattleOutcome): string[] {
+  const a: string[] = [];
+  if (mode === 'fixed')
+    a.push(
+      `Fixed range: every unit stands ${range}" from every enemy all battle; nobody moves, weapons that do not reach never fire; embarked units spend their first Move launching.`,
+    );
+  else
+    a.push(
+      `Approach: the fleets enter from opposite edges of a ${size.name} table (${size.points} points), ${size.depth}" deep; positions are on one line, the distance between two units is the depth minus both units' distances from their own edges (never below 0).`,
+    );
+  a.push(
+    'Initiative: each side rolls the LD of its unit (on the table or waiting to enter, not embarked) with the most expected successes; ties go to the lower target number, then more dice, then a re-roll; the winner activates first.',
+    'Action Tokens: at the start of each round the side that has lost more units gains the difference, for that round.',
+    'Embarked units launch on their own activation from their host once it is on the table; a host destroyed with units still embarked destroys them, and their points count as destroyed.',
+    `Board: both roll CR; the attacker's successes above the defender's are HP damage dealt 1 HP at a time (none lost); at most once per activation. Ram: Tonnage dice hit on ${RAMMING.hitTarget}+ (${RAMMING.hitTargetMoved}+ if the target moved ${RAMMING.movedAtLeast}" or more this round), the target dodges each hit with D, and each hit left deals 1 HP to both units (shields ignored), each unit saving with its own AC.`,
+    `Shields Back Online rolls ${SHIELD_RECHARGE.dice} dice, each ${SHIELD_RECHARGE.target}+ restores 1 SH; Brace lasts until the unit's next activation. No terrain: nobody is in cover. Orders, command abilities and faction abilities are not played.`,
+    'Points destroyed: each base lost is worth the card points divided by its bases; points victory needs strictly more points destroyed than the opponent (equal is a draw).',
+  );
+  if (out.mode === 'dice') a.push('The exact Fire-action kernels would cost too much for these cards: every Fire action is rolled with dice.');
+  if (out.cutShort)
+    a.push(
+      `Cut short: the run reached its work limit after ${out.totals.trials} of ${out.requested} trials; the figures and their standard errors are from those ${out.totals.trials} trials.`,
+    );
+  return a;
+}
+
+function chance(k: number, n: number): Chance {
+  const p = n > 0 ? k / n : 0;
+  return { p, se: n > 1 ? Math.sqrt((p * (1 - p)) / n) : 0 };
+}
+
+function quantiles(values: number[]): { mean: number; p10: number; p50: number; p90: number } {
+  if (values.length === 0) return { mean: 0, p10: 0, p50: 0, p90: 0 };
+  const s = Float64Array.from(values).sort();
+  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
+  let sum = 0;
+  for (const x of s) sum += x;
+  const round = (x: number) => Math.round(x * 1e6) / 1e6;
+  return { mean: round(sum / s.length), p10: round(at(0.1)), p50: round(at(0.5)), p90: round(at(0.9)) };
+}
+
+/**
+ * A fleet battle that runs a slice of work at a time: `step(ops)` returns true when it has ended,
+ * `result()` gives the figures of the trials run so far (a view can show them while it sharpens).
+ */
+export class BattleSession {
+  readonly run: BattleRun;
+  readonly mode: 'approach' | 'fixed';
+  readonly size: GameSize;
+  private readonly fleets: [Fleet, Fleet];
+  private readonly range: number | undefined;
+
+  constructor(fleets: [Fleet, Fleet], options: BattleOptions = {}, context: { limits?: (number | undefined)[]; workLimit?: number; hooks?: BattleHooks } = {}) {
+    const o: BattleOptions = options && typeof options === 'object' ? options : {};
+    // Profiles held to what the engine can run, so that nonsense never throws.
+    this.fleets = fleets.map((f) => ({
+      name: String(f?.name ?? ''),
+      faction: String(f?.faction ?? ''),
+      units: (Array.isArray(f?.units) ? f.units : []).map((u) => ({
+        ...u,
+        points: typeof u.points === 'number' && Number.isFinite(u.points) && u.points > 0 ? u.points : 0,
+        profile: sanitizeProfile(u.profile),
+      })),
+    })) as [Fleet, Fleet];
+    this.range = o.range !== undefined && Number.isFinite(o.range) && o.range >= 0 ? Math.min(o.range, OPTION_LIMITS.rangeMax) : undefined;
+    this.mode = this.range === undefined ? 'approach' : 'fixed';
+    this.size = gameSizeFor(context.limits ?? this.fleets.map((f) => f.units.reduce((t, u) => t + u.points, 0)));
+    const seed = clampInt(o.seed, 0, OPTION_LIMITS.seedMax, BATTLE_DEFAULTS.seed);
+    this.run = new BattleRun(
+      this.fleets,
+      {
+        range: this.range,
+        depth: this.size.depth,
+        rounds: clampInt(o.rounds, 1, OPTION_LIMITS.roundsMax, BATTLE_DEFAULTS.rounds),
+        trials: clampInt(o.trials, 1, OPTION_LIMITS.trialsMax, BATTLE_DEFAULTS.trials),
+        seed,
+        ...(context.workLimit !== undefined ? { workLimit: context.workLimit } : {}),
+      },
+      makeRng(seed),
+      context.hooks,
+    );
+  }
+
+  step(ops?: number): boolean {
+    return this.run.step(ops);
+  }
+
+  get done(): boolean {
+    return this.run.done;
+  }
+
+  result(): BattleResult {
+    const out = this.run.outcome();
+    const t = out.totals;
+    const n = t.trials;
+    const setup = this.run.setup;
+    let offset = 0;
+    const sides = this.fleets.map((f, s): BattleSideResult => {
+      const units = f.units.map((u, i) => {
+        const g = offset + i;
+        return {
+          name: u.name,
+          copy: u.copy,
+          points: u.points,
+          alive: Array.from(t.alive[g]!, (x) => (n > 0 ? x / n : 1)),
+          fired: n > 0 ? t.tally.fired[g]! / n : 0,
+          boarded: n > 0 ? t.tally.boarded[g]! / n : 0,
+          rammed: n > 0 ? t.tally.rammed[g]! / n : 0,
+        };
+      });
+      offset += f.units.length;
+      return {
+        fleet: f.name,
+        faction: f.faction,
+        points: f.units.reduce((a, u) => a + u.points, 0),
+        annihilation: chance(t.annihilation[s]!, n),
+        pointsVictory: chance(t.pointsVictory[s]!, n),
+        pointsDestroyed: quantiles(t.pointsDestroyed[s]!),
+        units,
+      };
+    }) as [BattleSideResult, BattleSideResult];
+    return {
+      method: 'sampled',
+      trials: n,
+      seed: setup.seed,
+      rounds: setup.rounds,
+      mode: this.mode,
+      variants: this.run.hooks.name ? [this.run.hooks.name] : [],
+      sides,
+      draw: chance(t.draws, n),
+      meanRounds: n > 0 ? t.roundsSum / n : 0,
+      policy: BATTLE_POLICY + (out.mode === 'dice' ? BATTLE_POLICY_DICE : ''),
+      assumptions: assumptions(this.mode, this.range, this.size, out),
+    };
+  }
+}
+
+/** The fleet battle of `fleets[0]` against `fleets[1]`, run to the end (or to its work limit). */
+export function simulateBattle(
+  fleets: [Fleet, Fleet],
+  options: BattleOptions = {},
+  context: { limits?: (number | undefined)[]; workLimit?: number; hooks?: BattleHooks } = {},
+): BattleResult {
+  const s = new BattleSession(fleets, options, context);
+  s.step();
+  return s.result();
+}

@@ -1,0 +1,226 @@
+/**
+ * `fabled-star battle` through `runBattle` with an in-memory file system: the JSON shape of
+ * FORMATS.md, the text report, the same seed giving the same numbers, and every way the input can
+ * be wrong (exit 2, one line, no stack trace).
+ */
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { runBattle, printable } from '../../server/src/cli/battle';
+import { nodeIO, type CliIO } from '../../server/src/cli/io';
+
+const CARDS = `faction: Testers
+units:
+  - name: Lance Destroyer
+    class: Destroyer
+    points: 145
+    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"
+    weapons:
+      - Lance — Energy, 18", 2, 3
+      - Pulse — Ion, 9", 2, 4
+  - name: Maw Frigate
+    class: Frigate
+    points: 110
+    stats: "9/3 6+ 8+ 2 6+ 3 - 6/2 2"
+    weapons:
+      - Maw Cannon — Piercing, 12", 2, 3
+  - name: Broken Card
+    class: Cruiser
+    points: 190
+    stats: { M: 9, BS: 5+ }
+`;
+const FLEET_A = `name: Lances
+faction: Testers
+points: 500
+units:
+  - unit: Lance Destroyer
+    count: 2
+`;
+const FLEET_B = `name: Maws
+faction: Testers
+points: 500
+units:
+  - unit: Maw Frigate
+    count: 3
+`;
+
+function memoryIO(files: Record<string, string>): CliIO & { out: string; err: string } {
+  const io = {
+    out: '',
+    err: '',
+    stdout(s: string) {
+      io.out += s;
+    },
+    stderr(s: string) {
+      io.err += s;
+    },
+    readFile(p: string) {
+      const t = files[p];
+      if (t === undefined) throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+      return t;
+    },
+    isDirectory: (p: string) => Object.keys(files).some((f) => f.startsWith(p.replace(/\/?$/, '/'))),
+    exists: (p: string) => p in files || Object.keys(files).some((f) => f.startsWith(p.replace(/\/?$/, '/'))),
+    listYaml: (dir: string) =>
+      Object.keys(files)
+        .filter((f) => f.startsWith(dir.replace(/\/?$/, '/')))
+        .sort(),
+    cwd: '/ws',
+  };
+  return io;
+}
+
+const FILES: Record<string, string> = { '/ws/cards/test.unit.yaml': CARDS, '/ws/a.fleet.yaml': FLEET_A, '/ws/b.fleet.yaml': FLEET_B };
+const BASE = ['--fleet', '/ws/a.fleet.yaml', '--vs', '/ws/b.fleet.yaml', '--trials', '2000'];
+
+describe('battle CLI', function () {
+  this.timeout(120000);
+  it('prints exactly the JSON shape of FORMATS.md', async () => {
+    const io = memoryIO(FILES);
+    assert.equal(await runBattle([...BASE, '--format', 'json', '--seed', '5', '--rounds', '4'], io), 0, io.err);
+    const r = JSON.parse(io.out);
+    assert.deepEqual(Object.keys(r), ['method', 'trials', 'seed', 'rounds', 'mode', 'variants', 'sides', 'draw', 'meanRounds', 'policy', 'assumptions']);
+    assert.equal(r.method, 'sampled');
+    assert.equal(r.trials, 2000);
+    assert.equal(r.seed, 5);
+    assert.equal(r.rounds, 4);
+    assert.equal(r.mode, 'approach');
+    assert.equal(r.sides.length, 2);
+    for (const s of r.sides) {
+      assert.deepEqual(Object.keys(s), ['fleet', 'faction', 'points', 'annihilation', 'pointsVictory', 'pointsDestroyed', 'units']);
+      assert.deepEqual(Object.keys(s.annihilation), ['p', 'se']);
+      assert.deepEqual(Object.keys(s.pointsVictory), ['p', 'se']);
+      assert.deepEqual(Object.keys(s.pointsDestroyed), ['mean', 'p10', 'p50', 'p90']);
+      for (const u of s.units) {
+        assert.deepEqual(Object.keys(u), ['name', 'copy', 'points', 'alive', 'fired', 'boarded', 'rammed']);
+        assert.equal(u.alive.length, 4);
+      }
+    }
+    assert.deepEqual(
+      r.sides.map((s: { fleet: string; points: number; units: { name: string; copy: number }[] }) => [
+        s.fleet,
+        s.points,
+        s.units.map((u) => `${u.name} ${u.copy}`),
+      ]),
+      [
+        ['Lances', 290, ['Lance Destroyer 1', 'Lance Destroyer 2']],
+        ['Maws', 330, ['Maw Frigate 1', 'Maw Frigate 2', 'Maw Frigate 3']],
+      ],
+    );
+    assert.ok(Math.abs(r.sides[0].pointsVictory.p + r.sides[1].pointsVictory.p + r.draw.p - 1) < 1e-12);
+    assert.deepEqual(Object.keys(r.draw), ['p', 'se']);
+    assert.ok(r.assumptions.some((a: string) => a.includes('Skirmish table') && a.includes('36"')));
+  });
+
+  it('fights at a fixed range with --range, and the same seed prints the same numbers', async () => {
+    const a = memoryIO(FILES);
+    const b = memoryIO(FILES);
+    assert.equal(await runBattle([...BASE, '--range', '12', '--format', 'json'], a), 0);
+    assert.equal(await runBattle([...BASE, '--range', '12', '--format', 'json'], b), 0);
+    assert.equal(a.out, b.out);
+    assert.equal(JSON.parse(a.out).mode, 'fixed');
+  });
+
+  it('prints a readable report by default', async () => {
+    const io = memoryIO(FILES);
+    assert.equal(await runBattle(BASE, io), 0);
+    assert.match(io.out, /^Lances \(Testers, 290 pts\) vs Maws \(Testers, 330 pts\)/);
+    assert.match(io.out, /Who wins/);
+    assert.match(io.out, /Maw Frigate #3/);
+    assert.match(io.out, /Policy: /);
+    assert.match(io.out, /Assumptions/);
+  });
+
+  it('--help exits 0 and lists the options', async () => {
+    const io = memoryIO(FILES);
+    assert.equal(await runBattle(['--help'], io), 0);
+    for (const flag of ['--fleet', '--vs', '--cards', '--range', '--rounds', '--trials', '--seed', '--format']) assert.ok(io.out.includes(flag), flag);
+  });
+
+  const bad = (fleet: string) => ({ ...FILES, '/ws/bad.fleet.yaml': fleet });
+  const failures: [string, string[], Record<string, string>, RegExp][] = [
+    ['a missing fleet file', ['--fleet', '/ws/none.fleet.yaml', '--vs', '/ws/b.fleet.yaml'], FILES, /no such file: \/ws\/none\.fleet\.yaml/],
+    ['no --vs', ['--fleet', '/ws/a.fleet.yaml'], FILES, /both --fleet FILE and --vs FILE are needed/],
+    [
+      'an unknown card',
+      ['--fleet', '/ws/bad.fleet.yaml', '--vs', '/ws/b.fleet.yaml'],
+      bad('name: X\nfaction: Testers\npoints: 500\nunits:\n  - unit: Lance Destroyr\n'),
+      /cannot fight: line 5: No card named "Lance Destroyr"; did you mean "Lance Destroyer"\?/,
+    ],
+    [
+      'a fleet over its points',
+      ['--fleet', '/ws/bad.fleet.yaml', '--vs', '/ws/b.fleet.yaml'],
+      bad('name: X\nfaction: Testers\npoints: 100\nunits:\n  - unit: Lance Destroyer\n'),
+      /cannot fight: line 3: .*over/,
+    ],
+    [
+      'a card the simulator cannot use',
+      ['--fleet', '/ws/bad.fleet.yaml', '--vs', '/ws/b.fleet.yaml'],
+      bad('name: X\nfaction: Testers\npoints: 500\nunits:\n  - unit: Broken Card\n'),
+      /cannot fight/,
+    ],
+    ['YAML that is not a fleet', ['--fleet', '/ws/bad.fleet.yaml', '--vs', '/ws/b.fleet.yaml'], bad(': : :\n\t- ]['), /cannot fight|could not be read/],
+    [
+      'a fleet of 100,000 units',
+      ['--fleet', '/ws/bad.fleet.yaml', '--vs', '/ws/b.fleet.yaml'],
+      bad('name: X\nfaction: Testers\npoints: 99999999\nunits:\n  - unit: Lance Destroyer\n    count: 100000\n'),
+      /at most 200/,
+    ],
+    ['absurd trials', [...BASE, '--trials', '1e99'], FILES, /--trials must be a whole number of trials from 1 to 1000000/],
+    ['a negative range', [...BASE, '--range=-3'], FILES, /--range must be a distance/],
+    ['zero rounds', [...BASE, '--rounds', '0'], FILES, /--rounds must be/],
+    ['an unknown flag', [...BASE, '--warp'], FILES, /Unknown option '--warp'/],
+    ['a wrong format', [...BASE, '--format', 'xml'], FILES, /--format must be text or json/],
+    ['a folder as the fleet', ['--fleet', '/ws/cards', '--vs', '/ws/b.fleet.yaml'], FILES, /is a folder/],
+    ['a card file as the fleet', ['--fleet', '/ws/cards/test.unit.yaml', '--vs', '/ws/b.fleet.yaml'], FILES, /is not a fleet list/],
+    ['a missing cards folder', [...BASE, '--cards', '/nowhere'], FILES, /no such file or folder: \/nowhere/],
+  ];
+  for (const [what, args, files, re] of failures)
+    it(`exits 2 on ${what}, in one line`, async () => {
+      const io = memoryIO(files);
+      assert.equal(await runBattle(args, io), 2);
+      assert.match(io.err, re);
+      assert.equal(io.err.trim().split('\n').length, 1, io.err);
+      assert.doesNotMatch(io.err, /\n\s+at /);
+      assert.equal(io.out, '');
+    });
+
+  it('never lets control characters from a file reach the terminal', async () => {
+    const io = memoryIO(bad('name: "Evil\\e[2J\\x07"\nfaction: Testers\npoints: 500\nunits:\n  - unit: "Lance\\e]52;c;AAAA\\x07"\n'));
+    assert.equal(await runBattle(['--fleet', '/ws/bad.fleet.yaml', '--vs', '/ws/b.fleet.yaml'], io), 2);
+
+    assert.doesNotMatch(io.err, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    assert.equal(printable('a\u001b[2Jb\u0007\u009b'), 'a\\x1b[2Jb\\x07\\x9b');
+  });
+
+  it('runs the example fleets from disk', async () => {
+    const real = nodeIO();
+    let out = '';
+    let err = '';
+    const io: CliIO = { ...real, stdout: (s) => (out += s), stderr: (s) => (err += s) };
+    const examples = path.join(__dirname, '..', '..', 'examples');
+    const code = await runBattle(
+      [
+        '--fleet',
+        path.join(examples, 'fleets/standard-1000.fleet.yaml'),
+        '--vs',
+        path.join(examples, 'fleets/standard-1000-myr-valari.fleet.yaml'),
+        '--cards',
+        examples,
+        '--format',
+        'json',
+        '--trials',
+        '500',
+      ],
+      io,
+    );
+    assert.equal(code, 0, err);
+    const r = JSON.parse(out);
+    assert.deepEqual(
+      r.sides.map((s: { fleet: string; points: number }) => [s.fleet, s.points]),
+      [
+        ['The Hunger Within', 1000],
+        ['Lantern Watch', 1000],
+      ],
+    );
+  });
+});

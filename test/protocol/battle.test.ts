@@ -1,0 +1,153 @@
+/**
+ * `fabledStar/battle` over stdio against the bundled server: the example fleets from a workspace
+ * on disk give the CLI's figures from the same seed; the run reports work-done progress, streams
+ * partial results that sharpen, answers other requests meanwhile, and stops when cancelled; bad
+ * requests fail with a sentence.
+ */
+import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { CancellationTokenSource, WorkDoneProgress, type WorkDoneProgressReport } from 'vscode-languageserver-protocol/node';
+import { startServer, type Client } from './harness';
+import { BattlePartialResult } from '../../protocol';
+import type { BattleResult } from '../../server/src/core/sim/types';
+import { runBattle } from '../../server/src/cli/battle';
+import { nodeIO } from '../../server/src/cli/io';
+
+const EXAMPLES = join(__dirname, '..', '..', 'examples');
+
+function exampleFiles(): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.(unit|faction|fleet)\.yaml$/.test(f) && !p.includes('showcase')) out[relative(EXAMPLES, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(EXAMPLES);
+  return out;
+}
+
+async function cliJson(args: string[]): Promise<BattleResult> {
+  let out = '';
+  let err = '';
+  const code = await runBattle([...args, '--format', 'json'], { ...nodeIO(), stdout: (s) => (out += s), stderr: (s) => (err += s) });
+  assert.equal(code, 0, err);
+  return JSON.parse(out) as BattleResult;
+}
+
+describe('fabledStar/battle over stdio', function () {
+  this.timeout(180_000);
+  let c: Client;
+  before(async () => {
+    c = await startServer({ files: exampleFiles() });
+    // The workspace scan reads the fleets from disk; wait until the server knows them all.
+    for (const f of ['standard-1000', 'standard-1000-myr-valari', 'battle-2000', 'battle-2000-consumed']) {
+      const uri = c.uri(`fleets/${f}.fleet.yaml`);
+      for (let i = 0; i < 200; i++) {
+        if (await c.request('fabledStar/fleetSummary', { uri })) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  });
+  after(async () => c?.stop());
+
+  it("gives the CLI's figures from the same seed, for a fleet file on disk", async () => {
+    const fleet = c.uri('fleets/standard-1000.fleet.yaml');
+    const vs = c.uri('fleets/standard-1000-myr-valari.fleet.yaml');
+    const options = { trials: 3000, seed: 42, rounds: 5 };
+    const r = await c.request<BattleResult>('fabledStar/battle', { fleet: { uri: fleet }, vs: { uri: vs }, options });
+    const cli = await cliJson([
+      '--fleet',
+      join(EXAMPLES, 'fleets/standard-1000.fleet.yaml'),
+      '--vs',
+      join(EXAMPLES, 'fleets/standard-1000-myr-valari.fleet.yaml'),
+      '--cards',
+      EXAMPLES,
+      '--trials',
+      '3000',
+      '--seed',
+      '42',
+      '--rounds',
+      '5',
+    ]);
+    assert.deepEqual(r, cli);
+    assert.equal(r.sides[0].fleet, 'The Hunger Within');
+  });
+
+  it('reports progress, streams sharpening partial results, and answers other requests meanwhile', async () => {
+    const fleet = c.uri('fleets/battle-2000.fleet.yaml');
+    const vs = c.uri('fleets/battle-2000-consumed.fleet.yaml');
+    const reports: WorkDoneProgressReport[] = [];
+    const partials: BattleResult[] = [];
+    const subs = [
+      c.conn.onProgress(WorkDoneProgress.type, 'battle-work', (v) => {
+        if (v.kind === 'report') reports.push(v);
+      }),
+      c.conn.onProgress(BattlePartialResult, 'battle-partial', (v) => {
+        partials.push(v);
+      }),
+    ];
+    const p = c.conn.sendRequest<BattleResult>('fabledStar/battle', {
+      fleet: { uri: fleet },
+      vs: { uri: vs },
+      options: { trials: 20000, seed: 3 },
+      workDoneToken: 'battle-work',
+      partialResultToken: 'battle-partial',
+    });
+    const symbols = await c.request<unknown[]>('textDocument/documentSymbol', { textDocument: { uri: fleet } });
+    assert.ok(Array.isArray(symbols));
+    const r = await p;
+    subs.forEach((s) => s.dispose());
+    assert.equal(r.trials, 20000);
+    assert.ok(reports.length > 0, 'work-done progress');
+    assert.ok(partials.length >= 2, `${partials.length} partial results`);
+    const trials = partials.map((x) => x.trials);
+    assert.deepEqual(
+      [...trials].sort((a, b) => a - b),
+      trials,
+      'each partial result has more trials than the one before',
+    );
+    assert.ok(trials[0]! < 20000 && trials[0]! > 0);
+    // A partial result is the same battle with fewer trials: its figures sit within a few standard errors of the final ones.
+    const first = partials[0]!;
+    const se = first.sides[0].pointsVictory.se + r.sides[0].pointsVictory.se;
+    assert.ok(Math.abs(first.sides[0].pointsVictory.p - r.sides[0].pointsVictory.p) <= 4 * se + 1e-9);
+  });
+
+  it('stops when cancelled in the middle of the run', async () => {
+    const source = new CancellationTokenSource();
+    let reported!: () => void;
+    const midRun = new Promise<void>((res) => (reported = res));
+    const sub = c.conn.onProgress(WorkDoneProgress.type, 'battle-cancel', (v) => {
+      if (v.kind === 'report') reported();
+    });
+    const p = c.conn.sendRequest(
+      'fabledStar/battle',
+      {
+        fleet: { uri: c.uri('fleets/battle-2000.fleet.yaml') },
+        vs: { uri: c.uri('fleets/battle-2000-consumed.fleet.yaml') },
+        options: { trials: 1_000_000, rounds: 100 },
+        workDoneToken: 'battle-cancel',
+      },
+      source.token,
+    );
+    await midRun;
+    source.cancel();
+    await p.then(
+      () => assert.fail('the battle ran to the end although it was cancelled'),
+      (e: { code?: number }) => assert.equal(e.code, -32800),
+    );
+    sub.dispose();
+  });
+
+  it('fails with a sentence on a fleet with errors, an unknown fleet, or bad options', async () => {
+    const broken = await c.open('fleets/broken.fleet.yaml', 'name: Broken\nfaction: Consumed\npoints: 500\nunits:\n  - unit: Oblivion Maww\n');
+    const good = c.uri('fleets/standard-1000.fleet.yaml');
+    await assert.rejects(c.request('fabledStar/battle', { fleet: { uri: broken }, vs: { uri: good } }), /cannot fight: line 5: No card named "Oblivion Maww"/);
+    await assert.rejects(c.request('fabledStar/battle', { fleet: { uri: c.uri('nowhere.fleet.yaml') }, vs: { uri: good } }), /No fleet list at/);
+    await assert.rejects(c.request('fabledStar/battle', { fleet: { uri: good }, vs: { uri: good }, options: { trials: -1 } }), /trials must be/);
+    await assert.rejects(c.request('fabledStar/battle', null), /trials|No fleet/);
+  });
+});

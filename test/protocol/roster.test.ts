@@ -1,0 +1,160 @@
+/**
+ * `fabledStar/roster` and `fabledStar/rosterEdit` over stdio against the bundled server: the Fleet
+ * view's data (entries, points, embarked units, problems with their ranges, what can be added or
+ * embarked), an export in any format, and edits that the client applies and the server re-reads.
+ */
+import { strict as assert } from 'node:assert';
+import type { Range, TextEdit } from 'vscode-languageserver-protocol';
+import { startServer, positionAt, type Client } from './harness';
+import { FILES, FLEET, lineOf } from './fixtures';
+import type { RosterData } from '../../protocol';
+
+const FLEET_PATH = 'fleets/vanguard.fleet.yaml';
+
+function offsetAt(text: string, p: { line: number; character: number }): number {
+  const lines = text.split('\n');
+  let o = 0;
+  for (let i = 0; i < p.line; i++) o += lines[i]!.length + 1;
+  return o + p.character;
+}
+
+describe('roster requests over stdio', function () {
+  this.timeout(60000);
+  let c: Client;
+  let fleet: string;
+
+  before(async () => {
+    c = await startServer({ files: FILES });
+    fleet = await c.open(FLEET_PATH, FLEET);
+    await c.poll('the workspace cards', async () => {
+      const r = await c.request<RosterData | null>('fabledStar/roster', { uri: fleet });
+      // Every workspace file indexed: the Myr-Valari cards resolve, and the Consumed card is known as one.
+      return r && r.entries[0]!.class === 'Destroyer' && r.entries[3]!.problems[0]?.code === 'FS-UNIT-FACTION' && r;
+    });
+  });
+  after(async () => c?.stop());
+
+  const roster = () => c.request<RosterData>('fabledStar/roster', { uri: fleet });
+
+  /** Asks for an edit, applies it as the client would, and returns the roster of the new text. */
+  async function edit(params: Record<string, unknown>): Promise<RosterData> {
+    const e = await c.request<TextEdit | null>('fabledStar/rosterEdit', { uri: fleet, version: c.versions.get(fleet), ...params });
+    assert.ok(e, `no edit for ${JSON.stringify(params)}`);
+    const text = c.texts.get(fleet)!;
+    const start = offsetAt(text, e.range.start);
+    const end = offsetAt(text, e.range.end);
+    const version = await c.change(fleet, [{ range: e.range, text: e.newText }], text.slice(0, start) + e.newText + text.slice(end));
+    void version;
+    return roster();
+  }
+
+  it('gives the tree’s data: entries with points, embarked units and problems at their places', async () => {
+    const r = await roster();
+    assert.deepEqual(
+      [r.name, r.faction, r.limit, r.gameSize, r.total, r.remaining, r.over, r.legal],
+      ['Radiant Vanguard', 'Myr-Valari', 1000, 'Standard', 540, 460, false, false],
+    );
+    assert.deepEqual(
+      r.entries.map((e) => [e.unit, e.class ?? null, e.count, e.each, e.total, e.complete]),
+      [
+        ['Lumen Destroyer', 'Destroyer', 2, 145, 290, true],
+        ['Lumen Destroyr', null, 1, 0, 0, false],
+        ['Lumen Cruiser', 'Cruiser', 1, 250, 250, true],
+        ['Maw Frigate', null, 1, 0, 0, false],
+      ],
+    );
+    const line = (range: Range) => range.start.line;
+    assert.equal(line(r.entries[2]!.range), lineOf(FLEET, 'Lumen Cruiser'));
+    assert.deepEqual(
+      r.entries[2]!.embarked.map((x) => [x.name, x.class, x.points, line(x.range)]),
+      [['Veilwing Fighter Wing', 'Fighter', 60, lineOf(FLEET, 'Veilwing')]],
+    );
+    assert.deepEqual(
+      r.entries[1]!.problems.map((p) => [p.code, p.uri === fleet, p.range.start]),
+      [['FS-UNIT-UNKNOWN', true, positionAt(FLEET, FLEET.indexOf('Lumen Destroyr'))]],
+    );
+    assert.equal(r.entries[3]!.problems[0]!.code, 'FS-UNIT-FACTION');
+    assert.deepEqual(
+      r.problems.map((p) => [p.code, line(p.range)]),
+      [['FS-FLEET-UNDER', lineOf(FLEET, 'points')]],
+    );
+    assert.equal(r.entries[0]!.card?.uri, c.uri('cards/myr.unit.yaml'));
+    assert.deepEqual(r.counts, { errors: 2, warnings: 0, infos: 1 });
+    assert.deepEqual(
+      r.byClass.find((k) => k.class === 'Destroyer'),
+      { class: 'Destroyer', units: 2, points: 290 },
+    );
+    assert.match(
+      r.copyText,
+      /^Radiant Vanguard \(Myr-Valari\): 2× Lumen Destroyer 290, Lumen Destroyr \?, Lumen Cruiser \+ Veilwing Fighter Wing 250, Maw Frigate \?; 540\/1000 \(2 errors\)$/,
+    );
+  });
+
+  it('offers the faction’s cards to add, and to each bay what it can carry', async () => {
+    const r = await roster();
+    const names = r.addChoices.map((x) => x.name);
+    assert.ok(names.includes('Lumen Destroyer') && names.includes('Veilwing Fighter Wing'));
+    assert.ok(!names.includes('Maw Frigate'), 'not a Consumed card');
+    assert.ok(r.addChoices.every((x) => x.fits === (x.points ?? 0) <= 460));
+    assert.deepEqual(r.entries[0]!.embarkChoices, []);
+    // Launch Bay Tier 1 holds one Fighter, and the Cruiser already carries one.
+    assert.deepEqual(
+      r.entries[2]!.embarkChoices.map((x) => [x.name, x.fits]),
+      [['Veilwing Fighter Wing', false]],
+    );
+  });
+
+  it('renders an export in any format; a roster with errors says so at the top', async () => {
+    const html = await c.request<RosterData>('fabledStar/roster', { uri: fleet, format: 'html' });
+    assert.match(html.rendered!, /<section class="verdict" role="alert">⚠ Not legal as written: 2 errors/);
+    const md = await c.request<RosterData>('fabledStar/roster', { uri: fleet, format: 'markdown' });
+    assert.match(md.rendered!, /^# Radiant Vanguard\n/);
+    const none = await c.request<RosterData>('fabledStar/roster', { uri: fleet, format: 'pdf' });
+    assert.equal(none.rendered, undefined);
+  });
+
+  it('edits the YAML: add, embark, disembark and remove, each re-read by the server with no new error', async () => {
+    const before = await roster();
+    let r = await edit({ action: 'add', card: 'Shardlight Escort' });
+    assert.equal(r.entries.at(-1)!.unit, 'Shardlight Escort');
+    assert.equal(r.total, before.total + 80);
+    assert.equal(r.counts.errors, before.counts.errors);
+    assert.match(c.texts.get(fleet)!, /\n  - unit: Shardlight Escort\n?$/);
+
+    r = await edit({ action: 'remove', entry: 1 });
+    assert.deepEqual(
+      r.entries.map((e) => e.unit),
+      ['Lumen Destroyer', 'Lumen Cruiser', 'Maw Frigate', 'Shardlight Escort'],
+    );
+    assert.equal(r.counts.errors, before.counts.errors - 1);
+
+    r = await edit({ action: 'disembark', entry: 1, embarked: 0 });
+    assert.equal(r.entries[1]!.embarked.length, 0);
+    assert.deepEqual(
+      r.entries[1]!.embarkChoices.map((x) => [x.name, x.fits]),
+      [['Veilwing Fighter Wing', true]],
+    );
+    r = await edit({ action: 'embark', entry: 1, card: 'Veilwing Fighter Wing' });
+    assert.deepEqual(
+      r.entries[1]!.embarked.map((x) => x.name),
+      ['Veilwing Fighter Wing'],
+    );
+    assert.equal(r.counts.errors, before.counts.errors - 1);
+  });
+
+  it('refuses what it cannot do: a stale version, bad parameters, a uri that is not a fleet', async () => {
+    assert.equal(await c.request('fabledStar/rosterEdit', { uri: fleet, version: 1, action: 'add', card: 'Shardlight Escort' }), null);
+    for (const bad of [
+      { action: 'remove', entry: 99 },
+      { action: 'remove', entry: -1 },
+      { action: 'remove', entry: 'x' },
+      { action: 'embark', entry: 0 },
+      { action: 'add', card: '  ' },
+      { action: 'explode' },
+    ])
+      assert.equal(await c.request('fabledStar/rosterEdit', { uri: fleet, ...bad }), null, JSON.stringify(bad));
+    assert.equal(await c.request('fabledStar/roster', { uri: c.uri('cards/myr.unit.yaml') }), null);
+    assert.equal(await c.request('fabledStar/roster', { uri: c.uri('nowhere.fleet.yaml') }), null);
+    assert.equal(await c.request('fabledStar/roster', {}), null);
+  });
+});

@@ -1,0 +1,246 @@
+/**
+ * The fleet battle view in headless Chromium, under the CSP VS Code applies: a real result of the
+ * simulator shown as a player reads it (partial, then final), names from files shown as text, bad
+ * messages ignored, the controls posting only what the host accepts, Cancel, keyboard, reload, and
+ * the three themes (screenshots in test-output/webview/battle-*.png).
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import type { Browser } from 'playwright-core';
+import { BATTLE_IDS as I, renderBattleHtml } from '../../client/webview/battle/html';
+import type { BattleResult } from '../../client/webview/battle/messages';
+import { formatPercent } from '../../client/webview/format';
+import { simulateBattle } from '../../server/src/core/sim/fleet-battle';
+import type { Fleet } from '../../server/src/core/sim/battle';
+import type { UnitProfile } from '../../server/src/core/sim/types';
+import { launch, openView, OUTPUT, ROOT, THEMES, type ViewPage, type ViewServer } from './harness';
+
+const BUILD = join(OUTPUT, 'battle-build');
+
+async function buildBattleView(): Promise<{ js: string; css: string }> {
+  mkdirSync(BUILD, { recursive: true });
+  await esbuild.build({
+    entryPoints: [join(ROOT, 'client/webview/battle/main.ts')],
+    outfile: join(BUILD, 'battle.js'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: true,
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+  return { js: join(BUILD, 'battle.js'), css: join(BUILD, 'battle.css') };
+}
+
+async function serveBattle(files: { js: string; css: string }): Promise<ViewServer> {
+  const nonce = randomBytes(16).toString('base64');
+  const requests: string[] = [];
+  let html = '';
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    requests.push(path);
+    const send = (type: string, body: string | Buffer) => {
+      res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(body);
+    };
+    if (path === '/') send('text/html; charset=utf-8', html);
+    else if (path === '/battle.js') send('text/javascript; charset=utf-8', readFileSync(files.js));
+    else if (path === '/battle.css') send('text/css; charset=utf-8', readFileSync(files.css));
+    else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  html = renderBattleHtml(origin, nonce, `${origin}/battle.js`, `${origin}/battle.css`);
+  return { origin, nonce, html, requests, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+const HOSTILE = '<img src=x onerror=alert(1)>Raiders';
+
+function unit(name: string, p: Partial<UnitProfile>): UnitProfile {
+  return {
+    name,
+    class: 'Destroyer',
+    bases: 1,
+    baseMm: 60,
+    bs: 5,
+    hp: 6,
+    sh: 2,
+    armour: 6,
+    combinedShields: false,
+    move: [9, 6],
+    weapons: [{ name: 'Gun', type: 'Energy', range: 12, damage: 2, attacks: 3 }],
+    ...p,
+  };
+}
+
+function fleets(): [Fleet, Fleet] {
+  return [
+    {
+      name: 'Lantern Watch',
+      faction: 'Myr-Valari',
+      units: [
+        { name: 'Lumen Cruiser', copy: 1, points: 190, profile: unit('Lumen Cruiser', { hp: 8, ld: { target: 5, dice: 3 } }) },
+        { name: 'Lumen Destroyer', copy: 1, points: 145, profile: unit('Lumen Destroyer', {}) },
+        { name: 'Lumen Destroyer', copy: 2, points: 145, profile: unit('Lumen Destroyer', {}) },
+      ],
+    },
+    {
+      name: HOSTILE,
+      faction: 'Consumed',
+      units: [
+        { name: 'Maw <b>Cruiser</b>', copy: 1, points: 190, profile: unit('Maw Cruiser', { hp: 9, cr: { target: 5, dice: 4 } }) },
+        { name: 'Maw Escort', copy: 1, points: 80, profile: unit('Maw Escort', { hp: 3 }) },
+      ],
+    },
+  ];
+}
+
+describe('fleet battle view (Chromium)', function () {
+  this.timeout(90_000);
+  let browser: Browser;
+  let server: ViewServer;
+  let final: BattleResult;
+  let partial: BattleResult;
+  const open: ViewPage[] = [];
+
+  before(async () => {
+    final = simulateBattle(fleets(), { trials: 4000, seed: 9 });
+    partial = simulateBattle(fleets(), { trials: 200, seed: 9 });
+    server = await serveBattle(await buildBattleView());
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(async () => {
+    for (const v of open.splice(0)) {
+      assert.deepEqual(v.pageErrors, [], 'uncaught errors in the view');
+      assert.deepEqual(v.dialogs, [], 'the view opened a dialog');
+      assert.deepEqual(await v.cspViolations(), [], 'CSP violations');
+      await v.page.context().close();
+    }
+  });
+
+  async function view(theme = THEMES.dark): Promise<ViewPage> {
+    const v = await openView(browser, server, theme);
+    open.push(v);
+    await v.waitForPosted('ready');
+    return v;
+  }
+
+  async function show(v: ViewPage, result: BattleResult, isPartial = false): Promise<void> {
+    await v.send({ type: 'result', result, partial: isPartial });
+    await v.page.waitForFunction(([id, n]) => (document.getElementById(id as string)?.textContent ?? '').includes(String(n)), [
+      I.method,
+      result.trials.toLocaleString('en-US'),
+    ] as const);
+  }
+
+  it('shows who wins, the points destroyed, survival by round and what each unit did, with names as text', async () => {
+    const v = await view();
+    await v.send({ type: 'busy' });
+    assert.equal(await v.page.locator(`#${I.cancel}`).isVisible(), true);
+    await show(v, partial, true);
+    assert.match(await v.text(I.method), /200 battles .*\(still running/);
+    assert.equal(await v.page.inputValue(`#${I.trials}`), '', 'a partial result does not set the number of battles asked for');
+    await v.send({ type: 'progress', done: 2000, total: 4000 });
+    assert.match(await v.text(I.status), /2,000 of 4,000 battles played/);
+    await show(v, final);
+    assert.doesNotMatch(await v.text(I.method), /still running/);
+    assert.equal(await v.page.inputValue(`#${I.trials}`), '4000');
+    assert.equal(await v.text(I.fleet), 'Lantern Watch');
+    assert.equal(await v.text(I.vs), HOSTILE, 'a name with HTML is shown as text');
+    assert.equal(await v.page.locator('img').count(), 0);
+    const [a, b] = final.sides;
+    const verdict = await v.text(I.verdict);
+    const lead = a.pointsVictory.p >= b.pointsVictory.p ? a : b;
+    assert.ok(verdict.includes(`${lead.fleet} comes out ahead in ${formatPercent(lead.pointsVictory.p)}`), verdict);
+    assert.ok(verdict.includes(formatPercent(a.annihilation.p)));
+    const points = await v.text(I.pointsTable);
+    assert.ok(points.includes(a.pointsDestroyed.mean.toFixed(0)) && points.includes(String(b.pointsDestroyed.p90)), points);
+    const survival = await v.page.locator(`#${I.survivalTables}`).textContent();
+    assert.ok(survival!.includes('Lumen Destroyer #2') && survival!.includes('Maw <b>Cruiser</b>'), survival!);
+    assert.ok(survival!.includes(formatPercent(a.units[0]!.alive[5]!)));
+    assert.equal(await v.page.locator(`#${I.survivalCharts} canvas`).count(), 2, 'a chart per fleet');
+    const label = await v.page.locator(`#${I.survivalCharts} canvas`).first().getAttribute('aria-label');
+    assert.match(label!, /Line chart of Lantern Watch's units alive by round/);
+    const actions = await v.text(I.actionsTable);
+    assert.ok(actions.includes(a.units[0]!.fired.toFixed(2)), actions);
+    assert.equal(await v.page.locator(`#${I.cancel}`).isVisible(), false);
+  });
+
+  it('ignores malformed and foreign messages', async () => {
+    const v = await view();
+    await show(v, final);
+    const before = await v.text(I.verdict);
+    for (const bad of [
+      { type: 'result', result: { ...final, sides: [final.sides[0]] }, partial: false },
+      { type: 'result', result: { ...final, draw: { p: 7, se: 0 } }, partial: false },
+      { type: 'result', result: final },
+      { type: 'progress', done: 'x' },
+      { type: 'error', message: 42 },
+      'hello',
+      null,
+      { type: 'eval', code: 'alert(1)' },
+    ])
+      await v.send(bad);
+    await v.send({ type: 'progress', done: 1, total: 2 });
+    assert.equal(await v.text(I.verdict), before);
+    assert.equal(await v.page.locator(`#${I.error}`).isVisible(), false);
+  });
+
+  it('posts a rerun only with options in bounds, from the mouse or the keyboard, and a cancel', async () => {
+    const v = await view();
+    await show(v, final);
+    await v.page.fill(`#${I.trials}`, '0');
+    await v.page.click(`#${I.run}`);
+    assert.equal(await v.page.getAttribute(`#${I.trials}`, 'aria-invalid'), 'true');
+    assert.equal(await v.page.locator(`#${I.error}`).isVisible(), true);
+    assert.equal((await v.posted()).filter((m) => m.type === ('rerun' as string)).length, 0);
+    await v.page.fill(`#${I.trials}`, '5000');
+    await v.page.selectOption(`#${I.mode}`, 'fixed');
+    await v.page.fill(`#${I.range}`, '9');
+    await v.page.focus(`#${I.seed}`);
+    await v.page.keyboard.press('Enter');
+    const rerun = (await v.waitForPosted('rerun' as never)) as unknown as { options: unknown };
+    assert.deepEqual(rerun.options, { range: 9, rounds: 6, trials: 5000, seed: 9 });
+    await v.page.selectOption(`#${I.mode}`, 'approach');
+    assert.equal(await v.page.isDisabled(`#${I.range}`), true);
+    await v.page.click(`#${I.run}`);
+    const second = (await v.waitForPosted('rerun' as never, 2)) as unknown as { options: unknown };
+    assert.deepEqual(second.options, { rounds: 6, trials: 5000, seed: 9 });
+    await v.send({ type: 'busy' });
+    await v.page.click(`#${I.cancel}`);
+    await v.waitForPosted('cancel' as never);
+    await v.send({ type: 'cancelled' });
+    assert.match(await v.text(I.status), /Cancelled: showing the 4,000 battles/);
+  });
+
+  it('shows the last result again after a reload, before the host answers', async () => {
+    const v = await view();
+    await show(v, final);
+    await v.page.reload();
+    await v.page.waitForFunction((id) => (document.getElementById(id)?.textContent ?? '').length > 0, I.verdict);
+    assert.equal(await v.text(I.fleet), 'Lantern Watch');
+  });
+
+  for (const theme of [THEMES.light, THEMES.dark, THEMES.highContrast])
+    it(`draws in the ${theme.name} theme`, async () => {
+      const v = await view(theme);
+      await show(v, final);
+      const color = await v.page.evaluate(() => getComputedStyle(document.body).color);
+      assert.ok(color.length > 0);
+      mkdirSync(OUTPUT, { recursive: true });
+      await v.page.screenshot({ path: join(OUTPUT, `battle-${theme.name}.png`), fullPage: true });
+    });
+});
