@@ -33,7 +33,11 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
   const files = new Files(state, scheduler, diagnostics);
   state.onModelChange = (uri, before, after) => {
     const doc = before ?? after;
-    scheduler.changed(uri, dependents(state.ws, uri, before, after), !!doc && doc.kind !== 'fleet');
+    // Open documents first: in a big workspace the closed files of a faction can number thousands.
+    const deps = dependents(state.ws, uri, before, after);
+    const open = deps.filter((d) => state.documents.get(d));
+    const ordered = open.length ? [...open, ...deps.filter((d) => !state.documents.get(d))] : deps;
+    scheduler.changed(uri, ordered, !!doc && doc.kind !== 'fleet');
   };
 
   connection.onInitialize((params): InitializeResult => {
