@@ -226,7 +226,17 @@ async function workspaceRun(cards: number, fleets: number, edits: boolean): Prom
 
 export async function benchEditor(): Promise<Row[]> {
   const rows: Row[] = [];
-  const load = () => loadavg()[0]!.toFixed(1);
+  // BENCH_PARTS=a (or b, c): only those parts; (c) at 20,000 files reuses the first run of (b).
+  const parts = process.env.BENCH_PARTS ?? 'abc';
+  if (parts.includes('a')) await coldOpen(rows);
+  if (parts.includes('b') || parts.includes('c')) await workspaces(rows, parts.includes('b'), parts.includes('c'));
+  rows.push({ name: 'load average at the end', medianMs: Number(load()), goal: '', unit: '' });
+  return rows;
+}
+
+const load = () => loadavg()[0]!.toFixed(1);
+
+async function coldOpen(rows: Row[]): Promise<void> {
   const text = coldFile();
   const lines = text.split('\n').length - 1;
   const ours: { ms: number; rss: number; problems: number }[] = [];
@@ -282,9 +292,11 @@ export async function benchEditor(): Promise<Row[]> {
     ),
     unit: 'MB',
   });
+}
 
+async function workspaces(rows: Row[], b: boolean, c: boolean): Promise<void> {
   const big: WsRun[] = [];
-  for (let i = 0; i < WS_RUNS; i++) big.push(await workspaceRun(20000, 500, i === 0));
+  for (let i = 0; i < (b ? WS_RUNS : 1); i++) big.push(await workspaceRun(20000, 500, i === 0 && c));
   const first = big.map((r) => r.firstResolved);
   rows.push({
     name: '(b) 20,000 card files + 500 fleets: server start -> first opened fleet resolved',
@@ -324,8 +336,6 @@ export async function benchEditor(): Promise<Row[]> {
       note: spread(run.cardEdits),
     });
   }
-  rows.push({ name: 'load average at the end', medianMs: Number(load()), goal: '', unit: '' });
-  return rows;
 }
 
 function peerVersion(): string {
