@@ -41,7 +41,7 @@ export default tseslint.config(
     },
   },
 
-  // The core: rules <- model <- (workspace, check, sim) <- features. Nothing in it knows an editor.
+  // The core: rules <- model <- (workspace, check, sim) <- balance <- features. Nothing in it knows an editor.
   layer(
     ['server/src/core/*.ts'],
     [...CORE, CHECK('The workspace and fleet points'), FEATURES('The workspace and fleet points'), SIM('The workspace and fleet points')],
@@ -50,6 +50,7 @@ export default tseslint.config(
   layer(['server/src/core/model/**/*.ts'], [...CORE, CHECK('The model'), FEATURES('The model'), SIM('The model'), WORKSPACE('The model')]),
   layer(['server/src/core/check/**/*.ts'], [...CORE, FEATURES('Checks'), SIM('Checks')]),
   layer(['server/src/core/sim/**/*.ts'], [...CORE, CHECK('The simulator'), FEATURES('The simulator'), WORKSPACE('The simulator')]),
+  layer(['server/src/core/balance/**/*.ts'], [...CORE, CHECK('The points estimate'), FEATURES('The points estimate')]),
   layer(['server/src/core/features/**/*.ts'], [...CORE, CHECK('Features')]),
 
   // The edges: the CLI knows no LSP; protocol/ only types of the core (and the figures the client shows).
@@ -75,7 +76,7 @@ export default tseslint.config(
     ],
   ),
   layer(
-    ['scripts/**/*.ts', 'syntaxes/**/*.ts', 'snippets/**/*.ts'],
+    ['scripts/**/*.ts', 'syntaxes/**/*.ts'],
     [CHECK('Scripts'), FEATURES('Scripts'), ban('(^|/)(lsp|protocol)(/|$)', 'Scripts read the rules pack and the model, not the LSP layer.')],
   ),
 );

@@ -9,6 +9,7 @@ import { benchCore } from './core';
 import { benchSim } from './sim';
 import { benchServer } from './server';
 import { benchEditor } from './editor';
+import { benchBalance } from './balance';
 
 interface Suite {
   title: string;
@@ -23,6 +24,7 @@ const SUITES: Suite[] = [
   { title: 'Simulator (issue 4)', key: 'sim', run: benchSim },
   { title: 'Language server over stdio (issue 3)', key: 'server', run: benchServer },
   { title: 'Speed as the editor sees it: built server vs yaml-language-server over stdio (issue 14)', key: 'editor', run: benchEditor },
+  { title: 'Points estimate (issue 13)', key: 'balance', run: benchBalance },
 ];
 
 function fmt(ms: number): string {

@@ -10,7 +10,7 @@
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { Position, Range } from 'vscode-languageserver-protocol';
 import type { EngagementOptions, SimulationResult } from './simulation';
-import type { CardName, FleetEntrySummary, FleetSummary, Settings, SimulateCommandArgs } from '../server/src/core/api';
+import type { CardEstimate, CardName, FleetEntrySummary, FleetSummary, Settings, SimulateCommandArgs } from '../server/src/core/api';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -29,6 +29,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   codeLens: Object.freeze({ enabled: true }),
   diagnostics: Object.freeze({ delayMs: 150 }),
   workspace: Object.freeze({ maxFiles: 25000 }),
+  pointsEstimate: Object.freeze({ enabled: true }),
 }) as Settings;
 
 /** The configuration section the server asks for. */
@@ -54,6 +55,7 @@ export function resolveSettings(raw: unknown): Settings {
   const lens = obj(r.codeLens);
   const diag = obj(r.diagnostics);
   const ws = obj(r.workspace);
+  const estimate = obj(r.pointsEstimate);
   const d = DEFAULT_SETTINGS;
   return {
     referenceTarget: typeof r.referenceTarget === 'string' ? r.referenceTarget.trim() : d.referenceTarget,
@@ -65,6 +67,7 @@ export function resolveSettings(raw: unknown): Settings {
     codeLens: { enabled: bool(lens.enabled, d.codeLens.enabled) },
     diagnostics: { delayMs: int(diag.delayMs, d.diagnostics.delayMs, 0, 5000) },
     workspace: { maxFiles: int(ws.maxFiles, d.workspace.maxFiles, 1, 100000) },
+    pointsEstimate: { enabled: bool(estimate.enabled, d.pointsEstimate.enabled) },
   };
 }
 
@@ -93,14 +96,22 @@ export interface SimulateParams {
   options?: EngagementOptions;
 }
 
+export type { CardEstimate };
+
+/** The simulate request's answer: the CLI's result object and both cards' points estimates. */
+export interface SimulateResult extends SimulationResult {
+  pointsEstimate?: { attacker: CardEstimate; defender: CardEstimate };
+}
+
 /**
  * client -> server: simulate one engagement. The result is the object the CLI prints with
- * `fabled-star sim --format json`. Fails with a ResponseError (code RequestFailed, a message that
- * names the problem) when a card cannot be found or cannot be simulated.
+ * `fabled-star sim --format json`, plus both cards' points estimates. Fails with a ResponseError
+ * (code RequestFailed, a message that names the problem) when a card cannot be found or cannot be
+ * simulated.
  */
 export const SimulateRequest = {
   method: 'fabledStar/simulate',
-  type: new RequestType<SimulateParams, SimulationResult, void>('fabledStar/simulate'),
+  type: new RequestType<SimulateParams, SimulateResult, void>('fabledStar/simulate'),
 } as const;
 
 export interface CardInfo {
@@ -178,6 +189,8 @@ export interface RuleTextEntry {
   summary: string;
   /** The whole section as escaped Markdown: rule, in play, example, designer note and FAQ. */
   markdown: string;
+  /** The rules terms this section defines ("Blast", "Energy", ...), for ranking a search. */
+  terms?: string[];
 }
 
 /**

@@ -20,7 +20,6 @@ import {
   CLASS_NAMES,
   COMMAND_BOARD,
   DASHES,
-  DEFAULT_ORDER_RANGE,
   DOCTRINES,
   GAME_SIZES,
   KNOWN_ABILITIES,
@@ -39,8 +38,8 @@ import {
 } from '../server/src/core/rules/data';
 import type { Doctrine, StatName, UnitClass } from '../server/src/core/rules/data';
 import { formDescription } from '../server/src/core/rules/lookup';
+import { fieldOf, type FieldOwner, type SectionRef } from '../server/src/core/model/fields';
 import { classCardMarkdown, escapeMarkdown, section, sectionMarkdown } from '../server/src/core/rules/text';
-import type { SectionMarkdownOptions } from '../server/src/core/rules/text';
 import { formatJson } from './build-ruletext';
 
 export const SCHEMAS_DIR = path.resolve(__dirname, '../schemas');
@@ -130,6 +129,19 @@ function statToken(stat: StatName, spaced: boolean): string {
 const STAT_SEPARATOR = '[\\s·•|,]';
 
 // ---------------------------------------------------------------------------------------------
+// The field table (server/src/core/model/fields.ts): what each key holds, as parser and completion know it.
+
+function doc(owner: FieldOwner, key: string): string {
+  const f = fieldOf(owner, key);
+  if (!f) throw new Error(`build-schemas: no field ${owner}.${key} in the field table`);
+  return f.doc;
+}
+
+function sections(owner: FieldOwner, key: string): SectionRef[] {
+  return [...(fieldOf(owner, key)?.sections ?? [])];
+}
+
+// ---------------------------------------------------------------------------------------------
 // Descriptions: a short plain `description`, and `markdownDescription` with the rulebook's text.
 
 function plainSection(n: number): string {
@@ -137,10 +149,10 @@ function plainSection(n: number): string {
   return s ? `§${s.number} ${s.title}: ${s.summary}` : '';
 }
 
-function described(own: string, sections: readonly (number | [number, SectionMarkdownOptions])[] = []): Schema {
-  const md = sections.map((s) => (Array.isArray(s) ? sectionMarkdown(s[0], s[1]) : sectionMarkdown(s, { noSummary: false }))).filter(Boolean);
+function described(own: string, sections: readonly SectionRef[] = []): Schema {
+  const md = sections.map((s) => (typeof s === 'number' ? sectionMarkdown(s, { noSummary: false }) : sectionMarkdown(s[0], s[1]))).filter(Boolean);
   const first = sections[0];
-  const plain = [own.replace(/[*_`\\]/g, ''), first === undefined ? '' : `(${plainSection(Array.isArray(first) ? first[0] : first)})`]
+  const plain = [own.replace(/[*_`\\]/g, ''), first === undefined ? '' : `(${plainSection(typeof first === 'number' ? first : first[0])})`]
     .filter(Boolean)
     .join(' ');
   return { description: plain, markdownDescription: [own, ...md].join('\n\n---\n\n') };
@@ -160,12 +172,12 @@ function stringOr(ifString: Schema, otherwise: Schema): Schema {
 }
 
 /** Any scalar the validator reads as text: a string with something in it, or a number. */
-function text(own: string, sections: readonly (number | [number, SectionMarkdownOptions])[] = []): Schema {
+function text(own: string, sections: readonly SectionRef[] = []): Schema {
   return { ...described(own, sections), ...stringOr({ pattern: '\\S', patternErrorMessage: 'Must not be empty.' }, { type: 'number' }) };
 }
 
 /** A whole number in [min, max], as YAML writes it or as a string of digits (the validator reads both). */
-function whole(own: string, min?: number, max?: number, sections: readonly (number | [number, SectionMarkdownOptions])[] = []): Schema {
+function whole(own: string, min?: number, max?: number, sections: readonly SectionRef[] = []): Schema {
   const int: Schema = { type: 'integer' };
   if (min !== undefined) int.minimum = min;
   if (max !== undefined) int.maximum = max;
@@ -177,7 +189,7 @@ function whole(own: string, min?: number, max?: number, sections: readonly (numb
   };
 }
 
-function bandValue(own: string, max = Infinity, sections: readonly (number | [number, SectionMarkdownOptions])[] = [12]): Schema {
+function bandValue(own: string, max = Infinity, sections: readonly SectionRef[] = [12]): Schema {
   const bands = RANGE_BANDS.filter((b) => b <= max);
   const message = `A range band: ${bands.map((b) => `${b}"`).join(' ')}${max < Infinity ? ` (Fighter and Bomber weapons reach at most ${max}")` : ''}.`;
   return {
@@ -190,12 +202,7 @@ function bandValue(own: string, max = Infinity, sections: readonly (number | [nu
 }
 
 /** A value that is one of `names` in any letter case, offering the canonical spellings for completion. */
-function caseless(
-  own: string,
-  names: readonly string[],
-  descriptions: readonly string[],
-  sections: readonly (number | [number, SectionMarkdownOptions])[],
-): Schema {
+function caseless(own: string, names: readonly string[], descriptions: readonly string[], sections: readonly SectionRef[]): Schema {
   return {
     ...described(own, sections),
     oneOf: [
@@ -207,7 +214,7 @@ function caseless(
 }
 
 /** A list under a key: a YAML list, a single item (read as a list of one) or nothing. */
-function listOf(own: string, item: Schema, sections: readonly (number | [number, SectionMarkdownOptions])[], single = true): Schema {
+function listOf(own: string, item: Schema, sections: readonly SectionRef[], single = true): Schema {
   const branches: Schema[] = [{ type: 'array', items: item }];
   if (single) branches.push(item);
   branches.push({ type: 'null' });
@@ -236,20 +243,11 @@ function weaponSchemas(maxRange = Infinity): { mapping: Schema; line: Schema } {
     ...described('A weapon system: name, type, range, damage and attacks.', [[12, { inPlay: true }]]),
     required: ['name', 'type', 'range', 'damage', 'attacks'],
     properties: {
-      name: text("The weapon system's name."),
-      type: caseless(`The weapon type: ${WEAPON_TYPES.join(', ')} (or ${Object.keys(WEAPON_TYPE_ABBREVIATIONS).join(', ')}).`, typeNames, typeDescriptions, [
-        [12, { inPlay: true, noSummary: true }],
-      ]),
-      range: bandValue(`The range: a range band, ${RANGE_BANDS.map((b) => `${b}"`).join(' ')} (the inch mark is optional).${smallNote}`, maxRange, [
-        [12, { example: true, faq: true }],
-      ]),
-      damage: whole(`Dmg: damage per unsaved hit, ${WEAPON_DAMAGE.min} to ${WEAPON_DAMAGE.max}.`, WEAPON_DAMAGE.min, WEAPON_DAMAGE.max, [12]),
-      attacks: whole(
-        `Attacks: at least ${WEAPON_MIN_ATTACKS}. Blast multiplies them by the target's bases; Dogfighters and Precision Strike set them per base.`,
-        WEAPON_MIN_ATTACKS,
-        undefined,
-        [12, 4, 5],
-      ),
+      name: text(doc('weapon', 'name')),
+      type: caseless(doc('weapon', 'type'), typeNames, typeDescriptions, sections('weapon', 'type')),
+      range: bandValue(`${doc('weapon', 'range')}${smallNote}`, maxRange, sections('weapon', 'range')),
+      damage: whole(doc('weapon', 'damage'), WEAPON_DAMAGE.min, WEAPON_DAMAGE.max, sections('weapon', 'damage')),
+      attacks: whole(doc('weapon', 'attacks'), WEAPON_MIN_ATTACKS, undefined, sections('weapon', 'attacks')),
     },
   };
   const line: Schema = {
@@ -325,19 +323,17 @@ function orderList(): Schema {
     ...described('An order printed on the card.', [16]),
     required: ['name'],
     properties: {
-      name: text("The order's name."),
-      difficulty: whole('LD Difficulty: how many LD successes issuing the order needs (a whole number, at least 1).', 1, undefined, [16]),
-      range: bandValue(`How far the order reaches (default ${DEFAULT_ORDER_RANGE}"): a range band.`, Infinity, [16, 12]),
-      effect: text('What the order does. Inch figures in it should be range bands.'),
+      name: text(doc('order', 'name')),
+      difficulty: whole(doc('order', 'difficulty'), 1, undefined, sections('order', 'difficulty')),
+      range: bandValue(doc('order', 'range'), Infinity, sections('order', 'range')),
+      effect: text(doc('order', 'effect')),
     },
   };
   // Any name is allowed (an unknown one is a warning); the known ones are offered for completion.
   const item: Schema = {
     oneOf: [mapping, { type: 'string', enum: names, markdownEnumDescriptions: descriptions }, { type: 'string', not: { enum: names } }, { type: 'number' }],
   };
-  return listOf('Orders: a mapping (name, difficulty, range, effect) or a known order by name. The class sets how many (section 16).', item, [
-    [16, { inPlay: true, example: true }],
-  ]);
+  return listOf(doc('card', 'orders'), item, sections('card', 'orders'));
 }
 
 function abilityList(): Schema {
@@ -362,9 +358,9 @@ function abilityList(): Schema {
     ...described('An ability printed on the card.', [3]),
     required: ['name'],
     properties: {
-      name: { ...described("The ability's name."), ...stringOr({ allOf: [{ pattern: '\\S' }, notTierZero] }, { type: 'number' }) },
-      text: text('What the ability does. Inch figures in it should be range bands.'),
-      range: bandValue('How far the ability reaches: a range band.', Infinity, [12]),
+      name: { ...described(doc('ability', 'name')), ...stringOr({ allOf: [{ pattern: '\\S' }, notTierZero] }, { type: 'number' }) },
+      text: text(doc('ability', 'text')),
+      range: bandValue(doc('ability', 'range'), Infinity, sections('ability', 'range')),
     },
   };
   const names = known.map((k) => k.name);
@@ -417,15 +413,12 @@ function cardSchema(): Schema {
     ...described('A unit card.', [3]),
     required: ['name', 'class', 'points', 'stats'],
     properties: {
-      name: text("The card's name: unique within its faction across the workspace; fleet lists refer to it."),
-      class: caseless(`The unit class: ${CLASS_NAMES.join(', ')}.`, CLASS_NAMES, classDescriptions(), [[3, { inPlay: true }]]),
-      points: whole("The card's points cost: a positive whole number. The class card gives the standard cost; another figure is homebrew.", 1, undefined, [17]),
-      bases: whole("How many bases the unit has; must equal its class's count when given.", undefined, undefined, [[3, { inPlay: false }]]),
+      name: text(doc('card', 'name')),
+      class: caseless(doc('card', 'class'), CLASS_NAMES, classDescriptions(), sections('card', 'class')),
+      points: whole(doc('card', 'points'), 1, undefined, sections('card', 'points')),
+      bases: whole(doc('card', 'bases'), undefined, undefined, sections('card', 'bases')),
       base: {
-        ...described(
-          'Base size in mm (e.g. 60mm); the class default when absent. Dogfighters double against targets on 40mm bases or smaller, Precision Strike against 50mm or larger.',
-          [4, 5],
-        ),
+        ...described(doc('card', 'base'), sections('card', 'base')),
         ...stringOr(
           {
             pattern: `^\\s*\\d+(?:\\.\\d+)?\\s*(?:${anyCase('mm')})?\\s*$`,
@@ -449,7 +442,7 @@ function cardDefinitions(): Schema {
 }
 
 function unitsList(): Schema {
-  return listOf('Unit cards of this faction.', { $ref: '#/definitions/card' }, [3]);
+  return listOf(doc('unitFile', 'units'), { $ref: '#/definitions/card' }, sections('unitFile', 'units'));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -465,7 +458,7 @@ function unitFileSchema(): Schema {
     type: 'object',
     required: ['faction'],
     properties: {
-      faction: text('The faction these cards belong to.'),
+      faction: text(doc('unitFile', 'faction')),
       units: unitsList(),
     },
     // A file holding one card needs no list: without `units`, the top level is the card. (if/else
@@ -483,22 +476,17 @@ function factionFileSchema(): Schema {
     ...described('A command ability: name, CP cost, timing and effect.', [21]),
     required: ['name', 'cost', 'timing', 'effect'],
     properties: {
-      name: text("The command ability's name (unique on the board)."),
-      cost: whole(
-        `Its CP cost: a whole number from ${COMMAND_BOARD.minAbilityCost}, never more than the faction generates per round (at most ${COMMAND_BOARD.maxCpPerRound}).`,
-        COMMAND_BOARD.minAbilityCost,
-        COMMAND_BOARD.maxCpPerRound,
-        [21],
-      ),
-      timing: text('When it may be used (e.g. "Before a friendly unit moves").'),
-      effect: text('What it does.'),
+      name: text(doc('commandAbility', 'name')),
+      cost: whole(doc('commandAbility', 'cost'), COMMAND_BOARD.minAbilityCost, COMMAND_BOARD.maxCpPerRound, sections('commandAbility', 'cost')),
+      timing: text(doc('commandAbility', 'timing')),
+      effect: text(doc('commandAbility', 'effect')),
     },
   };
   const cpSource: Schema = {
     type: 'object',
     ...described("One source of the round's CP.", [21]),
     required: ['name', 'cp'],
-    properties: { name: text("The source's name."), cp: whole('The CP it gives each round.', 0, COMMAND_BOARD.maxCpPerRound) },
+    properties: { name: text(doc('cpSource', 'name')), cp: whole(doc('cpSource', 'cp'), 0, COMMAND_BOARD.maxCpPerRound) },
   };
   // Without cpSources, `cp` must be the doctrine's figure.
   const doctrineCp: Schema[] = doctrines.map((d) => ({
@@ -519,29 +507,24 @@ function factionFileSchema(): Schema {
     type: 'object',
     required: ['faction', 'doctrine', 'factionAbility', 'commandAbilities'],
     properties: {
-      faction: text("The faction's name."),
+      faction: text(doc('faction', 'faction')),
       doctrine: caseless(
-        `The Command Doctrine: ${doctrines.map((d) => `${d} (${DOCTRINES[d]} CP)`).join(', ')}.`,
+        doc('faction', 'doctrine'),
         doctrines,
         doctrines.map((d) => `**${d}**: ${DOCTRINES[d]} CP per round`),
-        [[21, { inPlay: true, noSummary: true }]],
+        sections('faction', 'doctrine'),
       ),
-      cp: whole(
-        `CP generated per round: the doctrine's figure, or the sum of cpSources; never more than ${COMMAND_BOARD.maxCpPerRound}.`,
-        0,
-        COMMAND_BOARD.maxCpPerRound,
-        [21],
-      ),
-      cpSources: listOf("Where the round's CP come from, when the board splits them (e.g. Commander Burst 2 CP, First Officer Burst 1 CP).", cpSource, [21]),
+      cp: whole(doc('faction', 'cp'), 0, COMMAND_BOARD.maxCpPerRound, sections('faction', 'cp')),
+      cpSources: listOf(doc('faction', 'cpSources'), cpSource, sections('faction', 'cpSources')),
       factionAbility: {
         type: 'object',
-        ...described('The one Faction Ability: always active, costs no CP.', [21]),
+        ...described(doc('faction', 'factionAbility'), sections('faction', 'factionAbility')),
         required: ['name', 'text'],
-        properties: { name: text("The faction ability's name."), text: text('What it does.') },
+        properties: { name: text(doc('factionAbility', 'name')), text: text(doc('factionAbility', 'text')) },
       },
       commandAbilities: {
         type: 'array',
-        ...described(`Exactly ${COMMAND_BOARD.commandAbilities} command abilities, each with a name, CP cost, timing and effect.`, [[21, { example: true }]]),
+        ...described(doc('faction', 'commandAbilities'), sections('faction', 'commandAbilities')),
         minItems: COMMAND_BOARD.commandAbilities,
         maxItems: COMMAND_BOARD.commandAbilities,
         items: commandAbility,
@@ -563,15 +546,11 @@ function fleetFileSchema(): Schema {
     ...described('A fleet entry: the card, how many, and what it carries.'),
     required: ['unit'],
     properties: {
-      unit: text("The card's name (a card of the fleet's faction, in any *.unit.yaml or *.faction.yaml file)."),
-      count: whole('How many of this card (default 1). With `embark`, each copy carries the listed units.', 1, undefined),
-      embark: listOf("Units carried in this ship's Launch Bay(s) at the start; their points count toward the fleet.", embarked, [6]),
+      unit: text(doc('fleetEntry', 'unit')),
+      count: whole(doc('fleetEntry', 'count'), 1, undefined),
+      embark: listOf(doc('fleetEntry', 'embark'), embarked, sections('fleetEntry', 'embark')),
     },
   };
-  const sizes = GAME_SIZES.map(
-    (g) =>
-      `${g.points} ${g.name} (${g.table}, ${g.objectives.min === g.objectives.max ? g.objectives.min : `${g.objectives.min}–${g.objectives.max}`} objectives)`,
-  ).join(', ');
   return {
     $schema: DRAFT_07,
     title: 'Fabled Star fleet list (*.fleet.yaml)',
@@ -579,14 +558,14 @@ function fleetFileSchema(): Schema {
     type: 'object',
     required: ['name', 'faction', 'points', 'units'],
     properties: {
-      name: text("The fleet's name."),
-      faction: text('The faction the fleet belongs to; every card must be of it.'),
+      name: text(doc('fleet', 'name')),
+      faction: text(doc('fleet', 'faction')),
       points: {
-        ...whole(`The game's points limit: ${sizes}, or any positive whole number for a custom game.`, 1, undefined, [17]),
+        ...whole(doc('fleet', 'points'), 1, undefined, sections('fleet', 'points')),
         examples: GAME_SIZES.map((g) => g.points),
       },
-      objectives: whole('How many objectives the game uses (checked against the recommendation for its size).', undefined, undefined, [[20, { inPlay: true }]]),
-      units: listOf("The fleet's entries.", { oneOf: [entryMapping, { type: 'string' }, { type: 'number' }] }, [17], false),
+      objectives: whole(doc('fleet', 'objectives'), undefined, undefined, sections('fleet', 'objectives')),
+      units: listOf(doc('fleet', 'units'), { oneOf: [entryMapping, { type: 'string' }, { type: 'number' }] }, sections('fleet', 'units'), false),
     },
   };
 }

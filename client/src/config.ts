@@ -3,8 +3,7 @@
  * server reads its own share, `Settings` in protocol/, through workspace/configuration).
  */
 import * as vscode from 'vscode';
-import { ENGAGEMENT_DEFAULTS, RANGE_BANDS, type EngagementOptions } from '../../protocol/simulation';
-import { RERUN_LIMITS } from '../webview/messages';
+import { ENGAGEMENT_DEFAULTS, RANGE_BANDS, optionBounds, type EngagementOptions } from '../../protocol/simulation';
 
 export const SECTION = 'fabledStar';
 
@@ -15,8 +14,9 @@ function wholeNumber(v: unknown, fallback: number, min: number, max: number): nu
 /** Options for `fabledStar/simulate` from `fabledStar.simulation.*`, defaults from the rules pack. */
 export function simulationOptions(resource?: vscode.Uri): EngagementOptions {
   const c = vscode.workspace.getConfiguration(`${SECTION}.simulation`, resource);
-  // The same bounds as the view's rerun controls, so a value from settings is one the view accepts.
-  const { trials, seed, rounds } = RERUN_LIMITS;
+  // The option table's bounds (the view's controls and the server's check use the same), so a value
+  // from settings is one they accept.
+  const [trials, seed, rounds] = [optionBounds('trials'), optionBounds('seed'), optionBounds('rounds')];
   const options: EngagementOptions = {
     trials: wholeNumber(c.get('trials'), ENGAGEMENT_DEFAULTS.trials, trials.min, trials.max),
     seed: wholeNumber(c.get('seed'), ENGAGEMENT_DEFAULTS.seed, seed.min, seed.max),

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { SimulateRequest, sameSelector, type CardName } from '../../protocol';
+import { SimulateRequest, sameSelector, type CardName, type SimulateResult } from '../../protocol';
 import type { EngagementOptions, SimulationResult } from '../../protocol/simulation';
 import { renderWebviewHtml } from '../webview/html';
 import { parseSimulationResult, parseViewMessage, type HostMessage } from '../webview/messages';
@@ -21,6 +21,8 @@ function title(attacker: string, defender: string): string {
 
 class EngagementPanel implements vscode.Disposable {
   private result: SimulationResult | undefined;
+  /** Both cards' points estimates from the last run (shown beside their points). */
+  private estimates: SimulateResult['pointsEstimate'];
   /** Options the user chose in the view; they override the settings for this panel. */
   private viewOptions: EngagementOptions = {};
   private pending: vscode.CancellationTokenSource | undefined;
@@ -57,7 +59,7 @@ class EngagementPanel implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         // The view (re)loaded: show what we have at once, and compute when there is nothing yet.
-        if (this.result) this.post({ type: 'result', result: this.result });
+        if (this.result) this.post({ type: 'result', result: this.result, ...(this.estimates ? { estimates: this.estimates } : {}) });
         else void this.run();
         break;
       case 'rerun':
@@ -77,9 +79,11 @@ class EngagementPanel implements vscode.Disposable {
     try {
       const result = await this.ctx.request(SimulateRequest.type, { attacker: this.attacker, defender: this.defender, options }, cts.token);
       if (cts.token.isCancellationRequested || this.disposed) return;
-      this.result = result;
+      const { pointsEstimate, ...simulation } = result;
+      this.result = simulation;
+      this.estimates = pointsEstimate;
       this.panel.title = title(result.attacker, result.defender);
-      this.post({ type: 'result', result });
+      this.post({ type: 'result', result: simulation, ...(pointsEstimate ? { estimates: pointsEstimate } : {}) });
     } catch (e) {
       if (cts.token.isCancellationRequested || this.disposed) return;
       const message = e instanceof Error ? e.message : String(e);

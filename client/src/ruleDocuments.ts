@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { RuleTextRequest, type RuleTextEntry } from '../../protocol';
 import { isFabledDocument, type Ctx } from './ctx';
+import { rankRules, ruleLabel } from './ruleRank';
 
 export const RULE_SCHEME = 'fabled-rule';
 
@@ -51,13 +52,14 @@ export class RuleDocuments implements vscode.TextDocumentContentProvider, vscode
     if (n === undefined) {
       const cited = await this.sectionsAtCursor();
       const item = (e: RuleTextEntry): vscode.QuickPickItem & { n: number } => ({
-        label: `§${e.number} ${e.title}`,
+        label: ruleLabel(e, ''),
         description: e.category,
         detail: e.summary,
         n: e.number,
       });
-      const near = all.filter((e) => cited.includes(e.number));
-      const items: (vscode.QuickPickItem & { n?: number })[] = near.length
+      // The cursor's hover cites the defining section first: keep that order.
+      const near = cited.map((c) => all.find((e) => e.number === c)).filter((e): e is RuleTextEntry => e !== undefined);
+      const initial: (vscode.QuickPickItem & { n?: number })[] = near.length
         ? [
             { label: 'At the cursor', kind: vscode.QuickPickItemKind.Separator },
             ...near.map(item),
@@ -65,14 +67,27 @@ export class RuleDocuments implements vscode.TextDocumentContentProvider, vscode
             ...all.map(item),
           ]
         : all.map(item);
-      const picked = await vscode.window.showQuickPick(items, {
-        title: 'Fabled Star: Show Rule',
-        placeHolder: 'Rulebook section (type a number or a word)',
-        matchOnDescription: true,
-        matchOnDetail: true,
+      const picked = await new Promise<number | undefined>((resolve) => {
+        const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { n?: number }>();
+        qp.title = 'Fabled Star: Show Rule';
+        qp.placeholder = 'Rulebook section (type a number or a word)';
+        qp.matchOnDescription = true;
+        qp.matchOnDetail = true;
+        qp.items = initial;
+        // VS Code lists items whose label matches first: a section that defines the word carries it in its label.
+        qp.onDidChangeValue((v) => (qp.items = v.trim() ? rankRules(all, v).map((e) => ({ ...item(e), label: ruleLabel(e, v) })) : initial));
+        qp.onDidAccept(() => {
+          resolve(qp.selectedItems[0]?.n);
+          qp.hide();
+        });
+        qp.onDidHide(() => {
+          resolve(undefined);
+          qp.dispose();
+        });
+        qp.show();
       });
-      if (picked?.n === undefined) return;
-      n = picked.n;
+      if (picked === undefined) return;
+      n = picked;
     }
     const entry = all.find((e) => e.number === n);
     if (!entry) {
@@ -98,7 +113,7 @@ export class RuleDocuments implements vscode.TextDocumentContentProvider, vscode
       .flatMap((h) => h.contents)
       .map((c) => (typeof c === 'string' ? c : c.value))
       .join('\n');
-    return [...text.matchAll(/§\s*(\d+)/g)].map((m) => Number(m[1]));
+    return [...new Set([...text.matchAll(/§\s*(\d+)/g)].map((m) => Number(m[1])))];
   }
 
   dispose(): void {

@@ -18,6 +18,7 @@ export const IDS = {
   attacker: 'attacker-name',
   defender: 'defender-name',
   method: 'method',
+  estimates: 'points-estimates',
   status: 'status',
   error: 'error',
   empty: 'empty',
@@ -97,6 +98,7 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
     <header class="header">
       <h1 id="${IDS.title}">Engagement: <span id="${IDS.attacker}" class="unit attacker"></span> <span class="vs">vs</span> <span id="${IDS.defender}" class="unit defender"></span></h1>
       <p id="${IDS.method}" class="method"></p>
+      <p id="${IDS.estimates}" class="estimates" hidden></p>
       <p id="${IDS.status}" class="status" role="status" aria-live="polite"></p>
       <div id="${IDS.error}" class="error" role="alert" hidden></div>
     </header>

@@ -25,6 +25,7 @@ import {
   parseSimulationResult,
   parseViewMessage,
   RERUN_LIMITS,
+  type CardEstimate,
   type EngagementOptions,
   type SimulationResult,
   type ViewMessage,
@@ -45,6 +46,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
 interface ViewState {
   version: 1;
   result?: SimulationResult;
+  /** Both cards' points estimates from the last run. */
+  estimates?: { attacker: CardEstimate; defender: CardEstimate };
   /** Options the user has edited but not yet run. */
   draft?: EngagementOptions;
 }
@@ -62,6 +65,7 @@ const ui = {
   attacker: el(IDS.attacker),
   defender: el(IDS.defender),
   method: el(IDS.method),
+  estimates: el(IDS.estimates),
   status: el(IDS.status),
   error: el(IDS.error),
   empty: el(IDS.empty),
@@ -115,7 +119,9 @@ function restoreState(): ViewState {
   const result = saved && typeof saved === 'object' ? parseSimulationResult(saved.result) : undefined;
   const draftMessage = saved && typeof saved === 'object' ? parseViewMessage({ type: 'rerun', options: saved.draft }) : undefined;
   const draft = draftMessage?.type === 'rerun' ? draftMessage.options : undefined;
-  return { version: 1, result, draft };
+  const withEstimates = result && saved?.estimates ? parseHostMessage({ type: 'result', result: saved.result, estimates: saved.estimates }) : undefined;
+  const estimates = withEstimates?.type === 'result' ? withEstimates.estimates : undefined;
+  return { version: 1, result, draft, ...(estimates ? { estimates } : {}) };
 }
 
 function saveState(): void {
@@ -353,6 +359,25 @@ function fillRows(table: HTMLTableElement, rows: readonly (readonly string[])[])
 
 function setText(node: HTMLElement, text: string): void {
   node.textContent = text;
+}
+
+/** One card's points and its estimate, in words ("190 pts, worth about 179"). */
+function estimateWords(name: string, e: CardEstimate): string {
+  const points = e.points !== undefined ? `${formatCount(e.points)} pts` : 'points unknown';
+  if (e.estimate === undefined) return `${name}: ${points}, no estimate`;
+  return `${name}: ${points}, worth about ${formatCount(e.estimate)}${e.verdict ? ` (${e.verdict})` : ''}`;
+}
+
+/** Both cards' points beside their estimates (text only: names come from the user's files). */
+function renderEstimates(result: SimulationResult, estimates: ViewState['estimates']): void {
+  ui.estimates.hidden = estimates === undefined;
+  if (!estimates) return setText(ui.estimates, '');
+  const spread = estimates.attacker.spreadPct ?? estimates.defender.spreadPct;
+  setText(
+    ui.estimates,
+    `Points estimate: ${estimateWords(result.attacker, estimates.attacker)} · ${estimateWords(result.defender, estimates.defender)}` +
+      (spread !== undefined ? ` (typical error ±${formatCount(spread)}%)` : ''),
+  );
 }
 
 /** A chance with its standard error on a second, smaller line. */
@@ -650,10 +675,11 @@ window.addEventListener('message', (event: MessageEvent) => {
     case 'result':
       setBusy(false);
       showError(undefined);
-      state = { version: 1, result: message.result };
+      state = { version: 1, result: message.result, ...(message.estimates ? { estimates: message.estimates } : {}) };
       saveState();
       fillForm(message.result, message.result.options);
       renderResult(message.result);
+      renderEstimates(message.result, message.estimates);
       setText(ui.status, 'Results updated.');
       break;
   }
@@ -667,5 +693,6 @@ applyPalette();
 if (state.result) {
   fillForm(state.result, state.draft ?? state.result.options);
   renderResult(state.result);
+  renderEstimates(state.result, state.estimates);
 }
 post({ type: 'ready' });

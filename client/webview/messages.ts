@@ -6,7 +6,7 @@
  * as text only.
  *
  * Directions:
- * - host -> view: `{type:'result', result}`, `{type:'error', message}`, `{type:'busy'}`
+ * - host -> view: `{type:'result', result, estimates?}` (estimates: both cards' points estimates), `{type:'error', message}`, `{type:'busy'}`
  * - view -> host: `{type:'ready'}` once the view listens, `{type:'rerun', options}` when the user
  *   asks for another run with changed options.
  *
@@ -14,28 +14,53 @@
  * Content-Security-Policy, unlike ajv's compiled validators).
  */
 import * as v from 'valibot';
-import { OPTION_LIMITS, WEAPON_TYPES, type ActionCounts, type EngagementOptions, type SimulationResult } from '../../protocol/simulation';
+import {
+  OPTION_SPECS,
+  optionBounds,
+  WEAPON_TYPES,
+  type OptionKey,
+  type ActionCounts,
+  type EngagementOptions,
+  type SimulationResult,
+} from '../../protocol/simulation';
 
 export type { EngagementOptions, SimulationResult } from '../../protocol/simulation';
 
 /** Host -> view. */
-export type HostMessage = { type: 'result'; result: SimulationResult } | { type: 'error'; message: string } | { type: 'busy' };
+/**
+ * A card's points estimate (BATTLE.md "The points estimate"), shown beside its points: the server's
+ * `CardEstimate` (server/src/core/api.ts), which the view may not import.
+ */
+export interface CardEstimate {
+  points?: number;
+  estimate?: number;
+  ratio?: number;
+  verdict?: 'far too cheap' | 'far too dear';
+  reason?: string;
+  spreadPct?: number;
+}
+
+export type HostMessage =
+  | { type: 'result'; result: SimulationResult; estimates?: { attacker: CardEstimate; defender: CardEstimate } }
+  | { type: 'error'; message: string }
+  | { type: 'busy' };
 
 /** View -> host. */
 export type ViewMessage = { type: 'ready' } | { type: 'rerun'; options: EngagementOptions };
 
 /**
- * Bounds the view's controls offer and the parsers accept for a rerun: the simulator's own request
- * limits, so the view never offers what the host would refuse. Shields and bases are bounded by the
- * units themselves, which only the host knows; it checks them and answers with an error message.
+ * Bounds the view's controls offer and the parsers accept for a rerun: the simulator's own option
+ * table (OPTION_SPECS), so the view never offers what the host would refuse. Shields and bases are
+ * bounded by the units themselves, which only the host knows; it checks them and answers with an
+ * error message.
  */
 export const RERUN_LIMITS = {
-  range: { min: 0, max: OPTION_LIMITS.rangeMax },
-  rounds: { min: 1, max: OPTION_LIMITS.roundsMax },
-  trials: { min: 1, max: OPTION_LIMITS.trialsMax },
-  seed: { min: 0, max: OPTION_LIMITS.seedMax },
-  defenderShields: { min: 0, max: Number.MAX_SAFE_INTEGER },
-  bases: { min: 1, max: Number.MAX_SAFE_INTEGER },
+  range: optionBounds('range'),
+  rounds: optionBounds('rounds'),
+  trials: optionBounds('trials'),
+  seed: optionBounds('seed'),
+  defenderShields: optionBounds('defenderShields'),
+  bases: optionBounds('attackerBases'),
 } as const;
 
 /** Longest text the view will display from a single string field; longer text is cut, not refused. */
@@ -54,17 +79,26 @@ const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minV
 const pointSchema = v.object({ value: finite, p: probability });
 const distribution = v.pipe(v.array(pointSchema), v.maxLength(MAX_POINTS));
 
+/** A numeric option as the table declares it: a whole number (count) or any distance, within its bounds. */
+function numberOption(key: OptionKey) {
+  const spec = OPTION_SPECS.find((o) => o.key === key);
+  const { min, max } = optionBounds(key);
+  return spec?.kind === 'count' ? int(min, max) : v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
+}
+
+// The keys are listed so that the compile-time check below can prove they are EngagementOptions';
+// kinds and bounds come from the option table.
 const optionsSchema = v.object({
-  range: v.optional(v.pipe(v.number(), v.finite(), v.minValue(RERUN_LIMITS.range.min), v.maxValue(RERUN_LIMITS.range.max))),
+  range: v.optional(numberOption('range')),
   cover: v.optional(v.boolean()),
   aim: v.optional(text),
   brace: v.optional(v.boolean()),
-  defenderShields: v.optional(int(RERUN_LIMITS.defenderShields.min, RERUN_LIMITS.defenderShields.max)),
-  attackerBases: v.optional(int(RERUN_LIMITS.bases.min, RERUN_LIMITS.bases.max)),
-  defenderBases: v.optional(int(RERUN_LIMITS.bases.min, RERUN_LIMITS.bases.max)),
-  rounds: v.optional(int(RERUN_LIMITS.rounds.min, RERUN_LIMITS.rounds.max)),
-  trials: v.optional(int(RERUN_LIMITS.trials.min, RERUN_LIMITS.trials.max)),
-  seed: v.optional(int(RERUN_LIMITS.seed.min, RERUN_LIMITS.seed.max)),
+  defenderShields: v.optional(numberOption('defenderShields')),
+  attackerBases: v.optional(numberOption('attackerBases')),
+  defenderBases: v.optional(numberOption('defenderBases')),
+  rounds: v.optional(numberOption('rounds')),
+  trials: v.optional(numberOption('trials')),
+  seed: v.optional(numberOption('seed')),
 });
 
 /**
@@ -153,8 +187,21 @@ export const simulationResultSchema = v.object({
   assumptions: v.pipe(v.array(text), v.maxLength(1000)),
 });
 
+const estimateSchema = v.object({
+  points: v.optional(finite),
+  estimate: v.optional(nonNegative),
+  ratio: v.optional(nonNegative),
+  verdict: v.optional(v.picklist(['far too cheap', 'far too dear'])),
+  reason: v.optional(text),
+  spreadPct: v.optional(nonNegative),
+});
+
 const hostMessageSchema = v.variant('type', [
-  v.object({ type: v.literal('result'), result: simulationResultSchema }),
+  v.object({
+    type: v.literal('result'),
+    result: simulationResultSchema,
+    estimates: v.optional(v.object({ attacker: estimateSchema, defender: estimateSchema })),
+  }),
   v.object({ type: v.literal('error'), message: v.string() }),
   v.object({ type: v.literal('busy') }),
 ]);

@@ -1,7 +1,8 @@
-/** CLI wiring only: `fabled-star check ...` and `fabled-star sim ...`. */
+/** CLI wiring only: `fabled-star check ...`, `fabled-star sim ...` and `fabled-star balance ...`. */
 import { nodeIO, type CliIO } from './cli/io';
 import { runCheck } from './cli/check';
 import { runSim } from './cli/sim';
+import { runBalance } from './cli/balance';
 import { escapeControls } from './cli/terminal';
 
 const HELP = `Usage: fabled-star <command> [options]
@@ -9,6 +10,7 @@ const HELP = `Usage: fabled-star <command> [options]
 Commands:
   check PATHS...   check unit cards, Command Boards and fleet lists against the rulebook
   sim              compute the odds of one Fire action and of a short engagement
+  balance PATHS... estimate what each card would cost, costed like the cards around it
 
 Run "fabled-star <command> --help" for a command's options.
 `;
@@ -20,6 +22,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       return runCheck(rest, io);
     case 'sim':
       return runSim(rest, io);
+    case 'balance':
+      return runBalance(rest, io);
     case undefined:
     case '-h':
     case '--help':

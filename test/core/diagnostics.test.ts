@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Workspace } from '../../server/src/core/workspace';
 import { checkDocument, CODES } from '../../server/src/core/check';
+import { pointsEstimateProblems } from '../../server/src/core/features/pointsEstimate';
 import { fileUri } from '../../server/src/cli/io';
 
 const ROOT = path.join(__dirname, 'fixtures');
@@ -56,7 +57,13 @@ function runWorkspace(dir: string) {
     const doc = ws.get(fileUri(f));
     assert.ok(doc, `${f} is not a Fabled Star file`);
     const lines = TextDocument.create('x', 'yaml', 0, text);
-    const problems = checkDocument(doc, ws).map((p) => ({ ...p, line: lines.positionAt(p.span.start).line, text: text.slice(p.span.start, p.span.end) }));
+    // What the language server reports: the checks, then the points-estimate notes (on by default).
+    const checked = checkDocument(doc, ws);
+    const problems = [...checked, ...pointsEstimateProblems(doc, ws, checked)].map((p) => ({
+      ...p,
+      line: lines.positionAt(p.span.start).line,
+      text: text.slice(p.span.start, p.span.end),
+    }));
     return { file: f, text, problems, expected: expectations(text) };
   });
 }

@@ -8,7 +8,7 @@ import { Workspace } from '../../server/src/core/workspace';
 import { checkDocument } from '../../server/src/core/check/index';
 import { hover, termHoverAt } from '../../server/src/core/features/hover';
 import { complete } from '../../server/src/core/features/completion';
-import { codeActions, type CodeActionData } from '../../server/src/core/features/codeActions';
+import { codeActions, fixAll, type CodeActionData } from '../../server/src/core/features/codeActions';
 import { documentSymbols, workspaceSymbols } from '../../server/src/core/features/symbols';
 import { definition, prepareRename, references, rename } from '../../server/src/core/features/navigation';
 import { inlayHints } from '../../server/src/core/features/inlayHints';
@@ -67,6 +67,17 @@ describe('core features', () => {
         has: ['**Destroyer**', '1 base', '2 weapon systems', '145 pts standard', '§3 Unit Classes', 'Hit'],
       },
       { name: 'points on a card', uri: UNITS, before: 'points: 14', has: ['costs 145 pts'] },
+      {
+        name: 'the points estimate on a card\u2019s points',
+        uri: UNITS,
+        before: 'points: 14',
+        has: [
+          /Points estimate: ≈ \d+ pts\*\*; printed points are \d\.\d\d × the estimate/,
+          /What it deals: [\d.]+ pts .* What it takes: [\d.]+ Fire actions/,
+          /Not priced: movement, .*orders/,
+          /leave-one-out error is ±\d+%/,
+        ],
+      },
       { name: 'a weapon type', uri: UNITS, before: 'type: Ener', has: ['**Energy** weapon', 'Critical Hit', '§12 Weapons'] },
       { name: 'a weapon range', uri: UNITS, before: 'range: 1', has: ['18" is a standard range band', '§12 Weapons'] },
       { name: 'a weapon type in a weapon line', uri: UNITS, before: 'Pulse Laser — I', has: ['**Ion** weapon', 'SH'] },
@@ -278,6 +289,17 @@ describe('core features', () => {
         for (const n of c.not ?? []) assert.ok(!labels.includes(n), `unexpected ${n} in ${labels.join(', ')}`);
       });
     }
+    it('says what each weapon type does and what each class gives, in words', () => {
+      const ws = workspace();
+      const at = (text: string) => complete(ws.set(U('cards/new.unit.yaml'), text), ws, text, text.length).items;
+      const types = at('faction: Myr-Valari\nunits:\n  - name: N\n    weapons:\n      - name: W\n        type: ');
+      assert.equal(types.length, 5);
+      for (const t of types) assert.ok(t.detail && t.detail.length > 15 && /§12/.test(t.documentation ?? ''), `${t.label}: ${t.detail}`);
+      assert.match(types.find((t) => t.label === 'Blast')!.detail!, /bases/);
+      const classes = at('faction: Myr-Valari\nunits:\n  - name: N\n    class: ');
+      assert.equal(classes.find((c) => c.label === 'Capital Ship')?.detail, '1 base · 3 weapons · 2 orders · 2 abilities · 340 pts');
+      assert.equal(classes.find((c) => c.label === 'Fighter')?.detail, '4 bases · 1 weapon · no orders · 1 ability · 60 pts');
+    });
     it('quotes a card name that YAML would misread, and only such a name', () => {
       const ws = workspace({ 'cards/odd.unit.yaml': 'faction: Myr-Valari\nunits:\n  - name: "Star: Breaker #1"\n    class: Cruiser\n    points: 190\n' });
       const text = 'name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: ';
@@ -359,6 +381,150 @@ describe('core features', () => {
       const toLine = codeActions(d2, { start: off2, end: off2 }, []).find((a) => a.kind === 'refactor.rewrite');
       assert.ok(toLine && /stat line/.test(toLine.title));
       assert.equal(roundTrip(toLine, d2.text), doc.text);
+    });
+  });
+
+  describe('quick fixes players miss, looking across files', () => {
+    const CARD = (name: string, abilities: string, weapons = '      - Gun — Energy, 12", 2, 3\n      - Lance — Auto, 9", 1, 4') =>
+      `  - name: ${name}\n    class: Destroyer\n    points: 145\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n    weapons:\n${weapons}\n    abilities:\n${abilities}\n`;
+    const cases: { name: string; files: Record<string, string>; file: string; code: string; title: RegExp; result: RegExp; also?: RegExp[] }[] = [
+      {
+        name: 'too many abilities: remove one of them',
+        files: {
+          'cards/x.unit.yaml':
+            'faction: Myr-Valari\nunits:\n' + CARD('Ember Ship', '      - Hit & Run\n      - name: Ember Shroud\n        text: Enemies get -1 BS.'),
+        },
+        file: 'cards/x.unit.yaml',
+        code: 'FS-SLOTS-ABILITIES',
+        title: /^Remove the ability Ember Shroud$/,
+        result: /abilities:\n {6}- Hit & Run\n$/,
+        also: [/^Remove the ability Hit & Run$/],
+      },
+      {
+        name: 'an unknown weapon type: every type, the closest first',
+        files: {
+          'cards/x.unit.yaml':
+            'faction: Myr-Valari\nunits:\n' +
+            CARD(
+              'Lazer Ship',
+              '      - Hit & Run',
+              '      - name: Beam\n        type: Lazer\n        range: 12"\n        damage: 2\n        attacks: 3\n      - Lance — Auto, 9", 1, 4',
+            ),
+        },
+        file: 'cards/x.unit.yaml',
+        code: 'FS-WEAPON-TYPE',
+        title: /^Change to "Energy"$/,
+        result: /type: Energy\n/,
+        also: [/^Change to "Blast"$/, /^Change to "Ion"$/, /^Change to "Auto"$/, /^Change to "Piercing"$/],
+      },
+      {
+        name: 'an unknown weapon type inside a weapon line',
+        files: {
+          'cards/x.unit.yaml':
+            'faction: Myr-Valari\nunits:\n' + CARD('Lazer Ship', '      - Hit & Run', '      - Beam — Lazer, 12", 2, 3\n      - Lance — Auto, 9", 1, 4'),
+        },
+        file: 'cards/x.unit.yaml',
+        code: 'FS-WEAPON-TYPE',
+        title: /^Change to "Ion"$/,
+        result: /- Beam — Ion, 12", 2, 3\n/,
+      },
+      {
+        name: 'an ability another card of the faction defines: copy its definition',
+        files: {
+          'cards/a.unit.yaml': 'faction: Myr-Valari\nunits:\n' + CARD('Ember Ship', '      - name: Ember Shroud\n        text: "Enemies get -1 BS: always."'),
+          'cards/b.unit.yaml': 'faction: Myr-Valari\nunits:\n' + CARD('Ash Ship', '      - Ember Shroud'),
+        },
+        file: 'cards/b.unit.yaml',
+        code: 'FS-ABILITY-UNKNOWN',
+        title: /^Copy the definition of Ember Shroud from Ember Ship$/,
+        result: /abilities:\n {6}- name: Ember Shroud\n {8}text: "Enemies get -1 BS: always."\n$/,
+      },
+      {
+        name: 'a fleet over its limit: drop what fits it under, the closest fit first',
+        files: {
+          'fleets/x.fleet.yaml':
+            'name: X\nfaction: Myr-Valari\npoints: 500\nunits:\n  - unit: Lumen Destroyer\n    count: 2\n  - unit: Lumen Cruiser\n  - unit: Veilwing Fighter Wing\n',
+        },
+        file: 'fleets/x.fleet.yaml',
+        code: 'FS-FLEET-OVER',
+        title: /^Remove Lumen Cruiser \(−190 pts\)$/,
+        result: /units:\n {2}- unit: Lumen Destroyer\n {4}count: 2\n {2}- unit: Veilwing Fighter Wing\n$/,
+        also: [/^Field 1 Lumen Destroyer instead of 2 \(−145 pts\)$/],
+      },
+      {
+        name: 'a fighter embarked on a ship without a bay: move it to one with room',
+        files: {
+          'fleets/x.fleet.yaml':
+            'name: X\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: Lumen Destroyer\n    embark:\n      - Veilwing Fighter Wing\n  - unit: Lumen Cruiser\n',
+        },
+        file: 'fleets/x.fleet.yaml',
+        code: 'FS-EMBARK-NO-BAY',
+        title: /^Move Veilwing Fighter Wing to Lumen Cruiser, which has room in its launch bay$/,
+        result: /units:\n {2}- unit: Lumen Destroyer\n {2}- unit: Lumen Cruiser\n {4}embark:\n {6}- Veilwing Fighter Wing\n$/,
+      },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const ws = workspace(c.files);
+        const doc = ws.get(U(c.file))!;
+        const problems = checkDocument(doc, ws);
+        const p = problems.find((x) => x.code === c.code);
+        assert.ok(p, `no ${c.code} in ${problems.map((x) => x.code).join(', ')}`);
+        const actions = codeActions(doc, p.span, problems, ws);
+        const titles = actions.map((a) => a.title);
+        for (const t of c.also ?? [])
+          assert.ok(
+            titles.some((x) => t.test(x)),
+            `no ${t} in ${titles.join(' | ')}`,
+          );
+        const a = actions.find((x) => c.title.test(x.title));
+        assert.ok(a, `no action like ${c.title} in ${titles.join(' | ')}`);
+        const fixed = apply(doc.text, a.edits);
+        assert.match(fixed, c.result);
+        const after = ws.set(U(c.file), fixed)!;
+        const left = checkDocument(after, ws).filter((x) => x.severity !== 'info');
+        assert.deepEqual(
+          left.map((x) => `${x.code} ${x.message}`),
+          [],
+          fixed,
+        );
+      });
+    }
+
+    it('fixes every clear problem of a kind in one go, and every clear problem with source.fixAll', () => {
+      const text =
+        'faction: Myr-Valari\nunits:\n' +
+        CARD('Typo Ship', '      - Hit & Run', '      - Beam — Energi, 12", 2, 3\n      - Lance — Autp, 13", 1, 4') +
+        CARD(
+          'Typo Two',
+          '      - Hit & Run',
+          '      - name: Beam\n        type: Piercng\n        range: 12"\n        damage: 2\n        attacks: 3\n      - Lance — Auto, 9", 1, 4',
+        );
+      const ws = workspace({ 'cards/t.unit.yaml': text });
+      const doc = ws.get(U('cards/t.unit.yaml'))!;
+      const problems = checkDocument(doc, ws);
+      assert.equal(problems.filter((p) => p.code === 'FS-WEAPON-TYPE').length, 3);
+      const first = problems.find((p) => p.code === 'FS-WEAPON-TYPE')!;
+      const kindAll = codeActions(doc, first.span, problems, ws).find((a) => /^Fix all in this file: .*\(3\)$/.test(a.title));
+      assert.ok(
+        kindAll,
+        codeActions(doc, first.span, problems, ws)
+          .map((a) => a.title)
+          .join(' | '),
+      );
+      const fixedTypes = apply(text, kindAll.edits);
+      assert.deepEqual(
+        checkDocument(ws.set(U('cards/t.unit.yaml'), fixedTypes)!, ws).map((p) => p.code),
+        ['FS-RANGE-BAND'],
+      );
+      const all = fixAll(ws.set(U('cards/t.unit.yaml'), text)!, problems, ws);
+      assert.ok(all && all.kind === 'source.fixAll');
+      const fixed = apply(text, all.edits);
+      assert.match(fixed, /Beam — Energy, 12", 2, 3\n {6}- Lance — Auto, 12", 1, 4\n/);
+      assert.deepEqual(
+        checkDocument(ws.set(U('cards/t.unit.yaml'), fixed)!, ws).map((p) => p.code),
+        [],
+      );
     });
   });
 
@@ -468,7 +634,7 @@ describe('core features', () => {
         codeLenses(ws.get(FLEET)!, ws, settings).map((l) => l.title),
         ['540 / 1000 pts — 460 left (2 unknown cards not counted)'],
       );
-      const cards = codeLenses(ws.get(UNITS)!, ws, resolveSettings({ referenceTarget: 'Maw Frigate' }));
+      const cards = codeLenses(ws.get(UNITS)!, ws, resolveSettings({ referenceTarget: 'Maw Frigate', pointsEstimate: { enabled: false } }));
       assert.equal(cards.length, 6);
       assert.equal(cards[0]!.title, 'Simulate vs Maw Frigate');
       assert.deepEqual(cards[0]!.simulate, {
@@ -476,6 +642,21 @@ describe('core features', () => {
         defender: { name: 'Maw Frigate', faction: 'Consumed' },
       });
       assert.equal(codeLenses(ws.get(UNITS)!, ws, settings)[0]!.title, 'Simulate vs …');
+    });
+    it('puts the points estimate above each card\u2019s points, unless turned off', () => {
+      const ws = workspace();
+      const doc = ws.get(UNITS)!;
+      const estimates = codeLenses(doc, ws, settings).filter((l) => l.title.startsWith('≈'));
+      assert.equal(estimates.length, 6);
+      for (const l of estimates) {
+        assert.match(l.title, /^≈ \d+ pts( · far too (cheap|dear))?$/);
+        assert.equal(l.simulate, undefined, 'informational: no command');
+        assert.match(doc.text.slice(l.span.start, l.span.end), /^points$/);
+      }
+      const off = resolveSettings({ pointsEstimate: { enabled: false } });
+      assert.equal(codeLenses(doc, ws, off).filter((l) => l.title.startsWith('≈')).length, 0);
+      assert.equal(resolveSettings({}).pointsEstimate.enabled, true);
+      assert.equal(resolveSettings({ pointsEstimate: { enabled: 'no' } }).pointsEstimate.enabled, true, 'a value of the wrong kind is the default');
     });
     it('sums a fleet', () => {
       const ws = workspace();

@@ -161,6 +161,27 @@ describe('the packaged extension in VS Code (code-server)', function () {
     await wb.page.keyboard.press('Escape');
   });
 
+  it('shows each card\u2019s points estimate as a code lens and in the hover of its points', async () => {
+    const file = 'myr-valari/myr-valari.unit.yaml';
+    const text = readFileSync(join(sandbox.folder, file), 'utf8');
+    await wb.closePanel();
+    await wb.openFile(file);
+    const lenses = await poll('"≈ N pts" code lenses', async () => {
+      const t = (await wb.page.locator('.contentWidgets .codelens-decoration').allInnerTexts()).map(squash);
+      return t.some((x) => /≈ \d+ pts/.test(x)) ? t : undefined;
+    });
+    assert.ok(
+      lenses.some((x) => /≈ \d+ pts/.test(x)),
+      lenses.join(' | '),
+    );
+    const at = positionOf(text, /name: Lumen Cruiser\n\s+class: Cruiser\n\s+(points): 190/);
+    await wb.goTo(at.line, at.column + 1);
+    const hover = await wb.hoverAtCursor((t) => /Points estimate: ≈ \d+ pts/.test(squash(t)));
+    assert.match(squash(hover), /Not priced: movement/);
+    await wb.screenshot(join(OUT, 'points-estimate.png'));
+    await wb.page.keyboard.press('Escape');
+  });
+
   describe('the fleet points status bar item', () => {
     const ws = () => loadWorkspace(sandbox.folder);
     const fleetFiles = findFiles(join(ROOT, 'examples'), (n) => n.endsWith('.fleet.yaml')).map((f) => relativeTo(join(ROOT, 'examples'), f));

@@ -22,6 +22,10 @@ export const E2E_SETTINGS: Record<string, unknown> = {
   // Hovers and quick suggestions appear only when asked, so they never cover what a test looks at.
   'editor.hover.enabled': true,
   'editor.quickSuggestions': { other: false, comments: false, strings: false },
+  // The extension's per-language defaults turn them on in its files (and win over the line above).
+  ...Object.fromEntries(
+    ['fabled-unit', 'fabled-faction', 'fabled-fleet'].map((l) => [`[${l}]`, { 'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' } }]),
+  ),
   'editor.minimap.enabled': false,
   'files.autoSave': 'off',
 };

@@ -26,7 +26,6 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   contributes: {
     languages: { id: string; extensions: string[]; configuration: string; icon: { light: string; dark: string } }[];
     grammars: { language?: string; scopeName: string; path: string; injectTo?: string[] }[];
-    snippets: { language: string; path: string }[];
     commands: { command: string; title: string; category: string }[];
     menus: Record<string, { command: string; when?: string }[]>;
     configuration: { properties: Record<string, Property> };
@@ -108,18 +107,31 @@ describe('the extension manifest', () => {
     assert.ok(byId['fabled-fleet']!.includes('.fleet.yaml'));
   });
 
-  it('gives each language a grammar, snippets, an icon and the language configuration', () => {
+  it('gives each language a grammar, an icon and the language configuration, and no static snippets', () => {
+    // Templates come from the language server, offered only where they fit (issue #11); VS Code
+    // offers a contributed snippet everywhere, values included.
+    assert.equal((pkg.contributes as { snippets?: unknown }).snippets, undefined);
     for (const l of pkg.contributes.languages) {
       assert.ok(
         pkg.contributes.grammars.some((g) => g.language === l.id),
         `${l.id} has no grammar`,
       );
-      assert.ok(
-        pkg.contributes.snippets.some((s) => s.language === l.id),
-        `${l.id} has no snippets`,
-      );
       const injection = pkg.contributes.grammars.find((g) => g.injectTo);
       assert.ok(injection?.injectTo?.includes(`source.${l.id}`), `the injection grammar skips ${l.id}`);
+    }
+  });
+
+  it('sets each language up for typing YAML with suggestions: 2 spaces, suggestions in values too', () => {
+    const defaults = (pkg.contributes as { configurationDefaults?: Record<string, Record<string, unknown>> }).configurationDefaults ?? {};
+    for (const l of pkg.contributes.languages) {
+      const d = defaults[`[${l.id}]`];
+      assert.ok(d, `no configurationDefaults for ${l.id}`);
+      assert.equal(d['editor.tabSize'], 2);
+      assert.equal(d['editor.insertSpaces'], true);
+      // The grammar scopes values as strings: without this, nothing is suggested while typing a value.
+      assert.equal((d['editor.quickSuggestions'] as Record<string, string>).strings, 'on');
+      // A template's tab stops would otherwise silence suggestions for card names and values.
+      assert.equal(d['editor.suggest.snippetsPreventQuickSuggestions'], false);
     }
   });
 
@@ -127,7 +139,6 @@ describe('the extension manifest', () => {
     const files = new Set<string>([
       ...pkg.contributes.languages.flatMap((l) => [l.configuration, l.icon.light, l.icon.dark]),
       ...pkg.contributes.grammars.map((g) => g.path),
-      ...pkg.contributes.snippets.map((s) => s.path),
     ]);
     for (const f of files) {
       it(`${f} exists`, () => assert.ok(existsSync(join(ROOT, f)), `${f} is missing`));

@@ -243,7 +243,7 @@ export const CAPABILITIES = (pull: boolean): ClientCapabilities => ({
     synchronization: { dynamicRegistration: false },
     publishDiagnostics: { relatedInformation: true, versionSupport: true },
     hover: { contentFormat: ['markdown', 'plaintext'] },
-    completion: { completionItem: { snippetSupport: true } },
+    completion: { completionItem: { snippetSupport: true, insertTextModeSupport: { valueSet: [1, 2] } }, insertTextMode: 2 },
     documentSymbol: { hierarchicalDocumentSymbolSupport: true },
     rename: { prepareSupport: true },
     codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'refactor', 'refactor.rewrite'] } } },

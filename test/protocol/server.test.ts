@@ -23,7 +23,8 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { startServer, type Client } from './harness';
 import { FILES, FLEET, MYR_UNITS, MYR_BROKEN, lineOf } from './fixtures';
-import type { CardInfo, FleetSummary } from '../../protocol';
+import { exampleFiles } from '../../scripts/build-examples';
+import type { CardInfo, FleetSummary, SimulateResult } from '../../protocol';
 import type { SimulationResult } from '../../server/src/core/sim/types';
 
 const FLEET_PATH = 'fleets/vanguard.fleet.yaml';
@@ -330,6 +331,53 @@ describe('language server over stdio (push diagnostics)', function () {
     await c.close(units);
   });
 
+  it('estimates a homebrew card\u2019s points: hover, lens and a note when far off, and turns them off', async () => {
+    const text = [
+      'faction: Myr-Valari',
+      'units:',
+      '  - name: Bargain Cruiser',
+      '    class: Cruiser',
+      '    points: 190',
+      '    stats: "6/6 3+ 6+ 14 3+ 16 6/3 7/3 5"',
+      '    weapons:',
+      '      - Bargain Lance — Energy, 24", 4, 6',
+      '      - Bargain Ion Array — Ion, 18", 3, 6',
+      '',
+    ].join('\n');
+    const uri = await c.open('cards/bargain.unit.yaml', text);
+    const ds = await c.diagnosticsWhere(uri, 'the points-estimate note', (d) => d.some((x) => x.code === 'FS-POINTS-ESTIMATE'));
+    const note = ds.find((x) => x.code === 'FS-POINTS-ESTIMATE')!;
+    assert.equal(note.severity, 3, 'information, never a warning or an error');
+    assert.equal(note.range.start.line, lineOf(text, 'points: 190'));
+    assert.match(msg(note), /190 pts is far too cheap: .* about \d+ pts/);
+    const lens = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    assert.ok(
+      lens.some((l) => /^≈ \d+ pts · far too cheap$/.test(l.command!.title)),
+      lens.map((l) => l.command!.title).join(', '),
+    );
+    const h = await c.request<Hover>('textDocument/hover', { textDocument: { uri }, position: c.pos(uri, 'points: 1', 9) });
+    assert.match(md(h), /Points estimate: ≈ \d+ pts[\s\S]*Not priced: movement/);
+    const sim = await c.request<SimulateResult>('fabledStar/simulate', {
+      attacker: { name: 'Bargain Cruiser' },
+      defender: { name: 'Lumen Cruiser' },
+      options: { trials: 200 },
+    });
+    assert.equal(sim.pointsEstimate!.attacker.points, 190);
+    assert.equal(sim.pointsEstimate!.attacker.verdict, 'far too cheap');
+    assert.ok(sim.pointsEstimate!.attacker.estimate! > 190);
+    assert.equal(sim.pointsEstimate!.defender.points, 190);
+    assert.ok(sim.pointsEstimate!.defender.estimate! > 0 && sim.pointsEstimate!.defender.verdict === undefined);
+    c.settings = { pointsEstimate: { enabled: false } };
+    await c.conn.sendNotification('workspace/didChangeConfiguration', { settings: { fabledStar: c.settings } });
+    await c.diagnosticsWhere(uri, 'the note gone', (d) => !d.some((x) => x.code === 'FS-POINTS-ESTIMATE'));
+    const off = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    assert.ok(!off.some((l) => l.command!.title.startsWith('≈')));
+    c.settings = {};
+    await c.conn.sendNotification('workspace/didChangeConfiguration', { settings: { fabledStar: {} } });
+    await c.diagnosticsWhere(uri, 'the note back', (d) => d.some((x) => x.code === 'FS-POINTS-ESTIMATE'));
+    await c.close(uri);
+  });
+
   it('answers the custom requests: listCards, fleetSummary, simulate, ruleText', async () => {
     const cards = await c.request<CardInfo[]>('fabledStar/listCards', {});
     const lumen = cards.find((x) => x.name === 'Lumen Destroyer');
@@ -490,5 +538,46 @@ describe('language server over stdio (limits)', function () {
     } finally {
       await c.stop();
     }
+  });
+});
+
+describe('language server over stdio: the points estimate follows its reference field', function () {
+  this.timeout(60000);
+  const REF = exampleFiles().find((f) => f.path === 'myr-valari/myr-valari.unit.yaml')!.text;
+  const HOME = [
+    'faction: Home',
+    'units:',
+    '  - name: Home Cruiser',
+    '    class: Cruiser',
+    '    points: 230',
+    '    stats: "6/6 5+ 8+ 6 5+ 7 6/3 7/3 5"',
+    '    weapons:',
+    '      - Home Broadside — Energy, 18", 2, 4',
+    '',
+  ].join('\n');
+  let c: Client;
+  before(async () => {
+    const files: Record<string, string> = { 'home.unit.yaml': HOME };
+    for (const f of exampleFiles()) if (f.path.endsWith('.unit.yaml')) files[`ref/${f.path}`] = f.text;
+    c = await startServer({ files });
+  });
+  after(async () => c?.stop());
+
+  it('republishes the notes of files not open when an edit moves the field, and only then', async () => {
+    const home = c.uri('home.unit.yaml');
+    await c.diagnosticsWhere(home, 'the home file checked', () => true);
+    const ref = await c.open('ref/myr-valari/myr-valari.unit.yaml', REF);
+    await c.diagnosticsWhere(ref, 'the open field file checked', () => true);
+    // An edit that leaves the field as it is (an order's wording) republishes nothing else.
+    let before = c.arrivals.get(home)!.at;
+    const v1 = await c.edit(ref, 'Target friendly unit gains', 'Target friendly unit gets');
+    await c.waitFor('the edited file republished', () => (c.arrivals.get(ref)?.version === v1 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(c.arrivals.get(home)!.at, before, 'the home file was not republished');
+    // A field card's HP changes: every card's estimate may move, so the home file is checked again.
+    before = c.arrivals.get(home)!.at;
+    await c.edit(ref, 'HP: 5', 'HP: 9');
+    await c.waitFor('the home file republished for the new field', () => (c.arrivals.get(home)!.at > before ? true : undefined));
+    await c.close(ref);
   });
 });

@@ -1,15 +1,16 @@
 /**
  * Editing support that is data, not code: the language configuration (words, indentation, Enter)
- * and the snippets. Snippets are expanded with their default choices and checked by the project's
- * own validator: a new card, board or fleet straight from a snippet has no errors or warnings.
+ * and the templates completion offers. Templates are expanded with their default choices and checked
+ * by the project's own validator: a new card, board or fleet straight from a template has no errors or
+ * warnings.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as jsonc from 'jsonc-parser';
 import { checkDocument } from '../../server/src/core/check';
 import { Workspace } from '../../server/src/core/workspace';
-import { generatedSnippetFiles, SNIPPET_FILES } from '../../snippets/generate';
+import { templatesFor, TEMPLATE_PLACES, type TemplatePlace } from '../../server/src/core/features/templates';
+import { expandSnippet } from '../protocol/vscodeCompletion';
 import { ROOT } from './harness';
 
 interface LanguageConfiguration {
@@ -80,13 +81,9 @@ describe('language configuration', () => {
   });
 });
 
-/** A snippet body with every placeholder at its default (a choice's first option). */
-function expand(body: string[]): string {
-  return body
-    .join('\n')
-    .replace(/\$\{\d+\|((?:\\.|[^|\\])*)\|\}/g, (_, options: string) => options.split(/(?<!\\),/)[0]!.replace(/\\(.)/g, '$1'))
-    .replace(/\$\{\d+:([^}]*)\}/g, '$1')
-    .replace(/\$\d+/g, '');
+/** A template with every placeholder at its default (a choice's first option); `fill` for empty stops. */
+function expand(body: string[], fill: Record<number, string> = {}): string {
+  return expandSnippet(body.join('\n'), fill).text;
 }
 
 function indent(text: string, by: string): string {
@@ -94,18 +91,6 @@ function indent(text: string, by: string): string {
     .split('\n')
     .map((l) => (l ? by + l : l))
     .join('\n');
-}
-
-interface SnippetFile {
-  [name: string]: { prefix: string | string[]; body: string[]; description: string };
-}
-
-/** Reads a snippet file as VS Code does: JSON with comments and trailing commas. */
-function snippets(file: string): SnippetFile {
-  const errors: jsonc.ParseError[] = [];
-  const value = jsonc.parse(readFileSync(join(ROOT, 'snippets', file), 'utf8'), errors, { allowTrailingComma: true }) as SnippetFile;
-  assert.deepEqual(errors, [], `${file} is not valid JSON with comments`);
-  return value;
 }
 
 /** Problems of the documents, as "file: CODE message" lines, errors and warnings only. */
@@ -121,64 +106,63 @@ function problems(files: Record<string, string>): string[] {
   return out;
 }
 
-describe('snippets', () => {
-  it('are up to date with the rules pack (node --import=tsx snippets/generate.ts)', async () => {
-    for (const { file, text } of await generatedSnippetFiles()) assert.equal(readFileSync(join(ROOT, 'snippets', file), 'utf8'), text, file);
-  });
+describe('templates (the snippets completion offers)', () => {
+  const one = (place: TemplatePlace, label?: string, factions: string[] = []) => {
+    const t = templatesFor(place, { factions }).find((x) => !label || x.label === label);
+    assert.ok(t, `${place} ${label ?? ''}`);
+    return t.body;
+  };
 
-  it('are the files the manifest contributes, one per language', () => {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { contributes: { snippets: { language: string; path: string }[] } };
-    for (const { language, file } of SNIPPET_FILES) {
-      const entry = manifest.contributes.snippets.find((s) => s.language === language);
-      assert.ok(entry, language);
-      assert.equal(entry.path, `./snippets/${file}`);
-      assert.ok(existsSync(join(ROOT, 'snippets', file)));
+  it('exist for every place, each with a label, a description and words to find it by', () => {
+    for (const place of TEMPLATE_PLACES) {
+      const ts = templatesFor(place);
+      assert.ok(ts.length, place);
+      for (const t of ts) {
+        assert.ok(t.label.startsWith('New '), t.label);
+        assert.ok(t.description.length > 20 && t.words.length, t.label);
+        // Distinct tab stops: typing one never renames another.
+        const stops = [...t.body.join('\n').matchAll(/\$\{?(\d+)/g)].map((m) => m[1]);
+        assert.equal(new Set(stops).size, stops.length, `${t.label} repeats a tab stop`);
+      }
     }
   });
 
-  const unit = snippets('fabled-unit.code-snippets');
-  const faction = snippets('fabled-faction.code-snippets');
-  const fleet = snippets('fabled-fleet.code-snippets');
-
   it('make a unit cards file with no errors or warnings', () => {
-    assert.deepEqual(problems({ 'new.unit.yaml': expand(unit['Unit cards file']!.body) }), []);
+    assert.deepEqual(problems({ 'new.unit.yaml': expand(one('unitFile')) }), []);
   });
 
-  it('make a card whose weapon, order and ability snippets fit in its slots', () => {
-    const card = expand(unit['Unit card']!.body)
+  it('make a card of the class, points and stat line they show', () => {
+    const text = expand(one('unitFile'));
+    assert.match(text, /class: Destroyer\n {4}points: 145\n/);
+  });
+
+  it('make a card whose weapon, order and ability templates fit in its slots', () => {
+    const card = expand(one('card'))
       .replace(
         /  weapons:\n[\s\S]*?(?=  orders:)/,
-        `  weapons:\n${indent(expand(unit['Weapon']!.body), '    ')}\n${indent(expand(unit['Weapon profile line']!.body), '    ')}\n`,
+        `  weapons:\n${indent(expand(one('weapon', 'New weapon system')), '    ')}\n${indent(expand(one('weapon', 'New weapon line')), '    ')}\n`,
       )
-      .replace('  orders: []', `  orders:\n${indent(expand(unit['Order']!.body), '    ')}`)
-      .replace('  abilities: []', `  abilities:\n${indent(expand(unit['Ability']!.body), '    ')}`);
+      .replace('  orders: []', `  orders:\n${indent(expand(one('order')), '    ')}`)
+      .replace('  abilities: []', `  abilities:\n${indent(expand(one('ability')), '    ')}`);
     const text = `faction: Myr-Valari\nunits:\n${indent(card, '  ')}\n`;
     assert.equal((text.match(/^ {6}- /gm) ?? []).length, 4, `two weapons, one order, one ability in:\n${text}`);
     assert.deepEqual(problems({ 'card.unit.yaml': text }), []);
   });
 
   it('make a Command Board with no errors or warnings', () => {
-    assert.deepEqual(problems({ 'new.faction.yaml': expand(faction['Faction Command Board']!.body) }), []);
+    assert.deepEqual(problems({ 'new.faction.yaml': expand(one('factionFile')) }), []);
   });
 
-  it('make a fleet list that checks clean against a card made by the unit snippet', () => {
-    const fleetText =
-      expand(fleet['Fleet list']!.body).replace('Card Name', 'New Unit') +
-      indent(expand(fleet['Fleet entry']!.body).replace('Card Name', 'New Unit'), '  ') +
-      '\n';
-    const cards = expand(unit['Unit cards file']!.body).replace('faction: Faction', 'faction: Faction');
+  it('make a fleet list that checks clean once its card is named, with the workspace factions to choose from', () => {
+    const cards = expand(one('unitFile'));
+    const fleetText = expand(one('fleetFile', undefined, ['My Faction']), { 4: 'New Unit' });
+    assert.match(fleetText, /faction: My Faction/);
     assert.deepEqual(problems({ 'cards.unit.yaml': cards, 'new.fleet.yaml': fleetText }), []);
+    const entry = indent(expand(one('fleetEntry', 'New fleet entry'), { 1: 'New Unit' }), '  ');
+    assert.deepEqual(problems({ 'cards.unit.yaml': cards, 'new.fleet.yaml': fleetText + entry + '\n' }), []);
   });
 
-  it('give every snippet a prefix and a description', () => {
-    for (const file of [unit, faction, fleet]) {
-      for (const [name, s] of Object.entries(file)) {
-        assert.ok(
-          (Array.isArray(s.prefix) ? s.prefix : [s.prefix]).every((p) => /^[a-z-]+$/.test(p)),
-          name,
-        );
-        assert.ok(s.description.length > 10, name);
-      }
-    }
+  it('offer the workspace factions as a choice, quoted where YAML needs it', () => {
+    assert.match(one('fleetFile', undefined, ['Ashen Reach', 'Odd: Name'])[1]!, /^faction: \$\{2\|Ashen Reach,"Odd: Name"\|\}$/);
   });
 });

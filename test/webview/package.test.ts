@@ -21,7 +21,6 @@ const ALLOWED = [
   /^dist\/webview\.css$/,
   /^language-configuration\.json$/,
   /^syntaxes\/[\w.-]+\.tmLanguage\.json$/,
-  /^snippets\/[\w.-]+\.code-snippets$/,
   /^icons\/fabled-(unit|faction|fleet)\.svg$/,
   /^icons\/fabled-star\.png$/,
 ];

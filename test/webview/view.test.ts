@@ -256,6 +256,28 @@ describe('engagement view (Chromium)', function () {
       assert.equal(await v.page.isVisible(`#${IDS.results}`), true);
     });
 
+    it('shows both cards\u2019 points beside their estimates, as text, and keeps them over a reload', async () => {
+      const v = await view();
+      const hostile = hostileResult();
+      const estimates = {
+        attacker: { points: 190, estimate: 537, ratio: 0.35, verdict: 'far too cheap', spreadPct: 22 },
+        defender: { points: 110, reason: 'it deals no damage to the reference field.', spreadPct: 22 },
+      };
+      await v.send({ type: 'result', result: hostile, estimates });
+      await v.page.waitForFunction((id) => !document.getElementById(id)!.hidden, IDS.estimates);
+      assert.equal(
+        await v.text(IDS.estimates),
+        `Points estimate: ${HOSTILE_NAMES.attacker}: 190 pts, worth about 537 (far too cheap) · ${HOSTILE_NAMES.defender}: 110 pts, no estimate (typical error ±22%)`,
+      );
+      assert.equal(await v.page.locator('img, b, script:not([src])').count(), 0);
+      await v.page.reload();
+      await v.waitForPosted('ready');
+      await v.page.waitForFunction((id) => /worth about 537/.test(document.getElementById(id)?.textContent ?? ''), IDS.estimates);
+      // A result without estimates (an older server) hides the line.
+      await showResult(v, destroyerVsFrigates());
+      assert.equal(await v.page.isVisible(`#${IDS.estimates}`), false);
+    });
+
     it('ignores saved state of the wrong shape', async () => {
       const v = await view();
       await v.page.evaluate(() => sessionStorage.setItem('__fabledViewState', JSON.stringify({ version: 1, result: { attacker: 1 }, draft: { trials: -5 } })));

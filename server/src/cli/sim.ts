@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { Workspace } from '../core/workspace';
 import type { CardRef, CardSelector } from '../core/workspace';
-import { profileFromCard, renderReport, simulate, validateOptions } from '../core/sim/index';
+import { OPTION_SPECS, profileFromCard, renderReport, simulate, validateOptions } from '../core/sim/index';
 import { ENGAGEMENT_DEFAULTS } from '../core/rules/data';
 import { nearest, SuggestBudget, SUGGEST_LIMITS } from '../core/model/suggest';
 import { expandPaths, fileUri, type CliIO } from './io';
@@ -39,18 +39,6 @@ Options:
 
 Exit status: 0 success, 2 usage problem, unknown or unusable card, or unreadable file.
 `;
-
-/** CLI flag -> simulator option key. */
-const FLAG_TO_OPTION: Record<string, string> = {
-  range: 'range',
-  aim: 'aim',
-  'defender-shields': 'defenderShields',
-  'attacker-bases': 'attackerBases',
-  'defender-bases': 'defenderBases',
-  rounds: 'rounds',
-  trials: 'trials',
-  seed: 'seed',
-};
 
 /** Up to `n` card names closest to `name`: substring matches first, then by edit distance (bounded work, model/suggest.ts). */
 export function closestNames(name: string, names: string[], n = 3): string[] {
@@ -99,16 +87,7 @@ export async function runSim(argv: string[], io: CliIO): Promise<number> {
         attacker: { type: 'string' },
         defender: { type: 'string' },
         cards: { type: 'string', multiple: true },
-        cover: { type: 'boolean' },
-        aim: { type: 'string' },
-        brace: { type: 'boolean' },
-        range: { type: 'string' },
-        'defender-shields': { type: 'string' },
-        'attacker-bases': { type: 'string' },
-        'defender-bases': { type: 'string' },
-        rounds: { type: 'string' },
-        trials: { type: 'string' },
-        seed: { type: 'string' },
+        ...Object.fromEntries(OPTION_SPECS.map((o) => [o.flag, { type: o.kind === 'boolean' ? ('boolean' as const) : ('string' as const) }])),
         format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -157,16 +136,16 @@ export async function runSim(argv: string[], io: CliIO): Promise<number> {
   const d = profileFromCard(def.ref.card);
   if (!d.profile) return usage(`the defender cannot be simulated: ${d.error}`);
 
+  // The flags are the option table's (OPTION_SPECS); errors name options as the flags the user typed.
   const raw: Record<string, unknown> = {};
-  for (const [flag, key] of Object.entries(FLAG_TO_OPTION)) if (values[flag] !== undefined) raw[key] = values[flag];
-  if (values.cover) raw.cover = true;
-  if (values.brace) raw.brace = true;
-  const v = validateOptions(raw, a.profile, d.profile);
-  if (!v.options) {
-    // The core names options as the API does; say them as the flags the user typed.
-    const asFlags = v.errors.map((e) => Object.entries(FLAG_TO_OPTION).reduce((m, [flag, key]) => m.replace(new RegExp(`^${key}\\b`), `--${flag}`), e));
-    return usage(...asFlags);
+  for (const spec of OPTION_SPECS) {
+    const v = values[spec.flag];
+    if (spec.kind === 'boolean') {
+      if (v) raw[spec.key] = true;
+    } else if (v !== undefined) raw[spec.key] = v;
   }
+  const v = validateOptions(raw, a.profile, d.profile, (spec) => `--${spec.flag}`);
+  if (!v.options) return usage(v.errors.join('\n  '));
 
   const result = simulate(a.profile, d.profile, v.options);
   // JSON escapes what it must; the text report is rendered from a copy whose strings are escaped.

@@ -40,6 +40,10 @@ export interface Settings {
     /** At most this many card, faction and fleet files are read from the workspace folders. */
     maxFiles: number;
   };
+  pointsEstimate: {
+    /** The "≈ N pts" code lens on cards and the FS-POINTS-ESTIMATE note (the hover of points always shows the estimate). */
+    enabled: boolean;
+  };
 }
 
 /** A card named for a request or a command: by name (and faction, when names clash). */
@@ -82,4 +86,23 @@ export interface FleetSummary {
   entries: FleetEntrySummary[];
   /** The named game size of the limit (500 Skirmish, ...), when it is one. */
   gameSize: GameSize | undefined;
+}
+
+/**
+ * A card's points estimate as the engagement view shows it beside the card's points (BATTLE.md
+ * "The points estimate"): rounded figures and words, no model internals.
+ */
+export interface CardEstimate {
+  /** Printed points. */
+  points?: number;
+  /** Estimated points, rounded. */
+  estimate?: number;
+  /** Printed / estimated, to two decimals. */
+  ratio?: number;
+  /** Set when the printed points are more than twice the field's spread from the estimate. */
+  verdict?: 'far too cheap' | 'far too dear';
+  /** Why there is no estimate. */
+  reason?: string;
+  /** The estimate's own typical error (the field's leave-one-out spread), in percent. */
+  spreadPct?: number;
 }

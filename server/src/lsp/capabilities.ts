@@ -46,10 +46,10 @@ export function clientFeatures(caps: ClientCapabilities): ClientFeatures {
 
 export function serverCapabilities(client: ClientFeatures): ServerCapabilities {
   return {
-    textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: false },
+    textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
     hoverProvider: true,
     completionProvider: { triggerCharacters: [' ', ':', '-', '"'], resolveProvider: false },
-    codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite], resolveProvider: false },
+    codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite, CodeActionKind.SourceFixAll], resolveProvider: false },
     documentSymbolProvider: { label: 'Fabled Star' },
     workspaceSymbolProvider: true,
     definitionProvider: true,

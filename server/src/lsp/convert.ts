@@ -8,6 +8,7 @@ import {
   CompletionItemKind,
   DiagnosticSeverity,
   InsertTextFormat,
+  InsertTextMode,
   SymbolKind,
   type CodeAction,
   type CodeLens,
@@ -122,6 +123,8 @@ export function completionList(list: CoreCompletionList, td: TextDocument, snipp
       item.documentation = markdownDocs ? { kind: 'markdown', value: c.documentation } : { kind: 'plaintext', value: markdownToPlain(c.documentation) };
     if (c.sortText) item.sortText = c.sortText;
     if (c.filterText) item.filterText = c.filterText;
+    // The text carries its own indentation: an editor must not add the line's indentation again.
+    if (item.textEdit!.newText.includes('\n')) item.insertTextMode = InsertTextMode.asIs;
     return item;
   });
   return { isIncomplete: list.isIncomplete, items };
@@ -134,7 +137,7 @@ export function completionList(list: CoreCompletionList, td: TextDocument, snipp
 export function codeActionList(actions: CodeActionData[], only: string[] | undefined, textOf: TextOf, diagnostic: (p: Problem) => Diagnostic): CodeAction[] {
   const out: CodeAction[] = [];
   for (const a of actions) {
-    const kind = a.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.RefactorRewrite;
+    const kind = a.kind === 'quickfix' ? CodeActionKind.QuickFix : a.kind === 'source.fixAll' ? CodeActionKind.SourceFixAll : CodeActionKind.RefactorRewrite;
     if (only && !only.some((o) => kind === o || kind.startsWith(o + '.'))) continue;
     const action: CodeAction = { title: a.title, kind, edit: { changes: changes(a.edits, textOf) } };
     if (a.problem) action.diagnostics = [diagnostic(a.problem)];

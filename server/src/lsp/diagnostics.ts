@@ -18,6 +18,8 @@ import {
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { FabledDocument, Problem } from '../core/model/types';
 import { checkDocument } from '../core/check/index';
+import { pointsEstimateProblems } from '../core/features/pointsEstimate';
+import { workspaceField } from '../core/balance/index';
 import { FleetSummaryChangedNotification } from '../../../protocol';
 import { toDiagnostic } from './convert';
 import type { ServerState } from './state';
@@ -44,8 +46,37 @@ export class Diagnostics {
    * messages a keystroke in a big workspace).
    */
   private readonly closedSent = new Map<string, string>();
+  /** Whether cards get FS-POINTS-ESTIMATE notes (`fabledStar.pointsEstimate.enabled`, read for the window). */
+  private estimateNotes = true;
+  /** The reference field the notes were last computed against (see `fieldMoved`). */
+  private fieldId: string | undefined;
 
   constructor(private readonly state: ServerState) {}
+
+  /** Turns the points-estimate notes on or off; true when that changed anything. */
+  setEstimateNotes(on: boolean): boolean {
+    if (on === this.estimateNotes) return false;
+    this.estimateNotes = on;
+    this.cache.clear();
+    return true;
+  }
+
+  /**
+   * Whether the points estimate's reference field changed since the last call (a card at its
+   * class's standard points was edited): every card's note may then change, not only this file's.
+   */
+  fieldMoved(): boolean {
+    if (!this.estimateNotes) return false;
+    let id: string | undefined;
+    try {
+      id = workspaceField(this.state.ws).id;
+    } catch {
+      return false;
+    }
+    const moved = this.fieldId !== undefined && id !== this.fieldId;
+    this.fieldId = id;
+    return moved;
+  }
 
   problemsOf(uri: string): { doc: FabledDocument; problems: Problem[] } | undefined {
     const { ws } = this.state;
@@ -56,6 +87,7 @@ export class Diagnostics {
     let problems: Problem[];
     try {
       problems = checkDocument(doc, ws);
+      if (this.estimateNotes && doc.kind !== 'fleet') problems = [...problems, ...pointsEstimateProblems(doc, ws, problems)];
     } catch (e) {
       this.state.logError(`Validation of ${uri} failed`, e);
       problems = doc.problems;

@@ -43,26 +43,29 @@ export class Files {
       this.scheduler.schedule(e.document.uri, this.state.isParsed(e.document.uri) ? 'typing' : 'now');
     });
     documents.onDidClose((e) => this.closed(e.document.uri));
+    // A save writes the file: it is on disk from now on, whether or not a watcher says so.
+    documents.onDidSave((e) => {
+      if (kindOfUri(e.document.uri)) this.state.onDisk.add(e.document.uri);
+    });
   }
 
+  /**
+   * A document closed: the file on disk is the truth again. It is read whatever the server knew
+   * about it: a file created or saved while open (whose watcher events the client may not send, or
+   * sent while it was open) is still there; one that was never saved, or was deleted, is gone.
+   * Until the read settles, the last text stays in service, so that the file never looks absent.
+   */
   private closed(uri: string): void {
     const { state } = this;
     if (!kindOfUri(uri) && !state.ws.get(uri)) return;
     this.scheduler.forget(uri);
     state.closed(uri);
-    if (state.onDisk.has(uri)) {
-      // The buffer may have held unsaved text: the file on disk is the truth again. Until it is
-      // read, the last text stays in service, so that the file never looks absent.
-      const last = state.ws.get(uri);
-      const kind = kindOfUri(uri);
-      if (last && kind) state.disk.set(uri, TextDocument.create(uri, LANGUAGE_IDS[kind], 0, last.text));
-      void this.load(uri).then(() => this.scheduler.schedule(uri, 'now'));
-    } else {
-      const before = state.ws.get(uri);
-      state.ws.delete(uri);
-      this.diagnostics.clear(uri);
-      state.onModelChange(uri, before, undefined);
-    }
+    const last = state.ws.get(uri);
+    const kind = kindOfUri(uri);
+    if (last && kind) state.disk.set(uri, TextDocument.create(uri, LANGUAGE_IDS[kind], 0, last.text));
+    void this.load(uri).then(() => {
+      if (state.ws.get(uri) && !state.documents.get(uri)) this.scheduler.schedule(uri, 'now');
+    });
   }
 
   /** The folders' paths on disk, as given and with every link resolved. */
@@ -186,7 +189,13 @@ export class Files {
   watched(params: DidChangeWatchedFilesParams): void {
     for (const ch of params.changes) {
       const uri = ch.uri;
-      if (!kindOfUri(uri) || this.state.documents.get(uri)) continue;
+      if (!kindOfUri(uri)) continue;
+      if (this.state.documents.get(uri)) {
+        // The editor's text wins while open; remember whether a file is there for when it closes.
+        if (ch.type === FileChangeType.Deleted) this.state.onDisk.delete(uri);
+        else this.state.onDisk.add(uri);
+        continue;
+      }
       if (ch.type === FileChangeType.Deleted) this.forget(uri);
       else void this.load(uri).then(() => this.scheduler.schedule(uri, 'dependent'));
     }

@@ -4,6 +4,7 @@
  * the state, calls a pure feature of the core, and converts the answer with ./convert.
  */
 import {
+  CodeActionKind,
   ErrorCodes,
   LSPErrorCodes,
   ResponseError,
@@ -26,7 +27,7 @@ import {
 import { hover } from '../core/features/hover';
 import { markdownToPlain } from '../core/features/plaintext';
 import { complete } from '../core/features/completion';
-import { codeActions } from '../core/features/codeActions';
+import { codeActions, fixAll } from '../core/features/codeActions';
 import { documentSymbols, workspaceSymbols } from '../core/features/symbols';
 import { definition, prepareRename, references, rename } from '../core/features/navigation';
 import { inlayHints } from '../core/features/inlayHints';
@@ -34,7 +35,8 @@ import { codeLenses } from '../core/features/codeLens';
 import { fleetSummary } from '../core/features/fleetSummary';
 import { cardsUsedBy, findCard, listCards } from '../core/features/workspaceQueries';
 import { runSimulation } from '../core/features/simulate';
-import { sectionMarkdown, sections } from '../core/rules/text';
+import { cardEstimate } from '../core/features/pointsEstimate';
+import { glossary, sectionMarkdown, sections } from '../core/rules/text';
 import {
   FleetSummaryRequest,
   ListCardsRequest,
@@ -49,6 +51,8 @@ import {
   type RuleTextParams,
   type SimulateParams,
 } from '../../../protocol';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { FabledDocument } from '../core/model/types';
 import * as convert from './convert';
 import { nextTurn, type Diagnostics } from './diagnostics';
 import type { ServerState } from './state';
@@ -84,6 +88,16 @@ export interface HandlerEntry {
  */
 const STALE_MODEL_OK_CHARS = 100_000;
 
+/** A request about one document: null when the document is not one of ours (or the request was cancelled). */
+function inDocument<P extends { textDocument: { uri: string } }, R>(
+  handle: (ctx: Context, r: { td: TextDocument; doc: FabledDocument }, params: P, token: CancellationToken) => R | Promise<R>,
+): Handle<P, R | null> {
+  return (ctx, params, token) => {
+    const r = ctx.state.request(params.textDocument.uri, token);
+    return r ? handle(ctx, r, params, token) : null;
+  };
+}
+
 function selectCard({ state }: Context, sel: CardSelector | undefined) {
   if (sel && 'uri' in sel && sel.position) {
     const td = state.textDoc(sel.uri);
@@ -100,17 +114,18 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'hover',
     register: (c, b) =>
       c.onHover(
-        b.guarded(async ({ state }, params: HoverParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const settings = await state.settingsFor(params.textDocument.uri);
-          const h = hover(r.doc, state.ws, r.td.offsetAt(params.position), settings);
-          if (!h) return null;
-          const contents = state.client.markdownHover
-            ? { kind: 'markdown' as const, value: h.markdown }
-            : { kind: 'plaintext' as const, value: markdownToPlain(h.markdown) };
-          return { contents, range: convert.range(r.td, h.span) };
-        }, null),
+        b.guarded(
+          inDocument(async ({ state }, r, params: HoverParams) => {
+            const settings = await state.settingsFor(params.textDocument.uri);
+            const h = hover(r.doc, state.ws, r.td.offsetAt(params.position), settings);
+            if (!h) return null;
+            const contents = state.client.markdownHover
+              ? { kind: 'markdown' as const, value: h.markdown }
+              : { kind: 'plaintext' as const, value: markdownToPlain(h.markdown) };
+            return { contents, range: convert.range(r.td, h.span) };
+          }),
+          null,
+        ),
       ),
   },
 
@@ -138,20 +153,27 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'codeAction',
     register: (c, b) =>
       c.onCodeAction(
-        b.guarded(({ state, diagnostics }, params: CodeActionParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const p = diagnostics.problemsOf(params.textDocument.uri);
-          const codes = new Set(params.context.diagnostics.map((d) => String(d.code ?? '')));
-          const problems = (p?.problems ?? []).filter((x) => codes.size === 0 || codes.has(x.code));
-          const actions = codeActions(r.doc, convert.span(r.td, params.range), problems);
-          return convert.codeActionList(
-            actions,
-            params.context.only,
-            (u) => state.textDoc(u),
-            (problem) => diagnostics.toDiagnostic(problem, r.td),
-          );
-        }, null),
+        b.guarded(
+          inDocument(({ state, diagnostics }, r, params: CodeActionParams) => {
+            const p = diagnostics.problemsOf(params.textDocument.uri);
+            const codes = new Set(params.context.diagnostics.map((d) => String(d.code ?? '')));
+            const problems = (p?.problems ?? []).filter((x) => codes.size === 0 || codes.has(x.code));
+            const actions = codeActions(r.doc, convert.span(r.td, params.range), problems, state.ws);
+            // source.fixAll (on save, or "Fix All"): every problem of the file with one clear fix.
+            const only = params.context.only;
+            if (only?.some((o) => o === CodeActionKind.Source || o === CodeActionKind.SourceFixAll || o.startsWith(CodeActionKind.SourceFixAll + '.'))) {
+              const all = fixAll(r.doc, p?.problems ?? [], state.ws);
+              if (all) actions.push(all);
+            }
+            return convert.codeActionList(
+              actions,
+              params.context.only,
+              (u) => state.textDoc(u),
+              (problem) => diagnostics.toDiagnostic(problem, r.td),
+            );
+          }),
+          null,
+        ),
       ),
   },
 
@@ -159,11 +181,12 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'documentSymbol',
     register: (c, b) =>
       c.onDocumentSymbol(
-        b.guarded(({ state }, params: DocumentSymbolParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          return convert.documentSymbolList(documentSymbols(r.doc, state.ws), r.td, state.client.hierarchicalSymbols);
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, _params: DocumentSymbolParams) => {
+            return convert.documentSymbolList(documentSymbols(r.doc, state.ws), r.td, state.client.hierarchicalSymbols);
+          }),
+          null,
+        ),
       ),
   },
 
@@ -186,11 +209,12 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'definition',
     register: (c, b) =>
       c.onDefinition(
-        b.guarded(({ state }, params: DefinitionParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          return convert.locations(definition(r.doc, state.ws, r.td.offsetAt(params.position)), (u) => state.textDoc(u));
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, params: DefinitionParams) => {
+            return convert.locations(definition(r.doc, state.ws, r.td.offsetAt(params.position)), (u) => state.textDoc(u));
+          }),
+          null,
+        ),
       ),
   },
 
@@ -198,11 +222,12 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'references',
     register: (c, b) =>
       c.onReferences(
-        b.guarded(({ state }, params: ReferenceParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          return convert.locations(references(r.doc, state.ws, r.td.offsetAt(params.position), params.context.includeDeclaration), (u) => state.textDoc(u));
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, params: ReferenceParams) => {
+            return convert.locations(references(r.doc, state.ws, r.td.offsetAt(params.position), params.context.includeDeclaration), (u) => state.textDoc(u));
+          }),
+          null,
+        ),
       ),
   },
 
@@ -210,12 +235,13 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'prepareRename',
     register: (c, b) =>
       c.onPrepareRename(
-        b.guarded(({ state }, params: PrepareRenameParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const p = prepareRename(r.doc, state.ws, r.td.offsetAt(params.position));
-          return p ? { range: convert.range(r.td, p.span), placeholder: p.placeholder } : null;
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, params: PrepareRenameParams) => {
+            const p = prepareRename(r.doc, state.ws, r.td.offsetAt(params.position));
+            return p ? { range: convert.range(r.td, p.span), placeholder: p.placeholder } : null;
+          }),
+          null,
+        ),
       ),
   },
 
@@ -223,15 +249,16 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'rename',
     register: (c, b) =>
       c.onRenameRequest(
-        b.guarded(({ state }, params: RenameParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          // Every file the rename touches must be current in the workspace first.
-          for (const td of state.documents.all()) state.ensure(td.uri);
-          const res = rename(r.doc, state.ws, r.td.offsetAt(params.position), params.newName, (u) => state.textDoc(u)?.getText());
-          if (res.error) throw new ResponseError(ErrorCodes.InvalidRequest, res.error);
-          return { changes: convert.changes(res.edits, (u) => state.textDoc(u)) };
-        }, null),
+        b.guarded(
+          inDocument(({ state }, r, params: RenameParams) => {
+            // Every file the rename touches must be current in the workspace first.
+            for (const td of state.documents.all()) state.ensure(td.uri);
+            const res = rename(r.doc, state.ws, r.td.offsetAt(params.position), params.newName, (u) => state.textDoc(u)?.getText());
+            if (res.error) throw new ResponseError(ErrorCodes.InvalidRequest, res.error);
+            return { changes: convert.changes(res.edits, (u) => state.textDoc(u)) };
+          }),
+          null,
+        ),
       ),
   },
 
@@ -239,12 +266,13 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'inlayHint',
     register: (c, b) =>
       c.languages.inlayHint.on(
-        b.guarded(async ({ state }, params: InlayHintParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const settings = await state.settingsFor(params.textDocument.uri);
-          return inlayHints(r.doc, state.ws, convert.span(r.td, params.range), settings).map((h) => convert.inlayHint(h, r.td));
-        }, null),
+        b.guarded(
+          inDocument(async ({ state }, r, params: InlayHintParams) => {
+            const settings = await state.settingsFor(params.textDocument.uri);
+            return inlayHints(r.doc, state.ws, convert.span(r.td, params.range), settings).map((h) => convert.inlayHint(h, r.td));
+          }),
+          null,
+        ),
       ),
   },
 
@@ -252,12 +280,13 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'codeLens',
     register: (c, b) =>
       c.onCodeLens(
-        b.guarded(async ({ state }, params: CodeLensParams, token) => {
-          const r = state.request(params.textDocument.uri, token);
-          if (!r) return null;
-          const settings = await state.settingsFor(params.textDocument.uri);
-          return codeLenses(r.doc, state.ws, settings).map((l) => convert.codeLens(l, r.td));
-        }, null),
+        b.guarded(
+          inDocument(async ({ state }, r, params: CodeLensParams) => {
+            const settings = await state.settingsFor(params.textDocument.uri);
+            return codeLenses(r.doc, state.ws, settings).map((l) => convert.codeLens(l, r.td));
+          }),
+          null,
+        ),
       ),
   },
 
@@ -330,7 +359,7 @@ export const HANDLERS: HandlerEntry[] = [
           if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
           const res = runSimulation(att.card, def.card, params?.options ?? {});
           if ('error' in res) throw new ResponseError(LSPErrorCodes.RequestFailed, res.error);
-          return res.result;
+          return { ...res.result, pointsEstimate: { attacker: cardEstimate(att.card, ctx.state.ws), defender: cardEstimate(def.card, ctx.state.ws) } };
         }),
       ),
   },
@@ -354,6 +383,7 @@ export const HANDLERS: HandlerEntry[] = [
             category: s.category,
             summary: s.summary,
             markdown: sectionMarkdown(s.number, { inPlay: true, example: true, designerNote: true, faq: true }) ?? '',
+            terms: [...glossary()].filter(([, n]) => n === s.number).map(([t]) => t),
           }));
         }, [] as RuleTextEntry[]),
       ),

@@ -33,12 +33,18 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
   const files = new Files(state, scheduler, diagnostics);
   state.onModelChange = (uri, before, after) => {
     const doc = before ?? after;
+    const cards = !!doc && doc.kind !== 'fleet';
+    const deps = new Set(dependents(state.ws, uri, before, after));
+    // A new reference field for the points estimate moves every card's note, in every file.
+    if (cards && diagnostics.fieldMoved()) for (const u of state.ws.uris()) if (u !== uri && state.ws.get(u)?.kind !== 'fleet') deps.add(u);
     // Open documents first: in a big workspace the closed files of a faction can number thousands.
-    const deps = dependents(state.ws, uri, before, after);
-    const open = deps.filter((d) => state.documents.get(d));
-    const ordered = open.length ? [...open, ...deps.filter((d) => !state.documents.get(d))] : deps;
-    scheduler.changed(uri, ordered, !!doc && doc.kind !== 'fleet');
+    const open = [...deps].filter((d) => state.documents.get(d));
+    scheduler.changed(uri, open.length ? new Set([...open, ...deps]) : deps, cards);
   };
+  const readEstimateSetting = () =>
+    void state.settingsFor(undefined).then((s) => {
+      if (diagnostics.setEstimateNotes(s.pointsEstimate.enabled)) files.revalidateAll();
+    });
 
   connection.onInitialize((params): InitializeResult => {
     state.initialize(params);
@@ -52,12 +58,14 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     }
     if (state.client.workspaceFolders) connection.workspace.onDidChangeWorkspaceFolders((e) => files.foldersChanged(e));
     void files.scan(state.folders);
+    readEstimateSetting();
   });
 
   connection.onDidChangeConfiguration((change) => {
     state.configurationChanged(change.settings);
     refreshViews();
     files.revalidateAll();
+    readEstimateSetting();
   });
 
   connection.onDidChangeWatchedFiles((params) => files.watched(params));

@@ -16,7 +16,7 @@ import {
   type UnitClass,
 } from '../rules/data';
 import type { Ability, Order, UnitCard, Weapon, Field } from '../model/types';
-import { suggest } from '../model/yaml';
+import { rankByCloseness, suggest } from '../model/yaml';
 import { checkStats } from './stats';
 import { type CheckContext, checkTextRanges } from './context';
 import { bandList, inches, isBand, knownAbility, launchBayTier, nearestBands, universalRule } from '../rules/lookup';
@@ -148,7 +148,8 @@ function checkWeapon(ctx: CheckContext, w: Weapon, cls: UnitClass | undefined): 
       'FS-WEAPON-TYPE',
       `Unknown weapon type "${w.type.raw.trim()}"${s ? `; did you mean ${s}?` : '.'} Types: ${WEAPON_TYPES.join(', ')} (or E, A, P, I, B)`,
       w.type.span,
-      s ? { replacements: [s] } : undefined,
+      // A close typo has one fix; otherwise every type is offered, the closest first.
+      { replacements: s ? [s] : rankByCloseness(w.type.raw.trim(), WEAPON_TYPES) },
     );
   }
   checkRangeField(ctx, w.range, cls, true);

@@ -3,8 +3,13 @@
  * The validator puts the preferred replacement texts in `Problem.data.replacements`; the fixes that
  * need more than a replacement (missing stats, removing a misplaced rule) are built here.
  */
-import type { FabledDocument, Problem, Span, StatsBlock } from '../model/types';
-import { MOVEMENT_STICKS, STATS, STAT_ORDER, type StatName } from '../rules/data';
+import type { Ability, FabledDocument, FleetDocument, FleetEntry, Problem, Span, StatsBlock, UnitCard } from '../model/types';
+import { LAUNCH_BAY, MOVEMENT_STICKS, STATS, STAT_ORDER, type StatName } from '../rules/data';
+import type { Workspace } from '../workspace';
+import { CODES } from '../model/codes';
+import { bayCapacity } from '../model/derived';
+import { universalRule } from '../rules/lookup';
+import { fleetTotals } from '../fleetPoints';
 import { cardsOf, inStyleOf, within, yamlScalar } from './shared';
 
 export interface TextEdit {
@@ -15,7 +20,7 @@ export interface TextEdit {
 
 export interface CodeActionData {
   title: string;
-  kind: 'quickfix' | 'refactor.rewrite';
+  kind: 'quickfix' | 'refactor.rewrite' | 'source.fixAll';
   edits: TextEdit[];
   /** The problem it fixes (quick fixes). */
   problem?: Problem;
@@ -78,12 +83,29 @@ function fit(doc: FabledDocument, span: Span, r: string): string {
   return inStyleOf(doc.text.slice(span.start, span.end), r);
 }
 
-export function codeActions(doc: FabledDocument, range: Span, problems: Problem[]): CodeActionData[] {
+/**
+ * The actions at `range`: fixes for the problems there, "fix all" of a kind when the file has more
+ * than one such problem with a clear fix, and the refactors. `problems` are the file's (the fix-all
+ * actions need all of them); `ws` lets fixes look across files (an ability another card defines,
+ * the fleet's other entries' cards).
+ */
+export function codeActions(doc: FabledDocument, range: Span, problems: Problem[], ws?: Workspace): CodeActionData[] {
   const out: CodeActionData[] = [];
   try {
+    const here = new Set<string>();
     for (const p of problems) {
       if (!overlaps(p.span, range)) continue;
-      out.push(...fixesFor(doc, p));
+      here.add(p.code);
+      out.push(...fixesFor(doc, p, ws));
+    }
+    for (const code of here) {
+      const all = fixAllOf(
+        doc,
+        problems.filter((p) => p.code === code),
+        ws,
+      );
+      if (all && all.count > 1)
+        out.push({ title: `Fix all in this file: ${CODES[code as keyof typeof CODES]?.title ?? code} (${all.count})`, kind: 'quickfix', edits: all.edits });
     }
     out.push(...refactors(doc, range));
   } catch {
@@ -92,7 +114,32 @@ export function codeActions(doc: FabledDocument, range: Span, problems: Problem[
   return out;
 }
 
-function fixesFor(doc: FabledDocument, p: Problem): CodeActionData[] {
+/** source.fixAll: every problem of the file that has one clear (preferred) fix, in one edit. */
+export function fixAll(doc: FabledDocument, problems: Problem[], ws?: Workspace): CodeActionData | undefined {
+  try {
+    const all = fixAllOf(doc, problems, ws);
+    return all && all.count > 0 ? { title: `Fix all clear problems in this file (${all.count})`, kind: 'source.fixAll', edits: all.edits } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The preferred fix of each problem, skipping any whose edits overlap one already taken. */
+function fixAllOf(doc: FabledDocument, problems: Problem[], ws: Workspace | undefined): { edits: TextEdit[]; count: number } | undefined {
+  const edits: TextEdit[] = [];
+  let count = 0;
+  for (const p of problems) {
+    const fix = fixesFor(doc, p, ws).find((a) => a.isPreferred);
+    if (!fix || fix.edits.some((e) => e.uri !== doc.uri)) continue;
+    if (fix.edits.some((e) => edits.some((x) => e.span.start < x.span.end && x.span.start < e.span.end) || edits.some((x) => x.span.start === e.span.start)))
+      continue;
+    edits.push(...fix.edits);
+    count++;
+  }
+  return count ? { edits, count } : undefined;
+}
+
+function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionData[] {
   const out: CodeActionData[] = [];
   const reps = p.data?.replacements ?? [];
   const current = doc.text.slice(p.span.start, p.span.end);
@@ -141,6 +188,43 @@ function fixesFor(doc: FabledDocument, p: Problem): CodeActionData[] {
       }
       break;
     }
+    case 'FS-SLOTS-ABILITIES': {
+      // Offer to remove each ability that takes a slot (universal class rules are free).
+      for (const a of card?.abilities?.items ?? []) {
+        if (universalRule(a.name.value ?? '')) continue;
+        out.push({
+          title: `Remove the ability ${a.name.value ?? a.name.raw}`,
+          kind: 'quickfix',
+          edits: [{ uri: doc.uri, span: deleteLines(doc.text, a.span), newText: '' }],
+          problem: p,
+        });
+      }
+      break;
+    }
+    case 'FS-ABILITY-UNKNOWN': {
+      const a = card?.abilities?.items.find((x) => within(x.span, p.span.start));
+      const def = a && card && ws ? definedElsewhere(ws, card, a) : undefined;
+      if (a && def) {
+        const col = a.span.start - (doc.text.lastIndexOf('\n', a.span.start - 1) + 1);
+        const lines = [`name: ${yamlScalar(def.ability.name.value!)}`];
+        if (def.ability.text?.value) lines.push(`text: ${yamlScalar(def.ability.text.value)}`);
+        if (def.ability.range?.value !== undefined) lines.push(`range: ${def.ability.range.value}"`);
+        out.push({
+          title: `Copy the definition of ${def.ability.name.value} from ${def.card.name.value}`,
+          kind: 'quickfix',
+          edits: [{ uri: doc.uri, span: a.span, newText: lines.join('\n' + ' '.repeat(col)) }],
+          problem: p,
+          isPreferred: true,
+        });
+      }
+      break;
+    }
+    case 'FS-FLEET-OVER':
+      if (doc.kind === 'fleet' && ws) out.push(...fleetOverFixes(doc, p, ws));
+      break;
+    case 'FS-EMBARK-NO-BAY':
+      if (doc.kind === 'fleet' && ws) out.push(...moveEmbarkedFixes(doc, p, ws));
+      break;
     case 'FS-ORDER-UNREACHABLE': {
       const ld = card?.stats?.entries.LD?.value;
       const o = card?.orders?.items.find((x) => within(x.span, p.span.start));
@@ -156,6 +240,144 @@ function fixesFor(doc: FabledDocument, p: Problem): CodeActionData[] {
     }
   }
   return out;
+}
+
+/** The same-named ability as a mapping with text on another card of the card's faction. */
+function definedElsewhere(ws: Workspace, card: UnitCard, a: Ability): { card: UnitCard; ability: Ability } | undefined {
+  const name = a.name.value?.trim().toLowerCase();
+  const faction = card.faction.value;
+  if (!name || faction === undefined) return undefined;
+  for (const r of ws.cardsOf(faction)) {
+    if (r.card === card) continue;
+    const def = r.card.abilities?.items.find((x) => x.form === 'mapping' && x.name.value?.trim().toLowerCase() === name && x.text?.value);
+    if (def) return { card: r.card, ability: def };
+  }
+  return undefined;
+}
+
+/** Entries (or one copy of an entry) whose removal brings the fleet within its limit, the closest fit first. */
+function fleetOverFixes(doc: FleetDocument, p: Problem, ws: Workspace): CodeActionData[] {
+  const totals = fleetTotals(doc, ws);
+  const limit = doc.points.value;
+  if (limit === undefined) return [];
+  const over = totals.total - limit;
+  const options: { left: number; action: CodeActionData }[] = [];
+  for (const ep of totals.entries) {
+    const name = ep.entry.unit.value ?? ep.entry.unit.raw;
+    const count = ep.entry.count.value ?? 1;
+    if (ep.each <= 0) continue;
+    if (count > 1 && ep.entry.count.keySpan) {
+      // Fewest copies to drop.
+      const drop = Math.ceil(over / ep.each);
+      if (drop < count)
+        options.push({
+          left: limit - (totals.total - drop * ep.each),
+          action: {
+            title: `Field ${count - drop} ${name} instead of ${count} (−${drop * ep.each} pts)`,
+            kind: 'quickfix',
+            edits: [{ uri: doc.uri, span: ep.entry.count.span, newText: String(count - drop) }],
+            problem: p,
+          },
+        });
+    }
+    if (ep.total >= over)
+      options.push({
+        left: limit - (totals.total - ep.total),
+        action: {
+          title: `Remove ${count > 1 ? `${count}× ` : ''}${name} (−${ep.total} pts)`,
+          kind: 'quickfix',
+          edits: [{ uri: doc.uri, span: deleteLines(doc.text, entrySpan(doc, ep.entry)), newText: '' }],
+          problem: p,
+        },
+      });
+  }
+  return options
+    .sort((a, b) => a.left - b.left)
+    .slice(0, 6)
+    .map((o) => o.action);
+}
+
+/** An entry's whole range: from its "- " to its last nested line. */
+function entrySpan(doc: FleetDocument, e: FleetEntry): Span {
+  const dash = doc.text.lastIndexOf('-', e.span.start);
+  const lineStart = doc.text.lastIndexOf('\n', e.span.start - 1) + 1;
+  return { start: dash >= lineStart ? dash : e.span.start, end: Math.max(e.span.end, e.embark?.span.end ?? 0) };
+}
+
+/** Moves an embarked unit from a host without a bay to another entry whose bay has room for it. */
+function moveEmbarkedFixes(doc: FleetDocument, p: Problem, ws: Workspace): CodeActionData[] {
+  const entries = doc.units?.items ?? [];
+  const from = entries.find((e) => e.embark?.items.some((f) => within(f.span, p.span.start)));
+  const item = from?.embark?.items.find((f) => within(f.span, p.span.start));
+  if (!from || !item) return [];
+  const faction = doc.faction.value;
+  const carried = ws.card(item.value, faction, 'ownFirst');
+  const cls = carried?.card.class.value;
+  if (!cls) return [];
+  const text = doc.text;
+  const out: CodeActionData[] = [];
+  // A flow list ("embark: [A, B]") is left to the user: its items share a line.
+  if (/\[/.test(text.slice(from.embark!.keySpan.end, item.span.start))) return [];
+  // Removing the item: the whole embark key when it is the only one.
+  const only = from.embark!.items.length === 1;
+  const removal: TextEdit = {
+    uri: doc.uri,
+    span: deleteLines(text, only ? { start: from.embark!.keySpan.start, end: from.embark!.span.end } : item.span),
+    newText: '',
+  };
+  for (const host of entries) {
+    if (host === from) continue;
+    const h = ws.card(host.unit.value, faction, 'own');
+    if (!h) continue;
+    const cap = bayCapacity(h.card);
+    const room =
+      (cap.tierFighters > 0 && LAUNCH_BAY.tierCarries.includes(cls) ? cap.tierFighters : 0) +
+      (cap.reserves > 0 && LAUNCH_BAY.carrierCarries.includes(cls) ? cap.reserves : 0) -
+      (host.embark?.items.length ?? 0);
+    if (room <= 0) continue;
+    const name = yamlScalar(item.value ?? item.raw);
+    let add: TextEdit;
+    const last = host.embark?.items[host.embark.items.length - 1];
+    if (host.embark && last) {
+      const lineStart = text.lastIndexOf('\n', last.span.start - 1) + 1;
+      const dashCol = text.lastIndexOf('-', last.span.start) - lineStart;
+      const inFlow = /\[/.test(text.slice(host.embark.keySpan.end, last.span.start));
+      add = inFlow
+        ? { uri: doc.uri, span: { start: last.span.end, end: last.span.end }, newText: `, ${name}` }
+        : {
+            uri: doc.uri,
+            span: { start: lineEndOf(text, last.span.end), end: lineEndOf(text, last.span.end) },
+            newText: `\n${' '.repeat(Math.max(0, dashCol))}- ${name}`,
+          };
+    } else {
+      const unitKey = host.unit.keySpan ?? host.unit.span;
+      const col = unitKey.start - (text.lastIndexOf('\n', unitKey.start - 1) + 1);
+      const end = lineEndOf(text, Math.max(host.span.end - 1, host.unit.span.end));
+      add = { uri: doc.uri, span: { start: end, end }, newText: `\n${' '.repeat(col)}embark:\n${' '.repeat(col + 2)}- ${name}` };
+    }
+    if (overlapsEdit(add, removal)) continue;
+    out.push({
+      title: `Move ${item.value} to ${host.unit.value}, which has room in its launch bay`,
+      kind: 'quickfix',
+      edits: [removal, add],
+      problem: p,
+    });
+  }
+  // One host with room: that is the fix.
+  if (out.length === 1) out[0]!.isPreferred = true;
+  return out;
+}
+
+function overlapsEdit(a: TextEdit, b: TextEdit): boolean {
+  return a.span.start < b.span.end && b.span.start < a.span.end;
+}
+
+/** The end of the line holding `off` (before \r\n or \n). */
+function lineEndOf(text: string, off: number): number {
+  let e = text.indexOf('\n', off);
+  if (e < 0) e = text.length;
+  if (e > 0 && text[e - 1] === '\r') e--;
+  return e;
 }
 
 /** A placeholder for a missing stat: "—" where the unit may lack it, else the weakest legal value. */
@@ -204,10 +426,17 @@ function addStats(doc: FabledDocument, block: StatsBlock, missing: StatName[]): 
   return { uri: doc.uri, span: { start: lastEnd, end: lastEnd }, newText: missing.map((s) => `\n${indent}${s}: ${placeholder(s)}`).join('') };
 }
 
-/** The whole lines a span covers, with the line break, so that deleting them leaves no blank line. */
+/**
+ * The whole lines a span covers, with the line break, so that deleting them leaves no blank line.
+ * A node's span may run into the next line's indentation and "- " (a nested block list ends where
+ * the next item starts): that line is not part of it.
+ */
 function deleteLines(text: string, span: Span): Span {
   const start = text.lastIndexOf('\n', span.start - 1) + 1;
-  let end = text.indexOf('\n', span.end);
+  let last = span.end;
+  const ls = text.lastIndexOf('\n', last - 1) + 1;
+  if (ls > start && /^[ \t-]*$/.test(text.slice(ls, last))) last = ls - 1;
+  let end = text.indexOf('\n', last);
   end = end < 0 ? text.length : end + 1;
   return { start, end };
 }

@@ -1,6 +1,7 @@
 /**
- * Code lenses: a fleet's points against its limit above the fleet, and "Simulate vs ..." above each
- * card (the editor's simulate command with the card as attacker; the language server names the command).
+ * Code lenses: a fleet's points against its limit above the fleet, "Simulate vs ..." above each
+ * card (the editor's simulate command with the card as attacker; the language server names the
+ * command), and the points estimate "≈ N pts" above each card's points.
  */
 import type { FabledDocument, Span } from '../model/types';
 import type { Workspace } from '../workspace';
@@ -8,6 +9,7 @@ import type { Settings, SimulateCommandArgs } from '../api';
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { cardsOf, iconSafe, RESULT_CAP } from './shared';
 import { referenceCard } from './odds';
+import { pointsEstimateLenses } from './pointsEstimate';
 
 export interface Lens {
   span: Span;
@@ -42,6 +44,7 @@ export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Setting
       });
       if (out.length >= RESULT_CAP) break;
     }
+    if (settings.pointsEstimate.enabled) for (const l of pointsEstimateLenses(doc, ws)) if (out.length < 2 * RESULT_CAP) out.push(l);
     return out;
   } catch {
     return [];

@@ -22,26 +22,18 @@ import {
   UNIVERSAL_RULES,
   WEAPON_DAMAGE,
   WEAPON_TYPES,
+  WEAPON_TYPE_ABBREVIATIONS,
+  WEAPON_TYPE_SECTION,
   type StatName,
   type UnitClass,
 } from '../rules/data';
-import {
-  ABILITY_KEYS,
-  CARD_KEYS,
-  COMMAND_ABILITY_KEYS,
-  CP_SOURCE_KEYS,
-  FACTION_ABILITY_KEYS,
-  FACTION_KEYS,
-  FLEET_ENTRY_KEYS,
-  FLEET_KEYS,
-  ORDER_KEYS,
-  UNIT_FILE_KEYS,
-  WEAPON_KEYS,
-} from '../model/parse';
+import { fieldOf, keysOf, type FieldOwner } from '../model/fields';
 import { bayCapacity, ruleFits } from '../model/derived';
 import { cursorContext, linesAbove, linesBelow, pathKeys, type CursorContext, type LineInfo } from './context';
 import { cardsOf, md, pSuccess, pct, yamlScalar, within } from './shared';
 import type { Span } from '../model/types';
+import { templatesFor, type TemplatePlace } from './templates';
+import { weaponTypeText } from './hover';
 
 export type CompletionKind = 'key' | 'value' | 'enum' | 'card' | 'snippet' | 'order' | 'ability' | 'faction';
 
@@ -70,10 +62,6 @@ export interface CompletionList {
 
 const MAX_ITEMS = 500;
 
-/** Keys whose value is a list: inserting the key also opens the list. */
-const LIST_KEYS = new Set(['units', 'weapons', 'orders', 'abilities', 'embark', 'commandAbilities', 'cpSources']);
-const MAP_KEYS = new Set(['stats', 'factionAbility']);
-
 export function complete(doc: FabledDocument | undefined, ws: Workspace, text: string, off: number): CompletionList {
   try {
     return completeInner(doc, ws, text, off);
@@ -94,17 +82,17 @@ function completeInner(doc: FabledDocument | undefined, ws: Workspace, text: str
 
   if (ctx.mode === 'key' || ctx.mode === 'item') {
     // Keys of the mapping the cursor is in.
-    const keys = keysFor(kind, path, cardPath, ctx.mode === 'item');
-    if (keys) {
+    const set = keysFor(kind, path, cardPath, ctx.mode === 'item');
+    if (set) {
       const present = new Set(ctx.siblings);
-      keys.forEach((k, i) => {
+      set.keys.forEach((k, i) => {
         if (present.has(k)) return;
-        items.push(keyItem(k, ctx, i, kind, cardPath));
+        items.push(keyItem(k, ctx, i, kind, set.owner));
       });
     }
     // Scalar list items and snippets.
     if (ctx.mode === 'item') items.push(...itemValues(doc, ws, ctx, path, cardPath, off));
-    items.push(...snippets(kind, path, ctx, text));
+    items.push(...snippets(ws, kind, path, cardPath, ctx, text));
   } else if (ctx.mode === 'value' && ctx.key !== undefined) {
     items.push(...valuesFor(doc, ws, ctx, path, cardPath, off));
   }
@@ -123,82 +111,60 @@ function cardRelative(path: string[], kind: 'unit' | 'faction', text: string): s
   return undefined;
 }
 
-function keysFor(kind: FabledDocument['kind'], path: string[], cardPath: string[] | undefined, itemStart: boolean): readonly string[] | undefined {
+/** The mapping the cursor is in: which kind (its fields in the field table) and its keys. */
+interface KeySet {
+  owner: FieldOwner | 'stats';
+  keys: readonly string[];
+}
+
+function keysFor(kind: FabledDocument['kind'], path: string[], cardPath: string[] | undefined, itemStart: boolean): KeySet | undefined {
   const p = path.join('.');
+  const set = (owner: FieldOwner): KeySet => ({ owner, keys: keysOf(owner) });
   if (cardPath) {
     const c = cardPath.join('.');
-    if (c === '') return kind === 'unit' && path.length === 0 ? [...UNIT_FILE_KEYS.filter((k) => k !== 'units'), ...CARD_KEYS] : CARD_KEYS;
-    if (c === 'stats') return STAT_ORDER;
-    if (c === 'weapons.[]') return WEAPON_KEYS;
-    if (c === 'orders.[]') return ORDER_KEYS;
-    if (c === 'abilities.[]') return ABILITY_KEYS;
+    if (c === '')
+      return kind === 'unit' && path.length === 0
+        ? { owner: 'card', keys: [...keysOf('unitFile').filter((k) => k !== 'units'), ...keysOf('card')] }
+        : set('card');
+    if (c === 'stats') return { owner: 'stats', keys: STAT_ORDER };
+    if (c === 'weapons.[]') return set('weapon');
+    if (c === 'orders.[]') return set('order');
+    if (c === 'abilities.[]') return set('ability');
     return undefined;
   }
   if (kind === 'unit') {
-    if (p === '') return UNIT_FILE_KEYS;
-    if (p === 'units' && itemStart) return CARD_KEYS;
+    if (p === '') return set('unitFile');
+    if (p === 'units' && itemStart) return set('card');
     return undefined;
   }
   if (kind === 'faction') {
-    if (p === '') return FACTION_KEYS;
-    if (p === 'cpSources.[]' || (p === 'cpSources' && itemStart)) return CP_SOURCE_KEYS;
-    if (p === 'factionAbility') return FACTION_ABILITY_KEYS;
-    if (p === 'commandAbilities.[]' || (p === 'commandAbilities' && itemStart)) return COMMAND_ABILITY_KEYS;
-    if (p === 'units' && itemStart) return CARD_KEYS;
+    if (p === '') return set('faction');
+    if (p === 'cpSources.[]' || (p === 'cpSources' && itemStart)) return set('cpSource');
+    if (p === 'factionAbility') return set('factionAbility');
+    if (p === 'commandAbilities.[]' || (p === 'commandAbilities' && itemStart)) return set('commandAbility');
+    if (p === 'units' && itemStart) return set('card');
     return undefined;
   }
-  if (p === '') return FLEET_KEYS;
-  if (p === 'units.[]' || (p === 'units' && itemStart)) return FLEET_ENTRY_KEYS;
+  if (p === '') return set('fleet');
+  if (p === 'units.[]' || (p === 'units' && itemStart)) return set('fleetEntry');
   return undefined;
 }
 
-const KEY_DOCS: Record<string, string> = {
-  faction: 'The faction these cards (or this fleet) belong to.',
-  units: 'The list of unit cards (or, in a fleet, the cards it fields).',
-  name: 'The name.',
-  class: `The unit class: ${CLASS_NAMES.join(', ')}.`,
-  points: 'The points cost (on a fleet: the game\u2019s points limit).',
-  bases: 'The number of bases; must equal the class\u2019s count.',
-  base: 'The base size, e.g. 60mm; the class default when absent.',
-  stats: `All nine stats, ${STAT_ORDER.join(' ')}, as a mapping or one line.`,
-  weapons: 'Weapon systems: mappings or "Name — Type, Range, Dmg, Attacks" lines.',
-  orders: 'Orders this unit may issue.',
-  abilities: 'Abilities and universal class rules.',
-  doctrine: `Command Doctrine: ${Object.entries(DOCTRINES)
-    .map(([k, v]) => `${k} (${v} CP)`)
-    .join(', ')}.`,
-  cp: 'CP per round; must match the doctrine or the CP sources.',
-  cpSources: 'An optional split of the round\u2019s CP by source.',
-  factionAbility: 'The one faction ability: name and text.',
-  commandAbilities: 'Exactly six command abilities: name, cost, timing, effect.',
-  objectives: 'How many objectives the game uses.',
-  unit: 'A card\u2019s name.',
-  count: 'How many copies (default 1).',
-  embark: 'Units carried in this ship\u2019s Launch Bay(s) at the start.',
-  type: `The weapon type: ${WEAPON_TYPES.join(', ')}.`,
-  range: `A range band: ${RANGE_BANDS.map((b) => `${b}"`).join(' ')}.`,
-  damage: `Damage per unsaved hit, ${WEAPON_DAMAGE.min} to ${WEAPON_DAMAGE.max}.`,
-  attacks: 'Dice rolled to hit.',
-  difficulty: 'LD successes needed to issue the order.',
-  effect: 'What it does.',
-  text: 'The rule text.',
-  cost: 'CP cost (at least 1).',
-  timing: 'When it may be used.',
-};
-
-function keyItem(k: string, ctx: CursorContext, i: number, kind: FabledDocument['kind'], cardPath: string[] | undefined): Completion {
-  const inStats = cardPath?.join('.') === 'stats';
+function keyItem(k: string, ctx: CursorContext, i: number, kind: FabledDocument['kind'], owner: KeySet['owner']): Completion {
+  const inStats = owner === 'stats';
+  // A unit file's top level mixes the file's keys and a single card's.
+  const field = inStats ? undefined : (fieldOf(owner, k) ?? fieldOf('unitFile', k));
   const indent = ' '.repeat(ctx.keyCol + 2);
   let insertText = `${k}: `;
   let snippet = false;
-  if (LIST_KEYS.has(k)) {
+  if (field?.shape === 'list') {
     insertText = `${k}:\n${indent}- $0`;
     snippet = true;
-  } else if (MAP_KEYS.has(k)) {
+  } else if (field?.shape === 'map') {
     insertText = `${k}:\n${indent}$0`;
     snippet = true;
   }
-  const doc = inStats ? `${STAT_NAMES[k as StatName]}: ${formOf(k as StatName)}` : (KEY_DOCS[k] ?? '');
+  const doc = inStats ? `${STAT_NAMES[k as StatName]}: ${formOf(k as StatName)}` : (field?.doc ?? '');
   return {
     label: k,
     kind: 'key',
@@ -234,6 +200,49 @@ function formOf(stat: StatName): string {
     case 'targetDice':
       return `Target/Dice, ${s.target!.best}..${s.target!.worst} / ${s.dice!.min}..${s.dice!.max}${dash}`;
   }
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** "1 base · 2 weapons · 1 order · 1 ability · 145 pts": what the class card gives, in words. */
+export function classDetail(cl: UnitClass): string {
+  const r = CLASSES[cl];
+  return [
+    plural(r.bases, 'base'),
+    plural(r.weapons, 'weapon'),
+    r.orders ? plural(r.orders, 'order') : 'no orders',
+    plural(r.abilities, 'ability', 'abilities'),
+    `${r.points} pts`,
+  ].join(' · ');
+}
+
+function classSummary(cl: UnitClass): string {
+  const r = CLASSES[cl];
+  const parts = [
+    `The ${r.card} class card: ${plural(r.bases, 'base')} (${r.baseMm}mm${r.baseIsHouseValue ? ', the tools\u2019 default size' : ''}), up to ${plural(r.weapons, 'weapon system')}, ${r.orders ? `up to ${plural(r.orders, 'order')}` : 'no orders'} and ${plural(r.abilities, 'ability', 'abilities')}; ${r.points} points.`,
+  ];
+  if (r.smallCraft) parts.push(`Small craft: weapons reach at most ${SMALL_CRAFT_MAX_RANGE}".`);
+  if (r.combinedShields) parts.push('Its bases share one pool of shields (Combined Shields).');
+  return parts.join(' ');
+}
+
+/** Weapon types with the rulebook's one-line rule for each (section 12) and their letter. */
+function weaponTypeItems(span: Span): Completion[] {
+  return WEAPON_TYPES.map((t, i) => {
+    const letter = Object.entries(WEAPON_TYPE_ABBREVIATIONS).find(([, v]) => v === t)?.[0];
+    const text = weaponTypeText(t);
+    return value(t, span, i, {
+      kind: 'enum',
+      detail: text ? shorten(text) : `weapon type (§${WEAPON_TYPE_SECTION})`,
+      documentation: md(`${t}${letter ? ` (${letter})` : ''}: ${text ?? ''} (§${WEAPON_TYPE_SECTION})`),
+    });
+  });
+}
+
+/** The first clause of a rule, for the one-line detail beside a label. */
+function shorten(text: string, max = 60): string {
+  const t = text.replace(/\.$/, '');
+  return t.length <= max ? t : `${t.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
 }
 
 function value(label: string, span: Span, i: number, extra: Partial<Completion> = {}): Completion {
@@ -283,11 +292,11 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
   if (cardPath && c === '' && key === 'stats') return statLineValues(ctx, span);
   if (cardPath && c === '' && key === 'class') {
     CLASS_NAMES.forEach((cl, i) => {
-      const r = CLASSES[cl];
       out.push(
         value(cl, span, i, {
           kind: 'enum',
-          detail: `${r.bases} base${r.bases === 1 ? '' : 's'} · ${r.weapons}W ${r.orders}O ${r.abilities}A · ${r.points} pts`,
+          detail: classDetail(cl),
+          documentation: md(classSummary(cl)),
         }),
       );
     });
@@ -296,7 +305,7 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
   if (cardPath && c === '' && key === 'points' && cls) return [value(String(CLASSES[cls].points), span, 0, { detail: `the ${cls} class card` })];
   if (cardPath && c === '' && key === 'bases' && cls) return [value(String(CLASSES[cls].bases), span, 0, { detail: `a ${cls}` })];
   if (cardPath && c === '' && key === 'base' && cls) return [value(`${CLASSES[cls].baseMm}mm`, span, 0, { detail: `${cls} default` })];
-  if (cardPath && c === 'weapons.[]' && key === 'type') return WEAPON_TYPES.map((t, i) => value(t, span, i, { kind: 'enum' }));
+  if (cardPath && c === 'weapons.[]' && key === 'type') return weaponTypeItems(span);
   if (cardPath && (c === 'weapons.[]' || c === 'orders.[]' || c === 'abilities.[]') && key === 'range') {
     const max = c === 'weapons.[]' && cls && CLASSES[cls].smallCraft ? SMALL_CRAFT_MAX_RANGE : Infinity;
     return RANGE_BANDS.filter((b) => b <= max).map((b, i) => value(`${b}"`, span, i, { kind: 'enum' }));
@@ -521,88 +530,67 @@ function statLineValues(ctx: CursorContext, span: Span): Completion[] {
 }
 
 // ------------------------------------------------------------------------------------------
-// Snippets
+// Templates (snippets)
 
-const CARD_SNIPPET = (indent: string) =>
-  [
-    `- name: \${1:New Unit}`,
-    `  class: \${2|${CLASS_NAMES.join(',')}|}`,
-    `  points: \${3:145}`,
-    `  stats:`,
-    `    M: \${4:9/6}`,
-    `    BS: \${5:5+}`,
-    `    D: \${6:7+}`,
-    `    SH: \${7:4}`,
-    `    AC: \${8:6+}`,
-    `    HP: \${9:5}`,
-    `    LD: \${10:6/3}`,
-    `    CR: \${11:7/2}`,
-    `    T: \${12:3}`,
-    `  weapons:`,
-    `    - name: \${13:Weapon}`,
-    `      type: \${14|${WEAPON_TYPES.join(',')}|}`,
-    `      range: \${15:12"}`,
-    `      damage: \${16:2}`,
-    `      attacks: \${17:3}`,
-    `  abilities:`,
-    `    - \${0}`,
-  ]
-    .map((l, i) => (i === 0 ? l : indent + l))
-    .join('\n');
-
-function snippets(kind: FabledDocument['kind'], path: string[], ctx: CursorContext, text: string): Completion[] {
-  const out: Completion[] = [];
+/** Where templates go at the cursor: a list item or a key of the given list, or a blank file. */
+function templatePlaces(kind: FabledDocument['kind'], path: string[], cardPath: string[] | undefined, ctx: CursorContext, text: string): TemplatePlace[] {
+  const item = ctx.mode === 'item';
+  // An item whose text is more than one word being typed is a value, not the start of an item.
+  if (item && /[:\s]/.test(ctx.value.trim())) return [];
+  const listAt = (p: string, list: string) => (ctx.mode === 'key' && p === list) || (item && p === `${list}.[]`);
   const p = path.join('.');
-  const blankFile = text.trim() === '' || text.trim() === ctx.value.trim() || text.trim() === ctx.prefix.trim();
-  const indent = ' '.repeat(ctx.mode === 'item' ? (ctx.line.dash ?? 0) : ctx.keyCol);
-  const itemSpan = ctx.mode === 'item' ? { start: ctx.line.start + (ctx.line.dash ?? 0), end: ctx.replace.end } : ctx.replace;
-  if ((kind === 'unit' || kind === 'faction') && (p === 'units' || (p === 'units.[]' && ctx.mode === 'item'))) {
-    out.push({
-      label: 'New unit card',
-      kind: 'snippet',
-      detail: 'a complete card',
-      insertText: CARD_SNIPPET(indent),
-      snippet: true,
-      span: itemSpan,
-      sortText: 'zz0',
-      filterText: ctx.mode === 'item' ? '- ' + ctx.prefix : ctx.prefix || 'card',
-    });
+  const out: TemplatePlace[] = [];
+  const blankFile = ctx.mode === 'key' && path.length === 0 && text.trim() === ctx.prefix.trim();
+  if (blankFile) out.push(kind === 'unit' ? 'unitFile' : kind === 'faction' ? 'factionFile' : 'fleetFile');
+  if (kind === 'fleet') {
+    if (listAt(p, 'units')) out.push('fleetEntry');
+    return out;
   }
-  if (blankFile && kind === 'unit') {
-    out.push({
-      label: 'New unit file',
-      kind: 'snippet',
-      detail: 'faction and one card',
-      insertText: `faction: \${1:Faction}\nunits:\n  ${CARD_SNIPPET('  ')}`,
-      snippet: true,
-      span: ctx.replace,
-      sortText: 'zz1',
-      filterText: ctx.prefix || 'faction',
-    });
+  if (listAt(p, 'units')) out.push('card');
+  if (kind === 'faction' && listAt(p, 'commandAbilities')) out.push('commandAbility');
+  if (cardPath) {
+    const c = cardPath.join('.');
+    if (listAt(c, 'weapons')) out.push('weapon');
+    if (listAt(c, 'orders')) out.push('order');
+    if (listAt(c, 'abilities')) out.push('ability');
   }
-  if (blankFile && kind === 'fleet') {
-    out.push({
-      label: 'New fleet',
-      kind: 'snippet',
-      detail: 'name, faction, points, units',
-      insertText: `name: \${1:My Fleet}\nfaction: \${2:Faction}\npoints: \${3|${GAME_SIZES.map((g) => g.points).join(',')}|}\nunits:\n  - unit: \${4}\n    count: \${5:1}\n\${0}`,
-      snippet: true,
-      span: ctx.replace,
-      sortText: 'zz1',
-      filterText: ctx.prefix || 'name',
-    });
-  }
-  if (kind === 'fleet' && (p === 'units' || (p === 'units.[]' && ctx.mode === 'item'))) {
-    out.push({
-      label: 'New fleet entry',
-      kind: 'snippet',
-      detail: 'unit and count',
-      insertText: `- unit: \${1}\n${indent}  count: \${2:1}`,
-      snippet: true,
-      span: itemSpan,
-      sortText: 'zz0',
-      filterText: ctx.mode === 'item' ? '- ' + ctx.prefix : ctx.prefix || 'unit',
-    });
+  return out;
+}
+
+/**
+ * The templates that fit the cursor, indented to where they go: the first line at the cursor (for a
+ * list item, replacing the "- " already typed), every further line at that column plus its own
+ * indentation. The text is absolute: the server sends it with insertTextMode asIs so that an editor
+ * does not add the line's indentation a second time.
+ */
+function snippets(ws: Workspace, kind: FabledDocument['kind'], path: string[], cardPath: string[] | undefined, ctx: CursorContext, text: string): Completion[] {
+  const places = templatePlaces(kind, path, cardPath, ctx, text);
+  if (!places.length) return [];
+  const item = ctx.mode === 'item';
+  const span = item ? { start: ctx.line.start + (ctx.line.dash ?? 0), end: ctx.replace.end } : ctx.replace;
+  const indent = ' '.repeat(span.start - ctx.line.start);
+  const factions = ws
+    .factions()
+    .map((f) => ({ f, n: ws.cardsOf(f).length }))
+    .sort((a, b) => b.n - a.n || a.f.localeCompare(b.f))
+    .map((x) => x.f);
+  const out: Completion[] = [];
+  let i = 0;
+  for (const place of places) {
+    for (const t of templatesFor(place, { factions })) {
+      out.push({
+        label: t.label,
+        kind: 'snippet',
+        detail: t.detail,
+        documentation: md(t.description),
+        insertText: t.body.map((l, n) => (n === 0 || l === '' ? l : indent + l)).join('\n'),
+        snippet: true,
+        span,
+        // Offered only where they fit, so first there; VS Code filters from the range start (the "- ").
+        sortText: ` ${i++}`,
+        filterText: `${item ? '- ' : ''}${t.label} ${t.words.join(' ')}`,
+      });
+    }
   }
   return out;
 }

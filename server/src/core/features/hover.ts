@@ -40,6 +40,7 @@ import { bayCapacity, cpPerRound } from '../model/derived';
 import { atLeast, cardAt, md, num, pSuccess, pct, statLine, within } from './shared';
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { weaponOddsMarkdown } from './odds';
+import { pointsEstimateMarkdown } from './pointsEstimate';
 import type { Settings } from '../api';
 
 export interface HoverResult {
@@ -128,6 +129,7 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
         ? `The ${cls} class card (${md(row.card)}) costs ${row.points} pts${p !== undefined && p !== row.points ? `; this card costs ${p} (${p > row.points ? '+' : ''}${p - row.points}, a homebrew cost)` : ''}.`
         : undefined,
       'A fleet adds up its cards\u2019 points (each copy, embarked units included) against its limit.',
+      pointsEstimateMarkdown(card, ws),
     );
     return result(spanOf(card.points, off), head, quote(GAME_SIZE_SECTIONS[0]!, { noSummary: true }));
   }

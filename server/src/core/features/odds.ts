@@ -23,14 +23,21 @@ export interface WeaponOdds {
 }
 
 /**
- * Results by attacker card text, weapon and target card text: a card's odds are recomputed only
- * when one of the two cards changes. Bounded so that a long session does not grow it without end.
+ * Results by what the simulator reads: the attacker's profile, the weapon's and the target's (the
+ * key is made of profileFromCard's output, so it cannot miss a field the simulator uses). A card's
+ * odds are recomputed only when one of the two profiles changes. Bounded so that a long session
+ * does not grow it without end.
  */
 const cache = new Map<string, WeaponOdds | null>();
 const CACHE_MAX = 2000;
 
+/** Profiles per parsed card (cards are reused across edits that do not touch them). */
+const profiles = new WeakMap<UnitCard, UnitProfile | null>();
+
 function profile(card: UnitCard): UnitProfile | undefined {
-  return profileFromCard(card).profile;
+  let p = profiles.get(card);
+  if (p === undefined) profiles.set(card, (p = profileFromCard(card).profile ?? null));
+  return p ?? undefined;
 }
 
 /** The reference target: a card of that name, another faction's than the attacker's first if names clash. */
@@ -41,44 +48,32 @@ export function referenceCard(ws: Workspace, name: string, faction?: string): Ca
 export function weaponOdds(ws: Workspace, card: UnitCard, w: Weapon, targetName: string): WeaponOdds | undefined {
   const target = referenceCard(ws, targetName, card.faction.value);
   if (!target) return undefined;
-  const key = `${card.faction.value}\u0000${card.name.value}\u0000${card.span.start}\u0000${cardText(card)}\u0000${w.span.start - card.span.start}\u0000${target.uri}\u0000${cardText(target.card)}`;
+  const att = profile(card);
+  const def = profile(target.card);
+  const index = card.weapons?.items.indexOf(w) ?? -1;
+  const wp = att?.weapons.find((x) => x.name === w.name.value) ?? (index >= 0 ? att?.weapons[index] : undefined);
+  if (!att || !def || !wp) return undefined;
+  const key = JSON.stringify([att, wp, def, target.uri]);
   const hit = cache.get(key);
   if (hit !== undefined) return hit ?? undefined;
   let out: WeaponOdds | null = null;
   try {
-    const att = profile(card);
-    const def = profile(target.card);
-    const index = card.weapons?.items.indexOf(w) ?? -1;
-    const wp = att?.weapons.find((x) => x.name === w.name.value) ?? (index >= 0 ? att?.weapons[index] : undefined);
-    if (att && def && wp) {
-      const volley = exactVolleyResult({ ...att, weapons: [wp] }, def, {}, HINT_WORK_LIMIT);
-      if (volley)
-        out = {
-          target,
-          weapon: wp.name,
-          expectedHullDamage: volley.expectedHullDamage,
-          killProbability: volley.killProbability,
-          breakdown: volley.weapons[0],
-          volley,
-        };
-    }
+    const volley = exactVolleyResult({ ...att, weapons: [wp] }, def, {}, HINT_WORK_LIMIT);
+    if (volley)
+      out = {
+        target,
+        weapon: wp.name,
+        expectedHullDamage: volley.expectedHullDamage,
+        killProbability: volley.killProbability,
+        breakdown: volley.weapons[0],
+        volley,
+      };
   } catch {
     out = null;
   }
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   cache.set(key, out);
   return out ?? undefined;
-}
-
-/** The card's source text, which decides its profile (cheap: a slice). */
-function cardText(card: UnitCard): string {
-  return `${card.span.end - card.span.start}:${card.name.raw}:${
-    card.stats?.entries
-      ? Object.values(card.stats.entries)
-          .map((e) => e?.raw)
-          .join(' ')
-      : ''
-  }:${(card.weapons?.items ?? []).map((x) => `${x.name.value},${x.type.value},${x.range.value},${x.damage.value},${x.attacks.value}`).join(';')}:${card.class.value}:${card.bases?.value}:${card.base?.value}`;
 }
 
 /** "2.31 dmg · 7% kill" */

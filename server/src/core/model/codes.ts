@@ -28,6 +28,7 @@ export const CODES = {
   'FS-BASE-SIZE': { severity: 'error', title: 'Malformed base size', section: '4' },
   'FS-POINTS': { severity: 'error', title: 'Points not a positive whole number', section: 'class cards' },
   'FS-POINTS-NONSTANDARD': { severity: 'info', title: 'Points differ from the class card', section: 'class cards' },
+  'FS-POINTS-ESTIMATE': { severity: 'info', title: 'Points far from the estimate of cards costed like it', section: 'class cards' },
   'FS-STAT-MISSING': { severity: 'error', title: 'Stat missing', section: '1' },
   'FS-STAT-FORMAT': { severity: 'error', title: 'Malformed stat value', section: '1' },
   'FS-STAT-RANGE': { severity: 'error', title: 'Stat outside its limits', section: '1' },

@@ -3,6 +3,7 @@
  * stat forms, the two weapon forms) and reports what cannot be read; the rules themselves (limits,
  * slots, bands) are checked in ../check on the model it builds.
  */
+import { keysOf } from './fields';
 import { CLASS_NAMES, DOCTRINES, STAT_ORDER, WEAPON_TYPES, WEAPON_TYPE_ABBREVIATIONS, DASHES, STATS } from '../rules/data';
 import type { Doctrine, StatName, UnitClass, WeaponType } from '../rules/data';
 import type {
@@ -67,17 +68,18 @@ export function kindOfLanguage(languageId: string | undefined): DocKind | undefi
   return (Object.keys(LANGUAGE_IDS) as DocKind[]).find((k) => LANGUAGE_IDS[k] === languageId);
 }
 
-export const CARD_KEYS = ['name', 'class', 'points', 'bases', 'base', 'stats', 'weapons', 'orders', 'abilities'] as const;
-export const UNIT_FILE_KEYS = ['faction', 'units'] as const;
-export const FACTION_KEYS = ['faction', 'doctrine', 'cp', 'cpSources', 'factionAbility', 'commandAbilities', 'units'] as const;
-export const FLEET_KEYS = ['name', 'faction', 'points', 'objectives', 'units'] as const;
-export const FLEET_ENTRY_KEYS = ['unit', 'count', 'embark'] as const;
-export const WEAPON_KEYS = ['name', 'type', 'range', 'damage', 'attacks'] as const;
-export const ORDER_KEYS = ['name', 'difficulty', 'range', 'effect'] as const;
-export const ABILITY_KEYS = ['name', 'text', 'range'] as const;
-export const COMMAND_ABILITY_KEYS = ['name', 'cost', 'timing', 'effect'] as const;
-export const CP_SOURCE_KEYS = ['name', 'cp'] as const;
-export const FACTION_ABILITY_KEYS = ['name', 'text'] as const;
+// The keys of each mapping come from the field table (fields.ts), which completion and the schemas read too.
+export const CARD_KEYS = keysOf('card');
+export const UNIT_FILE_KEYS = keysOf('unitFile');
+export const FACTION_KEYS = keysOf('faction');
+export const FLEET_KEYS = keysOf('fleet');
+export const FLEET_ENTRY_KEYS = keysOf('fleetEntry');
+export const WEAPON_KEYS = keysOf('weapon');
+export const ORDER_KEYS = keysOf('order');
+export const ABILITY_KEYS = keysOf('ability');
+export const COMMAND_ABILITY_KEYS = keysOf('commandAbility');
+export const CP_SOURCE_KEYS = keysOf('cpSource');
+export const FACTION_ABILITY_KEYS = keysOf('factionAbility');
 
 /**
  * Parses a document of the kind its name says; undefined when the name is not one of ours. With a

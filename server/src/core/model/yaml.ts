@@ -8,7 +8,7 @@
  * the `yaml` package's parseDocument (see bench/ and the README), which decides the editor's latency.
  */
 import { load, Kind, type YAMLNode, type YAMLScalar, type YAMLMapping, type YamlMap, type YAMLSequence } from '@stoplight/yaml-ast-parser';
-import { nearest, type Prepared, type SuggestBudget } from './suggest';
+import { boundedDistance, nearest, SUGGEST_LIMITS, type Prepared, type SuggestBudget } from './suggest';
 import { CODES, type Code } from './codes';
 import { shiftTree } from './chunks';
 import { clip, findExcess, LIMITS } from './limits';
@@ -30,6 +30,18 @@ export function suggest(word: string, candidates: readonly string[], budget?: Su
   const exact = lower === undefined ? undefined : candidates.find((c) => c.length === lower.length && c.toLowerCase() === lower);
   if (exact) return exact;
   return nearest(word, candidates, { n: 1, bonus: 0, allowed: (key) => Math.max(2, Math.floor(key.length / 3)), budget })[0];
+}
+
+/**
+ * Every candidate, closest first (ties in the given order): for fixes that offer all the choices.
+ * The word is cut to the compared length, so a huge value costs no more than a short one.
+ */
+export function rankByCloseness(word: string, candidates: readonly string[]): string[] {
+  const lower = word.toLowerCase().slice(0, SUGGEST_LIMITS.chars);
+  return candidates
+    .map((c, i) => ({ c, i, d: boundedDistance(lower, c.toLowerCase().slice(0, SUGGEST_LIMITS.chars), SUGGEST_LIMITS.chars) }))
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .map((x) => x.c);
 }
 
 /** Up to `n` candidates ordered by closeness, for "did you mean" lists. */

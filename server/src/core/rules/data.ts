@@ -462,3 +462,12 @@ export const OBJECTIVE_RANGE = 3;
 
 /** The quick engagement (RULES.md "The engagement (duel) model"). */
 export const ENGAGEMENT_DEFAULTS = { range: 12, rounds: 6, trials: 20000, seed: 1 } as const;
+
+/**
+ * The points estimate (BATTLE.md "The points estimate"): the reference field is the cards at their
+ * class's standard points, the bundled examples when fewer than `minField` are given; a note when
+ * printed points and estimate differ by more than `flagSpreads` times the field's spread. `maxField`
+ * is the project's cap on the field (an even pick across classes), so a workspace of thousands of
+ * standard-cost cards stays cheap.
+ */
+export const POINTS_ESTIMATE = { minField: 10, maxField: 40, flagSpreads: 2 } as const;

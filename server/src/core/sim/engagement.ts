@@ -27,7 +27,7 @@ import type { FireContext } from './fire';
 import { exactVolley } from './volley-exact';
 import type { Budget } from './volley-exact';
 import { sampleVolley } from './volley-sample';
-import { resolveOptions } from './options';
+import { asResolved, type Resolved } from './options';
 import { sanitizeProfile } from './profile';
 
 // Hot-path aliases: some loaders (tsx, used by the tests and the benchmark) turn every use of an
@@ -589,13 +589,13 @@ function summarise(totals: RunTotals, n: number, rounds: number) {
 export function simulateEngagement(
   att: UnitProfile,
   def: UnitProfile,
-  opts: EngagementOptions = {},
+  opts: EngagementOptions | Resolved = {},
   rng?: RandomGenerator,
   tuning: { exact?: boolean } = {},
 ): EngagementResult {
   att = sanitizeProfile(att);
   def = sanitizeProfile(def);
-  const r = resolveOptions(att, def, opts);
+  const r = asResolved(att, def, opts);
   const e = new Engine(att, def, r.range, r.cover);
   const aHull = r.attackerBases * att.hp;
   const start: [UnitState, UnitState] = [

@@ -15,7 +15,7 @@ import { ENGAGEMENT_DEFAULTS } from '../rules/data';
 
 export { simulateVolley } from './volley';
 export { simulateEngagement, initiativeOdds, POLICY_EXPECTED, POLICY_RULE } from './engagement';
-export { validateOptions, resolveOptions, OPTION_LIMITS } from './options';
+export { validateOptions, resolveOptions, OPTION_LIMITS, OPTION_SPECS } from './options';
 export { profileFromCard, profileProblems, sanitizeProfile } from './profile';
 export { renderReport, renderHistogram } from './report';
 export { makeRng } from './dice';
@@ -28,9 +28,10 @@ export const ASSUMPTIONS: readonly string[] = [...FIRE_ASSUMPTIONS, ...ENGAGEMEN
 export function simulate(attacker: UnitProfile, defender: UnitProfile, opts: EngagementOptions = {}): SimulationResult {
   const att = sanitizeProfile(attacker);
   const def = sanitizeProfile(defender);
+  // Resolved once for the volley and the engagement.
   const r = resolveOptions(att, def, opts);
-  const volley = simulateVolley(att, def, opts);
-  const engagement = simulateEngagement(att, def, opts);
+  const volley = simulateVolley(att, def, r);
+  const engagement = simulateEngagement(att, def, r);
   const assumptions = [...ASSUMPTIONS];
   if (r.volleyRange === undefined)
     assumptions.unshift(`No range given: every weapon fires in the volley; the engagement is fought at ${ENGAGEMENT_DEFAULTS.range}".`);

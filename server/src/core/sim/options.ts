@@ -5,12 +5,10 @@
 import { ENGAGEMENT_DEFAULTS } from '../rules/data';
 import type { EngagementOptions, UnitProfile } from './types';
 import { maxShields } from './fire';
-import { OPTION_LIMITS } from './limits';
+import { OPTION_LIMITS, OPTION_SPECS, type OptionSpec } from './limits';
 import { clip } from '../model/limits';
 
-export { OPTION_LIMITS };
-
-const KEYS = ['range', 'cover', 'aim', 'brace', 'defenderShields', 'attackerBases', 'defenderBases', 'rounds', 'trials', 'seed'] as const;
+export { OPTION_LIMITS, OPTION_SPECS };
 
 function describe(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(clip(v));
@@ -46,90 +44,82 @@ export function resolveAim(att: UnitProfile, aimOption: unknown): number | undef
 }
 
 /**
- * Checks options from outside. Unknown keys, wrong types and out-of-range values are errors, each
- * a sentence naming the option and what is allowed. With the two profiles it also checks what
+ * Checks options from outside against OPTION_SPECS. Unknown keys, wrong types and out-of-range
+ * values are errors, each a sentence naming the option and what is allowed; `name` says how the
+ * caller's user knows an option (the CLI: its flag). With the two profiles it also checks what
  * depends on them: the aimed weapon exists, bases do not exceed the class's, shields not the maximum.
  */
-export function validateOptions(raw: unknown, att?: UnitProfile, def?: UnitProfile): { options?: EngagementOptions; errors: string[] } {
+export function validateOptions(
+  raw: unknown,
+  att?: UnitProfile,
+  def?: UnitProfile,
+  name: (spec: OptionSpec) => string = (spec) => spec.key,
+): { options?: EngagementOptions; errors: string[] } {
   const errors: string[] = [];
   if (raw === undefined || raw === null) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) return { errors: [`Options must be an object, not ${describe(raw)}.`] };
   const src = raw as Record<string, unknown>;
-  const out: EngagementOptions = {};
+  const out: Record<string, unknown> = {};
   for (const key of Object.keys(src)) {
-    if (!(KEYS as readonly string[]).includes(key)) errors.push(`Unknown option "${key}"; the options are ${KEYS.join(', ')}.`);
+    if (!OPTION_SPECS.some((o) => o.key === key)) errors.push(`Unknown option "${key}"; the options are ${OPTION_SPECS.map(name).join(', ')}.`);
   }
-  const int = (key: (typeof KEYS)[number], min: number, max: number, what: string): number | undefined => {
-    const v = src[key];
-    if (v === undefined) return undefined;
-    const n = asNumber(v);
-    if (n === undefined || !Number.isInteger(n) || n < min || n > max) {
-      errors.push(`${key} must be ${what}, not ${describe(v)}.`);
-      return undefined;
+  for (const spec of OPTION_SPECS) {
+    const v = src[spec.key];
+    if (v === undefined) continue;
+    const bad = () => errors.push(`${name(spec)} must be ${spec.what}, not ${describe(v)}.`);
+    switch (spec.kind) {
+      case 'boolean': {
+        const b = asBoolean(v);
+        if (b === undefined) bad();
+        else out[spec.key] = b;
+        break;
+      }
+      case 'weapon':
+        if (typeof v === 'string' && v.trim() !== '') out[spec.key] = v;
+        else if (typeof v === 'number' && Number.isInteger(v) && v >= 0) out[spec.key] = String(v);
+        else bad();
+        break;
+      case 'distance':
+      case 'count': {
+        const n = asNumber(v);
+        if (n === undefined || n < spec.min || n > spec.max || (spec.kind === 'count' && !Number.isInteger(n))) bad();
+        else out[spec.key] = n;
+        break;
+      }
     }
-    return n;
-  };
-  const bool = (key: (typeof KEYS)[number]): boolean | undefined => {
-    const v = src[key];
-    if (v === undefined) return undefined;
-    const b = asBoolean(v);
-    if (b === undefined) errors.push(`${key} must be true or false, not ${describe(v)}.`);
-    return b;
-  };
-
-  if (src.range !== undefined) {
-    const n = asNumber(src.range);
-    if (n === undefined || n < 0 || n > OPTION_LIMITS.rangeMax)
-      errors.push(`range must be a distance in inches from 0 to ${OPTION_LIMITS.rangeMax}, not ${describe(src.range)}.`);
-    else out.range = n;
   }
-  const cover = bool('cover');
-  if (cover !== undefined) out.cover = cover;
-  const brace = bool('brace');
-  if (brace !== undefined) out.brace = brace;
-  if (src.aim !== undefined) {
-    if (typeof src.aim === 'string' && src.aim.trim() !== '') out.aim = src.aim;
-    else if (typeof src.aim === 'number' && Number.isInteger(src.aim) && src.aim >= 0) out.aim = String(src.aim);
-    else errors.push(`aim must name one of the attacker's weapons (or give its 0-based index), not ${describe(src.aim)}.`);
-  }
-  const shields = int('defenderShields', 0, Number.MAX_SAFE_INTEGER, 'a whole number of shields, 0 or more');
-  if (shields !== undefined) out.defenderShields = shields;
-  const ab = int('attackerBases', 1, Number.MAX_SAFE_INTEGER, 'a whole number of bases, 1 or more');
-  if (ab !== undefined) out.attackerBases = ab;
-  const db = int('defenderBases', 1, Number.MAX_SAFE_INTEGER, 'a whole number of bases, 1 or more');
-  if (db !== undefined) out.defenderBases = db;
-  const rounds = int('rounds', 1, OPTION_LIMITS.roundsMax, `a whole number of rounds from 1 to ${OPTION_LIMITS.roundsMax}`);
-  if (rounds !== undefined) out.rounds = rounds;
-  const trials = int('trials', 1, OPTION_LIMITS.trialsMax, `a whole number of trials from 1 to ${OPTION_LIMITS.trialsMax}`);
-  if (trials !== undefined) out.trials = trials;
-  const seed = int('seed', 0, OPTION_LIMITS.seedMax, `a whole number from 0 to ${OPTION_LIMITS.seedMax}`);
-  if (seed !== undefined) out.seed = seed;
+  const opts = out as EngagementOptions;
+  const named = (key: string) => name(OPTION_SPECS.find((o) => o.key === key)!);
 
   if (att) {
-    if (out.aim !== undefined && resolveAim(att, out.aim) === undefined) {
+    if (opts.aim !== undefined && resolveAim(att, opts.aim) === undefined) {
       // Every piece is cut short: the aim, the names and the list can each be 100,000 characters.
       const names = clip(att.weapons.map((w, i) => `${i}: ${clip(w.name, 40)}`).join(', '), 400);
-      errors.push(`aim "${clip(out.aim)}" is not a weapon of ${clip(att.name)}; its weapons are ${names || 'none'}.`);
+      errors.push(`${named('aim')} "${clip(opts.aim)}" is not a weapon of ${clip(att.name)}; its weapons are ${names || 'none'}.`);
     }
-    if (out.attackerBases !== undefined && out.attackerBases > att.bases)
-      errors.push(`attackerBases ${out.attackerBases} is more than the ${att.bases} base(s) of ${att.name}.`);
+    if (opts.attackerBases !== undefined && opts.attackerBases > att.bases)
+      errors.push(`${named('attackerBases')} ${opts.attackerBases} is more than the ${att.bases} base(s) of ${att.name}.`);
   }
   if (def) {
-    if (out.defenderBases !== undefined && out.defenderBases > def.bases)
-      errors.push(`defenderBases ${out.defenderBases} is more than the ${def.bases} base(s) of ${def.name}.`);
-    const bases = Math.min(out.defenderBases ?? def.bases, def.bases);
+    if (opts.defenderBases !== undefined && opts.defenderBases > def.bases)
+      errors.push(`${named('defenderBases')} ${opts.defenderBases} is more than the ${def.bases} base(s) of ${def.name}.`);
+    const bases = Math.min(opts.defenderBases ?? def.bases, def.bases);
     const max = maxShields(def, bases * def.hp);
-    if (out.defenderShields !== undefined && out.defenderShields > max) {
+    if (opts.defenderShields !== undefined && opts.defenderShields > max) {
       errors.push(
-        `defenderShields ${out.defenderShields} is more than ${def.name} can hold (${max}${def.combinedShields ? ` = ${def.sh ?? 0} per base x ${bases}` : ''}).`,
+        `${named('defenderShields')} ${opts.defenderShields} is more than ${def.name} can hold (${max}${def.combinedShields ? ` = ${def.sh ?? 0} per base x ${bases}` : ''}).`,
       );
     }
   }
-  return errors.length ? { errors } : { options: out, errors };
+  return errors.length ? { errors } : { options: opts, errors };
 }
+
+/** Marks options that are already resolved, so that the volley and the engagement of one run resolve them once. */
+const RESOLVED: unique symbol = Symbol('resolved options');
 
 /** Options resolved against two profiles: every default filled in and every value held in range. */
 export interface Resolved {
+  readonly [RESOLVED]: true;
   attackerBases: number;
   defenderBases: number;
   /** Defender's starting SH and hull points. */
@@ -164,6 +154,7 @@ export function resolveOptions(att: UnitProfile, def: UnitProfile, options: Enga
   const max = maxShields(def, defenderHull);
   const range = o.range !== undefined && Number.isFinite(o.range) && o.range >= 0 ? o.range : undefined;
   return {
+    [RESOLVED]: true,
     attackerBases,
     defenderBases,
     defenderShields: clampInt(o.defenderShields, 0, max, max),
@@ -177,4 +168,9 @@ export function resolveOptions(att: UnitProfile, def: UnitProfile, options: Enga
     trials: clampInt(o.trials, 1, OPTION_LIMITS.trialsMax, ENGAGEMENT_DEFAULTS.trials),
     seed: clampInt(o.seed, 0, OPTION_LIMITS.seedMax, ENGAGEMENT_DEFAULTS.seed),
   };
+}
+
+/** Options as a caller gave them, or as `simulate` already resolved them for the same two profiles. */
+export function asResolved(att: UnitProfile, def: UnitProfile, options: EngagementOptions | Resolved): Resolved {
+  return options && typeof options === 'object' && RESOLVED in options ? options : resolveOptions(att, def, options);
 }

@@ -73,13 +73,15 @@ function fireLiteral(plan: WeaponPlan, a: number, s: DefenderState, hp: number, 
     }
   }
   s.hull = bases === 0 ? 0 : (bases - 1) * hp + current;
-  if (sums) {
-    const w = plan.index;
-    sums.hits[w]! += crits + landed;
-    sums.crits[w]! += crits;
-    sums.shields[w]! += shBefore - s.sh;
-    sums.hull[w]! += hullBefore - s.hull;
-  }
+  if (sums) addSums(sums, plan.index, crits + landed, crits, shBefore - s.sh, hullBefore - s.hull);
+}
+
+/** Adds one weapon's firing to the per-weapon sums. */
+function addSums(sums: WeaponSums, w: number, hits: number, crits: number, shields: number, hull: number): void {
+  sums.hits[w]! += hits;
+  sums.crits[w]! += crits;
+  sums.shields[w]! += shields;
+  sums.hull[w]! += hull;
 }
 
 /** One weapon by binomial draws: the same law as `fireLiteral` for any attack count. */
@@ -94,13 +96,7 @@ function fireCounted(plan: WeaponPlan, a: number, s: DefenderState, hp: number, 
   const unsaved = dice.count(r.crits, plan.pUnsavedCrit) + dice.count(r.normals, plan.pUnsavedNormal);
   const hullBefore = s.hull;
   s.hull = damage(s.hull, unsaved, plan.damage, hp);
-  if (sums) {
-    const w = plan.index;
-    sums.hits[w]! += crits + landed;
-    sums.crits[w]! += crits;
-    sums.shields[w]! += shBefore - s.sh;
-    sums.hull[w]! += hullBefore - s.hull;
-  }
+  if (sums) addSums(sums, plan.index, crits + landed, crits, shBefore - s.sh, hullBefore - s.hull);
 }
 
 /** One sampled Fire action; `s` is updated in place. */

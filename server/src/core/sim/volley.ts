@@ -9,8 +9,7 @@ import { EXACT_WORK_LIMIT, exactVolley } from './volley-exact';
 import type { StateDist, WeaponTally } from './volley-exact';
 import { newWeaponSums, sampleCost, sampleVolley } from './volley-sample';
 import { Dice, makeRng } from './dice';
-import { resolveOptions } from './options';
-import type { Resolved } from './options';
+import { asResolved, type Resolved } from './options';
 import { sanitizeProfile } from './profile';
 
 /** A sampled volley does at most about this many dice' worth of work (about a second). */
@@ -22,10 +21,10 @@ export interface VolleyInternals {
 }
 
 /** Options resolved and the Fire action planned, for profiles held to what the engine can run. */
-export function volleySetup(attacker: UnitProfile, defender: UnitProfile, opts: VolleyOptions): VolleyInternals {
+export function volleySetup(attacker: UnitProfile, defender: UnitProfile, opts: VolleyOptions | Resolved): VolleyInternals {
   const att = sanitizeProfile(attacker);
   const def = sanitizeProfile(defender);
-  const resolved = resolveOptions(att, def, opts);
+  const resolved = asResolved(att, def, opts);
   const ctx = planFire(att, def, {
     attackerBases: resolved.attackerBases,
     cover: resolved.cover,
@@ -94,7 +93,7 @@ function fromExact(v: VolleyInternals, dist: StateDist, stride: number, tallies:
 }
 
 /** The exact volley, or undefined when it would exceed the work limit. */
-export function exactVolleyResult(att: UnitProfile, def: UnitProfile, opts: VolleyOptions, limit = EXACT_WORK_LIMIT): VolleyResult | undefined {
+export function exactVolleyResult(att: UnitProfile, def: UnitProfile, opts: VolleyOptions | Resolved, limit = EXACT_WORK_LIMIT): VolleyResult | undefined {
   const v = volleySetup(att, def, opts);
   const stride = v.resolved.defenderShields + 1;
   if ((v.resolved.defenderHull + 1) * stride > Number.MAX_SAFE_INTEGER) return undefined;
@@ -110,7 +109,7 @@ export function exactVolleyResult(att: UnitProfile, def: UnitProfile, opts: Voll
 export function sampledVolleyResult(
   att: UnitProfile,
   def: UnitProfile,
-  opts: VolleyOptions & { trials?: number; seed?: number },
+  opts: (VolleyOptions & { trials?: number; seed?: number }) | Resolved,
   literalDice?: number,
 ): VolleyResult {
   const v = volleySetup(att, def, opts);
@@ -180,7 +179,7 @@ export function sampledVolleyResult(
 }
 
 /** One Fire action: exact when it fits, else sampled with a note saying why. */
-export function simulateVolley(att: UnitProfile, def: UnitProfile, opts: VolleyOptions & { trials?: number; seed?: number } = {}): VolleyResult {
+export function simulateVolley(att: UnitProfile, def: UnitProfile, opts: (VolleyOptions & { trials?: number; seed?: number }) | Resolved = {}): VolleyResult {
   const exact = exactVolleyResult(att, def, opts);
   if (exact) return exact;
   const sampled = sampledVolleyResult(att, def, opts);

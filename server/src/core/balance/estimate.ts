@@ -1,0 +1,526 @@
+/**
+ * The points estimate (BATTLE.md "The points estimate"): what a card would cost if it were costed
+ * like the cards around it.
+ *
+ * - Reference field: the cards that cost exactly their class's standard points (the workspace's,
+ *   or the bundled examples when fewer than ten), at most `POINTS_ESTIMATE.maxField` of them.
+ * - Firepower F: expected points removed per Fire action, averaged over the field as targets
+ *   (share of the target's total HP removed, times its points); every weapon in range, no
+ *   modifiers; exact.
+ * - Durability H: Fire actions of the field, averaged over the field as attackers, needed to
+ *   destroy the card: 1 / (mean share of its HP one Fire action removes); exact.
+ * - Estimate: k * sqrt(F * H), k fitted on the field by least squares in log space.
+ * - Honesty: the field's leave-one-out spread, and what the estimate does not price.
+ *
+ * A card is never matched against itself: a field card's own figures are taken over the rest of
+ * the field, and its estimate is its leave-one-out prediction (k fitted without it). So a card's
+ * estimate never depends on its own printed points, and editing a field card's stats moves its
+ * estimate only through what it deals and takes.
+ *
+ * Pure and total: odd cards (no weapons, no HP, absurd numbers) get a result with a reason.
+ */
+import { CLASSES, CLASS_NAMES, POINTS_ESTIMATE } from '../rules/data';
+import type { UnitClass } from '../rules/data';
+import type { UnitCard } from '../model/types';
+import { profileFromCard, sanitizeProfile } from '../sim/profile';
+import type { UnitProfile } from '../sim/types';
+import { clearVolleyMemo, defenseKey, offenseKey, shareOf } from './volleys';
+import type { Share } from './volleys';
+
+/** A card with the faction of its file (a workspace `CardRef` is one). */
+export interface CardLike {
+  card: UnitCard;
+  faction: string;
+}
+
+export interface FieldMember {
+  name: string;
+  faction: string;
+  class: UnitClass;
+  points: number;
+  profile: UnitProfile;
+  off: string;
+  def: string;
+  /** Identity of the card in the field (faction, name, stats that matter, points). */
+  key: string;
+  /** Faction and name, for "one card per faction and name". */
+  id: string;
+  /** Faction then name, as one string: the order of the field's even pick. */
+  sortKey: string;
+}
+
+export interface LooRow {
+  name: string;
+  faction: string;
+  class: UnitClass;
+  points: number;
+  /** The card's estimate with it left out of the field (undefined: it deals or takes no damage). */
+  predicted?: number;
+  /** (points - predicted) / predicted, in percent. */
+  errorPct?: number;
+}
+
+export type FieldSource = 'workspace' | 'examples';
+
+export interface ReferenceField {
+  /** Identifies the field: the same members (names, figures that matter, points) give the same id. */
+  id: string;
+  /** Where the field came from: the workspace's (or the CLI's given) cards, or the bundled examples. */
+  source: FieldSource;
+  /** In words, for hovers and the CLI. */
+  description: string;
+  members: FieldMember[];
+  /** Standard-cost cards that were available (before the cap). */
+  available: number;
+  /** Members the fit rests on (those that deal and take damage). */
+  fitted: number;
+  /** Fitted scale: estimate = k * sqrt(F * H). */
+  k: number;
+  /** Leave-one-out root mean square of log(points / estimate). */
+  spreadLog: number;
+  /** The same as a percentage: exp(spreadLog) - 1. */
+  spreadPct: number;
+  loo: LooRow[];
+  /** Per member: firepower and durability over the rest of the field, and k fitted without it. */
+  own: { firepower: number; durability: number; k: number; exponent: number }[];
+  /** Member key -> index. */
+  index: Map<string, number>;
+  /** A card's figures against this field, by its attacker and defender keys (shared by every card alike). */
+  memo: { dealt: Map<string, { sum: number; exact: boolean }>; taken: Map<string, { sum: number; exact: boolean }> };
+}
+
+export interface PointsEstimate {
+  name: string;
+  faction: string;
+  class?: UnitClass;
+  points?: number;
+  /** Estimated points (undefined with `reason`). */
+  estimate?: number;
+  /** Printed points / estimate. */
+  ratio?: number;
+  /** Expected points of the field removed per Fire action. */
+  firepower?: number;
+  /** Fire actions of the field needed to destroy it. */
+  durability?: number;
+  /** What the estimate does not price on this card. */
+  unpriced: string[];
+  /** Why there is no estimate. */
+  reason?: string;
+  /** False when an absurd card's volleys had to be sampled. */
+  exact: boolean;
+  /** The card is in the reference field: its estimate is its leave-one-out prediction. */
+  inField: boolean;
+  /** Printed points and estimate differ by more than twice the field's spread. */
+  farOff: boolean;
+}
+
+/** Universal rules the engine applies (so listing them prices nothing more). */
+const MODELLED_RULES = new Set(['dogfighters', 'precision strike', 'combined shields']);
+
+function cardName(card: UnitCard): string {
+  return card.name.value?.trim() || card.name.raw || '(unnamed card)';
+}
+
+/** What the estimate leaves out, for this card. */
+export function unpricedOf(card: UnitCard): string[] {
+  const out = ['movement'];
+  const stats = card.stats?.entries ?? {};
+  const has = (s: 'LD' | 'CR' | 'T') => {
+    const v = stats[s]?.value;
+    return !!v && v.kind !== 'none';
+  };
+  if (has('LD')) out.push('LD');
+  if (has('CR')) out.push('CR');
+  if (has('T')) out.push('tonnage');
+  if ((card.weapons?.items.length ?? 0) > 0) out.push('weapon range');
+  if ((card.orders?.items.length ?? 0) > 0) out.push('orders');
+  const abilities = (card.abilities?.items ?? []).filter((a) => !MODELLED_RULES.has((a.name.value ?? '').trim().toLowerCase()));
+  if (abilities.length > 0) out.push('abilities');
+  return out;
+}
+
+interface Read {
+  profile?: UnitProfile;
+  error?: string;
+  off?: string;
+  def?: string;
+}
+
+/** Profiles and volley keys by card object: the model reuses a card's object while its text is unchanged. */
+const profiles = new WeakMap<UnitCard, Read>();
+
+/** A card's profile as the estimate uses it (with its volley keys), or why it cannot be used. */
+function profileOf(card: UnitCard): Read {
+  let p = profiles.get(card);
+  if (!p) {
+    const r = profileFromCard(card);
+    if (r.profile) {
+      const profile = sanitizeProfile(r.profile);
+      p = { profile, off: offenseKey(profile), def: defenseKey(profile) };
+    } else p = { error: r.error };
+    profiles.set(card, p);
+  }
+  return p;
+}
+
+function memberKey(faction: string, name: string, off: string, def: string, points: number): string {
+  return `${faction.trim().toLowerCase()}\u0000${name.trim().toLowerCase()}\u0000${off}\u0000${def}\u0000${points}`;
+}
+
+/** Standard-cost cards that the engine can read, one per faction and name. */
+export function standardCards(cards: readonly CardLike[]): FieldMember[] {
+  const out: FieldMember[] = [];
+  const seen = new Set<string>();
+  for (const { card, faction } of cards) {
+    const cls = card.class.value;
+    if (!cls || !CLASSES[cls] || card.points.value !== CLASSES[cls].points) continue;
+    const m = memberOf(card, faction);
+    if (!m || seen.has(m.id)) continue;
+    seen.add(m.id);
+    out.push(m);
+  }
+  return out;
+}
+
+/** Field members by card object (and the faction they were made for), so a keystroke rebuilds nothing. */
+const membersByCard = new WeakMap<UnitCard, { faction: string; member: FieldMember | undefined }>();
+
+function memberOf(card: UnitCard, faction: string): FieldMember | undefined {
+  const hit = membersByCard.get(card);
+  if (hit && hit.faction === faction) return hit.member;
+  let member: FieldMember | undefined;
+  const cls = card.class.value;
+  const points = card.points.value;
+  const name = card.name.value?.trim();
+  const p = profileOf(card);
+  if (cls && CLASSES[cls] && points !== undefined && name && p.profile) {
+    member = {
+      id: `${faction.trim().toLowerCase()}\u0000${name.toLowerCase()}`,
+      sortKey: `${faction}\u0000${name}`,
+      name,
+      faction,
+      class: cls,
+      points,
+      profile: p.profile,
+      off: p.off!,
+      def: p.def!,
+      key: memberKey(faction, name, p.off!, p.def!, points),
+    };
+  }
+  membersByCard.set(card, { faction, member });
+  return member;
+}
+
+/** At most `max` members, an even pick across classes (in class order, then faction and name). */
+function capField(members: FieldMember[], max: number): FieldMember[] {
+  if (members.length <= max) return members;
+  const order = (a: FieldMember, b: FieldMember) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0);
+  // Per class, the first `max` in that order (no class can give more), kept sorted while scanning:
+  // most cards are turned away by one comparison with the last kept.
+  const kept = new Map<UnitClass, FieldMember[]>(CLASS_NAMES.map((c) => [c, []]));
+  for (const m of members) {
+    const list = kept.get(m.class)!;
+    if (list.length >= max && order(m, list[list.length - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (order(list[mid]!, m) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    list.splice(lo, 0, m);
+    if (list.length > max) list.pop();
+  }
+  const byClass = CLASS_NAMES.map((c) => kept.get(c)!);
+  const out: FieldMember[] = [];
+  for (let round = 0; out.length < max; round++) {
+    let any = false;
+    for (const list of byClass) {
+      if (round < list.length && out.length < max) {
+        out.push(list[round]!);
+        any = true;
+      }
+    }
+    if (!any) break;
+  }
+  return out;
+}
+
+const fitMemo = new Map<string, Omit<ReferenceField, 'id' | 'source' | 'description' | 'available'>>();
+
+/** Forgets every fit, figure and volley (the benchmark's cold start; tests). */
+export function clearEstimateMemo(): void {
+  fitMemo.clear();
+  clearVolleyMemo();
+}
+
+/**
+ * The reference field and its fit. `cards` are the workspace's (or the CLI's given) cards;
+ * `bundled` the bundled examples' cards, used when fewer than `POINTS_ESTIMATE.minField` of the
+ * given ones cost their class's standard points.
+ */
+export function referenceField(cards: readonly CardLike[], bundled: () => readonly CardLike[], where = 'the cards given'): ReferenceField {
+  return referenceFieldOf(standardCards(cards), bundled, where);
+}
+
+/** The same, from the standard-cost cards already picked out (one per faction and name). */
+export function referenceFieldOf(given: FieldMember[], bundled: () => readonly CardLike[], givenWhere = 'the cards given'): ReferenceField {
+  let source: FieldSource = 'workspace';
+  let candidates = given;
+  if (candidates.length < POINTS_ESTIMATE.minField) {
+    source = 'examples';
+    candidates = standardCards(bundled());
+  }
+  const members = capField(candidates, POINTS_ESTIMATE.maxField);
+  const fitKey = members.map((m) => m.key).join('\u0001');
+  let fit = fitMemo.get(fitKey);
+  if (!fit) {
+    fit = fitField(members);
+    if (fitMemo.size > 16) fitMemo.clear();
+    fitMemo.set(fitKey, fit);
+  }
+  const where = source === 'examples' ? 'the bundled example cards' : givenWhere;
+  const picked = members.length < candidates.length ? `${members.length} of the ${candidates.length} cards` : `${members.length} cards`;
+  const description = `${picked} at their class's standard points from ${where}`;
+  return { id: `${source}\u0002${fitKey}`, source, description, available: candidates.length, ...fit };
+}
+
+function mean(xs: number[]): number {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
+}
+
+/**
+ * How one Fire action's effect becomes "share of the target destroyed per Fire action":
+ * - 'sequential' (used): shields carry over from one Fire action to the next, so destroying a
+ *   unit takes SH / (shields removed per Fire action) + HP / (hull damage per Fire action with
+ *   shields down) Fire actions; its share per Fire action is one over that.
+ * - 'one-volley' (BATTLE.md's wording, kept for comparison): the expected share of HP one Fire
+ *   action removes from a unit at full shields, as if shields came back before every Fire action.
+ */
+export type ShareModel = 'sequential' | 'one-volley';
+
+function pick(s: Share, model: ShareModel): number {
+  return model === 'sequential' ? s.sequential : s.share;
+}
+
+/** Shares between field members: m[i][j] for i firing at j. */
+function shareMatrix(members: FieldMember[], model: ShareModel): number[][] {
+  return members.map((a) => members.map((d) => pick(shareOf(a.profile, d.profile, a.off, d.def), model)));
+}
+
+interface Fit {
+  k: number;
+  /** Exponent c of estimate = k * (F * H)^c. */
+  exponent: number;
+  fitted: number;
+  spreadLog: number;
+  loo: LooRow[];
+  own: ReferenceField['own'];
+}
+
+/** Least squares in log space: log p = log k + c * log(F * H), c fixed (0.5) or fitted. */
+function regress(xs: number[], ys: number[], fitExponent: boolean): { logK: number; c: number } | undefined {
+  if (xs.length === 0) return undefined;
+  if (!fitExponent || xs.length < 3) return { logK: mean(ys.map((y, i) => y - 0.5 * xs[i]!)), c: 0.5 };
+  const mx = mean(xs);
+  const my = mean(ys);
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < xs.length; i++) {
+    sxy += (xs[i]! - mx) * (ys[i]! - my);
+    sxx += (xs[i]! - mx) ** 2;
+  }
+  if (!(sxx > 0)) return undefined;
+  const c = sxy / sxx;
+  return { logK: my - c * mx, c };
+}
+
+/**
+ * The fit on a field and its leave-one-out error: each member in turn is left out of the field
+ * altogether (as a target, as an attacker and from the fit), and predicted from the rest.
+ */
+export function fitMatrix(members: FieldMember[], m: number[][], fitExponent = false): Fit {
+  const n = members.length;
+  const p = members.map((x) => x.points);
+  // Sums over the rest of the field: dealt (share x points) and taken (share).
+  const dealt = members.map((_, i) => m[i]!.reduce((s, v, j) => (j === i ? s : s + v * p[j]!), 0));
+  const taken = members.map((_, i) => m.reduce((s, row, j) => (j === i ? s : s + row[i]!), 0));
+  const fOf = (others: number, d: number) => (others > 0 ? d / others : 0);
+  const hOf = (others: number, t: number) => (t > 0 ? others / t : Infinity);
+  const logFH = (f: number, h: number) => (f > 0 && h > 0 && Number.isFinite(f * h) ? Math.log(f * h) : undefined);
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = logFH(fOf(n - 1, dealt[i]!), hOf(n - 1, taken[i]!));
+    if (x !== undefined && p[i]! > 0) {
+      xs.push(x);
+      ys.push(Math.log(p[i]!));
+    }
+  }
+  const all = regress(xs, ys, fitExponent);
+  const own: ReferenceField['own'] = [];
+  const loo: LooRow[] = [];
+  const residuals: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const lx: number[] = [];
+    const ly: number[] = [];
+    for (let j = 0; j < n; j++) {
+      if (j === i) continue;
+      const x = logFH(fOf(n - 2, dealt[j]! - m[j]![i]! * p[i]!), hOf(n - 2, taken[j]! - m[i]![j]!));
+      if (x !== undefined && p[j]! > 0) {
+        lx.push(x);
+        ly.push(Math.log(p[j]!));
+      }
+    }
+    const r = regress(lx, ly, fitExponent);
+    const f = fOf(n - 1, dealt[i]!);
+    const h = hOf(n - 1, taken[i]!);
+    own.push({ firepower: f, durability: h, k: r ? Math.exp(r.logK) : NaN, exponent: r?.c ?? NaN });
+    const row: LooRow = { name: members[i]!.name, faction: members[i]!.faction, class: members[i]!.class, points: p[i]! };
+    const x = logFH(f, h);
+    const pred = r && x !== undefined ? Math.exp(r.logK + r.c * x) : NaN;
+    if (Number.isFinite(pred) && pred > 0) {
+      row.predicted = pred;
+      row.errorPct = ((p[i]! - pred) / pred) * 100;
+      residuals.push(Math.log(p[i]! / pred));
+    }
+    loo.push(row);
+  }
+  return {
+    k: all ? Math.exp(all.logK) : NaN,
+    exponent: all?.c ?? NaN,
+    fitted: xs.length,
+    spreadLog: residuals.length ? Math.sqrt(mean(residuals.map((r) => r * r))) : NaN,
+    loo,
+    own,
+  };
+}
+
+const pct = (spreadLog: number) => (Math.exp(spreadLog) - 1) * 100;
+
+/** The leave-one-out spread (percent) of a model on a field: for the README's comparison and the tests. */
+export function looSpreadPct(members: FieldMember[], model: ShareModel, fitExponent: boolean): number {
+  return pct(fitMatrix(members, shareMatrix(members, model), fitExponent).spreadLog);
+}
+
+function fitField(members: FieldMember[]): Omit<ReferenceField, 'id' | 'source' | 'description' | 'available'> {
+  const fit = fitMatrix(members, shareMatrix(members, 'sequential'));
+  return {
+    members,
+    fitted: fit.fitted,
+    k: fit.k,
+    spreadLog: fit.spreadLog,
+    spreadPct: pct(fit.spreadLog),
+    loo: fit.loo,
+    own: fit.own,
+    index: new Map(members.map((x, i) => [x.key, i])),
+    memo: { dealt: new Map(), taken: new Map() },
+  };
+}
+
+const MEMO_MAX = 100_000;
+
+/** Firepower and durability of a profile against the whole field. */
+function figures(profile: UnitProfile, field: ReferenceField): { firepower: number; durability: number; exact: boolean } {
+  const off = offenseKey(profile);
+  const def = defenseKey(profile);
+  let dealt = field.memo.dealt.get(off);
+  if (!dealt) {
+    dealt = { sum: 0, exact: true };
+    for (const x of field.members) {
+      const s = shareOf(profile, x.profile, off, x.def);
+      dealt.sum += s.sequential * x.points;
+      dealt.exact &&= s.exact;
+    }
+    if (field.memo.dealt.size > MEMO_MAX) field.memo.dealt.clear();
+    field.memo.dealt.set(off, dealt);
+  }
+  let taken = field.memo.taken.get(def);
+  if (!taken) {
+    taken = { sum: 0, exact: true };
+    for (const x of field.members) {
+      const s = shareOf(x.profile, profile, x.off, def);
+      taken.sum += s.sequential;
+      taken.exact &&= s.exact;
+    }
+    if (field.memo.taken.size > MEMO_MAX) field.memo.taken.clear();
+    field.memo.taken.set(def, taken);
+  }
+  const n = field.members.length;
+  return { firepower: n ? dealt.sum / n : 0, durability: taken.sum > 0 ? n / taken.sum : Infinity, exact: dealt.exact && taken.exact };
+}
+
+/** The last estimate of each card object, with the field (its figure memo) and faction it was made for. */
+const estimates = new WeakMap<UnitCard, { memo: object; faction: string; result: PointsEstimate }>();
+
+/** The estimate for one card against a field. Never throws. */
+export function estimateCard(card: UnitCard, faction: string, field: ReferenceField): PointsEstimate {
+  const hit = estimates.get(card);
+  if (hit && hit.memo === field.memo && hit.faction === faction) return hit.result;
+  const result = estimateUncached(card, faction, field);
+  estimates.set(card, { memo: field.memo, faction, result });
+  return result;
+}
+
+function estimateUncached(card: UnitCard, faction: string, field: ReferenceField): PointsEstimate {
+  const name = cardName(card);
+  const cls = card.class.value && CLASSES[card.class.value] ? card.class.value : undefined;
+  const points = typeof card.points.value === 'number' && Number.isFinite(card.points.value) ? card.points.value : undefined;
+  const out: PointsEstimate = { name, faction, unpriced: unpricedOf(card), exact: true, inField: false, farOff: false };
+  if (cls) out.class = cls;
+  if (points !== undefined) out.points = points;
+  try {
+    if (!Number.isFinite(field.k) || field.members.length === 0) {
+      out.reason = 'the reference field has no card that both deals and takes damage, so there is nothing to fit.';
+      return out;
+    }
+    const p = profileOf(card);
+    if (!p.profile) {
+      // The simulator's sentence starts with the card's name; the result already carries it.
+      const error = p.error ?? 'the card cannot be read';
+      const why = error.startsWith(`${name}: `) ? error.slice(name.length + 2) : error;
+      out.reason = /[.!?]$/.test(why) ? why : `${why}.`;
+      return out;
+    }
+    const off = p.off!;
+    const def = p.def!;
+    const idx = points !== undefined ? field.index.get(memberKey(faction, name, off, def, points)) : undefined;
+    let f: number;
+    let h: number;
+    let k = field.k;
+    if (idx !== undefined) {
+      out.inField = true;
+      ({ firepower: f, durability: h, k } = field.own[idx]!);
+    } else {
+      const fig = figures(p.profile, field);
+      f = fig.firepower;
+      h = fig.durability;
+      out.exact = fig.exact;
+    }
+    out.firepower = f;
+    if (Number.isFinite(h)) out.durability = h;
+    if (!(f > 0)) {
+      out.reason =
+        'it deals no damage to the reference field (no weapon, or none that can hurt it), and the estimate rests on what a card deals times what it takes.';
+      return out;
+    }
+    if (!Number.isFinite(h)) {
+      out.reason = 'the reference field cannot damage it at all, so its durability has no bound.';
+      return out;
+    }
+    const est = k * Math.sqrt(f * h);
+    if (!Number.isFinite(est) || !(est > 0)) {
+      out.reason = 'its figures are beyond what can be estimated.';
+      return out;
+    }
+    out.estimate = est;
+    if (points !== undefined && points > 0) {
+      out.ratio = points / est;
+      out.farOff = Number.isFinite(field.spreadLog) && Math.abs(Math.log(points / est)) > POINTS_ESTIMATE.flagSpreads * field.spreadLog;
+    }
+    return out;
+  } catch (e) {
+    out.reason = `the estimate failed: ${(e as Error)?.message ?? String(e)}.`;
+    return out;
+  }
+}

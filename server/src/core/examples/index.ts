@@ -1,0 +1,53 @@
+/**
+ * The example factions' cards that ship inside the bundle (examples.json, generated from examples/
+ * by scripts/build-examples.ts): opponents to simulate against in a workspace that holds only the
+ * user's own cards. They live in a workspace of their own, under `fabled-example:` URIs, so they
+ * never count in the user's fleets, validation or navigation; a card of the user's with the same
+ * name and faction hides its example twin.
+ */
+import { Workspace, type CardRef } from '../workspace';
+import examplesJson from './examples.json';
+
+export const EXAMPLE_SCHEME = 'fabled-example';
+
+export function exampleUri(path: string): string {
+  return `${EXAMPLE_SCHEME}:/${path}`;
+}
+
+export function isExampleUri(uri: string): boolean {
+  return uri.startsWith(`${EXAMPLE_SCHEME}:`);
+}
+
+let examples: Workspace | undefined;
+
+/** The example cards' own workspace, parsed once on first use. */
+export function exampleWorkspace(): Workspace {
+  if (!examples) {
+    examples = new Workspace();
+    for (const f of (examplesJson as { files: { path: string; text: string }[] }).files) examples.set(exampleUri(f.path), f.text);
+  }
+  return examples;
+}
+
+/** The text of an example file, for turning its offsets into positions. */
+export function exampleText(uri: string): string | undefined {
+  return exampleWorkspace().get(uri)?.text;
+}
+
+/**
+ * Example cards, sorted by faction then name, without those that a card of `own` hides (same name
+ * and faction: the user has the examples in the workspace already, or edited a copy).
+ */
+export function exampleCards(own?: Workspace): CardRef[] {
+  return exampleWorkspace()
+    .allCards()
+    .filter((r) => r.card.name.value && !own?.findCards(r.card.name.value, r.faction).length)
+    .sort((a, b) => a.faction.localeCompare(b.faction) || a.card.name.value!.localeCompare(b.card.name.value!));
+}
+
+/** An example card by name (its faction first when given). */
+export function findExampleCard(name: string, faction?: string): CardRef | undefined {
+  const ws = exampleWorkspace();
+  const own = faction !== undefined ? ws.findCards(name, faction) : [];
+  return own[0] ?? ws.findCards(name)[0];
+}

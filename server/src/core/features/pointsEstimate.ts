@@ -1,0 +1,130 @@
+/**
+ * The points estimate where a designer looks (BATTLE.md "The points estimate"): the hover of a
+ * card's `points`, a "≈ N pts" code lens, and an information note when printed points and
+ * estimate differ by more than twice the field's spread. Costs are the designer's call: the note
+ * is never a warning or an error, and a card with errors gets none (fix the card first).
+ */
+import type { FabledDocument, Problem, Span, UnitCard } from '../model/types';
+import type { Workspace } from '../workspace';
+import { CODES } from '../model/codes';
+import { POINTS_ESTIMATE } from '../rules/data';
+import { estimateInWorkspace, workspaceField } from '../balance/index';
+import type { PointsEstimate, ReferenceField } from '../balance/index';
+import { cardsOf, md, RESULT_CAP } from './shared';
+import type { CardEstimate } from '../api';
+
+const round = (v: number) => Math.round(v).toLocaleString('en-US');
+
+/** "far too cheap" / "far too dear" / undefined. */
+export function verdict(e: PointsEstimate): string | undefined {
+  if (!e.farOff || e.ratio === undefined) return undefined;
+  return e.ratio > 1 ? 'far too dear' : 'far too cheap';
+}
+
+function spreadWords(field: ReferenceField): string {
+  return Number.isFinite(field.spreadPct) ? `±${field.spreadPct.toFixed(0)}%` : 'unknown';
+}
+
+/** The estimate part of the hover of `points` (Markdown; card text escaped). */
+export function pointsEstimateMarkdown(card: UnitCard, ws: Workspace): string {
+  const field = workspaceField(ws);
+  const e = estimateInWorkspace(card, card.faction.value ?? '', ws);
+  const lines: string[] = [];
+  if (e.estimate === undefined) {
+    lines.push(`**Points estimate:** none — ${md(e.reason ?? 'the card cannot be estimated.')}`);
+  } else {
+    const v = verdict(e);
+    const ratio = e.ratio !== undefined ? `; printed points are ${e.ratio.toFixed(2)} × the estimate` : '';
+    lines.push(`**Points estimate: ≈ ${round(e.estimate)} pts**${ratio}${v ? ` — **${v}**` : ''}.`);
+    lines.push(
+      `What it deals: ${e.firepower!.toFixed(1)} pts of the reference cards removed per Fire action. ` +
+        `What it takes: ${e.durability!.toFixed(1)} Fire actions of theirs to destroy it.`,
+    );
+  }
+  lines.push(`Not priced: ${e.unpriced.join(', ')}.`);
+  const advanced =
+    `Advanced: costed like ${field.description}${e.inField ? ' (this card is one of them, so it is estimated from the others)' : ''}; ` +
+    `estimate = ${Number.isFinite(field.k) ? field.k.toFixed(2) : '?'} × √(firepower × durability), fitted on that field, ` +
+    `whose own leave-one-out error is ${spreadWords(field)}; a note appears beyond ${POINTS_ESTIMATE.flagSpreads} × that.` +
+    (e.exact ? '' : ' Some of its Fire actions were too large to compute exactly and were sampled.');
+  lines.push(advanced);
+  return lines.join('\n\n');
+}
+
+export interface EstimateLens {
+  span: Span;
+  title: string;
+}
+
+/** "≈ N pts" above each card's points. */
+export function pointsEstimateLenses(doc: FabledDocument, ws: Workspace): EstimateLens[] {
+  const out: EstimateLens[] = [];
+  try {
+    for (const card of cardsOf(doc)) {
+      if (out.length >= RESULT_CAP) break;
+      const e = estimateInWorkspace(card, card.faction.value ?? '', ws);
+      if (e.estimate === undefined) continue;
+      const v = verdict(e);
+      out.push({ span: card.points.keySpan ?? card.points.span, title: `≈ ${round(e.estimate)} pts${v ? ` · ${v}` : ''}` });
+    }
+  } catch {
+    return out;
+  }
+  return out;
+}
+
+function hasErrorIn(problems: readonly Problem[], span: Span): boolean {
+  return problems.some((p) => p.severity === 'error' && p.span.start >= span.start && p.span.start < span.end);
+}
+
+/**
+ * FS-POINTS-ESTIMATE notes for a document's cards; `problems` are the document's other problems (a
+ * card with an error gets no note).
+ */
+export function pointsEstimateProblems(doc: FabledDocument, ws: Workspace, problems: readonly Problem[] = []): Problem[] {
+  const out: Problem[] = [];
+  try {
+    if (doc.unread) return out;
+    const cards = cardsOf(doc);
+    if (cards.length === 0) return out;
+    const field = workspaceField(ws);
+    for (const card of cards) {
+      if (out.length >= RESULT_CAP) break;
+      if (card.points.value === undefined || hasErrorIn(problems, card.span)) continue;
+      const e = estimateInWorkspace(card, card.faction.value ?? '', ws);
+      if (!e.farOff || e.estimate === undefined || e.ratio === undefined) continue;
+      const span = card.points.span.end > card.points.span.start ? card.points.span : (card.points.keySpan ?? card.points.span);
+      out.push({
+        code: 'FS-POINTS-ESTIMATE',
+        severity: CODES['FS-POINTS-ESTIMATE'].severity,
+        message:
+          `${e.points} pts is ${verdict(e)}: cards costed like it would put it at about ${round(e.estimate)} pts ` +
+          `(printed ${e.ratio.toFixed(2)} × the estimate, beyond ${POINTS_ESTIMATE.flagSpreads} × the estimate's typical error of ${spreadWords(field)}). ` +
+          `Not priced: ${e.unpriced.join(', ')}. The cost is the designer's call.`,
+        span: { start: span.start, end: span.end },
+      });
+    }
+  } catch {
+    return out;
+  }
+  return out;
+}
+
+/** A card's estimate for the engagement view (never throws). */
+export function cardEstimate(card: UnitCard, ws: Workspace): CardEstimate {
+  try {
+    const field = workspaceField(ws);
+    const e = estimateInWorkspace(card, card.faction.value ?? '', ws);
+    const out: CardEstimate = {};
+    if (e.points !== undefined) out.points = e.points;
+    if (e.estimate !== undefined) out.estimate = Math.round(e.estimate);
+    if (e.ratio !== undefined) out.ratio = Math.round(e.ratio * 100) / 100;
+    const v = verdict(e);
+    if (v) out.verdict = v as CardEstimate['verdict'];
+    if (e.reason) out.reason = e.reason;
+    if (Number.isFinite(field.spreadPct)) out.spreadPct = Math.round(field.spreadPct);
+    return out;
+  } catch {
+    return { reason: 'the estimate failed.' };
+  }
+}

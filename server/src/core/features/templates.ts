@@ -1,0 +1,288 @@
+/**
+ * Templates: the snippets completion offers for a new file, a new card and a new list item (weapon,
+ * order, ability, command ability, fleet entry), built from the rules pack so that their choices
+ * (classes, weapon types, range bands, doctrines, known orders, game sizes) are the validator's own
+ * lists and their defaults check clean.
+ *
+ * A body is a list of lines in snippet syntax, indented relative to its first line; completion
+ * indents every line after the first to the column where the body goes. Each template names the
+ * place it fits, so that completion offers it only there (never where a value goes, and a list
+ * item's template replaces the "- " already typed instead of adding a second one).
+ */
+import { CLASS_NAMES, CLASSES, COMMAND_BOARD, DEFAULT_ORDER_RANGE, DOCTRINES, GAME_SIZES, KNOWN_ORDERS, RANGE_BANDS, WEAPON_TYPES } from '../rules/data';
+import { yamlScalar } from './shared';
+
+export type TemplatePlace = 'unitFile' | 'factionFile' | 'fleetFile' | 'card' | 'weapon' | 'order' | 'ability' | 'commandAbility' | 'fleetEntry';
+
+export interface Template {
+  label: string;
+  /** Short text beside the label. */
+  detail: string;
+  /** What the template makes, for the details pane. */
+  description: string;
+  /** Words a user types to find it (besides the label). */
+  words: string[];
+  /** Snippet lines, indented relative to the first. */
+  body: string[];
+}
+
+/** What the templates may use from the workspace. */
+export interface TemplateContext {
+  /** Factions that have cards in the workspace, most cards first. */
+  factions: string[];
+}
+
+/** A choice placeholder; commas, pipes, dollars, braces and backslashes inside a choice are escaped. */
+export function choice(n: number, options: readonly (string | number)[]): string {
+  return `\${${n}|${options.map((o) => String(o).replace(/[\\,|$}]/g, '\\$&')).join(',')}|}`;
+}
+
+/** A placeholder with default text (escaped). */
+function ph(n: number, text: string): string {
+  return `\${${n}:${text.replace(/[\\$}]/g, '\\$&')}}`;
+}
+
+const bands = RANGE_BANDS.map((b) => `${b}"`);
+/** Choices list the default first: VS Code selects the first option. */
+const bandsFrom = (first: string) => [first, ...bands.filter((b) => b !== first)];
+
+/**
+ * The example class of a new card. Its stat line is the Destroyer class card's (section 3), so a
+ * new card checks clean as it comes; changing the class is one choice away, and the points and
+ * slots then say what the class needs.
+ */
+export const EXAMPLE_CLASS = 'Destroyer' as const;
+const EXAMPLE_STATS: readonly [string, string][] = [
+  ['M', '9/6'],
+  ['BS', '5+'],
+  ['D', '7+'],
+  ['SH', '4'],
+  ['AC', '6+'],
+  ['HP', '5'],
+  ['LD', '6/3'],
+  ['CR', '7/2'],
+  ['T', '3'],
+];
+
+/** A card of the example class with as many weapon systems as the class has, in both forms. */
+function cardBody(start: number, name = 'New Unit'): { lines: string[]; next: number } {
+  let n = start;
+  const next = () => n++;
+  const cls = CLASSES[EXAMPLE_CLASS];
+  const lines = [
+    `- name: ${ph(next(), name)}`,
+    `  class: ${choice(next(), [EXAMPLE_CLASS, ...CLASS_NAMES.filter((c) => c !== EXAMPLE_CLASS)])}`,
+    `  points: ${ph(next(), String(cls.points))}`,
+    '  stats:',
+    ...EXAMPLE_STATS.map(([k, v]) => `    ${k}: ${ph(next(), v)}`),
+    '  weapons:',
+  ];
+  for (let w = 0; w < cls.weapons; w++) {
+    if (w % 2 === 0) {
+      lines.push(
+        `    - name: ${ph(next(), `Weapon ${w + 1}`)}`,
+        `      type: ${choice(next(), WEAPON_TYPES)}`,
+        `      range: ${choice(next(), bandsFrom('12"'))}`,
+        `      damage: ${ph(next(), '2')}`,
+        `      attacks: ${ph(next(), '3')}`,
+      );
+    } else {
+      // The rulebook's one-line form, so a new card shows both ways of writing a weapon.
+      lines.push(
+        `    - ${ph(next(), `Weapon ${w + 1}`)} — ${choice(next(), WEAPON_TYPES)}, ${choice(next(), bandsFrom('9"'))}, ${ph(next(), '1')}, ${ph(next(), '4')}`,
+      );
+    }
+  }
+  lines.push('  orders: []', '  abilities: []');
+  return { lines, next: n };
+}
+
+const ORDER_BAND = `${DEFAULT_ORDER_RANGE}"`;
+
+/** The templates that fit a place, best first. */
+export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { factions: [] }): Template[] {
+  switch (place) {
+    case 'unitFile': {
+      const card = cardBody(2);
+      return [
+        {
+          label: 'New unit cards file',
+          detail: 'faction and a first card',
+          description: `A faction and its first unit card (a ${EXAMPLE_CLASS}: class, points, the nine stats, its weapon systems).`,
+          words: ['units', 'file', 'faction'],
+          body: [`faction: ${factionPlaceholder(1, ctx, 'My Faction')}`, 'units:', ...card.lines.map((l) => `  ${l}`), '$0'],
+        },
+      ];
+    }
+    case 'factionFile': {
+      const abilities: string[] = [];
+      for (let i = 0; i < COMMAND_BOARD.commandAbilities; i++) {
+        const n = 5 + i * 4;
+        abilities.push(
+          `  - name: ${ph(n, `Command Ability ${i + 1}`)}`,
+          `    cost: ${ph(n + 1, '1')}`,
+          `    timing: ${ph(n + 2, 'When it may be used')}`,
+          `    effect: ${ph(n + 3, 'What it does.')}`,
+        );
+      }
+      const doctrines = Object.keys(DOCTRINES);
+      return [
+        {
+          label: 'New Command Board',
+          detail: 'doctrine, faction ability, command abilities',
+          description: `A Command Board: doctrine, the faction ability and the ${COMMAND_BOARD.commandAbilities} command abilities.`,
+          words: ['faction', 'board', 'file'],
+          body: [
+            `faction: ${factionPlaceholder(1, ctx, 'My Faction')}`,
+            `doctrine: ${choice(2, ['Standard', ...doctrines.filter((d) => d !== 'Standard')])}`,
+            'factionAbility:',
+            `  name: ${ph(3, 'Faction Ability')}`,
+            `  text: ${ph(4, 'What it does.')}`,
+            'commandAbilities:',
+            ...abilities,
+            'units: []',
+            '$0',
+          ],
+        },
+      ];
+    }
+    case 'fleetFile': {
+      const standard = GAME_SIZES.find((g) => g.name === 'Standard') ?? GAME_SIZES[0]!;
+      const sizes = [standard.points, ...GAME_SIZES.map((g) => g.points).filter((p) => p !== standard.points)];
+      return [
+        {
+          label: 'New fleet',
+          detail: 'name, faction, points limit, units',
+          description: `A fleet list: name, faction, points limit (${GAME_SIZES.map((g) => `${g.points} ${g.name}`).join(', ')}) and its first entry. Card names complete as you type.`,
+          words: ['fleet', 'file', 'list'],
+          // The entry's card is an empty stop: its completion lists the chosen faction's cards.
+          body: [
+            `name: ${ph(1, 'My Fleet')}`,
+            `faction: ${factionPlaceholder(2, ctx, 'My Faction')}`,
+            `points: ${choice(3, sizes)}`,
+            'units:',
+            '  - unit: $4',
+            '    count: ${5:1}',
+            '$0',
+          ],
+        },
+      ];
+    }
+    case 'card': {
+      const card = cardBody(1);
+      return [
+        {
+          label: 'New unit card',
+          detail: `a complete card (a ${EXAMPLE_CLASS})`,
+          description: `A unit card: name, class, points, the nine stats and the class's weapon systems. The example figures are the ${EXAMPLE_CLASS} class card's; change them freely.`,
+          words: ['card', 'unit'],
+          body: [...card.lines, '$0'],
+        },
+      ];
+    }
+    case 'weapon':
+      return [
+        {
+          label: 'New weapon system',
+          detail: 'name, type, range, damage, attacks',
+          description: 'A weapon system as a mapping: name, type, range band, damage and attacks.',
+          words: ['weapon'],
+          body: [
+            `- name: ${ph(1, 'Weapon')}`,
+            `  type: ${choice(2, WEAPON_TYPES)}`,
+            `  range: ${choice(3, bandsFrom('12"'))}`,
+            `  damage: ${ph(4, '2')}`,
+            `  attacks: ${ph(5, '3')}`,
+            '$0',
+          ],
+        },
+        {
+          label: 'New weapon line',
+          detail: 'Name — Type, Range, Dmg, Attacks',
+          description: "A weapon system in the rulebook's one-line form: Name — Type, Range, Dmg, Attacks.",
+          words: ['weapon', 'line', 'profile'],
+          body: [`- ${ph(1, 'Weapon')} — ${choice(2, WEAPON_TYPES)}, ${choice(3, bandsFrom('12"'))}, ${ph(4, '2')}, ${ph(5, '3')}$0`],
+        },
+      ];
+    case 'order':
+      return [
+        {
+          label: 'New order',
+          detail: 'name, difficulty, range, effect',
+          description: 'An order with its LD difficulty, range and effect. Known orders complete by name alone.',
+          words: ['order'],
+          body: [
+            `- name: ${choice(
+              1,
+              KNOWN_ORDERS.map((o) => o.name),
+            )}`,
+            `  difficulty: ${ph(2, String(KNOWN_ORDERS[0]?.difficulty ?? 2))}`,
+            `  range: ${choice(3, bandsFrom(ORDER_BAND))}`,
+            `  effect: ${ph(4, 'What the order does.')}`,
+            '$0',
+          ],
+        },
+      ];
+    case 'ability':
+      return [
+        {
+          label: 'New ability',
+          detail: 'name and rule text',
+          description: 'A faction ability with its rule text. Universal rules and the rulebook abilities complete by name alone.',
+          words: ['ability'],
+          body: [`- name: ${ph(1, 'Ability')}`, `  text: ${ph(2, 'What the ability does.')}`, '$0'],
+        },
+      ];
+    case 'commandAbility':
+      return [
+        {
+          label: 'New command ability',
+          detail: 'name, cost, timing, effect',
+          description: 'A command ability: name, CP cost, timing and effect.',
+          words: ['command', 'ability'],
+          body: [
+            `- name: ${ph(1, 'Command Ability')}`,
+            `  cost: ${ph(2, '1')}`,
+            `  timing: ${ph(3, 'When it may be used')}`,
+            `  effect: ${ph(4, 'What it does.')}`,
+            '$0',
+          ],
+        },
+      ];
+    case 'fleetEntry':
+      return [
+        {
+          label: 'New fleet entry',
+          detail: 'unit and count',
+          description: 'A card in the fleet and how many. The card name completes from the fleet\u2019s faction.',
+          words: ['entry', 'unit'],
+          body: ['- unit: $1', '  count: ${2:1}', '$0'],
+        },
+        {
+          label: 'New fleet entry with embarked units',
+          detail: 'a carrier and what it carries',
+          description: 'A Carrier or Launch Bay ship with the Fighters (and Bombers) it carries at the start.',
+          words: ['embark', 'entry', 'carrier'],
+          body: ['- unit: $1', '  embark:', '    - $2', '$0'],
+        },
+      ];
+  }
+}
+
+/** A faction: a choice of the workspace's factions when there are any, else a name to type over. */
+function factionPlaceholder(n: number, ctx: TemplateContext, fallback: string): string {
+  return ctx.factions.length ? choice(n, ctx.factions.map(yamlScalar)) : ph(n, fallback);
+}
+
+/** Every place, for tests and documentation. */
+export const TEMPLATE_PLACES: readonly TemplatePlace[] = [
+  'unitFile',
+  'factionFile',
+  'fleetFile',
+  'card',
+  'weapon',
+  'order',
+  'ability',
+  'commandAbility',
+  'fleetEntry',
+];

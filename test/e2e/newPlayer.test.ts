@@ -1,0 +1,252 @@
+/**
+ * A new player's first session, in real VS Code (code-server) with the packaged extension, from an
+ * empty folder: create a card file and write it from completion alone (the suggest widget, the
+ * template's tab stops), save it; create a fleet from completion, with the card picked from the
+ * suggestions; simulate the card (the engagement view opens); close the card file, and the fleet
+ * still resolves its card with the right points (issue #11). The user settings are VS Code's own
+ * (no test overrides for suggestions), so the extension's per-language defaults are what runs.
+ *
+ *   npm run test:e2e      (FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)
+ */
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { Workspace } from '../../server/src/core/workspace';
+import { checkDocument } from '../../server/src/core/check/index';
+import { CLASSES } from '../../server/src/core/rules/data';
+import { EXAMPLE_CLASS } from '../../server/src/core/features/templates';
+import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
+import { E2E_SETTINGS, workbenchUrl } from './fixture';
+import { ROOT } from './oracle';
+import { launchBrowser, Workbench } from './workbench';
+
+const OUT = join(ROOT, 'test-output', 'e2e');
+
+/** The test settings, minus those that turn quick suggestions off: a new player has them on. */
+const SETTINGS = Object.fromEntries(Object.entries(E2E_SETTINGS).filter(([k]) => k !== 'editor.quickSuggestions' && !k.startsWith('[fabled-')));
+
+describe('a new player\u2019s first session (code-server)', function () {
+  let sandbox: Sandbox;
+  let server: CodeServer;
+  let browser: Browser;
+  let wb: Workbench;
+
+  const FACTION = 'Ashen Reach';
+  const CARD = 'Cinder Hawk';
+  const points = CLASSES[EXAMPLE_CLASS].points;
+
+  before(async function () {
+    requireCodeServer();
+    mkdirSync(OUT, { recursive: true });
+    let vsix = process.env.FABLED_E2E_VSIX;
+    if (!vsix) {
+      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+      vsix = join(ROOT, 'fabled-star-tools.vsix');
+    }
+    assert.ok(existsSync(vsix), `${vsix} was not built`);
+    sandbox = makeSandbox(mkdtempSync(join(tmpdir(), 'fabled-empty-')), SETTINGS);
+    await installVsix(sandbox, vsix);
+    server = await startCodeServer(sandbox);
+    browser = await launchBrowser();
+    // An empty folder has no rows in the explorer: wait for the workbench only.
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(workbenchUrl(server));
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await page.waitForSelector('.explorer-folders-view', { timeout: 60_000 });
+    wb = new Workbench(page);
+  });
+
+  after(async function () {
+    await browser?.close();
+    await server?.stop();
+    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) {
+      const name = this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+      await wb.screenshot(join(OUT, `failed-new-player-${name}.png`)).catch(() => undefined);
+    }
+  });
+
+  const editor = () => wb.page.locator('.editor-group-container.active .monaco-editor').first();
+  const suggestRow = (label: string) => wb.page.locator('.editor-widget.suggest-widget.visible .monaco-list-row', { hasText: label }).first();
+  const disk = (rel: string) => readFileSync(join(sandbox.folder, rel), 'utf8');
+
+  /** Creates a file from the explorer's "New File..." button, as a user does, and waits for its editor. */
+  async function newFile(name: string): Promise<void> {
+    await wb.runCommand('View: Show Explorer');
+    // The folder's pane header carries the "New File..." action (shown on hover).
+    const header = wb.page.locator('.pane-header', { hasText: 'workspace' }).first();
+    await header.hover();
+    await header.locator('.action-label[aria-label^="New File"]').click();
+    const input = wb.page.locator('.explorer-folders-view .monaco-inputbox input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(name);
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator(`.tabs-container .tab.active[aria-label*="${name}"]`).waitFor({ state: 'visible' });
+    await editor().locator('.view-lines').click();
+  }
+
+  /** Types like a user; waits for the suggest widget to offer `label` focused, then accepts it with Enter. */
+  async function accept(label: string, typed?: string): Promise<void> {
+    if (typed) await wb.page.keyboard.type(typed, { delay: 60 });
+    await poll(
+      `the suggestion "${label}" to be offered and focused`,
+      async () => {
+        const row = suggestRow(label);
+        if (!(await row.isVisible().catch(() => false))) {
+          // Still nothing after typing: ask, as a user would with Ctrl+Space.
+          await wb.page.keyboard.press('Control+Space');
+          return false;
+        }
+        const focused = await row.evaluate((el) => el.classList.contains('focused')).catch(() => false);
+        if (!focused) await wb.page.keyboard.press('ArrowDown');
+        return focused;
+      },
+      30_000,
+      400,
+    );
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator('.editor-widget.suggest-widget.visible').waitFor({ state: 'hidden' });
+  }
+
+  /** The template's next tab stop: Tab, once any suggestion list (a choice's, or quick suggestions) is closed. */
+  async function nextStop(): Promise<void> {
+    const widget = wb.page.locator('.editor-widget.suggest-widget.visible');
+    if (await widget.isVisible().catch(() => false)) {
+      await wb.page.keyboard.press('Escape');
+      await widget.waitFor({ state: 'hidden' });
+    }
+    await wb.page.keyboard.press('Tab');
+  }
+
+  async function save(rel: string, expect: (text: string) => boolean): Promise<string> {
+    await wb.page.keyboard.press('Control+S');
+    return poll(`${rel} to be saved`, () => {
+      const t = existsSync(join(sandbox.folder, rel)) ? disk(rel) : '';
+      return expect(t) ? t : undefined;
+    });
+  }
+
+  /** Errors and warnings the project's validator finds in the saved files. */
+  function problems(): string[] {
+    const ws = new Workspace();
+    for (const rel of ['ashen.unit.yaml', 'first.fleet.yaml'])
+      if (existsSync(join(sandbox.folder, rel))) ws.set(`file://${join(sandbox.folder, rel)}`, disk(rel));
+    return ws
+      .uris()
+      .flatMap((u) => checkDocument(ws.get(u)!, ws))
+      .filter((p) => p.severity !== 'info')
+      .map((p) => `${p.code} ${p.message}`);
+  }
+
+  it('writes a card file from completion: the template, its tab stops, saved with no problem', async () => {
+    await newFile('ashen.unit.yaml');
+    await poll('the language mode "Fabled Star Unit Cards"', async () => (await wb.statusBarText()).includes('Fabled Star Unit Cards'));
+    // Quick suggestions while typing (no Ctrl+Space): "New" offers the file template.
+    await accept('New unit cards file', 'New');
+    // First stop: the faction; second: the card's name (a stop of its own: the faction stays).
+    await wb.page.keyboard.type(FACTION, { delay: 30 });
+    await nextStop();
+    await wb.page.keyboard.type(CARD, { delay: 30 });
+    await wb.page.keyboard.press('Escape');
+    await wb.page.keyboard.press('Escape');
+    const text = await save('ashen.unit.yaml', (t) => t.includes(CARD));
+    assert.match(text, new RegExp(`^faction: ${FACTION}\\nunits:\\n  - name: ${CARD}\\n    class: ${EXAMPLE_CLASS}\\n`));
+    assert.deepEqual(problems(), [], text);
+    await wb.runCommand('View: Focus Problems');
+    await poll('the Problems panel to say there are none', async () =>
+      /No problems have been detected/.test(
+        await wb.page
+          .locator('.markers-panel')
+          .innerText()
+          .catch(() => ''),
+      ),
+    );
+    await wb.closePanel();
+    await wb.screenshot(join(OUT, 'new-player-card.png'));
+  });
+
+  it('writes a fleet from completion, picking the card from the suggestions', async () => {
+    await newFile('first.fleet.yaml');
+    await accept('New fleet', 'New');
+    await wb.page.keyboard.type('First Fleet', { delay: 30 });
+    // Faction: a choice of the workspace's factions, the new one first; points: the Standard game.
+    await nextStop();
+    await nextStop();
+    await nextStop();
+    // The entry's card: an empty stop whose suggestions are the faction's cards.
+    await accept(CARD);
+    await wb.page.keyboard.press('Escape');
+    const text = await save('first.fleet.yaml', (t) => t.includes(`unit: ${CARD}`));
+    assert.match(text, new RegExp(`faction: ${FACTION}\\npoints: 1000\\nunits:\\n  - unit: ${CARD}\\n    count: 1\\n`));
+    assert.deepEqual(problems(), [], text);
+    const item = wb.page.locator('[id$="fabledStar.fleetPoints"]');
+    await poll(`the status bar to show "${points} / 1000 pts"`, async () => (await item.innerText().catch(() => '')).includes(`${points} / 1000 pts`));
+    await wb.screenshot(join(OUT, 'new-player-fleet.png'));
+  });
+
+  it('simulates the new card: the engagement view opens', async () => {
+    await wb.openFile('ashen.unit.yaml');
+    await wb.goTo(3, 12);
+    await wb.runCommand('Fabled Star: Simulate Engagement');
+    const input = wb.page.locator('.quick-input-widget input[type="text"]');
+    await input.waitFor({ state: 'visible' });
+    await poll('a defender to pick', async () => (await wb.page.locator('.quick-input-list .monaco-list-row').count()) > 0);
+    await wb.pickQuick(CARD);
+    await wb.page.locator(`.tabs-container .tab[aria-label*="Engagement: ${CARD}"]`).waitFor({ state: 'visible', timeout: 60_000 });
+    // The view's content (helper C's): any text naming the card, in the webview's frame.
+    await poll(
+      'the engagement view to show the card',
+      async () => {
+        for (const f of wb.page.frames()) {
+          if (f === wb.page.mainFrame()) continue;
+          const body = await f
+            .locator('body')
+            .innerText({ timeout: 500 })
+            .catch(() => '');
+          if (body.includes(CARD)) return true;
+        }
+        return false;
+      },
+      60_000,
+      250,
+    );
+    await wb.screenshot(join(OUT, 'new-player-engagement.png'));
+  });
+
+  it('closes the card file: the fleet still resolves its card, with the right points', async () => {
+    // Its tab's close button, as a user closes it (the focus may be in the engagement view's group).
+    const tab = wb.page.locator('.tabs-container .tab[aria-label*="ashen.unit.yaml"]');
+    await tab.hover();
+    await tab.locator('.tab-actions .action-label').first().click();
+    await tab.waitFor({ state: 'hidden' });
+    // The fleet's tab: its group becomes the active one again (the engagement view had the focus).
+    await wb.page.locator('.tabs-container .tab[aria-label*="first.fleet.yaml"]').click();
+    await wb.page.locator('.tabs-container .tab.active[aria-label*="first.fleet.yaml"]').waitFor({ state: 'visible' });
+    // An edit after the close, so that what is shown is computed after it: two copies of the card.
+    const source = disk('first.fleet.yaml');
+    const line = source.split('\n').findIndex((l) => /^\s+count: 1$/.test(l)) + 1;
+    assert.ok(line > 0, source);
+    await wb.goTo(line, 13);
+    await wb.page.keyboard.press('Backspace');
+    await wb.page.keyboard.type('2');
+    const item = wb.page.locator('[id$="fabledStar.fleetPoints"]');
+    await poll(`the status bar to show "${2 * points} / 1000 pts"`, async () => (await item.innerText().catch(() => '')).includes(`${2 * points} / 1000 pts`));
+    await wb.runCommand('View: Focus Problems');
+    const panel = await poll('the Problems panel to list the fleet\u2019s note and no unknown card', async () => {
+      const t = await wb.page
+        .locator('.markers-panel')
+        .innerText()
+        .catch(() => '');
+      return /unspent/.test(t) ? t : undefined;
+    });
+    assert.ok(!/FS-UNIT-UNKNOWN|not a card/i.test(panel), panel);
+    await wb.screenshot(join(OUT, 'new-player-after-close.png'));
+  });
+});
