@@ -57,6 +57,8 @@ export class Workspace {
   private readonly cardIndex = new Map<string, Map<string, CardRef[]>>();
   /** The cards each document put in the index, in the document's order. */
   private readonly contributed = new Map<string, CardRef[]>();
+  /** The index keys (faction, name) each document's cards were put under. */
+  private readonly contributedKeys = new Map<string, [string, string][]>();
   /** Each document's place in document order (the order documents were first added). */
   private readonly order = new Map<string, number>();
   private nextOrder = 0;
@@ -129,9 +131,8 @@ export class Workspace {
 
   /** Replaces one document's cards in the index (none: the document is gone or holds no cards). */
   private reindex(uri: string, doc: FabledDocument | undefined): void {
-    for (const ref of this.contributed.get(uri) ?? []) {
-      const fk = norm(ref.faction);
-      const nk = norm(ref.card.name.value ?? '');
+    // By the keys the cards were indexed under (card objects are shared with caches and may change).
+    for (const [fk, nk] of this.contributedKeys.get(uri) ?? []) {
       const byName = this.cardIndex.get(fk);
       const list = byName?.get(nk);
       if (!byName || !list) continue;
@@ -141,10 +142,12 @@ export class Workspace {
       if (!byName.size) this.cardIndex.delete(fk);
     }
     this.contributed.delete(uri);
+    this.contributedKeys.delete(uri);
     if (!doc || doc.kind === 'fleet') return;
     const faction = doc.faction.value ?? '';
     const fk = norm(faction);
     const refs: CardRef[] = [];
+    const keys: [string, string][] = [];
     doc.units.forEach((card, i) => {
       const name = card.name.value;
       if (!name) return;
@@ -154,6 +157,7 @@ export class Workspace {
       let byName = this.cardIndex.get(fk);
       if (!byName) this.cardIndex.set(fk, (byName = new Map()));
       const nk = norm(name);
+      keys.push([fk, nk]);
       const list = byName.get(nk);
       if (!list) return void byName.set(nk, [ref]);
       // Usually one card per name: find the place from the end.
@@ -161,7 +165,10 @@ export class Workspace {
       while (at > 0 && this.before(ref, list[at - 1]!)) at--;
       list.splice(at, 0, ref);
     });
-    if (refs.length) this.contributed.set(uri, refs);
+    if (refs.length) {
+      this.contributed.set(uri, refs);
+      this.contributedKeys.set(uri, keys);
+    }
   }
 
   private index(): Map<string, Map<string, CardRef[]>> {
