@@ -8,7 +8,7 @@ export function bigUnitFile(lines: number, faction = 'Bench'): string {
   return out.join('\n') + '\n';
 }
 
-function card(i: number, _faction: string): string[] {
+export function card(i: number, _faction: string): string[] {
   const cls = CLASS_NAMES[4 + (i % 6)]!; // Destroyer .. Dreadnought: cards with orders and several weapons
   const row = CLASSES[cls];
   const lines = [`  - name: Bench ${cls} ${i}`, `    class: ${cls}`, `    points: ${row.points}`];

@@ -8,6 +8,7 @@ import type { Row } from './util';
 import { benchCore } from './core';
 import { benchSim } from './sim';
 import { benchServer } from './server';
+import { benchEditor } from './editor';
 import { benchBalance } from './balance';
 import { benchRoster } from './roster';
 import { benchBattle } from './battle';
@@ -24,6 +25,7 @@ const SUITES: Suite[] = [
   { title: 'Validator and CLI core (issue 2)', key: 'core', run: benchCore },
   { title: 'Simulator (issue 4)', key: 'sim', run: benchSim },
   { title: 'Language server over stdio (issue 3)', key: 'server', run: benchServer },
+  { title: 'Speed as the editor sees it: built server vs yaml-language-server over stdio (issue 14)', key: 'editor', run: benchEditor },
   { title: 'Points estimate (issue 13)', key: 'balance', run: benchBalance },
   { title: 'Rosters (issue 15)', key: 'roster', run: benchRoster },
   { title: 'Fleet battle (issue 12)', key: 'battle', run: benchBattle },
@@ -44,7 +46,7 @@ async function main(): Promise<void> {
     console.log(`\n${s.title}`);
     for (const r of rows) {
       const ms = r.medianMs;
-      console.log(`  ${r.name.padEnd(92)} ${fmt(ms).padStart(9)} ms   goal ${r.goal}${r.note ? `   (${r.note})` : ''}`);
+      console.log(`  ${r.name.padEnd(92)} ${fmt(ms).padStart(9)} ${r.unit ?? 'ms'}   goal ${r.goal}${r.note ? `   (${r.note})` : ''}`);
     }
   }
   const out = path.join(process.cwd(), '.bench');

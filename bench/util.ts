@@ -3,6 +3,8 @@ export interface Row {
   medianMs: number;
   goal: string;
   note?: string;
+  /** What the figure counts, when not milliseconds. */
+  unit?: string;
 }
 
 export function median(xs: number[]): number {

@@ -29,7 +29,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   inlayHints: Object.freeze({ points: true, combinedShields: true, weaponOdds: true }),
   codeLens: Object.freeze({ enabled: true }),
   diagnostics: Object.freeze({ delayMs: 150 }),
-  workspace: Object.freeze({ maxFiles: 5000 }),
+  workspace: Object.freeze({ maxFiles: 25000 }),
   pointsEstimate: Object.freeze({ enabled: true }),
 }) as Settings;
 

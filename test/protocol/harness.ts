@@ -64,6 +64,8 @@ export class Client {
   readonly versions = new Map<string, number>();
   readonly texts = new Map<string, string>();
   refreshes = 0;
+  /** Tokens of the work-done progress the server created (window/workDoneProgress/create). */
+  readonly progressTokens: (string | number)[] = [];
   inlayRefreshes = 0;
   registrations: unknown[] = [];
   settings: Record<string, unknown>;
@@ -228,6 +230,7 @@ export function positionAt(text: string, offset: number): Position {
 }
 
 export const CAPABILITIES = (pull: boolean): ClientCapabilities => ({
+  window: { workDoneProgress: true },
   workspace: {
     configuration: true,
     workspaceFolders: true,
@@ -267,7 +270,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Client> {
     client.diagnostics.set(p.uri, p);
     client.notifyChanged();
   });
-  for (const method of ['fabledStar/fleetSummaryChanged', 'window/logMessage', 'window/showMessage']) {
+  for (const method of ['fabledStar/fleetSummaryChanged', 'window/logMessage', 'window/showMessage', '$/progress']) {
     conn.onNotification(method, (params: unknown) => {
       client.notifications.push({ method, params });
       client.notifyChanged();
@@ -292,7 +295,10 @@ export async function startServer(opts: StartOptions = {}): Promise<Client> {
     return null;
   });
   conn.onRequest('workspace/codeLens/refresh', () => null);
-  conn.onRequest('window/workDoneProgress/create', () => null);
+  conn.onRequest('window/workDoneProgress/create', (p: { token: string | number }) => {
+    client.progressTokens.push(p.token);
+    return null;
+  });
   conn.listen();
   const rootUri = pathToFileURL(root).toString();
   const folders = opts.folders ? opts.folders.map((f) => ({ uri: pathToFileURL(join(root, f)).toString(), name: f })) : [{ uri: rootUri, name: 'ws' }];

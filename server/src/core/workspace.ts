@@ -50,8 +50,22 @@ export class Workspace {
   private docs = new Map<string, FabledDocument>();
   /** Per document: parsed cards by their text, so an edit re-parses only the card it touched. */
   private caches = new Map<string, ChunkCache>();
-  /** faction (normalised) -> card name (normalised) -> every card of that name. */
-  private cardIndex: Map<string, Map<string, CardRef[]>> | undefined;
+  /**
+   * faction (normalised) -> card name (normalised) -> every card of that name, in document order.
+   * Kept up to date document by document: a change replaces only that document's cards.
+   */
+  private readonly cardIndex = new Map<string, Map<string, CardRef[]>>();
+  /** The cards each document put in the index, in the document's order. */
+  private readonly contributed = new Map<string, CardRef[]>();
+  /** The index keys (faction, name) each document's cards were put under. */
+  private readonly contributedKeys = new Map<string, [string, string][]>();
+  /** Each document's place in document order (the order documents were first added). */
+  private readonly order = new Map<string, number>();
+  private nextOrder = 0;
+  /** Each indexed card's place in its document. */
+  private readonly place = new WeakMap<CardRef, number>();
+  /** Derived lists, dropped whenever a card document changes. */
+  private derived: { factions?: string[]; cardsOf: Map<string, CardRef[]> } = { cardsOf: new Map() };
   /** Bumped on every change, so that callers can cache derived data. */
   version = 0;
 
@@ -68,15 +82,22 @@ export class Workspace {
     if (!cache || (old && old.kind !== kind)) this.caches.set(uri, (cache = new ChunkCache()));
     const doc = parseDocument(uri, text, kind, cache);
     if (!doc) return undefined;
+    if (!this.order.has(uri)) this.order.set(uri, this.nextOrder++);
     this.docs.set(uri, doc);
-    this.changed(doc.kind !== 'fleet' || (old !== undefined && old.kind !== 'fleet'));
+    const cards = doc.kind !== 'fleet' || (old !== undefined && old.kind !== 'fleet');
+    if (cards) this.reindex(uri, doc);
+    this.changed(cards);
     return doc;
   }
 
   delete(uri: string): void {
     this.caches.delete(uri);
     const old = this.docs.get(uri);
-    if (this.docs.delete(uri)) this.changed(old?.kind !== 'fleet');
+    if (this.docs.delete(uri)) {
+      if (old?.kind !== 'fleet') this.reindex(uri, undefined);
+      this.order.delete(uri);
+      this.changed(old?.kind !== 'fleet');
+    }
   }
 
   get(uri: string): FabledDocument | undefined {
@@ -98,33 +119,66 @@ export class Workspace {
   /** `cards`: whether the change can touch the card index (fleets hold no cards, so a fleet edit keeps it). */
   private changed(cards = true): void {
     this.version++;
-    if (cards) this.cardIndex = undefined;
+    if (cards) this.derived = { cardsOf: new Map() };
+  }
+
+  /** Whether card `a` comes before card `b` in document order. */
+  private before(a: CardRef, b: CardRef): boolean {
+    const oa = this.order.get(a.uri) ?? 0;
+    const ob = this.order.get(b.uri) ?? 0;
+    return oa !== ob ? oa < ob : (this.place.get(a) ?? 0) < (this.place.get(b) ?? 0);
+  }
+
+  /** Replaces one document's cards in the index (none: the document is gone or holds no cards). */
+  private reindex(uri: string, doc: FabledDocument | undefined): void {
+    // By the keys the cards were indexed under (card objects are shared with caches and may change).
+    for (const [fk, nk] of this.contributedKeys.get(uri) ?? []) {
+      const byName = this.cardIndex.get(fk);
+      const list = byName?.get(nk);
+      if (!byName || !list) continue;
+      const rest = list.filter((r) => r.uri !== uri);
+      if (rest.length) byName.set(nk, rest);
+      else byName.delete(nk);
+      if (!byName.size) this.cardIndex.delete(fk);
+    }
+    this.contributed.delete(uri);
+    this.contributedKeys.delete(uri);
+    if (!doc || doc.kind === 'fleet') return;
+    const faction = doc.faction.value ?? '';
+    const fk = norm(faction);
+    const refs: CardRef[] = [];
+    const keys: [string, string][] = [];
+    doc.units.forEach((card, i) => {
+      const name = card.name.value;
+      if (!name) return;
+      const ref: CardRef = { uri, card, faction };
+      this.place.set(ref, i);
+      refs.push(ref);
+      let byName = this.cardIndex.get(fk);
+      if (!byName) this.cardIndex.set(fk, (byName = new Map()));
+      const nk = norm(name);
+      keys.push([fk, nk]);
+      const list = byName.get(nk);
+      if (!list) return void byName.set(nk, [ref]);
+      // Usually one card per name: find the place from the end.
+      let at = list.length;
+      while (at > 0 && this.before(ref, list[at - 1]!)) at--;
+      list.splice(at, 0, ref);
+    });
+    if (refs.length) {
+      this.contributed.set(uri, refs);
+      this.contributedKeys.set(uri, keys);
+    }
   }
 
   private index(): Map<string, Map<string, CardRef[]>> {
-    if (this.cardIndex) return this.cardIndex;
-    const idx = new Map<string, Map<string, CardRef[]>>();
-    for (const doc of this.docs.values()) {
-      if (doc.kind === 'fleet') continue;
-      const faction = doc.faction.value ?? '';
-      for (const card of doc.units) {
-        const name = card.name.value;
-        if (!name) continue;
-        let byName = idx.get(norm(faction));
-        if (!byName) idx.set(norm(faction), (byName = new Map()));
-        const list = byName.get(norm(name)) ?? [];
-        list.push({ uri: doc.uri, card, faction });
-        byName.set(norm(name), list);
-      }
-    }
-    this.cardIndex = idx;
-    return idx;
+    return this.cardIndex;
   }
 
   /** Every card, in document order. */
   allCards(): CardRef[] {
     const out: CardRef[] = [];
-    for (const byName of this.index().values()) for (const list of byName.values()) for (const r of list) out.push(r);
+    for (const uri of this.docs.keys()) for (const r of this.contributed.get(uri) ?? []) out.push(r);
     return out;
   }
 
@@ -168,22 +222,35 @@ export class Workspace {
     if (faction !== undefined) return idx.get(norm(faction))?.get(norm(name)) ?? [];
     const out: CardRef[] = [];
     for (const byName of idx.values()) for (const r of byName.get(norm(name)) ?? []) out.push(r);
-    return out;
+    // Cards of several factions: in document order, whichever faction the index met first.
+    return out.length > 1 ? this.sorted(out) : out;
   }
 
-  /** The factions that have at least one card. */
+  /** The factions that have at least one card, in the order their first cards come. */
   factions(): string[] {
-    const out: string[] = [];
+    if (this.derived.factions) return this.derived.factions;
+    const firsts: CardRef[] = [];
     for (const byName of this.index().values()) {
-      const first = byName.values().next().value;
-      if (first && first[0]) out.push(first[0].faction);
+      let first: CardRef | undefined;
+      for (const list of byName.values()) if (list[0] && (!first || this.before(list[0], first))) first = list[0];
+      if (first) firsts.push(first);
     }
-    return out;
+    return (this.derived.factions = this.sorted(firsts).map((r) => r.faction));
   }
 
-  /** Cards of a faction (the first card of each name). */
+  /** Cards of a faction (the first card of each name), in document order. */
   cardsOf(faction: string): CardRef[] {
-    const byName = this.index().get(norm(faction));
-    return byName ? [...byName.values()].map((l) => l[0]!) : [];
+    const key = norm(faction);
+    let out = this.derived.cardsOf.get(key);
+    if (!out) {
+      const byName = this.index().get(key);
+      out = byName ? this.sorted([...byName.values()].map((l) => l[0]!)) : [];
+      this.derived.cardsOf.set(key, out);
+    }
+    return out.slice();
+  }
+
+  private sorted(refs: CardRef[]): CardRef[] {
+    return refs.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
   }
 }

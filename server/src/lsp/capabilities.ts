@@ -18,6 +18,8 @@ export interface ClientFeatures {
   markdownHover: boolean;
   /** Completion documentation as Markdown (else plain text). */
   markdownDocs: boolean;
+  /** window/workDoneProgress/create: the server may show progress (the workspace scan). */
+  workDoneProgress: boolean;
 }
 
 export function clientFeatures(caps: ClientCapabilities): ClientFeatures {
@@ -38,6 +40,7 @@ export function clientFeatures(caps: ClientCapabilities): ClientFeatures {
     // A client that lists formats and leaves Markdown out reads text only (eglot without markdown-mode).
     markdownHover: !hf || hf.length === 0 || hf.includes('markdown'),
     markdownDocs: !df || df.length === 0 || df.includes('markdown'),
+    workDoneProgress: caps.window?.workDoneProgress === true,
   };
 }
 

@@ -40,6 +40,12 @@ export class Diagnostics {
   /** Problems per document, valid while the workspace version is unchanged. */
   private readonly cache = new Map<string, { wsVersion: number; problems: Problem[] }>();
 
+  /**
+   * What was last published for each closed workspace file: a card edit re-checks every closed file
+   * of its faction, and sending each its unchanged diagnostics again floods the client (20,000
+   * messages a keystroke in a big workspace).
+   */
+  private readonly closedSent = new Map<string, string>();
   /** Whether cards get FS-POINTS-ESTIMATE notes (`fabledStar.pointsEstimate.enabled`, read for the window). */
   private estimateNotes = true;
   /** The reference field the notes were last computed against (see `fieldMoved`). */
@@ -115,6 +121,7 @@ export class Diagnostics {
 
   /** A document left the workspace: its diagnostics go too (push mode). */
   clear(uri: string): void {
+    this.closedSent.delete(uri);
     if (!this.state.client.pull) void this.state.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 
@@ -125,6 +132,11 @@ export class Diagnostics {
     if (!r) return;
     // Never publish for a version that is no longer the document's.
     if (documents.get(uri)?.version !== version) return;
+    if (version === undefined) {
+      const sent = JSON.stringify(r.diagnostics);
+      if (this.closedSent.get(uri) === sent) return this.fleetChanged(uri);
+      this.closedSent.set(uri, sent);
+    } else this.closedSent.delete(uri);
     void connection.sendDiagnostics({ uri, version: r.version, diagnostics: r.diagnostics });
     this.fleetChanged(uri);
   }

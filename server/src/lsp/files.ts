@@ -9,7 +9,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import fg from 'fast-glob';
 import { realpath } from 'node:fs/promises';
-import { MAX_READ_BYTES, isInside, readCapped } from '../node/read';
+import { MAX_READ_BYTES, isInside, readCapped, readCappedSync, type ReadResult } from '../node/read';
 import { kindOfUri, LANGUAGE_IDS } from '../core/model/parse';
 import type { FabledDocument } from '../core/model/types';
 import type { ServerState } from './state';
@@ -108,17 +108,44 @@ export class Files {
    * (../node/read). A file whose folder is removed while it is read is dropped.
    */
   async load(uri: string): Promise<void> {
-    const { state } = this;
-    if (state.documents.get(uri)) return;
-    if (!this.inFolders(uri)) return this.forget(uri);
+    this.apply(uri, await this.read(uri));
+  }
+
+  /** The reading half of `load`: the file's text, or what to do instead. */
+  private async read(uri: string): Promise<ReadOutcome> {
+    if (this.state.documents.get(uri)) return 'skip';
+    if (!this.inFolders(uri)) return 'forget';
     const path = URI.parse(uri).fsPath;
-    const read = await readCapped(path, { maxBytes: MAX_READ_BYTES, within: await this.folderPaths().real });
+    return this.outcome(path, await readCapped(path, { maxBytes: MAX_READ_BYTES, within: await this.folderPaths().real }));
+  }
+
+  /**
+   * `read`, synchronously, for the scan's slices: small files read faster without a trip through
+   * the thread pool for each of the six calls (same rules: ../node/read opens without blocking,
+   * so a FIFO cannot hang it). `within`: the folders' real paths.
+   */
+  private readNow(uri: string, within: string[]): ReadOutcome {
+    if (this.state.documents.get(uri)) return 'skip';
+    if (!this.inFolders(uri)) return 'forget';
+    const path = URI.parse(uri).fsPath;
+    return this.outcome(path, readCappedSync(path, { maxBytes: MAX_READ_BYTES, within }));
+  }
+
+  private outcome(path: string, read: ReadResult): ReadOutcome {
     if (!read.ok) {
       if (read.reason !== 'error')
-        state.connection.console.warn(`Not reading ${path}: ${read.reason === 'too-large' ? `larger than ${MAX_READ_BYTES} bytes` : read.message}.`);
+        this.state.connection.console.warn(`Not reading ${path}: ${read.reason === 'too-large' ? `larger than ${MAX_READ_BYTES} bytes` : read.message}.`);
       // Unreadable (deleted meanwhile, permissions, not a card file at all): treat as absent.
-      return this.forget(uri);
+      return 'forget';
     }
+    return { text: read.text };
+  }
+
+  /** The indexing half of `load`, run right after the read (the checks are made again: time has passed). */
+  private apply(uri: string, read: ReadOutcome): void {
+    const { state } = this;
+    if (read === 'skip') return;
+    if (read === 'forget') return this.forget(uri);
     const text = read.text;
     if (state.documents.get(uri)) return; // opened meanwhile: the editor's text wins
     if (!this.inFolders(uri)) return this.forget(uri); // its folder was removed meanwhile
@@ -174,26 +201,65 @@ export class Files {
     }
   }
 
-  /** Reads the folders' files, then re-validates everything (whatever refers across files may resolve differently now). */
+  /**
+   * Reads the folders' files, then re-validates everything (whatever refers across files may
+   * resolve differently now). Shows work-done progress when the client can (one begin, reports at
+   * most every PROGRESS_MS, one end), and reads in slices of SCAN_SLICE files that yield to the
+   * event loop, so that requests and open documents are served while a big workspace is read.
+   */
   async scan(list: WorkspaceFolder[]): Promise<void> {
     this.scanning++;
+    const progress = this.startProgress();
     try {
-      await this.scanFolders(list);
+      await this.scanFolders(list, progress);
     } finally {
       this.scanning--;
+      progress.done();
     }
     this.revalidateAll();
   }
 
   revalidateAll(): void {
     if (!this.state.initialised) return;
-    this.scheduler.revalidateAll(this.state.ws.uris());
+    // Open documents first: they are what the user looks at.
+    const uris = this.state.ws.uris();
+    const open = uris.filter((u) => this.state.documents.get(u));
+    this.scheduler.revalidateAll(open.length ? [...open, ...uris.filter((u) => !this.state.documents.get(u))] : uris);
   }
 
-  private async scanFolders(list: WorkspaceFolder[]): Promise<void> {
+  private startProgress(): ScanProgress {
+    const { connection } = this.state;
+    let last = 0;
+    let ended = false;
+    const reporter = this.state.client.workDoneProgress
+      ? connection.window.createWorkDoneProgress().then(
+          (r) => {
+            if (!ended) r.begin('Fabled Star: indexing the workspace', 0, 'listing files', false);
+            return r;
+          },
+          () => undefined,
+        )
+      : undefined;
+    return {
+      report: (done, total) => {
+        const now = performance.now();
+        if (!reporter || ended || (now - last < PROGRESS_MS && done < total)) return;
+        last = now;
+        void reporter.then((r) => !ended && r?.report(total ? Math.floor((done / total) * 100) : 0, `${done} of ${total} files`));
+      },
+      done: () => {
+        if (ended) return;
+        ended = true;
+        void reporter?.then((r) => r?.done());
+      },
+    };
+  }
+
+  private async scanFolders(list: WorkspaceFolder[], progress: ScanProgress): Promise<void> {
     const { connection } = this.state;
     const max = (await this.state.settingsFor(undefined)).workspace.maxFiles;
     let loaded = 0;
+    const listed: { folder: WorkspaceFolder; files: string[] }[] = [];
     for (const folder of list) {
       let root: string;
       try {
@@ -215,16 +281,38 @@ export class Files {
         connection.console.warn(`Could not list ${root}: ${String(e)}`);
       }
       files.sort();
-      for (const f of files) {
+      listed.push({ folder, files });
+      loaded += files.length;
+    }
+    const total = Math.min(max, loaded);
+    let read = 0;
+    for (const { folder, files } of listed) {
+      for (let at = 0; at < files.length && read < max; at += SCAN_SLICE) {
         // The folder may be removed while it is read: stop, and read none of the rest.
         if (!this.state.folders.some((x) => x.uri === folder.uri)) break;
-        if (loaded >= max) {
-          connection.console.warn(`Read the first ${max} Fabled Star files of the workspace (fabledStar.workspace.maxFiles); the rest are not indexed.`);
-          break;
-        }
-        await this.load(URI.file(f).toString());
-        loaded++;
+        const slice = files.slice(at, Math.min(at + SCAN_SLICE, at + max - read)).map((f) => URI.file(f).toString());
+        // Read and indexed in order (the order decides which of two same-named cards comes first).
+        const within = await this.folderPaths().real;
+        const texts = slice.map((uri) => this.readNow(uri, within));
+        for (let i = 0; i < slice.length; i++) this.apply(slice[i]!, texts[i]!);
+        read += slice.length;
+        progress.report(read, total);
+        await new Promise<void>((r) => setImmediate(r));
       }
     }
+    if (loaded > max)
+      connection.console.warn(`Read the first ${max} Fabled Star files of the workspace (fabledStar.workspace.maxFiles); the rest are not indexed.`);
   }
 }
+
+type ReadOutcome = { text: string } | 'skip' | 'forget';
+
+interface ScanProgress {
+  report(done: number, total: number): void;
+  done(): void;
+}
+
+/** Files read at once during a scan, between two turns of the event loop. */
+export const SCAN_SLICE = 32;
+/** At most one progress report this often (ms). */
+const PROGRESS_MS = 100;

@@ -37,7 +37,9 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     const deps = new Set(dependents(state.ws, uri, before, after));
     // A new reference field for the points estimate moves every card's note, in every file.
     if (cards && diagnostics.fieldMoved()) for (const u of state.ws.uris()) if (u !== uri && state.ws.get(u)?.kind !== 'fleet') deps.add(u);
-    scheduler.changed(uri, deps, cards);
+    // Open documents first: in a big workspace the closed files of a faction can number thousands.
+    const open = [...deps].filter((d) => state.documents.get(d));
+    scheduler.changed(uri, open.length ? new Set([...open, ...deps]) : deps, cards);
   };
   const readEstimateSetting = () =>
     void state.settingsFor(undefined).then((s) => {

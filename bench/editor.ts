@@ -1,0 +1,347 @@
+/**
+ * Speed as the editor sees it (issue 14): the BUILT server (dist/server.js) over stdio, driven by a
+ * real LSP client (vscode-languageserver-protocol's createProtocolConnection, as the protocol
+ * tests do), side by side with yaml-language-server over stdio configured with our JSON schema, in
+ * the same run, with the bare parse of the position-keeping YAML parsers as the floor.
+ *
+ * (a) Cold open: a fresh server, didOpen of a 20,000-line unit file -> its diagnostics; RSS after.
+ * (b) A workspace of 20,000 card files and 500 fleets: server start -> the opened fleet's resolved
+ *     diagnostics; hover latency during the scan; work-done progress seen; RSS after indexing.
+ * (c) Edit -> diagnostics in a fleet (a fleet edit, and a card edit the fleet depends on) in
+ *     workspaces of 1,000, 10,000 and 20,000 card files: the curve should stay flat.
+ *
+ * Figures are medians with min and max. Linux: RSS is read from /proc/<pid>/status.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
+import { bigUnitFile, card } from './generate';
+import { median, type Row } from './util';
+import { CAPABILITIES, startServer, type Client } from '../test/protocol/harness';
+import { CLASS_NAMES } from '../server/src/core/rules/data';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const WS_RUNS = Number(process.env.BENCH_WS_RUNS ?? 3);
+const EDITS = 20;
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function proc(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+function spread(xs: number[], unit = 'ms'): string {
+  const f = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+  return xs.length > 1 ? `min ${f(Math.min(...xs))}, max ${f(Math.max(...xs))} ${unit}, n=${xs.length}` : `n=1`;
+}
+
+/** The 20,000-line file, with one deliberate schema error (so both servers show they checked it). */
+function coldFile(): string {
+  const text = bigUnitFile(20000, 'Bench');
+  const at = text.indexOf('    points: ', text.length >> 1);
+  return text.slice(0, at) + '    points: lots' + text.slice(text.indexOf('\n', at));
+}
+
+async function oursCold(text: string): Promise<{ ms: number; rss: number; problems: number }> {
+  const c = await startServer({ folder: false });
+  try {
+    await pause(300); // let the process settle after initialize, as an editor's would
+    const t0 = performance.now();
+    const uri = await c.open('big.unit.yaml', text);
+    await c.waitFor('diagnostics', () => c.arrivals.has(uri), 60000);
+    const ms = c.arrivals.get(uri)!.at - t0;
+    return { ms, rss: proc(c.child.pid, 'VmRSS'), problems: c.diagnostics.get(uri)!.diagnostics.length };
+  } finally {
+    await c.stop();
+  }
+}
+
+/** yaml-language-server over stdio, with schemas/fabled-unit.schema.json mapped to *.unit.yaml. */
+async function peerCold(text: string): Promise<{ ms: number; rss: number; problems: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'fabled-peer-'));
+  const file = join(dir, 'big.unit.yaml');
+  writeFileSync(file, text);
+  const uri = pathToFileURL(file).toString();
+  const schema = pathToFileURL(join(process.cwd(), 'schemas', 'fabled-unit.schema.json')).toString();
+  const yamlSettings = {
+    validate: true,
+    hover: false,
+    completion: false,
+    format: { enable: false },
+    schemaStore: { enable: false },
+    schemas: { [schema]: ['*.unit.yaml'] },
+  };
+  const bin = join(process.cwd(), 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
+  const child = spawn(process.execPath, [bin, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const conn = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  let arrived: { at: number; n: number } | undefined;
+  conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+    if (p.uri === uri && !arrived) arrived = { at: performance.now(), n: p.diagnostics.length };
+  });
+  conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
+    p.items.map((i) => (i.section === 'yaml' ? yamlSettings : i.section === 'editor' ? { tabSize: 2, detectIndentation: false } : null)),
+  );
+  conn.onRequest('client/registerCapability', () => null);
+  conn.onRequest('window/workDoneProgress/create', () => null);
+  conn.listen();
+  try {
+    await conn.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: CAPABILITIES(false) });
+    await conn.sendNotification('initialized', {});
+    await conn.sendNotification('workspace/didChangeConfiguration', { settings: { yaml: yamlSettings } });
+    await pause(300);
+    const t0 = performance.now();
+    await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+    for (let i = 0; !arrived && i < 6000; i++) await pause(5);
+    if (!arrived) throw new Error('yaml-language-server sent no diagnostics');
+    return { ms: arrived.at - t0, rss: proc(child.pid, 'VmRSS'), problems: arrived.n };
+  } finally {
+    try {
+      await Promise.race([conn.sendRequest('shutdown'), pause(2000)]);
+      await conn.sendNotification('exit');
+    } catch {
+      // gone already
+    }
+    conn.dispose();
+    await Promise.race([new Promise((r) => child.once('exit', r)), pause(2000)]);
+    if (child.exitCode === null) child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The floor: a fresh node process parses the text once (cold, as a fresh server does) with each parser. */
+function bareParse(text: string): Record<string, number> {
+  const dir = mkdtempSync(join(tmpdir(), 'fabled-floor-'));
+  const file = join(dir, 'big.unit.yaml');
+  writeFileSync(file, text);
+  const script = `
+    const fs = require('fs'); const { performance } = require('perf_hooks');
+    const text = fs.readFileSync(${JSON.stringify(file)}, 'utf8');
+    const which = process.argv[1];
+    let parse;
+    if (which === 'yaml-ast-parser') { const p = require('@stoplight/yaml-ast-parser'); parse = (t) => p.load(t); }
+    else { const y = require('yaml'); parse = (t) => y.parseDocument(t, { keepSourceTokens: false }); }
+    const t0 = performance.now(); parse(text); process.stdout.write(String(performance.now() - t0));`;
+  const out: Record<string, number> = {};
+  try {
+    for (const which of ['yaml-ast-parser', 'yaml'])
+      out[which] = Number(execFileSync(process.execPath, ['-e', script, which], { cwd: process.cwd(), encoding: 'utf8' }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+/** A workspace of `cards` one-card files and `fleets` fleets of 8 entries each. */
+function workspace(cards: number, fleets: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < cards; i++) files[`cards/c${String(i).padStart(5, '0')}.unit.yaml`] = ['faction: Bench', 'units:', ...card(i, 'Bench')].join('\n') + '\n';
+  for (let f = 0; f < fleets; f++) {
+    const out = [`name: Bench Fleet ${f}`, 'faction: Bench', 'points: 100000', 'objectives: 10', 'units:'];
+    for (let e = 0; e < 8; e++) {
+      const i = (f * 7 + e * 13) % cards;
+      out.push(`  - unit: Bench ${CLASS_NAMES[4 + (i % 6)]} ${i}`);
+      if (e % 3 === 0) out.push('    count: 2');
+    }
+    files[`fleets/fleet-${String(f).padStart(3, '0')}.fleet.yaml`] = out.join('\n') + '\n';
+  }
+  return files;
+}
+
+const ended = (c: Client) => c.notifications.some((n) => n.method === '$/progress' && (n.params as { value: { kind: string } }).value.kind === 'end');
+
+interface WsRun {
+  firstResolved: number;
+  scanEnd: number;
+  hovers: number[];
+  reports: number;
+  rss: number;
+  hwm: number;
+  fleetEdits: number[];
+  cardEdits: number[];
+}
+
+async function workspaceRun(cards: number, fleets: number, edits: boolean): Promise<WsRun> {
+  const files = workspace(cards, fleets);
+  const fleetRel = 'fleets/fleet-000.fleet.yaml';
+  let t0 = 0;
+  // The client's typing delay is 0 here, so that a card edit's dependents are re-checked at once and what is timed is the work.
+  const c = await startServer({ files, settings: { diagnostics: { delayMs: 0 } }, before: () => (t0 = performance.now()) });
+  try {
+    const fleet = await c.open(fleetRel, files[fleetRel]);
+    const hovers: number[] = [];
+    while (!ended(c) && performance.now() - t0 < 120000) {
+      const h0 = performance.now();
+      await c.request('textDocument/hover', { textDocument: { uri: fleet }, position: c.pos(fleet, 'objectives', 2) });
+      hovers.push(performance.now() - h0);
+      await pause(20);
+    }
+    await c.waitFor('scan end', () => ended(c), 120000);
+    const scanEnd = performance.now() - t0;
+    await c.diagnosticsWhere(fleet, 'the fleet resolved', (d) => !d.some((x) => x.code === 'FS-UNIT-UNKNOWN'), 120000);
+    const firstResolved = c.arrivals.get(fleet)!.at - t0;
+    const reports = c.notifications.filter((n) => n.method === '$/progress' && (n.params as { value: { kind: string } }).value.kind === 'report').length;
+    const rss = proc(c.child.pid, 'VmRSS');
+    const hwm = proc(c.child.pid, 'VmHWM');
+    const fleetEdits: number[] = [];
+    const cardEdits: number[] = [];
+    if (edits) {
+      await pause(500); // let the re-validation of the workspace after the scan finish
+      for (let i = 0; i < EDITS + 3; i++) {
+        await pause(60);
+        const [a, b] = i % 2 ? ['    count: 3', '    count: 2'] : ['    count: 2', '    count: 3'];
+        const e0 = performance.now();
+        const v = await c.edit(fleet, a, b);
+        await c.waitFor('fleet diagnostics', () => c.arrivals.get(fleet)?.version === v, 30000);
+        if (i >= 3) fleetEdits.push(c.arrivals.get(fleet)!.at - e0);
+      }
+      const cardRel = 'cards/c00000.unit.yaml';
+      const cardUri = await c.open(cardRel, files[cardRel]);
+      await c.waitFor('card diagnostics', () => c.arrivals.has(cardUri), 30000);
+      for (let i = 0; i < EDITS + 3; i++) {
+        await pause(60);
+        const n = c.published.length;
+        const [a, b] = i % 2 ? ['    points: 41', '    points: 40'] : ['    points: 40', '    points: 41'];
+        const text = c.texts.get(cardUri)!;
+        const from = text.includes(a) ? a : text.match(/ {4}points: \d+/)![0];
+        const e0 = performance.now();
+        await c.edit(cardUri, from, b);
+        await c.waitFor('the fleet re-checked', () => c.published.slice(n).some((p) => p.uri === fleet), 30000);
+        if (i >= 3) cardEdits.push(c.arrivals.get(fleet)!.at - e0);
+      }
+    }
+    return { firstResolved, scanEnd, hovers, reports, rss, hwm, fleetEdits, cardEdits };
+  } finally {
+    await c.stop();
+  }
+}
+
+export async function benchEditor(): Promise<Row[]> {
+  const rows: Row[] = [];
+  // BENCH_PARTS=a (or b, c): only those parts; (c) at 20,000 files reuses the first run of (b).
+  const parts = process.env.BENCH_PARTS ?? 'abc';
+  if (parts.includes('a')) await coldOpen(rows);
+  if (parts.includes('b') || parts.includes('c')) await workspaces(rows, parts.includes('b'), parts.includes('c'));
+  rows.push({ name: 'load average at the end', medianMs: Number(load()), goal: '', unit: '' });
+  return rows;
+}
+
+const load = () => loadavg()[0]!.toFixed(1);
+
+async function coldOpen(rows: Row[]): Promise<void> {
+  const text = coldFile();
+  const lines = text.split('\n').length - 1;
+  const ours: { ms: number; rss: number; problems: number }[] = [];
+  const peer: { ms: number; rss: number; problems: number }[] = [];
+  const floors: Record<string, number[]> = {};
+  const loadStart = load();
+  for (let i = 0; i < RUNS; i++) {
+    // Interleaved, so that both see the same load.
+    ours.push(await oursCold(text));
+    peer.push(await peerCold(text));
+    for (const [k, v] of Object.entries(bareParse(text))) (floors[k] ??= []).push(v);
+  }
+  const oMs = ours.map((r) => r.ms);
+  const pMs = peer.map((r) => r.ms);
+  const floorName = Object.keys(floors).sort((a, b) => median(floors[a]!) - median(floors[b]!))[0]!;
+  const floor = median(floors[floorName]!);
+  rows.push({
+    name: `(a) cold open, ${lines}-line unit file, fresh server: didOpen -> diagnostics (${ours[0]!.problems} problems)`,
+    medianMs: median(oMs),
+    goal: `>= 5x faster than the peer, <= 2x the floor`,
+    note: `${spread(oMs)}; ${(median(pMs) / median(oMs)).toFixed(1)}x faster than the peer, ${(median(oMs) / floor).toFixed(2)}x the floor; load ${loadStart}`,
+  });
+  rows.push({
+    name: `(a) peer: yaml-language-server ${peerVersion()} with schemas/fabled-unit.schema.json (${peer[0]!.problems} problems)`,
+    medianMs: median(pMs),
+    goal: 'reference',
+    note: spread(pMs),
+  });
+  for (const [k, v] of Object.entries(floors))
+    rows.push({
+      name: `(a) floor: bare first parse in a fresh process, ${k}${k === floorName ? ' (fastest)' : ''}`,
+      medianMs: median(v),
+      goal: 'reference',
+      note: spread(v),
+    });
+  rows.push({
+    name: '(a) RSS after the cold open (MB): ours',
+    medianMs: median(ours.map((r) => r.rss)),
+    goal: 'next to the peer',
+    note: spread(
+      ours.map((r) => r.rss),
+      'MB',
+    ),
+    unit: 'MB',
+  });
+  rows.push({
+    name: '(a) RSS after the cold open (MB): yaml-language-server',
+    medianMs: median(peer.map((r) => r.rss)),
+    goal: 'reference',
+    note: spread(
+      peer.map((r) => r.rss),
+      'MB',
+    ),
+    unit: 'MB',
+  });
+}
+
+async function workspaces(rows: Row[], b: boolean, c: boolean): Promise<void> {
+  const big: WsRun[] = [];
+  for (let i = 0; i < (b ? WS_RUNS : 1); i++) big.push(await workspaceRun(20000, 500, i === 0 && c));
+  const first = big.map((r) => r.firstResolved);
+  rows.push({
+    name: '(b) 20,000 card files + 500 fleets: server start -> first opened fleet resolved',
+    medianMs: median(first),
+    goal: '< 3000 ms',
+    note: `${spread(first)}; scan end ${median(big.map((r) => r.scanEnd)).toFixed(0)} ms; load ${load()}`,
+  });
+  const hov = big.flatMap((r) => r.hovers);
+  rows.push({
+    name: '(b) hover on the open fleet during the scan',
+    medianMs: median(hov),
+    goal: 'answered during the scan',
+    note: `${spread(hov)}; progress reports per scan: ${big.map((r) => r.reports).join(', ')}`,
+  });
+  rows.push({
+    name: '(b) RSS after indexing (MB)',
+    medianMs: median(big.map((r) => r.rss)),
+    goal: '< 200 MB',
+    note: `peak (VmHWM) ${median(big.map((r) => r.hwm)).toFixed(0)} MB`,
+    unit: 'MB',
+  });
+
+  const curve: { size: number; run: WsRun }[] = [];
+  for (const size of [1000, 10000]) curve.push({ size, run: await workspaceRun(size, Math.min(500, size / 2), true) });
+  curve.push({ size: 20000, run: big[0]! });
+  for (const { size, run } of curve) {
+    rows.push({
+      name: `(c) fleet edit -> fleet diagnostics, ${size} card files`,
+      medianMs: median(run.fleetEdits),
+      goal: 'flat',
+      note: spread(run.fleetEdits),
+    });
+    rows.push({
+      name: `(c) card edit -> the fleet using it re-checked, ${size} card files`,
+      medianMs: median(run.cardEdits),
+      goal: 'flat',
+      note: spread(run.cardEdits),
+    });
+  }
+}
+
+function peerVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(process.cwd(), 'node_modules', 'yaml-language-server', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '';
+  }
+}
