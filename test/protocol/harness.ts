@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import {
   createProtocolConnection,
+  WorkDoneProgress,
   StreamMessageReader,
   StreamMessageWriter,
   type ProtocolConnection,
@@ -270,7 +271,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Client> {
     client.diagnostics.set(p.uri, p);
     client.notifyChanged();
   });
-  for (const method of ['fabledStar/fleetSummaryChanged', 'window/logMessage', 'window/showMessage', '$/progress']) {
+  for (const method of ['fabledStar/fleetSummaryChanged', 'window/logMessage', 'window/showMessage']) {
     conn.onNotification(method, (params: unknown) => {
       client.notifications.push({ method, params });
       client.notifyChanged();
@@ -295,8 +296,14 @@ export async function startServer(opts: StartOptions = {}): Promise<Client> {
     return null;
   });
   conn.onRequest('workspace/codeLens/refresh', () => null);
+  // Progress is heard per token: a catch-all '$/progress' handler would replace the connection's own
+  // dispatch, and the tests' conn.onProgress(type, token) listeners would never hear a thing.
   conn.onRequest('window/workDoneProgress/create', (p: { token: string | number }) => {
     client.progressTokens.push(p.token);
+    conn.onProgress(WorkDoneProgress.type, p.token, (value) => {
+      client.notifications.push({ method: '$/progress', params: { token: p.token, value } });
+      client.notifyChanged();
+    });
     return null;
   });
   conn.listen();
