@@ -55,7 +55,8 @@ export class Workbench {
   /** Opens a workspace file by its path through Quick Open and waits for its editor to be the active one. */
   async openFile(relativePath: string): Promise<void> {
     const base = relativePath.split('/').pop()!;
-    const active = this.page.locator(`.tabs-container .tab.active[aria-label*="${base}"]`);
+    // The active tab of the active editor group: with several groups, each has an active tab.
+    const active = this.page.locator(`.editor-group-container.active .tabs-container .tab.active[aria-label*="${base}"]`);
     if (await active.isVisible().catch(() => false)) return;
     await poll(
       `${relativePath} to open from Quick Open`,
