@@ -1,23 +1,8 @@
 /** The `fabledStar/simulate` request's core: two cards and raw options -> the CLI's result object, or an error in words. */
 import type { UnitCard } from '../model/types';
-import type { SimulationResult } from '../sim/types';
-import { profileFromCard, simulate, validateOptions, SimulationRun } from '../sim/index';
+import { profileFromCard, validateOptions, SimulationRun } from '../sim/index';
 
-export function runSimulation(attacker: UnitCard, defender: UnitCard, rawOptions: unknown): { result: SimulationResult } | { error: string } {
-  const a = profileFromCard(attacker);
-  if (!a.profile) return { error: a.error ?? 'The attacker cannot be simulated.' };
-  const d = profileFromCard(defender);
-  if (!d.profile) return { error: d.error ?? 'The defender cannot be simulated.' };
-  const v = validateOptions(rawOptions ?? {}, a.profile, d.profile);
-  if (!v.options || v.errors.length) return { error: v.errors.join(' ') || 'Invalid options.' };
-  try {
-    return { result: simulate(a.profile, d.profile, v.options) };
-  } catch (e) {
-    return { error: `The simulation failed: ${e instanceof Error ? e.message : String(e)}` };
-  }
-}
-
-/** The same checks, and a run the caller steps a slice at a time (the server, between turns of its loop). */
+/** Checks the cards and options, and returns a run the caller steps a slice at a time (the server, between turns of its loop). */
 export function prepareSimulation(attacker: UnitCard, defender: UnitCard, rawOptions: unknown): { run: SimulationRun } | { error: string } {
   const a = profileFromCard(attacker);
   if (!a.profile) return { error: a.error ?? 'The attacker cannot be simulated.' };
