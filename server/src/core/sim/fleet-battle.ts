@@ -10,10 +10,13 @@ import { BattleRun } from './battle';
 import type { BattleHooks, BattleOutcome, Fleet } from './battle';
 import { OPTION_LIMITS } from './limits';
 import { sanitizeProfile } from './profile';
+import { composeVariants, parseVariants } from './variants/index';
+import { battleDifference, battleSummary } from './variants/compare';
+import type { VariantChoice, VariantInfo } from './variants/index';
 
 export type { Fleet, BattleUnit, BattleHooks } from './battle';
 
-const KEYS = ['range', 'rounds', 'trials', 'seed'] as const;
+const KEYS = ['range', 'rounds', 'trials', 'seed', 'variants'] as const;
 
 function describe(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
@@ -58,6 +61,11 @@ export function validateBattleOptions(raw: unknown): { options?: BattleOptions; 
   if (trials !== undefined) out.trials = trials;
   const seed = int('seed', 0, OPTION_LIMITS.seedMax, `a whole number from 0 to ${OPTION_LIMITS.seedMax}`);
   if (seed !== undefined) out.seed = seed;
+  if (src.variants !== undefined) {
+    const v = parseVariants(src.variants);
+    if (v.choices) out.variants = v.choices.map(variantText);
+    else errors.push(...v.errors);
+  }
   return errors.length ? { errors } : { options: out, errors };
 }
 
@@ -68,6 +76,12 @@ export function validateBattleOptions(raw: unknown): { options?: BattleOptions; 
 export function gameSizeFor(limits: (number | undefined)[]): GameSize {
   const pts = Math.max(0, ...limits.filter((x): x is number => typeof x === 'number' && Number.isFinite(x)));
   return GAME_SIZES.find((g) => g.points === pts) ?? GAME_SIZES.find((g) => g.points >= pts) ?? GAME_SIZES[GAME_SIZES.length - 1]!;
+}
+
+/** A choice written back as `name` or `name:param=value,...` (what validateBattleOptions returns). */
+export function variantText(c: VariantChoice): string {
+  const params = Object.entries(c.parameters);
+  return params.length ? `${c.name}:${params.map(([k, v]) => `${k}=${v}`).join(',')}` : c.name;
 }
 
 function clampInt(v: number | undefined, min: number, max: number, dflt: number): number {
@@ -140,6 +154,8 @@ export class BattleSession {
   readonly size: GameSize;
   private readonly fleets: [Fleet, Fleet];
   private readonly range: number | undefined;
+  /** The rule variants played (none when the options named none or named them wrongly: validate first). */
+  readonly variants: VariantInfo[];
 
   constructor(fleets: [Fleet, Fleet], options: BattleOptions = {}, context: { limits?: (number | undefined)[]; workLimit?: number; hooks?: BattleHooks } = {}) {
     const o: BattleOptions = options && typeof options === 'object' ? options : {};
@@ -157,18 +173,20 @@ export class BattleSession {
     this.mode = this.range === undefined ? 'approach' : 'fixed';
     this.size = gameSizeFor(context.limits ?? this.fleets.map((f) => f.units.reduce((t, u) => t + u.points, 0)));
     const seed = clampInt(o.seed, 0, OPTION_LIMITS.seedMax, BATTLE_DEFAULTS.seed);
+    const composed = composeVariants(parseVariants(o.variants).choices ?? []);
+    this.variants = composed.info;
     this.run = new BattleRun(
       this.fleets,
       {
         range: this.range,
         depth: this.size.depth,
-        rounds: clampInt(o.rounds, 1, OPTION_LIMITS.roundsMax, BATTLE_DEFAULTS.rounds),
+        rounds: composed.rounds ?? clampInt(o.rounds, 1, OPTION_LIMITS.roundsMax, BATTLE_DEFAULTS.rounds),
         trials: clampInt(o.trials, 1, OPTION_LIMITS.trialsMax, BATTLE_DEFAULTS.trials),
         seed,
         ...(context.workLimit !== undefined ? { workLimit: context.workLimit } : {}),
       },
       makeRng(seed),
-      context.hooks,
+      context.hooks ?? composed.hooks,
     );
   }
 
@@ -186,6 +204,8 @@ export class BattleSession {
     const n = t.trials;
     const setup = this.run.setup;
     let offset = 0;
+    const routs = this.variants.some((v) => v.name === 'break-tests' || v.name === 'morale');
+    const retreat = this.variants.some((v) => v.name === 'retreat');
     const sides = this.fleets.map((f, s): BattleSideResult => {
       const units = f.units.map((u, i) => {
         const g = offset + i;
@@ -197,6 +217,7 @@ export class BattleSession {
           fired: n > 0 ? t.tally.fired[g]! / n : 0,
           boarded: n > 0 ? t.tally.boarded[g]! / n : 0,
           rammed: n > 0 ? t.tally.rammed[g]! / n : 0,
+          ...(routs ? { routed: n > 0 ? t.routed[g]! / n : 0 } : {}),
         };
       });
       offset += f.units.length;
@@ -208,6 +229,7 @@ export class BattleSession {
         pointsVictory: chance(t.pointsVictory[s]!, n),
         pointsDestroyed: quantiles(t.pointsDestroyed[s]!),
         units,
+        ...(retreat ? { retreated: chance(t.withdrew[s]!, n) } : {}),
       };
     }) as [BattleSideResult, BattleSideResult];
     return {
@@ -216,7 +238,7 @@ export class BattleSession {
       seed: setup.seed,
       rounds: setup.rounds,
       mode: this.mode,
-      variants: this.run.hooks.name ? [this.run.hooks.name] : [],
+      variants: this.variants,
       sides,
       draw: chance(t.draws, n),
       meanRounds: n > 0 ? t.roundsSum / n : 0,
@@ -226,13 +248,28 @@ export class BattleSession {
   }
 }
 
-/** The fleet battle of `fleets[0]` against `fleets[1]`, run to the end (or to its work limit). */
+/**
+ * The fleet battle of `fleets[0]` against `fleets[1]`, run to the end (or to its work limit). With
+ * `compare` and variants, the standard rules' battle from the same seed is run too and carried in
+ * `compare` beside the variant result, with the difference in numbers and in words.
+ */
 export function simulateBattle(
   fleets: [Fleet, Fleet],
   options: BattleOptions = {},
-  context: { limits?: (number | undefined)[]; workLimit?: number; hooks?: BattleHooks } = {},
+  context: { limits?: (number | undefined)[]; workLimit?: number; hooks?: BattleHooks; compare?: boolean } = {},
 ): BattleResult {
   const s = new BattleSession(fleets, options, context);
   s.step();
-  return s.result();
+  const result = s.result();
+  if (context.compare && result.variants.length) {
+    const std = new BattleSession(fleets, { ...options, variants: [] }, { ...context, hooks: undefined });
+    std.step();
+    return withComparison(std.result(), result);
+  }
+  return result;
+}
+
+/** The variant result with the standard one beside it (the view's host uses this too). */
+export function withComparison(standard: BattleResult, variant: BattleResult): BattleResult {
+  return { ...variant, compare: { standard, difference: battleDifference(standard, variant), summary: battleSummary(standard, variant) } };
 }
