@@ -157,7 +157,7 @@ describe('variants: sustained-damage', () => {
       sh: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
       armour: fc.option(fc.integer({ min: 5, max: 8 }), { nil: undefined }),
       ld: fc.option(fc.record({ target: fc.integer({ min: 4, max: 8 }), dice: fc.integer({ min: 1, max: 3 }) }), { nil: undefined }),
-      move: fc.constant([9, 6]),
+      move: fc.constant([9, 6]).map((m) => [...m]),
       combinedShields: fc.constant(false),
       weapons: fc.array(weapon, { minLength: 1, maxLength: 2 }),
     });
@@ -415,7 +415,7 @@ describe('variants: compare', () => {
   it('carries the standard result beside the variant one, with the difference in numbers and words', () => {
     const a = fleet('Vanguard', [member(unit({ name: 'a', bs: 4, hp: 30, ld: { target: 6, dice: 2 }, weapons: [gun('Energy', 3)] }))]);
     const b = fleet('Hunger', [member(unit({ name: 'b', bs: 4, hp: 30, tonnage: 1, weapons: [gun('Energy', 3)] }))]);
-    const r = simulateBattle([a, b], { range: 12, trials: 3000, variants: ['morale'] }, { compare: true });
+    const r = simulateBattle([a, b], { range: 12, trials: 3000, variants: ['morale'], compare: true });
     const c = r.compare!;
     assert.deepEqual(c.standard.variants, []);
     assert.equal(c.standard.rounds, 6);

@@ -16,7 +16,7 @@ import type { VariantChoice, VariantInfo } from './variants/index';
 
 export type { Fleet, BattleUnit, BattleHooks } from './battle';
 
-const KEYS = ['range', 'rounds', 'trials', 'seed', 'variants'] as const;
+const KEYS = ['range', 'rounds', 'trials', 'seed', 'variants', 'compare'] as const;
 
 function describe(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
@@ -61,6 +61,11 @@ export function validateBattleOptions(raw: unknown): { options?: BattleOptions; 
   if (trials !== undefined) out.trials = trials;
   const seed = int('seed', 0, OPTION_LIMITS.seedMax, `a whole number from 0 to ${OPTION_LIMITS.seedMax}`);
   if (seed !== undefined) out.seed = seed;
+  if (src.compare !== undefined) {
+    if (src.compare === true || src.compare === 'true') out.compare = true;
+    else if (src.compare === false || src.compare === 'false') out.compare = false;
+    else errors.push(`compare must be true or false, not ${describe(src.compare)}.`);
+  }
   if (src.variants !== undefined) {
     const v = parseVariants(src.variants);
     if (v.choices) out.variants = v.choices.map(variantText);
@@ -156,6 +161,8 @@ export class BattleSession {
   private readonly range: number | undefined;
   /** The rule variants played (none when the options named none or named them wrongly: validate first). */
   readonly variants: VariantInfo[];
+  /** With `compare` and variants: the standard rules' battle, run after this one from the same seed. */
+  private readonly standard: BattleSession | undefined;
 
   constructor(fleets: [Fleet, Fleet], options: BattleOptions = {}, context: { limits?: (number | undefined)[]; workLimit?: number; hooks?: BattleHooks } = {}) {
     const o: BattleOptions = options && typeof options === 'object' ? options : {};
@@ -188,17 +195,37 @@ export class BattleSession {
       makeRng(seed),
       context.hooks ?? composed.hooks,
     );
+    if (o.compare && this.variants.length && !context.hooks)
+      this.standard = new BattleSession(fleets, { ...o, variants: [], compare: false }, { ...context, hooks: undefined });
   }
 
+  /** Runs about `ops` units of work: the variant battle first, then the standard one beside it. */
   step(ops?: number): boolean {
-    return this.run.step(ops);
+    if (!this.run.done) this.run.step(ops);
+    else this.standard?.step(ops);
+    if (this.run.done && this.standard && !this.standard.done && ops === undefined) this.standard.step();
+    return this.done;
   }
 
   get done(): boolean {
-    return this.run.done;
+    return this.run.done && (!this.standard || this.standard.done);
   }
 
+  /** Battles run so far, and asked for (both runs with `compare`). */
+  get progress(): { trials: number; requested: number } {
+    const own = { trials: this.run.trials, requested: this.run.setup.trials };
+    if (!this.standard) return own;
+    const s = this.standard.progress;
+    return { trials: own.trials + s.trials, requested: own.requested + s.requested };
+  }
+
+  /** The figures so far; with `compare`, the standard result beside them once it has run. */
   result(): BattleResult {
+    const r = this.ownResult();
+    return this.standard?.done ? withComparison(this.standard.result(), r) : r;
+  }
+
+  private ownResult(): BattleResult {
     const out = this.run.outcome();
     const t = out.totals;
     const n = t.trials;
@@ -250,23 +277,17 @@ export class BattleSession {
 
 /**
  * The fleet battle of `fleets[0]` against `fleets[1]`, run to the end (or to its work limit). With
- * `compare` and variants, the standard rules' battle from the same seed is run too and carried in
- * `compare` beside the variant result, with the difference in numbers and in words.
+ * the `compare` option and variants, the standard rules' battle from the same seed is run too and
+ * carried in `compare` beside the variant result, with the difference in numbers and in words.
  */
 export function simulateBattle(
   fleets: [Fleet, Fleet],
   options: BattleOptions = {},
-  context: { limits?: (number | undefined)[]; workLimit?: number; hooks?: BattleHooks; compare?: boolean } = {},
+  context: { limits?: (number | undefined)[]; workLimit?: number; hooks?: BattleHooks } = {},
 ): BattleResult {
   const s = new BattleSession(fleets, options, context);
   s.step();
-  const result = s.result();
-  if (context.compare && result.variants.length) {
-    const std = new BattleSession(fleets, { ...options, variants: [] }, { ...context, hooks: undefined });
-    std.step();
-    return withComparison(std.result(), result);
-  }
-  return result;
+  return s.result();
 }
 
 /** The variant result with the standard one beside it (the view's host uses this too). */

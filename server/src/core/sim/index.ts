@@ -43,39 +43,51 @@ export class SimulationRun {
   private volley: SimulationResult['volley'] | undefined;
 
   private readonly variants: readonly VariantChoice[];
+  /** With `compare` and variants: the standard rules' engagement, run after the variant one. */
+  private readonly standard: EngagementRun | undefined;
 
   constructor(
     attacker: UnitProfile,
     defender: UnitProfile,
     opts: EngagementOptions = {},
-    tuning: { workLimit?: number; variants?: readonly VariantChoice[] } = {},
+    tuning: { workLimit?: number; variants?: readonly VariantChoice[]; compare?: boolean } = {},
   ) {
     this.att = sanitizeProfile(attacker);
     this.def = sanitizeProfile(defender);
     this.opts = opts && typeof opts === 'object' ? opts : {};
     this.variants = tuning.variants ?? [];
     this.engagement = new EngagementRun(this.att, this.def, this.opts, undefined, tuning);
+    if (tuning.compare && this.variants.length)
+      this.standard = new EngagementRun(this.att, this.def, this.opts, undefined, { ...(tuning.workLimit !== undefined ? { workLimit: tuning.workLimit } : {}) });
   }
 
   step(ops?: number): boolean {
     this.volley ??= simulateVolley(this.att, this.def, this.opts);
-    return this.engagement.step(ops);
+    if (!this.engagement.done) this.engagement.step(ops);
+    else this.standard?.step(ops);
+    if (this.engagement.done && this.standard && !this.standard.done && ops === undefined) this.standard.step();
+    return this.done;
   }
 
   get done(): boolean {
-    return this.engagement.done;
+    return this.engagement.done && (!this.standard || this.standard.done);
   }
 
-  /** Trials run so far, and asked for. */
+  /** Trials run so far, and asked for (both engagements with `compare`). */
   get progress(): { trials: number; requested: number } {
-    return { trials: this.engagement.trials, requested: this.engagement.requested };
+    const s = this.standard;
+    return {
+      trials: this.engagement.trials + (s ? s.trials : 0),
+      requested: this.engagement.requested + (s ? s.requested : 0),
+    };
   }
 
   result(): SimulationResult {
     const att = this.att;
     const r = resolveOptions(att, this.def, this.opts);
     this.volley ??= simulateVolley(att, this.def, this.opts);
-    const engagement = this.engagement.result();
+    let engagement = this.engagement.result();
+    if (this.standard?.done) engagement = engagementWithComparison(this.standard.result(), engagement, [att.name, this.def.name]);
     const assumptions = [...ASSUMPTIONS];
     if (r.volleyRange === undefined)
       assumptions.unshift(`No range given: every weapon fires in the volley; the engagement is fought at ${ENGAGEMENT_DEFAULTS.range}".`);
@@ -121,15 +133,9 @@ export function simulate(
   opts: EngagementOptions = {},
   tuning: { variants?: readonly VariantChoice[]; compare?: boolean } = {},
 ): SimulationResult {
-  const run = new SimulationRun(attacker, defender, opts, { variants: tuning.variants ?? [] });
+  const run = new SimulationRun(attacker, defender, opts, tuning);
   run.step();
-  const result = run.result();
-  if (tuning.compare && tuning.variants?.length) {
-    const std = new SimulationRun(attacker, defender, opts);
-    std.step();
-    result.engagement = engagementWithComparison(std.result().engagement, result.engagement, [result.attacker, result.defender]);
-  }
-  return result;
+  return run.result();
 }
 
 /** The variant engagement with the standard one beside it (the view's host uses this too). */

@@ -4,6 +4,7 @@
  * from cards are printed as they are (a terminal does not interpret HTML).
  */
 import type { Point, SimulationResult } from './types';
+import { renderEngagementVariants } from './variants/report';
 
 const pct = (p: number, digits = 1) => {
   const floor = 0.5 * 10 ** -(digits + 2);
@@ -108,6 +109,7 @@ export function renderReport(r: SimulationResult): string {
     );
   }
   out.push(`  Policy: ${e.policy}`);
+  out.push(...renderEngagementVariants(e, [r.attacker, r.defender]));
   out.push('');
   out.push('Assumptions');
   for (const a of r.assumptions) out.push(`  - ${a}`);

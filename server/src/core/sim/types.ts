@@ -250,4 +250,6 @@ export interface BattleOptions {
   seed?: number;
   /** Rule variants by name (or `name:param=value,...`). */
   variants?: string[];
+  /** With variants: run the standard rules too and carry them beside the variant result. */
+  compare?: boolean;
 }
