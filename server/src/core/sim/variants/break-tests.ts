@@ -7,6 +7,7 @@
 import { rollSucceeds } from '../dice';
 import type { BattleView } from '../battle';
 import type { VariantDefinition } from './types';
+import { catalogEntry } from './catalog';
 
 /** HP each side caused since `before` (the hull of every unit at the start of the round). */
 export function combatScores(v: BattleView, before: Float64Array): [number, number] {
@@ -19,11 +20,7 @@ export function combatScores(v: BattleView, before: Float64Array): [number, numb
 }
 
 export const BREAK_TESTS: VariantDefinition = {
-  name: 'break-tests',
-  title: 'break tests',
-  source: 'rank-and-flank-melee.txt',
-  summary: 'After each round the side that caused less damage tests its units with LD; units that fail flee.',
-  parameters: {},
+  ...catalogEntry('break-tests'),
   create: () => {
     let before = new Float64Array(0);
     return {

@@ -10,20 +10,15 @@ import { RETREAT } from './retreat';
 import { SUSTAINED_DAMAGE } from './sustained-damage';
 import type { VariantDefinition, VariantInfo } from './types';
 
+import { VARIANT_CATALOG, VARIANT_NAMES, variantConflict } from './catalog';
+
 export type { VariantDefinition, VariantInfo, VariantParameter } from './types';
+export { VARIANT_CATALOG, VARIANT_CONFLICTS, VARIANT_NAMES, variantConflict } from './catalog';
 
-/** Every variant, in the order their hooks run. */
-export const VARIANTS: readonly VariantDefinition[] = [SUSTAINED_DAMAGE, BREAK_TESTS, RETREAT, MORALE];
-
-export const VARIANT_NAMES: readonly string[] = VARIANTS.map((v) => v.name);
-
-/** Pairs that cannot be combined, and why. */
-export const VARIANT_CONFLICTS: readonly { pair: readonly [string, string]; why: string }[] = [
-  {
-    pair: ['morale', 'retreat'],
-    why: 'a retreat ends the battle before the third round, while morale decides the battle at the end of the third round (in Forbidden Stars a retreat is a separate step after morale)',
-  },
-];
+/** Every variant with its hooks, in the catalogue's order (the order their hooks run). */
+export const VARIANTS: readonly VariantDefinition[] = VARIANT_CATALOG.map((e) =>
+  [SUSTAINED_DAMAGE, BREAK_TESTS, RETREAT, MORALE].find((d) => d.name === e.name)!,
+);
 
 /** At most this many variant choices are read (there are only four variants). */
 const MAX_CHOICES = 20;
@@ -88,8 +83,8 @@ export function parseVariants(raw: unknown): { choices?: VariantChoice[]; errors
     byName.set(name, { name, parameters });
   }
   const names = [...byName.keys()];
-  for (const c of VARIANT_CONFLICTS)
-    if (names.includes(c.pair[0]) && names.includes(c.pair[1])) errors.push(`Variants ${c.pair[0]} and ${c.pair[1]} cannot be combined: ${c.why}.`);
+  const c = variantConflict(names);
+  if (c) errors.push(`Variants ${c.pair[0]} and ${c.pair[1]} cannot be combined: ${c.why}.`);
   if (errors.length) return { errors };
   // Registry order, so that the same set gives the same hooks whatever order it was typed in.
   const choices = VARIANTS.filter((v) => byName.has(v.name)).map((v) => byName.get(v.name)!);

@@ -6,6 +6,7 @@
 import { rollSucceeds } from '../dice';
 import type { BattleActions, BattleView } from '../battle';
 import type { VariantDefinition } from './types';
+import { catalogEntry } from './catalog';
 
 /** The morale of each side: each alive unit's Tonnage plus the successes of one LD roll. */
 export function moraleScores(v: BattleView, act: BattleActions): [number, number] {
@@ -20,15 +21,10 @@ export function moraleScores(v: BattleView, act: BattleActions): [number, number
   return m;
 }
 
-const ROUNDS = 3;
+const ROUNDS = catalogEntry('morale').rounds!;
 
 export const MORALE: VariantDefinition = {
-  name: 'morale',
-  title: 'morale',
-  source: 'forbidden-stars-combat.txt',
-  summary: 'Three rounds, then the side with the higher morale wins and the loser routs.',
-  parameters: {},
-  rounds: ROUNDS,
+  ...catalogEntry('morale'),
   create: () => {
     let winner: 0 | 1 = 1;
     return {

@@ -38,7 +38,9 @@ export function renderBattleVariants(r: BattleResult, clean: (s: string) => stri
   const out = ['', ...variantLines(r.variants)];
   const name = (i: number) => clean(r.sides[i]!.fleet || `Fleet ${i + 1}`);
   const fled = r.sides.flatMap((s, i) =>
-    s.units.filter((u) => (u.routed ?? 0) > 0).map((u) => `${name(i)}'s ${clean(u.name)}${s.units.filter((x) => x.name === u.name).length > 1 ? ` #${u.copy}` : ''} ${pct(u.routed!)}`),
+    s.units
+      .filter((u) => (u.routed ?? 0) > 0)
+      .map((u) => `${name(i)}'s ${clean(u.name)}${s.units.filter((x) => x.name === u.name).length > 1 ? ` #${u.copy}` : ''} ${pct(u.routed!)}`),
   );
   if (fled.length) out.push(`  Fled the battle (routed): ${fled.join('; ')}`);
   const retreats = r.sides.flatMap((s, i) => (s.retreated ? [`${name(i)} ${pct(s.retreated.p)}`] : []));

@@ -8,6 +8,7 @@
 import { basesLeft } from '../fire';
 import type { BattleView } from '../battle';
 import type { VariantDefinition } from './types';
+import { catalogEntry } from './catalog';
 
 /** Points a side still has on the table or waiting: each alive unit's bases left x points per base. */
 export function remainingPoints(v: BattleView): [number, number] {
@@ -27,20 +28,9 @@ function sideHasUnits(v: BattleView, s: number): boolean {
 }
 
 export const RETREAT: VariantDefinition = {
-  name: 'retreat',
-  title: 'retreat',
-  source: 'twilight-imperium-space-combat-retreat.txt',
-  summary: 'A side that falls behind announces a retreat and leaves at the end of the round, saving what is left.',
-  parameters: {
-    threshold: {
-      default: 0.5,
-      min: 0.01,
-      max: 1,
-      what: "the share of the enemy's remaining points below which a side announces a retreat (0.01 to 1)",
-    },
-  },
+  ...catalogEntry('retreat'),
   create: (params) => {
-    const threshold = params.threshold ?? 0.5;
+    const threshold = params.threshold ?? catalogEntry('retreat').parameters.threshold!.default;
     let announced: [boolean, boolean] = [false, false];
     return {
       hooks: {

@@ -8,6 +8,7 @@
  * (bases left x HP - hull), so no new state is needed and the exact kernels apply unchanged.
  */
 import type { VariantDefinition } from './types';
+import { catalogEntry } from './catalog';
 
 /** Hull left after `hits` unsaved hits of `damage` each under sustained damage (`hp` per base). */
 export function sustainedHits(hull: number, hits: number, damage: number, hp: number): number {
@@ -23,11 +24,7 @@ export function sustainedHits(hull: number, hits: number, damage: number, hp: nu
 }
 
 export const SUSTAINED_DAMAGE: VariantDefinition = {
-  name: 'sustained-damage',
-  title: 'sustained damage',
-  source: 'target-lock-damage.txt',
-  summary: "A squadron's damage goes into one shared pool: no damage is lost at a base's edge.",
-  parameters: {},
+  ...catalogEntry('sustained-damage'),
   create: () => ({
     hooks: { allocateDamage: sustainedHits },
     assumptions: [

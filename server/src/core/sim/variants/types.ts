@@ -4,28 +4,12 @@
  * copying the round, with its parameters as data and the mapping choices it made in words.
  */
 import type { BattleHooks } from '../battle';
+import type { VariantEntry } from './catalog';
 
-/** One parameter of a variant: its documented default and bounds. */
-export interface VariantParameter {
-  default: number;
-  min: number;
-  max: number;
-  /** What it means, in words (help text and errors). */
-  what: string;
-}
+export type { VariantParameter } from './catalog';
 
-export interface VariantDefinition {
-  /** The name given to `--variant`. */
-  name: string;
-  /** The name in player words ("break tests"). */
-  title: string;
-  /** The rule text it comes from (in shared/rules/other-games/). */
-  source: string;
-  /** One sentence: what it does. */
-  summary: string;
-  parameters: Readonly<Record<string, VariantParameter>>;
-  /** A fixed battle length (rounds) the variant imposes, if any. */
-  rounds?: number;
+/** A catalogue entry with its hooks. */
+export interface VariantDefinition extends VariantEntry {
   /**
    * Fresh hooks for one run (they may keep per-trial state) and the assumptions: the mapping
    * choices, with the parameter values used.
