@@ -3,7 +3,9 @@
  * words, sources, one-line summaries, parameters with their documented defaults and bounds, the
  * battle length a variant imposes, and which pairs conflict and why. No imports, on purpose: the
  * views bundle this file (through protocol/simulation) to build their variant pickers without the
- * simulator. The modules beside it (sustained-damage.ts, ...) hold the hooks.
+ * simulator. The modules beside it (sustained-damage.ts, ...) hold the hooks. Also the two small
+ * helpers the views and reports share to speak of variants: their titles in a sentence, and whether
+ * two sampled chances differ by more than the noise.
  */
 
 /** One parameter of a variant: its documented default and bounds. */
@@ -95,4 +97,17 @@ export function catalogEntry(name: string): VariantEntry {
   const e = VARIANT_CATALOG.find((v) => v.name === name);
   if (!e) throw new Error(`No variant ${name} in the catalogue`);
   return e;
+}
+
+/** "break tests", "break tests and morale", "sustained damage, break tests and retreat". */
+export function variantTitles(variants: readonly { title: string }[]): string {
+  const t = variants.map((v) => v.title);
+  return t.length <= 1 ? (t[0] ?? 'the standard rules') : `${t.slice(0, -1).join(', ')} and ${t[t.length - 1]}`;
+}
+
+/** Whether two sampled chances differ by more than the sampling noise (two standard errors of the difference). */
+export function clearlyDifferent(a: number, b: number, n1: number, n2: number): boolean {
+  const v = (p: number, n: number) => (n > 0 ? (p * (1 - p)) / n : 0);
+  const se = Math.sqrt(v(a, n1) + v(b, n2));
+  return Math.abs(a - b) > 2 * se && Math.round(100 * a) !== Math.round(100 * b);
 }

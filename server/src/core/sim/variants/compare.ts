@@ -5,22 +5,11 @@
  * is said to be about the same.
  */
 import type { BattleDifference, BattleResult, EngagementDifference, EngagementResult } from '../types';
-import type { VariantInfo } from './types';
+import { clearlyDifferent, variantTitles } from './catalog';
+
+export { clearlyDifferent, variantTitles };
 
 const pct = (p: number) => `${Math.round(100 * p)}%`;
-
-/** "break tests", "break tests and morale", "sustained damage, break tests and retreat". */
-export function variantTitles(variants: readonly VariantInfo[]): string {
-  const t = variants.map((v) => v.title);
-  return t.length <= 1 ? (t[0] ?? 'the standard rules') : `${t.slice(0, -1).join(', ')} and ${t[t.length - 1]}`;
-}
-
-/** Whether two sampled chances differ by more than the sampling noise (two standard errors of the difference). */
-export function clearlyDifferent(a: number, b: number, n1: number, n2: number): boolean {
-  const v = (p: number, n: number) => (n > 0 ? (p * (1 - p)) / n : 0);
-  const se = Math.sqrt(v(a, n1) + v(b, n2));
-  return Math.abs(a - b) > 2 * se && Math.round(100 * a) !== Math.round(100 * b);
-}
 
 function change(what: string, now: number, was: number, n1: number, n2: number): string {
   return clearlyDifferent(now, was, n1, n2) ? `${what} ${pct(now)} instead of ${pct(was)}` : `${what} about as often as before (${pct(now)}, was ${pct(was)})`;
