@@ -84,6 +84,16 @@ describe('variants: choosing them', () => {
     assert.match(validateBattleOptions({ variants: ['nope'] }).errors[0]!, /Unknown variant/);
   });
 
+  it('never throws on garbage variant options; the session plays the standard rules then', () => {
+    const a = fleet('A', [member(unit({ name: 'a', weapons: [gun('Energy', 2)] }))]);
+    for (const variants of [42, [{}], ['nope'], 'morale', [null], ['retreat:threshold=abc']] as unknown[]) {
+      const r = simulateBattle([a, a], { range: 12, trials: 5, variants: variants as string[] });
+      assert.ok(Array.isArray(r.variants));
+    }
+    assert.match(validateBattleOptions({ compare: 'yes' }).errors[0]!, /compare must be true or false/);
+    assert.deepEqual(validateBattleOptions({ compare: 'true', variants: ['morale'] }).options, { compare: true, variants: ['morale'] });
+  });
+
   it('results carry the variants with their assumptions; the standard result carries none', () => {
     const a = fleet('A', [member(unit({ name: 'a', weapons: [gun('Energy', 2)] }))]);
     const b = fleet('B', [member(unit({ name: 'b', weapons: [gun('Energy', 2)] }))]);
