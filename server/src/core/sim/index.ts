@@ -58,7 +58,9 @@ export class SimulationRun {
     this.variants = tuning.variants ?? [];
     this.engagement = new EngagementRun(this.att, this.def, this.opts, undefined, tuning);
     if (tuning.compare && this.variants.length)
-      this.standard = new EngagementRun(this.att, this.def, this.opts, undefined, { ...(tuning.workLimit !== undefined ? { workLimit: tuning.workLimit } : {}) });
+      this.standard = new EngagementRun(this.att, this.def, this.opts, undefined, {
+        ...(tuning.workLimit !== undefined ? { workLimit: tuning.workLimit } : {}),
+      });
   }
 
   step(ops?: number): boolean {

@@ -5,6 +5,7 @@
  */
 import type { Point, SimulationResult } from './types';
 import { renderEngagementVariants } from './variants/report';
+import { textTable } from './text-table';
 
 const pct = (p: number, digits = 1) => {
   const floor = 0.5 * 10 ** -(digits + 2);
@@ -12,15 +13,7 @@ const pct = (p: number, digits = 1) => {
 };
 const num = (x: number) => x.toFixed(2);
 
-function table(rows: string[][], rightAlign: boolean[]): string[] {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) =>
-    r
-      .map((cell, c) => (rightAlign[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
-      .join('  ')
-      .trimEnd(),
-  );
-}
+const table = textTable;
 
 /**
  * A horizontal bar chart of a distribution, at most `maxRows` rows: wide distributions are grouped

@@ -7,19 +7,12 @@
 import type { BattleResult, EngagementResult } from '../types';
 import type { VariantInfo } from './types';
 import { VARIANTS } from './index';
+import { textTable } from '../text-table';
 
 const pct = (p: number) => `${(100 * p).toFixed(1)}%`;
 const signed = (d: number, unit = '%', scale = 100, digits = 1) => `${d >= 0 ? '+' : '−'}${(Math.abs(d) * scale).toFixed(digits)}${unit}`;
 
-function table(rows: string[][], right: boolean[]): string[] {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) =>
-    r
-      .map((cell, c) => (right[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
-      .join('  ')
-      .trimEnd(),
-  );
-}
+const table = textTable;
 
 function variantLines(variants: readonly VariantInfo[]): string[] {
   const out = ['Rule variants (from other games)'];
