@@ -20,3 +20,4 @@ export {
 } from '../server/src/core/sim/variants/catalog';
 export type { VariantInfo } from '../server/src/core/sim/variants/types';
 export type { BattleDifference, EngagementDifference, EngagementResult } from '../server/src/core/sim/types';
+export type { CardEstimate } from '../server/src/core/api';

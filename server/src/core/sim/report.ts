@@ -13,7 +13,8 @@ const pct = (p: number, digits = 1) => {
 };
 const num = (x: number) => x.toFixed(2);
 
-const table = textTable;
+/** Rows of cells in columns two spaces apart, each column as wide as its widest cell (text-table.ts). */
+export { textTable };
 
 /**
  * A horizontal bar chart of a distribution, at most `maxRows` rows: wide distributions are grouped
@@ -72,7 +73,7 @@ export function renderReport(r: SimulationResult): string {
     ]);
   }
   rows.push(['Total', '', '', '', '', num(v.expectedShieldsRemoved), num(v.expectedHullDamage)]);
-  out.push(...table(rows, [false, false, true, true, true, true, true]).map((l) => `  ${l}`));
+  out.push(...textTable(rows, [false, false, true, true, true, true, true]).map((l) => `  ${l}`));
   const se = v.standardError;
   out.push(
     `  Kill probability ${pct(v.killProbability, 2)}${se ? ` (± ${pct(se.killProbability, 2)})` : ''}; ` +
@@ -84,7 +85,7 @@ export function renderReport(r: SimulationResult): string {
   out.push(...renderHistogram(v.hullDamage));
   out.push('');
   out.push(`Engagement: up to ${e.rounds} rounds at ${e.range}" (${e.method}, ${e.trials} trials, seed ${e.seed})`);
-  const eng = table(
+  const eng = textTable(
     [
       [`${r.attacker} wins`, pct(e.attackerWins), `± ${pct(e.standardError.attackerWins, 2)}`, e.exact ? `exact ${pct(e.exact.attackerWins, 2)}` : ''],
       [`${r.defender} wins`, pct(e.defenderWins), `± ${pct(e.standardError.defenderWins, 2)}`, e.exact ? `exact ${pct(e.exact.defenderWins, 2)}` : ''],
