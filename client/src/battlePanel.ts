@@ -54,7 +54,7 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
         rounds: restored.rounds,
         trials: restored.trials,
         seed: restored.seed,
-        ...(restored.variants.length ? { variants: restored.variants.map((x) => x.name), ...(restored.compare ? { compare: true } : {}) } : {}),
+        ...(restored.variants.length ? { variants: [...restored.variants], ...(restored.compare ? { compare: true } : {}) } : {}),
       };
   }
 

@@ -60,7 +60,7 @@ class EngagementPanel extends ViewPanel<HostMessage, ViewMessage, EngagementOpti
     // The view sends every control, and no range means "any range": a setting cannot slip in under them.
     if (restored) {
       this.options = { ...restored.options };
-      const names = (restored.engagement.variants ?? []).map((x) => x.name);
+      const names = [...(restored.engagement.variants ?? [])];
       if (names.length) this.rules = { variants: names, compare: restored.engagement.compare !== undefined };
     }
   }

@@ -572,12 +572,12 @@ function renderVariants(result: SimulationResult): void {
         { label: 'Rounds played, on average', variant: e.meanRounds, standard: c.standard.meanRounds, kind: 'number' },
       ]
     : [];
-  renderComparison(ui.variantSection, e.variants ?? [], c ? { summary: c.summary, trials: [e.trials, c.standard.trials] } : undefined, rows);
+  renderComparison(ui.variantSection, e.variantRules ?? [], c ? { summary: c.summary, trials: [e.trials, c.standard.trials] } : undefined, rows);
 }
 
 /** The rules a result was computed with, as the picker shows them. */
 function resultRules(result: SimulationResult): RulesChoice {
-  const names = (result.engagement.variants ?? []).map((x) => x.name);
+  const names = [...(result.engagement.variants ?? [])];
   return { variants: names, compare: names.length === 0 || result.engagement.compare !== undefined };
 }
 

@@ -28,7 +28,7 @@ import {
   type SimulationResult,
 } from '../../protocol/simulation';
 import { finite, int, MAX_TEXT, nonNegative, parser, probability, text } from './schema';
-import { signedChance, summarySchema, variantChoiceSchema, variantListSchema } from './variant-messages';
+import { signedChance, summarySchema, variantChoiceSchema, variantListSchema, variantNamesSchema } from './variant-messages';
 
 /** A card's points estimate (BATTLE.md "The points estimate"), shown beside its points. */
 export type { CardEstimate, EngagementOptions, SimulationResult } from '../../protocol/simulation';
@@ -185,7 +185,8 @@ const engagementEntries = {
       survival: survivalSchema,
     }),
   ),
-  variants: v.optional(variantListSchema),
+  variants: v.optional(variantNamesSchema),
+  variantRules: v.optional(variantListSchema),
   routed: v.optional(v.object({ attacker: probability, defender: probability })),
   retreated: v.optional(v.object({ attacker: probability, defender: probability })),
 };

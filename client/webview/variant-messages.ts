@@ -18,7 +18,10 @@ export const variantChoiceSchema = v.pipe(
   v.check((names) => new Set(names).size === names.length && !variantConflict(names), 'A variant twice, or two that cannot be combined.'),
 );
 
-/** A variant as a result carries it: name, title, parameters, assumptions. */
+/** The names of the variants a result was played with. */
+export const variantNamesSchema = v.pipe(v.array(text), v.maxLength(20));
+
+/** A variant as a result carries it in full: name, title, parameters, assumptions. */
 export const variantListSchema = v.pipe(
   v.array(
     v.object({

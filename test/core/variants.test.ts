@@ -101,9 +101,10 @@ describe('variants: choosing them', () => {
     assert.deepEqual(variantBattle(a, b, [], { trials: 10 }).variants, []);
     const r = variantBattle(a, b, ['break-tests'], { trials: 10 });
     assert.equal(r.variants.length, 1);
-    assert.equal(r.variants[0]!.name, 'break-tests');
-    assert.equal(r.variants[0]!.title, 'break tests');
-    assert.ok(r.variants[0]!.assumptions.some((x) => /routed/.test(x)));
+    assert.deepEqual(r.variants, ['break-tests']);
+    assert.equal(r.variantRules[0]!.name, 'break-tests');
+    assert.equal(r.variantRules[0]!.title, 'break tests');
+    assert.ok(r.variantRules[0]!.assumptions.some((x) => /routed/.test(x)));
   });
 });
 
@@ -181,8 +182,9 @@ describe('variants: sustained-damage', () => {
           exact: false,
           variants: [{ name: 'sustained-damage', parameters: {} }],
         });
-        const { variants, ...rest } = v;
-        assert.equal(variants?.[0]?.name, 'sustained-damage');
+        const { variants, variantRules, ...rest } = v;
+        assert.deepEqual(variants, ['sustained-damage']);
+        assert.equal(variantRules?.[0]?.name, 'sustained-damage');
         assert.deepEqual(rest, std);
       }),
       { numRuns: 25 },
@@ -250,7 +252,7 @@ describe('variants: retreat', () => {
   it('respects its threshold: at 0.3 a side with a third of the enemy points fights on', () => {
     const r = variantBattle(weak(), strong(), ['retreat:threshold=0.3'], { rounds: 3, trials: 2000 });
     assert.equal(r.sides[0].retreated!.p, 0);
-    assert.deepEqual(r.variants[0]!.parameters, { threshold: 0.3 });
+    assert.deepEqual(r.variantRules[0]!.parameters, { threshold: 0.3 });
   });
 
   it("never lowers the retreating side's survival (property over generated fleets)", () => {

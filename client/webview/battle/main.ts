@@ -199,7 +199,7 @@ function renderVariants(r: BattleResult): void {
     );
     rows.push({ label: 'Rounds a battle lasts, on average', variant: r.meanRounds, standard: c.standard.meanRounds, kind: 'number' });
   }
-  renderComparison(ui.variantSection, r.variants, c ? { summary: c.summary, trials: [r.trials, c.standard.trials] } : undefined, rows);
+  renderComparison(ui.variantSection, r.variantRules, c ? { summary: c.summary, trials: [r.trials, c.standard.trials] } : undefined, rows);
 }
 
 function drawSurvival(r: BattleResult): void {
@@ -292,7 +292,7 @@ function fillControls(r: BattleResult, partial: boolean): void {
   ui.rounds.value = String(r.rounds);
   if (!partial) ui.trials.value = String(r.trials);
   ui.seed.value = String(r.seed);
-  picker.set({ variants: r.variants.map((x) => x.name), compare: r.variants.length === 0 || r.compare !== undefined });
+  picker.set({ variants: [...r.variants], compare: r.variants.length === 0 || r.compare !== undefined });
   syncRange();
 }
 

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { OPTION_LIMITS, type BattleOptions, type BattleResult } from '../../../protocol/simulation';
 import { finite, int, nonNegative, parser, probability, text } from '../schema';
-import { signedChance, summarySchema, variantChoiceSchema, variantListSchema } from '../variant-messages';
+import { signedChance, summarySchema, variantChoiceSchema, variantListSchema, variantNamesSchema } from '../variant-messages';
 
 export type { BattleOptions, BattleResult };
 
@@ -59,7 +59,8 @@ const resultEntries = {
   seed: nonNegative,
   rounds: int(1, OPTION_LIMITS.roundsMax),
   mode: v.picklist(['approach', 'fixed']),
-  variants: variantListSchema,
+  variants: variantNamesSchema,
+  variantRules: variantListSchema,
   sides: v.tuple([sideSchema, sideSchema]),
   draw: chance,
   meanRounds: nonNegative,

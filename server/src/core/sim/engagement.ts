@@ -341,7 +341,8 @@ function engagementResult(
     result.requestedTrials = out.requested;
   }
   if (variants.length) {
-    result.variants = variants;
+    result.variants = variants.map((v) => v.name);
+    result.variantRules = variants;
     if (variants.some((v) => v.name === 'break-tests' || v.name === 'morale')) result.routed = { attacker: t.routed[0]! / n, defender: t.routed[1]! / n };
     if (variants.some((v) => v.name === 'retreat')) result.retreated = { attacker: t.withdrew[0] / n, defender: t.withdrew[1] / n };
   }

@@ -138,8 +138,10 @@ export interface EngagementResult {
     meanRounds: number;
     survival: { round: number; attacker: number; defender: number }[];
   };
-  /** The rule variants played (only when some are): name, parameters and assumptions. */
-  variants?: VariantInfo[];
+  /** The names of the rule variants played (only when some are), as BATTLE.md says the result carries them. */
+  variants?: string[];
+  /** The same variants in full: name, title, parameters and the assumptions of their mapping. */
+  variantRules?: VariantInfo[];
   /** With variants that rout or retreat: the chance each unit was routed, or retreated. */
   routed?: { attacker: number; defender: number };
   retreated?: { attacker: number; defender: number };
@@ -218,8 +220,10 @@ export interface BattleResult {
   seed: number;
   rounds: number;
   mode: 'approach' | 'fixed';
-  /** The rule variants played (BATTLE.md "Rule variants"): name, parameters and assumptions. */
-  variants: VariantInfo[];
+  /** The names of the rule variants played (BATTLE.md "Rule variants"; FORMATS.md `"variants": []`). */
+  variants: string[];
+  /** The same variants in full: name, title, parameters and the assumptions of their mapping. */
+  variantRules: VariantInfo[];
   sides: [BattleSideResult, BattleSideResult];
   draw: Chance;
   meanRounds: number;

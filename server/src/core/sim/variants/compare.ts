@@ -41,7 +41,7 @@ export function battleDifference(standard: BattleResult, variant: BattleResult):
 export function battleSummary(standard: BattleResult, variant: BattleResult): string[] {
   const n1 = variant.trials;
   const n2 = standard.trials;
-  const with_ = `With ${variantTitles(variant.variants)}`;
+  const with_ = `With ${variantTitles(variant.variantRules)}`;
   const out: string[] = [];
   for (const [i, s] of variant.sides.entries()) {
     const o = standard.sides[i]!;
@@ -76,7 +76,7 @@ export function engagementDifference(standard: EngagementResult, variant: Engage
 export function engagementSummary(standard: EngagementResult, variant: EngagementResult, names: [string, string]): string[] {
   const n1 = variant.trials;
   const n2 = standard.trials;
-  const with_ = `With ${variantTitles(variant.variants ?? [])}`;
+  const with_ = `With ${variantTitles(variant.variantRules ?? [])}`;
   const out = [
     `${with_}: ${names[0]} ${change('wins', variant.attackerWins, standard.attackerWins, n1, n2)}; ${names[1]} ${change('wins', variant.defenderWins, standard.defenderWins, n1, n2)}.`,
   ];

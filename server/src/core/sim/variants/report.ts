@@ -19,7 +19,7 @@ function variantLines(variants: readonly VariantInfo[]): string[] {
   for (const v of variants) {
     const def = VARIANTS.find((d) => d.name === v.name);
     const params = Object.entries(v.parameters).map(([k, x]) => `${k} ${x}`);
-    out.push(`  ${v.title}${params.length ? ` (${params.join(', ')})` : ''}: ${def?.summary ?? ''} From ${def?.source ?? 'another game'}.`);
+    out.push(`  ${v.title}${params.length ? ` (${params.join(', ')})` : ''}: ${def?.summary ?? ''} From ${def?.game ?? 'another game'}.`);
     for (const a of v.assumptions) out.push(`    - ${a}`);
   }
   return out;
@@ -28,7 +28,7 @@ function variantLines(variants: readonly VariantInfo[]): string[] {
 /** The variants' section of the battle report (empty without variants). */
 export function renderBattleVariants(r: BattleResult, clean: (s: string) => string = (s) => s): string[] {
   if (!r.variants.length) return [];
-  const out = ['', ...variantLines(r.variants)];
+  const out = ['', ...variantLines(r.variantRules)];
   const name = (i: number) => clean(r.sides[i]!.fleet || `Fleet ${i + 1}`);
   const fled = r.sides.flatMap((s, i) =>
     s.units
@@ -66,7 +66,7 @@ export function renderBattleVariants(r: BattleResult, clean: (s: string) => stri
 /** The variants' section of the `sim` report (empty without variants); names are already escaped. */
 export function renderEngagementVariants(e: EngagementResult, names: [string, string]): string[] {
   if (!e.variants?.length) return [];
-  const out = ['', ...variantLines(e.variants)];
+  const out = ['', ...variantLines(e.variantRules ?? [])];
   if (e.routed) out.push(`  Fled (routed): ${names[0]} ${pct(e.routed.attacker)}; ${names[1]} ${pct(e.routed.defender)}`);
   if (e.retreated) out.push(`  Retreated: ${names[0]} ${pct(e.retreated.attacker)}; ${names[1]} ${pct(e.retreated.defender)}`);
   const c = e.compare;
