@@ -20,6 +20,7 @@ import * as path from 'node:path';
 import { CLASS_NAMES } from '../server/src/core/rules/data';
 import type { UnitClass } from '../server/src/core/rules/data';
 import type { CardItem, CardOrder, ChangelogEntry, ClassCardText, FaqItem, LoreChapter, RuleSection, RuleText } from '../server/src/core/rules/text';
+import { runMain } from './generated-files';
 
 export const RULEBOOK_PATH = path.resolve(__dirname, '../docs/rules/fabled-star-rulebook.txt');
 /** Where the user keeps the rulebook, beside the repository; copy it to RULEBOOK_PATH when it changes. */
@@ -290,11 +291,4 @@ function main(): void {
   );
 }
 
-if (require.main === module) {
-  try {
-    main();
-  } catch (e) {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-  }
-}
+runMain(module, main);

@@ -41,6 +41,7 @@ import { formDescription } from '../server/src/core/rules/lookup';
 import { fieldOf, type FieldOwner, type SectionRef } from '../server/src/core/model/fields';
 import { classCardMarkdown, escapeMarkdown, section, sectionMarkdown } from '../server/src/core/rules/text';
 import { formatJson } from './build-ruletext';
+import { runMain } from './generated-files';
 
 export const SCHEMAS_DIR = path.resolve(__dirname, '../schemas');
 export const SCHEMA_FILES = {
@@ -589,11 +590,4 @@ function main(): void {
   }
 }
 
-if (require.main === module) {
-  try {
-    main();
-  } catch (e) {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-  }
-}
+runMain(module, main);

@@ -25,3 +25,14 @@ export function writeOrCheck(files: { path: string; text: string }[], script: st
   }
   process.exitCode = stale > 0 ? 1 : 0;
 }
+
+/** Runs a script's `main` when the script is the program (not imported): an error is one line on stderr and exit status 1. */
+export function runMain(mod: NodeModule, main: () => void): void {
+  if (require.main !== mod) return;
+  try {
+    main();
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  }
+}

@@ -7,6 +7,7 @@ import { strict as assert } from 'node:assert';
 import { Workspace } from '../../server/src/core/workspace';
 import { checkDocument } from '../../server/src/core/check/index';
 import { hover, termHoverAt } from '../../server/src/core/features/hover';
+import { fieldOf, type FieldOwner } from '../../server/src/core/model/fields';
 import { complete } from '../../server/src/core/features/completion';
 import { codeActions, fixAll, type CodeActionData } from '../../server/src/core/features/codeActions';
 import { documentSymbols, workspaceSymbols } from '../../server/src/core/features/symbols';
@@ -89,7 +90,7 @@ describe('core features', () => {
         before: 'name: Attack R',
         has: ['Order: Attack Run', 'Rulebook difficulty: 2', 'With LD 6/3, difficulty 2 succeeds', '§16 Leadership'],
       },
-      { name: 'an order difficulty', uri: UNITS, before: 'difficulty: ', has: ['LD successes needed', 'succeeds'] },
+      { name: 'an order difficulty', uri: UNITS, before: 'difficulty: ', has: ['LD successes issuing the order needs', 'succeeds'] },
       { name: 'a known ability', uri: UNITS, before: '- Hit & R', has: ['Hit & Run', 'Move after performing a Fire action'] },
       { name: 'a universal rule', uri: UNITS, before: '- Dogfi', has: ['Dogfighters', 'universal class rule', '§4 Dogfighters'] },
       { name: 'a Launch Bay', uri: UNITS, before: 'Launch Bay Ti', has: ['Launch Bay Tier 1', '1 Fighter unit', '§6 Launch Bays'] },
@@ -135,6 +136,37 @@ describe('core features', () => {
         );
       });
     }
+    // The format is written once, in the field table: a key's hover says what the key holds in its words.
+    const keys: [string, string, FieldOwner, string][] = [
+      [UNITS, 'facti', 'unitFile', 'faction'],
+      [UNITS, '    poin', 'card', 'points'],
+      [BROKEN, '    base', 'card', 'bases'],
+      [UNITS, '    stat', 'card', 'stats'],
+      [UNITS, '    weap', 'card', 'weapons'],
+      [UNITS, '    orde', 'card', 'orders'],
+      [UNITS, '    abili', 'card', 'abilities'],
+      [UNITS, '        ran', 'weapon', 'range'],
+      [UNITS, '        dam', 'weapon', 'damage'],
+      [UNITS, '        atta', 'weapon', 'attacks'],
+      [UNITS, '        diff', 'order', 'difficulty'],
+      [BOARD, 'facti', 'faction', 'faction'],
+      [BOARD, 'doctr', 'faction', 'doctrine'],
+      [BOARD, 'cp: ', 'faction', 'cp'],
+      [BOARD, 'factionAbil', 'faction', 'factionAbility'],
+      [BOARD, 'commandAbil', 'faction', 'commandAbilities'],
+      [FLEET, 'facti', 'fleet', 'faction'],
+      [FLEET, '    emb', 'fleetEntry', 'embark'],
+      [FLEET, 'count: ', 'fleetEntry', 'count'],
+    ];
+    for (const [uri, before, owner, key] of keys)
+      it(`the ${owner} key ${key} says what it holds as the field table does`, () => {
+        const ws = workspace();
+        const h = hover(ws.get(uri)!, ws, at(ws, uri, before), settings);
+        const doc = fieldOf(owner, key)?.doc;
+        assert.ok(doc, `${owner}.${key} is not in the field table`);
+        assert.ok(h?.markdown.includes(doc), `missing "${doc}" in:\n${h?.markdown}`);
+      });
+
     it('shows nothing on a blank line', () => {
       const ws = workspace();
       assert.equal(hover(ws.get(FLEET)!, ws, 0, settings)?.markdown.includes('§') ?? false, false);

@@ -102,9 +102,9 @@ describe('variants: choosing them', () => {
     const r = variantBattle(a, b, ['break-tests'], { trials: 10 });
     assert.equal(r.variants.length, 1);
     assert.deepEqual(r.variants, ['break-tests']);
-    assert.equal(r.variantRules[0]!.name, 'break-tests');
-    assert.equal(r.variantRules[0]!.title, 'break tests');
-    assert.ok(r.variantRules[0]!.assumptions.some((x) => /routed/.test(x)));
+    assert.equal(r.variantRules![0]!.name, 'break-tests');
+    assert.equal(r.variantRules![0]!.title, 'break tests');
+    assert.ok(r.variantRules![0]!.assumptions.some((x) => /routed/.test(x)));
   });
 });
 
@@ -252,7 +252,7 @@ describe('variants: retreat', () => {
   it('respects its threshold: at 0.3 a side with a third of the enemy points fights on', () => {
     const r = variantBattle(weak(), strong(), ['retreat:threshold=0.3'], { rounds: 3, trials: 2000 });
     assert.equal(r.sides[0].retreated!.p, 0);
-    assert.deepEqual(r.variantRules[0]!.parameters, { threshold: 0.3 });
+    assert.deepEqual(r.variantRules![0]!.parameters, { threshold: 0.3 });
   });
 
   it("never lowers the retreating side's survival (property over generated fleets)", () => {

@@ -199,7 +199,7 @@ function renderVariants(r: BattleResult): void {
     );
     rows.push({ label: 'Rounds a battle lasts, on average', variant: r.meanRounds, standard: c.standard.meanRounds, kind: 'number' });
   }
-  renderComparison(ui.variantSection, r.variantRules, c ? { summary: c.summary, trials: [r.trials, c.standard.trials] } : undefined, rows);
+  renderComparison(ui.variantSection, r.variantRules ?? [], c ? { summary: c.summary, trials: [r.trials, c.standard.trials] } : undefined, rows);
 }
 
 function drawSurvival(r: BattleResult): void {

@@ -60,7 +60,7 @@ const resultEntries = {
   rounds: int(1, OPTION_LIMITS.roundsMax),
   mode: v.picklist(['approach', 'fixed']),
   variants: variantNamesSchema,
-  variantRules: variantListSchema,
+  variantRules: v.optional(variantListSchema),
   sides: v.tuple([sideSchema, sideSchema]),
   draw: chance,
   meanRounds: nonNegative,

@@ -21,6 +21,8 @@ import {
   type PrepareRenameParams,
   type ReferenceParams,
   type RenameParams,
+  type RequestHandler,
+  type RequestType,
   type SymbolInformation,
   type TextEdit,
   type WorkspaceSymbolParams,
@@ -70,7 +72,7 @@ import {
   type RuleTextParams,
   type SimulateParams,
 } from '../../../protocol';
-import type { FabledDocument } from '../core/model/types';
+import type { FabledDocument, FleetDocument } from '../core/model/types';
 import * as convert from './convert';
 import { nextTurn, type Diagnostics } from './diagnostics';
 import type { ServerState } from './state';
@@ -114,6 +116,27 @@ function inDocument<P extends { textDocument: { uri: string } }, R>(
     const r = ctx.state.request(params.textDocument.uri, token);
     return r ? handle(ctx, r, params, token) : null;
   };
+}
+
+/** An LSP request about one document, answered with null when the document is not one of ours, the request was cancelled, or it failed. */
+function aboutDocument<P extends { textDocument: { uri: string } }, R>(
+  b: Bind,
+  handle: (ctx: Context, r: { td: TextDocument; doc: FabledDocument }, params: P, token: CancellationToken) => R | Promise<R>,
+): (params: P, token: CancellationToken) => Promise<R | null> {
+  return b.guarded(inDocument(handle), null);
+}
+
+/** A row for a custom request (protocol/) whose failure is logged and answered with `fallback`. */
+function customRequest<P, R, E>(name: string, type: RequestType<P, R, E>, handle: Handle<P | undefined, R>, fallback: R): HandlerEntry {
+  // The library types the answer through a conditional on R, which a generic R cannot meet: the cast says what holds.
+  return { name, register: (c, b) => c.onRequest(type, b.guarded(handle, fallback) as RequestHandler<P, R, E>) };
+}
+
+/** The fleet list a custom request names, with every open file read first (so its cards are known); undefined when it is none. */
+function requestedFleet(state: ServerState, uri: string | undefined): FleetDocument | undefined {
+  state.ensureAllOpen();
+  const doc = uri ? state.ensure(uri) : undefined;
+  return doc?.kind === 'fleet' ? doc : undefined;
 }
 
 function selectCard({ state }: Context, sel: CardSelector | undefined) {
@@ -164,18 +187,15 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'hover',
     register: (c, b) =>
       c.onHover(
-        b.guarded(
-          inDocument(async ({ state }, r, params: HoverParams) => {
-            const settings = await state.settingsFor(params.textDocument.uri);
-            const h = hover(r.doc, state.ws, r.td.offsetAt(params.position), settings);
-            if (!h) return null;
-            const contents = state.client.markdownHover
-              ? { kind: 'markdown' as const, value: h.markdown }
-              : { kind: 'plaintext' as const, value: markdownToPlain(h.markdown) };
-            return { contents, range: convert.range(r.td, h.span) };
-          }),
-          null,
-        ),
+        aboutDocument(b, async ({ state }, r, params: HoverParams) => {
+          const settings = await state.settingsFor(params.textDocument.uri);
+          const h = hover(r.doc, state.ws, r.td.offsetAt(params.position), settings);
+          if (!h) return null;
+          const contents = state.client.markdownHover
+            ? { kind: 'markdown' as const, value: h.markdown }
+            : { kind: 'plaintext' as const, value: markdownToPlain(h.markdown) };
+          return { contents, range: convert.range(r.td, h.span) };
+        }),
       ),
   },
 
@@ -203,27 +223,24 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'codeAction',
     register: (c, b) =>
       c.onCodeAction(
-        b.guarded(
-          inDocument(({ state, diagnostics }, r, params: CodeActionParams) => {
-            const p = diagnostics.problemsOf(params.textDocument.uri);
-            const codes = new Set(params.context.diagnostics.map((d) => String(d.code ?? '')));
-            const problems = (p?.problems ?? []).filter((x) => codes.size === 0 || codes.has(x.code));
-            const actions = codeActions(r.doc, convert.span(r.td, params.range), problems, state.ws);
-            // source.fixAll (on save, or "Fix All"): every problem of the file with one clear fix.
-            const only = params.context.only;
-            if (only?.some((o) => o === CodeActionKind.Source || o === CodeActionKind.SourceFixAll || o.startsWith(CodeActionKind.SourceFixAll + '.'))) {
-              const all = fixAll(r.doc, p?.problems ?? [], state.ws);
-              if (all) actions.push(all);
-            }
-            return convert.codeActionList(
-              actions,
-              params.context.only,
-              (u) => state.textDoc(u),
-              (problem) => diagnostics.toDiagnostic(problem, r.td),
-            );
-          }),
-          null,
-        ),
+        aboutDocument(b, ({ state, diagnostics }, r, params: CodeActionParams) => {
+          const p = diagnostics.problemsOf(params.textDocument.uri);
+          const codes = new Set(params.context.diagnostics.map((d) => String(d.code ?? '')));
+          const problems = (p?.problems ?? []).filter((x) => codes.size === 0 || codes.has(x.code));
+          const actions = codeActions(r.doc, convert.span(r.td, params.range), problems, state.ws);
+          // source.fixAll (on save, or "Fix All"): every problem of the file with one clear fix.
+          const only = params.context.only;
+          if (only?.some((o) => o === CodeActionKind.Source || o === CodeActionKind.SourceFixAll || o.startsWith(CodeActionKind.SourceFixAll + '.'))) {
+            const all = fixAll(r.doc, p?.problems ?? [], state.ws);
+            if (all) actions.push(all);
+          }
+          return convert.codeActionList(
+            actions,
+            params.context.only,
+            (u) => state.textDoc(u),
+            (problem) => diagnostics.toDiagnostic(problem, r.td),
+          );
+        }),
       ),
   },
 
@@ -231,12 +248,9 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'documentSymbol',
     register: (c, b) =>
       c.onDocumentSymbol(
-        b.guarded(
-          inDocument(({ state }, r, _params: DocumentSymbolParams) => {
-            return convert.documentSymbolList(documentSymbols(r.doc, state.ws), r.td, state.client.hierarchicalSymbols);
-          }),
-          null,
-        ),
+        aboutDocument(b, ({ state }, r, _params: DocumentSymbolParams) => {
+          return convert.documentSymbolList(documentSymbols(r.doc, state.ws), r.td, state.client.hierarchicalSymbols);
+        }),
       ),
   },
 
@@ -259,12 +273,9 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'definition',
     register: (c, b) =>
       c.onDefinition(
-        b.guarded(
-          inDocument(({ state }, r, params: DefinitionParams) => {
-            return convert.locations(definition(r.doc, state.ws, r.td.offsetAt(params.position)), (u) => state.textDoc(u));
-          }),
-          null,
-        ),
+        aboutDocument(b, ({ state }, r, params: DefinitionParams) => {
+          return convert.locations(definition(r.doc, state.ws, r.td.offsetAt(params.position)), (u) => state.textDoc(u));
+        }),
       ),
   },
 
@@ -272,12 +283,9 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'references',
     register: (c, b) =>
       c.onReferences(
-        b.guarded(
-          inDocument(({ state }, r, params: ReferenceParams) => {
-            return convert.locations(references(r.doc, state.ws, r.td.offsetAt(params.position), params.context.includeDeclaration), (u) => state.textDoc(u));
-          }),
-          null,
-        ),
+        aboutDocument(b, ({ state }, r, params: ReferenceParams) => {
+          return convert.locations(references(r.doc, state.ws, r.td.offsetAt(params.position), params.context.includeDeclaration), (u) => state.textDoc(u));
+        }),
       ),
   },
 
@@ -285,13 +293,10 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'prepareRename',
     register: (c, b) =>
       c.onPrepareRename(
-        b.guarded(
-          inDocument(({ state }, r, params: PrepareRenameParams) => {
-            const p = prepareRename(r.doc, state.ws, r.td.offsetAt(params.position));
-            return p ? { range: convert.range(r.td, p.span), placeholder: p.placeholder } : null;
-          }),
-          null,
-        ),
+        aboutDocument(b, ({ state }, r, params: PrepareRenameParams) => {
+          const p = prepareRename(r.doc, state.ws, r.td.offsetAt(params.position));
+          return p ? { range: convert.range(r.td, p.span), placeholder: p.placeholder } : null;
+        }),
       ),
   },
 
@@ -299,16 +304,13 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'rename',
     register: (c, b) =>
       c.onRenameRequest(
-        b.guarded(
-          inDocument(({ state }, r, params: RenameParams) => {
-            // Every file the rename touches must be current in the workspace first.
-            for (const td of state.documents.all()) state.ensure(td.uri);
-            const res = rename(r.doc, state.ws, r.td.offsetAt(params.position), params.newName, (u) => state.textDoc(u)?.getText());
-            if (res.error) throw new ResponseError(ErrorCodes.InvalidRequest, res.error);
-            return { changes: convert.changes(res.edits, (u) => state.textDoc(u)) };
-          }),
-          null,
-        ),
+        aboutDocument(b, ({ state }, r, params: RenameParams) => {
+          // Every file the rename touches must be current in the workspace first.
+          for (const td of state.documents.all()) state.ensure(td.uri);
+          const res = rename(r.doc, state.ws, r.td.offsetAt(params.position), params.newName, (u) => state.textDoc(u)?.getText());
+          if (res.error) throw new ResponseError(ErrorCodes.InvalidRequest, res.error);
+          return { changes: convert.changes(res.edits, (u) => state.textDoc(u)) };
+        }),
       ),
   },
 
@@ -316,13 +318,10 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'inlayHint',
     register: (c, b) =>
       c.languages.inlayHint.on(
-        b.guarded(
-          inDocument(async ({ state }, r, params: InlayHintParams) => {
-            const settings = await state.settingsFor(params.textDocument.uri);
-            return inlayHints(r.doc, state.ws, convert.span(r.td, params.range), settings).map((h) => convert.inlayHint(h, r.td));
-          }),
-          null,
-        ),
+        aboutDocument(b, async ({ state }, r, params: InlayHintParams) => {
+          const settings = await state.settingsFor(params.textDocument.uri);
+          return inlayHints(r.doc, state.ws, convert.span(r.td, params.range), settings).map((h) => convert.inlayHint(h, r.td));
+        }),
       ),
   },
 
@@ -330,13 +329,10 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'codeLens',
     register: (c, b) =>
       c.onCodeLens(
-        b.guarded(
-          inDocument(async ({ state }, r, params: CodeLensParams) => {
-            const settings = await state.settingsFor(params.textDocument.uri);
-            return codeLenses(r.doc, state.ws, settings).map((l) => convert.codeLens(l, r.td));
-          }),
-          null,
-        ),
+        aboutDocument(b, async ({ state }, r, params: CodeLensParams) => {
+          const settings = await state.settingsFor(params.textDocument.uri);
+          return codeLenses(r.doc, state.ws, settings).map((l) => convert.codeLens(l, r.td));
+        }),
       ),
   },
 
@@ -352,92 +348,78 @@ export const HANDLERS: HandlerEntry[] = [
 
   // Custom requests (protocol/)
 
-  {
-    name: 'listCards',
-    register: (c, b) =>
-      c.onRequest(
-        ListCardsRequest.type,
-        b.guarded((ctx, params: ListCardsParams | undefined) => {
-          ctx.state.ensureAllOpen();
-          const { state } = ctx;
-          const refs = typeof params?.fleet === 'string' ? cardsUsedBy(state.ws, state.ensure(params.fleet)) : listCards(state.ws, params?.faction);
-          if (params?.examples === true && typeof params.fleet !== 'string') {
-            const wanted = params.faction?.trim().toLowerCase();
-            refs.push(...exampleCards(state.ws).filter((r) => wanted === undefined || r.faction.trim().toLowerCase() === wanted));
-          }
-          const out: CardInfo[] = [];
-          for (const ref of refs) {
-            const info = cardInfo(ctx, ref);
-            if (info) out.push(info);
-          }
-          return out;
-        }, [] as CardInfo[]),
-      ),
-  },
+  customRequest(
+    'listCards',
+    ListCardsRequest.type,
+    (ctx, params: ListCardsParams | undefined) => {
+      ctx.state.ensureAllOpen();
+      const { state } = ctx;
+      const refs = typeof params?.fleet === 'string' ? cardsUsedBy(state.ws, state.ensure(params.fleet)) : listCards(state.ws, params?.faction);
+      if (params?.examples === true && typeof params.fleet !== 'string') {
+        const wanted = params.faction?.trim().toLowerCase();
+        refs.push(...exampleCards(state.ws).filter((r) => wanted === undefined || r.faction.trim().toLowerCase() === wanted));
+      }
+      const out: CardInfo[] = [];
+      for (const ref of refs) {
+        const info = cardInfo(ctx, ref);
+        if (info) out.push(info);
+      }
+      return out;
+    },
+    [] as CardInfo[],
+  ),
 
-  {
-    name: 'cardAt',
-    register: (c, b) =>
-      c.onRequest(
-        CardAtRequest.type,
-        b.guarded((ctx, params: CardAtParams | undefined): CardInfo | null => {
-          if (!params || typeof params.uri !== 'string' || !params.position) return null;
-          ctx.state.ensureAllOpen();
-          const ref = selectCard(ctx, { uri: params.uri, position: params.position });
-          return (ref && cardInfo(ctx, ref)) ?? null;
-        }, null),
-      ),
-  },
+  customRequest(
+    'cardAt',
+    CardAtRequest.type,
+    (ctx, params: CardAtParams | undefined): CardInfo | null => {
+      if (!params || typeof params.uri !== 'string' || !params.position) return null;
+      ctx.state.ensureAllOpen();
+      const ref = selectCard(ctx, { uri: params.uri, position: params.position });
+      return (ref && cardInfo(ctx, ref)) ?? null;
+    },
+    null,
+  ),
 
-  {
-    name: 'fleetSummary',
-    register: (c, b) =>
-      c.onRequest(
-        FleetSummaryRequest.type,
-        b.guarded(({ state }, params: FleetSummaryParams | undefined): FleetSummary | null => {
-          state.ensureAllOpen();
-          const doc = params?.uri ? state.ensure(params.uri) : undefined;
-          if (!doc || doc.kind !== 'fleet') return null;
-          return fleetSummary(doc, state.ws);
-        }, null),
-      ),
-  },
+  customRequest(
+    'fleetSummary',
+    FleetSummaryRequest.type,
+    ({ state }, params: FleetSummaryParams | undefined): FleetSummary | null => {
+      const doc = requestedFleet(state, params?.uri);
+      return doc ? fleetSummary(doc, state.ws) : null;
+    },
+    null,
+  ),
 
-  {
-    name: 'roster',
-    register: (c, b) =>
-      c.onRequest(
-        RosterRequest.type,
-        b.guarded(({ state }, params: RosterParams | undefined): RosterData | null => {
-          state.ensureAllOpen();
-          const doc = params?.uri ? state.ensure(params.uri) : undefined;
-          if (!doc || doc.kind !== 'fleet') return null;
-          const toRange = (uri: string, s: Span) => {
-            const td = state.textDoc(uri);
-            return td ? convert.range(td, s) : undefined;
-          };
-          return rosterData(doc, state.ws, toRange, params);
-        }, null),
-      ),
-  },
+  customRequest(
+    'roster',
+    RosterRequest.type,
+    ({ state }, params: RosterParams | undefined): RosterData | null => {
+      const doc = requestedFleet(state, params?.uri);
+      if (!doc) return null;
+      const toRange = (uri: string, s: Span) => {
+        const td = state.textDoc(uri);
+        return td ? convert.range(td, s) : undefined;
+      };
+      return rosterData(doc, state.ws, toRange, params);
+    },
+    null,
+  ),
 
-  {
-    name: 'rosterEdit',
-    register: (c, b) =>
-      c.onRequest(
-        RosterEditRequest.type,
-        b.guarded(({ state }, params: RosterEditParams | undefined): TextEdit | null => {
-          state.ensureAllOpen();
-          const doc = params?.uri ? state.ensure(params.uri) : undefined;
-          const td = params?.uri ? state.textDoc(params.uri) : undefined;
-          if (!params || !doc || doc.kind !== 'fleet' || !td) return null;
-          // An edit computed on text the client no longer has would land in the wrong place.
-          if (typeof params.version === 'number' && state.documents.get(params.uri) && td.version !== params.version) return null;
-          const e = rosterEditOffsets(doc, params);
-          return e ? toTextEdit(e, (s) => convert.range(td, s)) : null;
-        }, null),
-      ),
-  },
+  customRequest(
+    'rosterEdit',
+    RosterEditRequest.type,
+    ({ state }, params: RosterEditParams | undefined): TextEdit | null => {
+      const doc = requestedFleet(state, params?.uri);
+      const td = params?.uri ? state.textDoc(params.uri) : undefined;
+      if (!params || !doc || !td) return null;
+      // An edit computed on text the client no longer has would land in the wrong place.
+      if (typeof params.version === 'number' && state.documents.get(params.uri) && td.version !== params.version) return null;
+      const e = rosterEditOffsets(doc, params);
+      return e ? toTextEdit(e, (s) => convert.range(td, s)) : null;
+    },
+    null,
+  ),
 
   {
     name: 'simulate',
@@ -522,30 +504,28 @@ export const HANDLERS: HandlerEntry[] = [
       ),
   },
 
-  {
-    name: 'ruleText',
-    register: (c, b) =>
-      c.onRequest(
-        RuleTextRequest.type,
-        b.guarded((_ctx, params: RuleTextParams | undefined): RuleTextEntry[] => {
-          const wanted =
-            params?.section !== undefined
-              ? String(params.section)
-                  .replace(/^\s*§\s*/, '')
-                  .trim()
-              : undefined;
-          const list = wanted !== undefined ? sections().filter((s) => String(s.number) === wanted) : sections();
-          return list.map((s) => ({
-            number: s.number,
-            title: s.title,
-            category: s.category,
-            summary: s.summary,
-            markdown: sectionMarkdown(s.number, { inPlay: true, example: true, designerNote: true, faq: true }) ?? '',
-            terms: [...glossary()].filter(([, n]) => n === s.number).map(([t]) => t),
-          }));
-        }, [] as RuleTextEntry[]),
-      ),
-  },
+  customRequest(
+    'ruleText',
+    RuleTextRequest.type,
+    (_ctx, params: RuleTextParams | undefined): RuleTextEntry[] => {
+      const wanted =
+        params?.section !== undefined
+          ? String(params.section)
+              .replace(/^\s*§\s*/, '')
+              .trim()
+          : undefined;
+      const list = wanted !== undefined ? sections().filter((s) => String(s.number) === wanted) : sections();
+      return list.map((s) => ({
+        number: s.number,
+        title: s.title,
+        category: s.category,
+        summary: s.summary,
+        markdown: sectionMarkdown(s.number, { inPlay: true, example: true, designerNote: true, faq: true }) ?? '',
+        terms: [...glossary()].filter(([, n]) => n === s.number).map(([t]) => t),
+      }));
+    },
+    [] as RuleTextEntry[],
+  ),
 ];
 
 /**

@@ -57,34 +57,45 @@ function decode(chunks: Buffer[], total: number): string {
   return Buffer.concat(chunks, total).toString('utf8');
 }
 
-/** Reads `file` synchronously (the CLI). */
-export function readCappedSync(file: string, opts: ReadOptions): ReadResult {
+/** One step of a read on the disk: what `capped` asks for, and the sync and async runners do. */
+type Step =
+  | { op: 'isLink'; path: string }
+  | { op: 'realpath'; path: string }
+  | { op: 'open'; path: string; flags: number }
+  | { op: 'isFile' }
+  | { op: 'read'; buf: Buffer }
+  | { op: 'close' };
+
+/**
+ * The read, written once: it yields each step on the disk and gets back the step's answer (or its
+ * error, thrown in); `readCappedSync` and `readCapped` run it with blocking or promised calls.
+ */
+function* capped(file: string, opts: ReadOptions): Generator<Step, ReadResult, unknown> {
   let target = file;
   let flags = FLAGS;
   if (opts.within) {
     try {
-      if (fs.lstatSync(file).isSymbolicLink()) return { ok: false, reason: 'symlink', message: 'a symbolic link' };
-      target = fs.realpathSync(file);
+      if (yield { op: 'isLink', path: file }) return { ok: false, reason: 'symlink', message: 'a symbolic link' };
+      target = (yield { op: 'realpath', path: file }) as string;
     } catch (e) {
       return errorResult(e);
     }
     if (!opts.within.some((d) => isInside(target, d))) return { ok: false, reason: 'outside', message: 'outside the workspace folders' };
     flags |= NOFOLLOW;
   }
-  let fd: number;
   try {
-    fd = fs.openSync(target, flags);
+    yield { op: 'open', path: target, flags };
   } catch (e) {
     return errorResult(e);
   }
   try {
-    if (!fs.fstatSync(fd).isFile()) return { ok: false, reason: 'not-regular', message: 'not a regular file' };
+    if (!(yield { op: 'isFile' })) return { ok: false, reason: 'not-regular', message: 'not a regular file' };
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
       // Whole chunks: procfs files such as pagemap refuse reads of other sizes (EINVAL).
       const buf = Buffer.allocUnsafe(CHUNK);
-      const n = fs.readSync(fd, buf, 0, buf.length, null);
+      const n = (yield { op: 'read', buf }) as number;
       if (n === 0) break;
       chunks.push(n === buf.length ? buf : buf.subarray(0, n));
       total += n;
@@ -94,46 +105,82 @@ export function readCappedSync(file: string, opts: ReadOptions): ReadResult {
   } catch (e) {
     return errorResult(e);
   } finally {
-    fs.closeSync(fd);
+    yield { op: 'close' };
   }
+}
+
+/** What a step gave: its answer, or the error it threw. */
+type Outcome = { answer: unknown } | { error: unknown };
+
+/** Hands a step's outcome back to the read: the answer in, or the error thrown in. */
+function resume(steps: Generator<Step, ReadResult, unknown>, outcome: Outcome): IteratorResult<Step, ReadResult> {
+  return 'error' in outcome ? steps.throw(outcome.error) : steps.next(outcome.answer);
+}
+
+/** Reads `file` synchronously (the CLI). */
+export function readCappedSync(file: string, opts: ReadOptions): ReadResult {
+  let fd = -1;
+  const take = (step: Step): unknown => {
+    switch (step.op) {
+      case 'isLink':
+        return fs.lstatSync(step.path).isSymbolicLink();
+      case 'realpath':
+        return fs.realpathSync(step.path);
+      case 'open':
+        fd = fs.openSync(step.path, step.flags);
+        return undefined;
+      case 'isFile':
+        return fs.fstatSync(fd).isFile();
+      case 'read':
+        return fs.readSync(fd, step.buf, 0, step.buf.length, null);
+      case 'close':
+        return fs.closeSync(fd);
+    }
+  };
+  const steps = capped(file, opts);
+  let next = steps.next();
+  while (!next.done) {
+    const step = next.value;
+    let outcome: Outcome;
+    try {
+      outcome = { answer: take(step) };
+    } catch (error) {
+      outcome = { error };
+    }
+    next = resume(steps, outcome);
+  }
+  return next.value;
 }
 
 /** Reads `file` without blocking the event loop (the language server). */
 export async function readCapped(file: string, opts: ReadOptions): Promise<ReadResult> {
-  let target = file;
-  let flags = FLAGS;
-  if (opts.within) {
-    try {
-      if ((await fsp.lstat(file)).isSymbolicLink()) return { ok: false, reason: 'symlink', message: 'a symbolic link' };
-      target = await fsp.realpath(file);
-    } catch (e) {
-      return errorResult(e);
+  let handle: fsp.FileHandle | undefined;
+  const take = async (step: Step): Promise<unknown> => {
+    switch (step.op) {
+      case 'isLink':
+        return (await fsp.lstat(step.path)).isSymbolicLink();
+      case 'realpath':
+        return fsp.realpath(step.path);
+      case 'open':
+        handle = await fsp.open(step.path, step.flags);
+        return undefined;
+      case 'isFile':
+        return (await handle!.stat()).isFile();
+      case 'read':
+        return (await handle!.read(step.buf, 0, step.buf.length, null)).bytesRead;
+      case 'close':
+        return handle!.close().catch(() => undefined);
     }
-    if (!opts.within.some((d) => isInside(target, d))) return { ok: false, reason: 'outside', message: 'outside the workspace folders' };
-    flags |= NOFOLLOW;
-  }
-  let handle: fsp.FileHandle;
-  try {
-    handle = await fsp.open(target, flags);
-  } catch (e) {
-    return errorResult(e);
-  }
-  try {
-    if (!(await handle.stat()).isFile()) return { ok: false, reason: 'not-regular', message: 'not a regular file' };
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const buf = Buffer.allocUnsafe(CHUNK);
-      const { bytesRead: n } = await handle.read(buf, 0, buf.length, null);
-      if (n === 0) break;
-      chunks.push(n === buf.length ? buf : buf.subarray(0, n));
-      total += n;
-      if (total > opts.maxBytes) return { ok: false, reason: 'too-large', bytes: total };
-    }
-    return { ok: true, text: decode(chunks, total) };
-  } catch (e) {
-    return errorResult(e);
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+  };
+  const steps = capped(file, opts);
+  let next = steps.next();
+  while (!next.done)
+    next = resume(
+      steps,
+      await take(next.value).then(
+        (answer) => ({ answer }),
+        (error: unknown) => ({ error }),
+      ),
+    );
+  return next.value;
 }

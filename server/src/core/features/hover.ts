@@ -7,8 +7,6 @@ import type { Ability, FabledDocument, FactionDocument, Field, FleetDocument, Fl
 import type { Workspace } from '../workspace';
 import {
   CLASSES,
-  COMMAND_BOARD,
-  DEFAULT_ORDER_RANGE,
   DICE,
   DOCTRINES,
   DOGFIGHTERS,
@@ -23,7 +21,6 @@ import {
   RANGE_SECTION,
   STATS,
   STAT_NAMES,
-  WEAPON_DAMAGE,
   WEAPON_TYPES,
   WEAPON_TYPE_ABBREVIATIONS,
   WEAPON_TYPE_SECTION,
@@ -39,6 +36,7 @@ import { knownAbility, launchBayTier, nearestBands, universalRule } from '../rul
 import { bayCapacity, cpPerRound, ruleOwners } from '../model/derived';
 import { article, count, noun, withArticle } from '../rules/words';
 import { atLeast, cardAt, md, num, pSuccess, pct, statLine, within } from './shared';
+import { fieldOf, type FieldOwner } from '../model/fields';
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { weaponOddsMarkdown } from './odds';
 import { pointsEstimateMarkdown } from './pointsEstimate';
@@ -65,6 +63,14 @@ function join(...parts: (string | undefined | false)[]): string {
   return parts.filter((p): p is string => !!p && p.trim() !== '').join('\n\n');
 }
 
+/**
+ * A field's hover head: `**key**` or `**key: value**`, and what the key holds in the words of the
+ * format's field table (model/fields.ts), which completion and the JSON Schemas show too.
+ */
+function fieldHead(owner: FieldOwner, key: string, value?: string | number): string {
+  return join(`**${key}${value !== undefined ? `: ${value}` : ''}**`, fieldOf(owner, key)?.doc);
+}
+
 const RULE = '\n\n---\n\n';
 
 function result(span: Span, head: string, rule?: string): HoverResult {
@@ -79,7 +85,7 @@ export function hover(doc: FabledDocument, ws: Workspace, off: number, settings:
       case 'faction':
         return factionHover(doc, ws, off) ?? cardHover(doc, ws, off, settings);
       case 'unit':
-        return keyHover(doc.faction, off, () => factionKey(doc.faction, ws)) ?? cardHover(doc, ws, off, settings);
+        return keyHover(doc.faction, off, () => factionKey('unitFile', doc.faction, ws)) ?? cardHover(doc, ws, off, settings);
     }
   } catch {
     // A hover must never take the server down; a missing hover is the safe failure.
@@ -96,11 +102,11 @@ function keyHover<T>(f: Field<T> | undefined, off: number, build: () => string |
   return m ? { span, markdown: m } : undefined;
 }
 
-function factionKey(f: Field<string>, ws: Workspace): string | undefined {
+function factionKey(owner: FieldOwner, f: Field<string>, ws: Workspace): string | undefined {
   const name = f.value;
   if (!name) return undefined;
   const cards = ws.cardsOf(name);
-  return join(`**Faction ${md(name)}**`, `${cards.length} ${cards.length === 1 ? 'card' : 'cards'} in the workspace.`);
+  return join(`**Faction ${md(name)}**`, fieldOf(owner, 'faction')?.doc, `${cards.length} ${cards.length === 1 ? 'card' : 'cards'} in the workspace.`);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -125,7 +131,7 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
   if (within(card.points.span, off) || within(card.points.keySpan, off)) {
     const p = card.points.value;
     const head = join(
-      `**points: ${p ?? '?'}**`,
+      fieldHead('card', 'points', p ?? '?'),
       row
         ? `The ${cls} class card (${md(row.card)}) costs ${row.points} pts${p !== undefined && p !== row.points ? `; this card costs ${p} (${p > row.points ? '+' : ''}${p - row.points}, a homebrew cost)` : ''}.`
         : undefined,
@@ -135,7 +141,10 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
     return result(spanOf(card.points, off), head, quote(GAME_SIZE_SECTIONS[0]!, { noSummary: true }));
   }
   if (card.bases && (within(card.bases.span, off) || within(card.bases.keySpan, off))) {
-    const head = join(`**bases: ${card.bases.value ?? '?'}**`, row ? `${withArticle(cls!, true)} has exactly ${count(row.bases, 'base')}.` : undefined);
+    const head = join(
+      fieldHead('card', 'bases', card.bases.value ?? '?'),
+      row ? `${withArticle(cls!, true)} has exactly ${count(row.bases, 'base')}.` : undefined,
+    );
     return result(spanOf(card.bases, off), head, quote(SEE.classes));
   }
   if (card.base && (within(card.base.span, off) || within(card.base.keySpan, off))) {
@@ -151,7 +160,7 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
     if (within(stats.keySpan, off)) {
       return result(
         stats.keySpan,
-        join('**stats**', `The stat line in rulebook order: ${md(statLine(card))}`),
+        join(fieldHead('card', 'stats'), `This card's stat line: ${md(statLine(card))}`),
         quote(STATS.M.section, { inPlay: true, example: true }),
       );
     }
@@ -161,7 +170,7 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
       const n = card.weapons.items.length;
       return result(
         card.weapons.keySpan,
-        join(`**weapons**`, row ? `${n} of the ${cls}'s ${count(row.weapons, 'weapon system')}.` : `${count(n, 'weapon system')}.`),
+        join(fieldHead('card', 'weapons'), row ? `${n} of the ${cls}'s ${count(row.weapons, 'weapon system')}.` : `${count(n, 'weapon system')}.`),
         quote(WEAPON_TYPE_SECTION),
       );
     }
@@ -174,7 +183,11 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
       const n = card.orders.items.length;
       return result(
         card.orders.keySpan,
-        join('**orders**', row ? `${n} of the ${cls}'s ${count(row.orders, 'Order')}.` : undefined, row?.ordersNote ? `_${md(row.ordersNote)}_` : undefined),
+        join(
+          fieldHead('card', 'orders'),
+          row ? `${n} of the ${cls}'s ${count(row.orders, 'Order')}.` : undefined,
+          row?.ordersNote ? `_${md(row.ordersNote)}_` : undefined,
+        ),
         quote(ORDERS_SECTION, { inPlay: true }),
       );
     }
@@ -185,7 +198,10 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
       const slotted = card.abilities.items.filter((a) => !universalRule(a.name.value ?? '')).length;
       return result(
         card.abilities.keySpan,
-        join('**abilities**', row ? `${slotted} of the ${cls}'s ${count(row.abilities, 'ability slot')} used; universal class rules are free.` : undefined),
+        join(
+          fieldHead('card', 'abilities'),
+          row ? `${slotted} of the ${cls}'s ${count(row.abilities, 'ability slot')} used; universal class rules are free.` : undefined,
+        ),
         quote(SEE.classes, { noSummary: true }),
       );
     }
@@ -239,7 +255,7 @@ function fileName(uri: string): string {
 }
 
 function classHover(cls: UnitClass | undefined, raw: string): string {
-  if (!cls) return join(`**class: ${md(raw)}**`, `Not a class. Classes: ${Object.keys(CLASSES).map(md).join(', ')}.`);
+  if (!cls) return join(`**class: ${md(raw)}**`, 'Not a class.', fieldOf('card', 'class')?.doc);
   const r = CLASSES[cls];
   const row = `${count(r.bases, 'base')} · ${count(r.weapons, 'weapon system')} · ${count(r.orders, 'order')} · ${count(r.abilities, 'ability')} · ${r.points} pts standard · ${r.baseMm}mm base${r.baseIsHouseValue ? ' (house default)' : ''}`;
   return join(
@@ -255,9 +271,9 @@ function baseHover(card: UnitCard, cls: UnitClass | undefined): string {
   const mm = card.base?.value;
   const row = cls ? CLASSES[cls] : undefined;
   return join(
-    `**base: ${mm !== undefined ? `${mm}mm` : md(card.base?.raw ?? '?')}**`,
+    fieldHead('card', 'base', mm !== undefined ? `${mm}mm` : md(card.base?.raw ?? '?')),
     row ? `The ${cls} default is ${row.baseMm}mm${row.baseIsHouseValue ? ' (a house value; the rulebook leaves it open)' : ''}.` : undefined,
-    `Base size matters for Dogfighters (2 attacks per Fighter base against bases of ${DOGFIGHTERS.targetBaseAtMostMm}mm or smaller, ${escapeMarkdown(sectionTitle(DOGFIGHTERS.section) ?? '')}) and Precision Strike (2 per Bomber base against ${PRECISION_STRIKE.targetBaseAtLeastMm}mm or larger, ${escapeMarkdown(sectionTitle(PRECISION_STRIKE.section) ?? '')}).`,
+    seeAlso(DOGFIGHTERS.section, PRECISION_STRIKE.section),
   );
 }
 
@@ -351,17 +367,19 @@ export function weaponTypeText(type: WeaponType): string | undefined {
   return m ? m[1]!.trim() : undefined;
 }
 
-function rangeText(n: number | undefined, raw: string): string {
-  if (n === undefined) return `**range: ${md(raw)}**\n\nA range is a band in inches.`;
-  const band = (RANGE_BANDS as readonly number[]).includes(n);
+/** A range's hover head; the weapon's field sentence lists the bands, the others' do not. */
+function rangeText(owner: 'weapon' | 'order' | 'ability', n: number | undefined, raw: string): string {
+  const band = n !== undefined && (RANGE_BANDS as readonly number[]).includes(n);
   return join(
-    `**range: ${n}"**`,
-    band
-      ? `${n}" is a standard range band.`
-      : `${n}" is not a range band; the nearest: ${nearestBands(n)
-          .map((b) => `${b}"`)
-          .join(' or ')}.`,
-    `Bands: ${RANGE_BANDS.map((b) => `${b}"`).join(' ')}.`,
+    fieldHead(owner, 'range', n === undefined ? md(raw) : `${n}"`),
+    n === undefined
+      ? undefined
+      : band
+        ? `${n}" is a standard range band.`
+        : `${n}" is not a range band; the nearest: ${nearestBands(n)
+            .map((b) => `${b}"`)
+            .join(' or ')}.`,
+    owner === 'weapon' ? undefined : `Bands: ${RANGE_BANDS.map((b) => `${b}"`).join(' ')}.`,
   );
 }
 
@@ -371,21 +389,18 @@ function weaponHover(w: Weapon, card: UnitCard, cls: UnitClass | undefined, off:
     const t = w.type.value;
     const head = t
       ? join(`**${t}** weapon`, md(weaponTypeText(t) ?? ''))
-      : join(`**type: ${md(w.type.raw)}**`, `Not a weapon type. Types: ${WEAPON_TYPES.join(', ')} (or ${Object.keys(WEAPON_TYPE_ABBREVIATIONS).join(', ')}).`);
+      : join(`**type: ${md(w.type.raw)}**`, 'Not a weapon type.', fieldOf('weapon', 'type')?.doc);
     return result(spanOf(w.type, off), head, rule);
   }
   if (within(w.range.span, off) || within(w.range.keySpan, off)) {
     const small = cls ? CLASSES[cls].smallCraft : false;
-    const head = join(rangeText(w.range.value, w.range.raw), small ? `${cls} weapons reach at most ${SMALL_CRAFT_MAX_RANGE}".` : undefined);
+    const head = join(rangeText('weapon', w.range.value, w.range.raw), small ? `${cls} weapons reach at most ${SMALL_CRAFT_MAX_RANGE}".` : undefined);
     return result(spanOf(w.range, off), head, quote(RANGE_SECTION, { example: true }));
   }
   if (within(w.damage.span, off) || within(w.damage.keySpan, off)) {
     return result(
       spanOf(w.damage, off),
-      join(
-        `**damage: ${w.damage.value ?? md(w.damage.raw)}**`,
-        `Each unsaved hit deals this much damage to one base (${WEAPON_DAMAGE.min} to ${WEAPON_DAMAGE.max}); damage beyond that base's HP is lost.`,
-      ),
+      join(fieldHead('weapon', 'damage', w.damage.value ?? md(w.damage.raw)), "All of a hit's damage goes to one base; damage beyond that base's HP is lost."),
       rule,
     );
   }
@@ -398,10 +413,7 @@ function weaponHover(w: Weapon, card: UnitCard, cls: UnitClass | undefined, off:
           : '';
     return result(
       spanOf(w.attacks, off),
-      join(
-        `**attacks: ${w.attacks.value ?? md(w.attacks.raw)}**`,
-        `Dice rolled to hit with this weapon system; Blast multiplies them by the target's bases.${extra}`,
-      ),
+      join(fieldHead('weapon', 'attacks', w.attacks.value ?? md(w.attacks.raw)), `Dice rolled to hit with this weapon system.${extra}`),
       rule,
     );
   }
@@ -422,18 +434,13 @@ function orderHover(o: Order, card: UnitCard, off: number, text: string): HoverR
       ? `With LD ${ld.target}/${ld.dice}, difficulty ${diff} succeeds ${pct(atLeast(ld.target, ld.dice, diff))} of the time.`
       : undefined;
   if (o.range && (within(o.range.span, off) || within(o.range.keySpan, off))) {
-    return result(
-      spanOf(o.range, off),
-      join(rangeText(o.range.value, o.range.raw), `Orders reach ${DEFAULT_ORDER_RANGE}" unless they say otherwise.`),
-      quote(RANGE_SECTION, { example: true }),
-    );
+    return result(spanOf(o.range, off), rangeText('order', o.range.value, o.range.raw), quote(RANGE_SECTION, { example: true }));
   }
   if (o.difficulty && (within(o.difficulty.span, off) || within(o.difficulty.keySpan, off))) {
     return result(
       spanOf(o.difficulty, off),
       join(
-        `**difficulty: ${o.difficulty.value ?? md(o.difficulty.raw)}**`,
-        'The number of LD successes needed to issue the order.',
+        fieldHead('order', 'difficulty', o.difficulty.value ?? md(o.difficulty.raw)),
         chance,
         known?.difficulty !== undefined && known.difficulty !== o.difficulty.value
           ? `The rulebook's ${md(known.name)} has difficulty ${known.difficulty}.`
@@ -468,7 +475,7 @@ function cardSourceText(source: string, name: string): string | undefined {
 
 function abilityHover(a: Ability, card: UnitCard, off: number, text: string): HoverResult {
   if (a.range && (within(a.range.span, off) || within(a.range.keySpan, off))) {
-    return result(spanOf(a.range, off), rangeText(a.range.value, a.range.raw), quote(RANGE_SECTION, { example: true }));
+    return result(spanOf(a.range, off), rangeText('ability', a.range.value, a.range.raw), quote(RANGE_SECTION, { example: true }));
   }
   if (a.text && within(a.text.span, off)) {
     const t = termHoverAt(text, off);
@@ -527,7 +534,7 @@ function fleetHover(doc: FleetDocument, ws: Workspace, off: number): HoverResult
       s.unknownUnits.length ? `Not counted (unknown cards): ${s.unknownUnits.map(md).join(', ')}.` : undefined,
       size
         ? `${md(size.name)} game: ${md(size.table)} table, ${size.objectives.min === size.objectives.max ? size.objectives.min : `${size.objectives.min}–${size.objectives.max}`} objectives${size.terrain ? `, ${md(size.terrain)} of terrain` : ''}.`
-        : `Named game sizes: ${GAME_SIZES.map((g) => `${g.points} ${md(g.name)}`).join(', ')}; any other positive figure is a custom game.`,
+        : fieldOf('fleet', 'points')?.doc,
     );
     return result(spanOf(doc.points, off), head, quote(GAME_SIZE_SECTIONS[0]!));
   }
@@ -535,14 +542,14 @@ function fleetHover(doc: FleetDocument, ws: Workspace, off: number): HoverResult
     const lim = doc.points.value;
     const size = GAME_SIZES.find((g) => g.points === lim);
     const head = join(
-      `**objectives: ${doc.objectives.value ?? md(doc.objectives.raw)}**`,
+      fieldHead('fleet', 'objectives', doc.objectives.value ?? md(doc.objectives.raw)),
       size
         ? `Recommended for ${withArticle(`${size.points} pts`)} ${md(size.name)} game: ${size.objectives.min === size.objectives.max ? size.objectives.min : `${size.objectives.min}–${size.objectives.max}`}.`
         : undefined,
     );
     return result(spanOf(doc.objectives, off), head, quote(SEE.objectives, { inPlay: true }));
   }
-  const fk = keyHover(doc.faction, off, () => factionKey(doc.faction, ws));
+  const fk = keyHover(doc.faction, off, () => factionKey('fleet', doc.faction, ws));
   if (fk) return fk;
   if (within(doc.name.span, off) || within(doc.name.keySpan, off)) {
     const s = summary();
@@ -566,11 +573,7 @@ function entryHover(doc: FleetDocument, entry: FleetEntry, ws: Workspace, off: n
           ? `${md(host!.card.name.value ?? '')} carries ${[cap.tierFighters ? `${count(cap.tierFighters, 'Fighter unit')} (Launch Bay Tier)` : '', cap.reserves ? `${count(cap.reserves, 'squadron')} of ${LAUNCH_BAY.carrierCarries.join(' or ')} (${md(LAUNCH_BAY.reservesAbility)})` : ''].filter(Boolean).join(' and ')}.`
           : `${md(host!.card.name.value ?? '')} has no Launch Bay.`
         : undefined;
-      return result(
-        entry.embark.keySpan,
-        join('**embark**', 'Units carried in this ship\u2019s Launch Bay(s) at the start; their points count toward the fleet.', text),
-        quote(LAUNCH_BAY.section),
-      );
+      return result(entry.embark.keySpan, join(fieldHead('fleetEntry', 'embark'), text), quote(LAUNCH_BAY.section));
     }
     for (const item of entry.embark.items) {
       if (within(item.span, off)) return cardRefHover(item, ws, faction, 1, off) ?? undefined;
@@ -583,7 +586,7 @@ function entryHover(doc: FleetDocument, entry: FleetEntry, ws: Workspace, off: n
     return result(
       entry.count.span,
       join(
-        `**count: ${entry.count.value ?? md(entry.count.raw)}**`,
+        fieldHead('fleetEntry', 'count', entry.count.value ?? md(entry.count.raw)),
         ref && e?.points !== undefined
           ? `${e.count} × ${e.points} pts = ${e.count * e.points} pts${entry.embark ? ' (each copy carries the listed units)' : ''}.`
           : undefined,
@@ -618,23 +621,20 @@ function cardRefHover(f: Field<string>, ws: Workspace, faction: string | undefin
 // Command Board
 
 function factionHover(doc: FactionDocument, ws: Workspace, off: number): HoverResult | undefined {
-  const fk = keyHover(doc.faction, off, () => factionKey(doc.faction, ws));
+  const fk = keyHover(doc.faction, off, () => factionKey('faction', doc.faction, ws));
   if (fk) return fk;
   if (within(doc.doctrine.span, off) || within(doc.doctrine.keySpan, off)) {
     const d = doc.doctrine.value;
     const head = join(
-      `**doctrine: ${md(d ?? doc.doctrine.raw)}**`,
+      fieldHead('faction', 'doctrine', md(d ?? doc.doctrine.raw)),
       d ? `${withArticle(d, true)} doctrine generates ${DOCTRINES[d]} CP per round.` : undefined,
-      `Doctrines: ${Object.entries(DOCTRINES)
-        .map(([k, v]) => `${k} ${v} CP`)
-        .join(', ')}; no faction generates more than ${COMMAND_BOARD.maxCpPerRound} CP per round.`,
     );
     return result(spanOf(doc.doctrine, off), head, quote(BOARD.section, { inPlay: true }));
   }
   if (doc.cp && (within(doc.cp.span, off) || within(doc.cp.keySpan, off))) {
     const sources = doc.cpSources?.items.reduce((t, s) => t + (s.cp.value ?? 0), 0);
     const head = join(
-      `**cp: ${doc.cp.value ?? md(doc.cp.raw)}**`,
+      fieldHead('faction', 'cp', doc.cp.value ?? md(doc.cp.raw)),
       doc.doctrine.value ? `The ${doc.doctrine.value} doctrine gives ${DOCTRINES[doc.doctrine.value]} CP per round.` : undefined,
       doc.cpSources ? `The CP sources add up to ${sources} CP.` : undefined,
     );
@@ -642,7 +642,7 @@ function factionHover(doc: FactionDocument, ws: Workspace, off: number): HoverRe
   }
   if (doc.cpSources && within(doc.cpSources.keySpan, off)) {
     const sum = doc.cpSources.items.reduce((t, s) => t + (s.cp.value ?? 0), 0);
-    return result(doc.cpSources.keySpan, join('**cpSources**', `The round's CP split by source: ${sum} CP in all.`), quote(BOARD.section));
+    return result(doc.cpSources.keySpan, join(fieldHead('faction', 'cpSources'), `${sum} CP in all.`), quote(BOARD.section));
   }
   if (doc.factionAbility && within(doc.factionAbility.text.span, off)) return termHoverAt(doc.text, off);
   if (doc.factionAbility && (within(doc.factionAbility.keySpan, off) || within(doc.factionAbility.name.span, off))) {
@@ -651,20 +651,18 @@ function factionHover(doc: FactionDocument, ws: Workspace, off: number): HoverRe
       join(
         `**Faction Ability: ${md(doc.factionAbility.name.value ?? '?')}**`,
         md(doc.factionAbility.text.value ?? ''),
-        'Always active, costs no CP, affects every unit of the faction.',
+        fieldOf('faction', 'factionAbility')?.doc,
+        'It affects every unit of the faction.',
       ),
       quote(BOARD.section, { inPlay: true }),
     );
   }
-  if (doc.factionAbilityKey && within(doc.factionAbilityKey, off)) return result(doc.factionAbilityKey, '**factionAbility**', quote(BOARD.section));
+  if (doc.factionAbilityKey && within(doc.factionAbilityKey, off))
+    return result(doc.factionAbilityKey, fieldHead('faction', 'factionAbility'), quote(BOARD.section));
   if (doc.commandAbilities) {
     const cas = doc.commandAbilities;
     if (within(cas.keySpan, off)) {
-      return result(
-        cas.keySpan,
-        join('**commandAbilities**', `${cas.items.length} of exactly ${COMMAND_BOARD.commandAbilities}.`),
-        quote(BOARD.section, { inPlay: true }),
-      );
+      return result(cas.keySpan, join(fieldHead('faction', 'commandAbilities'), `This board has ${cas.items.length}.`), quote(BOARD.section, { inPlay: true }));
     }
     for (const ca of cas.items) {
       if (!within(ca.span, off)) continue;

@@ -11,6 +11,7 @@
  */
 import { CLASS_NAMES, CLASSES, COMMAND_BOARD, DEFAULT_ORDER_RANGE, DOCTRINES, GAME_SIZES, KNOWN_ORDERS, RANGE_BANDS, WEAPON_TYPES } from '../rules/data';
 import { yamlScalar } from './shared';
+import { keysOf, type FieldKey, type FieldOwner } from '../model/fields';
 
 export type TemplatePlace = 'unitFile' | 'factionFile' | 'fleetFile' | 'card' | 'weapon' | 'order' | 'ability' | 'commandAbility' | 'fleetEntry';
 
@@ -79,13 +80,8 @@ function cardBody(start: number, name = 'New Unit'): { lines: string[]; next: nu
   ];
   for (let w = 0; w < cls.weapons; w++) {
     if (w % 2 === 0) {
-      lines.push(
-        `    - name: ${ph(next(), `Weapon ${w + 1}`)}`,
-        `      type: ${choice(next(), WEAPON_TYPES)}`,
-        `      range: ${choice(next(), bandsFrom('12"'))}`,
-        `      damage: ${ph(next(), '2')}`,
-        `      attacks: ${ph(next(), '3')}`,
-      );
+      lines.push(...weaponItem(n, `Weapon ${w + 1}`, '12"').map((l) => `    ${l}`));
+      n += 5;
     } else {
       // The rulebook's one-line form, so a new card shows both ways of writing a weapon.
       lines.push(
@@ -98,6 +94,32 @@ function cardBody(start: number, name = 'New Unit'): { lines: string[]; next: nu
 }
 
 const ORDER_BAND = `${DEFAULT_ORDER_RANGE}"`;
+
+/** A list item's lines in the field table's order (model/fields.ts), `- key: value` first: the keys are the format's own. */
+function listItem<O extends FieldOwner>(owner: O, values: { [K in FieldKey<O>]?: string }): string[] {
+  return keysOf(owner)
+    .filter((k) => values[k] !== undefined)
+    .map((k, i) => `${i === 0 ? '- ' : '  '}${k}: ${values[k]}`);
+}
+
+/** The keys a template fills in, as its detail says them. */
+const keyList = (owner: FieldOwner) => keysOf(owner).join(', ');
+
+/** A weapon system as a mapping, placeholders `n` to `n + 4`. */
+function weaponItem(n: number, name: string, band: string): string[] {
+  return listItem('weapon', {
+    name: ph(n, name),
+    type: choice(n + 1, WEAPON_TYPES),
+    range: choice(n + 2, bandsFrom(band)),
+    damage: ph(n + 3, '2'),
+    attacks: ph(n + 4, '3'),
+  });
+}
+
+/** A command ability, placeholders `n` to `n + 3`. */
+function commandAbilityItem(n: number, name: string): string[] {
+  return listItem('commandAbility', { name: ph(n, name), cost: ph(n + 1, '1'), timing: ph(n + 2, 'When it may be used'), effect: ph(n + 3, 'What it does.') });
+}
 
 /** The templates that fit a place, best first. */
 export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { factions: [] }): Template[] {
@@ -116,15 +138,8 @@ export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { fact
     }
     case 'factionFile': {
       const abilities: string[] = [];
-      for (let i = 0; i < COMMAND_BOARD.commandAbilities; i++) {
-        const n = 5 + i * 4;
-        abilities.push(
-          `  - name: ${ph(n, `Command Ability ${i + 1}`)}`,
-          `    cost: ${ph(n + 1, '1')}`,
-          `    timing: ${ph(n + 2, 'When it may be used')}`,
-          `    effect: ${ph(n + 3, 'What it does.')}`,
-        );
-      }
+      for (let i = 0; i < COMMAND_BOARD.commandAbilities; i++)
+        abilities.push(...commandAbilityItem(5 + i * 4, `Command Ability ${i + 1}`).map((l) => `  ${l}`));
       const doctrines = Object.keys(DOCTRINES);
       return [
         {
@@ -184,17 +199,10 @@ export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { fact
       return [
         {
           label: 'New weapon system',
-          detail: 'name, type, range, damage, attacks',
+          detail: keyList('weapon'),
           description: 'A weapon system as a mapping: name, type, range band, damage and attacks.',
           words: ['weapon'],
-          body: [
-            `- name: ${ph(1, 'Weapon')}`,
-            `  type: ${choice(2, WEAPON_TYPES)}`,
-            `  range: ${choice(3, bandsFrom('12"'))}`,
-            `  damage: ${ph(4, '2')}`,
-            `  attacks: ${ph(5, '3')}`,
-            '$0',
-          ],
+          body: [...weaponItem(1, 'Weapon', '12"'), '$0'],
         },
         {
           label: 'New weapon line',
@@ -208,17 +216,19 @@ export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { fact
       return [
         {
           label: 'New order',
-          detail: 'name, difficulty, range, effect',
+          detail: keyList('order'),
           description: 'An order with its LD difficulty, range and effect. Known orders complete by name alone.',
           words: ['order'],
           body: [
-            `- name: ${choice(
-              1,
-              KNOWN_ORDERS.map((o) => o.name),
-            )}`,
-            `  difficulty: ${ph(2, String(KNOWN_ORDERS[0]?.difficulty ?? 2))}`,
-            `  range: ${choice(3, bandsFrom(ORDER_BAND))}`,
-            `  effect: ${ph(4, 'What the order does.')}`,
+            ...listItem('order', {
+              name: choice(
+                1,
+                KNOWN_ORDERS.map((o) => o.name),
+              ),
+              difficulty: ph(2, String(KNOWN_ORDERS[0]?.difficulty ?? 2)),
+              range: choice(3, bandsFrom(ORDER_BAND)),
+              effect: ph(4, 'What the order does.'),
+            }),
             '$0',
           ],
         },
@@ -230,23 +240,17 @@ export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { fact
           detail: 'name and rule text',
           description: 'A faction ability with its rule text. Universal rules and the rulebook abilities complete by name alone.',
           words: ['ability'],
-          body: [`- name: ${ph(1, 'Ability')}`, `  text: ${ph(2, 'What the ability does.')}`, '$0'],
+          body: [...listItem('ability', { name: ph(1, 'Ability'), text: ph(2, 'What the ability does.') }), '$0'],
         },
       ];
     case 'commandAbility':
       return [
         {
           label: 'New command ability',
-          detail: 'name, cost, timing, effect',
+          detail: keyList('commandAbility'),
           description: 'A command ability: name, CP cost, timing and effect.',
           words: ['command', 'ability'],
-          body: [
-            `- name: ${ph(1, 'Command Ability')}`,
-            `  cost: ${ph(2, '1')}`,
-            `  timing: ${ph(3, 'When it may be used')}`,
-            `  effect: ${ph(4, 'What it does.')}`,
-            '$0',
-          ],
+          body: [...commandAbilityItem(1, 'Command Ability'), '$0'],
         },
       ];
     case 'fleetEntry':

@@ -10,7 +10,9 @@ import {
   COMMAND_BOARD,
   DEFAULT_ORDER_RANGE,
   DOCTRINES,
+  DOGFIGHTERS,
   GAME_SIZES,
+  PRECISION_STRIKE,
   RANGE_BANDS,
   STAT_ORDER,
   WEAPON_DAMAGE,
@@ -55,7 +57,7 @@ export const FIELDS = {
     f(
       'base',
       'scalar',
-      'Base size in mm (e.g. 60mm); the class default when absent. Dogfighters double against targets on 40mm bases or smaller, Precision Strike against 50mm or larger.',
+      `Base size in mm (e.g. 60mm); the class default when absent. Dogfighters double against targets on ${DOGFIGHTERS.targetBaseAtMostMm}mm bases or smaller, Precision Strike against ${PRECISION_STRIKE.targetBaseAtLeastMm}mm or larger.`,
       [4, 5],
     ),
     f('stats', 'map', `All nine stats, ${STAT_ORDER.join(' ')}: a mapping, or the card's stat line in that order.`, [1]),

@@ -9,6 +9,7 @@ import { makeRng } from './dice';
 import { BattleRun } from './battle';
 import type { BattleHooks, BattleOutcome, Fleet } from './battle';
 import { OPTION_LIMITS } from './limits';
+import { asNumber, describeValue } from './options';
 import { sanitizeProfile } from './profile';
 import { composeVariants, parseVariants } from './variants/index';
 import { battleDifference, battleSummary } from './variants/compare';
@@ -21,18 +22,6 @@ export const BATTLE_OPTION_KEYS = ['range', 'rounds', 'trials', 'seed'] as const
 /** Every key validateBattleOptions reads: the options above, and the rule variants with their comparison. */
 const KEYS = [...BATTLE_OPTION_KEYS, 'variants', 'compare'] as const;
 
-function describe(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
-  if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v);
-  return Array.isArray(v) ? 'a list' : 'an object';
-}
-
-function asNumber(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
-  if (typeof v === 'string' && /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/.test(v)) return Number(v);
-  return undefined;
-}
-
 /**
  * Checks battle options from outside (CLI flags, a request): each problem a sentence naming the
  * option as `name` says the caller's user knows it (the CLI: its flag). Options left undefined are
@@ -40,7 +29,7 @@ function asNumber(v: unknown): number | undefined {
  */
 export function validateBattleOptions(raw: unknown, name: (key: string) => string = (key) => key): { options?: BattleOptions; errors: string[] } {
   if (raw === undefined || raw === null) raw = {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) return { errors: [`Options must be an object, not ${describe(raw)}.`] };
+  if (typeof raw !== 'object' || Array.isArray(raw)) return { errors: [`Options must be an object, not ${describeValue(raw)}.`] };
   const src = raw as Record<string, unknown>;
   const errors: string[] = [];
   const out: BattleOptions = {};
@@ -51,7 +40,7 @@ export function validateBattleOptions(raw: unknown, name: (key: string) => strin
     if (v === undefined) return undefined;
     const n = asNumber(v);
     if (n === undefined || !Number.isInteger(n) || n < min || n > max) {
-      errors.push(`${name(key)} must be ${what}, not ${describe(v)}.`);
+      errors.push(`${name(key)} must be ${what}, not ${describeValue(v)}.`);
       return undefined;
     }
     return n;
@@ -59,7 +48,7 @@ export function validateBattleOptions(raw: unknown, name: (key: string) => strin
   if (src.range !== undefined) {
     const n = asNumber(src.range);
     if (n === undefined || n < 0 || n > OPTION_LIMITS.rangeMax)
-      errors.push(`${name('range')} must be a distance in inches from 0 to ${OPTION_LIMITS.rangeMax}, not ${describe(src.range)}.`);
+      errors.push(`${name('range')} must be a distance in inches from 0 to ${OPTION_LIMITS.rangeMax}, not ${describeValue(src.range)}.`);
     else out.range = n;
   }
   const rounds = int('rounds', 1, OPTION_LIMITS.roundsMax, `a whole number of rounds from 1 to ${OPTION_LIMITS.roundsMax}`);
@@ -71,7 +60,7 @@ export function validateBattleOptions(raw: unknown, name: (key: string) => strin
   if (src.compare !== undefined) {
     if (src.compare === true || src.compare === 'true') out.compare = true;
     else if (src.compare === false || src.compare === 'false') out.compare = false;
-    else errors.push(`${name('compare')} must be true or false, not ${describe(src.compare)}.`);
+    else errors.push(`${name('compare')} must be true or false, not ${describeValue(src.compare)}.`);
   }
   if (src.variants !== undefined) {
     const v = parseVariants(src.variants);
@@ -273,7 +262,8 @@ export class BattleSession {
       rounds: setup.rounds,
       mode: this.mode,
       variants: this.variants.map((v) => v.name),
-      variantRules: this.variants,
+      // Only when variants are played: without them the result is exactly FORMATS.md's shape.
+      ...(this.variants.length ? { variantRules: this.variants } : {}),
       sides,
       draw: chance(t.draws, n),
       meanRounds: n > 0 ? t.roundsSum / n : 0,

@@ -11,14 +11,15 @@ import { clip } from '../model/limits';
 
 export { OPTION_LIMITS, OPTION_SPECS };
 
-function describe(v: unknown): string {
+/** A value from outside as an error message shows it: a string quoted and cut short, else its kind. */
+export function describeValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(clip(v));
   if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v);
   return Array.isArray(v) ? 'a list' : 'an object';
 }
 
 /** A number from a JSON number or from the text of one (CLI flags are text). */
-function asNumber(v: unknown): number | undefined {
+export function asNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
   if (typeof v === 'string' && /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/.test(v)) return Number(v);
   return undefined;
@@ -58,7 +59,7 @@ export function validateOptions(
 ): { options?: EngagementOptions; errors: string[] } {
   const errors: string[] = [];
   if (raw === undefined || raw === null) raw = {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) return { errors: [`Options must be an object, not ${describe(raw)}.`] };
+  if (typeof raw !== 'object' || Array.isArray(raw)) return { errors: [`Options must be an object, not ${describeValue(raw)}.`] };
   const src = raw as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(src)) {
@@ -67,7 +68,7 @@ export function validateOptions(
   for (const spec of OPTION_SPECS) {
     const v = src[spec.key];
     if (v === undefined) continue;
-    const bad = () => errors.push(`${name(spec)} must be ${spec.what}, not ${describe(v)}.`);
+    const bad = () => errors.push(`${name(spec)} must be ${spec.what}, not ${describeValue(v)}.`);
     switch (spec.kind) {
       case 'boolean': {
         const b = asBoolean(v);

@@ -222,8 +222,8 @@ export interface BattleResult {
   mode: 'approach' | 'fixed';
   /** The names of the rule variants played (BATTLE.md "Rule variants"; FORMATS.md `"variants": []`). */
   variants: string[];
-  /** The same variants in full: name, title, parameters and the assumptions of their mapping. */
-  variantRules: VariantInfo[];
+  /** With variants, the same in full: name, title, parameters and the assumptions of their mapping. */
+  variantRules?: VariantInfo[];
   sides: [BattleSideResult, BattleSideResult];
   draw: Chance;
   meanRounds: number;

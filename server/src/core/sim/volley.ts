@@ -43,6 +43,58 @@ function bump(m: Map<number, number>, k: number, p: number): void {
   m.set(k, (m.get(k) ?? 0) + p);
 }
 
+/**
+ * The outcomes of Fire actions, each with a weight (its probability, or 1 for a sampled trial) out
+ * of `total` (1, or the number of trials): the distributions of hull damage, shields removed and
+ * bases destroyed, their means, the chance of a kill, and the sums of squares behind the sampled
+ * figures' standard errors.
+ */
+class Outcomes {
+  private readonly hull = new Map<number, number>();
+  private readonly shields = new Map<number, number>();
+  private readonly bases = new Map<number, number>();
+  hullSum = 0;
+  hullSquares = 0;
+  shieldsSum = 0;
+  shieldsSquares = 0;
+  private basesSum = 0;
+  private kills = 0;
+
+  constructor(private readonly total: number) {}
+
+  add(hullLost: number, shieldsLost: number, basesLost: number, killed: boolean, weight: number): void {
+    const p = weight / this.total;
+    bump(this.hull, hullLost, p);
+    bump(this.shields, shieldsLost, p);
+    bump(this.bases, basesLost, p);
+    this.hullSum += weight * hullLost;
+    this.hullSquares += weight * hullLost * hullLost;
+    this.shieldsSum += weight * shieldsLost;
+    this.shieldsSquares += weight * shieldsLost * shieldsLost;
+    this.basesSum += weight * basesLost;
+    if (killed) this.kills += weight;
+  }
+
+  get killProbability(): number {
+    return this.kills / this.total;
+  }
+
+  /** The figures of a volley result, with the weapons' breakdown. */
+  result(method: VolleyResult['method'], weapons: WeaponBreakdown[]): VolleyResult {
+    return {
+      method,
+      expectedShieldsRemoved: this.shieldsSum / this.total,
+      expectedHullDamage: this.hullSum / this.total,
+      expectedBasesDestroyed: this.basesSum / this.total,
+      killProbability: this.killProbability,
+      hullDamage: toPoints(this.hull),
+      shieldsRemoved: toPoints(this.shields),
+      basesDestroyed: toPoints(this.bases),
+      weapons,
+    };
+  }
+}
+
 function breakdown(v: VolleyInternals, tallies: WeaponTally[]): WeaponBreakdown[] {
   return v.ctx.plans.map((plan, i) => ({
     name: plan.weapon.name,
@@ -60,36 +112,13 @@ function breakdown(v: VolleyInternals, tallies: WeaponTally[]): WeaponBreakdown[
 /** Builds the result from the exact final distribution. */
 function fromExact(v: VolleyInternals, dist: StateDist, stride: number, tallies: WeaponTally[]): VolleyResult {
   const { defenderHull: hull0, defenderShields: sh0, defenderBases: bases0 } = v.resolved;
-  const hullDamage = new Map<number, number>();
-  const shields = new Map<number, number>();
-  const bases = new Map<number, number>();
-  let eHull = 0;
-  let eShields = 0;
-  let eBases = 0;
-  let kill = 0;
+  const out = new Outcomes(1);
   for (const [key, p] of dist) {
     const hull = Math.floor(key / stride);
     const sh = key - hull * stride;
-    const lost = bases0 - basesLeft(hull, v.ctx.hp);
-    bump(hullDamage, hull0 - hull, p);
-    bump(shields, sh0 - sh, p);
-    bump(bases, lost, p);
-    eHull += p * (hull0 - hull);
-    eShields += p * (sh0 - sh);
-    eBases += p * lost;
-    if (hull === 0) kill += p;
+    out.add(hull0 - hull, sh0 - sh, bases0 - basesLeft(hull, v.ctx.hp), hull === 0, p);
   }
-  return {
-    method: 'exact',
-    expectedShieldsRemoved: eShields,
-    expectedHullDamage: eHull,
-    expectedBasesDestroyed: eBases,
-    killProbability: kill,
-    hullDamage: toPoints(hullDamage),
-    shieldsRemoved: toPoints(shields),
-    basesDestroyed: toPoints(bases),
-    weapons: breakdown(v, tallies),
-  };
+  return out.result('exact', breakdown(v, tallies));
 }
 
 /** The exact volley, or undefined when it would exceed the work limit. */
@@ -118,32 +147,13 @@ export function sampledVolleyResult(
   const trials = Math.max(1, Math.min(v.resolved.trials, Math.floor(SAMPLE_WORK_LIMIT / cost)));
   const dice = new Dice(makeRng(seed));
   const sums = newWeaponSums(v.ctx.plans.length);
-  const hullDamage = new Map<number, number>();
-  const shields = new Map<number, number>();
-  const bases = new Map<number, number>();
-  let sH = 0;
-  let sH2 = 0;
-  let sS = 0;
-  let sS2 = 0;
-  let sB = 0;
-  let kills = 0;
+  const out = new Outcomes(trials);
   const s = { sh: sh0, hull: hull0 };
   for (let t = 0; t < trials; t++) {
     s.sh = sh0;
     s.hull = hull0;
     sampleVolley(v.ctx, s, dice, sums, literalDice);
-    const dh = hull0 - s.hull;
-    const ds = sh0 - s.sh;
-    const db = bases0 - basesLeft(s.hull, v.ctx.hp);
-    sH += dh;
-    sH2 += dh * dh;
-    sS += ds;
-    sS2 += ds * ds;
-    sB += db;
-    if (s.hull === 0) kills++;
-    bump(hullDamage, dh, 1 / trials);
-    bump(shields, ds, 1 / trials);
-    bump(bases, db, 1 / trials);
+    out.add(hull0 - s.hull, sh0 - s.sh, bases0 - basesLeft(s.hull, v.ctx.hp), s.hull === 0, 1);
   }
   const mean = (x: number) => x / trials;
   const se = (sum: number, sum2: number) => {
@@ -151,7 +161,7 @@ export function sampledVolleyResult(
     const m = sum / trials;
     return Math.sqrt(Math.max(0, (sum2 / trials - m * m) * (trials / (trials - 1))) / trials);
   };
-  const kill = kills / trials;
+  const kill = out.killProbability;
   const tallies: WeaponTally[] = v.ctx.plans.map((_, i) => ({
     expectedHits: mean(sums.hits[i]!),
     expectedCrits: mean(sums.crits[i]!),
@@ -159,21 +169,13 @@ export function sampledVolleyResult(
     expectedHullDamage: mean(sums.hull[i]!),
   }));
   return {
-    method: 'sampled',
-    expectedShieldsRemoved: mean(sS),
-    expectedHullDamage: mean(sH),
-    expectedBasesDestroyed: mean(sB),
-    killProbability: kill,
-    hullDamage: toPoints(hullDamage),
-    shieldsRemoved: toPoints(shields),
-    basesDestroyed: toPoints(bases),
-    weapons: breakdown(v, tallies),
+    ...out.result('sampled', breakdown(v, tallies)),
     trials,
     seed,
     standardError: {
-      expectedHullDamage: se(sH, sH2),
+      expectedHullDamage: se(out.hullSum, out.hullSquares),
       killProbability: trials < 2 ? 0 : Math.sqrt((kill * (1 - kill)) / trials),
-      expectedShieldsRemoved: se(sS, sS2),
+      expectedShieldsRemoved: se(out.shieldsSum, out.shieldsSquares),
     },
   };
 }

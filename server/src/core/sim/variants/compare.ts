@@ -41,7 +41,7 @@ export function battleDifference(standard: BattleResult, variant: BattleResult):
 export function battleSummary(standard: BattleResult, variant: BattleResult): string[] {
   const n1 = variant.trials;
   const n2 = standard.trials;
-  const with_ = `With ${variantTitles(variant.variantRules)}`;
+  const with_ = `With ${variantTitles(variant.variantRules ?? [])}`;
   const out: string[] = [];
   for (const [i, s] of variant.sides.entries()) {
     const o = standard.sides[i]!;

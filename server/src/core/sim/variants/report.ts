@@ -28,7 +28,7 @@ function variantLines(variants: readonly VariantInfo[]): string[] {
 /** The variants' section of the battle report (empty without variants). */
 export function renderBattleVariants(r: BattleResult, clean: (s: string) => string = (s) => s): string[] {
   if (!r.variants.length) return [];
-  const out = ['', ...variantLines(r.variantRules)];
+  const out = ['', ...variantLines(r.variantRules ?? [])];
   const name = (i: number) => clean(r.sides[i]!.fleet || `Fleet ${i + 1}`);
   const fled = r.sides.flatMap((s, i) =>
     s.units
