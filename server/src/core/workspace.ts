@@ -48,6 +48,8 @@ export interface CardResolution {
 
 export class Workspace {
   private docs = new Map<string, FabledDocument>();
+  /** The fleet documents' URIs (a few hundred among thousands of card files). */
+  private readonly fleetUris = new Set<string>();
   /** Per document: parsed cards by their text, so an edit re-parses only the card it touched. */
   private caches = new Map<string, ChunkCache>();
   /**
@@ -84,6 +86,8 @@ export class Workspace {
     if (!doc) return undefined;
     if (!this.order.has(uri)) this.order.set(uri, this.nextOrder++);
     this.docs.set(uri, doc);
+    if (doc.kind === 'fleet') this.fleetUris.add(uri);
+    else this.fleetUris.delete(uri);
     const cards = doc.kind !== 'fleet' || (old !== undefined && old.kind !== 'fleet');
     if (cards) this.reindex(uri, doc);
     this.changed(cards);
@@ -94,6 +98,7 @@ export class Workspace {
     this.caches.delete(uri);
     const old = this.docs.get(uri);
     if (this.docs.delete(uri)) {
+      this.fleetUris.delete(uri);
       if (old?.kind !== 'fleet') this.reindex(uri, undefined);
       this.order.delete(uri);
       this.changed(old?.kind !== 'fleet');
@@ -112,8 +117,14 @@ export class Workspace {
     return [...this.docs.values()];
   }
 
+  /** The fleets, in document order (without walking the card files). */
   fleets(): FleetDocument[] {
-    return this.documents().filter((d): d is FleetDocument => d.kind === 'fleet');
+    const out: FleetDocument[] = [];
+    for (const uri of this.fleetUris) {
+      const d = this.docs.get(uri);
+      if (d?.kind === 'fleet') out.push(d);
+    }
+    return out.sort((a, b) => (this.order.get(a.uri) ?? 0) - (this.order.get(b.uri) ?? 0));
   }
 
   /** `cards`: whether the change can touch the card index (fleets hold no cards, so a fleet edit keeps it). */
