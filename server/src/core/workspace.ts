@@ -237,6 +237,14 @@ export class Workspace {
     return out.length > 1 ? this.sorted(out) : out;
   }
 
+  /**
+   * Whether the faction (any faction, without one) has a named card: `cardsOf(faction).length > 0`
+   * without listing them (a fleet's checks ask it on every keystroke).
+   */
+  hasCards(faction?: string): boolean {
+    return faction === undefined ? this.cardIndex.size > 0 : (this.cardIndex.get(norm(faction))?.size ?? 0) > 0;
+  }
+
   /** The factions that have at least one card, in the order their first cards come. */
   factions(): string[] {
     if (this.derived.factions) return this.derived.factions;
@@ -262,6 +270,11 @@ export class Workspace {
   }
 
   private sorted(refs: CardRef[]): CardRef[] {
-    return refs.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+    if (refs.length < 64) return refs.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+    // Many cards (a faction of thousands, after each card edit): each one's place looked up once.
+    const keyed = refs.map((r) => ({ r, doc: this.order.get(r.uri) ?? 0, at: this.place.get(r) ?? 0 }));
+    keyed.sort((a, b) => a.doc - b.doc || a.at - b.at);
+    for (let i = 0; i < refs.length; i++) refs[i] = keyed[i]!.r;
+    return refs;
   }
 }
