@@ -119,18 +119,6 @@ export class Files {
     return this.outcome(path, await readCapped(path, { maxBytes: MAX_READ_BYTES, within: await this.folderPaths().real }));
   }
 
-  /**
-   * `read`, synchronously, for the scan's slices: small files read faster without a trip through
-   * the thread pool for each of the six calls (same rules: ../node/read opens without blocking,
-   * so a FIFO cannot hang it). `within`: the folders' real paths.
-   */
-  private readNow(uri: string, within: string[]): ReadOutcome {
-    if (this.state.documents.get(uri)) return 'skip';
-    if (!this.inFolders(uri)) return 'forget';
-    const path = URI.parse(uri).fsPath;
-    return this.outcome(path, readCappedSync(path, { maxBytes: MAX_READ_BYTES, within }));
-  }
-
   private outcome(path: string, read: ReadResult): ReadOutcome {
     if (!read.ok) {
       if (read.reason !== 'error')
@@ -142,13 +130,13 @@ export class Files {
   }
 
   /** The indexing half of `load`, run right after the read (the checks are made again: time has passed). */
-  private apply(uri: string, read: ReadOutcome): void {
+  private apply(uri: string, read: ReadOutcome, inFolder = false): void {
     const { state } = this;
     if (read === 'skip') return;
     if (read === 'forget') return this.forget(uri);
     const text = read.text;
     if (state.documents.get(uri)) return; // opened meanwhile: the editor's text wins
-    if (!this.inFolders(uri)) return this.forget(uri); // its folder was removed meanwhile
+    if (!inFolder && !this.inFolders(uri)) return this.forget(uri); // its folder was removed meanwhile
     const before = state.ws.get(uri);
     const kind = kindOfUri(uri);
     if (!kind) return;
@@ -288,14 +276,22 @@ export class Files {
     let read = 0;
     for (const { folder, files } of listed) {
       for (let at = 0; at < files.length && read < max; at += SCAN_SLICE) {
-        // The folder may be removed while it is read: stop, and read none of the rest.
-        if (!this.state.folders.some((x) => x.uri === folder.uri)) break;
-        const slice = files.slice(at, Math.min(at + SCAN_SLICE, at + max - read)).map((f) => URI.file(f).toString());
-        // Read and indexed in order (the order decides which of two same-named cards comes first).
         const within = await this.folderPaths().real;
-        const texts = slice.map((uri) => this.readNow(uri, within));
-        for (let i = 0; i < slice.length; i++) this.apply(slice[i]!, texts[i]!);
-        read += slice.length;
+        // The folder may be removed while it is read: stop, and read none of the rest. Checked once
+        // per slice: the slice is read and indexed in this turn of the event loop.
+        if (!this.state.folders.some((x) => x.uri === folder.uri)) break;
+        const paths = files.slice(at, Math.min(at + SCAN_SLICE, at + max - read));
+        const uris = paths.map((f) => URI.file(f).toString());
+        // Read synchronously (small files read faster without a trip through the thread pool for
+        // each call; ../node/read opens without blocking, so a FIFO cannot hang it), under the same
+        // rules as `load`, resolving each directory once per slice.
+        const realDirs = new Map<string, string>();
+        const texts = paths.map((p, i) =>
+          this.state.documents.get(uris[i]!) ? 'skip' : this.outcome(p, readCappedSync(p, { maxBytes: MAX_READ_BYTES, within, realDirs })),
+        );
+        // Indexed in order (the order decides which of two same-named cards comes first).
+        for (let i = 0; i < uris.length; i++) this.apply(uris[i]!, texts[i]!, true);
+        read += uris.length;
         progress.report(read, total);
         await new Promise<void>((r) => setImmediate(r));
       }

@@ -35,6 +35,13 @@ export interface ReadOptions {
   maxBytes: number;
   /** Folders the file's real path must be inside (absolute); undefined: anywhere. */
   within?: readonly string[];
+  /**
+   * With `within`: real paths of the directories already resolved in this batch (a scan reads
+   * thousands of files from a few directories). The file itself is then opened without following
+   * a link (O_NOFOLLOW refuses one), so its real path is its directory's real path and its name,
+   * and the `lstat` and `realpath` of each file are saved.
+   */
+  realDirs?: Map<string, string>;
 }
 
 const CHUNK = 64 * 1024;
@@ -63,8 +70,15 @@ export function readCappedSync(file: string, opts: ReadOptions): ReadResult {
   let flags = FLAGS;
   if (opts.within) {
     try {
-      if (fs.lstatSync(file).isSymbolicLink()) return { ok: false, reason: 'symlink', message: 'a symbolic link' };
-      target = fs.realpathSync(file);
+      if (opts.realDirs && NOFOLLOW) {
+        const dir = path.dirname(file);
+        let real = opts.realDirs.get(dir);
+        if (real === undefined) opts.realDirs.set(dir, (real = fs.realpathSync(dir)));
+        target = path.join(real, path.basename(file));
+      } else {
+        if (fs.lstatSync(file).isSymbolicLink()) return { ok: false, reason: 'symlink', message: 'a symbolic link' };
+        target = fs.realpathSync(file);
+      }
     } catch (e) {
       return errorResult(e);
     }
