@@ -193,8 +193,10 @@ const ended = (c: Client) => c.notifications.some((n) => n.method === '$/progres
 
 interface WsRun {
   firstResolved: number;
-  /** CPU time the server spent from its start to the end of the scan (and the fleet resolved). */
+  /** CPU time the server had spent when the fleet's resolved diagnostics were seen. */
   cpu: number;
+  /** CPU time the server had spent at the end of the scan. */
+  scanCpu: number;
   scanEnd: number;
   hovers: number[];
   reports: number;
@@ -213,17 +215,28 @@ async function workspaceRun(cards: number, fleets: number, edits: boolean): Prom
   try {
     const fleet = await c.open(fleetRel, files[fleetRel]);
     const hovers: number[] = [];
+    // The first publication that resolves the fleet (it may come before the scan ends), and the
+    // server's CPU time when it was seen.
+    const resolved = () => c.diagnostics.has(fleet) && !c.diagnostics.get(fleet)!.diagnostics.some((x) => x.code === 'FS-UNIT-UNKNOWN');
+    let first: { at: number; cpu: number } | undefined;
+    const look = () => {
+      if (!first && resolved()) first = { at: c.arrivals.get(fleet)!.at, cpu: cpuMs(c.child.pid) };
+    };
     while (!ended(c) && performance.now() - t0 < 120000) {
       const h0 = performance.now();
       await c.request('textDocument/hover', { textDocument: { uri: fleet }, position: c.pos(fleet, 'objectives', 2) });
       hovers.push(performance.now() - h0);
+      look();
       await pause(20);
+      look();
     }
     await c.waitFor('scan end', () => ended(c), 120000);
     const scanEnd = performance.now() - t0;
+    const scanCpu = cpuMs(c.child.pid);
     await c.diagnosticsWhere(fleet, 'the fleet resolved', (d) => !d.some((x) => x.code === 'FS-UNIT-UNKNOWN'), 120000);
-    const firstResolved = c.arrivals.get(fleet)!.at - t0;
-    const cpu = cpuMs(c.child.pid);
+    look();
+    const firstResolved = first!.at - t0;
+    const cpu = first!.cpu;
     const reports = c.notifications.filter((n) => n.method === '$/progress' && (n.params as { value: { kind: string } }).value.kind === 'report').length;
     const rss = proc(c.child.pid, 'VmRSS');
     const hwm = proc(c.child.pid, 'VmHWM');
@@ -254,7 +267,7 @@ async function workspaceRun(cards: number, fleets: number, edits: boolean): Prom
         if (i >= 3) cardEdits.push(c.arrivals.get(fleet)!.at - e0);
       }
     }
-    return { firstResolved, cpu, scanEnd, hovers, reports, rss, hwm, fleetEdits, cardEdits };
+    return { firstResolved, cpu, scanCpu, scanEnd, hovers, reports, rss, hwm, fleetEdits, cardEdits };
   } finally {
     await c.stop();
   }
@@ -338,7 +351,7 @@ async function workspaces(rows: Row[], b: boolean, c: boolean): Promise<void> {
     name: '(b) 20,000 card files + 500 fleets: server start -> first opened fleet resolved',
     medianMs: median(first),
     goal: '< 3000 ms',
-    note: `${spread(first)}; server CPU to scan end ${median(big.map((r) => r.cpu)).toFixed(0)} ms; scan end ${median(big.map((r) => r.scanEnd)).toFixed(0)} ms; load ${load()}`,
+    note: `${spread(first)}; server CPU by then ${median(big.map((r) => r.cpu)).toFixed(0)} ms; scan end ${median(big.map((r) => r.scanEnd)).toFixed(0)} ms (server CPU ${median(big.map((r) => r.scanCpu)).toFixed(0)} ms); load ${load()}`,
   });
   const hov = big.flatMap((r) => r.hovers);
   rows.push({
