@@ -46,6 +46,9 @@ export interface CardResolution {
   candidates: CardRef[];
 }
 
+/** Files up to this size read with no edits expected keep no parse cache (a card file is a few kilobytes). */
+export const UNEDITED_CACHE_CHARS = 64 * 1024;
+
 export class Workspace {
   private docs = new Map<string, FabledDocument>();
   /** The fleet documents' URIs (a few hundred among thousands of card files). */
@@ -74,14 +77,20 @@ export class Workspace {
   /**
    * Adds or replaces a document; returns the parsed document (reused when the text is unchanged).
    * `kind` defaults to the one the file name says; an editor's untitled buffer has it from its language.
+   * `edits`: whether the text is likely to be edited next (an open document) or not (a file read
+   * from disk), which decides whether its parse cache is kept.
    */
-  set(uri: string, text: string, kind: DocKind | undefined = kindOfUri(uri)): FabledDocument | undefined {
+  set(uri: string, text: string, kind: DocKind | undefined = kindOfUri(uri), edits: 'expected' | 'unlikely' = 'expected'): FabledDocument | undefined {
     const old = this.docs.get(uri);
     if (old && old.text === text && old.kind === kind) return old;
     if (!kind) return undefined;
     let cache = this.caches.get(uri);
     // A buffer whose language changed is read afresh: cards parsed as another kind are not reused.
-    if (!cache || (old && old.kind !== kind)) this.caches.set(uri, (cache = new ChunkCache()));
+    if (!cache || (old && old.kind !== kind)) cache = new ChunkCache();
+    // A small file nobody edits (a closed workspace file) keeps no cache: the first edit, if any,
+    // parses its few cards again. Thousands of such files would hold thousands of caches.
+    if (edits === 'unlikely' && text.length <= UNEDITED_CACHE_CHARS) this.caches.delete(uri);
+    else this.caches.set(uri, cache);
     const doc = parseDocument(uri, text, kind, cache);
     if (!doc) return undefined;
     if (!this.order.has(uri)) this.order.set(uri, this.nextOrder++);

@@ -149,7 +149,7 @@ export class Files {
     if (!kind) return;
     let after: FabledDocument | undefined;
     try {
-      after = state.ws.set(uri, text);
+      after = state.ws.set(uri, text, kind, 'unlikely');
     } catch (e) {
       state.logError(`Reading ${uri} failed`, e);
       return;
