@@ -9,3 +9,4 @@ export { ENGAGEMENT_DEFAULTS, RANGE_BANDS, WEAPON_TYPES } from '../server/src/co
 export { OPTION_LIMITS, OPTION_SPECS, optionBounds, type OptionKey, type OptionSpec } from '../server/src/core/sim/limits';
 export type { ActionCounts, EngagementOptions, Point, SimulationResult } from '../server/src/core/sim/types';
 export type { BattleOptions, BattleResult, BattleSideResult, BattleUnitResult, Chance } from '../server/src/core/sim/types';
+export type { CardEstimate } from '../server/src/core/api';

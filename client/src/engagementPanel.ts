@@ -4,14 +4,14 @@
  * Every message from the view is checked with the shared parser before it is acted on; the view
  * can only ask for a rerun with options inside the parser's bounds.
  */
-import { randomBytes } from 'node:crypto';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { SimulateRequest, sameSelector, type CardName, type SimulateResult } from '../../protocol';
 import type { EngagementOptions, SimulationResult } from '../../protocol/simulation';
 import { renderWebviewHtml } from '../webview/html';
-import { parseHostMessage, parseSimulationResult, parseViewMessage, type HostMessage, type UnitFacts } from '../webview/messages';
+import { parseHostMessage, parseSimulationResult, parseViewMessage, type HostMessage, type UnitFacts, type ViewMessage } from '../webview/messages';
 import { simulationOptions } from './config';
 import type { Ctx } from './ctx';
+import { ViewPanel, ViewPanels, type ViewKind } from './viewPanel';
 
 export const VIEW_TYPE = 'fabledStar.engagement';
 
@@ -22,99 +22,55 @@ function title(attacker: string, defender: string): string {
 /** A card as the panel knows it: its name for the request, and what its line in the view shows. */
 export type PanelCard = CardName & Omit<UnitFacts, 'name' | 'faction'>;
 
-class EngagementPanel implements vscode.Disposable {
+const ENGAGEMENT_VIEW: ViewKind<ViewMessage> = {
+  viewType: VIEW_TYPE,
+  name: 'engagement view',
+  bundle: 'webview',
+  render: renderWebviewHtml,
+  parse: parseViewMessage,
+};
+
+class EngagementPanel extends ViewPanel<HostMessage, ViewMessage, EngagementOptions> {
   private result: SimulationResult | undefined;
   /** Both cards' points estimates from the last run (shown beside their points). */
   private estimates: SimulateResult['pointsEstimate'];
-  /**
-   * Options the user chose in the view. Once set they are the whole of the options (the view sends
-   * every control, and no range means "any range"), so a setting cannot slip in under them.
-   */
-  private viewOptions: EngagementOptions | undefined;
-  private pending: vscode.CancellationTokenSource | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
-  private disposed = false;
 
   constructor(
-    private readonly ctx: Ctx,
-    readonly panel: vscode.WebviewPanel,
+    ctx: Ctx,
+    panel: vscode.WebviewPanel,
     readonly attacker: PanelCard,
     readonly defender: PanelCard,
     restored: SimulationResult | undefined,
-    private readonly onDispose: (p: EngagementPanel) => void,
+    onDispose: () => void,
     restoredEstimates?: SimulateResult['pointsEstimate'],
   ) {
+    super(ctx, panel, ENGAGEMENT_VIEW, title(attacker.name, defender.name), onDispose);
     this.result = restored;
     this.estimates = restoredEstimates;
-    if (restored) this.viewOptions = { ...restored.options };
-    panel.title = title(attacker.name, defender.name);
-    panel.iconPath = vscode.Uri.joinPath(ctx.extension.extensionUri, 'icons', 'fabled-fleet.svg');
-    panel.webview.options = webviewOptions(ctx.extension.extensionUri);
-    panel.webview.html = html(panel.webview, ctx.extension.extensionUri);
-    this.disposables.push(
-      panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)),
-      panel.onDidDispose(() => this.dispose()),
-    );
+    // The view sends every control, and no range means "any range": a setting cannot slip in under them.
+    if (restored) this.options = { ...restored.options };
   }
 
-  private receive(raw: unknown): void {
-    const message = parseViewMessage(raw);
-    if (!message) {
-      // The view is our own code, so a bad message is a bug or an injected script: never act on it.
-      this.ctx.log.warn(`Ignored a malformed message from the engagement view: ${JSON.stringify(raw)?.slice(0, 200)}`);
-      return;
-    }
-    switch (message.type) {
-      case 'ready':
-        // The view (re)loaded: show what we have at once, and compute when there is nothing yet.
-        this.post({ type: 'units', attacker: facts(this.attacker), defender: facts(this.defender) });
-        if (this.result) this.post({ type: 'result', result: this.result, ...(this.estimates ? { estimates: this.estimates } : {}) });
-        else void this.run();
-        break;
-      case 'rerun':
-        this.viewOptions = { ...message.options };
-        void this.run();
-        break;
-    }
+  protected replay(): boolean {
+    this.post({ type: 'units', attacker: facts(this.attacker), defender: facts(this.defender) });
+    if (this.result) this.post({ type: 'result', result: this.result, ...(this.estimates ? { estimates: this.estimates } : {}) });
+    return !!this.result;
   }
 
   /** Asks the server for the engagement, superseding (cancelling) a run still in flight. */
-  async run(): Promise<void> {
-    this.pending?.cancel();
-    const cts = new vscode.CancellationTokenSource();
-    this.pending = cts;
-    this.post({ type: 'busy' });
-    const options = this.viewOptions ?? simulationOptions();
-    try {
-      const result = await this.ctx.request(SimulateRequest.type, { attacker: cardName(this.attacker), defender: cardName(this.defender), options }, cts.token);
-      if (cts.token.isCancellationRequested || this.disposed) return;
-      const { pointsEstimate, ...simulation } = result;
-      this.result = simulation;
-      this.estimates = pointsEstimate;
-      this.panel.title = title(result.attacker, result.defender);
-      this.post({ type: 'result', result: simulation, ...(pointsEstimate ? { estimates: pointsEstimate } : {}) });
-    } catch (e) {
-      if (cts.token.isCancellationRequested || this.disposed) return;
-      const message = e instanceof Error ? e.message : String(e);
-      this.ctx.log.warn(`Simulation of ${this.attacker.name} vs ${this.defender.name} failed: ${message}`);
-      this.post({ type: 'error', message });
-    } finally {
-      if (this.pending === cts) this.pending = undefined;
-      cts.dispose();
-    }
-  }
-
-  private post(message: HostMessage): void {
-    if (!this.disposed) void this.panel.webview.postMessage(message);
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.pending?.cancel();
-    for (const d of this.disposables) d.dispose();
-    this.onDispose(this);
-    this.panel.dispose();
+  run(): Promise<void> {
+    const options = this.options ?? simulationOptions();
+    return this.request(
+      `Simulation of ${this.attacker.name} vs ${this.defender.name}`,
+      (token) => this.ctx.request(SimulateRequest.type, { attacker: cardName(this.attacker), defender: cardName(this.defender), options }, token),
+      (result) => {
+        const { pointsEstimate, ...simulation } = result;
+        this.result = simulation;
+        this.estimates = pointsEstimate;
+        this.panel.title = title(result.attacker, result.defender);
+        this.post({ type: 'result', result: simulation, ...(pointsEstimate ? { estimates: pointsEstimate } : {}) });
+      },
+    );
   }
 }
 
@@ -129,18 +85,6 @@ function facts(c: PanelCard): UnitFacts {
   if (c.points !== undefined) out.points = c.points;
   if (c.example) out.example = true;
   return out;
-}
-
-/** Scripts on, and only the bundled files in dist/ loadable (no access to the workspace or the rest of the extension). */
-function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')] };
-}
-
-function html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
-  const scriptUri = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
-  const styleUri = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.css'));
-  return renderWebviewHtml(webview.cspSource, nonce, scriptUri.toString(), styleUri.toString());
 }
 
 /**
@@ -173,27 +117,16 @@ function restoredEstimates(state: unknown, result: SimulationResult): SimulateRe
   return m?.type === 'result' ? m.estimates : undefined;
 }
 
-export class EngagementPanels implements vscode.Disposable, vscode.WebviewPanelSerializer {
-  private readonly panels = new Set<EngagementPanel>();
-
-  constructor(private readonly ctx: Ctx) {}
+export class EngagementPanels extends ViewPanels<EngagementPanel> {
+  constructor(ctx: Ctx) {
+    super(ctx, VIEW_TYPE);
+  }
 
   /** Opens (or brings to front and reruns) the panel for this pair. */
   open(attacker: PanelCard, defender: PanelCard): void {
-    for (const p of this.panels) {
-      if (sameSelector(p.attacker, attacker) && sameSelector(p.defender, defender)) {
-        p.panel.reveal();
-        void p.run();
-        return;
-      }
-    }
-    const panel = vscode.window.createWebviewPanel(
-      VIEW_TYPE,
-      title(attacker.name, defender.name),
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
-      webviewOptions(this.ctx.extension.extensionUri),
-    );
-    this.panels.add(new EngagementPanel(this.ctx, panel, attacker, defender, undefined, (p) => this.panels.delete(p)));
+    if (this.reopen((p) => sameSelector(p.attacker, attacker) && sameSelector(p.defender, defender))) return;
+    const panel = this.createPanel(title(attacker.name, defender.name));
+    this.add((forget) => new EngagementPanel(this.ctx, panel, attacker, defender, undefined, forget));
   }
 
   /** Restores a panel after a window reload from the result the view saved. */
@@ -205,11 +138,6 @@ export class EngagementPanels implements vscode.Disposable, vscode.WebviewPanelS
       return;
     }
     const [attacker, defender] = restoredCards(state, result);
-    const p = new EngagementPanel(this.ctx, panel, attacker, defender, result, (x) => this.panels.delete(x), restoredEstimates(state, result));
-    this.panels.add(p);
-  }
-
-  dispose(): void {
-    for (const p of [...this.panels]) p.dispose();
+    this.add((forget) => new EngagementPanel(this.ctx, panel, attacker, defender, result, forget, restoredEstimates(state, result)));
   }
 }

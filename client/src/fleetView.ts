@@ -289,66 +289,73 @@ export function reveal(): (...args: unknown[]) => Promise<void> {
   };
 }
 
-export function addUnit(ctx: Ctx, view: FleetView): (...args: unknown[]) => Promise<void> {
+type Command = (...args: unknown[]) => Promise<void>;
+
+/** A command that reports its failure as `failure` (with the reason) instead of throwing into VS Code. */
+function guarded(ctx: Ctx, failure: string, run: (arg?: unknown) => Promise<void>): Command {
   return async (arg?: unknown) => {
     try {
-      const uri = fleetUri(view, arg);
-      if (!uri) return void vscode.window.showInformationMessage('Open a fleet list (*.fleet.yaml) first.');
-      const r = await fetchRoster(ctx, uri);
-      if (r.addChoices.length === 0) return void vscode.window.showInformationMessage(`No cards of the faction "${r.faction}" are in this workspace.`);
-      const items = r.addChoices.map((c) => ({
+      await run(arg);
+    } catch (e) {
+      await reportFailure(ctx, failure, e);
+    }
+  };
+}
+
+/** A guarded command on the fleet list its argument or the view names; a hint when there is none. */
+function onFleet(ctx: Ctx, view: FleetView, failure: string, run: (uri: string) => Promise<void>): Command {
+  return guarded(ctx, failure, async (arg) => {
+    const uri = fleetUri(view, arg);
+    if (!uri) return void vscode.window.showInformationMessage('Open a fleet list (*.fleet.yaml) first.');
+    await run(uri);
+  });
+}
+
+export function addUnit(ctx: Ctx, view: FleetView): Command {
+  return onFleet(ctx, view, 'Could not add the unit', async (uri) => {
+    const r = await fetchRoster(ctx, uri);
+    if (r.addChoices.length === 0) return void vscode.window.showInformationMessage(`No cards of the faction "${r.faction}" are in this workspace.`);
+    const items = r.addChoices.map((c) => ({
+      label: c.name,
+      description: `${c.class} · ${pts(c.points)}`,
+      detail: c.fits ? undefined : `$(warning) over the limit: ${leftText(r)}`,
+      choice: c,
+    }));
+    const pick = await vscode.window.showQuickPick(items, {
+      title: `Add unit to ${r.name || 'the fleet'} (${r.limit !== undefined ? `${r.total} / ${r.limit} pts` : pts(r.total)})`,
+      placeHolder: `A ${r.faction} card: type to search`,
+      matchOnDescription: true,
+    });
+    if (!pick) return;
+    if (await applyRosterEdit(ctx, { uri, action: 'add', card: pick.choice.name })) vscode.window.setStatusBarMessage(`$(add) Added ${pick.choice.name}`, 3000);
+  });
+}
+
+export function remove(ctx: Ctx): Command {
+  return guarded(ctx, 'Could not remove the unit', async (arg) => {
+    if (!isNode(arg)) return;
+    if (arg.kind === 'entry') await applyRosterEdit(ctx, { uri: arg.roster.uri, action: 'remove', entry: arg.entry.index });
+    else if (arg.kind === 'embarked') await applyRosterEdit(ctx, { uri: arg.roster.uri, action: 'disembark', entry: arg.entry.index, embarked: arg.index });
+  });
+}
+
+export function embark(ctx: Ctx): Command {
+  return guarded(ctx, 'Could not embark the unit', async (arg) => {
+    if (!isNode(arg) || arg.kind !== 'entry') return;
+    const e = arg.entry;
+    if (e.embarkChoices.length === 0) return void vscode.window.showInformationMessage(`${e.unit} has no launch bay.`);
+    const items = [...e.embarkChoices]
+      .sort((a, b) => Number(b.fits) - Number(a.fits))
+      .map((c) => ({
         label: c.name,
         description: `${c.class} · ${pts(c.points)}`,
-        detail: c.fits ? undefined : `$(warning) over the limit: ${leftText(r)}`,
+        detail: c.fits ? undefined : '$(warning) no room left in the launch bays',
         choice: c,
       }));
-      const pick = await vscode.window.showQuickPick(items, {
-        title: `Add unit to ${r.name || 'the fleet'} (${r.limit !== undefined ? `${r.total} / ${r.limit} pts` : pts(r.total)})`,
-        placeHolder: `A ${r.faction} card: type to search`,
-        matchOnDescription: true,
-      });
-      if (!pick) return;
-      if (await applyRosterEdit(ctx, { uri, action: 'add', card: pick.choice.name }))
-        vscode.window.setStatusBarMessage(`$(add) Added ${pick.choice.name}`, 3000);
-    } catch (e) {
-      await reportFailure(ctx, 'Could not add the unit', e);
-    }
-  };
-}
-
-export function remove(ctx: Ctx): (...args: unknown[]) => Promise<void> {
-  return async (arg?: unknown) => {
-    try {
-      if (!isNode(arg)) return;
-      if (arg.kind === 'entry') await applyRosterEdit(ctx, { uri: arg.roster.uri, action: 'remove', entry: arg.entry.index });
-      else if (arg.kind === 'embarked') await applyRosterEdit(ctx, { uri: arg.roster.uri, action: 'disembark', entry: arg.entry.index, embarked: arg.index });
-    } catch (e) {
-      await reportFailure(ctx, 'Could not remove the unit', e);
-    }
-  };
-}
-
-export function embark(ctx: Ctx): (...args: unknown[]) => Promise<void> {
-  return async (arg?: unknown) => {
-    try {
-      if (!isNode(arg) || arg.kind !== 'entry') return;
-      const e = arg.entry;
-      if (e.embarkChoices.length === 0) return void vscode.window.showInformationMessage(`${e.unit} has no launch bay.`);
-      const items = [...e.embarkChoices]
-        .sort((a, b) => Number(b.fits) - Number(a.fits))
-        .map((c) => ({
-          label: c.name,
-          description: `${c.class} · ${pts(c.points)}`,
-          detail: c.fits ? undefined : '$(warning) no room left in the launch bays',
-          choice: c,
-        }));
-      const pick = await vscode.window.showQuickPick(items, { title: `Embark on ${e.unit}`, placeHolder: 'A unit its launch bays can carry' });
-      if (!pick) return;
-      await applyRosterEdit(ctx, { uri: arg.roster.uri, action: 'embark', entry: e.index, card: pick.choice.name });
-    } catch (err) {
-      await reportFailure(ctx, 'Could not embark the unit', err);
-    }
-  };
+    const pick = await vscode.window.showQuickPick(items, { title: `Embark on ${e.unit}`, placeHolder: 'A unit its launch bays can carry' });
+    if (!pick) return;
+    await applyRosterEdit(ctx, { uri: arg.roster.uri, action: 'embark', entry: e.index, card: pick.choice.name });
+  });
 }
 
 const EXPORTS: { label: string; detail: string; format: RosterFormatName; ext: string }[] = [
@@ -358,53 +365,41 @@ const EXPORTS: { label: string; detail: string; format: RosterFormatName; ext: s
   { label: 'JSON', detail: 'The roster as data', format: 'json', ext: 'json' },
 ];
 
-export function exportRoster(ctx: Ctx, view: FleetView): (...args: unknown[]) => Promise<void> {
-  return async (arg?: unknown) => {
-    try {
-      const uri = fleetUri(view, arg);
-      if (!uri) return void vscode.window.showInformationMessage('Open a fleet list (*.fleet.yaml) first.');
-      const pick = await vscode.window.showQuickPick(EXPORTS, { title: 'Export Fleet Roster', placeHolder: 'Format' });
-      if (!pick) return;
-      const r = await fetchRoster(ctx, uri, pick.format);
-      const fleet = vscode.Uri.parse(uri);
-      const base = fleet.path
-        .split('/')
-        .pop()!
-        .replace(/\.fleet\.ya?ml$/i, '');
-      const target = await vscode.window.showSaveDialog({
-        title: 'Export Fleet Roster',
-        defaultUri: vscode.Uri.joinPath(fleet, '..', `${base}.roster.${pick.ext}`),
-        filters: { [pick.label]: [pick.ext] },
-      });
-      if (!target) return;
-      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(r.rendered ?? ''));
-      const where = vscode.workspace.asRelativePath(target);
-      const legal = r.legal ? '' : ` It has ${r.counts.errors} ${r.counts.errors === 1 ? 'error' : 'errors'} and says so at the top.`;
-      if (pick.format === 'html') {
-        const open = await vscode.window.showInformationMessage(`Roster written to ${where}.${legal}`, 'Open in Browser', 'Open');
-        if (open === 'Open in Browser') await vscode.env.openExternal(target);
-        else if (open === 'Open') await vscode.window.showTextDocument(target, { preview: false });
-      } else {
-        await vscode.window.showTextDocument(target, { preview: false });
-        vscode.window.setStatusBarMessage(`$(check) Roster written to ${where}`, 5000);
-        if (!r.legal) void vscode.window.showWarningMessage(`The roster was written.${legal}`);
-      }
-    } catch (e) {
-      await reportFailure(ctx, 'Could not export the roster', e);
+export function exportRoster(ctx: Ctx, view: FleetView): Command {
+  return onFleet(ctx, view, 'Could not export the roster', async (uri) => {
+    const pick = await vscode.window.showQuickPick(EXPORTS, { title: 'Export Fleet Roster', placeHolder: 'Format' });
+    if (!pick) return;
+    const r = await fetchRoster(ctx, uri, pick.format);
+    const fleet = vscode.Uri.parse(uri);
+    const base = fleet.path
+      .split('/')
+      .pop()!
+      .replace(/\.fleet\.ya?ml$/i, '');
+    const target = await vscode.window.showSaveDialog({
+      title: 'Export Fleet Roster',
+      defaultUri: vscode.Uri.joinPath(fleet, '..', `${base}.roster.${pick.ext}`),
+      filters: { [pick.label]: [pick.ext] },
+    });
+    if (!target) return;
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(r.rendered ?? ''));
+    const where = vscode.workspace.asRelativePath(target);
+    const legal = r.legal ? '' : ` It has ${r.counts.errors} ${r.counts.errors === 1 ? 'error' : 'errors'} and says so at the top.`;
+    if (pick.format === 'html') {
+      const open = await vscode.window.showInformationMessage(`Roster written to ${where}.${legal}`, 'Open in Browser', 'Open');
+      if (open === 'Open in Browser') await vscode.env.openExternal(target);
+      else if (open === 'Open') await vscode.window.showTextDocument(target, { preview: false });
+    } else {
+      await vscode.window.showTextDocument(target, { preview: false });
+      vscode.window.setStatusBarMessage(`$(check) Roster written to ${where}`, 5000);
+      if (!r.legal) void vscode.window.showWarningMessage(`The roster was written.${legal}`);
     }
-  };
+  });
 }
 
-export function copyRosterText(ctx: Ctx, view: FleetView): (...args: unknown[]) => Promise<void> {
-  return async (arg?: unknown) => {
-    try {
-      const uri = fleetUri(view, arg);
-      if (!uri) return void vscode.window.showInformationMessage('Open a fleet list (*.fleet.yaml) first.');
-      const r = await fetchRoster(ctx, uri);
-      await vscode.env.clipboard.writeText(r.copyText);
-      vscode.window.setStatusBarMessage(`$(clippy) Copied: ${r.copyText.length > 80 ? `${r.copyText.slice(0, 79)}…` : r.copyText}`, 5000);
-    } catch (e) {
-      await reportFailure(ctx, 'Could not copy the roster', e);
-    }
-  };
+export function copyRosterText(ctx: Ctx, view: FleetView): Command {
+  return onFleet(ctx, view, 'Could not copy the roster', async (uri) => {
+    const r = await fetchRoster(ctx, uri);
+    await vscode.env.clipboard.writeText(r.copyText);
+    vscode.window.setStatusBarMessage(`$(clippy) Copied: ${r.copyText.length > 80 ? `${r.copyText.slice(0, 79)}…` : r.copyText}`, 5000);
+  });
 }

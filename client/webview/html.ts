@@ -1,16 +1,11 @@
 /**
- * The engagement view's HTML page, built by the extension host (which passes the webview's CSP
- * source, a fresh nonce and the URIs of the bundled script and style sheet). The page is a static
- * skeleton: every figure and every name from the user's files is filled in later by the script
- * with `textContent`, so nothing here ever interpolates file-derived text.
- *
- * The Content-Security-Policy allows only the extension's own script (by nonce) and styles (by
- * origin or nonce), images from the extension or data: URIs (Chart.js draws on canvas, nothing
- * else loads), and nothing from the network. No inline event handlers, no eval: Chart.js 4 needs
- * neither, which the webview tests confirm by listening for CSP violations.
+ * The engagement view's HTML page: its skeleton inside the frame every view shares (./frame.ts:
+ * the Content-Security-Policy, the style sheet, the script by nonce). Every figure and every name
+ * from the user's files is filled in later by the script with `textContent`.
  */
 import { RANGE_BANDS } from '../../protocol/simulation';
 import { RERUN_LIMITS } from './messages';
+import { numberField, renderPage } from './frame';
 
 /** The element ids the script relies on; exported so the script and the tests use the same names. */
 export const IDS = {
@@ -78,48 +73,14 @@ export const IDS = {
 /** The range select's value for "any range" (no range option: every weapon fires, as the CLI without --range). */
 export const ANY_RANGE = '';
 
-/** Escapes a value the host gives for use inside a double-quoted HTML attribute. */
-function attr(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** A number input with its label and the bounds the host will accept. */
-function numberField(id: string, label: string, limits: { min: number; max: number }, hint?: string): string {
-  const hintId = `${id}-hint`;
-  return `<div class="field">
-        <label for="${id}">${label}</label>
-        <input id="${id}" name="${id}" type="number" inputmode="numeric" step="1" min="${limits.min}" max="${limits.max}"${
-          hint ? ` placeholder="${hint}" aria-describedby="${hintId}"` : ''
-        }>${hint ? `<span id="${hintId}" class="hint">empty: ${hint}</span>` : ''}
-      </div>`;
-}
-
 export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: string, styleUri: string): string {
-  const csp = [
-    "default-src 'none'",
-    `img-src ${cspSource} data:`,
-    `style-src ${cspSource} 'nonce-${nonce}'`,
-    `font-src ${cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
   const bands = [
     `<option value="${ANY_RANGE}">Any range (every weapon fires)</option>`,
     ...RANGE_BANDS.map((b) => `<option value="${b}">${b}&quot;</option>`),
   ].join('');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <link rel="stylesheet" href="${attr(styleUri)}" nonce="${attr(nonce)}">
-  <title>Engagement</title>
-</head>
-<body>
-  <main id="app" aria-busy="false">
-    <header class="header">
+  return renderPage(cspSource, nonce, scriptUri, styleUri, {
+    title: 'Engagement',
+    body: `    <header class="header">
       <h1 id="${IDS.title}">Engagement: <span id="${IDS.attacker}" class="unit attacker"></span> <span class="vs">vs</span> <span id="${IDS.defender}" class="unit defender"></span></h1>
       <ul id="${IDS.unitLines}" class="unit-lines" aria-label="The two cards" hidden>
         <li class="unit-line attacker"><span class="role">Attacker</span> <span id="${IDS.attackerFacts}" class="facts"></span> <span id="${IDS.attackerPoints}" class="points" hidden></span></li>
@@ -239,10 +200,6 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
         <h3>How each unit picks its second action</h3>
         <p id="${IDS.policy}"></p>
       </details>
-    </div>
-  </main>
-  <script nonce="${attr(nonce)}" src="${attr(scriptUri)}"></script>
-</body>
-</html>
-`;
+    </div>`,
+  });
 }

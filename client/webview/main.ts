@@ -32,17 +32,11 @@ import {
   type ViewMessage,
 } from './messages';
 import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError } from './format';
+import { element, elements, vscodeApi, cssVar, STILL_CHART } from './dom';
 import { inFormWords, nothingHappens, plainAssumptions, verdict, volleyDoesNothing, volleySentence } from './words';
 
 // Only what the two charts use is registered, so esbuild leaves the rest of Chart.js out.
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
-
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
 
 /** What survives a reload of the view (VS Code keeps it while the panel lives). */
 interface ViewState {
@@ -56,69 +50,34 @@ interface ViewState {
   units?: { attacker: UnitFacts; defender: UnitFacts };
 }
 
-const vscode = acquireVsCodeApi();
-
-function el<T extends HTMLElement = HTMLElement>(id: string): T {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`engagement view: missing #${id}`);
-  return found as T;
-}
+const vscode = vscodeApi<ViewMessage>();
 
 const ui = {
-  app: el('app'),
-  attacker: el(IDS.attacker),
-  defender: el(IDS.defender),
-  attackerFacts: el(IDS.attackerFacts),
-  defenderFacts: el(IDS.defenderFacts),
-  attackerPoints: el(IDS.attackerPoints),
-  defenderPoints: el(IDS.defenderPoints),
-  verdict: el(IDS.verdict),
-  stale: el(IDS.stale),
-  volleySentence: el(IDS.volleySentence),
-  plainAssumptions: el(IDS.plainAssumptions),
-  unitLines: el(IDS.unitLines),
-  volleySection: el(IDS.volleySection),
-  duelSection: el(IDS.duelSection),
-  advancedOptions: el<HTMLDetailsElement>(IDS.advancedOptions),
-  method: el(IDS.method),
-  estimateDetail: el(IDS.estimateDetail),
-  status: el(IDS.status),
-  error: el(IDS.error),
-  empty: el(IDS.empty),
-  results: el(IDS.results),
-  form: el<HTMLFormElement>(IDS.form),
-  range: el<HTMLSelectElement>(IDS.range),
-  aim: el<HTMLSelectElement>(IDS.aim),
-  cover: el<HTMLInputElement>(IDS.cover),
-  brace: el<HTMLInputElement>(IDS.brace),
-  shields: el<HTMLInputElement>(IDS.shields),
-  rounds: el<HTMLInputElement>(IDS.rounds),
-  trials: el<HTMLInputElement>(IDS.trials),
-  seed: el<HTMLInputElement>(IDS.seed),
-  run: el<HTMLButtonElement>(IDS.run),
-  kill: el(IDS.kill),
-  hull: el(IDS.hull),
-  shieldsStripped: el(IDS.shieldsStripped),
-  bases: el(IDS.bases),
-  volleyError: el(IDS.volleyError),
-  hullChart: el<HTMLCanvasElement>(IDS.hullChart),
-  hullTable: el<HTMLTableElement>(IDS.hullTable),
-  shieldsTable: el<HTMLTableElement>(IDS.shieldsTable),
-  weapons: el<HTMLTableElement>(IDS.weapons),
-  attackerWins: el(IDS.attackerWins),
-  defenderWins: el(IDS.defenderWins),
-  neither: el(IDS.neither),
-  outcomeBar: el(IDS.outcomeBar),
-  meanRounds: el(IDS.meanRounds),
-  engagementMeta: el(IDS.engagementMeta),
-  engagementExact: el(IDS.engagementExact),
-  actions: el(IDS.actions),
-  roundsTable: el<HTMLTableElement>(IDS.roundsTable),
-  roundsDetails: el(`${IDS.roundsTable}-details`),
-  survivalChart: el<HTMLCanvasElement>(IDS.survivalChart),
-  survivalTable: el<HTMLTableElement>(IDS.survivalTable),
-  assumptions: el(IDS.assumptions),
-  policy: el(IDS.policy),
+  ...elements<
+    typeof IDS,
+    {
+      advancedOptions: HTMLDetailsElement;
+      form: HTMLFormElement;
+      range: HTMLSelectElement;
+      aim: HTMLSelectElement;
+      cover: HTMLInputElement;
+      brace: HTMLInputElement;
+      shields: HTMLInputElement;
+      rounds: HTMLInputElement;
+      trials: HTMLInputElement;
+      seed: HTMLInputElement;
+      run: HTMLButtonElement;
+      hullChart: HTMLCanvasElement;
+      hullTable: HTMLTableElement;
+      shieldsTable: HTMLTableElement;
+      weapons: HTMLTableElement;
+      roundsTable: HTMLTableElement;
+      survivalChart: HTMLCanvasElement;
+      survivalTable: HTMLTableElement;
+    }
+  >(IDS),
+  app: element('app'),
+  roundsDetails: element(`${IDS.roundsTable}-details`),
 };
 
 let state: ViewState = restoreState();
@@ -164,11 +123,6 @@ interface Palette {
   font: string;
   fontSize: number;
   highContrast: boolean;
-}
-
-function cssVar(style: CSSStyleDeclaration, name: string, fallback: string): string {
-  const value = style.getPropertyValue(name).trim();
-  return value || fallback;
 }
 
 function readPalette(): Palette {
@@ -257,8 +211,7 @@ function drawHullChart(result: SimulationResult): void {
         ],
       },
       options: {
-        animation: false,
-        maintainAspectRatio: false,
+        ...STILL_CHART,
         plugins: {
           legend: { display: false },
           tooltip: { callbacks: { label: (ctx) => `${formatPercent(Number(ctx.parsed.y) / 100)}` } },
@@ -326,8 +279,7 @@ function drawSurvivalChart(result: SimulationResult): void {
         ],
       },
       options: {
-        animation: false,
-        maintainAspectRatio: false,
+        ...STILL_CHART,
         plugins: {
           legend: { position: 'bottom', labels: { usePointStyle: true, boxWidth: 8, boxHeight: 8, color: pal().foreground } },
           tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label ?? ''}: ${formatPercent(Number(ctx.parsed.y) / 100)}` } },

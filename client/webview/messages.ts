@@ -23,11 +23,14 @@ import {
   WEAPON_TYPES,
   type OptionKey,
   type ActionCounts,
+  type CardEstimate,
   type EngagementOptions,
   type SimulationResult,
 } from '../../protocol/simulation';
+import { finite, int, MAX_TEXT, nonNegative, parser, probability, text } from './schema';
 
-export type { EngagementOptions, SimulationResult } from '../../protocol/simulation';
+/** A card's points estimate (BATTLE.md "The points estimate"), shown beside its points. */
+export type { CardEstimate, EngagementOptions, SimulationResult } from '../../protocol/simulation';
 
 /**
  * What the host knows about a card beyond the simulation: shown on the card's line under the title.
@@ -40,19 +43,6 @@ export interface UnitFacts {
   points?: number;
   /** One of the bundled example cards rather than the user's own. */
   example?: boolean;
-}
-
-/**
- * A card's points estimate (BATTLE.md "The points estimate"), shown beside its points: the server's
- * `CardEstimate` (server/src/core/api.ts), which the view may not import.
- */
-export interface CardEstimate {
-  points?: number;
-  estimate?: number;
-  ratio?: number;
-  verdict?: 'far too cheap' | 'far too dear';
-  reason?: string;
-  spreadPct?: number;
 }
 
 /** Host -> view. */
@@ -80,18 +70,8 @@ export const RERUN_LIMITS = {
   bases: optionBounds('attackerBases'),
 } as const;
 
-/** Longest text the view will display from a single string field; longer text is cut, not refused. */
-const MAX_TEXT = 10_000;
 /** Most points a distribution may hold; a result with more is refused rather than drawn slowly. */
 const MAX_POINTS = 100_000;
-/** Probabilities are sums of floating-point terms: allow rounding noise just outside [0, 1]. */
-const EPS = 1e-6;
-
-const finite = v.pipe(v.number(), v.finite());
-const nonNegative = v.pipe(v.number(), v.finite(), v.minValue(0));
-const probability = v.pipe(v.number(), v.finite(), v.minValue(-EPS), v.maxValue(1 + EPS));
-const text = v.pipe(v.string(), v.maxLength(MAX_TEXT));
-const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 
 const pointSchema = v.object({ value: finite, p: probability });
 const distribution = v.pipe(v.array(pointSchema), v.maxLength(MAX_POINTS));
@@ -240,26 +220,20 @@ const hostMessageSchema = v.variant('type', [
 
 const viewMessageSchema = v.variant('type', [v.object({ type: v.literal('ready') }), v.object({ type: v.literal('rerun'), options: optionsSchema })]);
 
+const parseHost = parser(hostMessageSchema);
+
 /** A host message in the expected shape (unknown keys dropped), or `undefined` for anything else. */
 export function parseHostMessage(data: unknown): HostMessage | undefined {
-  const r = v.safeParse(hostMessageSchema, data);
-  if (!r.success) return undefined;
+  const m = parseHost(data);
   // An error text is shown, so it is cut to a readable length rather than refused.
-  if (r.output.type === 'error') return { type: 'error', message: r.output.message.slice(0, MAX_TEXT) };
-  return r.output;
+  return m?.type === 'error' ? { type: 'error', message: m.message.slice(0, MAX_TEXT) } : m;
 }
 
 /** A view message in the expected shape (unknown keys dropped), or `undefined` for anything else. */
-export function parseViewMessage(data: unknown): ViewMessage | undefined {
-  const r = v.safeParse(viewMessageSchema, data);
-  return r.success ? r.output : undefined;
-}
+export const parseViewMessage: (data: unknown) => ViewMessage | undefined = parser(viewMessageSchema);
 
 /** A simulation result in the expected shape, or `undefined` (used for restored view state too). */
-export function parseSimulationResult(data: unknown): SimulationResult | undefined {
-  const r = v.safeParse(simulationResultSchema, data);
-  return r.success ? r.output : undefined;
-}
+export const parseSimulationResult: (data: unknown) => SimulationResult | undefined = parser(simulationResultSchema);
 
 // Compile-time proof that the schemas describe exactly the shared types: if someone adds a field
 // to SimulationResult or EngagementOptions, type-checking fails here until the schema follows.
@@ -279,5 +253,7 @@ const shapeChecks: [
   Same<keyof NonNullable<Out<typeof engagementSchema>['actions']>['attacker'], keyof ActionCounts>,
   Same<Out<typeof unitFactsSchema>, UnitFacts>,
   Same<keyof Out<typeof unitFactsSchema>, keyof UnitFacts>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true];
+  Same<Out<typeof estimateSchema>, CardEstimate>,
+  Same<keyof Out<typeof estimateSchema>, keyof CardEstimate>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void shapeChecks;

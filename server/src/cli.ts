@@ -19,19 +19,19 @@ Commands:
 Run "fabled-star <command> --help" for a command's options.
 `;
 
+/** The commands, by their word; each reads its own options (cli/args.ts). */
+const COMMANDS: Record<string, (argv: string[], io: CliIO) => number | Promise<number>> = {
+  check: runCheck,
+  sim: runSim,
+  balance: runBalance,
+  roster: runRoster,
+  battle: runBattle,
+};
+
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
+  if (command !== undefined && Object.hasOwn(COMMANDS, command)) return COMMANDS[command]!(rest, io);
   switch (command) {
-    case 'check':
-      return runCheck(rest, io);
-    case 'sim':
-      return runSim(rest, io);
-    case 'balance':
-      return runBalance(rest, io);
-    case 'roster':
-      return runRoster(rest, io);
-    case 'battle':
-      return runBattle(rest, io);
     case undefined:
     case '-h':
     case '--help':

@@ -5,7 +5,8 @@
  */
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
-import { runBattle, printable } from '../../server/src/cli/battle';
+import { runBattle } from '../../server/src/cli/battle';
+import { escapeControls } from '../../server/src/cli/terminal';
 import { nodeIO, type CliIO } from '../../server/src/cli/io';
 
 const CARDS = `faction: Testers
@@ -189,7 +190,7 @@ describe('battle CLI', function () {
     assert.equal(await runBattle(['--fleet', '/ws/bad.fleet.yaml', '--vs', '/ws/b.fleet.yaml'], io), 2);
 
     assert.doesNotMatch(io.err, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
-    assert.equal(printable('a\u001b[2Jb\u0007\u009b'), 'a\\x1b[2Jb\\x07\\x9b');
+    assert.equal(escapeControls('a\u001b[2Jb\u0007\u009b'), 'a\\u001b[2Jb\\u0007\\u009b');
   });
 
   it('runs the example fleets from disk', async () => {

@@ -118,7 +118,18 @@ describe('a new player\u2019s first session (code-server)', function () {
   /** The template's next tab stop: Tab, once any suggestion list (a choice's, or quick suggestions) is closed. */
   async function nextStop(): Promise<void> {
     const widget = wb.page.locator('.editor-widget.suggest-widget.visible');
-    if (await widget.isVisible().catch(() => false)) {
+    // Quick suggestions open a moment after the last key (later on a busy machine): decide only once
+    // the widget has stayed as it is for a while, or Tab would accept a late suggestion, or Escape
+    // meant for a list that just closed would leave the template.
+    let last = await widget.isVisible().catch(() => false);
+    let steady = 0;
+    for (let i = 0; i < 40 && steady < 4; i++) {
+      await wb.page.waitForTimeout(150);
+      const now = await widget.isVisible().catch(() => false);
+      steady = now === last ? steady + 1 : 0;
+      last = now;
+    }
+    if (last) {
       await wb.page.keyboard.press('Escape');
       await widget.waitFor({ state: 'hidden' });
     }

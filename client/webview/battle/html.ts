@@ -1,9 +1,10 @@
 /**
- * The fleet battle view's HTML page: a static skeleton with the same Content-Security-Policy as the
- * engagement view (only the extension's own script by nonce and styles, nothing from the network).
- * Every name and figure is filled in later by the script with `textContent`.
+ * The fleet battle view's HTML page: its skeleton inside the frame every view shares (../frame.ts:
+ * the Content-Security-Policy, the style sheet, the script by nonce). Every name and figure is
+ * filled in later by the script with `textContent`.
  */
 import { BATTLE_LIMITS } from './messages';
+import { numberField, renderPage } from '../frame';
 
 export const BATTLE_IDS = {
   title: 'title',
@@ -35,37 +36,11 @@ export const BATTLE_IDS = {
   assumptions: 'assumptions-list',
 } as const;
 
-function attr(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function numberField(id: string, label: string, limits: { min: number; max: number }): string {
-  return `<div class="field"><label for="${id}">${label}</label><input id="${id}" type="number" inputmode="numeric" step="1" min="${limits.min}" max="${limits.max}"></div>`;
-}
-
 export function renderBattleHtml(cspSource: string, nonce: string, scriptUri: string, styleUri: string): string {
-  const csp = [
-    "default-src 'none'",
-    `img-src ${cspSource} data:`,
-    `style-src ${cspSource} 'nonce-${nonce}'`,
-    `font-src ${cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
   const I = BATTLE_IDS;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <link rel="stylesheet" href="${attr(styleUri)}" nonce="${attr(nonce)}">
-  <title>Battle</title>
-</head>
-<body>
-  <main id="app" aria-busy="false">
-    <header class="header">
+  return renderPage(cspSource, nonce, scriptUri, styleUri, {
+    title: 'Battle',
+    body: `    <header class="header">
       <h1 id="${I.title}">Battle: <span id="${I.fleet}" class="unit attacker"></span> <span class="vs">vs</span> <span id="${I.vs}" class="unit defender"></span></h1>
       <p id="${I.method}" class="method"></p>
       <div class="progress-row">
@@ -119,10 +94,6 @@ export function renderBattleHtml(cspSource: string, nonce: string, scriptUri: st
         <p id="${I.policy}"></p>
         <ul id="${I.assumptions}"></ul>
       </details>
-    </div>
-  </main>
-  <script nonce="${attr(nonce)}" src="${attr(scriptUri)}"></script>
-</body>
-</html>
-`;
+    </div>`,
+  });
 }

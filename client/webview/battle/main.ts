@@ -11,57 +11,33 @@ import './battle.css';
 import { BATTLE_IDS as I } from './html';
 import { BATTLE_LIMITS, parseBattleHostMessage, parseBattleResult, type BattleOptions, type BattleResult, type BattleViewMessage } from './messages';
 import { formatPercent, formatPercentError } from '../format';
+import { elements, vscodeApi, cssVar, STILL_CHART } from '../dom';
 
 Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
 
-interface VsCodeApi {
-  postMessage(message: BattleViewMessage): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-const vscode = acquireVsCodeApi();
+const vscode = vscodeApi<BattleViewMessage>();
 
-function el<T extends HTMLElement = HTMLElement>(id: string): T {
-  return document.getElementById(id) as T;
-}
-
-const ui = {
-  fleet: el(I.fleet),
-  vs: el(I.vs),
-  method: el(I.method),
-  status: el(I.status),
-  progress: el<HTMLProgressElement>(I.progress),
-  cancel: el<HTMLButtonElement>(I.cancel),
-  error: el(I.error),
-  empty: el(I.empty),
-  results: el(I.results),
-  form: el<HTMLFormElement>(I.form),
-  mode: el<HTMLSelectElement>(I.mode),
-  range: el<HTMLInputElement>(I.range),
-  rounds: el<HTMLInputElement>(I.rounds),
-  trials: el<HTMLInputElement>(I.trials),
-  seed: el<HTMLInputElement>(I.seed),
-  run: el<HTMLButtonElement>(I.run),
-  verdict: el(I.verdict),
-  outcomeBar: el(I.outcomeBar),
-  outcomeTable: el<HTMLTableElement>(I.outcomeTable),
-  meanRounds: el(I.meanRounds),
-  pointsTable: el<HTMLTableElement>(I.pointsTable),
-  survivalCharts: el(I.survivalCharts),
-  survivalTables: el(I.survivalTables),
-  actionsTable: el<HTMLTableElement>(I.actionsTable),
-  policy: el(I.policy),
-  assumptions: el(I.assumptions),
-};
+const ui = elements<
+  typeof I,
+  {
+    progress: HTMLProgressElement;
+    cancel: HTMLButtonElement;
+    form: HTMLFormElement;
+    mode: HTMLSelectElement;
+    range: HTMLInputElement;
+    rounds: HTMLInputElement;
+    trials: HTMLInputElement;
+    seed: HTMLInputElement;
+    run: HTMLButtonElement;
+    outcomeTable: HTMLTableElement;
+    pointsTable: HTMLTableElement;
+    actionsTable: HTMLTableElement;
+  }
+>(I);
 
 let current: BattleResult | undefined;
 let running = false;
 const charts: Chart<'line'>[] = [];
-
-function cssVar(style: CSSStyleDeclaration, name: string, fallback: string): string {
-  return style.getPropertyValue(name).trim() || fallback;
-}
 
 /** A palette of distinct line colours from the theme's chart colours. */
 function palette(): { fg: string; grid: string; lines: string[] } {
@@ -228,8 +204,7 @@ function drawSurvival(r: BattleResult): void {
         type: 'line',
         data: { labels, datasets },
         options: {
-          animation: false,
-          maintainAspectRatio: false,
+          ...STILL_CHART,
           plugins: {
             legend: { position: 'right', labels: { color: pal.fg, boxWidth: 12 } },
             tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label}: ${formatPercent(Number(ctx.parsed.y) / 100)} alive` } },

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { OPTION_LIMITS, type BattleOptions, type BattleResult } from '../../../protocol/simulation';
+import { finite, int, nonNegative, parser, probability, text } from '../schema';
 
 export type { BattleOptions, BattleResult };
 
@@ -27,13 +28,6 @@ export const BATTLE_LIMITS = {
   seed: { min: 0, max: OPTION_LIMITS.seedMax },
 } as const;
 
-const MAX_TEXT = 10_000;
-const EPS = 1e-6;
-const finite = v.pipe(v.number(), v.finite());
-const nonNegative = v.pipe(v.number(), v.finite(), v.minValue(0));
-const probability = v.pipe(v.number(), v.finite(), v.minValue(-EPS), v.maxValue(1 + EPS));
-const text = v.pipe(v.string(), v.maxLength(MAX_TEXT));
-const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 const chance = v.object({ p: probability, se: nonNegative });
 
 const unitSchema = v.object({
@@ -91,17 +85,6 @@ const viewSchema = v.variant('type', [
   v.object({ type: v.literal('cancel') }),
 ]);
 
-export function parseBattleResult(x: unknown): BattleResult | undefined {
-  const r = v.safeParse(battleResultSchema, x);
-  return r.success ? (r.output as BattleResult) : undefined;
-}
-
-export function parseBattleHostMessage(x: unknown): BattleHostMessage | undefined {
-  const r = v.safeParse(hostSchema, x);
-  return r.success ? (r.output as BattleHostMessage) : undefined;
-}
-
-export function parseBattleViewMessage(x: unknown): BattleViewMessage | undefined {
-  const r = v.safeParse(viewSchema, x);
-  return r.success ? (r.output as BattleViewMessage) : undefined;
-}
+export const parseBattleResult = parser(battleResultSchema) as (x: unknown) => BattleResult | undefined;
+export const parseBattleHostMessage = parser(hostSchema) as (x: unknown) => BattleHostMessage | undefined;
+export const parseBattleViewMessage = parser(viewSchema) as (x: unknown) => BattleViewMessage | undefined;

@@ -3,13 +3,13 @@
  * card given (BATTLE.md "The points estimate"), sorted by how far its printed points are from it.
  */
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Workspace } from '../core/workspace';
 import { estimateCard, fieldFor } from '../core/balance/index';
 import type { PointsEstimate, ReferenceField } from '../core/balance/index';
 import { POINTS_ESTIMATE } from '../core/rules/data';
-import { expandPaths, fileUri, type CliIO } from './io';
+import { expandPaths, fileUri, readProblem } from './io';
+import { CARDS_OPTION, command, type CommandSpec } from './args';
 import { escapeControls } from './terminal';
 
 export const BALANCE_HELP = `Usage: fabled-star balance PATHS... [--cards PATH]... [--format text|json]
@@ -151,37 +151,18 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
   return out.join('\n') + '\n';
 }
 
-export async function runBalance(argv: string[], io: CliIO): Promise<number> {
-  let values: Record<string, string | boolean | string[] | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        cards: { type: 'string', multiple: true },
-        format: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (e) {
-    io.stderr(`fabled-star balance: ${escapeControls((e as Error).message.split('\n')[0]!)}\n`);
-    return 2;
-  }
-  if (values.help) {
-    io.stdout(BALANCE_HELP);
-    return 0;
-  }
-  const usage = (msg: string) => {
-    io.stderr(`fabled-star balance: ${escapeControls(msg)}\n`);
-    return 2;
-  };
-  const format = (values.format as string | undefined) ?? 'text';
-  if (format !== 'text' && format !== 'json') return usage(`--format must be text or json, not "${format}".`);
+const BALANCE_COMMAND = {
+  name: 'balance',
+  help: BALANCE_HELP,
+  options: { cards: CARDS_OPTION },
+  positionals: true,
+  formats: ['text', 'json'],
+} as const satisfies CommandSpec;
+
+export const runBalance = command(BALANCE_COMMAND, async ({ values, positionals, format, fail: usage }, io) => {
   if (positionals.length === 0) return usage('give the card files or folders to estimate (fabled-star balance PATHS...).');
   const listedPaths = expandPaths(io, positionals);
-  const cardPaths = expandPaths(io, (values.cards as string[] | undefined) ?? []);
+  const cardPaths = expandPaths(io, values.cards ?? []);
   const missing = [...listedPaths.missing, ...cardPaths.missing];
   if (missing.length) return usage(`no such file or folder: ${missing.join(', ')}`);
   const unlisted = [...listedPaths.unreadable, ...cardPaths.unreadable];
@@ -203,8 +184,7 @@ export async function runBalance(argv: string[], io: CliIO): Promise<number> {
         try {
           text = io.readFile(file);
         } catch (e) {
-          const err = e as NodeJS.ErrnoException;
-          return usage(`cannot read ${file}: ${err.code === 'too-large' ? err.message : (err.code ?? err.message)}`);
+          return usage(readProblem(file, e));
         }
         texts.set(uri, { file, text });
         ws.set(uri, text);
@@ -216,4 +196,4 @@ export async function runBalance(argv: string[], io: CliIO): Promise<number> {
   if (rows.length === 0) return usage(`no unit cards in ${positionals.join(', ')}.`);
   io.stdout(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderText(field, rows));
   return 0;
-}
+});

@@ -3,15 +3,16 @@
  * Cards come from `--cards` files or folders (default: the current folder, as for `sim`); the numbers
  * come from the pure core. Every problem is one line on stderr and exit status 2.
  */
-import { parseArgs } from 'node:util';
-import { Workspace } from '../core/workspace';
 import type { FleetDocument } from '../core/model/types';
 import { fleetForBattle } from '../core/features/battle';
 import { checkDocument } from '../core/check';
-import { simulateBattle, validateBattleOptions } from '../core/sim/fleet-battle';
+import { BATTLE_OPTION_KEYS, simulateBattle, validateBattleOptions } from '../core/sim/fleet-battle';
 import type { BattleResult } from '../core/sim/types';
 import { BATTLE_DEFAULTS } from '../core/rules/data';
-import { expandPaths, fileUri, type CliIO } from './io';
+import { fileUri, loadCards, readProblem } from './io';
+import { CARDS_OPTION, command, type CommandSpec, type OptionRow } from './args';
+import { escapeControls } from './terminal';
+import { textTable as table } from '../core/sim/report';
 
 export const BATTLE_HELP = `Usage: fabled-star battle --fleet FILE --vs FILE [--cards PATH]... [options]
 
@@ -36,30 +37,15 @@ Options:
 Exit status: 0 success, 2 usage problem, unreadable file, a fleet with errors or an unknown card.
 `;
 
-/** Text from files goes to a terminal: control characters are shown escaped, never interpreted. */
-export function printable(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
-
 const pct = (p: number, digits = 1) => `${(100 * p).toFixed(digits)}%`;
 const num = (x: number, d = 1) => x.toFixed(d);
-
-function table(rows: string[][], right: boolean[]): string[] {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) =>
-    r
-      .map((cell, c) => (right[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
-      .join('  ')
-      .trimEnd(),
-  );
-}
 
 /** The readable report, in the manner of `sim`'s. */
 export function renderBattleReport(r: BattleResult): string {
   const [a, b] = r.sides;
   const out: string[] = [];
-  const name = (s: typeof a) => printable(s.fleet || '(unnamed fleet)');
-  out.push(`${name(a)} (${printable(a.faction)}, ${a.points} pts) vs ${name(b)} (${printable(b.faction)}, ${b.points} pts)`);
+  const name = (s: typeof a) => escapeControls(s.fleet || '(unnamed fleet)');
+  out.push(`${name(a)} (${escapeControls(a.faction)}, ${a.points} pts) vs ${name(b)} (${escapeControls(b.faction)}, ${b.points} pts)`);
   out.push(
     `Up to ${r.rounds} rounds, ${r.mode === 'fixed' ? 'at a fixed range' : 'approaching from the table edges'} (${r.method}, ${r.trials} trials, seed ${r.seed})`,
   );
@@ -88,7 +74,7 @@ export function renderBattleReport(r: BattleResult): string {
     out.push(`${name(s)}: chance each unit is alive after each round, and what it did per battle`);
     const head = ['Unit', 'Pts', ...Array.from({ length: r.rounds }, (_, i) => `R${i + 1}`), 'Fired', 'Boarded', 'Rammed'];
     const rows = s.units.map((u) => [
-      `${printable(u.name)}${s.units.filter((x) => x.name === u.name).length > 1 ? ` #${u.copy}` : ''}`,
+      `${escapeControls(u.name)}${s.units.filter((x) => x.name === u.name).length > 1 ? ` #${u.copy}` : ''}`,
       String(u.points),
       ...u.alive.map((x) => pct(x, 0)),
       num(u.fired, 2),
@@ -110,76 +96,42 @@ export function renderBattleReport(r: BattleResult): string {
   return out.join('\n') + '\n';
 }
 
-const FLAG_TO_OPTION: Record<string, string> = { range: 'range', rounds: 'rounds', trials: 'trials', seed: 'seed' };
+const BATTLE_COMMAND = {
+  name: 'battle',
+  help: BATTLE_HELP,
+  options: {
+    fleet: { type: 'string', required: 'FILE' },
+    vs: { type: 'string', required: 'FILE' },
+    cards: CARDS_OPTION,
+    // The battle's flags are its options' names (BATTLE_OPTION_KEYS).
+    ...Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, { type: 'string' } satisfies OptionRow])),
+  },
+  formats: ['text', 'json'],
+} as const satisfies CommandSpec;
 
-export async function runBattle(argv: string[], io: CliIO): Promise<number> {
-  const usage = (msg: string) => {
-    io.stderr(`fabled-star battle: ${printable(msg)}\n`);
-    return 2;
-  };
-  let values: Record<string, string | boolean | string[] | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        fleet: { type: 'string' },
-        vs: { type: 'string' },
-        cards: { type: 'string', multiple: true },
-        range: { type: 'string' },
-        rounds: { type: 'string' },
-        trials: { type: 'string' },
-        seed: { type: 'string' },
-        format: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (e) {
-    return usage(`${(e as Error).message.split('\n')[0]} (run "fabled-star battle --help" for the options)`);
-  }
-  if (values.help) {
-    io.stdout(BATTLE_HELP);
-    return 0;
-  }
-  const format = (values.format as string | undefined) ?? 'text';
-  if (format !== 'text' && format !== 'json') return usage(`--format must be text or json, not "${format.slice(0, 40)}".`);
-  const fleetPath = values.fleet as string | undefined;
-  const vsPath = values.vs as string | undefined;
-  if (!fleetPath || !vsPath) return usage('both --fleet FILE and --vs FILE are needed.');
+export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: usage }, io) => {
+  const { fleet: fleetPath, vs: vsPath } = values;
 
-  const raw: Record<string, unknown> = {};
-  for (const [flag, key] of Object.entries(FLAG_TO_OPTION)) if (values[flag] !== undefined) raw[key] = values[flag];
-  const v = validateBattleOptions(raw);
-  if (!v.options) return usage(v.errors.map((e) => e.replace(/^(range|rounds|trials|seed)\b/, '--$1')).join(' '));
+  // Errors name the options as the flags the user typed.
+  const raw = Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, (values as Record<string, unknown>)[key]]));
+  const v = validateBattleOptions(raw, (key) => `--${key}`);
+  if (!v.options) return usage(v.errors.join(' '));
 
   for (const p of [fleetPath, vsPath]) {
     if (!io.exists(p)) return usage(`no such file: ${p}`);
     if (io.isDirectory(p)) return usage(`${p} is a folder; give a *.fleet.yaml file.`);
     if (!/\.fleet\.ya?ml$/i.test(p)) return usage(`${p} is not a fleet list (*.fleet.yaml).`);
   }
-  const cardPaths = (values.cards as string[] | undefined) ?? [io.cwd];
-  const { files, missing } = expandPaths(io, cardPaths);
-  if (missing.length) return usage(`no such file or folder: ${missing.join(', ')}`);
-  const ws = new Workspace();
-  const read = (file: string): string | undefined => {
-    try {
-      return io.readFile(file);
-    } catch (e) {
-      usage(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      return undefined;
-    }
-  };
-  for (const file of files) {
-    if (/\.fleet\.ya?ml$/i.test(file)) continue;
-    const text = read(file);
-    if (text === undefined) return 2;
-    ws.set(fileUri(file), text);
-  }
+  const { ws, problems } = loadCards(io, values.cards ?? [io.cwd]);
+  if (problems.length) return usage(...problems);
   const fleets: FleetDocument[] = [];
   for (const p of [fleetPath, vsPath]) {
-    const text = read(p);
-    if (text === undefined) return 2;
+    let text: string;
+    try {
+      text = io.readFile(p);
+    } catch (e) {
+      return usage(readProblem(p, e));
+    }
     // Each fleet under its own URI, even when both flags name the same file.
     const doc = ws.set(`${fileUri(p)}${fleets.length ? '#vs' : ''}`, text);
     if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
@@ -194,4 +146,4 @@ export async function runBattle(argv: string[], io: CliIO): Promise<number> {
   const result = simulateBattle([built[0]!.fleet!, built[1]!.fleet!], v.options, { limits: built.map((b) => b.limit) });
   io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderBattleReport(result));
   return 0;
-}
+});

@@ -1,6 +1,5 @@
 /** `fabled-star check PATHS... [--cards DIR] [--format text|json|sarif]` (FORMATS.md). */
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Workspace } from '../core/workspace';
 import { checkDocument, CODES } from '../core/check';
@@ -10,6 +9,7 @@ import type { Problem } from '../core/model/types';
 import { expandPaths, fileUri, type CliIO } from './io';
 import { count } from '../core/rules/words';
 import { escapeControls } from './terminal';
+import { CARDS_OPTION, command, type CommandSpec } from './args';
 
 export const CHECK_HELP = `Usage: fabled-star check PATHS... [--cards DIR]... [--format text|json|sarif]
 
@@ -112,32 +112,16 @@ function toJson(file: string, lines: TextDocument, p: Problem): JsonDiagnostic {
   };
 }
 
-export function runCheck(argv: string[], io: CliIO): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { cards: { type: 'string', multiple: true }, format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (e) {
-    io.stderr(`fabled-star check: ${(e as Error).message}\n\n${CHECK_HELP}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout(CHECK_HELP);
-    return 0;
-  }
-  const format = values.format ?? 'text';
-  if (!['text', 'json', 'sarif'].includes(format)) {
-    io.stderr(`fabled-star check: --format must be text, json or sarif, not "${escapeControls(format)}"\n`);
-    return 2;
-  }
-  if (positionals.length === 0) {
-    io.stderr(`fabled-star check: give at least one file or folder to check\n\n${CHECK_HELP}`);
-    return 2;
-  }
+const CHECK_COMMAND = {
+  name: 'check',
+  help: CHECK_HELP,
+  options: { cards: CARDS_OPTION },
+  positionals: true,
+  formats: ['text', 'json', 'sarif'],
+} as const satisfies CommandSpec;
+
+export const runCheck = command(CHECK_COMMAND, ({ values, positionals, format, fail }, io) => {
+  if (positionals.length === 0) return fail('give at least one file or folder to check (run "fabled-star check --help" for the options)');
   const listing = expandPaths(io, positionals);
   const { files, missing } = listing;
   const cards = expandPaths(io, values.cards ?? []);
@@ -161,7 +145,7 @@ export function runCheck(argv: string[], io: CliIO): number {
 
   if (problems.length) return 2;
   return report.summary.errors > 0 ? 1 : 0;
-}
+});
 
 export function toText(report: CheckReport): string {
   // File names and messages hold text from files: one line each, whatever they contain.

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MAX_READ_BYTES, readCappedSync } from '../node/read';
 import { escapeControls } from './terminal';
+import { Workspace } from '../core/workspace';
 
 export interface CliIO {
   stdout(s: string): void;
@@ -105,4 +106,31 @@ export function expandPaths(io: CliIO, paths: string[]): { files: string[]; miss
 export function fileUri(p: string): string {
   const abs = path.resolve(p).replace(/\\/g, '/');
   return 'file://' + (abs.startsWith('/') ? '' : '/') + encodeURI(abs).replace(/#/g, '%23').replace(/\?/g, '%3F');
+}
+
+/** Why a file could not be read, in the words of `CliIO.readFile`'s error (its code, or the size past the cap). */
+export function readProblem(file: string, e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return `cannot read ${file}: ${err.code === 'too-large' ? err.message : (err.code ?? err.message)}`;
+}
+
+/**
+ * The cards of files and folders (`--cards`; fleet lists among them are passed over) in a new
+ * workspace, or what stops them being read: paths that do not exist, folders that cannot be
+ * listed, the first file that cannot be read.
+ */
+export function loadCards(io: CliIO, paths: string[]): { ws: Workspace; problems: string[] } {
+  const ws = new Workspace();
+  const { files, missing, unreadable } = expandPaths(io, paths);
+  if (missing.length) return { ws, problems: [`no such file or folder: ${missing.join(', ')}`] };
+  if (unreadable.length) return { ws, problems: unreadable };
+  for (const file of files) {
+    if (/\.fleet\.ya?ml$/i.test(file)) continue;
+    try {
+      ws.set(fileUri(file), io.readFile(file));
+    } catch (e) {
+      return { ws, problems: [readProblem(file, e)] };
+    }
+  }
+  return { ws, problems: [] };
 }

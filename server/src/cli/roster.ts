@@ -3,14 +3,14 @@
  * fleet's roster for the table, a forum post or a tournament organiser (FORMATS.md).
  */
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { Workspace } from '../core/workspace';
 import { kindOfUri } from '../core/model/parse';
 import { LIMITS } from '../core/model/limits';
 import { buildRoster } from '../core/roster/model';
 import { renderRoster, ROSTER_FORMATS, type RosterFormat } from '../core/roster/render';
-import { expandPaths, fileUri, type CliIO } from './io';
+import { expandPaths, fileUri } from './io';
 import { escapeControls } from './terminal';
+import { CARDS_OPTION, command, type CommandSpec } from './args';
 
 export const ROSTER_HELP = `Usage: fabled-star roster FLEET [--cards PATH]... [--format markdown|html|json|text|short]
 
@@ -32,48 +32,24 @@ Exit status: 0 the fleet is legal, 1 the fleet or a card it uses has errors (the
 written, and says so at the top), 2 usage or I/O problem (nothing is written to stdout).
 `;
 
-export function runRoster(argv: string[], io: CliIO): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { cards: { type: 'string', multiple: true }, format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (e) {
-    io.stderr(`fabled-star roster: ${(e as Error).message}\n`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout(ROSTER_HELP);
-    return 0;
-  }
-  const format = values.format ?? 'text';
-  if (!(ROSTER_FORMATS as readonly string[]).includes(format)) {
-    io.stderr(`fabled-star roster: --format must be ${ROSTER_FORMATS.slice(0, -1).join(', ')} or ${ROSTER_FORMATS.at(-1)}, not "${escapeControls(format)}"\n`);
-    return 2;
-  }
-  if (positionals.length !== 1) {
-    io.stderr(`fabled-star roster: give exactly one fleet file (*.fleet.yaml)${positionals.length ? `, not ${positionals.length} paths` : ''}; see --help\n`);
-    return 2;
-  }
+const ROSTER_COMMAND = {
+  name: 'roster',
+  help: ROSTER_HELP,
+  options: { cards: CARDS_OPTION },
+  positionals: true,
+  formats: ROSTER_FORMATS,
+  defaultFormat: 'text',
+} as const satisfies CommandSpec;
+
+export const runRoster = command(ROSTER_COMMAND, ({ values, positionals, format, fail }, io) => {
+  if (positionals.length !== 1)
+    return fail(`give exactly one fleet file (*.fleet.yaml)${positionals.length ? `, not ${positionals.length} paths` : ''}; see --help`);
   const fleet = positionals[0]!;
-  // Paths and flags go into one-line messages: a line break or an escape in them must not break out.
-  const shown = escapeControls(fleet);
-  if (kindOfUri(fleet) !== 'fleet') {
-    io.stderr(`fabled-star roster: ${shown}: not a fleet list (name it *.fleet.yaml)\n`);
-    return 2;
-  }
-  if (!io.exists(fleet) || io.isDirectory(fleet)) {
-    io.stderr(`fabled-star roster: ${shown}: no such file\n`);
-    return 2;
-  }
+  // Paths go into one-line messages (fail escapes them): a line break or an escape in them must not break out.
+  if (kindOfUri(fleet) !== 'fleet') return fail(`${fleet}: not a fleet list (name it *.fleet.yaml)`);
+  if (!io.exists(fleet) || io.isDirectory(fleet)) return fail(`${fleet}: no such file`);
   const cards = expandPaths(io, values.cards?.length ? values.cards : [io.cwd]);
-  if (cards.missing.length) {
-    io.stderr(`fabled-star roster: ${escapeControls(cards.missing[0]!)}: no such file or folder\n`);
-    return 2;
-  }
+  if (cards.missing.length) return fail(`${cards.missing[0]!}: no such file or folder`);
   const ws = new Workspace();
   const fleetUri = fileUri(path.resolve(io.cwd, fleet));
   const read = (file: string): string | Error => {
@@ -87,10 +63,7 @@ export function runRoster(argv: string[], io: CliIO): number {
     }
   };
   const fleetText = read(fleet);
-  if (fleetText instanceof Error) {
-    io.stderr(`fabled-star roster: ${shown}: ${escapeControls(fleetText.message)}\n`);
-    return 2;
-  }
+  if (fleetText instanceof Error) return fail(`${fleet}: ${fleetText.message}`);
   for (const file of cards.files) {
     const kind = kindOfUri(file);
     if (kind !== 'unit' && kind !== 'faction') continue;
@@ -102,10 +75,7 @@ export function runRoster(argv: string[], io: CliIO): number {
     else ws.set(uri, text);
   }
   const doc = ws.set(fleetUri, fleetText);
-  if (!doc || doc.kind !== 'fleet') {
-    io.stderr(`fabled-star roster: ${shown}: not a fleet list\n`);
-    return 2;
-  }
+  if (!doc || doc.kind !== 'fleet') return fail(`${fleet}: not a fleet list`);
   const roster = buildRoster(doc, ws);
   const relative = (uri: string) => {
     let p = uri;
@@ -118,4 +88,4 @@ export function runRoster(argv: string[], io: CliIO): number {
   };
   io.stdout(renderRoster(roster, format as RosterFormat, { file: relative }));
   return roster.legal ? 0 : 1;
-}
+});

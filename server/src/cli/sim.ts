@@ -3,14 +3,14 @@
  * (FORMATS.md "Simulation output"). Cards come from `--cards` files or folders (default: the
  * current folder); the numbers come from the pure simulator core.
  */
-import { parseArgs } from 'node:util';
-import { Workspace } from '../core/workspace';
+import { type Workspace } from '../core/workspace';
 import type { CardRef, CardSelector } from '../core/workspace';
 import { OPTION_SPECS, profileFromCard, renderReport, simulate, validateOptions } from '../core/sim/index';
 import { ENGAGEMENT_DEFAULTS } from '../core/rules/data';
 import { nearest, SuggestBudget, SUGGEST_LIMITS } from '../core/model/suggest';
-import { expandPaths, fileUri, type CliIO } from './io';
-import { escapeControls, escapeStrings } from './terminal';
+import { loadCards } from './io';
+import { escapeStrings } from './terminal';
+import { CARDS_OPTION, command, type CommandSpec, type OptionRow } from './args';
 
 export const SIM_HELP = `Usage: fabled-star sim --attacker NAME --defender NAME [--cards PATH]... [options]
 
@@ -76,56 +76,24 @@ function findCard(ws: Workspace, role: string, name: string): { ref?: CardRef; e
   return { error: `Unknown ${role.toLowerCase()} card "${name}".${near.length ? ` Did you mean: ${near.map((c) => `"${c}"`).join(', ')}?` : ''}` };
 }
 
-export async function runSim(argv: string[], io: CliIO): Promise<number> {
-  let values: Record<string, string | boolean | string[] | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        attacker: { type: 'string' },
-        defender: { type: 'string' },
-        cards: { type: 'string', multiple: true },
-        ...Object.fromEntries(OPTION_SPECS.map((o) => [o.flag, { type: o.kind === 'boolean' ? ('boolean' as const) : ('string' as const) }])),
-        format: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (e) {
-    io.stderr(`fabled-star sim: ${escapeControls((e as Error).message)}\nRun "fabled-star sim --help" for the options.\n`);
-    return 2;
-  }
-  if (values.help) {
-    io.stdout(SIM_HELP);
-    return 0;
-  }
-  /** Each line escaped: names and values come from files and from the command line. */
-  const usage = (...lines: string[]) => {
-    io.stderr(`fabled-star sim: ${lines.map((l) => escapeControls(l)).join('\n  ')}\nRun "fabled-star sim --help" for the options.\n`);
-    return 2;
-  };
-  const format = (values.format as string | undefined) ?? 'text';
-  if (format !== 'text' && format !== 'json') return usage(`--format must be text or json, not "${format}".`);
-  const attackerName = values.attacker as string | undefined;
-  const defenderName = values.defender as string | undefined;
-  if (!attackerName || !defenderName) return usage('both --attacker NAME and --defender NAME are needed.');
+const SIM_COMMAND = {
+  name: 'sim',
+  help: SIM_HELP,
+  options: {
+    attacker: { type: 'string', required: 'NAME' },
+    defender: { type: 'string', required: 'NAME' },
+    cards: CARDS_OPTION,
+    // The simulation's flags are its option table's (OPTION_SPECS).
+    ...Object.fromEntries(OPTION_SPECS.map((o) => [o.flag, { type: o.kind === 'boolean' ? 'boolean' : 'string' } satisfies OptionRow])),
+  },
+  formats: ['text', 'json'],
+} as const satisfies CommandSpec;
 
-  const { files, missing, unreadable } = expandPaths(io, (values.cards as string[] | undefined) ?? [io.cwd]);
-  if (missing.length) return usage(`no such file or folder: ${missing.join(', ')}`);
-  if (unreadable.length) return usage(...unreadable);
-  const ws = new Workspace();
-  for (const file of files) {
-    if (/\.fleet\.ya?ml$/i.test(file)) continue;
-    let text: string;
-    try {
-      text = io.readFile(file);
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException;
-      return usage(`cannot read ${file}: ${err.code === 'too-large' ? err.message : (err.code ?? err.message)}`);
-    }
-    ws.set(fileUri(file), text);
-  }
+export const runSim = command(SIM_COMMAND, async ({ values, format, fail: usage }, io) => {
+  const { attacker: attackerName, defender: defenderName } = values;
+
+  const { ws, problems } = loadCards(io, values.cards ?? [io.cwd]);
+  if (problems.length) return usage(...problems);
 
   const att = findCard(ws, 'Attacker', attackerName);
   if (!att.ref) return usage(att.error!);
@@ -139,16 +107,16 @@ export async function runSim(argv: string[], io: CliIO): Promise<number> {
   // The flags are the option table's (OPTION_SPECS); errors name options as the flags the user typed.
   const raw: Record<string, unknown> = {};
   for (const spec of OPTION_SPECS) {
-    const v = values[spec.flag];
+    const v = (values as Record<string, unknown>)[spec.flag];
     if (spec.kind === 'boolean') {
       if (v) raw[spec.key] = true;
     } else if (v !== undefined) raw[spec.key] = v;
   }
   const v = validateOptions(raw, a.profile, d.profile, (spec) => `--${spec.flag}`);
-  if (!v.options) return usage(v.errors.join('\n  '));
+  if (!v.options) return usage(...v.errors);
 
   const result = simulate(a.profile, d.profile, v.options);
   // JSON escapes what it must; the text report is rendered from a copy whose strings are escaped.
   io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderReport(escapeStrings(result)));
   return 0;
-}
+});

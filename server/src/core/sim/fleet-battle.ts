@@ -13,7 +13,9 @@ import { sanitizeProfile } from './profile';
 
 export type { Fleet, BattleUnit, BattleHooks } from './battle';
 
-const KEYS = ['range', 'rounds', 'trials', 'seed'] as const;
+/** The battle's options, by the names a request gives them and the CLI's flags. */
+export const BATTLE_OPTION_KEYS = ['range', 'rounds', 'trials', 'seed'] as const;
+const KEYS = BATTLE_OPTION_KEYS;
 
 function describe(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
@@ -27,21 +29,25 @@ function asNumber(v: unknown): number | undefined {
   return undefined;
 }
 
-/** Checks battle options from outside (CLI flags, a request): each problem a sentence naming the option. */
-export function validateBattleOptions(raw: unknown): { options?: BattleOptions; errors: string[] } {
+/**
+ * Checks battle options from outside (CLI flags, a request): each problem a sentence naming the
+ * option as `name` says the caller's user knows it (the CLI: its flag). Options left undefined are
+ * not given.
+ */
+export function validateBattleOptions(raw: unknown, name: (key: string) => string = (key) => key): { options?: BattleOptions; errors: string[] } {
   if (raw === undefined || raw === null) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) return { errors: [`Options must be an object, not ${describe(raw)}.`] };
   const src = raw as Record<string, unknown>;
   const errors: string[] = [];
   const out: BattleOptions = {};
   for (const key of Object.keys(src))
-    if (!(KEYS as readonly string[]).includes(key)) errors.push(`Unknown option "${key.slice(0, 40)}"; the options are ${KEYS.join(', ')}.`);
+    if (!(KEYS as readonly string[]).includes(key)) errors.push(`Unknown option "${key.slice(0, 40)}"; the options are ${KEYS.map(name).join(', ')}.`);
   const int = (key: (typeof KEYS)[number], min: number, max: number, what: string): number | undefined => {
     const v = src[key];
     if (v === undefined) return undefined;
     const n = asNumber(v);
     if (n === undefined || !Number.isInteger(n) || n < min || n > max) {
-      errors.push(`${key} must be ${what}, not ${describe(v)}.`);
+      errors.push(`${name(key)} must be ${what}, not ${describe(v)}.`);
       return undefined;
     }
     return n;
@@ -49,7 +55,7 @@ export function validateBattleOptions(raw: unknown): { options?: BattleOptions; 
   if (src.range !== undefined) {
     const n = asNumber(src.range);
     if (n === undefined || n < 0 || n > OPTION_LIMITS.rangeMax)
-      errors.push(`range must be a distance in inches from 0 to ${OPTION_LIMITS.rangeMax}, not ${describe(src.range)}.`);
+      errors.push(`${name('range')} must be a distance in inches from 0 to ${OPTION_LIMITS.rangeMax}, not ${describe(src.range)}.`);
     else out.range = n;
   }
   const rounds = int('rounds', 1, OPTION_LIMITS.roundsMax, `a whole number of rounds from 1 to ${OPTION_LIMITS.roundsMax}`);

@@ -11,7 +11,8 @@ const pct = (p: number, digits = 1) => {
 };
 const num = (x: number) => x.toFixed(2);
 
-function table(rows: string[][], rightAlign: boolean[]): string[] {
+/** Rows of cells in columns two spaces apart, each column as wide as its widest cell; `rightAlign` per column. */
+export function textTable(rows: string[][], rightAlign: boolean[]): string[] {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
   return rows.map((r) =>
     r
@@ -78,7 +79,7 @@ export function renderReport(r: SimulationResult): string {
     ]);
   }
   rows.push(['Total', '', '', '', '', num(v.expectedShieldsRemoved), num(v.expectedHullDamage)]);
-  out.push(...table(rows, [false, false, true, true, true, true, true]).map((l) => `  ${l}`));
+  out.push(...textTable(rows, [false, false, true, true, true, true, true]).map((l) => `  ${l}`));
   const se = v.standardError;
   out.push(
     `  Kill probability ${pct(v.killProbability, 2)}${se ? ` (± ${pct(se.killProbability, 2)})` : ''}; ` +
@@ -90,7 +91,7 @@ export function renderReport(r: SimulationResult): string {
   out.push(...renderHistogram(v.hullDamage));
   out.push('');
   out.push(`Engagement: up to ${e.rounds} rounds at ${e.range}" (${e.method}, ${e.trials} trials, seed ${e.seed})`);
-  const eng = table(
+  const eng = textTable(
     [
       [`${r.attacker} wins`, pct(e.attackerWins), `± ${pct(e.standardError.attackerWins, 2)}`, e.exact ? `exact ${pct(e.exact.attackerWins, 2)}` : ''],
       [`${r.defender} wins`, pct(e.defenderWins), `± ${pct(e.standardError.defenderWins, 2)}`, e.exact ? `exact ${pct(e.exact.defenderWins, 2)}` : ''],

@@ -1,0 +1,25 @@
+/**
+ * The building blocks of every view's message schemas (valibot: small, tree-shaken, no code
+ * generation, so it runs under the views' Content-Security-Policy), and the one way a schema
+ * becomes a parser. Every message and every restored state crosses the boundary as untrusted data.
+ */
+import * as v from 'valibot';
+
+/** Longest text a view accepts in a single string field. */
+export const MAX_TEXT = 10_000;
+/** Probabilities are sums of floating-point terms: allow rounding noise just outside [0, 1]. */
+const EPS = 1e-6;
+
+export const finite = v.pipe(v.number(), v.finite());
+export const nonNegative = v.pipe(v.number(), v.finite(), v.minValue(0));
+export const probability = v.pipe(v.number(), v.finite(), v.minValue(-EPS), v.maxValue(1 + EPS));
+export const text = v.pipe(v.string(), v.maxLength(MAX_TEXT));
+export const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+
+/** The parser of a schema: the value in the schema's shape (unknown keys dropped), or `undefined` for anything else. */
+export function parser<S extends v.GenericSchema>(schema: S): (data: unknown) => v.InferOutput<S> | undefined {
+  return (data) => {
+    const r = v.safeParse(schema, data);
+    return r.success ? r.output : undefined;
+  };
+}

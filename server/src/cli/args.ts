@@ -1,0 +1,113 @@
+/**
+ * The one way a CLI command reads its arguments and reports a usage problem. A command declares its
+ * options as a table (`CommandSpec`); `parseCommand` parses them strictly, answers `--help`, checks
+ * `--format` against the command's formats, and hands back the values with `fail`, which writes one
+ * usage problem as `fabled-star COMMAND: ...` on stderr (every line escaped: names and values come
+ * from files and from the command line) and returns exit status 2.
+ */
+import { parseArgs } from 'node:util';
+import type { CliIO } from './io';
+import { escapeControls } from './terminal';
+
+/** One row of a command's option table: `--name VALUE` (`string`, `multiple` when it may repeat) or `--name` (`boolean`). */
+export interface OptionRow {
+  type: 'string' | 'boolean';
+  multiple?: boolean;
+  /** A string option the command cannot run without, and the word for its value in the message that says so (`--fleet FILE`). */
+  required?: string;
+}
+
+/** `--cards PATH`, which may repeat: the commands that read cards share it. */
+export const CARDS_OPTION = { type: 'string', multiple: true } as const satisfies OptionRow;
+
+export interface CommandSpec<O extends Record<string, OptionRow> = Record<string, OptionRow>> {
+  /** The command's word: `sim` in `fabled-star sim`. */
+  name: string;
+  /** The text `--help` prints. */
+  help: string;
+  /** The options besides `--format` and `-h, --help`, which every command has. */
+  options: O;
+  /** Whether the command takes paths after its options. */
+  positionals?: boolean;
+  /** The values `--format` takes. */
+  formats: readonly [string, ...string[]];
+  /** The format without `--format` (default: the first of `formats`). */
+  defaultFormat?: string;
+}
+
+type ValueOf<R extends OptionRow> = R['type'] extends 'boolean' ? boolean : R['multiple'] extends true ? string[] : string;
+type Required<O extends Record<string, OptionRow>> = { [K in keyof O as O[K]['required'] extends string ? K : never]: string };
+
+export interface ParsedCommand<O extends Record<string, OptionRow>> {
+  /** The options given; the required ones always. */
+  values: { [K in keyof O]?: ValueOf<O[K]> } & Required<O>;
+  positionals: string[];
+  format: string;
+  /** Writes a usage problem (each argument a line) to stderr; returns exit status 2. */
+  fail(...lines: string[]): 2;
+}
+
+/** "a, b or c" (`and`: "a, b and c"). */
+export function wordList(words: readonly string[], conjunction: 'or' | 'and' = 'or'): string {
+  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${conjunction} ${words.at(-1)}`;
+}
+
+/** The usage-problem writer of a command, for problems found before or without `parseCommand`. */
+export function usageWriter(io: CliIO, name: string): (...lines: string[]) => 2 {
+  return (...lines) => {
+    io.stderr(`fabled-star ${name}: ${lines.map((l) => escapeControls(l)).join('\n  ')}\n`);
+    return 2;
+  };
+}
+
+/**
+ * Parses `argv` against the command's option table. Returns the parsed command, or the exit status
+ * when there is nothing more to do: 0 after printing the help, 2 after a usage problem (an unknown
+ * option, a missing value, a stray path, an unknown format).
+ */
+export function parseCommand<O extends Record<string, OptionRow>>(spec: CommandSpec<O>, argv: string[], io: CliIO): ParsedCommand<O> | number {
+  const fail = usageWriter(io, spec.name);
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: spec.positionals ?? false,
+      options: {
+        ...Object.fromEntries(Object.entries(spec.options).map(([name, row]) => [name, { type: row.type, multiple: row.multiple ?? false }])),
+        format: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    // node:util's messages run to a second line of advice ("To specify a positional argument...").
+    return fail(`${(e as Error).message.split('\n')[0]} (run "fabled-star ${spec.name} --help" for the options)`);
+  }
+  if (values.help) {
+    io.stdout(spec.help);
+    return 0;
+  }
+  const format = (values.format as string | undefined) ?? spec.defaultFormat ?? spec.formats[0];
+  if (!spec.formats.includes(format)) return fail(`--format must be ${wordList(spec.formats)}, not "${format.slice(0, 40)}".`);
+  const required = Object.entries(spec.options).filter(([, row]) => row.required !== undefined);
+  if (required.some(([name]) => !values[name])) {
+    const words = required.map(([name, row]) => `--${name} ${row.required}`);
+    return fail(words.length === 1 ? `${words[0]} is needed.` : `${words.length === 2 ? 'both ' : ''}${wordList(words, 'and')} are needed.`);
+  }
+  return { values: values as ParsedCommand<O>['values'], positionals, format, fail };
+}
+
+/**
+ * A command: its option table and what it does with the parsed options. The returned function
+ * reads `argv` (answering `--help` and usage problems itself) and runs the command.
+ */
+export function command<O extends Record<string, OptionRow>, R extends number | Promise<number>>(
+  spec: CommandSpec<O>,
+  run: (cmd: ParsedCommand<O>, io: CliIO) => R,
+): (argv: string[], io: CliIO) => R | number {
+  return (argv, io) => {
+    const cmd = parseCommand(spec, argv, io);
+    return typeof cmd === 'number' ? cmd : run(cmd, io);
+  };
+}
