@@ -87,6 +87,22 @@ describe('incremental card index', () => {
     );
   });
 
+  it('bumps the cards version for card changes only (the points-estimate field is kept across fleet edits)', () => {
+    const ws = new Workspace();
+    ws.set(URIS[0]!, unitText('Consumed', ['Lance']));
+    ws.set(URIS[4]!, fleetText(['Lance']));
+    const { version, cardsVersion } = ws;
+    ws.set(URIS[4]!, fleetText(['Lance', 'Spear']));
+    assert.equal(ws.cardsVersion, cardsVersion);
+    assert.ok(ws.version > version);
+    ws.set(URIS[0]!, unitText('Consumed', ['Lance', 'Spear']));
+    assert.ok(ws.cardsVersion > cardsVersion);
+    // A fleet turned card file (its language changed) may hold cards: a card change.
+    const before = ws.cardsVersion;
+    ws.set(URIS[4]!, unitText('Consumed', ['Only']), 'unit');
+    assert.ok(ws.cardsVersion > before);
+  });
+
   it('keeps the card objects of documents an edit did not touch', () => {
     const ws = new Workspace();
     ws.set(URIS[0]!, unitText('Consumed', ['Lance', 'Spear']));

@@ -73,6 +73,8 @@ export class Workspace {
   private derived: { factions?: string[]; cardsOf: Map<string, CardRef[]> } = { cardsOf: new Map() };
   /** Bumped on every change, so that callers can cache derived data. */
   version = 0;
+  /** Bumped on every change that can touch a card (not on a fleet edit), for data derived from cards only. */
+  cardsVersion = 0;
 
   /**
    * Adds or replaces a document; returns the parsed document (reused when the text is unchanged).
@@ -139,7 +141,10 @@ export class Workspace {
   /** `cards`: whether the change can touch the card index (fleets hold no cards, so a fleet edit keeps it). */
   private changed(cards = true): void {
     this.version++;
-    if (cards) this.derived = { cardsOf: new Map() };
+    if (cards) {
+      this.cardsVersion++;
+      this.derived = { cardsOf: new Map() };
+    }
   }
 
   /** Whether card `a` comes before card `b` in document order. */
