@@ -44,7 +44,6 @@ import {
   type YAMLSequence,
 } from './yaml';
 import { LIMITS, clip, countLines, longLines, size } from './limits';
-import { intern } from './intern';
 
 const SUFFIXES: readonly [string, DocKind][] = [
   ['.unit.yaml', 'unit'],
@@ -537,7 +536,7 @@ class Reader {
     const re = /[^\s·•|,]+/g;
     for (let m = re.exec(value); m; m = re.exec(value)) {
       const span = base === undefined ? spanOf(node) : { start: base + m.index, end: base + m.index + m[0].length };
-      tokens.push({ raw: intern(m[0]), span });
+      tokens.push({ raw: m[0], span });
     }
     STAT_ORDER.forEach((stat, i) => {
       const t = tokens[i];
@@ -617,7 +616,7 @@ class Reader {
     let off = split.index! + 3;
     const parts: { raw: string; span: Span }[] = [];
     for (const piece of value.slice(off).split(',')) {
-      parts.push({ raw: intern(piece.trim()), span: at(off + leading(piece), piece.trim().length) });
+      parts.push({ raw: piece.trim(), span: at(off + leading(piece), piece.trim().length) });
       off += piece.length + 1;
     }
     const [t, r, d, a] = parts as [(typeof parts)[0], (typeof parts)[0], (typeof parts)[0], (typeof parts)[0]];

@@ -13,7 +13,6 @@ import { CODES, type Code } from './codes';
 import { shiftTree } from './chunks';
 import { clip, findExcess, LIMITS } from './limits';
 import type { Problem, Span, ProblemData } from './types';
-import { intern } from './intern';
 
 export { Kind };
 export type { YAMLNode, YAMLScalar, YAMLMapping, YamlMap, YAMLSequence };
@@ -247,8 +246,7 @@ export function isScalar(n: YAMLNode | undefined): n is YAMLScalar {
 /** A scalar's text as a string ('' for null scalars written as nothing or "~"). */
 export function scalarText(n: YAMLScalar): string {
   if (n.valueObject === null && n.plainScalar) return '';
-  // Shared copies: the model keeps these strings for every card of the workspace.
-  return intern(typeof n.value === 'string' ? n.value : String(n.value ?? ''));
+  return typeof n.value === 'string' ? n.value : String(n.value ?? '');
 }
 
 export function describeKind(n: YAMLNode | undefined): string {
