@@ -61,7 +61,7 @@ export default tseslint.config(
     ['protocol/**/*.ts'],
     [
       ban(
-        '(^|/)server/src/(?!core/rules/data$|core/sim/limits$)',
+        '(^|/)server/src/(?!core/rules/data$|core/sim/limits$|core/sim/variants/catalog$)',
         'protocol/ imports only types from the core (values: the rules pack figures in protocol/simulation.ts).',
         true,
       ),

@@ -87,5 +87,20 @@ export async function benchBattle(): Promise<Row[]> {
         `points victory ${(100 * r.sides[0].pointsVictory.p).toFixed(1)}% / ${(100 * r.sides[1].pointsVictory.p).toFixed(1)}%${r.trials < trials ? `; CUT SHORT at ${r.trials}` : ''}`,
     });
   }
+  // Issue 16: each rule variant on the two 1,000-point fleets (the standard run above is the baseline).
+  const fa = fleet(ws, 'standard-1000.fleet.yaml');
+  const fb = fleet(ws, 'standard-1000-myr-valari.fleet.yaml');
+  for (const variant of ['sustained-damage', 'break-tests', 'retreat', 'morale']) {
+    const run = () => simulateBattle([fa.fleet!, fb.fleet!], { trials, rounds: 6, seed: 1, variants: [variant] }, { limits: [fa.limit, fb.limit] });
+    run();
+    const t = time(3, run);
+    const r = t.last;
+    rows.push({
+      name: `battle with --variant ${variant}: the two 1,000-point fleets, ${trials.toLocaleString('en-US')} trials, approach`,
+      medianMs: t.ms,
+      goal: '< 2000 ms',
+      note: `cpu ${t.cpu.toFixed(0)} ms; points victory ${(100 * r.sides[0].pointsVictory.p).toFixed(1)}% / ${(100 * r.sides[1].pointsVictory.p).toFixed(1)}%${r.trials < trials ? `; CUT SHORT at ${r.trials}` : ''}`,
+    });
+  }
   return rows;
 }

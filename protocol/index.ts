@@ -102,6 +102,10 @@ export interface SimulateParams extends WorkDoneProgressParams {
   attacker: CardSelector;
   defender: CardSelector;
   options?: EngagementOptions;
+  /** Rule variants to play (BATTLE.md "Rule variants"), by name or `name:param=value`. */
+  variants?: string[];
+  /** With variants: run the standard rules too; the engagement carries them in `compare`. */
+  compare?: boolean;
 }
 
 export type { CardEstimate };

@@ -9,4 +9,15 @@ export { ENGAGEMENT_DEFAULTS, RANGE_BANDS, WEAPON_TYPES } from '../server/src/co
 export { OPTION_LIMITS, OPTION_SPECS, optionBounds, type OptionKey, type OptionSpec } from '../server/src/core/sim/limits';
 export type { ActionCounts, EngagementOptions, Point, SimulationResult } from '../server/src/core/sim/types';
 export type { BattleOptions, BattleResult, BattleSideResult, BattleUnitResult, Chance } from '../server/src/core/sim/types';
+export {
+  VARIANT_CATALOG,
+  VARIANT_NAMES,
+  VARIANT_CONFLICTS,
+  variantConflict,
+  clearlyDifferent,
+  variantTitles,
+  type VariantEntry,
+} from '../server/src/core/sim/variants/catalog';
+export type { VariantInfo } from '../server/src/core/sim/variants/types';
+export type { BattleDifference, EngagementDifference, EngagementResult } from '../server/src/core/sim/types';
 export type { CardEstimate } from '../server/src/core/api';

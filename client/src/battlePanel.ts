@@ -49,7 +49,13 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
   ) {
     super(ctx, panel, BATTLE_VIEW, restored ? title(restored.sides[0].fleet, restored.sides[1].fleet) : 'Battle', onDispose);
     this.result = restored;
-    if (restored) this.options = { rounds: restored.rounds, trials: restored.trials, seed: restored.seed };
+    if (restored)
+      this.options = {
+        rounds: restored.rounds,
+        trials: restored.trials,
+        seed: restored.seed,
+        ...(restored.variants.length ? { variants: [...restored.variants], ...(restored.compare ? { compare: true } : {}) } : {}),
+      };
   }
 
   protected replay(): boolean {
@@ -71,7 +77,8 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
         const subs = [
           this.ctx.onProgress(WorkDoneProgress.type, work, (v: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd) => {
             if (v.kind === 'report' && typeof v.percentage === 'number' && !token.isCancellationRequested) {
-              const total = this.options?.trials ?? 20000;
+              // With variants compared, the standard rules are played too: twice the battles.
+              const total = (this.options?.trials ?? 20000) * (this.options?.compare && this.options.variants?.length ? 2 : 1);
               this.post({ type: 'progress', done: Math.round((v.percentage / 100) * total), total });
             }
           }),

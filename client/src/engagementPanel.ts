@@ -8,7 +8,15 @@ import type * as vscode from 'vscode';
 import { SimulateRequest, sameSelector, type CardName, type SimulateResult } from '../../protocol';
 import type { EngagementOptions, SimulationResult } from '../../protocol/simulation';
 import { renderWebviewHtml } from '../webview/html';
-import { parseHostMessage, parseSimulationResult, parseViewMessage, type HostMessage, type UnitFacts, type ViewMessage } from '../webview/messages';
+import {
+  parseHostMessage,
+  parseSimulationResult,
+  parseViewMessage,
+  type HostMessage,
+  type RulesChoice,
+  type UnitFacts,
+  type ViewMessage,
+} from '../webview/messages';
 import { simulationOptions } from './config';
 import type { Ctx } from './ctx';
 import { ViewPanel, ViewPanels, type ViewKind } from './viewPanel';
@@ -34,6 +42,8 @@ class EngagementPanel extends ViewPanel<HostMessage, ViewMessage, EngagementOpti
   private result: SimulationResult | undefined;
   /** Both cards' points estimates from the last run (shown beside their points). */
   private estimates: SimulateResult['pointsEstimate'];
+  /** The rule variants the user picked in the view (none: the standard rules). */
+  private rules: RulesChoice | undefined;
 
   constructor(
     ctx: Ctx,
@@ -48,7 +58,15 @@ class EngagementPanel extends ViewPanel<HostMessage, ViewMessage, EngagementOpti
     this.result = restored;
     this.estimates = restoredEstimates;
     // The view sends every control, and no range means "any range": a setting cannot slip in under them.
-    if (restored) this.options = { ...restored.options };
+    if (restored) {
+      this.options = { ...restored.options };
+      const names = [...(restored.engagement.variants ?? [])];
+      if (names.length) this.rules = { variants: names, compare: restored.engagement.compare !== undefined };
+    }
+  }
+
+  protected override rerun(message: ViewMessage): void {
+    if (message.type === 'rerun') this.rules = message.rules;
   }
 
   protected replay(): boolean {
@@ -62,7 +80,17 @@ class EngagementPanel extends ViewPanel<HostMessage, ViewMessage, EngagementOpti
     const options = this.options ?? simulationOptions();
     return this.request(
       `Simulation of ${this.attacker.name} vs ${this.defender.name}`,
-      (token) => this.ctx.request(SimulateRequest.type, { attacker: cardName(this.attacker), defender: cardName(this.defender), options }, token),
+      (token) =>
+        this.ctx.request(
+          SimulateRequest.type,
+          {
+            attacker: cardName(this.attacker),
+            defender: cardName(this.defender),
+            options,
+            ...(this.rules?.variants.length ? { variants: this.rules.variants, compare: this.rules.compare } : {}),
+          },
+          token,
+        ),
       (result) => {
         const { pointsEstimate, ...simulation } = result;
         this.result = simulation;

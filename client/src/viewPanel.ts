@@ -72,6 +72,7 @@ export abstract class ViewPanel<HostMessage extends { type: string }, ViewMessag
           if (!this.replay()) void this.run();
         } else if (message.type === 'rerun' && 'options' in message) {
           this.options = { ...(message.options as Options) };
+          this.rerun(message);
           void this.run();
         } else this.receive(message);
       }),
@@ -81,6 +82,9 @@ export abstract class ViewPanel<HostMessage extends { type: string }, ViewMessag
 
   /** Posts what the panel has to a view that (re)loaded; false when there is no result to show yet. */
   protected abstract replay(): boolean;
+
+  /** What a checked `rerun` carries besides its options (the engagement view: the rule variants). */
+  protected rerun(_message: ViewMessage): void {}
 
   /** A checked message from the view other than `ready` and `rerun`. */
   protected receive(_message: ViewMessage): void {}

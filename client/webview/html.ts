@@ -29,6 +29,8 @@ export const IDS = {
   unitLines: 'unit-lines',
   volleySection: 'volley-section',
   duelSection: 'duel-section',
+  variants: 'opt-variants',
+  variantSection: 'variant-compare',
   method: 'method',
   /** Under Advanced: how each card's points estimate compares with its points, and how sure it is. */
   estimateDetail: 'estimate-detail',
@@ -113,6 +115,7 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
       <div class="field actions">
         <button id="${IDS.run}" type="submit">Run again</button>
       </div>
+      <fieldset id="${IDS.variants}"></fieldset>
       <details id="${IDS.advancedOptions}" class="advanced-options">
         <summary id="${IDS.advancedOptions}-summary">Advanced</summary>
         <div class="advanced-fields">
@@ -158,6 +161,8 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
           </table>
         </div>
       </section>
+
+      <section id="${IDS.variantSection}" class="card variant-compare" hidden></section>
 
       <section id="${IDS.duelSection}" class="card" aria-labelledby="engagement-heading">
         <h2 id="engagement-heading">The duel</h2>

@@ -34,6 +34,7 @@ import {
 import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError } from './format';
 import { element, elements, vscodeApi, cssVar, STILL_CHART } from './dom';
 import { inFormWords, nothingHappens, plainAssumptions, verdict, volleyDoesNothing, volleySentence } from './words';
+import { renderComparison, variantPicker, type CompareRow, type RulesChoice } from './variants';
 
 // Only what the two charts use is registered, so esbuild leaves the rest of Chart.js out.
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -80,6 +81,7 @@ const ui = {
   roundsDetails: element(`${IDS.roundsTable}-details`),
 };
 
+const picker = variantPicker(ui.variants, 'engagement');
 let state: ViewState = restoreState();
 let busy = false;
 let hullChart: Chart<'bar'> | undefined;
@@ -542,6 +544,7 @@ function renderResult(result: SimulationResult): void {
   );
   ui.roundsDetails.hidden = !e.roundsTaken || e.roundsTaken.length === 0;
   drawSurvivalChart(result);
+  renderVariants(result);
 
   const items = (texts: readonly string[]) =>
     texts.map((text) => {
@@ -555,6 +558,32 @@ function renderResult(result: SimulationResult): void {
 
   ui.empty.hidden = true;
   ui.results.hidden = false;
+}
+
+/** The variants the duel was played with, beside the standard rules when they were compared. */
+function renderVariants(result: SimulationResult): void {
+  const e = result.engagement;
+  const c = e.compare;
+  const rows: CompareRow[] = c
+    ? [
+        { label: `${result.attacker} wins`, variant: e.attackerWins, standard: c.standard.attackerWins, kind: 'chance' },
+        { label: `${result.defender} wins`, variant: e.defenderWins, standard: c.standard.defenderWins, kind: 'chance' },
+        { label: 'Both still in the fight', variant: e.neither, standard: c.standard.neither, kind: 'chance' },
+        { label: 'Rounds played, on average', variant: e.meanRounds, standard: c.standard.meanRounds, kind: 'number' },
+      ]
+    : [];
+  renderComparison(ui.variantSection, e.variantRules ?? [], c ? { summary: c.summary, trials: [e.trials, c.standard.trials] } : undefined, rows);
+}
+
+/** The rules a result was computed with, as the picker shows them. */
+function resultRules(result: SimulationResult): RulesChoice {
+  const names = [...(result.engagement.variants ?? [])];
+  return { variants: names, compare: names.length === 0 || result.engagement.compare !== undefined };
+}
+
+/** Rules compared as the picker reads them: without variants, comparing means nothing. */
+function rulesKey(r: RulesChoice | undefined): string {
+  return r && r.variants.length ? `${r.variants.join('+')}|${r.compare}` : '';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -604,6 +633,7 @@ function fillForm(result: SimulationResult, options: EngagementOptions): void {
   ui.trials.value = String(options.trials ?? e.trials);
   ui.seed.value = String(options.seed ?? e.seed);
   for (const input of [ui.shields, ui.rounds, ui.trials, ui.seed]) input.removeAttribute('aria-invalid');
+  picker.set(resultRules(result));
 }
 
 /** Reads one whole-number field; `undefined` when empty and allowed to be, `null` when invalid. */
@@ -617,7 +647,7 @@ function readInt(input: HTMLInputElement, limits: { min: number; max: number }, 
   return ok ? n : null;
 }
 
-function readForm(): { options?: EngagementOptions; problem?: string } {
+function readForm(): { options?: EngagementOptions; rules?: RulesChoice; problem?: string } {
   const shields = readInt(ui.shields, RERUN_LIMITS.defenderShields, true);
   const rounds = readInt(ui.rounds, RERUN_LIMITS.rounds, false);
   const trials = readInt(ui.trials, RERUN_LIMITS.trials, false);
@@ -628,6 +658,8 @@ function readForm(): { options?: EngagementOptions; problem?: string } {
   if (rounds === null) bad.push(`rounds ${L.rounds.min}–${L.rounds.max}`);
   if (trials === null) bad.push(`trials ${L.trials.min}–${formatCount(L.trials.max)}`);
   if (seed === null) bad.push(`seed ${L.seed.min}–${L.seed.max}`);
+  const picked = picker.read();
+  if (picked.error) return { problem: picked.error };
   if (bad.length > 0) {
     // A bad trials or seed value would be out of sight in the closed section: show it.
     if (trials === null || seed === null) ui.advancedOptions.open = true;
@@ -647,7 +679,7 @@ function readForm(): { options?: EngagementOptions; problem?: string } {
   if (shown?.attackerBases !== undefined) options.attackerBases = shown.attackerBases;
   if (shown?.defenderBases !== undefined) options.defenderBases = shown.defenderBases;
   if (typeof shields === 'number') options.defenderShields = shields;
-  return { options };
+  return { options, ...(picked.choice ? { rules: picked.choice } : {}) };
 }
 
 function showError(message: string | undefined): void {
@@ -701,8 +733,8 @@ function updateFreshness(failed = false): void {
     ui.stale.hidden = true;
     return;
   }
-  const { options } = readForm();
-  const stale = optionsKey(options) !== optionsKey(result.options);
+  const { options, rules } = readForm();
+  const stale = optionsKey(options) !== optionsKey(result.options) || rulesKey(rules) !== rulesKey(resultRules(result));
   ui.results.classList.toggle('stale', stale);
   ui.verdict.classList.toggle('stale', stale);
   ui.results.setAttribute('aria-describedby', IDS.stale);
@@ -727,13 +759,13 @@ function requestRun(auto: boolean): void {
   if (rerunTimer !== undefined) clearTimeout(rerunTimer);
   rerunTimer = undefined;
   if (busy && !auto) return;
-  const { options, problem } = readForm();
+  const { options, rules, problem } = readForm();
   if (!options) {
     showError(problem);
     updateFreshness();
     return;
   }
-  const message = parseViewMessage({ type: 'rerun', options });
+  const message = parseViewMessage({ type: 'rerun', options, ...(rules?.variants.length ? { rules } : {}) });
   if (!message) {
     showError('These options cannot be run.');
     return;
@@ -758,7 +790,7 @@ ui.form.addEventListener('submit', (event) => {
 
 function onEdit(): void {
   dirty = true;
-  const { options } = readForm();
+  const { options, rules } = readForm();
   if (options) {
     state = { ...state, draft: options };
     saveState();
@@ -766,7 +798,7 @@ function onEdit(): void {
   updateFreshness();
   if (!ui.stale.hidden) setText(ui.status, '');
   // New figures for the new options, once the user stops typing; nothing to do if they match again.
-  if (state.result && optionsKey(options) === optionsKey(state.result.options)) {
+  if (state.result && optionsKey(options) === optionsKey(state.result.options) && rulesKey(rules) === rulesKey(resultRules(state.result))) {
     if (rerunTimer !== undefined) clearTimeout(rerunTimer);
     rerunTimer = undefined;
     dirty = false;

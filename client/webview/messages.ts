@@ -28,6 +28,7 @@ import {
   type SimulationResult,
 } from '../../protocol/simulation';
 import { finite, int, MAX_TEXT, nonNegative, parser, probability, text } from './schema';
+import { signedChance, summarySchema, variantChoiceSchema, variantListSchema, variantNamesSchema } from './variant-messages';
 
 /** A card's points estimate (BATTLE.md "The points estimate"), shown beside its points. */
 export type { CardEstimate, EngagementOptions, SimulationResult } from '../../protocol/simulation';
@@ -53,7 +54,13 @@ export type HostMessage =
   | { type: 'units'; attacker: UnitFacts; defender: UnitFacts };
 
 /** View -> host. */
-export type ViewMessage = { type: 'ready' } | { type: 'rerun'; options: EngagementOptions };
+export type ViewMessage = { type: 'ready' } | { type: 'rerun'; options: EngagementOptions; rules?: RulesChoice };
+
+/** The rule variants a rerun asks for (BATTLE.md "Rule variants"), and whether to compare them with the standard rules. */
+export interface RulesChoice {
+  variants: string[];
+  compare: boolean;
+}
 
 /**
  * Bounds the view's controls offer and the parsers accept for a rerun: the simulator's own option
@@ -149,7 +156,7 @@ const survivalSchema = v.pipe(v.array(v.object({ round: nonNegative, attacker: p
 
 const actionCountsSchema = v.object({ aim: nonNegative, shields: nonNegative, brace: nonNegative });
 
-const engagementSchema = v.object({
+const engagementEntries = {
   method,
   rounds: nonNegative,
   trials: nonNegative,
@@ -176,6 +183,28 @@ const engagementSchema = v.object({
       neither: probability,
       meanRounds: nonNegative,
       survival: survivalSchema,
+    }),
+  ),
+  variants: v.optional(variantNamesSchema),
+  variantRules: v.optional(variantListSchema),
+  routed: v.optional(v.object({ attacker: probability, defender: probability })),
+  retreated: v.optional(v.object({ attacker: probability, defender: probability })),
+};
+
+/** The duel, with the standard rules' duel beside it when variants were compared. */
+const engagementSchema = v.object({
+  ...engagementEntries,
+  compare: v.optional(
+    v.object({
+      standard: v.object(engagementEntries),
+      difference: v.object({
+        attackerWins: signedChance,
+        defenderWins: signedChance,
+        neither: signedChance,
+        meanRounds: finite,
+        survival: v.object({ attacker: signedChance, defender: signedChance }),
+      }),
+      summary: summarySchema,
     }),
   ),
 });
@@ -218,7 +247,10 @@ const hostMessageSchema = v.variant('type', [
   v.object({ type: v.literal('units'), attacker: unitFactsSchema, defender: unitFactsSchema }),
 ]);
 
-const viewMessageSchema = v.variant('type', [v.object({ type: v.literal('ready') }), v.object({ type: v.literal('rerun'), options: optionsSchema })]);
+const viewMessageSchema = v.variant('type', [
+  v.object({ type: v.literal('ready') }),
+  v.object({ type: v.literal('rerun'), options: optionsSchema, rules: v.optional(v.object({ variants: variantChoiceSchema, compare: v.boolean() })) }),
+]);
 
 const parseHost = parser(hostMessageSchema);
 

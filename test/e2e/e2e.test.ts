@@ -293,6 +293,26 @@ describe('the packaged extension in VS Code (code-server)', function () {
       console.log(`      kill probability with every weapon firing: ${before}; at ${pick.range}": ${expected}`);
     });
 
+    it('plays a rule variant picked in the view and shows the standard rules beside it, as the CLI does', async () => {
+      const range = await view.locator(`#${IDS.range}`).inputValue();
+      const cli = cliSim(sandbox.folder, attacker, defender, [...(range ? ['--range', range] : []), '--variant', 'morale', '--compare']);
+      const summary = cli.engagement.compare?.summary[0];
+      assert.ok(summary, 'the CLI gave no comparison in words');
+      await view.locator('#engagement-variant-morale').check();
+      assert.ok(await view.locator('#engagement-variant-compare').isChecked(), 'the standard rules are not shown beside the variant by default');
+      await view.locator(`#${IDS.run}`).click();
+      const section = view.locator(`#${IDS.variantSection}`);
+      await poll(`the comparison to say "${summary}"`, async () => squash(await section.innerText().catch(() => '')).includes(squash(summary)), 60_000);
+      assert.ok((await text(IDS.attackerWins)).includes(formatPercent(cli.engagement.attackerWins)));
+      assert.match(squash(await section.innerText()), /Standard rules/);
+      await section.scrollIntoViewIfNeeded();
+      await wb.screenshot(join(OUT, 'engagement-variant.png'));
+      // Back to the standard rules, as the later tests expect.
+      await view.locator('#engagement-variant-morale').uncheck();
+      await view.locator(`#${IDS.run}`).click();
+      await poll('the comparison to go away with the variant', async () => !(await section.isVisible()), 60_000);
+    });
+
     it('comes back after a window reload with its last result', async () => {
       const shown = await text(IDS.kill);
       // VS Code's own reload, which saves the views' state on the way out as a user's reload does.

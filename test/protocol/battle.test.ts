@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { CancellationTokenSource, WorkDoneProgress, type WorkDoneProgressReport } from 'vscode-languageserver-protocol/node';
 import { startServer, type Client } from './harness';
 import { BattlePartialResult } from '../../protocol';
-import type { BattleResult } from '../../server/src/core/sim/types';
+import type { BattleResult, SimulationResult } from '../../server/src/core/sim/types';
 import { runBattle } from '../../server/src/cli/battle';
 import { nodeIO } from '../../server/src/cli/io';
 
@@ -74,6 +74,50 @@ describe('fabledStar/battle over stdio', function () {
     ]);
     assert.deepEqual(r, cli);
     assert.equal(r.sides[0].fleet, 'The Hunger Within');
+  });
+
+  it("plays rule variants beside the standard rules with the CLI's figures, and the simulate request too", async () => {
+    const fleet = c.uri('fleets/standard-1000.fleet.yaml');
+    const vs = c.uri('fleets/standard-1000-myr-valari.fleet.yaml');
+    const options = { trials: 1500, seed: 5, variants: ['break-tests'], compare: true };
+    const r = await c.request<BattleResult>('fabledStar/battle', { fleet: { uri: fleet }, vs: { uri: vs }, options });
+    const cli = await cliJson([
+      '--fleet',
+      join(EXAMPLES, 'fleets/standard-1000.fleet.yaml'),
+      '--vs',
+      join(EXAMPLES, 'fleets/standard-1000-myr-valari.fleet.yaml'),
+      '--cards',
+      EXAMPLES,
+      '--trials',
+      '1500',
+      '--seed',
+      '5',
+      '--variant',
+      'break-tests',
+      '--compare',
+    ]);
+    assert.deepEqual(r, cli);
+    assert.equal(r.variants[0], 'break-tests');
+    assert.equal(r.compare!.standard.variants.length, 0);
+    await assert.rejects(
+      c.request('fabledStar/battle', { fleet: { uri: fleet }, vs: { uri: vs }, options: { variants: ['morale', 'retreat'] } }),
+      /cannot be combined/,
+    );
+    const sim = await c.request<SimulationResult>('fabledStar/simulate', {
+      attacker: { name: 'Radiant Court' },
+      defender: { name: 'Hollow Throne' },
+      options: { trials: 500, seed: 7 },
+      variants: ['morale'],
+      compare: true,
+    });
+    assert.equal(sim.engagement.rounds, 3);
+    assert.equal(sim.engagement.variants![0], 'morale');
+    assert.ok(Math.abs(sim.engagement.attackerWins + sim.engagement.defenderWins - 1) < 1e-9);
+    assert.equal(sim.engagement.compare!.standard.rounds, 6);
+    await assert.rejects(
+      c.request('fabledStar/simulate', { attacker: { name: 'Radiant Court' }, defender: { name: 'Hollow Throne' }, variants: ['flanking'] }),
+      /Unknown variant "flanking"/,
+    );
   });
 
   it('reports progress, streams sharpening partial results, and answers other requests meanwhile', async () => {

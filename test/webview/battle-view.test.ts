@@ -244,3 +244,81 @@ describe('fleet battle view (Chromium)', function () {
       await v.page.screenshot({ path: join(OUTPUT, `battle-${theme.name}.png`), fullPage: true });
     });
 });
+
+describe('fleet battle view: rule variants (Chromium)', function () {
+  this.timeout(90_000);
+  let browser: Browser;
+  let server: ViewServer;
+  let compared: BattleResult;
+  const open: ViewPage[] = [];
+
+  before(async () => {
+    compared = simulateBattle(fleets(), { trials: 3000, seed: 9, variants: ['morale', 'break-tests'], compare: true });
+    server = await serveBattle(await buildBattleView());
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(async () => {
+    for (const v of open.splice(0)) {
+      assert.deepEqual(v.pageErrors, [], 'uncaught errors in the view');
+      assert.deepEqual(await v.cspViolations(), [], 'CSP violations');
+      await v.page.context().close();
+    }
+  });
+
+  it('shows the variants beside the standard rules with the differences highlighted, names as text', async () => {
+    const v = await openView(browser, server, THEMES.dark);
+    open.push(v);
+    await v.waitForPosted('ready');
+    await v.send({ type: 'result', result: compared, partial: false });
+    await v.page.waitForSelector(`#${I.variantSection}:not([hidden])`);
+    const section = await v.text(I.variantSection);
+    assert.match(section, /With break tests and morale/);
+    assert.ok(section.includes(compared.compare!.summary[0]!), section);
+    assert.ok(section.includes(HOSTILE), 'the hostile fleet name is shown as text');
+    assert.equal(await v.page.locator('img').count(), 0);
+    const a = compared.sides[0];
+    const s = compared.compare!.standard.sides[0];
+    assert.ok(section.includes(formatPercent(a.pointsVictory.p)) && section.includes(formatPercent(s.pointsVictory.p)), section);
+    // Morale always has a winner: the draw falls to 0, a change well beyond the noise.
+    const changes = await v.page.locator(`#${I.variantSection} td.change`).evaluateAll((cells) => cells.map((c) => c.className));
+    assert.ok(
+      changes.some((c) => /\b(up|down)\b/.test(c)),
+      changes.join(' '),
+    );
+    assert.equal(await v.page.isChecked('#battle-variant-morale'), true, 'the picker shows the rules of the result');
+    assert.equal(await v.page.isChecked('#battle-variant-break-tests'), true);
+    assert.equal(await v.page.isChecked('#battle-variant-compare'), true);
+    const details = await v.page.locator(`#${I.variantSection} details`).textContent();
+    assert.match(details!, /Morale: the battle lasts 3 rounds/);
+    mkdirSync(OUTPUT, { recursive: true });
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-variants.png'), fullPage: true });
+  });
+
+  it('posts the picked variants with a rerun, and refuses a conflicting pair with a message', async () => {
+    const v = await openView(browser, server, THEMES.light);
+    open.push(v);
+    await v.waitForPosted('ready');
+    await v.send({ type: 'result', result: compared, partial: false });
+    await v.page.waitForSelector(`#${I.variantSection}:not([hidden])`);
+    await v.page.check('#battle-variant-retreat');
+    await v.page.click(`#${I.run}`);
+    assert.match(await v.text(I.error), /retreat and morale cannot be played together|morale and retreat cannot be played together/);
+    assert.equal(await v.page.getAttribute('#battle-variant-retreat', 'aria-invalid'), 'true');
+    assert.equal((await v.posted()).filter((m) => m.type === ('rerun' as string)).length, 0);
+    await v.page.uncheck('#battle-variant-morale');
+    await v.page.uncheck('#battle-variant-compare');
+    await v.page.click(`#${I.run}`);
+    const rerun = (await v.waitForPosted('rerun' as never)) as unknown as { options: Record<string, unknown> };
+    assert.deepEqual(rerun.options['variants'], ['break-tests', 'retreat']);
+    assert.equal(rerun.options['compare'], undefined);
+    await v.page.uncheck('#battle-variant-retreat');
+    await v.page.uncheck('#battle-variant-break-tests');
+    await v.page.click(`#${I.run}`);
+    const plain = (await v.waitForPosted('rerun' as never, 2)) as unknown as { options: Record<string, unknown> };
+    assert.equal(plain.options['variants'], undefined, 'no variant: the standard rules');
+  });
+});

@@ -247,7 +247,21 @@ describe('engagement view (Chromium)', function () {
       const v = await view();
       await showResult(v, destroyerVsFrigates());
       await v.page.evaluate((id) => ((document.getElementById(id) as HTMLDetailsElement).open = true), IDS.advancedOptions);
-      const order = [IDS.range, IDS.aim, IDS.cover, IDS.brace, IDS.shields, IDS.rounds, IDS.run, `${IDS.advancedOptions}-summary`, IDS.trials, IDS.seed];
+      // The rule-variant picker comes after Run: one checkbox per variant, then "beside the standard rules".
+      const variants = ['sustained-damage', 'break-tests', 'retreat', 'morale', 'compare'].map((n) => `engagement-variant-${n}`);
+      const order = [
+        IDS.range,
+        IDS.aim,
+        IDS.cover,
+        IDS.brace,
+        IDS.shields,
+        IDS.rounds,
+        IDS.run,
+        ...variants,
+        `${IDS.advancedOptions}-summary`,
+        IDS.trials,
+        IDS.seed,
+      ];
       await v.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       for (const id of order) {
         await v.page.keyboard.press('Tab');
@@ -680,5 +694,63 @@ describe('engagement view (Chromium)', function () {
         assert.equal(background, `rgb(${rgb})`);
       });
     }
+  });
+});
+
+describe('engagement view: rule variants (Chromium)', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let server: ViewServer;
+  const open: ViewPage[] = [];
+
+  before(async () => {
+    server = await serveView(await buildView());
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(async () => {
+    for (const v of open.splice(0)) {
+      assert.deepEqual(v.pageErrors, [], 'uncaught errors in the view');
+      await v.page.context().close();
+    }
+  });
+
+  it('shows the duel under a variant beside the standard rules, and posts the picked rules with a rerun', async () => {
+    const v = await openView(browser, server, THEMES.dark);
+    open.push(v);
+    await v.waitForPosted('ready');
+    const result = simulate(
+      LUMEN_DESTROYER,
+      CONSUMED_MAW_FRIGATE,
+      { range: 12, trials: 4000, seed: 3 },
+      { variants: [{ name: 'morale', parameters: {} }], compare: true },
+    );
+    await v.send({ type: 'result', result });
+    await v.page.waitForSelector(`#${IDS.variantSection}:not([hidden])`);
+    const section = await v.text(IDS.variantSection);
+    assert.match(section, /With morale/);
+    assert.ok(section.includes(result.engagement.compare!.summary[0]!), section);
+    assert.ok(section.includes(formatPercent(result.engagement.compare!.standard.attackerWins)), section);
+    // Morale ends every duel with a winner: "both still in the fight" falls to 0.
+    const same = await v.page.locator(`#${IDS.variantSection} td.change`).evaluateAll((cells) => cells.map((c) => c.className));
+    assert.ok(
+      same.some((c) => /\b(up|down)\b/.test(c)),
+      same.join(' '),
+    );
+    assert.equal(await v.page.isChecked('#engagement-variant-morale'), true);
+    assert.equal(await v.page.locator('#engagement-variant-morale').isVisible(), true);
+    await v.page.screenshot({ path: join(OUTPUT, 'engagement-variants.png'), fullPage: true });
+    await v.page.check('#engagement-variant-sustained-damage');
+    await v.page.click(`#${IDS.run}`);
+    const message = (await v.waitForPosted('rerun')) as unknown as { rules: unknown };
+    assert.deepEqual(message.rules, { variants: ['sustained-damage', 'morale'], compare: true });
+    // A conflicting pair: a message, and nothing posted.
+    await v.page.check('#engagement-variant-retreat');
+    await v.page.click(`#${IDS.run}`);
+    assert.match(await v.text(IDS.error), /cannot be played together/);
+    assert.equal((await v.posted()).filter((m) => m.type === 'rerun').length, 1);
   });
 });

@@ -24,6 +24,8 @@ export const BATTLE_IDS = {
   trials: 'opt-trials',
   seed: 'opt-seed',
   run: 'run',
+  variants: 'opt-variants',
+  variantSection: 'variant-compare',
   verdict: 'verdict',
   outcomeBar: 'outcome-bar',
   outcomeTable: 'outcome-table',
@@ -63,12 +65,14 @@ export function renderBattleHtml(cspSource: string, nonce: string, scriptUri: st
       ${numberField(I.rounds, 'Rounds', BATTLE_LIMITS.rounds)}
       ${numberField(I.trials, 'Battles to simulate', BATTLE_LIMITS.trials)}
       ${numberField(I.seed, 'Seed', BATTLE_LIMITS.seed)}
+      <fieldset id="${I.variants}"></fieldset>
       <div class="field"><button id="${I.run}" type="submit">Run again</button></div>
     </form>
 
     <p id="${I.empty}" class="empty">Simulating…</p>
 
     <div id="${I.results}" hidden>
+      <section id="${I.variantSection}" class="variant-compare" hidden></section>
       <section aria-labelledby="who-wins">
         <h2 id="who-wins">Who wins</h2>
         <p id="${I.verdict}" class="verdict"></p>

@@ -11,6 +11,7 @@ import './battle.css';
 import { BATTLE_IDS as I } from './html';
 import { BATTLE_LIMITS, parseBattleHostMessage, parseBattleResult, type BattleOptions, type BattleResult, type BattleViewMessage } from './messages';
 import { formatPercent, formatPercentError } from '../format';
+import { renderComparison, variantPicker, type CompareRow } from '../variants';
 import { elements, vscodeApi, cssVar, STILL_CHART } from '../dom';
 
 Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -34,6 +35,8 @@ const ui = elements<
     actionsTable: HTMLTableElement;
   }
 >(I);
+
+const picker = variantPicker(ui.variants, 'battle');
 
 let current: BattleResult | undefined;
 let running = false;
@@ -167,11 +170,36 @@ function render(r: BattleResult, partial: boolean): void {
     ),
     'What each unit did per battle',
   );
+  renderVariants(r);
   ui.policy.textContent = r.policy;
   ui.assumptions.replaceChildren();
   for (const x of r.assumptions) text(ui.assumptions, 'li', x);
   fillControls(r, partial);
   if (!partial) vscode.setState({ result: r });
+}
+
+/** The variants played, beside the standard rules when they were compared. */
+function renderVariants(r: BattleResult): void {
+  const c = r.compare;
+  const rows: CompareRow[] = [];
+  if (c) {
+    r.sides.forEach((s, i) => {
+      const o = c.standard.sides[i]!;
+      rows.push({ label: `${fleetName(s)} comes out ahead`, variant: s.pointsVictory.p, standard: o.pointsVictory.p, kind: 'chance' });
+      rows.push({ label: `${fleetName(s)} sweeps the other fleet from the table`, variant: s.annihilation.p, standard: o.annihilation.p, kind: 'chance' });
+    });
+    rows.push({ label: 'Draw on points', variant: r.draw.p, standard: c.standard.draw.p, kind: 'chance' });
+    r.sides.forEach((s, i) =>
+      rows.push({
+        label: `Points ${fleetName(s)} destroys, on average`,
+        variant: s.pointsDestroyed.mean,
+        standard: c.standard.sides[i]!.pointsDestroyed.mean,
+        kind: 'number',
+      }),
+    );
+    rows.push({ label: 'Rounds a battle lasts, on average', variant: r.meanRounds, standard: c.standard.meanRounds, kind: 'number' });
+  }
+  renderComparison(ui.variantSection, r.variantRules, c ? { summary: c.summary, trials: [r.trials, c.standard.trials] } : undefined, rows);
 }
 
 function drawSurvival(r: BattleResult): void {
@@ -264,6 +292,7 @@ function fillControls(r: BattleResult, partial: boolean): void {
   ui.rounds.value = String(r.rounds);
   if (!partial) ui.trials.value = String(r.trials);
   ui.seed.value = String(r.seed);
+  picker.set({ variants: [...r.variants], compare: r.variants.length === 0 || r.compare !== undefined });
   syncRange();
 }
 
@@ -299,6 +328,16 @@ function readOptions(): BattleOptions | undefined {
   out.rounds = num(ui.rounds, BATTLE_LIMITS.rounds, true);
   out.trials = num(ui.trials, BATTLE_LIMITS.trials, true);
   out.seed = num(ui.seed, BATTLE_LIMITS.seed, true);
+  const rules = picker.read();
+  if (rules.error) {
+    ui.error.hidden = false;
+    ui.error.textContent = rules.error;
+    return undefined;
+  }
+  if (rules.choice?.variants.length) {
+    out.variants = rules.choice.variants;
+    if (rules.choice.compare) out.compare = true;
+  }
   if (!ok) {
     ui.error.hidden = false;
     ui.error.textContent = `Check the highlighted fields: rounds ${BATTLE_LIMITS.rounds.min}–${BATTLE_LIMITS.rounds.max}, battles ${BATTLE_LIMITS.trials.min}–${BATTLE_LIMITS.trials.max.toLocaleString('en-US')}, seed 0 or more, range 0–${BATTLE_LIMITS.range.max}.`;

@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { OPTION_LIMITS, type BattleOptions, type BattleResult } from '../../../protocol/simulation';
 import { finite, int, nonNegative, parser, probability, text } from '../schema';
+import { signedChance, summarySchema, variantChoiceSchema, variantListSchema, variantNamesSchema } from '../variant-messages';
 
 export type { BattleOptions, BattleResult };
 
@@ -38,6 +39,7 @@ const unitSchema = v.object({
   fired: nonNegative,
   boarded: nonNegative,
   rammed: nonNegative,
+  routed: v.optional(probability),
 });
 
 const sideSchema = v.object({
@@ -48,20 +50,41 @@ const sideSchema = v.object({
   pointsVictory: chance,
   pointsDestroyed: v.object({ mean: finite, p10: finite, p50: finite, p90: finite }),
   units: v.pipe(v.array(unitSchema), v.maxLength(1000)),
+  retreated: v.optional(chance),
 });
 
-export const battleResultSchema = v.object({
+const resultEntries = {
   method: v.literal('sampled'),
   trials: nonNegative,
   seed: nonNegative,
   rounds: int(1, OPTION_LIMITS.roundsMax),
   mode: v.picklist(['approach', 'fixed']),
-  variants: v.pipe(v.array(text), v.maxLength(20)),
+  variants: variantNamesSchema,
+  variantRules: variantListSchema,
   sides: v.tuple([sideSchema, sideSchema]),
   draw: chance,
   meanRounds: nonNegative,
   policy: text,
   assumptions: v.pipe(v.array(text), v.maxLength(100)),
+};
+
+const sideDifference = v.object({
+  annihilation: signedChance,
+  pointsVictory: signedChance,
+  pointsDestroyedMean: finite,
+  units: v.pipe(v.array(v.object({ name: text, copy: int(1, 1_000_000), survival: signedChance })), v.maxLength(1000)),
+});
+
+/** A result, with the standard rules' result beside it when variants were compared. */
+export const battleResultSchema = v.object({
+  ...resultEntries,
+  compare: v.optional(
+    v.object({
+      standard: v.object(resultEntries),
+      difference: v.object({ sides: v.tuple([sideDifference, sideDifference]), draw: signedChance, meanRounds: finite }),
+      summary: summarySchema,
+    }),
+  ),
 });
 
 const optionsSchema = v.object({
@@ -69,6 +92,8 @@ const optionsSchema = v.object({
   rounds: v.optional(int(BATTLE_LIMITS.rounds.min, BATTLE_LIMITS.rounds.max)),
   trials: v.optional(int(BATTLE_LIMITS.trials.min, BATTLE_LIMITS.trials.max)),
   seed: v.optional(int(BATTLE_LIMITS.seed.min, BATTLE_LIMITS.seed.max)),
+  variants: v.optional(variantChoiceSchema),
+  compare: v.optional(v.boolean()),
 });
 
 const hostSchema = v.variant('type', [

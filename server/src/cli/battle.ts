@@ -6,13 +6,15 @@
 import type { FleetDocument } from '../core/model/types';
 import { fleetForBattle } from '../core/features/battle';
 import { checkDocument } from '../core/check';
-import { BATTLE_OPTION_KEYS, simulateBattle, validateBattleOptions } from '../core/sim/fleet-battle';
+import { BATTLE_OPTION_KEYS, simulateBattle, validateBattleOptions, variantText } from '../core/sim/fleet-battle';
+import { renderBattleVariants } from '../core/sim/variants/report';
 import type { BattleResult } from '../core/sim/types';
 import { BATTLE_DEFAULTS } from '../core/rules/data';
 import { fileUri, loadCards, readProblem } from './io';
 import { CARDS_OPTION, command, type CommandSpec, type OptionRow } from './args';
 import { escapeControls } from './terminal';
 import { textTable as table } from '../core/sim/report';
+import { readVariantFlags, VARIANT_HELP, VARIANT_OPTIONS } from './variants';
 
 export const BATTLE_HELP = `Usage: fabled-star battle --fleet FILE --vs FILE [--cards PATH]... [options]
 
@@ -31,6 +33,7 @@ Options:
   --rounds N               round limit (default ${BATTLE_DEFAULTS.rounds})
   --trials N               battles to sample (default ${BATTLE_DEFAULTS.trials})
   --seed N                 random seed; the same seed gives the same numbers (default ${BATTLE_DEFAULTS.seed})
+${VARIANT_HELP}
   --format text|json       a readable report (default) or one JSON object on stdout
   -h, --help               show this help
 
@@ -88,6 +91,7 @@ export function renderBattleReport(r: BattleResult): string {
       ).map((l) => `  ${l}`),
     );
   }
+  out.push(...renderBattleVariants(r, escapeControls));
   out.push('');
   out.push(`Policy: ${r.policy}`);
   out.push('');
@@ -105,6 +109,7 @@ const BATTLE_COMMAND = {
     cards: CARDS_OPTION,
     // The battle's flags are its options' names (BATTLE_OPTION_KEYS).
     ...Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, { type: 'string' } satisfies OptionRow])),
+    ...VARIANT_OPTIONS,
   },
   formats: ['text', 'json'],
 } as const satisfies CommandSpec;
@@ -116,6 +121,8 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
   const raw = Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, (values as Record<string, unknown>)[key]]));
   const v = validateBattleOptions(raw, (key) => `--${key}`);
   if (!v.options) return usage(v.errors.join(' '));
+  const rules = readVariantFlags(values, usage);
+  if (rules === 2) return 2;
 
   for (const p of [fleetPath, vsPath]) {
     if (!io.exists(p)) return usage(`no such file: ${p}`);
@@ -143,7 +150,8 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     const more = b.errors.length > 1 ? ` (and ${b.errors.length - 1} more; run "fabled-star check ${i === 0 ? fleetPath : vsPath}")` : '';
     return usage(`${i === 0 ? fleetPath : vsPath}: the fleet cannot fight: ${b.errors[0]}${more}`);
   }
-  const result = simulateBattle([built[0]!.fleet!, built[1]!.fleet!], v.options, { limits: built.map((b) => b.limit) });
+  const options = { ...v.options, variants: rules.choices.map(variantText), compare: rules.compare };
+  const result = simulateBattle([built[0]!.fleet!, built[1]!.fleet!], options, { limits: built.map((b) => b.limit) });
   io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderBattleReport(result));
   return 0;
 });

@@ -11,6 +11,7 @@ import { nearest, SuggestBudget, SUGGEST_LIMITS } from '../core/model/suggest';
 import { loadCards } from './io';
 import { escapeStrings } from './terminal';
 import { CARDS_OPTION, command, type CommandSpec, type OptionRow } from './args';
+import { readVariantFlags, VARIANT_HELP, VARIANT_OPTIONS } from './variants';
 
 export const SIM_HELP = `Usage: fabled-star sim --attacker NAME --defender NAME [--cards PATH]... [options]
 
@@ -34,6 +35,9 @@ Options:
   --rounds N               engagement round limit (default ${ENGAGEMENT_DEFAULTS.rounds})
   --trials N               engagement trials (default ${ENGAGEMENT_DEFAULTS.trials})
   --seed N                 random seed; the same seed gives the same numbers (default ${ENGAGEMENT_DEFAULTS.seed})
+${VARIANT_HELP}
+                           (with a variant the engagement is sampled through the fleet battle
+                           engine, without the exact chain; the single Fire action is unchanged)
   --format text|json       a readable report (default) or one JSON object on stdout
   -h, --help               show this help
 
@@ -85,12 +89,15 @@ const SIM_COMMAND = {
     cards: CARDS_OPTION,
     // The simulation's flags are its option table's (OPTION_SPECS).
     ...Object.fromEntries(OPTION_SPECS.map((o) => [o.flag, { type: o.kind === 'boolean' ? 'boolean' : 'string' } satisfies OptionRow])),
+    ...VARIANT_OPTIONS,
   },
   formats: ['text', 'json'],
 } as const satisfies CommandSpec;
 
 export const runSim = command(SIM_COMMAND, async ({ values, format, fail: usage }, io) => {
   const { attacker: attackerName, defender: defenderName } = values;
+  const rules = readVariantFlags(values, usage);
+  if (rules === 2) return 2;
 
   const { ws, problems } = loadCards(io, values.cards ?? [io.cwd]);
   if (problems.length) return usage(...problems);
@@ -115,7 +122,7 @@ export const runSim = command(SIM_COMMAND, async ({ values, format, fail: usage 
   const v = validateOptions(raw, a.profile, d.profile, (spec) => `--${spec.flag}`);
   if (!v.options) return usage(...v.errors);
 
-  const result = simulate(a.profile, d.profile, v.options);
+  const result = simulate(a.profile, d.profile, v.options, { variants: rules.choices, compare: rules.compare });
   // JSON escapes what it must; the text report is rendered from a copy whose strings are escaped.
   io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderReport(escapeStrings(result)));
   return 0;

@@ -451,7 +451,7 @@ export const HANDLERS: HandlerEntry[] = [
           const describe = (s: CardSelector | undefined) => (s && 'name' in s ? `"${s.name}"` : 'at that position');
           if (!att) throw new ResponseError(LSPErrorCodes.RequestFailed, `No attacker card ${describe(params?.attacker)}`);
           if (!def) throw new ResponseError(LSPErrorCodes.RequestFailed, `No defender card ${describe(params?.defender)}`);
-          const prep = prepareSimulation(att.card, def.card, params?.options ?? {});
+          const prep = prepareSimulation(att.card, def.card, params?.options ?? {}, { variants: params?.variants, compare: params?.compare });
           if ('error' in prep) throw new ResponseError(LSPErrorCodes.RequestFailed, prep.error);
           const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
           progress.begin('Simulating the engagement', 0, undefined, true);
@@ -504,8 +504,8 @@ export const HANDLERS: HandlerEntry[] = [
               (ops) => session.step(ops),
               token,
               () => {
-                const r = session.run;
-                progress.report(Math.floor((100 * r.trials) / Math.max(1, r.setup.trials)), `${r.trials} of ${r.setup.trials} battles`);
+                const r = session.progress;
+                progress.report(Math.floor((100 * r.trials) / Math.max(1, r.requested)), `${r.trials} of ${r.requested} battles`);
                 // Partial results: soon at first (a view fills in), then less often (each costs a summary).
                 slices++;
                 if (partial !== undefined && r.trials > 0 && (slices === 1 || slices >= sent * 2 + 4)) {

@@ -96,12 +96,30 @@ export interface BattleView {
   units: readonly BattleUnit[];
   /** Points destroyed so far by each side. */
   pointsDestroyed: [number, number];
+  /** Units routed (rule variants): not alive, not destroyed. */
+  routed: Uint8Array;
+  /** Index (global) of the unit's host while it is embarked, else -1. */
+  host: Int32Array;
+}
+
+/**
+ * What a hook may do to the battle (rule variants, BATTLE.md "Rule variants"): roll the run's own
+ * seeded dice, rout a unit (it leaves the battle: it never acts again, counts as lost for Action
+ * Tokens and survival, and its whole card counts as destroyed points for the enemy; units it
+ * carries leave with it), or withdraw a side (its units leave alive and the battle ends after this
+ * round).
+ */
+export interface BattleActions {
+  /** One natural d10 roll from the run's seeded dice. */
+  roll(): number;
+  rout(u: number): void;
+  withdraw(side: 0 | 1): void;
 }
 
 /**
  * Named hook points for rule variants (BATTLE.md "Rule variants"). A variant that changes how hits
- * become damage sets `allocateDamage`; the run then resolves Fire actions with dice (the exact
- * kernels follow the standard rule).
+ * become damage sets `allocateDamage`; it is used for every Fire action (exact kernels and sampled
+ * volleys alike), Board and Ram.
  */
 export interface BattleHooks {
   name?: string;
@@ -110,8 +128,12 @@ export interface BattleHooks {
   /** Called after each activation (unit u), and when a side spends an Action Token instead: a trace for tests and tools. */
   onActivation?: (u: number, view: BattleView) => void;
   onToken?: (side: 0 | 1, view: BattleView) => void;
-  /** Called after each round; returning true ends the battle. */
-  endOfRound?: (view: BattleView) => boolean | void;
+  /** Called at the start of each round, before Initiative. */
+  startOfRound?: (view: BattleView, act: BattleActions) => void;
+  /** Called after each round that did not end the battle; returning true ends the battle. */
+  endOfRound?: (view: BattleView, act: BattleActions) => boolean | void;
+  /** Called once when the battle ends (a side gone, the round limit, or a hook ended it), before the last round's tally. */
+  endOfBattle?: (view: BattleView, act: BattleActions) => void;
   /** The winner of a finished trial by points (default: more points destroyed; undefined: a draw). */
   victory?: (view: BattleView) => 0 | 1 | undefined;
 }
@@ -159,6 +181,10 @@ export interface BattleTotals {
   /** alive[u][r]: trials in which unit u was alive after round r + 1. */
   alive: Float64Array[];
   tally: Tally;
+  /** routed[u]: trials in which unit u was routed (rule variants). */
+  routed: Float64Array;
+  /** Trials in which each side withdrew (rule variants). */
+  withdrew: [number, number];
 }
 
 /** P(side A activates first): LD successes, ties to the lower target, then more dice, then a re-roll. */
@@ -243,6 +269,7 @@ class Engine {
   readonly hull: Float64Array;
   readonly braced: Uint8Array;
   readonly alive: Uint8Array;
+  readonly routed: Uint8Array;
   /** On the table (entered or launched); embarked and not-yet-entered units are not. */
   readonly onTable: Uint8Array;
   /** Distance from its own board edge (approach model). */
@@ -313,13 +340,13 @@ class Engine {
     this.depth = setup.depth;
     this.rechargePmf = binomialPmf(RECHARGE_DICE, pSuccess(RECHARGE_TARGET));
     this.allocate = hooks.allocateDamage ?? applyHits;
-    if (hooks.allocateDamage) this.mode = 'dice';
     // DuelKernel keys must stay exact integers.
     for (const t of this.types) if ((t.fullHull + 1) * t.stride > Number.MAX_SAFE_INTEGER / 4) this.mode = 'dice';
     this.sh = new Float64Array(this.n);
     this.hull = new Float64Array(this.n);
     this.braced = new Uint8Array(this.n);
     this.alive = new Uint8Array(this.n);
+    this.routed = new Uint8Array(this.n);
     this.onTable = new Uint8Array(this.n);
     this.pos = new Float64Array(this.n);
     this.moved = new Float64Array(this.n);
@@ -365,6 +392,7 @@ class Engine {
         aim,
         range: st.reaches[ri] ?? Infinity,
       });
+      if (this.hooks.allocateDamage) ctx.allocate = this.hooks.allocateDamage;
       this.plans.set(key, ctx);
     }
     return ctx;
@@ -684,6 +712,8 @@ function emptyTotals(n: number, rounds: number): BattleTotals {
     ended: new Float64Array(rounds),
     alive: Array.from({ length: n }, () => new Float64Array(rounds)),
     tally: { fired: z(), boarded: z(), rammed: z(), aim: z(), shields: z(), brace: z() },
+    routed: z(),
+    withdrew: [0, 0],
   };
 }
 
@@ -1193,6 +1223,7 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
     e.sh[i] = u.start?.sh ?? maxShieldsOf(u.profile, e.hull[i]!);
     e.braced[i] = 0;
     e.alive[i] = 1;
+    e.routed[i] = 0;
     e.pos[i] = 0;
     // With a fixed range every unit stands on the table; embarked units still launch first.
     e.onTable[i] = e.fixed && e.host[i]! < 0 ? 1 : 0;
@@ -1201,10 +1232,13 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
   const pts: [number, number] = [0, 0];
   let played = 0;
   let over = false;
+  const h = e.hooks;
+  const act = h.startOfRound || h.endOfRound || h.endOfBattle ? actions(e, dice, lost, pts, totals, () => (over = true)) : undefined;
   for (let r = 0; r < rounds && !over; r++) {
     played = r + 1;
     e.moved.fill(0);
     e.activated.fill(0);
+    h.startOfRound?.(view(e, r + 1, pts), act!);
     // Action Tokens (section 15): the side that has lost more units gains the difference.
     const tokens = [Math.max(0, lost[0] - lost[1]), Math.max(0, lost[1] - lost[0])];
     const first: 0 | 1 = dice.uniform() < e.initiativeFirst() ? 0 : 1;
@@ -1233,8 +1267,9 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
       }
       turn = 1 - turn;
     }
+    if (!over && h.endOfRound?.(view(e, r + 1, pts), act!)) over = true;
+    if ((over || r === rounds - 1) && h.endOfBattle) h.endOfBattle(view(e, r + 1, pts), act!);
     for (let i = 0; i < e.n; i++) if (e.alive[i]) totals.alive[i]![r]!++;
-    if (!over && e.hooks.endOfRound?.(view(e, r + 1, pts))) over = true;
   }
   // Alive after rounds that were never played: as at the end.
   for (let r = played; r < rounds; r++) for (let i = 0; i < e.n; i++) if (e.alive[i]) totals.alive[i]![r]!++;
@@ -1249,10 +1284,51 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
   totals.pointsDestroyed[0].push(pts[0]);
   totals.pointsDestroyed[1].push(pts[1]);
   totals.roundsSum += played;
+  for (let i = 0; i < e.n; i++) if (e.routed[i]) totals.routed[i]!++;
   totals.trials++;
   return true;
 }
 
+/** What hooks may do in one trial (BattleActions). */
+function actions(e: Engine, dice: Dice, lost: [number, number], pts: [number, number], totals: BattleTotals, end: () => void): BattleActions {
+  const rout = (u: number) => {
+    if (!e.alive[u]) return;
+    e.alive[u] = 0;
+    e.routed[u] = 1;
+    lost[e.side[u]!]!++;
+    // Its whole card counts as lost (BATTLE.md: routed, not destroyed, its points count as lost).
+    pts[1 - e.side[u]!]! += e.units[u]!.points - e.credit[u]!;
+    e.credit[u] = e.units[u]!.points;
+  };
+  return {
+    roll: () => {
+      e.ops += 1;
+      return dice.d10();
+    },
+    rout: (u) => {
+      if (!Number.isInteger(u) || u < 0 || u >= e.n || !e.alive[u]) return;
+      rout(u);
+      for (let i = 0; i < e.n; i++) if (e.host[i] === u && !e.onTable[i]) rout(i);
+    },
+    withdraw: (side) => {
+      totals.withdrew[side]++;
+      end();
+    },
+  };
+}
+
 function view(e: Engine, round: number, pts: [number, number]): BattleView {
-  return { round, side: e.side, alive: e.alive, hull: e.hull, sh: e.sh, pos: e.pos, onTable: e.onTable, units: e.units, pointsDestroyed: pts };
+  return {
+    round,
+    side: e.side,
+    alive: e.alive,
+    hull: e.hull,
+    sh: e.sh,
+    pos: e.pos,
+    onTable: e.onTable,
+    units: e.units,
+    pointsDestroyed: pts,
+    routed: e.routed,
+    host: e.host,
+  };
 }

@@ -20,7 +20,9 @@ import { maxShields } from './fire';
 import { asResolved, type Resolved } from './options';
 import { sanitizeProfile } from './profile';
 import { BattleRun, KERNEL_WORK_LIMIT, initiativeOdds } from './battle';
-import type { BattleOutcome, DuelAccess, DuelKernel, SecondAction } from './battle';
+import type { BattleHooks, BattleOutcome, DuelAccess, DuelKernel, SecondAction } from './battle';
+import { composeVariants } from './variants/index';
+import type { VariantChoice, VariantInfo } from './variants/index';
 
 export { KERNEL_WORK_LIMIT, initiativeOdds };
 export type { SecondAction };
@@ -259,8 +261,17 @@ function summarise(ended: Float64Array, wins: [number, number], alive: [(r: numb
 }
 
 /** The duel as a fleet battle: two one-unit fleets, the defender with its starting state and cover. */
-function duelRun(att: UnitProfile, def: UnitProfile, opts: EngagementOptions | Resolved, rng: RandomGenerator | undefined, workLimit?: number) {
-  const r = asResolved(att, def, opts);
+function duelRun(
+  att: UnitProfile,
+  def: UnitProfile,
+  opts: EngagementOptions | Resolved,
+  rng: RandomGenerator | undefined,
+  workLimit?: number,
+  variants: { hooks?: BattleHooks; rounds?: number } = {},
+) {
+  let r = asResolved(att, def, opts);
+  // A variant that fixes the battle's length (morale) fixes the duel's too.
+  if (variants.rounds !== undefined) r = { ...r, rounds: variants.rounds };
   const aHull = r.attackerBases * att.hp;
   const run = new BattleRun(
     [
@@ -273,6 +284,7 @@ function duelRun(att: UnitProfile, def: UnitProfile, opts: EngagementOptions | R
     ],
     { range: r.range, depth: 0, rounds: r.rounds, trials: r.trials, seed: r.seed, ...(workLimit !== undefined ? { workLimit } : {}) },
     rng ?? makeRng(r.seed),
+    variants.hooks,
   );
   return { run, resolved: r, aHull };
 }
@@ -293,6 +305,7 @@ function engagementResult(
   r: Resolved,
   aHull: number,
   exact: boolean,
+  variants: VariantInfo[] = [],
 ): EngagementResult {
   const t = out.totals;
   const n = Math.max(1, t.trials);
@@ -327,7 +340,14 @@ function engagementResult(
     result.cutShort = true;
     result.requestedTrials = out.requested;
   }
-  if (out.mode === 'kernel' && exact && !closeCombat(att, def, r.range)) {
+  if (variants.length) {
+    result.variants = variants.map((v) => v.name);
+    result.variantRules = variants;
+    if (variants.some((v) => v.name === 'break-tests' || v.name === 'morale')) result.routed = { attacker: t.routed[0]! / n, defender: t.routed[1]! / n };
+    if (variants.some((v) => v.name === 'retreat')) result.retreated = { attacker: t.withdrew[0] / n, defender: t.withdrew[1] / n };
+  }
+  // The exact chain knows the standard rules only: with a variant the duel is sampled.
+  if (out.mode === 'kernel' && exact && !variants.length && !closeCombat(att, def, r.range)) {
     const access = run.engine;
     access.budget.limit = access.budget.ops + MARKOV_WORK_LIMIT;
     const side = (p: UnitProfile, f: 0 | 1): DuelSide => ({ p, stride: access.stride(f), fullHull: p.bases * p.hp });
@@ -363,16 +383,19 @@ export class EngagementRun {
   private readonly att: UnitProfile;
   private readonly def: UnitProfile;
   private readonly d: ReturnType<typeof duelRun>;
+  private readonly variants: VariantInfo[];
   constructor(
     att: UnitProfile,
     def: UnitProfile,
     opts: EngagementOptions | Resolved = {},
     rng?: RandomGenerator,
-    private readonly tuning: { exact?: boolean; workLimit?: number } = {},
+    private readonly tuning: { exact?: boolean; workLimit?: number; variants?: readonly VariantChoice[] } = {},
   ) {
     this.att = sanitizeProfile(att);
     this.def = sanitizeProfile(def);
-    this.d = duelRun(this.att, this.def, opts, rng, tuning.workLimit);
+    const composed = composeVariants(tuning.variants ?? []);
+    this.variants = composed.info;
+    this.d = duelRun(this.att, this.def, opts, rng, tuning.workLimit, composed);
   }
   step(ops?: number): boolean {
     return this.d.run.step(ops);
@@ -388,7 +411,7 @@ export class EngagementRun {
   }
   result(): EngagementResult {
     const out = this.d.run.outcome();
-    return engagementResult(out, this.d.run, this.att, this.def, this.d.resolved, this.d.aHull, this.d.run.done && this.tuning.exact !== false);
+    return engagementResult(out, this.d.run, this.att, this.def, this.d.resolved, this.d.aHull, this.d.run.done && this.tuning.exact !== false, this.variants);
   }
 }
 
@@ -402,7 +425,7 @@ export function simulateEngagement(
   def: UnitProfile,
   opts: EngagementOptions | Resolved = {},
   rng?: RandomGenerator,
-  tuning: { exact?: boolean; workLimit?: number } = {},
+  tuning: { exact?: boolean; workLimit?: number; variants?: readonly VariantChoice[] } = {},
 ): EngagementResult {
   const run = new EngagementRun(att, def, opts, rng, tuning);
   run.step();

@@ -65,6 +65,11 @@ export interface FireContext {
   /** Defender HP per base. */
   hp: number;
   plans: WeaponPlan[];
+  /**
+   * How unsaved hits become hull damage (a rule variant's, e.g. sustained damage); undefined: the
+   * standard rule (`applyHits`). Called once per weapon with that weapon's unsaved hits.
+   */
+  allocate?: (hull: number, hits: number, damage: number, hp: number) => number;
 }
 
 export interface FireSetup {

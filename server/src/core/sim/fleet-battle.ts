@@ -10,12 +10,16 @@ import { BattleRun } from './battle';
 import type { BattleHooks, BattleOutcome, Fleet } from './battle';
 import { OPTION_LIMITS } from './limits';
 import { sanitizeProfile } from './profile';
+import { composeVariants, parseVariants } from './variants/index';
+import { battleDifference, battleSummary } from './variants/compare';
+import type { VariantChoice, VariantInfo } from './variants/index';
 
 export type { Fleet, BattleUnit, BattleHooks } from './battle';
 
 /** The battle's options, by the names a request gives them and the CLI's flags. */
 export const BATTLE_OPTION_KEYS = ['range', 'rounds', 'trials', 'seed'] as const;
-const KEYS = BATTLE_OPTION_KEYS;
+/** Every key validateBattleOptions reads: the options above, and the rule variants with their comparison. */
+const KEYS = [...BATTLE_OPTION_KEYS, 'variants', 'compare'] as const;
 
 function describe(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
@@ -64,6 +68,16 @@ export function validateBattleOptions(raw: unknown, name: (key: string) => strin
   if (trials !== undefined) out.trials = trials;
   const seed = int('seed', 0, OPTION_LIMITS.seedMax, `a whole number from 0 to ${OPTION_LIMITS.seedMax}`);
   if (seed !== undefined) out.seed = seed;
+  if (src.compare !== undefined) {
+    if (src.compare === true || src.compare === 'true') out.compare = true;
+    else if (src.compare === false || src.compare === 'false') out.compare = false;
+    else errors.push(`${name('compare')} must be true or false, not ${describe(src.compare)}.`);
+  }
+  if (src.variants !== undefined) {
+    const v = parseVariants(src.variants);
+    if (v.choices) out.variants = v.choices.map(variantText);
+    else errors.push(...v.errors);
+  }
   return errors.length ? { errors } : { options: out, errors };
 }
 
@@ -74,6 +88,12 @@ export function validateBattleOptions(raw: unknown, name: (key: string) => strin
 export function gameSizeFor(limits: (number | undefined)[]): GameSize {
   const pts = Math.max(0, ...limits.filter((x): x is number => typeof x === 'number' && Number.isFinite(x)));
   return GAME_SIZES.find((g) => g.points === pts) ?? GAME_SIZES.find((g) => g.points >= pts) ?? GAME_SIZES[GAME_SIZES.length - 1]!;
+}
+
+/** A choice written back as `name` or `name:param=value,...` (what validateBattleOptions returns). */
+export function variantText(c: VariantChoice): string {
+  const params = Object.entries(c.parameters);
+  return params.length ? `${c.name}:${params.map(([k, v]) => `${k}=${v}`).join(',')}` : c.name;
 }
 
 function clampInt(v: number | undefined, min: number, max: number, dflt: number): number {
@@ -146,6 +166,10 @@ export class BattleSession {
   readonly size: GameSize;
   private readonly fleets: [Fleet, Fleet];
   private readonly range: number | undefined;
+  /** The rule variants played (none when the options named none or named them wrongly: validate first). */
+  readonly variants: VariantInfo[];
+  /** With `compare` and variants: the standard rules' battle, run after this one from the same seed. */
+  private readonly standard: BattleSession | undefined;
 
   constructor(fleets: [Fleet, Fleet], options: BattleOptions = {}, context: { limits?: (number | undefined)[]; workLimit?: number; hooks?: BattleHooks } = {}) {
     const o: BattleOptions = options && typeof options === 'object' ? options : {};
@@ -163,35 +187,59 @@ export class BattleSession {
     this.mode = this.range === undefined ? 'approach' : 'fixed';
     this.size = gameSizeFor(context.limits ?? this.fleets.map((f) => f.units.reduce((t, u) => t + u.points, 0)));
     const seed = clampInt(o.seed, 0, OPTION_LIMITS.seedMax, BATTLE_DEFAULTS.seed);
+    const composed = composeVariants(parseVariants(o.variants).choices ?? []);
+    this.variants = composed.info;
     this.run = new BattleRun(
       this.fleets,
       {
         range: this.range,
         depth: this.size.depth,
-        rounds: clampInt(o.rounds, 1, OPTION_LIMITS.roundsMax, BATTLE_DEFAULTS.rounds),
+        rounds: composed.rounds ?? clampInt(o.rounds, 1, OPTION_LIMITS.roundsMax, BATTLE_DEFAULTS.rounds),
         trials: clampInt(o.trials, 1, OPTION_LIMITS.trialsMax, BATTLE_DEFAULTS.trials),
         seed,
         ...(context.workLimit !== undefined ? { workLimit: context.workLimit } : {}),
       },
       makeRng(seed),
-      context.hooks,
+      context.hooks ?? composed.hooks,
     );
+    if (o.compare && this.variants.length && !context.hooks)
+      this.standard = new BattleSession(fleets, { ...o, variants: [], compare: false }, { ...context, hooks: undefined });
   }
 
+  /** Runs about `ops` units of work: the variant battle first, then the standard one beside it. */
   step(ops?: number): boolean {
-    return this.run.step(ops);
+    if (!this.run.done) this.run.step(ops);
+    else this.standard?.step(ops);
+    if (this.run.done && this.standard && !this.standard.done && ops === undefined) this.standard.step();
+    return this.done;
   }
 
   get done(): boolean {
-    return this.run.done;
+    return this.run.done && (!this.standard || this.standard.done);
   }
 
+  /** Battles run so far, and asked for (both runs with `compare`). */
+  get progress(): { trials: number; requested: number } {
+    const own = { trials: this.run.trials, requested: this.run.setup.trials };
+    if (!this.standard) return own;
+    const s = this.standard.progress;
+    return { trials: own.trials + s.trials, requested: own.requested + s.requested };
+  }
+
+  /** The figures so far; with `compare`, the standard result beside them once it has run. */
   result(): BattleResult {
+    const r = this.ownResult();
+    return this.standard?.done ? withComparison(this.standard.result(), r) : r;
+  }
+
+  private ownResult(): BattleResult {
     const out = this.run.outcome();
     const t = out.totals;
     const n = t.trials;
     const setup = this.run.setup;
     let offset = 0;
+    const routs = this.variants.some((v) => v.name === 'break-tests' || v.name === 'morale');
+    const retreat = this.variants.some((v) => v.name === 'retreat');
     const sides = this.fleets.map((f, s): BattleSideResult => {
       const units = f.units.map((u, i) => {
         const g = offset + i;
@@ -203,6 +251,7 @@ export class BattleSession {
           fired: n > 0 ? t.tally.fired[g]! / n : 0,
           boarded: n > 0 ? t.tally.boarded[g]! / n : 0,
           rammed: n > 0 ? t.tally.rammed[g]! / n : 0,
+          ...(routs ? { routed: n > 0 ? t.routed[g]! / n : 0 } : {}),
         };
       });
       offset += f.units.length;
@@ -214,6 +263,7 @@ export class BattleSession {
         pointsVictory: chance(t.pointsVictory[s]!, n),
         pointsDestroyed: quantiles(t.pointsDestroyed[s]!),
         units,
+        ...(retreat ? { retreated: chance(t.withdrew[s]!, n) } : {}),
       };
     }) as [BattleSideResult, BattleSideResult];
     return {
@@ -222,7 +272,8 @@ export class BattleSession {
       seed: setup.seed,
       rounds: setup.rounds,
       mode: this.mode,
-      variants: this.run.hooks.name ? [this.run.hooks.name] : [],
+      variants: this.variants.map((v) => v.name),
+      variantRules: this.variants,
       sides,
       draw: chance(t.draws, n),
       meanRounds: n > 0 ? t.roundsSum / n : 0,
@@ -232,7 +283,11 @@ export class BattleSession {
   }
 }
 
-/** The fleet battle of `fleets[0]` against `fleets[1]`, run to the end (or to its work limit). */
+/**
+ * The fleet battle of `fleets[0]` against `fleets[1]`, run to the end (or to its work limit). With
+ * the `compare` option and variants, the standard rules' battle from the same seed is run too and
+ * carried in `compare` beside the variant result, with the difference in numbers and in words.
+ */
 export function simulateBattle(
   fleets: [Fleet, Fleet],
   options: BattleOptions = {},
@@ -241,4 +296,9 @@ export function simulateBattle(
   const s = new BattleSession(fleets, options, context);
   s.step();
   return s.result();
+}
+
+/** The variant result with the standard one beside it (the view's host uses this too). */
+export function withComparison(standard: BattleResult, variant: BattleResult): BattleResult {
+  return { ...variant, compare: { standard, difference: battleDifference(standard, variant), summary: battleSummary(standard, variant) } };
 }

@@ -5,7 +5,9 @@
  * randomness is the seeded generator (pure-rand xoroshiro128+) made from the options' seed or
  * handed in.
  */
-import type { EngagementOptions, SimulationResult, UnitProfile } from './types';
+import type { EngagementOptions, EngagementResult, SimulationResult, UnitProfile } from './types';
+import type { VariantChoice } from './variants/index';
+import { engagementDifference, engagementSummary } from './variants/compare';
 import { simulateVolley } from './volley';
 import { ENGAGEMENT_ASSUMPTIONS, EngagementRun } from './engagement';
 import { FIRE_ASSUMPTIONS, weaponReach } from './fire';
@@ -15,7 +17,9 @@ import { ENGAGEMENT_DEFAULTS } from '../rules/data';
 
 export { simulateVolley } from './volley';
 export { simulateEngagement, initiativeOdds, POLICY_EXPECTED, POLICY_RULE, EngagementRun } from './engagement';
-export { BattleSession, simulateBattle, validateBattleOptions, gameSizeFor, BATTLE_POLICY } from './fleet-battle';
+export { BattleSession, simulateBattle, validateBattleOptions, gameSizeFor, BATTLE_POLICY, withComparison } from './fleet-battle';
+export { VARIANTS, VARIANT_NAMES, VARIANT_CONFLICTS, parseVariants, composeVariants, variantHelp } from './variants/index';
+export type { VariantChoice, VariantInfo, VariantDefinition } from './variants/index';
 export { validateOptions, resolveOptions, OPTION_LIMITS, OPTION_SPECS } from './options';
 export { profileFromCard, profileProblems, sanitizeProfile } from './profile';
 export { renderReport, renderHistogram } from './report';
@@ -38,35 +42,61 @@ export class SimulationRun {
   private readonly engagement: EngagementRun;
   private volley: SimulationResult['volley'] | undefined;
 
-  constructor(attacker: UnitProfile, defender: UnitProfile, opts: EngagementOptions = {}, tuning: { workLimit?: number } = {}) {
+  private readonly variants: readonly VariantChoice[];
+  /** With `compare` and variants: the standard rules' engagement, run after the variant one. */
+  private readonly standard: EngagementRun | undefined;
+
+  constructor(
+    attacker: UnitProfile,
+    defender: UnitProfile,
+    opts: EngagementOptions = {},
+    tuning: { workLimit?: number; variants?: readonly VariantChoice[]; compare?: boolean } = {},
+  ) {
     this.att = sanitizeProfile(attacker);
     this.def = sanitizeProfile(defender);
     this.opts = opts && typeof opts === 'object' ? opts : {};
+    this.variants = tuning.variants ?? [];
     this.engagement = new EngagementRun(this.att, this.def, this.opts, undefined, tuning);
+    if (tuning.compare && this.variants.length)
+      this.standard = new EngagementRun(this.att, this.def, this.opts, undefined, {
+        ...(tuning.workLimit !== undefined ? { workLimit: tuning.workLimit } : {}),
+      });
   }
 
   step(ops?: number): boolean {
     this.volley ??= simulateVolley(this.att, this.def, this.opts);
-    return this.engagement.step(ops);
+    if (!this.engagement.done) this.engagement.step(ops);
+    else this.standard?.step(ops);
+    if (this.engagement.done && this.standard && !this.standard.done && ops === undefined) this.standard.step();
+    return this.done;
   }
 
   get done(): boolean {
-    return this.engagement.done;
+    return this.engagement.done && (!this.standard || this.standard.done);
   }
 
-  /** Trials run so far, and asked for. */
+  /** Trials run so far, and asked for (both engagements with `compare`). */
   get progress(): { trials: number; requested: number } {
-    return { trials: this.engagement.trials, requested: this.engagement.requested };
+    const s = this.standard;
+    return {
+      trials: this.engagement.trials + (s ? s.trials : 0),
+      requested: this.engagement.requested + (s ? s.requested : 0),
+    };
   }
 
   result(): SimulationResult {
     const att = this.att;
     const r = resolveOptions(att, this.def, this.opts);
     this.volley ??= simulateVolley(att, this.def, this.opts);
-    const engagement = this.engagement.result();
+    let engagement = this.engagement.result();
+    if (this.standard?.done) engagement = engagementWithComparison(this.standard.result(), engagement, [att.name, this.def.name]);
     const assumptions = [...ASSUMPTIONS];
     if (r.volleyRange === undefined)
       assumptions.unshift(`No range given: every weapon fires in the volley; the engagement is fought at ${ENGAGEMENT_DEFAULTS.range}".`);
+    if (this.variants.length)
+      assumptions.push(
+        'Variants: the engagement is played as a fleet battle of two one-unit fleets at the fixed range, by seeded sampling (the exact chain knows only the standard rules); the single volley above is one Fire action under the standard rules.',
+      );
     if (engagement.cutShort)
       assumptions.push(
         `Cut short: the engagement reached its work limit after ${engagement.trials} of ${engagement.requestedTrials} trials; its figures and standard errors are from those trials.`,
@@ -94,11 +124,28 @@ export class SimulationRun {
   }
 }
 
-/** The volley and the engagement of `att` against `def`, with the options as resolved and the assumptions. */
-export function simulate(attacker: UnitProfile, defender: UnitProfile, opts: EngagementOptions = {}): SimulationResult {
-  const run = new SimulationRun(attacker, defender, opts);
+/**
+ * The volley and the engagement of `att` against `def`, with the options as resolved and the
+ * assumptions. With variants the engagement plays them; with `compare` too, the standard rules'
+ * engagement from the same seed is carried beside it (`engagement.compare`).
+ */
+export function simulate(
+  attacker: UnitProfile,
+  defender: UnitProfile,
+  opts: EngagementOptions = {},
+  tuning: { variants?: readonly VariantChoice[]; compare?: boolean } = {},
+): SimulationResult {
+  const run = new SimulationRun(attacker, defender, opts, tuning);
   run.step();
   return run.result();
+}
+
+/** The variant engagement with the standard one beside it (the view's host uses this too). */
+export function engagementWithComparison(standard: EngagementResult, variant: EngagementResult, names: [string, string]): EngagementResult {
+  return {
+    ...variant,
+    compare: { standard, difference: engagementDifference(standard, variant), summary: engagementSummary(standard, variant, names) },
+  };
 }
 
 function longestReach(p: UnitProfile): number {

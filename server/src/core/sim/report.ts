@@ -4,6 +4,8 @@
  * from cards are printed as they are (a terminal does not interpret HTML).
  */
 import type { Point, SimulationResult } from './types';
+import { renderEngagementVariants } from './variants/report';
+import { textTable } from './text-table';
 
 const pct = (p: number, digits = 1) => {
   const floor = 0.5 * 10 ** -(digits + 2);
@@ -11,16 +13,8 @@ const pct = (p: number, digits = 1) => {
 };
 const num = (x: number) => x.toFixed(2);
 
-/** Rows of cells in columns two spaces apart, each column as wide as its widest cell; `rightAlign` per column. */
-export function textTable(rows: string[][], rightAlign: boolean[]): string[] {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) =>
-    r
-      .map((cell, c) => (rightAlign[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
-      .join('  ')
-      .trimEnd(),
-  );
-}
+/** Rows of cells in columns two spaces apart, each column as wide as its widest cell (text-table.ts). */
+export { textTable };
 
 /**
  * A horizontal bar chart of a distribution, at most `maxRows` rows: wide distributions are grouped
@@ -109,6 +103,7 @@ export function renderReport(r: SimulationResult): string {
     );
   }
   out.push(`  Policy: ${e.policy}`);
+  out.push(...renderEngagementVariants(e, [r.attacker, r.defender]));
   out.push('');
   out.push('Assumptions');
   for (const a of r.assumptions) out.push(`  - ${a}`);

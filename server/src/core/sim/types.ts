@@ -4,6 +4,7 @@
  * draws. The JSON shape is the contract of FORMATS.md ("Simulation output"), extended with detail.
  */
 import type { UnitClass, WeaponType } from '../rules/data';
+import type { VariantInfo } from './variants/types';
 
 /** A weapon as the engine sees it. */
 export interface WeaponProfile {
@@ -137,6 +138,25 @@ export interface EngagementResult {
     meanRounds: number;
     survival: { round: number; attacker: number; defender: number }[];
   };
+  /** The names of the rule variants played (only when some are), as BATTLE.md says the result carries them. */
+  variants?: string[];
+  /** The same variants in full: name, title, parameters and the assumptions of their mapping. */
+  variantRules?: VariantInfo[];
+  /** With variants that rout or retreat: the chance each unit was routed, or retreated. */
+  routed?: { attacker: number; defender: number };
+  retreated?: { attacker: number; defender: number };
+  /** With `--compare`: the standard rules' engagement from the same seed, and variant minus standard. */
+  compare?: { standard: EngagementResult; difference: EngagementDifference; summary: string[] };
+}
+
+/** Variant minus standard for the duel. */
+export interface EngagementDifference {
+  attackerWins: number;
+  defenderWins: number;
+  neither: number;
+  meanRounds: number;
+  /** Chance alive at the end. */
+  survival: { attacker: number; defender: number };
 }
 
 export interface ActionCounts {
@@ -175,6 +195,8 @@ export interface BattleUnitResult {
   fired: number;
   boarded: number;
   rammed: number;
+  /** With a rule variant that routs units: the chance it was routed (fled, not destroyed). */
+  routed?: number;
 }
 
 export interface BattleSideResult {
@@ -187,6 +209,8 @@ export interface BattleSideResult {
   pointsVictory: Chance;
   pointsDestroyed: { mean: number; p10: number; p50: number; p90: number };
   units: BattleUnitResult[];
+  /** With the retreat variant: the chance this side retreated. */
+  retreated?: Chance;
 }
 
 /** The fleet battle's result (FORMATS.md "Fleet battle"): side 0 is the fleet, side 1 the opponent. */
@@ -196,12 +220,30 @@ export interface BattleResult {
   seed: number;
   rounds: number;
   mode: 'approach' | 'fixed';
+  /** The names of the rule variants played (BATTLE.md "Rule variants"; FORMATS.md `"variants": []`). */
   variants: string[];
+  /** The same variants in full: name, title, parameters and the assumptions of their mapping. */
+  variantRules: VariantInfo[];
   sides: [BattleSideResult, BattleSideResult];
   draw: Chance;
   meanRounds: number;
   policy: string;
   assumptions: string[];
+  /** With `--compare`: the standard rules' result from the same seed, and variant minus standard. */
+  compare?: { standard: BattleResult; difference: BattleDifference; summary: string[] };
+}
+
+/** Variant minus standard, per side and per unit (chances as differences of probabilities). */
+export interface BattleDifference {
+  sides: {
+    annihilation: number;
+    pointsVictory: number;
+    pointsDestroyedMean: number;
+    /** Per unit: chance alive at the end. */
+    units: { name: string; copy: number; survival: number }[];
+  }[];
+  draw: number;
+  meanRounds: number;
 }
 
 export interface BattleOptions {
@@ -210,4 +252,8 @@ export interface BattleOptions {
   rounds?: number;
   trials?: number;
   seed?: number;
+  /** Rule variants by name (or `name:param=value,...`). */
+  variants?: string[];
+  /** With variants: run the standard rules too and carry them beside the variant result. */
+  compare?: boolean;
 }

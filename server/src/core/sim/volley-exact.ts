@@ -217,6 +217,7 @@ function cacheFor(plan: WeaponPlan): OutcomeCache {
  */
 export function exactVolley(ctx: FireContext, start: StateDist, stride: number, budget: Budget): ExactVolley | undefined {
   const hp = ctx.hp;
+  const allocate = ctx.allocate ?? applyHits;
   let dist = start;
   const tallies: WeaponTally[] = [];
   for (const plan of ctx.plans) {
@@ -245,7 +246,7 @@ export function exactVolley(ctx: FireContext, start: StateDist, stride: number, 
       for (let u = 0; u < o.unsaved.length; u++) {
         const p = o.unsaved[u]!;
         if (p === 0) continue;
-        const after = applyHits(hull, u, plan.damage, hp);
+        const after = allocate(hull, u, plan.damage, hp);
         tally.expectedHullDamage += w * p * (hull - after);
         add(after * stride, w * p);
       }

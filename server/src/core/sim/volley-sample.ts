@@ -37,7 +37,15 @@ export function newWeaponSums(n: number): WeaponSums {
 }
 
 /** One weapon, die by die: attack rolls, Auto, dodge, shields crits first, armour, damage per base. */
-function fireLiteral(plan: WeaponPlan, a: number, s: DefenderState, hp: number, dice: Dice, sums: WeaponSums | undefined): void {
+function fireLiteral(
+  plan: WeaponPlan,
+  a: number,
+  s: DefenderState,
+  hp: number,
+  dice: Dice,
+  sums: WeaponSums | undefined,
+  allocate?: FireContext['allocate'],
+): void {
   let crits = 0;
   let normals = 0;
   for (let i = 0; i < a; i++) {
@@ -60,6 +68,17 @@ function fireLiteral(plan: WeaponPlan, a: number, s: DefenderState, hp: number, 
   }
   // Armour, then damage one hit at a time on the damaged base (or a fresh one).
   const hullBefore = s.hull;
+  if (allocate) {
+    // A variant's damage rule: every armour roll, then the unsaved hits in one go.
+    let unsaved = 0;
+    for (const crit of through) {
+      const target = crit ? plan.armourTargetCrit : plan.armourTargetNormal;
+      if (target === undefined || !succeeds(dice.d10(), target)) unsaved++;
+    }
+    s.hull = allocate(s.hull, unsaved, plan.damage, hp);
+    if (sums) addSums(sums, plan.index, crits + landed, crits, shBefore - s.sh, hullBefore - s.hull);
+    return;
+  }
   let bases = basesOf(s.hull, hp);
   let current = s.hull - (bases - 1) * hp;
   for (const crit of through) {
@@ -85,7 +104,7 @@ function addSums(sums: WeaponSums, w: number, hits: number, crits: number, shiel
 }
 
 /** One weapon by binomial draws: the same law as `fireLiteral` for any attack count. */
-function fireCounted(plan: WeaponPlan, a: number, s: DefenderState, hp: number, dice: Dice, sums: WeaponSums | undefined): void {
+function fireCounted(plan: WeaponPlan, a: number, s: DefenderState, hp: number, dice: Dice, sums: WeaponSums | undefined, allocate = damage): void {
   const crits = dice.count(a, plan.pCrit);
   const rolled = dice.count(a - crits, plan.pNormal / (1 - plan.pCrit)) + crits * plan.extraHitsPerCrit;
   const pDodge = plan.energy && crits > 0 ? plan.pDodgeEnergy : plan.pDodge;
@@ -95,7 +114,7 @@ function fireCounted(plan: WeaponPlan, a: number, s: DefenderState, hp: number, 
   s.sh = r.shieldsLeft;
   const unsaved = dice.count(r.crits, plan.pUnsavedCrit) + dice.count(r.normals, plan.pUnsavedNormal);
   const hullBefore = s.hull;
-  s.hull = damage(s.hull, unsaved, plan.damage, hp);
+  s.hull = allocate(s.hull, unsaved, plan.damage, hp);
   if (sums) addSums(sums, plan.index, crits + landed, crits, shBefore - s.sh, hullBefore - s.hull);
 }
 
@@ -105,8 +124,8 @@ export function sampleVolley(ctx: FireContext, s: DefenderState, dice: Dice, sum
     if (s.hull <= 0) return;
     const a = attacksAt(plan, basesOf(s.hull, ctx.hp));
     if (a === 0) continue;
-    if (a <= literalDice) fireLiteral(plan, a, s, ctx.hp, dice, sums);
-    else fireCounted(plan, a, s, ctx.hp, dice, sums);
+    if (a <= literalDice) fireLiteral(plan, a, s, ctx.hp, dice, sums, ctx.allocate);
+    else fireCounted(plan, a, s, ctx.hp, dice, sums, ctx.allocate);
   }
 }
 

@@ -1,0 +1,156 @@
+/**
+ * The rule-variant picker and the side-by-side comparison, shared by the engagement view and the
+ * fleet battle view (BATTLE.md "Rule variants"). Everything is built with createElement and
+ * textContent: names and texts from results are never parsed as HTML.
+ */
+import { VARIANT_CATALOG, clearlyDifferent, variantConflict, variantTitles, type VariantInfo } from '../../protocol/simulation';
+import { formatPercent } from './format';
+import type { RulesChoice } from './messages';
+
+export type { RulesChoice };
+
+export interface VariantPicker {
+  /** The choice, or why it cannot be run (a conflicting pair). */
+  read(): { choice?: RulesChoice; error?: string };
+  set(choice: RulesChoice): void;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (className) e.className = className;
+  return e;
+}
+
+/** Fills `box` (a fieldset) with one checkbox per variant, a compare checkbox and a note for conflicts. */
+export function variantPicker(box: HTMLElement, idPrefix: string): VariantPicker {
+  box.replaceChildren();
+  box.classList.add('variants');
+  box.appendChild(el('legend', 'Rules from other games'));
+  const boxes = VARIANT_CATALOG.map((entry) => {
+    const label = el('label', undefined, 'variant');
+    const input = el('input');
+    input.type = 'checkbox';
+    input.value = entry.name;
+    input.id = `${idPrefix}-variant-${entry.name}`;
+    label.htmlFor = input.id;
+    label.append(input, el('span', entry.title, 'variant-title'), el('span', ` — ${entry.summary}`, 'variant-hint'));
+    box.appendChild(label);
+    return input;
+  });
+  const compareLabel = el('label', undefined, 'variant compare');
+  const compare = el('input');
+  compare.type = 'checkbox';
+  compare.id = `${idPrefix}-variant-compare`;
+  compare.checked = true;
+  compareLabel.htmlFor = compare.id;
+  compareLabel.append(compare, el('span', 'Show the standard rules beside them', 'variant-title'));
+  box.appendChild(compareLabel);
+  const note = el('p', '', 'variant-note');
+  note.setAttribute('role', 'status');
+  note.hidden = true;
+  box.appendChild(note);
+
+  const read = (): { choice?: RulesChoice; error?: string } => {
+    const variants = boxes.filter((b) => b.checked).map((b) => b.value);
+    const c = variantConflict(variants);
+    for (const b of boxes) b.setAttribute('aria-invalid', c && c.pair.includes(b.value) ? 'true' : 'false');
+    if (c) {
+      const [a, b] = c.pair.map((n) => VARIANT_CATALOG.find((e) => e.name === n)?.title ?? n);
+      const error = `${a} and ${b} cannot be played together: ${c.why}.`;
+      note.textContent = error;
+      note.hidden = false;
+      return { error };
+    }
+    note.hidden = true;
+    note.textContent = '';
+    return { choice: { variants, compare: compare.checked } };
+  };
+  box.addEventListener('change', () => void read());
+  return {
+    read,
+    set(choice) {
+      for (const b of boxes) b.checked = choice.variants.includes(b.value);
+      compare.checked = choice.compare;
+      read();
+    },
+  };
+}
+
+/** One line of the comparison table: a chance (or a number) with the variant and under the standard rules. */
+export interface CompareRow {
+  label: string;
+  variant: number;
+  standard: number;
+  kind: 'chance' | 'number';
+}
+
+const signed = (d: number, kind: CompareRow['kind']) =>
+  kind === 'chance' ? `${d >= 0 ? '+' : '−'}${formatPercent(Math.abs(d))}` : `${d >= 0 ? '+' : '−'}${Math.abs(d).toFixed(1)}`;
+
+/**
+ * Fills `section` with the variants played: in words (the result's summary), a table of each
+ * figure with the variants and under the standard rules with the change highlighted (beyond the
+ * sampling noise: up or down; within it: about the same), and under "Advanced" how each variant
+ * maps onto the game. Hidden without variants.
+ */
+export function renderComparison(
+  section: HTMLElement,
+  variants: readonly VariantInfo[],
+  compare: { summary: string[]; trials: [number, number] } | undefined,
+  rows: CompareRow[],
+): void {
+  section.replaceChildren();
+  section.hidden = variants.length === 0;
+  if (!variants.length) return;
+  const titles = variantTitles(variants);
+  const heading = el('h2', `With ${titles}`);
+  heading.id = `${section.id}-heading`;
+  section.setAttribute('aria-labelledby', heading.id);
+  section.appendChild(heading);
+  if (!compare) {
+    section.appendChild(el('p', 'These figures are with the rules above. Tick "Show the standard rules beside them" to see what they change.', 'note'));
+  } else {
+    const list = el('ul', undefined, 'compare-summary');
+    for (const line of compare.summary) list.appendChild(el('li', line));
+    section.appendChild(list);
+    const table = el('table', undefined, 'data compare');
+    table.appendChild(el('caption', `With ${titles}, beside the standard rules`, 'visually-hidden'));
+    const head = el('tr');
+    for (const h of ['', `With ${titles}`, 'Standard rules', 'Change']) {
+      const th = el('th', h);
+      th.scope = 'col';
+      head.appendChild(th);
+    }
+    const thead = el('thead');
+    thead.appendChild(head);
+    table.appendChild(thead);
+    const body = el('tbody');
+    for (const r of rows) {
+      const tr = el('tr');
+      const th = el('th', r.label);
+      th.scope = 'row';
+      tr.appendChild(th);
+      const show = (x: number) => (r.kind === 'chance' ? formatPercent(x) : x.toFixed(1));
+      tr.append(el('td', show(r.variant)), el('td', show(r.standard)));
+      const d = r.variant - r.standard;
+      const clear = r.kind === 'chance' ? clearlyDifferent(r.variant, r.standard, compare.trials[0], compare.trials[1]) : Math.abs(d) >= 0.05;
+      const cell = el('td', clear ? signed(d, r.kind) : `${signed(d, r.kind)} (about the same)`, `change ${clear ? (d > 0 ? 'up' : 'down') : 'same'}`);
+      tr.appendChild(cell);
+      body.appendChild(tr);
+    }
+    table.appendChild(body);
+    section.appendChild(table);
+  }
+  const details = el('details', undefined, 'advanced');
+  details.appendChild(el('summary', 'Advanced: how each rule is mapped onto Fabled Star'));
+  for (const v of variants) {
+    const entry = VARIANT_CATALOG.find((e) => e.name === v.name);
+    const params = Object.entries(v.parameters).map(([k, x]) => `${k} ${x}`);
+    details.appendChild(el('h3', `${v.title}${entry ? ` (from ${entry.game})` : ''}${params.length ? `, ${params.join(', ')}` : ''}`));
+    const ul = el('ul');
+    for (const a of v.assumptions) ul.appendChild(el('li', a));
+    details.appendChild(ul);
+  }
+  section.appendChild(details);
+}

@@ -1,0 +1,113 @@
+/**
+ * The rule variants as data (BATTLE.md "Rule variants from other games"): names, titles in player
+ * words, sources, one-line summaries, parameters with their documented defaults and bounds, the
+ * battle length a variant imposes, and which pairs conflict and why. No imports, on purpose: the
+ * views bundle this file (through protocol/simulation) to build their variant pickers without the
+ * simulator. The modules beside it (sustained-damage.ts, ...) hold the hooks. Also the two small
+ * helpers the views and reports share to speak of variants: their titles in a sentence, and whether
+ * two sampled chances differ by more than the noise.
+ */
+
+/** One parameter of a variant: its documented default and bounds. */
+export interface VariantParameter {
+  default: number;
+  min: number;
+  max: number;
+  /** What it means, in words (help text and errors). */
+  what: string;
+}
+
+export interface VariantEntry {
+  /** The name given to `--variant`. */
+  name: string;
+  /** The name in player words ("break tests"). */
+  title: string;
+  /** The rule text it comes from (in shared/rules/other-games/). */
+  source: string;
+  /** The game it comes from, in words. */
+  game: string;
+  /** One sentence: what it does. */
+  summary: string;
+  parameters: Readonly<Record<string, VariantParameter>>;
+  /** A fixed battle length (rounds) the variant imposes, if any. */
+  rounds?: number;
+}
+
+/** Every variant, in the order their hooks run. */
+export const VARIANT_CATALOG: readonly VariantEntry[] = [
+  {
+    name: 'sustained-damage',
+    title: 'sustained damage',
+    source: 'target-lock-damage.txt',
+    game: 'the Target Lock damage rules',
+    summary: "A squadron's damage goes into one shared pool: no damage is lost at a base's edge.",
+    parameters: {},
+  },
+  {
+    name: 'break-tests',
+    title: 'break tests',
+    source: 'rank-and-flank-melee.txt',
+    game: 'rank-and-flank melee',
+    summary: 'After each round the side that caused less damage tests its units with LD; units that fail flee.',
+    parameters: {},
+  },
+  {
+    name: 'retreat',
+    title: 'retreat',
+    source: 'twilight-imperium-space-combat-retreat.txt',
+    game: 'Twilight Imperium space combat',
+    summary: 'A side that falls behind announces a retreat and leaves at the end of the round, saving what is left.',
+    parameters: {
+      threshold: {
+        default: 0.5,
+        min: 0.01,
+        max: 1,
+        what: "the share of the enemy's remaining points below which a side announces a retreat (0.01 to 1)",
+      },
+    },
+  },
+  {
+    name: 'morale',
+    title: 'morale',
+    source: 'forbidden-stars-combat.txt',
+    game: 'Forbidden Stars combat',
+    summary: 'Three rounds, then the side with the higher morale wins and the loser routs.',
+    parameters: {},
+    rounds: 3,
+  },
+];
+
+export const VARIANT_NAMES: readonly string[] = VARIANT_CATALOG.map((v) => v.name);
+
+/** Pairs that cannot be combined, and why. */
+export const VARIANT_CONFLICTS: readonly { pair: readonly [string, string]; why: string }[] = [
+  {
+    pair: ['morale', 'retreat'],
+    why: 'a retreat ends the battle before the third round, while morale decides the battle at the end of the third round (in Forbidden Stars a retreat is a separate step after morale)',
+  },
+];
+
+/** The conflict between two chosen variants, if any (order does not matter). */
+export function variantConflict(names: readonly string[]): { pair: readonly [string, string]; why: string } | undefined {
+  return VARIANT_CONFLICTS.find((c) => names.includes(c.pair[0]) && names.includes(c.pair[1]));
+}
+
+/** The catalogue entry of a variant by name (the variant modules spread it). */
+export function catalogEntry(name: string): VariantEntry {
+  const e = VARIANT_CATALOG.find((v) => v.name === name);
+  if (!e) throw new Error(`No variant ${name} in the catalogue`);
+  return e;
+}
+
+/** "break tests", "break tests and morale", "sustained damage, break tests and retreat". */
+export function variantTitles(variants: readonly { title: string }[]): string {
+  const t = variants.map((v) => v.title);
+  return t.length <= 1 ? (t[0] ?? 'the standard rules') : `${t.slice(0, -1).join(', ')} and ${t[t.length - 1]}`;
+}
+
+/** Whether two sampled chances differ by more than the sampling noise (two standard errors of the difference). */
+export function clearlyDifferent(a: number, b: number, n1: number, n2: number): boolean {
+  const v = (p: number, n: number) => (n > 0 ? (p * (1 - p)) / n : 0);
+  const se = Math.sqrt(v(a, n1) + v(b, n2));
+  return Math.abs(a - b) > 2 * se && Math.round(100 * a) !== Math.round(100 * b);
+}

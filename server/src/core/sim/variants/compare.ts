@@ -1,0 +1,88 @@
+/**
+ * A variant's result beside the standard rules' (BATTLE.md: "shown beside the standard rules'
+ * result"): the difference in numbers, and in player words ("with break tests: Vanguard wins 61%
+ * instead of 48%"). A difference within the sampling noise (two standard errors of the difference)
+ * is said to be about the same.
+ */
+import type { BattleDifference, BattleResult, EngagementDifference, EngagementResult } from '../types';
+import { clearlyDifferent, variantTitles } from './catalog';
+
+export { clearlyDifferent, variantTitles };
+
+const pct = (p: number) => `${Math.round(100 * p)}%`;
+
+function change(what: string, now: number, was: number, n1: number, n2: number): string {
+  return clearlyDifferent(now, was, n1, n2) ? `${what} ${pct(now)} instead of ${pct(was)}` : `${what} about as often as before (${pct(now)}, was ${pct(was)})`;
+}
+
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+export function battleDifference(standard: BattleResult, variant: BattleResult): BattleDifference {
+  return {
+    sides: variant.sides.map((s, i) => {
+      const o = standard.sides[i]!;
+      return {
+        annihilation: round6(s.annihilation.p - o.annihilation.p),
+        pointsVictory: round6(s.pointsVictory.p - o.pointsVictory.p),
+        pointsDestroyedMean: round6(s.pointsDestroyed.mean - o.pointsDestroyed.mean),
+        units: s.units.map((u, k) => ({
+          name: u.name,
+          copy: u.copy,
+          survival: round6((u.alive[u.alive.length - 1] ?? 1) - (o.units[k]?.alive[o.units[k]!.alive.length - 1] ?? 1)),
+        })),
+      };
+    }),
+    draw: round6(variant.draw.p - standard.draw.p),
+    meanRounds: round6(variant.meanRounds - standard.meanRounds),
+  };
+}
+
+/** The battle's difference in player words, one sentence a line; names are the fleets' (plain text). */
+export function battleSummary(standard: BattleResult, variant: BattleResult): string[] {
+  const n1 = variant.trials;
+  const n2 = standard.trials;
+  const with_ = `With ${variantTitles(variant.variantRules)}`;
+  const out: string[] = [];
+  for (const [i, s] of variant.sides.entries()) {
+    const o = standard.sides[i]!;
+    const name = s.fleet || `Fleet ${i + 1}`;
+    out.push(
+      `${with_}: ${name} ${change('wins', s.pointsVictory.p, o.pointsVictory.p, n1, n2)}; ${change('sweeps the other fleet from the table', s.annihilation.p, o.annihilation.p, n1, n2)}.`,
+    );
+    if (s.retreated) out.push(`${name} retreats in ${pct(s.retreated.p)} of battles.`);
+  }
+  out.push(`Battles last ${variant.meanRounds.toFixed(1)} rounds on average instead of ${standard.meanRounds.toFixed(1)}.`);
+  return out;
+}
+
+function finalSurvival(r: EngagementResult): { attacker: number; defender: number } {
+  const last = r.survival[r.survival.length - 1];
+  return { attacker: last?.attacker ?? 1, defender: last?.defender ?? 1 };
+}
+
+export function engagementDifference(standard: EngagementResult, variant: EngagementResult): EngagementDifference {
+  const a = finalSurvival(variant);
+  const b = finalSurvival(standard);
+  return {
+    attackerWins: round6(variant.attackerWins - standard.attackerWins),
+    defenderWins: round6(variant.defenderWins - standard.defenderWins),
+    neither: round6(variant.neither - standard.neither),
+    meanRounds: round6(variant.meanRounds - standard.meanRounds),
+    survival: { attacker: round6(a.attacker - b.attacker), defender: round6(a.defender - b.defender) },
+  };
+}
+
+/** The duel's difference in player words; `names` are the two cards' (plain text). */
+export function engagementSummary(standard: EngagementResult, variant: EngagementResult, names: [string, string]): string[] {
+  const n1 = variant.trials;
+  const n2 = standard.trials;
+  const with_ = `With ${variantTitles(variant.variantRules ?? [])}`;
+  const out = [
+    `${with_}: ${names[0]} ${change('wins', variant.attackerWins, standard.attackerWins, n1, n2)}; ${names[1]} ${change('wins', variant.defenderWins, standard.defenderWins, n1, n2)}.`,
+  ];
+  if (variant.retreated)
+    out.push(`${names[0]} retreats in ${pct(variant.retreated.attacker)} of engagements, ${names[1]} in ${pct(variant.retreated.defender)}.`);
+  if (variant.routed) out.push(`${names[0]} flees in ${pct(variant.routed.attacker)} of engagements, ${names[1]} in ${pct(variant.routed.defender)}.`);
+  out.push(`Engagements last ${variant.meanRounds.toFixed(1)} rounds on average instead of ${standard.meanRounds.toFixed(1)}.`);
+  return out;
+}

@@ -1,0 +1,129 @@
+/**
+ * The rule variants (BATTLE.md "Rule variants from other games"): the registry, which combinations
+ * conflict (as data), parsing `NAME` or `NAME:param=value,...` choices from outside, and composing
+ * the chosen variants' hooks into one set for the engine.
+ */
+import type { BattleActions, BattleHooks, BattleView } from '../battle';
+import { BREAK_TESTS } from './break-tests';
+import { MORALE } from './morale';
+import { RETREAT } from './retreat';
+import { SUSTAINED_DAMAGE } from './sustained-damage';
+import type { VariantDefinition, VariantInfo } from './types';
+
+import { VARIANT_CATALOG, VARIANT_NAMES, variantConflict } from './catalog';
+
+export type { VariantDefinition, VariantInfo, VariantParameter } from './types';
+export { VARIANT_CATALOG, VARIANT_CONFLICTS, VARIANT_NAMES, variantConflict } from './catalog';
+
+/** Every variant with its hooks, in the catalogue's order (the order their hooks run). */
+export const VARIANTS: readonly VariantDefinition[] = VARIANT_CATALOG.map((e) =>
+  [SUSTAINED_DAMAGE, BREAK_TESTS, RETREAT, MORALE].find((d) => d.name === e.name)!,
+);
+
+/** At most this many variant choices are read (there are only four variants). */
+const MAX_CHOICES = 20;
+
+/** A chosen variant and its parameters (defaults filled in). */
+export interface VariantChoice {
+  name: string;
+  parameters: Record<string, number>;
+}
+
+function clip(s: string): string {
+  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
+}
+
+/**
+ * Reads variant choices from outside (CLI flags, a request): each a name, or `name:param=value` with
+ * several parameters separated by commas. Unknown names, parameters and values, and conflicting
+ * combinations, are errors (sentences). The same variant twice counts once (the last parameters win).
+ */
+export function parseVariants(raw: unknown): { choices?: VariantChoice[]; errors: string[] } {
+  if (raw === undefined || raw === null) return { choices: [], errors: [] };
+  const list = Array.isArray(raw) ? raw : [raw];
+  const errors: string[] = [];
+  const byName = new Map<string, VariantChoice>();
+  if (list.length > MAX_CHOICES) return { errors: [`At most ${MAX_CHOICES} variants may be given, not ${list.length}.`] };
+  for (const item of list) {
+    if (typeof item !== 'string') {
+      errors.push(`A variant must be a name (one of ${VARIANT_NAMES.join(', ')}), not ${Array.isArray(item) ? 'a list' : typeof item}.`);
+      continue;
+    }
+    const cut = item.indexOf(':');
+    const name = (cut < 0 ? item : item.slice(0, cut)).trim().toLowerCase();
+    const def = VARIANTS.find((v) => v.name === name);
+    if (!def) {
+      errors.push(`Unknown variant ${clip(item)}; the variants are ${VARIANT_NAMES.join(', ')}.`);
+      continue;
+    }
+    const parameters: Record<string, number> = {};
+    for (const [k, p] of Object.entries(def.parameters)) parameters[k] = p.default;
+    const rest = cut < 0 ? '' : item.slice(cut + 1).trim();
+    for (const part of rest ? rest.split(',') : []) {
+      const eq = part.indexOf('=');
+      const key = (eq < 0 ? part : part.slice(0, eq)).trim();
+      const spec = Object.prototype.hasOwnProperty.call(def.parameters, key) ? def.parameters[key] : undefined;
+      const known = Object.keys(def.parameters);
+      if (!spec) {
+        errors.push(
+          known.length
+            ? `Variant ${name} has no parameter ${clip(key)}; its parameters are ${known.join(', ')}.`
+            : `Variant ${name} takes no parameters (given ${clip(key)}).`,
+        );
+        continue;
+      }
+      const text = eq < 0 ? '' : part.slice(eq + 1).trim();
+      const value = /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
+      if (!Number.isFinite(value) || value < spec.min || value > spec.max) {
+        errors.push(`${name}:${key} must be ${spec.what}, not ${clip(text)}.`);
+        continue;
+      }
+      parameters[key] = value;
+    }
+    byName.set(name, { name, parameters });
+  }
+  const names = [...byName.keys()];
+  const c = variantConflict(names);
+  if (c) errors.push(`Variants ${c.pair[0]} and ${c.pair[1]} cannot be combined: ${c.why}.`);
+  if (errors.length) return { errors };
+  // Registry order, so that the same set gives the same hooks whatever order it was typed in.
+  const choices = VARIANTS.filter((v) => byName.has(v.name)).map((v) => byName.get(v.name)!);
+  return { choices, errors };
+}
+
+/** The chosen variants as one set of hooks, the battle length they impose and what results carry. */
+export function composeVariants(choices: readonly VariantChoice[]): { hooks: BattleHooks; rounds?: number; info: VariantInfo[] } {
+  const made = choices.map((c) => {
+    const def = VARIANTS.find((v) => v.name === c.name)!;
+    const { hooks, assumptions } = def.create(c.parameters);
+    return { def, hooks, info: { name: def.name, title: def.title, parameters: { ...c.parameters }, assumptions } };
+  });
+  const hooks: BattleHooks = {};
+  if (made.length) hooks.name = made.map((m) => m.def.name).join('+');
+  const all = made.map((m) => m.hooks);
+  const alloc = all.find((h) => h.allocateDamage)?.allocateDamage;
+  if (alloc) hooks.allocateDamage = alloc;
+  const victory = all.find((h) => h.victory)?.victory;
+  if (victory) hooks.victory = victory;
+  const starts = all.flatMap((h) => (h.startOfRound ? [h.startOfRound] : []));
+  if (starts.length) hooks.startOfRound = (v: BattleView, act: BattleActions) => starts.forEach((f) => f(v, act));
+  const ends = all.flatMap((h) => (h.endOfRound ? [h.endOfRound] : []));
+  if (ends.length)
+    hooks.endOfRound = (v: BattleView, act: BattleActions) => {
+      let stop = false;
+      for (const f of ends) if (!stop && f(v, act)) stop = true;
+      return stop;
+    };
+  const finals = all.flatMap((h) => (h.endOfBattle ? [h.endOfBattle] : []));
+  if (finals.length) hooks.endOfBattle = (v: BattleView, act: BattleActions) => finals.forEach((f) => f(v, act));
+  const fixed = made.map((m) => m.def.rounds).filter((r): r is number => r !== undefined);
+  return { hooks, ...(fixed.length ? { rounds: Math.min(...fixed) } : {}), info: made.map((m) => m.info) };
+}
+
+/** The help lines of the variants (CLI help): name, summary and parameters with their defaults. */
+export function variantHelp(indent = '  '): string {
+  return VARIANTS.map((v) => {
+    const params = Object.entries(v.parameters).map(([k, p]) => `${k}=N: ${p.what}, default ${p.default}`);
+    return `${indent}${v.name.padEnd(18)} ${v.summary}${params.length ? ` (${params.join('; ')})` : ''}`;
+  }).join('\n');
+}

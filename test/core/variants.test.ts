@@ -1,0 +1,456 @@
+/**
+ * Rule variants from other games (BATTLE.md "Rule variants"): each on cases worked out by hand, and
+ * the invariants the issue names as properties over generated cards and fleets:
+ * - sustained-damage changes nothing for single-base units and changes squadrons;
+ * - retreat never lowers the retreating side's survival;
+ * - break-tests: routed units never fire again and count as lost;
+ * - morale always ends within three rounds with a winner.
+ *
+ * d10 facts used: a target N+ succeeds on N..10, i.e. (11 - N) / 10. "Certain" kills use 1000
+ * attacks at 3+ (all miss with chance 0.2^1000, 0 in floating point).
+ */
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { BattleRun } from '../../server/src/core/sim/battle';
+import type { BattleHooks, BattleUnit, Fleet } from '../../server/src/core/sim/battle';
+import { simulateBattle, validateBattleOptions } from '../../server/src/core/sim/fleet-battle';
+import { simulateEngagement } from '../../server/src/core/sim/engagement';
+import { applyHits, planFire } from '../../server/src/core/sim/fire';
+import { exactVolley } from '../../server/src/core/sim/volley-exact';
+import { makeRng } from '../../server/src/core/sim/dice';
+import { composeVariants, parseVariants, VARIANT_NAMES } from '../../server/src/core/sim/variants/index';
+import { sustainedHits } from '../../server/src/core/sim/variants/sustained-damage';
+import { simulate } from '../../server/src/core/sim/index';
+import type { BattleResult, UnitProfile, WeaponProfile } from '../../server/src/core/sim/types';
+import type { WeaponType } from '../../server/src/core/rules/data';
+
+function unit(p: Partial<UnitProfile> = {}): UnitProfile {
+  return { name: 'U', class: 'Destroyer', bases: 1, baseMm: 60, bs: 5, hp: 10, combinedShields: false, weapons: [], move: [9, 6], ...p };
+}
+function gun(type: WeaponType, attacks = 1, damage = 1, range = 12): WeaponProfile {
+  return { name: `${type} gun`, type, range, damage, attacks };
+}
+function member(profile: UnitProfile, points = 100): BattleUnit {
+  return { name: profile.name, copy: 1, points, profile };
+}
+function fleet(name: string, units: BattleUnit[]): Fleet {
+  return { name, faction: name, units };
+}
+function within(actual: number, expected: number, n: number, what: string): void {
+  const se = Math.sqrt((expected * (1 - expected)) / n);
+  assert.ok(Math.abs(actual - expected) <= 4 * se + 1e-9, `${what}: expected ${expected} ± ${4 * se}, got ${actual}`);
+}
+function variantBattle(a: Fleet, b: Fleet, variants: string[], setup: { range?: number; rounds?: number; trials?: number; seed?: number } = {}): BattleResult {
+  return simulateBattle([a, b], { range: 12, trials: 2000, ...setup, variants });
+}
+const killer = (name: string, p: Partial<UnitProfile> = {}) => unit({ name, bs: 3, hp: 1, weapons: [gun('Energy', 1000)], ...p });
+
+describe('variants: choosing them', () => {
+  it('knows the four variants and rejects unknown names with the list', () => {
+    assert.deepEqual([...VARIANT_NAMES], ['sustained-damage', 'break-tests', 'retreat', 'morale']);
+    const r = parseVariants(['morale', 'flanking']);
+    assert.equal(r.choices, undefined);
+    assert.match(r.errors.join(' '), /Unknown variant "flanking"; the variants are sustained-damage, break-tests, retreat, morale\./);
+  });
+
+  it('rejects a conflicting combination and says why', () => {
+    const r = parseVariants(['retreat', 'morale']);
+    assert.equal(r.choices, undefined);
+    assert.match(r.errors[0]!, /^Variants morale and retreat cannot be combined: /);
+  });
+
+  it('reads parameters with their defaults, bounds and clear errors', () => {
+    assert.deepEqual(parseVariants(['retreat']).choices, [{ name: 'retreat', parameters: { threshold: 0.5 } }]);
+    assert.deepEqual(parseVariants(['retreat:threshold=0.25']).choices, [{ name: 'retreat', parameters: { threshold: 0.25 } }]);
+    assert.match(parseVariants(['retreat:threshold=2']).errors[0]!, /retreat:threshold must be the share .* \(0\.01 to 1\), not "2"/);
+    assert.match(parseVariants(['retreat:nerve=1']).errors[0]!, /has no parameter "nerve"; its parameters are threshold/);
+    assert.match(parseVariants(['morale:x=1']).errors[0]!, /takes no parameters/);
+    assert.match(parseVariants([42]).errors[0]!, /must be a name/);
+  });
+
+  it('combines compatible variants in one order whatever order they are typed in', () => {
+    const a = parseVariants(['morale', 'break-tests', 'sustained-damage', 'morale']).choices!;
+    assert.deepEqual(
+      a.map((c) => c.name),
+      ['sustained-damage', 'break-tests', 'morale'],
+    );
+    const c = composeVariants(a);
+    assert.equal(c.rounds, 3);
+    assert.equal(c.hooks.allocateDamage, sustainedHits);
+    assert.ok(c.info.every((i) => i.assumptions.length > 0));
+  });
+
+  it('validateBattleOptions checks variants with the other options', () => {
+    assert.deepEqual(validateBattleOptions({ variants: ['retreat'] }).options, { variants: ['retreat:threshold=0.5'] });
+    assert.match(validateBattleOptions({ variants: ['nope'] }).errors[0]!, /Unknown variant/);
+  });
+
+  it('never throws on garbage variant options; the session plays the standard rules then', () => {
+    const a = fleet('A', [member(unit({ name: 'a', weapons: [gun('Energy', 2)] }))]);
+    for (const variants of [42, [{}], ['nope'], 'morale', [null], ['retreat:threshold=abc']] as unknown[]) {
+      const r = simulateBattle([a, a], { range: 12, trials: 5, variants: variants as string[] });
+      assert.ok(Array.isArray(r.variants));
+    }
+    assert.match(validateBattleOptions({ compare: 'yes' }).errors[0]!, /compare must be true or false/);
+    assert.deepEqual(validateBattleOptions({ compare: 'true', variants: ['morale'] }).options, { compare: true, variants: ['morale'] });
+  });
+
+  it('results carry the variants with their assumptions; the standard result carries none', () => {
+    const a = fleet('A', [member(unit({ name: 'a', weapons: [gun('Energy', 2)] }))]);
+    const b = fleet('B', [member(unit({ name: 'b', weapons: [gun('Energy', 2)] }))]);
+    assert.deepEqual(variantBattle(a, b, [], { trials: 10 }).variants, []);
+    const r = variantBattle(a, b, ['break-tests'], { trials: 10 });
+    assert.equal(r.variants.length, 1);
+    assert.deepEqual(r.variants, ['break-tests']);
+    assert.equal(r.variantRules[0]!.name, 'break-tests');
+    assert.equal(r.variantRules[0]!.title, 'break tests');
+    assert.ok(r.variantRules[0]!.assumptions.some((x) => /routed/.test(x)));
+  });
+});
+
+describe('variants: sustained-damage', () => {
+  it('worked by hand: two 2-damage hits on two 3-HP bases lose nothing at the base edge', () => {
+    // Standard: the first hit leaves the first base at 1 HP, the second kills it (1 damage lost): 3 left.
+    assert.equal(applyHits(6, 2, 2, 3), 3);
+    // Sustained: the pool holds 4 = one base (3) removed and 1 left on the pool: 2 left.
+    assert.equal(sustainedHits(6, 2, 2, 3), 2);
+    // Three hits: standard kills both bases only with the fourth; sustained with the third (pool 6).
+    assert.equal(applyHits(6, 3, 2, 3), 1);
+    assert.equal(sustainedHits(6, 3, 2, 3), 0);
+  });
+
+  it('worked by hand: Grievous damage removes a whole base per hit and leaves the pool', () => {
+    // Three 2-HP bases with 1 on the pool (5 left); one 3-damage hit. Standard: it kills the damaged
+    // base (4 left). Sustained: a whole base goes, the pool stays: 3 left.
+    assert.equal(applyHits(5, 1, 3, 2), 4);
+    assert.equal(sustainedHits(5, 1, 3, 2), 3);
+    // Target Limit: one hit of 100 damage removes one base, never more.
+    assert.equal(sustainedHits(6, 1, 100, 2), 4);
+  });
+
+  it('is the standard rule for single-base units, and never kinder to squadrons (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 0, max: 10 }),
+        fc.integer({ min: 1, max: 15 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (hp, bases, hits, damage, cut) => {
+          const full = hp * bases;
+          const hull = 1 + (cut % full);
+          const s = sustainedHits(hull, hits, damage, hp);
+          const std = applyHits(hull, hits, damage, hp);
+          if (hull <= hp) assert.equal(s, std, 'one base left: the same');
+          assert.ok(s <= std, 'never less damage than the standard rule');
+          assert.ok(s >= 0 && s <= hull);
+          // Target Limit: at most one base per unsaved hit.
+          assert.ok(Math.ceil(hull / hp) - Math.ceil(s / hp) <= hits);
+        },
+      ),
+    );
+  });
+
+  const weapon = fc.record({
+    name: fc.constant('w'),
+    type: fc.constantFrom<WeaponType>('Energy', 'Auto', 'Piercing', 'Ion'),
+    range: fc.constant(12),
+    damage: fc.integer({ min: 1, max: 4 }),
+    attacks: fc.integer({ min: 1, max: 4 }),
+  });
+  const card = (bases: fc.Arbitrary<number>) =>
+    fc.record({
+      name: fc.constantFrom('P', 'Q'),
+      class: fc.constant<UnitProfile['class']>('Destroyer'),
+      bases,
+      baseMm: fc.constant(60),
+      bs: fc.integer({ min: 3, max: 7 }),
+      hp: fc.integer({ min: 1, max: 6 }),
+      sh: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
+      armour: fc.option(fc.integer({ min: 5, max: 8 }), { nil: undefined }),
+      ld: fc.option(fc.record({ target: fc.integer({ min: 4, max: 8 }), dice: fc.integer({ min: 1, max: 3 }) }), { nil: undefined }),
+      move: fc.constant([9, 6]).map((m) => [...m]),
+      combinedShields: fc.constant(false),
+      weapons: fc.array(weapon, { minLength: 1, maxLength: 2 }),
+    });
+
+  it('changes nothing for single-base units: the same numbers from the same seed (property over generated cards)', () => {
+    fc.assert(
+      fc.property(card(fc.constant(1)), card(fc.constant(1)), fc.constantFrom(6, 12), (a, b, range) => {
+        const std = simulateEngagement(a, b, { range, trials: 300, seed: 3 }, undefined, { exact: false });
+        const v = simulateEngagement(a, b, { range, trials: 300, seed: 3 }, undefined, {
+          exact: false,
+          variants: [{ name: 'sustained-damage', parameters: {} }],
+        });
+        const { variants, variantRules, ...rest } = v;
+        assert.deepEqual(variants, ['sustained-damage']);
+        assert.equal(variantRules?.[0]?.name, 'sustained-damage');
+        assert.deepEqual(rest, std);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('changes squadrons whose bases take damage in uneven steps (property over generated cards, exact)', () => {
+    // One Fire action at a squadron, computed exactly under both rules. Whenever some number of
+    // hits the weapon can land kills more bases with the pool than base by base, the expected
+    // bases destroyed must be strictly higher with the pool; it is never lower.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 5 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 3, max: 8 }),
+        (bases, hp, damage, attacks, bs) => {
+          const att = unit({ name: 'Gunship', bs, weapons: [gun('Energy', attacks, damage)] });
+          const def = unit({ name: 'Wing', bases, hp });
+          const full = bases * hp;
+          const expectedBasesLost = (allocate?: typeof sustainedHits) => {
+            const ctx = planFire(att, def, { attackerBases: 1, cover: false, brace: false });
+            if (allocate) ctx.allocate = allocate;
+            const ex = exactVolley(ctx, new Map([[full, 1]]), 1, { ops: 0, limit: 1e8 })!;
+            let e = 0;
+            for (const [key, p] of ex.dist) e += p * (bases - Math.ceil(key / hp));
+            return e;
+          };
+          const std = expectedBasesLost();
+          const pool = expectedBasesLost(sustainedHits);
+          assert.ok(pool >= std - 1e-12, `never fewer bases: ${pool} vs ${std}`);
+          let differs = false;
+          for (let k = 1; k <= attacks; k++)
+            if (Math.ceil(sustainedHits(full, k, damage, hp) / hp) < Math.ceil(applyHits(full, k, damage, hp) / hp)) differs = true;
+          if (differs) assert.ok(pool > std + 1e-12, `more bases with the pool: ${pool} vs ${std}`);
+          else assert.ok(Math.abs(pool - std) < 1e-12, `the same when no number of hits differs: ${pool} vs ${std}`);
+        },
+      ),
+      { numRuns: 200 },
+    );
+    // And some generated case does change (the property above is not vacuous): two 5-HP bases, 2-damage hits.
+    assert.ok(Math.ceil(sustainedHits(10, 5, 2, 5) / 5) < Math.ceil(applyHits(10, 5, 2, 5) / 5));
+  });
+});
+
+describe('variants: retreat', () => {
+  // A: 100 points, 1 HP, no weapons; B: 300 points, one 7+ shot a round that it always Aims (6+: 0.5 to kill A).
+  const weak = () => fleet('A', [member(unit({ name: 'Runner', hp: 1 }), 100)]);
+  const strong = () => fleet('B', [member(unit({ name: 'Hunter', bs: 7, hp: 50, weapons: [gun('Energy', 1)] }), 300)]);
+
+  it('worked by hand: the weaker side announces in round 1 and leaves alive after it', () => {
+    const n = 20000;
+    const std = variantBattle(weak(), strong(), [], { rounds: 3, trials: n });
+    const r = variantBattle(weak(), strong(), ['retreat'], { rounds: 3, trials: n });
+    // Standard: A survives three shots with 0.5^3; with retreat only the first round's shot: 0.5.
+    within(std.sides[0].units[0]!.alive[2]!, 0.125, n, 'standard survival');
+    within(r.sides[0].units[0]!.alive[2]!, 0.5, n, 'survival with retreat');
+    within(r.sides[0].retreated!.p, 0.5, n, 'A retreats whenever it lives through round 1');
+    assert.equal(r.sides[1].retreated!.p, 0);
+    assert.ok(r.meanRounds <= 1 + 1e-12, 'every battle ends in round 1');
+    assert.equal(r.sides[1].annihilation.p + r.sides[0].retreated!.p, 1, 'A is destroyed or retreats');
+  });
+
+  it('respects its threshold: at 0.3 a side with a third of the enemy points fights on', () => {
+    const r = variantBattle(weak(), strong(), ['retreat:threshold=0.3'], { rounds: 3, trials: 2000 });
+    assert.equal(r.sides[0].retreated!.p, 0);
+    assert.deepEqual(r.variantRules[0]!.parameters, { threshold: 0.3 });
+  });
+
+  it("never lowers the retreating side's survival (property over generated fleets)", () => {
+    const profile = fc.record({
+      name: fc.constantFrom('P', 'Q', 'R'),
+      hp: fc.integer({ min: 2, max: 6 }),
+      bs: fc.integer({ min: 4, max: 7 }),
+      attacks: fc.integer({ min: 1, max: 3 }),
+      points: fc.integer({ min: 50, max: 300 }),
+    });
+    const fleetArb = fc.array(profile, { minLength: 1, maxLength: 3 });
+    const build = (name: string, xs: { name: string; hp: number; bs: number; attacks: number; points: number }[]) =>
+      fleet(
+        name,
+        xs.map((x, i) => ({ ...member(unit({ name: x.name, hp: x.hp, bs: x.bs, weapons: [gun('Energy', x.attacks)] }), x.points), copy: i + 1 })),
+      );
+    fc.assert(
+      fc.property(fleetArb, fleetArb, fc.constantFrom<number | undefined>(undefined, 12), (xa, xb, range) => {
+        const n = 1500;
+        const a = build('A', xa);
+        const b = build('B', xb);
+        const setup = { ...(range !== undefined ? { range } : {}), rounds: 4, trials: n, seed: 9 };
+        const std = simulateBattle([a, b], setup);
+        const v = simulateBattle([a, b], { ...setup, variants: ['retreat'] });
+        for (const s of [0, 1] as const) {
+          if (v.sides[s].retreated!.p === 0) continue;
+          v.sides[s].units.forEach((u, i) => {
+            const p = u.alive[u.alive.length - 1]!;
+            const q = std.sides[s].units[i]!.alive[u.alive.length - 1]!;
+            const se = Math.sqrt((p * (1 - p) + q * (1 - q)) / n);
+            assert.ok(p >= q - 4 * se - 1e-9, `side ${s} unit ${i}: survival ${p} with retreat, ${q} without`);
+          });
+        }
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
+
+describe('variants: break-tests', () => {
+  it('worked by hand: a unit that loses by one holds on its LD roll (6+, one die: 0.5)', () => {
+    // Round 1: the killer destroys the 1-HP decoy (worth more): A's score 1, B's 0. The tester (LD 6+,
+    // one die) needs one success: it holds half the time. In round 2 the killer takes some 800 HP off
+    // it: no roll of one die reaches that, so it routs.
+    const n = 20000;
+    const a = fleet('A', [member(killer('Killer'), 100)]);
+    const b = fleet('B', [member(unit({ name: 'Decoy', hp: 1 }), 200), member(unit({ name: 'Tester', hp: 1000, ld: { target: 6, dice: 1 } }), 100)]);
+    const r = variantBattle(a, b, ['break-tests'], { rounds: 3, trials: n });
+    const tester = r.sides[1].units[1]!;
+    within(tester.alive[0]!, 0.5, n, 'the tester holds after round 1');
+    assert.equal(tester.alive[1], 0, 'it routs in round 2 at the latest');
+    assert.equal(tester.routed, 1);
+    assert.equal(r.sides[1].units[0]!.routed, 0, 'the decoy was destroyed, not routed');
+    assert.equal(r.sides[0].pointsDestroyed.mean, 300, "the routed tester's points count as lost");
+    assert.equal(r.sides[0].annihilation.p, 1, 'B has nothing left on the table');
+  });
+
+  it('routed units never fire again, and a unit without LD never breaks', () => {
+    // B's gunner (LD 10+, one die: 0.1) loses every round by some 800 HP: it routs after round 1
+    // whenever its roll fails... and its roll can never reach 800, so always. It fired once.
+    const n = 2000;
+    const a = fleet('A', [member(killer('Killer', { hp: 10000 }), 100)]);
+    const gunner = (ld?: UnitProfile['ld']) => fleet('B', [member(unit({ name: 'Gunner', hp: 1000, bs: 3, ld, weapons: [gun('Energy', 2)] }), 150)]);
+    const r = variantBattle(a, gunner({ target: 10, dice: 1 }), ['break-tests'], { rounds: 4, trials: n });
+    const g = r.sides[1].units[0]!;
+    assert.equal(g.fired, 1, 'it fires in round 1 and never again');
+    assert.deepEqual(g.alive, [0, 0, 0, 0]);
+    assert.equal(g.routed, 1);
+    const std = variantBattle(a, gunner({ target: 10, dice: 1 }), [], { rounds: 4, trials: n });
+    assert.ok(std.sides[1].units[0]!.fired > 1, 'under the standard rules it fires again');
+    const fearless = variantBattle(a, gunner(undefined), ['break-tests'], { rounds: 4, trials: n });
+    assert.equal(fearless.sides[1].units[0]!.routed, 0);
+    assert.ok(fearless.sides[1].units[0]!.fired > 1);
+  });
+
+  it('routed units never act again (traced through the hooks, property over seeds)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10000 }), (seed) => {
+        const a = fleet('A', [
+          member(unit({ name: 'A1', bs: 4, hp: 6, ld: { target: 7, dice: 1 }, weapons: [gun('Energy', 3, 2)] }), 120),
+          member(unit({ name: 'A2', bs: 5, hp: 4, ld: { target: 8, dice: 1 }, weapons: [gun('Ion', 2)] }), 80),
+        ]);
+        const b = fleet('B', [member(unit({ name: 'B1', bs: 4, hp: 8, ld: { target: 6, dice: 2 }, weapons: [gun('Piercing', 2, 2)] }), 150)]);
+        const composed = composeVariants(parseVariants(['break-tests']).choices!);
+        const routed = new Set<number>();
+        let routs = 0;
+        const hooks: BattleHooks = {
+          ...composed.hooks,
+          startOfRound: (v, act) => {
+            // A new trial: nobody is routed yet.
+            if (v.round === 1) routed.clear();
+            composed.hooks.startOfRound!(v, act);
+          },
+          endOfRound: (v, act) => {
+            const stop = composed.hooks.endOfRound!(v, act);
+            v.routed.forEach((x, i) => {
+              if (x && !routed.has(i)) {
+                routed.add(i);
+                routs++;
+                assert.equal(v.alive[i], 0, 'a routed unit is out of the battle');
+              }
+            });
+            return stop;
+          },
+          onActivation: (u) => assert.ok(!routed.has(u), `unit ${u} acted after it was routed`),
+        };
+        const run = new BattleRun([a, b], { range: 12, depth: 48, rounds: 6, trials: 100, seed }, makeRng(seed), hooks);
+        run.step();
+        assert.ok(routs > 0, 'some unit was routed');
+        const t = run.outcome().totals;
+        assert.ok(t.routed[0]! + t.routed[1]! + t.routed[2]! > 0);
+      }),
+      { numRuns: 10 },
+    );
+  });
+});
+
+describe('variants: morale', () => {
+  const hulk = (name: string, p: Partial<UnitProfile>) => unit({ name, hp: 100, ...p });
+
+  it('worked by hand: higher Tonnage wins, the defender wins ties, the loser routs', () => {
+    const a = fleet('A', [member(hulk('A', { tonnage: 3 }), 100)]);
+    const b = fleet('B', [member(hulk('B', { tonnage: 2 }), 100)]);
+    const r = variantBattle(a, b, ['morale'], { trials: 500 });
+    assert.equal(r.rounds, 3);
+    assert.equal(r.meanRounds, 3);
+    assert.equal(r.sides[0].pointsVictory.p, 1);
+    assert.equal(r.sides[1].units[0]!.routed, 1);
+    assert.deepEqual(r.sides[1].units[0]!.alive, [1, 1, 0]);
+    const tie = variantBattle(fleet('A', [member(hulk('A', { tonnage: 2 }))]), b, ['morale'], { trials: 500 });
+    assert.equal(tie.sides[1].pointsVictory.p, 1, 'the defender wins ties');
+  });
+
+  it('worked by hand: one LD die at 6+ against nothing wins half the time (ties to the defender)', () => {
+    const n = 20000;
+    const r = variantBattle(fleet('A', [member(hulk('A', { ld: { target: 6, dice: 1 } }))]), fleet('B', [member(hulk('B', {}))]), ['morale'], { trials: n });
+    within(r.sides[0].pointsVictory.p, 0.5, n, 'A wins');
+    assert.equal(r.draw.p, 0);
+  });
+
+  it('always ends within three rounds with a winner (property over generated fleets, battle and duel)', () => {
+    const profile = fc.record({
+      name: fc.constantFrom('P', 'Q'),
+      hp: fc.integer({ min: 1, max: 6 }),
+      bs: fc.integer({ min: 3, max: 7 }),
+      attacks: fc.integer({ min: 0, max: 3 }),
+      tonnage: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
+      ld: fc.option(fc.record({ target: fc.integer({ min: 4, max: 9 }), dice: fc.integer({ min: 1, max: 3 }) }), { nil: undefined }),
+    });
+    const build = (name: string, xs: { name: string; hp: number; bs: number; attacks: number; tonnage?: number; ld?: UnitProfile['ld'] }[]) =>
+      fleet(
+        name,
+        xs.map((x, i) => ({
+          ...member(unit({ name: x.name, hp: x.hp, bs: x.bs, tonnage: x.tonnage, ld: x.ld, weapons: x.attacks ? [gun('Energy', x.attacks)] : [] })),
+          copy: i + 1,
+        })),
+      );
+    fc.assert(
+      fc.property(
+        fc.array(profile, { minLength: 1, maxLength: 3 }),
+        fc.array(profile, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 10 }),
+        fc.boolean(),
+        (xa, xb, rounds, breaks) => {
+          const v = breaks ? ['morale', 'break-tests'] : ['morale'];
+          const r = simulateBattle([build('A', xa), build('B', xb)], { range: 12, rounds, trials: 200, variants: v });
+          assert.equal(r.rounds, 3);
+          assert.ok(r.meanRounds <= 3);
+          assert.equal(r.draw.p, 0);
+          assert.ok(Math.abs(r.sides[0].pointsVictory.p + r.sides[1].pointsVictory.p - 1) < 1e-12);
+          assert.ok(Math.abs(r.sides[0].annihilation.p + r.sides[1].annihilation.p - 1) < 1e-12, 'the loser has nothing left on the table');
+          const d = simulate(
+            build('A', xa).units[0]!.profile,
+            build('B', xb).units[0]!.profile,
+            { range: 12, rounds, trials: 200 },
+            { variants: parseVariants(v).choices! },
+          );
+          assert.equal(d.engagement.rounds, 3);
+          assert.ok(Math.abs(d.engagement.attackerWins + d.engagement.defenderWins - 1) < 1e-12);
+          assert.equal(d.engagement.exact, undefined, 'the exact chain knows only the standard rules');
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+});
+
+describe('variants: compare', () => {
+  it('carries the standard result beside the variant one, with the difference in numbers and words', () => {
+    const a = fleet('Vanguard', [member(unit({ name: 'a', bs: 4, hp: 30, ld: { target: 6, dice: 2 }, weapons: [gun('Energy', 3)] }))]);
+    const b = fleet('Hunger', [member(unit({ name: 'b', bs: 4, hp: 30, tonnage: 1, weapons: [gun('Energy', 3)] }))]);
+    const r = simulateBattle([a, b], { range: 12, trials: 3000, variants: ['morale'], compare: true });
+    const c = r.compare!;
+    assert.deepEqual(c.standard.variants, []);
+    assert.equal(c.standard.rounds, 6);
+    assert.equal(c.difference.sides[0]!.pointsVictory, Math.round((r.sides[0].pointsVictory.p - c.standard.sides[0].pointsVictory.p) * 1e6) / 1e6);
+    assert.match(c.summary[0]!, /^With morale: Vanguard wins \d+% instead of \d+%/);
+    // Without compare, no standard result.
+    assert.equal(simulateBattle([a, b], { range: 12, trials: 10, variants: ['morale'] }).compare, undefined);
+  });
+});
