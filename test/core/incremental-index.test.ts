@@ -6,6 +6,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { Workspace, type CardRef, type CardPolicy } from '../../server/src/core/workspace';
+import { checkDocument } from '../../server/src/core/check/index';
+import { dependents } from '../../server/src/core/features/workspaceQueries';
 
 const URIS = ['a.unit.yaml', 'b.unit.yaml', 'c.faction.yaml', 'd.unit.yaml', 'e.fleet.yaml'].map((f) => `file:///ws/${f}`);
 const NAMES = ['Lance', 'lance ', 'Spear', 'Twice', 'Only', ''];
@@ -85,6 +87,22 @@ describe('incremental card index', () => {
     );
   });
 
+  it('bumps the cards version for card changes only (the points-estimate field is kept across fleet edits)', () => {
+    const ws = new Workspace();
+    ws.set(URIS[0]!, unitText('Consumed', ['Lance']));
+    ws.set(URIS[4]!, fleetText(['Lance']));
+    const { version, cardsVersion } = ws;
+    ws.set(URIS[4]!, fleetText(['Lance', 'Spear']));
+    assert.equal(ws.cardsVersion, cardsVersion);
+    assert.ok(ws.version > version);
+    ws.set(URIS[0]!, unitText('Consumed', ['Lance', 'Spear']));
+    assert.ok(ws.cardsVersion > cardsVersion);
+    // A fleet turned card file (its language changed) may hold cards: a card change.
+    const before = ws.cardsVersion;
+    ws.set(URIS[4]!, unitText('Consumed', ['Only']), 'unit');
+    assert.ok(ws.cardsVersion > before);
+  });
+
   it('keeps the card objects of documents an edit did not touch', () => {
     const ws = new Workspace();
     ws.set(URIS[0]!, unitText('Consumed', ['Lance', 'Spear']));
@@ -112,5 +130,28 @@ describe('incremental card index', () => {
     // Not a timing assertion (speed lives in the bench): the index answers every edit at once.
     assert.equal(time(50), 200);
     assert.equal(time(5000), 200);
+  });
+
+  it('names, through the index, every other document whose problems a change can alter', () => {
+    // The server re-checks a changed document's dependents only: any document whose checks answer
+    // differently after a change must be among them (the points-estimate notes move separately).
+    const problems = (ws: Workspace) => new Map(ws.documents().map((d) => [d.uri, JSON.stringify(checkDocument(d, ws))]));
+    fc.assert(
+      fc.property(fc.array(opArb, { minLength: 1, maxLength: 20 }), (ops) => {
+        const ws = new Workspace();
+        for (const op of ops) {
+          const uri = URIS[op.uri]!;
+          const was = problems(ws);
+          const before = ws.get(uri);
+          apply(ws, op);
+          const deps = new Set(dependents(ws, uri, before, ws.get(uri)));
+          for (const [u, now] of problems(ws)) {
+            if (u === uri || !was.has(u)) continue;
+            if (was.get(u) !== now) assert.ok(deps.has(u), `${u} changed after ${JSON.stringify(op)} but is not a dependent of ${uri}`);
+          }
+        }
+      }),
+      { seed: 14, numRuns: 300 },
+    );
   });
 });

@@ -64,6 +64,60 @@ describe('the first scan of a big workspace (stdio)', function () {
     }
   });
 
+  /**
+   * Follows the fleet's publications and the progress in the order they arrive, until the scan has
+   * ended and the fleet was published again after it.
+   */
+  async function follow(c: Client, fleet: string): Promise<{ ended: boolean; diagnostics: string }[]> {
+    const seen: { ended: boolean; diagnostics: string }[] = [];
+    let count = -1;
+    let endedAt: number | undefined;
+    await c.waitFor(
+      'the end of the scan, then the fleet published again',
+      () => {
+        const n = c.published.filter((p) => p.uri === fleet).length;
+        if (n !== count && c.diagnostics.has(fleet)) {
+          count = n;
+          seen.push({ ended: ended(c), diagnostics: JSON.stringify(c.diagnostics.get(fleet)!.diagnostics) });
+        }
+        if (ended(c) && endedAt === undefined) endedAt = n;
+        return endedAt !== undefined && n > endedAt;
+      },
+      150000,
+    );
+    return seen;
+  }
+
+  it("publishes the open fleet's diagnostics before the scan ends when they are what the whole workspace says", async () => {
+    const c = await startServer({ files: fs });
+    try {
+      const fleet = await c.open('fleets/scan.fleet.yaml', fs['fleets/scan.fleet.yaml']);
+      const seen = await follow(c, fleet);
+      const early = seen.find((s) => !s.diagnostics.includes('FS-UNIT-UNKNOWN'));
+      assert.ok(early, 'the fleet resolved');
+      assert.equal(early.ended, false, 'resolved before the scan ended');
+      assert.equal(seen.at(-1)!.diagnostics, early.diagnostics, 'what the whole workspace says after the scan');
+    } finally {
+      await c.stop();
+    }
+  });
+
+  it('publishes nothing early for a fleet naming an unknown card (its suggestions read every card)', async () => {
+    const c = await startServer({ files: fs });
+    try {
+      const text = fs['fleets/scan.fleet.yaml']!.replace('Scan Card 0\n', 'Scan Card 0\n  - unit: Scan Crad 12\n');
+      const fleet = await c.open('fleets/scan.fleet.yaml', text);
+      const seen = await follow(c, fleet);
+      assert.ok(
+        seen.filter((s) => !s.ended).every((s) => !s.diagnostics.includes('did you mean')),
+        'no suggestion before the scan ended',
+      );
+      assert.match(seen.at(-1)!.diagnostics, /No card named \\"Scan Crad 12\\"; did you mean/);
+    } finally {
+      await c.stop();
+    }
+  });
+
   it('sends no progress to a client that cannot show it', async () => {
     const small: Record<string, string> = {};
     for (const [k, v] of Object.entries(fs).slice(0, 300)) small[k] = v;

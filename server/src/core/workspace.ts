@@ -46,8 +46,13 @@ export interface CardResolution {
   candidates: CardRef[];
 }
 
+/** Files up to this size read with no edits expected keep no parse cache (a card file is a few kilobytes). */
+export const UNEDITED_CACHE_CHARS = 64 * 1024;
+
 export class Workspace {
   private docs = new Map<string, FabledDocument>();
+  /** The fleet documents' URIs (a few hundred among thousands of card files). */
+  private readonly fleetUris = new Set<string>();
   /** Per document: parsed cards by their text, so an edit re-parses only the card it touched. */
   private caches = new Map<string, ChunkCache>();
   /**
@@ -68,22 +73,32 @@ export class Workspace {
   private derived: { factions?: string[]; cardsOf: Map<string, CardRef[]> } = { cardsOf: new Map() };
   /** Bumped on every change, so that callers can cache derived data. */
   version = 0;
+  /** Bumped on every change that can touch a card (not on a fleet edit), for data derived from cards only. */
+  cardsVersion = 0;
 
   /**
    * Adds or replaces a document; returns the parsed document (reused when the text is unchanged).
    * `kind` defaults to the one the file name says; an editor's untitled buffer has it from its language.
+   * `edits`: whether the text is likely to be edited next (an open document) or not (a file read
+   * from disk), which decides whether its parse cache is kept.
    */
-  set(uri: string, text: string, kind: DocKind | undefined = kindOfUri(uri)): FabledDocument | undefined {
+  set(uri: string, text: string, kind: DocKind | undefined = kindOfUri(uri), edits: 'expected' | 'unlikely' = 'expected'): FabledDocument | undefined {
     const old = this.docs.get(uri);
     if (old && old.text === text && old.kind === kind) return old;
     if (!kind) return undefined;
     let cache = this.caches.get(uri);
     // A buffer whose language changed is read afresh: cards parsed as another kind are not reused.
-    if (!cache || (old && old.kind !== kind)) this.caches.set(uri, (cache = new ChunkCache()));
+    if (!cache || (old && old.kind !== kind)) cache = new ChunkCache();
+    // A small file nobody edits (a closed workspace file) keeps no cache: the first edit, if any,
+    // parses its few cards again. Thousands of such files would hold thousands of caches.
+    if (edits === 'unlikely' && text.length <= UNEDITED_CACHE_CHARS) this.caches.delete(uri);
+    else this.caches.set(uri, cache);
     const doc = parseDocument(uri, text, kind, cache);
     if (!doc) return undefined;
     if (!this.order.has(uri)) this.order.set(uri, this.nextOrder++);
     this.docs.set(uri, doc);
+    if (doc.kind === 'fleet') this.fleetUris.add(uri);
+    else this.fleetUris.delete(uri);
     const cards = doc.kind !== 'fleet' || (old !== undefined && old.kind !== 'fleet');
     if (cards) this.reindex(uri, doc);
     this.changed(cards);
@@ -94,6 +109,7 @@ export class Workspace {
     this.caches.delete(uri);
     const old = this.docs.get(uri);
     if (this.docs.delete(uri)) {
+      this.fleetUris.delete(uri);
       if (old?.kind !== 'fleet') this.reindex(uri, undefined);
       this.order.delete(uri);
       this.changed(old?.kind !== 'fleet');
@@ -112,14 +128,23 @@ export class Workspace {
     return [...this.docs.values()];
   }
 
+  /** The fleets, in document order (without walking the card files). */
   fleets(): FleetDocument[] {
-    return this.documents().filter((d): d is FleetDocument => d.kind === 'fleet');
+    const out: FleetDocument[] = [];
+    for (const uri of this.fleetUris) {
+      const d = this.docs.get(uri);
+      if (d?.kind === 'fleet') out.push(d);
+    }
+    return out.sort((a, b) => (this.order.get(a.uri) ?? 0) - (this.order.get(b.uri) ?? 0));
   }
 
   /** `cards`: whether the change can touch the card index (fleets hold no cards, so a fleet edit keeps it). */
   private changed(cards = true): void {
     this.version++;
-    if (cards) this.derived = { cardsOf: new Map() };
+    if (cards) {
+      this.cardsVersion++;
+      this.derived = { cardsOf: new Map() };
+    }
   }
 
   /** Whether card `a` comes before card `b` in document order. */
@@ -226,6 +251,14 @@ export class Workspace {
     return out.length > 1 ? this.sorted(out) : out;
   }
 
+  /**
+   * Whether the faction (any faction, without one) has a named card: `cardsOf(faction).length > 0`
+   * without listing them (a fleet's checks ask it on every keystroke).
+   */
+  hasCards(faction?: string): boolean {
+    return faction === undefined ? this.cardIndex.size > 0 : (this.cardIndex.get(norm(faction))?.size ?? 0) > 0;
+  }
+
   /** The factions that have at least one card, in the order their first cards come. */
   factions(): string[] {
     if (this.derived.factions) return this.derived.factions;
@@ -251,6 +284,11 @@ export class Workspace {
   }
 
   private sorted(refs: CardRef[]): CardRef[] {
-    return refs.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+    if (refs.length < 64) return refs.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+    // Many cards (a faction of thousands, after each card edit): each one's place looked up once.
+    const keyed = refs.map((r) => ({ r, doc: this.order.get(r.uri) ?? 0, at: this.place.get(r) ?? 0 }));
+    keyed.sort((a, b) => a.doc - b.doc || a.at - b.at);
+    for (let i = 0; i < refs.length; i++) refs[i] = keyed[i]!.r;
+    return refs;
   }
 }

@@ -15,6 +15,7 @@ import type { FabledDocument } from '../core/model/types';
 import type { ServerState } from './state';
 import type { DiagnosticsScheduler } from './scheduler';
 import type { Diagnostics } from './diagnostics';
+import { publishOpenFleets } from './early';
 
 export const FILE_GLOB = '**/*.{unit,faction,fleet}.{yaml,yml}';
 const IGNORE = ['**/node_modules/**', '**/.git/**'];
@@ -22,6 +23,11 @@ const IGNORE = ['**/node_modules/**', '**/.git/**'];
 export class Files {
   /** While the workspace folders are read, dependents are not tracked file by file: one re-validation follows. */
   private scanning = 0;
+  /**
+   * Per running scan, the files loaded or forgotten since it read them (a watcher event, a closed
+   * buffer): the scan's older text is not indexed over theirs.
+   */
+  private readonly touched = new Set<Set<string>>();
   /** The workspace folders' real paths (links resolved), for the folders they were computed from. */
   private roots: { key: string; paths: Promise<string[]> } | undefined;
 
@@ -108,6 +114,7 @@ export class Files {
    * (../node/read). A file whose folder is removed while it is read is dropped.
    */
   async load(uri: string): Promise<void> {
+    for (const t of this.touched) t.add(uri);
     this.apply(uri, await this.read(uri));
   }
 
@@ -117,18 +124,6 @@ export class Files {
     if (!this.inFolders(uri)) return 'forget';
     const path = URI.parse(uri).fsPath;
     return this.outcome(path, await readCapped(path, { maxBytes: MAX_READ_BYTES, within: await this.folderPaths().real }));
-  }
-
-  /**
-   * `read`, synchronously, for the scan's slices: small files read faster without a trip through
-   * the thread pool for each of the six calls (same rules: ../node/read opens without blocking,
-   * so a FIFO cannot hang it). `within`: the folders' real paths.
-   */
-  private readNow(uri: string, within: string[]): ReadOutcome {
-    if (this.state.documents.get(uri)) return 'skip';
-    if (!this.inFolders(uri)) return 'forget';
-    const path = URI.parse(uri).fsPath;
-    return this.outcome(path, readCappedSync(path, { maxBytes: MAX_READ_BYTES, within }));
   }
 
   private outcome(path: string, read: ReadResult): ReadOutcome {
@@ -142,19 +137,19 @@ export class Files {
   }
 
   /** The indexing half of `load`, run right after the read (the checks are made again: time has passed). */
-  private apply(uri: string, read: ReadOutcome): void {
+  private apply(uri: string, read: ReadOutcome, inFolder = false): void {
     const { state } = this;
     if (read === 'skip') return;
     if (read === 'forget') return this.forget(uri);
     const text = read.text;
     if (state.documents.get(uri)) return; // opened meanwhile: the editor's text wins
-    if (!this.inFolders(uri)) return this.forget(uri); // its folder was removed meanwhile
+    if (!inFolder && !this.inFolders(uri)) return this.forget(uri); // its folder was removed meanwhile
     const before = state.ws.get(uri);
     const kind = kindOfUri(uri);
     if (!kind) return;
     let after: FabledDocument | undefined;
     try {
-      after = state.ws.set(uri, text);
+      after = state.ws.set(uri, text, kind, 'unlikely');
     } catch (e) {
       state.logError(`Reading ${uri} failed`, e);
       return;
@@ -166,6 +161,7 @@ export class Files {
 
   /** A workspace file is gone (deleted, or its folder was removed). */
   forget(uri: string): void {
+    for (const t of this.touched) t.add(uri);
     const { state } = this;
     state.onDisk.delete(uri);
     state.forgetSettings(uri);
@@ -241,11 +237,15 @@ export class Files {
         )
       : undefined;
     return {
-      report: (done, total) => {
+      report: (step, done, total) => {
         const now = performance.now();
-        if (!reporter || ended || (now - last < PROGRESS_MS && done < total)) return;
+        const last_ = step === 'indexed' && done >= total;
+        if (!reporter || ended || (now - last < PROGRESS_MS && !last_)) return;
         last = now;
-        void reporter.then((r) => !ended && r?.report(total ? Math.floor((done / total) * 100) : 0, `${done} of ${total} files`));
+        // Reading is the first tenth of the work, parsing the rest.
+        const share = total ? done / total : 1;
+        const pct = Math.floor((step === 'read' ? share * 0.1 : 0.1 + share * 0.9) * 100);
+        void reporter.then((r) => !ended && r?.report(pct, `${done} of ${total} files ${step}`));
       },
       done: () => {
         if (ended) return;
@@ -253,6 +253,37 @@ export class Files {
         void reporter?.then((r) => r?.done());
       },
     };
+  }
+
+  /**
+   * Reads the listed files (up to `max`) in slices that yield to the event loop; the texts are
+   * indexed afterwards, in slices of SCAN_SLICE (parsing is most of the work).
+   */
+  private async readFolders(listed: { folder: WorkspaceFolder; files: string[] }[], max: number, total: number, progress: ScanProgress): Promise<ScanSlice[]> {
+    const out: ScanSlice[] = [];
+    let read = 0;
+    for (const { folder, files } of listed) {
+      for (let at = 0; at < files.length && read < max; at += READ_SLICE) {
+        const within = await this.folderPaths().real;
+        // The folder may be removed while it is read: stop, and read none of the rest. Checked once
+        // per slice: the slice is read in this turn of the event loop.
+        if (!this.state.folders.some((x) => x.uri === folder.uri)) break;
+        const paths = files.slice(at, Math.min(at + READ_SLICE, at + max - read));
+        const uris = paths.map((f) => URI.file(f).toString());
+        // Read synchronously (small files read faster without a trip through the thread pool for
+        // each call; ../node/read opens without blocking, so a FIFO cannot hang it), under the same
+        // rules as `load`, resolving each directory once per slice.
+        const realDirs = new Map<string, string>();
+        const texts = paths.map((p, i) =>
+          this.state.documents.get(uris[i]!) ? 'skip' : this.outcome(p, readCappedSync(p, { maxBytes: MAX_READ_BYTES, within, realDirs })),
+        );
+        for (let i = 0; i < uris.length; i += SCAN_SLICE) out.push({ folder, uris: uris.slice(i, i + SCAN_SLICE), texts: texts.slice(i, i + SCAN_SLICE) });
+        read += uris.length;
+        progress.report('read', read, total);
+        await new Promise<void>((r) => setImmediate(r));
+      }
+    }
+    return out;
   }
 
   private async scanFolders(list: WorkspaceFolder[], progress: ScanProgress): Promise<void> {
@@ -285,20 +316,29 @@ export class Files {
       loaded += files.length;
     }
     const total = Math.min(max, loaded);
-    let read = 0;
-    for (const { folder, files } of listed) {
-      for (let at = 0; at < files.length && read < max; at += SCAN_SLICE) {
-        // The folder may be removed while it is read: stop, and read none of the rest.
-        if (!this.state.folders.some((x) => x.uri === folder.uri)) break;
-        const slice = files.slice(at, Math.min(at + SCAN_SLICE, at + max - read)).map((f) => URI.file(f).toString());
-        // Read and indexed in order (the order decides which of two same-named cards comes first).
-        const within = await this.folderPaths().real;
-        const texts = slice.map((uri) => this.readNow(uri, within));
-        for (let i = 0; i < slice.length; i++) this.apply(slice[i]!, texts[i]!);
-        read += slice.length;
-        progress.report(read, total);
-        await new Promise<void>((r) => setImmediate(r));
+    const touched = new Set<string>();
+    this.touched.add(touched);
+    try {
+      const slices = await this.readFolders(listed, max, total, progress);
+      // The first scan of a workspace (nothing but open documents indexed yet): the open fleets'
+      // diagnostics from the files that can define their cards, before the rest are parsed.
+      if (this.state.ws.uris().every((u) => this.state.documents.get(u))) {
+        const read: { uri: string; text: string }[] = [];
+        for (const { uris, texts } of slices) uris.forEach((uri, i) => typeof texts[i] === 'object' && read.push({ uri, text: texts[i].text }));
+        publishOpenFleets(this.state, read);
       }
+      let indexed = 0;
+      for (const { folder, uris, texts } of slices) {
+        await new Promise<void>((r) => setImmediate(r));
+        indexed += uris.length;
+        // The folder may have been removed since it was read: none of its files are indexed.
+        if (!this.state.folders.some((x) => x.uri === folder.uri)) continue;
+        // Indexed in order (the order decides which of two same-named cards comes first).
+        for (let i = 0; i < uris.length; i++) if (!touched.has(uris[i]!)) this.apply(uris[i]!, texts[i]!, true);
+        progress.report('indexed', indexed, total);
+      }
+    } finally {
+      this.touched.delete(touched);
     }
     if (loaded > max)
       connection.console.warn(`Read the first ${max} Fabled Star files of the workspace (fabledStar.workspace.maxFiles); the rest are not indexed.`);
@@ -307,12 +347,21 @@ export class Files {
 
 type ReadOutcome = { text: string } | 'skip' | 'forget';
 
+/** Files of one folder read by a scan, to be indexed together. */
+interface ScanSlice {
+  folder: WorkspaceFolder;
+  uris: string[];
+  texts: ReadOutcome[];
+}
+
 interface ScanProgress {
-  report(done: number, total: number): void;
+  report(step: 'read' | 'indexed', done: number, total: number): void;
   done(): void;
 }
 
-/** Files read at once during a scan, between two turns of the event loop. */
+/** Files parsed and indexed at once during a scan, between two turns of the event loop. */
 export const SCAN_SLICE = 32;
+/** Files read at once during a scan (reading a small file costs far less than parsing it). */
+const READ_SLICE = 256;
 /** At most one progress report this often (ms). */
 const PROGRESS_MS = 100;

@@ -159,9 +159,11 @@ export class DiagnosticsScheduler {
     const gen = this.generation;
     const list = [...this.pendingDependents];
     this.pendingDependents.clear();
-    for (const uri of list) {
+    for (let i = 0; i < list.length; i++) {
+      const uri = list[i]!;
       if (gen !== this.generation) {
-        for (const u of list) this.pendingDependents.add(u);
+        // The rest wait behind the newer work (those done already are not done again).
+        for (let j = i; j < list.length; j++) this.pendingDependents.add(list[j]!);
         return;
       }
       if (!this.timers.has(uri)) this.host.publish(uri);

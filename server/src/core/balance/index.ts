@@ -38,7 +38,8 @@ const docCandidates = new WeakMap<FabledDocument, FieldMember[]>();
  */
 export function workspaceField(ws: Workspace): ReferenceField {
   const hit = wsFields.get(ws);
-  if (hit && hit.version === ws.version) return hit.field;
+  // Fleets hold no cards: a fleet edit keeps the field (it is read after every edit).
+  if (hit && hit.version === ws.cardsVersion) return hit.field;
   const candidates: FieldMember[] = [];
   const seen = new Set<string>();
   for (const doc of ws.documents()) {
@@ -56,7 +57,7 @@ export function workspaceField(ws: Workspace): ReferenceField {
     }
   }
   const field = referenceFieldOf(candidates, bundledCards, 'this workspace');
-  wsFields.set(ws, { version: ws.version, field });
+  wsFields.set(ws, { version: ws.cardsVersion, field });
   return field;
 }
 

@@ -31,7 +31,7 @@ function checkName(ctx: CheckContext, f: Field<string>, faction: string | undefi
     );
     return false;
   }
-  const byFaction = faction !== undefined && ws.cardsOf(faction).length > 0;
+  const byFaction = faction !== undefined && ws.hasCards(faction);
   const poolKey = byFaction ? `faction:${faction.trim().toLowerCase()}` : 'all';
   let pool = ctx.pools.get(poolKey);
   if (!pool) {
@@ -61,7 +61,7 @@ export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
       { replacements: GAME_SIZES.map((g) => String(g.points)) },
     );
   }
-  if (ws && faction !== undefined && ws.cardsOf(faction).length === 0 && ws.allCards().length > 0) {
+  if (ws && faction !== undefined && !ws.hasCards(faction) && ws.hasCards()) {
     const s = suggest(faction, ws.factions(), ctx.suggestions);
     ctx.report(
       'FS-FACTION-UNKNOWN',

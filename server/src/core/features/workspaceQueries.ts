@@ -19,30 +19,31 @@ function namesAndFactions(doc: FabledDocument | undefined, names: Set<string>, f
 /**
  * The other documents whose diagnostics may change when a card or faction file goes from `before`
  * to `after` (either may be undefined: created, deleted): fleets naming any card of either version
- * or of either faction, and card files of the same factions (duplicate names, "faction has no
- * cards"). A fleet change affects no other document.
+ * or of either faction (or of a faction without cards), and card files holding a card of the same name in the same faction
+ * (duplicate names: a card's checks read nothing else of the workspace). Found through the index
+ * and the list of fleets, so that the cost follows what the change touches, not the workspace's
+ * size. A fleet change affects no other document.
  */
 export function dependents(ws: Workspace, uri: string, before: FabledDocument | undefined, after: FabledDocument | undefined): string[] {
-  if ((before ?? after)?.kind === 'fleet') return [];
+  if (before?.kind !== 'unit' && before?.kind !== 'faction' && after?.kind !== 'unit' && after?.kind !== 'faction') return [];
   const names = new Set<string>();
   const factions = new Set<string>();
   namesAndFactions(before, names, factions);
   namesAndFactions(after, names, factions);
   if (names.size === 0 && factions.size === 0) return [];
-  const out: string[] = [];
-  for (const d of ws.documents()) {
+  const out = new Set<string>();
+  for (const d of ws.fleets()) {
     if (d.uri === uri) continue;
-    if (d.kind === 'fleet') {
-      const f = d.faction.value !== undefined ? norm(d.faction.value) : undefined;
-      const uses = (d.units?.items ?? []).some(
-        (e) => (e.unit.value && names.has(norm(e.unit.value))) || (e.embark?.items ?? []).some((x) => x.value && names.has(norm(x.value))),
-      );
-      if (uses || (f !== undefined && factions.has(f))) out.push(d.uri);
-    } else if (d.faction.value !== undefined && factions.has(norm(d.faction.value))) {
-      out.push(d.uri);
-    }
+    const f = d.faction.value !== undefined ? norm(d.faction.value) : undefined;
+    const uses = (d.units?.items ?? []).some(
+      (e) => (e.unit.value && names.has(norm(e.unit.value))) || (e.embark?.items ?? []).some((x) => x.value && names.has(norm(x.value))),
+    );
+    // A fleet whose faction has no cards names the factions that have some: any card change may alter that.
+    if (uses || (f !== undefined && (factions.has(f) || ws.cardsOf(f).length === 0))) out.add(d.uri);
   }
-  return out;
+  // The index holds the other documents' cards as they are now; this document's are excluded.
+  for (const f of factions) for (const n of names) for (const r of ws.findCards(n, f)) if (r.uri !== uri) out.add(r.uri);
+  return [...out];
 }
 
 /** Every card, sorted by faction then name; only one faction's when asked. */
