@@ -20,6 +20,7 @@ import { exactVolley } from '../../server/src/core/sim/volley-exact';
 import { makeRng } from '../../server/src/core/sim/dice';
 import { composeVariants, parseVariants, VARIANT_NAMES } from '../../server/src/core/sim/variants/index';
 import { sustainedHits } from '../../server/src/core/sim/variants/sustained-damage';
+import { comparedDone, comparedProgress, stepCompared } from '../../server/src/core/sim/variants/compare';
 import { simulate } from '../../server/src/core/sim/index';
 import type { BattleResult, UnitProfile, WeaponProfile } from '../../server/src/core/sim/types';
 import type { WeaponType } from '../../server/src/core/rules/data';
@@ -476,5 +477,47 @@ describe('variants: compare', () => {
     assert.match(c.summary[0]!, /^With morale: Vanguard wins \d+% instead of \d+%/);
     // Without compare, no standard result.
     assert.equal(simulateBattle([a, b], { range: 12, trials: 10, variants: ['morale'] }).compare, undefined);
+  });
+});
+
+describe('variants: a variant run and the standard run beside it', () => {
+  /** A run of `total` slices of work that records which run each step went to. */
+  const fakeRun = (name: string, total: number, log: string[]) => {
+    let left = total;
+    return {
+      get done() {
+        return left === 0;
+      },
+      step(ops?: number) {
+        log.push(`${name}:${ops ?? 'all'}`);
+        left = ops === undefined ? 0 : Math.max(0, left - 1);
+        return left === 0;
+      },
+    };
+  };
+
+  it('steps the variant run to its end first, then the standard one, a slice at a time', () => {
+    const log: string[] = [];
+    const run = fakeRun('variant', 2, log);
+    const standard = fakeRun('standard', 1, log);
+    assert.equal(stepCompared(run, standard, 10), false);
+    assert.equal(stepCompared(run, standard, 10), false);
+    assert.equal(stepCompared(run, standard, 10), true);
+    assert.deepEqual(log, ['variant:10', 'variant:10', 'standard:10']);
+    assert.equal(comparedDone(run, standard), true);
+  });
+
+  it('runs both to the end without a slice size, and the variant alone without compare', () => {
+    const log: string[] = [];
+    assert.equal(stepCompared(fakeRun('variant', 3, log), fakeRun('standard', 3, log)), true);
+    assert.deepEqual(log, ['variant:all', 'standard:all']);
+    const alone = fakeRun('variant', 1, log);
+    assert.equal(comparedDone(alone, undefined), false);
+    assert.equal(stepCompared(alone, undefined, 5), true);
+  });
+
+  it('counts the progress of both runs', () => {
+    assert.deepEqual(comparedProgress({ trials: 3, requested: 10 }, undefined), { trials: 3, requested: 10 });
+    assert.deepEqual(comparedProgress({ trials: 10, requested: 10 }, { trials: 4, requested: 10 }), { trials: 14, requested: 20 });
   });
 });
