@@ -117,6 +117,24 @@ export interface BattleActions {
 }
 
 /**
+ * Trial i rolls from the seed's generator jumped i times (xoroshiro128+'s jump: 2^64 draws apart),
+ * not from where trial i - 1 stopped. So two runs from one seed play trial i with the same dice for
+ * as long as they play it alike, whatever the trials before consumed: a rule variant compared with
+ * the standard rules changes a battle only where the variant does (common random numbers). A
+ * retreat then never costs the retreating side a unit it would have kept, battle by battle, and
+ * the comparison's differences are far less noisy than two independent samples'.
+ */
+function lanes(source: RandomGenerator): (() => RandomGenerator) | undefined {
+  const base = source.clone() as RandomGenerator & { jump?: () => void };
+  if (typeof base.jump !== 'function') return undefined;
+  return () => {
+    const stream = base.clone();
+    base.jump!();
+    return stream;
+  };
+}
+
+/**
  * Named hook points for rule variants (BATTLE.md "Rule variants"). A variant that changes how hits
  * become damage sets `allocateDamage`; it is used for every Fire action (exact kernels and sampled
  * volleys alike), Board and Ram.
@@ -727,6 +745,8 @@ export class BattleRun {
   private readonly e: Engine;
   private readonly source: RandomGenerator;
   private dice: Dice;
+  /** The next trial's stream (see `lanes`), or undefined for a generator that cannot jump. */
+  private lane: (() => RandomGenerator) | undefined;
   private totals: BattleTotals;
   private readonly workLimit: number;
   private stopped = false;
@@ -741,6 +761,7 @@ export class BattleRun {
     this.e = new Engine(fleets, setup, hooks);
     this.source = rng;
     this.dice = new Dice(rng.clone());
+    this.lane = lanes(rng);
     this.totals = emptyTotals(this.e.n, setup.rounds);
     this.e.tally = this.totals.tally;
     this.workLimit = setup.workLimit ?? SAMPLING_WORK_LIMIT;
@@ -769,6 +790,7 @@ export class BattleRun {
         this.cut = true;
         break;
       }
+      if (this.lane) this.dice.rng = this.lane();
       const ok = runTrial(e, this.totals, this.setup.rounds, this.dice);
       if (!ok) {
         // The exact kernels ran out of work: start again, rolling every Fire action.
@@ -776,6 +798,7 @@ export class BattleRun {
         this.totals = emptyTotals(e.n, this.setup.rounds);
         e.tally = this.totals.tally;
         this.dice = new Dice(this.source.clone());
+        this.lane = lanes(this.source);
       }
     }
     return this.stopped;

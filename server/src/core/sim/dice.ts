@@ -117,7 +117,8 @@ export function makeRng(seed: number): RandomGenerator {
 export class Dice {
   private readonly binomial: (n: number, p: number) => number;
 
-  constructor(readonly rng: RandomGenerator) {
+  /** The generator the rolls come from; a run may hand each trial a stream of its own. */
+  constructor(public rng: RandomGenerator) {
     this.binomial = binomialFactory({ prng: () => float64(this.rng) });
   }
 
