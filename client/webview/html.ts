@@ -112,10 +112,10 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
       </div>
       ${numberField(IDS.shields, 'Defender shields', RERUN_LIMITS.defenderShields, 'full')}
       ${numberField(IDS.rounds, 'Rounds', RERUN_LIMITS.rounds)}
+      <fieldset id="${IDS.variants}"></fieldset>
       <div class="field actions">
         <button id="${IDS.run}" type="submit">Run again</button>
       </div>
-      <fieldset id="${IDS.variants}"></fieldset>
       <details id="${IDS.advancedOptions}" class="advanced-options">
         <summary id="${IDS.advancedOptions}-summary">Advanced</summary>
         <div class="advanced-fields">

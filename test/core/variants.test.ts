@@ -67,10 +67,13 @@ describe('variants: choosing them', () => {
     assert.match(parseVariants(['retreat:nerve=1']).errors[0]!, /has no parameter "nerve"; its parameters are threshold/);
     assert.match(parseVariants(['morale:x=1']).errors[0]!, /takes no parameters/);
     assert.match(parseVariants([42]).errors[0]!, /must be a name/);
+    // Twice would silently keep one of two thresholds: refused, with the way to give both parameters.
+    assert.match(parseVariants(['retreat', 'retreat:threshold=0.9']).errors[0]!, /Variant retreat is given twice; give it once/);
+    assert.match(parseVariants(['morale', 'Morale']).errors[0]!, /Variant morale is given twice/);
   });
 
   it('combines compatible variants in one order whatever order they are typed in', () => {
-    const a = parseVariants(['morale', 'break-tests', 'sustained-damage', 'morale']).choices!;
+    const a = parseVariants(['morale', 'break-tests', 'sustained-damage']).choices!;
     assert.deepEqual(
       a.map((c) => c.name),
       ['sustained-damage', 'break-tests', 'morale'],

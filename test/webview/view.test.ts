@@ -260,7 +260,7 @@ describe('engagement view (Chromium)', function () {
       const v = await view();
       await showResult(v, destroyerVsFrigates());
       await v.page.evaluate((id) => ((document.getElementById(id) as HTMLDetailsElement).open = true), IDS.advancedOptions);
-      // The rule-variant picker comes after Run: one checkbox per variant, then "beside the standard rules".
+      // The rule-variant picker comes before Run (as in the battle view): one checkbox per variant, then "beside the standard rules".
       const variants = ['sustained-damage', 'break-tests', 'retreat', 'morale', 'compare'].map((n) => `engagement-variant-${n}`);
       const order = [
         IDS.range,
@@ -269,8 +269,8 @@ describe('engagement view (Chromium)', function () {
         IDS.brace,
         IDS.shields,
         IDS.rounds,
-        IDS.run,
         ...variants,
+        IDS.run,
         `${IDS.advancedOptions}-summary`,
         IDS.trials,
         IDS.seed,

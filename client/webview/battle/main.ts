@@ -98,11 +98,18 @@ function render(r: BattleResult, partial: boolean): void {
   ui.empty.hidden = true;
   ui.results.hidden = false;
 
-  // Who wins: points victory is the headline; destroying the whole fleet is the decisive form.
+  // Who wins: points victory is the headline; destroying the whole fleet is the decisive form. Under
+  // morale the winner is the side with the higher morale, and with routs a fleet may leave the table
+  // fleeing rather than destroyed: the words say which.
+  const morale = r.variants.includes('morale');
+  const routs = morale || r.variants.includes('break-tests');
+  const wipes = routs ? 'destroys or routs the whole other fleet' : 'wipes out the other fleet';
   const lead = a.pointsVictory.p >= b.pointsVictory.p ? a : b;
+  const retreats = [a, b].filter((s) => (s.retreated?.p ?? 0) > 0).map((s) => `${fleetName(s)} retreats in ${formatPercent(s.retreated!.p)}`);
   ui.verdict.textContent =
-    `${fleetName(lead)} comes out ahead in ${formatPercent(lead.pointsVictory.p)} of battles (more points destroyed when the battle ends); ` +
-    `${fleetName(a)} wipes out the other fleet in ${formatPercent(a.annihilation.p)}, ${fleetName(b)} in ${formatPercent(b.annihilation.p)}.`;
+    `${fleetName(lead)} ${morale ? 'wins on morale' : 'comes out ahead'} in ${formatPercent(lead.pointsVictory.p)} of battles${morale ? '' : ' (more points destroyed when the battle ends)'}; ` +
+    `${fleetName(a)} ${wipes} in ${formatPercent(a.annihilation.p)}, ${fleetName(b)} in ${formatPercent(b.annihilation.p)}.` +
+    (retreats.length ? ` ${retreats.join(', ')} (the other side holds the field; points destroyed still decide the winner).` : '');
   ui.outcomeBar.replaceChildren();
   for (const [cls, p] of [
     ['a', a.pointsVictory.p],
@@ -120,7 +127,7 @@ function render(r: BattleResult, partial: boolean): void {
   );
   table(
     ui.outcomeTable,
-    ['', 'Ahead on points', 'Destroys the whole other fleet'],
+    ['', morale ? 'Wins on morale' : 'Ahead on points', routs ? 'Destroys or routs the whole other fleet' : 'Destroys the whole other fleet'],
     [
       [
         fleetName(a),

@@ -56,6 +56,11 @@ export function parseVariants(raw: unknown): { choices?: VariantChoice[]; errors
       errors.push(`Unknown variant ${clip(item)}; the variants are ${VARIANT_NAMES.join(', ')}.`);
       continue;
     }
+    // Twice (say with two thresholds) would silently keep one: say so instead.
+    if (byName.has(name)) {
+      errors.push(`Variant ${name} is given twice; give it once (with all its parameters: ${name}:a=1,b=2).`);
+      continue;
+    }
     const parameters: Record<string, number> = {};
     for (const [k, p] of Object.entries(def.parameters)) parameters[k] = p.default;
     const rest = cut < 0 ? '' : item.slice(cut + 1).trim();
