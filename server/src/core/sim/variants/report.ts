@@ -10,7 +10,11 @@ import { VARIANTS } from './index';
 import { textTable } from '../text-table';
 
 const pct = (p: number) => `${(100 * p).toFixed(1)}%`;
-const signed = (d: number, unit = '%', scale = 100, digits = 1) => `${d >= 0 ? '+' : '−'}${(Math.abs(d) * scale).toFixed(digits)}${unit}`;
+const signed = (d: number, unit = '%', scale = 100, digits = 1) => {
+  const shown = (Math.abs(d) * scale).toFixed(digits);
+  // A change that rounds to nothing is "+0.0", never "−0.0".
+  return `${d >= 0 || Number(shown) === 0 ? '+' : '−'}${shown}${unit}`;
+};
 
 const table = textTable;
 
