@@ -95,6 +95,16 @@ export type { BattleCommandArgs };
 // ---------------------------------------------------------------------------------------------
 // Requests and notifications
 
+/** A custom request: its method name and its typed `RequestType`, the name written once. */
+function request<P, R>(method: string): { readonly method: string; readonly type: RequestType<P, R, void> } {
+  return { method, type: new RequestType<P, R, void>(method) };
+}
+
+/** A custom notification: its method name and its typed `NotificationType`, the name written once. */
+function notification<P>(method: string): { readonly method: string; readonly type: NotificationType<P> } {
+  return { method, type: new NotificationType<P>(method) };
+}
+
 /** A card given by name, or by a position inside it (e.g. the cursor in a card file). */
 export type CardSelector = CardName | { uri: string; position: Position };
 
@@ -124,10 +134,7 @@ export interface SimulateResult extends SimulationResult {
  * (RequestCancelled). A run that reaches its work limit answers with fewer trials and
  * `engagement.cutShort`.
  */
-export const SimulateRequest = {
-  method: 'fabledStar/simulate',
-  type: new RequestType<SimulateParams, SimulateResult, void>('fabledStar/simulate'),
-} as const;
+export const SimulateRequest = request<SimulateParams, SimulateResult>('fabledStar/simulate');
 
 export interface CardInfo {
   name: string;
@@ -171,10 +178,7 @@ export function sameSelector(a: CardName, b: CardName): boolean {
 }
 
 /** client -> server: every card the workspace knows (open files and workspace card files), sorted by faction then name. */
-export const ListCardsRequest = {
-  method: 'fabledStar/listCards',
-  type: new RequestType<ListCardsParams, CardInfo[], void>('fabledStar/listCards'),
-} as const;
+export const ListCardsRequest = request<ListCardsParams, CardInfo[]>('fabledStar/listCards');
 
 export interface CardAtParams {
   uri: string;
@@ -185,10 +189,7 @@ export interface CardAtParams {
  * client -> server: the card at a position: the card whose text holds it in a card file, or the
  * card a fleet entry (or an embarked unit) names there. Null when there is none.
  */
-export const CardAtRequest = {
-  method: 'fabledStar/cardAt',
-  type: new RequestType<CardAtParams, CardInfo | null, void>('fabledStar/cardAt'),
-} as const;
+export const CardAtRequest = request<CardAtParams, CardInfo | null>('fabledStar/cardAt');
 
 export interface FleetSummaryParams {
   uri: string;
@@ -198,10 +199,7 @@ export interface FleetSummaryParams {
 export type { FleetEntrySummary, FleetSummary };
 
 /** client -> server: the points of a fleet list; null when the uri is not a fleet the server knows. */
-export const FleetSummaryRequest = {
-  method: 'fabledStar/fleetSummary',
-  type: new RequestType<FleetSummaryParams, FleetSummary | null, void>('fabledStar/fleetSummary'),
-} as const;
+export const FleetSummaryRequest = request<FleetSummaryParams, FleetSummary | null>('fabledStar/fleetSummary');
 
 export interface FleetSummaryChangedParams {
   uri: string;
@@ -211,10 +209,7 @@ export interface FleetSummaryChangedParams {
  * server -> client: a fleet's summary may have changed (its own text, or a card it uses, changed).
  * Sent after the fleet is re-validated, so a status bar can ask `fabledStar/fleetSummary` again.
  */
-export const FleetSummaryChangedNotification = {
-  method: 'fabledStar/fleetSummaryChanged',
-  type: new NotificationType<FleetSummaryChangedParams>('fabledStar/fleetSummaryChanged'),
-} as const;
+export const FleetSummaryChangedNotification = notification<FleetSummaryChangedParams>('fabledStar/fleetSummaryChanged');
 
 export interface RuleTextParams {
   /** A section number (12, "12" or "§12"); absent: every section. */
@@ -238,10 +233,7 @@ export interface RuleTextEntry {
  * `fabled-rule:` document. An unknown section gives an empty list. (Added by the client helper:
  * the client needs the server's rule text and does not bundle the rulebook itself.)
  */
-export const RuleTextRequest = {
-  method: 'fabledStar/ruleText',
-  type: new RequestType<RuleTextParams, RuleTextEntry[], void>('fabledStar/ruleText'),
-} as const;
+export const RuleTextRequest = request<RuleTextParams, RuleTextEntry[]>('fabledStar/ruleText');
 
 // ---------------------------------------------------------------------------------------------
 // Rosters (the Fleet view, Export Fleet Roster, Copy Roster as Text)
@@ -333,10 +325,7 @@ export interface RosterData {
  * client -> server: a fleet's roster (what the Fleet view shows, and an export in any format);
  * null when the uri is not a fleet the server knows. Refresh on `fabledStar/fleetSummaryChanged`.
  */
-export const RosterRequest = {
-  method: 'fabledStar/roster',
-  type: new RequestType<RosterParams, RosterData | null, void>('fabledStar/roster'),
-} as const;
+export const RosterRequest = request<RosterParams, RosterData | null>('fabledStar/roster');
 
 export type RosterEditParams = { uri: string; /** The document version the client saw; a stale edit is refused. */ version?: number } & (
   | { action: 'add'; card: string; count?: number }
@@ -350,10 +339,7 @@ export type RosterEditParams = { uri: string; /** The document version the clien
  * the source of truth; the client applies it as a workspace edit, so it can be undone). null when
  * the change cannot be made safely, or the document changed since `version`.
  */
-export const RosterEditRequest = {
-  method: 'fabledStar/rosterEdit',
-  type: new RequestType<RosterEditParams, TextEdit | null, void>('fabledStar/rosterEdit'),
-} as const;
+export const RosterEditRequest = request<RosterEditParams, TextEdit | null>('fabledStar/rosterEdit');
 
 /** A fleet list for the battle: an open document or a workspace file, by URI. */
 export interface BattleFleetSelector {
@@ -375,10 +361,7 @@ export interface BattleParams extends WorkDoneProgressParams, PartialResultParam
  * view fills in at once and sharpens); stops when cancelled (RequestCancelled). Fails with
  * RequestFailed and a sentence when a fleet is unknown, has errors, or the options are wrong.
  */
-export const BattleRequest = {
-  method: 'fabledStar/battle',
-  type: new RequestType<BattleParams, BattleResult, void>('fabledStar/battle'),
-} as const;
+export const BattleRequest = request<BattleParams, BattleResult>('fabledStar/battle');
 
 /** server -> client, as `$/progress` on the request's `partialResultToken`: the result so far. */
 export const BattlePartialResult = new ProgressType<BattleResult>();

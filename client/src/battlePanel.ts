@@ -17,13 +17,9 @@ import {
   type BattleViewMessage,
 } from '../webview/battle/messages';
 import type { Ctx } from './ctx';
-import { ViewPanel, ViewPanels, type ViewKind } from './viewPanel';
+import { pairTitle, ViewPanel, ViewPanels, type ViewKind } from './viewPanel';
 
 export const BATTLE_VIEW_TYPE = 'fabledStar.battle';
-
-function title(a: string, b: string): string {
-  return `Battle: ${a} vs ${b}`;
-}
 
 let tokens = 0;
 const progressToken = (what: string) => `fabledStar-battle-${what}-${process.pid}-${++tokens}`;
@@ -32,6 +28,7 @@ const BATTLE_VIEW: ViewKind<BattleViewMessage> = {
   viewType: BATTLE_VIEW_TYPE,
   name: 'battle view',
   bundle: 'battle',
+  title: 'Battle',
   render: renderBattleHtml,
   parse: parseBattleViewMessage,
 };
@@ -47,7 +44,7 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
     restored: BattleResult | undefined,
     onDispose: () => void,
   ) {
-    super(ctx, panel, BATTLE_VIEW, restored ? title(restored.sides[0].fleet, restored.sides[1].fleet) : 'Battle', onDispose);
+    super(ctx, panel, BATTLE_VIEW, restored ? pairTitle(BATTLE_VIEW, restored.sides[0].fleet, restored.sides[1].fleet) : 'Battle', onDispose);
     this.result = restored;
     if (restored)
       this.options = {
@@ -103,7 +100,7 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
       },
       (result) => {
         this.result = result;
-        this.panel.title = title(result.sides[0].fleet, result.sides[1].fleet);
+        this.panel.title = pairTitle(BATTLE_VIEW, result.sides[0].fleet, result.sides[1].fleet);
         this.post({ type: 'result', result, partial: false });
       },
     );

@@ -19,13 +19,9 @@ import {
 } from '../webview/messages';
 import { simulationOptions } from './config';
 import type { Ctx } from './ctx';
-import { ViewPanel, ViewPanels, type ViewKind } from './viewPanel';
+import { pairTitle, ViewPanel, ViewPanels, type ViewKind } from './viewPanel';
 
 export const VIEW_TYPE = 'fabledStar.engagement';
-
-function title(attacker: string, defender: string): string {
-  return `Engagement: ${attacker} vs ${defender}`;
-}
 
 /** A card as the panel knows it: its name for the request, and what its line in the view shows. */
 export type PanelCard = CardName & Omit<UnitFacts, 'name' | 'faction'>;
@@ -34,6 +30,7 @@ const ENGAGEMENT_VIEW: ViewKind<ViewMessage> = {
   viewType: VIEW_TYPE,
   name: 'engagement view',
   bundle: 'webview',
+  title: 'Engagement',
   render: renderWebviewHtml,
   parse: parseViewMessage,
 };
@@ -54,7 +51,7 @@ class EngagementPanel extends ViewPanel<HostMessage, ViewMessage, EngagementOpti
     onDispose: () => void,
     restoredEstimates?: SimulateResult['pointsEstimate'],
   ) {
-    super(ctx, panel, ENGAGEMENT_VIEW, title(attacker.name, defender.name), onDispose);
+    super(ctx, panel, ENGAGEMENT_VIEW, pairTitle(ENGAGEMENT_VIEW, attacker.name, defender.name), onDispose);
     this.result = restored;
     this.estimates = restoredEstimates;
     // The view sends every control, and no range means "any range": a setting cannot slip in under them.
@@ -95,7 +92,7 @@ class EngagementPanel extends ViewPanel<HostMessage, ViewMessage, EngagementOpti
         const { pointsEstimate, ...simulation } = result;
         this.result = simulation;
         this.estimates = pointsEstimate;
-        this.panel.title = title(result.attacker, result.defender);
+        this.panel.title = pairTitle(ENGAGEMENT_VIEW, result.attacker, result.defender);
         this.post({ type: 'result', result: simulation, ...(pointsEstimate ? { estimates: pointsEstimate } : {}) });
       },
     );
@@ -153,7 +150,7 @@ export class EngagementPanels extends ViewPanels<EngagementPanel> {
   /** Opens (or brings to front and reruns) the panel for this pair. */
   open(attacker: PanelCard, defender: PanelCard): void {
     if (this.reopen((p) => sameSelector(p.attacker, attacker) && sameSelector(p.defender, defender))) return;
-    const panel = this.createPanel(title(attacker.name, defender.name));
+    const panel = this.createPanel(pairTitle(ENGAGEMENT_VIEW, attacker.name, defender.name));
     this.add((forget) => new EngagementPanel(this.ctx, panel, attacker, defender, undefined, forget));
   }
 

@@ -18,10 +18,17 @@ export interface ViewKind<ViewMessage extends { type: string }> {
   name: string;
   /** The bundle's file name in dist/ (`battle` for dist/battle.js and dist/battle.css). */
   bundle: string;
+  /** What a panel's title calls its run: `Battle` in "Battle: A vs B". */
+  title: string;
   /** The page: the frame around the view's skeleton (client/webview/frame.ts). */
   render(cspSource: string, nonce: string, scriptUri: string, styleUri: string): string;
   /** Checks a message from the view; undefined when it is malformed. */
   parse(raw: unknown): ViewMessage | undefined;
+}
+
+/** A panel's title: the view's word and the two sides, "Battle: A vs B". */
+export function pairTitle<M extends { type: string }>(kind: ViewKind<M>, a: string, b: string): string {
+  return `${kind.title}: ${a} vs ${b}`;
 }
 
 /** The messages every view understands from its host. */

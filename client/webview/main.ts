@@ -17,6 +17,8 @@ import {
   PointElement,
   Tooltip,
   type ChartConfiguration,
+  type ChartDataset,
+  type ChartOptions,
 } from 'chart.js';
 import './style.css';
 import { ANY_RANGE, IDS } from './html';
@@ -193,42 +195,68 @@ function restyle(chart: Chart<'bar'> | Chart<'line'>): void {
 
 const percentTick = (value: string | number): string => `${Number(value)}%`;
 
+/**
+ * The chart on `canvas` showing `datasets` over `labels`: made with `options` the first time; after
+ * that only its labels and data change (its options, theme and size stay). The caller redraws it.
+ */
+function plot<T extends 'bar' | 'line'>(
+  chart: Chart<T> | undefined,
+  canvas: HTMLCanvasElement,
+  type: T,
+  labels: string[],
+  datasets: ChartDataset<T, number[]>[],
+  options: () => ChartOptions<T>,
+): Chart<T> {
+  if (!chart) return new Chart(canvas, { type, data: { labels, datasets }, options: options() } as ChartConfiguration<T>);
+  chart.data.labels = labels;
+  datasets.forEach((d, i) => (chart.data.datasets[i]!.data = d.data));
+  return chart;
+}
+
+/** The hull damage chart's options: bars without a legend, the chance as a percentage. */
+function hullChartOptions(): ChartOptions<'bar'> {
+  return {
+    ...STILL_CHART,
+    plugins: {
+      legend: { display: false },
+      tooltip: { callbacks: { label: (ctx) => `${formatPercent(Number(ctx.parsed.y) / 100)}` } },
+    },
+    scales: {
+      x: { ...themedAxis('HP lost'), grid: { display: false } },
+      y: { ...themedAxis('Chance'), beginAtZero: true, ticks: { callback: percentTick, color: pal().foreground } },
+    },
+  };
+}
+
+/** The survival chart's options: a line per unit with its legend below, the chance alive as a percentage. */
+function survivalChartOptions(): ChartOptions<'line'> {
+  return {
+    ...STILL_CHART,
+    plugins: {
+      legend: { position: 'bottom', labels: { usePointStyle: true, boxWidth: 8, boxHeight: 8, color: pal().foreground } },
+      tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label ?? ''}: ${formatPercent(Number(ctx.parsed.y) / 100)}` } },
+    },
+    scales: {
+      x: themedAxis('After round'),
+      y: { ...themedAxis('Chance alive'), min: 0, max: 100, ticks: { callback: percentTick, color: pal().foreground } },
+    },
+  };
+}
+
 function drawHullChart(result: SimulationResult): void {
   const { bars, binned } = distributionBars(result.volley.hullDamage);
   const labels = bars.map((b) => b.label);
   const data = bars.map((b) => b.p * 100);
-  if (!hullChart) {
-    const config: ChartConfiguration<'bar'> = {
-      type: 'bar',
-      data: {
-        labels,
-        datasets: [
-          {
-            label: 'Chance',
-            data,
-            backgroundColor: () => pal().bar,
-            borderColor: () => (pal().highContrast ? pal().border : pal().bar),
-            borderWidth: () => (pal().highContrast ? 1 : 0),
-          },
-        ],
-      },
-      options: {
-        ...STILL_CHART,
-        plugins: {
-          legend: { display: false },
-          tooltip: { callbacks: { label: (ctx) => `${formatPercent(Number(ctx.parsed.y) / 100)}` } },
-        },
-        scales: {
-          x: { ...themedAxis('HP lost'), grid: { display: false } },
-          y: { ...themedAxis('Chance'), beginAtZero: true, ticks: { callback: percentTick, color: pal().foreground } },
-        },
-      },
-    };
-    hullChart = new Chart(ui.hullChart, config);
-  } else {
-    hullChart.data.labels = labels;
-    hullChart.data.datasets[0]!.data = data;
-  }
+  const datasets: ChartDataset<'bar', number[]>[] = [
+    {
+      label: 'Chance',
+      data,
+      backgroundColor: () => pal().bar,
+      borderColor: () => (pal().highContrast ? pal().border : pal().bar),
+      borderWidth: () => (pal().highContrast ? 1 : 0),
+    },
+  ];
+  hullChart = plot(hullChart, ui.hullChart, 'bar', labels, datasets, hullChartOptions);
   const xScale = hullChart.options.scales?.['x'];
   if (xScale && 'title' in xScale && xScale.title) xScale.title.text = binned ? 'HP lost (grouped)' : 'HP lost';
   hullChart.update('none');
@@ -252,52 +280,29 @@ function drawSurvivalChart(result: SimulationResult): void {
   const labels = survival.map((s) => String(s.round));
   const attacker = survival.map((s) => s.attacker * 100);
   const defender = survival.map((s) => s.defender * 100);
-  if (!survivalChart) {
-    const config: ChartConfiguration<'line'> = {
-      type: 'line',
-      data: {
-        labels,
-        datasets: [
-          // Line styles differ as well as colours, so the two lines are told apart without colour.
-          {
-            label: 'Attacker alive',
-            data: attacker,
-            pointStyle: 'circle',
-            pointRadius: 3,
-            borderWidth: 2,
-            borderColor: () => pal().attacker,
-            backgroundColor: () => pal().attacker,
-          },
-          {
-            label: 'Defender alive',
-            data: defender,
-            pointStyle: 'rect',
-            pointRadius: 3,
-            borderWidth: 2,
-            borderDash: [6, 4],
-            borderColor: () => pal().defender,
-            backgroundColor: () => pal().defender,
-          },
-        ],
-      },
-      options: {
-        ...STILL_CHART,
-        plugins: {
-          legend: { position: 'bottom', labels: { usePointStyle: true, boxWidth: 8, boxHeight: 8, color: pal().foreground } },
-          tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label ?? ''}: ${formatPercent(Number(ctx.parsed.y) / 100)}` } },
-        },
-        scales: {
-          x: themedAxis('After round'),
-          y: { ...themedAxis('Chance alive'), min: 0, max: 100, ticks: { callback: percentTick, color: pal().foreground } },
-        },
-      },
-    };
-    survivalChart = new Chart(ui.survivalChart, config);
-  } else {
-    survivalChart.data.labels = labels;
-    survivalChart.data.datasets[0]!.data = attacker;
-    survivalChart.data.datasets[1]!.data = defender;
-  }
+  // Line styles differ as well as colours, so the two lines are told apart without colour.
+  const datasets: ChartDataset<'line', number[]>[] = [
+    {
+      label: 'Attacker alive',
+      data: attacker,
+      pointStyle: 'circle',
+      pointRadius: 3,
+      borderWidth: 2,
+      borderColor: () => pal().attacker,
+      backgroundColor: () => pal().attacker,
+    },
+    {
+      label: 'Defender alive',
+      data: defender,
+      pointStyle: 'rect',
+      pointRadius: 3,
+      borderWidth: 2,
+      borderDash: [6, 4],
+      borderColor: () => pal().defender,
+      backgroundColor: () => pal().defender,
+    },
+  ];
+  survivalChart = plot(survivalChart, ui.survivalChart, 'line', labels, datasets, survivalChartOptions);
   survivalChart.update('none');
   const last = survival[survival.length - 1]!;
   ui.survivalChart.setAttribute(

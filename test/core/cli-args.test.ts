@@ -12,6 +12,7 @@ import { runSim } from '../../server/src/cli/sim';
 import { runBalance } from '../../server/src/cli/balance';
 import { runRoster } from '../../server/src/cli/roster';
 import { runBattle } from '../../server/src/cli/battle';
+import { twoSidedCommand } from '../../server/src/cli/variants';
 
 function memoryIO(files: Record<string, string> = {}): CliIO & { out: string; err: string } {
   const io = {
@@ -132,6 +133,24 @@ describe('CLI arguments (cli/args.ts)', () => {
     assert.ok(typeof cmd !== 'number');
     const fleet: string = cmd.values.fleet;
     assert.equal(fleet, 'a');
+  });
+
+  it("builds a two-sided command: both sides required, then --cards, the run's flags and the variant flags", () => {
+    const spec = twoSidedCommand({ name: 'duel', help: 'h', sides: { red: 'NAME', blue: 'NAME' }, flags: { cover: { type: 'boolean' } } });
+    assert.deepEqual(Object.keys(spec.options), ['red', 'blue', 'cards', 'cover', 'variant', 'compare']);
+    assert.deepEqual(spec.formats, ['text', 'json']);
+    const missing = memoryIO();
+    assert.equal(parseCommand(spec, ['--red', 'a'], missing), 2);
+    assert.equal(missing.err, 'fabled-star duel: both --red NAME and --blue NAME are needed.\n');
+    const cmd = parseCommand(spec, ['--red', 'a', '--blue', 'b', '--cards', 'x', '--cards', 'y', '--cover', '--variant', 'morale', '--compare'], memoryIO());
+    assert.ok(typeof cmd !== 'number');
+    const red: string = cmd.values.red;
+    assert.equal(red, 'a');
+    assert.deepEqual(cmd.values.cards, ['x', 'y']);
+    assert.deepEqual(cmd.values.variant, ['morale']);
+    assert.equal(cmd.values.compare, true);
+    assert.equal(cmd.values.cover, true);
+    assert.equal(cmd.format, 'text');
   });
 
   it('every command answers an unknown option and a bad format the same way', async () => {

@@ -666,6 +666,8 @@ describe('sim: profiles from cards', () => {
       ld: undefined,
       combinedShields: true,
       weapons: [{ name: 'Maw Cannon', type: 'Piercing', range: 12, damage: 2, attacks: 3 }],
+      // The card's points ride along (the retreat variant weighs a duel's units by them).
+      points: 100,
     });
   });
   it("uses the card's base size and LD", () => {

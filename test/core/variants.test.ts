@@ -20,6 +20,7 @@ import { exactVolley } from '../../server/src/core/sim/volley-exact';
 import { makeRng } from '../../server/src/core/sim/dice';
 import { composeVariants, parseVariants, VARIANT_NAMES } from '../../server/src/core/sim/variants/index';
 import { sustainedHits } from '../../server/src/core/sim/variants/sustained-damage';
+import { comparedDone, comparedProgress, stepCompared } from '../../server/src/core/sim/variants/compare';
 import { simulate } from '../../server/src/core/sim/index';
 import type { BattleResult, UnitProfile, WeaponProfile } from '../../server/src/core/sim/types';
 import type { WeaponType } from '../../server/src/core/rules/data';
@@ -249,6 +250,29 @@ describe('variants: retreat', () => {
     assert.equal(r.sides[1].annihilation.p + r.sides[0].retreated!.p, 1, 'A is destroyed or retreats');
   });
 
+  it("in the duel (sim), weighs the two units by their cards' points, and the engagement ends with the retreat", () => {
+    // The duel plays two one-unit fleets without points; the retreat reads the profiles' card points.
+    const runner = unit({ name: 'Runner', hp: 1, points: 100 });
+    const hunter = unit({ name: 'Hunter', bs: 7, hp: 50, weapons: [gun('Energy', 1)], points: 300 });
+    const n = 20000;
+    const d = simulate(runner, hunter, { range: 12, rounds: 3, trials: n }, { variants: parseVariants(['retreat']).choices! });
+    within(d.engagement.retreated!.attacker, 0.5, n, 'the runner retreats whenever it lives through round 1');
+    assert.equal(d.engagement.retreated!.defender, 0);
+    assert.ok(Math.abs(d.engagement.meanRounds - 1) < 1e-12, `every duel ends in round 1, not ${d.engagement.meanRounds}`);
+    assert.deepEqual(d.engagement.roundsTaken, [{ value: 1, p: 1 }]);
+    // As the same two units as one-unit fleets with those points.
+    const b = variantBattle(fleet('A', [member(runner, 100)]), fleet('B', [member(hunter, 300)]), ['retreat'], { range: 12, rounds: 3, trials: n });
+    within(d.engagement.retreated!.attacker, b.sides[0].retreated!.p, n, 'the duel retreats as the battle does');
+    // Without card points the class's points stand in: two Destroyers are even, nobody retreats at the default threshold.
+    const even = simulate(
+      unit({ name: 'x', hp: 1 }),
+      unit({ name: 'y', hp: 1 }),
+      { range: 12, trials: 500 },
+      { variants: parseVariants(['retreat']).choices! },
+    );
+    assert.deepEqual(even.engagement.retreated, { attacker: 0, defender: 0 });
+  });
+
   it('respects its threshold: at 0.3 a side with a third of the enemy points fights on', () => {
     const r = variantBattle(weak(), strong(), ['retreat:threshold=0.3'], { rounds: 3, trials: 2000 });
     assert.equal(r.sides[0].retreated!.p, 0);
@@ -432,6 +456,7 @@ describe('variants: morale', () => {
           );
           assert.equal(d.engagement.rounds, 3);
           assert.ok(Math.abs(d.engagement.attackerWins + d.engagement.defenderWins - 1) < 1e-12);
+          assert.equal(d.engagement.neither, 0, 'exactly 0: always a winner');
           assert.equal(d.engagement.exact, undefined, 'the exact chain knows only the standard rules');
         },
       ),
@@ -452,5 +477,47 @@ describe('variants: compare', () => {
     assert.match(c.summary[0]!, /^With morale: Vanguard wins \d+% instead of \d+%/);
     // Without compare, no standard result.
     assert.equal(simulateBattle([a, b], { range: 12, trials: 10, variants: ['morale'] }).compare, undefined);
+  });
+});
+
+describe('variants: a variant run and the standard run beside it', () => {
+  /** A run of `total` slices of work that records which run each step went to. */
+  const fakeRun = (name: string, total: number, log: string[]) => {
+    let left = total;
+    return {
+      get done() {
+        return left === 0;
+      },
+      step(ops?: number) {
+        log.push(`${name}:${ops ?? 'all'}`);
+        left = ops === undefined ? 0 : Math.max(0, left - 1);
+        return left === 0;
+      },
+    };
+  };
+
+  it('steps the variant run to its end first, then the standard one, a slice at a time', () => {
+    const log: string[] = [];
+    const run = fakeRun('variant', 2, log);
+    const standard = fakeRun('standard', 1, log);
+    assert.equal(stepCompared(run, standard, 10), false);
+    assert.equal(stepCompared(run, standard, 10), false);
+    assert.equal(stepCompared(run, standard, 10), true);
+    assert.deepEqual(log, ['variant:10', 'variant:10', 'standard:10']);
+    assert.equal(comparedDone(run, standard), true);
+  });
+
+  it('runs both to the end without a slice size, and the variant alone without compare', () => {
+    const log: string[] = [];
+    assert.equal(stepCompared(fakeRun('variant', 3, log), fakeRun('standard', 3, log)), true);
+    assert.deepEqual(log, ['variant:all', 'standard:all']);
+    const alone = fakeRun('variant', 1, log);
+    assert.equal(comparedDone(alone, undefined), false);
+    assert.equal(stepCompared(alone, undefined, 5), true);
+  });
+
+  it('counts the progress of both runs', () => {
+    assert.deepEqual(comparedProgress({ trials: 3, requested: 10 }, undefined), { trials: 3, requested: 10 });
+    assert.deepEqual(comparedProgress({ trials: 10, requested: 10 }, { trials: 4, requested: 10 }), { trials: 14, requested: 20 });
   });
 });

@@ -13,7 +13,7 @@ import { created, FakePanel, Uri, useFakeVscode } from './fakeVscode';
 
 useFakeVscode();
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the stand-in is in place
-const { ViewPanel, ViewPanels } = require('../../client/src/viewPanel') as typeof ViewPanelModule;
+const { pairTitle, ViewPanel, ViewPanels } = require('../../client/src/viewPanel') as typeof ViewPanelModule;
 
 type Host = { type: 'busy' } | { type: 'error'; message: string } | { type: 'result'; value: number };
 type View = { type: 'ready' } | { type: 'rerun'; options: { n: number } } | { type: 'ping' };
@@ -22,6 +22,7 @@ const KIND: ViewPanelModule.ViewKind<View> = {
   viewType: 'test.view',
   name: 'test view',
   bundle: 'testview',
+  title: 'Test',
   render: (csp, nonce, script, style) => `<page csp="${csp}" nonce="${nonce}" script="${script}" style="${style}">`,
   parse: (raw) => (raw && typeof raw === 'object' && ['ready', 'rerun', 'ping'].includes((raw as { type: string }).type) ? (raw as View) : undefined),
 };
@@ -97,6 +98,10 @@ describe('panel host (client/src/viewPanel.ts)', () => {
     );
     const nonce = (html: string) => /nonce="([^"]+)"/.exec(html)![1];
     assert.notEqual(nonce(panel.webview.html), nonce(other.webview.html));
+  });
+
+  it("titles a panel with the view's word and the two sides", () => {
+    assert.equal(pairTitle(KIND, 'Lancer', 'Warden'), 'Test: Lancer vs Warden');
   });
 
   it('logs a malformed message and does nothing with it', async () => {

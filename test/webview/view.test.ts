@@ -175,6 +175,19 @@ describe('engagement view (Chromium)', function () {
       assert.equal(await hasColour(THEMES.light.vars['charts-blue']!), true, 'light theme blue bars after the switch');
       assert.equal(await hasColour(THEMES.dark.vars['charts-blue']!), false, 'no dark theme bars left');
     });
+    it("redraws both charts with the next result's figures, and the same figures as before the same way", async () => {
+      const v = await view();
+      const pictures = () =>
+        v.page.evaluate((ids) => ids.map((id) => (document.getElementById(id) as HTMLCanvasElement).toDataURL()), [IDS.hullChart, IDS.survivalChart]);
+      await showResult(v, destroyerVsFrigates());
+      const first = await pictures();
+      await showResult(v, simulated({ range: 9, trials: 500, seed: 1 }));
+      const second = await pictures();
+      assert.notEqual(second[0], first[0], 'new hull damage bars');
+      assert.notEqual(second[1], first[1], 'new survival lines');
+      await showResult(v, destroyerVsFrigates());
+      assert.deepEqual(await pictures(), first, 'the first figures drawn again as they were');
+    });
   });
 
   describe('controls', () => {
@@ -622,7 +635,7 @@ describe('engagement view (Chromium)', function () {
       assert.doesNotMatch(js, /https?:\/\/(?!www\.w3\.org)[a-z]/i, 'the bundle names no remote URL to load');
 
       const v = await view();
-      await showResult(v, hugeDefender());
+      await showResult(v, simulated({ range: 9, trials: 500, seed: 1 }));
       await showResult(v, destroyerVsFrigates());
       assert.deepEqual(await v.cspViolations(), [], 'Chart.js drew both charts without breaking the CSP');
       assert.deepEqual(

@@ -11,10 +11,10 @@ import { renderBattleVariants } from '../core/sim/variants/report';
 import type { BattleResult } from '../core/sim/types';
 import { BATTLE_DEFAULTS } from '../core/rules/data';
 import { fileUri, loadCards, readProblem } from './io';
-import { CARDS_OPTION, command, type CommandSpec, type OptionRow } from './args';
+import { command, type OptionRow } from './args';
 import { escapeControls } from './terminal';
 import { textTable as table } from '../core/sim/report';
-import { readVariantFlags, VARIANT_HELP, VARIANT_OPTIONS } from './variants';
+import { readVariantFlags, twoSidedCommand, VARIANT_HELP } from './variants';
 
 export const BATTLE_HELP = `Usage: fabled-star battle --fleet FILE --vs FILE [--cards PATH]... [options]
 
@@ -100,19 +100,13 @@ export function renderBattleReport(r: BattleResult): string {
   return out.join('\n') + '\n';
 }
 
-const BATTLE_COMMAND = {
+const BATTLE_COMMAND = twoSidedCommand({
   name: 'battle',
   help: BATTLE_HELP,
-  options: {
-    fleet: { type: 'string', required: 'FILE' },
-    vs: { type: 'string', required: 'FILE' },
-    cards: CARDS_OPTION,
-    // The battle's flags are its options' names (BATTLE_OPTION_KEYS).
-    ...Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, { type: 'string' } satisfies OptionRow])),
-    ...VARIANT_OPTIONS,
-  },
-  formats: ['text', 'json'],
-} as const satisfies CommandSpec;
+  sides: { fleet: 'FILE', vs: 'FILE' },
+  // The battle's flags are its options' names (BATTLE_OPTION_KEYS).
+  flags: Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, { type: 'string' } satisfies OptionRow])),
+});
 
 export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: usage }, io) => {
   const { fleet: fleetPath, vs: vsPath } = values;

@@ -10,8 +10,8 @@ import { ENGAGEMENT_DEFAULTS } from '../core/rules/data';
 import { nearest, SuggestBudget, SUGGEST_LIMITS } from '../core/model/suggest';
 import { loadCards } from './io';
 import { escapeStrings } from './terminal';
-import { CARDS_OPTION, command, type CommandSpec, type OptionRow } from './args';
-import { readVariantFlags, VARIANT_HELP, VARIANT_OPTIONS } from './variants';
+import { command, type OptionRow } from './args';
+import { readVariantFlags, twoSidedCommand, VARIANT_HELP } from './variants';
 
 export const SIM_HELP = `Usage: fabled-star sim --attacker NAME --defender NAME [--cards PATH]... [options]
 
@@ -80,19 +80,13 @@ function findCard(ws: Workspace, role: string, name: string): { ref?: CardRef; e
   return { error: `Unknown ${role.toLowerCase()} card "${name}".${near.length ? ` Did you mean: ${near.map((c) => `"${c}"`).join(', ')}?` : ''}` };
 }
 
-const SIM_COMMAND = {
+const SIM_COMMAND = twoSidedCommand({
   name: 'sim',
   help: SIM_HELP,
-  options: {
-    attacker: { type: 'string', required: 'NAME' },
-    defender: { type: 'string', required: 'NAME' },
-    cards: CARDS_OPTION,
-    // The simulation's flags are its option table's (OPTION_SPECS).
-    ...Object.fromEntries(OPTION_SPECS.map((o) => [o.flag, { type: o.kind === 'boolean' ? 'boolean' : 'string' } satisfies OptionRow])),
-    ...VARIANT_OPTIONS,
-  },
-  formats: ['text', 'json'],
-} as const satisfies CommandSpec;
+  sides: { attacker: 'NAME', defender: 'NAME' },
+  // The simulation's flags are its option table's (OPTION_SPECS).
+  flags: Object.fromEntries(OPTION_SPECS.map((o) => [o.flag, { type: o.kind === 'boolean' ? 'boolean' : 'string' } satisfies OptionRow])),
+});
 
 export const runSim = command(SIM_COMMAND, async ({ values, format, fail: usage }, io) => {
   const { attacker: attackerName, defender: defenderName } = values;

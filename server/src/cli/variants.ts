@@ -5,7 +5,7 @@
  * parameter is a usage problem that says why).
  */
 import { parseVariants, variantHelp, type VariantChoice } from '../core/sim/variants/index';
-import type { OptionRow } from './args';
+import { CARDS_OPTION, type CommandSpec, type OptionRow } from './args';
 
 export const VARIANT_OPTIONS = {
   variant: { type: 'string', multiple: true },
@@ -28,4 +28,30 @@ export function readVariantFlags(
   if (!v.choices) return usage(...v.errors.map((e) => `--variant: ${e}`));
   if (values.compare && !v.choices.length) return usage('--compare needs at least one --variant NAME (it shows the variant beside the standard rules).');
   return { choices: v.choices, compare: values.compare === true };
+}
+
+/** The required flag of one side of a two-sided command: `--fleet FILE`. */
+type SideRow = { type: 'string'; required: string };
+
+/**
+ * The option table of a command that plays one side against another (`sim`, `battle`): a required
+ * flag for each side (`sides` gives the word for its value), `--cards`, the run's own `flags`, and
+ * the variant flags; it writes text (default) or JSON.
+ */
+export function twoSidedCommand<S extends string, F extends Record<string, OptionRow>>(spec: {
+  name: string;
+  help: string;
+  sides: Record<S, string>;
+  flags: F;
+}): CommandSpec<Record<S, SideRow> & { cards: typeof CARDS_OPTION } & F & typeof VARIANT_OPTIONS> {
+  const sides = Object.fromEntries(Object.entries<string>(spec.sides).map(([flag, value]) => [flag, { type: 'string', required: value }])) as Record<
+    S,
+    SideRow
+  >;
+  return {
+    name: spec.name,
+    help: spec.help,
+    options: { ...sides, cards: CARDS_OPTION, ...spec.flags, ...VARIANT_OPTIONS },
+    formats: ['text', 'json'],
+  };
 }

@@ -82,16 +82,24 @@ export function changes(edits: { uri: string; span: Span; newText: string }[], t
   return out;
 }
 
-const COMPLETION_KINDS: Record<CompletionKind, CompletionItemKind> = {
-  key: CompletionItemKind.Property,
-  value: CompletionItemKind.Value,
-  enum: CompletionItemKind.EnumMember,
-  card: CompletionItemKind.Class,
-  snippet: CompletionItemKind.Snippet,
-  order: CompletionItemKind.Event,
-  ability: CompletionItemKind.Function,
-  faction: CompletionItemKind.Module,
-};
+/**
+ * A table from the core's kind names to an LSP enum's members, each written as the member's name
+ * (`Property` for `CompletionItemKind.Property`): the types check that every name is a member.
+ */
+export function kindTable<K extends string, E extends Record<string, number>>(lspEnum: E, names: Record<K, keyof E>): Record<K, E[keyof E]> {
+  return Object.fromEntries(Object.entries<keyof E>(names).map(([k, member]) => [k, lspEnum[member]])) as Record<K, E[keyof E]>;
+}
+
+const COMPLETION_KINDS: Record<CompletionKind, CompletionItemKind> = kindTable(CompletionItemKind, {
+  key: 'Property',
+  value: 'Value',
+  enum: 'EnumMember',
+  card: 'Class',
+  snippet: 'Snippet',
+  order: 'Event',
+  ability: 'Function',
+  faction: 'Module',
+});
 
 /** Snippet text as plain text, for clients without snippet support. */
 export function plainSnippet(snippet: string): string {
@@ -147,19 +155,19 @@ export function codeActionList(actions: CodeActionData[], only: string[] | undef
   return out;
 }
 
-const SYMBOL_KINDS: Record<SymbolKindName, SymbolKind> = {
-  card: SymbolKind.Class,
-  weapon: SymbolKind.Method,
-  order: SymbolKind.Event,
-  ability: SymbolKind.Property,
-  stats: SymbolKind.Struct,
-  fleet: SymbolKind.Module,
-  entry: SymbolKind.Object,
-  embarked: SymbolKind.Field,
-  faction: SymbolKind.Namespace,
-  commandAbility: SymbolKind.Function,
-  factionAbility: SymbolKind.Interface,
-};
+const SYMBOL_KINDS: Record<SymbolKindName, SymbolKind> = kindTable(SymbolKind, {
+  card: 'Class',
+  weapon: 'Method',
+  order: 'Event',
+  ability: 'Property',
+  stats: 'Struct',
+  fleet: 'Module',
+  entry: 'Object',
+  embarked: 'Field',
+  faction: 'Namespace',
+  commandAbility: 'Function',
+  factionAbility: 'Interface',
+});
 
 /** The outline as a tree (clients with hierarchical symbols) or as a flat list with container names. */
 export function documentSymbolList(syms: DocSymbol[], td: TextDocument, hierarchical: boolean): DocumentSymbol[] | SymbolInformation[] {

@@ -63,7 +63,6 @@ import {
   type CardInfo,
   type CardSelector,
   type FleetSummary,
-  type FleetSummaryParams,
   type ListCardsParams,
   type RosterData,
   type RosterEditParams,
@@ -126,10 +125,21 @@ function aboutDocument<P extends { textDocument: { uri: string } }, R>(
   return b.guarded(inDocument(handle), null);
 }
 
+/** A custom request as protocol/ declares it: its method (`fabledStar/listCards`) and its type. */
+interface CustomRequest<P, R, E> {
+  method: string;
+  type: RequestType<P, R, E>;
+}
+
+/** The log's name of a custom request: its method without the `fabledStar/` prefix (`listCards`). */
+export function requestName(method: string): string {
+  return method.replace(/^fabledStar\//, '');
+}
+
 /** A row for a custom request (protocol/) whose failure is logged and answered with `fallback`. */
-function customRequest<P, R, E>(name: string, type: RequestType<P, R, E>, handle: Handle<P | undefined, R>, fallback: R): HandlerEntry {
+function customRequest<P, R, E>(request: CustomRequest<P, R, E>, handle: Handle<P | undefined, R>, fallback: R): HandlerEntry {
   // The library types the answer through a conditional on R, which a generic R cannot meet: the cast says what holds.
-  return { name, register: (c, b) => c.onRequest(type, b.guarded(handle, fallback) as RequestHandler<P, R, E>) };
+  return { name: requestName(request.method), register: (c, b) => c.onRequest(request.type, b.guarded(handle, fallback) as RequestHandler<P, R, E>) };
 }
 
 /** The fleet list a custom request names, with every open file read first (so its cards are known); undefined when it is none. */
@@ -137,6 +147,24 @@ function requestedFleet(state: ServerState, uri: string | undefined): FleetDocum
   state.ensureAllOpen();
   const doc = uri ? state.ensure(uri) : undefined;
   return doc?.kind === 'fleet' ? doc : undefined;
+}
+
+/**
+ * A row for a custom request about the fleet list `params.uri`: answered with null when the uri is
+ * not a fleet the server knows (or the request failed); `handle` gets the fleet, read with its cards.
+ */
+function fleetRequest<P extends { uri: string }, R, E>(
+  request: CustomRequest<P, R | null, E>,
+  handle: (ctx: Context, doc: FleetDocument, params: P) => R | null,
+): HandlerEntry {
+  return customRequest(
+    request,
+    (ctx, params) => {
+      const doc = requestedFleet(ctx.state, params?.uri);
+      return doc && params ? handle(ctx, doc, params) : null;
+    },
+    null,
+  );
 }
 
 function selectCard({ state }: Context, sel: CardSelector | undefined) {
@@ -349,8 +377,7 @@ export const HANDLERS: HandlerEntry[] = [
   // Custom requests (protocol/)
 
   customRequest(
-    'listCards',
-    ListCardsRequest.type,
+    ListCardsRequest,
     (ctx, params: ListCardsParams | undefined) => {
       ctx.state.ensureAllOpen();
       const { state } = ctx;
@@ -370,8 +397,7 @@ export const HANDLERS: HandlerEntry[] = [
   ),
 
   customRequest(
-    'cardAt',
-    CardAtRequest.type,
+    CardAtRequest,
     (ctx, params: CardAtParams | undefined): CardInfo | null => {
       if (!params || typeof params.uri !== 'string' || !params.position) return null;
       ctx.state.ensureAllOpen();
@@ -381,45 +407,24 @@ export const HANDLERS: HandlerEntry[] = [
     null,
   ),
 
-  customRequest(
-    'fleetSummary',
-    FleetSummaryRequest.type,
-    ({ state }, params: FleetSummaryParams | undefined): FleetSummary | null => {
-      const doc = requestedFleet(state, params?.uri);
-      return doc ? fleetSummary(doc, state.ws) : null;
-    },
-    null,
-  ),
+  fleetRequest(FleetSummaryRequest, ({ state }, doc): FleetSummary => fleetSummary(doc, state.ws)),
 
-  customRequest(
-    'roster',
-    RosterRequest.type,
-    ({ state }, params: RosterParams | undefined): RosterData | null => {
-      const doc = requestedFleet(state, params?.uri);
-      if (!doc) return null;
-      const toRange = (uri: string, s: Span) => {
-        const td = state.textDoc(uri);
-        return td ? convert.range(td, s) : undefined;
-      };
-      return rosterData(doc, state.ws, toRange, params);
-    },
-    null,
-  ),
+  fleetRequest(RosterRequest, ({ state }, doc, params: RosterParams): RosterData => {
+    const toRange = (uri: string, s: Span) => {
+      const td = state.textDoc(uri);
+      return td ? convert.range(td, s) : undefined;
+    };
+    return rosterData(doc, state.ws, toRange, params);
+  }),
 
-  customRequest(
-    'rosterEdit',
-    RosterEditRequest.type,
-    ({ state }, params: RosterEditParams | undefined): TextEdit | null => {
-      const doc = requestedFleet(state, params?.uri);
-      const td = params?.uri ? state.textDoc(params.uri) : undefined;
-      if (!params || !doc || !td) return null;
-      // An edit computed on text the client no longer has would land in the wrong place.
-      if (typeof params.version === 'number' && state.documents.get(params.uri) && td.version !== params.version) return null;
-      const e = rosterEditOffsets(doc, params);
-      return e ? toTextEdit(e, (s) => convert.range(td, s)) : null;
-    },
-    null,
-  ),
+  fleetRequest(RosterEditRequest, ({ state }, doc, params: RosterEditParams): TextEdit | null => {
+    const td = state.textDoc(params.uri);
+    if (!td) return null;
+    // An edit computed on text the client no longer has would land in the wrong place.
+    if (typeof params.version === 'number' && state.documents.get(params.uri) && td.version !== params.version) return null;
+    const e = rosterEditOffsets(doc, params);
+    return e ? toTextEdit(e, (s) => convert.range(td, s)) : null;
+  }),
 
   {
     name: 'simulate',
@@ -505,8 +510,7 @@ export const HANDLERS: HandlerEntry[] = [
   },
 
   customRequest(
-    'ruleText',
-    RuleTextRequest.type,
+    RuleTextRequest,
     (_ctx, params: RuleTextParams | undefined): RuleTextEntry[] => {
       const wanted =
         params?.section !== undefined

@@ -17,6 +17,7 @@ import type {
   FleetDocument,
   FleetEntry,
   Order,
+  NamedRule,
   Problem,
   Span,
   StatEntry,
@@ -383,6 +384,25 @@ class Reader {
     return f;
   }
 
+  /** What every document starts with: its kind, uri, text and the problems found reading it. */
+  private docHead<K extends FabledDocument['kind']>(kind: K, uri: string, text: string) {
+    return { kind, uri, text, problems: this.problems };
+  }
+
+  /**
+   * A document's top-level mapping, read with its known keys: `g` gives an entry, `at` is where a
+   * missing key is reported (the first key, or the document's first line). Undefined, after
+   * reporting `whenEmpty` on the first line, when the document is empty.
+   */
+  private topLevel(top: YAMLNode | undefined, docSpan: Span, keys: readonly string[], where: string, whenEmpty: string) {
+    if (!top) {
+      this.report('FS-MISSING-FIELD', whenEmpty, docSpan);
+      return undefined;
+    }
+    const m = readMap(top, this.problems, keys, where);
+    return { at: m.list[0]?.keySpan ?? docSpan, g: (k: string) => m.entries.get(k) };
+  }
+
   /** A list under a key; a single mapping or scalar is accepted as a list of one when `single`. */
   private list(
     e: Entry | undefined,
@@ -645,68 +665,64 @@ class Reader {
   }
 
   private order(node: YAMLNode): Order | undefined {
-    const span = spanOf(node);
-    if (isScalar(node)) {
-      const raw = scalarText(node);
-      return { form: 'string', span, name: { value: raw.trim() || undefined, raw, span } };
-    }
-    if (node.kind !== Kind.MAP) {
-      this.report('FS-TYPE', `An order is a mapping (name, difficulty, range, effect) or a known order's name, not ${describeKind(node)}`, span);
-      return undefined;
-    }
-    const m = readMap(node, this.problems, ORDER_KEYS, 'on an order');
-    const head = m.list[0]?.keySpan ?? span;
-    const g = (k: string) => m.entries.get(k);
-    const name = this.required(this.str(g('name'), head, 'the order name'), g('name'), 'name', head, "the order's name");
-    const at = name.keySpan ?? head;
-    const o: Order = { form: 'mapping', span, name };
-    if (g('difficulty')) o.difficulty = this.num(g('difficulty'), at, 'a whole number of LD successes', signed);
-    if (g('range')) o.range = this.num(g('range'), at, 'a range in inches such as 12"', parseInches);
-    if (g('effect')) o.effect = this.str(g('effect'), at, 'the effect text');
-    return o;
+    return this.namedRule<Order>(node, 'order', '(name, difficulty, range, effect)', ORDER_KEYS, (o, g, at) => {
+      if (g('difficulty')) o.difficulty = this.num(g('difficulty'), at, 'a whole number of LD successes', signed);
+      if (g('range')) o.range = this.num(g('range'), at, 'a range in inches such as 12"', parseInches);
+      if (g('effect')) o.effect = this.str(g('effect'), at, 'the effect text');
+    });
   }
 
   private ability(node: YAMLNode): Ability | undefined {
+    return this.namedRule<Ability>(node, 'ability', '(name, text)', ABILITY_KEYS, (a, g, at) => {
+      if (g('text')) a.text = this.str(g('text'), at, 'the rule text');
+      if (g('range')) a.range = this.num(g('range'), at, 'a range in inches such as 6"', parseInches);
+    });
+  }
+
+  /**
+   * An order or an ability (`word`): a known one's name alone (form `string`), or a mapping of its
+   * `keys` with a name, whose other fields `fill` reads (`at`: where their problems land).
+   * Undefined, after saying what it should be, when it is neither.
+   */
+  private namedRule<T extends NamedRule>(
+    node: YAMLNode,
+    word: 'order' | 'ability',
+    fields: string,
+    keys: readonly string[],
+    fill: (rule: T, g: (k: string) => Entry | undefined, at: Span) => void,
+  ): T | undefined {
     const span = spanOf(node);
     if (isScalar(node)) {
       const raw = scalarText(node);
-      return { form: 'string', span, name: { value: raw.trim() || undefined, raw, span } };
+      return { form: 'string', span, name: { value: raw.trim() || undefined, raw, span } } as T;
     }
     if (node.kind !== Kind.MAP) {
-      this.report('FS-TYPE', `An ability is a mapping (name, text) or a known ability's name, not ${describeKind(node)}`, span);
+      this.report('FS-TYPE', `An ${word} is a mapping ${fields} or a known ${word}'s name, not ${describeKind(node)}`, span);
       return undefined;
     }
-    const m = readMap(node, this.problems, ABILITY_KEYS, 'on an ability');
+    const m = readMap(node, this.problems, keys, `on an ${word}`);
     const head = m.list[0]?.keySpan ?? span;
     const g = (k: string) => m.entries.get(k);
-    const name = this.required(this.str(g('name'), head, 'the ability name'), g('name'), 'name', head, "the ability's name");
-    const at = name.keySpan ?? head;
-    const a: Ability = { form: 'mapping', span, name };
-    if (g('text')) a.text = this.str(g('text'), at, 'the rule text');
-    if (g('range')) a.range = this.num(g('range'), at, 'a range in inches such as 6"', parseInches);
-    return a;
+    const name = this.required(this.str(g('name'), head, `the ${word} name`), g('name'), 'name', head, `the ${word}'s name`);
+    const rule = { form: 'mapping', span, name } as T;
+    fill(rule, g, name.keySpan ?? head);
+    return rule;
   }
 
   // ---------- faction ----------
 
   factionDoc(uri: string, text: string, top: YAMLNode | undefined): FactionDocument {
     const docSpan = firstLine(text);
-    const empty: FactionDocument = {
-      kind: 'faction',
-      uri,
-      text,
-      problems: this.problems,
-      faction: this.absent(docSpan),
-      doctrine: this.absent(docSpan),
-      units: [],
-    };
-    if (!top) {
-      this.report('FS-MISSING-FIELD', 'This Command Board is empty: give faction, doctrine, factionAbility and six commandAbilities', docSpan);
-      return empty;
-    }
-    const m = readMap(top, this.problems, FACTION_KEYS, 'on a Command Board');
-    const at = m.list[0]?.keySpan ?? docSpan;
-    const g = (k: string) => m.entries.get(k);
+    const empty: FactionDocument = { ...this.docHead('faction', uri, text), faction: this.absent(docSpan), doctrine: this.absent(docSpan), units: [] };
+    const read = this.topLevel(
+      top,
+      docSpan,
+      FACTION_KEYS,
+      'on a Command Board',
+      'This Command Board is empty: give faction, doctrine, factionAbility and six commandAbilities',
+    );
+    if (!read) return empty;
+    const { at, g } = read;
     const faction = this.required(this.str(g('faction'), at, 'the faction name'), g('faction'), 'faction', at, "the faction's name");
     const doctrineText = this.str(g('doctrine'), at, `a doctrine (${Object.keys(DOCTRINES).join(', ')})`);
     this.required(
@@ -803,21 +819,14 @@ class Reader {
   fleetDoc(uri: string, text: string, top: YAMLNode | undefined): FleetDocument {
     const docSpan = firstLine(text);
     const empty: FleetDocument = {
-      kind: 'fleet',
-      uri,
-      text,
-      problems: this.problems,
+      ...this.docHead('fleet', uri, text),
       name: this.absent(docSpan),
       faction: this.absent(docSpan),
       points: this.absent(docSpan),
     };
-    if (!top) {
-      this.report('FS-MISSING-FIELD', 'This fleet list is empty: give name, faction, points and units', docSpan);
-      return empty;
-    }
-    const m = readMap(top, this.problems, FLEET_KEYS, 'in a fleet list');
-    const at = m.list[0]?.keySpan ?? docSpan;
-    const g = (k: string) => m.entries.get(k);
+    const read = this.topLevel(top, docSpan, FLEET_KEYS, 'in a fleet list', 'This fleet list is empty: give name, faction, points and units');
+    if (!read) return empty;
+    const { at, g } = read;
     const doc: FleetDocument = {
       ...empty,
       name: this.required(this.str(g('name'), at, 'the fleet name'), g('name'), 'name', at, "the fleet's name"),

@@ -92,21 +92,21 @@ export interface Weapon {
   attacks: Field<number>;
 }
 
-export interface Order {
+/** What an order and an ability share: a mapping of fields, or (`string`) a known one's name alone. */
+export interface NamedRule {
   form: 'mapping' | 'string';
   span: Span;
   name: Field<string>;
-  difficulty?: Field<number>;
   range?: Field<number>;
+}
+
+export interface Order extends NamedRule {
+  difficulty?: Field<number>;
   effect?: Field<string>;
 }
 
-export interface Ability {
-  form: 'mapping' | 'string';
-  span: Span;
-  name: Field<string>;
+export interface Ability extends NamedRule {
   text?: Field<string>;
-  range?: Field<number>;
 }
 
 export interface UnitCard {

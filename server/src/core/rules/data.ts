@@ -219,13 +219,8 @@ export const SMALL_CRAFT_MAX_RANGE = 6;
 
 export const WEAPON_TYPES = ['Energy', 'Auto', 'Piercing', 'Ion', 'Blast'] as const;
 export type WeaponType = (typeof WEAPON_TYPES)[number];
-export const WEAPON_TYPE_ABBREVIATIONS: Readonly<Record<string, WeaponType>> = {
-  E: 'Energy',
-  A: 'Auto',
-  P: 'Piercing',
-  I: 'Ion',
-  B: 'Blast',
-};
+/** A weapon type may be written as its initial: E, A, P, I, B (the five initials differ). */
+export const WEAPON_TYPE_ABBREVIATIONS: Readonly<Record<string, WeaponType>> = Object.fromEntries(WEAPON_TYPES.map((t) => [t[0], t]));
 export const WEAPON_TYPE_SECTION = '12';
 /** Section 12: "Damage is rated 1 to 5." */
 export const WEAPON_DAMAGE = { min: 1, max: 5 } as const;

@@ -176,7 +176,7 @@ export interface BattleTotals {
   /** Points destroyed by each side, one entry per trial. */
   pointsDestroyed: [number[], number[]];
   roundsSum: number;
-  /** ended[r]: trials decided (a side annihilated) in round r + 1. */
+  /** ended[r]: trials that ended in round r + 1 with a side gone, or before the round limit by a hook. */
   ended: Float64Array;
   /** alive[u][r]: trials in which unit u was alive after round r + 1. */
   alive: Float64Array[];
@@ -1277,7 +1277,8 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
   const a1 = sideAlive(e, 1);
   if (a0 && !a1) totals.annihilation[0]++;
   if (a1 && !a0) totals.annihilation[1]++;
-  if (!a0 || !a1) totals.ended[played - 1]!++;
+  // Ended before the round limit: a side gone, or a hook ended it (a retreat, a rout of the last unit).
+  if (!a0 || !a1 || played < rounds) totals.ended[played - 1]!++;
   const winner = e.hooks.victory ? e.hooks.victory(view(e, played, pts)) : pts[0] > pts[1] + 1e-9 ? 0 : pts[1] > pts[0] + 1e-9 ? 1 : undefined;
   if (winner === undefined) totals.draws++;
   else totals.pointsVictory[winner]++;

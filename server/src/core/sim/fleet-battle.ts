@@ -12,7 +12,7 @@ import { OPTION_LIMITS } from './limits';
 import { asNumber, describeValue } from './options';
 import { sanitizeProfile } from './profile';
 import { composeVariants, parseVariants } from './variants/index';
-import { battleDifference, battleSummary } from './variants/compare';
+import { battleDifference, battleSummary, comparedDone, comparedProgress, stepCompared, type RunProgress } from './variants/compare';
 import type { VariantChoice, VariantInfo } from './variants/index';
 
 export type { Fleet, BattleUnit, BattleHooks } from './battle';
@@ -197,22 +197,16 @@ export class BattleSession {
 
   /** Runs about `ops` units of work: the variant battle first, then the standard one beside it. */
   step(ops?: number): boolean {
-    if (!this.run.done) this.run.step(ops);
-    else this.standard?.step(ops);
-    if (this.run.done && this.standard && !this.standard.done && ops === undefined) this.standard.step();
-    return this.done;
+    return stepCompared(this.run, this.standard, ops);
   }
 
   get done(): boolean {
-    return this.run.done && (!this.standard || this.standard.done);
+    return comparedDone(this.run, this.standard);
   }
 
   /** Battles run so far, and asked for (both runs with `compare`). */
-  get progress(): { trials: number; requested: number } {
-    const own = { trials: this.run.trials, requested: this.run.setup.trials };
-    if (!this.standard) return own;
-    const s = this.standard.progress;
-    return { trials: own.trials + s.trials, requested: own.requested + s.requested };
+  get progress(): RunProgress {
+    return comparedProgress({ trials: this.run.trials, requested: this.run.setup.trials }, this.standard?.progress);
   }
 
   /** The figures so far; with `compare`, the standard result beside them once it has run. */

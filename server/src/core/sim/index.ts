@@ -7,7 +7,7 @@
  */
 import type { EngagementOptions, EngagementResult, SimulationResult, UnitProfile } from './types';
 import type { VariantChoice } from './variants/index';
-import { engagementDifference, engagementSummary } from './variants/compare';
+import { comparedDone, comparedProgress, engagementDifference, engagementSummary, stepCompared, type RunProgress } from './variants/compare';
 import { simulateVolley } from './volley';
 import { ENGAGEMENT_ASSUMPTIONS, EngagementRun } from './engagement';
 import { FIRE_ASSUMPTIONS, weaponReach } from './fire';
@@ -65,23 +65,16 @@ export class SimulationRun {
 
   step(ops?: number): boolean {
     this.volley ??= simulateVolley(this.att, this.def, this.opts);
-    if (!this.engagement.done) this.engagement.step(ops);
-    else this.standard?.step(ops);
-    if (this.engagement.done && this.standard && !this.standard.done && ops === undefined) this.standard.step();
-    return this.done;
+    return stepCompared(this.engagement, this.standard, ops);
   }
 
   get done(): boolean {
-    return this.engagement.done && (!this.standard || this.standard.done);
+    return comparedDone(this.engagement, this.standard);
   }
 
   /** Trials run so far, and asked for (both engagements with `compare`). */
-  get progress(): { trials: number; requested: number } {
-    const s = this.standard;
-    return {
-      trials: this.engagement.trials + (s ? s.trials : 0),
-      requested: this.engagement.requested + (s ? s.requested : 0),
-    };
+  get progress(): RunProgress {
+    return comparedProgress(this.engagement, this.standard);
   }
 
   result(): SimulationResult {

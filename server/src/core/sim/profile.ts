@@ -117,6 +117,7 @@ export function profileFromCard(card: UnitCard): { profile?: UnitProfile; error?
       ...(move && move.length ? { move } : {}),
       ...(cr ? { cr: { target: cr.target, dice: cr.dice } } : {}),
       ...(t && Number.isInteger(t.n) && t.n >= 1 ? { tonnage: Math.min(t.n, PROFILE_LIMITS.tonnageMax) } : {}),
+      ...(typeof card.points.value === 'number' && Number.isFinite(card.points.value) && card.points.value >= 0 ? { points: card.points.value } : {}),
     },
   };
 }
@@ -189,6 +190,7 @@ export function sanitizeProfile(p: UnitProfile): UnitProfile {
     ...(src.tonnage !== undefined && typeof src.tonnage === 'number' && src.tonnage >= 1
       ? { tonnage: wholeIn(src.tonnage, 1, PROFILE_LIMITS.tonnageMax, 1) }
       : {}),
+    ...(typeof src.points === 'number' && Number.isFinite(src.points) && src.points >= 0 ? { points: src.points } : {}),
     weapons: weapons.map((w, i) => ({
       name: typeof w.name === 'string' ? w.name : `weapon ${i + 1}`,
       type: WEAPON_TYPES.includes(w.type) ? w.type : WEAPON_TYPES[0],

@@ -41,6 +41,11 @@ export interface UnitProfile {
   cr?: { target: number; dice: number };
   /** Tonnage: Ram rolls this many dice (section 13). */
   tonnage?: number;
+  /**
+   * The card's points, where known. The duel plays without points (its figures never depend on
+   * them); the retreat variant's policy weighs the two units by them.
+   */
+  points?: number;
 }
 
 export interface VolleyOptions {

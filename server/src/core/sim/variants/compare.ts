@@ -9,6 +9,40 @@ import { clearlyDifferent, variantTitles } from './catalog';
 
 export { clearlyDifferent, variantTitles };
 
+/** A run that goes a slice of work at a time (a battle, an engagement). */
+export interface SteppedRun {
+  readonly done: boolean;
+  step(ops?: number): unknown;
+}
+
+/** Trials run so far, and asked for. */
+export interface RunProgress {
+  trials: number;
+  requested: number;
+}
+
+/**
+ * Steps a variant's run and then, with `compare`, the standard rules' run beside it: a slice of
+ * `ops` goes to the variant run until it is done, then to the standard one; without `ops` both run
+ * to the end. True when both are done.
+ */
+export function stepCompared(run: SteppedRun, standard: SteppedRun | undefined, ops?: number): boolean {
+  if (!run.done) run.step(ops);
+  else standard?.step(ops);
+  if (run.done && standard && !standard.done && ops === undefined) standard.step();
+  return comparedDone(run, standard);
+}
+
+/** Whether the variant's run and the standard one (when there is one) are both done. */
+export function comparedDone(run: SteppedRun, standard: SteppedRun | undefined): boolean {
+  return run.done && (!standard || standard.done);
+}
+
+/** The progress of the variant's run and the standard one together. */
+export function comparedProgress(run: RunProgress, standard: RunProgress | undefined): RunProgress {
+  return standard ? { trials: run.trials + standard.trials, requested: run.requested + standard.requested } : { trials: run.trials, requested: run.requested };
+}
+
 const pct = (p: number) => `${Math.round(100 * p)}%`;
 
 function change(what: string, now: number, was: number, n1: number, n2: number): string {

@@ -9,15 +9,25 @@ import { basesLeft } from '../fire';
 import type { BattleView } from '../battle';
 import type { VariantDefinition } from './types';
 import { catalogEntry } from './catalog';
+import { CLASSES, type UnitClass } from '../../rules/data';
 
-/** Points a side still has on the table or waiting: each alive unit's bases left x points per base. */
+/**
+ * What a unit is worth to the retreat policy: its points in the battle, or, where the run carries
+ * none (the duel of `sim` plays two one-unit fleets without points, so that its standard figures
+ * never depend on them), its card's points, else its class's points in the rulebook.
+ */
+function worth(points: number, profile: { class: UnitClass; points?: number }): number {
+  return points > 0 ? points : (profile.points ?? CLASSES[profile.class]?.points ?? 0);
+}
+
+/** Points a side still has on the table or waiting: each alive unit's bases left x its worth per base. */
 export function remainingPoints(v: BattleView): [number, number] {
   const out: [number, number] = [0, 0];
   for (let i = 0; i < v.units.length; i++) {
     if (!v.alive[i]) continue;
     const u = v.units[i]!;
     const p = u.profile;
-    out[v.side[i] as 0 | 1] += (basesLeft(v.hull[i]!, p.hp) * u.points) / Math.max(1, p.bases);
+    out[v.side[i] as 0 | 1] += (basesLeft(v.hull[i]!, p.hp) * worth(u.points, p)) / Math.max(1, p.bases);
   }
   return out;
 }
@@ -55,6 +65,7 @@ export const RETREAT: VariantDefinition = {
         `Retreat: at the start of each round (from the first), a side whose remaining points (alive units, bases left x points per base) are below ${threshold * 100}% of the enemy's announces a retreat; the defender (the second fleet) is asked first.`,
         'Retreat: the retreat happens at the end of that round if both sides still have units: every unit of the retreating side leaves the battle alive (embarked units with their hosts) and the battle ends; the other side holds the field. There is no system to retreat to on this table, so a retreat is never refused.',
         'Retreat: retreating units are not destroyed (their survival counts them alive); points victory is still by points destroyed.',
+        "Retreat: in a duel (`sim`) each unit is weighed by its card's points (its class's in the rulebook where the card has none).",
       ],
     };
   },
