@@ -49,6 +49,9 @@ export interface CardResolution {
 /** Files up to this size read with no edits expected keep no parse cache (a card file is a few kilobytes). */
 export const UNEDITED_CACHE_CHARS = 64 * 1024;
 
+/** How many card changes the workspace remembers for `cardChangesSince`. */
+const CARD_LOG_MAX = 1024;
+
 export class Workspace {
   private docs = new Map<string, FabledDocument>();
   /** The fleet documents' URIs (a few hundred among thousands of card files). */
@@ -75,6 +78,12 @@ export class Workspace {
   version = 0;
   /** Bumped on every change that can touch a card (not on a fleet edit), for data derived from cards only. */
   cardsVersion = 0;
+  /**
+   * The URI of each change that bumped `cardsVersion`, the last ones only: entry i made version
+   * `cardLogBase + i + 1`. Lets data derived from cards catch up document by document.
+   */
+  private cardLog: string[] = [];
+  private cardLogBase = 0;
 
   /**
    * Adds or replaces a document; returns the parsed document (reused when the text is unchanged).
@@ -101,7 +110,7 @@ export class Workspace {
     else this.fleetUris.delete(uri);
     const cards = doc.kind !== 'fleet' || (old !== undefined && old.kind !== 'fleet');
     if (cards) this.reindex(uri, doc);
-    this.changed(cards);
+    this.changed(cards, uri);
     return doc;
   }
 
@@ -112,7 +121,7 @@ export class Workspace {
       this.fleetUris.delete(uri);
       if (old?.kind !== 'fleet') this.reindex(uri, undefined);
       this.order.delete(uri);
-      this.changed(old?.kind !== 'fleet');
+      this.changed(old?.kind !== 'fleet', uri);
     }
   }
 
@@ -138,11 +147,32 @@ export class Workspace {
     return out.sort((a, b) => (this.order.get(a.uri) ?? 0) - (this.order.get(b.uri) ?? 0));
   }
 
+  /**
+   * The URIs of the documents whose changes made `cardsVersion` move on from `since` (repeats
+   * possible), or undefined when that is too long ago to say (then derive afresh).
+   */
+  cardChangesSince(since: number): readonly string[] | undefined {
+    if (since < this.cardLogBase || since > this.cardsVersion) return undefined;
+    return this.cardLog.slice(since - this.cardLogBase);
+  }
+
+  /** Position of a document in document order (the order of `documents()`); undefined: not here. */
+  orderOf(uri: string): number | undefined {
+    return this.docs.has(uri) ? this.order.get(uri) : undefined;
+  }
+
   /** `cards`: whether the change can touch the card index (fleets hold no cards, so a fleet edit keeps it). */
-  private changed(cards = true): void {
+  private changed(cards: boolean, uri: string): void {
     this.version++;
     if (cards) {
       this.cardsVersion++;
+      this.cardLog.push(uri);
+      // A first scan adds thousands of files: whoever is that far behind derives afresh anyway.
+      if (this.cardLog.length > CARD_LOG_MAX) {
+        const drop = this.cardLog.length - CARD_LOG_MAX / 2;
+        this.cardLog = this.cardLog.slice(drop);
+        this.cardLogBase += drop;
+      }
       this.derived = { cardsOf: new Map() };
     }
   }

@@ -211,10 +211,35 @@ function memberOf(card: UnitCard, faction: string): FieldMember | undefined {
   return member;
 }
 
+/** The order of the field's even pick within a class: faction, then name. */
+export function fieldOrder(a: FieldMember, b: FieldMember): number {
+  return a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0;
+}
+
+/**
+ * At most `max` members: when there are more, an even pick across classes (round by round in class
+ * order, each class's members in `fieldOrder`), from `byClass` (per class, its first `max` members
+ * in that order, or more).
+ */
+export function evenPick(byClass: readonly (readonly FieldMember[])[], max: number): FieldMember[] {
+  const out: FieldMember[] = [];
+  for (let round = 0; out.length < max; round++) {
+    let any = false;
+    for (const list of byClass) {
+      if (round < list.length && out.length < max) {
+        out.push(list[round]!);
+        any = true;
+      }
+    }
+    if (!any) break;
+  }
+  return out;
+}
+
 /** At most `max` members, an even pick across classes (in class order, then faction and name). */
 function capField(members: FieldMember[], max: number): FieldMember[] {
   if (members.length <= max) return members;
-  const order = (a: FieldMember, b: FieldMember) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0);
+  const order = fieldOrder;
   // Per class, the first `max` in that order (no class can give more), kept sorted while scanning:
   // most cards are turned away by one comparison with the last kept.
   const kept = new Map<UnitClass, FieldMember[]>(CLASS_NAMES.map((c) => [c, []]));
@@ -231,19 +256,10 @@ function capField(members: FieldMember[], max: number): FieldMember[] {
     list.splice(lo, 0, m);
     if (list.length > max) list.pop();
   }
-  const byClass = CLASS_NAMES.map((c) => kept.get(c)!);
-  const out: FieldMember[] = [];
-  for (let round = 0; out.length < max; round++) {
-    let any = false;
-    for (const list of byClass) {
-      if (round < list.length && out.length < max) {
-        out.push(list[round]!);
-        any = true;
-      }
-    }
-    if (!any) break;
-  }
-  return out;
+  return evenPick(
+    CLASS_NAMES.map((c) => kept.get(c)!),
+    max,
+  );
 }
 
 const fitMemo = new Map<string, Omit<ReferenceField, 'id' | 'source' | 'description' | 'available'>>();
@@ -265,13 +281,28 @@ export function referenceField(cards: readonly CardLike[], bundled: () => readon
 
 /** The same, from the standard-cost cards already picked out (one per faction and name). */
 export function referenceFieldOf(given: FieldMember[], bundled: () => readonly CardLike[], givenWhere = 'the cards given'): ReferenceField {
-  let source: FieldSource = 'workspace';
-  let candidates = given;
-  if (candidates.length < POINTS_ESTIMATE.minField) {
-    source = 'examples';
-    candidates = standardCards(bundled());
+  if (given.length < POINTS_ESTIMATE.minField) {
+    const examples = standardCards(bundled());
+    return fieldOf(capField(examples, POINTS_ESTIMATE.maxField), examples.length, 'examples', 'the bundled example cards');
   }
-  const members = capField(candidates, POINTS_ESTIMATE.maxField);
+  return fieldOf(capField(given, POINTS_ESTIMATE.maxField), given.length, 'workspace', givenWhere);
+}
+
+/**
+ * The same, from the members already capped: `members` is what `capField` picks out of `available`
+ * standard-cost cards (one per faction and name). What a field kept up to date card by card gives.
+ */
+export function referenceFieldOfCapped(
+  members: FieldMember[],
+  available: number,
+  bundled: () => readonly CardLike[],
+  givenWhere = 'the cards given',
+): ReferenceField {
+  if (available < POINTS_ESTIMATE.minField) return referenceFieldOf([], bundled, givenWhere);
+  return fieldOf(members, available, 'workspace', givenWhere);
+}
+
+function fieldOf(members: FieldMember[], available: number, source: FieldSource, where: string): ReferenceField {
   const fitKey = members.map((m) => m.key).join('\u0001');
   let fit = fitMemo.get(fitKey);
   if (!fit) {
@@ -279,10 +310,9 @@ export function referenceFieldOf(given: FieldMember[], bundled: () => readonly C
     if (fitMemo.size > 16) fitMemo.clear();
     fitMemo.set(fitKey, fit);
   }
-  const where = source === 'examples' ? 'the bundled example cards' : givenWhere;
-  const picked = members.length < candidates.length ? `${members.length} of the ${candidates.length} cards` : `${members.length} cards`;
+  const picked = members.length < available ? `${members.length} of the ${available} cards` : `${members.length} cards`;
   const description = `${picked} at their class's standard points from ${where}`;
-  return { id: `${source}\u0002${fitKey}`, source, description, available: candidates.length, ...fit };
+  return { id: `${source}\u0002${fitKey}`, source, description, available, ...fit };
 }
 
 function mean(xs: number[]): number {

@@ -4,7 +4,9 @@
  */
 import type { Workspace } from '../workspace';
 import { exampleWorkspace } from '../examples/index';
-import { referenceField, referenceFieldOf, estimateCard, standardCards } from './estimate';
+import { referenceField, referenceFieldOf, referenceFieldOfCapped, estimateCard, standardCards, evenPick, fieldOrder } from './estimate';
+import { CLASS_NAMES, POINTS_ESTIMATE } from '../rules/data';
+import type { UnitClass } from '../rules/data';
 import type { CardLike, FieldMember, PointsEstimate, ReferenceField } from './estimate';
 import type { FabledDocument, UnitCard } from '../model/types';
 
@@ -28,37 +30,164 @@ export function fieldFor(cards: readonly CardLike[]): ReferenceField {
   return referenceField(cards, bundledCards);
 }
 
-const wsFields = new WeakMap<Workspace, { version: number; field: ReferenceField }>();
 /** Each document's standard-cost cards, by document object (a document's object changes with its text). */
 const docCandidates = new WeakMap<FabledDocument, FieldMember[]>();
 
+function candidatesOf(doc: FabledDocument): FieldMember[] {
+  if (doc.kind === 'fleet') return [];
+  let list = docCandidates.get(doc);
+  if (!list) {
+    const faction = doc.faction.value ?? '';
+    list = standardCards(doc.units.map((card) => ({ card, faction })));
+    docCandidates.set(doc, list);
+  }
+  return list;
+}
+
+/** A document's standard-cost card, where its document stands in document order and it in the document. */
+interface Entry {
+  order: number;
+  pos: number;
+  member: FieldMember;
+}
+
+function findSorted(list: readonly FieldMember[], m: FieldMember): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (fieldOrder(list[mid]!, m) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
- * The reference field of a workspace, recomputed only when its cards change, and then only from the
- * documents that changed (a keystroke in one file of thousands re-reads that file alone).
+ * A workspace's reference field kept up to date document by document. The field's candidates are
+ * the standard-cost cards, one per faction and name: the first in document order (what a rebuild
+ * walking `documents()` keeps). Kept: each name's cards in document order, and the candidates of
+ * each class in the field's pick order, so a change costs the changed document's cards, not a walk
+ * of every card.
+ */
+class FieldState {
+  version = -1;
+  field: ReferenceField | undefined;
+  private readonly perDoc = new Map<string, Entry[]>();
+  /** Faction and name -> every document's card of that name, in document order (the first is the candidate). */
+  private readonly byId = new Map<string, Entry[]>();
+  /** Per class, its candidates in `fieldOrder`. */
+  private readonly byClass = new Map<UnitClass, FieldMember[]>(CLASS_NAMES.map((c) => [c, []]));
+
+  /** Every document afresh (in document order). */
+  build(ws: Workspace): void {
+    for (const doc of ws.documents()) {
+      const order = ws.orderOf(doc.uri) ?? 0;
+      const entries = candidatesOf(doc).map((member, pos) => ({ order, pos, member }));
+      if (!entries.length) continue;
+      this.perDoc.set(doc.uri, entries);
+      for (const e of entries) {
+        const list = this.byId.get(e.member.id);
+        if (list) list.push(e);
+        else this.byId.set(e.member.id, [e]);
+      }
+    }
+    for (const list of this.byId.values()) this.byClass.get(list[0]!.member.class)!.push(list[0]!.member);
+    for (const list of this.byClass.values()) list.sort(fieldOrder);
+  }
+
+  /** Takes one document's current state (gone, a fleet, or its cards now). */
+  update(ws: Workspace, uri: string): void {
+    for (const e of this.perDoc.get(uri) ?? []) {
+      const list = this.byId.get(e.member.id)!;
+      const at = list.indexOf(e);
+      list.splice(at, 1);
+      if (at !== 0) continue;
+      this.removeCandidate(e.member);
+      if (list.length) this.addCandidate(list[0]!.member);
+      else this.byId.delete(e.member.id);
+    }
+    this.perDoc.delete(uri);
+    const doc = ws.get(uri);
+    const order = ws.orderOf(uri);
+    if (!doc || order === undefined) return;
+    const entries = candidatesOf(doc).map((member, pos) => ({ order, pos, member }));
+    if (!entries.length) return;
+    this.perDoc.set(uri, entries);
+    for (const e of entries) {
+      let list = this.byId.get(e.member.id);
+      if (!list) this.byId.set(e.member.id, (list = []));
+      let at = list.length;
+      while (at > 0 && list[at - 1]!.order > order) at--;
+      list.splice(at, 0, e);
+      if (at !== 0) continue;
+      if (list.length > 1) this.removeCandidate(list[1]!.member);
+      this.addCandidate(e.member);
+    }
+  }
+
+  private addCandidate(m: FieldMember): void {
+    const list = this.byClass.get(m.class)!;
+    list.splice(findSorted(list, m), 0, m);
+  }
+
+  private removeCandidate(m: FieldMember): void {
+    const list = this.byClass.get(m.class)!;
+    let at = findSorted(list, m);
+    while (at < list.length && list[at] !== m) at++;
+    if (at < list.length) list.splice(at, 1);
+  }
+
+  /** The field of the candidates now, as `referenceFieldOf` would make it from them in document order. */
+  makeField(): ReferenceField {
+    const available = this.byId.size;
+    const max = POINTS_ESTIMATE.maxField;
+    let members: FieldMember[];
+    if (available <= max) {
+      const firsts = [...this.byId.values()].map((l) => l[0]!);
+      firsts.sort((a, b) => a.order - b.order || a.pos - b.pos);
+      members = firsts.map((e) => e.member);
+    } else
+      members = evenPick(
+        CLASS_NAMES.map((c) => this.byClass.get(c)!),
+        max,
+      );
+    return referenceFieldOfCapped(members, available, bundledCards, 'this workspace');
+  }
+}
+
+const wsFields = new WeakMap<Workspace, FieldState>();
+
+/**
+ * The reference field of a workspace, kept while its cards are unchanged and then brought up to
+ * date from the documents that changed only (a keystroke in one file of thousands reads that file).
  */
 export function workspaceField(ws: Workspace): ReferenceField {
-  const hit = wsFields.get(ws);
+  let st = wsFields.get(ws);
   // Fleets hold no cards: a fleet edit keeps the field (it is read after every edit).
-  if (hit && hit.version === ws.cardsVersion) return hit.field;
+  if (st?.field && st.version === ws.cardsVersion) return st.field;
+  const changes = st ? ws.cardChangesSince(st.version) : undefined;
+  if (!st || !changes) {
+    st = new FieldState();
+    st.build(ws);
+    wsFields.set(ws, st);
+  } else for (const uri of new Set(changes)) st.update(ws, uri);
+  st.version = ws.cardsVersion;
+  st.field = st.makeField();
+  return st.field;
+}
+
+/** The reference field of a workspace built afresh from every document (what `workspaceField` keeps up to date). */
+export function workspaceFieldAfresh(ws: Workspace): ReferenceField {
   const candidates: FieldMember[] = [];
   const seen = new Set<string>();
   for (const doc of ws.documents()) {
-    if (doc.kind === 'fleet') continue;
-    let list = docCandidates.get(doc);
-    if (!list) {
-      const faction = doc.faction.value ?? '';
-      list = standardCards(doc.units.map((card) => ({ card, faction })));
-      docCandidates.set(doc, list);
-    }
-    for (const m of list) {
+    for (const m of candidatesOf(doc)) {
       if (seen.has(m.id)) continue;
       seen.add(m.id);
       candidates.push(m);
     }
   }
-  const field = referenceFieldOf(candidates, bundledCards, 'this workspace');
-  wsFields.set(ws, { version: ws.cardsVersion, field });
-  return field;
+  return referenceFieldOf(candidates, bundledCards, 'this workspace');
 }
 
 /** A card's estimate against its workspace's field. */
