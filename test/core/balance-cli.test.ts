@@ -6,6 +6,7 @@ import { strict as assert } from 'node:assert';
 import { runBalance } from '../../server/src/cli/balance';
 import type { CliIO } from '../../server/src/cli/io';
 import { CLASSES, CLASS_NAMES } from '../../server/src/core/rules/data';
+import { memoryIO as sharedMemoryIO } from './memoryIO';
 
 const HOMEBREW = `faction: Lab
 units:
@@ -53,31 +54,8 @@ const FIELD = [
 ].join('\n');
 
 function memoryIO(files: Record<string, string>): CliIO & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout(s: string) {
-      io.out += s;
-    },
-    stderr(s: string) {
-      io.err += s;
-    },
-    readFile(p: string) {
-      const t = files[p];
-      if (t === undefined) throw Object.assign(new Error('EACCES'), { code: 'EACCES' });
-      return t;
-    },
-    isDirectory: (p: string) => Object.keys(files).some((f) => f.startsWith(p.replace(/\/?$/, '/'))),
-    exists: (p: string) => p in files || Object.keys(files).some((f) => f.startsWith(p.replace(/\/?$/, '/'))),
-    listYaml: (dir: string, problems?: string[]) =>
-      dir === '/ws/secret'
-        ? (problems?.push('cannot list /ws/secret: EACCES'), [])
-        : Object.keys(files)
-            .filter((f) => f.startsWith(dir.replace(/\/?$/, '/')))
-            .sort(),
-    cwd: '/ws',
-  };
-  return io;
+  // A locked file and a folder that cannot be listed, as the balance tests need.
+  return sharedMemoryIO(files, { readError: 'EACCES', unlistable: { '/ws/secret': 'cannot list /ws/secret: EACCES' } });
 }
 
 const FILES = { '/ws/lab/homebrew.unit.yaml': HOMEBREW, '/ws/ref/field.unit.yaml': FIELD };

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { runBattle } from '../../server/src/cli/battle';
 import { escapeControls } from '../../server/src/cli/terminal';
 import { nodeIO, type CliIO } from '../../server/src/cli/io';
+import { memoryIO } from './memoryIO';
 
 const CARDS = `faction: Testers
 units:
@@ -43,32 +44,6 @@ units:
   - unit: Maw Frigate
     count: 3
 `;
-
-function memoryIO(files: Record<string, string>): CliIO & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout(s: string) {
-      io.out += s;
-    },
-    stderr(s: string) {
-      io.err += s;
-    },
-    readFile(p: string) {
-      const t = files[p];
-      if (t === undefined) throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
-      return t;
-    },
-    isDirectory: (p: string) => Object.keys(files).some((f) => f.startsWith(p.replace(/\/?$/, '/'))),
-    exists: (p: string) => p in files || Object.keys(files).some((f) => f.startsWith(p.replace(/\/?$/, '/'))),
-    listYaml: (dir: string) =>
-      Object.keys(files)
-        .filter((f) => f.startsWith(dir.replace(/\/?$/, '/')))
-        .sort(),
-    cwd: '/ws',
-  };
-  return io;
-}
 
 const FILES: Record<string, string> = { '/ws/cards/test.unit.yaml': CARDS, '/ws/a.fleet.yaml': FLEET_A, '/ws/b.fleet.yaml': FLEET_B };
 const BASE = ['--fleet', '/ws/a.fleet.yaml', '--vs', '/ws/b.fleet.yaml', '--trials', '2000'];

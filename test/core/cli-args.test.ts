@@ -13,29 +13,7 @@ import { runBalance } from '../../server/src/cli/balance';
 import { runRoster } from '../../server/src/cli/roster';
 import { runBattle } from '../../server/src/cli/battle';
 import { twoSidedCommand } from '../../server/src/cli/variants';
-
-function memoryIO(files: Record<string, string> = {}): CliIO & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout(s: string) {
-      io.out += s;
-    },
-    stderr(s: string) {
-      io.err += s;
-    },
-    readFile(p: string) {
-      const t = files[p];
-      if (t === undefined) throw Object.assign(new Error('gone'), { code: 'ENOENT' });
-      return t;
-    },
-    isDirectory: () => false,
-    exists: (p: string) => p in files,
-    listYaml: () => [],
-    cwd: '/ws',
-  };
-  return io;
-}
+import { memoryIO } from './memoryIO';
 
 const SPEC = {
   name: 'demo',

@@ -6,6 +6,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { runSim, closestNames } from '../../server/src/cli/sim';
 import { nodeIO, type CliIO } from '../../server/src/cli/io';
+import { memoryIO } from './memoryIO';
 
 const CARDS = `faction: Testers
 units:
@@ -27,32 +28,6 @@ units:
     points: 190
     stats: { M: 9, BS: 5+ }
 `;
-
-function memoryIO(files: Record<string, string>): CliIO & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout(s: string) {
-      io.out += s;
-    },
-    stderr(s: string) {
-      io.err += s;
-    },
-    readFile(p: string) {
-      const t = files[p];
-      if (t === undefined) throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
-      return t;
-    },
-    isDirectory: (p: string) => Object.keys(files).some((f) => f.startsWith(p.replace(/\/?$/, '/'))),
-    exists: (p: string) => p in files,
-    listYaml: (dir: string) =>
-      Object.keys(files)
-        .filter((f) => f.startsWith(dir.replace(/\/?$/, '/')))
-        .sort(),
-    cwd: '/ws',
-  };
-  return io;
-}
 
 const FILES = { '/ws/cards/test.unit.yaml': CARDS };
 const BASE = ['--cards', '/ws/cards', '--attacker', 'Lance Destroyer', '--defender', 'Maw Frigate', '--trials', '2000'];
