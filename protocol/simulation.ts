@@ -16,6 +16,7 @@ export {
   variantConflict,
   clearlyDifferent,
   variantTitles,
+  variantEffects,
   type VariantEntry,
 } from '../server/src/core/sim/variants/catalog';
 export type { VariantInfo } from '../server/src/core/sim/variants/types';

@@ -19,6 +19,7 @@ import { applyHits, planFire } from '../../server/src/core/sim/fire';
 import { exactVolley } from '../../server/src/core/sim/volley-exact';
 import { makeRng } from '../../server/src/core/sim/dice';
 import { composeVariants, parseVariants, VARIANT_NAMES } from '../../server/src/core/sim/variants/index';
+import { variantEffects } from '../../server/src/core/sim/variants/catalog';
 import { sustainedHits } from '../../server/src/core/sim/variants/sustained-damage';
 import { comparedDone, comparedProgress, stepCompared } from '../../server/src/core/sim/variants/compare';
 import { simulate } from '../../server/src/core/sim/index';
@@ -70,6 +71,13 @@ describe('variants: choosing them', () => {
     // Twice would silently keep one of two thresholds: refused, with the way to give both parameters.
     assert.match(parseVariants(['retreat', 'retreat:threshold=0.9']).errors[0]!, /Variant retreat is given twice; give it once/);
     assert.match(parseVariants(['morale', 'Morale']).errors[0]!, /Variant morale is given twice/);
+  });
+
+  it('says from the catalogue what the variants played do to a result: routs, retreats, who decides the winner', () => {
+    assert.deepEqual(variantEffects([]), { routs: false, withdraws: false });
+    assert.deepEqual(variantEffects(['sustained-damage']), { routs: false, withdraws: false });
+    assert.deepEqual(variantEffects(['break-tests', 'retreat']), { routs: true, withdraws: true });
+    assert.deepEqual(variantEffects(['morale']), { routs: true, withdraws: false, victory: 'wins on morale' });
   });
 
   it('combines compatible variants in one order whatever order they are typed in', () => {

@@ -12,6 +12,7 @@ import { BATTLE_IDS as I } from './html';
 import { BATTLE_LIMITS, parseBattleHostMessage, parseBattleResult, type BattleOptions, type BattleResult, type BattleViewMessage } from './messages';
 import { formatPercent, formatPercentError } from '../format';
 import { renderComparison, variantPicker, type CompareRow } from '../variants';
+import { variantEffects } from '../../../protocol/simulation';
 import { elements, vscodeApi, cssVar, STILL_CHART } from '../dom';
 
 Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -101,13 +102,12 @@ function render(r: BattleResult, partial: boolean): void {
   // Who wins: points victory is the headline; destroying the whole fleet is the decisive form. Under
   // morale the winner is the side with the higher morale, and with routs a fleet may leave the table
   // fleeing rather than destroyed: the words say which.
-  const morale = r.variants.includes('morale');
-  const routs = morale || r.variants.includes('break-tests');
+  const { routs, victory } = variantEffects(r.variants);
   const wipes = routs ? 'destroys or routs the whole other fleet' : 'wipes out the other fleet';
   const lead = a.pointsVictory.p >= b.pointsVictory.p ? a : b;
   const retreats = [a, b].filter((s) => (s.retreated?.p ?? 0) > 0).map((s) => `${fleetName(s)} retreats in ${formatPercent(s.retreated!.p)}`);
   ui.verdict.textContent =
-    `${fleetName(lead)} ${morale ? 'wins on morale' : 'comes out ahead'} in ${formatPercent(lead.pointsVictory.p)} of battles${morale ? '' : ' (more points destroyed when the battle ends)'}; ` +
+    `${fleetName(lead)} ${victory ?? 'comes out ahead'} in ${formatPercent(lead.pointsVictory.p)} of battles${victory ? '' : ' (more points destroyed when the battle ends)'}; ` +
     `${fleetName(a)} ${wipes} in ${formatPercent(a.annihilation.p)}, ${fleetName(b)} in ${formatPercent(b.annihilation.p)}.` +
     (retreats.length ? ` ${retreats.join(', ')} (the other side holds the field; points destroyed still decide the winner).` : '');
   ui.outcomeBar.replaceChildren();
@@ -127,7 +127,11 @@ function render(r: BattleResult, partial: boolean): void {
   );
   table(
     ui.outcomeTable,
-    ['', morale ? 'Wins on morale' : 'Ahead on points', routs ? 'Destroys or routs the whole other fleet' : 'Destroys the whole other fleet'],
+    [
+      '',
+      victory ? victory[0]!.toUpperCase() + victory.slice(1) : 'Ahead on points',
+      routs ? 'Destroys or routs the whole other fleet' : 'Destroys the whole other fleet',
+    ],
     [
       [
         fleetName(a),

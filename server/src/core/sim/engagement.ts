@@ -22,6 +22,7 @@ import { sanitizeProfile } from './profile';
 import { BattleRun, KERNEL_WORK_LIMIT, initiativeOdds } from './battle';
 import type { BattleHooks, BattleOutcome, DuelAccess, DuelKernel, SecondAction } from './battle';
 import { composeVariants } from './variants/index';
+import { variantEffects } from './variants/catalog';
 import type { VariantChoice, VariantInfo } from './variants/index';
 
 export { KERNEL_WORK_LIMIT, initiativeOdds };
@@ -344,8 +345,9 @@ function engagementResult(
   if (variants.length) {
     result.variants = variants.map((v) => v.name);
     result.variantRules = variants;
-    if (variants.some((v) => v.name === 'break-tests' || v.name === 'morale')) result.routed = { attacker: t.routed[0]! / n, defender: t.routed[1]! / n };
-    if (variants.some((v) => v.name === 'retreat')) result.retreated = { attacker: t.withdrew[0] / n, defender: t.withdrew[1] / n };
+    const effects = variantEffects(variants.map((v) => v.name));
+    if (effects.routs) result.routed = { attacker: t.routed[0]! / n, defender: t.routed[1]! / n };
+    if (effects.withdraws) result.retreated = { attacker: t.withdrew[0] / n, defender: t.withdrew[1] / n };
   }
   // The exact chain knows the standard rules only: with a variant the duel is sampled.
   if (out.mode === 'kernel' && exact && !variants.length && !closeCombat(att, def, r.range)) {

@@ -12,6 +12,7 @@ import { OPTION_LIMITS } from './limits';
 import { asNumber, describeValue } from './options';
 import { sanitizeProfile } from './profile';
 import { composeVariants, parseVariants } from './variants/index';
+import { variantEffects } from './variants/catalog';
 import { battleDifference, battleSummary, comparedDone, comparedProgress, stepCompared, type RunProgress } from './variants/compare';
 import type { VariantChoice, VariantInfo } from './variants/index';
 
@@ -221,8 +222,7 @@ export class BattleSession {
     const n = t.trials;
     const setup = this.run.setup;
     let offset = 0;
-    const routs = this.variants.some((v) => v.name === 'break-tests' || v.name === 'morale');
-    const retreat = this.variants.some((v) => v.name === 'retreat');
+    const { routs, withdraws: retreat } = variantEffects(this.variants.map((v) => v.name));
     const sides = this.fleets.map((f, s): BattleSideResult => {
       const units = f.units.map((u, i) => {
         const g = offset + i;

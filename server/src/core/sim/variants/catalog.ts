@@ -31,6 +31,12 @@ export interface VariantEntry {
   parameters: Readonly<Record<string, VariantParameter>>;
   /** A fixed battle length (rounds) the variant imposes, if any. */
   rounds?: number;
+  /** Units may flee the battle (routed: not destroyed, counted as lost). */
+  routs?: boolean;
+  /** A side may leave the battle alive (retreat). */
+  withdraws?: boolean;
+  /** How a side wins under it, in player words, where the variant decides the winner itself. */
+  victory?: string;
 }
 
 /** Every variant, in the order their hooks run. */
@@ -50,6 +56,7 @@ export const VARIANT_CATALOG: readonly VariantEntry[] = [
     game: 'rank-and-flank melee',
     summary: 'After each round the side that caused less damage tests its units with LD; units that fail flee.',
     parameters: {},
+    routs: true,
   },
   {
     name: 'retreat',
@@ -57,6 +64,7 @@ export const VARIANT_CATALOG: readonly VariantEntry[] = [
     source: 'twilight-imperium-space-combat-retreat.txt',
     game: 'Twilight Imperium space combat',
     summary: 'A side that falls behind announces a retreat and leaves at the end of the round, saving what is left.',
+    withdraws: true,
     parameters: {
       threshold: {
         default: 0.5,
@@ -74,6 +82,8 @@ export const VARIANT_CATALOG: readonly VariantEntry[] = [
     summary: 'Three rounds, then the side with the higher morale wins and the loser routs.',
     parameters: {},
     rounds: 3,
+    routs: true,
+    victory: 'wins on morale',
   },
 ];
 
@@ -97,6 +107,17 @@ export function catalogEntry(name: string): VariantEntry {
   const e = VARIANT_CATALOG.find((v) => v.name === name);
   if (!e) throw new Error(`No variant ${name} in the catalogue`);
   return e;
+}
+
+/**
+ * What the variants played (by name) do to a result: whether units may be routed or sides
+ * withdraw (so that the result carries those chances), and how a winner is decided if a variant
+ * decides it. Read from the catalogue, so that engine, reports and views never list names.
+ */
+export function variantEffects(names: readonly string[]): { routs: boolean; withdraws: boolean; victory?: string } {
+  const entries = VARIANT_CATALOG.filter((e) => names.includes(e.name));
+  const victory = entries.find((e) => e.victory)?.victory;
+  return { routs: entries.some((e) => e.routs), withdraws: entries.some((e) => e.withdraws), ...(victory ? { victory } : {}) };
 }
 
 /** "break tests", "break tests and morale", "sustained damage, break tests and retreat". */
