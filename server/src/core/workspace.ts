@@ -92,17 +92,35 @@ class LeanRef implements CardRef {
   }
   get card(): UnitCard {
     // The same text parses to the same cards, so the place is the card's place again.
-    return (this.lean.doc() as { units: UnitCard[] }).units[this.at]!;
+    return (this.lean.doc(true) as { units: UnitCard[] }).units[this.at]!;
   }
 }
 
 /**
- * The documents parsed again most recently, held so that a fleet's few cards are not parsed again
- * on every keystroke. Past that, a document lives as long as something holds it (see `LeanDoc`).
+ * Closed files' models in use: the most recent cards asked for (a fleet's few cards are asked for
+ * again at every keystroke, so they are not parsed again each time), and every model handed out
+ * during the current synchronous task (so that within one check or one request a closed file's
+ * cards are the same objects each time they are asked for, and compare by identity as an open
+ * document's do). The latter are let go of when the task ends; a WeakRef would keep them until the
+ * next full collection, since V8's young-generation collector does not clear WeakRefs: thousands
+ * of models read once (the checks after a scan) would all move to the old generation as garbage.
  */
 class RecentDocs {
   private readonly held = new Map<LeanDoc, FabledDocument>();
+  private task: Map<LeanDoc, FabledDocument> | undefined;
   constructor(private readonly max: number) {}
+  get(lean: LeanDoc): FabledDocument | undefined {
+    return this.task?.get(lean) ?? this.held.get(lean);
+  }
+  /** Held until the current synchronous task ends. */
+  inTask(lean: LeanDoc, doc: FabledDocument): void {
+    if (!this.task) {
+      this.task = new Map();
+      queueMicrotask(() => (this.task = undefined));
+    }
+    this.task.set(lean, doc);
+  }
+  /** Held among the most recent. */
   touch(lean: LeanDoc, doc: FabledDocument): void {
     this.held.delete(lean);
     this.held.set(lean, doc);
@@ -110,42 +128,40 @@ class RecentDocs {
   }
   forget(lean: LeanDoc): void {
     this.held.delete(lean);
+    this.task?.delete(lean);
   }
 }
 
 /**
  * A card file read from disk and not open: kept as its text (a parsed card file is about ten
  * times the size of its text, and a workspace can hold 20,000 of them), parsed again when asked
- * for. Why by hand: this is a cache of our own model, keyed by our own documents; no library
- * knows when a model may be dropped. The parsed document is held weakly: while anyone holds it
- * (a check under way, a recent use) `doc()` gives that same object, so cards compare by identity
- * as they do for open documents; within one synchronous task a WeakRef's target stays alive.
+ * for (see RecentDocs for how long a model is kept). Why by hand: this is a cache of our own
+ * model, keyed by our own documents; no library knows when a model may be dropped.
  */
 class LeanDoc {
-  private weak: WeakRef<FabledDocument> | undefined;
   constructor(
     readonly uri: string,
     readonly text: string,
     readonly kind: DocKind,
-    doc: FabledDocument,
     private readonly recent: RecentDocs,
-  ) {
-    this.weak = new WeakRef(doc);
-    recent.touch(this, doc);
-  }
-  doc(): FabledDocument {
-    let doc = this.weak?.deref();
+  ) {}
+  /**
+   * The model. `keep`: hold it among the recent ones (a card asked for by a fleet is asked for again
+   * at the next keystroke); a whole document read once (a closed file's check) is not held past the
+   * current task, so that reading thousands leaves no long-lived garbage behind.
+   */
+  doc(keep = false): FabledDocument {
+    let doc = this.recent.get(this);
     if (!doc) {
       // Parsed before, so parsed again (deterministic); an empty document only if the impossible happens.
       doc = parseDocument(this.uri, this.text, this.kind, new ChunkCache()) ?? emptyDocument(this.uri, this.text);
-      this.weak = new WeakRef(doc);
     }
-    this.recent.touch(this, doc);
+    this.recent.inTask(this, doc);
+    if (keep) this.recent.touch(this, doc);
     return doc;
   }
   /** Lets go of the parsed model: the next `doc()` parses the text again. */
   drop(): void {
-    this.weak = undefined;
     this.recent.forget(this);
   }
 }
@@ -275,7 +291,7 @@ export class Workspace {
     // A closed unit file (the thousands of a big workspace) is kept as its text; faction files,
     // fleets and open documents as their models.
     if (old instanceof LeanDoc) this.recent.forget(old);
-    const entry = lean && doc.kind === 'unit' ? new LeanDoc(uri, text, doc.kind, doc, this.recent) : doc;
+    const entry = lean && doc.kind === 'unit' ? new LeanDoc(uri, text, doc.kind, this.recent) : doc;
     this.docs.set(uri, entry);
     if (entry instanceof LeanDoc) this.prime(entry, doc);
     this.kinds.set(uri, doc.kind);
@@ -290,7 +306,7 @@ export class Workspace {
   /** Keeps an unchanged document as its text from now on; its cards (and their identity while held) stay. */
   private keepLean(uri: string, doc: FabledDocument): void {
     this.caches.delete(uri);
-    const lean = new LeanDoc(uri, doc.text, doc.kind, doc, this.recent);
+    const lean = new LeanDoc(uri, doc.text, doc.kind, this.recent);
     this.docs.set(uri, lean);
     const memo = this.memos.get(doc);
     if (memo) this.memos.set(lean, memo);
