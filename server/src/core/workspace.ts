@@ -154,7 +154,7 @@ class LeanDoc {
     let doc = this.recent.get(this);
     if (!doc) {
       // Parsed before, so parsed again (deterministic); an empty document only if the impossible happens.
-      doc = parseDocument(this.uri, this.text, this.kind, new ChunkCache()) ?? emptyDocument(this.uri, this.text);
+      doc = parseDocument(this.uri, this.text, this.kind, new ChunkCache(false)) ?? emptyDocument(this.uri, this.text);
     }
     this.recent.inTask(this, doc);
     if (keep) this.recent.touch(this, doc);
@@ -285,7 +285,8 @@ export class Workspace {
     // parses its few cards again. Thousands of such files would hold thousands of caches.
     if (edits === 'unlikely' && text.length <= UNEDITED_CACHE_CHARS) this.caches.delete(uri);
     else this.caches.set(uri, cache);
-    const doc = parseDocument(uri, text, kind, cache);
+    // A closed unit file's model is dropped at once (see LeanDoc): nothing of its parse is kept.
+    const doc = parseDocument(uri, text, kind, lean && kind === 'unit' ? new ChunkCache(false) : cache);
     if (!doc) return undefined;
     if (!this.order.has(uri)) this.order.set(uri, this.nextOrder++);
     // A closed unit file (the thousands of a big workspace) is kept as its text; faction files,

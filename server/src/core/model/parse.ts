@@ -232,8 +232,10 @@ function parseSplit(uri: string, text: string, kind: 'unit' | 'faction', split: 
       const { root, problems } = loadYaml(chunkText, item.start, 1);
       const r = new Reader(text, problems);
       chunk = { text: chunkText, base: item.start, cards: root ? r.cardsOfList(root, doc.faction) : [], problems };
-      for (const c of chunk.cards) setOrigin(c, chunk);
-      cache.set(chunkText, chunk);
+      if (cache.keeps) {
+        for (const c of chunk.cards) setOrigin(c, chunk);
+        cache.set(chunkText, chunk);
+      }
     } else moveChunk(chunk, item.start);
     used.add(chunk);
     // The same cap as a whole parse's (though syntax errors past it are not looked for here).
