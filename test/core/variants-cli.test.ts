@@ -13,6 +13,7 @@ import { runBattle } from '../../server/src/cli/battle';
 import { runSim } from '../../server/src/cli/sim';
 import { nodeIO, type CliIO } from '../../server/src/cli/io';
 import type { BattleResult, SimulationResult } from '../../server/src/core/sim/types';
+import { propertySettings } from './property-settings';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -72,7 +73,7 @@ async function battleJson(f: { dir: string; fleet: string; vs: string }, extra: 
 }
 
 const fleetArb = fc.array(cardArb, { minLength: 1, maxLength: 3 });
-const settings = { numRuns: 6 };
+const settings = propertySettings(6, 20261130);
 
 describe('variants through the CLI JSON (generated fleets)', function () {
   this.timeout(120000);
@@ -121,6 +122,32 @@ describe('variants through the CLI JSON (generated fleets)', function () {
       }),
       settings,
     );
+  });
+
+  it('retreat: a found case (a policy cache once mixed up two cards) is paired battle by battle', async () => {
+    // Generated fleets on which the retreat run once lost survival after round 2 (0.958 with
+    // retreat, 0.9593 without): the tactics cache keyed the Foes' two cards alike, so each run kept
+    // whichever card's Aim it met first, and the two runs met them in a different order.
+    const card = (cls: Card['cls'], bs: number, ld: Card['ld'], dmg: number, attacks: number) => ({ cls, bs, hp: 2, ac: 5, ld, t: undefined, dmg, attacks });
+    const f = writeFleets(
+      [card('Escort', 3, [4, 1], 2, 1), card('Destroyer', 3, [4, 1], 1, 1)],
+      [card('Frigate', 3, undefined, 1, 1), { ...card('Destroyer', 4, undefined, 2, 3) }],
+    );
+    const r = await battleJson(f, ['--trials', '1500', '--rounds', '4', '--variant', 'retreat', '--compare']);
+    const std = r.compare!.standard;
+    assert.ok(
+      r.sides.every((s) => s.retreated!.p > 0.3),
+      'both sides retreat in many battles',
+    );
+    for (const s of [0, 1] as const)
+      r.sides[s].units.forEach((u, i) => {
+        const was = std.sides[s].units[i]!.alive;
+        // Nobody is behind at the start, so nobody can retreat before the end of round 2: rounds 1
+        // and 2 are the same battles in both runs, to the last trial.
+        assert.deepEqual(u.alive.slice(0, 2), was.slice(0, 2), `side ${s} unit ${i}`);
+        u.alive.forEach((p, k) => assert.ok(p >= was[k]! - 1e-12, `side ${s} unit ${i} after round ${k + 1}: ${p} with retreat, ${was[k]} without`));
+      });
+    assert.equal(r.sides[0].units[0]!.alive[1], 0.958);
   });
 
   it('break-tests: routed units count as lost and never fire again', async () => {

@@ -21,10 +21,11 @@ import { makeRng } from '../../server/src/core/sim/dice';
 import { composeVariants, parseVariants, VARIANT_NAMES } from '../../server/src/core/sim/variants/index';
 import { variantEffects } from '../../server/src/core/sim/variants/catalog';
 import { sustainedHits } from '../../server/src/core/sim/variants/sustained-damage';
-import { comparedDone, comparedProgress, stepCompared } from '../../server/src/core/sim/variants/compare';
+import { comparedDone, comparedProgress, pairRuns, stepCompared } from '../../server/src/core/sim/variants/compare';
 import { simulate } from '../../server/src/core/sim/index';
 import type { BattleResult, UnitProfile, WeaponProfile } from '../../server/src/core/sim/types';
 import type { WeaponType } from '../../server/src/core/rules/data';
+import { propertySettings } from './property-settings';
 
 function unit(p: Partial<UnitProfile> = {}): UnitProfile {
   return { name: 'U', class: 'Destroyer', bases: 1, baseMm: 60, bs: 5, hp: 10, combinedShields: false, weapons: [], move: [9, 6], ...p };
@@ -199,7 +200,7 @@ describe('variants: sustained-damage', () => {
         assert.equal(variantRules?.[0]?.name, 'sustained-damage');
         assert.deepEqual(rest, std);
       }),
-      { numRuns: 25 },
+      propertySettings(25, 41),
     );
   });
 
@@ -236,7 +237,7 @@ describe('variants: sustained-damage', () => {
           else assert.ok(Math.abs(pool - std) < 1e-12, `the same when no number of hits differs: ${pool} vs ${std}`);
         },
       ),
-      { numRuns: 200 },
+      propertySettings(200, 43),
     );
     // And some generated case does change (the property above is not vacuous): two 5-HP bases, 2-damage hits.
     assert.ok(Math.ceil(sustainedHits(10, 5, 2, 5) / 5) < Math.ceil(applyHits(10, 5, 2, 5) / 5));
@@ -323,7 +324,7 @@ describe('variants: retreat', () => {
           );
         }
       }),
-      { numRuns: 15 },
+      propertySettings(15, 47),
     );
   });
 });
@@ -401,7 +402,7 @@ describe('variants: break-tests', () => {
         const t = run.outcome().totals;
         assert.ok(t.routed[0]! + t.routed[1]! + t.routed[2]! > 0);
       }),
-      { numRuns: 10 },
+      propertySettings(10, 53),
     );
   });
 });
@@ -472,7 +473,7 @@ describe('variants: morale', () => {
           assert.equal(d.engagement.exact, undefined, 'the exact chain knows only the standard rules');
         },
       ),
-      { numRuns: 30 },
+      propertySettings(30, 59),
     );
   });
 });
@@ -526,6 +527,72 @@ describe('variants: a variant run and the standard run beside it', () => {
     const alone = fakeRun('variant', 1, log);
     assert.equal(comparedDone(alone, undefined), false);
     assert.equal(stepCompared(alone, undefined, 5), true);
+  });
+
+  /** Two fleets of mixed cards whose battle lasts: a retreat happens in some trials, not in all. */
+  const pairFleets = (): [Fleet, Fleet] => [
+    fleet('A', [
+      member(unit({ name: 'Lancer', bs: 4, hp: 2, bases: 2, weapons: [gun('Energy', 2, 1)] }), 110),
+      member(unit({ name: 'Anvil', bs: 5, hp: 4, weapons: [gun('Energy', 1, 2)] }), 145),
+    ]),
+    fleet('B', [
+      member(unit({ name: 'Spear', bs: 4, hp: 3, weapons: [gun('Energy', 2, 1)] }), 145),
+      member(unit({ name: 'Hammer', bs: 6, hp: 2, bases: 3, weapons: [gun('Energy', 3, 2)] }), 80),
+    ]),
+  ];
+  /** Survival with the variant is never below the standard run's, unit by unit and round by round. */
+  const neverLower = (v: BattleResult, std: BattleResult) => {
+    for (const s of [0, 1] as const)
+      v.sides[s].units.forEach((u, i) =>
+        u.alive.forEach((p, r) => {
+          const q = std.sides[s].units[i]!.alive[r]!;
+          assert.ok(p >= q - 1e-12, `side ${s} unit ${i} after round ${r + 1}: ${p} with retreat, ${q} without`);
+        }),
+      );
+  };
+
+  it('pairs the runs when one is cut short: the other plays the same trials again', () => {
+    // A work limit that the standard run (longer battles) reaches before the retreat run does.
+    const options = { range: 12, rounds: 6, trials: 4000, seed: 5, variants: ['retreat:threshold=0.8'], compare: true };
+    const free = simulateBattle(pairFleets(), { ...options, compare: false });
+    const r = simulateBattle(pairFleets(), options, { workLimit: 200000 });
+    const std = r.compare!.standard;
+    assert.ok(std.trials < options.trials, `the standard run is cut short (${std.trials} trials)`);
+    assert.equal(r.trials, std.trials, 'the retreat run plays exactly the trials the standard run played');
+    assert.ok(free.trials > r.trials, 'alone, the retreat run would have played more');
+    assert.match(std.assumptions.join(' '), /Cut short: the run reached its work limit after \d+ of 4000 trials/);
+    assert.match(r.assumptions.join(' '), /Cut short: \d+ of 4000 trials, as many as the run beside this one played before its work limit/);
+    neverLower(r, std);
+    assert.ok(
+      r.sides.every((s) => s.retreated!.p > 0 && s.retreated!.p < 0.5),
+      'both sides retreat in some battles',
+    );
+  });
+
+  it('pairs the runs when one fell back to dice: the other starts again in dice', () => {
+    const setup = { range: 12, depth: 48, rounds: 5, trials: 600, seed: 8 };
+    const hooks = composeVariants([{ name: 'retreat', parameters: { threshold: 0.8 } }]).hooks;
+    const variant = new BattleRun(pairFleets(), setup, makeRng(setup.seed), hooks);
+    const standard = new BattleRun(pairFleets(), setup, makeRng(setup.seed));
+    variant.step();
+    // As when its exact kernels run out of work: the standard run plays every Fire action with dice.
+    standard.restart({ dice: true });
+    standard.step();
+    assert.equal(variant.mode, 'kernel');
+    assert.equal(pairRuns(variant, standard), true);
+    assert.equal(variant.mode, 'dice');
+    assert.equal(variant.done, false);
+    variant.step();
+    assert.equal(pairRuns(variant, standard), false, 'paired: nothing more to do');
+    const v = variant.outcome().totals;
+    const t = standard.outcome().totals;
+    assert.equal(v.trials, t.trials);
+    assert.ok(v.withdrew[0] > 0 && v.withdrew[1] > 0 && v.withdrew[0] + v.withdrew[1] < v.trials / 2, `withdrew ${v.withdrew}`);
+    for (let u = 0; u < v.alive.length; u++)
+      for (let k = 0; k < setup.rounds; k++)
+        assert.ok(v.alive[u]![k]! >= t.alive[u]![k]!, `unit ${u} after round ${k + 1}: ${v.alive[u]![k]} < ${t.alive[u]![k]}`);
+    // The first round is the same battle in both runs, trial by trial (no side starts behind).
+    for (let u = 0; u < v.alive.length; u++) assert.equal(v.alive[u]![0], t.alive[u]![0]);
   });
 
   it('counts the progress of both runs', () => {

@@ -123,6 +123,13 @@ export interface BattleActions {
  * the standard rules changes a battle only where the variant does (common random numbers). A
  * retreat then never costs the retreating side a unit it would have kept, battle by battle, and
  * the comparison's differences are far less noisy than two independent samples'.
+ *
+ * "Alike" needs two more things. The policy's choices depend on the battle's state only, never on
+ * which states the run met before: its caches (plans, kernels, decisions, Aim and protection
+ * values) are keyed by everything a choice depends on, and no two keys coincide (see `pack`).
+ * And both runs resolve Fire actions the same way and play the same trials: a comparison pairs
+ * them up (variants/compare.ts `pairRuns`, with `BattleRun.restart`) when one fell back to dice
+ * or was cut short by its work limit.
  */
 function lanes(source: RandomGenerator): (() => RandomGenerator) | undefined {
   const base = source.clone() as RandomGenerator & { jump?: () => void };
@@ -399,7 +406,9 @@ class Engine {
   plan(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, braced: boolean): FireContext {
     const ft = this.typeOf[f]!;
     const tt = this.typeOf[tgt]!;
-    const key = (this.planKey(f, tgt, ri, attBases, aim, braced) * this.types.length + ft) * this.types.length + tt;
+    // Cover is per unit (two units of one card may differ), so it is part of the key; the cards
+    // are the lowest digits because planKey's sizes depend on the shooter's card.
+    const key = ((this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + (this.units[tgt]!.cover ? 1 : 0)) * this.types.length + ft) * this.types.length + tt;
     let ctx = this.plans.get(key);
     if (!ctx) {
       const st = this.types[ft]!;
@@ -466,13 +475,23 @@ class Engine {
     return kern;
   }
 
-  /** Packs small whole numbers into one exact number key, or a string when they would not fit. */
+  /**
+   * Packs small whole numbers into one exact number key (mixed radix: part i is a digit below
+   * sizes[i]), or a string when they would not fit. The key must never be shared by two different
+   * lists of parts: callers whose sizes depend on some parts (a card's bases, strides) put those
+   * parts last, with fixed sizes, so that the low digits say which sizes the high digits used.
+   * A part outside its size (a state no card allows) falls back to the string too.
+   */
   private pack(parts: number[], sizes: number[]): number | string {
     let space = 1;
     for (const x of sizes) space *= x;
     if (space >= Number.MAX_SAFE_INTEGER) return parts.join(',');
     let k = 0;
-    for (let i = 0; i < parts.length; i++) k = k * sizes[i]! + parts[i]!;
+    for (let i = 0; i < parts.length; i++) {
+      const x = parts[i]!;
+      if (!Number.isInteger(x) || x < 0 || x >= sizes[i]!) return parts.join(',');
+      k = k * sizes[i]! + x;
+    }
     return k;
   }
 
@@ -490,9 +509,10 @@ class Engine {
     const sh = this.sh[u]!;
     const hull = this.hull[u]!;
     const T = this.types.length;
+    // The two cards last: the sizes before them depend on them (see pack).
     const key = this.pack(
-      [this.typeOf[e]!, eb, ri, this.typeOf[u]!, this.units[u]!.cover ? 1 : 0, sh, hull],
-      [T, et.p.bases + 1, et.reaches.length, T, 2, ut.stride, ut.fullHull + 1],
+      [eb, ri, this.units[u]!.cover ? 1 : 0, sh, hull, this.typeOf[e]!, this.typeOf[u]!],
+      [et.p.bases + 1, et.reaches.length, 2, ut.stride, ut.fullHull + 1, T, T],
     );
     this.ops += 1;
     const hit = this.protects.get(key);
@@ -529,9 +549,10 @@ class Engine {
     const fhull = this.hull[tgt]!;
     const fbr = this.braced[tgt] === 1;
     const T = this.types.length;
+    // The two cards last: the sizes before them depend on them (see pack).
     const key = this.pack(
-      [this.typeOf[u]!, myBases, ri, this.typeOf[tgt]!, this.units[tgt]!.cover ? 1 : 0, fbr ? 1 : 0, fsh, fhull],
-      [T, ut.p.bases + 1, ut.reaches.length, T, 2, 2, tt.stride, tt.fullHull + 1],
+      [myBases, ri, this.units[tgt]!.cover ? 1 : 0, fbr ? 1 : 0, fsh, fhull, this.typeOf[u]!, this.typeOf[tgt]!],
+      [ut.p.bases + 1, ut.reaches.length, 2, 2, tt.stride, tt.fullHull + 1, T, T],
     );
     this.ops += 1;
     const hit = this.aims.get(key);
@@ -627,24 +648,26 @@ class Engine {
     const ut = this.types[this.typeOf[u]!]!;
     const tt = this.types[this.typeOf[tgt]!]!;
     const et = this.reachIndex(tt, this.dist(tgt, u));
-    // One exact number when it fits (no allocation on the hot path), else a string.
+    // One exact number when it fits (no allocation on the hot path), else a string. The sizes of
+    // the digits depend on the two units' cards, so the two units are the lowest digits (with the
+    // fixed size n): two pairs of units never share a key (see pack).
     const S1 = ut.stride;
     const H1 = ut.fullHull + 1;
     const S2 = tt.stride;
     const H2 = tt.fullHull + 1;
-    const space = this.n * this.n * (ut.reaches.length + 1) * (tt.reaches.length + 2) * 2 * S1 * H1 * S2 * H2 * 2;
+    const R1 = ut.reaches.length;
+    const R2 = tt.reaches.length + 1;
+    const space = this.n * this.n * R1 * R2 * 2 * S1 * H1 * S2 * H2 * 2;
+    const shU = this.sh[u]!;
+    const hullU = this.hull[u]!;
+    const shT = this.sh[tgt]!;
+    const hullT = this.hull[tgt]!;
     let key: number | string;
-    if (space < Number.MAX_SAFE_INTEGER) {
+    if (space < Number.MAX_SAFE_INTEGER && ri < R1 && shU < S1 && hullU < H1 && shT < S2 && hullT < H2) {
       key =
-        ((((((((u * this.n + tgt) * (ut.reaches.length + 1) + ri) * (tt.reaches.length + 2) + et + 1) * 2 + threats.length) * S1 + this.sh[u]!) * H1 +
-          this.hull[u]!) *
-          S2 +
-          this.sh[tgt]!) *
-          H2 +
-          this.hull[tgt]!) *
-          2 +
-        this.braced[tgt]!;
-    } else key = [u, tgt, ri, et, threats.length, this.sh[u], this.hull[u], this.sh[tgt], this.hull[tgt], this.braced[tgt]].join(',');
+        ((((((((ri * R2 + et + 1) * 2 + threats.length) * S1 + shU) * H1 + hullU) * S2 + shT) * H2 + hullT) * 2 + this.braced[tgt]!) * this.n + u) * this.n +
+        tgt;
+    } else key = [u, tgt, ri, et, threats.length, shU, hullU, shT, hullT, this.braced[tgt]].join(',');
     const hit = this.decisions.get(key);
     if (hit) return hit;
     const d = this.decideExpected(u, tgt, ri, threats);
@@ -711,8 +734,10 @@ class Engine {
 export interface BattleOutcome {
   totals: BattleTotals;
   mode: 'kernel' | 'dice';
-  /** Whether the work limit stopped the run before all trials ran. */
+  /** Whether the work limit stopped the run before all trials ran (its own, or its partner's in a comparison). */
   cutShort: boolean;
+  /** What a comparison's pairing changed (`BattleRun.restart`): dice mode, and fewer trials, to match the run beside it. */
+  matched: { dice: boolean; trials: boolean };
   /** Trials asked for. */
   requested: number;
   ops: number;
@@ -749,6 +774,9 @@ export class BattleRun {
   private lane: (() => RandomGenerator) | undefined;
   private totals: BattleTotals;
   private readonly workLimit: number;
+  /** Trials to run: the setup's, or fewer after `restart` (a paired comparison's runs match in count). */
+  private trialLimit: number;
+  private readonly matched = { dice: false, trials: false };
   private stopped = false;
   private cut = false;
 
@@ -765,10 +793,47 @@ export class BattleRun {
     this.totals = emptyTotals(this.e.n, setup.rounds);
     this.e.tally = this.totals.tally;
     this.workLimit = setup.workLimit ?? SAMPLING_WORK_LIMIT;
+    this.trialLimit = setup.trials;
+  }
+
+  /** How Fire actions are resolved: exact kernels, or dice after the kernels ran out of work. */
+  get mode(): 'kernel' | 'dice' {
+    return this.e.mode;
+  }
+
+  /**
+   * Starts the run again from its seed, in dice mode (`dice`) and/or for at most `trials` trials:
+   * what a comparison does so that its two runs play the same trials in the same mode (see
+   * `pairRuns`). The caches stay (in kernel mode the trials it plays again need nothing new), and
+   * so does the work done so far, except that the trials played again are not counted twice: the
+   * run may use its work limit afresh.
+   */
+  restart(o: { dice?: boolean; trials?: number }): void {
+    const e = this.e;
+    if (o.dice && e.mode !== 'dice') {
+      e.mode = 'dice';
+      this.matched.dice = true;
+    }
+    if (o.trials !== undefined && o.trials < this.trialLimit) {
+      this.trialLimit = Math.max(0, o.trials);
+      this.matched.trials = true;
+    }
+    this.totals = emptyTotals(e.n, this.setup.rounds);
+    e.tally = this.totals.tally;
+    e.ops = 0;
+    this.dice = new Dice(this.source.clone());
+    this.lane = lanes(this.source);
+    this.stopped = false;
+    this.cut = false;
   }
 
   get done(): boolean {
     return this.stopped;
+  }
+
+  /** This run (what a comparison pairs up, see variants/compare.ts `SteppedRun`). */
+  get battle(): BattleRun {
+    return this;
   }
 
   /** Trials finished so far. */
@@ -781,7 +846,7 @@ export class BattleRun {
     const e = this.e;
     const until = e.ops + slice;
     while (!this.stopped && e.ops < until) {
-      if (this.totals.trials >= this.setup.trials) {
+      if (this.totals.trials >= this.trialLimit) {
         this.stopped = true;
         break;
       }
@@ -805,7 +870,9 @@ export class BattleRun {
   }
 
   outcome(): BattleOutcome {
-    return { totals: this.totals, mode: this.e.mode, cutShort: this.cut, requested: this.setup.trials, ops: this.e.ops };
+    // Fewer trials after a restart for a comparison: cut short too (its partner was).
+    const cutShort = this.cut || (this.stopped && this.totals.trials < this.setup.trials);
+    return { totals: this.totals, mode: this.e.mode, cutShort, matched: { ...this.matched }, requested: this.setup.trials, ops: this.e.ops };
   }
 
   /** The engine, for the duel's exact chain (decisions and kernels shared with the sampled run). */

@@ -406,6 +406,10 @@ export class EngagementRun {
   get done(): boolean {
     return this.d.run.done;
   }
+  /** The battle run underneath (a comparison pairs it with the standard one). */
+  get battle(): BattleRun {
+    return this.d.run;
+  }
   get trials(): number {
     return this.d.run.trials;
   }

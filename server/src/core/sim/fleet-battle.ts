@@ -123,10 +123,17 @@ function assumptions(mode: 'approach' | 'fixed', range: number | undefined, size
     `Shields Back Online rolls ${SHIELD_RECHARGE.dice} dice, each ${SHIELD_RECHARGE.target}+ restores 1 SH; Brace lasts until the unit's next activation. No terrain: nobody is in cover. Orders, command abilities and faction abilities are not played.`,
     'Points destroyed: each base lost is worth the card points divided by its bases; points victory needs strictly more points destroyed than the opponent (equal is a draw).',
   );
-  if (out.mode === 'dice') a.push('The exact Fire-action kernels would cost too much for these cards: every Fire action is rolled with dice.');
+  if (out.mode === 'dice')
+    a.push(
+      out.matched.dice
+        ? 'Every Fire action is rolled with dice, as in the run beside this one (whose exact Fire-action kernels would cost too much), so that both runs play the same battles.'
+        : 'The exact Fire-action kernels would cost too much for these cards: every Fire action is rolled with dice.',
+    );
   if (out.cutShort)
     a.push(
-      `Cut short: the run reached its work limit after ${out.totals.trials} of ${out.requested} trials; the figures and their standard errors are from those ${out.totals.trials} trials.`,
+      out.matched.trials
+        ? `Cut short: ${out.totals.trials} of ${out.requested} trials, as many as the run beside this one played before its work limit, so that both runs play the same battles; the figures and their standard errors are from those ${out.totals.trials} trials.`
+        : `Cut short: the run reached its work limit after ${out.totals.trials} of ${out.requested} trials; the figures and their standard errors are from those ${out.totals.trials} trials.`,
     );
   return a;
 }
@@ -203,6 +210,11 @@ export class BattleSession {
 
   get done(): boolean {
     return comparedDone(this.run, this.standard);
+  }
+
+  /** The battle run underneath (a comparison pairs it with the standard one). */
+  get battle(): BattleRun {
+    return this.run;
   }
 
   /** Battles run so far, and asked for (both runs with `compare`). */

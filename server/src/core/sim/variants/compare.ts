@@ -6,6 +6,7 @@
  */
 import type { BattleDifference, BattleResult, EngagementDifference, EngagementResult } from '../types';
 import { clearlyDifferent, variantTitles } from './catalog';
+import type { BattleRun } from '../battle';
 
 export { clearlyDifferent, variantTitles };
 
@@ -13,6 +14,29 @@ export { clearlyDifferent, variantTitles };
 export interface SteppedRun {
   readonly done: boolean;
   step(ops?: number): unknown;
+  /** The battle run underneath (what `pairRuns` restarts). */
+  readonly battle?: BattleRun;
+}
+
+/**
+ * Makes the variant's run and the standard one play the same trials in the same way, so that trial
+ * i of both rolls the same dice (common random numbers, battle.ts `lanes`) and a variant changes a
+ * battle only where its rules do: when one run fell back to dice (its exact kernels ran out of
+ * work) the other starts again in dice too, and when one was cut short by its work limit the other
+ * starts again for that many trials. True when a run was restarted (step again until both are done).
+ */
+export function pairRuns(a: BattleRun | undefined, b: BattleRun | undefined): boolean {
+  if (!a || !b || !a.done || !b.done) return false;
+  const dice = a.mode !== b.mode;
+  const trials = Math.min(a.trials, b.trials);
+  let restarted = false;
+  for (const r of [a, b]) {
+    const again = (dice && r.mode === 'kernel') || r.trials > trials;
+    if (!again) continue;
+    r.restart({ ...(dice && r.mode === 'kernel' ? { dice: true } : {}), trials });
+    restarted = true;
+  }
+  return restarted;
 }
 
 /** Trials run so far, and asked for. */
@@ -24,12 +48,17 @@ export interface RunProgress {
 /**
  * Steps a variant's run and then, with `compare`, the standard rules' run beside it: a slice of
  * `ops` goes to the variant run until it is done, then to the standard one; without `ops` both run
- * to the end. True when both are done.
+ * to the end. Once both are done they are paired up (`pairRuns`), which may start one again. True
+ * when both are done.
  */
 export function stepCompared(run: SteppedRun, standard: SteppedRun | undefined, ops?: number): boolean {
-  if (!run.done) run.step(ops);
-  else standard?.step(ops);
-  if (run.done && standard && !standard.done && ops === undefined) standard.step();
+  for (;;) {
+    if (!run.done) run.step(ops);
+    else standard?.step(ops);
+    if (run.done && standard && !standard.done && ops === undefined) standard.step();
+    // Both done: pair them up; a restarted run goes on here (to the end) or at the next slice.
+    if (!standard || !comparedDone(run, standard) || !pairRuns(run.battle, standard.battle) || ops !== undefined) break;
+  }
   return comparedDone(run, standard);
 }
 
