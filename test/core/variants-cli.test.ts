@@ -102,23 +102,40 @@ describe('variants through the CLI JSON (generated fleets)', function () {
     assert.notDeepEqual(r.sides, r.compare!.standard.sides);
   });
 
-  it("retreat never lowers the retreating side's survival", async () => {
+  it("retreat never lowers any unit's survival, round by round (both sides)", async () => {
     await fc.assert(
       fc.asyncProperty(fleetArb, fleetArb, async (a, b) => {
         const f = writeFleets(a, b);
         const n = 1500;
         const r = await battleJson(f, ['--trials', String(n), '--rounds', '4', '--variant', 'retreat', '--compare']);
         const std = r.compare!.standard;
-        for (const s of [0, 1] as const) {
-          if (r.sides[s].retreated!.p === 0) continue;
-          // Exactly, in every round: both runs roll trial i's dice from the same stream.
+        assert.equal(r.trials, std.trials);
+        const retreats = r.sides[0].retreated!.p + r.sides[1].retreated!.p;
+        // Exactly, in every round and for both sides: both runs roll trial i's dice from the same
+        // stream, so a battle is the same until a retreat ends it, and units that leave (or whose
+        // enemy leaves) are alive after every later round. No retreat at all: the same numbers.
+        for (const s of [0, 1] as const)
           r.sides[s].units.forEach((u, i) =>
             u.alive.forEach((p, k) => {
               const q = std.sides[s].units[i]!.alive[k]!;
-              assert.ok(p >= q - 1e-12, `side ${s} unit ${i} after round ${k + 1}: ${p} with retreat, ${q} without`);
+              if (retreats === 0) assert.equal(p, q, `side ${s} unit ${i} after round ${k + 1} without any retreat`);
+              else assert.ok(p >= q - 1e-12, `side ${s} unit ${i} after round ${k + 1}: ${p} with retreat, ${q} without`);
             }),
           );
-        }
+        // The duel (sim) of the first two cards likewise.
+        const d = await cli(runSim, [
+          ...['--attacker', 'Ally 1', '--defender', 'Foe 1', '--cards', f.dir, '--format', 'json'],
+          ...['--trials', String(n), '--rounds', '4', '--variant', 'retreat', '--compare'],
+        ]);
+        assert.equal(d.code, 0, d.err);
+        const e = (JSON.parse(d.out) as SimulationResult).engagement;
+        const was = e.compare!.standard;
+        assert.equal(e.trials, was.trials);
+        e.survival.forEach((x, k) => {
+          const y = was.survival[k]!;
+          for (const who of ['attacker', 'defender'] as const)
+            assert.ok(x[who] >= y[who] - 1e-12, `duel: ${who} after round ${k + 1}: ${x[who]} with retreat, ${y[who]} without`);
+        });
       }),
       settings,
     );
