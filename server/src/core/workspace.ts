@@ -8,29 +8,6 @@ import { parseDocument, kindOfUri } from './model/parse';
 import { ChunkCache } from './model/chunks';
 
 /**
- * A card in the index. What lists of thousands of cards read (name, class, points, where) is kept
- * on the reference itself; `card`, the whole parsed card, may parse its file again (a closed card
- * file is kept as its text, see `Workspace.set`), so loops over every card read the summary.
- */
-export interface CardRef {
-  readonly uri: string;
-  /** The faction of the file the card is in. */
-  readonly faction: string;
-  /** The whole card (for a closed file: parsed again when no longer in memory). */
-  readonly card: UnitCard;
-  /** `card.name.value` ('' for an unnamed card, which the index does not hold). */
-  readonly name: string;
-  /** `card.class.value`, and the class as written. */
-  readonly cls: UnitClass | undefined;
-  readonly classRaw: string;
-  /** `card.points.value`. */
-  readonly points: number | undefined;
-  /** `card.name.span` and `card.span`. */
-  readonly nameSpan: Span;
-  readonly span: Span;
-}
-
-/**
  * A copy of a string that shares no memory with the text it was cut from. V8 keeps a substring as
  * a slice of its parent (and a joined string as its parts), so a card's name kept past its model
  * would keep a copy of the whole card's text alive: 20,000 closed files' worth.
@@ -44,39 +21,28 @@ export function cardRef(uri: string, card: UnitCard, faction: string): CardRef {
   return new HeldRef(uri, faction, card);
 }
 
-class HeldRef implements CardRef {
+/**
+ * A card in the index. What lists of thousands of cards read (name, class, points, where) is kept
+ * on the reference itself, copied out of the card so that it outlives a dropped model; `card`, the
+ * whole parsed card, may parse its file again (a closed card file is kept as its text, see
+ * `Workspace.set`), so loops over every card read the summary.
+ */
+export abstract class CardRef {
+  abstract readonly uri: string;
+  /** The whole card (for a closed file: parsed again when no longer in memory). */
+  abstract readonly card: UnitCard;
+  /** `card.name.value` ('' for an unnamed card, which the index does not hold). */
   readonly name: string;
+  /** `card.class.value`, and the class as written. */
   readonly cls: UnitClass | undefined;
   readonly classRaw: string;
+  /** `card.points.value`. */
   readonly points: number | undefined;
+  /** `card.name.span` and `card.span`. */
   readonly nameSpan: Span;
   readonly span: Span;
   constructor(
-    readonly uri: string,
-    readonly faction: string,
-    readonly card: UnitCard,
-  ) {
-    this.name = card.name.value ?? '';
-    this.cls = card.class.value;
-    this.classRaw = card.class.raw;
-    this.points = card.points.value;
-    this.nameSpan = card.name.span;
-    this.span = card.span;
-  }
-}
-
-/** A closed file's card: the summary kept, the card parsed again from the file's text when asked for. */
-class LeanRef implements CardRef {
-  readonly name: string;
-  readonly cls: UnitClass | undefined;
-  readonly classRaw: string;
-  readonly points: number | undefined;
-  readonly nameSpan: Span;
-  readonly span: Span;
-  constructor(
-    private readonly lean: LeanDoc,
-    /** The card's place in its document's `units`. */
-    private readonly at: number,
+    /** The faction of the file the card is in. */
     readonly faction: string,
     card: UnitCard,
   ) {
@@ -86,6 +52,29 @@ class LeanRef implements CardRef {
     this.points = card.points.value;
     this.nameSpan = card.name.span;
     this.span = card.span;
+  }
+}
+
+class HeldRef extends CardRef {
+  constructor(
+    readonly uri: string,
+    faction: string,
+    readonly card: UnitCard,
+  ) {
+    super(faction, card);
+  }
+}
+
+/** A closed file's card: the summary kept, the card parsed again from the file's text when asked for. */
+class LeanRef extends CardRef {
+  constructor(
+    private readonly lean: LeanDoc,
+    /** The card's place in its document's `units`. */
+    private readonly at: number,
+    faction: string,
+    card: UnitCard,
+  ) {
+    super(faction, card);
   }
   get uri(): string {
     return this.lean.uri;

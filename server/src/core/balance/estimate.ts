@@ -22,6 +22,7 @@
 import { CLASSES, CLASS_NAMES, POINTS_ESTIMATE } from '../rules/data';
 import type { UnitClass } from '../rules/data';
 import type { UnitCard } from '../model/types';
+import { getMemo, memo, setMemo } from '../model/memo';
 import { profileFromCard, sanitizeProfile } from '../sim/profile';
 import type { UnitProfile } from '../sim/types';
 import { clearVolleyMemo, defenseKey, offenseKey, shareOf } from './volleys';
@@ -147,18 +148,18 @@ interface Read {
 }
 
 /** Profiles and volley keys by card object: the model reuses a card's object while its text is unchanged. */
-const profiles = new WeakMap<UnitCard, Read>();
+const PROFILE = memo<Read>('estimate profile');
 
 /** A card's profile as the estimate uses it (with its volley keys), or why it cannot be used. */
 function profileOf(card: UnitCard): Read {
-  let p = profiles.get(card);
+  let p = getMemo(card, PROFILE);
   if (!p) {
     const r = profileFromCard(card);
     if (r.profile) {
       const profile = sanitizeProfile(r.profile);
       p = { profile, off: offenseKey(profile), def: defenseKey(profile) };
     } else p = { error: r.error };
-    profiles.set(card, p);
+    setMemo(card, PROFILE, p);
   }
   return p;
 }
@@ -193,10 +194,10 @@ export function fieldMemberOf(card: UnitCard, faction: string): FieldMember | un
 }
 
 /** Field members by card object (and the faction they were made for), so a keystroke rebuilds nothing. */
-const membersByCard = new WeakMap<UnitCard, { faction: string; member: FieldMember | undefined }>();
+const MEMBER = memo<{ faction: string; member: FieldMember | undefined }>('field member');
 
 function memberOf(card: UnitCard, faction: string): FieldMember | undefined {
-  const hit = membersByCard.get(card);
+  const hit = getMemo(card, MEMBER);
   if (hit && hit.faction === faction) return hit.member;
   let member: FieldMember | undefined;
   const cls = card.class.value;
@@ -217,7 +218,7 @@ function memberOf(card: UnitCard, faction: string): FieldMember | undefined {
       key: memberKey(faction, name, p.off!, p.def!, points),
     };
   }
-  membersByCard.set(card, { faction, member });
+  setMemo(card, MEMBER, { faction, member });
   return member;
 }
 
@@ -491,14 +492,14 @@ function figures(profile: UnitProfile, field: ReferenceField): { firepower: numb
 }
 
 /** The last estimate of each card object, with the field (its figure memo) and faction it was made for. */
-const estimates = new WeakMap<UnitCard, { memo: object; faction: string; result: PointsEstimate }>();
+const ESTIMATE = memo<{ memo: object; faction: string; result: PointsEstimate }>('estimate');
 
 /** The estimate for one card against a field. Never throws. */
 export function estimateCard(card: UnitCard, faction: string, field: ReferenceField): PointsEstimate {
-  const hit = estimates.get(card);
+  const hit = getMemo(card, ESTIMATE);
   if (hit && hit.memo === field.memo && hit.faction === faction) return hit.result;
   const result = estimateUncached(card, faction, field);
-  estimates.set(card, { memo: field.memo, faction, result });
+  setMemo(card, ESTIMATE, { memo: field.memo, faction, result });
   return result;
 }
 
