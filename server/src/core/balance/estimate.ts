@@ -146,19 +146,37 @@ interface Read {
   def?: string;
 }
 
-/** Profiles and volley keys by card object: the model reuses a card's object while its text is unchanged. */
-const profiles = new WeakMap<UnitCard, Read>();
+/**
+ * What the estimate keeps of a card, by card object (the model reuses a card's object while its
+ * text is unchanged): its profile and volley keys, its field member, its last estimate. One table
+ * for the three, so a file of hundreds of cards costs one weak-map entry a card, not three.
+ */
+interface CardMemo {
+  read?: Read;
+  /** The field member, and the faction it was made for. */
+  member?: { faction: string; member: FieldMember | undefined };
+  /** The last estimate, with the field (its figure memo) and faction it was made for. */
+  estimate?: { memo: object; faction: string; result: PointsEstimate };
+}
+
+const cardMemos = new WeakMap<UnitCard, CardMemo>();
+
+function memoOf(card: UnitCard): CardMemo {
+  let m = cardMemos.get(card);
+  if (!m) cardMemos.set(card, (m = {}));
+  return m;
+}
 
 /** A card's profile as the estimate uses it (with its volley keys), or why it cannot be used. */
-function profileOf(card: UnitCard): Read {
-  let p = profiles.get(card);
+function profileOf(card: UnitCard, memo: CardMemo = memoOf(card)): Read {
+  let p = memo.read;
   if (!p) {
     const r = profileFromCard(card);
     if (r.profile) {
       const profile = sanitizeProfile(r.profile);
       p = { profile, off: offenseKey(profile), def: defenseKey(profile) };
     } else p = { error: r.error };
-    profiles.set(card, p);
+    memo.read = p;
   }
   return p;
 }
@@ -182,17 +200,16 @@ export function standardCards(cards: readonly CardLike[]): FieldMember[] {
   return out;
 }
 
-/** Field members by card object (and the faction they were made for), so a keystroke rebuilds nothing. */
-const membersByCard = new WeakMap<UnitCard, { faction: string; member: FieldMember | undefined }>();
-
+/** A card's field member (kept by card object and faction, so a keystroke rebuilds nothing). */
 function memberOf(card: UnitCard, faction: string): FieldMember | undefined {
-  const hit = membersByCard.get(card);
+  const memo = memoOf(card);
+  const hit = memo.member;
   if (hit && hit.faction === faction) return hit.member;
   let member: FieldMember | undefined;
   const cls = card.class.value;
   const points = card.points.value;
   const name = card.name.value?.trim();
-  const p = profileOf(card);
+  const p = profileOf(card, memo);
   if (cls && CLASSES[cls] && points !== undefined && name && p.profile) {
     member = {
       id: `${faction.trim().toLowerCase()}\u0000${name.toLowerCase()}`,
@@ -207,7 +224,7 @@ function memberOf(card: UnitCard, faction: string): FieldMember | undefined {
       key: memberKey(faction, name, p.off!, p.def!, points),
     };
   }
-  membersByCard.set(card, { faction, member });
+  memo.member = { faction, member };
   return member;
 }
 
@@ -480,19 +497,17 @@ function figures(profile: UnitProfile, field: ReferenceField): { firepower: numb
   return { firepower: n ? dealt.sum / n : 0, durability: taken.sum > 0 ? n / taken.sum : Infinity, exact: dealt.exact && taken.exact };
 }
 
-/** The last estimate of each card object, with the field (its figure memo) and faction it was made for. */
-const estimates = new WeakMap<UnitCard, { memo: object; faction: string; result: PointsEstimate }>();
-
-/** The estimate for one card against a field. Never throws. */
+/** The estimate for one card against a field (the last one is kept per card object). Never throws. */
 export function estimateCard(card: UnitCard, faction: string, field: ReferenceField): PointsEstimate {
-  const hit = estimates.get(card);
+  const memo = memoOf(card);
+  const hit = memo.estimate;
   if (hit && hit.memo === field.memo && hit.faction === faction) return hit.result;
-  const result = estimateUncached(card, faction, field);
-  estimates.set(card, { memo: field.memo, faction, result });
+  const result = estimateUncached(card, faction, field, memo);
+  memo.estimate = { memo: field.memo, faction, result };
   return result;
 }
 
-function estimateUncached(card: UnitCard, faction: string, field: ReferenceField): PointsEstimate {
+function estimateUncached(card: UnitCard, faction: string, field: ReferenceField, memo: CardMemo): PointsEstimate {
   const name = cardName(card);
   const cls = card.class.value && CLASSES[card.class.value] ? card.class.value : undefined;
   const points = typeof card.points.value === 'number' && Number.isFinite(card.points.value) ? card.points.value : undefined;
@@ -504,7 +519,7 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
       out.reason = 'the reference field has no card that both deals and takes damage, so there is nothing to fit.';
       return out;
     }
-    const p = profileOf(card);
+    const p = profileOf(card, memo);
     if (!p.profile) {
       // The simulator's sentence starts with the card's name; the result already carries it.
       const error = p.error ?? 'the card cannot be read';

@@ -82,6 +82,10 @@ export const COMMAND_ABILITY_KEYS = keysOf('commandAbility');
 export const CP_SOURCE_KEYS = keysOf('cpSource');
 export const FACTION_ABILITY_KEYS = keysOf('factionAbility');
 
+// Named in messages that every card's fields are read with: joined once.
+const CLASS_LIST = CLASS_NAMES.join(', ');
+const WEAPON_TYPE_LIST = WEAPON_TYPES.join(', ');
+
 /**
  * Parses a document of the kind its name says; undefined when the name is not one of ours. With a
  * cache (one per document), card files are parsed card by card and unchanged cards are reused.
@@ -502,9 +506,9 @@ class Reader {
     const name = this.required(this.str(g('name'), head, 'the card name'), g('name'), 'name', head, "the card's name");
     const at = name.keySpan ?? head;
     const classEntry = g('class');
-    const classText = this.str(classEntry, at, `a class (${CLASS_NAMES.join(', ')})`);
-    const cls: Field<UnitClass> = { ...classText, value: classText.value !== undefined ? normaliseClass(classText.value) : undefined };
-    this.required(cls, classEntry, 'class', at, `the card's class (${CLASS_NAMES.join(', ')})`);
+    const classText = this.str(classEntry, at, `a class (${CLASS_LIST})`);
+    const cls = readAs(classText, classText.value !== undefined ? normaliseClass(classText.value) : undefined);
+    this.required(cls, classEntry, 'class', at, `the card's class (${CLASS_LIST})`);
     const points = this.required(this.num(g('points'), at, 'a whole number of points'), g('points'), 'points', at, "the card's points cost");
     const card: UnitCard = { span, name, class: cls, points, faction };
     if (g('bases')) card.bases = this.num(g('bases'), at, 'a whole number of bases');
@@ -513,11 +517,16 @@ class Reader {
     if (stats) card.stats = this.stats(stats);
     else this.report('FS-MISSING-FIELD', `Missing "stats": all nine stats (${STAT_ORDER.join(' ')})`, at);
     const weapons = this.list(g('weapons'), true, 'weapons');
-    if (weapons) card.weapons = { ...weapons, items: weapons.items.map((w) => this.weapon(w)) };
+    if (weapons) card.weapons = { items: weapons.items.map((w) => this.weapon(w)), keySpan: weapons.keySpan, span: weapons.span };
     const orders = this.list(g('orders'), true, 'orders');
-    if (orders) card.orders = { ...orders, items: orders.items.map((o) => this.order(o)).filter((o): o is Order => !!o) };
+    if (orders) card.orders = { items: orders.items.map((o) => this.order(o)).filter((o): o is Order => !!o), keySpan: orders.keySpan, span: orders.span };
     const abilities = this.list(g('abilities'), true, 'abilities');
-    if (abilities) card.abilities = { ...abilities, items: abilities.items.map((a) => this.ability(a)).filter((a): a is Ability => !!a) };
+    if (abilities)
+      card.abilities = {
+        items: abilities.items.map((a) => this.ability(a)).filter((a): a is Ability => !!a),
+        keySpan: abilities.keySpan,
+        span: abilities.span,
+      };
     void node;
     return card;
   }
@@ -581,9 +590,9 @@ class Reader {
       const g = (k: string) => m.entries.get(k);
       const name = this.required(this.str(g('name'), head, 'the weapon name'), g('name'), 'name', head, "the weapon's name");
       const at = name.keySpan ?? head;
-      const typeText = this.str(g('type'), at, `a weapon type (${WEAPON_TYPES.join(', ')})`);
-      this.required(typeText, g('type'), 'type', at, `the weapon type (${WEAPON_TYPES.join(', ')})`);
-      const type: Field<WeaponType> = { ...typeText, value: typeText.value ? normaliseWeaponType(typeText.value) : undefined };
+      const typeText = this.str(g('type'), at, `a weapon type (${WEAPON_TYPE_LIST})`);
+      this.required(typeText, g('type'), 'type', at, `the weapon type (${WEAPON_TYPE_LIST})`);
+      const type = readAs(typeText, typeText.value ? normaliseWeaponType(typeText.value) : undefined);
       const range = this.required(this.num(g('range'), at, 'a range in inches such as 12"', parseInches), g('range'), 'range', at, 'the range band in inches');
       const damage = this.required(this.num(g('damage'), at, 'a whole number'), g('damage'), 'damage', at, 'the damage (1 to 5)');
       const attacks = this.required(this.num(g('attacks'), at, 'a whole number'), g('attacks'), 'attacks', at, 'the number of attacks');
@@ -894,6 +903,16 @@ class Reader {
 function unreadableWeapon(span: Span, raw: string): Weapon {
   const empty = <T>(): Field<T> => ({ value: undefined, raw: '', span: { start: span.start, end: span.start } });
   return { form: 'line', span, name: { value: undefined, raw, span }, type: empty(), range: empty(), damage: empty(), attacks: empty() };
+}
+
+/**
+ * A text field turned into a field of what its text names (a class, a weapon type), in place: the
+ * same object with the same keys, so a card's hundred fields are not each copied once more.
+ */
+function readAs<T>(f: Field<string>, value: T | undefined): Field<T> {
+  const out = f as unknown as Field<T>;
+  out.value = value;
+  return out;
 }
 
 function hasKey(node: YAMLNode, key: string): boolean {

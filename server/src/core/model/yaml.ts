@@ -285,10 +285,11 @@ export interface ReadMap {
  * duplicates reported on the second key, unknown keys (when `known` is given) reported with the
  * closest known key.
  */
-export function readMap(node: YAMLNode, problems: Problem[], known?: readonly string[], what = 'here', depth = 0, merging: Set<YAMLNode> = new Set()): ReadMap {
+export function readMap(node: YAMLNode, problems: Problem[], known?: readonly string[], what = 'here', depth = 0, merging?: Set<YAMLNode>): ReadMap {
   const entries = new Map<string, Entry>();
   const list: Entry[] = [];
-  const merged: Entry[] = [];
+  // Made on the first merge key only: a card file reads thousands of mappings and merges none.
+  let merged: Entry[] | undefined;
   const mappings = ((node as YamlMap).mappings ?? []) as YAMLMapping[];
   // Past this many, unknown keys are counted, not each reported and suggested for (90,000 of them
   // took a second).
@@ -304,7 +305,7 @@ export function readMap(node: YAMLNode, problems: Problem[], known?: readonly st
     const valueSpan = raw ? spanOf(raw) : { start: keySpan.end + 1, end: keySpan.end + 1 };
     const entry: Entry = { key, keySpan, value, valueSpan, span: { start: keySpan.start, end: Math.max(keySpan.end, valueSpan.end) } };
     if (key === '<<') {
-      collectMerge(value, merged, depth + 1, merging);
+      collectMerge(value, (merged ??= []), depth + 1, (merging ??= new Set()));
       continue;
     }
     const prev = entries.get(key);
@@ -336,7 +337,7 @@ export function readMap(node: YAMLNode, problems: Problem[], known?: readonly st
         unreported,
       ),
     );
-  for (const e of merged) {
+  for (const e of merged ?? []) {
     if (!entries.has(e.key) && (!known || known.includes(e.key))) {
       entries.set(e.key, e);
       list.push(e);
