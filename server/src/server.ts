@@ -5,6 +5,7 @@
  */
 import { createServerConnection } from './lsp/connection';
 import { startServer } from './lsp/index';
+import { settleMemory } from './lsp/memory';
 
 const connection = createServerConnection();
 const describe = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
@@ -12,3 +13,5 @@ const describe = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : 
 process.on('uncaughtException', (e) => connection.console.error(`Unexpected error: ${describe(e)}`));
 process.on('unhandledRejection', (e) => connection.console.error(`Unexpected rejection: ${describe(e)}`));
 startServer(connection);
+// After a burst of work (reading a big workspace) the heap is given back once the server is idle.
+settleMemory();

@@ -48,23 +48,32 @@ function cardsText(faction: string, cards: Card[]): string {
   return [...(faction ? [`faction: ${faction}`] : []), 'units:', ...units, ''].join('\n');
 }
 
-/** A change to one file: new text (cards, or fleet text), or none (the file is deleted). */
+/**
+ * A change to one file: new text (cards, or fleet text), or none (the file is deleted); `closed`:
+ * read as a closed file is (kept as its text, its models let go of at once, so the field must not
+ * need them).
+ */
 interface Op {
   uri: number;
   text?: { faction: string; cards: Card[]; fleet: boolean };
+  closed?: boolean;
 }
 
 const textArb = fc.record({ faction: fc.constantFrom(...FACTIONS), cards: fc.array(cardArb, { maxLength: 24, size: 'large' }), fleet: fc.boolean() });
 // One change in six deletes the file.
-const opArb: fc.Arbitrary<Op> = fc.tuple(fc.nat(URIS.length - 1), fc.nat(5), textArb).map(([uri, die, text]) => (die === 0 ? { uri } : { uri, text }));
+const opArb: fc.Arbitrary<Op> = fc
+  .tuple(fc.nat(URIS.length - 1), fc.nat(5), textArb, fc.boolean())
+  .map(([uri, die, text, closed]) => (die === 0 ? { uri } : { uri, text, closed }));
 
 function apply(ws: Workspace, op: Op): void {
   const uri = URIS[op.uri]!;
   const t = op.text;
   if (!t) return ws.delete(uri);
+  const edits = op.closed ? 'unlikely' : 'expected';
   // A card file given fleet text (or a fleet file given card text) is read as that kind.
-  if (t.fleet && t.cards.length % 3 === 0) ws.set(uri, 'name: F\nfaction: Consumed\npoints: 500\nunits:\n  - unit: Card 1\n', 'fleet');
-  else ws.set(uri, cardsText(t.faction, t.cards), uri.endsWith('.fleet.yaml') ? 'unit' : undefined);
+  if (t.fleet && t.cards.length % 3 === 0) ws.set(uri, 'name: F\nfaction: Consumed\npoints: 500\nunits:\n  - unit: Card 1\n', 'fleet', edits);
+  else ws.set(uri, cardsText(t.faction, t.cards), uri.endsWith('.fleet.yaml') ? 'unit' : undefined, edits);
+  if (op.closed) ws.dropParsed();
 }
 
 /** Everything a field says, but its figure memo (which fills as cards are estimated). */

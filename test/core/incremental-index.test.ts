@@ -19,7 +19,8 @@ function unitText(faction: string, names: string[]): string {
 
 const fleetText = (names: string[]) => 'name: F\nfaction: Consumed\npoints: 500\nunits:\n' + names.map((n) => `  - unit: ${n}\n`).join('');
 
-type Op = { kind: 'set'; uri: number; faction: string; names: string[]; fleet: boolean } | { kind: 'delete'; uri: number };
+/** `closed`: read as a closed file is (kept as its text, parsed again on demand); `drop` lets go of those models. */
+type Op = { kind: 'set'; uri: number; faction: string; names: string[]; fleet: boolean; closed: boolean } | { kind: 'delete'; uri: number } | { kind: 'drop' };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
@@ -30,21 +31,34 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       faction: fc.constantFrom(...FACTIONS),
       names: fc.array(fc.constantFrom(...NAMES), { maxLength: 5 }),
       fleet: fc.boolean(),
+      closed: fc.boolean(),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), uri: fc.nat(URIS.length - 1) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'drop' as const }) },
 );
 
 function apply(ws: Workspace, op: Op): void {
+  if (op.kind === 'drop') return ws.dropParsed();
   const uri = URIS[op.uri]!;
   if (op.kind === 'delete') return ws.delete(uri);
+  const edits = op.closed ? 'unlikely' : 'expected';
   // A unit file given fleet text (or any file given another language) is read as that kind.
-  if (op.fleet && !uri.endsWith('.fleet.yaml')) ws.set(uri, fleetText(op.names), 'fleet');
-  else if (uri.endsWith('.fleet.yaml') && !op.fleet) ws.set(uri, fleetText(op.names));
-  else ws.set(uri, unitText(op.faction, op.names), uri.endsWith('.fleet.yaml') ? 'unit' : undefined);
+  if (op.fleet && !uri.endsWith('.fleet.yaml')) ws.set(uri, fleetText(op.names), 'fleet', edits);
+  else if (uri.endsWith('.fleet.yaml') && !op.fleet) ws.set(uri, fleetText(op.names), undefined, edits);
+  else ws.set(uri, unitText(op.faction, op.names), uri.endsWith('.fleet.yaml') ? 'unit' : undefined, edits);
 }
 
-const key = (r: CardRef) => `${r.uri}|${r.faction}|${r.card.name.value}|${r.card.span.start}`;
+/** A card as the index gives it; its summary (what lists of every card read) must say what the card says. */
+const key = (r: CardRef) => {
+  const c = r.card;
+  assert.deepEqual(
+    [r.name, r.cls, r.classRaw, r.points, r.nameSpan, r.span],
+    [c.name.value, c.class.value, c.class.raw, c.points.value, c.name.span, c.span],
+    'the summary of a card is the card',
+  );
+  return `${r.uri}|${r.faction}|${c.name.value}|${c.span.start}`;
+};
 const keys = (rs: CardRef[]) => rs.map(key);
 
 function answers(ws: Workspace): unknown {
@@ -140,6 +154,7 @@ describe('incremental card index', () => {
       fc.property(fc.array(opArb, { minLength: 1, maxLength: 20 }), (ops) => {
         const ws = new Workspace();
         for (const op of ops) {
+          if (op.kind === 'drop') continue;
           const uri = URIS[op.uri]!;
           const was = problems(ws);
           const before = ws.get(uri);

@@ -41,6 +41,6 @@ export function fleetTotals(doc: FleetDocument, ws: Workspace | undefined): Flee
 }
 
 function pointsOf(c: CardRef | undefined): number {
-  const p = c?.card.points.value;
+  const p = c?.points;
   return p !== undefined && p > 0 ? p : 0;
 }

@@ -2,16 +2,169 @@
  * The index of cards and fleets across files. Pure: callers (the server, the CLI) feed it text;
  * it never touches a file system. Documents are parsed once per text and cached.
  */
-import type { DocKind, FabledDocument, FleetDocument, UnitCard } from './model/types';
+import type { DocKind, FabledDocument, FleetDocument, FactionDocument, Span, UnitCard } from './model/types';
+import type { UnitClass } from './rules/data';
 import { parseDocument, kindOfUri } from './model/parse';
 import { ChunkCache } from './model/chunks';
 
+/**
+ * A card in the index. What lists of thousands of cards read (name, class, points, where) is kept
+ * on the reference itself; `card`, the whole parsed card, may parse its file again (a closed card
+ * file is kept as its text, see `Workspace.set`), so loops over every card read the summary.
+ */
 export interface CardRef {
-  uri: string;
-  card: UnitCard;
+  readonly uri: string;
   /** The faction of the file the card is in. */
-  faction: string;
+  readonly faction: string;
+  /** The whole card (for a closed file: parsed again when no longer in memory). */
+  readonly card: UnitCard;
+  /** `card.name.value` ('' for an unnamed card, which the index does not hold). */
+  readonly name: string;
+  /** `card.class.value`, and the class as written. */
+  readonly cls: UnitClass | undefined;
+  readonly classRaw: string;
+  /** `card.points.value`. */
+  readonly points: number | undefined;
+  /** `card.name.span` and `card.span`. */
+  readonly nameSpan: Span;
+  readonly span: Span;
 }
+
+/**
+ * A copy of a string that shares no memory with the text it was cut from. V8 keeps a substring as
+ * a slice of its parent (and a joined string as its parts), so a card's name kept past its model
+ * would keep a copy of the whole card's text alive: 20,000 closed files' worth.
+ */
+export function detached(s: string): string {
+  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
+}
+
+/** A reference to a card held in memory (an open document's, a fleet's, a CLI run's). */
+export function cardRef(uri: string, card: UnitCard, faction: string): CardRef {
+  return new HeldRef(uri, faction, card);
+}
+
+class HeldRef implements CardRef {
+  readonly name: string;
+  readonly cls: UnitClass | undefined;
+  readonly classRaw: string;
+  readonly points: number | undefined;
+  readonly nameSpan: Span;
+  readonly span: Span;
+  constructor(
+    readonly uri: string,
+    readonly faction: string,
+    readonly card: UnitCard,
+  ) {
+    this.name = card.name.value ?? '';
+    this.cls = card.class.value;
+    this.classRaw = card.class.raw;
+    this.points = card.points.value;
+    this.nameSpan = card.name.span;
+    this.span = card.span;
+  }
+}
+
+/** A closed file's card: the summary kept, the card parsed again from the file's text when asked for. */
+class LeanRef implements CardRef {
+  readonly name: string;
+  readonly cls: UnitClass | undefined;
+  readonly classRaw: string;
+  readonly points: number | undefined;
+  readonly nameSpan: Span;
+  readonly span: Span;
+  constructor(
+    private readonly lean: LeanDoc,
+    /** The card's place in its document's `units`. */
+    private readonly at: number,
+    readonly faction: string,
+    card: UnitCard,
+  ) {
+    this.name = detached(card.name.value ?? '');
+    this.cls = card.class.value;
+    this.classRaw = detached(card.class.raw);
+    this.points = card.points.value;
+    this.nameSpan = card.name.span;
+    this.span = card.span;
+  }
+  get uri(): string {
+    return this.lean.uri;
+  }
+  get card(): UnitCard {
+    // The same text parses to the same cards, so the place is the card's place again.
+    return (this.lean.doc() as { units: UnitCard[] }).units[this.at]!;
+  }
+}
+
+/**
+ * The documents parsed again most recently, held so that a fleet's few cards are not parsed again
+ * on every keystroke. Past that, a document lives as long as something holds it (see `LeanDoc`).
+ */
+class RecentDocs {
+  private readonly held = new Map<LeanDoc, FabledDocument>();
+  constructor(private readonly max: number) {}
+  touch(lean: LeanDoc, doc: FabledDocument): void {
+    this.held.delete(lean);
+    this.held.set(lean, doc);
+    if (this.held.size > this.max) this.held.delete(this.held.keys().next().value!);
+  }
+  forget(lean: LeanDoc): void {
+    this.held.delete(lean);
+  }
+}
+
+/**
+ * A card file read from disk and not open: kept as its text (a parsed card file is about ten
+ * times the size of its text, and a workspace can hold 20,000 of them), parsed again when asked
+ * for. Why by hand: this is a cache of our own model, keyed by our own documents; no library
+ * knows when a model may be dropped. The parsed document is held weakly: while anyone holds it
+ * (a check under way, a recent use) `doc()` gives that same object, so cards compare by identity
+ * as they do for open documents; within one synchronous task a WeakRef's target stays alive.
+ */
+class LeanDoc {
+  private weak: WeakRef<FabledDocument> | undefined;
+  constructor(
+    readonly uri: string,
+    readonly text: string,
+    readonly kind: DocKind,
+    doc: FabledDocument,
+    private readonly recent: RecentDocs,
+  ) {
+    this.weak = new WeakRef(doc);
+    recent.touch(this, doc);
+  }
+  doc(): FabledDocument {
+    let doc = this.weak?.deref();
+    if (!doc) {
+      // Parsed before, so parsed again (deterministic); an empty document only if the impossible happens.
+      doc = parseDocument(this.uri, this.text, this.kind, new ChunkCache()) ?? emptyDocument(this.uri, this.text);
+      this.weak = new WeakRef(doc);
+    }
+    this.recent.touch(this, doc);
+    return doc;
+  }
+  /** Lets go of the parsed model: the next `doc()` parses the text again. */
+  drop(): void {
+    this.weak = undefined;
+    this.recent.forget(this);
+  }
+}
+
+function emptyDocument(uri: string, text: string): FabledDocument {
+  const none = { value: undefined, raw: '', span: { start: 0, end: 0 } };
+  return { kind: 'unit', uri, text, problems: [], faction: none, units: [] };
+}
+
+/**
+ * A value derived from a document's model, kept per document while its text is unchanged (see
+ * `Workspace.derived`). The object is the key: make one per kind of value.
+ */
+export interface Derivation<T> {
+  readonly make: (doc: FabledDocument) => T;
+}
+
+/** Closed card files parsed again and held, at most (a fleet names a few dozen). */
+const RECENT_DOCS = 256;
 
 function norm(s: string): string {
   return s.trim().toLowerCase();
@@ -53,7 +206,9 @@ export const UNEDITED_CACHE_CHARS = 64 * 1024;
 const CARD_LOG_MAX = 1024;
 
 export class Workspace {
-  private docs = new Map<string, FabledDocument>();
+  /** Each document: its model, or (a closed card file) its text, parsed on demand. */
+  private docs = new Map<string, FabledDocument | LeanDoc>();
+  private readonly recent = new RecentDocs(RECENT_DOCS);
   /** The fleet documents' URIs (a few hundred among thousands of card files). */
   private readonly fleetUris = new Set<string>();
   /** Per document: parsed cards by their text, so an edit re-parses only the card it touched. */
@@ -72,6 +227,12 @@ export class Workspace {
   private nextOrder = 0;
   /** Each indexed card's place in its document. */
   private readonly place = new WeakMap<CardRef, number>();
+  /** Each document's kind (asked for every document in turn: without parsing a closed file again). */
+  private readonly kinds = new Map<string, DocKind>();
+  /** Derived values per document entry (a model, or a closed file's text): see `derivedOf`. */
+  private readonly memos = new WeakMap<object, Map<Derivation<unknown>, unknown>>();
+  /** Derivations made as each document is read (see `deriveOnRead`). */
+  private readonly eager: Derivation<unknown>[] = [];
   /** Derived lists, dropped whenever a card document changes. */
   private derived: { factions?: string[]; cardsOf: Map<string, CardRef[]> } = { cardsOf: new Map() };
   /** Bumped on every change, so that callers can cache derived data. */
@@ -93,7 +254,13 @@ export class Workspace {
    */
   set(uri: string, text: string, kind: DocKind | undefined = kindOfUri(uri), edits: 'expected' | 'unlikely' = 'expected'): FabledDocument | undefined {
     const old = this.docs.get(uri);
-    if (old && old.text === text && old.kind === kind) return old;
+    const lean = edits === 'unlikely' && text.length <= UNEDITED_CACHE_CHARS;
+    if (old && old.text === text && old.kind === kind) {
+      if (old instanceof LeanDoc) return old.doc();
+      // A file closed with the text it has on disk: kept as text from now on, the same cards.
+      if (lean && old.kind === 'unit') this.keepLean(uri, old);
+      return old;
+    }
     if (!kind) return undefined;
     let cache = this.caches.get(uri);
     // A buffer whose language changed is read afresh: cards parsed as another kind are not reused.
@@ -105,7 +272,13 @@ export class Workspace {
     const doc = parseDocument(uri, text, kind, cache);
     if (!doc) return undefined;
     if (!this.order.has(uri)) this.order.set(uri, this.nextOrder++);
-    this.docs.set(uri, doc);
+    // A closed unit file (the thousands of a big workspace) is kept as its text; faction files,
+    // fleets and open documents as their models.
+    if (old instanceof LeanDoc) this.recent.forget(old);
+    const entry = lean && doc.kind === 'unit' ? new LeanDoc(uri, text, doc.kind, doc, this.recent) : doc;
+    this.docs.set(uri, entry);
+    if (entry instanceof LeanDoc) this.prime(entry, doc);
+    this.kinds.set(uri, doc.kind);
     if (doc.kind === 'fleet') this.fleetUris.add(uri);
     else this.fleetUris.delete(uri);
     const cards = doc.kind !== 'fleet' || (old !== undefined && old.kind !== 'fleet');
@@ -114,9 +287,59 @@ export class Workspace {
     return doc;
   }
 
+  /** Keeps an unchanged document as its text from now on; its cards (and their identity while held) stay. */
+  private keepLean(uri: string, doc: FabledDocument): void {
+    this.caches.delete(uri);
+    const lean = new LeanDoc(uri, doc.text, doc.kind, doc, this.recent);
+    this.docs.set(uri, lean);
+    const memo = this.memos.get(doc);
+    if (memo) this.memos.set(lean, memo);
+    this.prime(lean, doc);
+    this.reindex(uri, doc);
+  }
+
+  /** Makes the eager derivations of a closed file while its model is at hand. */
+  private prime(entry: LeanDoc, doc: FabledDocument): void {
+    if (!this.eager.length) return;
+    let memo = this.memos.get(entry);
+    if (!memo) this.memos.set(entry, (memo = new Map()));
+    for (const d of this.eager) if (!memo.has(d)) memo.set(d, d.make(doc));
+  }
+
+  /**
+   * `d.make(doc)` for a document, kept while its text is unchanged. A closed card file's value
+   * outlives its model: it is not parsed again for it (made as it is read, with `deriveOnRead`).
+   */
+  derivedOf<T>(uri: string, d: Derivation<T>): T | undefined {
+    const entry = this.docs.get(uri);
+    if (!entry) return undefined;
+    let memo = this.memos.get(entry);
+    if (memo?.has(d)) return memo.get(d) as T;
+    const value = d.make(entry instanceof LeanDoc ? entry.doc() : entry);
+    if (!memo) this.memos.set(entry, (memo = new Map()));
+    memo.set(d, value);
+    return value;
+  }
+
+  /**
+   * Lets go of every closed file's parsed model now (the next use parses its text again). For
+   * tests, and for a caller short of memory; models still held elsewhere live on there.
+   */
+  dropParsed(): void {
+    for (const entry of this.docs.values()) if (entry instanceof LeanDoc) entry.drop();
+  }
+
+  /** From now on, `d` is made as each closed file is read (while its model is at hand). */
+  deriveOnRead(d: Derivation<unknown>): void {
+    if (!this.eager.includes(d)) this.eager.push(d);
+  }
+
   delete(uri: string): void {
     this.caches.delete(uri);
-    const old = this.docs.get(uri);
+    const entry = this.docs.get(uri);
+    if (entry instanceof LeanDoc) this.recent.forget(entry);
+    const old = entry;
+    this.kinds.delete(uri);
     if (this.docs.delete(uri)) {
       this.fleetUris.delete(uri);
       if (old?.kind !== 'fleet') this.reindex(uri, undefined);
@@ -125,16 +348,36 @@ export class Workspace {
     }
   }
 
+  /** A document's model (a closed card file's is parsed again when no longer in memory: see `kindOf`, `textOf`). */
   get(uri: string): FabledDocument | undefined {
-    return this.docs.get(uri);
+    const entry = this.docs.get(uri);
+    return entry instanceof LeanDoc ? entry.doc() : entry;
+  }
+
+  /** A document's kind, without its model. */
+  kindOf(uri: string): DocKind | undefined {
+    return this.kinds.get(uri);
+  }
+
+  /** A document's text, without its model. */
+  textOf(uri: string): string | undefined {
+    return this.docs.get(uri)?.text;
   }
 
   uris(): string[] {
     return [...this.docs.keys()];
   }
 
+  /** Every document's model, in document order: parses every closed card file again. */
   documents(): FabledDocument[] {
-    return [...this.docs.values()];
+    return [...this.docs.keys()].map((u) => this.get(u)!);
+  }
+
+  /** The Command Boards (faction files), in document order, without parsing the unit files again. */
+  factionDocuments(): FactionDocument[] {
+    const out: FactionDocument[] = [];
+    for (const [uri, kind] of this.kinds) if (kind === 'faction') out.push(this.get(uri) as FactionDocument);
+    return out;
   }
 
   /** The fleets, in document order (without walking the card files). */
@@ -142,7 +385,7 @@ export class Workspace {
     const out: FleetDocument[] = [];
     for (const uri of this.fleetUris) {
       const d = this.docs.get(uri);
-      if (d?.kind === 'fleet') out.push(d);
+      if (d && !(d instanceof LeanDoc) && d.kind === 'fleet') out.push(d);
     }
     return out.sort((a, b) => (this.order.get(a.uri) ?? 0) - (this.order.get(b.uri) ?? 0));
   }
@@ -199,19 +442,21 @@ export class Workspace {
     this.contributed.delete(uri);
     this.contributedKeys.delete(uri);
     if (!doc || doc.kind === 'fleet') return;
-    const faction = doc.faction.value ?? '';
-    const fk = norm(faction);
+    // Kept past the model: copies, not slices of its text (see `detached`).
+    const faction = detached(doc.faction.value ?? '');
+    const fk = detached(norm(faction));
     const refs: CardRef[] = [];
     const keys: [string, string][] = [];
+    const entry = this.docs.get(uri);
     doc.units.forEach((card, i) => {
       const name = card.name.value;
       if (!name) return;
-      const ref: CardRef = { uri, card, faction };
+      const ref: CardRef = entry instanceof LeanDoc ? new LeanRef(entry, i, faction, card) : new HeldRef(uri, faction, card);
       this.place.set(ref, i);
       refs.push(ref);
       let byName = this.cardIndex.get(fk);
       if (!byName) this.cardIndex.set(fk, (byName = new Map()));
-      const nk = norm(name);
+      const nk = detached(norm(name));
       keys.push([fk, nk]);
       const list = byName.get(nk);
       if (!list) return void byName.set(nk, [ref]);
@@ -221,8 +466,9 @@ export class Workspace {
       list.splice(at, 0, ref);
     });
     if (refs.length) {
-      this.contributed.set(uri, refs);
-      this.contributedKeys.set(uri, keys);
+      // Copies of exactly their length: a pushed-to array keeps room for 16, and there are two per file.
+      this.contributed.set(uri, refs.slice());
+      this.contributedKeys.set(uri, keys.slice());
     }
   }
 

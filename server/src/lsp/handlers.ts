@@ -197,15 +197,15 @@ function exampleDoc(uri: string): TextDocument | undefined {
 function cardInfo({ state }: Context, ref: CardRef): CardInfo | undefined {
   const example = isExampleUri(ref.uri);
   const td = example ? exampleDoc(ref.uri) : state.textDoc(ref.uri);
-  if (!td || !ref.card.name.value) return undefined;
+  if (!td || !ref.name) return undefined;
   return {
-    name: ref.card.name.value,
+    name: ref.name,
     faction: ref.faction,
-    class: ref.card.class.value ?? ref.card.class.raw,
-    points: ref.card.points.value,
+    class: ref.cls ?? ref.classRaw,
+    points: ref.points,
     uri: ref.uri,
-    range: convert.range(td, ref.card.span),
-    selectionRange: convert.range(td, ref.card.name.span),
+    range: convert.range(td, ref.span),
+    selectionRange: convert.range(td, ref.nameSpan),
     ...(example ? { example: true } : {}),
   };
 }

@@ -37,7 +37,7 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     const cards = !!doc && doc.kind !== 'fleet';
     const deps = new Set(dependents(state.ws, uri, before, after));
     // A new reference field for the points estimate moves every card's note, in every file.
-    if (cards && diagnostics.fieldMoved()) for (const u of state.ws.uris()) if (u !== uri && state.ws.get(u)?.kind !== 'fleet') deps.add(u);
+    if (cards && diagnostics.fieldMoved()) for (const u of state.ws.uris()) if (u !== uri && state.ws.kindOf(u) !== 'fleet') deps.add(u);
     // Open documents first: in a big workspace the closed files of a faction can number thousands.
     const open = [...deps].filter((d) => state.documents.get(d));
     scheduler.changed(uri, open.length ? new Set([...open, ...deps]) : deps, cards);

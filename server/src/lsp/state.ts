@@ -7,6 +7,7 @@ import { TextDocuments, type CancellationToken, type Connection, type Initialize
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { Workspace } from '../core/workspace';
+import { trackWorkspaceField } from '../core/balance/index';
 import { kindOfLanguage, kindOfUri } from '../core/model/parse';
 import type { DocKind, FabledDocument } from '../core/model/types';
 import { SETTINGS_SECTION, resolveSettings, type Settings } from '../../../protocol';
@@ -46,6 +47,8 @@ export class ServerState {
   private readonly parsedRevision = new Map<string, number>();
 
   constructor(readonly connection: Connection) {
+    // The points estimate's field finds its candidates as each closed file is read, not by parsing it again.
+    trackWorkspaceField(this.ws);
     // Registered before anyone else listens, so the count is up to date when they hear of a change.
     this.documents.onDidChangeContent((e) => this.revision.set(e.document.uri, (this.revision.get(e.document.uri) ?? 0) + 1));
   }

@@ -187,17 +187,27 @@ function memberKey(faction: string, name: string, off: string, def: string, poin
 
 /** Standard-cost cards that the engine can read, one per faction and name. */
 export function standardCards(cards: readonly CardLike[]): FieldMember[] {
-  const out: FieldMember[] = [];
+  return standardCardsAt(cards).map((s) => s.member);
+}
+
+/** `standardCards`, each with its place in `cards`. */
+export function standardCardsAt(cards: readonly CardLike[]): { member: FieldMember; at: number }[] {
+  const out: { member: FieldMember; at: number }[] = [];
   const seen = new Set<string>();
-  for (const { card, faction } of cards) {
+  cards.forEach(({ card, faction }, at) => {
     const cls = card.class.value;
-    if (!cls || !CLASSES[cls] || card.points.value !== CLASSES[cls].points) continue;
+    if (!cls || !CLASSES[cls] || card.points.value !== CLASSES[cls].points) return;
     const m = memberOf(card, faction);
-    if (!m || seen.has(m.id)) continue;
+    if (!m || seen.has(m.id)) return;
     seen.add(m.id);
-    out.push(m);
-  }
+    out.push({ member: m, at });
+  });
   return out;
+}
+
+/** A standard-cost card's field member (undefined: it cannot be one); the same object while the card is. */
+export function fieldMemberOf(card: UnitCard, faction: string): FieldMember | undefined {
+  return memberOf(card, faction);
 }
 
 /** A card's field member (kept by card object and faction, so a keystroke rebuilds nothing). */
@@ -229,7 +239,7 @@ function memberOf(card: UnitCard, faction: string): FieldMember | undefined {
 }
 
 /** The order of the field's even pick within a class: faction, then name. */
-export function fieldOrder(a: FieldMember, b: FieldMember): number {
+export function fieldOrder(a: { sortKey: string }, b: { sortKey: string }): number {
   return a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0;
 }
 
@@ -238,8 +248,8 @@ export function fieldOrder(a: FieldMember, b: FieldMember): number {
  * order, each class's members in `fieldOrder`), from `byClass` (per class, its first `max` members
  * in that order, or more).
  */
-export function evenPick(byClass: readonly (readonly FieldMember[])[], max: number): FieldMember[] {
-  const out: FieldMember[] = [];
+export function evenPick<T>(byClass: readonly (readonly T[])[], max: number): T[] {
+  const out: T[] = [];
   for (let round = 0; out.length < max; round++) {
     let any = false;
     for (const list of byClass) {

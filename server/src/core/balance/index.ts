@@ -2,9 +2,19 @@
  * The points estimate's public face: the bundled example cards as a field, the field of a
  * workspace (kept while the workspace's cards are unchanged), and the estimate of a card.
  */
-import type { Workspace } from '../workspace';
+import { detached, type Derivation, type Workspace } from '../workspace';
 import { exampleWorkspace } from '../examples/index';
-import { referenceField, referenceFieldOf, referenceFieldOfCapped, estimateCard, standardCards, evenPick, fieldOrder } from './estimate';
+import {
+  referenceField,
+  referenceFieldOf,
+  referenceFieldOfCapped,
+  estimateCard,
+  standardCards,
+  standardCardsAt,
+  fieldMemberOf,
+  evenPick,
+  fieldOrder,
+} from './estimate';
 import { CLASS_NAMES, POINTS_ESTIMATE } from '../rules/data';
 import type { UnitClass } from '../rules/data';
 import type { CardLike, FieldMember, PointsEstimate, ReferenceField } from './estimate';
@@ -44,14 +54,53 @@ function candidatesOf(doc: FabledDocument): FieldMember[] {
   return list;
 }
 
+/**
+ * A standard-cost card as the field's bookkeeping holds it: what choosing the field needs, not its
+ * profile (made again for the few the field picks). A workspace of 20,000 cards holds 20,000.
+ */
+interface Candidate {
+  /** Faction and name (see FieldMember). */
+  id: string;
+  sortKey: string;
+  class: UnitClass;
+  uri: string;
+  /** The card's place in its document's `units`. */
+  at: number;
+  faction: string;
+}
+
+/** Each document's candidates, kept by the workspace with the document's text (a closed file is not parsed again for them). */
+const CANDIDATES: Derivation<Candidate[]> = {
+  make: (doc) => {
+    if (doc.kind === 'fleet') return [];
+    const faction = doc.faction.value ?? '';
+    return standardCardsAt(doc.units.map((card) => ({ card, faction }))).map(({ member, at }) => ({
+      id: detached(member.id),
+      sortKey: detached(member.sortKey),
+      class: member.class,
+      uri: doc.uri,
+      at,
+      faction,
+    }));
+  },
+};
+
+/**
+ * Has the workspace find each document's field candidates as it reads it: the server calls this
+ * before its first scan, so that the field never parses a closed file again to build itself.
+ */
+export function trackWorkspaceField(ws: Workspace): void {
+  ws.deriveOnRead(CANDIDATES);
+}
+
 /** A document's standard-cost card, where its document stands in document order and it in the document. */
 interface Entry {
   order: number;
   pos: number;
-  member: FieldMember;
+  member: Candidate;
 }
 
-function findSorted(list: readonly FieldMember[], m: FieldMember): number {
+function findSorted(list: readonly Candidate[], m: Candidate): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
@@ -76,15 +125,17 @@ class FieldState {
   /** Faction and name -> every document's card of that name, in document order (the first is the candidate). */
   private readonly byId = new Map<string, Entry[]>();
   /** Per class, its candidates in `fieldOrder`. */
-  private readonly byClass = new Map<UnitClass, FieldMember[]>(CLASS_NAMES.map((c) => [c, []]));
+  private readonly byClass = new Map<UnitClass, Candidate[]>(CLASS_NAMES.map((c) => [c, []]));
+  /** The field members of the candidates last picked (made from their cards). */
+  private members = new Map<Candidate, FieldMember>();
 
   /** Every document afresh (in document order). */
   build(ws: Workspace): void {
-    for (const doc of ws.documents()) {
-      const order = ws.orderOf(doc.uri) ?? 0;
-      const entries = candidatesOf(doc).map((member, pos) => ({ order, pos, member }));
+    for (const uri of ws.uris()) {
+      const order = ws.orderOf(uri) ?? 0;
+      const entries = (ws.derivedOf(uri, CANDIDATES) ?? []).map((member, pos) => ({ order, pos, member }));
       if (!entries.length) continue;
-      this.perDoc.set(doc.uri, entries);
+      this.perDoc.set(uri, entries);
       for (const e of entries) {
         const list = this.byId.get(e.member.id);
         if (list) list.push(e);
@@ -107,10 +158,9 @@ class FieldState {
       else this.byId.delete(e.member.id);
     }
     this.perDoc.delete(uri);
-    const doc = ws.get(uri);
     const order = ws.orderOf(uri);
-    if (!doc || order === undefined) return;
-    const entries = candidatesOf(doc).map((member, pos) => ({ order, pos, member }));
+    if (order === undefined) return;
+    const entries = (ws.derivedOf(uri, CANDIDATES) ?? []).map((member, pos) => ({ order, pos, member }));
     if (!entries.length) return;
     this.perDoc.set(uri, entries);
     for (const e of entries) {
@@ -125,12 +175,12 @@ class FieldState {
     }
   }
 
-  private addCandidate(m: FieldMember): void {
+  private addCandidate(m: Candidate): void {
     const list = this.byClass.get(m.class)!;
     list.splice(findSorted(list, m), 0, m);
   }
 
-  private removeCandidate(m: FieldMember): void {
+  private removeCandidate(m: Candidate): void {
     const list = this.byClass.get(m.class)!;
     let at = findSorted(list, m);
     while (at < list.length && list[at] !== m) at++;
@@ -138,21 +188,34 @@ class FieldState {
   }
 
   /** The field of the candidates now, as `referenceFieldOf` would make it from them in document order. */
-  makeField(): ReferenceField {
+  makeField(ws: Workspace): ReferenceField {
     const available = this.byId.size;
     const max = POINTS_ESTIMATE.maxField;
-    let members: FieldMember[];
+    let picked: Candidate[];
     if (available <= max) {
       const firsts = [...this.byId.values()].map((l) => l[0]!);
       firsts.sort((a, b) => a.order - b.order || a.pos - b.pos);
-      members = firsts.map((e) => e.member);
+      picked = firsts.map((e) => e.member);
     } else
-      members = evenPick(
+      picked = evenPick(
         CLASS_NAMES.map((c) => this.byClass.get(c)!),
         max,
       );
-    return referenceFieldOfCapped(members, available, bundledCards, 'this workspace');
+    const members = new Map<Candidate, FieldMember>();
+    for (const c of picked) {
+      const m = this.members.get(c) ?? memberAt(ws, c);
+      if (m) members.set(c, m);
+    }
+    this.members = members;
+    return referenceFieldOfCapped([...members.values()], available, bundledCards, 'this workspace');
   }
+}
+
+/** A candidate's field member, from its card (a closed file's parsed again). */
+function memberAt(ws: Workspace, c: Candidate): FieldMember | undefined {
+  const doc = ws.get(c.uri);
+  const card = doc && doc.kind !== 'fleet' ? doc.units[c.at] : undefined;
+  return card ? fieldMemberOf(card, c.faction) : undefined;
 }
 
 const wsFields = new WeakMap<Workspace, FieldState>();
@@ -162,6 +225,7 @@ const wsFields = new WeakMap<Workspace, FieldState>();
  * date from the documents that changed only (a keystroke in one file of thousands reads that file).
  */
 export function workspaceField(ws: Workspace): ReferenceField {
+  trackWorkspaceField(ws);
   let st = wsFields.get(ws);
   // Fleets hold no cards: a fleet edit keeps the field (it is read after every edit).
   if (st?.field && st.version === ws.cardsVersion) return st.field;
@@ -172,7 +236,7 @@ export function workspaceField(ws: Workspace): ReferenceField {
     wsFields.set(ws, st);
   } else for (const uri of new Set(changes)) st.update(ws, uri);
   st.version = ws.cardsVersion;
-  st.field = st.makeField();
+  st.field = st.makeField(ws);
   return st.field;
 }
 

@@ -11,7 +11,7 @@ import { clip } from '../model/limits';
 import { count, withArticle } from '../rules/words';
 
 function related(ref: CardRef | undefined, message: string): Problem['related'] {
-  return ref ? [{ uri: ref.uri, span: ref.card.name.span, message }] : undefined;
+  return ref ? [{ uri: ref.uri, span: ref.nameSpan, message }] : undefined;
 }
 
 /** Reports an entry or embarked name that names no card of the fleet's faction. Returns whether it resolved. */
@@ -24,10 +24,10 @@ function checkName(ctx: CheckContext, f: Field<string>, faction: string | undefi
     const other = elsewhere[0]!;
     ctx.report(
       'FS-UNIT-FACTION',
-      `${clip(other.card.name.value ?? '')} is ${withArticle(clip(other.faction))} card; this fleet is ${clip(faction)}`,
+      `${clip(other.name)} is ${withArticle(clip(other.faction))} card; this fleet is ${clip(faction)}`,
       f.span,
       undefined,
-      related(other, `${clip(other.card.name.value ?? '')} is defined here (${clip(other.faction)})`),
+      related(other, `${clip(other.name)} is defined here (${clip(other.faction)})`),
     );
     return false;
   }
@@ -35,7 +35,7 @@ function checkName(ctx: CheckContext, f: Field<string>, faction: string | undefi
   const poolKey = byFaction ? `faction:${faction.trim().toLowerCase()}` : 'all';
   let pool = ctx.pools.get(poolKey);
   if (!pool) {
-    pool = prepare((byFaction ? ws.cardsOf(faction) : ws.allCards()).map((c) => c.card.name.value!).filter(Boolean));
+    pool = prepare((byFaction ? ws.cardsOf(faction) : ws.allCards()).map((c) => c.name).filter(Boolean));
     ctx.pools.set(poolKey, pool);
   }
   const memoKey = `${poolKey}\n${name.slice(0, 200).trim().toLowerCase()}`;

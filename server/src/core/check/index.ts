@@ -85,7 +85,7 @@ function checkDuplicate(ctx: CheckContext, card: UnitCard): void {
     `${clip(faction)} already has a card named "${clip(name)}" (${countOf(count, 'other')}); names are unique per faction across the workspace`,
     card.name.span,
     undefined,
-    others.map((r) => ({ uri: r.uri, span: r.card.name.span, message: `"${clip(name)}" is also defined here` })),
+    others.map((r) => ({ uri: r.uri, span: r.nameSpan, message: `"${clip(name)}" is also defined here` })),
   );
 }
 

@@ -46,8 +46,8 @@ export function exampleText(uri: string): string | undefined {
 export function exampleCards(own?: Workspace): CardRef[] {
   return exampleWorkspace()
     .allCards()
-    .filter((r) => r.card.name.value && !own?.findCards(r.card.name.value, r.faction).length)
-    .sort((a, b) => a.faction.localeCompare(b.faction) || a.card.name.value!.localeCompare(b.card.name.value!));
+    .filter((r) => r.name && !own?.findCards(r.name, r.faction).length)
+    .sort((a, b) => a.faction.localeCompare(b.faction) || a.name.localeCompare(b.name));
 }
 
 /** An example card by name (its faction first when given). */

@@ -42,10 +42,10 @@ export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Setting
       const faction = card.faction.value;
       const ref = target ? referenceCard(ws, target, faction) : undefined;
       const args: SimulateCommandArgs = { attacker: { name, uri: doc.uri, ...(faction !== undefined ? { faction } : {}) } };
-      if (ref) args.defender = { name: ref.card.name.value!, faction: ref.faction };
+      if (ref) args.defender = { name: ref.name, faction: ref.faction };
       out.push({
         span: card.name.keySpan ?? card.name.span,
-        title: ref ? `Simulate vs ${iconSafe(ref.card.name.value ?? '')}` : 'Simulate vs …',
+        title: ref ? `Simulate vs ${iconSafe(ref.name)}` : 'Simulate vs …',
         simulate: args,
       });
       if (out.length >= RESULT_CAP) break;

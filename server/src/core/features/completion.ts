@@ -430,7 +430,7 @@ function cardItems(cards: CardRef[], span: Span, typed: string): Completion[] {
   const words = typed.replace(/^["']/, '').toLowerCase().split(/\s+/).filter(Boolean);
   const out: Completion[] = [];
   for (const r of cards) {
-    const name = r.card.name.value;
+    const name = r.name;
     if (!name) continue;
     if (words.length) {
       const lower = name.toLowerCase();
@@ -440,7 +440,7 @@ function cardItems(cards: CardRef[], span: Span, typed: string): Completion[] {
     out.push({
       label: name,
       kind: 'card',
-      detail: `${r.card.class.value ?? r.card.class.raw} · ${r.card.points.value ?? '?'} pts`,
+      detail: `${r.cls ?? r.classRaw} · ${r.points ?? '?'} pts`,
       insertText: ins,
       filterText: ins,
       span,
@@ -471,7 +471,7 @@ function embarkItems(doc: FleetDocument, ws: Workspace, ctx: CursorContext, span
   const cap = bayCapacity(host.card);
   const kinds = new Set<string>([...(cap.tierFighters > 0 ? LAUNCH_BAY.tierCarries : []), ...(cap.reserves > 0 ? LAUNCH_BAY.carrierCarries : [])]);
   return cardItems(
-    cards.filter((r) => r.card.class.value !== undefined && kinds.has(r.card.class.value)),
+    cards.filter((r) => r.cls !== undefined && kinds.has(r.cls)),
     span,
     ctx.prefix,
   );

@@ -605,9 +605,9 @@ function cardRefHover(f: Field<string>, ws: Workspace, faction: string | undefin
   if (!name) return undefined;
   const ref = ws.card(name, faction, 'ownFirst');
   if (!ref) return result(span, join(`**${md(name)}**`, `No card of that name${faction ? ` in ${md(faction)}` : ''}.`));
-  const p = ref.card.points.value ?? 0;
+  const p = ref.points ?? 0;
   const embarked = (entry?.embark?.items ?? []).map((i) => ws.card(i.value, faction, 'own'));
-  const embarkedPts = embarked.reduce((t, c) => t + (c?.card.points.value ?? 0), 0);
+  const embarkedPts = embarked.reduce((t, c) => t + (c?.points ?? 0), 0);
   const each = p + embarkedPts;
   const line = entry ? `${count} × ${each} pts = ${count * each} pts${embarkedPts ? ` (${p} + ${embarkedPts} embarked, each copy)` : ''}` : `${p} pts`;
   const other =

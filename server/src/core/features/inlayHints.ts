@@ -38,7 +38,7 @@ export function inlayHints(doc: FabledDocument, ws: Workspace, range: Span, sett
         const count = e.count.value ?? 1;
         const embarked = ep.embarked.reduce((s, x) => s + x.points, 0);
         const known = !!ep.card && ep.embarked.every((x) => x.card);
-        const own = ep.card?.card.points.value ?? 0;
+        const own = ep.card?.points ?? 0;
         const label = `${count > 1 ? `${count} × ${ep.each} = ` : ''}${ep.total} pts${embarked ? ` (incl. ${embarked} embarked)` : ''} · Σ ${running}${limit !== undefined ? ` / ${limit}` : ''}`;
         const tooltip = [
           known

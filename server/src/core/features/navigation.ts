@@ -41,7 +41,7 @@ export function nameAt(doc: FabledDocument, off: number): NameAt | undefined {
 
 /** The cards a name refers to: the faction's; when it has none of that name, any faction's. */
 function targets(ws: Workspace, n: NameAt): Location[] {
-  return ws.resolve(n, 'ownFirst').matches.map((r) => ({ uri: r.uri, span: r.card.name.span }));
+  return ws.resolve(n, 'ownFirst').matches.map((r) => ({ uri: r.uri, span: r.nameSpan }));
 }
 
 export function definition(doc: FabledDocument, ws: Workspace, off: number): Location[] {

@@ -86,10 +86,10 @@ export function workspaceSymbols(ws: Workspace, query: string): WsSymbol[] {
   const q = query.toLowerCase().replace(/\s+/g, '');
   const out: WsSymbol[] = [];
   for (const r of ws.allCards()) {
-    const name = r.card.name.value;
+    const name = r.name;
     if (!name) continue;
     if (q && !subsequence(q, name.toLowerCase())) continue;
-    out.push({ name, container: r.faction, uri: r.uri, span: r.card.name.span });
+    out.push({ name, container: r.faction, uri: r.uri, span: r.nameSpan });
     if (out.length >= RESULT_CAP) break;
   }
   return out;

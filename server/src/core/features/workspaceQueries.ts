@@ -4,7 +4,7 @@
  * request (by name, or by a place inside a card).
  */
 import type { FabledDocument } from '../model/types';
-import type { CardRef, Workspace } from '../workspace';
+import { cardRef, type CardRef, type Workspace } from '../workspace';
 import { cardsOf, within } from './shared';
 import { fleetTotals } from '../fleetPoints';
 
@@ -49,7 +49,7 @@ export function dependents(ws: Workspace, uri: string, before: FabledDocument | 
 /** Every card, sorted by faction then name; only one faction's when asked. */
 export function listCards(ws: Workspace, faction?: string): CardRef[] {
   const all = faction !== undefined ? ws.cardsOf(faction) : ws.allCards();
-  return [...all].filter((r) => r.card.name.value).sort((a, b) => a.faction.localeCompare(b.faction) || a.card.name.value!.localeCompare(b.card.name.value!));
+  return [...all].filter((r) => r.name).sort((a, b) => a.faction.localeCompare(b.faction) || a.name.localeCompare(b.name));
 }
 
 /** The cards a fleet uses (entries and embarked units), as the fleet resolves them, each once. */
@@ -76,5 +76,5 @@ export function findCard(ws: Workspace, sel: { name: string; faction?: string } 
   }
   const card = cardsOf(doc).find((c) => within(c.span, sel.offset));
   if (!card) return undefined;
-  return { uri: doc.uri, card, faction: doc.faction.value ?? '' };
+  return cardRef(doc.uri, card, doc.faction.value ?? '');
 }

@@ -274,7 +274,7 @@ export interface CardChoice {
 }
 
 function choice(r: CardRef): CardChoice {
-  return { name: r.card.name.value ?? '', class: r.card.class.value ?? r.card.class.raw, points: r.card.points.value, faction: r.faction, uri: r.uri };
+  return { name: r.name, class: r.cls ?? r.classRaw, points: r.points, faction: r.faction, uri: r.uri };
 }
 
 /** The cards "Add unit…" offers: the fleet's faction's, by class then name (every card without a faction). */
@@ -282,7 +282,7 @@ export function addChoices(doc: FleetDocument, ws: Workspace): CardChoice[] {
   const faction = doc.faction.value;
   const pool = faction !== undefined && ws.cardsOf(faction).length ? ws.cardsOf(faction) : faction === undefined ? ws.allCards() : [];
   return pool
-    .filter((r) => r.card.name.value)
+    .filter((r) => r.name)
     .map(choice)
     .sort((a, b) => (b.points ?? 0) - (a.points ?? 0) || a.name.localeCompare(b.name));
 }
@@ -304,7 +304,7 @@ export function embarkChoices(
   let tierLeft = cap.tierFighters;
   let reservesLeft = cap.reserves;
   for (const x of ep.embarked) {
-    const cls = x.card?.card.class.value;
+    const cls = x.card?.cls;
     if (cls && LAUNCH_BAY.tierCarries.includes(cls) && tierLeft > 0) tierLeft--;
     else if (cls && LAUNCH_BAY.carrierCarries.includes(cls) && reservesLeft > 0) reservesLeft--;
   }
@@ -315,7 +315,7 @@ export function embarkChoices(
   return addChoices(doc, ws)
     .map((c) => {
       const ref = ws.findCards(c.name, c.faction)[0];
-      const k = carries(ref?.card.class.value);
+      const k = carries(ref?.cls);
       return { ...c, ok: k.tier || k.reserves, fits: (k.tier && tierLeft > 0) || (k.reserves && reservesLeft > 0) };
     })
     .filter((c) => c.ok)

@@ -4,7 +4,7 @@
  * (markdown, HTML, text, JSON, the short "copy as text" line), the CLI and the server's tree view
  * read this one object. Pure; never throws on a document the model produced.
  */
-import type { FactionDocument, FleetDocument, Problem, Severity, Span, UnitCard } from '../model/types';
+import type { FleetDocument, Problem, Severity, Span, UnitCard } from '../model/types';
 import type { CardRef, Workspace } from '../workspace';
 import { checkDocument } from '../check/index';
 import { cpPerRound } from '../model/derived';
@@ -201,7 +201,7 @@ export function rosterCard(ref: CardRef): RosterCard {
 function boardOf(ws: Workspace, faction: string | undefined): RosterBoard | undefined {
   if (faction === undefined) return undefined;
   const key = faction.trim().toLowerCase();
-  const doc = ws.documents().find((d): d is FactionDocument => d.kind === 'faction' && !d.unread && (d.faction.value ?? '').trim().toLowerCase() === key);
+  const doc = ws.factionDocuments().find((d) => !d.unread && (d.faction.value ?? '').trim().toLowerCase() === key);
   if (!doc) return undefined;
   return {
     faction: str(doc.faction),
