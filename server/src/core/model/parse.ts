@@ -276,16 +276,20 @@ export function parseMm(raw: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/** Weapon types and classes by their lower-case names (looked up for every weapon and card). */
+const WEAPON_TYPE_BY_LOWER = new Map<string, WeaponType>(WEAPON_TYPES.map((w) => [w.toLowerCase(), w]));
+const CLASS_BY_LOWER = new Map<string, UnitClass>(CLASS_NAMES.map((c) => [c.toLowerCase(), c]));
+
 export function normaliseWeaponType(raw: string): WeaponType | undefined {
   const t = raw.trim();
   const abbr = WEAPON_TYPE_ABBREVIATIONS[t.toUpperCase()];
   if (abbr && t.length === 1) return abbr;
-  return WEAPON_TYPES.find((w) => w.toLowerCase() === t.toLowerCase());
+  return WEAPON_TYPE_BY_LOWER.get(t.toLowerCase());
 }
 
 export function normaliseClass(raw: string): UnitClass | undefined {
-  const t = raw.trim().replace(/\s+/g, ' ').toLowerCase();
-  return CLASS_NAMES.find((c) => c.toLowerCase() === t);
+  const t = raw.trim();
+  return CLASS_BY_LOWER.get((/\s\s|[^\S ]/.test(t) ? t.replace(/\s+/g, ' ') : t).toLowerCase());
 }
 
 export function isDash(raw: string): boolean {
@@ -337,7 +341,12 @@ class Reader {
   /** A node's range without the blank lines and spaces the parser counts at its end. */
   private trimmed(span: Span): Span {
     let end = span.end;
-    while (end > span.start && /\s/.test(this.text[end - 1]!)) end--;
+    // ASCII blanks by code (this runs for every card and problem); other characters of \s by regex.
+    for (; end > span.start; end--) {
+      const c = this.text.charCodeAt(end - 1);
+      if (c === 32 || (c >= 9 && c <= 13)) continue;
+      if (c < 128 || !/\s/.test(this.text[end - 1]!)) break;
+    }
     return { start: span.start, end };
   }
 
