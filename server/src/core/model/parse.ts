@@ -31,6 +31,7 @@ import { ChunkCache, moveChunk, setOrigin, splitList, type ChunkResult, type Spl
 import {
   Kind,
   deref,
+  entrySpan,
   describeKind,
   isScalar,
   loadYaml,
@@ -233,8 +234,8 @@ function parseSplit(uri: string, text: string, kind: 'unit' | 'faction', split: 
       // Parse the item alone, then move its tree to where it stands, so the model is built with
       // the document's own offsets (and reads the document's text) without copying anything.
       // One level encloses the item: the file's top-level mapping (`units:` is at column 0).
-      const { root, problems } = loadYaml(chunkText, item.start, 1);
-      const r = new Reader(text, problems);
+      const { root, problems } = loadYaml(chunkText, item.start, 1, false);
+      const r = new Reader(text, problems, item.start);
       chunk = { text: chunkText, base: item.start, cards: root ? r.cardsOfList(root, doc.faction) : [], problems };
       for (const c of chunk.cards) setOrigin(c, chunk);
       cache.set(chunkText, chunk);
@@ -324,18 +325,20 @@ export function parseStatToken(stat: StatName, raw: string): StatValue | undefin
  * the decoded text map one-to-one onto the source after the opening quote. For scalars where they
  * do not (escapes, folded or block scalars), undefined: callers then use the whole node.
  */
-function contentStart(text: string, node: YAMLScalar): number | undefined {
+function contentStart(text: string, node: YAMLScalar, base: number): number | undefined {
   const value = scalarText(node);
-  const start = node.startPosition;
+  const start = node.startPosition + base;
   const q = text[start];
   const from = q === '"' || q === "'" ? start + 1 : start;
   return text.startsWith(value, from) ? from : undefined;
 }
 
 class Reader {
+  /** `base`: added to every node position (a tree parsed from a piece of the text; see `loadYaml`). */
   constructor(
     private readonly text: string,
     readonly problems: Problem[],
+    private readonly base = 0,
   ) {}
 
   /** A node's range without the blank lines and spaces the parser counts at its end. */
@@ -412,7 +415,7 @@ class Reader {
       this.report('FS-MISSING-FIELD', whenEmpty, docSpan);
       return undefined;
     }
-    const m = readMap(top, this.problems, keys, where);
+    const m = readMap(top, this.problems, keys, where, this.base);
     return { at: m.list[0]?.keySpan ?? docSpan, g: (k: string) => m.entries.get(k) };
   }
 
@@ -424,7 +427,7 @@ class Reader {
     max: number = LIMITS.listItems,
   ): { items: YAMLNode[]; keySpan: Span; span: Span } | undefined {
     if (!e) return undefined;
-    const out = { items: [] as YAMLNode[], keySpan: e.keySpan, span: e.span };
+    const out = { items: [] as YAMLNode[], keySpan: e.keySpan, span: entrySpan(e) };
     if (e.value && e.value.kind === Kind.SEQ) {
       for (const item of (e.value as YAMLSequence).items ?? []) {
         const d = deref(item);
@@ -432,7 +435,7 @@ class Reader {
         if (out.items.length === max) {
           // Checks compare list items with each other and with the workspace's cards: a list no
           // one writes by hand (a fleet of 10,000 entries) would hold the checker for seconds.
-          this.report('FS-YAML-LIMIT', `"${e.key}" lists more than ${max} ${what}; the rest are not read`, spanOf(d));
+          this.report('FS-YAML-LIMIT', `"${e.key}" lists more than ${max} ${what}; the rest are not read`, spanOf(d, this.base));
           break;
         }
         out.items.push(d);
@@ -455,7 +458,7 @@ class Reader {
     }
     const single = !!top && hasKey(top, 'units') === false && (hasKey(top, 'name') || hasKey(top, 'class'));
     const known = single ? [...UNIT_FILE_KEYS.filter((k) => k !== 'units'), ...CARD_KEYS] : UNIT_FILE_KEYS;
-    const m = readMap(top, this.problems, known, 'in a unit file');
+    const m = readMap(top, this.problems, known, 'in a unit file', this.base);
     const at = m.list[0]?.keySpan ?? docSpan;
     const faction = this.required(
       this.str(m.entries.get('faction'), at, 'the faction name'),
@@ -466,7 +469,7 @@ class Reader {
     );
     const doc: UnitDocument = { kind: 'unit', uri, text, problems: this.problems, faction, units: [] };
     if (single) {
-      doc.units.push(this.card(top, m, faction, spanOf(top)));
+      doc.units.push(this.card(top, m, faction, spanOf(top, this.base)));
     } else {
       const e = m.entries.get('units');
       if (!e) this.report('FS-MISSING-FIELD', 'Missing "units": the list of unit cards', at);
@@ -496,15 +499,15 @@ class Reader {
     const out: UnitCard[] = [];
     for (const item of items) {
       if (item.kind !== Kind.MAP) {
-        this.report('FS-TYPE', `A unit card is a mapping (name, class, points, stats, ...), not ${describeKind(item)}`, spanOf(item));
+        this.report('FS-TYPE', `A unit card is a mapping (name, class, points, stats, ...), not ${describeKind(item)}`, spanOf(item, this.base));
         continue;
       }
       if (capAt && out.length >= LIMITS.cards) {
         this.problems.push(tooManyCards(capAt));
         break;
       }
-      const m = readMap(item, this.problems, CARD_KEYS, 'on a unit card');
-      out.push(this.card(item, m, faction, this.trimmed(spanOf(item))));
+      const m = readMap(item, this.problems, CARD_KEYS, 'on a unit card', this.base);
+      out.push(this.card(item, m, faction, this.trimmed(spanOf(item, this.base))));
     }
     return out;
   }
@@ -541,10 +544,10 @@ class Reader {
   }
 
   private stats(e: Entry): StatsBlock {
-    const block: StatsBlock = { form: 'mapping', keySpan: e.keySpan, span: e.span, entries: {} };
+    const block: StatsBlock = { form: 'mapping', keySpan: e.keySpan, span: entrySpan(e), entries: {} };
     const v = e.value;
     if (v && v.kind === Kind.MAP) {
-      const m = readMap(v, this.problems, STAT_ORDER, 'in stats');
+      const m = readMap(v, this.problems, STAT_ORDER, 'in stats', this.base);
       for (const en of m.list) {
         const stat = en.key as StatName;
         if (!(STAT_ORDER as readonly string[]).includes(stat)) continue;
@@ -569,11 +572,11 @@ class Reader {
   /** The stat line string: nine tokens in rulebook order, separated by spaces or " · ". */
   private statLine(node: YAMLScalar, block: StatsBlock): void {
     const value = scalarText(node);
-    const base = contentStart(this.text, node);
+    const base = contentStart(this.text, node, this.base);
     const tokens: { raw: string; span: Span }[] = [];
     const re = /[^\s·•|,]+/g;
     for (let m = re.exec(value); m; m = re.exec(value)) {
-      const span = base === undefined ? spanOf(node) : { start: base + m.index, end: base + m.index + m[0].length };
+      const span = base === undefined ? spanOf(node, this.base) : { start: base + m.index, end: base + m.index + m[0].length };
       tokens.push({ raw: m[0], span });
     }
     STAT_ORDER.forEach((stat, i) => {
@@ -592,9 +595,9 @@ class Reader {
   }
 
   private weapon(node: YAMLNode): Weapon {
-    const span = spanOf(node);
+    const span = spanOf(node, this.base);
     if (node.kind === Kind.MAP) {
-      const m = readMap(node, this.problems, WEAPON_KEYS, 'on a weapon');
+      const m = readMap(node, this.problems, WEAPON_KEYS, 'on a weapon', this.base);
       const head = m.list[0]?.keySpan ?? span;
       const g = (k: string) => m.entries.get(k);
       const name = this.required(this.str(g('name'), head, 'the weapon name'), g('name'), 'name', head, "the weapon's name");
@@ -618,9 +621,9 @@ class Reader {
 
   /** "Pulse Laser — Ion, 9\", 2, 4" with "-", "—" or "–" as the dash. */
   private weaponLine(node: YAMLScalar): Weapon {
-    const span = spanOf(node);
+    const span = spanOf(node, this.base);
     const value = scalarText(node);
-    const base = contentStart(this.text, node);
+    const base = contentStart(this.text, node, this.base);
     const at = (i: number, len: number): Span => (base === undefined ? span : { start: base + i, end: base + i + len });
     const dashes = [...value.matchAll(/\s[-—–]\s/g)];
     let split: RegExpMatchArray | undefined;
@@ -709,7 +712,7 @@ class Reader {
     keys: readonly string[],
     fill: (rule: T, g: (k: string) => Entry | undefined, at: Span) => void,
   ): T | undefined {
-    const span = spanOf(node);
+    const span = spanOf(node, this.base);
     if (isScalar(node)) {
       const raw = scalarText(node);
       return { form: 'string', span, name: { value: raw.trim() || undefined, raw, span } } as T;
@@ -718,7 +721,7 @@ class Reader {
       this.report('FS-TYPE', `An ${word} is a mapping ${fields} or a known ${word}'s name, not ${describeKind(node)}`, span);
       return undefined;
     }
-    const m = readMap(node, this.problems, keys, `on an ${word}`);
+    const m = readMap(node, this.problems, keys, `on an ${word}`, this.base);
     const head = m.list[0]?.keySpan ?? span;
     const g = (k: string) => m.entries.get(k);
     const name = this.required(this.str(g('name'), head, `the ${word} name`), g('name'), 'name', head, `the ${word}'s name`);
@@ -763,13 +766,13 @@ class Reader {
       doc.cpSources = { ...sources, items: [] };
       for (const item of sources.items) {
         if (item.kind !== Kind.MAP) {
-          this.report('FS-TYPE', `A CP source is a mapping { name, cp }, not ${describeKind(item)}`, spanOf(item));
+          this.report('FS-TYPE', `A CP source is a mapping { name, cp }, not ${describeKind(item)}`, spanOf(item, this.base));
           continue;
         }
-        const sm = readMap(item, this.problems, CP_SOURCE_KEYS, 'on a CP source');
-        const h = sm.list[0]?.keySpan ?? spanOf(item);
+        const sm = readMap(item, this.problems, CP_SOURCE_KEYS, 'on a CP source', this.base);
+        const h = sm.list[0]?.keySpan ?? spanOf(item, this.base);
         const s: CpSource = {
-          span: spanOf(item),
+          span: spanOf(item, this.base),
           name: this.required(this.str(sm.entries.get('name'), h, 'a name'), sm.entries.get('name'), 'name', h, "the source's name"),
           cp: this.required(this.num(sm.entries.get('cp'), h, 'a whole number of CP'), sm.entries.get('cp'), 'cp', h, 'the CP it gives'),
         };
@@ -781,10 +784,10 @@ class Reader {
       doc.factionAbilityKey = fa.keySpan;
       const v = fa.value;
       if (v && v.kind === Kind.MAP) {
-        const am = readMap(v, this.problems, FACTION_ABILITY_KEYS, 'on the faction ability');
+        const am = readMap(v, this.problems, FACTION_ABILITY_KEYS, 'on the faction ability', this.base);
         const h = am.list[0]?.keySpan ?? fa.keySpan;
         doc.factionAbility = {
-          span: spanOf(v),
+          span: spanOf(v, this.base),
           keySpan: fa.keySpan,
           name: this.required(this.str(am.entries.get('name'), h, 'a name'), am.entries.get('name'), 'name', h, "the faction ability's name"),
           text: this.required(this.str(am.entries.get('text'), h, 'the rule text'), am.entries.get('text'), 'text', h, "the faction ability's rule text"),
@@ -801,14 +804,14 @@ class Reader {
       doc.commandAbilities = { ...cas, items: [] };
       for (const item of cas.items) {
         if (item.kind !== Kind.MAP) {
-          this.report('FS-TYPE', `A command ability is a mapping (name, cost, timing, effect), not ${describeKind(item)}`, spanOf(item));
+          this.report('FS-TYPE', `A command ability is a mapping (name, cost, timing, effect), not ${describeKind(item)}`, spanOf(item, this.base));
           continue;
         }
-        const cm = readMap(item, this.problems, COMMAND_ABILITY_KEYS, 'on a command ability');
-        const h = cm.list[0]?.keySpan ?? spanOf(item);
+        const cm = readMap(item, this.problems, COMMAND_ABILITY_KEYS, 'on a command ability', this.base);
+        const h = cm.list[0]?.keySpan ?? spanOf(item, this.base);
         const ge = (k: string) => cm.entries.get(k);
         const ca: CommandAbility = {
-          span: spanOf(item),
+          span: spanOf(item, this.base),
           name: this.str(ge('name'), h, 'a name'),
           cost: this.num(ge('cost'), h, 'a whole number of CP', signed),
           timing: this.str(ge('timing'), h, 'when it may be used'),
@@ -871,7 +874,7 @@ class Reader {
   }
 
   private fleetEntry(node: YAMLNode): FleetEntry | undefined {
-    const span = spanOf(node);
+    const span = spanOf(node, this.base);
     if (isScalar(node)) {
       const raw = scalarText(node);
       return { span, unit: { value: raw.trim() || undefined, raw, span }, count: { value: 1, raw: '', span: { start: span.end, end: span.end } } };
@@ -880,7 +883,7 @@ class Reader {
       this.report('FS-TYPE', `A fleet entry is a mapping (unit, count, embark) or a card name, not ${describeKind(node)}`, span);
       return undefined;
     }
-    const m = readMap(node, this.problems, FLEET_ENTRY_KEYS, 'on a fleet entry');
+    const m = readMap(node, this.problems, FLEET_ENTRY_KEYS, 'on a fleet entry', this.base);
     const head = m.list[0]?.keySpan ?? span;
     const g = (k: string) => m.entries.get(k);
     const unit = this.required(this.str(g('unit'), head, "a card's name"), g('unit'), 'unit', head, "the card's name");
@@ -894,13 +897,13 @@ class Reader {
       for (const item of emb.items) {
         if (isScalar(item)) {
           const raw = scalarText(item);
-          entry.embark.items.push({ value: raw.trim() || undefined, raw, span: spanOf(item) });
+          entry.embark.items.push({ value: raw.trim() || undefined, raw, span: spanOf(item, this.base) });
         } else if (item.kind === Kind.MAP) {
-          const em = readMap(item, this.problems, ['unit'], 'on an embarked unit');
-          const u = this.str(em.entries.get('unit'), spanOf(item), "a card's name");
+          const em = readMap(item, this.problems, ['unit'], 'on an embarked unit', this.base);
+          const u = this.str(em.entries.get('unit'), spanOf(item, this.base), "a card's name");
           entry.embark.items.push(u);
         } else {
-          this.report('FS-TYPE', `An embarked unit is a card name, not ${describeKind(item)}`, spanOf(item));
+          this.report('FS-TYPE', `An embarked unit is a card name, not ${describeKind(item)}`, spanOf(item, this.base));
         }
       }
     }
