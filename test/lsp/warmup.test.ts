@@ -5,6 +5,10 @@
 import assert from 'node:assert/strict';
 import { warmUp, warmUpSteps, type Step } from '../../server/src/lsp/warmup';
 import { exampleFiles } from '../../server/src/core/examples/index';
+import { fieldFor, volleyStats } from '../../server/src/core/balance/index';
+import { Workspace } from '../../server/src/core/workspace';
+import { checkDocument } from '../../server/src/core/check/index';
+import { pointsEstimateProblems } from '../../server/src/core/features/pointsEstimate';
 
 /** A hand-driven event loop: `next` queues, `turn` runs the oldest. */
 function loop() {
@@ -63,9 +67,19 @@ describe('warm-up of a fresh server', () => {
     assert.equal(await done, 1);
   });
 
-  it('parses and checks every bundled example file in small steps', () => {
+  it('parses, checks and estimates the bundled examples, and works out the bundled field, in small steps', () => {
     const steps = warmUpSteps();
-    assert.equal(steps.length, 2 * exampleFiles().length + 1, 'a parse and a check per file, then one volley');
-    for (const s of steps) s();
+    let ran = 0;
+    for (; ran < steps.length; ran++) steps[ran]!();
+    assert.ok(ran > 2 * exampleFiles().length + 2, `the volley steps were added as it ran: ${ran} steps`);
+    // The bundled field is worked out: asking for it (and for the examples' notes) computes no volley.
+    const before = volleyStats.computed;
+    const field = fieldFor([]);
+    assert.equal(field.source, 'examples');
+    assert.ok(field.members.length >= 10);
+    const ws = new Workspace();
+    for (const f of exampleFiles()) ws.set(`file:///${f.path}`, f.text);
+    for (const doc of ws.documents()) pointsEstimateProblems(doc, ws, checkDocument(doc, ws));
+    assert.equal(volleyStats.computed, before, 'no volley left to compute after the warm-up');
   });
 });
