@@ -14,7 +14,7 @@ export const RULE_SCHEME = 'fabled-rule';
 export function sectionNumberOf(arg: unknown): number | undefined {
   if (typeof arg === 'number') return Number.isInteger(arg) && arg > 0 ? arg : undefined;
   if (typeof arg !== 'string') return undefined;
-  const m = /^\s*§?\s*(\d+)\b/.exec(arg);
+  const m = /^\s*\u00a7?\s*(\d+)\b/.exec(arg);
   return m ? Number(m[1]) : undefined;
 }
 
@@ -45,7 +45,7 @@ export class RuleDocuments implements vscode.TextDocumentContentProvider, vscode
     }
   }
 
-  /** Shows section `arg` (a number or "§N"); without one, asks, offering the sections the cursor's hover cites first. */
+  /** Shows section `arg` (a number, or N after a section sign); without one, asks, offering the sections the cursor's hover cites first. */
   async show(arg: unknown): Promise<void> {
     let n = sectionNumberOf(arg);
     const all = await this.ctx.request(RuleTextRequest.type, {});
@@ -104,7 +104,7 @@ export class RuleDocuments implements vscode.TextDocumentContentProvider, vscode
     }
   }
 
-  /** Section numbers ("§12") that the hover at the cursor cites, when the cursor is in a Fabled Star file. */
+  /** Section numbers (12 for section 12) that the hover at the cursor cites, when the cursor is in a Fabled Star file. */
   private async sectionsAtCursor(): Promise<number[]> {
     const editor = vscode.window.activeTextEditor;
     if (!editor || !isFabledDocument(editor.document)) return [];
@@ -113,7 +113,7 @@ export class RuleDocuments implements vscode.TextDocumentContentProvider, vscode
       .flatMap((h) => h.contents)
       .map((c) => (typeof c === 'string' ? c : c.value))
       .join('\n');
-    return [...new Set([...text.matchAll(/§\s*(\d+)/g)].map((m) => Number(m[1])))];
+    return [...new Set([...text.matchAll(/\u00a7\s*(\d+)/g)].map((m) => Number(m[1])))];
   }
 
   dispose(): void {

@@ -14,7 +14,10 @@ function escapeRe(s: string): string {
 
 /** How well a section answers `query`: lower is better. */
 export function ruleScore(e: RuleTextEntry, query: string): number {
-  const q = query.trim().replace(/^§\s*/, '').toLowerCase();
+  const q = query
+    .trim()
+    .replace(/^\u00a7\s*/, '')
+    .toLowerCase();
   if (!q) return 0;
   if (/^\d+$/.test(q)) return String(e.number) === q ? 0 : String(e.number).startsWith(q) ? 1 : 9;
   const word = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(q)}(?![\\p{L}\\p{N}])`, 'iu');
@@ -41,7 +44,7 @@ export function rankRules(entries: readonly RuleTextEntry[], query: string): Rul
 /** The defined term of `e` that `query` names (or starts), when its title does not already. */
 export function definedTerm(e: RuleTextEntry, query: string): string | undefined {
   const q = query.trim().toLowerCase();
-  if (!q || /^§?\s*\d+$/.test(q)) return undefined;
+  if (!q || /^\u00a7?\s*\d+$/.test(q)) return undefined;
   if (e.title.toLowerCase().includes(q)) return undefined;
   const terms = e.terms ?? [];
   return terms.find((t) => t.toLowerCase() === q) ?? terms.find((t) => t.toLowerCase().startsWith(q));

@@ -8,29 +8,6 @@ import { parseDocument, kindOfUri } from './model/parse';
 import { ChunkCache } from './model/chunks';
 
 /**
- * A card in the index. What lists of thousands of cards read (name, class, points, where) is kept
- * on the reference itself; `card`, the whole parsed card, may parse its file again (a closed card
- * file is kept as its text, see `Workspace.set`), so loops over every card read the summary.
- */
-export interface CardRef {
-  readonly uri: string;
-  /** The faction of the file the card is in. */
-  readonly faction: string;
-  /** The whole card (for a closed file: parsed again when no longer in memory). */
-  readonly card: UnitCard;
-  /** `card.name.value` ('' for an unnamed card, which the index does not hold). */
-  readonly name: string;
-  /** `card.class.value`, and the class as written. */
-  readonly cls: UnitClass | undefined;
-  readonly classRaw: string;
-  /** `card.points.value`. */
-  readonly points: number | undefined;
-  /** `card.name.span` and `card.span`. */
-  readonly nameSpan: Span;
-  readonly span: Span;
-}
-
-/**
  * A copy of a string that shares no memory with the text it was cut from. V8 keeps a substring as
  * a slice of its parent (and a joined string as its parts), so a card's name kept past its model
  * would keep a copy of the whole card's text alive: 20,000 closed files' worth.
@@ -44,39 +21,28 @@ export function cardRef(uri: string, card: UnitCard, faction: string): CardRef {
   return new HeldRef(uri, faction, card);
 }
 
-class HeldRef implements CardRef {
+/**
+ * A card in the index. What lists of thousands of cards read (name, class, points, where) is kept
+ * on the reference itself, copied out of the card so that it outlives a dropped model; `card`, the
+ * whole parsed card, may parse its file again (a closed card file is kept as its text, see
+ * `Workspace.set`), so loops over every card read the summary.
+ */
+export abstract class CardRef {
+  abstract readonly uri: string;
+  /** The whole card (for a closed file: parsed again when no longer in memory). */
+  abstract readonly card: UnitCard;
+  /** `card.name.value` ('' for an unnamed card, which the index does not hold). */
   readonly name: string;
+  /** `card.class.value`, and the class as written. */
   readonly cls: UnitClass | undefined;
   readonly classRaw: string;
+  /** `card.points.value`. */
   readonly points: number | undefined;
+  /** `card.name.span` and `card.span`. */
   readonly nameSpan: Span;
   readonly span: Span;
   constructor(
-    readonly uri: string,
-    readonly faction: string,
-    readonly card: UnitCard,
-  ) {
-    this.name = card.name.value ?? '';
-    this.cls = card.class.value;
-    this.classRaw = card.class.raw;
-    this.points = card.points.value;
-    this.nameSpan = card.name.span;
-    this.span = card.span;
-  }
-}
-
-/** A closed file's card: the summary kept, the card parsed again from the file's text when asked for. */
-class LeanRef implements CardRef {
-  readonly name: string;
-  readonly cls: UnitClass | undefined;
-  readonly classRaw: string;
-  readonly points: number | undefined;
-  readonly nameSpan: Span;
-  readonly span: Span;
-  constructor(
-    private readonly lean: LeanDoc,
-    /** The card's place in its document's `units`. */
-    private readonly at: number,
+    /** The faction of the file the card is in. */
     readonly faction: string,
     card: UnitCard,
   ) {
@@ -87,22 +53,63 @@ class LeanRef implements CardRef {
     this.nameSpan = card.name.span;
     this.span = card.span;
   }
+}
+
+class HeldRef extends CardRef {
+  constructor(
+    readonly uri: string,
+    faction: string,
+    readonly card: UnitCard,
+  ) {
+    super(faction, card);
+  }
+}
+
+/** A closed file's card: the summary kept, the card parsed again from the file's text when asked for. */
+class LeanRef extends CardRef {
+  constructor(
+    private readonly lean: LeanDoc,
+    /** The card's place in its document's `units`. */
+    private readonly at: number,
+    faction: string,
+    card: UnitCard,
+  ) {
+    super(faction, card);
+  }
   get uri(): string {
     return this.lean.uri;
   }
   get card(): UnitCard {
     // The same text parses to the same cards, so the place is the card's place again.
-    return (this.lean.doc() as { units: UnitCard[] }).units[this.at]!;
+    return (this.lean.doc(true) as { units: UnitCard[] }).units[this.at]!;
   }
 }
 
 /**
- * The documents parsed again most recently, held so that a fleet's few cards are not parsed again
- * on every keystroke. Past that, a document lives as long as something holds it (see `LeanDoc`).
+ * Closed files' models in use: the most recent cards asked for (a fleet's few cards are asked for
+ * again at every keystroke, so they are not parsed again each time), and every model handed out
+ * during the current synchronous task (so that within one check or one request a closed file's
+ * cards are the same objects each time they are asked for, and compare by identity as an open
+ * document's do). The latter are let go of when the task ends; a WeakRef would keep them until the
+ * next full collection, since V8's young-generation collector does not clear WeakRefs: thousands
+ * of models read once (the checks after a scan) would all move to the old generation as garbage.
  */
 class RecentDocs {
   private readonly held = new Map<LeanDoc, FabledDocument>();
+  private task: Map<LeanDoc, FabledDocument> | undefined;
   constructor(private readonly max: number) {}
+  get(lean: LeanDoc): FabledDocument | undefined {
+    return this.task?.get(lean) ?? this.held.get(lean);
+  }
+  /** Held until the current synchronous task ends. */
+  inTask(lean: LeanDoc, doc: FabledDocument): void {
+    if (!this.task) {
+      this.task = new Map();
+      queueMicrotask(() => (this.task = undefined));
+    }
+    this.task.set(lean, doc);
+  }
+  /** Held among the most recent. */
   touch(lean: LeanDoc, doc: FabledDocument): void {
     this.held.delete(lean);
     this.held.set(lean, doc);
@@ -110,42 +117,40 @@ class RecentDocs {
   }
   forget(lean: LeanDoc): void {
     this.held.delete(lean);
+    this.task?.delete(lean);
   }
 }
 
 /**
  * A card file read from disk and not open: kept as its text (a parsed card file is about ten
  * times the size of its text, and a workspace can hold 20,000 of them), parsed again when asked
- * for. Why by hand: this is a cache of our own model, keyed by our own documents; no library
- * knows when a model may be dropped. The parsed document is held weakly: while anyone holds it
- * (a check under way, a recent use) `doc()` gives that same object, so cards compare by identity
- * as they do for open documents; within one synchronous task a WeakRef's target stays alive.
+ * for (see RecentDocs for how long a model is kept). Why by hand: this is a cache of our own
+ * model, keyed by our own documents; no library knows when a model may be dropped.
  */
 class LeanDoc {
-  private weak: WeakRef<FabledDocument> | undefined;
   constructor(
     readonly uri: string,
     readonly text: string,
     readonly kind: DocKind,
-    doc: FabledDocument,
     private readonly recent: RecentDocs,
-  ) {
-    this.weak = new WeakRef(doc);
-    recent.touch(this, doc);
-  }
-  doc(): FabledDocument {
-    let doc = this.weak?.deref();
+  ) {}
+  /**
+   * The model. `keep`: hold it among the recent ones (a card asked for by a fleet is asked for again
+   * at the next keystroke); a whole document read once (a closed file's check) is not held past the
+   * current task, so that reading thousands leaves no long-lived garbage behind.
+   */
+  doc(keep = false): FabledDocument {
+    let doc = this.recent.get(this);
     if (!doc) {
       // Parsed before, so parsed again (deterministic); an empty document only if the impossible happens.
-      doc = parseDocument(this.uri, this.text, this.kind, new ChunkCache()) ?? emptyDocument(this.uri, this.text);
-      this.weak = new WeakRef(doc);
+      doc = parseDocument(this.uri, this.text, this.kind, new ChunkCache(false)) ?? emptyDocument(this.uri, this.text);
     }
-    this.recent.touch(this, doc);
+    this.recent.inTask(this, doc);
+    if (keep) this.recent.touch(this, doc);
     return doc;
   }
   /** Lets go of the parsed model: the next `doc()` parses the text again. */
   drop(): void {
-    this.weak = undefined;
     this.recent.forget(this);
   }
 }
@@ -269,13 +274,14 @@ export class Workspace {
     // parses its few cards again. Thousands of such files would hold thousands of caches.
     if (edits === 'unlikely' && text.length <= UNEDITED_CACHE_CHARS) this.caches.delete(uri);
     else this.caches.set(uri, cache);
-    const doc = parseDocument(uri, text, kind, cache);
+    // A closed unit file's model is dropped at once (see LeanDoc): nothing of its parse is kept.
+    const doc = parseDocument(uri, text, kind, lean && kind === 'unit' ? new ChunkCache(false) : cache);
     if (!doc) return undefined;
     if (!this.order.has(uri)) this.order.set(uri, this.nextOrder++);
     // A closed unit file (the thousands of a big workspace) is kept as its text; faction files,
     // fleets and open documents as their models.
     if (old instanceof LeanDoc) this.recent.forget(old);
-    const entry = lean && doc.kind === 'unit' ? new LeanDoc(uri, text, doc.kind, doc, this.recent) : doc;
+    const entry = lean && doc.kind === 'unit' ? new LeanDoc(uri, text, doc.kind, this.recent) : doc;
     this.docs.set(uri, entry);
     if (entry instanceof LeanDoc) this.prime(entry, doc);
     this.kinds.set(uri, doc.kind);
@@ -290,7 +296,7 @@ export class Workspace {
   /** Keeps an unchanged document as its text from now on; its cards (and their identity while held) stay. */
   private keepLean(uri: string, doc: FabledDocument): void {
     this.caches.delete(uri);
-    const lean = new LeanDoc(uri, doc.text, doc.kind, doc, this.recent);
+    const lean = new LeanDoc(uri, doc.text, doc.kind, this.recent);
     this.docs.set(uri, lean);
     const memo = this.memos.get(doc);
     if (memo) this.memos.set(lean, memo);

@@ -515,7 +515,7 @@ export const HANDLERS: HandlerEntry[] = [
       const wanted =
         params?.section !== undefined
           ? String(params.section)
-              .replace(/^\s*§\s*/, '')
+              .replace(/^\s*\u00a7\s*/, '')
               .trim()
           : undefined;
       const list = wanted !== undefined ? sections().filter((s) => String(s.number) === wanted) : sections();

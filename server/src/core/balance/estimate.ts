@@ -22,6 +22,7 @@
 import { CLASSES, CLASS_NAMES, POINTS_ESTIMATE } from '../rules/data';
 import type { UnitClass } from '../rules/data';
 import type { UnitCard } from '../model/types';
+import { getMemo, memo, setMemo } from '../model/memo';
 import { profileFromCard, sanitizeProfile } from '../sim/profile';
 import type { UnitProfile } from '../sim/types';
 import { clearVolleyMemo, defenseKey, offenseKey, shareOf } from './volleys';
@@ -146,37 +147,19 @@ interface Read {
   def?: string;
 }
 
-/**
- * What the estimate keeps of a card, by card object (the model reuses a card's object while its
- * text is unchanged): its profile and volley keys, its field member, its last estimate. One table
- * for the three, so a file of hundreds of cards costs one weak-map entry a card, not three.
- */
-interface CardMemo {
-  read?: Read;
-  /** The field member, and the faction it was made for. */
-  member?: { faction: string; member: FieldMember | undefined };
-  /** The last estimate, with the field (its figure memo) and faction it was made for. */
-  estimate?: { memo: object; faction: string; result: PointsEstimate };
-}
-
-const cardMemos = new WeakMap<UnitCard, CardMemo>();
-
-function memoOf(card: UnitCard): CardMemo {
-  let m = cardMemos.get(card);
-  if (!m) cardMemos.set(card, (m = {}));
-  return m;
-}
+/** Profiles and volley keys by card object: the model reuses a card's object while its text is unchanged. */
+const PROFILE = memo<Read>('estimate profile');
 
 /** A card's profile as the estimate uses it (with its volley keys), or why it cannot be used. */
-function profileOf(card: UnitCard, memo: CardMemo = memoOf(card)): Read {
-  let p = memo.read;
+function profileOf(card: UnitCard): Read {
+  let p = getMemo(card, PROFILE);
   if (!p) {
     const r = profileFromCard(card);
     if (r.profile) {
       const profile = sanitizeProfile(r.profile);
       p = { profile, off: offenseKey(profile), def: defenseKey(profile) };
     } else p = { error: r.error };
-    memo.read = p;
+    setMemo(card, PROFILE, p);
   }
   return p;
 }
@@ -210,16 +193,17 @@ export function fieldMemberOf(card: UnitCard, faction: string): FieldMember | un
   return memberOf(card, faction);
 }
 
-/** A card's field member (kept by card object and faction, so a keystroke rebuilds nothing). */
+/** Field members by card object (and the faction they were made for), so a keystroke rebuilds nothing. */
+const MEMBER = memo<{ faction: string; member: FieldMember | undefined }>('field member');
+
 function memberOf(card: UnitCard, faction: string): FieldMember | undefined {
-  const memo = memoOf(card);
-  const hit = memo.member;
+  const hit = getMemo(card, MEMBER);
   if (hit && hit.faction === faction) return hit.member;
   let member: FieldMember | undefined;
   const cls = card.class.value;
   const points = card.points.value;
   const name = card.name.value?.trim();
-  const p = profileOf(card, memo);
+  const p = profileOf(card);
   if (cls && CLASSES[cls] && points !== undefined && name && p.profile) {
     member = {
       id: `${faction.trim().toLowerCase()}\u0000${name.toLowerCase()}`,
@@ -234,7 +218,7 @@ function memberOf(card: UnitCard, faction: string): FieldMember | undefined {
       key: memberKey(faction, name, p.off!, p.def!, points),
     };
   }
-  memo.member = { faction, member };
+  setMemo(card, MEMBER, { faction, member });
   return member;
 }
 
@@ -507,17 +491,19 @@ function figures(profile: UnitProfile, field: ReferenceField): { firepower: numb
   return { firepower: n ? dealt.sum / n : 0, durability: taken.sum > 0 ? n / taken.sum : Infinity, exact: dealt.exact && taken.exact };
 }
 
-/** The estimate for one card against a field (the last one is kept per card object). Never throws. */
+/** The last estimate of each card object, with the field (its figure memo) and faction it was made for. */
+const ESTIMATE = memo<{ memo: object; faction: string; result: PointsEstimate }>('estimate');
+
+/** The estimate for one card against a field. Never throws. */
 export function estimateCard(card: UnitCard, faction: string, field: ReferenceField): PointsEstimate {
-  const memo = memoOf(card);
-  const hit = memo.estimate;
+  const hit = getMemo(card, ESTIMATE);
   if (hit && hit.memo === field.memo && hit.faction === faction) return hit.result;
-  const result = estimateUncached(card, faction, field, memo);
-  memo.estimate = { memo: field.memo, faction, result };
+  const result = estimateUncached(card, faction, field);
+  setMemo(card, ESTIMATE, { memo: field.memo, faction, result });
   return result;
 }
 
-function estimateUncached(card: UnitCard, faction: string, field: ReferenceField, memo: CardMemo): PointsEstimate {
+function estimateUncached(card: UnitCard, faction: string, field: ReferenceField): PointsEstimate {
   const name = cardName(card);
   const cls = card.class.value && CLASSES[card.class.value] ? card.class.value : undefined;
   const points = typeof card.points.value === 'number' && Number.isFinite(card.points.value) ? card.points.value : undefined;
@@ -529,7 +515,7 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
       out.reason = 'the reference field has no card that both deals and takes damage, so there is nothing to fit.';
       return out;
     }
-    const p = profileOf(card, memo);
+    const p = profileOf(card);
     if (!p.profile) {
       // The simulator's sentence starts with the card's name; the result already carries it.
       const error = p.error ?? 'the card cannot be read';

@@ -28,7 +28,7 @@ export class CheckContext {
 }
 
 /** Inch figures inside free text: 9", 9”, 9 inches, 9-inch. */
-const INCH_IN_TEXT = /(\d+(?:\.\d+)?)\s*(?:"|”|″|''|-?\s?inch(?:es)?\b)/g;
+const INCH_IN_TEXT = /(\d+(?:\.\d+)?)\s*(?:"|\u201d|\u2033|''|-?\s?inch(?:es)?\b)/g;
 
 /**
  * Scans a free-text field's source for inch figures that are not bands. It scans the source slice

@@ -77,7 +77,7 @@ function insideLineForm(doc: FabledDocument, span: Span): boolean {
 /** The replacement text as it must be written at that place. */
 function fit(doc: FabledDocument, span: Span, r: string): string {
   // Only a quoted dash comes pre-quoted (stats.ts); anything else is text, however it looks (a card may be named '"Q"').
-  const quoted = /^"[-–—]"$/.test(r);
+  const quoted = /^"[-\u2013\u2014]"$/.test(r);
   if (insideLineForm(doc, span)) return quoted ? r.slice(1, -1) : r;
   if (quoted) return r;
   // Keep the quoting style the user chose for the old value, when it can hold the new one.
@@ -406,7 +406,7 @@ function addStats(doc: FabledDocument, block: StatsBlock, missing: StatName[]): 
     if (!last) return undefined;
     const trailing = STAT_ORDER.slice(STAT_ORDER.indexOf(last.stat) + 1);
     if (trailing.some((s) => !missing.includes(s))) return undefined;
-    const sep = /·/.test(text.slice(block.span.start, block.span.end)) ? ' · ' : ' ';
+    const sep = /\u00b7/.test(text.slice(block.span.start, block.span.end)) ? ' · ' : ' ';
     return { uri: doc.uri, span: { start: last.span.end, end: last.span.end }, newText: trailing.map((s) => sep + placeholder(s)).join('') };
   }
   const entries = STAT_ORDER.map((s) => block.entries[s]).filter((e) => !!e);

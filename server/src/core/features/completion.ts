@@ -517,15 +517,15 @@ function statLineValues(ctx: CursorContext, span: Span): Completion[] {
   const valueStart = span.start + (q ? 1 : 0);
   const cursor = ctx.line.start + ctx.prefix.length + ctx.line.valueCol;
   const before = ctx.line.text.slice(valueStart - ctx.line.start, cursor - ctx.line.start);
-  const tokens = before.split(/[\s·•|,]+/).filter(Boolean);
-  const typingToken = before.length > 0 && !/[\s·•|,]$/.test(before);
+  const tokens = before.split(/[\s\u00b7\u2022|,]+/).filter(Boolean);
+  const typingToken = before.length > 0 && !/[\s\u00b7\u2022|,]$/.test(before);
   const index = typingToken ? tokens.length - 1 : tokens.length;
   const stat = STAT_ORDER[index];
   if (!stat) return [];
   const tokStart = typingToken ? cursor - tokens[tokens.length - 1]!.length : cursor;
   let tokEnd = cursor;
   const after = ctx.line.text.slice(cursor - ctx.line.start);
-  const m = /^[^\s·•|,"']*/.exec(after);
+  const m = /^[^\s\u00b7\u2022|,"']*/.exec(after);
   if (m) tokEnd += m[0].length;
   const tspan = { start: tokStart, end: tokEnd };
   return statValues(stat).map((s, i) => value(s.label, tspan, i, { kind: 'enum', detail: `${stat} (${STAT_NAMES[stat]})${s.detail ? ` · ${s.detail}` : ''}` }));

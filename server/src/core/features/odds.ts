@@ -9,6 +9,7 @@ import type { Workspace, CardRef } from '../workspace';
 import type { UnitProfile, VolleyResult, WeaponBreakdown } from '../sim/types';
 import { exactVolleyResult } from '../sim/volley';
 import { profileFromCard } from '../sim/profile';
+import { getMemo, memo, setMemo } from '../model/memo';
 import { md, num, pct } from './shared';
 
 /** Exact volleys above this much work are not computed for hints and hovers (they must stay instant). */
@@ -61,11 +62,11 @@ const cache = new Map<string, WeaponOdds | null>();
 const CACHE_MAX = 2000;
 
 /** Profiles per parsed card (cards are reused across edits that do not touch them). */
-const profiles = new WeakMap<UnitCard, UnitProfile | null>();
+const PROFILE = memo<UnitProfile | null>('odds profile');
 
 function profile(card: UnitCard): UnitProfile | undefined {
-  let p = profiles.get(card);
-  if (p === undefined) profiles.set(card, (p = profileFromCard(card).profile ?? null));
+  let p = getMemo(card, PROFILE);
+  if (p === undefined) setMemo(card, PROFILE, (p = profileFromCard(card).profile ?? null));
   return p ?? undefined;
 }
 

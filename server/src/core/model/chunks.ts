@@ -91,6 +91,12 @@ export class ChunkCache {
   private map = new Map<string, ChunkResult>();
   private next = new Map<string, ChunkResult>();
 
+  /**
+   * `keeps`: false for a text parsed once and dropped (a closed file): then nothing is kept, not even
+   * each card's origin (its checks' cache), which would only outlive the young generation as garbage.
+   */
+  constructor(readonly keeps = true) {}
+
   get(text: string): ChunkResult | undefined {
     const hit = this.map.get(text) ?? this.next.get(text);
     if (hit) this.next.set(text, hit);

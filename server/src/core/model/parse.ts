@@ -237,8 +237,10 @@ function parseSplit(uri: string, text: string, kind: 'unit' | 'faction', split: 
       const { root, problems } = loadYaml(chunkText, item.start, 1, false);
       const r = new Reader(text, problems, item.start);
       chunk = { text: chunkText, base: item.start, cards: root ? r.cardsOfList(root, doc.faction) : [], problems };
-      for (const c of chunk.cards) setOrigin(c, chunk);
-      cache.set(chunkText, chunk);
+      if (cache.keeps) {
+        for (const c of chunk.cards) setOrigin(c, chunk);
+        cache.set(chunkText, chunk);
+      }
     } else moveChunk(chunk, item.start);
     used.add(chunk);
     // The same cap as a whole parse's (though syntax errors past it are not looked for here).
@@ -267,7 +269,7 @@ const signed = (r: string): number | undefined => (SIGNED.test(r.trim()) ? Numbe
 
 /** Parses a range written as 12, 12" or 12 in; undefined when it is not an inch figure. */
 export function parseInches(raw: string): number | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:"|”|''|in|inch|inches)?\s*$/i.exec(raw);
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:"|\u201d|''|in|inch|inches)?\s*$/i.exec(raw);
   return m ? Number(m[1]) : undefined;
 }
 
@@ -569,12 +571,12 @@ class Reader {
     return block;
   }
 
-  /** The stat line string: nine tokens in rulebook order, separated by spaces or " · ". */
+  /** The stat line string: nine tokens in rulebook order, separated by spaces or by middle dots. */
   private statLine(node: YAMLScalar, block: StatsBlock): void {
     const value = scalarText(node);
     const base = contentStart(this.text, node, this.base);
     const tokens: { raw: string; span: Span }[] = [];
-    const re = /[^\s·•|,]+/g;
+    const re = /[^\s\u00b7\u2022|,]+/g;
     for (let m = re.exec(value); m; m = re.exec(value)) {
       const span = base === undefined ? spanOf(node, this.base) : { start: base + m.index, end: base + m.index + m[0].length };
       tokens.push({ raw: m[0], span });
@@ -619,13 +621,13 @@ class Reader {
     return unreadableWeapon(span, '');
   }
 
-  /** "Pulse Laser — Ion, 9\", 2, 4" with "-", "—" or "–" as the dash. */
+  /** A weapon line, `Pulse Laser - Ion, 9", 2, 4`, with a hyphen, an em dash or an en dash as the dash. */
   private weaponLine(node: YAMLScalar): Weapon {
     const span = spanOf(node, this.base);
     const value = scalarText(node);
     const base = contentStart(this.text, node, this.base);
     const at = (i: number, len: number): Span => (base === undefined ? span : { start: base + i, end: base + i + len });
-    const dashes = [...value.matchAll(/\s[-—–]\s/g)];
+    const dashes = [...value.matchAll(/\s[-\u2014\u2013]\s/g)];
     let split: RegExpMatchArray | undefined;
     // The last dash with exactly three commas after it. Commas are counted from the end once, not
     // again for each dash (a 2 MB line of dashes took half a minute), and once there are more than

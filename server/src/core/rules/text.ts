@@ -134,7 +134,7 @@ export function ruleText(): RuleText {
 /** Accepts 12, "12" or "§12"; anything else gives undefined. */
 function sectionNumber(n: number | string): number | undefined {
   if (typeof n === 'number') return Number.isInteger(n) ? n : undefined;
-  const m = /^\s*§?\s*(\d+)\s*$/.exec(n);
+  const m = /^\s*\u00a7?\s*(\d+)\s*$/.exec(n);
   return m ? Number(m[1]) : undefined;
 }
 

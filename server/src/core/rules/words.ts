@@ -45,7 +45,7 @@ export function article(phrase: string, capital = false): 'a' | 'an' | 'A' | 'An
 }
 
 function articleOf(phrase: string): 'a' | 'an' {
-  const s = phrase.trim().replace(/^["'“‘(*_`]+/, '');
+  const s = phrase.trim().replace(/^["'\u201c\u2018(*_`]+/, '');
   if (s === '') return 'a';
   // Numbers: said "eight", "eleven", "eighteen", "eighty", "eight hundred" (an); others (a).
   const num = /^\d[\d,]*/.exec(s);
@@ -63,7 +63,9 @@ function articleOf(phrase: string): 'a' | 'an' {
   }
   if (VOWEL_SOUND.test(word)) return 'an';
   if (CONSONANT_SOUND.test(word)) return 'a';
-  return /^[aeiouáàâäéèêëíìîïóòôöúùûü]/i.test(word) ? 'an' : 'a';
+  return /^[aeiou\u00e1\u00e0\u00e2\u00e4\u00e9\u00e8\u00ea\u00eb\u00ed\u00ec\u00ee\u00ef\u00f3\u00f2\u00f4\u00f6\u00fa\u00f9\u00fb\u00fc]/i.test(word)
+    ? 'an'
+    : 'a';
 }
 
 /** The phrase with its article: "an Escort", "a Cruiser", "an Iron Choir card"; `capital` opens a sentence. */
