@@ -10,6 +10,7 @@ import { FILE_GLOB, Files } from './files';
 import { registerHandlers } from './handlers';
 import { DiagnosticsScheduler, systemClock, type Clock } from './scheduler';
 import { ServerState } from './state';
+import { warmUp } from './warmup';
 
 export function startServer(connection: Connection, clock: Clock = systemClock): void {
   const state = new ServerState(connection);
@@ -59,6 +60,8 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     if (state.client.workspaceFolders) connection.workspace.onDidChangeWorkspaceFolders((e) => files.foldersChanged(e));
     void files.scan(state.folders);
     readEstimateSetting();
+    // While no document is open, compile and warm the check pipeline on the bundled examples (./warmup).
+    void warmUp(() => state.documents.keys().length === 0);
   });
 
   connection.onDidChangeConfiguration((change) => {

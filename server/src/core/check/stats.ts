@@ -36,9 +36,12 @@ export function checkStats(ctx: CheckContext, card: UnitCard, cls: UnitClass | u
   }
 }
 
+/** "BS (Ballistic Skill)": made once per stat, not for each of every card's nine stats. */
+const LABELS = Object.fromEntries(STAT_ORDER.map((s) => [s, `${s} (${STAT_NAMES[s]})`])) as Record<(typeof STAT_ORDER)[number], string>;
+
 function checkStat(ctx: CheckContext, e: StatEntry, cls: UnitClass | undefined): void {
   const spec = STATS[e.stat];
-  const label = `${e.stat} (${STAT_NAMES[e.stat]})`;
+  const label = LABELS[e.stat];
   const v = e.value;
   if (!v) {
     ctx.report(

@@ -20,11 +20,16 @@ export function isExampleUri(uri: string): boolean {
 
 let examples: Workspace | undefined;
 
+/** The bundled example files (paths relative to examples/, and their text). */
+export function exampleFiles(): readonly { path: string; text: string }[] {
+  return (examplesJson as { files: { path: string; text: string }[] }).files;
+}
+
 /** The example cards' own workspace, parsed once on first use. */
 export function exampleWorkspace(): Workspace {
   if (!examples) {
     examples = new Workspace();
-    for (const f of (examplesJson as { files: { path: string; text: string }[] }).files) examples.set(exampleUri(f.path), f.text);
+    for (const f of exampleFiles()) examples.set(exampleUri(f.path), f.text);
   }
   return examples;
 }

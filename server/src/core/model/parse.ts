@@ -31,6 +31,7 @@ import { ChunkCache, moveChunk, setOrigin, splitList, type ChunkResult, type Spl
 import {
   Kind,
   deref,
+  entrySpan,
   describeKind,
   isScalar,
   loadYaml,
@@ -81,6 +82,10 @@ export const ABILITY_KEYS = keysOf('ability');
 export const COMMAND_ABILITY_KEYS = keysOf('commandAbility');
 export const CP_SOURCE_KEYS = keysOf('cpSource');
 export const FACTION_ABILITY_KEYS = keysOf('factionAbility');
+
+// Named in messages that every card's fields are read with: joined once.
+const CLASS_LIST = CLASS_NAMES.join(', ');
+const WEAPON_TYPE_LIST = WEAPON_TYPES.join(', ');
 
 /**
  * Parses a document of the kind its name says; undefined when the name is not one of ours. With a
@@ -229,8 +234,8 @@ function parseSplit(uri: string, text: string, kind: 'unit' | 'faction', split: 
       // Parse the item alone, then move its tree to where it stands, so the model is built with
       // the document's own offsets (and reads the document's text) without copying anything.
       // One level encloses the item: the file's top-level mapping (`units:` is at column 0).
-      const { root, problems } = loadYaml(chunkText, item.start, 1);
-      const r = new Reader(text, problems);
+      const { root, problems } = loadYaml(chunkText, item.start, 1, false);
+      const r = new Reader(text, problems, item.start);
       chunk = { text: chunkText, base: item.start, cards: root ? r.cardsOfList(root, doc.faction) : [], problems };
       if (cache.keeps) {
         for (const c of chunk.cards) setOrigin(c, chunk);
@@ -274,16 +279,20 @@ export function parseMm(raw: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/** Weapon types and classes by their lower-case names (looked up for every weapon and card). */
+const WEAPON_TYPE_BY_LOWER = new Map<string, WeaponType>(WEAPON_TYPES.map((w) => [w.toLowerCase(), w]));
+const CLASS_BY_LOWER = new Map<string, UnitClass>(CLASS_NAMES.map((c) => [c.toLowerCase(), c]));
+
 export function normaliseWeaponType(raw: string): WeaponType | undefined {
   const t = raw.trim();
   const abbr = WEAPON_TYPE_ABBREVIATIONS[t.toUpperCase()];
   if (abbr && t.length === 1) return abbr;
-  return WEAPON_TYPES.find((w) => w.toLowerCase() === t.toLowerCase());
+  return WEAPON_TYPE_BY_LOWER.get(t.toLowerCase());
 }
 
 export function normaliseClass(raw: string): UnitClass | undefined {
-  const t = raw.trim().replace(/\s+/g, ' ').toLowerCase();
-  return CLASS_NAMES.find((c) => c.toLowerCase() === t);
+  const t = raw.trim();
+  return CLASS_BY_LOWER.get((/\s\s|[^\S ]/.test(t) ? t.replace(/\s+/g, ' ') : t).toLowerCase());
 }
 
 export function isDash(raw: string): boolean {
@@ -318,24 +327,31 @@ export function parseStatToken(stat: StatName, raw: string): StatValue | undefin
  * the decoded text map one-to-one onto the source after the opening quote. For scalars where they
  * do not (escapes, folded or block scalars), undefined: callers then use the whole node.
  */
-function contentStart(text: string, node: YAMLScalar): number | undefined {
+function contentStart(text: string, node: YAMLScalar, base: number): number | undefined {
   const value = scalarText(node);
-  const start = node.startPosition;
+  const start = node.startPosition + base;
   const q = text[start];
   const from = q === '"' || q === "'" ? start + 1 : start;
   return text.startsWith(value, from) ? from : undefined;
 }
 
 class Reader {
+  /** `base`: added to every node position (a tree parsed from a piece of the text; see `loadYaml`). */
   constructor(
     private readonly text: string,
     readonly problems: Problem[],
+    private readonly base = 0,
   ) {}
 
   /** A node's range without the blank lines and spaces the parser counts at its end. */
   private trimmed(span: Span): Span {
     let end = span.end;
-    while (end > span.start && /\s/.test(this.text[end - 1]!)) end--;
+    // ASCII blanks by code (this runs for every card and problem); other characters of \s by regex.
+    for (; end > span.start; end--) {
+      const c = this.text.charCodeAt(end - 1);
+      if (c === 32 || (c >= 9 && c <= 13)) continue;
+      if (c < 128 || !/\s/.test(this.text[end - 1]!)) break;
+    }
     return { start: span.start, end };
   }
 
@@ -401,7 +417,7 @@ class Reader {
       this.report('FS-MISSING-FIELD', whenEmpty, docSpan);
       return undefined;
     }
-    const m = readMap(top, this.problems, keys, where);
+    const m = readMap(top, this.problems, keys, where, this.base);
     return { at: m.list[0]?.keySpan ?? docSpan, g: (k: string) => m.entries.get(k) };
   }
 
@@ -413,7 +429,7 @@ class Reader {
     max: number = LIMITS.listItems,
   ): { items: YAMLNode[]; keySpan: Span; span: Span } | undefined {
     if (!e) return undefined;
-    const out = { items: [] as YAMLNode[], keySpan: e.keySpan, span: e.span };
+    const out = { items: [] as YAMLNode[], keySpan: e.keySpan, span: entrySpan(e) };
     if (e.value && e.value.kind === Kind.SEQ) {
       for (const item of (e.value as YAMLSequence).items ?? []) {
         const d = deref(item);
@@ -421,7 +437,7 @@ class Reader {
         if (out.items.length === max) {
           // Checks compare list items with each other and with the workspace's cards: a list no
           // one writes by hand (a fleet of 10,000 entries) would hold the checker for seconds.
-          this.report('FS-YAML-LIMIT', `"${e.key}" lists more than ${max} ${what}; the rest are not read`, spanOf(d));
+          this.report('FS-YAML-LIMIT', `"${e.key}" lists more than ${max} ${what}; the rest are not read`, spanOf(d, this.base));
           break;
         }
         out.items.push(d);
@@ -444,7 +460,7 @@ class Reader {
     }
     const single = !!top && hasKey(top, 'units') === false && (hasKey(top, 'name') || hasKey(top, 'class'));
     const known = single ? [...UNIT_FILE_KEYS.filter((k) => k !== 'units'), ...CARD_KEYS] : UNIT_FILE_KEYS;
-    const m = readMap(top, this.problems, known, 'in a unit file');
+    const m = readMap(top, this.problems, known, 'in a unit file', this.base);
     const at = m.list[0]?.keySpan ?? docSpan;
     const faction = this.required(
       this.str(m.entries.get('faction'), at, 'the faction name'),
@@ -455,7 +471,7 @@ class Reader {
     );
     const doc: UnitDocument = { kind: 'unit', uri, text, problems: this.problems, faction, units: [] };
     if (single) {
-      doc.units.push(this.card(top, m, faction, spanOf(top)));
+      doc.units.push(this.card(top, m, faction, spanOf(top, this.base)));
     } else {
       const e = m.entries.get('units');
       if (!e) this.report('FS-MISSING-FIELD', 'Missing "units": the list of unit cards', at);
@@ -485,15 +501,15 @@ class Reader {
     const out: UnitCard[] = [];
     for (const item of items) {
       if (item.kind !== Kind.MAP) {
-        this.report('FS-TYPE', `A unit card is a mapping (name, class, points, stats, ...), not ${describeKind(item)}`, spanOf(item));
+        this.report('FS-TYPE', `A unit card is a mapping (name, class, points, stats, ...), not ${describeKind(item)}`, spanOf(item, this.base));
         continue;
       }
       if (capAt && out.length >= LIMITS.cards) {
         this.problems.push(tooManyCards(capAt));
         break;
       }
-      const m = readMap(item, this.problems, CARD_KEYS, 'on a unit card');
-      out.push(this.card(item, m, faction, this.trimmed(spanOf(item))));
+      const m = readMap(item, this.problems, CARD_KEYS, 'on a unit card', this.base);
+      out.push(this.card(item, m, faction, this.trimmed(spanOf(item, this.base))));
     }
     return out;
   }
@@ -504,9 +520,9 @@ class Reader {
     const name = this.required(this.str(g('name'), head, 'the card name'), g('name'), 'name', head, "the card's name");
     const at = name.keySpan ?? head;
     const classEntry = g('class');
-    const classText = this.str(classEntry, at, `a class (${CLASS_NAMES.join(', ')})`);
-    const cls: Field<UnitClass> = { ...classText, value: classText.value !== undefined ? normaliseClass(classText.value) : undefined };
-    this.required(cls, classEntry, 'class', at, `the card's class (${CLASS_NAMES.join(', ')})`);
+    const classText = this.str(classEntry, at, `a class (${CLASS_LIST})`);
+    const cls = readAs(classText, classText.value !== undefined ? normaliseClass(classText.value) : undefined);
+    this.required(cls, classEntry, 'class', at, `the card's class (${CLASS_LIST})`);
     const points = this.required(this.num(g('points'), at, 'a whole number of points'), g('points'), 'points', at, "the card's points cost");
     const card: UnitCard = { span, name, class: cls, points, faction };
     if (g('bases')) card.bases = this.num(g('bases'), at, 'a whole number of bases');
@@ -515,20 +531,25 @@ class Reader {
     if (stats) card.stats = this.stats(stats);
     else this.report('FS-MISSING-FIELD', `Missing "stats": all nine stats (${STAT_ORDER.join(' ')})`, at);
     const weapons = this.list(g('weapons'), true, 'weapons');
-    if (weapons) card.weapons = { ...weapons, items: weapons.items.map((w) => this.weapon(w)) };
+    if (weapons) card.weapons = { items: weapons.items.map((w) => this.weapon(w)), keySpan: weapons.keySpan, span: weapons.span };
     const orders = this.list(g('orders'), true, 'orders');
-    if (orders) card.orders = { ...orders, items: orders.items.map((o) => this.order(o)).filter((o): o is Order => !!o) };
+    if (orders) card.orders = { items: orders.items.map((o) => this.order(o)).filter((o): o is Order => !!o), keySpan: orders.keySpan, span: orders.span };
     const abilities = this.list(g('abilities'), true, 'abilities');
-    if (abilities) card.abilities = { ...abilities, items: abilities.items.map((a) => this.ability(a)).filter((a): a is Ability => !!a) };
+    if (abilities)
+      card.abilities = {
+        items: abilities.items.map((a) => this.ability(a)).filter((a): a is Ability => !!a),
+        keySpan: abilities.keySpan,
+        span: abilities.span,
+      };
     void node;
     return card;
   }
 
   private stats(e: Entry): StatsBlock {
-    const block: StatsBlock = { form: 'mapping', keySpan: e.keySpan, span: e.span, entries: {} };
+    const block: StatsBlock = { form: 'mapping', keySpan: e.keySpan, span: entrySpan(e), entries: {} };
     const v = e.value;
     if (v && v.kind === Kind.MAP) {
-      const m = readMap(v, this.problems, STAT_ORDER, 'in stats');
+      const m = readMap(v, this.problems, STAT_ORDER, 'in stats', this.base);
       for (const en of m.list) {
         const stat = en.key as StatName;
         if (!(STAT_ORDER as readonly string[]).includes(stat)) continue;
@@ -553,11 +574,11 @@ class Reader {
   /** The stat line string: nine tokens in rulebook order, separated by spaces or by middle dots. */
   private statLine(node: YAMLScalar, block: StatsBlock): void {
     const value = scalarText(node);
-    const base = contentStart(this.text, node);
+    const base = contentStart(this.text, node, this.base);
     const tokens: { raw: string; span: Span }[] = [];
     const re = /[^\s\u00b7\u2022|,]+/g;
     for (let m = re.exec(value); m; m = re.exec(value)) {
-      const span = base === undefined ? spanOf(node) : { start: base + m.index, end: base + m.index + m[0].length };
+      const span = base === undefined ? spanOf(node, this.base) : { start: base + m.index, end: base + m.index + m[0].length };
       tokens.push({ raw: m[0], span });
     }
     STAT_ORDER.forEach((stat, i) => {
@@ -576,16 +597,16 @@ class Reader {
   }
 
   private weapon(node: YAMLNode): Weapon {
-    const span = spanOf(node);
+    const span = spanOf(node, this.base);
     if (node.kind === Kind.MAP) {
-      const m = readMap(node, this.problems, WEAPON_KEYS, 'on a weapon');
+      const m = readMap(node, this.problems, WEAPON_KEYS, 'on a weapon', this.base);
       const head = m.list[0]?.keySpan ?? span;
       const g = (k: string) => m.entries.get(k);
       const name = this.required(this.str(g('name'), head, 'the weapon name'), g('name'), 'name', head, "the weapon's name");
       const at = name.keySpan ?? head;
-      const typeText = this.str(g('type'), at, `a weapon type (${WEAPON_TYPES.join(', ')})`);
-      this.required(typeText, g('type'), 'type', at, `the weapon type (${WEAPON_TYPES.join(', ')})`);
-      const type: Field<WeaponType> = { ...typeText, value: typeText.value ? normaliseWeaponType(typeText.value) : undefined };
+      const typeText = this.str(g('type'), at, `a weapon type (${WEAPON_TYPE_LIST})`);
+      this.required(typeText, g('type'), 'type', at, `the weapon type (${WEAPON_TYPE_LIST})`);
+      const type = readAs(typeText, typeText.value ? normaliseWeaponType(typeText.value) : undefined);
       const range = this.required(this.num(g('range'), at, 'a range in inches such as 12"', parseInches), g('range'), 'range', at, 'the range band in inches');
       const damage = this.required(this.num(g('damage'), at, 'a whole number'), g('damage'), 'damage', at, 'the damage (1 to 5)');
       const attacks = this.required(this.num(g('attacks'), at, 'a whole number'), g('attacks'), 'attacks', at, 'the number of attacks');
@@ -602,9 +623,9 @@ class Reader {
 
   /** A weapon line, `Pulse Laser - Ion, 9", 2, 4`, with a hyphen, an em dash or an en dash as the dash. */
   private weaponLine(node: YAMLScalar): Weapon {
-    const span = spanOf(node);
+    const span = spanOf(node, this.base);
     const value = scalarText(node);
-    const base = contentStart(this.text, node);
+    const base = contentStart(this.text, node, this.base);
     const at = (i: number, len: number): Span => (base === undefined ? span : { start: base + i, end: base + i + len });
     const dashes = [...value.matchAll(/\s[-\u2014\u2013]\s/g)];
     let split: RegExpMatchArray | undefined;
@@ -693,7 +714,7 @@ class Reader {
     keys: readonly string[],
     fill: (rule: T, g: (k: string) => Entry | undefined, at: Span) => void,
   ): T | undefined {
-    const span = spanOf(node);
+    const span = spanOf(node, this.base);
     if (isScalar(node)) {
       const raw = scalarText(node);
       return { form: 'string', span, name: { value: raw.trim() || undefined, raw, span } } as T;
@@ -702,7 +723,7 @@ class Reader {
       this.report('FS-TYPE', `An ${word} is a mapping ${fields} or a known ${word}'s name, not ${describeKind(node)}`, span);
       return undefined;
     }
-    const m = readMap(node, this.problems, keys, `on an ${word}`);
+    const m = readMap(node, this.problems, keys, `on an ${word}`, this.base);
     const head = m.list[0]?.keySpan ?? span;
     const g = (k: string) => m.entries.get(k);
     const name = this.required(this.str(g('name'), head, `the ${word} name`), g('name'), 'name', head, `the ${word}'s name`);
@@ -747,13 +768,13 @@ class Reader {
       doc.cpSources = { ...sources, items: [] };
       for (const item of sources.items) {
         if (item.kind !== Kind.MAP) {
-          this.report('FS-TYPE', `A CP source is a mapping { name, cp }, not ${describeKind(item)}`, spanOf(item));
+          this.report('FS-TYPE', `A CP source is a mapping { name, cp }, not ${describeKind(item)}`, spanOf(item, this.base));
           continue;
         }
-        const sm = readMap(item, this.problems, CP_SOURCE_KEYS, 'on a CP source');
-        const h = sm.list[0]?.keySpan ?? spanOf(item);
+        const sm = readMap(item, this.problems, CP_SOURCE_KEYS, 'on a CP source', this.base);
+        const h = sm.list[0]?.keySpan ?? spanOf(item, this.base);
         const s: CpSource = {
-          span: spanOf(item),
+          span: spanOf(item, this.base),
           name: this.required(this.str(sm.entries.get('name'), h, 'a name'), sm.entries.get('name'), 'name', h, "the source's name"),
           cp: this.required(this.num(sm.entries.get('cp'), h, 'a whole number of CP'), sm.entries.get('cp'), 'cp', h, 'the CP it gives'),
         };
@@ -765,10 +786,10 @@ class Reader {
       doc.factionAbilityKey = fa.keySpan;
       const v = fa.value;
       if (v && v.kind === Kind.MAP) {
-        const am = readMap(v, this.problems, FACTION_ABILITY_KEYS, 'on the faction ability');
+        const am = readMap(v, this.problems, FACTION_ABILITY_KEYS, 'on the faction ability', this.base);
         const h = am.list[0]?.keySpan ?? fa.keySpan;
         doc.factionAbility = {
-          span: spanOf(v),
+          span: spanOf(v, this.base),
           keySpan: fa.keySpan,
           name: this.required(this.str(am.entries.get('name'), h, 'a name'), am.entries.get('name'), 'name', h, "the faction ability's name"),
           text: this.required(this.str(am.entries.get('text'), h, 'the rule text'), am.entries.get('text'), 'text', h, "the faction ability's rule text"),
@@ -785,14 +806,14 @@ class Reader {
       doc.commandAbilities = { ...cas, items: [] };
       for (const item of cas.items) {
         if (item.kind !== Kind.MAP) {
-          this.report('FS-TYPE', `A command ability is a mapping (name, cost, timing, effect), not ${describeKind(item)}`, spanOf(item));
+          this.report('FS-TYPE', `A command ability is a mapping (name, cost, timing, effect), not ${describeKind(item)}`, spanOf(item, this.base));
           continue;
         }
-        const cm = readMap(item, this.problems, COMMAND_ABILITY_KEYS, 'on a command ability');
-        const h = cm.list[0]?.keySpan ?? spanOf(item);
+        const cm = readMap(item, this.problems, COMMAND_ABILITY_KEYS, 'on a command ability', this.base);
+        const h = cm.list[0]?.keySpan ?? spanOf(item, this.base);
         const ge = (k: string) => cm.entries.get(k);
         const ca: CommandAbility = {
-          span: spanOf(item),
+          span: spanOf(item, this.base),
           name: this.str(ge('name'), h, 'a name'),
           cost: this.num(ge('cost'), h, 'a whole number of CP', signed),
           timing: this.str(ge('timing'), h, 'when it may be used'),
@@ -855,7 +876,7 @@ class Reader {
   }
 
   private fleetEntry(node: YAMLNode): FleetEntry | undefined {
-    const span = spanOf(node);
+    const span = spanOf(node, this.base);
     if (isScalar(node)) {
       const raw = scalarText(node);
       return { span, unit: { value: raw.trim() || undefined, raw, span }, count: { value: 1, raw: '', span: { start: span.end, end: span.end } } };
@@ -864,7 +885,7 @@ class Reader {
       this.report('FS-TYPE', `A fleet entry is a mapping (unit, count, embark) or a card name, not ${describeKind(node)}`, span);
       return undefined;
     }
-    const m = readMap(node, this.problems, FLEET_ENTRY_KEYS, 'on a fleet entry');
+    const m = readMap(node, this.problems, FLEET_ENTRY_KEYS, 'on a fleet entry', this.base);
     const head = m.list[0]?.keySpan ?? span;
     const g = (k: string) => m.entries.get(k);
     const unit = this.required(this.str(g('unit'), head, "a card's name"), g('unit'), 'unit', head, "the card's name");
@@ -878,13 +899,13 @@ class Reader {
       for (const item of emb.items) {
         if (isScalar(item)) {
           const raw = scalarText(item);
-          entry.embark.items.push({ value: raw.trim() || undefined, raw, span: spanOf(item) });
+          entry.embark.items.push({ value: raw.trim() || undefined, raw, span: spanOf(item, this.base) });
         } else if (item.kind === Kind.MAP) {
-          const em = readMap(item, this.problems, ['unit'], 'on an embarked unit');
-          const u = this.str(em.entries.get('unit'), spanOf(item), "a card's name");
+          const em = readMap(item, this.problems, ['unit'], 'on an embarked unit', this.base);
+          const u = this.str(em.entries.get('unit'), spanOf(item, this.base), "a card's name");
           entry.embark.items.push(u);
         } else {
-          this.report('FS-TYPE', `An embarked unit is a card name, not ${describeKind(item)}`, spanOf(item));
+          this.report('FS-TYPE', `An embarked unit is a card name, not ${describeKind(item)}`, spanOf(item, this.base));
         }
       }
     }
@@ -896,6 +917,16 @@ class Reader {
 function unreadableWeapon(span: Span, raw: string): Weapon {
   const empty = <T>(): Field<T> => ({ value: undefined, raw: '', span: { start: span.start, end: span.start } });
   return { form: 'line', span, name: { value: undefined, raw, span }, type: empty(), range: empty(), damage: empty(), attacks: empty() };
+}
+
+/**
+ * A text field turned into a field of what its text names (a class, a weapon type), in place: the
+ * same object with the same keys, so a card's hundred fields are not each copied once more.
+ */
+function readAs<T>(f: Field<string>, value: T | undefined): Field<T> {
+  const out = f as unknown as Field<T>;
+  out.value = value;
+  return out;
 }
 
 function hasKey(node: YAMLNode, key: string): boolean {

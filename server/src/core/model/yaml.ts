@@ -66,13 +66,22 @@ export interface Loaded {
 
 /**
  * Loads YAML; with `offset`, the text is a piece of a document starting there, and every position
- * is the document's; `depth` is how many levels of the document enclose the piece.
+ * is the document's; `depth` is how many levels of the document enclose the piece. With `shift`
+ * false, the problems' positions are the document's but the tree's nodes keep the piece's own
+ * (the caller adds `offset` itself, as `spanOf(node, offset)` does: a walk of every node of every
+ * card of a 20,000-line file, to move it, costs more than that).
  */
-export function loadYaml(text: string, offset = 0, depth = 0): Loaded {
+export function loadYaml(text: string, offset = 0, depth = 0, shift = true): Loaded {
   // A byte order mark (Windows editors write one) is not part of the YAML: parse what follows it and
   // move every position one on. (Turning it into a space instead indents the first key by one
   // column, and then every other top-level key is a syntax error.)
-  if (text.charCodeAt(0) === 0xfeff) return loadYaml(text.slice(1), offset + 1, depth);
+  if (text.charCodeAt(0) === 0xfeff) {
+    if (shift) return loadYaml(text.slice(1), offset + 1, depth);
+    // Unshifted, the tree's positions are the piece's own: the one character on.
+    const r = loadYaml(text.slice(1), offset + 1, depth, false);
+    if (r.root) shiftTree(r.root, 1);
+    return r;
+  }
   const problems: Problem[] = [];
   // Keep inputs the parser cannot take (or takes forever over) away from it: see ./limits.
   const excess = findExcess(text, LIMITS, depth);
@@ -148,7 +157,7 @@ export function loadYaml(text: string, offset = 0, depth = 0): Loaded {
   // The parser adds a line break to a text that does not end in one, and may place a node there,
   // past the end of the text; a key it has to invent while recovering from an error may sit at -1.
   if (root && ((root.errors ?? []).length > 0 || !/[\n\r]$/.test(text))) clampTree(root, text.length);
-  if (root && offset) shiftTree(root, offset);
+  if (root && offset && shift) shiftTree(root, offset);
   return { root, problems: moved(problems, offset) };
 }
 
@@ -235,8 +244,9 @@ export function deref(node: YAMLNode | null | undefined): YAMLNode | undefined {
   return n && n.kind !== Kind.ANCHOR_REF && n.kind !== Kind.INCLUDE_REF ? n : undefined;
 }
 
-export function spanOf(node: YAMLNode): Span {
-  return { start: node.startPosition, end: Math.max(node.startPosition, node.endPosition) };
+/** A node's range; `base` is added for a tree parsed from a piece of a document (see `loadYaml`). */
+export function spanOf(node: YAMLNode, base = 0): Span {
+  return { start: node.startPosition + base, end: Math.max(node.startPosition, node.endPosition) + base };
 }
 
 export function isScalar(n: YAMLNode | undefined): n is YAMLScalar {
@@ -270,8 +280,20 @@ export interface Entry {
   value: YAMLNode | undefined;
   /** The range of the value, or an empty range right after the key when there is none. */
   valueSpan: Span;
-  /** The whole `key: value` pair. */
-  span: Span;
+}
+
+/** The whole `key: value` pair of an entry (made when asked for: most entries never are). */
+export function entrySpan(e: Entry): Span {
+  return { start: e.keySpan.start, end: Math.max(e.keySpan.end, e.valueSpan.end) };
+}
+
+/** Known-key lists as sets, made once per list (every key of every mapping is looked up). */
+const knownSets = new WeakMap<readonly string[], Set<string>>();
+
+function knownSet(known: readonly string[]): Set<string> {
+  let set = knownSets.get(known);
+  if (!set) knownSets.set(known, (set = new Set(known)));
+  return set;
 }
 
 export interface ReadMap {
@@ -285,10 +307,23 @@ export interface ReadMap {
  * duplicates reported on the second key, unknown keys (when `known` is given) reported with the
  * closest known key.
  */
-export function readMap(node: YAMLNode, problems: Problem[], known?: readonly string[], what = 'here', depth = 0, merging: Set<YAMLNode> = new Set()): ReadMap {
+export function readMap(node: YAMLNode, problems: Problem[], known?: readonly string[], what = 'here', base = 0): ReadMap {
+  return readMapAt(node, problems, known, what, base, 0, undefined);
+}
+
+function readMapAt(
+  node: YAMLNode,
+  problems: Problem[],
+  known: readonly string[] | undefined,
+  what: string,
+  base: number,
+  depth: number,
+  merging: Set<YAMLNode> | undefined,
+): ReadMap {
   const entries = new Map<string, Entry>();
   const list: Entry[] = [];
-  const merged: Entry[] = [];
+  // Made on the first merge key only: a card file reads thousands of mappings and merges none.
+  let merged: Entry[] | undefined;
   const mappings = ((node as YamlMap).mappings ?? []) as YAMLMapping[];
   // Past this many, unknown keys are counted, not each reported and suggested for (90,000 of them
   // took a second).
@@ -298,13 +333,13 @@ export function readMap(node: YAMLNode, problems: Problem[], known?: readonly st
     if (!m || !m.key) continue;
     const keyNode = m.key as YAMLScalar;
     const key = isScalar(keyNode) ? scalarText(keyNode) : '';
-    const keySpan = spanOf(keyNode);
+    const keySpan = spanOf(keyNode, base);
     const raw = m.value as YAMLNode | null;
     const value = deref(raw);
-    const valueSpan = raw ? spanOf(raw) : { start: keySpan.end + 1, end: keySpan.end + 1 };
-    const entry: Entry = { key, keySpan, value, valueSpan, span: { start: keySpan.start, end: Math.max(keySpan.end, valueSpan.end) } };
+    const valueSpan = raw ? spanOf(raw, base) : { start: keySpan.end + 1, end: keySpan.end + 1 };
+    const entry: Entry = { key, keySpan, value, valueSpan };
     if (key === '<<') {
-      collectMerge(value, merged, depth + 1, merging);
+      collectMerge(value, (merged ??= []), base, depth + 1, (merging ??= new Set()));
       continue;
     }
     const prev = entries.get(key);
@@ -312,9 +347,10 @@ export function readMap(node: YAMLNode, problems: Problem[], known?: readonly st
       problems.push(problem('FS-DUPLICATE-KEY', `"${clip(key)}" is given twice in this mapping; only one is allowed (the first is kept)`, keySpan));
       continue;
     }
-    if (known && !known.includes(key) && ++unknown > LIMITS.keyReports) {
+    const isKnown = !known || knownSet(known).has(key);
+    if (!isKnown && ++unknown > LIMITS.keyReports) {
       unreported ??= keySpan;
-    } else if (known && !known.includes(key)) {
+    } else if (!isKnown) {
       const s = suggest(key, known);
       problems.push(
         problem(
@@ -336,7 +372,7 @@ export function readMap(node: YAMLNode, problems: Problem[], known?: readonly st
         unreported,
       ),
     );
-  for (const e of merged) {
+  for (const e of merged ?? []) {
     if (!entries.has(e.key) && (!known || known.includes(e.key))) {
       entries.set(e.key, e);
       list.push(e);
@@ -350,13 +386,13 @@ export function readMap(node: YAMLNode, problems: Problem[], known?: readonly st
  * of the same node adds only keys already present (the first one wins), and without this a few
  * lines of mappings that each merge ten aliases of the one before cost 10^10 steps.
  */
-function collectMerge(value: YAMLNode | undefined, out: Entry[], depth: number, merging: Set<YAMLNode>): void {
+function collectMerge(value: YAMLNode | undefined, out: Entry[], base: number, depth: number, merging: Set<YAMLNode>): void {
   if (!value || depth > MAX_ALIAS_DEPTH || merging.has(value)) return;
   merging.add(value);
   if (value.kind === Kind.SEQ) {
-    for (const item of (value as YAMLSequence).items ?? []) collectMerge(deref(item), out, depth + 1, merging);
+    for (const item of (value as YAMLSequence).items ?? []) collectMerge(deref(item), out, base, depth + 1, merging);
   } else if (value.kind === Kind.MAP) {
-    const inner = readMap(value, [], undefined, '', depth + 1, merging);
+    const inner = readMapAt(value, [], undefined, '', base, depth + 1, merging);
     for (const e of inner.list) out.push(e);
   }
 }

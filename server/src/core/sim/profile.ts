@@ -100,26 +100,27 @@ export function profileFromCard(card: UnitCard): { profile?: UnitProfile; error?
     weapons.push({ name: wname, type: w.type.value, range: w.range.value!, damage, attacks });
   }
 
-  return {
-    profile: {
-      name,
-      class: cls,
-      bases,
-      baseMm,
-      bs: bs.target,
-      dodge: d?.target,
-      sh: sh?.n,
-      armour: ac?.target,
-      hp: hp.n,
-      ld: ld ? { target: ld.target, dice: ld.dice } : undefined,
-      combinedShields: row.combinedShields,
-      weapons,
-      ...(move && move.length ? { move } : {}),
-      ...(cr ? { cr: { target: cr.target, dice: cr.dice } } : {}),
-      ...(t && Number.isInteger(t.n) && t.n >= 1 ? { tonnage: Math.min(t.n, PROFILE_LIMITS.tonnageMax) } : {}),
-      ...(typeof card.points.value === 'number' && Number.isFinite(card.points.value) && card.points.value >= 0 ? { points: card.points.value } : {}),
-    },
+  // Optional properties are added one by one, not spread in: spreading literals into a literal
+  // takes V8's slow path, and this runs for every card of a file (the points estimate).
+  const profile: UnitProfile = {
+    name,
+    class: cls,
+    bases,
+    baseMm,
+    bs: bs.target,
+    dodge: d?.target,
+    sh: sh?.n,
+    armour: ac?.target,
+    hp: hp.n,
+    ld: ld ? { target: ld.target, dice: ld.dice } : undefined,
+    combinedShields: row.combinedShields,
+    weapons,
   };
+  if (move && move.length) profile.move = move;
+  if (cr) profile.cr = { target: cr.target, dice: cr.dice };
+  if (t && Number.isInteger(t.n) && t.n >= 1) profile.tonnage = Math.min(t.n, PROFILE_LIMITS.tonnageMax);
+  if (typeof card.points.value === 'number' && Number.isFinite(card.points.value) && card.points.value >= 0) profile.points = card.points.value;
+  return { profile };
 }
 
 /**
@@ -169,7 +170,9 @@ export function sanitizeProfile(p: UnitProfile): UnitProfile {
   const src = (p && typeof p === 'object' ? p : {}) as Partial<UnitProfile>;
   const cls = src.class && CLASSES[src.class] ? src.class : 'Destroyer';
   const weapons = Array.isArray(src.weapons) ? src.weapons.filter((w): w is WeaponProfile => !!w && typeof w === 'object') : [];
-  return {
+  // In the order a spread of the optional parts gave (name ... combinedShields, the optional
+  // parts, weapons), built without spreads (see profileFromCard).
+  const out = {
     name: typeof src.name === 'string' ? src.name : String(src.name ?? ''),
     class: cls,
     bases: wholeIn(src.bases, 1, PROFILE_LIMITS.basesMax, CLASSES[cls].bases),
@@ -181,22 +184,19 @@ export function sanitizeProfile(p: UnitProfile): UnitProfile {
     hp: wholeIn(src.hp, 1, PROFILE_LIMITS.hpMax, 1),
     ld: src.ld && typeof src.ld === 'object' ? { target: wholeIn(src.ld.target, 0, 1000, 10), dice: wholeIn(src.ld.dice, 0, 1000, 0) } : undefined,
     combinedShields: src.combinedShields === true,
-    ...(Array.isArray(src.move)
-      ? { move: src.move.slice(0, 2).map((x) => (typeof x === 'number' && Number.isFinite(x) ? Math.min(PROFILE_LIMITS.moveMax, Math.max(0, x)) : 0)) }
-      : {}),
-    ...(src.cr && typeof src.cr === 'object'
-      ? { cr: { target: wholeIn(src.cr.target, 0, 1000, 10), dice: wholeIn(src.cr.dice, 0, PROFILE_LIMITS.crDiceMax, 0) } }
-      : {}),
-    ...(src.tonnage !== undefined && typeof src.tonnage === 'number' && src.tonnage >= 1
-      ? { tonnage: wholeIn(src.tonnage, 1, PROFILE_LIMITS.tonnageMax, 1) }
-      : {}),
-    ...(typeof src.points === 'number' && Number.isFinite(src.points) && src.points >= 0 ? { points: src.points } : {}),
-    weapons: weapons.map((w, i) => ({
-      name: typeof w.name === 'string' ? w.name : `weapon ${i + 1}`,
-      type: WEAPON_TYPES.includes(w.type) ? w.type : WEAPON_TYPES[0],
-      range: typeof w.range === 'number' && w.range >= 0 ? w.range : 0,
-      damage: wholeIn(w.damage, 1, PROFILE_LIMITS.damageMax, 1),
-      attacks: wholeIn(w.attacks, 0, PROFILE_LIMITS.attacksMax, 0),
-    })),
-  };
+  } as UnitProfile;
+  if (Array.isArray(src.move))
+    out.move = src.move.slice(0, 2).map((x) => (typeof x === 'number' && Number.isFinite(x) ? Math.min(PROFILE_LIMITS.moveMax, Math.max(0, x)) : 0));
+  if (src.cr && typeof src.cr === 'object')
+    out.cr = { target: wholeIn(src.cr.target, 0, 1000, 10), dice: wholeIn(src.cr.dice, 0, PROFILE_LIMITS.crDiceMax, 0) };
+  if (src.tonnage !== undefined && typeof src.tonnage === 'number' && src.tonnage >= 1) out.tonnage = wholeIn(src.tonnage, 1, PROFILE_LIMITS.tonnageMax, 1);
+  if (typeof src.points === 'number' && Number.isFinite(src.points) && src.points >= 0) out.points = src.points;
+  out.weapons = weapons.map((w, i) => ({
+    name: typeof w.name === 'string' ? w.name : `weapon ${i + 1}`,
+    type: WEAPON_TYPES.includes(w.type) ? w.type : WEAPON_TYPES[0]!,
+    range: typeof w.range === 'number' && w.range >= 0 ? w.range : 0,
+    damage: wholeIn(w.damage, 1, PROFILE_LIMITS.damageMax, 1),
+    attacks: wholeIn(w.attacks, 0, PROFILE_LIMITS.attacksMax, 0),
+  }));
+  return out;
 }
