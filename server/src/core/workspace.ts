@@ -1,6 +1,7 @@
 /**
  * The index of cards and fleets across files. Pure: callers (the server, the CLI) feed it text;
- * it never touches a file system. Documents are parsed once per text and cached.
+ * it never touches a file system. Documents are parsed once per text and kept, except closed unit
+ * files, which are kept as their text and a summary of their cards and parsed again on demand.
  */
 import type { DocKind, FabledDocument, FleetDocument, FactionDocument, Span, UnitCard } from './model/types';
 import type { UnitClass } from './rules/data';
@@ -255,7 +256,8 @@ export class Workspace {
    * Adds or replaces a document; returns the parsed document (reused when the text is unchanged).
    * `kind` defaults to the one the file name says; an editor's untitled buffer has it from its language.
    * `edits`: whether the text is likely to be edited next (an open document) or not (a file read
-   * from disk), which decides whether its parse cache is kept.
+   * from disk), which decides whether its parse cache is kept, and whether a unit file is kept as
+   * its model or (small and not edited: the thousands of a big workspace) as its text (see LeanDoc).
    */
   set(uri: string, text: string, kind: DocKind | undefined = kindOfUri(uri), edits: 'expected' | 'unlikely' = 'expected'): FabledDocument | undefined {
     const old = this.docs.get(uri);
