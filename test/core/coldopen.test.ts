@@ -60,7 +60,7 @@ describe('cold open: the same results with less work', () => {
       'faction: P\nunits:\n  - name: A\n    class: Cruiser\n    points: 190\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n    weapons:\n      - L — Ion, 9", 2, 4\n',
     ) as UnitDocument;
     const p = profileFromCard(doc.units[0]!).profile!;
-    assert.deepEqual(Object.keys(p), [
+    const keys = [
       'name',
       'class',
       'bases',
@@ -77,26 +77,11 @@ describe('cold open: the same results with less work', () => {
       'cr',
       'tonnage',
       'points',
-    ]);
+    ];
+    assert.deepEqual(Object.keys(p), keys);
+    // Sanitized, the weapons come last.
     const s = sanitizeProfile(p);
-    assert.deepEqual(Object.keys(s), [
-      'name',
-      'class',
-      'bases',
-      'baseMm',
-      'bs',
-      'dodge',
-      'sh',
-      'armour',
-      'hp',
-      'ld',
-      'combinedShields',
-      'move',
-      'cr',
-      'tonnage',
-      'points',
-      'weapons',
-    ]);
+    assert.deepEqual(Object.keys(s), [...keys.filter((k) => k !== 'weapons'), 'weapons']);
     assert.deepEqual(s, { ...p, weapons: p.weapons });
   });
 });
