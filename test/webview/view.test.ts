@@ -156,24 +156,30 @@ describe('engagement view (Chromium)', function () {
     it('draws the hull damage bars in the theme colour and follows a theme change', async () => {
       const v = await view(THEMES.dark);
       await showResult(v, destroyerVsFrigates());
-      const hasColour = (hex: string) =>
-        v.page.evaluate(
-          ([id, h]) => {
-            const canvas = document.getElementById(id as string) as HTMLCanvasElement;
-            const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-            const want = [1, 3, 5].map((i) => parseInt((h as string).slice(i, i + 2), 16));
-            for (let i = 0; i < data.length; i += 4) {
-              if (data[i] === want[0] && data[i + 1] === want[1] && data[i + 2] === want[2] && data[i + 3] === 255) return true;
-            }
-            return false;
-          },
-          [IDS.hullChart, hex] as const,
-        );
-      assert.equal(await hasColour(THEMES.dark.vars['charts-blue']!), true, 'dark theme blue bars');
+      // Whether the chart shows a colour now (false while Chart.js has not sized its canvas yet).
+      const shows = ([id, h]: readonly [string, string]) => {
+        const canvas = document.getElementById(id) as HTMLCanvasElement;
+        if (!canvas.width || !canvas.height) return false;
+        const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+        const want = [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+        for (let i = 0; i < data.length; i += 4) {
+          if (data[i] === want[0] && data[i + 1] === want[1] && data[i + 2] === want[2] && data[i + 3] === 255) return true;
+        }
+        return false;
+      };
+      // Drawn after layout (the chart sizes itself to the view): waited for, not read once.
+      const drawn = async (hex: string, what: string) => {
+        try {
+          await v.page.waitForFunction(shows, [IDS.hullChart, hex] as const, { timeout: 10000 });
+        } catch {
+          assert.fail(`${what}: no bar in ${hex} within 10 s`);
+        }
+      };
+      await drawn(THEMES.dark.vars['charts-blue']!, 'dark theme blue bars');
       await setTheme(v.page, THEMES.light);
       await v.page.waitForFunction(() => document.body.classList.contains('vscode-light'));
-      assert.equal(await hasColour(THEMES.light.vars['charts-blue']!), true, 'light theme blue bars after the switch');
-      assert.equal(await hasColour(THEMES.dark.vars['charts-blue']!), false, 'no dark theme bars left');
+      await drawn(THEMES.light.vars['charts-blue']!, 'light theme blue bars after the switch');
+      assert.equal(await v.page.evaluate(shows, [IDS.hullChart, THEMES.dark.vars['charts-blue']!] as const), false, 'no dark theme bars left');
     });
     it("redraws both charts with the next result's figures, and the same figures as before the same way", async () => {
       const v = await view();
