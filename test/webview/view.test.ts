@@ -183,8 +183,12 @@ describe('engagement view (Chromium)', function () {
     });
     it("redraws both charts with the next result's figures, and the same figures as before the same way", async () => {
       const v = await view();
-      const pictures = () =>
-        v.page.evaluate((ids) => ids.map((id) => (document.getElementById(id) as HTMLCanvasElement).toDataURL()), [IDS.hullChart, IDS.survivalChart]);
+      // Read once Chart.js has sized both canvases (it does so after layout, not with the result).
+      const pictures = async () => {
+        const ids = [IDS.hullChart, IDS.survivalChart];
+        await v.page.waitForFunction((list) => list.every((id) => (document.getElementById(id) as HTMLCanvasElement).width > 0), ids);
+        return v.page.evaluate((list) => list.map((id) => (document.getElementById(id) as HTMLCanvasElement).toDataURL()), ids);
+      };
       await showResult(v, destroyerVsFrigates());
       const first = await pictures();
       await showResult(v, simulated({ range: 9, trials: 500, seed: 1 }));
