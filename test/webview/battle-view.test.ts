@@ -11,14 +11,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import type { Browser } from 'playwright-core';
 import { BATTLE_IDS as I, renderBattleHtml } from '../../client/webview/battle/html';
 import type { BattleResult } from '../../client/webview/battle/messages';
 import { formatPercent } from '../../client/webview/format';
 import { simulateBattle } from '../../server/src/core/sim/fleet-battle';
 import type { Fleet } from '../../server/src/core/sim/battle';
 import type { UnitProfile } from '../../server/src/core/sim/types';
-import { launch, openView, OUTPUT, ROOT, THEMES, type ViewPage, type ViewServer } from './harness';
+import { OUTPUT, ROOT, THEMES, viewSuite, type ViewPage, type ViewServer } from './harness';
 
 const BUILD = join(OUTPUT, 'battle-build');
 
@@ -106,37 +105,22 @@ function fleets(): [Fleet, Fleet] {
 
 describe('fleet battle view (Chromium)', function () {
   this.timeout(90_000);
-  let browser: Browser;
-  let server: ViewServer;
   let final: BattleResult;
   let partial: BattleResult;
-  const open: ViewPage[] = [];
 
-  before(async () => {
+  before(() => {
     final = simulateBattle(fleets(), { trials: 4000, seed: 9 });
     partial = simulateBattle(fleets(), { trials: 200, seed: 9 });
-    server = await serveBattle(await buildBattleView());
-    browser = await launch();
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  afterEach(async () => {
-    for (const v of open.splice(0)) {
+  const suite = viewSuite(
+    async () => serveBattle(await buildBattleView()),
+    async (v) => {
       assert.deepEqual(v.pageErrors, [], 'uncaught errors in the view');
       assert.deepEqual(v.dialogs, [], 'the view opened a dialog');
       assert.deepEqual(await v.cspViolations(), [], 'CSP violations');
-      await v.page.context().close();
-    }
-  });
-
-  async function view(theme = THEMES.dark): Promise<ViewPage> {
-    const v = await openView(browser, server, theme);
-    open.push(v);
-    await v.waitForPosted('ready');
-    return v;
-  }
+    },
+  );
+  const view = (theme = THEMES.dark) => suite.view(theme);
 
   async function show(v: ViewPage, result: BattleResult, isPartial = false): Promise<void> {
     await v.send({ type: 'result', result, partial: isPartial });
@@ -247,32 +231,21 @@ describe('fleet battle view (Chromium)', function () {
 
 describe('fleet battle view: rule variants (Chromium)', function () {
   this.timeout(90_000);
-  let browser: Browser;
-  let server: ViewServer;
   let compared: BattleResult;
-  const open: ViewPage[] = [];
 
-  before(async () => {
+  before(() => {
     compared = simulateBattle(fleets(), { trials: 3000, seed: 9, variants: ['morale', 'break-tests'], compare: true });
-    server = await serveBattle(await buildBattleView());
-    browser = await launch();
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  afterEach(async () => {
-    for (const v of open.splice(0)) {
+  const suite = viewSuite(
+    async () => serveBattle(await buildBattleView()),
+    async (v) => {
       assert.deepEqual(v.pageErrors, [], 'uncaught errors in the view');
       assert.deepEqual(await v.cspViolations(), [], 'CSP violations');
-      await v.page.context().close();
-    }
-  });
+    },
+  );
 
   it('shows the variants beside the standard rules with the differences highlighted, names as text', async () => {
-    const v = await openView(browser, server, THEMES.dark);
-    open.push(v);
-    await v.waitForPosted('ready');
+    const v = await suite.view(THEMES.dark);
     await v.send({ type: 'result', result: compared, partial: false });
     await v.page.waitForSelector(`#${I.variantSection}:not([hidden])`);
     const section = await v.text(I.variantSection);
@@ -299,9 +272,7 @@ describe('fleet battle view: rule variants (Chromium)', function () {
   });
 
   it('posts the picked variants with a rerun, and refuses a conflicting pair with a message', async () => {
-    const v = await openView(browser, server, THEMES.light);
-    open.push(v);
-    await v.waitForPosted('ready');
+    const v = await suite.view(THEMES.light);
     await v.send({ type: 'result', result: compared, partial: false });
     await v.page.waitForSelector(`#${I.variantSection}:not([hidden])`);
     await v.page.check('#battle-variant-retreat');

@@ -159,6 +159,48 @@ export async function openView(browser: Browser, server: ViewServer, theme: Them
   return view;
 }
 
+/** A describe block's browser and view server (see viewSuite). */
+export interface ViewSuite {
+  readonly server: ViewServer;
+  /** Opens the view in `theme`, waits for its 'ready' message, and keeps it for the checks after the test. */
+  view(theme?: Theme): Promise<ViewPage>;
+}
+
+/**
+ * One browser and one view server for a describe block (its before and after hooks): pages opened
+ * with `view` are checked with `checks` after each test, then closed. Call it in the describe body.
+ */
+export function viewSuite(serve: () => Promise<ViewServer>, checks: (v: ViewPage) => void | Promise<void>): ViewSuite {
+  let browser: Browser | undefined;
+  let server: ViewServer | undefined;
+  const open: ViewPage[] = [];
+  before(async () => {
+    server = await serve();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(async () => {
+    for (const v of open.splice(0)) {
+      await checks(v);
+      await v.page.context().close();
+    }
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    async view(theme = THEMES.dark) {
+      const v = await openView(browser!, server!, theme);
+      open.push(v);
+      await v.waitForPosted('ready');
+      return v;
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Themes: a subset of the variables VS Code sets on a webview's <html>, with the values of its
 // Light Modern, Dark Modern and High Contrast themes, and the body class it adds.

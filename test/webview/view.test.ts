@@ -5,39 +5,26 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { IDS } from '../../client/webview/html';
 import type { SimulationResult } from '../../server/src/core/sim/types';
 import { formatNumber, formatPercent, formatPercentError } from '../../client/webview/format';
 import { simulate } from '../../server/src/core/sim/index';
 import { inFormWords, plainAssumptions, verdict, volleySentence } from '../../client/webview/words';
 import { CONSUMED_MAW_FRIGATE, destroyerVsFrigates, HOSTILE_NAMES, hostileResult, hugeDefender, LUMEN_DESTROYER, sampledVolley, simulated } from './fixtures';
-import { buildView, launch, openView, OUTPUT, serveView, setTheme, THEMES, type ViewPage, type ViewServer } from './harness';
+import { buildView, OUTPUT, serveView, setTheme, THEMES, viewSuite, type ViewPage } from './harness';
 
 describe('engagement view (Chromium)', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: ViewServer;
   let bundle: { js: string; css: string };
-  const open: ViewPage[] = [];
-
-  before(async () => {
-    bundle = await buildView();
-    server = await serveView(bundle);
-    browser = await launch();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  async function view(theme = THEMES.dark): Promise<ViewPage> {
-    const v = await openView(browser, server, theme);
-    open.push(v);
-    await v.waitForPosted('ready');
-    return v;
-  }
+  // Whatever a test did, the page must not have thrown or opened a dialog.
+  const suite = viewSuite(
+    async () => serveView((bundle = await buildView())),
+    (v) => {
+      assert.deepEqual(v.pageErrors, [], 'uncaught errors in the view');
+      assert.deepEqual(v.dialogs, [], 'the view opened a dialog');
+    },
+  );
+  const view = (theme = THEMES.dark) => suite.view(theme);
 
   /** The text of each item of a list, closed <details> or not (innerText skips what is not rendered). */
   function items(v: ViewPage, id: string): Promise<string[]> {
@@ -48,15 +35,6 @@ describe('engagement view (Chromium)', function () {
     await v.send({ type: 'result', result });
     await v.page.waitForFunction(([id, name]) => document.getElementById(id as string)?.textContent === name, [IDS.defender, result.defender] as const);
   }
-
-  afterEach(async () => {
-    for (const v of open.splice(0)) {
-      // Whatever a test did, the page must not have thrown, opened a dialog or broken its CSP.
-      assert.deepEqual(v.pageErrors, [], 'uncaught errors in the view');
-      assert.deepEqual(v.dialogs, [], 'the view opened a dialog');
-      await v.page.context().close();
-    }
-  });
 
   describe('shows the numbers it is given', () => {
     const cases: { name: string; result: () => SimulationResult; expect: Record<string, string>; method: RegExp }[] = [
@@ -627,19 +605,19 @@ describe('engagement view (Chromium)', function () {
     });
 
     it('carries a strict CSP, no inline handlers, no eval and no remote resources', async () => {
-      const html = server.html;
+      const html = suite.server.html;
       const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1]?.replace(/&#39;/g, "'");
       assert.ok(csp, 'CSP meta tag present');
-      const nonce = server.nonce;
+      const nonce = suite.server.nonce;
       assert.match(csp, /default-src 'none'/);
       assert.match(csp, new RegExp(`script-src 'nonce-${nonce.replace(/[+/]/g, '\\$&')}'(;|$)`));
-      assert.match(csp, new RegExp(`style-src ${server.origin} 'nonce-`));
-      assert.match(csp, new RegExp(`img-src ${server.origin} data:`));
+      assert.match(csp, new RegExp(`style-src ${suite.server.origin} 'nonce-`));
+      assert.match(csp, new RegExp(`img-src ${suite.server.origin} data:`));
       assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
       assert.doesNotMatch(html, /\son[a-z]+\s*=/i, 'no inline event handler attributes');
       assert.doesNotMatch(html, /style="/, 'no inline style attributes');
       assert.equal((html.match(/<script\b/g) ?? []).length, 1, 'one script element');
-      assert.match(html, new RegExp(`<script nonce="[^"]+" src="${server.origin}/webview.js"></script>`));
+      assert.match(html, new RegExp(`<script nonce="[^"]+" src="${suite.server.origin}/webview.js"></script>`));
       const js = readFileSync(bundle.js, 'utf8');
       assert.doesNotMatch(js, /\beval\(|new Function\(/, 'the bundle never evaluates strings');
       assert.doesNotMatch(js, /https?:\/\/(?!www\.w3\.org)[a-z]/i, 'the bundle names no remote URL to load');
@@ -650,7 +628,7 @@ describe('engagement view (Chromium)', function () {
       assert.deepEqual(await v.cspViolations(), [], 'Chart.js drew both charts without breaking the CSP');
       assert.deepEqual(
         // Chromium asks for /favicon.ico by itself; VS Code's webview frame does not.
-        [...new Set(server.requests.filter((r) => r !== '/favicon.ico'))].sort(),
+        [...new Set(suite.server.requests.filter((r) => r !== '/favicon.ico'))].sort(),
         ['/', '/webview.css', '/webview.js'],
         'the page loaded nothing but its own script and style',
       );
@@ -722,29 +700,13 @@ describe('engagement view (Chromium)', function () {
 
 describe('engagement view: rule variants (Chromium)', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: ViewServer;
-  const open: ViewPage[] = [];
-
-  before(async () => {
-    server = await serveView(await buildView());
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  afterEach(async () => {
-    for (const v of open.splice(0)) {
-      assert.deepEqual(v.pageErrors, [], 'uncaught errors in the view');
-      await v.page.context().close();
-    }
-  });
+  const suite = viewSuite(
+    async () => serveView(await buildView()),
+    (v) => assert.deepEqual(v.pageErrors, [], 'uncaught errors in the view'),
+  );
 
   it('shows the duel under a variant beside the standard rules, and posts the picked rules with a rerun', async () => {
-    const v = await openView(browser, server, THEMES.dark);
-    open.push(v);
-    await v.waitForPosted('ready');
+    const v = await suite.view(THEMES.dark);
     const result = simulate(
       LUMEN_DESTROYER,
       CONSUMED_MAW_FRIGATE,
