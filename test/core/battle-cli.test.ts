@@ -4,11 +4,11 @@
  * be wrong (exit 2, one line, no stack trace).
  */
 import { strict as assert } from 'node:assert';
-import * as path from 'node:path';
 import { runBattle } from '../../server/src/cli/battle';
 import { escapeControls } from '../../server/src/cli/terminal';
 import { nodeIO, type CliIO } from '../../server/src/cli/io';
 import { memoryIO } from './memoryIO';
+import { EXAMPLE_BATTLE_ARGS } from '../exampleFleets';
 
 const CARDS = `faction: Testers
 units:
@@ -173,22 +173,7 @@ describe('battle CLI', function () {
     let out = '';
     let err = '';
     const io: CliIO = { ...real, stdout: (s) => (out += s), stderr: (s) => (err += s) };
-    const examples = path.join(__dirname, '..', '..', 'examples');
-    const code = await runBattle(
-      [
-        '--fleet',
-        path.join(examples, 'fleets/standard-1000.fleet.yaml'),
-        '--vs',
-        path.join(examples, 'fleets/standard-1000-myr-valari.fleet.yaml'),
-        '--cards',
-        examples,
-        '--format',
-        'json',
-        '--trials',
-        '500',
-      ],
-      io,
-    );
+    const code = await runBattle([...EXAMPLE_BATTLE_ARGS, '--format', 'json', '--trials', '500'], io);
     assert.equal(code, 0, err);
     const r = JSON.parse(out);
     assert.deepEqual(

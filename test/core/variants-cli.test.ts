@@ -14,6 +14,7 @@ import { runSim } from '../../server/src/cli/sim';
 import { nodeIO, type CliIO } from '../../server/src/cli/io';
 import type { BattleResult, SimulationResult } from '../../server/src/core/sim/types';
 import { propertySettings } from './property-settings';
+import { EXAMPLES, EXAMPLE_BATTLE_ARGS } from '../exampleFleets';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -233,15 +234,8 @@ describe('variants through the CLI JSON (generated fleets)', function () {
 
 describe('variants: CLI flags and words', function () {
   this.timeout(120000);
-  const examples = path.join(ROOT, 'examples');
-  const fleets = [
-    '--fleet',
-    path.join(examples, 'fleets/standard-1000.fleet.yaml'),
-    '--vs',
-    path.join(examples, 'fleets/standard-1000-myr-valari.fleet.yaml'),
-    '--cards',
-    examples,
-  ];
+  const examples = EXAMPLES;
+  const fleets = EXAMPLE_BATTLE_ARGS;
 
   it('an unknown variant is a usage error that lists the known ones', async () => {
     const b = await cli(runBattle, [...fleets, '--variant', 'flanking']);

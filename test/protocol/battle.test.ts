@@ -14,7 +14,7 @@ import type { BattleResult, SimulationResult } from '../../server/src/core/sim/t
 import { runBattle } from '../../server/src/cli/battle';
 import { nodeIO } from '../../server/src/cli/io';
 
-const EXAMPLES = join(__dirname, '..', '..', 'examples');
+import { EXAMPLES, EXAMPLE_BATTLE_ARGS } from '../exampleFleets';
 
 function exampleFiles(): Record<string, string> {
   const out: Record<string, string> = {};
@@ -58,20 +58,7 @@ describe('fabledStar/battle over stdio', function () {
     const vs = c.uri('fleets/standard-1000-myr-valari.fleet.yaml');
     const options = { trials: 3000, seed: 42, rounds: 5 };
     const r = await c.request<BattleResult>('fabledStar/battle', { fleet: { uri: fleet }, vs: { uri: vs }, options });
-    const cli = await cliJson([
-      '--fleet',
-      join(EXAMPLES, 'fleets/standard-1000.fleet.yaml'),
-      '--vs',
-      join(EXAMPLES, 'fleets/standard-1000-myr-valari.fleet.yaml'),
-      '--cards',
-      EXAMPLES,
-      '--trials',
-      '3000',
-      '--seed',
-      '42',
-      '--rounds',
-      '5',
-    ]);
+    const cli = await cliJson([...EXAMPLE_BATTLE_ARGS, '--trials', '3000', '--seed', '42', '--rounds', '5']);
     assert.deepEqual(r, cli);
     assert.equal(r.sides[0].fleet, 'The Hunger Within');
   });
@@ -81,21 +68,7 @@ describe('fabledStar/battle over stdio', function () {
     const vs = c.uri('fleets/standard-1000-myr-valari.fleet.yaml');
     const options = { trials: 1500, seed: 5, variants: ['break-tests'], compare: true };
     const r = await c.request<BattleResult>('fabledStar/battle', { fleet: { uri: fleet }, vs: { uri: vs }, options });
-    const cli = await cliJson([
-      '--fleet',
-      join(EXAMPLES, 'fleets/standard-1000.fleet.yaml'),
-      '--vs',
-      join(EXAMPLES, 'fleets/standard-1000-myr-valari.fleet.yaml'),
-      '--cards',
-      EXAMPLES,
-      '--trials',
-      '1500',
-      '--seed',
-      '5',
-      '--variant',
-      'break-tests',
-      '--compare',
-    ]);
+    const cli = await cliJson([...EXAMPLE_BATTLE_ARGS, '--trials', '1500', '--seed', '5', '--variant', 'break-tests', '--compare']);
     assert.deepEqual(r, cli);
     assert.equal(r.variants[0], 'break-tests');
     assert.equal(r.compare!.standard.variants.length, 0);
