@@ -462,9 +462,12 @@ function fitField(members: FieldMember[]): Omit<ReferenceField, 'id' | 'source' 
 const MEMO_MAX = 100_000;
 
 /** Firepower and durability of a profile against the whole field. */
-function figures(profile: UnitProfile, field: ReferenceField): { firepower: number; durability: number; exact: boolean } {
-  const off = offenseKey(profile);
-  const def = defenseKey(profile);
+function figures(
+  profile: UnitProfile,
+  field: ReferenceField,
+  off = offenseKey(profile),
+  def = defenseKey(profile),
+): { firepower: number; durability: number; exact: boolean } {
   let dealt = field.memo.dealt.get(off);
   if (!dealt) {
     dealt = { sum: 0, exact: true };
@@ -533,7 +536,7 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
       out.inField = true;
       ({ firepower: f, durability: h, k } = field.own[idx]!);
     } else {
-      const fig = figures(p.profile, field);
+      const fig = figures(p.profile, field, off, def);
       f = fig.firepower;
       h = fig.durability;
       out.exact = fig.exact;

@@ -8,6 +8,8 @@
  * the `yaml` package's parseDocument (see bench/ and the README), which decides the editor's latency.
  */
 import { load, Kind, type YAMLNode, type YAMLScalar, type YAMLMapping, type YamlMap, type YAMLSequence } from '@stoplight/yaml-ast-parser';
+import { Schema } from '@stoplight/yaml-ast-parser/dist/src/schema';
+import FULL_SCHEMA from '@stoplight/yaml-ast-parser/dist/src/schema/default_full';
 import { boundedDistance, nearest, SUGGEST_LIMITS, type Prepared, type SuggestBudget } from './suggest';
 import { CODES, type Code } from './codes';
 import { shiftTree } from './chunks';
@@ -16,6 +18,22 @@ import type { Problem, Span, ProblemData } from './types';
 
 export { Kind };
 export type { YAMLNode, YAMLScalar, YAMLMapping, YamlMap, YAMLSequence };
+
+/**
+ * The parser's default schema, except that a plain scalar is only tested for null (and for the
+ * merge key `<<`): the reader takes every scalar as its text and converts numbers itself, so the
+ * parser's guesses (bool, int, float, timestamp) were never read, and the float and timestamp
+ * patterns it tried on every name and effect took about 5% of a cold open. Explicit tags
+ * (`!!int 5`, `!!set`) resolve as before.
+ */
+const READ_SCHEMA = (() => {
+  const kept = new Set(['tag:yaml.org,2002:null', 'tag:yaml.org,2002:merge']);
+  const implicit = FULL_SCHEMA.compiledImplicit as Schema['implicit'];
+  return new Schema({
+    implicit: implicit.filter((t) => kept.has(t.tag)),
+    explicit: [...implicit.filter((t) => !kept.has(t.tag)), ...(FULL_SCHEMA.compiledExplicit as Schema['explicit'])],
+  });
+})();
 
 export function problem(code: Code, message: string, span: Span, data?: ProblemData): Problem {
   const p: Problem = { code, severity: CODES[code].severity, message, span: { start: span.start, end: span.end } };
@@ -119,7 +137,7 @@ export function loadYaml(text: string, offset = 0, depth = 0, shift = true): Loa
   try {
     // Duplicate keys are reported by readMap; the parser's own check compares every key with every
     // other (10,000 copies of one key make 10^8 errors and exhaust the heap, which kills the process).
-    root = load(source, { ignoreDuplicateKeys: true }) as YAMLNode | undefined;
+    root = load(source, { ignoreDuplicateKeys: true, schema: READ_SCHEMA }) as YAMLNode | undefined;
   } catch (e) {
     // The parser recovers from ordinary errors itself; a throw here is an input it cannot handle at
     // all (its own bugs, or a stack too small for the nesting findExcess lets through). Report it
