@@ -18,6 +18,7 @@ import {
   type DocumentSymbol,
   type InlayHint,
   type Location,
+  type Position,
   type Range,
   type SymbolInformation,
   type TextEdit,
@@ -42,10 +43,48 @@ export function span(td: TextDocument, r: Range): Span {
   return { start: td.offsetAt(r.start), end: td.offsetAt(r.end) };
 }
 
-/** `related` (when the client shows related information) finds the documents that related locations point into. */
-export function toDiagnostic(p: Problem, td: TextDocument, related: TextOf | undefined): Diagnostic {
+/**
+ * The positions of `offsets` in `text`, as `TextDocument.positionAt` gives them, found in one pass
+ * up to the last; undefined when the text holds a carriage return (positionAt then applies its
+ * rules for \r and \r\n). The first positionAt on a document indexes every line of it: on a
+ * 20,000-line file just opened that took about 10 ms of the time to its first diagnostics, which
+ * usually sit on a few lines. The index is still made, once something else needs it.
+ */
+export function positionsIn(text: string, offsets: readonly number[]): Map<number, Position> | undefined {
+  if (text.indexOf('\r') >= 0) return undefined;
+  const sorted = [...new Set(offsets)].sort((a, b) => a - b);
+  const out = new Map<number, Position>();
+  let line = 0;
+  let start = 0;
+  let next = text.indexOf('\n');
+  for (const asked of sorted) {
+    const at = Math.max(0, Math.min(asked, text.length));
+    while (next !== -1 && next < at) {
+      line++;
+      start = next + 1;
+      next = text.indexOf('\n', start);
+    }
+    out.set(asked, { line, character: at - start });
+  }
+  return out;
+}
+
+/** Every problem of a document as a diagnostic (see `toDiagnostic`), its positions found in one pass. */
+export function toDiagnostics(problems: readonly Problem[], td: TextDocument, related: TextOf | undefined): Diagnostic[] {
+  const offsets: number[] = [];
+  for (const p of problems) offsets.push(p.span.start, p.span.end);
+  const at = problems.length ? positionsIn(td.getText(), offsets) : undefined;
+  const rangeOf = at ? (s: Span): Range => ({ start: at.get(s.start)!, end: at.get(s.end)! }) : undefined;
+  return problems.map((p) => toDiagnostic(p, td, related, rangeOf));
+}
+
+/**
+ * `related` (when the client shows related information) finds the documents that related locations
+ * point into; `rangeOf` turns a span of `td` into a range (by default `range`).
+ */
+export function toDiagnostic(p: Problem, td: TextDocument, related: TextOf | undefined, rangeOf?: (s: Span) => Range): Diagnostic {
   const d: Diagnostic = {
-    range: range(td, p.span),
+    range: rangeOf ? rangeOf(p.span) : range(td, p.span),
     severity: p.severity === 'error' ? DiagnosticSeverity.Error : p.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information,
     code: p.code,
     source: 'fabled-star',

@@ -21,7 +21,7 @@ import { checkDocument } from '../core/check/index';
 import { pointsEstimateProblems } from '../core/features/pointsEstimate';
 import { workspaceField } from '../core/balance/index';
 import { FleetSummaryChangedNotification } from '../../../protocol';
-import { toDiagnostic } from './convert';
+import { toDiagnostic, toDiagnostics } from './convert';
 import type { ServerState } from './state';
 
 /** At most this many documents' problems are kept. */
@@ -107,7 +107,8 @@ export class Diagnostics {
     if (!td) return undefined;
     const r = this.problemsOf(uri);
     if (!r) return undefined;
-    return { diagnostics: r.problems.map((p) => this.toDiagnostic(p, td)), version: this.state.documents.get(uri)?.version };
+    const related = this.state.client.relatedInfo ? (u: string) => this.state.textDoc(u) : undefined;
+    return { diagnostics: toDiagnostics(r.problems, td, related), version: this.state.documents.get(uri)?.version };
   }
 
   /** Push mode: computes and sends a document's diagnostics; a failure is logged, never thrown. */

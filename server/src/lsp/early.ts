@@ -16,7 +16,7 @@ import { checkDocument } from '../core/check/index';
 import { cardNameFilter } from '../core/features/nameFilter';
 import { LANGUAGE_IDS, kindOfUri } from '../core/model/parse';
 import type { Problem } from '../core/model/types';
-import { toDiagnostic } from './convert';
+import { toDiagnostics } from './convert';
 import type { ServerState } from './state';
 
 /** At most this many open fleets are checked early (more: they wait for the scan). */
@@ -87,7 +87,7 @@ export function publishOpenFleets(state: ServerState, read: readonly { uri: stri
     const faction = doc.faction.value;
     if (problems.some((p) => WHOLE_WORKSPACE.has(p.code)) || (faction !== undefined && !scratch.hasCards(faction))) continue;
     const related = state.client.relatedInfo ? textOf : undefined;
-    void state.connection.sendDiagnostics({ uri: td.uri, version: td.version, diagnostics: problems.map((p) => toDiagnostic(p, td, related)) });
+    void state.connection.sendDiagnostics({ uri: td.uri, version: td.version, diagnostics: toDiagnostics(problems, td, related) });
     sent.push(td.uri);
   }
   return sent;
