@@ -6,6 +6,10 @@
 import { createServerConnection } from './lsp/connection';
 import { startServer } from './lsp/index';
 import { settleMemory } from './lsp/memory';
+import { tuneTiering } from './lsp/tiering';
+
+// Before any work: how soon V8 optimises (see ./lsp/tiering).
+tuneTiering();
 
 const connection = createServerConnection();
 const describe = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
