@@ -9,7 +9,6 @@ describe('tiering: how soon V8 optimises', () => {
   });
 
   it('leaves other V8 versions alone (their flags differ, and nothing was measured there)', () => {
-    for (const v of ['10.2.154.26-node.36', '12.4.254.21-node.33', '13.6.233.17-node.31', 'garbage', ''])
-      assert.equal(tieringFlag(v), undefined, v);
+    for (const v of ['10.2.154.26-node.36', '12.4.254.21-node.33', '13.6.233.17-node.31', 'garbage', '']) assert.equal(tieringFlag(v), undefined, v);
   });
 });

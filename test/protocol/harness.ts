@@ -261,7 +261,12 @@ export async function startServer(opts: StartOptions = {}): Promise<Client> {
     writeFileSync(p, text);
   }
   opts.before?.(root);
-  const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // For profiling and A/B runs (bench/cold-ab.ts): FABLED_SERVER_NODE_ARGS (space-separated Node
+  // options for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p") and FABLED_SERVER_BUNDLE
+  // (another build of dist/server.js). Tests set neither.
+  const nodeArgs = (process.env.FABLED_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const bundle = process.env.FABLED_SERVER_BUNDLE || SERVER;
+  const child = spawn(process.execPath, [...nodeArgs, bundle, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   const conn = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const client = new Client(conn, child, root, opts.settings ?? {});
   child.stderr!.on('data', (d: Buffer) => (client.stderr += d.toString()));
