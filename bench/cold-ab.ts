@@ -9,9 +9,9 @@
  *
  * N=runs per variant (default 9); PAUSE=ms between initialize and didOpen (default 300, as the bench).
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { bigUnitFile } from './generate';
+import { coldFile, cpuMs, mainThreadMs } from './editor';
+import { startServer } from '../test/protocol/harness';
 
 const variants = process.argv.slice(2);
 if (!variants.length) {
@@ -19,18 +19,10 @@ if (!variants.length) {
   process.exit(2);
 }
 
-const ticks = (pid: number): number => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
-  return (Number(rest[11]) + Number(rest[12])) * 10; // USER_HZ is 100 on Linux
-};
-const mainMs = (pid: number): number => Number(/se\.sum_exec_runtime\s*:\s*([\d.]+)/.exec(readFileSync(`/proc/${pid}/task/${pid}/sched`, 'utf8'))![1]);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 async function main(): Promise<void> {
-  const text0 = bigUnitFile(20000, 'Bench');
-  const at = text0.indexOf('    points: ', text0.length >> 1);
-  const text = text0.slice(0, at) + '    points: lots' + text0.slice(text0.indexOf('\n', at));
+  const text = coldFile();
   const runs = Number(process.env.N ?? 9);
   const res = variants.map(() => ({ wall: [] as number[], main: [] as number[], all: [] as number[], problems: 0 }));
   for (let i = 0; i < runs; i++) {
@@ -38,19 +30,18 @@ async function main(): Promise<void> {
       const [bundle, args] = variants[k]!.split('|');
       process.env.FABLED_SERVER_BUNDLE = bundle;
       process.env.FABLED_SERVER_NODE_ARGS = args ?? '';
-      const { startServer } = await import('../test/protocol/harness');
       const c = await startServer({ folder: false });
       try {
         await new Promise((r) => setTimeout(r, Number(process.env.PAUSE ?? 300)));
         const pid = c.child.pid!;
-        const m0 = mainMs(pid);
-        const a0 = ticks(pid);
+        const m0 = mainThreadMs(pid);
+        const a0 = cpuMs(pid);
         const t0 = performance.now();
         const uri = await c.open('big.unit.yaml', text);
         await c.waitFor('diagnostics', () => c.arrivals.has(uri), 60000);
         res[k]!.wall.push(c.arrivals.get(uri)!.at - t0);
-        res[k]!.main.push(mainMs(pid) - m0);
-        res[k]!.all.push(ticks(pid) - a0);
+        res[k]!.main.push(mainThreadMs(pid) - m0);
+        res[k]!.all.push(cpuMs(pid) - a0);
         res[k]!.problems = c.diagnostics.get(uri)!.diagnostics.length;
       } finally {
         await c.stop();

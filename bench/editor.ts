@@ -43,7 +43,7 @@ function proc(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
  * CPU time (user + system, ms) a process has used: beside wall-clock figures on a shared machine,
  * where other processes' load inflates the wall clock but not this.
  */
-function cpuMs(pid: number | undefined): number {
+export function cpuMs(pid: number | undefined): number {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
@@ -58,7 +58,7 @@ function cpuMs(pid: number | undefined): number {
  * /proc/<pid>/task/<pid>/sched, in microseconds): the JavaScript and the garbage collector's share
  * of it, without the collector's and compiler's helper threads, which the process CPU time includes.
  */
-function mainThreadMs(pid: number | undefined): number {
+export function mainThreadMs(pid: number | undefined): number {
   try {
     const m = /se\.sum_exec_runtime\s*:\s*([\d.]+)/.exec(readFileSync(`/proc/${pid}/task/${pid}/sched`, 'utf8'));
     return m ? Number(m[1]) : NaN;
@@ -81,7 +81,7 @@ function spread(xs: number[], unit = 'ms'): string {
 }
 
 /** The 20,000-line file, with one deliberate schema error (so both servers show they checked it). */
-function coldFile(): string {
+export function coldFile(): string {
   const text = bigUnitFile(20000, 'Bench');
   const at = text.indexOf('    points: ', text.length >> 1);
   return text.slice(0, at) + '    points: lots' + text.slice(text.indexOf('\n', at));
