@@ -292,4 +292,40 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     const plain = (await v.waitForPosted('rerun' as never, 2)) as unknown as { options: Record<string, unknown> };
     assert.equal(plain.options['variants'], undefined, 'no variant: the standard rules');
   });
+
+  it('says the figures shown are from the previous run when a new run is refused or fails, until new figures come', async () => {
+    const v = await suite.view(THEMES.light);
+    const show = async () => {
+      await v.send({ type: 'result', result: compared, partial: false });
+      await v.page.waitForSelector(`#${I.variantSection}:not([hidden])`);
+    };
+    await show();
+    const note = v.page.locator(`#${I.stale}`);
+    const dimmed = () => v.page.evaluate((id: string) => document.getElementById(id)!.classList.contains('stale'), I.results);
+    assert.equal(await note.isVisible(), false);
+    assert.equal(await dimmed(), false);
+    // A pair of variants the picker refuses (retreat beside the result's morale): no run, and the old figures are marked.
+    await v.page.check('#battle-variant-retreat');
+    await v.page.click(`#${I.run}`);
+    assert.match(await v.text(I.stale), /still from the previous run: fix the options above/);
+    assert.equal(await dimmed(), true);
+    // A run that is sent clears the note; once it is under way the figures are again the previous run's.
+    await v.page.uncheck('#battle-variant-morale');
+    await v.page.click(`#${I.run}`);
+    await v.waitForPosted('rerun' as never);
+    assert.equal(await note.isVisible(), false, 'a run that was sent clears the note');
+    await v.send({ type: 'busy' });
+    await v.page.waitForFunction((id: string) => !document.getElementById(id)!.hidden, I.stale);
+    assert.match(await v.text(I.stale), /new ones follow/);
+    // The host cannot play it: still marked, and saying why.
+    await v.send({ type: 'error', message: 'The battle could not be played: <b>no</b> unit can fire.' });
+    await v.page.waitForFunction((id: string) => /could not be played \(see the message above\)/.test(document.getElementById(id)!.textContent ?? ''), I.stale);
+    assert.equal(await dimmed(), true);
+    mkdirSync(OUTPUT, { recursive: true });
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-stale.png'), fullPage: true });
+    // New figures: the note goes.
+    await show();
+    assert.equal(await note.isVisible(), false);
+    assert.equal(await dimmed(), false);
+  });
 });

@@ -17,6 +17,7 @@ export const BATTLE_IDS = {
   error: 'error',
   empty: 'empty',
   results: 'results',
+  stale: 'stale-note',
   form: 'controls',
   mode: 'opt-mode',
   range: 'opt-range',
@@ -71,7 +72,8 @@ export function renderBattleHtml(cspSource: string, nonce: string, scriptUri: st
 
     <p id="${I.empty}" class="empty">Simulating…</p>
 
-    <div id="${I.results}" hidden>
+    <div id="${I.results}" class="battle-results" hidden>
+      <p id="${I.stale}" class="stale-note" role="status" hidden></p>
       <section id="${I.variantSection}" class="variant-compare" hidden></section>
       <section aria-labelledby="who-wins">
         <h2 id="who-wins">Who wins</h2>

@@ -87,8 +87,20 @@ const unitLabel = (u: { name: string; copy: number }, all: { name: string }[]) =
   all.filter((x) => x.name === u.name).length > 1 ? `${u.name} #${u.copy}` : u.name;
 const fleetName = (s: { fleet: string }) => s.fleet || 'Unnamed fleet';
 
+/**
+ * Says over the figures shown that they are still the previous run's (`note`: why), or clears that,
+ * so that old figures never sit under options they were not played with looking current.
+ */
+function markStale(note: string | undefined): void {
+  const on = note !== undefined && current !== undefined;
+  ui.results.classList.toggle('stale', on);
+  ui.stale.hidden = !on;
+  ui.stale.textContent = on ? note : '';
+}
+
 function render(r: BattleResult, partial: boolean): void {
   current = r;
+  markStale(undefined);
   const [a, b] = r.sides;
   ui.fleet.textContent = fleetName(a);
   ui.vs.textContent = fleetName(b);
@@ -362,7 +374,11 @@ ui.form.addEventListener('submit', (e) => {
   e.preventDefault();
   if (running) return;
   const options = readOptions();
-  if (!options) return;
+  if (!options) {
+    markStale('The figures below are still from the previous run: fix the options above to play a new one.');
+    return;
+  }
+  markStale(undefined);
   ui.error.hidden = true;
   vscode.postMessage({ type: 'rerun', options });
 });
@@ -375,6 +391,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'busy':
       ui.error.hidden = true;
       ui.progress.value = 0;
+      markStale('The figures below are still from the previous run: new ones follow as the battles are played.');
       setRunning(true, 'Simulating the battle…');
       break;
     case 'progress':
@@ -393,6 +410,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       ui.error.hidden = false;
       ui.error.textContent = m.message;
       if (!current) ui.empty.textContent = 'No result.';
+      markStale('The figures below are still from the previous run: the new one could not be played (see the message above).');
       break;
   }
 });
