@@ -14,6 +14,8 @@ export {
   VARIANT_NAMES,
   VARIANT_CONFLICTS,
   variantConflict,
+  readVariantSpec,
+  variantSpec,
   clearlyDifferent,
   variantTitles,
   variantEffects,

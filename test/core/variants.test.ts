@@ -18,7 +18,7 @@ import { simulateEngagement } from '../../server/src/core/sim/engagement';
 import { applyHits, planFire } from '../../server/src/core/sim/fire';
 import { exactVolley } from '../../server/src/core/sim/volley-exact';
 import { makeRng } from '../../server/src/core/sim/dice';
-import { composeVariants, parseVariants, VARIANT_NAMES } from '../../server/src/core/sim/variants/index';
+import { composeVariants, parseVariants, readVariantSpec, VARIANT_NAMES, variantSpec } from '../../server/src/core/sim/variants/index';
 import { variantEffects } from '../../server/src/core/sim/variants/catalog';
 import { sustainedHits } from '../../server/src/core/sim/variants/sustained-damage';
 import { comparedDone, comparedProgress, pairRuns, stepCompared } from '../../server/src/core/sim/variants/compare';
@@ -72,6 +72,20 @@ describe('variants: choosing them', () => {
     // Twice would silently keep one of two thresholds: refused, with the way to give both parameters.
     assert.match(parseVariants(['retreat', 'retreat:threshold=0.9']).errors[0]!, /Variant retreat is given twice; give it once/);
     assert.match(parseVariants(['morale', 'Morale']).errors[0]!, /Variant morale is given twice/);
+  });
+
+  it('writes a choice as one string with every parameter, which reads back as the same choice', () => {
+    assert.equal(variantSpec('retreat'), 'retreat:threshold=0.5');
+    assert.equal(variantSpec('retreat', { threshold: 0.3 }), 'retreat:threshold=0.3');
+    assert.equal(variantSpec('morale'), 'morale');
+    for (const name of VARIANT_NAMES) {
+      const read = readVariantSpec(variantSpec(name, { threshold: 0.25 }));
+      assert.deepEqual(read.errors, []);
+      assert.equal(variantSpec(read.name!, read.parameters), variantSpec(name, { threshold: 0.25 }));
+    }
+    assert.equal(readVariantSpec('flanking').name, undefined);
+    assert.deepEqual(readVariantSpec('Retreat: threshold = 0.75'), { name: 'retreat', parameters: { threshold: 0.75 }, errors: [] });
+    assert.match(readVariantSpec('retreat:threshold=0').errors[0]!, /retreat:threshold must be the share/);
   });
 
   it('says from the catalogue what the variants played do to a result: routs, retreats, who decides the winner', () => {

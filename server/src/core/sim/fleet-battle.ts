@@ -12,7 +12,7 @@ import { OPTION_LIMITS } from './limits';
 import { asNumber, describeValue } from './options';
 import { sanitizeProfile } from './profile';
 import { composeVariants, parseVariants } from './variants/index';
-import { variantEffects } from './variants/catalog';
+import { variantEffects, variantSpec } from './variants/catalog';
 import { battleDifference, battleSummary, comparedDone, comparedProgress, stepCompared, type RunProgress } from './variants/compare';
 import type { VariantChoice, VariantInfo } from './variants/index';
 
@@ -82,8 +82,7 @@ export function gameSizeFor(limits: (number | undefined)[]): GameSize {
 
 /** A choice written back as `name` or `name:param=value,...` (what validateBattleOptions returns). */
 export function variantText(c: VariantChoice): string {
-  const params = Object.entries(c.parameters);
-  return params.length ? `${c.name}:${params.map(([k, v]) => `${k}=${v}`).join(',')}` : c.name;
+  return variantSpec(c.name, c.parameters);
 }
 
 function clampInt(v: number | undefined, min: number, max: number, dflt: number): number {

@@ -15,6 +15,8 @@ export interface VariantParameter {
   max: number;
   /** What it means, in words (help text and errors). */
   what: string;
+  /** What the views' field for it says, in player words. */
+  label: string;
 }
 
 export interface VariantEntry {
@@ -71,6 +73,7 @@ export const VARIANT_CATALOG: readonly VariantEntry[] = [
         min: 0.01,
         max: 1,
         what: "the share of the enemy's remaining points below which a side announces a retreat (0.01 to 1)",
+        label: "a side retreats when its points fall below this share of the enemy's (0.01 to 1)",
       },
     },
   },
@@ -100,6 +103,61 @@ export const VARIANT_CONFLICTS: readonly { pair: readonly [string, string]; why:
 /** The conflict between two chosen variants, if any (order does not matter). */
 export function variantConflict(names: readonly string[]): { pair: readonly [string, string]; why: string } | undefined {
   return VARIANT_CONFLICTS.find((c) => names.includes(c.pair[0]) && names.includes(c.pair[1]));
+}
+
+function clip(s: string): string {
+  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
+}
+
+/**
+ * One variant as written outside (a CLI flag, a view's choice, a request): its name, or
+ * `name:param=value` with several parameters separated by commas. `name` is undefined for an
+ * unknown one; `parameters` holds every parameter, the defaults where none or a bad value was given;
+ * `errors` says what was wrong (sentences).
+ */
+export function readVariantSpec(item: string): { name?: string; parameters: Record<string, number>; errors: string[] } {
+  const cut = item.indexOf(':');
+  const name = (cut < 0 ? item : item.slice(0, cut)).trim().toLowerCase();
+  const entry = VARIANT_CATALOG.find((v) => v.name === name);
+  if (!entry) return { parameters: {}, errors: [`Unknown variant ${clip(item)}; the variants are ${VARIANT_NAMES.join(', ')}.`] };
+  const errors: string[] = [];
+  const parameters: Record<string, number> = {};
+  for (const [k, p] of Object.entries(entry.parameters)) parameters[k] = p.default;
+  const rest = cut < 0 ? '' : item.slice(cut + 1).trim();
+  for (const part of rest ? rest.split(',') : []) {
+    const eq = part.indexOf('=');
+    const key = (eq < 0 ? part : part.slice(0, eq)).trim();
+    const spec = Object.prototype.hasOwnProperty.call(entry.parameters, key) ? entry.parameters[key] : undefined;
+    const known = Object.keys(entry.parameters);
+    if (!spec) {
+      errors.push(
+        known.length
+          ? `Variant ${name} has no parameter ${clip(key)}; its parameters are ${known.join(', ')}.`
+          : `Variant ${name} takes no parameters (given ${clip(key)}).`,
+      );
+      continue;
+    }
+    const text = eq < 0 ? '' : part.slice(eq + 1).trim();
+    const value = /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
+    if (!Number.isFinite(value) || value < spec.min || value > spec.max) {
+      errors.push(`${name}:${key} must be ${spec.what}, not ${clip(text)}.`);
+      continue;
+    }
+    parameters[key] = value;
+  }
+  return { name, parameters, errors };
+}
+
+/**
+ * A variant as one string, the way `readVariantSpec` reads it: its name, then every parameter in
+ * the catalogue's order (`retreat:threshold=0.5`). One string per choice, so that the views can
+ * compare a choice with what a result was played with.
+ */
+export function variantSpec(name: string, parameters: Readonly<Record<string, number>> = {}): string {
+  const entry = VARIANT_CATALOG.find((v) => v.name === name);
+  const keys = Object.keys(entry?.parameters ?? {});
+  if (!keys.length) return name;
+  return `${name}:${keys.map((k) => `${k}=${parameters[k] ?? entry!.parameters[k]!.default}`).join(',')}`;
 }
 
 /** The catalogue entry of a variant by name (the variant modules spread it). */

@@ -10,10 +10,10 @@ import { RETREAT } from './retreat';
 import { SUSTAINED_DAMAGE } from './sustained-damage';
 import type { VariantDefinition, VariantInfo } from './types';
 
-import { VARIANT_CATALOG, VARIANT_NAMES, variantConflict } from './catalog';
+import { readVariantSpec, VARIANT_CATALOG, VARIANT_NAMES, variantConflict } from './catalog';
 
 export type { VariantDefinition, VariantInfo, VariantParameter } from './types';
-export { VARIANT_CATALOG, VARIANT_CONFLICTS, VARIANT_NAMES, variantConflict } from './catalog';
+export { VARIANT_CATALOG, VARIANT_CONFLICTS, VARIANT_NAMES, readVariantSpec, variantConflict, variantSpec } from './catalog';
 
 /** Every variant with its hooks, in the catalogue's order (the order their hooks run). */
 export const VARIANTS: readonly VariantDefinition[] = VARIANT_CATALOG.map((e) =>
@@ -27,10 +27,6 @@ const MAX_CHOICES = 20;
 export interface VariantChoice {
   name: string;
   parameters: Record<string, number>;
-}
-
-function clip(s: string): string {
-  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 }
 
 /**
@@ -49,43 +45,18 @@ export function parseVariants(raw: unknown): { choices?: VariantChoice[]; errors
       errors.push(`A variant must be a name (one of ${VARIANT_NAMES.join(', ')}), not ${Array.isArray(item) ? 'a list' : typeof item}.`);
       continue;
     }
-    const cut = item.indexOf(':');
-    const name = (cut < 0 ? item : item.slice(0, cut)).trim().toLowerCase();
-    const def = VARIANTS.find((v) => v.name === name);
-    if (!def) {
-      errors.push(`Unknown variant ${clip(item)}; the variants are ${VARIANT_NAMES.join(', ')}.`);
+    const read = readVariantSpec(item);
+    if (read.name === undefined) {
+      errors.push(...read.errors);
       continue;
     }
     // Twice (say with two thresholds) would silently keep one: say so instead.
-    if (byName.has(name)) {
-      errors.push(`Variant ${name} is given twice; give it once (with all its parameters: ${name}:a=1,b=2).`);
+    if (byName.has(read.name)) {
+      errors.push(`Variant ${read.name} is given twice; give it once (with all its parameters: ${read.name}:a=1,b=2).`);
       continue;
     }
-    const parameters: Record<string, number> = {};
-    for (const [k, p] of Object.entries(def.parameters)) parameters[k] = p.default;
-    const rest = cut < 0 ? '' : item.slice(cut + 1).trim();
-    for (const part of rest ? rest.split(',') : []) {
-      const eq = part.indexOf('=');
-      const key = (eq < 0 ? part : part.slice(0, eq)).trim();
-      const spec = Object.prototype.hasOwnProperty.call(def.parameters, key) ? def.parameters[key] : undefined;
-      const known = Object.keys(def.parameters);
-      if (!spec) {
-        errors.push(
-          known.length
-            ? `Variant ${name} has no parameter ${clip(key)}; its parameters are ${known.join(', ')}.`
-            : `Variant ${name} takes no parameters (given ${clip(key)}).`,
-        );
-        continue;
-      }
-      const text = eq < 0 ? '' : part.slice(eq + 1).trim();
-      const value = /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
-      if (!Number.isFinite(value) || value < spec.min || value > spec.max) {
-        errors.push(`${name}:${key} must be ${spec.what}, not ${clip(text)}.`);
-        continue;
-      }
-      parameters[key] = value;
-    }
-    byName.set(name, { name, parameters });
+    errors.push(...read.errors);
+    byName.set(read.name, { name: read.name, parameters: read.parameters });
   }
   const names = [...byName.keys()];
   const c = variantConflict(names);
