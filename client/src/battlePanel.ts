@@ -16,6 +16,7 @@ import {
   type BattleResult,
   type BattleViewMessage,
 } from '../webview/battle/messages';
+import { playedRules } from '../webview/variant-messages';
 import type { Ctx } from './ctx';
 import { pairTitle, ViewPanel, ViewPanels, type ViewKind } from './viewPanel';
 
@@ -51,7 +52,7 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
         rounds: restored.rounds,
         trials: restored.trials,
         seed: restored.seed,
-        ...(restored.variants.length ? { variants: [...restored.variants], ...(restored.compare ? { compare: true } : {}) } : {}),
+        ...(restored.variants.length ? { variants: playedRules(restored), ...(restored.compare ? { compare: true } : {}) } : {}),
       };
   }
 

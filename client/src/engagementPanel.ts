@@ -17,6 +17,7 @@ import {
   type UnitFacts,
   type ViewMessage,
 } from '../webview/messages';
+import { playedRules } from '../webview/variant-messages';
 import { simulationOptions } from './config';
 import type { Ctx } from './ctx';
 import { pairTitle, ViewPanel, ViewPanels, type ViewKind } from './viewPanel';
@@ -57,7 +58,7 @@ class EngagementPanel extends ViewPanel<HostMessage, ViewMessage, EngagementOpti
     // The view sends every control, and no range means "any range": a setting cannot slip in under them.
     if (restored) {
       this.options = { ...restored.options };
-      const names = [...(restored.engagement.variants ?? [])];
+      const names = playedRules(restored.engagement);
       if (names.length) this.rules = { variants: names, compare: restored.engagement.compare !== undefined };
     }
   }

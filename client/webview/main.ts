@@ -37,6 +37,7 @@ import { distributionBars, formatCount, formatNumber, formatPercent, formatPerce
 import { element, elements, vscodeApi, cssVar, STILL_CHART } from './dom';
 import { inFormWords, nothingHappens, plainAssumptions, verdict, volleyDoesNothing, volleySentence } from './words';
 import { renderComparison, variantPicker, type CompareRow, type RulesChoice } from './variants';
+import { playedRules } from './variant-messages';
 
 // Only what the two charts use is registered, so esbuild leaves the rest of Chart.js out.
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -582,7 +583,7 @@ function renderVariants(result: SimulationResult): void {
 
 /** The rules a result was computed with, as the picker shows them. */
 function resultRules(result: SimulationResult): RulesChoice {
-  const names = [...(result.engagement.variants ?? [])];
+  const names = playedRules(result.engagement);
   return { variants: names, compare: names.length === 0 || result.engagement.compare !== undefined };
 }
 

@@ -3,14 +3,17 @@
  * fleet battle view (BATTLE.md "Rule variants"). Everything is built with createElement and
  * textContent: names and texts from results are never parsed as HTML.
  */
-import { VARIANT_CATALOG, clearlyDifferent, variantConflict, variantTitles, type VariantInfo } from '../../protocol/simulation';
+import { VARIANT_CATALOG, clearlyDifferent, readVariantSpec, variantConflict, variantSpec, variantTitles, type VariantInfo } from '../../protocol/simulation';
 import { formatPercent } from './format';
 import type { RulesChoice } from './messages';
 
 export type { RulesChoice };
 
 export interface VariantPicker {
-  /** The choice, or why it cannot be run (a conflicting pair). */
+  /**
+   * The choice (each variant as `variantSpec` writes it, with all its parameters), or why it cannot
+   * be run (a conflicting pair, a parameter out of its bounds).
+   */
   read(): { choice?: RulesChoice; error?: string };
   set(choice: RulesChoice): void;
 }
@@ -22,11 +25,15 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, classN
   return e;
 }
 
-/** Fills `box` (a fieldset) with one checkbox per variant, a compare checkbox and a note for conflicts. */
+/**
+ * Fills `box` (a fieldset) with one checkbox per variant, a field for each of a variant's parameters
+ * (enabled while the variant is picked), a compare checkbox and a note for what cannot be run.
+ */
 export function variantPicker(box: HTMLElement, idPrefix: string): VariantPicker {
   box.replaceChildren();
   box.classList.add('variants');
   box.appendChild(el('legend', 'Rules from other games'));
+  const params: { variant: string; title: string; key: string; input: HTMLInputElement; min: number; max: number; what: string }[] = [];
   const boxes = VARIANT_CATALOG.map((entry) => {
     const label = el('label', undefined, 'variant');
     const input = el('input');
@@ -36,6 +43,20 @@ export function variantPicker(box: HTMLElement, idPrefix: string): VariantPicker
     label.htmlFor = input.id;
     label.append(input, el('span', entry.title, 'variant-title'), el('span', ` — ${entry.summary}`, 'variant-hint'));
     box.appendChild(label);
+    for (const [key, spec] of Object.entries(entry.parameters)) {
+      const row = el('label', undefined, 'variant variant-param');
+      const field = el('input');
+      field.type = 'number';
+      field.min = String(spec.min);
+      field.max = String(spec.max);
+      field.step = 'any';
+      field.value = String(spec.default);
+      field.id = `${idPrefix}-variant-${entry.name}-${key}`;
+      row.htmlFor = field.id;
+      row.append(el('span', `${spec.label[0]!.toUpperCase()}${spec.label.slice(1)}:`, 'variant-hint'), field);
+      box.appendChild(row);
+      params.push({ variant: entry.name, title: entry.title, key, input: field, min: spec.min, max: spec.max, what: spec.what });
+    }
     return input;
   });
   const compareLabel = el('label', undefined, 'variant compare');
@@ -51,26 +72,52 @@ export function variantPicker(box: HTMLElement, idPrefix: string): VariantPicker
   note.hidden = true;
   box.appendChild(note);
 
+  const refuse = (error: string): { error: string } => {
+    note.textContent = error;
+    note.hidden = false;
+    return { error };
+  };
   const read = (): { choice?: RulesChoice; error?: string } => {
     const variants = boxes.filter((b) => b.checked).map((b) => b.value);
     const c = variantConflict(variants);
     for (const b of boxes) b.setAttribute('aria-invalid', c && c.pair.includes(b.value) ? 'true' : 'false');
+    for (const p of params) {
+      p.input.disabled = !variants.includes(p.variant);
+      p.input.setAttribute('aria-invalid', 'false');
+    }
     if (c) {
       const [a, b] = c.pair.map((n) => VARIANT_CATALOG.find((e) => e.name === n)?.title ?? n);
-      const error = `${a} and ${b} cannot be played together: ${c.why}.`;
-      note.textContent = error;
-      note.hidden = false;
-      return { error };
+      return refuse(`${a} and ${b} cannot be played together: ${c.why}.`);
+    }
+    const specs: string[] = [];
+    for (const name of variants) {
+      const values: Record<string, number> = {};
+      for (const p of params.filter((q) => q.variant === name)) {
+        const raw = p.input.value.trim();
+        const n = Number(raw);
+        if (raw === '' || !Number.isFinite(n) || n < p.min || n > p.max) {
+          p.input.setAttribute('aria-invalid', 'true');
+          return refuse(`With ${p.title}, the ${p.key} is ${p.what}.`);
+        }
+        values[p.key] = n;
+      }
+      specs.push(variantSpec(name, values));
     }
     note.hidden = true;
     note.textContent = '';
-    return { choice: { variants, compare: compare.checked } };
+    return { choice: { variants: specs, compare: compare.checked } };
   };
   box.addEventListener('change', () => void read());
+  box.addEventListener('input', () => void read());
   return {
     read,
     set(choice) {
-      for (const b of boxes) b.checked = choice.variants.includes(b.value);
+      const chosen = choice.variants.map((spec) => readVariantSpec(spec));
+      for (const b of boxes) b.checked = chosen.some((r) => r.name === b.value);
+      for (const p of params) {
+        const r = chosen.find((q) => q.name === p.variant);
+        p.input.value = String(r?.parameters[p.key] ?? VARIANT_CATALOG.find((e) => e.name === p.variant)!.parameters[p.key]!.default);
+      }
       compare.checked = choice.compare;
       read();
     },

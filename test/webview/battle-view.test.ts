@@ -284,13 +284,36 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     await v.page.uncheck('#battle-variant-compare');
     await v.page.click(`#${I.run}`);
     const rerun = (await v.waitForPosted('rerun' as never)) as unknown as { options: Record<string, unknown> };
-    assert.deepEqual(rerun.options['variants'], ['break-tests', 'retreat']);
+    assert.deepEqual(rerun.options['variants'], ['break-tests', 'retreat:threshold=0.5'], 'retreat with its threshold (the default)');
     assert.equal(rerun.options['compare'], undefined);
     await v.page.uncheck('#battle-variant-retreat');
     await v.page.uncheck('#battle-variant-break-tests');
     await v.page.click(`#${I.run}`);
     const plain = (await v.waitForPosted('rerun' as never, 2)) as unknown as { options: Record<string, unknown> };
     assert.equal(plain.options['variants'], undefined, 'no variant: the standard rules');
+  });
+
+  it("sets retreat's threshold in its own field, refuses one out of bounds, and shows a result's own", async () => {
+    const v = await suite.view(THEMES.light);
+    const threshold = '#battle-variant-retreat-threshold';
+    const played = simulateBattle(fleets(), { trials: 400, seed: 9, variants: ['retreat:threshold=0.3'] });
+    await v.send({ type: 'result', result: played, partial: false });
+    await v.page.waitForFunction((id: string) => !document.getElementById(id)!.hidden, I.results);
+    assert.equal(await v.page.isChecked('#battle-variant-retreat'), true);
+    assert.equal(await v.page.inputValue(threshold), '0.3', "the result's own threshold");
+    assert.equal(await v.page.isEnabled(threshold), true);
+    await v.page.fill(threshold, '1.5');
+    await v.page.click(`#${I.run}`);
+    assert.match(await v.text(I.error), /With retreat, the threshold is the share .* \(0\.01 to 1\)/);
+    assert.equal(await v.page.getAttribute(threshold, 'aria-invalid'), 'true');
+    assert.equal((await v.posted()).filter((m) => m.type === ('rerun' as string)).length, 0);
+    await v.page.fill(threshold, '0.75');
+    await v.page.click(`#${I.run}`);
+    const rerun = (await v.waitForPosted('rerun' as never)) as unknown as { options: Record<string, unknown> };
+    assert.deepEqual(rerun.options['variants'], ['retreat:threshold=0.75']);
+    // Not picked: its field is off.
+    await v.page.uncheck('#battle-variant-retreat');
+    assert.equal(await v.page.isEnabled(threshold), false);
   });
 
   it('says the figures shown are from the previous run when a new run is refused or fails, until new figures come', async () => {

@@ -87,6 +87,8 @@ describe('engagement view messages', () => {
       { type: 'rerun', options: { range: 18, cover: true, aim: 'Lumen Lance', brace: false, defenderShields: 2, rounds: 4, trials: 5000, seed: 7 } },
     ],
     ['an empty rerun', { type: 'rerun', options: {} }],
+    ['a rerun with variants by name', { type: 'rerun', options: {}, rules: { variants: ['break-tests', 'morale'], compare: true } }],
+    ['a rerun with a variant parameter', { type: 'rerun', options: {}, rules: { variants: ['retreat:threshold=0.3'], compare: false } }],
   ];
   for (const [what, message] of acceptedView) {
     it(`accepts from the view: ${what}`, () => assert.deepEqual(parseViewMessage(message), message));
@@ -101,6 +103,11 @@ describe('engagement view messages', () => {
     ['a range as text', { type: 'rerun', options: { range: '12"' } }],
     ['a rerun without options', { type: 'rerun' }],
     ['a host message sent the wrong way', { type: 'busy' }],
+    ['an unknown variant', { type: 'rerun', options: {}, rules: { variants: ['flanking'], compare: true } }],
+    ['a variant parameter out of its bounds', { type: 'rerun', options: {}, rules: { variants: ['retreat:threshold=2'], compare: true } }],
+    ['a parameter the variant does not have', { type: 'rerun', options: {}, rules: { variants: ['morale:threshold=0.5'], compare: true } }],
+    ['a variant twice', { type: 'rerun', options: {}, rules: { variants: ['retreat', 'retreat:threshold=0.4'], compare: true } }],
+    ['a conflicting pair, one with a parameter', { type: 'rerun', options: {}, rules: { variants: ['retreat:threshold=0.4', 'morale'], compare: true } }],
   ];
   for (const [what, message] of refusedView) {
     it(`refuses from the view: ${what}`, () => assert.equal(parseViewMessage(message), undefined));

@@ -738,4 +738,22 @@ describe('engagement view: rule variants (Chromium)', function () {
     assert.match(await v.text(IDS.error), /cannot be played together/);
     assert.equal((await v.posted()).filter((m) => m.type === 'rerun').length, 1);
   });
+
+  it("shows a result played with retreat's threshold as current, and asks for new figures when the threshold changes", async () => {
+    const v = await suite.view(THEMES.light);
+    const result = simulate(
+      LUMEN_DESTROYER,
+      CONSUMED_MAW_FRIGATE,
+      { range: 12, trials: 2000, seed: 3 },
+      { variants: [{ name: 'retreat', parameters: { threshold: 0.3 } }], compare: true },
+    );
+    await v.send({ type: 'result', result });
+    await v.page.waitForSelector(`#${IDS.variantSection}:not([hidden])`);
+    assert.equal(await v.page.inputValue('#engagement-variant-retreat-threshold'), '0.3');
+    assert.equal(await v.page.locator(`#${IDS.stale}`).isVisible(), false, 'the figures match the form: not marked stale');
+    await v.page.fill('#engagement-variant-retreat-threshold', '0.6');
+    const message = (await v.waitForPosted('rerun')) as unknown as { rules: unknown };
+    assert.deepEqual(message.rules, { variants: ['retreat:threshold=0.6'], compare: true });
+    assert.equal(await v.page.locator(`#${IDS.stale}`).isVisible(), true, 'until the new figures come, the old ones are marked');
+  });
 });

@@ -12,6 +12,7 @@ import { BATTLE_IDS as I } from './html';
 import { BATTLE_LIMITS, parseBattleHostMessage, parseBattleResult, type BattleOptions, type BattleResult, type BattleViewMessage } from './messages';
 import { formatPercent, formatPercentError } from '../format';
 import { renderComparison, variantPicker, type CompareRow } from '../variants';
+import { playedRules } from '../variant-messages';
 import { variantEffects } from '../../../protocol/simulation';
 import { elements, vscodeApi, cssVar, STILL_CHART } from '../dom';
 
@@ -315,7 +316,7 @@ function fillControls(r: BattleResult, partial: boolean): void {
   ui.rounds.value = String(r.rounds);
   if (!partial) ui.trials.value = String(r.trials);
   ui.seed.value = String(r.seed);
-  picker.set({ variants: [...r.variants], compare: r.variants.length === 0 || r.compare !== undefined });
+  picker.set({ variants: playedRules(r), compare: r.variants.length === 0 || r.compare !== undefined });
   syncRange();
 }
 
