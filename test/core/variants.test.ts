@@ -22,7 +22,7 @@ import { composeVariants, parseVariants, readVariantSpec, VARIANT_NAMES, variant
 import { variantEffects } from '../../server/src/core/sim/variants/catalog';
 import { sustainedHits } from '../../server/src/core/sim/variants/sustained-damage';
 import { comparedDone, comparedProgress, pairRuns, stepCompared } from '../../server/src/core/sim/variants/compare';
-import { simulate } from '../../server/src/core/sim/index';
+import { simulate, SimulationRun } from '../../server/src/core/sim/index';
 import type { BattleResult, UnitProfile, WeaponProfile } from '../../server/src/core/sim/types';
 import type { WeaponType } from '../../server/src/core/rules/data';
 import { propertySettings } from './property-settings';
@@ -580,6 +580,28 @@ describe('variants: a variant run and the standard run beside it', () => {
       r.sides.every((s) => s.retreated!.p > 0 && s.retreated!.p < 0.5),
       'both sides retreat in some battles',
     );
+  });
+
+  it("says a duel was cut short to match the standard rules' run, not by its own work limit", () => {
+    // Morale's three-round duels cost less than the standard rules' six: the standard run reaches the limit first.
+    const a = unit({ name: 'A', hp: 12, weapons: [gun('Energy', 2)] });
+    const d = unit({ name: 'D', hp: 12, weapons: [gun('Auto', 2)] });
+    const opts = { range: 12, rounds: 6, trials: 4000, seed: 5 };
+    const morale = parseVariants(['morale']).choices!;
+    const run = new SimulationRun(a, d, opts, { workLimit: 100000, variants: morale, compare: true });
+    while (!run.step());
+    const r = run.result();
+    assert.ok(r.engagement.trials < opts.trials, `cut short (${r.engagement.trials} trials)`);
+    assert.equal(r.engagement.compare!.standard.trials, r.engagement.trials);
+    const cut = r.assumptions.filter((x) => x.startsWith('Cut short'));
+    assert.equal(cut.length, 1);
+    assert.match(cut[0]!, /as many as the standard rules' engagement beside it played before its work limit/);
+    // Alone, with the same limit, it reaches its own limit later (or not at all) and says so.
+    const alone = new SimulationRun(a, d, opts, { workLimit: 100000, variants: morale });
+    while (!alone.step());
+    const own = alone.result();
+    assert.ok(own.engagement.trials > r.engagement.trials, 'alone, the morale run plays more');
+    assert.ok(!own.assumptions.some((x) => /as many as the standard rules/.test(x)));
   });
 
   it('pairs the runs when one fell back to dice: the other starts again in dice', () => {

@@ -92,7 +92,10 @@ export class SimulationRun {
       );
     if (engagement.cutShort)
       assumptions.push(
-        `Cut short: the engagement reached its work limit after ${engagement.trials} of ${engagement.requestedTrials} trials; its figures and standard errors are from those trials.`,
+        // Cut to the trials the standard rules' run played before its own limit (so that both play the same duels), or by its own.
+        this.engagement.battle.outcome().matched.trials
+          ? `Cut short: ${engagement.trials} of ${engagement.requestedTrials} trials, as many as the standard rules' engagement beside it played before its work limit, so that both play the same duels; its figures and standard errors are from those trials.`
+          : `Cut short: the engagement reached its work limit after ${engagement.trials} of ${engagement.requestedTrials} trials; its figures and standard errors are from those trials.`,
       );
     return {
       attacker: att.name,
