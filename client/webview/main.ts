@@ -665,7 +665,8 @@ function readForm(): { options?: EngagementOptions; rules?: RulesChoice; problem
   if (trials === null) bad.push(`trials ${L.trials.min}–${formatCount(L.trials.max)}`);
   if (seed === null) bad.push(`seed ${L.seed.min}–${L.seed.max}`);
   const picked = picker.read();
-  if (picked.error) return { problem: picked.error };
+  // The picker says what is wrong right under its boxes: not said a second time above the form.
+  if (picked.error) return {};
   if (bad.length > 0) {
     // A bad trials or seed value would be out of sight in the closed section: show it.
     if (trials === null || seed === null) ui.advancedOptions.open = true;

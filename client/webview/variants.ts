@@ -18,6 +18,8 @@ export interface VariantPicker {
   set(choice: RulesChoice): void;
 }
 
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   if (text !== undefined) e.textContent = text;
@@ -87,7 +89,7 @@ export function variantPicker(box: HTMLElement, idPrefix: string): VariantPicker
     }
     if (c) {
       const [a, b] = c.pair.map((n) => VARIANT_CATALOG.find((e) => e.name === n)?.title ?? n);
-      return refuse(`${a} and ${b} cannot be played together: ${c.why}.`);
+      return refuse(`${capital(a!)} and ${b} cannot be played together: untick one of them. (Why: ${c.why}.)`);
     }
     const specs: string[] = [];
     for (const name of variants) {
@@ -146,6 +148,8 @@ export function renderComparison(
   variants: readonly VariantInfo[],
   compare: { summary: string[]; trials: [number, number] } | undefined,
   rows: CompareRow[],
+  /** The standard rules are asked for but not played yet (a result still coming in). */
+  comparing = false,
 ): void {
   section.replaceChildren();
   section.hidden = variants.length === 0;
@@ -155,7 +159,11 @@ export function renderComparison(
   heading.id = `${section.id}-heading`;
   section.setAttribute('aria-labelledby', heading.id);
   section.appendChild(heading);
-  if (!compare) {
+  if (!compare && comparing) {
+    section.appendChild(
+      el('p', 'These figures are with the rules above. The standard rules are played next, with the same dice: what the rules change shows here then.', 'note'),
+    );
+  } else if (!compare) {
     section.appendChild(el('p', 'These figures are with the rules above. Tick "Show the standard rules beside them" to see what they change.', 'note'));
   } else {
     const list = el('ul', undefined, 'compare-summary');

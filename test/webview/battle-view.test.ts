@@ -218,6 +218,21 @@ describe('fleet battle view (Chromium)', function () {
     assert.equal(await v.text(I.fleet), 'Lantern Watch');
   });
 
+  it('fits a narrow editor panel without scrolling sideways', async () => {
+    const v = await view();
+    await v.page.setViewportSize({ width: 520, height: 900 });
+    await show(v, final);
+    const widths = await v.page.evaluate(() => {
+      const wide = Array.from(document.querySelectorAll<HTMLElement>('body *'))
+        .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+        .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}`);
+      return { scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth, wide: wide.slice(0, 8) };
+    });
+    assert.ok(widths.scroll <= widths.client, `page ${widths.scroll}px wide in a ${widths.client}px panel: ${widths.wide.join(', ')}`);
+    mkdirSync(OUTPUT, { recursive: true });
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-narrow.png'), fullPage: true });
+  });
+
   for (const theme of [THEMES.light, THEMES.dark, THEMES.highContrast])
     it(`draws in the ${theme.name} theme`, async () => {
       const v = await view(theme);
@@ -277,7 +292,12 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     await v.page.waitForSelector(`#${I.variantSection}:not([hidden])`);
     await v.page.check('#battle-variant-retreat');
     await v.page.click(`#${I.run}`);
-    assert.match(await v.text(I.error), /retreat and morale cannot be played together|morale and retreat cannot be played together/);
+    // Said once, under the boxes, with what to do; not again above the form.
+    assert.match(
+      await v.page.locator(`#${I.variants} .variant-note`).innerText(),
+      /^(Retreat and morale|Morale and retreat) cannot be played together: untick one of them\./,
+    );
+    assert.equal(await v.page.locator(`#${I.error}`).isVisible(), false);
     assert.equal(await v.page.getAttribute('#battle-variant-retreat', 'aria-invalid'), 'true');
     assert.equal((await v.posted()).filter((m) => m.type === ('rerun' as string)).length, 0);
     await v.page.uncheck('#battle-variant-morale');
@@ -304,7 +324,7 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     assert.equal(await v.page.isEnabled(threshold), true);
     await v.page.fill(threshold, '1.5');
     await v.page.click(`#${I.run}`);
-    assert.match(await v.text(I.error), /With retreat, the threshold is the share .* \(0\.01 to 1\)/);
+    assert.match(await v.page.locator(`#${I.variants} .variant-note`).innerText(), /With retreat, the threshold is the share .* \(0\.01 to 1\)/);
     assert.equal(await v.page.getAttribute(threshold, 'aria-invalid'), 'true');
     assert.equal((await v.posted()).filter((m) => m.type === ('rerun' as string)).length, 0);
     await v.page.fill(threshold, '0.75');
@@ -332,14 +352,34 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     await v.page.click(`#${I.run}`);
     assert.match(await v.text(I.stale), /still from the previous run: fix the options above/);
     assert.equal(await dimmed(), true);
-    // A run that is sent clears the note; once it is under way the figures are again the previous run's.
+    // Fixing the options takes the refusal away at once, before Run again.
     await v.page.uncheck('#battle-variant-morale');
+    assert.equal(await note.isVisible(), false, 'the options are fixed: no "fix the options" note');
+    assert.equal(await dimmed(), false);
+    // The same for a field out of bounds: refused above the form, and gone once it is fixed.
+    await v.page.fill(`#${I.rounds}`, '0');
+    await v.page.click(`#${I.run}`);
+    assert.match(await v.text(I.error), /Check the highlighted fields/);
+    await v.page.fill(`#${I.rounds}`, '3');
+    assert.equal(await v.page.locator(`#${I.error}`).isVisible(), false, 'the refusal goes once the field is fixed');
+    // A run that is sent; once it is under way the figures are again the previous run's.
     await v.page.click(`#${I.run}`);
     await v.waitForPosted('rerun' as never);
     assert.equal(await note.isVisible(), false, 'a run that was sent clears the note');
     await v.send({ type: 'busy' });
     await v.page.waitForFunction((id: string) => !document.getElementById(id)!.hidden, I.stale);
     assert.match(await v.text(I.stale), /new ones follow/);
+    // Both runs' battles are counted, and the count says so.
+    await v.send({ type: 'progress', done: 500, total: 6000 });
+    await v.page.waitForFunction(
+      (id: string) =>
+        /500 of 6,000 battles played: 3,000 with the rules above, then 3,000 under the standard rules/.test(document.getElementById(id)!.textContent ?? ''),
+      I.status,
+    );
+    // A first partial result, the standard rules not played yet: no "tick the box" while it is ticked.
+    await v.send({ type: 'result', result: { ...compared, compare: undefined }, partial: true });
+    await v.page.waitForFunction((id: string) => /The standard rules are played next/.test(document.getElementById(id)!.textContent ?? ''), I.variantSection);
+    assert.doesNotMatch(await v.text(I.variantSection), /Tick "Show the standard rules/);
     // The host cannot play it: still marked, and saying why.
     await v.send({ type: 'error', message: 'The battle could not be played: <b>no</b> unit can fire.' });
     await v.page.waitForFunction((id: string) => /could not be played \(see the message above\)/.test(document.getElementById(id)!.textContent ?? ''), I.stale);

@@ -735,7 +735,8 @@ describe('engagement view: rule variants (Chromium)', function () {
     // A conflicting pair: a message, and nothing posted.
     await v.page.check('#engagement-variant-retreat');
     await v.page.click(`#${IDS.run}`);
-    assert.match(await v.text(IDS.error), /cannot be played together/);
+    assert.match(await v.page.locator(`#${IDS.variants} .variant-note`).innerText(), /cannot be played together: untick one of them/);
+    assert.equal(await v.page.locator(`#${IDS.error}`).isVisible(), false, 'said once, under the boxes');
     assert.equal((await v.posted()).filter((m) => m.type === 'rerun').length, 1);
   });
 

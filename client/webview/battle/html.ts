@@ -79,12 +79,12 @@ export function renderBattleHtml(cspSource: string, nonce: string, scriptUri: st
         <h2 id="who-wins">Who wins</h2>
         <p id="${I.verdict}" class="verdict"></p>
         <div id="${I.outcomeBar}" class="outcome-bar" role="img"></div>
-        <table id="${I.outcomeTable}" class="data"></table>
+        <div class="table-scroll"><table id="${I.outcomeTable}" class="data"></table></div>
         <p id="${I.meanRounds}"></p>
       </section>
       <section aria-labelledby="points-heading">
         <h2 id="points-heading">Points destroyed</h2>
-        <table id="${I.pointsTable}" class="data"></table>
+        <div class="table-scroll"><table id="${I.pointsTable}" class="data"></table></div>
       </section>
       <section aria-labelledby="survival-heading">
         <h2 id="survival-heading">Which units survive, round by round</h2>
@@ -93,7 +93,7 @@ export function renderBattleHtml(cspSource: string, nonce: string, scriptUri: st
       </section>
       <section aria-labelledby="actions-heading">
         <h2 id="actions-heading">What each unit did (per battle)</h2>
-        <table id="${I.actionsTable}" class="data"></table>
+        <div class="table-scroll"><table id="${I.actionsTable}" class="data"></table></div>
       </section>
       <details class="advanced">
         <summary>Advanced: how the battle is played</summary>

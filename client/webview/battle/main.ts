@@ -42,6 +42,10 @@ const picker = variantPicker(ui.variants, 'battle');
 
 let current: BattleResult | undefined;
 let running = false;
+/** The options of the last run this view asked for (undefined: the first run, which the host chose). */
+let asked: BattleOptions | undefined;
+/** Whether the message above the form is a refusal of the options (it goes once they are fixed). */
+let refused = false;
 const charts: Chart<'line'>[] = [];
 
 /** A palette of distinct line colours from the theme's chart colours. */
@@ -194,7 +198,7 @@ function render(r: BattleResult, partial: boolean): void {
     ),
     'What each unit did per battle',
   );
-  renderVariants(r);
+  renderVariants(r, partial);
   ui.policy.textContent = r.policy;
   ui.assumptions.replaceChildren();
   for (const x of r.assumptions) text(ui.assumptions, 'li', x);
@@ -203,7 +207,7 @@ function render(r: BattleResult, partial: boolean): void {
 }
 
 /** The variants played, beside the standard rules when they were compared. */
-function renderVariants(r: BattleResult): void {
+function renderVariants(r: BattleResult, partial: boolean): void {
   const c = r.compare;
   const rows: CompareRow[] = [];
   if (c) {
@@ -223,7 +227,13 @@ function renderVariants(r: BattleResult): void {
     );
     rows.push({ label: 'Rounds a battle lasts, on average', variant: r.meanRounds, standard: c.standard.meanRounds, kind: 'number' });
   }
-  renderComparison(ui.variantSection, r.variantRules ?? [], c ? { summary: c.summary, trials: [r.trials, c.standard.trials] } : undefined, rows);
+  renderComparison(
+    ui.variantSection,
+    r.variantRules ?? [],
+    c ? { summary: c.summary, trials: [r.trials, c.standard.trials] } : undefined,
+    rows,
+    partial && asked?.compare === true,
+  );
 }
 
 function drawSurvival(r: BattleResult): void {
@@ -326,6 +336,15 @@ function syncRange(): void {
   ui.range.closest('.field')?.classList.toggle('inactive', !fixed);
 }
 
+/** How far a run is; with the standard rules beside the variants, both runs' battles are counted. */
+function progressText(done: number, total: number): string {
+  const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  const both = asked?.compare === true && (asked.variants?.length ?? 0) > 0;
+  return both
+    ? `${n(done)} of ${n(total)} battles played: ${n(total / 2)} with the rules above, then ${n(total / 2)} under the standard rules`
+    : `${n(done)} of ${n(total)} battles played`;
+}
+
 function setRunning(on: boolean, label = ''): void {
   running = on;
   document.getElementById('app')?.setAttribute('aria-busy', on ? 'true' : 'false');
@@ -335,8 +354,11 @@ function setRunning(on: boolean, label = ''): void {
   ui.status.textContent = label;
 }
 
-/** Reads the controls; marks and refuses values outside the bounds. */
-function readOptions(): BattleOptions | undefined {
+/**
+ * Reads the controls; marks values outside the bounds. `options` when they can be run; otherwise
+ * `problem` says why above the form (undefined when the variant picker says it under its boxes).
+ */
+function readOptions(): { options?: BattleOptions; problem?: string } {
   const out: BattleOptions = {};
   let ok = true;
   const num = (input: HTMLInputElement, lim: { min: number; max: number }, integer: boolean): number | undefined => {
@@ -353,36 +375,55 @@ function readOptions(): BattleOptions | undefined {
   out.trials = num(ui.trials, BATTLE_LIMITS.trials, true);
   out.seed = num(ui.seed, BATTLE_LIMITS.seed, true);
   const rules = picker.read();
-  if (rules.error) {
-    ui.error.hidden = false;
-    ui.error.textContent = rules.error;
-    return undefined;
-  }
+  // The picker says what is wrong right under its boxes: not said twice.
+  if (rules.error) return { problem: undefined };
   if (rules.choice?.variants.length) {
     out.variants = rules.choice.variants;
     if (rules.choice.compare) out.compare = true;
   }
-  if (!ok) {
-    ui.error.hidden = false;
-    ui.error.textContent = `Check the highlighted fields: rounds ${BATTLE_LIMITS.rounds.min}–${BATTLE_LIMITS.rounds.max}, battles ${BATTLE_LIMITS.trials.min}–${BATTLE_LIMITS.trials.max.toLocaleString('en-US')}, seed 0 or more, range 0–${BATTLE_LIMITS.range.max}.`;
-    return undefined;
-  }
-  return out;
+  if (!ok)
+    return {
+      problem: `Check the highlighted fields: rounds ${BATTLE_LIMITS.rounds.min}–${BATTLE_LIMITS.rounds.max}, battles ${BATTLE_LIMITS.trials.min}–${BATTLE_LIMITS.trials.max.toLocaleString('en-US')}, seed 0 or more, range 0–${BATTLE_LIMITS.range.max}.`,
+    };
+  return { options: out };
+}
+
+/** Shows (or clears) why the options cannot be run, above the form. */
+function showRefusal(problem: string | undefined): void {
+  refused = problem !== undefined;
+  ui.error.hidden = !refused;
+  ui.error.textContent = problem ?? '';
 }
 
 ui.mode.addEventListener('change', syncRange);
 ui.form.addEventListener('submit', (e) => {
   e.preventDefault();
   if (running) return;
-  const options = readOptions();
+  const { options, problem } = readOptions();
   if (!options) {
+    showRefusal(problem);
     markStale('The figures below are still from the previous run: fix the options above to play a new one.');
     return;
   }
   markStale(undefined);
-  ui.error.hidden = true;
+  showRefusal(undefined);
+  asked = options;
   vscode.postMessage({ type: 'rerun', options });
 });
+
+// Once options that were refused are fixed, the refusal and its note go (nothing runs until Run again).
+function recheck(): void {
+  if (!refused && ui.stale.hidden) return;
+  const { options, problem } = readOptions();
+  if (!options) {
+    if (refused || problem !== undefined) showRefusal(problem);
+    return;
+  }
+  if (refused) showRefusal(undefined);
+  if (/fix the options above/.test(ui.stale.textContent ?? '')) markStale(undefined);
+}
+ui.form.addEventListener('input', recheck);
+ui.form.addEventListener('change', recheck);
 ui.cancel.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -390,14 +431,14 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (!m) return; // Not ours, or malformed: never acted on.
   switch (m.type) {
     case 'busy':
-      ui.error.hidden = true;
+      showRefusal(undefined);
       ui.progress.value = 0;
       markStale('The figures below are still from the previous run: new ones follow as the battles are played.');
       setRunning(true, 'Simulating the battle…');
       break;
     case 'progress':
       ui.progress.value = m.total > 0 ? m.done / m.total : 0;
-      if (running) ui.status.textContent = `${Math.round(m.done).toLocaleString('en-US')} of ${Math.round(m.total).toLocaleString('en-US')} battles played`;
+      if (running) ui.status.textContent = progressText(m.done, m.total);
       break;
     case 'result':
       render(m.result, m.partial);
@@ -408,6 +449,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'error':
       setRunning(false, '');
+      refused = false;
       ui.error.hidden = false;
       ui.error.textContent = m.message;
       if (!current) ui.empty.textContent = 'No result.';
