@@ -222,6 +222,10 @@ describe('fleet battle view (Chromium)', function () {
     const v = await view();
     await v.page.setViewportSize({ width: 520, height: 900 });
     await show(v, final);
+    // Once the charts have sized themselves to the panel (Chart.js does it on the next frames).
+    await v.page
+      .waitForFunction(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth, undefined, { timeout: 5000 })
+      .catch(() => undefined);
     const widths = await v.page.evaluate(() => {
       const wide = Array.from(document.querySelectorAll<HTMLElement>('body *'))
         .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
