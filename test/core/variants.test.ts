@@ -582,6 +582,30 @@ describe('variants: a variant run and the standard run beside it', () => {
     );
   });
 
+  it('says why nobody retreats in a duel where nobody does, and counts retreats where they happen', () => {
+    const retreat = parseVariants(['retreat:threshold=0.9']).choices!;
+    const a = unit({ name: 'A', hp: 6, weapons: [gun('Energy', 3)] });
+    // Two single-base units of one class: equal points until one is destroyed, so nobody falls behind.
+    const even = simulate(a, unit({ name: 'D', hp: 6, weapons: [gun('Auto', 3)] }), { range: 12, trials: 500, seed: 2 }, { variants: retreat, compare: true });
+    assert.deepEqual(even.engagement.retreated, { attacker: 0, defender: 0 });
+    assert.ok(
+      even.engagement.compare!.summary.some((x) => /^Nobody retreats: neither side's points fell below 90% of the other's/.test(x)),
+      even.engagement.compare!.summary.join(' | '),
+    );
+    // A squadron loses points base by base: it retreats, and the summary counts it.
+    const squadron = simulate(
+      a,
+      unit({ name: 'S', bases: 3, hp: 2, weapons: [gun('Auto', 1)] }),
+      { range: 12, trials: 500, seed: 2 },
+      { variants: retreat, compare: true },
+    );
+    assert.ok(squadron.engagement.retreated!.defender > 0);
+    assert.ok(
+      squadron.engagement.compare!.summary.some((x) => /^S retreats in \d+%/.test(x) || / retreats in .* S in \d+%/.test(x)),
+      squadron.engagement.compare!.summary.join(' | '),
+    );
+  });
+
   it("says a duel was cut short to match the standard rules' run, not by its own work limit", () => {
     // Morale's three-round duels cost less than the standard rules' six: the standard run reaches the limit first.
     const a = unit({ name: 'A', hp: 12, weapons: [gun('Energy', 2)] });

@@ -136,6 +136,12 @@ export function engagementDifference(standard: EngagementResult, variant: Engage
 }
 
 /** The duel's difference in player words; `names` are the two cards' (plain text). */
+/** The retreat threshold a result was played with, as a share ("50%"). */
+function retreatShare(r: EngagementResult): string {
+  const t = r.variantRules?.find((v) => v.name === 'retreat')?.parameters['threshold'];
+  return t === undefined ? 'the threshold' : pct(t);
+}
+
 export function engagementSummary(standard: EngagementResult, variant: EngagementResult, names: [string, string]): string[] {
   const n1 = variant.trials;
   const n2 = standard.trials;
@@ -144,7 +150,11 @@ export function engagementSummary(standard: EngagementResult, variant: Engagemen
     `${with_}: ${names[0]} ${change('wins', variant.attackerWins, standard.attackerWins, n1, n2)}; ${names[1]} ${change('wins', variant.defenderWins, standard.defenderWins, n1, n2)}.`,
   ];
   if (variant.retreated)
-    out.push(`${names[0]} retreats in ${pct(variant.retreated.attacker)} of engagements, ${names[1]} in ${pct(variant.retreated.defender)}.`);
+    out.push(
+      variant.retreated.attacker === 0 && variant.retreated.defender === 0
+        ? `Nobody retreats: neither side's points fell below ${retreatShare(variant)} of the other's at the start of a round (a single-base unit keeps all its points until it is destroyed).`
+        : `${names[0]} retreats in ${pct(variant.retreated.attacker)} of engagements, ${names[1]} in ${pct(variant.retreated.defender)}.`,
+    );
   if (variant.routed) out.push(`${names[0]} flees in ${pct(variant.routed.attacker)} of engagements, ${names[1]} in ${pct(variant.routed.defender)}.`);
   out.push(`Engagements last ${variant.meanRounds.toFixed(1)} rounds on average instead of ${standard.meanRounds.toFixed(1)}.`);
   return out;
