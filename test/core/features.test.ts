@@ -341,6 +341,26 @@ describe('core features', () => {
       assert.equal(classes.find((c) => c.label === 'Capital Ship')?.detail, '1 base · 3 weapons · 2 orders · 2 abilities · 340 pts');
       assert.equal(classes.find((c) => c.label === 'Fighter')?.detail, '4 bases · 1 weapon · no orders · 1 ability · 60 pts');
     });
+    it("offers the rulebook's abilities and orders before the blank template for a homebrew one", () => {
+      const ws = workspace();
+      const at = (text: string) => {
+        const items = complete(ws.set(U('cards/new.unit.yaml'), text), ws, text, text.length).items;
+        // As VS Code orders them: by sortText (lower-cased, code unit by code unit), then label.
+        const key = (i: (typeof items)[number]) => (i.sortText ?? i.label).toLowerCase();
+        return [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).map((i) => i.label);
+      };
+      for (const [list, template] of [
+        ['abilities', 'New ability'],
+        ['orders', 'New order'],
+      ] as const) {
+        const labels = at(`faction: Myr-Valari\nunits:\n  - name: N\n    class: Cruiser\n    ${list}:\n      - `);
+        assert.ok(labels.includes(template), `${template} in ${labels.join(', ')}`);
+        assert.notEqual(labels[0], template, `${list}: ${labels.slice(0, 4).join(', ')}`);
+        assert.ok(labels.indexOf(template) > 0, `${list}: ${labels.join(', ')}`);
+      }
+      // Elsewhere the template still comes first: a new weapon has no rulebook list to pick from.
+      assert.equal(at('faction: Myr-Valari\nunits:\n  - name: N\n    class: Cruiser\n    weapons:\n      - ')[0], 'New weapon system');
+    });
     it('quotes a card name that YAML would misread, and only such a name', () => {
       const ws = workspace({ 'cards/odd.unit.yaml': 'faction: Myr-Valari\nunits:\n  - name: "Star: Breaker #1"\n    class: Cruiser\n    points: 190\n' });
       const text = 'name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: ';

@@ -589,7 +589,9 @@ function snippets(ws: Workspace, kind: FabledDocument['kind'], path: string[], c
         snippet: true,
         span,
         // Offered only where they fit, so first there; VS Code filters from the range start (the "- ").
-        sortText: ` ${i++}`,
+        // Except in a card's orders and abilities, where a new player most often wants one of the
+        // rulebook's (they complete by name alone): the blank template for a homebrew one comes after.
+        sortText: `${place === 'order' || place === 'ability' ? '~' : ' '}${i++}`,
         filterText: `${item ? '- ' : ''}${t.label} ${t.words.join(' ')}`,
       });
     }
