@@ -35,7 +35,7 @@ export function variantPicker(box: HTMLElement, idPrefix: string): VariantPicker
   box.replaceChildren();
   box.classList.add('variants');
   box.appendChild(el('legend', 'Rules from other games'));
-  const params: { variant: string; title: string; key: string; input: HTMLInputElement; min: number; max: number; what: string }[] = [];
+  const params: { variant: string; title: string; key: string; input: HTMLInputElement; min: number; max: number; fallback: number; what: string }[] = [];
   const boxes = VARIANT_CATALOG.map((entry) => {
     const label = el('label', undefined, 'variant');
     const input = el('input');
@@ -55,9 +55,9 @@ export function variantPicker(box: HTMLElement, idPrefix: string): VariantPicker
       field.value = String(spec.default);
       field.id = `${idPrefix}-variant-${entry.name}-${key}`;
       row.htmlFor = field.id;
-      row.append(el('span', `${spec.label[0]!.toUpperCase()}${spec.label.slice(1)}:`, 'variant-hint'), field);
+      row.append(el('span', `${capital(spec.label)}:`, 'variant-hint'), field);
       box.appendChild(row);
-      params.push({ variant: entry.name, title: entry.title, key, input: field, min: spec.min, max: spec.max, what: spec.what });
+      params.push({ variant: entry.name, title: entry.title, key, input: field, min: spec.min, max: spec.max, fallback: spec.default, what: spec.what });
     }
     return input;
   });
@@ -118,7 +118,7 @@ export function variantPicker(box: HTMLElement, idPrefix: string): VariantPicker
       for (const b of boxes) b.checked = chosen.some((r) => r.name === b.value);
       for (const p of params) {
         const r = chosen.find((q) => q.name === p.variant);
-        p.input.value = String(r?.parameters[p.key] ?? VARIANT_CATALOG.find((e) => e.name === p.variant)!.parameters[p.key]!.default);
+        p.input.value = String(r?.parameters[p.key] ?? p.fallback);
       }
       compare.checked = choice.compare;
       read();

@@ -46,6 +46,10 @@ let running = false;
 let asked: BattleOptions | undefined;
 /** Whether the message above the form is a refusal of the options (it goes once they are fixed). */
 let refused = false;
+/** The note over the figures when the options shown cannot be run (it goes once they are fixed). */
+const FIX_OPTIONS = 'The figures below are still from the previous run: fix the options above to play a new one.';
+/** The note now over the figures, if any. */
+let staleNote: string | undefined;
 const charts: Chart<'line'>[] = [];
 
 /** A palette of distinct line colours from the theme's chart colours. */
@@ -98,6 +102,7 @@ const fleetName = (s: { fleet: string }) => s.fleet || 'Unnamed fleet';
  */
 function markStale(note: string | undefined): void {
   const on = note !== undefined && current !== undefined;
+  staleNote = on ? note : undefined;
   ui.results.classList.toggle('stale', on);
   ui.stale.hidden = !on;
   ui.stale.textContent = on ? note : '';
@@ -402,7 +407,7 @@ ui.form.addEventListener('submit', (e) => {
   const { options, problem } = readOptions();
   if (!options) {
     showRefusal(problem);
-    markStale('The figures below are still from the previous run: fix the options above to play a new one.');
+    markStale(FIX_OPTIONS);
     return;
   }
   markStale(undefined);
@@ -413,14 +418,14 @@ ui.form.addEventListener('submit', (e) => {
 
 // Once options that were refused are fixed, the refusal and its note go (nothing runs until Run again).
 function recheck(): void {
-  if (!refused && ui.stale.hidden) return;
+  if (!refused && staleNote === undefined) return;
   const { options, problem } = readOptions();
   if (!options) {
     if (refused || problem !== undefined) showRefusal(problem);
     return;
   }
   if (refused) showRefusal(undefined);
-  if (/fix the options above/.test(ui.stale.textContent ?? '')) markStale(undefined);
+  if (staleNote === FIX_OPTIONS) markStale(undefined);
 }
 ui.form.addEventListener('input', recheck);
 ui.form.addEventListener('change', recheck);
