@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IDS } from '../../client/webview/html';
 import type { SimulationResult } from '../../server/src/core/sim/types';
+import type { VariantChoice } from '../../server/src/core/sim/variants/index';
 import { formatNumber, formatPercent, formatPercentError } from '../../client/webview/format';
 import { simulate } from '../../server/src/core/sim/index';
 import { inFormWords, plainAssumptions, verdict, volleySentence } from '../../client/webview/words';
@@ -705,16 +706,17 @@ describe('engagement view: rule variants (Chromium)', function () {
     (v) => assert.deepEqual(v.pageErrors, [], 'uncaught errors in the view'),
   );
 
-  it('shows the duel under a variant beside the standard rules, and posts the picked rules with a rerun', async () => {
-    const v = await suite.view(THEMES.dark);
-    const result = simulate(
-      LUMEN_DESTROYER,
-      CONSUMED_MAW_FRIGATE,
-      { range: 12, trials: 4000, seed: 3 },
-      { variants: [{ name: 'morale', parameters: {} }], compare: true },
-    );
+  /** The duel of the two example cards under one variant, beside the standard rules, shown in the view. */
+  async function showDuel(v: ViewPage, variant: VariantChoice, trials: number): Promise<SimulationResult> {
+    const result = simulate(LUMEN_DESTROYER, CONSUMED_MAW_FRIGATE, { range: 12, trials, seed: 3 }, { variants: [variant], compare: true });
     await v.send({ type: 'result', result });
     await v.page.waitForSelector(`#${IDS.variantSection}:not([hidden])`);
+    return result;
+  }
+
+  it('shows the duel under a variant beside the standard rules, and posts the picked rules with a rerun', async () => {
+    const v = await suite.view(THEMES.dark);
+    const result = await showDuel(v, { name: 'morale', parameters: {} }, 4000);
     const section = await v.text(IDS.variantSection);
     assert.match(section, /With morale/);
     assert.ok(section.includes(result.engagement.compare!.summary[0]!), section);
@@ -742,14 +744,7 @@ describe('engagement view: rule variants (Chromium)', function () {
 
   it("shows a result played with retreat's threshold as current, and asks for new figures when the threshold changes", async () => {
     const v = await suite.view(THEMES.light);
-    const result = simulate(
-      LUMEN_DESTROYER,
-      CONSUMED_MAW_FRIGATE,
-      { range: 12, trials: 2000, seed: 3 },
-      { variants: [{ name: 'retreat', parameters: { threshold: 0.3 } }], compare: true },
-    );
-    await v.send({ type: 'result', result });
-    await v.page.waitForSelector(`#${IDS.variantSection}:not([hidden])`);
+    await showDuel(v, { name: 'retreat', parameters: { threshold: 0.3 } }, 2000);
     assert.equal(await v.page.inputValue('#engagement-variant-retreat-threshold'), '0.3');
     assert.equal(await v.page.locator(`#${IDS.stale}`).isVisible(), false, 'the figures match the form: not marked stale');
     await v.page.fill('#engagement-variant-retreat-threshold', '0.6');
