@@ -4,7 +4,8 @@ import type { FactionDocument } from '../model/types';
 import { suggest } from '../model/yaml';
 import { cpPerRound } from '../model/derived';
 import { checkTextRanges, type CheckContext } from './context';
-import { withArticle } from '../rules/words';
+import { count } from '../rules/words';
+import { clip } from '../model/limits';
 
 export function checkBoard(ctx: CheckContext, doc: FactionDocument): void {
   const head = doc.faction.keySpan ?? doc.faction.span;
@@ -26,29 +27,8 @@ export function checkBoard(ctx: CheckContext, doc: FactionDocument): void {
     if (s.cp.value !== undefined && s.cp.value < 0)
       ctx.report('FS-CP-MISMATCH', `A CP source gives a whole number of CP (0 or more), not ${s.cp.value}`, s.cp.span);
   }
-  if (doc.cp?.value !== undefined) {
-    const cp = doc.cp.value;
-    if (sourcesKnown && cp !== sourceSum) {
-      ctx.report('FS-CP-MISMATCH', `cp ${cp} does not match its sources, which add up to ${sourceSum} CP`, doc.cp.span, { replacements: [String(sourceSum)] });
-    } else if (!sources.length && doctrineCp !== undefined && cp !== doctrineCp) {
-      ctx.report(
-        'FS-CP-MISMATCH',
-        `${withArticle(doc.doctrine.value ?? '', true)} doctrine generates ${doctrineCp} CP per round, not ${cp} (Light 2, Standard 3, Elite 4)`,
-        doc.cp.span,
-        { replacements: [String(doctrineCp)] },
-      );
-    } else if (cp > COMMAND_BOARD.maxCpPerRound) {
-      ctx.report('FS-CP-MAX', `No faction generates more than ${COMMAND_BOARD.maxCpPerRound} CP per round; this board says ${cp}`, doc.cp.span, {
-        replacements: [String(COMMAND_BOARD.maxCpPerRound)],
-      });
-    }
-  } else if (sourcesKnown && sourceSum > COMMAND_BOARD.maxCpPerRound) {
-    ctx.report(
-      'FS-CP-MAX',
-      `No faction generates more than ${COMMAND_BOARD.maxCpPerRound} CP per round; these sources add up to ${sourceSum}`,
-      doc.cpSources!.keySpan,
-    );
-  }
+  checkCp(ctx, doc, doctrineCp, sourcesKnown ? sourceSum : undefined, sources.map((s) => s.cp.value!));
+  if (ctx.ws) checkOneBoard(ctx, doc);
 
   if (!doc.factionAbilityKey) {
     ctx.report('FS-FACTION-ABILITY', 'A Command Board has exactly one faction ability: add "factionAbility:" with a name and text', head);
@@ -95,4 +75,85 @@ export function checkBoard(ctx: CheckContext, doc: FactionDocument): void {
     if (ca.effect.value) checkTextRanges(ctx, ca.effect.span, 'the effect');
     if (ca.timing.value) checkTextRanges(ctx, ca.timing.span, 'the timing');
   }
+}
+
+/**
+ * Section 21: "CP generation follows the faction's Command Doctrine". The doctrine says how many CP
+ * the faction generates; `cp` restates it and `cpSources` splits it (the Consumed board's bursts),
+ * so each must come to the doctrine's figure. Each figure that does not is reported where it is
+ * written: `cp` on its value, the sources on their key. Without a known doctrine, `cp` and the
+ * sources must agree with each other, and neither may pass the most any faction generates.
+ */
+function checkCp(ctx: CheckContext, doc: FactionDocument, doctrineCp: number | undefined, sourceSum: number | undefined, parts: number[]): void {
+  const cp = doc.cp?.value;
+  const sum = parts.join(' + ');
+  const doctrine = doc.doctrine.value;
+  if (doctrineCp !== undefined && doctrine) {
+    const generates = `the ${doctrine} doctrine generates ${doctrineCp} CP per round`;
+    if (cp !== undefined && cp !== doctrineCp) {
+      const also =
+        sourceSum === cp
+          ? `; cp and its sources (${sum}) must both come to the doctrine's CP`
+          : sourceSum === doctrineCp
+            ? `; its sources (${sum}) add up to ${doctrineCp}`
+            : '';
+      ctx.report(
+        'FS-CP-MISMATCH',
+        `The${generates.slice(3)}, not ${cp}${also} (Light 2, Standard 3, Elite 4)`,
+        doc.cp!.span,
+        { replacements: [String(doctrineCp)] },
+      );
+    }
+    // Sources that agree with a wrong `cp` were named in its message: one problem, not two.
+    if (sourceSum !== undefined && sourceSum !== doctrineCp && !(cp !== undefined && cp !== doctrineCp && cp === sourceSum)) {
+      ctx.report(
+        'FS-CP-MISMATCH',
+        `The CP sources add up to ${sourceSum} (${sum}), but ${generates}; the sources split the doctrine's CP (Light 2, Standard 3, Elite 4)`,
+        doc.cpSources!.keySpan,
+      );
+    }
+    return;
+  }
+  if (cp !== undefined) {
+    if (sourceSum !== undefined && cp !== sourceSum) {
+      ctx.report('FS-CP-MISMATCH', `cp ${cp} does not match its sources, which add up to ${sourceSum} CP`, doc.cp!.span, {
+        replacements: [String(sourceSum)],
+      });
+    } else if (cp > COMMAND_BOARD.maxCpPerRound) {
+      ctx.report('FS-CP-MAX', `No faction generates more than ${COMMAND_BOARD.maxCpPerRound} CP per round; this board says ${cp}`, doc.cp!.span, {
+        replacements: [String(COMMAND_BOARD.maxCpPerRound)],
+      });
+    }
+  } else if (sourceSum !== undefined && sourceSum > COMMAND_BOARD.maxCpPerRound) {
+    ctx.report(
+      'FS-CP-MAX',
+      `No faction generates more than ${COMMAND_BOARD.maxCpPerRound} CP per round; these sources add up to ${sourceSum}`,
+      doc.cpSources!.keySpan,
+    );
+  }
+}
+
+/**
+ * Section 21: "Every faction possesses a Command Board": one. A second faction file for the same
+ * faction is a second board; each is reported on its faction name, linked to the others, as two
+ * cards of one name are.
+ */
+function checkOneBoard(ctx: CheckContext, doc: FactionDocument): void {
+  const faction = doc.faction.value?.trim();
+  if (!faction || !ctx.ws) return;
+  const key = faction.toLowerCase();
+  const others = ctx.ws.factionDocuments().filter((d) => d.uri !== doc.uri && !d.unread && d.faction.value?.trim().toLowerCase() === key);
+  if (!others.length) return;
+  const shown = others.slice(0, 5);
+  ctx.report(
+    'FS-DUPLICATE-BOARD',
+    `${clip(faction)} already has a Command Board (${count(others.length, 'other faction file')}); a faction has exactly one, with one doctrine`,
+    doc.faction.span,
+    undefined,
+    shown.map((d) => ({
+      uri: d.uri,
+      span: d.faction.span,
+      message: `${clip(faction)}'s Command Board is also defined here${d.doctrine.value ? ` (${d.doctrine.value})` : ''}`,
+    })),
+  );
 }

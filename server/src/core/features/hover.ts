@@ -32,7 +32,7 @@ import {
   type WeaponType,
 } from '../rules/data';
 import { classCardByName, classCardMarkdown, escapeMarkdown, section, sectionMarkdown, sectionTitle, termSection } from '../rules/text';
-import { knownAbility, launchBayTier, nearestBands, universalRule } from '../rules/lookup';
+import { knownAbility, launchBayTier, nearestBands, universalRule, validTier } from '../rules/lookup';
 import { bayCapacity, cpPerRound, ruleOwners } from '../model/derived';
 import { article, count, noun, withArticle } from '../rules/words';
 import { atLeast, cardAt, md, num, pSuccess, pct, statLine, within } from './shared';
@@ -494,7 +494,9 @@ function abilityHover(a: Ability, card: UnitCard, off: number, text: string): Ho
   if (tier !== undefined) {
     const head = join(
       `**Launch Bay Tier ${tier}**`,
-      `May begin the battle with ${tier * LAUNCH_BAY.fightersPerTier} ${LAUNCH_BAY.tierCarries.join('/')} ${noun(tier * LAUNCH_BAY.fightersPerTier, 'unit')} embarked (never Bombers).`,
+      !validTier(tier)
+        ? `Not a tier: a Launch Bay tier is a whole number of at least ${LAUNCH_BAY.minTier}.`
+        : `May begin the battle with ${tier * LAUNCH_BAY.fightersPerTier} ${LAUNCH_BAY.tierCarries.join('/')} ${noun(tier * LAUNCH_BAY.fightersPerTier, 'unit')} embarked (never Bombers).`,
     );
     return result(span, head, quote(LAUNCH_BAY.section));
   }

@@ -52,9 +52,15 @@ export function knownAbility(name: string): KnownAbility | undefined {
   return ABILITY_BY_NAME.get(normRuleName(name));
 }
 
+/** The tier a "Launch Bay Tier N" name gives, as written (it may be no valid tier: see `validTier`). */
 export function launchBayTier(name: string): number | undefined {
   const m = LAUNCH_BAY.tierPattern.exec(name.trim());
-  return m ? Number(m[1]) : undefined;
+  return m ? Number(m[1]!.replace(/[\u2212\u2013]/, '-').replace(/\s+/g, '')) : undefined;
+}
+
+/** Whether a tier is one a ship may have: a whole number of at least 1 (section 6). */
+export function validTier(tier: number): boolean {
+  return Number.isInteger(tier) && tier >= LAUNCH_BAY.minTier;
 }
 
 /** What a stat's value may be, in words (diagnostics, hovers, schema descriptions). */
