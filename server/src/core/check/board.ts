@@ -27,7 +27,13 @@ export function checkBoard(ctx: CheckContext, doc: FactionDocument): void {
     if (s.cp.value !== undefined && s.cp.value < 0)
       ctx.report('FS-CP-MISMATCH', `A CP source gives a whole number of CP (0 or more), not ${s.cp.value}`, s.cp.span);
   }
-  checkCp(ctx, doc, doctrineCp, sourcesKnown ? sourceSum : undefined, sources.map((s) => s.cp.value!));
+  checkCp(
+    ctx,
+    doc,
+    doctrineCp,
+    sourcesKnown ? sourceSum : undefined,
+    sources.map((s) => s.cp.value!),
+  );
   if (ctx.ws) checkOneBoard(ctx, doc);
 
   if (!doc.factionAbilityKey) {
@@ -97,12 +103,9 @@ function checkCp(ctx: CheckContext, doc: FactionDocument, doctrineCp: number | u
           : sourceSum === doctrineCp
             ? `; its sources (${sum}) add up to ${doctrineCp}`
             : '';
-      ctx.report(
-        'FS-CP-MISMATCH',
-        `The${generates.slice(3)}, not ${cp}${also} (Light 2, Standard 3, Elite 4)`,
-        doc.cp!.span,
-        { replacements: [String(doctrineCp)] },
-      );
+      ctx.report('FS-CP-MISMATCH', `The${generates.slice(3)}, not ${cp}${also} (Light 2, Standard 3, Elite 4)`, doc.cp!.span, {
+        replacements: [String(doctrineCp)],
+      });
     }
     // Sources that agree with a wrong `cp` were named in its message: one problem, not two.
     if (sourceSum !== undefined && sourceSum !== doctrineCp && !(cp !== undefined && cp !== doctrineCp && cp === sourceSum)) {
