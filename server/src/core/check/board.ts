@@ -85,52 +85,50 @@ export function checkBoard(ctx: CheckContext, doc: FactionDocument): void {
 
 /**
  * Section 21: "CP generation follows the faction's Command Doctrine". The doctrine says how many CP
- * the faction generates; `cp` restates it and `cpSources` splits it (the Consumed board's bursts),
- * so each must come to the doctrine's figure. Each figure that does not is reported where it is
- * written: `cp` on its value, the sources on their key. Without a known doctrine, `cp` and the
- * sources must agree with each other, and neither may pass the most any faction generates.
+ * the faction generates; `cp` restates it and `cpSources` split it (the Consumed board's bursts),
+ * so each must come to the doctrine's figure, and none may pass the most any faction generates.
+ * One inconsistency is one problem: on `cp` when it is given (it must match its sources and the
+ * doctrine), else on the sources' key.
  */
 function checkCp(ctx: CheckContext, doc: FactionDocument, doctrineCp: number | undefined, sourceSum: number | undefined, parts: number[]): void {
   const cp = doc.cp?.value;
-  const sum = parts.join(' + ');
   const doctrine = doc.doctrine.value;
-  if (doctrineCp !== undefined && doctrine) {
-    const generates = `the ${doctrine} doctrine generates ${doctrineCp} CP per round`;
-    if (cp !== undefined && cp !== doctrineCp) {
-      const also =
-        sourceSum === cp
-          ? `; cp and its sources (${sum}) must both come to the doctrine's CP`
-          : sourceSum === doctrineCp
-            ? `; its sources (${sum}) add up to ${doctrineCp}`
-            : '';
-      ctx.report('FS-CP-MISMATCH', `The${generates.slice(3)}, not ${cp}${also} (Light 2, Standard 3, Elite 4)`, doc.cp!.span, {
-        replacements: [String(doctrineCp)],
-      });
-    }
-    // Sources that agree with a wrong `cp` were named in its message: one problem, not two.
-    if (sourceSum !== undefined && sourceSum !== doctrineCp && !(cp !== undefined && cp !== doctrineCp && cp === sourceSum)) {
+  const generates = doctrine && doctrineCp !== undefined ? `the ${doctrine} doctrine generates ${doctrineCp} CP per round` : undefined;
+  const sum = parts.join(' + ');
+  const max = COMMAND_BOARD.maxCpPerRound;
+  const hasSources = (doc.cpSources?.items.length ?? 0) > 0;
+  const capital = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+  if (cp !== undefined) {
+    if (sourceSum !== undefined && cp !== sourceSum) {
+      // When cp is the doctrine's figure, the sources are what is off: cp needs no change.
+      const off = generates && cp === doctrineCp;
       ctx.report(
         'FS-CP-MISMATCH',
-        `The CP sources add up to ${sourceSum} (${sum}), but ${generates}; the sources split the doctrine's CP (Light 2, Standard 3, Elite 4)`,
-        doc.cpSources!.keySpan,
+        `cp ${cp} does not match its sources, which add up to ${sourceSum} CP (${sum})${generates ? `; ${generates}${off ? ', so the sources are off' : ''}` : ''}`,
+        doc.cp!.span,
+        off ? undefined : { replacements: [String(doctrineCp ?? sourceSum)] },
       );
+    } else if (generates && cp !== doctrineCp && (!hasSources || cp <= max)) {
+      ctx.report(
+        'FS-CP-MISMATCH',
+        `${capital(generates)}, not ${cp}${sourceSum === cp ? `; cp and its sources (${sum}) must both come to the doctrine's CP` : ''} (Light 2, Standard 3, Elite 4)`,
+        doc.cp!.span,
+        { replacements: [String(doctrineCp)] },
+      );
+    } else if (cp > max) {
+      ctx.report('FS-CP-MAX', `No faction generates more than ${max} CP per round; this board says ${cp}`, doc.cp!.span, {
+        replacements: [String(doctrineCp ?? max)],
+      });
     }
     return;
   }
-  if (cp !== undefined) {
-    if (sourceSum !== undefined && cp !== sourceSum) {
-      ctx.report('FS-CP-MISMATCH', `cp ${cp} does not match its sources, which add up to ${sourceSum} CP`, doc.cp!.span, {
-        replacements: [String(sourceSum)],
-      });
-    } else if (cp > COMMAND_BOARD.maxCpPerRound) {
-      ctx.report('FS-CP-MAX', `No faction generates more than ${COMMAND_BOARD.maxCpPerRound} CP per round; this board says ${cp}`, doc.cp!.span, {
-        replacements: [String(COMMAND_BOARD.maxCpPerRound)],
-      });
-    }
-  } else if (sourceSum !== undefined && sourceSum > COMMAND_BOARD.maxCpPerRound) {
+  if (sourceSum === undefined) return;
+  if (sourceSum > max) {
+    ctx.report('FS-CP-MAX', `No faction generates more than ${max} CP per round; these sources add up to ${sourceSum}`, doc.cpSources!.keySpan);
+  } else if (generates && sourceSum !== doctrineCp) {
     ctx.report(
-      'FS-CP-MAX',
-      `No faction generates more than ${COMMAND_BOARD.maxCpPerRound} CP per round; these sources add up to ${sourceSum}`,
+      'FS-CP-MISMATCH',
+      `The CP sources add up to ${sourceSum} (${sum}), but ${generates}; the sources split the doctrine's CP (Light 2, Standard 3, Elite 4)`,
       doc.cpSources!.keySpan,
     );
   }
