@@ -107,6 +107,13 @@ units:
       - Boarding (CR)
       - name: Ram (T)
         text: Rams with its Tonnage.
+  - name: Cite Printed
+    class: Frigate
+    points: 110
+    stats: "9/3 5+ 7+ 3 7+ 3 6/2 8/2 2"
+    weapons: ["Lance — E, 12\\", 2, 2", "Shard — A, 9\\", 1, 3"]
+    abilities:
+      - Forward Observers — when a friendly unit targets an enemy unit within 6" of this unit, it gains +1 BS.
   - name: Cite Oddity
     class: Cruiser
     points: 190
@@ -227,6 +234,13 @@ const cases: Case[] = [
   { kind: 'Hit & Run', uri: UNITS, before: '- Hit & R', cites: CARD('Destroyer', 'Destroyer'), says: ['Hit & Run'] },
   { kind: 'Evasive Screen', uri: UNITS, before: 'Evasive S', cites: CARD('Escort Squadron', 'Escort'), says: ['Evasive Screen'] },
   { kind: 'Forward Observers', uri: UNITS, before: '[Forward O', cites: CARD('Frigate Squadron', 'Frigate'), says: ['Forward Observers'] },
+  {
+    kind: 'an ability written as its class card prints it, "Name — text"',
+    uri: UNITS,
+    before: '- Forward O',
+    cites: CARD('Frigate Squadron', 'Frigate'),
+    says: ['Forward Observers'],
+  },
   { kind: 'Phase Matrix', uri: UNITS, before: '[Phase M', cites: CARD('Battleship', 'Battleship'), says: ['Phase Matrix'] },
   { kind: 'Void Harmonics', uri: UNITS, before: '[Void H', cites: CARD('Radiant Court', 'Capital Ship'), says: ['Void Harmonics'] },
   { kind: 'Boarding (CR)', uri: UNITS, before: '- Boarding (', cites: '§13 Boarding', says: ['Boarding requires both units to have CR'] },

@@ -43,8 +43,13 @@ for (const a of KNOWN_ABILITIES) {
   if (!ABILITY_BY_NAME.has(short)) ABILITY_BY_NAME.set(short, a);
 }
 
+/**
+ * A universal rule by name, also as the class cards print it with a note in brackets
+ * ("Precision Strike (Universal Bomber Rule)", "Dogfighters (Universal Fighter Class Rule — ...)").
+ */
 export function universalRule(name: string): UniversalRule | undefined {
-  return UNIVERSAL_BY_NAME.get(normRuleName(name));
+  const n = normRuleName(name);
+  return UNIVERSAL_BY_NAME.get(n) ?? (n.endsWith(')') ? UNIVERSAL_BY_NAME.get(n.replace(/\s*\([^()]*\)$/, '')) : undefined);
 }
 
 /** A known ability by name; "Boarding" and "Ram" match "Boarding (CR)" and "Ram (T)". */
