@@ -275,6 +275,22 @@ export function parseInches(raw: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/**
+ * The first spaced dash of a printed rule that is not inside brackets ("Dogfighters (Universal
+ * Fighter Class Rule — does not use ...) — Fighter weapons ..." splits after the bracket).
+ */
+function dashOutsideBrackets(raw: string): { index: number; 0: string } | undefined {
+  let depth = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && i > 0 && /\s/.test(raw[i - 1]!) && /[-\u2014\u2013]/.test(c!) && /\s/.test(raw[i + 1] ?? ''))
+      return { index: i - 1, 0: raw.slice(i - 1, i + 2) };
+  }
+  return undefined;
+}
+
 /** Parses a base size written as 60mm, 60 mm or 60. */
 export function parseMm(raw: string): number | undefined {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*$/i.exec(raw);
@@ -748,7 +764,7 @@ class Reader {
     word: 'order' | 'ability',
     rule: NamedRule & { effect?: Field<string>; text?: Field<string>; difficulty?: Field<number> },
   ): void {
-    const dash = /\s[-\u2014\u2013]\s/.exec(raw);
+    const dash = dashOutsideBrackets(raw);
     const bracket = word === 'order' ? /\s*\((?:LD\s+)?Difficulty\s+(\d+)\)\s*$/i.exec(dash ? raw.slice(0, dash.index) : raw) : null;
     if (!dash && !bracket) return;
     // Where the value's text is not the source's (escapes in quotes), every part has the item's span.
