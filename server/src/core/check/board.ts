@@ -1,6 +1,6 @@
 /** Section 21: the Command Board (doctrine, CP, one faction ability, six command abilities). */
 import { COMMAND_BOARD, DOCTRINES, type Doctrine } from '../rules/data';
-import type { FactionDocument } from '../model/types';
+import type { FactionDocument, Span } from '../model/types';
 import { suggest } from '../model/yaml';
 import { cpPerRound } from '../model/derived';
 import { checkTextRanges, type CheckContext } from './context';
@@ -78,7 +78,10 @@ export function checkBoard(ctx: CheckContext, doc: FactionDocument): void {
         ctx.report('FS-COMMAND-ABILITY-DUPLICATE', `"${ca.name.value}" is already a command ability on this board; names are unique`, ca.name.span);
       else seen.set(name, ca.name.span.start);
     }
-    if (ca.effect.value) checkTextRanges(ctx, ca.effect.span, 'the effect');
+    if (ca.effect.value) {
+      checkTextRanges(ctx, ca.effect.span, 'the effect');
+      checkNoLeadershipTest(ctx, ca.effect.span);
+    }
     if (ca.timing.value) checkTextRanges(ctx, ca.timing.span, 'the timing');
   }
 }
@@ -156,5 +159,27 @@ function checkOneBoard(ctx: CheckContext, doc: FactionDocument): void {
       span: d.faction.span,
       message: `${clip(faction)}'s Command Board is also defined here${d.doctrine.value ? ` (${d.doctrine.value})` : ''}`,
     })),
+  );
+}
+
+/**
+ * Section 21: Command Abilities "never require Leadership tests" (FAQ: "Only Orders require LD
+ * rolls"). An effect that asks for one (make, pass, take or roll an LD or Leadership test, roll or
+ * check) is written as an Order would be: a warning on those words. A figure that only changes LD
+ * ("+1 LD die", "reroll one failed LD roll") asks for no test.
+ */
+const LEADERSHIP_TEST =
+  /\b(?:make|makes|pass|passes|take|takes|roll|rolls|requires?)\s+(?:an?\s+|its\s+|their\s+)?(?:LD|Leadership)\s+(?:test|roll|check)s?\b/gi;
+
+function checkNoLeadershipTest(ctx: CheckContext, span: Span): void {
+  const src = ctx.doc.text.slice(span.start, span.end);
+  LEADERSHIP_TEST.lastIndex = 0;
+  const m = LEADERSHIP_TEST.exec(src);
+  if (!m) return;
+  const start = span.start + m.index;
+  ctx.report(
+    'FS-COMMAND-ABILITY-LD',
+    `Command Abilities never require Leadership tests (section ${COMMAND_BOARD.section}: only Orders require LD rolls); "${m[0]}" asks for one: pay the CP and apply the effect, or make it a ship's Order`,
+    { start, end: start + m[0].length },
   );
 }

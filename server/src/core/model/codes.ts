@@ -64,6 +64,7 @@ export const CODES = {
   'FS-COMMAND-ABILITY-COUNT': { severity: 'error', title: 'Not exactly six command abilities', section: '21' },
   'FS-COMMAND-ABILITY-FIELD': { severity: 'error', title: 'Command ability missing a field', section: '21' },
   'FS-COMMAND-ABILITY-COST': { severity: 'error', title: 'Command ability cost can never be paid', section: '21' },
+  'FS-COMMAND-ABILITY-LD': { severity: 'warning', title: 'Command ability asks for a Leadership test', section: '21' },
   'FS-COMMAND-ABILITY-DUPLICATE': { severity: 'error', title: 'Command ability name used twice', section: '21' },
   'FS-DUPLICATE-BOARD': { severity: 'error', title: 'A second Command Board for a faction', section: '21' },
   'FS-FACTION-UNKNOWN': { severity: 'warning', title: 'Faction has no cards in the workspace', section: 'FORMATS' },
