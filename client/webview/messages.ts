@@ -189,6 +189,7 @@ const engagementEntries = {
   variantRules: v.optional(variantListSchema),
   routed: v.optional(v.object({ attacker: probability, defender: probability })),
   retreated: v.optional(v.object({ attacker: probability, defender: probability })),
+  variantVictory: v.optional(v.object({ attacker: probability, defender: probability })),
 };
 
 /** The duel, with the standard rules' duel beside it when variants were compared. */

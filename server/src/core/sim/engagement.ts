@@ -38,8 +38,9 @@ export const POLICY_EXPECTED =
   'Aim is worth the extra expected hull damage it adds to this Fire action (aiming the weapon that adds the most); ' +
   "Shields Back Online (only with SH missing) and Brace (only with AC) are worth the expected hull damage they avert from the opponent's next (unaimed) Fire action. " +
   "The highest value wins; ties go to Aim, then Shields Back Online, then Brace. Brace lasts until the unit's next activation. " +
-  `Within ${BOARDING.range}" of a unit with CR, the second action comes after the Fire action and is Board instead when the target's SH is 0 and boarding is expected to remove more hull points; ` +
-  `a unit with nothing in range Rams (Tonnage, at ${RAMMING.range}") as a last resort.`;
+  `Within ${BOARDING.range}" of a unit with CR whose SH is 0, Board replaces the second action, whichever it would be (Aim, Shields Back Online or Brace), when boarding is expected to remove more hull points: ` +
+  'it comes after the Fire action (weighed against Aim before firing, since Aim comes first; then the Fire action is unaimed); ' +
+  `a unit with nothing in range Boards if it can, else Rams (Tonnage, at ${RAMMING.range}") as a last resort.`;
 
 export const POLICY_RULE =
   `Each activation spends ${ACTION_POINTS_PER_ACTIVATION} AP: Fire with every weapon in range, and one second action by a fixed rule (used because exact expectations would be too costly for these cards): ` +
@@ -348,6 +349,8 @@ function engagementResult(
     const effects = variantEffects(variants.map((v) => v.name));
     if (effects.routs) result.routed = { attacker: t.routed[0]! / n, defender: t.routed[1]! / n };
     if (effects.withdraws) result.retreated = { attacker: t.withdrew[0] / n, defender: t.withdrew[1] / n };
+    // Morale's win is its own figure; the wins above are destructions (a routed unit was not destroyed).
+    if (effects.victory) result.variantVictory = { attacker: t.variantVictory[0] / n, defender: t.variantVictory[1] / n };
   }
   // The exact chain knows the standard rules only: with a variant the duel is sampled.
   if (out.mode === 'kernel' && exact && !variants.length && !closeCombat(att, def, r.range)) {
