@@ -162,7 +162,7 @@ describe('battle rules: routs are not destructions', () => {
     within(r.meanRounds - 1, 0.5, n, 'rounds played - 1');
   });
 
-  it("morale: the win on morale is its own figure, points victory stays by points", () => {
+  it('morale: the win on morale is its own figure, points victory stays by points', () => {
     // The Marauder (90 pts, no Tonnage) destroys the cheap Hauler (100 pts) in round 1 and cannot
     // hurt the 10,000-HP one; the Haulers' Tonnage 10 wins morale and the Marauder routs (90 pts lost).
     const n = 500;

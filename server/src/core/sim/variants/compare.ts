@@ -113,6 +113,7 @@ export function battleSummary(standard: BattleResult, variant: BattleResult): st
       `${with_}: ${name} ${change('wins', s.pointsVictory.p, o.pointsVictory.p, n1, n2)}; ${change('sweeps the other fleet from the table', s.annihilation.p, o.annihilation.p, n1, n2)}.`,
     );
     if (s.retreated) out.push(`${name} retreats in ${pct(s.retreated.p)} of battles.`);
+    if (s.variantVictory) out.push(`${name} wins on morale in ${pct(s.variantVictory.p)} of battles (its points victory above is by points destroyed).`);
   }
   out.push(`Battles last ${variant.meanRounds.toFixed(1)} rounds on average instead of ${standard.meanRounds.toFixed(1)}.`);
   return out;

@@ -76,7 +76,9 @@ export function renderEngagementVariants(e: EngagementResult, names: [string, st
   const out = ['', ...variantLines(e.variantRules ?? [])];
   if (e.routed) out.push(`  Fled (routed): ${names[0]} ${pct(e.routed.attacker)}; ${names[1]} ${pct(e.routed.defender)}`);
   if (e.variantVictory)
-    out.push(`  Wins on morale: ${names[0]} ${pct(e.variantVictory.attacker)}; ${names[1]} ${pct(e.variantVictory.defender)} (the wins above are destructions)`);
+    out.push(
+      `  Wins on morale: ${names[0]} ${pct(e.variantVictory.attacker)}; ${names[1]} ${pct(e.variantVictory.defender)} (the wins above are destructions)`,
+    );
   if (e.retreated) out.push(`  Retreated: ${names[0]} ${pct(e.retreated.attacker)}; ${names[1]} ${pct(e.retreated.defender)}`);
   const c = e.compare;
   if (!c) return out;
