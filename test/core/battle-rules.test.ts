@@ -15,6 +15,7 @@ import { simulateBattle } from '../../server/src/core/sim/fleet-battle';
 import { simulateEngagement } from '../../server/src/core/sim/engagement';
 import { makeRng } from '../../server/src/core/sim/dice';
 import { renderBattleReport } from '../../server/src/cli/battle';
+import { renderReport, simulate } from '../../server/src/core/sim/index';
 import type { UnitProfile, WeaponProfile } from '../../server/src/core/sim/types';
 import type { WeaponType } from '../../server/src/core/rules/data';
 
@@ -213,6 +214,13 @@ describe('battle rules: a mirror match names its sides and copies apart', () => 
     assert.ok(!/#1 #1/.test(text), 'the copy number is not added twice');
     const other = simulateBattle([f, fleet('Other', f.units)], { range: 12, trials: 10 });
     assert.equal(other.sides[1].fleet, 'Other', 'different names stay as they are');
+  });
+
+  it("the duel of a card against itself names the defender apart in `sim`'s report", () => {
+    const d = unit({ name: 'Ember Vanguard', bs: 4, weapons: [gun('Energy', 3)] });
+    const text = renderReport(simulate(d, d, { range: 12, trials: 200 }));
+    assert.match(text, /^Ember Vanguard fires at Ember Vanguard \(2\)/);
+    assert.match(text, /Ember Vanguard wins .*\n\s+Ember Vanguard \(2\) wins/);
   });
 });
 

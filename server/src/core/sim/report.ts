@@ -44,7 +44,9 @@ export function renderHistogram(points: Point[], width = 40, maxRows = 16): stri
   });
 }
 
-export function renderReport(r: SimulationResult): string {
+export function renderReport(result: SimulationResult): string {
+  // A card against itself: its two sides are named apart ("X" and "X (2)"), as in the battle.
+  const r = result.attacker === result.defender && result.attacker !== '' ? { ...result, defender: `${result.defender} (2)` } : result;
   const v = r.volley;
   const e = r.engagement;
   const o = r.options;

@@ -157,6 +157,10 @@ export function engagementSummary(standard: EngagementResult, variant: Engagemen
         : `${names[0]} retreats in ${pct(variant.retreated.attacker)} of engagements, ${names[1]} in ${pct(variant.retreated.defender)}.`,
     );
   if (variant.routed) out.push(`${names[0]} flees in ${pct(variant.routed.attacker)} of engagements, ${names[1]} in ${pct(variant.routed.defender)}.`);
+  if (variant.variantVictory)
+    out.push(
+      `${names[0]} wins on morale in ${pct(variant.variantVictory.attacker)} of engagements, ${names[1]} in ${pct(variant.variantVictory.defender)} (the wins above are destructions; a unit that fled was not destroyed).`,
+    );
   out.push(`Engagements last ${variant.meanRounds.toFixed(1)} rounds on average instead of ${standard.meanRounds.toFixed(1)}.`);
   return out;
 }
