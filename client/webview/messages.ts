@@ -190,6 +190,7 @@ const engagementEntries = {
   routed: v.optional(v.object({ attacker: probability, defender: probability })),
   retreated: v.optional(v.object({ attacker: probability, defender: probability })),
   variantVictory: v.optional(v.object({ attacker: probability, defender: probability })),
+  bothDestroyed: v.optional(probability),
 };
 
 /** The duel, with the standard rules' duel beside it when variants were compared. */

@@ -131,6 +131,15 @@ describe('battle rules: both fleets destroyed by one Ram', () => {
     const none = simulateBattle([fleet('A', [member(killer('K'))]), fleet('B', [member(unit({ name: 'T', hp: 1 }))])], { range: 12, trials: 100 });
     assert.deepEqual(none.bothDestroyed, { p: 0, se: 0 });
   });
+
+  it('in the duel too: part of "neither", said apart', () => {
+    const n = 20000;
+    const d = simulate(unit({ name: 'Rammer', tonnage: 2, hp: 1 }), unit({ name: 'Target', hp: 1 }), { range: 0, rounds: 1, trials: n });
+    within(d.engagement.bothDestroyed!, 0.84, n, 'both destroyed');
+    assert.equal(d.engagement.attackerWins + d.engagement.defenderWins, 0);
+    assert.equal(d.engagement.neither, 1);
+    assert.match(renderReport(d), /Neither wins\s+100\.0%.*\n\s+of which both destroyed at once \(a Ram\)\s+8\d\.\d%/);
+  });
 });
 
 describe('battle rules: routs are not destructions', () => {

@@ -44,7 +44,8 @@ export const POLICY_EXPECTED =
 
 export const POLICY_RULE =
   `Each activation spends ${ACTION_POINTS_PER_ACTIVATION} AP: Fire with every weapon in range, and one second action by a fixed rule (used because exact expectations would be too costly for these cards): ` +
-  'Shields Back Online if SH is missing; else Aim the in-range weapon with the most attacks x damage; else Brace if the unit has AC.';
+  'Shields Back Online if SH is missing; else Aim the in-range weapon with the most attacks x damage; else Brace if the unit has AC. ' +
+  `Board replaces it whenever the other unit, within ${BOARDING.range}" with CR, has SH 0; a unit with nothing in range Rams (Tonnage, at ${RAMMING.range}") as a last resort.`;
 
 interface UnitState {
   sh: number;
@@ -339,6 +340,8 @@ function engagementResult(
         }
       : {}),
   };
+  // Both destroyed by one Ram: part of `neither` (nobody wins), said apart.
+  if (t.bothDestroyed > 0) result.bothDestroyed = t.bothDestroyed / n;
   if (out.cutShort) {
     result.cutShort = true;
     result.requestedTrials = out.requested;

@@ -114,7 +114,7 @@ export const BATTLE_POLICY =
   'Each activation spends 2 AP. A unit that is not on the table enters (or launches from its host) with its first Move. ' +
   "A unit with no enemy it can Fire at, Board or Ram moves toward the nearest enemy (1 AP, then the B stick if it is still out of reach), stopping at its longest weapon's range " +
   `(a unit without weapons closes to ${BOARDING.range}" to Board, or to base contact to Ram). ` +
-  'It fires at the enemy in range whose expected points removed by this Fire action is highest (expected bases lost x points per base; ties to the nearer, then to fewer HP left), ' +
+  'It fires at the enemy in range whose expected points removed by this Fire action is highest (kill chance x card points for a single-base unit, expected bases lost x points per base for a squadron; ties to the nearer, then to fewer HP left), ' +
   'and spends its other AP as the duel does: Aim, Shields Back Online or Brace, whichever is worth the most expected hull points ' +
   '(Shields and Brace against the Fire actions of every enemy that can reach it). ' +
   `Board replaces that second action, whichever it would be (Aim, Shields Back Online or Brace), when an enemy with CR within ${BOARDING.range}" has SH 0 and boarding is expected to remove more hull points: ` +
@@ -124,7 +124,7 @@ export const BATTLE_POLICY =
   'a side spends an Action Token instead of activating while the other side has more units waiting.';
 
 export const BATTLE_POLICY_DICE =
-  ' (These cards are too costly for exact expectations: the second action follows a fixed rule — Shields Back Online if SH is missing, else Aim the weapon with the most attacks x damage, else Brace — and the target is the nearest enemy, then the one with fewer HP left.)';
+  ' (These cards are too costly for exact expectations: the second action follows a fixed rule — Shields Back Online if SH is missing, else Aim the weapon with the most attacks x damage, else Brace — Board replaces it whenever an enemy within 3" can be boarded, and the target is the nearest enemy, then the one with fewer HP left.)';
 
 function assumptions(mode: 'approach' | 'fixed', range: number | undefined, size: GameSize, out: BattleOutcome): string[] {
   const a: string[] = [];

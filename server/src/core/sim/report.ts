@@ -91,7 +91,13 @@ export function renderReport(result: SimulationResult): string {
     [
       [`${r.attacker} wins`, pct(e.attackerWins), `± ${pct(e.standardError.attackerWins, 2)}`, e.exact ? `exact ${pct(e.exact.attackerWins, 2)}` : ''],
       [`${r.defender} wins`, pct(e.defenderWins), `± ${pct(e.standardError.defenderWins, 2)}`, e.exact ? `exact ${pct(e.exact.defenderWins, 2)}` : ''],
-      ['Neither destroyed', pct(e.neither), `± ${pct(e.standardError.neither, 2)}`, e.exact ? `exact ${pct(e.exact.neither, 2)}` : ''],
+      [
+        e.bothDestroyed ? 'Neither wins' : 'Neither destroyed',
+        pct(e.neither),
+        `± ${pct(e.standardError.neither, 2)}`,
+        e.exact ? `exact ${pct(e.exact.neither, 2)}` : '',
+      ],
+      ...(e.bothDestroyed ? [['  of which both destroyed at once (a Ram)', pct(e.bothDestroyed), '', '']] : []),
     ],
     [false, true, true, false],
   );

@@ -151,6 +151,8 @@ export interface EngagementResult {
   routed?: { attacker: number; defender: number };
   /** With a variant that decides the winner itself (morale): the chance each wins by it. */
   variantVictory?: { attacker: number; defender: number };
+  /** When it happens: the chance that one Ram destroys both units at once (counted in `neither`: nobody wins). */
+  bothDestroyed?: number;
   retreated?: { attacker: number; defender: number };
   /** With `--compare`: the standard rules' engagement from the same seed, and variant minus standard. */
   compare?: { standard: EngagementResult; difference: EngagementDifference; summary: string[] };
