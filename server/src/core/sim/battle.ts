@@ -105,9 +105,9 @@ export interface BattleView {
 
 /**
  * What a hook may do to the battle (rule variants, BATTLE.md "Rule variants"): roll the run's own
- * seeded dice, rout a unit (it leaves the battle: it never acts again, counts as lost for Action
- * Tokens and survival, and its whole card counts as destroyed points for the enemy; units it
- * carries leave with it), or withdraw a side (its units leave alive and the battle ends after this
+ * seeded dice, rout a unit (it leaves the battle intact: it never acts again, is not alive but not
+ * destroyed either, so its fleet is not annihilated; it counts as lost for Action Tokens and its
+ * whole card counts as destroyed points for the enemy; units it carries leave with it), or withdraw a side (its units leave alive and the battle ends after this
  * round).
  */
 export interface BattleActions {
@@ -1282,8 +1282,9 @@ function boardAction(e: Engine, u: number, t: number, dice: Dice, lost: [number,
 
 /**
  * Ram (section 13): Tonnage dice, each 5+ a hit (4+ if the target moved 3" or more this round);
- * the target dodges each hit if it has D, except a natural 10 (a Critical Hit, section 2); each hit left deals 1 HP to both units, ignoring shields,
- * each unit saving with its own armour (no Piercing).
+ * the target dodges each hit if it has D, except a natural 10 (a Critical Hit, section 2); each
+ * hit left deals 1 HP to both units, ignoring shields, each unit saving with its own armour (no
+ * Piercing).
  */
 function ramAction(e: Engine, u: number, t: number, dice: Dice, lost: [number, number], pts: [number, number]): void {
   const tons = e.units[u]!.profile.tonnage!;

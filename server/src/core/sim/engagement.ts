@@ -247,7 +247,7 @@ function markovRun(e: DuelAccess, sides: [DuelSide, DuelSide], pFirst: number, s
 function summarise(ended: Float64Array, wins: [number, number], alive: [(r: number) => number, (r: number) => number], n: number, rounds: number) {
   const attackerWins = wins[0] / n;
   const defenderWins = wins[1] / n;
-  // From the counts, so that a variant that always has a winner (morale) gives exactly 0, not 1 - p - q's rounding.
+  // From the counts, so that a duel that always ends in a destruction gives exactly 0, not 1 - p - q's rounding.
   const neither = Math.max(0, n - wins[0] - wins[1]) / n;
   let meanRounds = 0;
   const roundsTaken: Point[] = [];
