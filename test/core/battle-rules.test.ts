@@ -187,6 +187,7 @@ describe('battle rules: routs are not destructions', () => {
     assert.deepEqual(r.sides[1].units[0]!.routed, [0, 0, 1]);
     const text = renderBattleReport(r);
     assert.match(text, /Wins on morale: Haulers 100\.0%; Marauder 0\.0%/);
+    assert.match(text, /more points destroyed\s+wins on morale\n\s+Haulers\s+0\.0%\s+± 0\.00%\s+0\.0%\s+± 0\.00%\s+100\.0%/);
     assert.match(text, /Fled the battle intact/);
   });
 

@@ -54,16 +54,22 @@ export function renderBattleReport(r: BattleResult): string {
   );
   out.push('');
   out.push('Who wins');
+  // Under morale the win on morale is a column of its own: points victory stays by points.
+  const morale = a.variantVictory !== undefined && b.variantVictory !== undefined;
+  const mor = (s: typeof a) => (morale ? [pct(s.variantVictory!.p), `± ${pct(s.variantVictory!.se, 2)}`] : []);
+  const blank = morale ? ['', ''] : [];
   out.push(
     ...table(
       [
-        ['', 'destroys the other fleet', '', 'more points destroyed', ''],
-        [name(a), pct(a.annihilation.p), `± ${pct(a.annihilation.se, 2)}`, pct(a.pointsVictory.p), `± ${pct(a.pointsVictory.se, 2)}`],
-        [name(b), pct(b.annihilation.p), `± ${pct(b.annihilation.se, 2)}`, pct(b.pointsVictory.p), `± ${pct(b.pointsVictory.se, 2)}`],
-        ['Draw on points', '', '', pct(r.draw.p), `± ${pct(r.draw.se, 2)}`],
-        ...(r.bothDestroyed.p > 0 ? [['Both fleets destroyed at once (a Ram)', pct(r.bothDestroyed.p), `± ${pct(r.bothDestroyed.se, 2)}`, '', '']] : []),
+        ['', 'destroys the other fleet', '', 'more points destroyed', '', ...(morale ? ['wins on morale', ''] : [])],
+        [name(a), pct(a.annihilation.p), `± ${pct(a.annihilation.se, 2)}`, pct(a.pointsVictory.p), `± ${pct(a.pointsVictory.se, 2)}`, ...mor(a)],
+        [name(b), pct(b.annihilation.p), `± ${pct(b.annihilation.se, 2)}`, pct(b.pointsVictory.p), `± ${pct(b.pointsVictory.se, 2)}`, ...mor(b)],
+        ['Draw on points', '', '', pct(r.draw.p), `± ${pct(r.draw.se, 2)}`, ...blank],
+        ...(r.bothDestroyed.p > 0
+          ? [['Both fleets destroyed at once (a Ram)', pct(r.bothDestroyed.p), `± ${pct(r.bothDestroyed.se, 2)}`, '', '', ...blank]]
+          : []),
       ],
-      [false, true, true, true, true],
+      [false, true, true, true, true, ...(morale ? [true, true] : [])],
     ).map((l) => `  ${l}`),
   );
   out.push(`  Mean rounds played: ${num(r.meanRounds, 2)}`);
