@@ -38,14 +38,14 @@ export const POLICY_EXPECTED =
   'Aim is worth the extra expected hull damage it adds to this Fire action (aiming the weapon that adds the most); ' +
   "Shields Back Online (only with SH missing) and Brace (only with AC) are worth the expected hull damage they avert from the opponent's next (unaimed) Fire action. " +
   "The highest value wins; ties go to Aim, then Shields Back Online, then Brace. Brace lasts until the unit's next activation. " +
-  `Within ${BOARDING.range}" of a unit with CR whose SH is 0, Board replaces the second action, whichever it would be (Aim, Shields Back Online or Brace), when boarding is expected to remove more hull points: ` +
+  `For a unit with CR within ${BOARDING.range}" of an enemy with CR whose SH is 0, Board replaces the second action, whichever it would be (Aim, Shields Back Online or Brace), when boarding is expected to remove more hull points: ` +
   'it comes after the Fire action (weighed against Aim before firing, since Aim comes first; then the Fire action is unaimed); ' +
   `a unit with nothing in range Boards if it can, else Rams (Tonnage, at ${RAMMING.range}") as a last resort.`;
 
 export const POLICY_RULE =
   `Each activation spends ${ACTION_POINTS_PER_ACTIVATION} AP: Fire with every weapon in range, and one second action by a fixed rule (used because exact expectations would be too costly for these cards): ` +
   'Shields Back Online if SH is missing; else Aim the in-range weapon with the most attacks x damage; else Brace if the unit has AC. ' +
-  `Board replaces it whenever the other unit, within ${BOARDING.range}" with CR, has SH 0; a unit with nothing in range Rams (Tonnage, at ${RAMMING.range}") as a last resort.`;
+  `Board replaces it whenever the unit has CR and the other unit, within ${BOARDING.range}" with CR, has SH 0; a unit with nothing in range Boards if it can, else Rams (Tonnage, at ${RAMMING.range}") as a last resort.`;
 
 interface UnitState {
   sh: number;
