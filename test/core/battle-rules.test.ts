@@ -251,3 +251,31 @@ describe('battle rules: craft launch at their first chance', () => {
     );
   });
 });
+
+describe('battle rules: the printed policy and assumptions say what BATTLE.md says, item by item', () => {
+  it("Board in place of Aim, Shields or Brace; a ram's 10 not dodged; both destroyed; routs; launching; names", () => {
+    const r = simulateBattle([fleet('A', [member(ashBoarder)]), fleet('B', [member(barge)])], { range: 3, trials: 20 });
+    assert.match(
+      r.policy,
+      /Board replaces that second action, whichever it would be \(Aim, Shields Back Online or Brace\), when .* boarding is expected to remove more hull points/,
+    );
+    assert.match(r.policy, /Rams as a last resort/);
+    const a = r.assumptions.join('\n');
+    assert.match(a, /dodges each hit with D except a natural 10 \(a Critical Hit cannot be Dodged/);
+    assert.match(a, /both fleets destroyed\): neither side annihilates/);
+    assert.match(a, /a fleet whose units fled \(rule variants\) was not destroyed/);
+    assert.match(a, /Embarked units launch at their first chance/);
+    assert.match(a, /names its second side "\(2\)"/);
+    const duel = simulateEngagement(ashBoarder, barge, { range: 3, trials: 20 });
+    assert.match(duel.policy, /Board replaces the second action, whichever it would be \(Aim, Shields Back Online or Brace\)/);
+    const variants = simulateBattle([fleet('A', [member(ashBoarder)]), fleet('B', [member(barge)])], {
+      range: 3,
+      trials: 20,
+      variants: ['break-tests', 'morale'],
+    });
+    const v = variants.variantRules!.flatMap((x) => x.assumptions).join('\n');
+    assert.match(v, /not alive .*counts as lost for Action Tokens .*has not been annihilated/);
+    assert.match(v, /the battle ends with that round/);
+    assert.match(v, /morale win is its own figure \(variantVictory/);
+  });
+});
