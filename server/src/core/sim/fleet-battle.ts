@@ -124,7 +124,8 @@ export const BATTLE_POLICY =
   'a side spends an Action Token instead of activating while the other side has more units waiting.';
 
 export const BATTLE_POLICY_DICE =
-  ' (These cards are too costly for exact expectations: the second action follows a fixed rule — Shields Back Online if SH is missing, else Aim the weapon with the most attacks x damage, else Brace — Board replaces it whenever an enemy within 3" can be boarded, and the target is the nearest enemy, then the one with fewer HP left.)';
+  ' (These cards are too costly for exact expectations: the second action follows a fixed rule — Shields Back Online if SH is missing, else Aim the weapon with the most attacks x damage, else Brace — ' +
+  `Board replaces it whenever an enemy within ${BOARDING.range}" can be boarded, and the target is the nearest enemy, then the one with fewer HP left.)`;
 
 function assumptions(mode: 'approach' | 'fixed', range: number | undefined, size: GameSize, out: BattleOutcome): string[] {
   const a: string[] = [];
