@@ -54,7 +54,20 @@ describe('battle CLI', function () {
     const io = memoryIO(FILES);
     assert.equal(await runBattle([...BASE, '--format', 'json', '--seed', '5', '--rounds', '4'], io), 0, io.err);
     const r = JSON.parse(io.out);
-    assert.deepEqual(Object.keys(r), ['method', 'trials', 'seed', 'rounds', 'mode', 'variants', 'sides', 'bothDestroyed', 'draw', 'meanRounds', 'policy', 'assumptions']);
+    assert.deepEqual(Object.keys(r), [
+      'method',
+      'trials',
+      'seed',
+      'rounds',
+      'mode',
+      'variants',
+      'sides',
+      'bothDestroyed',
+      'draw',
+      'meanRounds',
+      'policy',
+      'assumptions',
+    ]);
     assert.equal(r.method, 'sampled');
     assert.equal(r.trials, 2000);
     assert.equal(r.seed, 5);
