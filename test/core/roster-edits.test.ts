@@ -85,11 +85,21 @@ describe('roster edits on the example fleets', () => {
       const choices = addChoices(doc, ws);
       assert.ok(choices.length >= 5, 'the faction has cards to offer');
       assert.ok(choices.every((c) => c.faction === doc.faction.value));
+      const fielded = (d: FleetDocument, name: string) =>
+        (d.units?.items ?? []).filter((e) => e.unit.value === name && !e.embark?.items.length).reduce((t, e) => t + (e.count.value ?? 1), 0);
+      const raised: string[] = [];
       for (const c of choices) {
+        const before = entries(doc).length;
+        const had = fielded(doc, c.name);
         doc = apply(ws, doc, addUnitEdit(doc, c.name));
-        assert.equal(entries(doc).at(-1), c.name);
+        assert.equal(fielded(doc, c.name), had + 1, `one more ${c.name}`);
+        // A card fielded alone gets one more copy on its entry; any other comes as a new entry.
+        if (had > 0) raised.push(c.name);
+        else assert.equal(entries(doc).at(-1), c.name);
+        assert.equal(entries(doc).length, before + (had > 0 ? 0 : 1));
       }
-      assert.equal(entries(doc).length, start.length + choices.length);
+      const added = choices.length - raised.length;
+      assert.equal(entries(doc).length, start.length + added);
       // Embark where a bay has room (the last added carrier-class cards come with empty bays).
       const idx = (doc.units?.items ?? []).findIndex((_e, i) => i >= start.length && embarkChoices(doc, ws, i).some((x) => x.fits));
       assert.ok(idx >= 0, 'some card has a launch bay');
@@ -101,8 +111,12 @@ describe('roster edits on the example fleets', () => {
       );
       doc = apply(ws, doc, disembarkEdit(doc, idx, 0));
       assert.deepEqual(doc.units!.items[idx]!.embark?.items ?? [], []);
-      // Remove the added entries from the end: back to the original entries.
+      // Remove the added entries from the end, and one copy of each raised one: back to the original entries.
       for (let i = entries(doc).length - 1; i >= start.length; i--) doc = apply(ws, doc, removeEntryEdit(doc, i));
+      for (const name of raised) {
+        const i = doc.units!.items.findIndex((e) => e.unit.value === name && !e.embark?.items.length && (e.count.value ?? 1) > 1);
+        doc = apply(ws, doc, removeEntryEdit(doc, i, 'one'));
+      }
       assert.deepEqual(entries(doc), start);
       // Then the original ones, first to last.
       while (entries(doc).length) doc = apply(ws, doc, removeEntryEdit(doc, 0));

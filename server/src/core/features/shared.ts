@@ -110,13 +110,8 @@ export function atLeast(target: number, dice: number, k: number): number {
 
 export { pSuccess };
 
-/** The line's end offset (before \r\n or \n). */
-export function lineEnd(text: string, off: number): number {
-  let e = text.indexOf('\n', off);
-  if (e < 0) e = text.length;
-  if (e > 0 && text[e - 1] === '\r') e--;
-  return e;
-}
+/** The line's end offset (before its \n, \r\n or lone \r): the edit layer's. */
+export { lineEnd } from '../model/edit';
 
 /** Cap for lists the features return (symbols, completions, references). */
 export const RESULT_CAP = 2000;
