@@ -290,3 +290,117 @@ describe('roster choices', () => {
     );
   });
 });
+
+describe('roster edits never lose a word the user wrote (#24)', () => {
+  const ws = workspace();
+  const head = 'name: T\nfaction: Myr-Valari\npoints: 1000\n';
+  const cases: { name: string; text: string; edit: (d: FleetDocument) => OffsetEdit | undefined; expect: string }[] = [
+    {
+      name: 'remove an entry ending in a nested embark list keeps the comments up to the next entry',
+      text: `${head}units:\n  - unit: Dawnhold Carrier\n    embark:\n      - Lumen Bomber Wing\n  # escorts below\n\n  # the screen\n  - unit: Shardlight Escort\n`,
+      edit: (d) => removeEntryEdit(d, 0),
+      expect: `${head}units:\n  # escorts below\n\n  # the screen\n  - unit: Shardlight Escort\n`,
+    },
+    {
+      name: 'remove the last entry keeps a column-0 comment before the next key',
+      text: `${head}units:\n  - unit: Lumen Cruiser\n  - unit: Dawnhold Carrier\n    embark:\n      - Lumen Bomber Wing\n# objectives next\nobjectives: 5\n`,
+      edit: (d) => removeEntryEdit(d, 1),
+      expect: `${head}units:\n  - unit: Lumen Cruiser\n# objectives next\nobjectives: 5\n`,
+    },
+    {
+      name: 'remove in a flow list keeps the comment after the comma',
+      text: `${head}units: [Lumen Cruiser, # the flagship's escort\n  Shardlight Escort]\n`,
+      edit: (d) => removeEntryEdit(d, 0),
+      expect: `${head}units: [ # the flagship's escort\n  Shardlight Escort]\n`,
+    },
+    {
+      name: 'remove the last item of a flow list keeps the comment after the comma before it',
+      text: `${head}units: [Lumen Cruiser, # the flagship's escort\n  Shardlight Escort]\n`,
+      edit: (d) => removeEntryEdit(d, 1),
+      expect: `${head}units: [Lumen Cruiser, # the flagship's escort\n  ]\n`,
+    },
+    {
+      name: 'remove a flow item on its own line takes that line',
+      text: `${head}units: [\n  Lumen Cruiser, # one\n  Shardlight Escort, # two\n  Lumen Destroyer # three\n]\n`,
+      edit: (d) => removeEntryEdit(d, 1),
+      expect: `${head}units: [\n  Lumen Cruiser, # one\n  Lumen Destroyer # three\n]\n`,
+    },
+    {
+      name: 'add in a CR-only file writes CR',
+      text: `${head}units:\n  - unit: Lumen Cruiser\n`.replace(/\n/g, '\r'),
+      edit: (d) => addUnitEdit(d, 'Shardlight Escort'),
+      expect: `${head}units:\n  - unit: Lumen Cruiser\n  - unit: Shardlight Escort\n`.replace(/\n/g, '\r'),
+    },
+    {
+      name: 'embark in a CR-only file writes CR',
+      text: `${head}units:\n  - unit: Dawnhold Carrier\n  - unit: Lumen Cruiser\n`.replace(/\n/g, '\r'),
+      edit: (d) => embarkEdit(d, 0, 'Lumen Bomber Wing'),
+      expect: `${head}units:\n  - unit: Dawnhold Carrier\n    embark:\n      - Lumen Bomber Wing\n  - unit: Lumen Cruiser\n`.replace(/\n/g, '\r'),
+    },
+    {
+      name: 'add to a one-line flow fleet without units puts them inside the braces',
+      text: `{name: T, faction: Myr-Valari, points: 500}\n`,
+      edit: (d) => addUnitEdit(d, 'Lumen Cruiser'),
+      expect: `{name: T, faction: Myr-Valari, points: 500, units: [Lumen Cruiser]}\n`,
+    },
+    {
+      name: 'add a card already fielded alone raises its count',
+      text: `${head}units:\n  - unit: Lumen Cruiser # flagship\n  - unit: Shardlight Escort\n`,
+      edit: (d) => addUnitEdit(d, 'Lumen Cruiser'),
+      expect: `${head}units:\n  - unit: Lumen Cruiser # flagship\n    count: 2\n  - unit: Shardlight Escort\n`,
+    },
+    {
+      name: 'add a card already fielded with a count raises that count',
+      text: `${head}units: [{unit: Shardlight Escort, count: 2}, Lumen Cruiser]\n`,
+      edit: (d) => addUnitEdit(d, 'Shardlight Escort'),
+      expect: `${head}units: [{unit: Shardlight Escort, count: 3}, Lumen Cruiser]\n`,
+    },
+    {
+      name: 'add a card fielded as a bare name in a flow list',
+      text: `${head}units: [Lumen Cruiser]\n`,
+      edit: (d) => addUnitEdit(d, 'Lumen Cruiser'),
+      expect: `${head}units: [{unit: Lumen Cruiser, count: 2}]\n`,
+    },
+    {
+      name: 'add a card fielded only as a carrier with embarked units adds an entry',
+      text: `${head}units:\n  - unit: Dawnhold Carrier\n    embark: [Lumen Bomber Wing]\n`,
+      edit: (d) => addUnitEdit(d, 'Dawnhold Carrier'),
+      expect: `${head}units:\n  - unit: Dawnhold Carrier\n    embark: [Lumen Bomber Wing]\n  - unit: Dawnhold Carrier\n`,
+    },
+    {
+      name: 'remove one of three lowers the count',
+      text: `${head}units:\n  - unit: Shardlight Escort\n    count: 3 # screen\n`,
+      edit: (d) => removeEntryEdit(d, 0, 'one'),
+      expect: `${head}units:\n  - unit: Shardlight Escort\n    count: 2 # screen\n`,
+    },
+    {
+      name: 'remove one of one removes the entry',
+      text: `${head}units:\n  - unit: Shardlight Escort\n  - Lumen Cruiser\n`,
+      edit: (d) => removeEntryEdit(d, 0, 'one'),
+      expect: `${head}units:\n  - Lumen Cruiser\n`,
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const doc = fleet(ws, c.text);
+      const edit = c.edit(doc);
+      assert.ok(edit, 'no edit');
+      assert.equal(applyEdit(doc.text, edit), c.expect);
+      const after = fleet(ws, c.expect);
+      assert.deepEqual(
+        after.problems.filter((p) => p.severity === 'error'),
+        [],
+      );
+    });
+  }
+
+  it('an entry whose anchor another entry uses is not removed (the alias would dangle), nor an alias edited as the entry it names', () => {
+    const doc = fleet(ws, `${head}units:\n  - &flag Lumen Cruiser\n  - *flag\n  - Dawnhold Carrier\n`);
+    assert.equal(removeEntryEdit(doc, 0), undefined);
+    // The alias reads as the first entry's text: an edit of "it" would change the first entry.
+    assert.equal(removeEntryEdit(doc, 1), undefined);
+    assert.equal(embarkEdit(doc, 1, 'Veilwing Fighter Wing'), undefined);
+    assert.equal(removeEntryEdit(doc, 1, 'one'), undefined);
+    assert.ok(removeEntryEdit(doc, 2));
+  });
+});

@@ -207,6 +207,19 @@ function usedAnchors(text: string, start: number, end: number): boolean {
   return false;
 }
 
+/**
+ * Whether item `index` is written where it stands: after the item before it and before the one
+ * after it. An alias (`- *flag`) reads as the anchored node, whose text is elsewhere: editing
+ * "it" would edit another entry.
+ */
+export function ownText(items: readonly { span: Span }[], index: number): boolean {
+  const item = items[index];
+  if (!item) return false;
+  const prev = items[index - 1];
+  const next = items[index + 1];
+  return (!prev || prev.span.end <= item.span.start) && (!next || item.span.end <= next.span.start);
+}
+
 /** How a key's list value is written: a block list, a flow list, nothing yet, or a single scalar. */
 export type ListStyle = { kind: 'block' } | { kind: 'flow'; open: number; close: number } | { kind: 'empty'; lineEnd: number } | { kind: 'scalar' };
 
@@ -291,7 +304,7 @@ function indentLines(item: string, indent: string): string {
  */
 export function removeItem(text: string, list: ListField<{ span: Span }>, index: number): OffsetEdit | undefined {
   const item = list.items[index];
-  if (!item) return undefined;
+  if (!item || !ownText(list.items, index)) return undefined;
   const style = styleOf(text, list);
   let edit: OffsetEdit | undefined;
   if (style.kind === 'flow') edit = removeFlowItem(text, style, list.items, index);
@@ -341,9 +354,7 @@ function removeFlowItem(text: string, style: { open: number; close: number }, it
       const lines = wholeLines(text, s, e);
       return { start: lines.start, end: lines.end, newText: '' };
     }
-    let b = s;
-    while (b > comma + 1 && (text[b - 1] === ' ' || text[b - 1] === '\t')) b--;
-    return { start: b, end: e, newText: '' };
+    return { start: s, end: e, newText: '' };
   }
   return { start: s, end: e, newText: '' };
 }

@@ -20,6 +20,7 @@ import {
   lineEnd,
   lineStart,
   matchingBracket,
+  ownText,
   removeItem,
   skipSpace,
   styleOf,
@@ -109,7 +110,8 @@ export function addUnitEdit(doc: FleetDocument, name: string, count = 1): Offset
     return textEdit(text, text.length, text.length, `${sep}units:\n  ${block.replace(/\n/g, '\n  ')}\n`);
   }
   const style = styleOf(text, doc.units);
-  const same = doc.units.items.find((e) => sameCard(e.unit.value, name) && !e.embark?.items.length);
+  const items = doc.units.items;
+  const same = items.find((e, i) => sameCard(e.unit.value, name) && !e.embark?.items.length && ownText(items, i));
   if (same && (same.count.value ?? 1) >= 1) {
     const raised = setCountEdit(doc, same, (same.count.value ?? 1) + n, style.kind === 'flow');
     if (raised) return raised;
@@ -140,7 +142,7 @@ function skipBack(text: string, root: { open: number; close: number }): number |
 export function removeEntryEdit(doc: FleetDocument, index: number, copies: 'all' | 'one' = 'all'): OffsetEdit | undefined {
   if (!doc.units || doc.unread) return undefined;
   const entry = doc.units.items[index];
-  if (!entry) return undefined;
+  if (!entry || !ownText(doc.units.items, index)) return undefined;
   const count = entry.count.value ?? 1;
   if (copies === 'one' && count > 1) return setCountEdit(doc, entry, count - 1, styleOf(doc.text, doc.units).kind === 'flow');
   return removeItem(doc.text, doc.units, index);
@@ -150,7 +152,7 @@ export function removeEntryEdit(doc: FleetDocument, index: number, copies: 'all'
 export function embarkEdit(doc: FleetDocument, index: number, name: string): OffsetEdit | undefined {
   const text = doc.text;
   const entry: FleetEntry | undefined = doc.units?.items[index];
-  if (!entry || !doc.units || doc.unread) return undefined;
+  if (!entry || !doc.units || doc.unread || !ownText(doc.units.items, index)) return undefined;
   const listStyle = styleOf(text, doc.units);
   const scalar = isScalarEntry(entry);
   if (listStyle.kind === 'flow') {
@@ -200,7 +202,7 @@ function flowMappingKey(text: string, entry: FleetEntry, pair: string): OffsetEd
 /** Takes embarked unit `embarkIndex` off entry `index`. */
 export function disembarkEdit(doc: FleetDocument, index: number, embarkIndex: number): OffsetEdit | undefined {
   const entry = doc.units?.items[index];
-  if (!entry?.embark || doc.unread) return undefined;
+  if (!entry?.embark || doc.unread || !ownText(doc.units!.items, index)) return undefined;
   const st = styleOf(doc.text, entry.embark);
   if (st.kind === 'scalar') {
     const only = entry.embark.items[0];
