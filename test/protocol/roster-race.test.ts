@@ -109,7 +109,13 @@ describe('the Fleet view never acts on another entry than the one clicked (stale
     assert.deepEqual(await units(), ['Shardlight Escort', 'Lumen Destroyer', 'Shardlight Escort', 'Lumen Cruiser', '3× Lumen Destroyer']);
     const redrawn = await tree();
     assert.ok('apply' in (await click(redrawn, { action: 'embark', entry: redrawn.entries[3]!, card: 'Veilwing Fighter Wing' })));
-    assert.deepEqual(await units(), ['Shardlight Escort', 'Lumen Destroyer', 'Shardlight Escort', 'Lumen Cruiser + Veilwing Fighter Wing', '3× Lumen Destroyer']);
+    assert.deepEqual(await units(), [
+      'Shardlight Escort',
+      'Lumen Destroyer',
+      'Shardlight Escort',
+      'Lumen Cruiser + Veilwing Fighter Wing',
+      '3× Lumen Destroyer',
+    ]);
   });
 
   it('Disembark after the entries were reordered: refused', async () => {

@@ -487,7 +487,8 @@ function statLineEdit(doc: FabledDocument, block: StatsBlock, line: string): Tex
   let bare = region;
   for (const c of comments) bare = bare.replace(c, '');
   const keys = [...bare.matchAll(/(?:^|[\s{,])([^\s:,{}[\]#"']+)[ \t]*:(?=\s|$)/g)].map((m) => m[1]!);
-  if (keys.length !== STAT_ORDER.length || new Set(keys).size !== keys.length || keys.some((k) => !(STAT_ORDER as readonly string[]).includes(k))) return undefined;
+  if (keys.length !== STAT_ORDER.length || new Set(keys).size !== keys.length || keys.some((k) => !(STAT_ORDER as readonly string[]).includes(k)))
+    return undefined;
   const value = `: "${line.replace(/["\\]/g, '')}"`;
   if (!comments.length) return edit(doc, { start: block.keySpan.end, end }, value);
   const ls = lineStart(text, block.keySpan.start);

@@ -148,8 +148,32 @@ export function skipSpace(text: string, off: number, lines: boolean): number {
 /** The offset of the `-` that introduces a block sequence item, when there is one. */
 export function dashBefore(text: string, itemStart: number): number | undefined {
   let k = itemStart - 1;
-  while (k >= 0 && ' \t\r\n'.includes(text[k]!)) k--;
+  for (;;) {
+    while (k >= 0 && ' \t\r\n'.includes(text[k]!)) k--;
+    // An anchor or a tag before the node ("- &flag Lumen Cruiser") is the item's too.
+    let j = k;
+    while (j >= 0 && !/\s/.test(text[j]!)) j--;
+    if (k >= 0 && /^[&!]/.test(text.slice(j + 1, k + 1))) {
+      k = j;
+      continue;
+    }
+    break;
+  }
   return k >= 0 && text[k] === '-' && (k === 0 || /[\s\uFEFF]/.test(text[k - 1]!)) ? k : undefined;
+}
+
+/** Where a node's properties (an anchor `&a`, a tag `!t`) start, when it has any; else the node's start. */
+export function propsStart(text: string, nodeStart: number): number {
+  let start = nodeStart;
+  let k = nodeStart - 1;
+  for (;;) {
+    while (k >= 0 && (text[k] === ' ' || text[k] === '\t')) k--;
+    let j = k;
+    while (j >= 0 && !/\s/.test(text[j]!) && !'[{,'.includes(text[j]!)) j--;
+    if (k < 0 || !/^[&!]/.test(text.slice(j + 1, k + 1))) return start;
+    start = j + 1;
+    k = j;
+  }
 }
 
 /** The bracket that closes the `[` or `{` at `open`, skipping quoted scalars, comments and nested collections. */
@@ -245,13 +269,7 @@ export function styleOf(text: string, list: { keySpan: Span }): ListStyle {
  * Appends an item to the list under `list`'s key: `blockItem` ("- ..." written with "\n") in a
  * block list or under an empty key (at `indentIfEmpty` columns), `flowItem` in a flow list.
  */
-export function appendItem(
-  text: string,
-  list: ListField<{ span: Span }>,
-  blockItem: string,
-  flowItem: string,
-  indentIfEmpty: number,
-): OffsetEdit | undefined {
+export function appendItem(text: string, list: ListField<{ span: Span }>, blockItem: string, flowItem: string, indentIfEmpty: number): OffsetEdit | undefined {
   const style = styleOf(text, list);
   const items = list.items;
   switch (style.kind) {
@@ -313,7 +331,13 @@ export function removeItem(text: string, list: ListField<{ span: Span }>, index:
     if (dash === undefined || item.span.start < list.keySpan.end) return undefined;
     const start = lineStart(text, dash);
     // Only whitespace may precede the dash on its line, or the line holds something else too.
-    if (text.slice(start, dash).replace(/^\uFEFF/, '').trim() !== '') return undefined;
+    if (
+      text
+        .slice(start, dash)
+        .replace(/^\uFEFF/, '')
+        .trim() !== ''
+    )
+      return undefined;
     const lines = wholeLines(text, dash, contentEnd(text, item.span));
     edit = { start: lines.start, end: lines.end, newText: '' };
   }
@@ -325,7 +349,7 @@ export function removeItem(text: string, list: ListField<{ span: Span }>, index:
 
 function removeFlowItem(text: string, style: { open: number; close: number }, items: { span: Span }[], index: number): OffsetEdit | undefined {
   const item = items[index]!;
-  const s = item.span.start;
+  const s = propsStart(text, item.span.start);
   const e = contentEnd(text, item.span);
   if (s < style.open || e > style.close) return undefined;
   // The item alone on its line(s): nothing but blanks before it on its first line.

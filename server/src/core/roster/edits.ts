@@ -21,6 +21,7 @@ import {
   lineStart,
   matchingBracket,
   ownText,
+  propsStart,
   removeItem,
   skipSpace,
   styleOf,
@@ -61,19 +62,32 @@ function setCountEdit(doc: FleetDocument, entry: FleetEntry, n: number, flowList
     if (entry.count.value === undefined || !/^\d+$/.test(text.slice(entry.count.span.start, entry.count.span.end))) return undefined;
     return textEdit(text, entry.count.span.start, entry.count.span.end, String(n));
   }
-  const unitText = text.slice(entry.unit.span.start, entry.unit.span.end);
-  if (isScalarEntry(entry)) {
-    if (flowList) return textEdit(text, entry.span.start, entry.span.end, `{unit: ${unitText}, count: ${n}}`);
-    const dash = dashBefore(text, entry.span.start);
-    if (dash === undefined || /[\r\n]/.test(unitText)) return undefined;
-    return textEdit(text, entry.span.start, entry.span.end, `unit: ${unitText}\n${' '.repeat(column(text, dash) + 2)}count: ${n}`);
-  }
+  if (isScalarEntry(entry)) return scalarToMapping(text, entry, flowList, [`count: ${n}`]);
   if (!entry.unit.keySpan) return undefined;
   if (isFlowEntry(text, entry)) return textEdit(text, entry.unit.span.end, entry.unit.span.end, `, count: ${n}`);
   // A block mapping: a line under the unit's, at its key's column.
   if (lineStart(text, entry.unit.keySpan.start) !== lineStart(text, entry.unit.span.end)) return undefined;
   const at = lineEnd(text, entry.unit.span.end);
   return textEdit(text, at, at, `\n${indentOf(text, entry.unit.keySpan.start)}count: ${n}`);
+}
+
+/**
+ * A bare-name entry ("- Lumen Cruiser", or "Lumen Cruiser" in a flow list) as a mapping with the
+ * unit and `pairs` ("count: 2", "embark:\n  - Wing" written with "\n" and two-space steps). An anchor
+ * stays on the name, and a comment on the entry's line stays on the unit's line.
+ */
+function scalarToMapping(text: string, entry: FleetEntry, flowList: boolean, pairs: string[], flowPairs = pairs): OffsetEdit | undefined {
+  const start = propsStart(text, entry.span.start);
+  const name = text.slice(start, entry.span.end);
+  if (/[\r\n]/.test(name)) return undefined;
+  if (flowList) return textEdit(text, start, entry.span.end, `{unit: ${name}, ${flowPairs.join(', ')}}`);
+  const dash = dashBefore(text, entry.span.start);
+  if (dash === undefined) return undefined;
+  const ind = ' '.repeat(column(text, dash) + 2);
+  const end = lineEnd(text, entry.span.end);
+  const rest = text.slice(entry.span.end, end);
+  if (rest.trim() !== '' && !rest.trim().startsWith('#')) return undefined;
+  return textEdit(text, start, end, `unit: ${name}${rest}` + pairs.map((p) => `\n${ind}${p.replace(/\n/g, `\n${ind}`)}`).join(''));
 }
 
 /** The top-level flow mapping a fleet is written as (`{name: X, faction: Y}`), when it is one. */
@@ -156,20 +170,14 @@ export function embarkEdit(doc: FleetDocument, index: number, name: string): Off
   const listStyle = styleOf(text, doc.units);
   const scalar = isScalarEntry(entry);
   if (listStyle.kind === 'flow') {
-    if (scalar) return textEdit(text, entry.span.start, entry.span.end, `{unit: ${text.slice(entry.span.start, entry.span.end)}, embark: [${flowScalar(name)}]}`);
+    if (scalar) return scalarToMapping(text, entry, true, [`embark: [${flowScalar(name)}]`]);
     if (entry.embark && styleOf(text, entry.embark).kind === 'flow') return appendItem(text, entry.embark, '', flowScalar(name), 0);
     if (!entry.embark && isFlowEntry(text, entry) && entry.unit.keySpan) return flowMappingKey(text, entry, `embark: [${flowScalar(name)}]`);
     return undefined;
   }
   if (listStyle.kind !== 'block') return undefined;
-  if (scalar) {
-    // "- Lumen Cruiser" becomes a mapping with the unit and its embark list.
-    const dash = dashBefore(text, entry.span.start);
-    const unitText = text.slice(entry.span.start, entry.span.end);
-    if (dash === undefined || /[\r\n]/.test(unitText)) return undefined;
-    const ind = ' '.repeat(column(text, dash) + 2);
-    return textEdit(text, entry.span.start, entry.span.end, `unit: ${unitText}\n${ind}embark:\n${ind}  - ${yamlScalar(name)}`);
-  }
+  // "- Lumen Cruiser" becomes a mapping with the unit and its embark list.
+  if (scalar) return scalarToMapping(text, entry, false, [`embark:\n  - ${yamlScalar(name)}`]);
   if (isFlowEntry(text, entry)) {
     if (entry.embark && styleOf(text, entry.embark).kind === 'flow') return appendItem(text, entry.embark, '', flowScalar(name), 0);
     if (!entry.embark && entry.unit.keySpan) return flowMappingKey(text, entry, `embark: [${flowScalar(name)}]`);
