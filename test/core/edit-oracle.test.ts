@@ -12,7 +12,10 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { Workspace } from '../../server/src/core/workspace';
-import type { FleetDocument } from '../../server/src/core/model/types';
+import type { FabledDocument, FleetDocument, Problem } from '../../server/src/core/model/types';
+import { applyEdits } from '../../server/src/core/model/edit';
+import { checkDocument } from '../../server/src/core/check';
+import { codeActions, type CodeActionData } from '../../server/src/core/features/codeActions';
 import { addUnitEdit, applyEdit, disembarkEdit, embarkEdit, removeEntryEdit, type OffsetEdit } from '../../server/src/core/roster/edits';
 import { yamlScalar } from '../../server/src/core/features/shared';
 import { MYR_UNITS } from '../protocol/fixtures';
@@ -362,5 +365,235 @@ describe('the edit oracle: every roster edit over fleets in every style people w
       ),
       propertySettings(600, 24_2026),
     );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Cards: the quick fixes and refactors on a card's stats and abilities
+
+const STAT_VALUES: [string, string][] = [
+  ['M', '9/6'],
+  ['BS', '5+'],
+  ['D', '7+'],
+  ['SH', '4'],
+  ['AC', '6+'],
+  ['HP', '5'],
+  ['LD', '6/3'],
+  ['CR', '7/2'],
+  ['T', '3'],
+];
+
+interface GenCard {
+  eol: Eol;
+  bom: boolean;
+  finalBreak: boolean;
+  form: 'mapping' | 'flow' | 'line';
+  /** Which stats are written (mapping forms), or how many leading ones (line form). */
+  present: boolean[];
+  lineCount: number;
+  /** A comment after each stat line (mapping), and comment lines between them. */
+  inlineComments: boolean[];
+  between: boolean[];
+  keyComment: boolean;
+  homebrew: boolean;
+  /** A rule of another class (Dogfighters on a Destroyer), with comments around it. */
+  misfit: boolean;
+  abilityComments: boolean;
+  afterStats: boolean;
+}
+
+const cardArb: fc.Arbitrary<GenCard> = fc.record({
+  eol: fc.constantFrom<Eol>('\n', '\r\n', '\r'),
+  bom: fc.boolean(),
+  finalBreak: fc.boolean(),
+  form: fc.constantFrom<GenCard['form']>('mapping', 'mapping', 'flow', 'line'),
+  present: fc.oneof(
+    fc.constant(Array.from({ length: 9 }, () => true)),
+    fc.array(fc.boolean(), { minLength: 9, maxLength: 9 }).map((p) => p.map((x, i) => x || i % 3 === 0)),
+  ),
+  lineCount: fc.integer({ min: 6, max: 9 }),
+  inlineComments: fc.array(fc.boolean(), { minLength: 9, maxLength: 9 }),
+  between: fc.array(fc.boolean(), { minLength: 9, maxLength: 9 }),
+  keyComment: fc.boolean(),
+  homebrew: fc.boolean(),
+  misfit: fc.boolean(),
+  abilityComments: fc.boolean(),
+  afterStats: fc.boolean(),
+});
+
+interface RenderedCard {
+  text: string;
+  lines: string[];
+  /** Line indices of the stats key and its value; of the misfit rule's own line. */
+  stats: [number, number];
+  misfit: number | undefined;
+  comments: Map<string, 'stats' | 'misfit' | 'other'>;
+}
+
+function renderCard(g: GenCard): RenderedCard {
+  const lines: string[] = [];
+  const comments = new Map<string, 'stats' | 'misfit' | 'other'>();
+  let n = 0;
+  const comment = (where: 'stats' | 'misfit' | 'other') => {
+    const id = `k${++n}`;
+    comments.set(id, where);
+    return `# ${id}`;
+  };
+  lines.push('faction: Myr-Valari', 'units:', '  - name: Oracle Ship', '    class: Destroyer', '    points: 145');
+  const s0 = lines.length;
+  if (g.form === 'line') {
+    const tokens = STAT_VALUES.slice(0, g.lineCount).map(([, v]) => v);
+    lines.push(`    stats: "${tokens.join(' ')}"${g.keyComment ? ` ${comment('stats')}` : ''}`);
+  } else if (g.form === 'flow') {
+    const pairs = STAT_VALUES.filter((_s, i) => g.present[i]).map(([k, v]) => `${k}: ${v}`);
+    if (g.homebrew) pairs.push('Q: 9');
+    lines.push(`    stats: {${pairs.join(', ')}}${g.keyComment ? ` ${comment('stats')}` : ''}`);
+  } else {
+    lines.push(`    stats:${g.keyComment ? ` ${comment('stats')}` : ''}`);
+    STAT_VALUES.forEach(([k, v], i) => {
+      if (!g.present[i]) return;
+      if (g.between[i] && lines.length > s0 + 1) lines.push(`      ${comment('stats')}`);
+      lines.push(`      ${k}: ${v}${g.inlineComments[i] ? `  ${comment('stats')}` : ''}`);
+    });
+    if (g.homebrew) lines.push('      Q: 9');
+  }
+  const s1 = lines.length - 1;
+  if (g.afterStats) lines.push(`    ${comment('other')}`);
+  lines.push('    weapons:', '      - Gun — Energy, 12", 2, 3', '    abilities:', '      - Hit & Run');
+  let misfit: number | undefined;
+  if (g.misfit) {
+    if (g.abilityComments) lines.push(`      ${comment('other')}`);
+    misfit = lines.length;
+    lines.push(`      - Dogfighters${g.abilityComments ? `  ${comment('misfit')}` : ''}`);
+    if (g.abilityComments) lines.push(`      ${comment('other')}`);
+  }
+  lines.push(`  # ${'end'}`);
+  const text = (g.bom ? '\uFEFF' : '') + lines.join(g.eol) + (g.finalBreak ? g.eol : '');
+  return { text, lines, stats: [s0, s1], misfit, comments };
+}
+
+function statsOf(doc: FabledDocument): Record<string, unknown> {
+  const card = doc.kind === 'fleet' ? undefined : doc.units[0];
+  return Object.fromEntries(Object.entries(card?.stats?.entries ?? {}).map(([k, e]) => [k, e?.value]));
+}
+
+function checkCard(ws: Workspace, g: GenCard, tried: Map<string, number>): void {
+  const r = renderCard(g);
+  const uri = 'file:///ws/cards/oracle.unit.yaml';
+  const doc = ws.set(uri, r.text)!;
+  assert.deepEqual(
+    doc.problems.filter((p) => p.code.startsWith('FS-YAML') && p.severity === 'error'),
+    [],
+    JSON.stringify(r.text),
+  );
+  const problems = checkDocument(doc, ws);
+  const card = doc.kind === 'fleet' ? undefined : doc.units[0];
+  assert.ok(card?.stats, JSON.stringify(r.text));
+  // Every action at the stats (the refactors, the missing-stat fix) and the misfit rule's fix.
+  const at = (p: Problem | undefined, range: { start: number; end: number }) => codeActions(doc, range, p ? [p] : problems, ws);
+  const actions: { a: CodeActionData; kind: 'stats' | 'misfit' }[] = [];
+  for (const a of at(undefined, { start: card.stats.keySpan.start, end: card.stats.keySpan.start })) actions.push({ a, kind: 'stats' });
+  const missing = problems.find((p) => p.code === 'FS-STAT-MISSING');
+  if (missing) for (const a of at(missing, missing.span)) if (/missing/.test(a.title)) actions.push({ a, kind: 'stats' });
+  const misfit = problems.find((p) => p.code === 'FS-UNIVERSAL-RULE-CLASS');
+  if (g.misfit) {
+    assert.ok(misfit, 'the misfit rule is flagged');
+    const fix = at(misfit, misfit.span).find((a) => /^Remove Dogfighters/.test(a.title));
+    assert.ok(fix, 'the misfit rule can be removed');
+    actions.push({ a: fix, kind: 'misfit' });
+  }
+  // The refactor to one stat line is offered only when the mapping holds nothing a line cannot.
+  const toLine = actions.find((x) => /one stat line/.test(x.a.title));
+  if (g.form !== 'line' && (g.homebrew || g.present.some((p) => !p))) assert.equal(toLine, undefined, `offered over ${JSON.stringify(r.text)}`);
+  for (const { a, kind } of actions) {
+    const what = /^Add the missing/.test(a.title) ? 'Add the missing stats' : a.title;
+    tried.set(what, (tried.get(what) ?? 0) + 1);
+    const text = applyEdits(
+      r.text,
+      a.edits.map((e) => ({ start: e.span.start, end: e.span.end, newText: e.newText })),
+    );
+    const ctx = `${a.title}\nbefore: ${JSON.stringify(r.text)}\nafter:  ${JSON.stringify(text)}`;
+    const after = ws.set(uri, text)!;
+    assert.deepEqual(
+      after.problems.filter((p) => p.severity === 'error').map((p) => `${p.code} ${p.message}`),
+      [],
+      ctx,
+    );
+    if (g.eol === '\n') assert.ok(!text.includes('\r'), `a CR in an LF file: ${ctx}`);
+    if (g.eol === '\r') assert.ok(!text.includes('\n'), `an LF in a CR file: ${ctx}`);
+    if (g.eol === '\r\n') assert.ok(!/\r(?!\n)|(?<!\r)\n/.test(text), `a lone CR or LF in a CRLF file: ${ctx}`);
+    assert.equal(text.startsWith('\uFEFF'), g.bom, ctx);
+    // Only the target's lines: the stats' (a comment line may go above the key), or the misfit rule's.
+    const b = splitLines(r.text, g.eol);
+    const l = splitLines(text, g.eol);
+    const [t0, t1] = kind === 'stats' ? r.stats : [r.misfit!, r.misfit!];
+    const tail = b.length - 1 - t1;
+    assert.deepEqual(l.slice(0, t0), b.slice(0, t0), `a line before the target's changed: ${ctx}`);
+    assert.deepEqual(l.slice(l.length - tail), b.slice(b.length - tail), `a line after the target's changed: ${ctx}`);
+    // Every comment stays, once (the removed rule's own line's may go with it); so does a homebrew stat.
+    const ids = new Map<string, number>();
+    for (const m of text.matchAll(/# (k\d+)\b/g)) ids.set(m[1]!, (ids.get(m[1]!) ?? 0) + 1);
+    for (const [id, where] of r.comments) if (!(kind === 'misfit' && where === 'misfit')) assert.equal(ids.get(id), 1, `comment ${id} lost: ${ctx}`);
+    if (g.homebrew && g.form !== 'line') assert.match(text, /\bQ: 9\b/, `the homebrew stat lost: ${ctx}`);
+    // And it does what it says.
+    if (/missing/.test(a.title)) assert.equal(checkDocument(after, ws).filter((p) => p.code === 'FS-STAT-MISSING').length, 0, ctx);
+    else if (kind === 'stats') assert.deepEqual(statsOf(after), statsOf(doc), ctx);
+    else assert.ok(!/Dogfighters/.test(text) && /- Hit & Run/.test(text), ctx);
+  }
+}
+
+describe('the edit oracle: every quick fix and refactor over cards in every style people write', () => {
+  const ws = workspace();
+  it('leaves the card readable and as asked, changes only its target’s lines, keeps line endings, comments and homebrew keys', () => {
+    const tried = new Map<string, number>();
+    fc.assert(
+      fc.property(cardArb, (g) => checkCard(ws, g, tried)),
+      propertySettings(300, 24_2027),
+    );
+    // Each kind of action was tried on many cards.
+    for (const what of ['Write the stats as one stat line', 'Write the stats as a mapping (one key per stat)', 'Add the missing stats', 'Remove Dogfighters'])
+      assert.ok((tried.get(what) ?? 0) >= 20, `${what}: tried ${tried.get(what) ?? 0} times (${JSON.stringify([...tried])})`);
+  });
+});
+
+describe('the quick fixes and refactors in the cases #24 found', () => {
+  const ws = workspace();
+  const uri = 'file:///ws/cards/case.unit.yaml';
+  const head = 'faction: Myr-Valari\nunits:\n  - name: Case Ship\n    class: Destroyer\n    points: 145\n';
+  const tail = '    weapons:\n      - Gun — Energy, 12", 2, 3\n';
+  const refactor = (text: string) => {
+    const doc = ws.set(uri, text)!;
+    const off = text.indexOf('stats:');
+    return codeActions(doc, { start: off, end: off }, []).find((a) => a.kind === 'refactor.rewrite');
+  };
+  const stats = 'M: 9/6\n      BS: 5+\n      D: 7+\n      SH: 4\n      AC: 6+\n      HP: 5\n      LD: 6/3\n      CR: 7/2\n      T: 3';
+
+  it('"Write the stats as one stat line" keeps the mapping’s comments, as comment lines above the key', () => {
+    const text = `${head}    stats: # the hull\n      ${stats.replace('SH: 4', 'SH: 4 # shields up')}\n      # crew below\n${tail}`;
+    const a = refactor(text);
+    assert.ok(a && /one stat line/.test(a.title));
+    const after = applyEdits(
+      text,
+      a.edits.map((e) => ({ start: e.span.start, end: e.span.end, newText: e.newText })),
+    );
+    assert.equal(after, `${head}    # the hull\n    # shields up\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n      # crew below\n${tail}`);
+  });
+
+  it('"Write the stats as one stat line" is not offered over a homebrew stat (Q: 9), which a line cannot hold', () => {
+    assert.equal(refactor(`${head}    stats:\n      ${stats}\n      Q: 9\n${tail}`), undefined);
+    assert.equal(refactor(`${head}    stats: {M: 9/6, BS: 5+, D: 7+, SH: 4, AC: 6+, HP: 5, LD: 6/3, CR: 7/2, T: 3, Q: 9}\n${tail}`), undefined);
+  });
+
+  it('"Add the missing stat" writes the file’s line ending (CRLF) and keeps the last stat’s comment on its line', () => {
+    const text = `${head}    stats:\n      ${stats.replace('\n      T: 3', ' # crew')}\n${tail}`.replace(/\n/g, '\r\n');
+    const doc = ws.set(uri, text)!;
+    const p = checkDocument(doc, ws).find((x) => x.code === 'FS-STAT-MISSING')!;
+    const a = codeActions(doc, p.span, [p], ws).find((x) => /missing/.test(x.title))!;
+    const after = applyEdits(
+      text,
+      a.edits.map((e) => ({ start: e.span.start, end: e.span.end, newText: e.newText })),
+    );
+    assert.match(after, /\r\n {6}CR: 7\/2 # crew\r\n {6}T: —\r\n {4}weapons:/);
+    assert.ok(!/(?<!\r)\n/.test(after));
   });
 });
