@@ -16,6 +16,7 @@ import type { FabledDocument, FleetDocument, Problem } from '../../server/src/co
 import { applyEdits } from '../../server/src/core/model/edit';
 import { checkDocument } from '../../server/src/core/check';
 import { codeActions, type CodeActionData } from '../../server/src/core/features/codeActions';
+import { complete } from '../../server/src/core/features/completion';
 import { addUnitEdit, applyEdit, disembarkEdit, embarkEdit, removeEntryEdit, type OffsetEdit } from '../../server/src/core/roster/edits';
 import { yamlScalar } from '../../server/src/core/features/shared';
 import { MYR_UNITS } from '../protocol/fixtures';
@@ -596,4 +597,18 @@ describe('the quick fixes and refactors in the cases #24 found', () => {
     assert.match(after, /\r\n {6}CR: 7\/2 # crew\r\n {6}T: —\r\n {4}weapons:/);
     assert.ok(!/(?<!\r)\n/.test(after));
   });
+});
+
+describe('completion templates go in with the file’s line ending', () => {
+  for (const eol of ['\r\n', '\r'] as const) {
+    it(`a card template and a list key in a ${JSON.stringify(eol)} file`, () => {
+      const ws = workspace();
+      const text = `faction: Myr-Valari${eol}units:${eol}  - `;
+      const doc = ws.set('file:///ws/cards/new.unit.yaml', text)!;
+      const items = complete(doc, ws, text, text.length).items;
+      const multi = items.filter((i) => /[\r\n]/.test(i.insertText));
+      assert.ok(multi.length > 0, items.map((i) => i.label).join(', '));
+      for (const i of multi) assert.equal(i.insertText.replace(/\r\n|\r|\n/g, '|'), i.insertText.split(eol).join('|'), `${i.label}: ${JSON.stringify(i.insertText)}`);
+    });
+  }
 });
