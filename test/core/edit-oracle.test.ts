@@ -608,7 +608,8 @@ describe('completion templates go in with the file’s line ending', () => {
       const items = complete(doc, ws, text, text.length).items;
       const multi = items.filter((i) => /[\r\n]/.test(i.insertText));
       assert.ok(multi.length > 0, items.map((i) => i.label).join(', '));
-      for (const i of multi) assert.equal(i.insertText.replace(/\r\n|\r|\n/g, '|'), i.insertText.split(eol).join('|'), `${i.label}: ${JSON.stringify(i.insertText)}`);
+      for (const i of multi)
+        assert.equal(i.insertText.replace(/\r\n|\r|\n/g, '|'), i.insertText.split(eol).join('|'), `${i.label}: ${JSON.stringify(i.insertText)}`);
     });
   }
 });

@@ -24,7 +24,6 @@ import {
   type RequestHandler,
   type RequestType,
   type SymbolInformation,
-  type TextEdit,
   type WorkspaceSymbolParams,
 } from 'vscode-languageserver/node';
 import { hover } from '../core/features/hover';

@@ -70,7 +70,8 @@ export type RosterRefusal = { refused: 'stale' | 'cannot'; message: string };
 
 export const STALE: RosterRefusal = {
   refused: 'stale',
-  message: 'The fleet list changed since the Fleet view was drawn, so the entry it named may be another now. Nothing was changed; the view is redrawn: try again.',
+  message:
+    'The fleet list changed since the Fleet view was drawn, so the entry it named may be another now. Nothing was changed; the view is redrawn: try again.',
 };
 
 const CANNOT: RosterRefusal = {

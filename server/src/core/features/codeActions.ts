@@ -3,7 +3,7 @@
  * The validator puts the preferred replacement texts in `Problem.data.replacements`; the fixes that
  * need more than a replacement (missing stats, removing a misplaced rule) are built here.
  */
-import type { Ability, FabledDocument, FleetDocument, FleetEntry, Problem, Span, StatsBlock, UnitCard } from '../model/types';
+import type { Ability, FabledDocument, FleetDocument, Problem, Span, StatsBlock, UnitCard } from '../model/types';
 import { LAUNCH_BAY, MOVEMENT_STICKS, STATS, STAT_ORDER, type StatName } from '../rules/data';
 import type { Workspace } from '../workspace';
 import { CODES } from '../model/codes';
