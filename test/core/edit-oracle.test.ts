@@ -631,3 +631,38 @@ describe('completion templates go in with the file’s line ending', () => {
     });
   }
 });
+
+describe('copying an ability’s definition from another card', () => {
+  const card = (name: string, abilities: string) =>
+    `faction: Myr-Valari\nunits:\n  - name: ${name}\n    class: Destroyer\n    points: 145\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n    weapons:\n      - Gun — Energy, 12", 2, 3\n    abilities: ${abilities}\n`;
+  for (const [style, list, expect] of [
+    ['a flow list', '[Hit & Run, Ember Shroud]', '[Hit & Run, {name: Ember Shroud, text: "Enemies get -1 BS, always."}]'],
+    [
+      'a block list, CRLF',
+      '\n      - Ember Shroud  # from the codex\n      - Hit & Run',
+      '\n      - name: Ember Shroud\n        text: "Enemies get -1 BS, always."  # from the codex\n      - Hit & Run',
+    ],
+  ] as const) {
+    it(`in ${style}: the definition in that list’s style, the file still readable`, () => {
+      const ws = workspace();
+      ws.set('file:///ws/cards/def.unit.yaml', card('Definer', '\n      - name: Ember Shroud\n        text: "Enemies get -1 BS, always."'));
+      const eol = style.includes('CRLF') ? '\r\n' : '\n';
+      const text = card('Copier', list).replace(/\n/g, eol);
+      const doc = ws.set('file:///ws/cards/copy.unit.yaml', text)!;
+      const problems = checkDocument(doc, ws);
+      const p = problems.find((x) => x.code === 'FS-ABILITY-UNKNOWN')!;
+      assert.ok(p, problems.map((x) => x.code).join(', '));
+      const a = codeActions(doc, p.span, problems, ws).find((x) => /^Copy the definition/.test(x.title))!;
+      const after = applyEdits(
+        text,
+        a.edits.map((e) => ({ start: e.span.start, end: e.span.end, newText: e.newText })),
+      );
+      assert.equal(after, card('Copier', expect).replace(/\n/g, eol));
+      // Readable, and no error that was not there before (the two abilities take more slots than a Destroyer has).
+      const errors = (ps: Problem[]) => ps.filter((x) => x.severity === 'error' && x.code !== 'FS-ABILITY-UNKNOWN').map((x) => `${x.code} ${x.message}`);
+      const fixed = ws.set('file:///ws/cards/copy.unit.yaml', after)!;
+      assert.deepEqual(errors(checkDocument(fixed, ws)), errors(problems));
+      assert.ok(!checkDocument(fixed, ws).some((x) => x.code === 'FS-ABILITY-UNKNOWN'));
+    });
+  }
+});

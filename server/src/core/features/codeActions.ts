@@ -224,15 +224,18 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
     case 'FS-ABILITY-UNKNOWN': {
       const a = card?.abilities?.items.find((x) => within(x.span, p.span.start));
       const def = a && card && ws ? definedElsewhere(ws, card, a) : undefined;
-      if (a && def) {
-        const col = a.span.start - (doc.text.lastIndexOf('\n', a.span.start - 1) + 1);
-        const lines = [`name: ${yamlScalar(def.ability.name.value!)}`];
-        if (def.ability.text?.value) lines.push(`text: ${yamlScalar(def.ability.text.value)}`);
-        if (def.ability.range?.value !== undefined) lines.push(`range: ${def.ability.range.value}"`);
+      if (a && def && card?.abilities) {
+        // In a flow list ("abilities: [A, B]") the definition is a flow mapping, on the item's place.
+        const flow = styleOf(doc.text, card.abilities).kind === 'flow';
+        const scalar = flow ? flowScalar : yamlScalar;
+        const pairs = [`name: ${scalar(def.ability.name.value!)}`];
+        if (def.ability.text?.value) pairs.push(`text: ${scalar(def.ability.text.value)}`);
+        if (def.ability.range?.value !== undefined) pairs.push(`range: ${def.ability.range.value}"`);
+        const newText = flow ? `{${pairs.join(', ')}}` : pairs.join('\n' + ' '.repeat(a.span.start - lineStart(doc.text, a.span.start)));
         out.push({
           title: `Copy the definition of ${def.ability.name.value} from ${def.card.name.value}`,
           kind: 'quickfix',
-          edits: [edit(doc, { start: a.span.start, end: contentEnd(doc.text, a.span) }, lines.join('\n' + ' '.repeat(col)))],
+          edits: [edit(doc, { start: a.span.start, end: contentEnd(doc.text, a.span) }, newText)],
           problem: p,
           isPreferred: true,
         });
@@ -260,6 +263,12 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
     }
   }
   return out;
+}
+
+/** A scalar inside a flow collection, where `,` `[` `]` `{` `}` end a plain scalar. */
+function flowScalar(s: string): string {
+  const plain = yamlScalar(s);
+  return plain.startsWith('"') || !/[,[\]{}]/.test(plain) ? plain : JSON.stringify(s);
 }
 
 /** The same-named ability as a mapping with text on another card of the card's faction. */
