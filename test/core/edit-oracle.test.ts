@@ -418,6 +418,7 @@ interface GenCard {
   /** A rule of another class (Dogfighters on a Destroyer), with comments around it. */
   misfit: boolean;
   abilityComments: boolean;
+  abilitiesFlow: boolean;
   afterStats: boolean;
 }
 
@@ -437,6 +438,7 @@ const cardArb: fc.Arbitrary<GenCard> = fc.record({
   homebrew: fc.boolean(),
   misfit: fc.boolean(),
   abilityComments: fc.boolean(),
+  abilitiesFlow: fc.boolean(),
   afterStats: fc.boolean(),
 });
 
@@ -478,9 +480,14 @@ function renderCard(g: GenCard): RenderedCard {
   }
   const s1 = lines.length - 1;
   if (g.afterStats) lines.push(`    ${comment('other')}`);
-  lines.push('    weapons:', '      - Gun — Energy, 12", 2, 3', '    abilities:', '      - Hit & Run');
+  lines.push('    weapons:', '      - Gun — Energy, 12", 2, 3');
   let misfit: number | undefined;
-  if (g.misfit) {
+  if (g.abilitiesFlow) {
+    // One line holds them all: its comment is the list's, and stays.
+    if (g.misfit) misfit = lines.length;
+    lines.push(`    abilities: [Hit & Run${g.misfit ? ', Dogfighters' : ''}]${g.abilityComments ? ` ${comment('other')}` : ''}`);
+  } else lines.push('    abilities:', '      - Hit & Run');
+  if (g.misfit && !g.abilitiesFlow) {
     if (g.abilityComments) lines.push(`      ${comment('other')}`);
     misfit = lines.length;
     lines.push(`      - Dogfighters${g.abilityComments ? `  ${comment('misfit')}` : ''}`);
@@ -557,7 +564,7 @@ function checkCard(ws: Workspace, g: GenCard, tried: Map<string, number>): void 
     // And it does what it says.
     if (/missing/.test(a.title)) assert.equal(checkDocument(after, ws).filter((p) => p.code === 'FS-STAT-MISSING').length, 0, ctx);
     else if (kind === 'stats') assert.deepEqual(statsOf(after), statsOf(doc), ctx);
-    else assert.ok(!/Dogfighters/.test(text) && /- Hit & Run/.test(text), ctx);
+    else assert.ok(!/Dogfighters/.test(text) && /Hit & Run/.test(text), ctx);
   }
 }
 
