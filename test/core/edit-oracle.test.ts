@@ -79,6 +79,8 @@ interface GenFleet {
   tabAfterDash: boolean;
   trailingComma: boolean;
   headComment: boolean;
+  /** The points limit (the fixes' runs set it low, so that the fleet is over it). */
+  points?: number;
   tail: 'none' | 'comment' | 'objectives';
   entries: GenEntry[];
 }
@@ -158,7 +160,7 @@ function render(g: GenFleet): Rendered {
   if (!flowRoot) {
     push('name: Oracle Fleet', -1);
     push('faction: Myr-Valari', -1);
-    push('points: 2000', -1);
+    push(`points: ${g.points ?? 2000}`, -1);
   }
   const flowEntry = (e: GenEntry, i: number): string => {
     const anchor = e.anchor ? `&a${i} ` : '';
@@ -170,7 +172,10 @@ function render(g: GenFleet): Rendered {
   };
   if (flowRoot) {
     const units = g.list === 'flowRoot' ? `, units: [${g.entries.map(flowEntry).join(', ')}${g.trailingComma ? ',' : ''}]` : '';
-    push(`{name: Oracle Fleet, faction: Myr-Valari, points: 2000${units}}${g.entries.some((e) => e.inline) ? ` ${comment('list')}` : ''}`, 'list');
+    push(
+      `{name: Oracle Fleet, faction: Myr-Valari, points: ${g.points ?? 2000}${units}}${g.entries.some((e) => e.inline) ? ` ${comment('list')}` : ''}`,
+      'list',
+    );
   } else if (g.list === 'none') {
     // No units yet.
   } else if (g.list === 'flow') {
@@ -309,7 +314,14 @@ function readEntries(doc: FleetDocument): Model[] {
   }));
 }
 
-function check(ws: Workspace, g: GenFleet, op: Op): void {
+/** What an edit should leave: the entries, the entries whose lines may change, whether it removes `targets[0]`. */
+interface Want {
+  entries: Model[];
+  targets: number[];
+  removes: boolean;
+}
+
+function readFleet(ws: Workspace, g: GenFleet): { r: Rendered; doc: FleetDocument } {
   const r = render(g);
   const doc = ws.set('file:///ws/fleets/oracle.fleet.yaml', r.text) as FleetDocument;
   // A fleet without units yet says so (FS-MISSING-FIELD); nothing else is wrong with it.
@@ -320,6 +332,11 @@ function check(ws: Workspace, g: GenFleet, op: Op): void {
     g.entries.map((e) => ({ name: e.name, count: e.count, embark: e.embark?.names ?? [] })),
     'the generated fleet reads as generated',
   );
+  return { r, doc };
+}
+
+function check(ws: Workspace, g: GenFleet, op: Op): void {
+  const { r, doc } = readFleet(ws, g);
   const want = expected(g, op);
   const edit = editFor(doc, op);
   if (!want) {
@@ -327,8 +344,19 @@ function check(ws: Workspace, g: GenFleet, op: Op): void {
     return;
   }
   assert.ok(edit, `no edit for ${JSON.stringify(op)} in:\n${JSON.stringify(r.text)}`);
-  const text = applyEdit(r.text, edit);
-  const ctx = `${JSON.stringify(op)}\nbefore: ${JSON.stringify(r.text)}\nafter:  ${JSON.stringify(text)}`;
+  verify(
+    ws,
+    g,
+    r,
+    applyEdit(r.text, edit),
+    { entries: want.entries, targets: want.target >= 0 ? [want.target] : [], removes: want.removes },
+    JSON.stringify(op),
+  );
+}
+
+/** The oracle: `text` (the edited fleet) against what `want` says it should be. */
+function verify(ws: Workspace, g: GenFleet, r: Rendered, text: string, want: Want, what: string): void {
+  const ctx = `${what}\nbefore: ${JSON.stringify(r.text)}\nafter:  ${JSON.stringify(text)}`;
   const after = ws.set('file:///ws/fleets/oracle.fleet.yaml', text) as FleetDocument;
   // Readable, and it means what the user asked for.
   assert.deepEqual(
@@ -350,7 +378,7 @@ function check(ws: Workspace, g: GenFleet, op: Op): void {
   let region: number[];
   if (g.list === 'flow' || g.list === 'flowRoot' || g.list === 'noneFlow') region = own('list');
   else if (g.list === 'none') region = [b.length - 0.5];
-  else if (want.target >= 0) region = own(want.target);
+  else if (want.targets.length) region = want.targets.flatMap((t) => own(t));
   else if (g.list === 'flowLines') region = own(g.entries.length - 1);
   else region = [Math.max(...own(g.entries.length - 1)) + 0.5];
   const t0 = Math.ceil(Math.min(...region));
@@ -359,18 +387,74 @@ function check(ws: Workspace, g: GenFleet, op: Op): void {
   assert.deepEqual(a.slice(0, t0), b.slice(0, t0), `a line before the target's changed: ${ctx}`);
   assert.deepEqual(a.slice(a.length - tail), b.slice(b.length - tail), `a line after the target's changed: ${ctx}`);
   assert.ok(a.length - tail >= t0, ctx);
-  if (want.removes && g.list === 'block') {
+  const removed = want.removes ? want.targets[0] : undefined;
+  if (removed !== undefined && g.list === 'block') {
     // Exactly the entry's own lines go, nothing else.
-    const kept = r.lines.filter((l) => l.owner !== want.target).map((l) => l.text);
+    const kept = r.lines.filter((l) => l.owner !== removed).map((l) => l.text);
     const trim = (s: string) => (s.endsWith(g.eol) ? s.slice(0, -g.eol.length) : s);
     assert.equal(trim(text), (g.bom ? '\uFEFF' : '') + kept.join(g.eol), ctx);
   }
   // Every comment not on a removed entry's own lines stays, once.
   const ids = commentIds(text);
   for (const [id, owner] of r.comments) {
-    if (want.removes && owner === want.target) continue;
-    if (want.removes && owner === 'list' && (g.list === 'flow' || g.list === 'flowRoot')) continue;
+    if (removed !== undefined && owner === removed) continue;
+    if (removed !== undefined && owner === 'list' && (g.list === 'flow' || g.list === 'flowRoot')) continue;
     assert.equal(ids.get(id), 1, `comment ${id} lost: ${ctx}`);
+  }
+}
+
+/** Whether `f` passes the oracle (for a fix whose target is found among candidates). */
+function passes(f: () => void): string | undefined {
+  try {
+    f();
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/**
+ * The fleet's quick fixes (FS-FLEET-OVER: remove an entry or field fewer; FS-EMBARK-NO-BAY: move
+ * an embarked unit to a host with room): each must pass the oracle as one of the edits it may be.
+ */
+function checkFixes(ws: Workspace, g: GenFleet, tried: Map<string, number>): void {
+  const { r, doc } = readFleet(ws, g);
+  const problems = checkDocument(doc, ws);
+  const base = (): Model[] => g.entries.map((e) => ({ name: e.name, count: e.count, embark: [...(e.embark?.names ?? [])] }));
+  const n = g.entries.length;
+  for (const p of problems.filter((x) => x.code === 'FS-FLEET-OVER' || x.code === 'FS-EMBARK-NO-BAY')) {
+    for (const a of codeActions(doc, p.span, [p], ws)) {
+      const kind = a.title.split(' ')[0]!;
+      tried.set(kind, (tried.get(kind) ?? 0) + 1);
+      const text = applyEdits(
+        r.text,
+        a.edits.map((e) => ({ start: e.span.start, end: e.span.end, newText: e.newText })),
+      );
+      const candidates: Want[] = [];
+      for (let i = 0; i < n; i++) {
+        const m = base();
+        m.splice(i, 1);
+        candidates.push({ entries: m, targets: [i], removes: true });
+        for (let c = 1; c < g.entries[i]!.count; c++) {
+          const k = base();
+          k[i]!.count = c;
+          candidates.push({ entries: k, targets: [i], removes: false });
+        }
+        for (let j = 0; j < (g.entries[i]!.embark?.names.length ?? 0); j++)
+          for (let h = 0; h < n; h++) {
+            if (h === i) continue;
+            const k = base();
+            const [x] = k[i]!.embark.splice(j, 1);
+            k[h]!.embark.push(x!);
+            candidates.push({ entries: k, targets: [i, h], removes: false });
+          }
+      }
+      const why = candidates.map((w) => passes(() => verify(ws, g, r, text, w, a.title)));
+      assert.ok(
+        why.some((x) => x === undefined),
+        `"${a.title}" is none of the edits it may be:\n${why.find((x) => x && !/Expected values to be strictly deep-equal:\n\+ actual/.test(x)) ?? why[0]}`,
+      );
+    }
   }
 }
 
@@ -384,6 +468,14 @@ describe('the edit oracle: every roster edit over fleets in every style people w
       ),
       propertySettings(600, 24_2026),
     );
+  });
+  it('so do the fleet’s quick fixes: Remove and Field fewer (over the limit), Move (an embarked unit without a bay)', () => {
+    const tried = new Map<string, number>();
+    fc.assert(
+      fc.property(fleetArb, (g) => checkFixes(ws, { ...g, points: 400 }, tried)),
+      propertySettings(300, 24_2028),
+    );
+    for (const kind of ['Remove', 'Field', 'Move']) assert.ok((tried.get(kind) ?? 0) >= 20, `${kind}: tried ${tried.get(kind) ?? 0} times`);
   });
 });
 
