@@ -5,7 +5,7 @@
  * they change exactly their target and keep the file's line ending.
  */
 import { strict as assert } from 'node:assert';
-import type { CodeAction, Diagnostic, Position, TextEdit } from 'vscode-languageserver-protocol';
+import { InsertTextMode, type CodeAction, type CompletionList, type Diagnostic, type Position, type TextEdit } from 'vscode-languageserver-protocol';
 import { startServer, type Client } from './harness';
 import { FILES } from './fixtures';
 import type { RosterData, RosterEditResult } from '../../protocol';
@@ -109,6 +109,18 @@ describe('edits over stdio keep line endings and comments', function () {
       fixed,
       'name: Over\nfaction: Myr-Valari\npoints: 300\nunits:\n  # screen below\n\n# column 0\n  - unit: Shardlight Escort\n'.replace(/\n/g, '\r\n'),
     );
+  });
+
+  it('a lone-CR card: completion’s templates come with CR and as they are (no indentation added again)', async () => {
+    const text = 'faction: Myr-Valari\runits:\r  - ';
+    const uri = await c.open('cards/cr.unit.yaml', text);
+    const list = await c.request<CompletionList>('textDocument/completion', { textDocument: { uri }, position: positionAt(text, text.length) });
+    const multi = list.items.filter((i) => i.textEdit && /[\r\n]/.test(i.textEdit.newText));
+    assert.ok(multi.length > 0, list.items.map((i) => i.label).join(', '));
+    for (const i of multi) {
+      assert.ok(!i.textEdit!.newText.includes('\n'), `${i.label}: ${JSON.stringify(i.textEdit!.newText)}`);
+      assert.equal(i.insertTextMode, InsertTextMode.asIs, i.label);
+    }
   });
 
   it('a CRLF card: "Add the missing stat" writes CRLF', async () => {
