@@ -404,3 +404,32 @@ describe('roster edits never lose a word the user wrote (#24)', () => {
     assert.ok(removeEntryEdit(doc, 2));
   });
 });
+
+describe('Add without a units key keeps to the fleet’s YAML document', () => {
+  const ws = workspace();
+  for (const [name, text, expect] of [
+    [
+      'before a "..." that ends it',
+      '---\nname: T\nfaction: Myr-Valari\npoints: 500\n...\n',
+      '---\nname: T\nfaction: Myr-Valari\npoints: 500\nunits:\n  - unit: Lumen Cruiser\n...\n',
+    ],
+    [
+      'before a second document',
+      'name: T\nfaction: Myr-Valari\npoints: 500\n---\n# notes\n',
+      'name: T\nfaction: Myr-Valari\npoints: 500\nunits:\n  - unit: Lumen Cruiser\n---\n# notes\n',
+    ],
+    [
+      'at the end, after a leading "---"',
+      '---\nname: T\nfaction: Myr-Valari\npoints: 500',
+      '---\nname: T\nfaction: Myr-Valari\npoints: 500\nunits:\n  - unit: Lumen Cruiser\n',
+    ],
+  ] as const) {
+    it(name, () => {
+      const doc = fleet(ws, text);
+      const edit = addUnitEdit(doc, 'Lumen Cruiser');
+      assert.ok(edit);
+      assert.equal(applyEdit(text, edit), expect);
+      assert.deepEqual(entries(fleet(ws, expect)), ['Lumen Cruiser']);
+    });
+  }
+});

@@ -119,9 +119,11 @@ export function addUnitEdit(doc: FleetDocument, name: string, count = 1): Offset
       if (last === root.open) return textEdit(text, root.open + 1, root.open + 1, `units: [${flow}]`);
       return textEdit(text, last + 1, last + 1, text[last] === ',' ? ` units: [${flow}]` : `, units: [${flow}]`);
     }
-    // No units key: append one at the end of the file (top-level keys start at column 0).
-    const sep = text.length === 0 || /[\r\n]$/.test(text) ? '' : '\n';
-    return textEdit(text, text.length, text.length, `${sep}units:\n  ${block.replace(/\n/g, '\n  ')}\n`);
+    // No units key: one at the end of the fleet's document (top-level keys start at column 0), which
+    // is the end of the file unless a "..." or a second "---" ends it.
+    const at = documentEnd(text);
+    const sep = at === 0 || /[\r\n]$/.test(text.slice(0, at)) ? '' : '\n';
+    return textEdit(text, at, at, `${sep}units:\n  ${block.replace(/\n/g, '\n  ')}\n`);
   }
   const style = styleOf(text, doc.units);
   const items = doc.units.items;
@@ -131,6 +133,17 @@ export function addUnitEdit(doc: FleetDocument, name: string, count = 1): Offset
     if (raised) return raised;
   }
   return appendItem(text, doc.units, block, flow, column(text, doc.units.keySpan.start) + 2);
+}
+
+/** Where the file's first YAML document ends: before a line "..." or a "---" after its content, else the file's end. */
+function documentEnd(text: string): number {
+  let seen = false;
+  for (const m of text.matchAll(/^(---|\.\.\.)(?=[ \t]*(?:#.*)?$)|^[^\s#][^\r\n]*/gm)) {
+    const marker = m[1];
+    if (marker === '...' || (marker === '---' && seen)) return m.index;
+    if (!marker) seen = true;
+  }
+  return text.length;
 }
 
 /** The last character before `root.close` that is not a blank or in a comment (or `root.open`). */
