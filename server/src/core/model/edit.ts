@@ -109,12 +109,8 @@ export function contentEnd(text: string, span: Span): number {
     while (e > span.start && /\s/.test(text[e - 1]!)) e--;
     const ls = Math.max(span.start, lineStart(text, e));
     const line = text.slice(ls, e);
+    // A comment line after the node, or the next item's indentation and "-", is not the node's.
     if (ls > span.start && (blankOrComment(line) || /^[ \t-]*$/.test(line))) {
-      e = ls;
-      continue;
-    }
-    // A trailing "- " of the next item on the node's last line is not the node's either.
-    if (ls > span.start && /^[ \t]*-$/.test(line)) {
       e = ls;
       continue;
     }
