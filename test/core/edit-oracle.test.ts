@@ -11,6 +11,7 @@
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
+import YAML from 'yaml';
 import { Workspace } from '../../server/src/core/workspace';
 import type { FabledDocument, FleetDocument, Problem } from '../../server/src/core/model/types';
 import { applyEdits } from '../../server/src/core/model/edit';
@@ -76,7 +77,8 @@ interface GenFleet {
   /** The units list's style; `flowRoot`: the whole fleet one flow mapping; `none`, `noneFlow`: no units key yet. */
   list: 'block' | 'flow' | 'flowLines' | 'flowRoot' | 'none' | 'noneFlow';
   dashIndent: number;
-  tabAfterDash: boolean;
+  /** What follows a dash: a space, a tab, or several spaces. */
+  afterDash: ' ' | '\t' | '   ';
   trailingComma: boolean;
   headComment: boolean;
   /** The points limit (the fixes' runs set it low, so that the fleet is over it). */
@@ -118,7 +120,7 @@ const fleetArb: fc.Arbitrary<GenFleet> = fc
     finalBreak: fc.boolean(),
     list: fc.constantFrom<GenFleet['list']>('block', 'block', 'block', 'flow', 'flowLines', 'flowLines', 'flowRoot', 'none', 'noneFlow'),
     dashIndent: fc.constantFrom(0, 2),
-    tabAfterDash: fc.boolean(),
+    afterDash: fc.constantFrom<GenFleet['afterDash']>(' ', ' ', '\t', '   '),
     trailingComma: fc.boolean(),
     headComment: fc.boolean(),
     tail: fc.constantFrom<GenFleet['tail']>('none', 'comment', 'objectives'),
@@ -193,8 +195,8 @@ function render(g: GenFleet): Rendered {
   } else {
     push(`units:${g.headComment ? ` ${comment(-1)}` : ''}`, -1);
     const d = ' '.repeat(g.dashIndent);
-    const sep = g.tabAfterDash ? '\t' : ' ';
-    const k = ' '.repeat(g.dashIndent + 2);
+    const sep = g.afterDash;
+    const k = ' '.repeat(g.dashIndent + 1 + sep.length);
     g.entries.forEach((e, i) => {
       const inline = () => (e.inline ? `  ${comment(i)}` : '');
       if (e.form === 'scalar') push(`${d}-${sep}${e.anchor ? `&a${i} ` : ''}${yamlScalar(e.name)}${inline()}`, i);
@@ -365,6 +367,10 @@ function verify(ws: Workspace, g: GenFleet, r: Rendered, text: string, want: Wan
     ctx,
   );
   assert.deepEqual(readEntries(after), want.entries, ctx);
+  // A second YAML parser reads it the same (after making lone CRs the line breaks YAML says they are),
+  // when it read the text before (it refuses a tab after a dash that starts a mapping, which ours reads).
+  if (YAML.parseDocument(r.text.replace(/\r\n?/g, '\n')).errors.length === 0)
+    assert.deepEqual(otherParser(text), want.entries, `the yaml package reads it otherwise: ${ctx}`);
   // The file's line ending, its byte order mark.
   if (g.eol === '\n') assert.ok(!text.includes('\r'), `a CR in an LF file: ${ctx}`);
   if (g.eol === '\r') assert.ok(!text.includes('\n'), `an LF in a CR file: ${ctx}`);
@@ -401,6 +407,23 @@ function verify(ws: Workspace, g: GenFleet, r: Rendered, text: string, want: Wan
     if (removed !== undefined && owner === 'list' && (g.list === 'flow' || g.list === 'flowRoot')) continue;
     assert.equal(ids.get(id), 1, `comment ${id} lost: ${ctx}`);
   }
+}
+
+/** The fleet's entries as the `yaml` package reads them (an independent parser). */
+function otherParser(text: string): Model[] {
+  const doc = YAML.parseDocument(text.replace(/\r\n?/g, '\n'));
+  assert.deepEqual(
+    doc.errors.map((e) => e.message),
+    [],
+    'the yaml package cannot read it',
+  );
+  const units = (doc.toJS() as { units?: unknown } | null)?.units;
+  if (!Array.isArray(units)) return [];
+  return units.map((u: unknown) => {
+    if (typeof u === 'string') return { name: u, count: 1, embark: [] };
+    const m = u as { unit: string; count?: number; embark?: string[] | string | null };
+    return { name: m.unit, count: m.count ?? 1, embark: m.embark == null ? [] : Array.isArray(m.embark) ? m.embark : [m.embark] };
+  });
 }
 
 /** Whether `f` passes the oracle (for a fix whose target is found among candidates). */

@@ -68,7 +68,7 @@ function setCountEdit(doc: FleetDocument, entry: FleetEntry, n: number, flowList
   // A block mapping: a line under the unit's, at its key's column.
   if (lineStart(text, entry.unit.keySpan.start) !== lineStart(text, entry.unit.span.end)) return undefined;
   const at = lineEnd(text, entry.unit.span.end);
-  return textEdit(text, at, at, `\n${indentOf(text, entry.unit.keySpan.start)}count: ${n}`);
+  return entryEdit(text, entry, at, at, `\n${indentOf(text, entry.unit.keySpan.start)}count: ${n}`);
 }
 
 /**
@@ -81,13 +81,26 @@ function scalarToMapping(text: string, entry: FleetEntry, flowList: boolean, pai
   const name = text.slice(start, entry.span.end);
   if (/[\r\n]/.test(name)) return undefined;
   if (flowList) return textEdit(text, start, entry.span.end, `{unit: ${name}, ${flowPairs.join(', ')}}`);
-  const dash = dashBefore(text, entry.span.start);
-  if (dash === undefined) return undefined;
-  const ind = ' '.repeat(column(text, dash) + 2);
+  if (dashBefore(text, entry.span.start) === undefined) return undefined;
+  // The new keys line up with "unit:", where the name starts now.
+  const ind = ' '.repeat(column(text, start));
   const end = lineEnd(text, entry.span.end);
   const rest = text.slice(entry.span.end, end);
   if (rest.trim() !== '' && !rest.trim().startsWith('#')) return undefined;
-  return textEdit(text, start, end, `unit: ${name}${rest}` + pairs.map((p) => `\n${ind}${p.replace(/\n/g, `\n${ind}`)}`).join(''));
+  return entryEdit(text, entry, start, end, `unit: ${name}${rest}` + pairs.map((p) => `\n${ind}${p.replace(/\n/g, `\n${ind}`)}`).join(''));
+}
+
+/**
+ * Replaces [start, end) of a block list's entry, which gives it keys on lines below its first.
+ * A tab after the entry's dash becomes a space: YAML indents with spaces, and a mapping of several
+ * keys after "-<tab>" is one that other YAML readers refuse (ours warns). Columns stay as they are.
+ */
+function entryEdit(text: string, entry: FleetEntry, start: number, end: number, newText: string): OffsetEdit {
+  const node = propsStart(text, entry.span.start);
+  const dash = dashBefore(text, entry.span.start);
+  const sep = dash === undefined ? '' : text.slice(dash + 1, node);
+  if (dash === undefined || !sep.includes('\t') || /[\r\n]/.test(sep) || start < node) return textEdit(text, start, end, newText);
+  return textEdit(text, dash + 1, end, sep.replace(/\t/g, ' ') + text.slice(node, start) + newText);
 }
 
 /** The top-level flow mapping a fleet is written as (`{name: X, faction: Y}`), when it is one. */
@@ -199,7 +212,7 @@ export function embarkEdit(doc: FleetDocument, index: number, name: string): Off
   const keyCol = column(text, entry.span.start);
   if (!entry.embark) {
     const at = lineEnd(text, contentEnd(text, entry.span));
-    return textEdit(text, at, at, `\n${' '.repeat(keyCol)}embark:\n${' '.repeat(keyCol + 2)}- ${yamlScalar(name)}`);
+    return entryEdit(text, entry, at, at, `\n${' '.repeat(keyCol)}embark:\n${' '.repeat(keyCol + 2)}- ${yamlScalar(name)}`);
   }
   const st = styleOf(text, entry.embark);
   if (st.kind === 'scalar') {
