@@ -664,6 +664,12 @@ function checkCard(ws: Workspace, g: GenCard, tried: Map<string, number>): void 
     if (g.eol === '\r') assert.ok(!text.includes('\n'), `an LF in a CR file: ${ctx}`);
     if (g.eol === '\r\n') assert.ok(!/\r(?!\n)|(?<!\r)\n/.test(text), `a lone CR or LF in a CRLF file: ${ctx}`);
     assert.equal(text.startsWith('\uFEFF'), g.bom, ctx);
+    // A second YAML parser reads it too.
+    assert.deepEqual(
+      YAML.parseDocument(text.replace(/\r\n?/g, '\n')).errors.map((e) => e.message),
+      [],
+      `the yaml package cannot read it: ${ctx}`,
+    );
     // Only the target's lines: the stats' (a comment line may go above the key), or the misfit rule's.
     const b = splitLines(r.text, g.eol);
     const l = splitLines(text, g.eol);
