@@ -47,8 +47,9 @@ export function eolOf(text: string): Eol {
 
 /** `newText` (written with "\n", "\r\n" or "\r") with the line ending of `text`. */
 export function withEol(text: string, newText: string): string {
+  if (!/[\r\n]/.test(newText)) return newText;
   const eol = eolOf(text);
-  return /[\r\n]/.test(newText) ? newText.replace(/\r\n|\r|\n/g, eol) : newText;
+  return newText.replace(/\r\n|\r|\n/g, eol);
 }
 
 /** An edit of `text`, its new text in the file's line ending. */
