@@ -10,7 +10,7 @@ import { CODES } from '../model/codes';
 import { bayCapacity } from '../model/derived';
 import { universalRule } from '../rules/lookup';
 import { fleetTotals } from '../fleetPoints';
-import { cardsOf, inStyleOf, within, yamlScalar } from './shared';
+import { cardsOf, flowScalar, inStyleOf, within, yamlScalar } from './shared';
 import { noun } from '../rules/words';
 import { commentsIn, contentEnd, lineEnd, lineStart, removeItem, styleOf, textEdit as offsetEdit, wholeLines, type OffsetEdit } from '../model/edit';
 import { disembarkEdit, embarkEdit, removeEntryEdit } from '../roster/edits';
@@ -263,12 +263,6 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
     }
   }
   return out;
-}
-
-/** A scalar inside a flow collection, where `,` `[` `]` `{` `}` end a plain scalar. */
-function flowScalar(s: string): string {
-  const plain = yamlScalar(s);
-  return plain.startsWith('"') || !/[,[\]{}]/.test(plain) ? plain : JSON.stringify(s);
 }
 
 /** The same-named ability as a mapping with text on another card of the card's faction. */

@@ -65,6 +65,12 @@ export function yamlScalar(s: string): string {
   return plainSafe ? s : doubleQuoted(s);
 }
 
+/** A name as a scalar inside a flow collection (`[A, B]`, `{unit: A}`), where `,` `[` `]` `{` `}` end a plain scalar. */
+export function flowScalar(s: string): string {
+  const plain = yamlScalar(s);
+  return plain.startsWith('"') || !/[,[\]{}]/.test(plain) ? plain : doubleQuoted(s);
+}
+
 /** `s` written in the quoting style of the value it replaces, when that style can hold it. */
 export function inStyleOf(old: string, s: string): string {
   if (/^'.*'$/s.test(old) && !hasControl(s)) return `'${s.replace(/'/g, "''")}'`;

@@ -9,7 +9,7 @@ import type { FleetDocument, FleetEntry, ListField, Field } from '../model/types
 import type { CardRef, Workspace } from '../workspace';
 import { LAUNCH_BAY, type UnitClass } from '../rules/data';
 import { bayCapacity } from '../model/derived';
-import { yamlScalar } from '../features/shared';
+import { flowScalar, yamlScalar } from '../features/shared';
 import {
   appendItem,
   applyEdit,
@@ -31,12 +31,6 @@ import {
 import { fleetTotals, type FleetTotals } from '../fleetPoints';
 
 export { applyEdit, type OffsetEdit };
-
-/** A name as a scalar inside a flow collection, where `,` `[` `]` `{` `}` end a plain scalar. */
-function flowScalar(s: string): string {
-  const plain = yamlScalar(s);
-  return plain.startsWith('"') || !/[,[\]{}]/.test(plain) ? plain : JSON.stringify(s);
-}
 
 function sameCard(a: string | undefined, b: string): boolean {
   return a !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
