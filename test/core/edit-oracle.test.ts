@@ -60,7 +60,9 @@ function workspace(): Workspace {
 
 interface GenEntry {
   name: string;
-  form: 'scalar' | 'map' | 'flowmap';
+  /** `alias`: `- *aK`, reading as entry `aliasOf` (which carries the anchor `&aK`). */
+  form: 'scalar' | 'map' | 'flowmap' | 'alias';
+  aliasOf?: number;
   count: number;
   embark: { names: string[]; style: 'block' | 'flow' } | undefined;
   anchor: boolean;
@@ -101,7 +103,7 @@ const entryArb: fc.Arbitrary<GenEntry> = fc
     after: fc.array(fc.constantFrom(0, 2, 4), { maxLength: 2 }),
   })
   .map((e) => {
-    // A bare name has no count or embark; only a bare name carries an anchor here.
+    // A bare name has no count or embark; a bare name or a flow mapping carries an anchor here.
     const scalar = e.form === 'scalar';
     return {
       ...e,
@@ -109,7 +111,7 @@ const entryArb: fc.Arbitrary<GenEntry> = fc
       count: scalar ? 1 : e.count,
       embark: scalar || !e.embark ? undefined : { names: e.embark.names, style: e.embark.style as 'block' | 'flow' },
       inner: scalar ? false : e.inner,
-      anchor: scalar ? e.anchor : false,
+      anchor: scalar || e.form === 'flowmap' ? e.anchor : false,
     };
   });
 
@@ -125,8 +127,16 @@ const fleetArb: fc.Arbitrary<GenFleet> = fc
     headComment: fc.boolean(),
     tail: fc.constantFrom<GenFleet['tail']>('none', 'comment', 'objectives'),
     entries: fc.array(entryArb, { minLength: 1, maxLength: 5 }),
+    alias: fc.boolean(),
   })
-  .map((g) => (g.list === 'none' || g.list === 'noneFlow' ? { ...g, entries: [] } : g));
+  .map(({ alias, ...g }) => {
+    if (g.list === 'none' || g.list === 'noneFlow') return { ...g, entries: [] };
+    // An alias of the first anchored entry, at the end.
+    const k = g.entries.findIndex((e) => e.anchor);
+    if (!alias || k < 0) return g;
+    const copy: GenEntry = { ...g.entries[k]!, form: 'alias', aliasOf: k, anchor: false, inline: false, inner: false, after: [] };
+    return { ...g, entries: [...g.entries, copy] };
+  });
 
 interface Line {
   text: string;
@@ -165,12 +175,13 @@ function render(g: GenFleet): Rendered {
     push(`points: ${g.points ?? 2000}`, -1);
   }
   const flowEntry = (e: GenEntry, i: number): string => {
+    if (e.form === 'alias') return `*a${e.aliasOf}`;
     const anchor = e.anchor ? `&a${i} ` : '';
     if (e.form === 'scalar') return `${anchor}${flowName(e.name)}`;
     const parts = [`unit: ${flowName(e.name)}`];
     if (e.count !== 1) parts.push(`count: ${e.count}`);
     if (e.embark) parts.push(`embark: [${e.embark.names.map(flowName).join(', ')}]`);
-    return `{${parts.join(', ')}}`;
+    return `${anchor}{${parts.join(', ')}}`;
   };
   if (flowRoot) {
     const units = g.list === 'flowRoot' ? `, units: [${g.entries.map(flowEntry).join(', ')}${g.trailingComma ? ',' : ''}]` : '';
@@ -199,7 +210,8 @@ function render(g: GenFleet): Rendered {
     const k = ' '.repeat(g.dashIndent + 1 + sep.length);
     g.entries.forEach((e, i) => {
       const inline = () => (e.inline ? `  ${comment(i)}` : '');
-      if (e.form === 'scalar') push(`${d}-${sep}${e.anchor ? `&a${i} ` : ''}${yamlScalar(e.name)}${inline()}`, i);
+      if (e.form === 'alias') push(`${d}-${sep}*a${e.aliasOf}${inline()}`, i);
+      else if (e.form === 'scalar') push(`${d}-${sep}${e.anchor ? `&a${i} ` : ''}${yamlScalar(e.name)}${inline()}`, i);
       else if (e.form === 'flowmap') push(`${d}-${sep}${flowEntry(e, i)}${inline()}`, i);
       else {
         push(`${d}-${sep}unit: ${yamlScalar(e.name)}${inline()}`, i);
@@ -253,9 +265,13 @@ const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLow
 /** The entries after the op, as the user means it; `target` is the entry whose lines may change (-1: none). */
 function expected(g: GenFleet, op: Op): { entries: Model[]; target: number; removes: boolean } | undefined {
   const m: Model[] = g.entries.map((e) => ({ name: e.name, count: e.count, embark: [...(e.embark?.names ?? [])] }));
+  // An alias and the entry it reads are not edited (the change would be to both, or dangle).
+  const alias = g.entries.findIndex((e) => e.form === 'alias');
+  const fixed = new Set(alias >= 0 ? [alias, g.entries[alias]!.aliasOf!] : []);
+  if (op.op !== 'add' && fixed.has(op.index)) return undefined;
   switch (op.op) {
     case 'add': {
-      const i = m.findIndex((e) => same(e.name, op.name) && e.embark.length === 0);
+      const i = m.findIndex((e, k) => same(e.name, op.name) && e.embark.length === 0 && !fixed.has(k));
       if (i >= 0) {
         m[i]!.count++;
         return { entries: m, target: i, removes: false };

@@ -218,8 +218,8 @@ export function commentsIn(text: string, start: number, end: number): string[] {
   return out;
 }
 
-/** Anchors (`&name`) defined in [start, end) that an alias (`*name`) outside that range uses. */
-function usedAnchors(text: string, start: number, end: number): boolean {
+/** Whether an anchor (`&name`) defined in [start, end) is used by an alias (`*name`) outside that range. */
+export function anchorUsed(text: string, start: number, end: number): boolean {
   const piece = text.slice(start, end);
   for (const m of piece.matchAll(/(?:^|[\s[{,])&([^\s,[\]{}]+)/g)) {
     const alias = new RegExp(`\\*${m[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![^\\s,\\]}])`);
@@ -229,16 +229,15 @@ function usedAnchors(text: string, start: number, end: number): boolean {
 }
 
 /**
- * Whether item `index` is written where it stands: after the item before it and before the one
- * after it. An alias (`- *flag`) reads as the anchored node, whose text is elsewhere: editing
- * "it" would edit another entry.
+ * Whether item `index` is written where it stands, after the items before it. An alias
+ * (`- *flag`) reads as the anchored node, whose text is earlier: editing "it" would edit another
+ * entry.
  */
 export function ownText(items: readonly { span: Span }[], index: number): boolean {
   const item = items[index];
   if (!item) return false;
-  const prev = items[index - 1];
-  const next = items[index + 1];
-  return (!prev || prev.span.end <= item.span.start) && (!next || item.span.end <= next.span.start);
+  for (let i = 0; i < index; i++) if (items[i]!.span.end > item.span.start) return false;
+  return true;
 }
 
 /** How a key's list value is written: a block list, a flow list, nothing yet, or a single scalar. */
@@ -279,25 +278,19 @@ export function appendItem(text: string, list: ListField<{ span: Span }>, blockI
         }
         return textEdit(text, style.open, style.close + 1, `[${flowItem}]`);
       }
-      const last = items[items.length - 1]!;
-      const lastEnd = contentEnd(text, last.span);
-      if (lastEnd > style.close || last.span.start < style.open) return undefined;
-      const at = skipSpace(text, lastEnd, false);
-      if (text[at] === ',') {
-        // A trailing comma: the new item goes after it, before anything else.
-        const next = skipSpace(text, at + 1, true);
-        if (next !== style.close) return undefined;
-        return textEdit(text, at + 1, at + 1, ` ${flowItem}`);
-      }
-      return textEdit(text, lastEnd, lastEnd, `, ${flowItem}`);
+      // After the list's last written item (an alias reads as an earlier node, so not its span):
+      // the last significant character before the "]", a trailing comma's or an item's.
+      const last = lastSignificant(text, style.open, style.close);
+      if (last === style.open) return undefined;
+      return textEdit(text, last + 1, last + 1, text[last] === ',' ? ` ${flowItem}` : `, ${flowItem}`);
     }
     case 'block': {
-      const last = items[items.length - 1];
       const first = items[0];
-      if (!last || !first) return undefined;
+      if (!first) return undefined;
       const dash = dashBefore(text, first.span.start);
-      if (dash === undefined || last.span.start < list.keySpan.end) return undefined;
-      const at = lineEnd(text, contentEnd(text, last.span));
+      if (dash === undefined || first.span.start < list.keySpan.end) return undefined;
+      // After the list's last content line (the list's own range: an alias item has none of its own).
+      const at = lineEnd(text, contentEnd(text, { start: first.span.start, end: Math.max(list.span.end, ...items.map((x) => x.span.end)) }));
       return textEdit(text, at, at, `\n${indentOf(text, dash)}${indentLines(blockItem, indentOf(text, dash))}`);
     }
     case 'empty':
@@ -305,6 +298,20 @@ export function appendItem(text: string, list: ListField<{ span: Span }>, blockI
     case 'scalar':
       return undefined;
   }
+}
+
+/** The last character in (open, close) that is not a blank or in a comment (skipping quoted scalars); `open` when there is none. */
+export function lastSignificant(text: string, open: number, close: number): number {
+  let last = open;
+  for (let i = open + 1; i < close; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === "'") {
+      for (i++; i < close && text[i] !== c; i++) if (c === '"' && text[i] === '\\') i++;
+      last = i;
+    } else if (c === '#' && /\s/.test(text[i - 1]!)) i = lineEnd(text, i) - 1;
+    else if (!/\s/.test(c)) last = i;
+  }
+  return last;
 }
 
 /** A block item's continuation lines, indented to its dash's column. */
@@ -341,7 +348,7 @@ export function removeItem(text: string, list: ListField<{ span: Span }>, index:
   if (!edit) return undefined;
   // A byte order mark is not part of the first line.
   if (edit.start === 0 && text.charCodeAt(0) === 0xfeff) edit = { ...edit, start: 1 };
-  return usedAnchors(text, edit.start, edit.end) ? undefined : edit;
+  return anchorUsed(text, edit.start, edit.end) ? undefined : edit;
 }
 
 function removeFlowItem(text: string, style: { open: number; close: number }, items: { span: Span }[], index: number): OffsetEdit | undefined {

@@ -11,12 +11,14 @@ import { LAUNCH_BAY, type UnitClass } from '../rules/data';
 import { bayCapacity } from '../model/derived';
 import { flowScalar, yamlScalar } from '../features/shared';
 import {
+  anchorUsed,
   appendItem,
   applyEdit,
   column,
   contentEnd,
   dashBefore,
   indentOf,
+  lastSignificant,
   lineEnd,
   lineStart,
   matchingBracket,
@@ -31,6 +33,16 @@ import {
 import { fleetTotals, type FleetTotals } from '../fleetPoints';
 
 export { applyEdit, type OffsetEdit };
+
+/**
+ * Whether entry `index` can be changed where it is written: its text is its own (not an alias of
+ * another entry's), and no alias elsewhere reads it (a change would change that entry too).
+ */
+function editable(doc: FleetDocument, index: number): boolean {
+  const items = doc.units?.items ?? [];
+  const e = items[index];
+  return !!e && ownText(items, index) && !anchorUsed(doc.text, propsStart(doc.text, e.span.start), contentEnd(doc.text, e.span));
+}
 
 function sameCard(a: string | undefined, b: string): boolean {
   return a !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -121,8 +133,7 @@ export function addUnitEdit(doc: FleetDocument, name: string, count = 1): Offset
     const root = flowRoot(text);
     if (root) {
       // "{name: X, faction: Y}": the units go inside the braces.
-      const last = skipBack(text, root);
-      if (last === undefined) return undefined;
+      const last = lastSignificant(text, root.open, root.close);
       if (last === root.open) return textEdit(text, root.open + 1, root.open + 1, `units: [${flow}]`);
       return textEdit(text, last + 1, last + 1, text[last] === ',' ? ` units: [${flow}]` : `, units: [${flow}]`);
     }
@@ -134,7 +145,7 @@ export function addUnitEdit(doc: FleetDocument, name: string, count = 1): Offset
   }
   const style = styleOf(text, doc.units);
   const items = doc.units.items;
-  const same = items.find((e, i) => sameCard(e.unit.value, name) && !e.embark?.items.length && ownText(items, i));
+  const same = items.find((e, i) => sameCard(e.unit.value, name) && !e.embark?.items.length && editable(doc, i));
   if (same && (same.count.value ?? 1) >= 1) {
     const raised = setCountEdit(doc, same, (same.count.value ?? 1) + n, style.kind === 'flow');
     if (raised) return raised;
@@ -153,22 +164,6 @@ function documentEnd(text: string): number {
   return text.length;
 }
 
-/** The last character before `root.close` that is not a blank or in a comment (or `root.open`). */
-function skipBack(text: string, root: { open: number; close: number }): number | undefined {
-  // Forward scan: the last significant character, skipping quoted scalars and comments.
-  let last = root.open;
-  for (let i = root.open + 1; i < root.close; i++) {
-    const c = text[i]!;
-    if (c === '"' || c === "'") {
-      const q = c;
-      for (i++; i < root.close && text[i] !== q; i++) if (q === '"' && text[i] === '\\') i++;
-      last = i;
-    } else if (c === '#' && /\s/.test(text[i - 1]!)) i = lineEnd(text, i) - 1;
-    else if (!/\s/.test(c)) last = i;
-  }
-  return last;
-}
-
 /**
  * Removes the fleet's entry `index` (0-based, as in the roster): all its copies, or (`one`) one of
  * them, lowering its count (an entry of one is removed).
@@ -176,7 +171,7 @@ function skipBack(text: string, root: { open: number; close: number }): number |
 export function removeEntryEdit(doc: FleetDocument, index: number, copies: 'all' | 'one' = 'all'): OffsetEdit | undefined {
   if (!doc.units || doc.unread) return undefined;
   const entry = doc.units.items[index];
-  if (!entry || !ownText(doc.units.items, index)) return undefined;
+  if (!entry || !editable(doc, index)) return undefined;
   const count = entry.count.value ?? 1;
   if (copies === 'one' && count > 1) return setCountEdit(doc, entry, count - 1, styleOf(doc.text, doc.units).kind === 'flow');
   return removeItem(doc.text, doc.units, index);
@@ -186,7 +181,7 @@ export function removeEntryEdit(doc: FleetDocument, index: number, copies: 'all'
 export function embarkEdit(doc: FleetDocument, index: number, name: string): OffsetEdit | undefined {
   const text = doc.text;
   const entry: FleetEntry | undefined = doc.units?.items[index];
-  if (!entry || !doc.units || doc.unread || !ownText(doc.units.items, index)) return undefined;
+  if (!entry || !doc.units || doc.unread || !editable(doc, index)) return undefined;
   const listStyle = styleOf(text, doc.units);
   const scalar = isScalarEntry(entry);
   if (listStyle.kind === 'flow') {
@@ -222,15 +217,14 @@ export function embarkEdit(doc: FleetDocument, index: number, name: string): Off
 function flowMappingKey(text: string, entry: FleetEntry, pair: string): OffsetEdit | undefined {
   const close = matchingBracket(text, entry.span.start);
   if (close === undefined) return undefined;
-  const last = skipBack(text, { open: entry.span.start, close });
-  if (last === undefined) return undefined;
+  const last = lastSignificant(text, entry.span.start, close);
   return textEdit(text, last + 1, last + 1, text[last] === ',' ? ` ${pair}` : `, ${pair}`);
 }
 
 /** Takes embarked unit `embarkIndex` off entry `index`. */
 export function disembarkEdit(doc: FleetDocument, index: number, embarkIndex: number): OffsetEdit | undefined {
   const entry = doc.units?.items[index];
-  if (!entry?.embark || doc.unread || !ownText(doc.units!.items, index)) return undefined;
+  if (!entry?.embark || doc.unread || !editable(doc, index)) return undefined;
   const st = styleOf(doc.text, entry.embark);
   if (st.kind === 'scalar') {
     const only = entry.embark.items[0];
