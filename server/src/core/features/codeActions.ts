@@ -13,7 +13,7 @@ import { fleetTotals } from '../fleetPoints';
 import { cardsOf, flowScalar, inStyleOf, within, yamlScalar } from './shared';
 import { noun } from '../rules/words';
 import { commentsIn, contentEnd, lineEnd, lineStart, removeItem, styleOf, textEdit as offsetEdit, wholeLines, type OffsetEdit } from '../model/edit';
-import { disembarkEdit, embarkEdit, removeEntryEdit } from '../roster/edits';
+import { countEdit, disembarkEdit, embarkEdit, removeEntryEdit } from '../roster/edits';
 
 export interface TextEdit {
   uri: string;
@@ -289,20 +289,19 @@ function fleetOverFixes(doc: FleetDocument, p: Problem, ws: Workspace): CodeActi
     const name = ep.entry.unit.value ?? ep.entry.unit.raw;
     const count = ep.entry.count.value ?? 1;
     if (ep.each <= 0) return;
-    if (count > 1 && ep.entry.count.keySpan) {
-      // Fewest copies to drop.
-      const drop = Math.ceil(over / ep.each);
-      if (drop < count)
-        options.push({
-          left: limit - (totals.total - drop * ep.each),
-          action: {
-            title: `Field ${count - drop} ${name} instead of ${count} (−${drop * ep.each} pts)`,
-            kind: 'quickfix',
-            edits: [edit(doc, ep.entry.count.span, String(count - drop))],
-            problem: p,
-          },
-        });
-    }
+    // Fewest copies to drop (not on an entry an alias reads, which would change with it).
+    const drop = Math.ceil(over / ep.each);
+    const fewer = count > 1 && drop < count && doc.units?.items[index] === ep.entry ? countEdit(doc, index, count - drop) : undefined;
+    if (fewer)
+      options.push({
+        left: limit - (totals.total - drop * ep.each),
+        action: {
+          title: `Field ${count - drop} ${name} instead of ${count} (−${drop * ep.each} pts)`,
+          kind: 'quickfix',
+          edits: [fromOffsets(doc, fewer)],
+          problem: p,
+        },
+      });
     // The entry's own lines (or its comma in a flow list), as the Fleet view's Remove takes them.
     const del = ep.total >= over && doc.units?.items[index] === ep.entry ? removeEntryEdit(doc, index) : undefined;
     if (del)

@@ -164,6 +164,13 @@ function documentEnd(text: string): number {
   return text.length;
 }
 
+/** Sets entry `index`'s count to `n` (a count of copies, 1 or more), when the entry can be changed where it is written. */
+export function countEdit(doc: FleetDocument, index: number, n: number): OffsetEdit | undefined {
+  const entry = doc.units?.items[index];
+  if (!entry || doc.unread || !Number.isInteger(n) || n < 1 || !editable(doc, index)) return undefined;
+  return setCountEdit(doc, entry, n, styleOf(doc.text, doc.units!).kind === 'flow');
+}
+
 /**
  * Removes the fleet's entry `index` (0-based, as in the roster): all its copies, or (`one`) one of
  * them, lowering its count (an entry of one is removed).
