@@ -333,6 +333,11 @@ export interface RosterData {
  */
 export const RosterRequest = request<RosterParams, RosterData | null>('fabledStar/roster');
 
+/**
+ * A roster change. `entry` is the index the roster gave; `unit` (and for disembark `name`) is the
+ * entry's unit (the embarked unit's name) as it gave them: an entry at `entry` that names another
+ * is refused as stale.
+ */
 export type RosterEditParams = {
   uri: string;
   /**
@@ -347,8 +352,6 @@ export type RosterEditParams = {
   | { action: 'embark'; entry: number; card: string; unit?: string }
   | { action: 'disembark'; entry: number; embarked: number; unit?: string; name?: string }
 );
-// `unit` (and for disembark `name`): the entry's unit (the embarked unit's name) as the roster gave
-// it; an entry at `entry` that names another is refused as stale.
 
 /** The answer to `fabledStar/rosterEdit`: the edit, computed on `version` of the text, or why there is none. */
 export type RosterEditResult =
