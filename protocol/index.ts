@@ -297,6 +297,12 @@ export interface RosterEntryData {
 
 export interface RosterData {
   uri: string;
+  /**
+   * The version of the open document the roster was read from (absent for a file read from disk).
+   * A tree drawn from it names its entries by index: its edits send this version back, so that an
+   * edit of a text that changed since is refused instead of landing on another entry.
+   */
+  version?: number;
   name: string;
   faction: string;
   limit: number | undefined;
@@ -327,19 +333,41 @@ export interface RosterData {
  */
 export const RosterRequest = request<RosterParams, RosterData | null>('fabledStar/roster');
 
-export type RosterEditParams = { uri: string; /** The document version the client saw; a stale edit is refused. */ version?: number } & (
+/**
+ * A roster change. `entry` is the index the roster gave; `unit` (and for disembark `name`) is the
+ * entry's unit (the embarked unit's name) as it gave them: an entry at `entry` that names another
+ * is refused as stale.
+ */
+export type RosterEditParams = {
+  uri: string;
+  /**
+   * The document version the edit's target was named in: for remove, embark and disembark the
+   * roster's `version` (the tree the user clicked), for add the editor's. Another version is refused as stale.
+   */
+  version?: number;
+} & (
   | { action: 'add'; card: string; count?: number }
-  | { action: 'remove'; entry: number }
-  | { action: 'embark'; entry: number; card: string }
-  | { action: 'disembark'; entry: number; embarked: number }
+  /** `copies`: all of the entry (the default), or one (its count lowered; an entry of one is removed). */
+  | { action: 'remove'; entry: number; copies?: 'all' | 'one'; unit?: string }
+  | { action: 'embark'; entry: number; card: string; unit?: string }
+  | { action: 'disembark'; entry: number; embarked: number; unit?: string; name?: string }
 );
+
+/** The answer to `fabledStar/rosterEdit`: the edit, computed on `version` of the text, or why there is none. */
+export type RosterEditResult =
+  | { edit: TextEdit; version?: number }
+  | {
+      /** `stale`: the text changed since the tree was drawn (redraw it); `cannot`: not a change the roster can make in this text. */
+      refused: 'stale' | 'cannot';
+      message: string;
+    };
 
 /**
  * client -> server: the text edit to the fleet's YAML that makes a roster change (the YAML stays
- * the source of truth; the client applies it as a workspace edit, so it can be undone). null when
- * the change cannot be made safely, or the document changed since `version`.
+ * the source of truth; the client applies it as a workspace edit, so it can be undone), or why it
+ * cannot be made (stale, or not safely). null when the uri is not a fleet the server knows.
  */
-export const RosterEditRequest = request<RosterEditParams, TextEdit | null>('fabledStar/rosterEdit');
+export const RosterEditRequest = request<RosterEditParams, RosterEditResult | null>('fabledStar/rosterEdit');
 
 /** A fleet list for the battle: an open document or a workspace file, by URI. */
 export interface BattleFleetSelector {

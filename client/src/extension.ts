@@ -44,8 +44,10 @@ export function activate(context: vscode.ExtensionContext): void {
     fleetView,
     vscode.commands.registerCommand('fabledStar.fleet.reveal', fleet.reveal()),
     vscode.commands.registerCommand('fabledStar.fleet.addUnit', fleet.addUnit(c, fleetView)),
-    vscode.commands.registerCommand('fabledStar.fleet.remove', fleet.remove(c)),
-    vscode.commands.registerCommand('fabledStar.fleet.embark', fleet.embark(c)),
+    vscode.commands.registerCommand('fabledStar.fleet.remove', fleet.remove(c, fleetView)),
+    vscode.commands.registerCommand('fabledStar.fleet.removeOne', fleet.remove(c, fleetView, 'one')),
+    vscode.commands.registerCommand('fabledStar.fleet.removeAll', fleet.remove(c, fleetView, 'all')),
+    vscode.commands.registerCommand('fabledStar.fleet.embark', fleet.embark(c, fleetView)),
     vscode.commands.registerCommand('fabledStar.exportRoster', fleet.exportRoster(c, fleetView)),
     vscode.commands.registerCommand('fabledStar.copyRosterText', fleet.copyRosterText(c, fleetView)),
   );

@@ -6,16 +6,9 @@
  * the YAML stays the source of truth: every action is a workspace edit the user can undo.
  */
 import * as vscode from 'vscode';
-import {
-  RosterEditRequest,
-  RosterRequest,
-  type RosterData,
-  type RosterEditParams,
-  type RosterEntryData,
-  type RosterFormatName,
-  type RosterProblemData,
-} from '../../protocol';
+import { RosterEditRequest, RosterRequest, type RosterData, type RosterEntryData, type RosterFormatName, type RosterProblemData } from '../../protocol';
 import { reportFailure } from './commands';
+import { rosterEditOutcome, rosterEditParams, type RosterAction } from './rosterEdits';
 import type { Ctx } from './ctx';
 
 export const FLEET_VIEW_ID = 'fabledStar.fleet';
@@ -193,7 +186,8 @@ export class FleetView implements vscode.TreeDataProvider<Node>, vscode.Disposab
         );
         for (const p of e.problems) tip.appendText(`\n\n${p.severity}: ${p.message} (${p.code})`);
         item.tooltip = tip;
-        item.contextValue = `fleetEntry${e.embarkChoices.length ? ' bay' : ''}`;
+        // More than one copy ("fleetEntries"): Remove One and Remove All instead of Remove.
+        item.contextValue = `${e.count > 1 ? 'fleetEntries' : 'fleetEntry'}${e.embarkChoices.length ? ' bay' : ''}`;
         item.command = { command: 'fabledStar.fleet.reveal', title: 'Reveal', arguments: [r.uri, e.range] };
         item.accessibilityInformation = { label: `${entryLabel(e)}, ${total}${sev === 'error' ? ', has errors' : ''}` };
         return item;
@@ -265,19 +259,23 @@ async function fetchRoster(ctx: Ctx, uri: string, format?: RosterFormatName): Pr
   return r;
 }
 
-/** Asks the server for the edit and applies it as a workspace edit (undoable); says why when it cannot. */
-async function applyRosterEdit(ctx: Ctx, params: RosterEditParams): Promise<boolean> {
-  const uri = vscode.Uri.parse(params.uri);
+/**
+ * Asks the server for the edit `a` on the tree drawn from `roster` and applies it as a workspace
+ * edit (undoable). Says why when it cannot; a stale tree (the text changed since it was drawn) is
+ * redrawn, and nothing is changed.
+ */
+async function applyRosterEdit(ctx: Ctx, view: FleetView, roster: RosterData, a: RosterAction): Promise<boolean> {
+  const uri = vscode.Uri.parse(roster.uri);
   const doc = await vscode.workspace.openTextDocument(uri);
-  const edit = await ctx.request(RosterEditRequest.type, { ...params, version: doc.version });
-  if (!edit) {
-    void vscode.window.showWarningMessage(
-      'The fleet list could not be changed that way (it changed meanwhile, or is written in a form the roster cannot edit). Edit the YAML directly.',
-    );
+  const result = await ctx.request(RosterEditRequest.type, rosterEditParams(roster, a, doc.version));
+  const outcome = rosterEditOutcome(result, doc.version);
+  if (!('apply' in outcome)) {
+    void vscode.window.showWarningMessage(outcome.message);
+    if (outcome.redraw) await view.refresh();
     return false;
   }
   const we = new vscode.WorkspaceEdit();
-  we.replace(uri, toRange(edit.range), edit.newText);
+  we.replace(uri, toRange(outcome.apply.range), outcome.apply.newText);
   return vscode.workspace.applyEdit(we);
 }
 
@@ -327,19 +325,26 @@ export function addUnit(ctx: Ctx, view: FleetView): Command {
       matchOnDescription: true,
     });
     if (!pick) return;
-    if (await applyRosterEdit(ctx, { uri, action: 'add', card: pick.choice.name })) vscode.window.setStatusBarMessage(`$(add) Added ${pick.choice.name}`, 3000);
+    if (await applyRosterEdit(ctx, view, r, { action: 'add', card: pick.choice.name }))
+      vscode.window.setStatusBarMessage(`$(add) Added ${pick.choice.name}`, 3000);
   });
 }
 
-export function remove(ctx: Ctx): Command {
+/**
+ * Remove on an entry (all its copies, or `one`: its count lowered by one) or on an embarked unit.
+ * The tree's node names the entry as the tree was drawn: the edit carries that, not today's index.
+ */
+export function remove(ctx: Ctx, view: FleetView, copies: 'all' | 'one' = 'all'): Command {
   return guarded(ctx, 'Could not remove the unit', async (arg) => {
     if (!isNode(arg)) return;
-    if (arg.kind === 'entry') await applyRosterEdit(ctx, { uri: arg.roster.uri, action: 'remove', entry: arg.entry.index });
-    else if (arg.kind === 'embarked') await applyRosterEdit(ctx, { uri: arg.roster.uri, action: 'disembark', entry: arg.entry.index, embarked: arg.index });
+    if (arg.kind === 'entry') {
+      const done = await applyRosterEdit(ctx, view, arg.roster, { action: 'remove', entry: arg.entry, copies });
+      if (done && copies === 'one' && arg.entry.count > 1) vscode.window.setStatusBarMessage(`$(remove) ${arg.entry.count - 1}× ${arg.entry.unit} left`, 3000);
+    } else if (arg.kind === 'embarked') await applyRosterEdit(ctx, view, arg.roster, { action: 'disembark', entry: arg.entry, embarked: arg.index });
   });
 }
 
-export function embark(ctx: Ctx): Command {
+export function embark(ctx: Ctx, view: FleetView): Command {
   return guarded(ctx, 'Could not embark the unit', async (arg) => {
     if (!isNode(arg) || arg.kind !== 'entry') return;
     const e = arg.entry;
@@ -354,7 +359,7 @@ export function embark(ctx: Ctx): Command {
       }));
     const pick = await vscode.window.showQuickPick(items, { title: `Embark on ${e.unit}`, placeHolder: 'A unit its launch bays can carry' });
     if (!pick) return;
-    await applyRosterEdit(ctx, { uri: arg.roster.uri, action: 'embark', entry: e.index, card: pick.choice.name });
+    await applyRosterEdit(ctx, view, arg.roster, { action: 'embark', entry: e, card: pick.choice.name });
   });
 }
 

@@ -85,11 +85,21 @@ describe('roster edits on the example fleets', () => {
       const choices = addChoices(doc, ws);
       assert.ok(choices.length >= 5, 'the faction has cards to offer');
       assert.ok(choices.every((c) => c.faction === doc.faction.value));
+      const fielded = (d: FleetDocument, name: string) =>
+        (d.units?.items ?? []).filter((e) => e.unit.value === name && !e.embark?.items.length).reduce((t, e) => t + (e.count.value ?? 1), 0);
+      const raised: string[] = [];
       for (const c of choices) {
+        const before = entries(doc).length;
+        const had = fielded(doc, c.name);
         doc = apply(ws, doc, addUnitEdit(doc, c.name));
-        assert.equal(entries(doc).at(-1), c.name);
+        assert.equal(fielded(doc, c.name), had + 1, `one more ${c.name}`);
+        // A card fielded alone gets one more copy on its entry; any other comes as a new entry.
+        if (had > 0) raised.push(c.name);
+        else assert.equal(entries(doc).at(-1), c.name);
+        assert.equal(entries(doc).length, before + (had > 0 ? 0 : 1));
       }
-      assert.equal(entries(doc).length, start.length + choices.length);
+      const added = choices.length - raised.length;
+      assert.equal(entries(doc).length, start.length + added);
       // Embark where a bay has room (the last added carrier-class cards come with empty bays).
       const idx = (doc.units?.items ?? []).findIndex((_e, i) => i >= start.length && embarkChoices(doc, ws, i).some((x) => x.fits));
       assert.ok(idx >= 0, 'some card has a launch bay');
@@ -101,8 +111,12 @@ describe('roster edits on the example fleets', () => {
       );
       doc = apply(ws, doc, disembarkEdit(doc, idx, 0));
       assert.deepEqual(doc.units!.items[idx]!.embark?.items ?? [], []);
-      // Remove the added entries from the end: back to the original entries.
+      // Remove the added entries from the end, and one copy of each raised one: back to the original entries.
       for (let i = entries(doc).length - 1; i >= start.length; i--) doc = apply(ws, doc, removeEntryEdit(doc, i));
+      for (const name of raised) {
+        const i = doc.units!.items.findIndex((e) => e.unit.value === name && !e.embark?.items.length && (e.count.value ?? 1) > 1);
+        doc = apply(ws, doc, removeEntryEdit(doc, i, 'one'));
+      }
       assert.deepEqual(entries(doc), start);
       // Then the original ones, first to last.
       while (entries(doc).length) doc = apply(ws, doc, removeEntryEdit(doc, 0));
@@ -275,4 +289,147 @@ describe('roster choices', () => {
       [['Veilwing Fighter Wing', false]],
     );
   });
+});
+
+describe('roster edits never lose a word the user wrote (#24)', () => {
+  const ws = workspace();
+  const head = 'name: T\nfaction: Myr-Valari\npoints: 1000\n';
+  const cases: { name: string; text: string; edit: (d: FleetDocument) => OffsetEdit | undefined; expect: string }[] = [
+    {
+      name: 'remove an entry ending in a nested embark list keeps the comments up to the next entry',
+      text: `${head}units:\n  - unit: Dawnhold Carrier\n    embark:\n      - Lumen Bomber Wing\n  # escorts below\n\n  # the screen\n  - unit: Shardlight Escort\n`,
+      edit: (d) => removeEntryEdit(d, 0),
+      expect: `${head}units:\n  # escorts below\n\n  # the screen\n  - unit: Shardlight Escort\n`,
+    },
+    {
+      name: 'remove the last entry keeps a column-0 comment before the next key',
+      text: `${head}units:\n  - unit: Lumen Cruiser\n  - unit: Dawnhold Carrier\n    embark:\n      - Lumen Bomber Wing\n# objectives next\nobjectives: 5\n`,
+      edit: (d) => removeEntryEdit(d, 1),
+      expect: `${head}units:\n  - unit: Lumen Cruiser\n# objectives next\nobjectives: 5\n`,
+    },
+    {
+      name: 'remove in a flow list keeps the comment after the comma',
+      text: `${head}units: [Lumen Cruiser, # the flagship's escort\n  Shardlight Escort]\n`,
+      edit: (d) => removeEntryEdit(d, 0),
+      expect: `${head}units: [ # the flagship's escort\n  Shardlight Escort]\n`,
+    },
+    {
+      name: 'remove the last item of a flow list keeps the comment after the comma before it',
+      text: `${head}units: [Lumen Cruiser, # the flagship's escort\n  Shardlight Escort]\n`,
+      edit: (d) => removeEntryEdit(d, 1),
+      expect: `${head}units: [Lumen Cruiser, # the flagship's escort\n  ]\n`,
+    },
+    {
+      name: 'remove a flow item on its own line takes that line',
+      text: `${head}units: [\n  Lumen Cruiser, # one\n  Shardlight Escort, # two\n  Lumen Destroyer # three\n]\n`,
+      edit: (d) => removeEntryEdit(d, 1),
+      expect: `${head}units: [\n  Lumen Cruiser, # one\n  Lumen Destroyer # three\n]\n`,
+    },
+    {
+      name: 'add in a CR-only file writes CR',
+      text: `${head}units:\n  - unit: Lumen Cruiser\n`.replace(/\n/g, '\r'),
+      edit: (d) => addUnitEdit(d, 'Shardlight Escort'),
+      expect: `${head}units:\n  - unit: Lumen Cruiser\n  - unit: Shardlight Escort\n`.replace(/\n/g, '\r'),
+    },
+    {
+      name: 'embark in a CR-only file writes CR',
+      text: `${head}units:\n  - unit: Dawnhold Carrier\n  - unit: Lumen Cruiser\n`.replace(/\n/g, '\r'),
+      edit: (d) => embarkEdit(d, 0, 'Lumen Bomber Wing'),
+      expect: `${head}units:\n  - unit: Dawnhold Carrier\n    embark:\n      - Lumen Bomber Wing\n  - unit: Lumen Cruiser\n`.replace(/\n/g, '\r'),
+    },
+    {
+      name: 'add to a one-line flow fleet without units puts them inside the braces',
+      text: `{name: T, faction: Myr-Valari, points: 500}\n`,
+      edit: (d) => addUnitEdit(d, 'Lumen Cruiser'),
+      expect: `{name: T, faction: Myr-Valari, points: 500, units: [Lumen Cruiser]}\n`,
+    },
+    {
+      name: 'add a card already fielded alone raises its count',
+      text: `${head}units:\n  - unit: Lumen Cruiser # flagship\n  - unit: Shardlight Escort\n`,
+      edit: (d) => addUnitEdit(d, 'Lumen Cruiser'),
+      expect: `${head}units:\n  - unit: Lumen Cruiser # flagship\n    count: 2\n  - unit: Shardlight Escort\n`,
+    },
+    {
+      name: 'add a card already fielded with a count raises that count',
+      text: `${head}units: [{unit: Shardlight Escort, count: 2}, Lumen Cruiser]\n`,
+      edit: (d) => addUnitEdit(d, 'Shardlight Escort'),
+      expect: `${head}units: [{unit: Shardlight Escort, count: 3}, Lumen Cruiser]\n`,
+    },
+    {
+      name: 'add a card fielded as a bare name in a flow list',
+      text: `${head}units: [Lumen Cruiser]\n`,
+      edit: (d) => addUnitEdit(d, 'Lumen Cruiser'),
+      expect: `${head}units: [{unit: Lumen Cruiser, count: 2}]\n`,
+    },
+    {
+      name: 'add a card fielded only as a carrier with embarked units adds an entry',
+      text: `${head}units:\n  - unit: Dawnhold Carrier\n    embark: [Lumen Bomber Wing]\n`,
+      edit: (d) => addUnitEdit(d, 'Dawnhold Carrier'),
+      expect: `${head}units:\n  - unit: Dawnhold Carrier\n    embark: [Lumen Bomber Wing]\n  - unit: Dawnhold Carrier\n`,
+    },
+    {
+      name: 'remove one of three lowers the count',
+      text: `${head}units:\n  - unit: Shardlight Escort\n    count: 3 # screen\n`,
+      edit: (d) => removeEntryEdit(d, 0, 'one'),
+      expect: `${head}units:\n  - unit: Shardlight Escort\n    count: 2 # screen\n`,
+    },
+    {
+      name: 'remove one of one removes the entry',
+      text: `${head}units:\n  - unit: Shardlight Escort\n  - Lumen Cruiser\n`,
+      edit: (d) => removeEntryEdit(d, 0, 'one'),
+      expect: `${head}units:\n  - Lumen Cruiser\n`,
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const doc = fleet(ws, c.text);
+      const edit = c.edit(doc);
+      assert.ok(edit, 'no edit');
+      assert.equal(applyEdit(doc.text, edit), c.expect);
+      const after = fleet(ws, c.expect);
+      assert.deepEqual(
+        after.problems.filter((p) => p.severity === 'error'),
+        [],
+      );
+    });
+  }
+
+  it('an entry whose anchor another entry uses is not removed (the alias would dangle), nor an alias edited as the entry it names', () => {
+    const doc = fleet(ws, `${head}units:\n  - &flag Lumen Cruiser\n  - *flag\n  - Dawnhold Carrier\n`);
+    assert.equal(removeEntryEdit(doc, 0), undefined);
+    // The alias reads as the first entry's text: an edit of "it" would change the first entry.
+    assert.equal(removeEntryEdit(doc, 1), undefined);
+    assert.equal(embarkEdit(doc, 1, 'Veilwing Fighter Wing'), undefined);
+    assert.equal(removeEntryEdit(doc, 1, 'one'), undefined);
+    assert.ok(removeEntryEdit(doc, 2));
+  });
+});
+
+describe('Add without a units key keeps to the fleet’s YAML document', () => {
+  const ws = workspace();
+  for (const [name, text, expect] of [
+    [
+      'before a "..." that ends it',
+      '---\nname: T\nfaction: Myr-Valari\npoints: 500\n...\n',
+      '---\nname: T\nfaction: Myr-Valari\npoints: 500\nunits:\n  - unit: Lumen Cruiser\n...\n',
+    ],
+    [
+      'before a second document',
+      'name: T\nfaction: Myr-Valari\npoints: 500\n---\n# notes\n',
+      'name: T\nfaction: Myr-Valari\npoints: 500\nunits:\n  - unit: Lumen Cruiser\n---\n# notes\n',
+    ],
+    [
+      'at the end, after a leading "---"',
+      '---\nname: T\nfaction: Myr-Valari\npoints: 500',
+      '---\nname: T\nfaction: Myr-Valari\npoints: 500\nunits:\n  - unit: Lumen Cruiser\n',
+    ],
+  ] as const) {
+    it(name, () => {
+      const doc = fleet(ws, text);
+      const edit = addUnitEdit(doc, 'Lumen Cruiser');
+      assert.ok(edit);
+      assert.equal(applyEdit(text, edit), expect);
+      assert.deepEqual(entries(fleet(ws, expect)), ['Lumen Cruiser']);
+    });
+  }
 });

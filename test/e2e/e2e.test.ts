@@ -456,20 +456,25 @@ describe('the packaged extension in VS Code (code-server)', function () {
       );
     });
 
-    it('adds a unit from the quick pick as a fleet entry, and the view follows', async () => {
+    it('adds a unit from the quick pick: a card the fleet fields alone gets one more copy, and the view follows', async () => {
       await wb.openFile(file);
       await wb.runCommand('Fabled Star: Add Unit…');
       await wb.pickQuick(added, 'Myr-Valari card');
       const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
-      await poll('the fleet list to get the new entry', async () => squash(await editor.innerText()).includes(`- unit: ${added}`));
+      // The fleet already has one Shardlight Escort: its entry gets a count, not a second entry.
+      await poll('the fleet list to get a second copy', async () => squash(await editor.innerText()).includes('count: 2'));
       const w = loadWorkspace(sandbox.folder);
       const card = w.findCards(added)[0]!;
       const doc = w.get(`file://${join(sandbox.folder, file)}`) as FleetDocument;
       const { total, limit } = fleetPoints(w, doc);
       const now = total + card.card.points.value!;
-      await poll(`the view to show ${now} / ${limit} pts and the new entry`, async () => {
+      await poll(`the view to show ${now} / ${limit} pts and 2× ${added}`, async () => {
         const r = await rows();
-        return r.some((t) => t.includes(`${now} / ${limit} pts`)) && r.some((t) => t.startsWith(added) && t.includes(`${card.card.points.value} pts · Escort`));
+        return (
+          r.some((t) => t.includes(`${now} / ${limit} pts`)) &&
+          r.some((t) => t.startsWith(`2× ${added}`) && t.includes(`${2 * card.card.points.value!} pts · Escort`)) &&
+          !r.some((t) => t.startsWith(added))
+        );
       });
       await wb.screenshot(join(OUT, 'fleet-view-added.png'));
     });
@@ -507,15 +512,20 @@ describe('the packaged extension in VS Code (code-server)', function () {
       );
     });
 
-    it('removes an entry through its Remove action', async () => {
-      const count = async () => (await rows()).filter((t) => t.startsWith(added)).length;
-      const before = await count();
-      await rowAction(added, before - 1, 'Remove');
-      await poll(`${added} listed ${before - 1} times`, async () => (await count()) === before - 1);
-      // Put it back, so the export below is of the fleet with the added unit.
-      await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    it('takes one copy off through Remove One, and the whole entry through Remove All', async () => {
+      const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+      const listed = async (label: string) => (await rows()).some((t) => t.startsWith(label));
+      await rowAction(`2× ${added}`, 0, 'Remove One');
+      await poll(`one ${added} left`, async () => (await listed(added)) && !(await listed(`2× ${added}`)));
+      await editor.click();
       await wb.page.keyboard.press('Control+Z');
-      await poll(`${added} listed ${before} times again`, async () => (await count()) === before);
+      await poll(`2× ${added} again`, async () => listed(`2× ${added}`));
+      await rowAction(`2× ${added}`, 0, 'Remove All');
+      await poll(`no ${added}`, async () => !(await listed(added)) && !(await listed(`2× ${added}`)));
+      // Put it back, so the export below is of the fleet with the added unit.
+      await editor.click();
+      await wb.page.keyboard.press('Control+Z');
+      await poll(`2× ${added} listed again`, async () => listed(`2× ${added}`));
     });
 
     it('exports the roster as printable HTML that names the new unit and says it is over the limit', async () => {

@@ -4,10 +4,10 @@
  * embarked), an export in any format, and edits that the client applies and the server re-reads.
  */
 import { strict as assert } from 'node:assert';
-import type { Range, TextEdit } from 'vscode-languageserver-protocol';
+import type { Range } from 'vscode-languageserver-protocol';
 import { startServer, positionAt, type Client } from './harness';
 import { FILES, FLEET, lineOf } from './fixtures';
-import type { RosterData } from '../../protocol';
+import type { RosterData, RosterEditResult } from '../../protocol';
 
 const FLEET_PATH = 'fleets/vanguard.fleet.yaml';
 
@@ -38,8 +38,10 @@ describe('roster requests over stdio', function () {
 
   /** Asks for an edit, applies it as the client would, and returns the roster of the new text. */
   async function edit(params: Record<string, unknown>): Promise<RosterData> {
-    const e = await c.request<TextEdit | null>('fabledStar/rosterEdit', { uri: fleet, version: c.versions.get(fleet), ...params });
-    assert.ok(e, `no edit for ${JSON.stringify(params)}`);
+    const answer = await c.request<RosterEditResult | null>('fabledStar/rosterEdit', { uri: fleet, version: c.versions.get(fleet), ...params });
+    assert.ok(answer && 'edit' in answer, `no edit for ${JSON.stringify(params)}: ${JSON.stringify(answer)}`);
+    assert.equal(answer.version, c.versions.get(fleet), 'the edit says which text it was computed on');
+    const e = answer.edit;
     const text = c.texts.get(fleet)!;
     const start = offsetAt(text, e.range.start);
     const end = offsetAt(text, e.range.end);
@@ -143,7 +145,8 @@ describe('roster requests over stdio', function () {
   });
 
   it('refuses what it cannot do: a stale version, bad parameters, a uri that is not a fleet', async () => {
-    assert.equal(await c.request('fabledStar/rosterEdit', { uri: fleet, version: 1, action: 'add', card: 'Shardlight Escort' }), null);
+    const stale = await c.request<RosterEditResult>('fabledStar/rosterEdit', { uri: fleet, version: 1, action: 'add', card: 'Shardlight Escort' });
+    assert.ok('refused' in stale && stale.refused === 'stale' && /changed since/.test(stale.message), JSON.stringify(stale));
     for (const bad of [
       { action: 'remove', entry: 99 },
       { action: 'remove', entry: -1 },
@@ -152,7 +155,12 @@ describe('roster requests over stdio', function () {
       { action: 'add', card: '  ' },
       { action: 'explode' },
     ])
-      assert.equal(await c.request('fabledStar/rosterEdit', { uri: fleet, ...bad }), null, JSON.stringify(bad));
+      assert.deepEqual(
+        await c.request<RosterEditResult>('fabledStar/rosterEdit', { uri: fleet, ...bad }).then((r) => 'refused' in r && r.refused),
+        'cannot',
+        JSON.stringify(bad),
+      );
+    assert.equal(await c.request('fabledStar/rosterEdit', { uri: c.uri('cards/myr.unit.yaml'), action: 'remove', entry: 0 }), null);
     assert.equal(await c.request('fabledStar/roster', { uri: c.uri('cards/myr.unit.yaml') }), null);
     assert.equal(await c.request('fabledStar/roster', { uri: c.uri('nowhere.fleet.yaml') }), null);
     assert.equal(await c.request('fabledStar/roster', {}), null);

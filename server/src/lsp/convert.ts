@@ -171,7 +171,8 @@ export function completionList(list: CoreCompletionList, td: TextDocument, snipp
     if (c.sortText) item.sortText = c.sortText;
     if (c.filterText) item.filterText = c.filterText;
     // The text carries its own indentation: an editor must not add the line's indentation again.
-    if (item.textEdit!.newText.includes('\n')) item.insertTextMode = InsertTextMode.asIs;
+    // (Any line break: in a CR-only file the text comes with lone CRs.)
+    if (/[\r\n]/.test(item.textEdit!.newText)) item.insertTextMode = InsertTextMode.asIs;
     return item;
   });
   return { isIncomplete: list.isIncomplete, items };

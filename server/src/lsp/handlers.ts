@@ -24,7 +24,6 @@ import {
   type RequestHandler,
   type RequestType,
   type SymbolInformation,
-  type TextEdit,
   type WorkspaceSymbolParams,
 } from 'vscode-languageserver/node';
 import { hover } from '../core/features/hover';
@@ -37,7 +36,7 @@ import { inlayHints } from '../core/features/inlayHints';
 import { codeLenses } from '../core/features/codeLens';
 import { fleetSummary } from '../core/features/fleetSummary';
 import type { Span } from '../core/model/types';
-import { rosterData, rosterEditOffsets, toTextEdit } from './roster';
+import { rosterData, rosterEdit, STALE, toTextEdit } from './roster';
 import { cardsUsedBy, findCard, listCards } from '../core/features/workspaceQueries';
 import { prepareSimulation } from '../core/features/simulate';
 import { cardEstimate } from '../core/features/pointsEstimate';
@@ -66,6 +65,7 @@ import {
   type ListCardsParams,
   type RosterData,
   type RosterEditParams,
+  type RosterEditResult,
   type RosterParams,
   type RuleTextEntry,
   type RuleTextParams,
@@ -414,16 +414,19 @@ export const HANDLERS: HandlerEntry[] = [
       const td = state.textDoc(uri);
       return td ? convert.range(td, s) : undefined;
     };
-    return rosterData(doc, state.ws, toRange, params);
+    return rosterData(doc, state.ws, toRange, params, state.documents.get(doc.uri)?.version);
   }),
 
-  fleetRequest(RosterEditRequest, ({ state }, doc, params: RosterEditParams): TextEdit | null => {
+  fleetRequest(RosterEditRequest, ({ state }, doc, params: RosterEditParams): RosterEditResult | null => {
     const td = state.textDoc(params.uri);
     if (!td) return null;
-    // An edit computed on text the client no longer has would land in the wrong place.
-    if (typeof params.version === 'number' && state.documents.get(params.uri) && td.version !== params.version) return null;
-    const e = rosterEditOffsets(doc, params);
-    return e ? toTextEdit(e, (s) => convert.range(td, s)) : null;
+    // An edit named on text the client no longer has (the tree's entry index, the editor's text)
+    // would land on another entry or in the wrong place: refused, so that the client redraws.
+    const open = state.documents.get(params.uri);
+    if (typeof params.version === 'number' && open && open.version !== params.version) return STALE;
+    const r = rosterEdit(doc, params);
+    if (!('edit' in r)) return r;
+    return { edit: toTextEdit(r.edit, (s) => convert.range(td, s)), ...(open ? { version: open.version } : {}) };
   }),
 
   {

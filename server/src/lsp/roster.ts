@@ -1,6 +1,7 @@
 /**
  * The roster requests' answers (`fabledStar/roster`, `fabledStar/rosterEdit`): the core's roster
- * and edits, with offsets turned into LSP ranges. The core does the work; this file only converts.
+ * and edits, with offsets turned into LSP ranges, and an edit whose target is not the one the tree
+ * named refused as stale. The core does the work; this file converts and checks the target.
  */
 import type { Range, TextEdit } from 'vscode-languageserver-protocol';
 import type { FleetDocument, Span } from '../core/model/types';
@@ -16,7 +17,7 @@ export type ToRange = (uri: string, span: Span) => Range | undefined;
 
 const NOWHERE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, params?: RosterParams): RosterData {
+export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, params?: RosterParams, version?: number): RosterData {
   const r = buildRoster(doc, ws);
   // Resolved once for every entry's Embark… choices (a fleet may have hundreds of entries).
   const totals = fleetTotals(doc, ws);
@@ -25,6 +26,7 @@ export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, 
   const format = params?.format && (ROSTER_FORMATS as readonly string[]).includes(params.format) ? (params.format as RosterFormat) : undefined;
   return {
     uri: doc.uri,
+    ...(version !== undefined ? { version } : {}),
     name: r.name,
     faction: r.faction,
     limit: r.limit,
@@ -63,29 +65,55 @@ export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, 
   };
 }
 
-/** The edit a `fabledStar/rosterEdit` asks for, as offsets; undefined when it cannot be made. */
-export function rosterEditOffsets(doc: FleetDocument, p: RosterEditParams): OffsetEdit | undefined {
+/** Why a roster edit is not made: the tree it names changed, or the text cannot take it safely. */
+export type RosterRefusal = { refused: 'stale' | 'cannot'; message: string };
+
+export const STALE: RosterRefusal = {
+  refused: 'stale',
+  message:
+    'The fleet list changed since the Fleet view was drawn, so the entry it named may be another now. Nothing was changed; the view is redrawn: try again.',
+};
+
+const CANNOT: RosterRefusal = {
+  refused: 'cannot',
+  message: 'The fleet list could not be changed that way: it is written in a form the roster cannot edit safely. Edit the YAML directly.',
+};
+
+/**
+ * The edit a `fabledStar/rosterEdit` asks for, as offsets; or why not: `stale` when the entry at the
+ * index is not the one the tree named (`unit`, `name`), `cannot` when the edit cannot be made safely.
+ */
+export function rosterEdit(doc: FleetDocument, p: RosterEditParams): { edit: OffsetEdit } | RosterRefusal {
   const int = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined);
+  const made = (e: OffsetEdit | undefined) => (e ? { edit: e } : CANNOT);
+  const named = (i: number, unit: unknown) => typeof unit !== 'string' || (doc.units?.items[i]?.unit.value ?? '').trim() === unit.trim();
   switch (p.action) {
     case 'add': {
-      if (typeof p.card !== 'string' || !p.card.trim()) return undefined;
-      return addUnitEdit(doc, p.card, int(p.count) ?? 1);
+      if (typeof p.card !== 'string' || !p.card.trim()) return CANNOT;
+      return made(addUnitEdit(doc, p.card, int(p.count) ?? 1));
     }
     case 'remove': {
       const i = int(p.entry);
-      return i === undefined ? undefined : removeEntryEdit(doc, i);
+      if (i === undefined) return CANNOT;
+      if (!named(i, p.unit)) return STALE;
+      return made(removeEntryEdit(doc, i, p.copies === 'one' ? 'one' : 'all'));
     }
     case 'embark': {
       const i = int(p.entry);
-      return i === undefined || typeof p.card !== 'string' || !p.card.trim() ? undefined : embarkEdit(doc, i, p.card);
+      if (i === undefined || typeof p.card !== 'string' || !p.card.trim()) return CANNOT;
+      if (!named(i, p.unit)) return STALE;
+      return made(embarkEdit(doc, i, p.card));
     }
     case 'disembark': {
       const i = int(p.entry);
       const j = int(p.embarked);
-      return i === undefined || j === undefined ? undefined : disembarkEdit(doc, i, j);
+      if (i === undefined || j === undefined) return CANNOT;
+      const x = doc.units?.items[i]?.embark?.items[j];
+      if (!named(i, p.unit) || (typeof p.name === 'string' && (x?.value ?? '').trim() !== p.name.trim())) return STALE;
+      return made(disembarkEdit(doc, i, j));
     }
     default:
-      return undefined;
+      return CANNOT;
   }
 }
 

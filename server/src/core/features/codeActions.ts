@@ -3,15 +3,17 @@
  * The validator puts the preferred replacement texts in `Problem.data.replacements`; the fixes that
  * need more than a replacement (missing stats, removing a misplaced rule) are built here.
  */
-import type { Ability, FabledDocument, FleetDocument, FleetEntry, Problem, Span, StatsBlock, UnitCard } from '../model/types';
+import type { Ability, FabledDocument, FleetDocument, Problem, Span, StatsBlock, UnitCard } from '../model/types';
 import { LAUNCH_BAY, MOVEMENT_STICKS, STATS, STAT_ORDER, type StatName } from '../rules/data';
 import type { Workspace } from '../workspace';
 import { CODES } from '../model/codes';
 import { bayCapacity } from '../model/derived';
 import { universalRule } from '../rules/lookup';
 import { fleetTotals } from '../fleetPoints';
-import { cardsOf, inStyleOf, within, yamlScalar } from './shared';
+import { cardsOf, flowScalar, inStyleOf, within, yamlScalar } from './shared';
 import { noun } from '../rules/words';
+import { commentsIn, contentEnd, lineEnd, lineStart, removeItem, styleOf, textEdit as offsetEdit, wholeLines, type OffsetEdit } from '../model/edit';
+import { countEdit, disembarkEdit, embarkEdit, removeEntryEdit } from '../roster/edits';
 
 export interface TextEdit {
   uri: string;
@@ -26,6 +28,19 @@ export interface CodeActionData {
   /** The problem it fixes (quick fixes). */
   problem?: Problem;
   isPreferred?: boolean;
+}
+
+/**
+ * Every edit a fix or refactor makes, through the edit layer (model/edit.ts): its new text is
+ * written with "\n" and goes into the file with the file's line ending.
+ */
+function edit(doc: FabledDocument, span: Span, newText: string): TextEdit {
+  const e = offsetEdit(doc.text, span.start, span.end, newText);
+  return { uri: doc.uri, span: { start: e.start, end: e.end }, newText: e.newText };
+}
+
+function fromOffsets(doc: FabledDocument, e: OffsetEdit): TextEdit {
+  return { uri: doc.uri, span: { start: e.start, end: e.end }, newText: e.newText };
 }
 
 function overlaps(a: Span, b: Span): boolean {
@@ -150,7 +165,7 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
     out.push({
       title: replaceTitle(p, r, current),
       kind: 'quickfix',
-      edits: [{ uri: doc.uri, span: p.span, newText }],
+      edits: [edit(doc, p.span, newText)],
       problem: p,
       isPreferred: i === 0 && reps.length === 1,
     });
@@ -176,44 +191,51 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
       break;
     }
     case 'FS-UNIVERSAL-RULE-CLASS': {
-      const a = card?.abilities?.items.find((x) => within(x.span, p.span.start));
-      if (a) {
-        const del = deleteLines(doc.text, a.span);
+      const list = card?.abilities;
+      const i = list ? list.items.findIndex((x) => within(x.span, p.span.start)) : -1;
+      const a = list?.items[i];
+      const del = list && a ? removeItem(doc.text, list, i) : undefined;
+      if (a && del)
         out.push({
           title: `Remove ${a.name.value ?? 'this rule'}`,
           kind: 'quickfix',
-          edits: [{ uri: doc.uri, span: del, newText: '' }],
+          edits: [fromOffsets(doc, del)],
           problem: p,
           isPreferred: true,
         });
-      }
       break;
     }
     case 'FS-SLOTS-ABILITIES': {
       // Offer to remove each ability that takes a slot (universal class rules are free).
-      for (const a of card?.abilities?.items ?? []) {
-        if (universalRule(a.name.value ?? '')) continue;
-        out.push({
-          title: `Remove the ability ${a.name.value ?? a.name.raw}`,
-          kind: 'quickfix',
-          edits: [{ uri: doc.uri, span: deleteLines(doc.text, a.span), newText: '' }],
-          problem: p,
-        });
-      }
+      const list = card?.abilities;
+      list?.items.forEach((a, i) => {
+        if (universalRule(a.name.value ?? '')) return;
+        const del = removeItem(doc.text, list, i);
+        if (del)
+          out.push({
+            title: `Remove the ability ${a.name.value ?? a.name.raw}`,
+            kind: 'quickfix',
+            edits: [fromOffsets(doc, del)],
+            problem: p,
+          });
+      });
       break;
     }
     case 'FS-ABILITY-UNKNOWN': {
       const a = card?.abilities?.items.find((x) => within(x.span, p.span.start));
       const def = a && card && ws ? definedElsewhere(ws, card, a) : undefined;
-      if (a && def) {
-        const col = a.span.start - (doc.text.lastIndexOf('\n', a.span.start - 1) + 1);
-        const lines = [`name: ${yamlScalar(def.ability.name.value!)}`];
-        if (def.ability.text?.value) lines.push(`text: ${yamlScalar(def.ability.text.value)}`);
-        if (def.ability.range?.value !== undefined) lines.push(`range: ${def.ability.range.value}"`);
+      if (a && def && card?.abilities) {
+        // In a flow list ("abilities: [A, B]") the definition is a flow mapping, on the item's place.
+        const flow = styleOf(doc.text, card.abilities).kind === 'flow';
+        const scalar = flow ? flowScalar : yamlScalar;
+        const pairs = [`name: ${scalar(def.ability.name.value!)}`];
+        if (def.ability.text?.value) pairs.push(`text: ${scalar(def.ability.text.value)}`);
+        if (def.ability.range?.value !== undefined) pairs.push(`range: ${def.ability.range.value}"`);
+        const newText = flow ? `{${pairs.join(', ')}}` : pairs.join('\n' + ' '.repeat(a.span.start - lineStart(doc.text, a.span.start)));
         out.push({
           title: `Copy the definition of ${def.ability.name.value} from ${def.card.name.value}`,
           kind: 'quickfix',
-          edits: [{ uri: doc.uri, span: a.span, newText: lines.join('\n' + ' '.repeat(col)) }],
+          edits: [edit(doc, { start: a.span.start, end: contentEnd(doc.text, a.span) }, newText)],
           problem: p,
           isPreferred: true,
         });
@@ -233,7 +255,7 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
         out.push({
           title: `Lower the difficulty to ${ld.dice} (the LD dice)`,
           kind: 'quickfix',
-          edits: [{ uri: doc.uri, span: o.difficulty.span, newText: String(ld.dice) }],
+          edits: [edit(doc, o.difficulty.span, String(ld.dice))],
           problem: p,
         });
       }
@@ -263,122 +285,96 @@ function fleetOverFixes(doc: FleetDocument, p: Problem, ws: Workspace): CodeActi
   if (limit === undefined) return [];
   const over = totals.total - limit;
   const options: { left: number; action: CodeActionData }[] = [];
-  for (const ep of totals.entries) {
+  totals.entries.forEach((ep, index) => {
     const name = ep.entry.unit.value ?? ep.entry.unit.raw;
     const count = ep.entry.count.value ?? 1;
-    if (ep.each <= 0) continue;
-    if (count > 1 && ep.entry.count.keySpan) {
-      // Fewest copies to drop.
-      const drop = Math.ceil(over / ep.each);
-      if (drop < count)
-        options.push({
-          left: limit - (totals.total - drop * ep.each),
-          action: {
-            title: `Field ${count - drop} ${name} instead of ${count} (−${drop * ep.each} pts)`,
-            kind: 'quickfix',
-            edits: [{ uri: doc.uri, span: ep.entry.count.span, newText: String(count - drop) }],
-            problem: p,
-          },
-        });
-    }
-    if (ep.total >= over)
+    if (ep.each <= 0) return;
+    // Fewest copies to drop (not on an entry an alias reads, which would change with it).
+    const drop = Math.ceil(over / ep.each);
+    const fewer = count > 1 && drop < count && doc.units?.items[index] === ep.entry ? countEdit(doc, index, count - drop) : undefined;
+    if (fewer)
+      options.push({
+        left: limit - (totals.total - drop * ep.each),
+        action: {
+          title: `Field ${count - drop} ${name} instead of ${count} (−${drop * ep.each} pts)`,
+          kind: 'quickfix',
+          edits: [fromOffsets(doc, fewer)],
+          problem: p,
+        },
+      });
+    // The entry's own lines (or its comma in a flow list), as the Fleet view's Remove takes them.
+    const del = ep.total >= over && doc.units?.items[index] === ep.entry ? removeEntryEdit(doc, index) : undefined;
+    if (del)
       options.push({
         left: limit - (totals.total - ep.total),
         action: {
           title: `Remove ${count > 1 ? `${count}× ` : ''}${name} (−${ep.total} pts)`,
           kind: 'quickfix',
-          edits: [{ uri: doc.uri, span: deleteLines(doc.text, entrySpan(doc, ep.entry)), newText: '' }],
+          edits: [fromOffsets(doc, del)],
           problem: p,
         },
       });
-  }
+  });
   return options
     .sort((a, b) => a.left - b.left)
     .slice(0, 6)
     .map((o) => o.action);
 }
 
-/** An entry's whole range: from its "- " to its last nested line. */
-function entrySpan(doc: FleetDocument, e: FleetEntry): Span {
-  const dash = doc.text.lastIndexOf('-', e.span.start);
-  const lineStart = doc.text.lastIndexOf('\n', e.span.start - 1) + 1;
-  return { start: dash >= lineStart ? dash : e.span.start, end: Math.max(e.span.end, e.embark?.span.end ?? 0) };
-}
-
 /** Moves an embarked unit from a host without a bay to another entry whose bay has room for it. */
 function moveEmbarkedFixes(doc: FleetDocument, p: Problem, ws: Workspace): CodeActionData[] {
   const entries = doc.units?.items ?? [];
-  const from = entries.find((e) => e.embark?.items.some((f) => within(f.span, p.span.start)));
-  const item = from?.embark?.items.find((f) => within(f.span, p.span.start));
-  if (!from || !item) return [];
+  const fromIndex = entries.findIndex((e) => e.embark?.items.some((f) => within(f.span, p.span.start)));
+  const from = entries[fromIndex];
+  const itemIndex = from?.embark?.items.findIndex((f) => within(f.span, p.span.start)) ?? -1;
+  const item = from?.embark?.items[itemIndex];
+  if (!from?.embark || !item) return [];
   const faction = doc.faction.value;
   const carried = ws.card(item.value, faction, 'ownFirst');
   const cls = carried?.card.class.value;
   if (!cls) return [];
   const text = doc.text;
   const out: CodeActionData[] = [];
-  // A flow list ("embark: [A, B]") is left to the user: its items share a line.
-  if (/\[/.test(text.slice(from.embark!.keySpan.end, item.span.start))) return [];
-  // Removing the item: the whole embark key when it is the only one.
-  const only = from.embark!.items.length === 1;
-  const removal: TextEdit = {
-    uri: doc.uri,
-    span: deleteLines(text, only ? { start: from.embark!.keySpan.start, end: from.embark!.span.end } : item.span),
-    newText: '',
-  };
-  for (const host of entries) {
-    if (host === from) continue;
+  // Taking the item off: the whole embark key, with its own lines, when it is the only one in a block list.
+  const only = from.embark.items.length === 1 && styleOf(text, from.embark).kind === 'block';
+  const off = only ? keyLines(text, from.embark.keySpan, from.embark.span) : disembarkEdit(doc, fromIndex, itemIndex);
+  if (!off) return [];
+  const removal = fromOffsets(doc, off);
+  entries.forEach((host, hostIndex) => {
+    if (host === from) return;
     const h = ws.card(host.unit.value, faction, 'own');
-    if (!h) continue;
+    if (!h) return;
     const cap = bayCapacity(h.card);
     const room =
       (cap.tierFighters > 0 && LAUNCH_BAY.tierCarries.includes(cls) ? cap.tierFighters : 0) +
       (cap.reserves > 0 && LAUNCH_BAY.carrierCarries.includes(cls) ? cap.reserves : 0) -
       (host.embark?.items.length ?? 0);
-    if (room <= 0) continue;
-    const name = yamlScalar(item.value ?? item.raw);
-    let add: TextEdit;
-    const last = host.embark?.items[host.embark.items.length - 1];
-    if (host.embark && last) {
-      const lineStart = text.lastIndexOf('\n', last.span.start - 1) + 1;
-      const dashCol = text.lastIndexOf('-', last.span.start) - lineStart;
-      const inFlow = /\[/.test(text.slice(host.embark.keySpan.end, last.span.start));
-      add = inFlow
-        ? { uri: doc.uri, span: { start: last.span.end, end: last.span.end }, newText: `, ${name}` }
-        : {
-            uri: doc.uri,
-            span: { start: lineEndOf(text, last.span.end), end: lineEndOf(text, last.span.end) },
-            newText: `\n${' '.repeat(Math.max(0, dashCol))}- ${name}`,
-          };
-    } else {
-      const unitKey = host.unit.keySpan ?? host.unit.span;
-      const col = unitKey.start - (text.lastIndexOf('\n', unitKey.start - 1) + 1);
-      const end = lineEndOf(text, Math.max(host.span.end - 1, host.unit.span.end));
-      add = { uri: doc.uri, span: { start: end, end }, newText: `\n${' '.repeat(col)}embark:\n${' '.repeat(col + 2)}- ${name}` };
-    }
-    if (overlapsEdit(add, removal)) continue;
+    if (room <= 0) return;
+    const put = embarkEdit(doc, hostIndex, item.value ?? item.raw);
+    if (!put) return;
+    const add = fromOffsets(doc, put);
+    if (overlapsEdit(add, removal) || add.span.start === removal.span.end || add.span.end === removal.span.start) return;
     out.push({
       title: `Move ${item.value} to ${host.unit.value}, which has room in its launch bay`,
       kind: 'quickfix',
       edits: [removal, add],
       problem: p,
     });
-  }
+  });
   // One host with room: that is the fix.
   if (out.length === 1) out[0]!.isPreferred = true;
   return out;
 }
 
-function overlapsEdit(a: TextEdit, b: TextEdit): boolean {
-  return a.span.start < b.span.end && b.span.start < a.span.end;
+/** A key with its value as whole lines (the comment lines after it stay), when the key starts its line. */
+function keyLines(text: string, keySpan: Span, span: Span): OffsetEdit | undefined {
+  if (text.slice(lineStart(text, keySpan.start), keySpan.start).trim() !== '') return undefined;
+  const lines = wholeLines(text, keySpan.start, contentEnd(text, { start: keySpan.start, end: Math.max(span.end, keySpan.end) }));
+  return { start: lines.start, end: lines.end, newText: '' };
 }
 
-/** The end of the line holding `off` (before \r\n or \n). */
-function lineEndOf(text: string, off: number): number {
-  let e = text.indexOf('\n', off);
-  if (e < 0) e = text.length;
-  if (e > 0 && text[e - 1] === '\r') e--;
-  return e;
+function overlapsEdit(a: TextEdit, b: TextEdit): boolean {
+  return a.span.start < b.span.end && b.span.start < a.span.end;
 }
 
 /** A placeholder for a missing stat: "—" where the unit may lack it, else the weakest legal value. */
@@ -399,47 +395,52 @@ function placeholder(stat: StatName): string {
 
 function addStats(doc: FabledDocument, block: StatsBlock, missing: StatName[]): TextEdit | undefined {
   const text = doc.text;
+  const entries = STAT_ORDER.map((s) => block.entries[s]).filter((e) => !!e);
   if (block.form === 'line') {
     // Positional: only trailing stats can be appended; the string ends where the last token does.
-    const entries = STAT_ORDER.map((s) => block.entries[s]).filter((e) => !!e);
     const last = entries[entries.length - 1];
     if (!last) return undefined;
     const trailing = STAT_ORDER.slice(STAT_ORDER.indexOf(last.stat) + 1);
     if (trailing.some((s) => !missing.includes(s))) return undefined;
     const sep = /\u00b7/.test(text.slice(block.span.start, block.span.end)) ? ' · ' : ' ';
-    return { uri: doc.uri, span: { start: last.span.end, end: last.span.end }, newText: trailing.map((s) => sep + placeholder(s)).join('') };
+    return edit(doc, { start: last.span.end, end: last.span.end }, trailing.map((s) => sep + placeholder(s)).join(''));
   }
-  const entries = STAT_ORDER.map((s) => block.entries[s]).filter((e) => !!e);
-  const keyCol = block.keySpan.start - (text.lastIndexOf('\n', block.keySpan.start - 1) + 1);
-  if (entries.length === 0) {
-    const indent = ' '.repeat(keyCol + 2);
-    const at = block.keySpan.end + 1; // after the colon
-    return {
-      uri: doc.uri,
-      span: { start: at, end: Math.max(at, block.span.end) },
-      newText: '\n' + missing.map((s) => `${indent}${s}: ${placeholder(s)}`).join('\n'),
-    };
+  const value = afterColon(text, block.keySpan.end);
+  if (value === undefined) return undefined;
+  if (text[value] === '{') {
+    // A flow mapping: the pairs go after the last stat (or into the empty braces).
+    const pairs = missing.map((s) => `${s}: ${placeholder(s)}`);
+    if (entries.length) {
+      const lastEnd = Math.max(...entries.map((e) => e.span.end));
+      return edit(doc, { start: lastEnd, end: lastEnd }, pairs.map((x) => `, ${x}`).join(''));
+    }
+    return /^\{[ \t]*\}/.test(text.slice(value)) ? edit(doc, { start: value + 1, end: text.indexOf('}', value) }, pairs.join(', ')) : undefined;
   }
-  const lastEnd = Math.max(...entries.map((e) => e!.span.end));
-  const first = entries[0]!;
-  const col = first.keySpan.start - (text.lastIndexOf('\n', first.keySpan.start - 1) + 1);
-  const indent = ' '.repeat(col);
-  return { uri: doc.uri, span: { start: lastEnd, end: lastEnd }, newText: missing.map((s) => `\n${indent}${s}: ${placeholder(s)}`).join('') };
+  // A block mapping, or nothing yet after the key: each stat on a line of its own, after the last
+  // stat's line (its comment stays on it), or under the key.
+  if (value < lineEnd(text, value) && text[value] !== '#') return undefined;
+  const last = entries.reduce<(typeof entries)[number] | undefined>((m, e) => (!m || e.span.end > m.span.end ? e : m), undefined);
+  const at = lineEnd(text, last ? last.span.end : block.keySpan.end);
+  const first = entries[0];
+  const indent = first ? ' '.repeat(first.keySpan.start - lineStart(text, first.keySpan.start)) : indentOfNextLine(text, at, block.keySpan);
+  return edit(doc, { start: at, end: at }, missing.map((s) => `\n${indent}${s}: ${placeholder(s)}`).join(''));
 }
 
-/**
- * The whole lines a span covers, with the line break, so that deleting them leaves no blank line.
- * A node's span may run into the next line's indentation and "- " (a nested block list ends where
- * the next item starts): that line is not part of it.
- */
-function deleteLines(text: string, span: Span): Span {
-  const start = text.lastIndexOf('\n', span.start - 1) + 1;
-  let last = span.end;
-  const ls = text.lastIndexOf('\n', last - 1) + 1;
-  if (ls > start && /^[ \t-]*$/.test(text.slice(ls, last))) last = ls - 1;
-  let end = text.indexOf('\n', last);
-  end = end < 0 ? text.length : end + 1;
-  return { start, end };
+/** The first significant character after a key's colon (on the key's line), or undefined when there is no colon. */
+function afterColon(text: string, keyEnd: number): number | undefined {
+  let i = keyEnd;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  if (text[i] !== ':') return undefined;
+  i++;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  return i;
+}
+
+/** The indentation of the key's first nested line when it has one, else two more than the key's. */
+function indentOfNextLine(text: string, keyLineEnd: number, keySpan: Span): string {
+  const keyCol = keySpan.start - lineStart(text, keySpan.start);
+  const m = /^(?:\r\n|\r|\n)([ \t]*)[^\s#]/.exec(text.slice(keyLineEnd));
+  return m && m[1]!.length > keyCol ? m[1]!.replace(/\t/g, ' ') : ' '.repeat(keyCol + 2);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -455,23 +456,50 @@ function refactors(doc: FabledDocument, range: Span): CodeActionData[] {
   if (block.form === 'line') {
     const present = entries.filter((e) => !!e);
     if (!present.length) return out;
-    const keyCol = block.keySpan.start - (text.lastIndexOf('\n', block.keySpan.start - 1) + 1);
+    const keyCol = block.keySpan.start - lineStart(text, block.keySpan.start);
     const indent = ' '.repeat(keyCol + 2);
     const lines = present.map((e) => `${indent}${e!.stat}: ${mappingValue(e!.raw)}`);
+    // A comment after the line goes up to the key's line, where it still says what it said.
+    const end = contentEnd(text, { start: block.keySpan.end, end: valueEnd(block) });
+    const rest = text.slice(end, lineEnd(text, end)).trim();
+    const comment = rest.startsWith('#') ? ` ${rest}` : '';
+    if (rest && !comment) return out;
     out.push({
       title: 'Write the stats as a mapping (one key per stat)',
       kind: 'refactor.rewrite',
-      edits: [{ uri: doc.uri, span: { start: block.keySpan.end, end: valueEnd(block) }, newText: ':\n' + lines.join('\n') }],
+      edits: [edit(doc, { start: block.keySpan.end, end: comment ? lineEnd(text, end) : end }, `:${comment}\n` + lines.join('\n'))],
     });
   } else if (entries.every((e) => e && e.raw)) {
-    const line = entries.map((e) => e!.raw).join(' ');
-    out.push({
-      title: 'Write the stats as one stat line',
-      kind: 'refactor.rewrite',
-      edits: [{ uri: doc.uri, span: { start: block.keySpan.end, end: valueEnd(block) }, newText: `: "${line.replace(/["\\]/g, '')}"` }],
-    });
+    const oneLine = statLineEdit(doc, block, entries.map((e) => e!.raw).join(' '));
+    if (oneLine) out.push({ title: 'Write the stats as one stat line', kind: 'refactor.rewrite', edits: [oneLine] });
   }
   return out;
+}
+
+/**
+ * The mapping `block` rewritten as `stats: "<line>"`; its comments become comment lines above the
+ * key (or below it, when something precedes the key on its line). Undefined when the mapping holds
+ * anything a stat line cannot: a key that is not a stat (a homebrew stat), a stat twice.
+ */
+function statLineEdit(doc: FabledDocument, block: StatsBlock, line: string): TextEdit | undefined {
+  const text = doc.text;
+  const end = contentEnd(text, { start: block.keySpan.end, end: valueEnd(block) });
+  const region = text.slice(block.keySpan.end, end);
+  const comments = commentsIn(text, block.keySpan.end, end);
+  let bare = region;
+  for (const c of comments) bare = bare.replace(c, '');
+  const keys = [...bare.matchAll(/(?:^|[\s{,])([^\s:,{}[\]#"']+)[ \t]*:(?=\s|$)/g)].map((m) => m[1]!);
+  if (keys.length !== STAT_ORDER.length || new Set(keys).size !== keys.length || keys.some((k) => !(STAT_ORDER as readonly string[]).includes(k)))
+    return undefined;
+  const value = `: "${line.replace(/["\\]/g, '')}"`;
+  if (!comments.length) return edit(doc, { start: block.keySpan.end, end }, value);
+  const ls = lineStart(text, block.keySpan.start);
+  const indent = ' '.repeat(block.keySpan.start - ls);
+  if (text.slice(ls, block.keySpan.start).trim() === '') {
+    const key = text.slice(block.keySpan.start, block.keySpan.end);
+    return edit(doc, { start: ls, end }, comments.map((c) => `${indent}${c}\n`).join('') + indent + key + value);
+  }
+  return edit(doc, { start: block.keySpan.end, end }, value + comments.map((c) => `\n${indent}  ${c}`).join(''));
 }
 
 /** Where the stats value ends: the last entry's value, or the block's end. */

@@ -34,6 +34,7 @@ import { cardsOf, md, pSuccess, pct, yamlScalar, within } from './shared';
 import type { Span } from '../model/types';
 import { templatesFor, type TemplatePlace } from './templates';
 import { weaponTypeText } from './hover';
+import { eolOf, withEol } from '../model/edit';
 import { count, withArticle } from '../rules/words';
 
 export type CompletionKind = 'key' | 'value' | 'enum' | 'card' | 'snippet' | 'order' | 'ability' | 'faction';
@@ -65,7 +66,11 @@ const MAX_ITEMS = 500;
 
 export function complete(doc: FabledDocument | undefined, ws: Workspace, text: string, off: number): CompletionList {
   try {
-    return completeInner(doc, ws, text, off);
+    // The cursor's context reads lines by "\n": a lone CR is one too (same length, so offsets hold).
+    const list = completeInner(doc, ws, text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text, off);
+    // Templates and list keys are written with "\n": they go in with the file's line ending (the edit layer's).
+    if (eolOf(text) !== '\n') for (const item of list.items) if (item.insertText) item.insertText = withEol(text, item.insertText);
+    return list;
   } catch {
     return { items: [], isIncomplete: false };
   }

@@ -65,6 +65,12 @@ export function yamlScalar(s: string): string {
   return plainSafe ? s : doubleQuoted(s);
 }
 
+/** A name as a scalar inside a flow collection (`[A, B]`, `{unit: A}`), where `,` `[` `]` `{` `}` end a plain scalar. */
+export function flowScalar(s: string): string {
+  const plain = yamlScalar(s);
+  return plain.startsWith('"') || !/[,[\]{}]/.test(plain) ? plain : doubleQuoted(s);
+}
+
 /** `s` written in the quoting style of the value it replaces, when that style can hold it. */
 export function inStyleOf(old: string, s: string): string {
   if (/^'.*'$/s.test(old) && !hasControl(s)) return `'${s.replace(/'/g, "''")}'`;
@@ -110,13 +116,8 @@ export function atLeast(target: number, dice: number, k: number): number {
 
 export { pSuccess };
 
-/** The line's end offset (before \r\n or \n). */
-export function lineEnd(text: string, off: number): number {
-  let e = text.indexOf('\n', off);
-  if (e < 0) e = text.length;
-  if (e > 0 && text[e - 1] === '\r') e--;
-  return e;
-}
+/** The line's end offset (before its \n, \r\n or lone \r): the edit layer's. */
+export { lineEnd } from '../model/edit';
 
 /** Cap for lists the features return (symbols, completions, references). */
 export const RESULT_CAP = 2000;

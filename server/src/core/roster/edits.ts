@@ -1,266 +1,241 @@
 /**
  * The roster's edits as plain text edits on the fleet's YAML, so the file stays the source of
- * truth: add a unit, remove an entry, embark a unit, disembark one. Each edit keeps the list's
- * style (block or flow), its indentation, its line endings and the user's comments, and quotes
- * names that YAML would misread. Pure; an edit that cannot be made safely is `undefined`.
+ * truth: add a unit (or one more of a card already fielded), remove an entry (or one copy of it),
+ * embark a unit, disembark one. Built on the edit layer (model/edit.ts), so each edit keeps the
+ * list's style (block or flow), its indentation, its line endings and the user's comments, and
+ * quotes names that YAML would misread. Pure; an edit that cannot be made safely is `undefined`.
  */
-import type { FleetDocument, FleetEntry, ListField, Span, Field } from '../model/types';
+import type { FleetDocument, FleetEntry, ListField, Field } from '../model/types';
 import type { CardRef, Workspace } from '../workspace';
 import { LAUNCH_BAY, type UnitClass } from '../rules/data';
 import { bayCapacity } from '../model/derived';
-import { yamlScalar, lineEnd } from '../features/shared';
+import { flowScalar, yamlScalar } from '../features/shared';
+import {
+  anchorUsed,
+  appendItem,
+  applyEdit,
+  column,
+  contentEnd,
+  dashBefore,
+  indentOf,
+  lastSignificant,
+  lineEnd,
+  lineStart,
+  matchingBracket,
+  ownText,
+  propsStart,
+  removeItem,
+  skipSpace,
+  styleOf,
+  textEdit,
+  type OffsetEdit,
+} from '../model/edit';
 import { fleetTotals, type FleetTotals } from '../fleetPoints';
 
-/** Replace [start, end) of the text with `newText`. */
-export interface OffsetEdit {
-  start: number;
-  end: number;
-  newText: string;
+export { applyEdit, type OffsetEdit };
+
+/**
+ * Whether entry `index` can be changed where it is written: its text is its own (not an alias of
+ * another entry's), and no alias elsewhere reads it (a change would change that entry too).
+ */
+function editable(doc: FleetDocument, index: number): boolean {
+  const items = doc.units?.items ?? [];
+  const e = items[index];
+  return !!e && ownText(items, index) && !anchorUsed(doc.text, propsStart(doc.text, e.span.start), contentEnd(doc.text, e.span));
 }
 
-export function applyEdit(text: string, e: OffsetEdit): string {
-  return text.slice(0, e.start) + e.newText + text.slice(e.end);
+function sameCard(a: string | undefined, b: string): boolean {
+  return a !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
-function eolOf(text: string): string {
-  return text.includes('\r\n') ? '\r\n' : '\n';
+/** Whether an entry is written as the card's name alone (`- Lumen Cruiser`). */
+function isScalarEntry(e: FleetEntry): boolean {
+  return e.unit.span.start === e.span.start && e.unit.span.end === e.span.end && !e.unit.keySpan;
 }
 
-/** A name as a scalar inside a flow collection, where `,` `[` `]` `{` `}` end a plain scalar. */
-function flowScalar(s: string): string {
-  const plain = yamlScalar(s);
-  return plain.startsWith('"') || !/[,[\]{}]/.test(plain) ? plain : JSON.stringify(s);
+/** Whether the entry is a flow mapping (`{unit: A, count: 2}`). */
+function isFlowEntry(text: string, e: FleetEntry): boolean {
+  return text[e.span.start] === '{';
 }
 
-/** A node's end without the trailing whitespace and line breaks some nodes' ranges take in. */
-function contentEnd(text: string, span: Span): number {
-  let e = span.end;
-  while (e > span.start && /\s/.test(text[e - 1]!)) e--;
-  return e;
-}
-
-function lineStartOf(text: string, off: number): number {
-  return text.lastIndexOf('\n', Math.max(0, off - 1)) + 1;
-}
-
-function column(text: string, off: number): number {
-  return off - lineStartOf(text, off);
-}
-
-/** The offset of the `-` that introduces a block sequence item, when there is one. */
-function dashBefore(text: string, itemStart: number): number | undefined {
-  let k = itemStart - 1;
-  while (k >= 0 && ' \t\r\n'.includes(text[k]!)) k--;
-  return k >= 0 && text[k] === '-' ? k : undefined;
-}
-
-/** Skips spaces, tabs and (optionally) line breaks and comments from `off`. */
-function skipSpace(text: string, off: number, lines: boolean): number {
-  let i = off;
-  for (;;) {
-    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || (lines && (text[i] === '\n' || text[i] === '\r')))) i++;
-    if (lines && text[i] === '#') {
-      while (i < text.length && text[i] !== '\n') i++;
-      continue;
-    }
-    return i;
+/**
+ * Sets an entry's count to `n`: its `count:` value, or a new `count:` key (a bare name becomes a
+ * mapping). Undefined when the entry is written in a form this cannot change safely.
+ */
+function setCountEdit(doc: FleetDocument, entry: FleetEntry, n: number, flowList: boolean): OffsetEdit | undefined {
+  const text = doc.text;
+  if (entry.count.keySpan) {
+    if (entry.count.value === undefined || !/^\d+$/.test(text.slice(entry.count.span.start, entry.count.span.end))) return undefined;
+    return textEdit(text, entry.count.span.start, entry.count.span.end, String(n));
   }
+  if (isScalarEntry(entry)) return scalarToMapping(text, entry, flowList, [`count: ${n}`]);
+  if (!entry.unit.keySpan) return undefined;
+  if (isFlowEntry(text, entry)) return textEdit(text, entry.unit.span.end, entry.unit.span.end, `, count: ${n}`);
+  // A block mapping: a line under the unit's, at its key's column.
+  if (lineStart(text, entry.unit.keySpan.start) !== lineStart(text, entry.unit.span.end)) return undefined;
+  const at = lineEnd(text, entry.unit.span.end);
+  return entryEdit(text, entry, at, at, `\n${indentOf(text, entry.unit.keySpan.start)}count: ${n}`);
 }
 
-type Style = { kind: 'block' } | { kind: 'flow'; open: number; close: number } | { kind: 'empty'; lineEnd: number } | { kind: 'scalar' };
-
-/** How a key's list value is written, found from the text after the key. */
-function styleOf(text: string, list: ListField<unknown>): Style {
-  let i = list.keySpan.end;
-  while (i < text.length && (text[i] === ' ' || text[i] === '\t')) i++;
-  if (text[i] !== ':') return { kind: 'scalar' };
-  i = skipSpace(text, i + 1, false);
-  if (text[i] === '[') {
-    const close = matchingBracket(text, i);
-    return close === undefined ? { kind: 'scalar' } : { kind: 'flow', open: i, close };
-  }
-  if (i >= text.length || text[i] === '\n' || text[i] === '\r' || text[i] === '#') {
-    const j = skipSpace(text, i, true);
-    if (text[j] === '-' && dashBefore(text, j + 1) === j && column(text, j) >= column(text, list.keySpan.start)) return { kind: 'block' };
-    return { kind: 'empty', lineEnd: lineEnd(text, i) };
-  }
-  return { kind: 'scalar' };
+/**
+ * A bare-name entry ("- Lumen Cruiser", or "Lumen Cruiser" in a flow list) as a mapping with the
+ * unit and `pairs` ("count: 2", "embark:\n  - Wing" written with "\n" and two-space steps). An anchor
+ * stays on the name, and a comment on the entry's line stays on the unit's line.
+ */
+function scalarToMapping(text: string, entry: FleetEntry, flowList: boolean, pairs: string[], flowPairs = pairs): OffsetEdit | undefined {
+  const start = propsStart(text, entry.span.start);
+  const name = text.slice(start, entry.span.end);
+  if (/[\r\n]/.test(name)) return undefined;
+  if (flowList) return textEdit(text, start, entry.span.end, `{unit: ${name}, ${flowPairs.join(', ')}}`);
+  if (dashBefore(text, entry.span.start) === undefined) return undefined;
+  // The new keys line up with "unit:", where the name starts now.
+  const ind = ' '.repeat(column(text, start));
+  const end = lineEnd(text, entry.span.end);
+  const rest = text.slice(entry.span.end, end);
+  if (rest.trim() !== '' && !rest.trim().startsWith('#')) return undefined;
+  return entryEdit(text, entry, start, end, `unit: ${name}${rest}` + pairs.map((p) => `\n${ind}${p.replace(/\n/g, `\n${ind}`)}`).join(''));
 }
 
-/** The `]` that closes the `[` at `open`, skipping quoted scalars and nested collections. */
-function matchingBracket(text: string, open: number): number | undefined {
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
-    } else if (c === "'") {
-      for (i++; i < text.length; i++) {
-        if (text[i] === "'" && text[i + 1] === "'") i++;
-        else if (text[i] === "'") break;
-      }
-    } else if (c === '#' && /\s/.test(text[i - 1] ?? ' ')) {
-      while (i < text.length && text[i] !== '\n') i++;
-    } else if (c === '[' || c === '{') depth++;
-    else if (c === ']' || c === '}') {
-      depth--;
-      if (depth === 0) return c === ']' ? i : undefined;
-    }
-  }
-  return undefined;
+/**
+ * Replaces [start, end) of a block list's entry, which gives it keys on lines below its first.
+ * A tab after the entry's dash becomes a space: YAML indents with spaces, and a mapping of several
+ * keys after "-<tab>" is one that other YAML readers refuse (ours warns). Columns stay as they are.
+ */
+function entryEdit(text: string, entry: FleetEntry, start: number, end: number, newText: string): OffsetEdit {
+  const node = propsStart(text, entry.span.start);
+  const dash = dashBefore(text, entry.span.start);
+  const sep = dash === undefined ? '' : text.slice(dash + 1, node);
+  if (dash === undefined || !sep.includes('\t') || /[\r\n]/.test(sep) || start < node) return textEdit(text, start, end, newText);
+  return textEdit(text, dash + 1, end, sep.replace(/\t/g, ' ') + text.slice(node, start) + newText);
 }
 
-/** Appends `item` (already YAML text for one item) to a list under `list`'s key. */
-function appendItem(text: string, list: ListField<{ span: Span }>, blockItem: string, flowItem: string, keyIndentIfEmpty: number): OffsetEdit | undefined {
-  const eol = eolOf(text);
-  const style = styleOf(text, list);
-  const items = list.items;
-  switch (style.kind) {
-    case 'flow': {
-      const inner = text.slice(style.open + 1, style.close);
-      if (inner.trim() === '' || items.length === 0) return { start: style.open, end: style.close + 1, newText: `[${flowItem}]` };
-      // After the last item (and any trailing comma), right before "]".
-      const last = items[items.length - 1]!;
-      const lastEnd = contentEnd(text, last.span);
-      if (lastEnd > style.close || last.span.start < style.open) return undefined;
-      let at = skipSpace(text, lastEnd, true);
-      if (text[at] === ',') {
-        at = skipSpace(text, at + 1, true);
-        return { start: at, end: at, newText: `${flowItem}` + (at === style.close ? '' : ', ') };
-      }
-      return { start: lastEnd, end: lastEnd, newText: `, ${flowItem}` };
-    }
-    case 'block': {
-      const last = items[items.length - 1];
-      const first = items[0];
-      if (!last || !first) return undefined;
-      const dash = dashBefore(text, first.span.start);
-      if (dash === undefined || last.span.start < list.keySpan.end) return undefined;
-      const at = lineEnd(text, contentEnd(text, last.span));
-      return { start: at, end: at, newText: `${eol}${' '.repeat(column(text, dash))}${blockItem}` };
-    }
-    case 'empty':
-      return { start: style.lineEnd, end: style.lineEnd, newText: `${eol}${' '.repeat(keyIndentIfEmpty)}${blockItem}` };
-    case 'scalar':
-      return undefined;
-  }
+/** The top-level flow mapping a fleet is written as (`{name: X, faction: Y}`), when it is one. */
+function flowRoot(text: string): { open: number; close: number } | undefined {
+  let i = skipSpace(text, text.charCodeAt(0) === 0xfeff ? 1 : 0, true);
+  if (text.startsWith('---', i)) i = skipSpace(text, i + 3, true);
+  if (text[i] !== '{') return undefined;
+  const close = matchingBracket(text, i);
+  return close === undefined ? undefined : { open: i, close };
 }
 
-/** Removes one item of a block or flow list, with its line(s) or its comma. */
-function removeItem(text: string, list: ListField<{ span: Span }>, index: number): OffsetEdit | undefined {
-  const item = list.items[index];
-  if (!item) return undefined;
-  const style = styleOf(text, list);
-  if (style.kind === 'flow') {
-    const itemEnd = contentEnd(text, item.span);
-    if (item.span.start < style.open || itemEnd > style.close) return undefined;
-    const after = skipSpace(text, itemEnd, true);
-    if (text[after] === ',') return { start: item.span.start, end: skipSpace(text, after + 1, true), newText: '' };
-    // The last item: take the comma before it instead.
-    let before = item.span.start - 1;
-    while (before > style.open && /\s/.test(text[before]!)) before--;
-    if (text[before] === ',') return { start: before, end: itemEnd, newText: '' };
-    return { start: item.span.start, end: itemEnd, newText: '' };
-  }
-  if (style.kind !== 'block') return undefined;
-  const dash = dashBefore(text, item.span.start);
-  if (dash === undefined || item.span.start < list.keySpan.end) return undefined;
-  const start = lineStartOf(text, dash);
-  // Only whitespace may precede the dash on its line, or the line holds something else too.
-  if (text.slice(start, dash).trim() !== '') return undefined;
-  let end = lineEnd(text, contentEnd(text, item.span));
-  if (text.startsWith('\r\n', end)) end += 2;
-  else if (text[end] === '\n') end += 1;
-  return { start, end, newText: '' };
-}
-
-/** Adds an entry for the card `name` at the end of the fleet's units. */
+/**
+ * Adds `count` of the card `name` to the fleet: raises the count of an entry that already fields
+ * it alone (no embarked units, which each copy would carry), or adds an entry at the end of the
+ * fleet's units.
+ */
 export function addUnitEdit(doc: FleetDocument, name: string, count = 1): OffsetEdit | undefined {
   const text = doc.text;
-  const eol = eolOf(text);
   const n = Number.isInteger(count) && count > 1 ? count : 1;
-  const block = (indent: string) => `- unit: ${yamlScalar(name)}${n > 1 ? `${eol}${indent}  count: ${n}` : ''}`;
-  const flow = n > 1 ? `{unit: ${flowScalar(name)}, count: ${n}}` : flowScalar(name);
   if (doc.unread) return undefined;
+  const block = `- unit: ${yamlScalar(name)}${n > 1 ? `\n  count: ${n}` : ''}`;
+  const flow = n > 1 ? `{unit: ${flowScalar(name)}, count: ${n}}` : flowScalar(name);
   if (!doc.units) {
-    // No units key: append one at the end of the file (top-level keys start at column 0).
-    const sep = text.length === 0 || text.endsWith('\n') ? '' : eol;
-    return { start: text.length, end: text.length, newText: `${sep}units:${eol}  ${block('  ')}${eol}` };
+    const root = flowRoot(text);
+    if (root) {
+      // "{name: X, faction: Y}": the units go inside the braces.
+      const last = lastSignificant(text, root.open, root.close);
+      if (last === root.open) return textEdit(text, root.open + 1, root.open + 1, `units: [${flow}]`);
+      return textEdit(text, last + 1, last + 1, text[last] === ',' ? ` units: [${flow}]` : `, units: [${flow}]`);
+    }
+    // No units key: one at the end of the fleet's document (top-level keys start at column 0), which
+    // is the end of the file unless a "..." or a second "---" ends it.
+    const at = documentEnd(text);
+    const sep = at === 0 || /[\r\n]$/.test(text.slice(0, at)) ? '' : '\n';
+    return textEdit(text, at, at, `${sep}units:\n  ${block.replace(/\n/g, '\n  ')}\n`);
   }
-  const keyCol = column(text, doc.units.keySpan.start);
   const style = styleOf(text, doc.units);
-  let indent = ' '.repeat(keyCol + 2);
-  if (style.kind === 'block') {
-    const dash = dashBefore(text, doc.units.items[0]!.span.start);
-    if (dash !== undefined) indent = ' '.repeat(column(text, dash));
+  const items = doc.units.items;
+  const same = items.find((e, i) => sameCard(e.unit.value, name) && !e.embark?.items.length && editable(doc, i));
+  if (same && (same.count.value ?? 1) >= 1) {
+    const raised = setCountEdit(doc, same, (same.count.value ?? 1) + n, style.kind === 'flow');
+    if (raised) return raised;
   }
-  return appendItem(text, doc.units, block(indent), flow, keyCol + 2);
+  return appendItem(text, doc.units, block, flow, column(text, doc.units.keySpan.start) + 2);
 }
 
-/** Removes the fleet's entry `index` (0-based, as in the roster). */
-export function removeEntryEdit(doc: FleetDocument, index: number): OffsetEdit | undefined {
+/** Where the file's first YAML document ends: before a line "..." or a "---" after its content, else the file's end. */
+function documentEnd(text: string): number {
+  let seen = false;
+  for (const m of text.matchAll(/^(---|\.\.\.)(?=[ \t]*(?:#.*)?$)|^[^\s#][^\r\n]*/gm)) {
+    const marker = m[1];
+    if (marker === '...' || (marker === '---' && seen)) return m.index;
+    if (!marker) seen = true;
+  }
+  return text.length;
+}
+
+/** Sets entry `index`'s count to `n` (a count of copies, 1 or more), when the entry can be changed where it is written. */
+export function countEdit(doc: FleetDocument, index: number, n: number): OffsetEdit | undefined {
+  const entry = doc.units?.items[index];
+  if (!entry || doc.unread || !Number.isInteger(n) || n < 1 || !editable(doc, index)) return undefined;
+  return setCountEdit(doc, entry, n, styleOf(doc.text, doc.units!).kind === 'flow');
+}
+
+/**
+ * Removes the fleet's entry `index` (0-based, as in the roster): all its copies, or (`one`) one of
+ * them, lowering its count (an entry of one is removed).
+ */
+export function removeEntryEdit(doc: FleetDocument, index: number, copies: 'all' | 'one' = 'all'): OffsetEdit | undefined {
   if (!doc.units || doc.unread) return undefined;
+  const entry = doc.units.items[index];
+  if (!entry || !editable(doc, index)) return undefined;
+  const count = entry.count.value ?? 1;
+  if (copies === 'one' && count > 1) return setCountEdit(doc, entry, count - 1, styleOf(doc.text, doc.units).kind === 'flow');
   return removeItem(doc.text, doc.units, index);
 }
 
 /** Embarks one unit of card `name` on entry `index`. */
 export function embarkEdit(doc: FleetDocument, index: number, name: string): OffsetEdit | undefined {
   const text = doc.text;
-  const eol = eolOf(text);
   const entry: FleetEntry | undefined = doc.units?.items[index];
-  if (!entry || !doc.units || doc.unread) return undefined;
+  if (!entry || !doc.units || doc.unread || !editable(doc, index)) return undefined;
   const listStyle = styleOf(text, doc.units);
-  const isScalarEntry = entry.unit.span.start === entry.span.start && entry.unit.span.end === entry.span.end;
+  const scalar = isScalarEntry(entry);
   if (listStyle.kind === 'flow') {
-    if (isScalarEntry)
-      return {
-        start: entry.span.start,
-        end: entry.span.end,
-        newText: `{unit: ${text.slice(entry.span.start, entry.span.end)}, embark: [${flowScalar(name)}]}`,
-      };
+    if (scalar) return scalarToMapping(text, entry, true, [`embark: [${flowScalar(name)}]`]);
     if (entry.embark && styleOf(text, entry.embark).kind === 'flow') return appendItem(text, entry.embark, '', flowScalar(name), 0);
+    if (!entry.embark && isFlowEntry(text, entry) && entry.unit.keySpan) return flowMappingKey(text, entry, `embark: [${flowScalar(name)}]`);
     return undefined;
   }
   if (listStyle.kind !== 'block') return undefined;
-  if (isScalarEntry) {
-    // "- Lumen Cruiser" becomes a mapping with the unit and its embark list.
-    const dash = dashBefore(text, entry.span.start);
-    if (dash === undefined) return undefined;
-    const ind = ' '.repeat(column(text, dash) + 2);
-    return {
-      start: entry.span.start,
-      end: entry.span.end,
-      newText: `unit: ${text.slice(entry.span.start, entry.span.end)}${eol}${ind}embark:${eol}${ind}  - ${yamlScalar(name)}`,
-    };
-  }
-  const keyCol = column(text, entry.span.start);
-  // The entry must be a block mapping whose keys start on the dash's line.
-  if (text[entry.span.start] === '{') {
+  // "- Lumen Cruiser" becomes a mapping with the unit and its embark list.
+  if (scalar) return scalarToMapping(text, entry, false, [`embark:\n  - ${yamlScalar(name)}`]);
+  if (isFlowEntry(text, entry)) {
     if (entry.embark && styleOf(text, entry.embark).kind === 'flow') return appendItem(text, entry.embark, '', flowScalar(name), 0);
+    if (!entry.embark && entry.unit.keySpan) return flowMappingKey(text, entry, `embark: [${flowScalar(name)}]`);
     return undefined;
   }
+  const keyCol = column(text, entry.span.start);
   if (!entry.embark) {
     const at = lineEnd(text, contentEnd(text, entry.span));
-    return { start: at, end: at, newText: `${eol}${' '.repeat(keyCol)}embark:${eol}${' '.repeat(keyCol + 2)}- ${yamlScalar(name)}` };
+    return entryEdit(text, entry, at, at, `\n${' '.repeat(keyCol)}embark:\n${' '.repeat(keyCol + 2)}- ${yamlScalar(name)}`);
   }
   const st = styleOf(text, entry.embark);
   if (st.kind === 'scalar') {
     // "embark: Wing": one name written without a list.
     const only = entry.embark.items[0];
     if (!only) return undefined;
-    return { start: only.span.start, end: only.span.end, newText: `[${text.slice(only.span.start, only.span.end)}, ${flowScalar(name)}]` };
+    return textEdit(text, only.span.start, only.span.end, `[${text.slice(only.span.start, only.span.end)}, ${flowScalar(name)}]`);
   }
   return appendItem(text, entry.embark as ListField<Field<string>>, `- ${yamlScalar(name)}`, flowScalar(name), keyCol + 2);
+}
+
+/** Adds `key: value` to a flow-mapping entry, before its "}". */
+function flowMappingKey(text: string, entry: FleetEntry, pair: string): OffsetEdit | undefined {
+  const close = matchingBracket(text, entry.span.start);
+  if (close === undefined) return undefined;
+  const last = lastSignificant(text, entry.span.start, close);
+  return textEdit(text, last + 1, last + 1, text[last] === ',' ? ` ${pair}` : `, ${pair}`);
 }
 
 /** Takes embarked unit `embarkIndex` off entry `index`. */
 export function disembarkEdit(doc: FleetDocument, index: number, embarkIndex: number): OffsetEdit | undefined {
   const entry = doc.units?.items[index];
-  if (!entry?.embark || doc.unread) return undefined;
+  if (!entry?.embark || doc.unread || !editable(doc, index)) return undefined;
   const st = styleOf(doc.text, entry.embark);
   if (st.kind === 'scalar') {
     const only = entry.embark.items[0];
-    return only && embarkIndex === 0 ? { start: only.span.start, end: only.span.end, newText: '[]' } : undefined;
+    return only && embarkIndex === 0 ? textEdit(doc.text, only.span.start, only.span.end, '[]') : undefined;
   }
   return removeItem(doc.text, entry.embark, embarkIndex);
 }
