@@ -4,7 +4,7 @@
  * a command holding a dead client.
  */
 import * as vscode from 'vscode';
-import { FleetSummaryRequest, sameSelector, type CardInfo, type CardName } from '../../protocol';
+import { ExampleFleetsRequest, FleetSummaryRequest, sameSelector, type CardInfo, type CardName, type FleetSummary } from '../../protocol';
 import type { BattlePanels } from './battlePanel';
 import { cardAt, fleetCardAt, fleetCards, listCards, pickCard, selector } from './cards';
 import { ServerNotRunningError, type Ctx } from './ctx';
@@ -124,6 +124,23 @@ interface FleetPick extends vscode.QuickPickItem {
   uri: vscode.Uri;
 }
 
+/** A fleet's line in a pick: its faction, points and game size. */
+function fleetDescription(s: FleetSummary): string {
+  const size = s.gameSize ? ` (${s.gameSize.name})` : '';
+  return `${s.faction || 'no faction'} · ${s.total} pts${s.limit !== undefined ? ` of ${s.limit}${size}` : ''}`;
+}
+
+/** The example fleets bundled with the server (their cards too), labelled as such; none when the server cannot say. */
+async function exampleFleetPicks(ctx: Ctx): Promise<FleetPick[]> {
+  const list = await ctx.request(ExampleFleetsRequest.type, {}).catch(() => [] as FleetSummary[]);
+  return (Array.isArray(list) ? list : []).map((s) => ({
+    uri: vscode.Uri.parse(s.uri, true),
+    label: `Example: ${s.name}`,
+    description: fleetDescription(s),
+    detail: 'Example fleet bundled with Fabled Star Tools (its cards too)',
+  }));
+}
+
 /** The workspace's fleet lists, each with its name, faction and points as the server reads them. */
 async function fleetPicks(ctx: Ctx): Promise<FleetPick[]> {
   const files = await vscode.workspace.findFiles('**/*.fleet.{yaml,yml}', '**/node_modules/**', 500);
@@ -137,7 +154,7 @@ async function fleetPicks(ctx: Ctx): Promise<FleetPick[]> {
       // Names come from files: shown as plain labels (a quick pick does not render them as HTML,
       // and $(...) icon syntax is disarmed).
       label: name.replace(/\$\(/g, '$\u200b('),
-      description: s ? `${s.faction || 'no faction'} · ${s.total} pts${s.limit !== undefined ? ` of ${s.limit}` : ''}` : 'not read yet',
+      description: s ? fleetDescription(s) : 'not read yet',
       detail: vscode.workspace.asRelativePath(uri),
     });
   }
@@ -176,7 +193,15 @@ export function simulateBattle(ctx: Ctx, panels: BattlePanels): Cmd {
       }
       const mine = fleet.toString();
       const own = picks.find((p) => p.uri.toString() === mine);
-      const opponents = [...picks.filter((p) => p.uri.toString() !== mine), ...(own ? [{ ...own, label: `${own.label} (itself)` }] : [])];
+      // The workspace's other fleets, then the bundled example fleets, then the fleet against itself.
+      const others = picks.filter((p) => p.uri.toString() !== mine);
+      const examples = await exampleFleetPicks(ctx);
+      const separator = (label: string): FleetPick => ({ label, kind: vscode.QuickPickItemKind.Separator, uri: fleet });
+      const opponents: FleetPick[] = [
+        ...(others.length ? [separator('In this workspace'), ...others] : []),
+        ...(examples.length ? [separator('Example fleets'), ...examples] : []),
+        ...(own ? [separator('Mirror match'), { ...own, label: `${own.label} (itself)` }] : []),
+      ];
       if (opponents.length === 0) {
         void vscode.window.showInformationMessage('There is no other fleet list in this workspace to fight.');
         return;

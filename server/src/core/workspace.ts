@@ -241,6 +241,14 @@ export class Workspace {
   private readonly eager: Derivation<unknown>[] = [];
   /** Derived lists, dropped whenever a card document changes. */
   private derived: { factions?: string[]; cardsOf: Map<string, CardRef[]> } = { cardsOf: new Map() };
+  /**
+   * Cards to fall back on (the server's: the bundled example factions'), for a faction this
+   * workspace has no card of: a fleet list pasted from an example resolves in an empty folder.
+   * Only name lookups see them (`resolve`, `card`, `hasCards`, `cardsOf`, `factions`); `allCards`
+   * and `findCards` stay this workspace's own, so they never count in its duplicates, symbols or
+   * points field. Read lazily: the examples are parsed on first need.
+   */
+  fallback: (() => Workspace) | undefined;
   /** Bumped on every change, so that callers can cache derived data. */
   version = 0;
   /** Bumped on every change that can touch a card (not on a fleet edit), for data derived from cards only. */
@@ -495,6 +503,11 @@ export class Workspace {
   resolve(sel: CardSelector, policy: CardPolicy): CardResolution {
     if (!sel.name.trim()) return { ref: undefined, matches: [], candidates: [] };
     const candidates = this.findCards(sel.name);
+    // A faction of which this workspace has no card (or, without a faction, a name it has nowhere): the fallback's.
+    if (this.fallback && (sel.faction !== undefined ? !this.hasOwnCards(sel.faction) : candidates.length === 0)) {
+      const other = this.fallback().resolve(sel, policy);
+      if (other.candidates.length) return other;
+    }
     const faction = sel.faction !== undefined ? norm(sel.faction) : undefined;
     const own = faction !== undefined ? candidates.filter((r) => norm(r.faction) === faction) : candidates;
     let matches: CardRef[];
@@ -540,6 +553,11 @@ export class Workspace {
    * without listing them (a fleet's checks ask it on every keystroke).
    */
   hasCards(faction?: string): boolean {
+    return this.hasOwnCards(faction) || (this.fallback?.().hasCards(faction) ?? false);
+  }
+
+  /** `hasCards` without the fallback: whether this workspace itself has a card (of the faction). */
+  hasOwnCards(faction?: string): boolean {
     return faction === undefined ? this.cardIndex.size > 0 : (this.cardIndex.get(norm(faction))?.size ?? 0) > 0;
   }
 
@@ -552,11 +570,14 @@ export class Workspace {
       for (const list of byName.values()) if (list[0] && (!first || this.before(list[0], first))) first = list[0];
       if (first) firsts.push(first);
     }
-    return (this.derived.factions = this.sorted(firsts).map((r) => r.faction));
+    const own = this.sorted(firsts).map((r) => r.faction);
+    const more = (this.fallback?.().factions() ?? []).filter((f) => !own.some((o) => norm(o) === norm(f)));
+    return (this.derived.factions = [...own, ...more]);
   }
 
   /** Cards of a faction (the first card of each name), in document order. */
   cardsOf(faction: string): CardRef[] {
+    if (this.fallback && !this.hasOwnCards(faction)) return this.fallback().cardsOf(faction);
     const key = norm(faction);
     let out = this.derived.cardsOf.get(key);
     if (!out) {
