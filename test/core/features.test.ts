@@ -317,7 +317,12 @@ describe('core features', () => {
       },
       { name: 'fleet keys', file: 'fleets/new.fleet.yaml', text: 'name: F\n¦', has: ['faction', 'points', 'units'], not: ['name'] },
       { name: 'a new fleet in an empty file', file: 'fleets/new.fleet.yaml', text: '¦', has: ['New fleet'] },
-      { name: 'a new card under units', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - ¦', has: ['New unit card', 'name', 'class'] },
+      {
+        name: 'a new card under units',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - ¦',
+        has: ['New unit card: Destroyer', 'New unit card: Fighter', 'name', 'class'],
+      },
     ];
     for (const c of cases) {
       it(c.name, () => {

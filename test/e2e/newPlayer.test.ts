@@ -160,7 +160,7 @@ describe('a new player\u2019s first session (code-server)', function () {
     await newFile('ashen.unit.yaml');
     await poll('the language mode "Fabled Star Unit Cards"', async () => (await wb.statusBarText()).includes('Fabled Star Unit Cards'));
     // Quick suggestions while typing (no Ctrl+Space): "New" offers the file template.
-    await accept('New unit cards file', 'New');
+    await accept(`New unit cards file: ${EXAMPLE_CLASS}`, 'New');
     // First stop: the faction; second: the card's name (a stop of its own: the faction stays).
     await wb.page.keyboard.type(FACTION, { delay: 30 });
     await nextStop();
@@ -195,7 +195,7 @@ describe('a new player\u2019s first session (code-server)', function () {
     await accept(CARD);
     await wb.page.keyboard.press('Escape');
     const text = await save('first.fleet.yaml', (t) => t.includes(`unit: ${CARD}`));
-    assert.match(text, new RegExp(`faction: ${FACTION}\\npoints: 1000\\nunits:\\n  - unit: ${CARD}\\n    count: 1\\n`));
+    assert.match(text, new RegExp(`faction: ${FACTION}\\npoints: 1000 # Standard\\nunits:\\n  - unit: ${CARD}\\n    count: 1\\n`));
     assert.deepEqual(problems(), [], text);
     const item = wb.page.locator('[id$="fabledStar.fleetPoints"]');
     await poll(`the status bar to show "${points} / 1000 pts"`, async () => (await item.innerText().catch(() => '')).includes(`${points} / 1000 pts`));

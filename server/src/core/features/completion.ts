@@ -322,10 +322,19 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
   }
   if (cardPath && c === 'abilities.[]' && key === 'name') return abilityItems(span, card, cls);
   if (key === 'faction' && path.length === 0) {
-    return ws
-      .factions()
-      .sort()
-      .map((f, i) => ({ ...value(yamlScalar(f), span, i), label: f, kind: 'faction' as const, detail: count(ws.cardsOf(f).length, 'card') }));
+    // The workspace's factions (of its cards, most first, then of its Command Boards); in a fleet
+    // also the bundled example factions, whose cards a fleet may use where the workspace has none.
+    const { own, examples } = factionChoices(ws);
+    const cards = (f: string) => (ws.hasOwnCards(f) ? count(ws.cardsOf(f).length, 'card') : 'a Command Board, no cards yet');
+    return [
+      ...own.map((f, i) => ({ ...value(yamlScalar(f), span, i), label: f, kind: 'faction' as const, detail: cards(f) })),
+      ...(doc.kind === 'fleet' ? examples : []).map((f, i) => ({
+        ...value(yamlScalar(f), span, own.length + i),
+        label: f,
+        kind: 'faction' as const,
+        detail: `bundled example, ${count(ws.cardsOf(f).length, 'card')}`,
+      })),
+    ];
   }
   if (doc.kind === 'faction' && path.length === 0 && key === 'doctrine') {
     return Object.entries(DOCTRINES).map(([d, cp], i) => value(d, span, i, { kind: 'enum', detail: `${cp} CP per round` }));
@@ -560,6 +569,31 @@ function templatePlaces(kind: FabledDocument['kind'], path: string[], cardPath: 
 }
 
 /**
+ * The factions a new file may name: `own`, the workspace's (its cards' factions, most cards first,
+ * then those of its Command Boards that have no card yet); `examples`, the bundled example factions
+ * the workspace has no card of (a fleet of those resolves to the example cards).
+ */
+function factionChoices(ws: Workspace): { own: string[]; examples: string[] } {
+  const withCards = ws
+    .factions()
+    .filter((f) => ws.hasOwnCards(f))
+    .map((f) => ({ f, n: ws.cardsOf(f).length }))
+    .sort((a, b) => b.n - a.n || a.f.localeCompare(b.f))
+    .map((x) => x.f);
+  const seen = new Set(withCards.map((f) => f.trim().toLowerCase()));
+  const own = [...withCards];
+  for (const d of ws.factionDocuments()) {
+    const f = d.faction.value?.trim();
+    if (f && !seen.has(f.toLowerCase())) {
+      seen.add(f.toLowerCase());
+      own.push(f);
+    }
+  }
+  const examples = ws.factions().filter((f) => !seen.has(f.trim().toLowerCase()));
+  return { own, examples };
+}
+
+/**
  * The templates that fit the cursor, indented to where they go: the first line at the cursor (for a
  * list item, replacing the "- " already typed), every further line at that column plus its own
  * indentation. The text is absolute: the server sends it with insertTextMode asIs so that an editor
@@ -571,15 +605,11 @@ function snippets(ws: Workspace, kind: FabledDocument['kind'], path: string[], c
   const item = ctx.mode === 'item';
   const span = item ? { start: ctx.line.start + (ctx.line.dash ?? 0), end: ctx.replace.end } : ctx.replace;
   const indent = ' '.repeat(span.start - ctx.line.start);
-  const factions = ws
-    .factions()
-    .map((f) => ({ f, n: ws.cardsOf(f).length }))
-    .sort((a, b) => b.n - a.n || a.f.localeCompare(b.f))
-    .map((x) => x.f);
+  const { own, examples } = factionChoices(ws);
   const out: Completion[] = [];
   let i = 0;
   for (const place of places) {
-    for (const t of templatesFor(place, { factions })) {
+    for (const t of templatesFor(place, { factions: own, exampleFactions: examples })) {
       out.push({
         label: t.label,
         kind: 'snippet',
