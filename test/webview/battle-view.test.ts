@@ -210,6 +210,53 @@ describe('fleet battle view (Chromium)', function () {
     assert.match(await v.text(I.status), /Cancelled: showing the 4,000 battles/);
   });
 
+  it('marks the figures stale as soon as an option changes, and plays the new options after a pause, as the engagement view does', async () => {
+    const v = await view();
+    await show(v, final);
+    await v.page.waitForFunction((id: string) => /Done: 4,000 battles/.test(document.getElementById(id)!.textContent ?? ''), I.status);
+    const note = v.page.locator(`#${I.stale}`);
+    const dimmed = () => v.page.evaluate((id: string) => document.getElementById(id)!.classList.contains('stale'), I.results);
+    const reruns = async () => (await v.posted()).filter((m) => m.type === ('rerun' as string)) as unknown as { options: unknown }[];
+    // A seed typed and typed back before the pause: marked meanwhile, then up to date again, nothing run.
+    await v.page.fill(`#${I.seed}`, '10');
+    assert.match(await v.text(I.stale), /Options changed: the figures below are still for the previous options\. New figures follow/);
+    assert.equal(await dimmed(), true);
+    assert.doesNotMatch(await v.text(I.status), /Done/, 'no "Done" under options the figures were not played with');
+    await v.page.fill(`#${I.seed}`, '9');
+    assert.equal(await note.isVisible(), false);
+    assert.equal(await dimmed(), false);
+    await new Promise((r) => setTimeout(r, 900));
+    assert.equal((await reruns()).length, 0, "the options are the figures' again: nothing to run");
+    // A new seed: run after the pause, with every option the form shows.
+    await v.page.fill(`#${I.seed}`, '10');
+    await v.waitForPosted('rerun' as never);
+    assert.deepEqual((await reruns())[0]!.options, { rounds: 6, trials: 4000, seed: 10 });
+    await v.send({ type: 'busy' });
+    assert.match(await v.text(I.stale), /new ones follow/);
+    const reseeded = simulateBattle(fleets(), { trials: 4000, seed: 10 });
+    await v.send({ type: 'result', result: reseeded, partial: false });
+    await v.page.waitForFunction((id: string) => /seed 10/.test(document.getElementById(id)!.textContent ?? ''), I.method);
+    assert.equal(await note.isVisible(), false);
+    assert.match(await v.text(I.status), /Done: 4,000 battles/);
+    // A fixed range and a variant ticked: the same.
+    await v.page.selectOption(`#${I.mode}`, 'fixed');
+    assert.equal(await dimmed(), true);
+    await v.page.check('#battle-variant-morale');
+    await v.waitForPosted('rerun' as never, 2);
+    const second = (await reruns())[1]!.options as { range?: number; variants?: string[] };
+    assert.equal(second.range, 12);
+    assert.deepEqual(second.variants, ['morale']);
+    // Edited again while that run goes on: its figures, once they come, are marked as not the form's.
+    await v.send({ type: 'busy' });
+    await v.page.fill(`#${I.rounds}`, '4');
+    await v.send({ type: 'result', result: simulateBattle(fleets(), { trials: 400, seed: 10, range: 12 }), partial: false });
+    await v.page.waitForFunction((id: string) => /400 battles/.test(document.getElementById(id)!.textContent ?? ''), I.method);
+    assert.match(await v.text(I.stale), /Options changed/);
+    mkdirSync(OUTPUT, { recursive: true });
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-options-changed.png'), fullPage: true });
+    await v.waitForPosted('rerun' as never, 3);
+  });
+
   it('shows the last result again after a reload, before the host answers', async () => {
     const v = await view();
     await show(v, final);
@@ -356,10 +403,10 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     await v.page.click(`#${I.run}`);
     assert.match(await v.text(I.stale), /still from the previous run: fix the options above/);
     assert.equal(await dimmed(), true);
-    // Fixing the options takes the refusal away at once, before Run again.
+    // Fixing the options takes the refusal away at once; the figures are still the old options' (a new run follows).
     await v.page.uncheck('#battle-variant-morale');
-    assert.equal(await note.isVisible(), false, 'the options are fixed: no "fix the options" note');
-    assert.equal(await dimmed(), false);
+    assert.match(await v.text(I.stale), /Options changed: the figures below are still for the previous options/, 'no "fix the options" note');
+    assert.equal(await dimmed(), true);
     // The same for a field out of bounds: refused above the form, and gone once it is fixed.
     await v.page.fill(`#${I.rounds}`, '0');
     await v.page.click(`#${I.run}`);
@@ -370,6 +417,7 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     await v.page.click(`#${I.run}`);
     await v.waitForPosted('rerun' as never);
     assert.equal(await note.isVisible(), false, 'a run that was sent clears the note');
+    assert.equal((await v.posted()).filter((m) => m.type === ('rerun' as string)).length, 1, 'Run sends it at once, no second run after the pause');
     await v.send({ type: 'busy' });
     await v.page.waitForFunction((id: string) => !document.getElementById(id)!.hidden, I.stale);
     assert.match(await v.text(I.stale), /new ones follow/);
@@ -390,8 +438,13 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     assert.equal(await dimmed(), true);
     mkdirSync(OUTPUT, { recursive: true });
     await v.page.screenshot({ path: join(OUTPUT, 'battle-stale.png'), fullPage: true });
-    // New figures: the note goes.
+    // New figures: the "previous run" note goes; these are the earlier options' (morale), not the form's, and say so.
     await show();
+    assert.match(await v.text(I.stale), /Options changed/);
+    // The form set back to the figures' options: nothing stale.
+    await v.page.uncheck('#battle-variant-retreat');
+    await v.page.check('#battle-variant-morale');
+    await v.page.fill(`#${I.rounds}`, String(compared.rounds));
     assert.equal(await note.isVisible(), false);
     assert.equal(await dimmed(), false);
   });

@@ -326,13 +326,86 @@ function fillControls(r: BattleResult, partial: boolean): void {
   if (filled) return;
   filled = !partial;
   ui.mode.value = r.mode;
-  const range = /every unit stands (\d+(?:\.\d+)?)"/.exec(r.assumptions.join(' '));
-  ui.range.value = range ? range[1]! : '12';
+  ui.range.value = String(fixedRange(r) ?? 12);
   ui.rounds.value = String(r.rounds);
   if (!partial) ui.trials.value = String(r.trials);
   ui.seed.value = String(r.seed);
   picker.set({ variants: playedRules(r), compare: r.variants.length === 0 || r.compare !== undefined });
   syncRange();
+}
+
+/** The fixed range a result was played at, as its assumptions say it; undefined when the fleets approach. */
+function fixedRange(r: BattleResult): number | undefined {
+  const m = r.mode === 'fixed' ? /every unit stands (\d+(?:\.\d+)?)"/.exec(r.assumptions.join(' ')) : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Options compared as the form reads them: keys in a fixed order, comparing means nothing without variants. */
+function optionsKey(o: BattleOptions): string {
+  const variants = o.variants ?? [];
+  return JSON.stringify([o.range ?? null, o.rounds ?? null, o.trials ?? null, o.seed ?? null, variants.join('+'), variants.length > 0 && o.compare === true]);
+}
+
+/** The options a result was played with, as the form would read them. */
+function resultOptions(r: BattleResult): BattleOptions {
+  const range = fixedRange(r);
+  const variants = playedRules(r);
+  return {
+    ...(range !== undefined ? { range } : {}),
+    rounds: r.rounds,
+    trials: r.trials,
+    seed: r.seed,
+    ...(variants.length ? { variants, ...(r.compare ? { compare: true } : {}) } : {}),
+  };
+}
+
+/** What the note over old figures says once the options above them changed. */
+const OPTIONS_CHANGED = 'Options changed: the figures below are still for the previous options. New figures follow in a moment.';
+/** How long the view waits after the last edit before it asks for new figures (as the engagement view does). */
+const RERUN_DELAY_MS = 600;
+let rerunTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Whether the form shows the options of the figures (or, while a run goes on, of the run asked for). */
+function formMatchesFigures(options: BattleOptions): boolean {
+  if (!current) return true;
+  if (running) return asked !== undefined && optionsKey(options) === optionsKey(asked);
+  return optionsKey(options) === optionsKey(resultOptions(current));
+}
+
+/**
+ * After an edit of the options: when the form no longer shows what the figures were played with,
+ * says so over them (the "Done" line goes) and plays the new options once the user stops typing;
+ * when it matches again, the note goes and nothing runs.
+ */
+function onOptionsEdited(): void {
+  if (!current || !filled) return;
+  const { options } = readOptions();
+  if (!options) {
+    // Options that cannot run (the fields are marked): nothing is scheduled until they are fixed.
+    if (rerunTimer !== undefined) clearTimeout(rerunTimer);
+    rerunTimer = undefined;
+    markStale(FIX_OPTIONS);
+    if (!running) ui.status.textContent = '';
+    return;
+  }
+  if (formMatchesFigures(options)) {
+    if (rerunTimer !== undefined) clearTimeout(rerunTimer);
+    rerunTimer = undefined;
+    if (staleNote === OPTIONS_CHANGED) markStale(undefined);
+    if (!running && staleNote === undefined) ui.status.textContent = 'Figures up to date with the options.';
+    return;
+  }
+  markStale(OPTIONS_CHANGED);
+  if (!running) ui.status.textContent = '';
+  if (rerunTimer !== undefined) clearTimeout(rerunTimer);
+  rerunTimer = setTimeout(() => {
+    rerunTimer = undefined;
+    const now = readOptions().options;
+    if (!now || formMatchesFigures(now)) return;
+    showRefusal(undefined);
+    asked = now;
+    vscode.postMessage({ type: 'rerun', options: now });
+  }, RERUN_DELAY_MS);
 }
 
 function syncRange(): void {
@@ -410,6 +483,8 @@ ui.form.addEventListener('submit', (e) => {
     markStale(FIX_OPTIONS);
     return;
   }
+  if (rerunTimer !== undefined) clearTimeout(rerunTimer);
+  rerunTimer = undefined;
   markStale(undefined);
   showRefusal(undefined);
   asked = options;
@@ -429,6 +504,8 @@ function recheck(): void {
 }
 ui.form.addEventListener('input', recheck);
 ui.form.addEventListener('change', recheck);
+ui.form.addEventListener('input', onOptionsEdited);
+ui.form.addEventListener('change', onOptionsEdited);
 ui.cancel.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -447,7 +524,15 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'result':
       render(m.result, m.partial);
-      if (!m.partial) setRunning(false, `Done: ${m.result.trials.toLocaleString('en-US')} battles.`);
+      if (!m.partial) {
+        setRunning(false, `Done: ${m.result.trials.toLocaleString('en-US')} battles.`);
+        // Options changed while it ran: these figures are not theirs (the new run is on its way).
+        const now = readOptions().options;
+        if (now && !formMatchesFigures(now)) {
+          markStale(OPTIONS_CHANGED);
+          ui.status.textContent = '';
+        }
+      }
       break;
     case 'cancelled':
       setRunning(false, current ? `Cancelled: showing the ${current.trials.toLocaleString('en-US')} battles played before.` : 'Cancelled.');
