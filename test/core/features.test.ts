@@ -366,6 +366,37 @@ describe('core features', () => {
       // Elsewhere the template still comes first: a new weapon has no rulebook list to pick from.
       assert.equal(at('faction: Myr-Valari\nunits:\n  - name: N\n    class: Cruiser\n    weapons:\n      - ')[0], 'New weapon system');
     });
+    it('completes inside a one-line list, as the card template writes orders: [] and abilities: []', () => {
+      const ws = workspace();
+      const at = (marked: string, file = 'cards/new.unit.yaml') => {
+        const off = marked.indexOf('\u00a6');
+        const text = marked.replace('\u00a6', '');
+        const items = complete(ws.set(U(file), text), ws, text, off).items;
+        const apply = (label: string) => {
+          const i = items.find((x) => x.label === label);
+          assert.ok(i, `no ${label} in ${items.map((x) => x.label).join(', ')}`);
+          return text.slice(0, i.span.start) + i.insertText + text.slice(i.span.end);
+        };
+        return { labels: items.map((i) => i.label), apply };
+      };
+      const card = 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Cruiser\n    points: 190\n';
+      const orders = at(`${card}    orders: [\u00a6]\n    abilities: []\n`);
+      assert.ok(orders.labels.includes('Full Burn') && orders.labels.includes('Attack Run'), orders.labels.join(', '));
+      assert.ok(!orders.labels.includes('Launch Bay Tier 1'), 'no ability among the orders');
+      assert.match(orders.apply('Full Burn'), /orders: \[Full Burn\]\n/);
+      const abilities = at(`${card}    orders: []\n    abilities: [\u00a6]\n`);
+      assert.ok(abilities.labels.includes('Launch Bay Tier 1'), abilities.labels.join(', '));
+      assert.match(abilities.apply('Boarding (CR)'), /abilities: \[Boarding \(CR\)\]\n/);
+      // A second item, partly typed: only that item is replaced, the first stays.
+      const second = at(`${card}    abilities: [Launch Bay Tier 1, Boa\u00a6]\n`);
+      assert.ok(!second.labels.includes('Launch Bay Tier 1'), 'the ability it has is not offered again');
+      assert.match(second.apply('Boarding (CR)'), /abilities: \[Launch Bay Tier 1, Boarding \(CR\)\]\n/);
+      // Past the closing bracket: nothing (no list item goes there).
+      assert.deepEqual(at(`${card}    orders: []\u00a6\n`).labels, []);
+      // A fleet entry's embarked units written the same way: what its host can carry.
+      const fleet = at('name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: Lumen Cruiser\n    embark: [\u00a6]\n', 'fleets/f.fleet.yaml');
+      assert.ok(fleet.labels.includes('Veilwing Fighter Wing') && !fleet.labels.includes('Lumen Destroyer'), fleet.labels.join(', '));
+    });
     it('quotes a card name that YAML would misread, and only such a name', () => {
       const ws = workspace({ 'cards/odd.unit.yaml': 'faction: Myr-Valari\nunits:\n  - name: "Star: Breaker #1"\n    class: Cruiser\n    points: 190\n' });
       const text = 'name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: ';

@@ -284,6 +284,15 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
   const card = cardPath ? cardNear(doc, off) : undefined;
   const cls = card?.class.value;
 
+  // Inside a flow list (`orders: []`, as the templates write it; `embark: [A, B]`): the item at the cursor.
+  const flow = flowItemAt(ctx, off);
+  if (flow) {
+    if (cardPath && c === '' && key === 'orders') return orderItems(flow.span, card);
+    if (cardPath && c === '' && key === 'abilities') return abilityItems(flow.span, card, cls);
+    if (doc.kind === 'fleet' && path.join('.') === 'units.[]' && key === 'embark') return embarkItems(doc, ws, { ...ctx, prefix: flow.prefix }, flow.span);
+    return [];
+  }
+
   if (cardPath && c === 'stats' && (STAT_ORDER as readonly string[]).includes(key)) {
     statValues(key as StatName).forEach((v, i) => out.push(value(v.label, span, i, { kind: 'enum', detail: v.detail })));
     return out;
@@ -361,6 +370,45 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
 
 function text(doc: FabledDocument): string {
   return doc.text;
+}
+
+/**
+ * The item of a one-line flow list (`[A, B]`) under the cursor: its span (what a completion
+ * replaces, without the spaces around it) and what is typed of it before the cursor. Undefined
+ * when the value is no flow list or the cursor is outside its brackets.
+ */
+export function flowItemAt(ctx: CursorContext, off: number): { span: Span; prefix: string } | undefined {
+  const v = ctx.value;
+  if (!v.startsWith('[')) return undefined;
+  const base = ctx.line.start + ctx.line.valueCol;
+  const cur = off - base;
+  if (cur < 1) return undefined;
+  // Separators (commas, the brackets) outside quotes.
+  let from = 0;
+  let to = v.length;
+  let q: string | undefined;
+  for (let i = 1; i < v.length; i++) {
+    const ch = v[i]!;
+    if (q) {
+      if (ch === q) q = undefined;
+      continue;
+    }
+    if (ch === '"' || ch === "'") q = ch;
+    else if (ch === ',' || ch === ']') {
+      if (i < cur) {
+        if (ch === ']') return undefined; // after the list
+        from = i;
+      } else {
+        to = i;
+        break;
+      }
+    }
+  }
+  const raw = v.slice(from + 1, to);
+  const lead = raw.length - raw.trimStart().length;
+  const start = Math.min(base + from + 1 + lead, off);
+  const end = Math.max(start, base + from + 1 + raw.trimEnd().length, off);
+  return { span: { start, end }, prefix: ctx.line.text.slice(start - ctx.line.start, off - ctx.line.start) };
 }
 
 /** The value's replace range, extended over an opening quote the user typed. */
