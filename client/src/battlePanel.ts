@@ -44,8 +44,16 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
     readonly vs: string,
     restored: BattleResult | undefined,
     onDispose: () => void,
+    /** The fleets' names as the pick showed them, for the heading until a result names them. */
+    private readonly names?: { fleet: string; vs: string },
   ) {
-    super(ctx, panel, BATTLE_VIEW, restored ? pairTitle(BATTLE_VIEW, restored.sides[0].fleet, restored.sides[1].fleet) : 'Battle', onDispose);
+    super(
+      ctx,
+      panel,
+      BATTLE_VIEW,
+      restored ? pairTitle(BATTLE_VIEW, restored.sides[0].fleet, restored.sides[1].fleet) : names ? pairTitle(BATTLE_VIEW, names.fleet, names.vs) : 'Battle',
+      onDispose,
+    );
     this.result = restored;
     if (restored)
       this.options = {
@@ -57,6 +65,7 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
   }
 
   protected replay(): boolean {
+    if (this.names) this.post({ type: 'fleets', ...this.names });
     if (this.result) this.post({ type: 'result', result: this.result, partial: false });
     return !!this.result;
   }
@@ -121,12 +130,12 @@ export class BattlePanels extends ViewPanels<BattlePanel> {
   }
 
   /** Opens (or brings to front and reruns) the panel for this pair of fleet files. */
-  open(fleet: vscode.Uri, vs: vscode.Uri): void {
+  open(fleet: vscode.Uri, vs: vscode.Uri, names?: { fleet: string; vs: string }): void {
     const a = fleet.toString();
     const b = vs.toString();
     if (this.reopen((p) => p.fleet === a && p.vs === b)) return;
-    const panel = this.createPanel('Battle');
-    this.add((forget) => new BattlePanel(this.ctx, panel, a, b, undefined, forget));
+    const panel = this.createPanel(names ? pairTitle(BATTLE_VIEW, names.fleet, names.vs) : 'Battle');
+    this.add((forget) => new BattlePanel(this.ctx, panel, a, b, undefined, forget, names));
     // The view keeps its result; the host keeps which files it is about, for a reload.
     void this.ctx.extension.workspaceState.update(`${BATTLE_VIEW_TYPE}:last`, { fleet: a, vs: b });
   }

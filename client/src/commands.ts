@@ -122,6 +122,8 @@ export function showRule(ctx: Ctx, rules: RuleDocuments): Cmd {
 
 interface FleetPick extends vscode.QuickPickItem {
   uri: vscode.Uri;
+  /** The fleet's name as its file gives it (the label may say more: "Example: ...", "(itself)"). */
+  name?: string;
 }
 
 /** A fleet's line in a pick: its faction, points and game size. */
@@ -135,6 +137,7 @@ async function exampleFleetPicks(ctx: Ctx): Promise<FleetPick[]> {
   const list = await ctx.request(ExampleFleetsRequest.type, {}).catch(() => [] as FleetSummary[]);
   return (Array.isArray(list) ? list : []).map((s) => ({
     uri: vscode.Uri.parse(s.uri, true),
+    name: s.name,
     label: `Example: ${s.name}`,
     description: fleetDescription(s),
     detail: 'Example fleet bundled with Fabled Star Tools (its cards too)',
@@ -151,6 +154,7 @@ async function fleetPicks(ctx: Ctx): Promise<FleetPick[]> {
     const name = s?.name || uri.path.split('/').pop() || uri.toString();
     picks.push({
       uri,
+      ...(s?.name ? { name: s.name } : {}),
       // Names come from files: shown as plain labels (a quick pick does not render them as HTML,
       // and $(...) icon syntax is disarmed).
       label: name.replace(/\$\(/g, '$\u200b('),
@@ -212,7 +216,8 @@ export function simulateBattle(ctx: Ctx, panels: BattlePanels): Cmd {
         matchOnDescription: true,
       });
       if (!vs) return;
-      panels.open(fleet, vs.uri);
+      const fileName = (u: vscode.Uri) => u.path.split('/').pop() ?? u.toString();
+      panels.open(fleet, vs.uri, { fleet: own?.name ?? fileName(fleet), vs: vs.name ?? fileName(vs.uri) });
     } catch (e) {
       await reportFailure(ctx, 'Could not simulate the fleet battle', e);
     }

@@ -833,12 +833,19 @@ window.addEventListener('message', (event: MessageEvent) => {
       setBusy(false);
       setText(ui.status, '');
       showError(message.message);
+      if (!state.result) setText(ui.empty, 'No result: the simulation could not be run (see the message above).');
       updateFreshness(true);
       break;
     case 'units':
       state = { ...state, units: { attacker: message.attacker, defender: message.defender } };
       saveState();
       renderCosts();
+      // The heading before any result: never "Engagement:  vs " while the first run loads or fails.
+      if (!state.result) {
+        setText(ui.attacker, message.attacker.name);
+        setText(ui.defender, message.defender.name);
+        document.title = `Engagement: ${message.attacker.name} vs ${message.defender.name}`;
+      }
       break;
     case 'result':
       setBusy(false);

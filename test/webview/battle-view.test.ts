@@ -163,6 +163,25 @@ describe('fleet battle view (Chromium)', function () {
     assert.equal(await v.page.locator(`#${I.cancel}`).isVisible(), false);
   });
 
+  it('names both fleets in the heading while the first run loads, and when it fails', async () => {
+    const v = await view();
+    await v.send({ type: 'fleets', fleet: 'Ember Vanguard', vs: 'The <i>Hunger</i> Within' });
+    await v.send({ type: 'busy' });
+    await v.page.waitForFunction((id: string) => document.getElementById(id)?.textContent === 'Ember Vanguard', I.fleet);
+    assert.equal(await v.text(I.title), 'Battle: Ember Vanguard vs The <i>Hunger</i> Within');
+    assert.equal(await v.page.title(), 'Battle: Ember Vanguard vs The <i>Hunger</i> Within');
+    await v.send({ type: 'error', message: 'The opponent\'s fleet "The Hunger Within" cannot fight: line 3: no card named "X"' });
+    await v.page.waitForFunction((id: string) => !document.getElementById(id)!.hidden, I.error);
+    assert.equal(await v.text(I.title), 'Battle: Ember Vanguard vs The <i>Hunger</i> Within', 'still named after a failure');
+    mkdirSync(OUTPUT, { recursive: true });
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-failed-first-run.png') });
+    // A result names the sides itself; a late names message does not overwrite it.
+    await show(v, final);
+    await v.send({ type: 'fleets', fleet: 'Other', vs: 'Names' });
+    await v.send({ type: 'progress', done: 1, total: 2 });
+    assert.equal(await v.text(I.fleet), 'Lantern Watch');
+  });
+
   it('ignores malformed and foreign messages', async () => {
     const v = await view();
     await show(v, final);

@@ -646,6 +646,24 @@ describe('engagement view (Chromium)', function () {
   });
 
   describe('busy and error messages', () => {
+    it('names both cards in the heading while the first run loads, and when it fails', async () => {
+      const v = await view();
+      await v.send({ type: 'busy' });
+      await v.send({
+        type: 'units',
+        attacker: { name: 'Lumen Destroyer', faction: 'Myr-Valari', class: 'Destroyer', points: 145 },
+        defender: { name: 'Maw <b>Frigate</b>', faction: 'Consumed', class: 'Frigate', example: true },
+      });
+      await v.page.waitForFunction((id) => document.getElementById(id)?.textContent === 'Lumen Destroyer', IDS.attacker);
+      assert.equal(await v.text(IDS.title), 'Engagement: Lumen Destroyer vs Maw <b>Frigate</b>');
+      assert.equal(await v.page.title(), 'Engagement: Lumen Destroyer vs Maw <b>Frigate</b>');
+      await v.send({ type: 'error', message: 'The simulation failed.' });
+      await v.page.waitForFunction((id) => !document.getElementById(id)!.hidden, IDS.error);
+      assert.equal(await v.text(IDS.title), 'Engagement: Lumen Destroyer vs Maw <b>Frigate</b>', 'still named after a failure');
+      assert.match(await v.text(IDS.empty), /^No result/, 'no "Waiting for a result" once it failed');
+      await v.page.screenshot({ path: join(OUTPUT, 'engagement-failed-first-run.png') });
+    });
+
     it('marks the view busy until the result arrives, and keeps old results beside an error', async () => {
       const v = await view();
       await showResult(v, destroyerVsFrigates());

@@ -108,13 +108,17 @@ function markStale(note: string | undefined): void {
   ui.stale.textContent = on ? note : '';
 }
 
+function showNames(fleet: string, vs: string): void {
+  ui.fleet.textContent = fleet || 'Unnamed fleet';
+  ui.vs.textContent = vs || 'Unnamed fleet';
+  document.title = `Battle: ${ui.fleet.textContent} vs ${ui.vs.textContent}`;
+}
+
 function render(r: BattleResult, partial: boolean): void {
   current = r;
   markStale(undefined);
   const [a, b] = r.sides;
-  ui.fleet.textContent = fleetName(a);
-  ui.vs.textContent = fleetName(b);
-  document.title = `Battle: ${fleetName(a)} vs ${fleetName(b)}`;
+  showNames(fleetName(a), fleetName(b));
   ui.method.textContent =
     `${r.trials.toLocaleString('en-US')} battles of up to ${r.rounds} rounds, ${r.mode === 'fixed' ? 'at a fixed range' : 'fleets entering from the table edges'}, seed ${r.seed}` +
     (partial ? ' (still running: figures sharpen as more battles are played)' : '');
@@ -536,6 +540,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'cancelled':
       setRunning(false, current ? `Cancelled: showing the ${current.trials.toLocaleString('en-US')} battles played before.` : 'Cancelled.');
+      break;
+    case 'fleets':
+      // The heading before any result: never "Battle:  vs " while the first run loads or fails.
+      if (!current) showNames(m.fleet, m.vs);
       break;
     case 'error':
       setRunning(false, '');
