@@ -214,14 +214,16 @@ describe('fleet battle view (Chromium)', function () {
     await v.page.selectOption(`#${I.mode}`, 'fixed');
     await v.page.fill(`#${I.range}`, '9');
     await v.page.focus(`#${I.seed}`);
+    // (A pause between two edits may post a run of its own: Enter and Run post at once, so the last run is theirs.)
+    const lastRerun = async () => ((await v.posted()).filter((m) => m.type === ('rerun' as string)).pop() as unknown as { options: unknown }).options;
     await v.page.keyboard.press('Enter');
-    const rerun = (await v.waitForPosted('rerun' as never)) as unknown as { options: unknown };
-    assert.deepEqual(rerun.options, { range: 9, rounds: 6, trials: 5000, seed: 9 });
+    await v.waitForPosted('rerun' as never);
+    assert.deepEqual(await lastRerun(), { range: 9, rounds: 6, trials: 5000, seed: 9 });
     await v.page.selectOption(`#${I.mode}`, 'approach');
     assert.equal(await v.page.isDisabled(`#${I.range}`), true);
     await v.page.click(`#${I.run}`);
-    const second = (await v.waitForPosted('rerun' as never, 2)) as unknown as { options: unknown };
-    assert.deepEqual(second.options, { rounds: 6, trials: 5000, seed: 9 });
+    await v.waitForPosted('rerun' as never, 2);
+    assert.deepEqual(await lastRerun(), { rounds: 6, trials: 5000, seed: 9 });
     await v.send({ type: 'busy' });
     await v.page.click(`#${I.cancel}`);
     await v.waitForPosted('cancel' as never);
@@ -267,7 +269,7 @@ describe('fleet battle view (Chromium)', function () {
     assert.deepEqual(second.variants, ['morale']);
     // Edited again while that run goes on: its figures, once they come, are marked as not the form's.
     await v.send({ type: 'busy' });
-    await v.page.fill(`#${I.rounds}`, '4');
+    await v.page.fill(`#${I.seed}`, '11');
     await v.send({ type: 'result', result: simulateBattle(fleets(), { trials: 400, seed: 10, range: 12 }), partial: false });
     await v.page.waitForFunction((id: string) => /400 battles/.test(document.getElementById(id)!.textContent ?? ''), I.method);
     assert.match(await v.text(I.stale), /Options changed/);
@@ -406,6 +408,23 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     assert.equal(await v.page.isEnabled(threshold), false);
   });
 
+  it('under morale shows the Rounds field at its 3 rounds, locked, and the figures as current', async () => {
+    const v = await suite.view(THEMES.dark);
+    await v.send({ type: 'result', result: compared, partial: false });
+    await v.page.waitForSelector(`#${I.variantSection}:not([hidden])`);
+    assert.equal(await v.page.inputValue(`#${I.rounds}`), '3');
+    assert.equal(await v.page.isDisabled(`#${I.rounds}`), true);
+    assert.equal(await v.page.locator(`#${I.rounds}-fixed`).innerText(), '(morale: 3)');
+    assert.equal(await v.page.locator(`#${I.stale}`).isVisible(), false);
+    assert.doesNotMatch(await v.page.locator('body').innerText(), /--rounds/);
+    // Unticked: the field is the user's again, and the run asks for the standard rules.
+    await v.page.uncheck('#battle-variant-morale');
+    assert.equal(await v.page.isDisabled(`#${I.rounds}`), false);
+    const rerun = (await v.waitForPosted('rerun' as never)) as unknown as { options: { rounds: number; variants?: string[] } };
+    assert.deepEqual(rerun.options.variants, ['break-tests']);
+    assert.equal(rerun.options.rounds, 6, 'the rounds asked for (the default), not the 3 morale played');
+  });
+
   it('says the figures shown are from the previous run when a new run is refused or fails, until new figures come', async () => {
     const v = await suite.view(THEMES.light);
     const show = async () => {
@@ -463,7 +482,8 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     // The form set back to the figures' options: nothing stale.
     await v.page.uncheck('#battle-variant-retreat');
     await v.page.check('#battle-variant-morale');
-    await v.page.fill(`#${I.rounds}`, String(compared.rounds));
+    // (Morale locks the Rounds field at its 3 rounds: the 3 typed above are what it plays anyway.)
+    assert.equal(await v.page.isDisabled(`#${I.rounds}`), true);
     assert.equal(await note.isVisible(), false);
     assert.equal(await dimmed(), false);
   });

@@ -760,6 +760,24 @@ describe('engagement view: rule variants (Chromium)', function () {
     assert.equal((await v.posted()).filter((m) => m.type === 'rerun').length, 1);
   });
 
+  it('under morale shows the Rounds field at its 3 rounds, locked and saying why, and gives the rounds asked for back once unticked', async () => {
+    const v = await suite.view(THEMES.dark);
+    const result = await showDuel(v, { name: 'morale', parameters: {} }, 2000);
+    assert.match(await v.text(IDS.verdict), /3-round duels/);
+    assert.equal(await v.page.inputValue(`#${IDS.rounds}`), '3', 'not "Rounds 6" beside 3-round duels');
+    assert.equal(await v.page.isDisabled(`#${IDS.rounds}`), true);
+    assert.equal(await v.page.locator(`#${IDS.rounds}-fixed`).innerText(), '(morale: 3)');
+    assert.equal(await v.page.locator(`#${IDS.stale}`).isVisible(), false, "the figures are the form's: not stale");
+    // The Advanced text speaks of the view's own field, not of a command-line flag.
+    assert.doesNotMatch(await v.page.locator('body').innerText(), /--rounds/);
+    await v.page.screenshot({ path: join(OUTPUT, 'engagement-morale-rounds.png'), fullPage: true });
+    await v.page.uncheck('#engagement-variant-morale');
+    assert.equal(await v.page.isDisabled(`#${IDS.rounds}`), false);
+    assert.equal(await v.page.inputValue(`#${IDS.rounds}`), String(result.options.rounds ?? 6));
+    const message = (await v.waitForPosted('rerun')) as unknown as { options: { rounds: number } };
+    assert.equal(message.options.rounds, result.options.rounds ?? 6);
+  });
+
   it("shows a result played with retreat's threshold as current, and asks for new figures when the threshold changes", async () => {
     const v = await suite.view(THEMES.light);
     await showDuel(v, { name: 'retreat', parameters: { threshold: 0.3 } }, 2000);

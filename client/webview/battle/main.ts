@@ -11,9 +11,9 @@ import './battle.css';
 import { BATTLE_IDS as I } from './html';
 import { BATTLE_LIMITS, parseBattleHostMessage, parseBattleResult, type BattleOptions, type BattleResult, type BattleViewMessage } from './messages';
 import { formatPercent, formatPercentError } from '../format';
-import { renderComparison, variantPicker, type CompareRow } from '../variants';
+import { fixedRounds, lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow } from '../variants';
 import { playedRules } from '../variant-messages';
-import { variantEffects } from '../../../protocol/simulation';
+import { BATTLE_DEFAULTS, variantEffects } from '../../../protocol/simulation';
 import { elements, vscodeApi, cssVar, STILL_CHART } from '../dom';
 
 Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -331,10 +331,13 @@ function fillControls(r: BattleResult, partial: boolean): void {
   filled = !partial;
   ui.mode.value = r.mode;
   ui.range.value = String(fixedRange(r) ?? 12);
-  ui.rounds.value = String(r.rounds);
+  lockRounds(ui.rounds, []);
+  // Under a variant that fixes the rounds the result says its 3: the field keeps the rounds asked for underneath.
+  ui.rounds.value = String(fixedRounds(playedRules(r)) ? (asked?.rounds ?? BATTLE_DEFAULTS.rounds) : r.rounds);
   if (!partial) ui.trials.value = String(r.trials);
   ui.seed.value = String(r.seed);
   picker.set({ variants: playedRules(r), compare: r.variants.length === 0 || r.compare !== undefined });
+  lockRounds(ui.rounds, playedRules(r));
   syncRange();
 }
 
@@ -347,7 +350,9 @@ function fixedRange(r: BattleResult): number | undefined {
 /** Options compared as the form reads them: keys in a fixed order, comparing means nothing without variants. */
 function optionsKey(o: BattleOptions): string {
   const variants = o.variants ?? [];
-  return JSON.stringify([o.range ?? null, o.rounds ?? null, o.trials ?? null, o.seed ?? null, variants.join('+'), variants.length > 0 && o.compare === true]);
+  // A variant that fixes the rounds (morale) plays them whatever was asked: the result says 3.
+  const rounds = fixedRounds(variants)?.rounds ?? o.rounds ?? null;
+  return JSON.stringify([o.range ?? null, rounds, o.trials ?? null, o.seed ?? null, variants.join('+'), variants.length > 0 && o.compare === true]);
 }
 
 /** The options a result was played with, as the form would read them. */
@@ -444,7 +449,7 @@ function readOptions(): { options?: BattleOptions; problem?: string } {
   const out: BattleOptions = {};
   let ok = true;
   const num = (input: HTMLInputElement, lim: { min: number; max: number }, integer: boolean): number | undefined => {
-    const raw = input.value.trim();
+    const raw = (input === ui.rounds ? roundsAsked(input) : input.value).trim();
     const n = Number(raw);
     const bad = raw === '' || !Number.isFinite(n) || n < lim.min || n > lim.max || (integer && !Number.isInteger(n));
     input.setAttribute('aria-invalid', bad ? 'true' : 'false');
@@ -478,6 +483,10 @@ function showRefusal(problem: string | undefined): void {
 }
 
 ui.mode.addEventListener('change', syncRange);
+// A variant that fixes the rounds (morale) locks the Rounds field, before the edit is read.
+const syncRounds = () => lockRounds(ui.rounds, picker.read().choice?.variants);
+ui.form.addEventListener('change', syncRounds);
+ui.form.addEventListener('input', syncRounds);
 ui.form.addEventListener('submit', (e) => {
   e.preventDefault();
   if (running) return;

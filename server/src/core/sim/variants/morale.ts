@@ -44,7 +44,7 @@ export const MORALE: VariantDefinition = {
         victory: () => winner,
       },
       assumptions: [
-        `Morale: the battle lasts ${ROUNDS} rounds whatever --rounds says (it ends sooner only when a side has no unit left).`,
+        `Morale: the battle lasts ${ROUNDS} rounds, whatever number of rounds is asked for (it ends sooner only when a side has no unit left).`,
         "Morale: at the end each side's morale is the sum, over its units still in the battle, of the unit's Tonnage plus the successes of one roll of its LD (a unit without Tonnage or LD adds nothing for it); the higher morale wins and the defender (the second fleet) wins ties; a side with no unit left loses (both gone: the defender wins).",
         'Morale: the loser\'s surviving units are routed (they leave, not destroyed, and their points count as lost), so every battle has a winner: "more points destroyed" is the morale victory and there are no draws.',
       ],
