@@ -4,7 +4,7 @@
  * need more than a replacement (missing stats, removing a misplaced rule) are built here.
  */
 import type { Ability, FabledDocument, FleetDocument, FleetEntry, Problem, Span, StatsBlock, UnitCard } from '../model/types';
-import { LAUNCH_BAY, MOVEMENT_STICKS, STATS, STAT_ORDER, type StatName } from '../rules/data';
+import { CLASSES, LAUNCH_BAY, MOVEMENT_STICKS, SMALL_CRAFT_MAX_RANGE, STATS, STAT_ORDER, WEAPON_TYPES, type StatName } from '../rules/data';
 import type { Workspace } from '../workspace';
 import { CODES } from '../model/codes';
 import { bayCapacity } from '../model/derived';
@@ -152,7 +152,8 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
       kind: 'quickfix',
       edits: [{ uri: doc.uri, span: p.span, newText }],
       problem: p,
-      isPreferred: i === 0 && reps.length === 1,
+      // One replacement, or the first of several when the check says it is the one to take (a dash: —).
+      isPreferred: i === 0 && (reps.length === 1 || p.data?.preferFirst === true),
     });
   });
   if (reps.length) return out;
@@ -220,6 +221,10 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
       }
       break;
     }
+    case 'FS-SLOTS-WEAPONS':
+    case 'FS-SLOTS-WEAPONS-UNDER':
+      if (card) out.push(...weaponCountFixes(doc, card, p));
+      break;
     case 'FS-FLEET-OVER':
       if (doc.kind === 'fleet' && ws) out.push(...fleetOverFixes(doc, p, ws));
       break;
@@ -241,6 +246,54 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
     }
   }
   return out;
+}
+
+/**
+ * A card with more weapon systems than its class has: remove one (each offered). One with fewer:
+ * add a placeholder weapon in the rulebook's one-line form, in a range its class may use, after the
+ * last one (or as the first under an empty `weapons:`).
+ */
+function weaponCountFixes(doc: FabledDocument, card: UnitCard, p: Problem): CodeActionData[] {
+  const text = doc.text;
+  const items = card.weapons?.items ?? [];
+  const row = card.class.value ? CLASSES[card.class.value] : undefined;
+  if (!row) return [];
+  if (p.code === 'FS-SLOTS-WEAPONS') {
+    // One-line lists ("weapons: [A, B]") share a line: left to the user.
+    if (items.some((w) => lineStartOf(text, w.span.start) === lineStartOf(text, card.weapons!.keySpan.start))) return [];
+    return items.map((w) => ({
+      title: `Remove the weapon system ${w.name.value ?? w.name.raw} (the class has ${row.weapons})`,
+      kind: 'quickfix' as const,
+      edits: [{ uri: doc.uri, span: deleteLines(text, w.span), newText: '' }],
+      problem: p,
+    }));
+  }
+  const missing = row.weapons - items.length;
+  if (missing <= 0) return [];
+  // A placeholder range (the templates' 12"), within what small craft may use.
+  const band = row.smallCraft ? SMALL_CRAFT_MAX_RANGE : 12;
+  const line = (n: number) => `- Weapon ${n} \u2014 ${WEAPON_TYPES[0]}, ${band}", 2, 3`;
+  const lines = Array.from({ length: missing }, (_, i) => line(items.length + i + 1));
+  const title = `Add ${missing === 1 ? 'a placeholder weapon system' : `${missing} placeholder weapon systems`} (the class has ${row.weapons})`;
+  const last = items[items.length - 1];
+  let edit: TextEdit | undefined;
+  if (last && card.weapons && lineStartOf(text, last.span.start) !== lineStartOf(text, card.weapons.keySpan.start)) {
+    const ls = lineStartOf(text, last.span.start);
+    const dash = text.lastIndexOf('-', last.span.start);
+    const col = (dash >= ls ? dash : last.span.start) - ls;
+    const end = lineEndOf(text, last.span.end);
+    edit = { uri: doc.uri, span: { start: end, end }, newText: lines.map((l) => `\n${' '.repeat(col)}${l}`).join('') };
+  } else if (!last && card.weapons) {
+    // "weapons:" or "weapons: []": the list in block form under the key.
+    const col = card.weapons.keySpan.start - lineStartOf(text, card.weapons.keySpan.start);
+    const end = lineEndOf(text, card.weapons.keySpan.end);
+    edit = { uri: doc.uri, span: { start: card.weapons.keySpan.end, end }, newText: `:${lines.map((l) => `\n${' '.repeat(col + 2)}${l}`).join('')}` };
+  }
+  return edit ? [{ title, kind: 'quickfix', edits: [edit], problem: p }] : [];
+}
+
+function lineStartOf(text: string, off: number): number {
+  return text.lastIndexOf('\n', off - 1) + 1;
 }
 
 /** The same-named ability as a mapping with text on another card of the card's faction. */
