@@ -425,6 +425,32 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     assert.equal(rerun.options.rounds, 6, 'the rounds asked for (the default), not the 3 morale played');
   });
 
+  it('shows every column of its tables at half and at narrow widths, and the chart legends below the charts', async () => {
+    const v = await suite.view(THEMES.dark);
+    for (const width of [1100, 700, 520, 440]) {
+      await v.page.setViewportSize({ width, height: 900 });
+      await v.send({ type: 'result', result: compared, partial: false });
+      await v.page.waitForSelector(`#${I.variantSection}:not([hidden])`);
+      await v.page.waitForTimeout(200);
+      const clipped = await v.page.evaluate(() => {
+        const out: string[] = [];
+        const view = document.documentElement.clientWidth;
+        for (const cell of Array.from(document.querySelectorAll('table th, table td'))) {
+          const r = cell.getBoundingClientRect();
+          if (r.width === 0) continue; // in a closed <details>
+          let box: HTMLElement | null = cell.parentElement;
+          while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+          const limit = box ? box.getBoundingClientRect() : { left: 0, right: view };
+          if (r.right > Math.min(view, limit.right) + 1 || r.left < Math.max(0, limit.left) - 1)
+            out.push(`${cell.textContent} (${Math.round(r.left)}-${Math.round(r.right)})`);
+        }
+        return out;
+      });
+      assert.deepEqual(clipped, [], `at ${width}px`);
+      await v.page.screenshot({ path: join(OUTPUT, `battle-variants-${width}.png`), fullPage: true });
+    }
+  });
+
   it('says the figures shown are from the previous run when a new run is refused or fails, until new figures come', async () => {
     const v = await suite.view(THEMES.light);
     const show = async () => {

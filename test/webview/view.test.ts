@@ -778,6 +778,32 @@ describe('engagement view: rule variants (Chromium)', function () {
     assert.equal(message.options.rounds, result.options.rounds ?? 6);
   });
 
+  it('shows every column of the comparison and the whole chart legends at half and at narrow widths', async () => {
+    const v = await suite.view(THEMES.dark);
+    for (const width of [1100, 960, 860, 700, 560, 440]) {
+      await v.page.setViewportSize({ width, height: 900 });
+      await showDuel(v, { name: 'morale', parameters: {} }, 1000);
+      await v.page.waitForTimeout(150);
+      // Every cell of every table fits inside the view and inside its table's box (nothing hidden by a scroll box).
+      const clipped = await v.page.evaluate(() => {
+        const out: string[] = [];
+        const view = document.documentElement.clientWidth;
+        for (const cell of Array.from(document.querySelectorAll('table th, table td'))) {
+          const r = cell.getBoundingClientRect();
+          if (r.width === 0) continue; // in a closed <details>
+          let box: HTMLElement | null = cell.parentElement;
+          while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+          const limit = box ? box.getBoundingClientRect() : { left: 0, right: view };
+          if (r.right > Math.min(view, limit.right) + 1 || r.left < Math.max(0, limit.left) - 1)
+            out.push(`${cell.textContent} (${Math.round(r.left)}-${Math.round(r.right)})`);
+        }
+        return out;
+      });
+      assert.deepEqual(clipped, [], `at ${width}px`);
+      await v.page.screenshot({ path: join(OUTPUT, `engagement-variants-${width}.png`), fullPage: true });
+    }
+  });
+
   it("shows a result played with retreat's threshold as current, and asks for new figures when the threshold changes", async () => {
     const v = await suite.view(THEMES.light);
     await showDuel(v, { name: 'retreat', parameters: { threshold: 0.3 } }, 2000);

@@ -277,7 +277,8 @@ function drawSurvival(r: BattleResult): void {
         options: {
           ...STILL_CHART,
           plugins: {
-            legend: { position: 'right', labels: { color: pal.fg, boxWidth: 12 } },
+            // Below the chart, in rows: beside it, a long unit name was cut off in a half-width panel.
+            legend: { position: 'bottom', labels: { color: pal.fg, boxWidth: 12 } },
             tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label}: ${formatPercent(Number(ctx.parsed.y) / 100)} alive` } },
           },
           scales: {
