@@ -84,6 +84,13 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
         const subs = [
           this.ctx.onProgress(WorkDoneProgress.type, work, (v: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd) => {
             if (v.kind === 'report' && typeof v.percentage === 'number' && !token.isCancellationRequested) {
+              // The server's message counts the battles exactly ("10470 of 20000 battles"); the
+              // percentage is a whole number, too coarse to stand beside the partial result's count.
+              const exact = typeof v.message === 'string' ? /^(\d+) of (\d+) battles\b/.exec(v.message) : null;
+              if (exact) {
+                this.post({ type: 'progress', done: Number(exact[1]), total: Number(exact[2]) });
+                return;
+              }
               // With variants compared, the standard rules are played too: twice the battles.
               const total = (this.options?.trials ?? 20000) * (this.options?.compare && this.options.variants?.length ? 2 : 1);
               this.post({ type: 'progress', done: Math.round((v.percentage / 100) * total), total });

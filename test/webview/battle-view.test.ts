@@ -182,6 +182,19 @@ describe('fleet battle view (Chromium)', function () {
     assert.equal(await v.text(I.fleet), 'Lantern Watch');
   });
 
+  it('never counts fewer battles played than the figures shown already hold', async () => {
+    const v = await view();
+    await v.send({ type: 'busy' });
+    await show(v, partial, true);
+    assert.match(await v.text(I.method), /^200 battles/);
+    // A progress report a little behind the partial result (the percentage is coarse): the count says 200, not 100.
+    await v.send({ type: 'progress', done: 100, total: 4000 });
+    await v.page.waitForFunction((id: string) => /of 4,000 battles played/.test(document.getElementById(id)!.textContent ?? ''), I.status);
+    assert.equal(await v.text(I.status), '200 of 4,000 battles played');
+    await v.send({ type: 'progress', done: 2400, total: 4000 });
+    await v.page.waitForFunction((id: string) => /^2,400 of 4,000/.test(document.getElementById(id)!.textContent ?? ''), I.status);
+  });
+
   it('ignores malformed and foreign messages', async () => {
     const v = await view();
     await show(v, final);

@@ -532,10 +532,14 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       markStale('The figures below are still from the previous run: new ones follow as the battles are played.');
       setRunning(true, 'Simulating the battle…');
       break;
-    case 'progress':
-      ui.progress.value = m.total > 0 ? m.done / m.total : 0;
-      if (running) ui.status.textContent = progressText(m.done, m.total);
+    case 'progress': {
+      // Never fewer played than the figures shown already count (both runs' battles when compared).
+      const shown = current && running && staleNote === undefined ? current.trials + (current.compare?.standard.trials ?? 0) : 0;
+      const done = Math.min(m.total, Math.max(m.done, shown));
+      ui.progress.value = m.total > 0 ? done / m.total : 0;
+      if (running) ui.status.textContent = progressText(done, m.total);
       break;
+    }
     case 'result':
       render(m.result, m.partial);
       if (!m.partial) {
