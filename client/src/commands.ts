@@ -223,3 +223,40 @@ export function simulateBattle(ctx: Ctx, panels: BattlePanels): Cmd {
     }
   };
 }
+
+/**
+ * "New Fleet List" / "New Unit Cards File" (the walkthrough's first steps): an empty
+ * `my-fleet.fleet.yaml` (or `my-cards.unit.yaml`; `-2`, `-3`, ... when taken) in the first workspace
+ * folder, or an untitled document of that language without a folder, opened with its template
+ * suggested (completion offers the file template first in an empty file).
+ */
+export function newFile(ctx: Ctx, kind: 'fleet' | 'unit'): Cmd {
+  return async () => {
+    try {
+      const ext = kind === 'fleet' ? '.fleet.yaml' : '.unit.yaml';
+      const base = kind === 'fleet' ? 'my-fleet' : 'my-cards';
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      let doc: vscode.TextDocument;
+      if (folder) {
+        let uri: vscode.Uri | undefined;
+        for (let n = 1; n < 100 && !uri; n++) {
+          const candidate = vscode.Uri.joinPath(folder.uri, n === 1 ? `${base}${ext}` : `${base}-${n}${ext}`);
+          const taken = await vscode.workspace.fs.stat(candidate).then(
+            () => true,
+            () => false,
+          );
+          if (!taken) uri = candidate;
+        }
+        if (!uri) throw new Error(`${base}${ext} and 98 more names are taken in ${folder.name}`);
+        await vscode.workspace.fs.writeFile(uri, new Uint8Array());
+        doc = await vscode.workspace.openTextDocument(uri);
+      } else {
+        doc = await vscode.workspace.openTextDocument({ language: kind === 'fleet' ? 'fabled-fleet' : 'fabled-unit', content: '' });
+      }
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('editor.action.triggerSuggest');
+    } catch (e) {
+      await reportFailure(ctx, kind === 'fleet' ? 'Could not create a fleet list' : 'Could not create a unit cards file', e);
+    }
+  };
+}
