@@ -12,6 +12,9 @@ import { definition } from '../../server/src/core/features/navigation';
 import { profileFromCard } from '../../server/src/core/sim/index';
 import { Workspace } from '../../server/src/core/workspace';
 import type { FleetDocument } from '../../server/src/core/model/types';
+import { runCheck } from '../../server/src/cli/check';
+import { runRoster } from '../../server/src/cli/roster';
+import { memoryIO } from './memoryIO';
 
 describe('bundled example cards', () => {
   it('are up to date with examples/ (node --import=tsx scripts/build-examples.ts)', async () => {
@@ -120,5 +123,22 @@ describe('bundled example fleets', () => {
       after.map((p) => p.message).join('\n'),
     );
     assert.equal(definition(pasted, ws, at)[0]?.uri, 'file:///ws/consumed.unit.yaml');
+  });
+
+  it('resolve from the command line too: check and roster of a pasted example fleet in a folder without cards', async () => {
+    const text = exampleFleets().find((f) => f.uri.endsWith('battle-2000.fleet.yaml'))!.text;
+    const io = memoryIO({ '/ws/pasted.fleet.yaml': text });
+    io.cwd = '/ws';
+    const code = await runCheck(['/ws/pasted.fleet.yaml', '--format', 'json'], io);
+    const report = JSON.parse(io.out) as { diagnostics: { code: string; severity: string }[] };
+    assert.deepEqual(
+      report.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code),
+      [],
+    );
+    assert.equal(code, 0, io.err);
+    const r = memoryIO({ '/ws/pasted.fleet.yaml': text });
+    r.cwd = '/ws';
+    assert.equal(await runRoster(['/ws/pasted.fleet.yaml', '--format', 'short'], r), 0, r.err);
+    assert.doesNotMatch(r.out, /\?/, r.out);
   });
 });

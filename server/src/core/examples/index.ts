@@ -65,3 +65,9 @@ export function exampleFleets(): FleetDocument[] {
     .filter((d) => d.name.value)
     .sort((a, b) => (a.points.value ?? 0) - (b.points.value ?? 0) || (a.name.value ?? '').localeCompare(b.name.value ?? ''));
 }
+
+/** `ws` with the example cards to fall back on for a faction it has no card of (see `Workspace.fallback`). */
+export function exampleFallback(ws: Workspace): Workspace {
+  ws.fallback = exampleWorkspace;
+  return ws;
+}
