@@ -199,7 +199,11 @@ export function simulateBattle(ctx: Ctx, panels: BattlePanels): Cmd {
       const own = picks.find((p) => p.uri.toString() === mine);
       // The workspace's other fleets, then the bundled example fleets, then the fleet against itself.
       const others = picks.filter((p) => p.uri.toString() !== mine);
-      const examples = await exampleFleetPicks(ctx);
+      // An example the workspace holds already (same name and faction: the examples copied in) is not offered twice.
+      const key = (name: string | undefined, description: string | undefined) =>
+        `${(name ?? '').toLowerCase()}\n${(description ?? '').split(' · ')[0]!.toLowerCase()}`;
+      const held = new Set(picks.map((p) => key(p.name, p.description)));
+      const examples = (await exampleFleetPicks(ctx)).filter((e) => !held.has(key(e.name, e.description)));
       const separator = (label: string): FleetPick => ({ label, kind: vscode.QuickPickItemKind.Separator, uri: fleet });
       const opponents: FleetPick[] = [
         ...(others.length ? [separator('In this workspace'), ...others] : []),
