@@ -9,6 +9,8 @@ import { exampleCards, exampleFleets, exampleWorkspace, findExampleCard, isExamp
 import { fleetForBattle } from '../../server/src/core/features/battle';
 import { checkDocument } from '../../server/src/core/check/index';
 import { definition } from '../../server/src/core/features/navigation';
+import { hover } from '../../server/src/core/features/hover';
+import { resolveSettings } from '../../protocol';
 import { profileFromCard } from '../../server/src/core/sim/index';
 import { Workspace } from '../../server/src/core/workspace';
 import type { FleetDocument } from '../../server/src/core/model/types';
@@ -111,6 +113,9 @@ describe('bundled example fleets', () => {
       ws.allCards().map((r) => r.name),
       ['Lantern'],
     );
+    // Its hover says where the card comes from, and go to definition has no file to go to.
+    const h = hover(pasted, ws, pasted.text.indexOf('Gnawing Cruiser') + 2, resolveSettings({}));
+    assert.match(h?.markdown ?? '', /A bundled example card: the workspace has no card of this faction/);
     // Go to definition has no file to go to for an example card.
     const at = pasted.text.indexOf('Oblivion Maw') + 2;
     assert.deepEqual(definition(pasted, ws, at), []);
