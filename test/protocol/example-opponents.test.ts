@@ -64,15 +64,17 @@ describe('example opponents in an empty folder', function () {
     assert.ok(s.total > 1500, String(s.total));
   });
 
-  it("completes a fleet's faction with the workspace's own (a Command Board's too), then the bundled example factions", async () => {
+  it("completes a fleet's faction with the workspace's own (those of files without cards too), then the bundled example factions", async () => {
     await c.open('ashen.faction.yaml', 'faction: Ashen Reach\ndoctrine: Standard\n');
+    // A card file with its faction but no card named yet: its faction is offered too.
+    await c.open('ember.unit.yaml', 'faction: Ember Court\nunits:\n  - class: Fighter\n');
     const text = 'name: F\nfaction: \npoints: 1000\n';
     const uri = await c.open('new.fleet.yaml', text);
     const r = await c.request<CompletionList | CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position: { line: 1, character: 9 } });
     const items = (Array.isArray(r) ? r : r.items).sort((a, b) => (a.sortText ?? a.label).localeCompare(b.sortText ?? b.label));
     assert.deepEqual(
       items.map((i) => `${i.label} (${i.detail})`),
-      ['Ashen Reach (a Command Board, no cards yet)', 'Consumed (bundled example, 10 cards)', 'Myr-Valari (bundled example, 10 cards)'],
+      ['Ashen Reach (no cards yet)', 'Ember Court (no cards yet)', 'Consumed (bundled example, 10 cards)', 'Myr-Valari (bundled example, 10 cards)'],
     );
     // A unit cards file is for the user's own faction: no example faction there.
     const unit = await c.open('new.unit.yaml', 'faction: \n');
@@ -82,7 +84,7 @@ describe('example opponents in an empty folder', function () {
     });
     assert.deepEqual(
       (Array.isArray(u) ? u : u.items).map((i) => i.label),
-      ['Ashen Reach'],
+      ['Ashen Reach', 'Ember Court'],
     );
   });
 });

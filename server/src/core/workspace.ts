@@ -224,6 +224,8 @@ export class Workspace {
    * Kept up to date document by document: a change replaces only that document's cards.
    */
   private readonly cardIndex = new Map<string, Map<string, CardRef[]>>();
+  /** The faction each card or faction file names (cards or not: a new file's faction is one to offer). */
+  private readonly fileFaction = new Map<string, string>();
   /** The cards each document put in the index, in the document's order. */
   private readonly contributed = new Map<string, CardRef[]>();
   /** The index keys (faction, name) each document's cards were put under. */
@@ -457,9 +459,11 @@ export class Workspace {
     }
     this.contributed.delete(uri);
     this.contributedKeys.delete(uri);
+    this.fileFaction.delete(uri);
     if (!doc || doc.kind === 'fleet') return;
     // Kept past the model: copies, not slices of its text (see `detached`).
     const faction = detached(doc.faction.value ?? '');
+    if (faction.trim()) this.fileFaction.set(uri, faction.trim());
     const fk = detached(norm(faction));
     const refs: CardRef[] = [];
     const keys: [string, string][] = [];
@@ -559,6 +563,21 @@ export class Workspace {
   /** `hasCards` without the fallback: whether this workspace itself has a card (of the faction). */
   hasOwnCards(faction?: string): boolean {
     return faction === undefined ? this.cardIndex.size > 0 : (this.cardIndex.get(norm(faction))?.size ?? 0) > 0;
+  }
+
+  /** The factions the card and faction files name (with cards or not; but `except`), each once, in document order; this workspace's own. */
+  fileFactions(except?: string): string[] {
+    const seen = new Set<string>();
+    const out: string[] = [];
+    const uris = [...this.fileFaction.keys()].filter((u) => u !== except).sort((a, b) => (this.order.get(a) ?? 0) - (this.order.get(b) ?? 0));
+    for (const u of uris) {
+      const f = this.fileFaction.get(u)!;
+      if (!seen.has(norm(f))) {
+        seen.add(norm(f));
+        out.push(f);
+      }
+    }
+    return out;
   }
 
   /** The factions that have at least one card, in the order their first cards come. */

@@ -333,8 +333,8 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
   if (key === 'faction' && path.length === 0) {
     // The workspace's factions (of its cards, most first, then of its Command Boards); in a fleet
     // also the bundled example factions, whose cards a fleet may use where the workspace has none.
-    const { own, examples } = factionChoices(ws);
-    const cards = (f: string) => (ws.hasOwnCards(f) ? count(ws.cardsOf(f).length, 'card') : 'a Command Board, no cards yet');
+    const { own, examples } = factionChoices(ws, doc.uri);
+    const cards = (f: string) => (ws.hasOwnCards(f) ? count(ws.cardsOf(f).length, 'card') : 'no cards yet');
     return [
       ...own.map((f, i) => ({ ...value(yamlScalar(f), span, i), label: f, kind: 'faction' as const, detail: cards(f) })),
       ...(doc.kind === 'fleet' ? examples : []).map((f, i) => ({
@@ -618,10 +618,10 @@ function templatePlaces(kind: FabledDocument['kind'], path: string[], cardPath: 
 
 /**
  * The factions a new file may name: `own`, the workspace's (its cards' factions, most cards first,
- * then those of its Command Boards that have no card yet); `examples`, the bundled example factions
+ * then those of its card and faction files that have no card yet); `examples`, the bundled example factions
  * the workspace has no card of (a fleet of those resolves to the example cards).
  */
-function factionChoices(ws: Workspace): { own: string[]; examples: string[] } {
+function factionChoices(ws: Workspace, uri?: string): { own: string[]; examples: string[] } {
   const withCards = ws
     .factions()
     .filter((f) => ws.hasOwnCards(f))
@@ -630,9 +630,9 @@ function factionChoices(ws: Workspace): { own: string[]; examples: string[] } {
     .map((x) => x.f);
   const seen = new Set(withCards.map((f) => f.trim().toLowerCase()));
   const own = [...withCards];
-  for (const d of ws.factionDocuments()) {
-    const f = d.faction.value?.trim();
-    if (f && !seen.has(f.toLowerCase())) {
+  // Not the file's own (half-typed) faction: it would only offer back what is being typed.
+  for (const f of ws.fileFactions(uri)) {
+    if (!seen.has(f.toLowerCase())) {
       seen.add(f.toLowerCase());
       own.push(f);
     }
