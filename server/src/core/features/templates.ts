@@ -207,7 +207,7 @@ export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { fact
         {
           label: 'New fleet',
           detail: 'name, faction, points limit, units',
-          description: `A fleet list: name, faction, points limit (${GAME_SIZES.map((g) => `${g.points} ${g.name}`).join(', ')}) and its first entry. Card names complete as you type.`,
+          description: `A fleet list: name, faction (the workspace's, then the bundled example factions, whose cards it may use), points limit (${GAME_SIZES.map((g) => `${g.points} ${g.name}`).join(', ')}) and its first entry. Card names complete as you type.`,
           words: ['fleet', 'file', 'list'],
           // The entry's card is an empty stop: its completion lists the chosen faction's cards.
           body: [
