@@ -201,6 +201,13 @@ export type { FleetEntrySummary, FleetSummary };
 /** client -> server: the points of a fleet list; null when the uri is not a fleet the server knows. */
 export const FleetSummaryRequest = request<FleetSummaryParams, FleetSummary | null>('fabledStar/fleetSummary');
 
+/**
+ * client -> server: the example fleet lists bundled with the server (opponents for a fleet battle
+ * in a workspace of one fleet, or none), each with its `fabled-example:` URI, which
+ * `fabledStar/battle` takes as either side. Their cards are the bundled example cards.
+ */
+export const ExampleFleetsRequest = request<Record<string, never> | undefined, FleetSummary[]>('fabledStar/exampleFleets');
+
 export interface FleetSummaryChangedParams {
   uri: string;
 }

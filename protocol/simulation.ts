@@ -5,7 +5,7 @@
  * The figures are the rules pack's own (written once, in server/src/core/rules/data.ts), passed on
  * here so that nothing outside the server reaches into the server's tree.
  */
-export { ENGAGEMENT_DEFAULTS, RANGE_BANDS, WEAPON_TYPES } from '../server/src/core/rules/data';
+export { BATTLE_DEFAULTS, ENGAGEMENT_DEFAULTS, RANGE_BANDS, WEAPON_TYPES } from '../server/src/core/rules/data';
 export { OPTION_LIMITS, OPTION_SPECS, optionBounds, type OptionKey, type OptionSpec } from '../server/src/core/sim/limits';
 export type { ActionCounts, EngagementOptions, Point, SimulationResult } from '../server/src/core/sim/types';
 export type { BattleOptions, BattleResult, BattleSideResult, BattleUnitResult, Chance } from '../server/src/core/sim/types';

@@ -44,8 +44,16 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
     readonly vs: string,
     restored: BattleResult | undefined,
     onDispose: () => void,
+    /** The fleets' names as the pick showed them, for the heading until a result names them. */
+    private readonly names?: { fleet: string; vs: string },
   ) {
-    super(ctx, panel, BATTLE_VIEW, restored ? pairTitle(BATTLE_VIEW, restored.sides[0].fleet, restored.sides[1].fleet) : 'Battle', onDispose);
+    super(
+      ctx,
+      panel,
+      BATTLE_VIEW,
+      restored ? pairTitle(BATTLE_VIEW, restored.sides[0].fleet, restored.sides[1].fleet) : names ? pairTitle(BATTLE_VIEW, names.fleet, names.vs) : 'Battle',
+      onDispose,
+    );
     this.result = restored;
     if (restored)
       this.options = {
@@ -57,6 +65,7 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
   }
 
   protected replay(): boolean {
+    if (this.names) this.post({ type: 'fleets', ...this.names });
     if (this.result) this.post({ type: 'result', result: this.result, partial: false });
     return !!this.result;
   }
@@ -75,6 +84,13 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
         const subs = [
           this.ctx.onProgress(WorkDoneProgress.type, work, (v: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd) => {
             if (v.kind === 'report' && typeof v.percentage === 'number' && !token.isCancellationRequested) {
+              // The server's message counts the battles exactly ("10470 of 20000 battles"); the
+              // percentage is a whole number, too coarse to stand beside the partial result's count.
+              const exact = typeof v.message === 'string' ? /^(\d+) of (\d+) battles\b/.exec(v.message) : null;
+              if (exact) {
+                this.post({ type: 'progress', done: Number(exact[1]), total: Number(exact[2]) });
+                return;
+              }
               // With variants compared, the standard rules are played too: twice the battles.
               const total = (this.options?.trials ?? 20000) * (this.options?.compare && this.options.variants?.length ? 2 : 1);
               this.post({ type: 'progress', done: Math.round((v.percentage / 100) * total), total });
@@ -121,12 +137,12 @@ export class BattlePanels extends ViewPanels<BattlePanel> {
   }
 
   /** Opens (or brings to front and reruns) the panel for this pair of fleet files. */
-  open(fleet: vscode.Uri, vs: vscode.Uri): void {
+  open(fleet: vscode.Uri, vs: vscode.Uri, names?: { fleet: string; vs: string }): void {
     const a = fleet.toString();
     const b = vs.toString();
     if (this.reopen((p) => p.fleet === a && p.vs === b)) return;
-    const panel = this.createPanel('Battle');
-    this.add((forget) => new BattlePanel(this.ctx, panel, a, b, undefined, forget));
+    const panel = this.createPanel(names ? pairTitle(BATTLE_VIEW, names.fleet, names.vs) : 'Battle');
+    this.add((forget) => new BattlePanel(this.ctx, panel, a, b, undefined, forget, names));
     // The view keeps its result; the host keeps which files it is about, for a reload.
     void this.ctx.extension.workspaceState.update(`${BATTLE_VIEW_TYPE}:last`, { fleet: a, vs: b });
   }

@@ -4,7 +4,7 @@
  * a command holding a dead client.
  */
 import * as vscode from 'vscode';
-import { FleetSummaryRequest, sameSelector, type CardInfo, type CardName } from '../../protocol';
+import { ExampleFleetsRequest, FleetSummaryRequest, sameSelector, type CardInfo, type CardName, type FleetSummary } from '../../protocol';
 import type { BattlePanels } from './battlePanel';
 import { cardAt, fleetCardAt, fleetCards, listCards, pickCard, selector } from './cards';
 import { ServerNotRunningError, type Ctx } from './ctx';
@@ -122,6 +122,26 @@ export function showRule(ctx: Ctx, rules: RuleDocuments): Cmd {
 
 interface FleetPick extends vscode.QuickPickItem {
   uri: vscode.Uri;
+  /** The fleet's name as its file gives it (the label may say more: "Example: ...", "(itself)"). */
+  name?: string;
+}
+
+/** A fleet's line in a pick: its faction, points and game size. */
+function fleetDescription(s: FleetSummary): string {
+  const size = s.gameSize ? ` (${s.gameSize.name})` : '';
+  return `${s.faction || 'no faction'} · ${s.total} pts${s.limit !== undefined ? ` of ${s.limit}${size}` : ''}`;
+}
+
+/** The example fleets bundled with the server (their cards too), labelled as such; none when the server cannot say. */
+async function exampleFleetPicks(ctx: Ctx): Promise<FleetPick[]> {
+  const list = await ctx.request(ExampleFleetsRequest.type, {}).catch(() => [] as FleetSummary[]);
+  return (Array.isArray(list) ? list : []).map((s) => ({
+    uri: vscode.Uri.parse(s.uri, true),
+    name: s.name,
+    label: `Example: ${s.name}`,
+    description: fleetDescription(s),
+    detail: 'Example fleet bundled with Fabled Star Tools (its cards too)',
+  }));
 }
 
 /** The workspace's fleet lists, each with its name, faction and points as the server reads them. */
@@ -134,10 +154,11 @@ async function fleetPicks(ctx: Ctx): Promise<FleetPick[]> {
     const name = s?.name || uri.path.split('/').pop() || uri.toString();
     picks.push({
       uri,
+      ...(s?.name ? { name: s.name } : {}),
       // Names come from files: shown as plain labels (a quick pick does not render them as HTML,
       // and $(...) icon syntax is disarmed).
       label: name.replace(/\$\(/g, '$\u200b('),
-      description: s ? `${s.faction || 'no faction'} · ${s.total} pts${s.limit !== undefined ? ` of ${s.limit}` : ''}` : 'not read yet',
+      description: s ? fleetDescription(s) : 'not read yet',
       detail: vscode.workspace.asRelativePath(uri),
     });
   }
@@ -176,7 +197,19 @@ export function simulateBattle(ctx: Ctx, panels: BattlePanels): Cmd {
       }
       const mine = fleet.toString();
       const own = picks.find((p) => p.uri.toString() === mine);
-      const opponents = [...picks.filter((p) => p.uri.toString() !== mine), ...(own ? [{ ...own, label: `${own.label} (itself)` }] : [])];
+      // The workspace's other fleets, then the bundled example fleets, then the fleet against itself.
+      const others = picks.filter((p) => p.uri.toString() !== mine);
+      // An example the workspace holds already (same name and faction: the examples copied in) is not offered twice.
+      const key = (name: string | undefined, description: string | undefined) =>
+        `${(name ?? '').toLowerCase()}\n${(description ?? '').split(' · ')[0]!.toLowerCase()}`;
+      const held = new Set(picks.map((p) => key(p.name, p.description)));
+      const examples = (await exampleFleetPicks(ctx)).filter((e) => !held.has(key(e.name, e.description)));
+      const separator = (label: string): FleetPick => ({ label, kind: vscode.QuickPickItemKind.Separator, uri: fleet });
+      const opponents: FleetPick[] = [
+        ...(others.length ? [separator('In this workspace'), ...others] : []),
+        ...(examples.length ? [separator('Example fleets'), ...examples] : []),
+        ...(own ? [separator('Mirror match'), { ...own, label: `${own.label} (itself)` }] : []),
+      ];
       if (opponents.length === 0) {
         void vscode.window.showInformationMessage('There is no other fleet list in this workspace to fight.');
         return;
@@ -187,9 +220,47 @@ export function simulateBattle(ctx: Ctx, panels: BattlePanels): Cmd {
         matchOnDescription: true,
       });
       if (!vs) return;
-      panels.open(fleet, vs.uri);
+      const fileName = (u: vscode.Uri) => u.path.split('/').pop() ?? u.toString();
+      panels.open(fleet, vs.uri, { fleet: own?.name ?? fileName(fleet), vs: vs.name ?? fileName(vs.uri) });
     } catch (e) {
       await reportFailure(ctx, 'Could not simulate the fleet battle', e);
+    }
+  };
+}
+
+/**
+ * "New Fleet List" / "New Unit Cards File" (the walkthrough's first steps): an empty
+ * `my-fleet.fleet.yaml` (or `my-cards.unit.yaml`; `-2`, `-3`, ... when taken) in the first workspace
+ * folder, or an untitled document of that language without a folder, opened with its template
+ * suggested (completion offers the file template first in an empty file).
+ */
+export function newFile(ctx: Ctx, kind: 'fleet' | 'unit'): Cmd {
+  return async () => {
+    try {
+      const ext = kind === 'fleet' ? '.fleet.yaml' : '.unit.yaml';
+      const base = kind === 'fleet' ? 'my-fleet' : 'my-cards';
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      let doc: vscode.TextDocument;
+      if (folder) {
+        let uri: vscode.Uri | undefined;
+        for (let n = 1; n < 100 && !uri; n++) {
+          const candidate = vscode.Uri.joinPath(folder.uri, n === 1 ? `${base}${ext}` : `${base}-${n}${ext}`);
+          const taken = await vscode.workspace.fs.stat(candidate).then(
+            () => true,
+            () => false,
+          );
+          if (!taken) uri = candidate;
+        }
+        if (!uri) throw new Error(`${base}${ext} and 98 more names are taken in ${folder.name}`);
+        await vscode.workspace.fs.writeFile(uri, new Uint8Array());
+        doc = await vscode.workspace.openTextDocument(uri);
+      } else {
+        doc = await vscode.workspace.openTextDocument({ language: kind === 'fleet' ? 'fabled-fleet' : 'fabled-unit', content: '' });
+      }
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('editor.action.triggerSuggest');
+    } catch (e) {
+      await reportFailure(ctx, kind === 'fleet' ? 'Could not create a fleet list' : 'Could not create a unit cards file', e);
     }
   };
 }

@@ -36,7 +36,7 @@ import {
 import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError } from './format';
 import { element, elements, vscodeApi, cssVar, STILL_CHART } from './dom';
 import { inFormWords, nothingHappens, plainAssumptions, verdict, volleyDoesNothing, volleySentence } from './words';
-import { renderComparison, variantPicker, type CompareRow, type RulesChoice } from './variants';
+import { lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow, type RulesChoice } from './variants';
 import { playedRules } from './variant-messages';
 
 // Only what the two charts use is registered, so esbuild leaves the rest of Chart.js out.
@@ -644,12 +644,16 @@ function fillForm(result: SimulationResult, options: EngagementOptions): void {
   ui.trials.value = String(options.trials ?? e.trials);
   ui.seed.value = String(options.seed ?? e.seed);
   for (const input of [ui.shields, ui.rounds, ui.trials, ui.seed]) input.removeAttribute('aria-invalid');
+  // Unlocked first, so that the rounds asked for are what the field keeps under a variant's lock.
+  lockRounds(ui.rounds, []);
+  ui.rounds.value = String(options.rounds ?? e.rounds);
   picker.set(resultRules(result));
+  lockRounds(ui.rounds, resultRules(result).variants);
 }
 
 /** Reads one whole-number field; `undefined` when empty and allowed to be, `null` when invalid. */
-function readInt(input: HTMLInputElement, limits: { min: number; max: number }, optional: boolean): number | undefined | null {
-  const raw = input.value.trim();
+function readInt(input: HTMLInputElement, limits: { min: number; max: number }, optional: boolean, value = input.value): number | undefined | null {
+  const raw = value.trim();
   if (raw === '' && optional) return undefined;
   const n = Number(raw);
   const ok = raw !== '' && Number.isInteger(n) && n >= limits.min && n <= limits.max;
@@ -660,7 +664,7 @@ function readInt(input: HTMLInputElement, limits: { min: number; max: number }, 
 
 function readForm(): { options?: EngagementOptions; rules?: RulesChoice; problem?: string } {
   const shields = readInt(ui.shields, RERUN_LIMITS.defenderShields, true);
-  const rounds = readInt(ui.rounds, RERUN_LIMITS.rounds, false);
+  const rounds = readInt(ui.rounds, RERUN_LIMITS.rounds, false, roundsAsked(ui.rounds));
   const trials = readInt(ui.trials, RERUN_LIMITS.trials, false);
   const seed = readInt(ui.seed, RERUN_LIMITS.seed, false);
   const bad: string[] = [];
@@ -821,6 +825,10 @@ function onEdit(): void {
   }
 }
 
+// A variant that fixes the rounds (morale) locks the Rounds field, before the edit is read.
+const syncRounds = () => lockRounds(ui.rounds, picker.read().choice?.variants);
+ui.form.addEventListener('change', syncRounds);
+ui.form.addEventListener('input', syncRounds);
 ui.form.addEventListener('change', onEdit);
 ui.form.addEventListener('input', onEdit);
 
@@ -838,12 +846,19 @@ window.addEventListener('message', (event: MessageEvent) => {
       setBusy(false);
       setText(ui.status, '');
       showError(message.message);
+      if (!state.result) setText(ui.empty, 'No result: the simulation could not be run (see the message above).');
       updateFreshness(true);
       break;
     case 'units':
       state = { ...state, units: { attacker: message.attacker, defender: message.defender } };
       saveState();
       renderCosts();
+      // The heading before any result: never "Engagement:  vs " while the first run loads or fails.
+      if (!state.result) {
+        setText(ui.attacker, message.attacker.name);
+        setText(ui.defender, message.defender.name);
+        document.title = `Engagement: ${message.attacker.name} vs ${message.defender.name}`;
+      }
       break;
     case 'result':
       setBusy(false);

@@ -213,3 +213,50 @@ export function renderComparison(
   }
   section.appendChild(details);
 }
+
+/** The rounds a picked variant fixes (morale: 3), with its title; names as the picker gives them ("morale", "retreat:threshold=0.5"). */
+export function fixedRounds(variants: readonly string[] | undefined): { rounds: number; title: string } | undefined {
+  for (const v of variants ?? []) {
+    const entry = VARIANT_CATALOG.find((e) => e.name === v.split(':')[0]);
+    if (entry?.rounds) return { rounds: entry.rounds, title: entry.title };
+  }
+  return undefined;
+}
+
+/**
+ * Locks a Rounds field while a picked variant fixes how long the fight lasts: the field shows the
+ * variant's rounds, disabled, with a note saying why (never "Rounds 6" beside 3-round duels); what
+ * the user had asked for is kept (`roundsAsked`) and comes back when the variant is unticked.
+ */
+export function lockRounds(input: HTMLInputElement, variants: readonly string[] | undefined): void {
+  const fixed = fixedRounds(variants);
+  const noteId = `${input.id}-fixed`;
+  let note = document.getElementById(noteId);
+  if (!note && fixed) {
+    // In the field's label, so that the fields stay lined up and the reason is read with the name.
+    note = el('span', '', 'field-note');
+    note.id = noteId;
+    const label = input.labels?.[0];
+    if (label) label.append(' ', note);
+    else input.insertAdjacentElement('afterend', note);
+  }
+  if (fixed) {
+    if (!input.disabled) input.dataset.asked = input.value;
+    input.value = String(fixed.rounds);
+    input.disabled = true;
+    note!.textContent = `(${fixed.title}: ${fixed.rounds})`;
+    note!.hidden = false;
+    input.setAttribute('aria-describedby', noteId);
+  } else if (input.disabled) {
+    input.value = input.dataset.asked ?? input.value;
+    delete input.dataset.asked;
+    input.disabled = false;
+    if (note) note.hidden = true;
+    input.removeAttribute('aria-describedby');
+  }
+}
+
+/** A Rounds field's value as a run asks for it: what the user had typed, while a variant locks the field. */
+export function roundsAsked(input: HTMLInputElement): string {
+  return input.disabled && input.dataset.asked !== undefined ? input.dataset.asked : input.value;
+}

@@ -7,6 +7,8 @@ import { runBalance } from '../../server/src/cli/balance';
 import type { CliIO } from '../../server/src/cli/io';
 import { CLASSES, CLASS_NAMES } from '../../server/src/core/rules/data';
 import { memoryIO as sharedMemoryIO } from './memoryIO';
+import { Workspace } from '../../server/src/core/workspace';
+import { pointsEstimateMarkdown } from '../../server/src/core/features/pointsEstimate';
 
 const HOMEBREW = `faction: Lab
 units:
@@ -103,6 +105,44 @@ describe('balance CLI', () => {
     assert.equal(await runBalance(['/ws/evil.unit.yaml'], io), 0, io.err);
     assert.ok(!io.out.includes('\u001b'));
     assert.match(io.out, /Gilded\\u001b\[2J\\nDestroyer/);
+  });
+
+  it('prints the ratio and estimate a hover shows for the same card, never rounded twice', async () => {
+    // Two hundred cards alike but for their points: some ratio lands just under a half-hundredth.
+    const names: string[] = [];
+    const lines = ['faction: Lab', 'units:'];
+    for (let p = 101; p <= 300; p++) {
+      if (p === CLASSES.Cruiser.points) continue;
+      names.push(`Probe ${p}`);
+      lines.push(
+        `  - name: Probe ${p}`,
+        '    class: Cruiser',
+        `    points: ${p}`,
+        '    stats: "6/6 5+ 8+ 6 5+ 7 6/3 7/3 5"',
+        '    weapons:',
+        '      - Lance \u2014 Energy, 18", 2, 4',
+      );
+    }
+    const text = lines.join('\n') + '\n';
+    const io = memoryIO({ '/ws/probe.unit.yaml': text });
+    assert.equal(await runBalance(['/ws/probe.unit.yaml'], io), 0, io.err);
+    const ws = new Workspace();
+    const doc = ws.set('file:///ws/probe.unit.yaml', text)!;
+    let checked = 0;
+    for (const card of doc.kind === 'unit' ? doc.units : []) {
+      const hover = pointsEstimateMarkdown(card, ws);
+      const ratio = /printed points are ([\d.]+) \u00d7 the estimate/.exec(hover)?.[1];
+      const estimate = /\u2248 (\d+) pts/.exec(hover)?.[1];
+      const row = io.out.split('\n').find((l) => l.startsWith(`${card.name.value} `));
+      assert.ok(ratio && estimate && row, `${card.name.value}: ${hover}`);
+      const cells = row.trim().split(/ {2,}|(?<=\S) (?=\S)/);
+      assert.ok(
+        row.includes(` ${estimate} `) && row.includes(` ${ratio} `),
+        `${card.name.value}: hover ${estimate} pts, ${ratio}x; balance: ${cells.join(' | ')}`,
+      );
+      checked++;
+    }
+    assert.equal(checked, names.length);
   });
 
   it('prints a table with the field, the spread and the verdicts', async () => {

@@ -317,7 +317,12 @@ describe('core features', () => {
       },
       { name: 'fleet keys', file: 'fleets/new.fleet.yaml', text: 'name: F\n¦', has: ['faction', 'points', 'units'], not: ['name'] },
       { name: 'a new fleet in an empty file', file: 'fleets/new.fleet.yaml', text: '¦', has: ['New fleet'] },
-      { name: 'a new card under units', file: 'cards/new.unit.yaml', text: 'faction: Myr-Valari\nunits:\n  - ¦', has: ['New unit card', 'name', 'class'] },
+      {
+        name: 'a new card under units',
+        file: 'cards/new.unit.yaml',
+        text: 'faction: Myr-Valari\nunits:\n  - ¦',
+        has: ['New unit card: Destroyer', 'New unit card: Fighter', 'name', 'class'],
+      },
     ];
     for (const c of cases) {
       it(c.name, () => {
@@ -360,6 +365,37 @@ describe('core features', () => {
       }
       // Elsewhere the template still comes first: a new weapon has no rulebook list to pick from.
       assert.equal(at('faction: Myr-Valari\nunits:\n  - name: N\n    class: Cruiser\n    weapons:\n      - ')[0], 'New weapon system');
+    });
+    it('completes inside a one-line list, as the card template writes orders: [] and abilities: []', () => {
+      const ws = workspace();
+      const at = (marked: string, file = 'cards/new.unit.yaml') => {
+        const off = marked.indexOf('\u00a6');
+        const text = marked.replace('\u00a6', '');
+        const items = complete(ws.set(U(file), text), ws, text, off).items;
+        const apply = (label: string) => {
+          const i = items.find((x) => x.label === label);
+          assert.ok(i, `no ${label} in ${items.map((x) => x.label).join(', ')}`);
+          return text.slice(0, i.span.start) + i.insertText + text.slice(i.span.end);
+        };
+        return { labels: items.map((i) => i.label), apply };
+      };
+      const card = 'faction: Myr-Valari\nunits:\n  - name: N\n    class: Cruiser\n    points: 190\n';
+      const orders = at(`${card}    orders: [\u00a6]\n    abilities: []\n`);
+      assert.ok(orders.labels.includes('Full Burn') && orders.labels.includes('Attack Run'), orders.labels.join(', '));
+      assert.ok(!orders.labels.includes('Launch Bay Tier 1'), 'no ability among the orders');
+      assert.match(orders.apply('Full Burn'), /orders: \[Full Burn\]\n/);
+      const abilities = at(`${card}    orders: []\n    abilities: [\u00a6]\n`);
+      assert.ok(abilities.labels.includes('Launch Bay Tier 1'), abilities.labels.join(', '));
+      assert.match(abilities.apply('Boarding (CR)'), /abilities: \[Boarding \(CR\)\]\n/);
+      // A second item, partly typed: only that item is replaced, the first stays.
+      const second = at(`${card}    abilities: [Launch Bay Tier 1, Boa\u00a6]\n`);
+      assert.ok(!second.labels.includes('Launch Bay Tier 1'), 'the ability it has is not offered again');
+      assert.match(second.apply('Boarding (CR)'), /abilities: \[Launch Bay Tier 1, Boarding \(CR\)\]\n/);
+      // Past the closing bracket: nothing (no list item goes there).
+      assert.deepEqual(at(`${card}    orders: []\u00a6\n`).labels, []);
+      // A fleet entry's embarked units written the same way: what its host can carry.
+      const fleet = at('name: F\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: Lumen Cruiser\n    embark: [\u00a6]\n', 'fleets/f.fleet.yaml');
+      assert.ok(fleet.labels.includes('Veilwing Fighter Wing') && !fleet.labels.includes('Lumen Destroyer'), fleet.labels.join(', '));
     });
     it('quotes a card name that YAML would misread, and only such a name', () => {
       const ws = workspace({ 'cards/odd.unit.yaml': 'faction: Myr-Valari\nunits:\n  - name: "Star: Breaker #1"\n    class: Cruiser\n    points: 190\n' });
@@ -420,6 +456,82 @@ describe('core features', () => {
         assert.equal(left.length === 0, c.gone, `after the fix: ${left.map((x) => x.message).join('; ')}`);
       });
     }
+    it('adds the weapon systems a card lacks, removes one too many, in a range its class may use', () => {
+      const ws = new Workspace();
+      const problemsOf = (uri: string, code: string) => checkDocument(ws.get(uri)!, ws).filter((p) => p.code === code);
+      const fixWith = (uri: string, code: string, title: RegExp) => {
+        const doc = ws.get(uri)!;
+        const p = problemsOf(uri, code)[0];
+        assert.ok(p, `no ${code} in\n${doc.text}`);
+        const a = codeActions(doc, p.span, [p]).find((x) => title.test(x.title));
+        assert.ok(
+          a,
+          `no ${title} in ${codeActions(doc, p.span, [p])
+            .map((x) => x.title)
+            .join(' | ')}`,
+        );
+        return ws.set(uri, apply(doc.text, a.edits))!.text;
+      };
+      const head = 'faction: Homebrew\nunits:\n  - name: N\n    class: Battleship\n    points: 280\n    stats: "6/3 4+ 9+ 10 5+ 10 5/4 6/4 7"\n';
+      ws.set(U('w1.unit.yaml'), head + '    weapons:\n      - Lance \u2014 Energy, 18", 2, 3\n    abilities: []\n');
+      const added = fixWith(U('w1.unit.yaml'), 'FS-SLOTS-WEAPONS-UNDER', /Add 2 placeholder weapon systems \(the class has 3\)/);
+      assert.match(
+        added,
+        /weapons:\n {6}- Lance \u2014 Energy, 18", 2, 3\n {6}- Weapon 2 \u2014 Energy, 12", 2, 3\n {6}- Weapon 3 \u2014 Energy, 12", 2, 3\n {4}abilities: \[\]\n$/,
+      );
+      assert.deepEqual(problemsOf(U('w1.unit.yaml'), 'FS-SLOTS-WEAPONS-UNDER'), []);
+      // None yet, under "weapons: []": a block list under the key; a Fighter's in its 6".
+      ws.set(
+        U('w2.unit.yaml'),
+        'faction: Homebrew\nunits:\n  - name: F\n    class: Fighter\n    points: 60\n    bases: 4\n    stats: "9/6 4+ 6+ - - 1 7/2 - -"\n    weapons: []\n',
+      );
+      const first = fixWith(U('w2.unit.yaml'), 'FS-SLOTS-WEAPONS-UNDER', /Add a placeholder weapon system/);
+      assert.match(first, /weapons:\n {6}- Weapon 1 \u2014 Energy, 6", 2, 3\n$/);
+      assert.deepEqual(
+        checkDocument(ws.get(U('w2.unit.yaml'))!, ws)
+          .filter((p) => p.severity === 'error')
+          .map((p) => p.message),
+        [],
+      );
+      // One too many: remove any one of them, and the error goes.
+      ws.set(
+        U('w3.unit.yaml'),
+        added.replace(
+          '    abilities: []\n',
+          '      - name: Extra\n        type: Ion\n        range: 9"\n        damage: 1\n        attacks: 2\n    abilities: []\n',
+        ),
+      );
+      const removed = fixWith(U('w3.unit.yaml'), 'FS-SLOTS-WEAPONS', /Remove the weapon system Extra \(the class has 3\)/);
+      assert.equal(removed, added);
+    });
+    it("writes every dash as the em dash: bare dashes all at once, and a small craft's Tonnage", () => {
+      const ws = new Workspace();
+      const text =
+        'faction: Homebrew\nunits:\n  - name: F\n    class: Fighter\n    points: 60\n    bases: 4\n    stats:\n      M: 9/6\n      BS: 4+\n      D: 6+\n      SH: -\n      AC: -\n      HP: 1\n      LD: 7/2\n      CR: -\n      T: 1\n    weapons:\n      - Darts \u2014 Energy, 6", 1, 1\n';
+      const doc = ws.set(U('d.unit.yaml'), text)!;
+      const problems = checkDocument(doc, ws);
+      const dashes = problems.filter((p) => p.code === 'FS-BARE-DASH');
+      assert.equal(dashes.length, 3);
+      const all = codeActions(doc, dashes[0]!.span, problems).find((a) => a.title.startsWith('Fix all in this file'));
+      assert.ok(
+        all,
+        codeActions(doc, dashes[0]!.span, problems)
+          .map((a) => a.title)
+          .join(' | '),
+      );
+      assert.match(all.title, /\(3\)/);
+      const fixed = apply(text, all.edits);
+      assert.match(fixed, /SH: \u2014\n {6}AC: \u2014\n/);
+      assert.match(fixed, /CR: \u2014\n/);
+      const t = checkDocument(ws.set(U('d.unit.yaml'), fixed)!, ws).find((p) => p.code === 'FS-TONNAGE-SMALL-CRAFT')!;
+      const tfix = codeActions(ws.get(U('d.unit.yaml'))!, t.span, [t])[0]!;
+      assert.match(apply(fixed, tfix.edits), /T: \u2014\n/, 'Tonnage as the other stats: the em dash');
+      // In a stat line the same.
+      const line = 'faction: Homebrew\nunits:\n  - name: F\n    class: Fighter\n    points: 60\n    bases: 4\n    stats: "9/6 4+ 6+ - - 1 7/2 - 2"\n';
+      const ld = ws.set(U('l.unit.yaml'), line)!;
+      const lt = checkDocument(ld, ws).find((p) => p.code === 'FS-TONNAGE-SMALL-CRAFT')!;
+      assert.match(apply(line, codeActions(ld, lt.span, [lt])[0]!.edits), /stats: "9\/6 4\+ 6\+ - - 1 7\/2 - \u2014"/);
+    });
     it('offers both bands when a range sits between two', () => {
       const ws = workspace();
       const doc = ws.get(BROKEN)!;

@@ -19,7 +19,12 @@ interface Property {
   description?: string;
   markdownDescription?: string;
 }
+interface Walkthrough {
+  id: string;
+  steps: { id: string; title: string; description: string; media: { image: string; altText: string }; completionEvents: string[] }[];
+}
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
   engines: { vscode: string };
   devDependencies: Record<string, string>;
   activationEvents: string[];
@@ -102,6 +107,44 @@ describe('the extension manifest', () => {
       [...pkg.activationEvents].sort(),
       [...languages, ...commands, ...views, 'onWebviewPanel:fabledStar.engagement', 'onWebviewPanel:fabledStar.battle'].sort(),
     );
+  });
+
+  it("walks a new player through four steps, each with a button that runs one of the extension's commands and a screenshot it ships", () => {
+    const walk = (pkg.contributes as unknown as { walkthroughs?: Walkthrough[] }).walkthroughs ?? [];
+    assert.equal(walk.length, 1);
+    const steps = walk[0]!.steps;
+    assert.deepEqual(
+      steps.map((s) => s.title),
+      ['Create a fleet', 'Fix its problems', 'Fight the example fleet', 'Price a card'],
+    );
+    const ours = new Set(pkg.contributes.commands.map((c) => c.command));
+    const ignore = readFileSync(join(ROOT, '.vscodeignore'), 'utf8');
+    for (const step of steps) {
+      const links = [...step.description.matchAll(/\]\(command:([\w.]+)\)/g)].map((m) => m[1]!);
+      assert.ok(links.length > 0, `${step.title}: no button`);
+      for (const l of links) assert.ok(ours.has(l) || l === 'workbench.actions.view.problems', `${step.title}: ${l} is no command of ours`);
+      for (const e of step.completionEvents) {
+        const cmd = e.replace(/^onCommand:/, '');
+        assert.ok(links.includes(cmd), `${step.title}: completed by ${e}, which its buttons do not run`);
+      }
+      assert.ok(step.media.image && existsSync(join(ROOT, step.media.image)), `${step.title}: ${step.media.image}`);
+      assert.ok(ignore.includes(`!${step.media.image}`), `${step.media.image} is not shipped (.vscodeignore)`);
+      assert.ok(step.media.altText.length > 20, step.title);
+    }
+  });
+
+  it("packages the player's page as the extension's README, with its screenshots shipped, and keeps the developers' README in the repository", () => {
+    assert.match(pkg.scripts.package, /vsce package .*--readme-path README\.vscode\.md/);
+    const page = readFileSync(join(ROOT, 'README.vscode.md'), 'utf8');
+    assert.doesNotMatch(page, /npm (install|test|start|run)/, "no developer commands on the player's page");
+    assert.match(page, /## First steps/);
+    const ignore = readFileSync(join(ROOT, '.vscodeignore'), 'utf8');
+    for (const [, img] of page.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)) {
+      assert.ok(existsSync(join(ROOT, img!)), img);
+      assert.ok(ignore.includes(`!${img}`), `${img} is not shipped (.vscodeignore)`);
+    }
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    assert.match(readme.split('\n## ')[0]!, /npm install && npm start[^\n]*\nnpm test /, "the repository's README keeps its two commands at the top");
   });
 
   it('declares the three file kinds of FORMATS.md', () => {

@@ -3,7 +3,9 @@
  * empty folder: create a card file and write it from completion alone (the suggest widget, the
  * template's tab stops), save it; create a fleet from completion, with the card picked from the
  * suggestions; simulate the card (the engagement view opens); close the card file, and the fleet
- * still resolves its card with the right points (issue #11). The user settings are VS Code's own
+ * still resolves its card with the right points (issue #11); fight the fleet against a bundled
+ * example fleet, offered among the opponents; open the walkthrough, whose first button makes a fleet
+ * list (issue #30). The user settings are VS Code's own
  * (no test overrides for suggestions), so the extension's per-language defaults are what runs.
  *
  *   npm run test:e2e      (FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)
@@ -160,7 +162,7 @@ describe('a new player\u2019s first session (code-server)', function () {
     await newFile('ashen.unit.yaml');
     await poll('the language mode "Fabled Star Unit Cards"', async () => (await wb.statusBarText()).includes('Fabled Star Unit Cards'));
     // Quick suggestions while typing (no Ctrl+Space): "New" offers the file template.
-    await accept('New unit cards file', 'New');
+    await accept(`New unit cards file: ${EXAMPLE_CLASS}`, 'New');
     // First stop: the faction; second: the card's name (a stop of its own: the faction stays).
     await wb.page.keyboard.type(FACTION, { delay: 30 });
     await nextStop();
@@ -195,7 +197,7 @@ describe('a new player\u2019s first session (code-server)', function () {
     await accept(CARD);
     await wb.page.keyboard.press('Escape');
     const text = await save('first.fleet.yaml', (t) => t.includes(`unit: ${CARD}`));
-    assert.match(text, new RegExp(`faction: ${FACTION}\\npoints: 1000\\nunits:\\n  - unit: ${CARD}\\n    count: 1\\n`));
+    assert.match(text, new RegExp(`faction: ${FACTION}\\npoints: 1000 # Standard\\nunits:\\n  - unit: ${CARD}\\n    count: 1\\n`));
     assert.deepEqual(problems(), [], text);
     const item = wb.page.locator('[id$="fabledStar.fleetPoints"]');
     await poll(`the status bar to show "${points} / 1000 pts"`, async () => (await item.innerText().catch(() => '')).includes(`${points} / 1000 pts`));
@@ -259,5 +261,74 @@ describe('a new player\u2019s first session (code-server)', function () {
     });
     assert.ok(!/FS-UNIT-UNKNOWN|not a card/i.test(panel), panel);
     await wb.screenshot(join(OUT, 'new-player-after-close.png'));
+  });
+
+  it('fights the new fleet against a bundled example fleet, offered among the opponents and labelled', async () => {
+    await wb.page.locator('.tabs-container .tab[aria-label*="first.fleet.yaml"]').click();
+    await wb.page.locator('.tabs-container .tab.active[aria-label*="first.fleet.yaml"]').waitFor({ state: 'visible' });
+    await wb.runCommand('Fabled Star: Simulate Fleet Battle');
+    const input = wb.page.locator('.quick-input-widget input[type="text"]');
+    await input.waitFor({ state: 'visible' });
+    const rows = wb.page.locator('.quick-input-list .monaco-list-row');
+    const labels = await poll('the opponents to be listed', async () => {
+      const t = await rows.allInnerTexts().catch(() => [] as string[]);
+      return t.some((x) => x.includes('Example:')) ? t : undefined;
+    });
+    // The example fleets (not only the fleet itself), each saying it is bundled, with its faction and game size.
+    const examples = labels.filter((l) => l.includes('Example:'));
+    assert.ok(examples.length >= 3, labels.join('\n'));
+    assert.ok(
+      examples.some((l) => /The Hunger Within/.test(l) && /Consumed/.test(l) && /Standard/.test(l)),
+      examples.join('\n'),
+    );
+    await wb.pickQuick('Example: The Hunger Within');
+    await wb.page.locator('.tabs-container .tab[aria-label*="Battle: First Fleet vs The Hunger Within"]').waitFor({ state: 'visible', timeout: 60_000 });
+    const frame = await wb.frameWith('#verdict', 60_000);
+    await poll(
+      'the battle view to name both fleets and say who wins',
+      async () => {
+        const body = await frame
+          .locator('body')
+          .innerText({ timeout: 500 })
+          .catch(() => '');
+        return /Battle: First Fleet vs The Hunger Within/.test(body) && /of battles/.test(body);
+      },
+      120_000,
+      500,
+    );
+    await wb.screenshot(join(OUT, 'new-player-battle-example.png'));
+  });
+
+  it("opens the walkthrough, whose first step's button makes a fleet list and offers its template", async () => {
+    await wb.runCommand('Welcome: Open Walkthrough...');
+    await wb.pickQuick('Fabled Star: your first fleet');
+    const page = wb.page.locator('.gettingStartedContainer');
+    await poll('the walkthrough with its four steps', async () => {
+      const t = await page.innerText().catch(() => '');
+      return ['Create a fleet', 'Fix its problems', 'Fight the example fleet', 'Price a card'].every((x) => t.includes(x));
+    });
+    await wb.screenshot(join(OUT, 'new-player-walkthrough.png'));
+    await page.locator('.getting-started-step', { hasText: 'Create a fleet' }).first().click();
+    await page.getByRole('button', { name: 'New Fleet List' }).first().click();
+    await wb.page.locator('.tabs-container .tab.active[aria-label*="my-fleet.fleet.yaml"]').waitFor({ state: 'visible', timeout: 30_000 });
+    await poll('my-fleet.fleet.yaml on disk', () => existsSync(join(sandbox.folder, 'my-fleet.fleet.yaml')));
+    // Its template is offered at once (or on Ctrl+Space once the server is ready).
+    await poll(
+      'the "New fleet" template to be suggested',
+      async () => {
+        if (
+          await suggestRow('New fleet')
+            .isVisible()
+            .catch(() => false)
+        )
+          return true;
+        await wb.page.keyboard.press('Control+Space');
+        return false;
+      },
+      30_000,
+      500,
+    );
+    await wb.screenshot(join(OUT, 'new-player-walkthrough-new-fleet.png'));
+    await wb.page.keyboard.press('Escape');
   });
 });

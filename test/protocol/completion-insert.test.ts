@@ -190,24 +190,44 @@ describe('multi-line completions, accepted as VS Code accepts them', function ()
   const hostFirst = (cands: CompletionItem[]) => cands.find((x) => /Cruiser/.test(x.label)) ?? cands[0];
 
   const templates: { name: string; file: string; text: string; labels: string[] }[] = [
-    { name: 'a new unit cards file', file: 'cards/new.unit.yaml', text: '¦', labels: ['New unit cards file'] },
-    { name: 'a new unit cards file, typed', file: 'cards/new.unit.yaml', text: 'New¦', labels: ['New unit cards file'] },
+    { name: 'a new unit cards file', file: 'cards/new.unit.yaml', text: '¦', labels: ['New unit cards file: Destroyer', 'New unit cards file: Fighter'] },
+    {
+      name: 'a new unit cards file, typed',
+      file: 'cards/new.unit.yaml',
+      text: 'New¦',
+      labels: ['New unit cards file: Destroyer', 'New unit cards file: Fighter'],
+    },
     { name: 'a new Command Board', file: 'cards/new.faction.yaml', text: '¦', labels: ['New Command Board'] },
     { name: 'a new fleet', file: 'fleets/new.fleet.yaml', text: '¦', labels: ['New fleet'] },
-    { name: 'a new card after "- "', file: 'cards/more.unit.yaml', text: 'faction: Ashen Reach\nunits:\n  - ¦', labels: ['New unit card'] },
-    { name: 'a new card after "- New"', file: 'cards/more.unit.yaml', text: 'faction: Ashen Reach\nunits:\n  - New¦', labels: ['New unit card'] },
+    {
+      name: 'a new card after "- "',
+      file: 'cards/more.unit.yaml',
+      text: 'faction: Ashen Reach\nunits:\n  - ¦',
+      labels: ['New unit card: Destroyer', 'New unit card: Fighter', 'New unit card: Carrier'],
+    },
+    {
+      name: 'a new card after "- New"',
+      file: 'cards/more.unit.yaml',
+      text: 'faction: Ashen Reach\nunits:\n  - New¦',
+      labels: ['New unit card: Destroyer', 'New unit card: Fighter', 'New unit card: Carrier'],
+    },
     {
       name: 'a new card on a blank line after a card',
       file: 'cards/more.unit.yaml',
       text: 'faction: Ashen Reach\nunits:\n  - name: Husk Escort\n    class: Escort\n    points: 80\n    stats: "9/6 5+ 6+ 2 8+ 2 7/2 — 1"\n    weapons:\n      - Husk Needler — Auto, 9", 1, 3\n    abilities:\n      - Combined Shields\n  ¦',
-      labels: ['New unit card'],
+      labels: ['New unit card: Destroyer', 'New unit card: Fighter', 'New unit card: Carrier'],
     },
-    { name: 'a new card, flush list', file: 'cards/more.unit.yaml', text: 'faction: Ashen Reach\nunits:\n- ¦', labels: ['New unit card'] },
+    {
+      name: 'a new card, flush list',
+      file: 'cards/more.unit.yaml',
+      text: 'faction: Ashen Reach\nunits:\n- ¦',
+      labels: ['New unit card: Destroyer', 'New unit card: Fighter', 'New unit card: Carrier'],
+    },
     {
       name: 'a new card in a board',
       file: 'cards/more.faction.yaml',
       text: BOARD_FIVE + '  - name: Six\n    cost: 1\n    timing: Any time\n    effect: Something.\nunits:\n  - ¦',
-      labels: ['New unit card'],
+      labels: ['New unit card: Destroyer', 'New unit card: Fighter', 'New unit card: Carrier'],
     },
     {
       name: 'weapon systems after "- "',
@@ -281,7 +301,7 @@ describe('multi-line completions, accepted as VS Code accepts them', function ()
 
   /** Key completions that open a list or a mapping: each leaves the cursor where that list's items or keys go. */
   const keys: { name: string; file: string; text: string; key: string; then: string; col: number }[] = [
-    { name: 'units in a new unit file', file: 'cards/k.unit.yaml', text: 'faction: Ashen Reach\n¦', key: 'units', then: 'New unit card', col: 4 },
+    { name: 'units in a new unit file', file: 'cards/k.unit.yaml', text: 'faction: Ashen Reach\n¦', key: 'units', then: 'New unit card: Destroyer', col: 4 },
     {
       name: 'stats in a card',
       file: 'cards/k.unit.yaml',

@@ -163,6 +163,38 @@ describe('fleet battle view (Chromium)', function () {
     assert.equal(await v.page.locator(`#${I.cancel}`).isVisible(), false);
   });
 
+  it('names both fleets in the heading while the first run loads, and when it fails', async () => {
+    const v = await view();
+    await v.send({ type: 'fleets', fleet: 'Ember Vanguard', vs: 'The <i>Hunger</i> Within' });
+    await v.send({ type: 'busy' });
+    await v.page.waitForFunction((id: string) => document.getElementById(id)?.textContent === 'Ember Vanguard', I.fleet);
+    assert.equal(await v.text(I.title), 'Battle: Ember Vanguard vs The <i>Hunger</i> Within');
+    assert.equal(await v.page.title(), 'Battle: Ember Vanguard vs The <i>Hunger</i> Within');
+    await v.send({ type: 'error', message: 'The opponent\'s fleet "The Hunger Within" cannot fight: line 3: no card named "X"' });
+    await v.page.waitForFunction((id: string) => !document.getElementById(id)!.hidden, I.error);
+    assert.equal(await v.text(I.title), 'Battle: Ember Vanguard vs The <i>Hunger</i> Within', 'still named after a failure');
+    mkdirSync(OUTPUT, { recursive: true });
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-failed-first-run.png') });
+    // A result names the sides itself; a late names message does not overwrite it.
+    await show(v, final);
+    await v.send({ type: 'fleets', fleet: 'Other', vs: 'Names' });
+    await v.send({ type: 'progress', done: 1, total: 2 });
+    assert.equal(await v.text(I.fleet), 'Lantern Watch');
+  });
+
+  it('never counts fewer battles played than the figures shown already hold', async () => {
+    const v = await view();
+    await v.send({ type: 'busy' });
+    await show(v, partial, true);
+    assert.match(await v.text(I.method), /^200 battles/);
+    // A progress report a little behind the partial result (the percentage is coarse): the count says 200, not 100.
+    await v.send({ type: 'progress', done: 100, total: 4000 });
+    await v.page.waitForFunction((id: string) => /of 4,000 battles played/.test(document.getElementById(id)!.textContent ?? ''), I.status);
+    assert.equal(await v.text(I.status), '200 of 4,000 battles played');
+    await v.send({ type: 'progress', done: 2400, total: 4000 });
+    await v.page.waitForFunction((id: string) => /^2,400 of 4,000/.test(document.getElementById(id)!.textContent ?? ''), I.status);
+  });
+
   it('ignores malformed and foreign messages', async () => {
     const v = await view();
     await show(v, final);
@@ -195,19 +227,68 @@ describe('fleet battle view (Chromium)', function () {
     await v.page.selectOption(`#${I.mode}`, 'fixed');
     await v.page.fill(`#${I.range}`, '9');
     await v.page.focus(`#${I.seed}`);
+    // (A pause between two edits may post a run of its own: Enter and Run post at once, so the last run is theirs.)
+    const lastRerun = async () => ((await v.posted()).filter((m) => m.type === ('rerun' as string)).pop() as unknown as { options: unknown }).options;
     await v.page.keyboard.press('Enter');
-    const rerun = (await v.waitForPosted('rerun' as never)) as unknown as { options: unknown };
-    assert.deepEqual(rerun.options, { range: 9, rounds: 6, trials: 5000, seed: 9 });
+    await v.waitForPosted('rerun' as never);
+    assert.deepEqual(await lastRerun(), { range: 9, rounds: 6, trials: 5000, seed: 9 });
     await v.page.selectOption(`#${I.mode}`, 'approach');
     assert.equal(await v.page.isDisabled(`#${I.range}`), true);
     await v.page.click(`#${I.run}`);
-    const second = (await v.waitForPosted('rerun' as never, 2)) as unknown as { options: unknown };
-    assert.deepEqual(second.options, { rounds: 6, trials: 5000, seed: 9 });
+    await v.waitForPosted('rerun' as never, 2);
+    assert.deepEqual(await lastRerun(), { rounds: 6, trials: 5000, seed: 9 });
     await v.send({ type: 'busy' });
     await v.page.click(`#${I.cancel}`);
     await v.waitForPosted('cancel' as never);
     await v.send({ type: 'cancelled' });
     assert.match(await v.text(I.status), /Cancelled: showing the 4,000 battles/);
+  });
+
+  it('marks the figures stale as soon as an option changes, and plays the new options after a pause, as the engagement view does', async () => {
+    const v = await view();
+    await show(v, final);
+    await v.page.waitForFunction((id: string) => /Done: 4,000 battles/.test(document.getElementById(id)!.textContent ?? ''), I.status);
+    const note = v.page.locator(`#${I.stale}`);
+    const dimmed = () => v.page.evaluate((id: string) => document.getElementById(id)!.classList.contains('stale'), I.results);
+    const reruns = async () => (await v.posted()).filter((m) => m.type === ('rerun' as string)) as unknown as { options: unknown }[];
+    // A seed typed and typed back before the pause: marked meanwhile, then up to date again, nothing run.
+    await v.page.fill(`#${I.seed}`, '10');
+    assert.match(await v.text(I.stale), /Options changed: the figures below are still for the previous options\. New figures follow/);
+    assert.equal(await dimmed(), true);
+    assert.doesNotMatch(await v.text(I.status), /Done/, 'no "Done" under options the figures were not played with');
+    await v.page.fill(`#${I.seed}`, '9');
+    assert.equal(await note.isVisible(), false);
+    assert.equal(await dimmed(), false);
+    await new Promise((r) => setTimeout(r, 900));
+    assert.equal((await reruns()).length, 0, "the options are the figures' again: nothing to run");
+    // A new seed: run after the pause, with every option the form shows.
+    await v.page.fill(`#${I.seed}`, '10');
+    await v.waitForPosted('rerun' as never);
+    assert.deepEqual((await reruns())[0]!.options, { rounds: 6, trials: 4000, seed: 10 });
+    await v.send({ type: 'busy' });
+    assert.match(await v.text(I.stale), /new ones follow/);
+    const reseeded = simulateBattle(fleets(), { trials: 4000, seed: 10 });
+    await v.send({ type: 'result', result: reseeded, partial: false });
+    await v.page.waitForFunction((id: string) => /seed 10/.test(document.getElementById(id)!.textContent ?? ''), I.method);
+    assert.equal(await note.isVisible(), false);
+    assert.match(await v.text(I.status), /Done: 4,000 battles/);
+    // A fixed range and a variant ticked: the same.
+    await v.page.selectOption(`#${I.mode}`, 'fixed');
+    assert.equal(await dimmed(), true);
+    await v.page.check('#battle-variant-morale');
+    await v.waitForPosted('rerun' as never, 2);
+    const second = (await reruns())[1]!.options as { range?: number; variants?: string[] };
+    assert.equal(second.range, 12);
+    assert.deepEqual(second.variants, ['morale']);
+    // Edited again while that run goes on: its figures, once they come, are marked as not the form's.
+    await v.send({ type: 'busy' });
+    await v.page.fill(`#${I.seed}`, '11');
+    await v.send({ type: 'result', result: simulateBattle(fleets(), { trials: 400, seed: 10, range: 12 }), partial: false });
+    await v.page.waitForFunction((id: string) => /400 battles/.test(document.getElementById(id)!.textContent ?? ''), I.method);
+    assert.match(await v.text(I.stale), /Options changed/);
+    mkdirSync(OUTPUT, { recursive: true });
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-options-changed.png'), fullPage: true });
+    await v.waitForPosted('rerun' as never, 3);
   });
 
   it('shows the last result again after a reload, before the host answers', async () => {
@@ -355,6 +436,49 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     assert.equal(await v.page.isEnabled(threshold), false);
   });
 
+  it('under morale shows the Rounds field at its 3 rounds, locked, and the figures as current', async () => {
+    const v = await suite.view(THEMES.dark);
+    await v.send({ type: 'result', result: compared, partial: false });
+    await v.page.waitForSelector(`#${I.variantSection}:not([hidden])`);
+    assert.equal(await v.page.inputValue(`#${I.rounds}`), '3');
+    assert.equal(await v.page.isDisabled(`#${I.rounds}`), true);
+    assert.equal(await v.page.locator(`#${I.rounds}-fixed`).innerText(), '(morale: 3)');
+    assert.equal(await v.page.locator(`#${I.stale}`).isVisible(), false);
+    assert.doesNotMatch(await v.page.locator('body').innerText(), /--rounds/);
+    // Unticked: the field is the user's again, and the run asks for the standard rules.
+    await v.page.uncheck('#battle-variant-morale');
+    assert.equal(await v.page.isDisabled(`#${I.rounds}`), false);
+    const rerun = (await v.waitForPosted('rerun' as never)) as unknown as { options: { rounds: number; variants?: string[] } };
+    assert.deepEqual(rerun.options.variants, ['break-tests']);
+    assert.equal(rerun.options.rounds, 6, 'the rounds asked for (the default), not the 3 morale played');
+  });
+
+  it('shows every column of its tables at half and at narrow widths, and the chart legends below the charts', async () => {
+    const v = await suite.view(THEMES.dark);
+    for (const width of [1100, 700, 520, 440]) {
+      await v.page.setViewportSize({ width, height: 900 });
+      await v.send({ type: 'result', result: compared, partial: false });
+      await v.page.waitForSelector(`#${I.variantSection}:not([hidden])`);
+      await v.page.waitForTimeout(200);
+      const clipped = await v.page.evaluate(() => {
+        const out: string[] = [];
+        const view = document.documentElement.clientWidth;
+        for (const cell of Array.from(document.querySelectorAll('table th, table td'))) {
+          const r = cell.getBoundingClientRect();
+          if (r.width === 0) continue; // in a closed <details>
+          let box: HTMLElement | null = cell.parentElement;
+          while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+          const limit = box ? box.getBoundingClientRect() : { left: 0, right: view };
+          if (r.right > Math.min(view, limit.right) + 1 || r.left < Math.max(0, limit.left) - 1)
+            out.push(`${cell.textContent} (${Math.round(r.left)}-${Math.round(r.right)})`);
+        }
+        return out;
+      });
+      assert.deepEqual(clipped, [], `at ${width}px`);
+      await v.page.screenshot({ path: join(OUTPUT, `battle-variants-${width}.png`), fullPage: true });
+    }
+  });
+
   it('says the figures shown are from the previous run when a new run is refused or fails, until new figures come', async () => {
     const v = await suite.view(THEMES.light);
     const show = async () => {
@@ -371,10 +495,10 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     await v.page.click(`#${I.run}`);
     assert.match(await v.text(I.stale), /still from the previous run: fix the options above/);
     assert.equal(await dimmed(), true);
-    // Fixing the options takes the refusal away at once, before Run again.
+    // Fixing the options takes the refusal away at once; the figures are still the old options' (a new run follows).
     await v.page.uncheck('#battle-variant-morale');
-    assert.equal(await note.isVisible(), false, 'the options are fixed: no "fix the options" note');
-    assert.equal(await dimmed(), false);
+    assert.match(await v.text(I.stale), /Options changed: the figures below are still for the previous options/, 'no "fix the options" note');
+    assert.equal(await dimmed(), true);
     // The same for a field out of bounds: refused above the form, and gone once it is fixed.
     await v.page.fill(`#${I.rounds}`, '0');
     await v.page.click(`#${I.run}`);
@@ -385,6 +509,7 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     await v.page.click(`#${I.run}`);
     await v.waitForPosted('rerun' as never);
     assert.equal(await note.isVisible(), false, 'a run that was sent clears the note');
+    assert.equal((await v.posted()).filter((m) => m.type === ('rerun' as string)).length, 1, 'Run sends it at once, no second run after the pause');
     await v.send({ type: 'busy' });
     await v.page.waitForFunction((id: string) => !document.getElementById(id)!.hidden, I.stale);
     assert.match(await v.text(I.stale), /new ones follow/);
@@ -405,8 +530,14 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     assert.equal(await dimmed(), true);
     mkdirSync(OUTPUT, { recursive: true });
     await v.page.screenshot({ path: join(OUTPUT, 'battle-stale.png'), fullPage: true });
-    // New figures: the note goes.
+    // New figures: the "previous run" note goes; these are the earlier options' (morale), not the form's, and say so.
     await show();
+    assert.match(await v.text(I.stale), /Options changed/);
+    // The form set back to the figures' options: nothing stale.
+    await v.page.uncheck('#battle-variant-retreat');
+    await v.page.check('#battle-variant-morale');
+    // (Morale locks the Rounds field at its 3 rounds: the 3 typed above are what it plays anyway.)
+    assert.equal(await v.page.isDisabled(`#${I.rounds}`), true);
     assert.equal(await note.isVisible(), false);
     assert.equal(await dimmed(), false);
   });

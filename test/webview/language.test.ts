@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { checkDocument } from '../../server/src/core/check';
 import { Workspace } from '../../server/src/core/workspace';
 import { templatesFor, TEMPLATE_PLACES, type TemplatePlace } from '../../server/src/core/features/templates';
+import { CLASS_NAMES, CLASSES } from '../../server/src/core/rules/data';
 import { expandSnippet } from '../protocol/vscodeCompletion';
 import { ROOT } from './harness';
 
@@ -133,7 +134,19 @@ describe('templates (the snippets completion offers)', () => {
 
   it('make a card of the class, points and stat line they show', () => {
     const text = expand(one('unitFile'));
-    assert.match(text, /class: Destroyer\n {4}points: 145\n/);
+    assert.match(text, /class: Destroyer\n {4}points: 145\n {4}bases: 1\n/);
+  });
+
+  it("make a card of every class, with its class card's points, bases and weapon systems, that checks clean as it comes", () => {
+    for (const cls of CLASS_NAMES) {
+      const file = expand(one('unitFile', `New unit cards file: ${cls}`));
+      const row = CLASSES[cls];
+      assert.match(file, new RegExp(`class: ${cls}\\n {4}points: ${row.points}\\n {4}bases: ${row.bases}\\n`), cls);
+      assert.equal((file.match(/^ {6}- /gm) ?? []).length, row.weapons, `${cls}: ${row.weapons} weapon systems in\n${file}`);
+      assert.deepEqual(problems({ 'new.unit.yaml': file }), [], cls);
+      const card = expand(one('card', `New unit card: ${cls}`));
+      assert.deepEqual(problems({ 'more.unit.yaml': `faction: Myr-Valari\nunits:\n${indent(card, '  ')}\n` }), [], `${cls} card:\n${card}`);
+    }
   });
 
   it('make a card whose weapon, order and ability templates fit in its slots', () => {
@@ -164,5 +177,13 @@ describe('templates (the snippets completion offers)', () => {
 
   it('offer the workspace factions as a choice, quoted where YAML needs it', () => {
     assert.match(one('fleetFile', undefined, ['Ashen Reach', 'Odd: Name'])[1]!, /^faction: \$\{2\|Ashen Reach,"Odd: Name"\|\}$/);
+  });
+
+  it("offer a fleet the bundled example factions after the workspace's own, and each game size by name", () => {
+    const body = templatesFor('fleetFile', { factions: ['Ashen Reach'], exampleFactions: ['Consumed', 'Myr-Valari'] })[0]!.body;
+    assert.match(body[1]!, /^faction: \$\{2\|Ashen Reach,Consumed,Myr-Valari\|\}$/);
+    assert.match(body[2]!, /^points: \$\{3\|1000 # Standard,500 # Skirmish,2000 # Battle\|\}$/);
+    // A unit cards file names a faction of the user's own, never an example's.
+    assert.match(templatesFor('unitFile', { factions: [], exampleFactions: ['Consumed'] })[0]!.body[0]!, /^faction: \$\{1:My Faction\}$/);
   });
 });

@@ -23,6 +23,8 @@ const ALLOWED = [
   /^syntaxes\/[\w.-]+\.tmLanguage\.json$/,
   /^icons\/fabled-(unit|faction|fleet)\.svg$/,
   /^icons\/fabled-star\.png$/,
+  // The screenshots of the player's page and the walkthrough.
+  /^docs\/images\/[\w-]+\.png$/,
 ];
 
 /** Every `./path` (or `icons/...`-style path) that the manifest names. */
@@ -31,7 +33,15 @@ function manifestPaths(manifest: Record<string, unknown>): string[] {
   const walk = (v: unknown, key: string) => {
     if (typeof v === 'string') {
       if (
-        (key === 'path' || key === 'url' || key === 'configuration' || key === 'light' || key === 'dark' || key === 'main' || key === 'icon') &&
+        (key === 'path' ||
+          key === 'url' ||
+          key === 'configuration' ||
+          key === 'light' ||
+          key === 'dark' ||
+          key === 'main' ||
+          key === 'icon' ||
+          key === 'image' ||
+          key === 'markdown') &&
         /^\.?\/?[\w-]+\/|\.json$|\.png$|\.svg$|\.js$/.test(v) &&
         !v.startsWith('$(')
       ) {

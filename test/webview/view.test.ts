@@ -646,6 +646,24 @@ describe('engagement view (Chromium)', function () {
   });
 
   describe('busy and error messages', () => {
+    it('names both cards in the heading while the first run loads, and when it fails', async () => {
+      const v = await view();
+      await v.send({ type: 'busy' });
+      await v.send({
+        type: 'units',
+        attacker: { name: 'Lumen Destroyer', faction: 'Myr-Valari', class: 'Destroyer', points: 145 },
+        defender: { name: 'Maw <b>Frigate</b>', faction: 'Consumed', class: 'Frigate', example: true },
+      });
+      await v.page.waitForFunction((id) => document.getElementById(id)?.textContent === 'Lumen Destroyer', IDS.attacker);
+      assert.equal(await v.text(IDS.title), 'Engagement: Lumen Destroyer vs Maw <b>Frigate</b>');
+      assert.equal(await v.page.title(), 'Engagement: Lumen Destroyer vs Maw <b>Frigate</b>');
+      await v.send({ type: 'error', message: 'The simulation failed.' });
+      await v.page.waitForFunction((id) => !document.getElementById(id)!.hidden, IDS.error);
+      assert.equal(await v.text(IDS.title), 'Engagement: Lumen Destroyer vs Maw <b>Frigate</b>', 'still named after a failure');
+      assert.match(await v.text(IDS.empty), /^No result/, 'no "Waiting for a result" once it failed');
+      await v.page.screenshot({ path: join(OUTPUT, 'engagement-failed-first-run.png') });
+    });
+
     it('marks the view busy until the result arrives, and keeps old results beside an error', async () => {
       const v = await view();
       await showResult(v, destroyerVsFrigates());
@@ -740,6 +758,50 @@ describe('engagement view: rule variants (Chromium)', function () {
     assert.match(await v.page.locator(`#${IDS.variants} .variant-note`).innerText(), /cannot be played together: untick one of them/);
     assert.equal(await v.page.locator(`#${IDS.error}`).isVisible(), false, 'said once, under the boxes');
     assert.equal((await v.posted()).filter((m) => m.type === 'rerun').length, 1);
+  });
+
+  it('under morale shows the Rounds field at its 3 rounds, locked and saying why, and gives the rounds asked for back once unticked', async () => {
+    const v = await suite.view(THEMES.dark);
+    const result = await showDuel(v, { name: 'morale', parameters: {} }, 2000);
+    assert.match(await v.text(IDS.verdict), /3-round duels/);
+    assert.equal(await v.page.inputValue(`#${IDS.rounds}`), '3', 'not "Rounds 6" beside 3-round duels');
+    assert.equal(await v.page.isDisabled(`#${IDS.rounds}`), true);
+    assert.equal(await v.page.locator(`#${IDS.rounds}-fixed`).innerText(), '(morale: 3)');
+    assert.equal(await v.page.locator(`#${IDS.stale}`).isVisible(), false, "the figures are the form's: not stale");
+    // The Advanced text speaks of the view's own field, not of a command-line flag.
+    assert.doesNotMatch(await v.page.locator('body').innerText(), /--rounds/);
+    await v.page.screenshot({ path: join(OUTPUT, 'engagement-morale-rounds.png'), fullPage: true });
+    await v.page.uncheck('#engagement-variant-morale');
+    assert.equal(await v.page.isDisabled(`#${IDS.rounds}`), false);
+    assert.equal(await v.page.inputValue(`#${IDS.rounds}`), String(result.options.rounds ?? 6));
+    const message = (await v.waitForPosted('rerun')) as unknown as { options: { rounds: number } };
+    assert.equal(message.options.rounds, result.options.rounds ?? 6);
+  });
+
+  it('shows every column of the comparison and the whole chart legends at half and at narrow widths', async () => {
+    const v = await suite.view(THEMES.dark);
+    for (const width of [1100, 960, 860, 700, 560, 440]) {
+      await v.page.setViewportSize({ width, height: 900 });
+      await showDuel(v, { name: 'morale', parameters: {} }, 1000);
+      await v.page.waitForTimeout(150);
+      // Every cell of every table fits inside the view and inside its table's box (nothing hidden by a scroll box).
+      const clipped = await v.page.evaluate(() => {
+        const out: string[] = [];
+        const view = document.documentElement.clientWidth;
+        for (const cell of Array.from(document.querySelectorAll('table th, table td'))) {
+          const r = cell.getBoundingClientRect();
+          if (r.width === 0) continue; // in a closed <details>
+          let box: HTMLElement | null = cell.parentElement;
+          while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+          const limit = box ? box.getBoundingClientRect() : { left: 0, right: view };
+          if (r.right > Math.min(view, limit.right) + 1 || r.left < Math.max(0, limit.left) - 1)
+            out.push(`${cell.textContent} (${Math.round(r.left)}-${Math.round(r.right)})`);
+        }
+        return out;
+      });
+      assert.deepEqual(clipped, [], `at ${width}px`);
+      await v.page.screenshot({ path: join(OUTPUT, `engagement-variants-${width}.png`), fullPage: true });
+    }
   });
 
   it("shows a result played with retreat's threshold as current, and asks for new figures when the threshold changes", async () => {

@@ -11,9 +11,9 @@ import './battle.css';
 import { BATTLE_IDS as I } from './html';
 import { BATTLE_LIMITS, parseBattleHostMessage, parseBattleResult, type BattleOptions, type BattleResult, type BattleViewMessage } from './messages';
 import { formatPercent, formatPercentError } from '../format';
-import { renderComparison, variantPicker, type CompareRow } from '../variants';
+import { fixedRounds, lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow } from '../variants';
 import { playedRules } from '../variant-messages';
-import { variantEffects } from '../../../protocol/simulation';
+import { BATTLE_DEFAULTS, variantEffects } from '../../../protocol/simulation';
 import { elements, vscodeApi, cssVar, STILL_CHART } from '../dom';
 
 Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -111,13 +111,17 @@ function markStale(note: string | undefined): void {
   ui.stale.textContent = on ? note : '';
 }
 
+function showNames(fleet: string, vs: string): void {
+  ui.fleet.textContent = fleet || 'Unnamed fleet';
+  ui.vs.textContent = vs || 'Unnamed fleet';
+  document.title = `Battle: ${ui.fleet.textContent} vs ${ui.vs.textContent}`;
+}
+
 function render(r: BattleResult, partial: boolean): void {
   current = r;
   markStale(undefined);
   const [a, b] = r.sides;
-  ui.fleet.textContent = fleetName(a);
-  ui.vs.textContent = fleetName(b);
-  document.title = `Battle: ${fleetName(a)} vs ${fleetName(b)}`;
+  showNames(fleetName(a), fleetName(b));
   ui.method.textContent =
     `${r.trials.toLocaleString('en-US')} battles of up to ${r.rounds} rounds, ${r.mode === 'fixed' ? 'at a fixed range' : 'fleets entering from the table edges'}, seed ${r.seed}` +
     (partial ? ' (still running: figures sharpen as more battles are played)' : '');
@@ -280,7 +284,8 @@ function drawSurvival(r: BattleResult): void {
         options: {
           ...STILL_CHART,
           plugins: {
-            legend: { position: 'right', labels: { color: pal.fg, boxWidth: 12 } },
+            // Below the chart, in rows: beside it, a long unit name was cut off in a half-width panel.
+            legend: { position: 'bottom', labels: { color: pal.fg, boxWidth: 12 } },
             tooltip: {
               callbacks: {
                 label: (ctx) => {
@@ -354,13 +359,91 @@ function fillControls(r: BattleResult, partial: boolean): void {
   if (filled) return;
   filled = !partial;
   ui.mode.value = r.mode;
-  const range = /every unit stands (\d+(?:\.\d+)?)"/.exec(r.assumptions.join(' '));
-  ui.range.value = range ? range[1]! : '12';
-  ui.rounds.value = String(r.rounds);
+  ui.range.value = String(fixedRange(r) ?? 12);
+  lockRounds(ui.rounds, []);
+  // Under a variant that fixes the rounds the result says its 3: the field keeps the rounds asked for underneath.
+  ui.rounds.value = String(fixedRounds(playedRules(r)) ? (asked?.rounds ?? BATTLE_DEFAULTS.rounds) : r.rounds);
   if (!partial) ui.trials.value = String(r.trials);
   ui.seed.value = String(r.seed);
   picker.set({ variants: playedRules(r), compare: r.variants.length === 0 || r.compare !== undefined });
+  lockRounds(ui.rounds, playedRules(r));
   syncRange();
+}
+
+/** The fixed range a result was played at, as its assumptions say it; undefined when the fleets approach. */
+function fixedRange(r: BattleResult): number | undefined {
+  const m = r.mode === 'fixed' ? /every unit stands (\d+(?:\.\d+)?)"/.exec(r.assumptions.join(' ')) : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Options compared as the form reads them: keys in a fixed order, comparing means nothing without variants. */
+function optionsKey(o: BattleOptions): string {
+  const variants = o.variants ?? [];
+  // A variant that fixes the rounds (morale) plays them whatever was asked: the result says 3.
+  const rounds = fixedRounds(variants)?.rounds ?? o.rounds ?? null;
+  return JSON.stringify([o.range ?? null, rounds, o.trials ?? null, o.seed ?? null, variants.join('+'), variants.length > 0 && o.compare === true]);
+}
+
+/** The options a result was played with, as the form would read them. */
+function resultOptions(r: BattleResult): BattleOptions {
+  const range = fixedRange(r);
+  const variants = playedRules(r);
+  return {
+    ...(range !== undefined ? { range } : {}),
+    rounds: r.rounds,
+    trials: r.trials,
+    seed: r.seed,
+    ...(variants.length ? { variants, ...(r.compare ? { compare: true } : {}) } : {}),
+  };
+}
+
+/** What the note over old figures says once the options above them changed. */
+const OPTIONS_CHANGED = 'Options changed: the figures below are still for the previous options. New figures follow in a moment.';
+/** How long the view waits after the last edit before it asks for new figures (as the engagement view does). */
+const RERUN_DELAY_MS = 600;
+let rerunTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Whether the form shows the options of the figures (or, while a run goes on, of the run asked for). */
+function formMatchesFigures(options: BattleOptions): boolean {
+  if (!current) return true;
+  if (running) return asked !== undefined && optionsKey(options) === optionsKey(asked);
+  return optionsKey(options) === optionsKey(resultOptions(current));
+}
+
+/**
+ * After an edit of the options: when the form no longer shows what the figures were played with,
+ * says so over them (the "Done" line goes) and plays the new options once the user stops typing;
+ * when it matches again, the note goes and nothing runs.
+ */
+function onOptionsEdited(): void {
+  if (!current || !filled) return;
+  const { options } = readOptions();
+  if (!options) {
+    // Options that cannot run (the fields are marked): nothing is scheduled until they are fixed.
+    if (rerunTimer !== undefined) clearTimeout(rerunTimer);
+    rerunTimer = undefined;
+    markStale(FIX_OPTIONS);
+    if (!running) ui.status.textContent = '';
+    return;
+  }
+  if (formMatchesFigures(options)) {
+    if (rerunTimer !== undefined) clearTimeout(rerunTimer);
+    rerunTimer = undefined;
+    if (staleNote === OPTIONS_CHANGED) markStale(undefined);
+    if (!running && staleNote === undefined) ui.status.textContent = 'Figures up to date with the options.';
+    return;
+  }
+  markStale(OPTIONS_CHANGED);
+  if (!running) ui.status.textContent = '';
+  if (rerunTimer !== undefined) clearTimeout(rerunTimer);
+  rerunTimer = setTimeout(() => {
+    rerunTimer = undefined;
+    const now = readOptions().options;
+    if (!now || formMatchesFigures(now)) return;
+    showRefusal(undefined);
+    asked = now;
+    vscode.postMessage({ type: 'rerun', options: now });
+  }, RERUN_DELAY_MS);
 }
 
 function syncRange(): void {
@@ -395,7 +478,7 @@ function readOptions(): { options?: BattleOptions; problem?: string } {
   const out: BattleOptions = {};
   let ok = true;
   const num = (input: HTMLInputElement, lim: { min: number; max: number }, integer: boolean): number | undefined => {
-    const raw = input.value.trim();
+    const raw = (input === ui.rounds ? roundsAsked(input) : input.value).trim();
     const n = Number(raw);
     const bad = raw === '' || !Number.isFinite(n) || n < lim.min || n > lim.max || (integer && !Number.isInteger(n));
     input.setAttribute('aria-invalid', bad ? 'true' : 'false');
@@ -429,6 +512,10 @@ function showRefusal(problem: string | undefined): void {
 }
 
 ui.mode.addEventListener('change', syncRange);
+// A variant that fixes the rounds (morale) locks the Rounds field, before the edit is read.
+const syncRounds = () => lockRounds(ui.rounds, picker.read().choice?.variants);
+ui.form.addEventListener('change', syncRounds);
+ui.form.addEventListener('input', syncRounds);
 ui.form.addEventListener('submit', (e) => {
   e.preventDefault();
   if (running) return;
@@ -438,6 +525,8 @@ ui.form.addEventListener('submit', (e) => {
     markStale(FIX_OPTIONS);
     return;
   }
+  if (rerunTimer !== undefined) clearTimeout(rerunTimer);
+  rerunTimer = undefined;
   markStale(undefined);
   showRefusal(undefined);
   asked = options;
@@ -457,6 +546,8 @@ function recheck(): void {
 }
 ui.form.addEventListener('input', recheck);
 ui.form.addEventListener('change', recheck);
+ui.form.addEventListener('input', onOptionsEdited);
+ui.form.addEventListener('change', onOptionsEdited);
 ui.cancel.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -469,16 +560,32 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       markStale('The figures below are still from the previous run: new ones follow as the battles are played.');
       setRunning(true, 'Simulating the battle…');
       break;
-    case 'progress':
-      ui.progress.value = m.total > 0 ? m.done / m.total : 0;
-      if (running) ui.status.textContent = progressText(m.done, m.total);
+    case 'progress': {
+      // Never fewer played than the figures shown already count (both runs' battles when compared).
+      const shown = current && running && staleNote === undefined ? current.trials + (current.compare?.standard.trials ?? 0) : 0;
+      const done = Math.min(m.total, Math.max(m.done, shown));
+      ui.progress.value = m.total > 0 ? done / m.total : 0;
+      if (running) ui.status.textContent = progressText(done, m.total);
       break;
+    }
     case 'result':
       render(m.result, m.partial);
-      if (!m.partial) setRunning(false, `Done: ${m.result.trials.toLocaleString('en-US')} battles.`);
+      if (!m.partial) {
+        setRunning(false, `Done: ${m.result.trials.toLocaleString('en-US')} battles.`);
+        // Options changed while it ran: these figures are not theirs (the new run is on its way).
+        const now = readOptions().options;
+        if (now && !formMatchesFigures(now)) {
+          markStale(OPTIONS_CHANGED);
+          ui.status.textContent = '';
+        }
+      }
       break;
     case 'cancelled':
       setRunning(false, current ? `Cancelled: showing the ${current.trials.toLocaleString('en-US')} battles played before.` : 'Cancelled.');
+      break;
+    case 'fleets':
+      // The heading before any result: never "Battle:  vs " while the first run loads or fails.
+      if (!current) showNames(m.fleet, m.vs);
       break;
     case 'error':
       setRunning(false, '');

@@ -16,7 +16,9 @@ export type BattleHostMessage =
   | { type: 'progress'; done: number; total: number }
   | { type: 'busy' }
   | { type: 'cancelled' }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** The two fleets' names, for the heading before any result (while the first run loads, or when it fails). */
+  | { type: 'fleets'; fleet: string; vs: string };
 
 /** View -> host. */
 export type BattleViewMessage = { type: 'ready' } | { type: 'rerun'; options: BattleOptions } | { type: 'cancel' };
@@ -104,6 +106,7 @@ const hostSchema = v.variant('type', [
   v.object({ type: v.literal('busy') }),
   v.object({ type: v.literal('cancelled') }),
   v.object({ type: v.literal('error'), message: text }),
+  v.object({ type: v.literal('fleets'), fleet: text, vs: text }),
 ]);
 
 const viewSchema = v.variant('type', [

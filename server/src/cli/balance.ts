@@ -121,10 +121,11 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
     escapeControls(row.name),
     row.class ?? '?',
     row.points === null ? '?' : String(row.points),
-    row.estimate === null ? '-' : row.estimate.toFixed(0),
-    row.ratio === null ? '-' : row.ratio.toFixed(2),
-    row.firepower === null ? '-' : row.firepower.toFixed(1),
-    row.durability === null ? '-' : row.durability.toFixed(1),
+    // From the estimate itself, as a hover writes it: the JSON's rounded figures rounded again could differ (0.875 -> 0.88).
+    e.estimate === undefined ? '-' : String(Math.round(e.estimate)),
+    e.ratio === undefined ? '-' : e.ratio.toFixed(2),
+    e.firepower === undefined ? '-' : e.firepower.toFixed(1),
+    e.durability === undefined ? '-' : e.durability.toFixed(1),
     e.reason ? 'no estimate' : e.farOff ? (e.ratio! > 1 ? 'far too dear' : 'far too cheap') : e.inField ? 'in the field' : '',
     `${escapeControls(row.file)}:${row.line}`,
   ]);

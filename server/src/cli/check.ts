@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Workspace } from '../core/workspace';
+import { exampleFallback } from '../core/examples/index';
 import { checkDocument, CODES } from '../core/check';
 import { fileTooLarge, kindOfUri } from '../core/model/parse';
 import { LIMITS } from '../core/model/limits';
@@ -43,7 +44,8 @@ export interface CheckReport {
 
 /** Loads files into a workspace and checks the reported ones; shared by the CLI and the benchmark. */
 export function checkFiles(io: CliIO, files: string[], cardFiles: string[] = []): { report: CheckReport; unreadable: string[] } {
-  const ws = new Workspace();
+  // A faction without a card here is the bundled example one, as in the editor (a pasted example fleet resolves).
+  const ws = exampleFallback(new Workspace());
   const texts = new Map<string, { file: string; uri: string; text: string }>();
   const unreadable: string[] = [];
   /** Files too large to check, by uri: reported without reading them (a 5 GB file would not fit in memory). */

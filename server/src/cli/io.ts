@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { MAX_READ_BYTES, readCappedSync } from '../node/read';
 import { escapeControls } from './terminal';
 import { Workspace } from '../core/workspace';
+import { exampleFallback } from '../core/examples/index';
 
 export interface CliIO {
   stdout(s: string): void;
@@ -120,7 +121,8 @@ export function readProblem(file: string, e: unknown): string {
  * listed, the first file that cannot be read.
  */
 export function loadCards(io: CliIO, paths: string[]): { ws: Workspace; problems: string[] } {
-  const ws = new Workspace();
+  // A faction without a card here is the bundled example one, as in the editor (a pasted example fleet resolves).
+  const ws = exampleFallback(new Workspace());
   const { files, missing, unreadable } = expandPaths(io, paths);
   if (missing.length) return { ws, problems: [`no such file or folder: ${missing.join(', ')}`] };
   if (unreadable.length) return { ws, problems: unreadable };

@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import { Workspace } from '../core/workspace';
+import { exampleFallback } from '../core/examples/index';
 import { kindOfUri } from '../core/model/parse';
 import { LIMITS } from '../core/model/limits';
 import { buildRoster } from '../core/roster/model';
@@ -50,7 +51,8 @@ export const runRoster = command(ROSTER_COMMAND, ({ values, positionals, format,
   if (!io.exists(fleet) || io.isDirectory(fleet)) return fail(`${fleet}: no such file`);
   const cards = expandPaths(io, values.cards?.length ? values.cards : [io.cwd]);
   if (cards.missing.length) return fail(`${cards.missing[0]!}: no such file or folder`);
-  const ws = new Workspace();
+  // A faction without a card here is the bundled example one, as in the editor (a pasted example fleet resolves).
+  const ws = exampleFallback(new Workspace());
   const fleetUri = fileUri(path.resolve(io.cwd, fleet));
   const read = (file: string): string | Error => {
     const bytes = io.fileSize?.(file);

@@ -224,6 +224,8 @@ export class Workspace {
    * Kept up to date document by document: a change replaces only that document's cards.
    */
   private readonly cardIndex = new Map<string, Map<string, CardRef[]>>();
+  /** The faction each card or faction file names (cards or not: a new file's faction is one to offer). */
+  private readonly fileFaction = new Map<string, string>();
   /** The cards each document put in the index, in the document's order. */
   private readonly contributed = new Map<string, CardRef[]>();
   /** The index keys (faction, name) each document's cards were put under. */
@@ -241,6 +243,14 @@ export class Workspace {
   private readonly eager: Derivation<unknown>[] = [];
   /** Derived lists, dropped whenever a card document changes. */
   private derived: { factions?: string[]; cardsOf: Map<string, CardRef[]> } = { cardsOf: new Map() };
+  /**
+   * Cards to fall back on (the server's: the bundled example factions'), for a faction this
+   * workspace has no card of: a fleet list pasted from an example resolves in an empty folder.
+   * Only name lookups see them (`resolve`, `card`, `hasCards`, `cardsOf`, `factions`); `allCards`
+   * and `findCards` stay this workspace's own, so they never count in its duplicates, symbols or
+   * points field. Read lazily: the examples are parsed on first need.
+   */
+  fallback: (() => Workspace) | undefined;
   /** Bumped on every change, so that callers can cache derived data. */
   version = 0;
   /** Bumped on every change that can touch a card (not on a fleet edit), for data derived from cards only. */
@@ -449,9 +459,11 @@ export class Workspace {
     }
     this.contributed.delete(uri);
     this.contributedKeys.delete(uri);
+    this.fileFaction.delete(uri);
     if (!doc || doc.kind === 'fleet') return;
     // Kept past the model: copies, not slices of its text (see `detached`).
     const faction = detached(doc.faction.value ?? '');
+    if (faction.trim()) this.fileFaction.set(uri, faction.trim());
     const fk = detached(norm(faction));
     const refs: CardRef[] = [];
     const keys: [string, string][] = [];
@@ -495,6 +507,11 @@ export class Workspace {
   resolve(sel: CardSelector, policy: CardPolicy): CardResolution {
     if (!sel.name.trim()) return { ref: undefined, matches: [], candidates: [] };
     const candidates = this.findCards(sel.name);
+    // A faction of which this workspace has no card (or, without a faction, a name it has nowhere): the fallback's.
+    if (this.fallback && (sel.faction !== undefined ? !this.hasOwnCards(sel.faction) : candidates.length === 0)) {
+      const other = this.fallback().resolve(sel, policy);
+      if (other.candidates.length) return other;
+    }
     const faction = sel.faction !== undefined ? norm(sel.faction) : undefined;
     const own = faction !== undefined ? candidates.filter((r) => norm(r.faction) === faction) : candidates;
     let matches: CardRef[];
@@ -540,7 +557,27 @@ export class Workspace {
    * without listing them (a fleet's checks ask it on every keystroke).
    */
   hasCards(faction?: string): boolean {
+    return this.hasOwnCards(faction) || (this.fallback?.().hasCards(faction) ?? false);
+  }
+
+  /** `hasCards` without the fallback: whether this workspace itself has a card (of the faction). */
+  hasOwnCards(faction?: string): boolean {
     return faction === undefined ? this.cardIndex.size > 0 : (this.cardIndex.get(norm(faction))?.size ?? 0) > 0;
+  }
+
+  /** The factions the card and faction files name (with cards or not; but `except`), each once, in document order; this workspace's own. */
+  fileFactions(except?: string): string[] {
+    const seen = new Set<string>();
+    const out: string[] = [];
+    const uris = [...this.fileFaction.keys()].filter((u) => u !== except).sort((a, b) => (this.order.get(a) ?? 0) - (this.order.get(b) ?? 0));
+    for (const u of uris) {
+      const f = this.fileFaction.get(u)!;
+      if (!seen.has(norm(f))) {
+        seen.add(norm(f));
+        out.push(f);
+      }
+    }
+    return out;
   }
 
   /** The factions that have at least one card, in the order their first cards come. */
@@ -552,11 +589,14 @@ export class Workspace {
       for (const list of byName.values()) if (list[0] && (!first || this.before(list[0], first))) first = list[0];
       if (first) firsts.push(first);
     }
-    return (this.derived.factions = this.sorted(firsts).map((r) => r.faction));
+    const own = this.sorted(firsts).map((r) => r.faction);
+    const more = (this.fallback?.().factions() ?? []).filter((f) => !own.some((o) => norm(o) === norm(f)));
+    return (this.derived.factions = [...own, ...more]);
   }
 
   /** Cards of a faction (the first card of each name), in document order. */
   cardsOf(faction: string): CardRef[] {
+    if (this.fallback && !this.hasOwnCards(faction)) return this.fallback().cardsOf(faction);
     const key = norm(faction);
     let out = this.derived.cardsOf.get(key);
     if (!out) {

@@ -40,7 +40,7 @@ import { rosterData, rosterEdit, STALE, toTextEdit } from './roster';
 import { cardsUsedBy, findCard, listCards } from '../core/features/workspaceQueries';
 import { prepareSimulation } from '../core/features/simulate';
 import { cardEstimate } from '../core/features/pointsEstimate';
-import { exampleCards, exampleText, findExampleCard, isExampleUri } from '../core/examples/index';
+import { exampleCards, exampleFleets, exampleText, exampleWorkspace, findExampleCard, isExampleUri } from '../core/examples/index';
 import type { CardRef } from '../core/workspace';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fleetForBattle } from '../core/features/battle';
@@ -52,6 +52,7 @@ import {
   BattleRequest,
   type BattleParams,
   CardAtRequest,
+  ExampleFleetsRequest,
   FleetSummaryRequest,
   ListCardsRequest,
   RosterEditRequest,
@@ -409,6 +410,8 @@ export const HANDLERS: HandlerEntry[] = [
 
   fleetRequest(FleetSummaryRequest, ({ state }, doc): FleetSummary => fleetSummary(doc, state.ws)),
 
+  customRequest(ExampleFleetsRequest, (): FleetSummary[] => exampleFleets().map((d) => fleetSummary(d, exampleWorkspace())), [] as FleetSummary[]),
+
   fleetRequest(RosterRequest, ({ state }, doc, params: RosterParams): RosterData => {
     const toRange = (uri: string, s: Span) => {
       const td = state.textDoc(uri);
@@ -473,10 +476,12 @@ export const HANDLERS: HandlerEntry[] = [
           if (!v.options) throw new ResponseError(LSPErrorCodes.RequestFailed, v.errors.join(' '));
           const sides = [params?.fleet, params?.vs].map((sel, i) => {
             const uri = sel && typeof sel.uri === 'string' ? sel.uri : undefined;
-            const doc = uri ? state.ensure(uri) : undefined;
+            // A bundled example fleet fights with the bundled example cards.
+            const ws = uri && isExampleUri(uri) ? exampleWorkspace() : state.ws;
+            const doc = uri ? (ws === state.ws ? state.ensure(uri) : ws.get(uri)) : undefined;
             const which = i === 0 ? 'fleet' : "opponent's fleet";
             if (!doc || doc.kind !== 'fleet') throw new ResponseError(LSPErrorCodes.RequestFailed, `No ${which} list at ${uri ?? '(no uri)'}`);
-            const built = fleetForBattle(doc, state.ws, checkDocument(doc, state.ws));
+            const built = fleetForBattle(doc, ws, checkDocument(doc, ws));
             if (!built.fleet) {
               const more = built.errors.length > 1 ? ` (and ${built.errors.length - 1} more)` : '';
               throw new ResponseError(LSPErrorCodes.RequestFailed, `The ${which} "${doc.name.value ?? ''}" cannot fight: ${built.errors[0]}${more}`);

@@ -7,6 +7,7 @@ import { TextDocuments, type CancellationToken, type Connection, type Initialize
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { Workspace } from '../core/workspace';
+import { exampleFallback } from '../core/examples/index';
 import { trackWorkspaceField } from '../core/balance/index';
 import { kindOfLanguage, kindOfUri } from '../core/model/parse';
 import type { DocKind, FabledDocument } from '../core/model/types';
@@ -17,7 +18,8 @@ import { clientFeatures, type ClientFeatures } from './capabilities';
 export const SETTINGS_CACHE_MAX = 256;
 
 export class ServerState {
-  readonly ws = new Workspace();
+  /** The workspace's cards; a faction it has no card of resolves to the bundled example cards. */
+  readonly ws = exampleFallback(new Workspace());
   readonly documents = new TextDocuments(TextDocument);
   /** Workspace files that are not open: their text as TextDocuments (for offset <-> position). */
   readonly disk = new Map<string, TextDocument>();

@@ -61,7 +61,7 @@ export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
       { replacements: GAME_SIZES.map((g) => String(g.points)) },
     );
   }
-  if (ws && faction !== undefined && !ws.hasCards(faction) && ws.hasCards()) {
+  if (ws && faction !== undefined && !ws.hasCards(faction) && ws.hasOwnCards()) {
     const s = suggest(faction, ws.factions(), ctx.suggestions);
     ctx.report(
       'FS-FACTION-UNKNOWN',

@@ -84,11 +84,10 @@ function checkStat(ctx: CheckContext, e: StatEntry, cls: UnitClass | undefined):
       if (e.stat === 'T' && cls && CLASSES[cls].smallCraft) {
         ctx.report(
           'FS-TONNAGE-SMALL-CRAFT',
-          `${withArticle(cls, true)} has no use for Tonnage: Fighters and Bombers never claim objectives (section 20); write "-"`,
+          `${withArticle(cls, true)} has no use for Tonnage: Fighters and Bombers never claim objectives (section 20); write \u2014`,
           e.span,
-          {
-            replacements: ['"-"'],
-          },
+          // The em dash, as the fixes for a missing SH or AC write it (a roster then shows one dash).
+          { replacements: ['\u2014'] },
         );
       }
       return;

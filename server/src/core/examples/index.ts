@@ -6,6 +6,7 @@
  * name and faction hides its example twin.
  */
 import { Workspace, type CardRef } from '../workspace';
+import type { FleetDocument } from '../model/types';
 import examplesJson from './examples.json';
 
 export const EXAMPLE_SCHEME = 'fabled-example';
@@ -55,4 +56,18 @@ export function findExampleCard(name: string, faction?: string): CardRef | undef
   const ws = exampleWorkspace();
   const own = faction !== undefined ? ws.findCards(name, faction) : [];
   return own[0] ?? ws.findCards(name)[0];
+}
+
+/** The bundled example fleet lists (examples/fleets/), by name: opponents for a fleet battle in any workspace. */
+export function exampleFleets(): FleetDocument[] {
+  return exampleWorkspace()
+    .fleets()
+    .filter((d) => d.name.value)
+    .sort((a, b) => (a.points.value ?? 0) - (b.points.value ?? 0) || (a.name.value ?? '').localeCompare(b.name.value ?? ''));
+}
+
+/** `ws` with the example cards to fall back on for a faction it has no card of (see `Workspace.fallback`). */
+export function exampleFallback(ws: Workspace): Workspace {
+  ws.fallback = exampleWorkspace;
+  return ws;
 }

@@ -4,7 +4,7 @@
  * need more than a replacement (missing stats, removing a misplaced rule) are built here.
  */
 import type { Ability, FabledDocument, FleetDocument, Problem, Span, StatsBlock, UnitCard } from '../model/types';
-import { LAUNCH_BAY, MOVEMENT_STICKS, STATS, STAT_ORDER, type StatName } from '../rules/data';
+import { CLASSES, LAUNCH_BAY, MOVEMENT_STICKS, SMALL_CRAFT_MAX_RANGE, STATS, STAT_ORDER, WEAPON_TYPES, type StatName } from '../rules/data';
 import type { Workspace } from '../workspace';
 import { CODES } from '../model/codes';
 import { bayCapacity } from '../model/derived';
@@ -12,7 +12,18 @@ import { universalRule } from '../rules/lookup';
 import { fleetTotals } from '../fleetPoints';
 import { cardsOf, flowScalar, inStyleOf, within, yamlScalar } from './shared';
 import { noun } from '../rules/words';
-import { commentsIn, contentEnd, lineEnd, lineStart, removeItem, styleOf, textEdit as offsetEdit, wholeLines, type OffsetEdit } from '../model/edit';
+import {
+  appendItem,
+  commentsIn,
+  contentEnd,
+  lineEnd,
+  lineStart,
+  removeItem,
+  styleOf,
+  textEdit as offsetEdit,
+  wholeLines,
+  type OffsetEdit,
+} from '../model/edit';
 import { countEdit, disembarkEdit, embarkEdit, removeEntryEdit } from '../roster/edits';
 
 export interface TextEdit {
@@ -167,7 +178,8 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
       kind: 'quickfix',
       edits: [edit(doc, p.span, newText)],
       problem: p,
-      isPreferred: i === 0 && reps.length === 1,
+      // One replacement, or the first of several when the check says it is the one to take (a dash: —).
+      isPreferred: i === 0 && (reps.length === 1 || p.data?.preferFirst === true),
     });
   });
   if (reps.length) return out;
@@ -242,6 +254,10 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
       }
       break;
     }
+    case 'FS-SLOTS-WEAPONS':
+    case 'FS-SLOTS-WEAPONS-UNDER':
+      if (card) out.push(...weaponCountFixes(doc, card, p));
+      break;
     case 'FS-FLEET-OVER':
       if (doc.kind === 'fleet' && ws) out.push(...fleetOverFixes(doc, p, ws));
       break;
@@ -263,6 +279,51 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
     }
   }
   return out;
+}
+
+/**
+ * A card with more weapon systems than its class has: remove one (each offered). One with fewer:
+ * add placeholder weapons in the rulebook's one-line form, in a range its class may use, after the
+ * last one (or under an empty `weapons:`). Both through the edit layer, so block and flow lists,
+ * comments and the file's line endings are kept.
+ */
+function weaponCountFixes(doc: FabledDocument, card: UnitCard, p: Problem): CodeActionData[] {
+  const text = doc.text;
+  const weapons = card.weapons;
+  const row = card.class.value ? CLASSES[card.class.value] : undefined;
+  if (!row || !weapons) return [];
+  const items = weapons.items;
+  if (p.code === 'FS-SLOTS-WEAPONS') {
+    return items.flatMap((w, i) => {
+      const e = removeItem(text, weapons, i);
+      return e
+        ? [
+            {
+              title: `Remove the weapon system ${w.name.value ?? w.name.raw} (the class has ${row.weapons})`,
+              kind: 'quickfix' as const,
+              edits: [fromOffsets(doc, e)],
+              problem: p,
+            },
+          ]
+        : [];
+    });
+  }
+  const missing = row.weapons - items.length;
+  if (missing <= 0) return [];
+  // A placeholder range (the templates' 12"), within what small craft may use.
+  const band = row.smallCraft ? SMALL_CRAFT_MAX_RANGE : 12;
+  const weapon = (n: number) => `Weapon ${n} \u2014 ${WEAPON_TYPES[0]}, ${band}", 2, 3`;
+  const names = Array.from({ length: missing }, (_, i) => weapon(items.length + i + 1));
+  const indent = weapons.keySpan.start - lineStart(text, weapons.keySpan.start) + 2;
+  const style = styleOf(text, weapons);
+  // "weapons: []" (as the templates write it): a block list under the key reads best.
+  const e =
+    style.kind === 'flow' && items.length === 0 && text.slice(style.open + 1, style.close).trim() === ''
+      ? offsetEdit(text, text.indexOf(':', weapons.keySpan.end) + 1, style.close + 1, names.map((n) => `\n${' '.repeat(indent)}- ${n}`).join(''))
+      : appendItem(text, weapons, names.map((n) => `- ${n}`).join('\n'), names.map((n) => JSON.stringify(n)).join(', '), indent);
+  if (!e) return [];
+  const title = `Add ${missing === 1 ? 'a placeholder weapon system' : `${missing} placeholder weapon systems`} (the class has ${row.weapons})`;
+  return [{ title, kind: 'quickfix', edits: [fromOffsets(doc, e)], problem: p }];
 }
 
 /** The same-named ability as a mapping with text on another card of the card's faction. */

@@ -289,6 +289,15 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
   const card = cardPath ? cardNear(doc, off) : undefined;
   const cls = card?.class.value;
 
+  // Inside a flow list (`orders: []`, as the templates write it; `embark: [A, B]`): the item at the cursor.
+  const flow = flowItemAt(ctx, off);
+  if (flow) {
+    if (cardPath && c === '' && key === 'orders') return orderItems(flow.span, card);
+    if (cardPath && c === '' && key === 'abilities') return abilityItems(flow.span, card, cls);
+    if (doc.kind === 'fleet' && path.join('.') === 'units.[]' && key === 'embark') return embarkItems(doc, ws, { ...ctx, prefix: flow.prefix }, flow.span);
+    return [];
+  }
+
   if (cardPath && c === 'stats' && (STAT_ORDER as readonly string[]).includes(key)) {
     statValues(key as StatName).forEach((v, i) => out.push(value(v.label, span, i, { kind: 'enum', detail: v.detail })));
     return out;
@@ -327,10 +336,19 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
   }
   if (cardPath && c === 'abilities.[]' && key === 'name') return abilityItems(span, card, cls);
   if (key === 'faction' && path.length === 0) {
-    return ws
-      .factions()
-      .sort()
-      .map((f, i) => ({ ...value(yamlScalar(f), span, i), label: f, kind: 'faction' as const, detail: count(ws.cardsOf(f).length, 'card') }));
+    // The workspace's factions (of its cards, most first, then of its Command Boards); in a fleet
+    // also the bundled example factions, whose cards a fleet may use where the workspace has none.
+    const { own, examples } = factionChoices(ws, doc.uri);
+    const cards = (f: string) => (ws.hasOwnCards(f) ? count(ws.cardsOf(f).length, 'card') : 'no cards yet');
+    return [
+      ...own.map((f, i) => ({ ...value(yamlScalar(f), span, i), label: f, kind: 'faction' as const, detail: cards(f) })),
+      ...(doc.kind === 'fleet' ? examples : []).map((f, i) => ({
+        ...value(yamlScalar(f), span, own.length + i),
+        label: f,
+        kind: 'faction' as const,
+        detail: `bundled example, ${count(ws.cardsOf(f).length, 'card')}`,
+      })),
+    ];
   }
   if (doc.kind === 'faction' && path.length === 0 && key === 'doctrine') {
     return Object.entries(DOCTRINES).map(([d, cp], i) => value(d, span, i, { kind: 'enum', detail: `${cp} CP per round` }));
@@ -357,6 +375,45 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
 
 function text(doc: FabledDocument): string {
   return doc.text;
+}
+
+/**
+ * The item of a one-line flow list (`[A, B]`) under the cursor: its span (what a completion
+ * replaces, without the spaces around it) and what is typed of it before the cursor. Undefined
+ * when the value is no flow list or the cursor is outside its brackets.
+ */
+export function flowItemAt(ctx: CursorContext, off: number): { span: Span; prefix: string } | undefined {
+  const v = ctx.value;
+  if (!v.startsWith('[')) return undefined;
+  const base = ctx.line.start + ctx.line.valueCol;
+  const cur = off - base;
+  if (cur < 1) return undefined;
+  // Separators (commas, the brackets) outside quotes.
+  let from = 0;
+  let to = v.length;
+  let q: string | undefined;
+  for (let i = 1; i < v.length; i++) {
+    const ch = v[i]!;
+    if (q) {
+      if (ch === q) q = undefined;
+      continue;
+    }
+    if (ch === '"' || ch === "'") q = ch;
+    else if (ch === ',' || ch === ']') {
+      if (i < cur) {
+        if (ch === ']') return undefined; // after the list
+        from = i;
+      } else {
+        to = i;
+        break;
+      }
+    }
+  }
+  const raw = v.slice(from + 1, to);
+  const lead = raw.length - raw.trimStart().length;
+  const start = Math.min(base + from + 1 + lead, off);
+  const end = Math.max(start, base + from + 1 + raw.trimEnd().length, off);
+  return { span: { start, end }, prefix: ctx.line.text.slice(start - ctx.line.start, off - ctx.line.start) };
 }
 
 /** The value's replace range, extended over an opening quote the user typed. */
@@ -565,6 +622,31 @@ function templatePlaces(kind: FabledDocument['kind'], path: string[], cardPath: 
 }
 
 /**
+ * The factions a new file may name: `own`, the workspace's (its cards' factions, most cards first,
+ * then those of its card and faction files that have no card yet); `examples`, the bundled example factions
+ * the workspace has no card of (a fleet of those resolves to the example cards).
+ */
+function factionChoices(ws: Workspace, uri?: string): { own: string[]; examples: string[] } {
+  const withCards = ws
+    .factions()
+    .filter((f) => ws.hasOwnCards(f))
+    .map((f) => ({ f, n: ws.cardsOf(f).length }))
+    .sort((a, b) => b.n - a.n || a.f.localeCompare(b.f))
+    .map((x) => x.f);
+  const seen = new Set(withCards.map((f) => f.trim().toLowerCase()));
+  const own = [...withCards];
+  // Not the file's own (half-typed) faction: it would only offer back what is being typed.
+  for (const f of ws.fileFactions(uri)) {
+    if (!seen.has(f.toLowerCase())) {
+      seen.add(f.toLowerCase());
+      own.push(f);
+    }
+  }
+  const examples = ws.factions().filter((f) => !seen.has(f.trim().toLowerCase()));
+  return { own, examples };
+}
+
+/**
  * The templates that fit the cursor, indented to where they go: the first line at the cursor (for a
  * list item, replacing the "- " already typed), every further line at that column plus its own
  * indentation. The text is absolute: the server sends it with insertTextMode asIs so that an editor
@@ -576,15 +658,11 @@ function snippets(ws: Workspace, kind: FabledDocument['kind'], path: string[], c
   const item = ctx.mode === 'item';
   const span = item ? { start: ctx.line.start + (ctx.line.dash ?? 0), end: ctx.replace.end } : ctx.replace;
   const indent = ' '.repeat(span.start - ctx.line.start);
-  const factions = ws
-    .factions()
-    .map((f) => ({ f, n: ws.cardsOf(f).length }))
-    .sort((a, b) => b.n - a.n || a.f.localeCompare(b.f))
-    .map((x) => x.f);
+  const { own, examples } = factionChoices(ws);
   const out: Completion[] = [];
   let i = 0;
   for (const place of places) {
-    for (const t of templatesFor(place, { factions })) {
+    for (const t of templatesFor(place, { factions: own, exampleFactions: examples })) {
       out.push({
         label: t.label,
         kind: 'snippet',

@@ -40,6 +40,7 @@ import { fieldOf, type FieldOwner } from '../model/fields';
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { weaponOddsMarkdown } from './odds';
 import { pointsEstimateMarkdown } from './pointsEstimate';
+import { isExampleUri } from '../examples/index';
 import type { Settings } from '../api';
 
 export interface HoverResult {
@@ -241,7 +242,7 @@ export function cardSummary(card: UnitCard, uri?: string): string {
   if (ws.length) parts.push(ws.map((w) => `- ${md(weaponLine(w))}`).join('\n'));
   const extras = [...(card.orders?.items ?? []).map((o) => `Order: ${o.name.value ?? '?'}`), ...(card.abilities?.items ?? []).map((a) => a.name.value ?? '?')];
   if (extras.length) parts.push(md(extras.join(' · ')));
-  if (uri) parts.push(`_${md(fileName(uri))}_`);
+  if (uri) parts.push(isExampleUri(uri) ? '_A bundled example card: the workspace has no card of this faction._' : `_${md(fileName(uri))}_`);
   return parts.join('\n\n');
 }
 

@@ -4,6 +4,7 @@
  */
 import type { FabledDocument, Field, Span } from '../model/types';
 import type { Workspace } from '../workspace';
+import { isExampleUri } from '../examples/index';
 import { cardsOf, hasControl, inStyleOf, RESULT_CAP, within } from './shared';
 
 export interface Location {
@@ -41,7 +42,11 @@ export function nameAt(doc: FabledDocument, off: number): NameAt | undefined {
 
 /** The cards a name refers to: the faction's; when it has none of that name, any faction's. */
 function targets(ws: Workspace, n: NameAt): Location[] {
-  return ws.resolve(n, 'ownFirst').matches.map((r) => ({ uri: r.uri, span: r.nameSpan }));
+  // A bundled example card (a fleet pasted from an example) is no file to go to or rename.
+  return ws
+    .resolve(n, 'ownFirst')
+    .matches.filter((r) => !isExampleUri(r.uri))
+    .map((r) => ({ uri: r.uri, span: r.nameSpan }));
 }
 
 export function definition(doc: FabledDocument, ws: Workspace, off: number): Location[] {

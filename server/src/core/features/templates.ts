@@ -9,7 +9,21 @@
  * place it fits, so that completion offers it only there (never where a value goes, and a list
  * item's template replaces the "- " already typed instead of adding a second one).
  */
-import { CLASS_NAMES, CLASSES, COMMAND_BOARD, DEFAULT_ORDER_RANGE, DOCTRINES, GAME_SIZES, KNOWN_ORDERS, RANGE_BANDS, WEAPON_TYPES } from '../rules/data';
+import {
+  CLASS_NAMES,
+  CLASSES,
+  COMMAND_BOARD,
+  DEFAULT_ORDER_RANGE,
+  DOCTRINES,
+  GAME_SIZES,
+  KNOWN_ORDERS,
+  RANGE_BANDS,
+  SMALL_CRAFT_MAX_RANGE,
+  STAT_ORDER,
+  WEAPON_TYPES,
+  type UnitClass,
+} from '../rules/data';
+import { count } from '../rules/words';
 import { yamlScalar } from './shared';
 import { keysOf, type FieldKey, type FieldOwner } from '../model/fields';
 
@@ -29,8 +43,10 @@ export interface Template {
 
 /** What the templates may use from the workspace. */
 export interface TemplateContext {
-  /** Factions that have cards in the workspace, most cards first. */
+  /** The workspace's factions: those with cards, most cards first, then those of its Command Boards. */
   factions: string[];
+  /** The bundled example factions the workspace has no card of: a fleet may use their cards. */
+  exampleFactions?: string[];
 }
 
 /** A choice placeholder; commas, pipes, dollars, braces and backslashes inside a choice are escaped. */
@@ -48,49 +64,70 @@ const bands = RANGE_BANDS.map((b) => `${b}"`);
 const bandsFrom = (first: string) => [first, ...bands.filter((b) => b !== first)];
 
 /**
- * The example class of a new card. Its stat line is the Destroyer class card's (section 3), so a
- * new card checks clean as it comes; changing the class is one choice away, and the points and
- * slots then say what the class needs.
+ * The class of the unit cards file template's first card, and of the one new card that the e2e
+ * walk makes: the Destroyer, the first class with an order slot.
  */
 export const EXAMPLE_CLASS = 'Destroyer' as const;
-const EXAMPLE_STATS: readonly [string, string][] = [
-  ['M', '9/6'],
-  ['BS', '5+'],
-  ['D', '7+'],
-  ['SH', '4'],
-  ['AC', '6+'],
-  ['HP', '5'],
-  ['LD', '6/3'],
-  ['CR', '7/2'],
-  ['T', '3'],
-];
 
-/** A card of the example class with as many weapon systems as the class has, in both forms. */
-function cardBody(start: number, name = 'New Unit'): { lines: string[]; next: number } {
+const DASH = '\u2014';
+
+/**
+ * Each class's stat line (M BS D SH AC HP LD CR T) on its class card, as the bundled Myr-Valari
+ * cards print it (their points, bases and weapon systems are the class table's, rules/data.ts), so
+ * that a new card of any class checks clean as it comes: small craft have no Shields, Armor,
+ * Combat Rating or Tonnage, squadrons' Shields are per base.
+ */
+export const CLASS_CARD_STATS: Readonly<Record<UnitClass, readonly string[]>> = {
+  Fighter: ['9/6', '4+', '6+', DASH, DASH, '1', '7/2', DASH, DASH],
+  Bomber: ['9/3', '5+', '7+', DASH, DASH, '1', '7/2', DASH, DASH],
+  Escort: ['9/6', '5+', '6+', '2', '8+', '2', '7/2', DASH, '1'],
+  Frigate: ['9/3', '5+', '7+', '3', '7+', '3', '6/2', '8/2', '2'],
+  Destroyer: ['9/6', '5+', '7+', '4', '6+', '5', '6/3', '7/2', '3'],
+  Cruiser: ['6/6', '5+', '8+', '6', '5+', '7', '6/3', '7/3', '5'],
+  Battleship: ['6/3', '4+', '9+', '10', '5+', '10', '5/4', '6/4', '7'],
+  'Capital Ship': ['6/3', '4+', '9+', '12', '4+', '12', '4/5', '6/4', '8'],
+  Carrier: ['6/3', '5+', '9+', '10', '5+', '11', '5/3', '6/3', '7'],
+  Dreadnought: ['6/3', '4+', '10+', '20', '3+', '16', '4/5', '5/5', '10'],
+};
+
+/**
+ * A card of a class with its class card's points, bases, stat line and as many weapon systems as
+ * the class has (in both forms), each in the range its class may use.
+ */
+function cardBody(start: number, cls: UnitClass, name = 'New Unit'): { lines: string[]; next: number } {
   let n = start;
   const next = () => n++;
-  const cls = CLASSES[EXAMPLE_CLASS];
+  const row = CLASSES[cls];
+  const stats = CLASS_CARD_STATS[cls];
+  const band = (b: number) => (row.smallCraft ? `${Math.min(b, SMALL_CRAFT_MAX_RANGE)}"` : `${b}"`);
   const lines = [
     `- name: ${ph(next(), name)}`,
-    `  class: ${choice(next(), [EXAMPLE_CLASS, ...CLASS_NAMES.filter((c) => c !== EXAMPLE_CLASS)])}`,
-    `  points: ${ph(next(), String(cls.points))}`,
+    `  class: ${cls}`,
+    `  points: ${ph(next(), String(row.points))}`,
+    `  bases: ${row.bases}`,
     '  stats:',
-    ...EXAMPLE_STATS.map(([k, v]) => `    ${k}: ${ph(next(), v)}`),
+    ...STAT_ORDER.map((k, i) => `    ${k}: ${ph(next(), stats[i] ?? '')}`),
     '  weapons:',
   ];
-  for (let w = 0; w < cls.weapons; w++) {
+  for (let w = 0; w < row.weapons; w++) {
     if (w % 2 === 0) {
-      lines.push(...weaponItem(n, `Weapon ${w + 1}`, '12"').map((l) => `    ${l}`));
+      lines.push(...weaponItem(n, `Weapon ${w + 1}`, band(12)).map((l) => `    ${l}`));
       n += 5;
     } else {
       // The rulebook's one-line form, so a new card shows both ways of writing a weapon.
       lines.push(
-        `    - ${ph(next(), `Weapon ${w + 1}`)} — ${choice(next(), WEAPON_TYPES)}, ${choice(next(), bandsFrom('9"'))}, ${ph(next(), '1')}, ${ph(next(), '4')}`,
+        `    - ${ph(next(), `Weapon ${w + 1}`)} ${DASH} ${choice(next(), WEAPON_TYPES)}, ${choice(next(), bandsFrom(band(9)))}, ${ph(next(), '1')}, ${ph(next(), '4')}`,
       );
     }
   }
   lines.push('  orders: []', '  abilities: []');
   return { lines, next: n };
+}
+
+/** What a class's card template says it makes: "Fighter: 60 pts, 4 bases, 1 weapon system". */
+function classFacts(cls: UnitClass): string {
+  const row = CLASSES[cls];
+  return `${cls}: ${row.points} pts, ${count(row.bases, 'base')}, ${count(row.weapons, 'weapon system')}`;
 }
 
 const ORDER_BAND = `${DEFAULT_ORDER_RANGE}"`;
@@ -124,18 +161,18 @@ function commandAbilityItem(n: number, name: string): string[] {
 /** The templates that fit a place, best first. */
 export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { factions: [] }): Template[] {
   switch (place) {
-    case 'unitFile': {
-      const card = cardBody(2);
-      return [
-        {
-          label: 'New unit cards file',
-          detail: 'faction and a first card',
-          description: `A faction and its first unit card (a ${EXAMPLE_CLASS}: class, points, the nine stats, its weapon systems).`,
-          words: ['units', 'file', 'faction'],
+    case 'unitFile':
+      // One per class, the Destroyer first: a snippet's choice cannot change the figures after it.
+      return classesFirst().map((cls) => {
+        const card = cardBody(2, cls);
+        return {
+          label: `New unit cards file: ${cls}`,
+          detail: `faction and a first ${cls}`,
+          description: `A faction and its first unit card, with the ${classFacts(cls)} and its class card's stat line. Change the figures freely.`,
+          words: ['units', 'file', 'faction', 'card', cls.toLowerCase()],
           body: [`faction: ${factionPlaceholder(1, ctx, 'My Faction')}`, 'units:', ...card.lines.map((l) => `  ${l}`), '$0'],
-        },
-      ];
-    }
+        };
+      });
     case 'factionFile': {
       const abilities: string[] = [];
       for (let i = 0; i < COMMAND_BOARD.commandAbilities; i++)
@@ -163,17 +200,19 @@ export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { fact
     }
     case 'fleetFile': {
       const standard = GAME_SIZES.find((g) => g.name === 'Standard') ?? GAME_SIZES[0]!;
-      const sizes = [standard.points, ...GAME_SIZES.map((g) => g.points).filter((p) => p !== standard.points)];
+      // Each size with its name as a YAML comment: a choice shows its text only.
+      const sizes = [standard, ...GAME_SIZES.filter((g) => g !== standard)].map((g) => `${g.points} # ${g.name}`);
+      const factions = [...ctx.factions, ...(ctx.exampleFactions ?? [])];
       return [
         {
           label: 'New fleet',
           detail: 'name, faction, points limit, units',
-          description: `A fleet list: name, faction, points limit (${GAME_SIZES.map((g) => `${g.points} ${g.name}`).join(', ')}) and its first entry. Card names complete as you type.`,
+          description: `A fleet list: name, faction (the workspace's, then the bundled example factions, whose cards it may use), points limit (${GAME_SIZES.map((g) => `${g.points} ${g.name}`).join(', ')}) and its first entry. Card names complete as you type.`,
           words: ['fleet', 'file', 'list'],
           // The entry's card is an empty stop: its completion lists the chosen faction's cards.
           body: [
             `name: ${ph(1, 'My Fleet')}`,
-            `faction: ${factionPlaceholder(2, ctx, 'My Faction')}`,
+            `faction: ${factionPlaceholder(2, { factions }, 'My Faction')}`,
             `points: ${choice(3, sizes)}`,
             'units:',
             '  - unit: $4',
@@ -183,18 +222,14 @@ export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { fact
         },
       ];
     }
-    case 'card': {
-      const card = cardBody(1);
-      return [
-        {
-          label: 'New unit card',
-          detail: `a complete card (a ${EXAMPLE_CLASS})`,
-          description: `A unit card: name, class, points, the nine stats and the class's weapon systems. The example figures are the ${EXAMPLE_CLASS} class card's; change them freely.`,
-          words: ['card', 'unit'],
-          body: [...card.lines, '$0'],
-        },
-      ];
-    }
+    case 'card':
+      return classesFirst().map((cls) => ({
+        label: `New unit card: ${cls}`,
+        detail: classFacts(cls),
+        description: `A ${cls} card: name, points, bases, the nine stats and the class's weapon systems, with the ${cls} class card's figures (${CLASSES[cls].points} pts); change them freely.`,
+        words: ['card', 'unit', cls.toLowerCase()],
+        body: [...cardBody(1, cls).lines, '$0'],
+      }));
     case 'weapon':
       return [
         {
@@ -271,6 +306,11 @@ export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { fact
         },
       ];
   }
+}
+
+/** The classes in the rulebook's order, the example class first (the one a user picks without looking). */
+function classesFirst(): UnitClass[] {
+  return [EXAMPLE_CLASS, ...CLASS_NAMES.filter((c) => c !== EXAMPLE_CLASS)];
 }
 
 /** A faction: a choice of the workspace's factions when there are any, else a name to type over. */

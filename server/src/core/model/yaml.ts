@@ -123,11 +123,10 @@ export function loadYaml(text: string, offset = 0, depth = 0, shift = true): Loa
       problems.push(
         problem(
           'FS-BARE-DASH',
-          'A bare "-" is a YAML list marker, not a value (other YAML tools reject it); write "-" in quotes or —',
+          'A bare "-" is a YAML list marker, not a value (other YAML tools reject it); write \u2014 or "-" in quotes',
           { start: at, end: at + 1 },
-          {
-            replacements: ['"-"', '—'],
-          },
+          // The em dash first, and the one fix-all takes: every other dash fix writes it too.
+          { replacements: ['\u2014', '"-"'], preferFirst: true },
         ),
       );
       return pre + '—' + post + (comment ?? '');

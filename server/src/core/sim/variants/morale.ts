@@ -45,7 +45,7 @@ export const MORALE: VariantDefinition = {
         variantVictory: () => winner,
       },
       assumptions: [
-        `Morale: the battle lasts ${ROUNDS} rounds whatever --rounds says (it ends sooner only when a side has no unit left).`,
+        `Morale: the battle lasts ${ROUNDS} rounds, whatever number of rounds is asked for (it ends sooner only when a side has no unit left).`,
         "Morale: at the end each side's morale is the sum, over its units still in the battle, of the unit's Tonnage plus the successes of one roll of its LD (a unit without Tonnage or LD adds nothing for it); the higher morale wins and the defender (the second fleet) wins ties; a side with no unit left loses (both gone: the defender wins).",
         "Morale: the loser's surviving units are routed: they leave the table intact (not alive, not destroyed), their whole card counts as lost for points victory, and a fleet routed this way has not been annihilated.",
         'Morale: the morale win is its own figure (variantVictory, every battle has one winner by it); points victory is still by points destroyed, routed cards included, and may go the other way.',
