@@ -2,11 +2,11 @@
  * The language server's life cycle: initialize, the workspace folders and watched files, settings
  * changes, and the parts wired together (state, files, scheduler, diagnostics, the handler table).
  */
-import { DidChangeWatchedFilesNotification, type Connection, type InitializeResult } from 'vscode-languageserver/node';
+import { DidChangeWatchedFilesNotification, WatchKind, type Connection, type InitializeResult } from 'vscode-languageserver/node';
 import { dependents } from '../core/features/workspaceQueries';
 import { serverCapabilities } from './capabilities';
 import { Diagnostics } from './diagnostics';
-import { FILE_GLOB, Files } from './files';
+import { FILE_GLOB, FOLDER_GLOB, Files } from './files';
 import { registerHandlers } from './handlers';
 import { DiagnosticsScheduler, systemClock, type Clock } from './scheduler';
 import { ServerState } from './state';
@@ -55,7 +55,10 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
   connection.onInitialized(() => {
     state.initialised = true;
     if (state.client.watchRegistration) {
-      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: FILE_GLOB }] }).catch(() => undefined);
+      // Card files, and any path created or deleted: a folder moved, copied or deleted is one event
+      // for the folder, sent only when a glob matches the folder's own path (../files watched()).
+      const watchers = [{ globPattern: FILE_GLOB }, { globPattern: FOLDER_GLOB, kind: WatchKind.Create | WatchKind.Delete }];
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers }).catch(() => undefined);
     }
     if (state.client.workspaceFolders) connection.workspace.onDidChangeWorkspaceFolders((e) => files.foldersChanged(e));
     void files.scan(state.folders);
