@@ -102,6 +102,27 @@ describe('the first scan of a big workspace (stdio)', function () {
     }
   });
 
+  it('a pulling client (VS Code) is asked to pull again once the fleet\u2019s cards are in, before the scan ends, wherever they are', async () => {
+    const c = await startServer({ files: fs, pull: true });
+    try {
+      const fleet = await c.open('fleets/scan.fleet.yaml', fs['fleets/scan.fleet.yaml']);
+      const pulled = async () => (await c.request<{ items: { code?: unknown }[] }>('textDocument/diagnostic', { textDocument: { uri: fleet } })).items;
+      // Pulls as VS Code does: at open, then at each refresh the server asks for.
+      let items = await pulled();
+      while (items.some((d) => d.code === 'FS-UNIT-UNKNOWN')) {
+        const seen = c.refreshes;
+        await c.waitFor('a diagnostics refresh', () => c.refreshes > seen, 150000);
+        if (!ended(c)) items = await pulled();
+        else break;
+      }
+      assert.equal(ended(c), false, 'resolved before the scan ended (the fleet names the last file\u2019s card)');
+      assert.ok(!items.some((d) => d.code === 'FS-UNIT-UNKNOWN'), JSON.stringify(items));
+      await c.waitFor('the end of the scan', () => ended(c), 150000);
+    } finally {
+      await c.stop();
+    }
+  });
+
   it('publishes nothing early for a fleet naming an unknown card (its suggestions read every card)', async () => {
     const c = await startServer({ files: fs });
     try {
