@@ -170,6 +170,17 @@ describe('folders moved, copied and deleted (stdio, one event per folder)', func
     await c.diagnosticsWhere(fleet, 'the fleet still naming unknown cards', (d) => unknown(d) > 0);
   });
 
+  it('a folder still filling when it is read: the files copied in after it was listed are read a moment later', async () => {
+    await started();
+    mkdirSync(join(c.root, 'late'));
+    writeFileSync(join(c.root, 'late', 'a.unit.yaml'), CARDS('Reef', 'Reef Hawk'));
+    await events(['late', CREATED]);
+    await c.poll('the first file read', async () => (await cards()).length === 1);
+    // No event for this one: the client reported the folder only.
+    writeFileSync(join(c.root, 'late', 'b.unit.yaml'), CARDS('Reef', 'Reef Lance'));
+    await c.poll('the late file read', async () => (await cards()).length === 2, 10000);
+  });
+
   it('a pulling client (VS Code) is asked to pull again, and its pull resolves the fleet', async () => {
     const fleet = await started({}, true);
     const pulled = async () => (await c.request<{ items: Diagnostic[] }>('textDocument/diagnostic', { textDocument: { uri: fleet } })).items;

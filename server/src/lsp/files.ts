@@ -288,7 +288,24 @@ export class Files {
       () => false,
     );
     if (!isDir) return;
-    await this.scanTargets([{ folder: folder.folder, dir }], false);
+    const target = { folder: folder.folder, dir };
+    await this.scanTargets([target], false);
+    // A folder being copied in may still be filling when it is listed, and a client may report only
+    // the folder: listed once more a moment later, and what was not there then is read.
+    setTimeout(() => void this.settle(target), FOLDER_SETTLE_MS);
+  }
+
+  /** Reads the card files under a folder that the server does not know yet (see `folderCreated`). */
+  private async settle(target: Target): Promise<void> {
+    if (!this.hasFolder(target.folder)) return;
+    const max = Math.max(0, (await this.state.settingsFor(undefined)).workspace.maxFiles - this.state.onDisk.size);
+    const listed = await this.list([target], max);
+    const known = (f: string) => {
+      const uri = URI.file(f).toString();
+      return this.state.onDisk.has(uri) || !!this.state.documents.get(uri);
+    };
+    const files = listed[0]!.files.filter((f) => !known(f));
+    if (files.length) await this.loadEach([{ folder: target.folder, files }]);
   }
 
   /** The workspace folder a path is in (the innermost), with its path. */
@@ -572,5 +589,7 @@ export const SCAN_SLICE = 32;
 const READ_SLICE = 256;
 /** A folder moved in with at most this many card files is read file by file (each one's dependents re-checked), not scanned. */
 export const SMALL_SCAN = 256;
+/** A folder created is listed again this long after (ms), for the files copied into it meanwhile. */
+const FOLDER_SETTLE_MS = 1000;
 /** At most one progress report this often (ms). */
 const PROGRESS_MS = 100;
