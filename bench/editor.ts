@@ -9,13 +9,17 @@
  *     diagnostics; hover latency during the scan; work-done progress seen; RSS after indexing.
  * (c) Edit -> diagnostics in a fleet (a fleet edit, and a card edit the fleet depends on) in
  *     workspaces of 1,000, 10,000 and 20,000 card files: the curve should stay flat.
+ * (d) Where the open fleet's cards are (issue 28): in the same 20,000-file workspace, an open fleet
+ *     naming the cards of the first, the middle and the last files read, for a client that is
+ *     published to and for one that pulls (VS Code); beside the floor, a fresh process that lists,
+ *     reads and parses every file with the server's parser.
  *
  * Figures are medians with min and max. Linux: RSS is read from /proc/<pid>/status.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
@@ -23,6 +27,9 @@ import { bigUnitFile, card } from './generate';
 import { median, type Row } from './util';
 import { CAPABILITIES, startServer, type Client } from '../test/protocol/harness';
 import { CLASS_NAMES } from '../server/src/core/rules/data';
+import fg from 'fast-glob';
+import { parseDocument, kindOfUri } from '../server/src/core/model/parse';
+import { ChunkCache } from '../server/src/core/model/chunks';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const WS_RUNS = Number(process.env.BENCH_WS_RUNS ?? 3);
@@ -311,10 +318,11 @@ async function workspaceRun(cards: number, fleets: number, edits: boolean): Prom
 
 export async function benchEditor(): Promise<Row[]> {
   const rows: Row[] = [];
-  // BENCH_PARTS=a (or b, c): only those parts; (c) at 20,000 files reuses the first run of (b).
-  const parts = process.env.BENCH_PARTS ?? 'abc';
+  // BENCH_PARTS=a (or b, c, d): only those parts; (c) at 20,000 files reuses the first run of (b).
+  const parts = process.env.BENCH_PARTS ?? 'abcd';
   if (parts.includes('a')) await coldOpen(rows);
   if (parts.includes('b') || parts.includes('c')) await workspaces(rows, parts.includes('b'), parts.includes('c'));
+  if (parts.includes('d')) await wherever(rows);
   rows.push({ name: 'load average at the end', medianMs: Number(load()), goal: '', unit: '' });
   return rows;
 }
@@ -439,4 +447,142 @@ function peerVersion(): string {
   } catch {
     return '';
   }
+}
+
+const POS_RUNS = Number(process.env.BENCH_POS_RUNS ?? 3);
+const WHERE_CARDS = 20000;
+
+/** A fleet naming 8 cards of the files at `from` (the files are read in name order). */
+function whereFleet(from: number): string {
+  const out = ['name: Where Fleet', 'faction: Bench', 'points: 100000', 'objectives: 10', 'units:'];
+  for (let i = from; i < from + 8; i++) out.push(`  - unit: Bench ${CLASS_NAMES[4 + (i % 6)]} ${i}`);
+  return out.join('\n') + '\n';
+}
+
+interface WhereRun {
+  /** Server start -> the open fleet's diagnostics with every card resolved. */
+  resolved: number;
+  /** Server CPU by then. */
+  cpu: number;
+  /** RSS then, and at the scan's end; the peak. */
+  rss: number;
+  scanEnd: number;
+  rssEnd: number;
+  hwm: number;
+}
+
+/**
+ * One run: server start -> the open fleet resolved. A push client waits for the publication; a
+ * pulling one pulls as VS Code does, when the document opens and whenever the server asks it to
+ * pull again (workspace/diagnostic/refresh).
+ */
+async function whereRun(from: number, pull: boolean): Promise<WhereRun> {
+  const files = workspace(WHERE_CARDS, 500);
+  const rel = 'fleets/where.fleet.yaml';
+  files[rel] = whereFleet(from);
+  let t0 = 0;
+  const c = await startServer({ files, pull, before: () => (t0 = performance.now()) });
+  try {
+    const fleet = await c.open(rel, files[rel]);
+    const resolved = (ds: { code?: unknown }[]) => !ds.some((x) => x.code === 'FS-UNIT-UNKNOWN');
+    let at = 0;
+    let cpu = 0;
+    let rss = 0;
+    if (pull) {
+      for (;;) {
+        const seen = c.refreshes;
+        const r = await c.request<{ items: { code?: unknown }[] }>('textDocument/diagnostic', { textDocument: { uri: fleet } });
+        if (resolved(r.items)) {
+          at = performance.now() - t0;
+          break;
+        }
+        await c.waitFor('a refresh', () => c.refreshes > seen, 120000);
+      }
+    } else {
+      await c.diagnosticsWhere(fleet, 'the fleet resolved', resolved, 120000);
+      at = c.arrivals.get(fleet)!.at - t0;
+    }
+    cpu = cpuMs(c.child.pid);
+    rss = proc(c.child.pid, 'VmRSS');
+    await c.waitFor('scan end', () => ended(c), 120000);
+    const scanEnd = performance.now() - t0;
+    return { resolved: at, cpu, rss, scanEnd, rssEnd: proc(c.child.pid, 'VmRSS'), hwm: proc(c.child.pid, 'VmHWM') };
+  } finally {
+    await c.stop();
+  }
+}
+
+/** `node <bench bundle> --floor <dir>`: lists, reads and parses every card file under dir; prints the ms it took. */
+export function floorMain(dir: string): void {
+  const t0 = performance.now();
+  const list = fg.sync(['**/*.{unit,faction,fleet}.{yaml,yml}'], { cwd: dir, ignore: ['**/node_modules/**', '**/.git/**'], absolute: true, dot: false });
+  list.sort();
+  let problems = 0;
+  for (const f of list) {
+    const uri = pathToFileURL(f).toString();
+    // As the server reads a closed file: no parse cache kept.
+    const doc = parseDocument(uri, readFileSync(f, 'utf8'), kindOfUri(uri)!, new ChunkCache(false));
+    problems += doc?.problems.length ?? 0;
+  }
+  process.stdout.write(JSON.stringify({ ms: performance.now() - t0, files: list.length, problems }));
+}
+
+/** The floor: a fresh process (as a fresh server) lists, reads and parses the workspace's files; wall time from its spawn. */
+function floorRun(dir: string): { wall: number; inside: number; files: number } {
+  const t0 = performance.now();
+  const out = JSON.parse(execFileSync(process.execPath, [process.argv[1]!, '--floor', dir], { encoding: 'utf8', maxBuffer: 1 << 20 })) as {
+    ms: number;
+    files: number;
+  };
+  return { wall: performance.now() - t0, inside: out.ms, files: out.files };
+}
+
+async function wherever(rows: Row[]): Promise<void> {
+  const spots: [string, number][] = [
+    ['first', 0],
+    ['middle', WHERE_CARDS / 2],
+    ['last', WHERE_CARDS - 8],
+  ];
+  const runs = new Map<string, WhereRun[]>();
+  const floors: { wall: number; inside: number; files: number }[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'fabled-floor-ws-'));
+  const loadStart = load();
+  try {
+    const files = workspace(WHERE_CARDS, 500);
+    files['fleets/where.fleet.yaml'] = whereFleet(0);
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, rel)), { recursive: true });
+      writeFileSync(join(dir, rel), text);
+    }
+    // Interleaved, so that every case sees the same load.
+    for (let i = 0; i < POS_RUNS; i++) {
+      floors.push(floorRun(dir));
+      for (const pull of [false, true])
+        for (const [name, from] of spots) {
+          const key = `${name} ${pull ? 'pull' : 'push'}`;
+          runs.set(key, [...(runs.get(key) ?? []), await whereRun(from, pull)]);
+        }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const floor = median(floors.map((f) => f.wall));
+  rows.push({
+    name: `(d) floor: a fresh process lists, reads and parses all ${floors[0]!.files} files (the server's parser)`,
+    medianMs: floor,
+    goal: 'reference',
+    note: `${spread(floors.map((f) => f.wall))}; ${median(floors.map((f) => f.inside)).toFixed(0)} ms of it inside the process; load ${loadStart}`,
+  });
+  for (const pull of [false, true])
+    for (const [name] of spots) {
+      const rs = runs.get(`${name} ${pull ? 'pull' : 'push'}`)!;
+      const ms = rs.map((r) => r.resolved);
+      rows.push({
+        name: `(d) 20,000 card files: server start -> an open fleet naming the ${name} files' cards resolved, ${pull ? 'pulled (VS Code)' : 'published'}`,
+        medianMs: median(ms),
+        goal: '< 2000 ms, <= 1.5x the floor',
+        note: `${spread(ms)}; ${(median(ms) / floor).toFixed(2)}x the floor; server CPU by then ${median(rs.map((r) => r.cpu)).toFixed(0)} ms; RSS then ${median(rs.map((r) => r.rss)).toFixed(0)} MB, at the scan's end (${median(rs.map((r) => r.scanEnd)).toFixed(0)} ms) ${median(rs.map((r) => r.rssEnd)).toFixed(0)} MB, peak ${median(rs.map((r) => r.hwm)).toFixed(0)} MB`,
+      });
+    }
+  rows.push({ name: '(d) load average at the end of (d)', medianMs: Number(load()), goal: '', unit: '' });
 }

@@ -105,9 +105,11 @@ describe('incremental card index', () => {
     const docArb = fc.record({ faction: fc.constantFrom(...FACTIONS), names: fc.array(fc.constantFrom(...NAMES), { maxLength: 4 }), closed: fc.boolean() });
     fc.assert(
       fc.property(
-        fc.array(docArb, { minLength: 1, maxLength: URIS.length }).chain((docs) =>
-          fc.tuple(fc.constant(docs), fc.shuffledSubarray([...docs.keys()], { minLength: docs.length, maxLength: docs.length }), fc.nat(docs.length)),
-        ),
+        fc
+          .array(docArb, { minLength: 1, maxLength: URIS.length })
+          .chain((docs) =>
+            fc.tuple(fc.constant(docs), fc.shuffledSubarray([...docs.keys()], { minLength: docs.length, maxLength: docs.length }), fc.nat(docs.length)),
+          ),
         ([docs, order, already]) => {
           const text = (i: number) => unitText(docs[i]!.faction, docs[i]!.names);
           const uri = (i: number) => `file:///ws/u${i}.unit.yaml`;

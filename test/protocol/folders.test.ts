@@ -127,7 +127,11 @@ describe('folders moved, copied and deleted (stdio, one event per folder)', func
     await events(['reef', DELETED], ['atoll', CREATED]);
     await c.poll('the cards at their new place', async () => (await cards()).every((x) => x.includes('/atoll/')) && (await cards()).length === 3);
     assert.deepEqual(await cards(), ['Deep Warden @ /atoll/more/deep.unit.yaml', 'Reef Hawk @ /atoll/reef.unit.yaml', 'Reef Lance @ /atoll/reef.unit.yaml']);
-    await c.diagnosticsWhere(fleet, 'the fleet still resolved, with no duplicate', (d) => unknown(d) === 0 && !d.some((x) => /duplicate/i.test(String(x.message))));
+    await c.diagnosticsWhere(
+      fleet,
+      'the fleet still resolved, with no duplicate',
+      (d) => unknown(d) === 0 && !d.some((x) => /duplicate/i.test(String(x.message))),
+    );
     assert.equal(await summary('reef/reef.fleet.yaml'), null);
     assert.equal((await summary('atoll/reef.fleet.yaml'))?.name, 'Reef Raiders');
   });
