@@ -136,6 +136,42 @@ describe('folders moved, copied and deleted (stdio, one event per folder)', func
     assert.equal((await summary('atoll/reef.fleet.yaml'))?.name, 'Reef Raiders');
   });
 
+  it('a folder renamed with one of its files open: after the editor reopens it at its new place, its cards are there once', async () => {
+    const fleet = await started(REEF);
+    const oldUri = await c.open('reef/reef.unit.yaml', REEF['reef/reef.unit.yaml']);
+    await c.diagnosticsWhere(fleet, 'the fleet resolved', (d) => unknown(d) === 0);
+    renameSync(join(c.root, 'reef'), join(c.root, 'atoll'));
+    // As VS Code does: the folder's events, then the editor's document closed and opened at the new path.
+    await events(['reef', DELETED], ['atoll', CREATED]);
+    await c.close(oldUri);
+    await c.open('atoll/reef.unit.yaml', REEF['reef/reef.unit.yaml']);
+    const expected = ['Deep Warden @ /atoll/more/deep.unit.yaml', 'Reef Hawk @ /atoll/reef.unit.yaml', 'Reef Lance @ /atoll/reef.unit.yaml'];
+    await c.poll('each card once, at its new place', async () => JSON.stringify(await cards()) === JSON.stringify(expected));
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(await cards(), expected);
+    await c.diagnosticsWhere(c.uri('atoll/reef.unit.yaml'), 'the reopened file without duplicates', (d) => !d.some((x) => /DUP/.test(String(x.code))));
+  });
+
+  it('a folder moved in past fabledStar.workspace.maxFiles: only up to the cap is read, and the log says so', async () => {
+    c = await startServer({ files: { 'fleets/mine.fleet.yaml': MINE }, settings: { workspace: { maxFiles: 3 } } });
+    await c.waitFor('the end of the first scan', () =>
+      c.notifications.some((n) => n.method === '$/progress' && (n.params as { value: { kind: string } }).value.kind === 'end'),
+    );
+    away = outside({ ...REEF, 'reef/extra.unit.yaml': CARDS('Reef', 'Extra') });
+    renameSync(join(away, 'reef'), join(c.root, 'reef'));
+    await events(['reef', CREATED]);
+    await c.waitFor('the warning', () => c.notifications.some((n) => n.method === 'window/logMessage' && /maxFiles/.test(JSON.stringify(n.params))));
+    // One file was in the workspace: two more of the four fit under the cap of 3, and stay two (the
+    // folder is listed again a moment later, under the same cap).
+    const read = async () => {
+      const files = new Set((await c.request<CardInfo[]>('fabledStar/listCards', {})).map((x) => x.uri));
+      return files.size + ((await summary('reef/reef.fleet.yaml')) !== null ? 1 : 0);
+    };
+    await c.poll('two files read', async () => (await read()) === 2);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(await read(), 2);
+  });
+
   it('two folders copied in at once (cp -r a b dest): both are read', async () => {
     const fleet = await started();
     away = outside({ ...REEF, 'tide/tide.unit.yaml': CARDS('Reef', 'Tide Runner') });

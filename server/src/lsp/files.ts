@@ -304,7 +304,7 @@ export class Files {
       const uri = URI.file(f).toString();
       return this.state.onDisk.has(uri) || !!this.state.documents.get(uri);
     };
-    const files = listed[0]!.files.filter((f) => !known(f));
+    const files = listed[0]!.files.filter((f) => !known(f)).slice(0, max);
     if (files.length) await this.loadEach([{ folder: target.folder, files }]);
   }
 
@@ -362,13 +362,16 @@ export class Files {
       const max = whole ? maxFiles : Math.max(0, maxFiles - this.state.onDisk.size);
       const listed = await this.list(targets, max);
       const loaded = listed.reduce((n, l) => n + l.files.length, 0);
-      if (!whole && loaded <= SMALL_SCAN) return await this.loadEach(listed);
+      if (!whole && loaded <= SMALL_SCAN) {
+        // Listed up to one past the cap, to know it was reached.
+        let left = max;
+        for (const l of listed) left -= (l.files = l.files.slice(0, Math.max(0, left))).length;
+        if (loaded > max) this.capped(maxFiles);
+        return await this.loadEach(listed);
+      }
       if (!progress) begin();
       await this.indexListed(listed, max, Math.min(max, loaded), progress!);
-      if (loaded > max)
-        this.state.connection.console.warn(
-          `Read the first ${maxFiles} Fabled Star files of the workspace (fabledStar.workspace.maxFiles); the rest are not indexed.`,
-        );
+      if (loaded > max) this.capped(maxFiles);
     } finally {
       if (progress) {
         this.scanning--;
@@ -376,6 +379,12 @@ export class Files {
       }
     }
     if (progress) this.revalidateAll();
+  }
+
+  private capped(maxFiles: number): void {
+    this.state.connection.console.warn(
+      `Read the first ${maxFiles} Fabled Star files of the workspace (fabledStar.workspace.maxFiles); the rest are not indexed.`,
+    );
   }
 
   /** A few files (a small folder moved in): each read as a watcher event's, in listed order. */
