@@ -123,6 +123,26 @@ describe('the first scan of a big workspace (stdio)', function () {
     }
   });
 
+  it('a fleet opened while the scan indexes: its cards are brought forward, and it resolves before the scan ends', async () => {
+    const c = await startServer({ files: fs });
+    try {
+      const indexing = () =>
+        progress(c).find((p) => {
+          const m = /^(\d+) of (\d+) files indexed/.exec(p.value.message ?? '');
+          return m && Number(m[1]) > 0 && Number(m[1]) < Number(m[2]) / 4;
+        });
+      await c.waitFor('the scan indexing its first files', indexing, 150000);
+      const fleet = await c.open('fleets/scan.fleet.yaml', fs['fleets/scan.fleet.yaml']);
+      const seen = await follow(c, fleet);
+      const early = seen.find((s) => !s.diagnostics.includes('FS-UNIT-UNKNOWN'));
+      assert.ok(early, 'the fleet resolved');
+      assert.equal(early.ended, false, 'resolved before the scan ended');
+      assert.equal(seen.at(-1)!.diagnostics, early.diagnostics, 'what the whole workspace says after the scan');
+    } finally {
+      await c.stop();
+    }
+  });
+
   it('publishes nothing early for a fleet naming an unknown card (its suggestions read every card)', async () => {
     const c = await startServer({ files: fs });
     try {

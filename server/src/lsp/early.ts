@@ -35,6 +35,13 @@ function openFleets(state: ServerState): string[] {
     .map((td) => td.uri);
 }
 
+/** Which fleets are open (a scan brings a fleet's files forward when one opens while it indexes). */
+export function openFleetKey(state: ServerState): string {
+  let key = '';
+  for (const td of state.documents.all()) if (state.kindOf(td.uri) === 'fleet') key += td.uri + '\n';
+  return key;
+}
+
 /**
  * A test true for every file text that may define a card the open fleets name (entries and
  * embarked units); undefined when there is no open fleet or no cheap test (then nothing goes first).

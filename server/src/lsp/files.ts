@@ -17,7 +17,7 @@ import type { FabledDocument } from '../core/model/types';
 import type { ServerState } from './state';
 import type { DiagnosticsScheduler } from './scheduler';
 import type { Diagnostics } from './diagnostics';
-import { openFleetFilter, publishOpenFleets } from './early';
+import { openFleetFilter, openFleetKey, publishOpenFleets } from './early';
 
 export const FILE_GLOB = '**/*.{unit,faction,fleet}.{yaml,yml}';
 /**
@@ -441,23 +441,31 @@ export class Files {
         indexed++;
         if (!stale(scan, uri)) this.apply(uri, read, true);
       };
-      const may = openFleetFilter(this.state);
-      if (may) {
+      // The open fleets' files first; again whenever another fleet opens while the rest are indexed.
+      let fleets: string | undefined;
+      const forward = async () => {
+        const now = openFleetKey(this.state);
+        if (now === fleets) return;
+        fleets = now;
+        const may = openFleetFilter(this.state);
+        if (!may) return;
         const first: [ScanSlice, number][] = [];
         for (const sl of slices) sl.texts.forEach((t, i) => typeof t === 'object' && may(t.text) && first.push([sl, i]));
         for (let k = 0; k < first.length; k += SCAN_SLICE) {
           await new Promise<void>((r) => setImmediate(r));
-          for (const [sl, i] of first.slice(k, k + SCAN_SLICE)) if (this.hasFolder(sl.folder)) index(sl, i);
+          for (const [sl, i] of first.slice(k, k + SCAN_SLICE)) if (this.hasFolder(sl.folder) && sl.texts[i] !== 'skip') index(sl, i);
           progress.report('indexed', indexed, total);
         }
         this.openFleetsReady();
-      }
+      };
+      await forward();
       for (const sl of slices) {
         await new Promise<void>((r) => setImmediate(r));
         // The folder may have been removed since it was read: none of its files are indexed.
         if (!this.hasFolder(sl.folder)) continue;
         for (let i = 0; i < sl.uris.length; i++) if (sl.texts[i] !== 'skip') index(sl, i);
         progress.report('indexed', indexed, total);
+        await forward();
       }
     } finally {
       this.readings.delete(scan);
