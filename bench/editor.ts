@@ -12,12 +12,14 @@
  * (d) Where the open fleet's cards are (issue 28): in the same 20,000-file workspace, an open fleet
  *     naming the cards of the first, the middle and the last files read, for a client that is
  *     published to and for one that pulls (VS Code); beside the floor, a fresh process that lists,
- *     reads and parses every file with the server's parser.
+ *     reads and parses every file with the server's parser. And the folder of those 20,000 card files
+ *     moved out of the workspace (one Deleted event for the folder, as VS Code sends it) and back in
+ *     (one Created event): until the card list is empty, and full again.
  *
  * Figures are medians with min and max. Linux: RSS is read from /proc/<pid>/status.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -584,5 +586,55 @@ async function wherever(rows: Row[]): Promise<void> {
         note: `${spread(ms)}; ${(median(ms) / floor).toFixed(2)}x the floor; server CPU by then ${median(rs.map((r) => r.cpu)).toFixed(0)} ms; RSS then ${median(rs.map((r) => r.rss)).toFixed(0)} MB, at the scan's end (${median(rs.map((r) => r.scanEnd)).toFixed(0)} ms) ${median(rs.map((r) => r.rssEnd)).toFixed(0)} MB, peak ${median(rs.map((r) => r.hwm)).toFixed(0)} MB`,
       });
     }
+  const moves: FolderMove[] = [];
+  for (let i = 0; i < POS_RUNS; i++) moves.push(await folderMove());
+  rows.push({
+    name: '(d) the folder of 20,000 card files moved out (one Deleted event) -> no card listed',
+    medianMs: median(moves.map((m) => m.out)),
+    goal: 'every card gone at once',
+    note: `${spread(moves.map((m) => m.out))}; server CPU ${median(moves.map((m) => m.outCpu)).toFixed(0)} ms`,
+  });
+  rows.push({
+    name: '(d) moved back in (one Created event) -> every card listed',
+    medianMs: median(moves.map((m) => m.in)),
+    goal: 'read as a scan',
+    note: `${spread(moves.map((m) => m.in))}; server CPU ${median(moves.map((m) => m.inCpu)).toFixed(0)} ms; RSS after ${median(moves.map((m) => m.rss)).toFixed(0)} MB`,
+  });
   rows.push({ name: '(d) load average at the end of (d)', medianMs: Number(load()), goal: '', unit: '' });
+}
+
+interface FolderMove {
+  out: number;
+  outCpu: number;
+  in: number;
+  inCpu: number;
+  rss: number;
+}
+
+/** The 20,000 card files' folder moved out of the workspace and back, each as one folder event. */
+async function folderMove(): Promise<FolderMove> {
+  const files = workspace(WHERE_CARDS, 500);
+  const c = await startServer({ files });
+  const away = mkdtempSync(join(tmpdir(), 'fabled-away-'));
+  try {
+    await c.open('fleets/fleet-000.fleet.yaml', files['fleets/fleet-000.fleet.yaml']);
+    await c.waitFor('scan end', () => ended(c), 120000);
+    const count = async () => (await c.request<unknown[]>('fabledStar/listCards', {})).length;
+    await c.poll('every card listed', async () => (await count()) === WHERE_CARDS, 120000);
+    const folder = pathToFileURL(join(c.root, 'cards')).toString();
+    const move = async (from: string, to: string, type: number, want: number) => {
+      renameSync(from, to);
+      const cpu0 = cpuMs(c.child.pid);
+      const t0 = performance.now();
+      await c.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: folder, type }] });
+      await c.poll('the cards', async () => (await count()) === want, 120000);
+      return { ms: performance.now() - t0, cpu: cpuMs(c.child.pid) - cpu0 };
+    };
+    const out = await move(join(c.root, 'cards'), join(away, 'cards'), 3, 0);
+    const back = await move(join(away, 'cards'), join(c.root, 'cards'), 1, WHERE_CARDS);
+    return { out: out.ms, outCpu: out.cpu, in: back.ms, inCpu: back.cpu, rss: proc(c.child.pid, 'VmRSS') };
+  } finally {
+    await c.stop();
+    rmSync(away, { recursive: true, force: true });
+  }
 }

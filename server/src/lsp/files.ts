@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { MAX_READ_BYTES, isInside, readCapped, readCappedSync, type ReadResult } from '../node/read';
 import { kindOfUri, LANGUAGE_IDS } from '../core/model/parse';
 import type { FabledDocument } from '../core/model/types';
-import type { ServerState } from './state';
+import type { ModelChange, ServerState } from './state';
 import type { DiagnosticsScheduler } from './scheduler';
 import type { Diagnostics } from './diagnostics';
 import { openFleetFilter, openFleetKey, publishOpenFleets } from './early';
@@ -124,7 +124,7 @@ export class Files {
    * one, not a link itself, a regular file, at most MAX_READ_BYTES read whatever `stat` says
    * (../node/read). A file whose folder is removed while it is read is dropped.
    */
-  async load(uri: string): Promise<void> {
+  async load(uri: string, changes?: ModelChange[]): Promise<void> {
     this.touch(uri);
     const me: Reading = { touched: new Set(), gone: [] };
     this.readings.add(me);
@@ -132,7 +132,7 @@ export class Files {
     try {
       const read = await this.read(uri);
       // A newer load of the file, or its deletion (or its folder's), came meanwhile: theirs counts.
-      if (!stale(me, uri)) this.apply(uri, read);
+      if (!stale(me, uri)) this.apply(uri, read, false, changes);
     } finally {
       this.loading--;
       this.readings.delete(me);
@@ -163,10 +163,10 @@ export class Files {
   }
 
   /** The indexing half of `load`, run right after the read (the checks are made again: time has passed). */
-  private apply(uri: string, read: ReadOutcome, inFolder = false): void {
+  private apply(uri: string, read: ReadOutcome, inFolder = false, changes?: ModelChange[]): void {
     const { state } = this;
     if (read === 'skip') return;
-    if (read === 'forget') return this.forget(uri);
+    if (read === 'forget') return this.forget(uri, changes);
     const text = read.text;
     if (state.documents.get(uri)) return; // opened meanwhile: the editor's text wins
     if (!inFolder && !this.inFolders(uri)) return this.forget(uri); // its folder was removed meanwhile
@@ -182,11 +182,14 @@ export class Files {
     }
     state.disk.set(uri, TextDocument.create(uri, LANGUAGE_IDS[kind], 0, text));
     state.onDisk.add(uri);
-    if (after !== before && this.scanning === 0) state.onModelChange(uri, before, after);
+    if (after === before) return;
+    // Kept for the caller, which tells them all at once; during a scan, the re-validation after it tells.
+    if (changes) changes.push({ uri, before, after });
+    else if (this.scanning === 0) state.onModelChange(uri, before, after);
   }
 
-  /** A workspace file is gone (deleted, or its folder was removed). */
-  forget(uri: string): void {
+  /** A workspace file is gone (deleted, or its folder was removed). `changes`: kept there instead of told. */
+  forget(uri: string, changes?: ModelChange[]): void {
     this.touch(uri);
     const { state } = this;
     state.onDisk.delete(uri);
@@ -197,7 +200,8 @@ export class Files {
     if (before) {
       state.ws.delete(uri);
       this.diagnostics.clear(uri);
-      state.onModelChange(uri, before, undefined);
+      if (changes) changes.push({ uri, before, after: undefined });
+      else state.onModelChange(uri, before, undefined);
     }
   }
 
@@ -218,14 +222,17 @@ export class Files {
     for (const r of this.readings) r.gone.push(...prefixes);
     const { state } = this;
     const known = new Set([...state.onDisk, ...state.ws.uris(), ...state.disk.keys()]);
+    // Told at once: each file's dependents, and a points-estimate field that moved, are found once.
+    const changes: ModelChange[] = [];
     for (const uri of known) {
       // Each ancestor of the file, from the nearest: a lookup per level, not a loop over the folders.
       for (let at = uri.lastIndexOf('/', uri.length - 2); at > 0; at = uri.lastIndexOf('/', at - 1)) {
         if (!prefixes.has(uri.slice(0, at + 1))) continue;
-        this.forget(uri);
+        this.forget(uri, changes);
         break;
       }
     }
+    state.onModelsChange(changes);
   }
 
   /**
@@ -391,11 +398,13 @@ export class Files {
   private async loadEach(listed: Listed[]): Promise<void> {
     const uris = listed.flatMap((l) => l.files.map((f) => URI.file(f).toString())).filter((u) => !this.state.documents.get(u));
     this.state.ws.reserveOrder(uris);
+    const changes: ModelChange[] = [];
     try {
-      await Promise.all(uris.map((uri) => this.load(uri).then(() => this.scheduler.schedule(uri, 'dependent'))));
+      await Promise.all(uris.map((uri) => this.load(uri, changes).then(() => this.scheduler.schedule(uri, 'dependent'))));
     } finally {
       this.state.ws.settleOrder();
     }
+    this.state.onModelsChange(changes);
   }
 
   /** The card files under each folder (sorted), up to `max` in all. */

@@ -32,15 +32,21 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     clock,
   );
   const files = new Files(state, scheduler, diagnostics);
-  state.onModelChange = (uri, before, after) => {
-    const doc = before ?? after;
-    const cards = !!doc && doc.kind !== 'fleet';
-    const deps = new Set(dependents(state.ws, uri, before, after));
+  state.onModelsChange = (changes) => {
+    if (!changes.length) return;
+    const changed = new Set(changes.map((c) => c.uri));
+    const deps = new Set<string>();
+    let cards = false;
+    for (const { uri, before, after } of changes) {
+      const doc = before ?? after;
+      if (doc && doc.kind !== 'fleet') cards = true;
+      for (const d of dependents(state.ws, uri, before, after)) deps.add(d);
+    }
     // A new reference field for the points estimate moves every card's note, in every file.
-    if (cards && diagnostics.fieldMoved()) for (const u of state.ws.uris()) if (u !== uri && state.ws.kindOf(u) !== 'fleet') deps.add(u);
+    if (cards && diagnostics.fieldMoved()) for (const u of state.ws.uris()) if (!changed.has(u) && state.ws.kindOf(u) !== 'fleet') deps.add(u);
     // Open documents first: in a big workspace the closed files of a faction can number thousands.
     const open = [...deps].filter((d) => state.documents.get(d));
-    scheduler.changed(uri, open.length ? new Set([...open, ...deps]) : deps, cards);
+    scheduler.changed(changes[0]!.uri, open.length ? new Set([...open, ...deps]) : deps, cards);
   };
   const readEstimateSetting = () =>
     void state.settingsFor(undefined).then((s) => {

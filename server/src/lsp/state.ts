@@ -16,6 +16,13 @@ import { clientFeatures, type ClientFeatures } from './capabilities';
 /** Resources whose settings are kept: far more than the files open at once. */
 export const SETTINGS_CACHE_MAX = 256;
 
+/** A document's model before and after a change (undefined: not there). */
+export interface ModelChange {
+  uri: string;
+  before: FabledDocument | undefined;
+  after: FabledDocument | undefined;
+}
+
 export class ServerState {
   readonly ws = new Workspace();
   readonly documents = new TextDocuments(TextDocument);
@@ -30,7 +37,10 @@ export class ServerState {
    * Told when a document's model changes, with the model before and after (the wiring validates
    * the documents that depend on it).
    */
-  onModelChange: (uri: string, before: FabledDocument | undefined, after: FabledDocument | undefined) => void = () => undefined;
+  onModelChange: (uri: string, before: FabledDocument | undefined, after: FabledDocument | undefined) => void = (uri, before, after) =>
+    this.onModelsChange([{ uri, before, after }]);
+  /** Told of many changes at once (a folder of files gone or come): their dependents are found once. */
+  onModelsChange: (changes: readonly ModelChange[]) => void = () => undefined;
 
   private globalSettings: Settings = resolveSettings(undefined);
   /**
