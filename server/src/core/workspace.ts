@@ -390,6 +390,11 @@ export class Workspace {
     return entry instanceof LeanDoc ? entry.doc() : entry;
   }
 
+  /** The (faction, card name) keys, normalised, under which a document's cards are indexed: without its model. */
+  cardKeys(uri: string): readonly (readonly [string, string])[] {
+    return this.contributedKeys.get(uri) ?? [];
+  }
+
   /** A document's kind, without its model. */
   kindOf(uri: string): DocKind | undefined {
     return this.kinds.get(uri);

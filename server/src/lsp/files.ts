@@ -195,14 +195,17 @@ export class Files {
     state.onDisk.delete(uri);
     state.forgetSettings(uri);
     if (state.documents.get(uri)) return;
-    const before = state.ws.get(uri);
     state.disk.delete(uri);
-    if (before) {
-      state.ws.delete(uri);
-      this.diagnostics.clear(uri);
-      if (changes) changes.push({ uri, before, after: undefined });
-      else state.onModelChange(uri, before, undefined);
-    }
+    const kind = state.ws.kindOf(uri);
+    if (!kind) return;
+    // Many files at once (a folder gone): a closed card file is told by the keys its cards had in the
+    // index, not parsed again for its model (20,000 of them would be).
+    const gone = changes && kind === 'unit' ? { kind, keys: state.ws.cardKeys(uri) } : undefined;
+    const before = gone ? undefined : state.ws.get(uri);
+    state.ws.delete(uri);
+    this.diagnostics.clear(uri);
+    if (changes) changes.push({ uri, before, after: undefined, ...(gone ? { gone } : {}) });
+    else state.onModelChange(uri, before, undefined);
   }
 
   foldersChanged(e: WorkspaceFoldersChangeEvent): void {

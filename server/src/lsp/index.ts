@@ -3,7 +3,7 @@
  * changes, and the parts wired together (state, files, scheduler, diagnostics, the handler table).
  */
 import { DidChangeWatchedFilesNotification, WatchKind, type Connection, type InitializeResult } from 'vscode-languageserver/node';
-import { dependents } from '../core/features/workspaceQueries';
+import { dependentsOf, namesAndFactions } from '../core/features/workspaceQueries';
 import { serverCapabilities } from './capabilities';
 import { Diagnostics } from './diagnostics';
 import { FILE_GLOB, FOLDER_GLOB, Files } from './files';
@@ -35,13 +35,22 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
   state.onModelsChange = (changes) => {
     if (!changes.length) return;
     const changed = new Set(changes.map((c) => c.uri));
-    const deps = new Set<string>();
+    // Every change's card names and factions, for one walk of the fleets (a folder gone is thousands).
+    const names = new Set<string>();
+    const factions = new Set<string>();
     let cards = false;
-    for (const { uri, before, after } of changes) {
-      const doc = before ?? after;
-      if (doc && doc.kind !== 'fleet') cards = true;
-      for (const d of dependents(state.ws, uri, before, after)) deps.add(d);
+    for (const { before, after, gone } of changes) {
+      const kind = gone?.kind ?? (before ?? after)?.kind;
+      if (kind && kind !== 'fleet') cards = true;
+      if (gone)
+        for (const [f, n] of gone.keys) {
+          factions.add(f);
+          names.add(n);
+        }
+      namesAndFactions(before, names, factions);
+      namesAndFactions(after, names, factions);
     }
+    const deps = new Set(dependentsOf(state.ws, names, factions, changed));
     // A new reference field for the points estimate moves every card's note, in every file.
     if (cards && diagnostics.fieldMoved()) for (const u of state.ws.uris()) if (!changed.has(u) && state.ws.kindOf(u) !== 'fleet') deps.add(u);
     // Open documents first: in a big workspace the closed files of a faction can number thousands.

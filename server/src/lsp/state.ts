@@ -21,6 +21,11 @@ export interface ModelChange {
   uri: string;
   before: FabledDocument | undefined;
   after: FabledDocument | undefined;
+  /**
+   * A closed card file gone, told without its model (`before` undefined: a closed file would be
+   * parsed again for it): its kind, and the (faction, name) keys its cards had in the index.
+   */
+  gone?: { kind: DocKind; keys: readonly (readonly [string, string])[] };
 }
 
 export class ServerState {
