@@ -102,7 +102,12 @@ describe('folders of cards moved in and out of the workspace (code-server)', fun
     await wb.openFile('home/home.fleet.yaml');
     await wb.goTo(1, 1);
     await wb.runCommand('Fabled Star: Simulate Engagement');
-    await poll('cards to pick', async () => (await rows().count()) > 0);
+    // The command's own pick (not the palette's rows, which may still be closing).
+    const input = wb.page.locator('.quick-input-widget input[type="text"]');
+    await poll(
+      'the attacker picker with cards',
+      async () => ((await input.getAttribute('placeholder')) ?? '').includes('Attacker') && (await rows().count()) > 0,
+    );
     const text = (await rows().allInnerTexts()).join('\n');
     await wb.closeQuickInput();
     return text;
