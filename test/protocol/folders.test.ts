@@ -172,6 +172,22 @@ describe('folders moved, copied and deleted (stdio, one event per folder)', func
     assert.equal(await read(), 2);
   });
 
+  it('a folder deleted with one of its files open: the open file\u2019s cards stay while it is open, and go when it closes', async () => {
+    const fleet = await started(REEF);
+    const open = await c.open('reef/reef.unit.yaml', REEF['reef/reef.unit.yaml']);
+    await c.diagnosticsWhere(fleet, 'the fleet resolved', (d) => unknown(d) === 0);
+    rmSync(join(c.root, 'reef'), { recursive: true });
+    await events(['reef', DELETED]);
+    await c.poll(
+      'the closed file\u2019s card gone, the open one\u2019s kept',
+      async () => JSON.stringify(await cards()) === JSON.stringify(['Reef Hawk @ /reef/reef.unit.yaml', 'Reef Lance @ /reef/reef.unit.yaml']),
+    );
+    assert.equal(unknown(await c.diagnosticsWhere(fleet, 'the fleet checked', () => true)), 0, 'the editor\u2019s text still holds both cards');
+    await c.close(open);
+    await c.poll('every card gone', async () => (await cards()).length === 0);
+    await c.diagnosticsWhere(fleet, 'the fleet without its cards', (d) => unknown(d) === 2);
+  });
+
   it('two folders copied in at once (cp -r a b dest): both are read', async () => {
     const fleet = await started();
     away = outside({ ...REEF, 'tide/tide.unit.yaml': CARDS('Reef', 'Tide Runner') });
