@@ -9,13 +9,19 @@
  *     diagnostics; hover latency during the scan; work-done progress seen; RSS after indexing.
  * (c) Edit -> diagnostics in a fleet (a fleet edit, and a card edit the fleet depends on) in
  *     workspaces of 1,000, 10,000 and 20,000 card files: the curve should stay flat.
+ * (d) Where the open fleet's cards are (issue 28): in the same 20,000-file workspace, an open fleet
+ *     naming the cards of the first, the middle and the last files read, for a client that is
+ *     published to and for one that pulls (VS Code); beside the floor, a fresh process that lists,
+ *     reads and parses every file with the server's parser. And the folder of those 20,000 card files
+ *     moved out of the workspace (one Deleted event for the folder, as VS Code sends it) and back in
+ *     (one Created event): until the card list is empty, and full again.
  *
  * Figures are medians with min and max. Linux: RSS is read from /proc/<pid>/status.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
@@ -23,6 +29,9 @@ import { bigUnitFile, card } from './generate';
 import { median, type Row } from './util';
 import { CAPABILITIES, startServer, type Client } from '../test/protocol/harness';
 import { CLASS_NAMES } from '../server/src/core/rules/data';
+import fg from 'fast-glob';
+import { parseDocument, kindOfUri } from '../server/src/core/model/parse';
+import { ChunkCache } from '../server/src/core/model/chunks';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const WS_RUNS = Number(process.env.BENCH_WS_RUNS ?? 3);
@@ -311,10 +320,11 @@ async function workspaceRun(cards: number, fleets: number, edits: boolean): Prom
 
 export async function benchEditor(): Promise<Row[]> {
   const rows: Row[] = [];
-  // BENCH_PARTS=a (or b, c): only those parts; (c) at 20,000 files reuses the first run of (b).
-  const parts = process.env.BENCH_PARTS ?? 'abc';
+  // BENCH_PARTS=a (or b, c, d): only those parts; (c) at 20,000 files reuses the first run of (b).
+  const parts = process.env.BENCH_PARTS ?? 'abcd';
   if (parts.includes('a')) await coldOpen(rows);
   if (parts.includes('b') || parts.includes('c')) await workspaces(rows, parts.includes('b'), parts.includes('c'));
+  if (parts.includes('d')) await wherever(rows);
   rows.push({ name: 'load average at the end', medianMs: Number(load()), goal: '', unit: '' });
   return rows;
 }
@@ -438,5 +448,208 @@ function peerVersion(): string {
     return (JSON.parse(readFileSync(join(process.cwd(), 'node_modules', 'yaml-language-server', 'package.json'), 'utf8')) as { version: string }).version;
   } catch {
     return '';
+  }
+}
+
+const POS_RUNS = Number(process.env.BENCH_POS_RUNS ?? 3);
+const WHERE_CARDS = 20000;
+
+/** A fleet naming 8 cards of the files at `from` (the files are read in name order). */
+function whereFleet(from: number): string {
+  const out = ['name: Where Fleet', 'faction: Bench', 'points: 100000', 'objectives: 10', 'units:'];
+  for (let i = from; i < from + 8; i++) out.push(`  - unit: Bench ${CLASS_NAMES[4 + (i % 6)]} ${i}`);
+  return out.join('\n') + '\n';
+}
+
+interface WhereRun {
+  /** Server start -> the open fleet's diagnostics with every card resolved. */
+  resolved: number;
+  /** Server CPU by then. */
+  cpu: number;
+  /** RSS then, and at the scan's end; the peak. */
+  rss: number;
+  scanEnd: number;
+  rssEnd: number;
+  hwm: number;
+}
+
+/**
+ * One run: server start -> the open fleet resolved. A push client waits for the publication; a
+ * pulling one pulls as VS Code does, when the document opens and whenever the server asks it to
+ * pull again (workspace/diagnostic/refresh).
+ */
+async function whereRun(from: number, pull: boolean): Promise<WhereRun> {
+  const files = workspace(WHERE_CARDS, 500);
+  const rel = 'fleets/where.fleet.yaml';
+  files[rel] = whereFleet(from);
+  let t0 = 0;
+  const c = await startServer({ files, pull, before: () => (t0 = performance.now()) });
+  try {
+    const fleet = await c.open(rel, files[rel]);
+    const resolved = (ds: { code?: unknown }[]) => !ds.some((x) => x.code === 'FS-UNIT-UNKNOWN');
+    let at = 0;
+    let cpu = 0;
+    let rss = 0;
+    if (pull) {
+      for (;;) {
+        const seen = c.refreshes;
+        const r = await c.request<{ items: { code?: unknown }[] }>('textDocument/diagnostic', { textDocument: { uri: fleet } });
+        if (resolved(r.items)) {
+          at = performance.now() - t0;
+          break;
+        }
+        await c.waitFor('a refresh', () => c.refreshes > seen, 120000);
+      }
+    } else {
+      await c.diagnosticsWhere(fleet, 'the fleet resolved', resolved, 120000);
+      at = c.arrivals.get(fleet)!.at - t0;
+    }
+    cpu = cpuMs(c.child.pid);
+    rss = proc(c.child.pid, 'VmRSS');
+    await c.waitFor('scan end', () => ended(c), 120000);
+    const scanEnd = performance.now() - t0;
+    return { resolved: at, cpu, rss, scanEnd, rssEnd: proc(c.child.pid, 'VmRSS'), hwm: proc(c.child.pid, 'VmHWM') };
+  } finally {
+    await c.stop();
+  }
+}
+
+/** `node <bench bundle> --floor <dir>`: lists, reads and parses every card file under dir; prints the ms it took. */
+export function floorMain(dir: string): void {
+  const t0 = performance.now();
+  const list = fg.sync(['**/*.{unit,faction,fleet}.{yaml,yml}'], { cwd: dir, ignore: ['**/node_modules/**', '**/.git/**'], absolute: true, dot: false });
+  list.sort();
+  let problems = 0;
+  for (const f of list) {
+    const uri = pathToFileURL(f).toString();
+    // As the server reads a closed file: no parse cache kept.
+    const doc = parseDocument(uri, readFileSync(f, 'utf8'), kindOfUri(uri)!, new ChunkCache(false));
+    problems += doc?.problems.length ?? 0;
+  }
+  process.stdout.write(JSON.stringify({ ms: performance.now() - t0, files: list.length, problems }));
+}
+
+/** The floor: a fresh process (as a fresh server) lists, reads and parses the workspace's files; wall time from its spawn. */
+function floorRun(dir: string): { wall: number; inside: number; files: number } {
+  const t0 = performance.now();
+  const out = JSON.parse(execFileSync(process.execPath, [process.argv[1]!, '--floor', dir], { encoding: 'utf8', maxBuffer: 1 << 20 })) as {
+    ms: number;
+    files: number;
+  };
+  return { wall: performance.now() - t0, inside: out.ms, files: out.files };
+}
+
+async function wherever(rows: Row[]): Promise<void> {
+  const spots: [string, number][] = [
+    ['first', 0],
+    ['middle', WHERE_CARDS / 2],
+    ['last', WHERE_CARDS - 8],
+  ];
+  const runs = new Map<string, WhereRun[]>();
+  const floors: { wall: number; inside: number; files: number }[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'fabled-floor-ws-'));
+  const loadStart = load();
+  try {
+    const files = workspace(WHERE_CARDS, 500);
+    files['fleets/where.fleet.yaml'] = whereFleet(0);
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, rel)), { recursive: true });
+      writeFileSync(join(dir, rel), text);
+    }
+    // Interleaved, so that every case sees the same load.
+    for (let i = 0; i < POS_RUNS; i++) {
+      floors.push(floorRun(dir));
+      for (const pull of [false, true])
+        for (const [name, from] of spots) {
+          const key = `${name} ${pull ? 'pull' : 'push'}`;
+          runs.set(key, [...(runs.get(key) ?? []), await whereRun(from, pull)]);
+        }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const floor = median(floors.map((f) => f.wall));
+  rows.push({
+    name: `(d) floor: a fresh process lists, reads and parses all ${floors[0]!.files} files (the server's parser)`,
+    medianMs: floor,
+    goal: 'reference',
+    note: `${spread(floors.map((f) => f.wall))}; ${median(floors.map((f) => f.inside)).toFixed(0)} ms of it inside the process; load ${loadStart}`,
+  });
+  for (const pull of [false, true])
+    for (const [name] of spots) {
+      const rs = runs.get(`${name} ${pull ? 'pull' : 'push'}`)!;
+      const ms = rs.map((r) => r.resolved);
+      rows.push({
+        name: `(d) 20,000 card files: server start -> an open fleet naming the ${name} files' cards resolved, ${pull ? 'pulled (VS Code)' : 'published'}`,
+        medianMs: median(ms),
+        goal: '< 2000 ms, <= 1.5x the floor',
+        note: `${spread(ms)}; ${(median(ms) / floor).toFixed(2)}x the floor; server CPU by then ${median(rs.map((r) => r.cpu)).toFixed(0)} ms; RSS then ${median(rs.map((r) => r.rss)).toFixed(0)} MB, at the scan's end (${median(rs.map((r) => r.scanEnd)).toFixed(0)} ms) ${median(rs.map((r) => r.rssEnd)).toFixed(0)} MB, peak ${median(rs.map((r) => r.hwm)).toFixed(0)} MB`,
+      });
+    }
+  const moves: FolderMove[] = [];
+  for (let i = 0; i < POS_RUNS; i++) moves.push(await folderMove());
+  rows.push({
+    name: '(d) the folder of 20,000 card files moved out (one Deleted event) -> no card listed',
+    medianMs: median(moves.map((m) => m.out)),
+    goal: 'every card gone at once',
+    note: `${spread(moves.map((m) => m.out))}; server CPU ${median(moves.map((m) => m.outCpu)).toFixed(0)} ms`,
+  });
+  rows.push({
+    name: '(d) moved back in (one Created event) -> every card listed',
+    medianMs: median(moves.map((m) => m.in)),
+    goal: 'read as a scan',
+    note: `${spread(moves.map((m) => m.in))}; server CPU ${median(moves.map((m) => m.inCpu)).toFixed(0)} ms; RSS then ${median(moves.map((m) => m.rss)).toFixed(0)} MB, once idle ${median(moves.map((m) => m.settled)).toFixed(0)} MB`,
+  });
+  rows.push({ name: '(d) load average at the end of (d)', medianMs: Number(load()), goal: '', unit: '' });
+}
+
+interface FolderMove {
+  out: number;
+  outCpu: number;
+  in: number;
+  inCpu: number;
+  /** RSS when every card is listed again, and once the server is idle. */
+  rss: number;
+  settled: number;
+}
+
+/** The 20,000 card files' folder moved out of the workspace and back, each as one folder event. */
+export async function folderMove(): Promise<FolderMove> {
+  const files = workspace(WHERE_CARDS, 500);
+  const c = await startServer({ files });
+  const away = mkdtempSync(join(tmpdir(), 'fabled-away-'));
+  try {
+    await c.open('fleets/fleet-000.fleet.yaml', files['fleets/fleet-000.fleet.yaml']);
+    await c.waitFor('scan end', () => ended(c), 120000);
+    const count = async () => (await c.request<unknown[]>('fabledStar/listCards', {})).length;
+    await c.poll('every card listed', async () => (await count()) === WHERE_CARDS, 120000);
+    const folder = pathToFileURL(join(c.root, 'cards')).toString();
+    const move = async (from: string, to: string, type: number, want: number) => {
+      renameSync(from, to);
+      const cpu0 = cpuMs(c.child.pid);
+      const t0 = performance.now();
+      await c.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: folder, type }] });
+      await c.poll('the cards', async () => (await count()) === want, 120000);
+      return { ms: performance.now() - t0, cpu: cpuMs(c.child.pid) - cpu0 };
+    };
+    const out = await move(join(c.root, 'cards'), join(away, 'cards'), 3, 0);
+    const back = await move(join(away, 'cards'), join(c.root, 'cards'), 1, WHERE_CARDS);
+    const rss = proc(c.child.pid, 'VmRSS');
+    // Then as (b): RSS once it has not moved for 5 s (at most 90 s).
+    const s0 = performance.now();
+    let settled = rss;
+    let settledAt = s0;
+    while (performance.now() - settledAt < 5000 && performance.now() - s0 < 90000) {
+      await pause(500);
+      const now = proc(c.child.pid, 'VmRSS');
+      if (Math.abs(now - settled) > 1) {
+        settled = now;
+        settledAt = performance.now();
+      }
+    }
+    return { out: out.ms, outCpu: out.cpu, in: back.ms, inCpu: back.cpu, rss, settled };
+  } finally {
+    await c.stop();
+    rmSync(away, { recursive: true, force: true });
   }
 }

@@ -101,6 +101,36 @@ describe('incremental card index', () => {
     );
   });
 
+  it('files added in any order after their places are reserved answer as when added in order (a scan indexes the open fleet\u2019s cards first)', () => {
+    const docArb = fc.record({ faction: fc.constantFrom(...FACTIONS), names: fc.array(fc.constantFrom(...NAMES), { maxLength: 4 }), closed: fc.boolean() });
+    fc.assert(
+      fc.property(
+        fc
+          .array(docArb, { minLength: 1, maxLength: URIS.length })
+          .chain((docs) =>
+            fc.tuple(fc.constant(docs), fc.shuffledSubarray([...docs.keys()], { minLength: docs.length, maxLength: docs.length }), fc.nat(docs.length)),
+          ),
+        ([docs, order, already]) => {
+          const text = (i: number) => unitText(docs[i]!.faction, docs[i]!.names);
+          const uri = (i: number) => `file:///ws/u${i}.unit.yaml`;
+          const add = (w: Workspace, i: number) => w.set(uri(i), text(i), 'unit', docs[i]!.closed ? 'unlikely' : 'expected');
+          const inOrder = new Workspace();
+          docs.forEach((_, i) => add(inOrder, i));
+          const reserved = new Workspace();
+          // Some documents are in before the scan (open ones): they keep their earlier places.
+          for (let i = 0; i < already; i++) add(reserved, i);
+          reserved.reserveOrder([...docs.map((_, i) => uri(i)), 'file:///ws/never.unit.yaml']);
+          for (const i of order) add(reserved, i);
+          reserved.settleOrder();
+          assert.deepEqual(reserved.uris(), inOrder.uris());
+          assert.deepEqual(answers(reserved), answers(inOrder));
+          assert.equal(reserved.orderOf('file:///ws/never.unit.yaml'), undefined);
+        },
+      ),
+      { seed: 28, numRuns: 300 },
+    );
+  });
+
   it('bumps the cards version for card changes only (the points-estimate field is kept across fleet edits)', () => {
     const ws = new Workspace();
     ws.set(URIS[0]!, unitText('Consumed', ['Lance']));

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { Workspace } from '../../server/src/core/workspace';
 import { cardNameFilter } from '../../server/src/core/features/nameFilter';
 
-const WORDS = ['Lance', 'of', "O'Neil", 'Cruiser', '13', '1', 'a-b', 'x.y', '(old)', 'K', 'İ', '#2', 'C++'];
+const WORDS = ['Lance', 'of', "O'Neil", 'Cruiser', '13', '1', 'a-b', 'x.y', '(old)', 'K', 'İ', '#2', 'C++', 'Éclair', 'ΣΟΦΟΣ', '\u212Aelvin', 'Straße'];
 
 /** A name written as YAML in one of several styles, at the card's indent (4). */
 function written(name: string, style: number): string {
@@ -74,7 +74,14 @@ describe('the name filter of the first scan', () => {
     assert.equal(cardNameFilter(['kite'])!(text), true);
   });
 
-  it('takes every file when a name has letters a regular expression cannot fold', () => {
-    assert.equal(cardNameFilter(['Éclair']), undefined);
+  it('takes the files past ASCII for a name whose lower case is past ASCII, and passes over the others', () => {
+    const may = cardNameFilter(['Éclair', 'Bench Cruiser 1'])!;
+    assert.ok(may, 'a filter, so that those files go first (issue 28)');
+    assert.equal(may(unitText('ÉCLAIR', 0)), true);
+    assert.equal(may(unitText('Bench Cruiser 1', 0)), true);
+    assert.equal(may(unitText('Other', 0)), false);
+    // A Kelvin sign lower-cases to "k": the name is looked for as ASCII.
+    assert.equal(cardNameFilter(['\u212Aite'])!(unitText('KITE', 0)), true);
+    assert.equal(cardNameFilter(['\u212Aite'])!(unitText('Other', 0)), false);
   });
 });

@@ -102,6 +102,48 @@ describe('the first scan of a big workspace (stdio)', function () {
     }
   });
 
+  it('a pulling client (VS Code) is asked to pull again once the fleet\u2019s cards are in, before the scan ends, wherever they are', async () => {
+    const c = await startServer({ files: fs, pull: true });
+    try {
+      const fleet = await c.open('fleets/scan.fleet.yaml', fs['fleets/scan.fleet.yaml']);
+      const pulled = async () => (await c.request<{ items: { code?: unknown }[] }>('textDocument/diagnostic', { textDocument: { uri: fleet } })).items;
+      // Pulls as VS Code does: at open, then at each refresh the server asks for.
+      let items = await pulled();
+      while (items.some((d) => d.code === 'FS-UNIT-UNKNOWN')) {
+        const seen = c.refreshes;
+        await c.waitFor('a diagnostics refresh', () => c.refreshes > seen, 150000);
+        if (!ended(c)) items = await pulled();
+        else break;
+      }
+      assert.equal(ended(c), false, 'resolved before the scan ended (the fleet names the last file\u2019s card)');
+      assert.ok(!items.some((d) => d.code === 'FS-UNIT-UNKNOWN'), JSON.stringify(items));
+      await c.waitFor('the end of the scan', () => ended(c), 150000);
+    } finally {
+      await c.stop();
+    }
+  });
+
+  it('a fleet opened while the scan indexes: its cards are brought forward, and it resolves before the scan ends', async () => {
+    const c = await startServer({ files: fs });
+    try {
+      const indexing = () =>
+        progress(c).find((p) => {
+          const m = /^(\d+) of (\d+) files indexed/.exec(p.value.message ?? '');
+          // Any time in the first part of the indexing (reports come at most every 100 ms).
+          return m && Number(m[1]) > 0 && Number(m[1]) < Number(m[2]) * 0.6;
+        });
+      await c.waitFor('the scan indexing its first files', indexing, 150000);
+      const fleet = await c.open('fleets/scan.fleet.yaml', fs['fleets/scan.fleet.yaml']);
+      const seen = await follow(c, fleet);
+      const early = seen.find((s) => !s.diagnostics.includes('FS-UNIT-UNKNOWN'));
+      assert.ok(early, 'the fleet resolved');
+      assert.equal(early.ended, false, 'resolved before the scan ended');
+      assert.equal(seen.at(-1)!.diagnostics, early.diagnostics, 'what the whole workspace says after the scan');
+    } finally {
+      await c.stop();
+    }
+  });
+
   it('publishes nothing early for a fleet naming an unknown card (its suggestions read every card)', async () => {
     const c = await startServer({ files: fs });
     try {

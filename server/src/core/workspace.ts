@@ -236,7 +236,7 @@ export class Workspace {
   /** Each indexed card's place in its document. */
   private readonly place = new WeakMap<CardRef, number>();
   /** Each document's kind (asked for every document in turn: without parsing a closed file again). */
-  private readonly kinds = new Map<string, DocKind>();
+  private kinds = new Map<string, DocKind>();
   /** Derived values per document entry (a model, or a closed file's text): see `derivedOf`. */
   private readonly memos = new WeakMap<object, Map<Derivation<unknown>, unknown>>();
   /** Derivations made as each document is read (see `deriveOnRead`). */
@@ -366,10 +366,43 @@ export class Workspace {
     }
   }
 
+  /**
+   * Gives documents not here yet their places in document order now, in the order given, so that
+   * they take those places whatever order they are then added in (a scan indexes the files an open
+   * fleet names first; which of two same-named cards comes first must not depend on that). Call
+   * `settleOrder` once they are in.
+   */
+  reserveOrder(uris: Iterable<string>): void {
+    for (const uri of uris) if (!this.order.has(uri)) this.order.set(uri, this.nextOrder++);
+  }
+
+  /**
+   * After `reserveOrder`: forgets the places of documents that never came, and lists the documents
+   * (`uris`, `documents`, `allCards`, ...) in document order again.
+   */
+  settleOrder(): void {
+    for (const uri of this.order.keys()) if (!this.docs.has(uri)) this.order.delete(uri);
+    const at = (uri: string) => this.order.get(uri) ?? 0;
+    let last = -1;
+    let sorted = true;
+    for (const uri of this.docs.keys()) {
+      if (at(uri) < last) sorted = false;
+      last = at(uri);
+    }
+    if (sorted) return;
+    this.docs = new Map([...this.docs].sort((a, b) => at(a[0]) - at(b[0])));
+    this.kinds = new Map([...this.kinds].sort((a, b) => at(a[0]) - at(b[0])));
+  }
+
   /** A document's model (a closed card file's is parsed again when no longer in memory: see `kindOf`, `textOf`). */
   get(uri: string): FabledDocument | undefined {
     const entry = this.docs.get(uri);
     return entry instanceof LeanDoc ? entry.doc() : entry;
+  }
+
+  /** The (faction, card name) keys, normalised, under which a document's cards are indexed: without its model. */
+  cardKeys(uri: string): readonly (readonly [string, string])[] {
+    return this.contributedKeys.get(uri) ?? [];
   }
 
   /** A document's kind, without its model. */

@@ -123,6 +123,7 @@ export class Diagnostics {
   /** A document left the workspace: its diagnostics go too (push mode). */
   clear(uri: string): void {
     this.closedSent.delete(uri);
+    this.cache.delete(uri);
     if (!this.state.client.pull) void this.state.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 

@@ -1,33 +1,44 @@
 /**
  * The files the server knows: open documents coming and going, the card, faction and fleet files
  * of the workspace folders (listed at start and when folders change, capped by
- * `fabledStar.workspace.maxFiles`), and the client's file-watcher events. Each change goes into the
- * workspace index and to the scheduler.
+ * `fabledStar.workspace.maxFiles`), and the client's file-watcher events, for files and for whole
+ * folders (VS Code reports a folder created, copied, moved or deleted as one event for the folder).
+ * Each change goes into the workspace index and to the scheduler.
  */
 import { FileChangeType, type DidChangeWatchedFilesParams, type WorkspaceFolder, type WorkspaceFoldersChangeEvent } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import fg from 'fast-glob';
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
+import * as path from 'node:path';
 import { MAX_READ_BYTES, isInside, readCapped, readCappedSync, type ReadResult } from '../node/read';
 import { kindOfUri, LANGUAGE_IDS } from '../core/model/parse';
 import type { FabledDocument } from '../core/model/types';
-import type { ServerState } from './state';
+import type { ModelChange, ServerState } from './state';
 import type { DiagnosticsScheduler } from './scheduler';
 import type { Diagnostics } from './diagnostics';
-import { publishOpenFleets } from './early';
+import { openFleetFilter, openFleetKey, publishOpenFleets } from './early';
 
 export const FILE_GLOB = '**/*.{unit,faction,fleet}.{yaml,yml}';
+/**
+ * Every path, for its creation and deletion only: a folder moved, copied or deleted comes as one
+ * event for the folder, and a client only sends it when a registered glob matches the folder.
+ */
+export const FOLDER_GLOB = '**/*';
 const IGNORE = ['**/node_modules/**', '**/.git/**'];
+/** Folders the scan does not list (IGNORE, and hidden ones: fast-glob's `dot: false`). */
+const ignoredSegment = (s: string) => s === 'node_modules' || s.startsWith('.');
 
 export class Files {
   /** While the workspace folders are read, dependents are not tracked file by file: one re-validation follows. */
   private scanning = 0;
   /**
-   * Per running scan, the files loaded or forgotten since it read them (a watcher event, a closed
-   * buffer): the scan's older text is not indexed over theirs.
+   * The reads under way (scans, and single files' loads), each with what happened since it read
+   * (see Reading): its older text is not indexed over a newer one, nor after its file or folder went.
    */
-  private readonly touched = new Set<Set<string>>();
+  private readonly readings = new Set<Reading>();
+  /** Loads of single files under way (a scan may not publish early meanwhile: one may define a name). */
+  private loading = 0;
   /** The workspace folders' real paths (links resolved), for the folders they were computed from. */
   private roots: { key: string; paths: Promise<string[]> } | undefined;
 
@@ -113,9 +124,24 @@ export class Files {
    * one, not a link itself, a regular file, at most MAX_READ_BYTES read whatever `stat` says
    * (../node/read). A file whose folder is removed while it is read is dropped.
    */
-  async load(uri: string): Promise<void> {
-    for (const t of this.touched) t.add(uri);
-    this.apply(uri, await this.read(uri));
+  async load(uri: string, changes?: ModelChange[]): Promise<void> {
+    this.touch(uri);
+    const me: Reading = { touched: new Set(), gone: [] };
+    this.readings.add(me);
+    this.loading++;
+    try {
+      const read = await this.read(uri);
+      // A newer load of the file, or its deletion (or its folder's), came meanwhile: theirs counts.
+      if (!stale(me, uri)) this.apply(uri, read, false, changes);
+    } finally {
+      this.loading--;
+      this.readings.delete(me);
+    }
+  }
+
+  /** The file changed or went: a text of it read before is older than what the server knows now. */
+  private touch(uri: string): void {
+    for (const r of this.readings) r.touched.add(uri);
   }
 
   /** The reading half of `load`: the file's text, or what to do instead. */
@@ -137,10 +163,10 @@ export class Files {
   }
 
   /** The indexing half of `load`, run right after the read (the checks are made again: time has passed). */
-  private apply(uri: string, read: ReadOutcome, inFolder = false): void {
+  private apply(uri: string, read: ReadOutcome, inFolder = false, changes?: ModelChange[]): void {
     const { state } = this;
     if (read === 'skip') return;
-    if (read === 'forget') return this.forget(uri);
+    if (read === 'forget') return this.forget(uri, changes);
     const text = read.text;
     if (state.documents.get(uri)) return; // opened meanwhile: the editor's text wins
     if (!inFolder && !this.inFolders(uri)) return this.forget(uri); // its folder was removed meanwhile
@@ -156,36 +182,86 @@ export class Files {
     }
     state.disk.set(uri, TextDocument.create(uri, LANGUAGE_IDS[kind], 0, text));
     state.onDisk.add(uri);
-    if (after !== before && this.scanning === 0) state.onModelChange(uri, before, after);
+    if (after === before) return;
+    // Kept for the caller, which tells them all at once; during a scan, the re-validation after it tells.
+    if (changes) changes.push({ uri, before, after });
+    else if (this.scanning === 0) state.onModelChange(uri, before, after);
   }
 
-  /** A workspace file is gone (deleted, or its folder was removed). */
-  forget(uri: string): void {
-    for (const t of this.touched) t.add(uri);
+  /** A workspace file is gone (deleted, or its folder was removed). `changes`: kept there instead of told. */
+  forget(uri: string, changes?: ModelChange[]): void {
+    this.touch(uri);
     const { state } = this;
     state.onDisk.delete(uri);
     state.forgetSettings(uri);
     if (state.documents.get(uri)) return;
-    const before = state.ws.get(uri);
     state.disk.delete(uri);
-    if (before) {
-      state.ws.delete(uri);
-      this.diagnostics.clear(uri);
-      state.onModelChange(uri, before, undefined);
-    }
+    const kind = state.ws.kindOf(uri);
+    if (!kind) return;
+    // Many files at once (a folder gone): a closed card file is told by the keys its cards had in the
+    // index, not parsed again for its model (20,000 of them would be).
+    const gone = changes && kind === 'unit' ? { kind, keys: state.ws.cardKeys(uri) } : undefined;
+    const before = gone ? undefined : state.ws.get(uri);
+    state.ws.delete(uri);
+    this.diagnostics.clear(uri);
+    if (changes) changes.push({ uri, before, after: undefined, ...(gone ? { gone } : {}) });
+    else state.onModelChange(uri, before, undefined);
   }
 
   foldersChanged(e: WorkspaceFoldersChangeEvent): void {
     const { state } = this;
     state.folders = [...state.folders.filter((f) => !e.removed.some((r) => r.uri === f.uri)), ...e.added];
-    for (const r of e.removed) for (const uri of [...state.onDisk]) if (uri.startsWith(r.uri.endsWith('/') ? r.uri : r.uri + '/')) this.forget(uri);
+    this.forgetUnder(e.removed.map((r) => r.uri));
     void this.scan(e.added);
   }
 
+  /**
+   * Every file under the given folders (URIs) is gone: each card, faction and fleet file known
+   * there is forgotten at once, and reads under way drop what they read there.
+   */
+  forgetUnder(folders: readonly string[]): void {
+    const prefixes = new Set(folders.map((f) => (f.endsWith('/') ? f : f + '/')));
+    if (!prefixes.size) return;
+    for (const r of this.readings) r.gone.push(...prefixes);
+    const { state } = this;
+    const known = new Set([...state.onDisk, ...state.ws.uris(), ...state.disk.keys()]);
+    // Told at once: each file's dependents, and a points-estimate field that moved, are found once.
+    const changes: ModelChange[] = [];
+    for (const uri of known) {
+      // Each ancestor of the file, from the nearest: a lookup per level, not a loop over the folders.
+      for (let at = uri.lastIndexOf('/', uri.length - 2); at > 0; at = uri.lastIndexOf('/', at - 1)) {
+        if (!prefixes.has(uri.slice(0, at + 1))) continue;
+        this.forget(uri, changes);
+        break;
+      }
+    }
+    state.onModelsChange(changes);
+  }
+
+  /**
+   * The client's file events. A card file: read again, or forgotten. Any other path (the folder
+   * glob): created, it is read if it is a folder (a folder moved or copied in comes as one event);
+   * deleted, every file known under it is forgotten (a folder deleted or moved out). A rename is a
+   * deletion of the old path and a creation of the new one, in that order.
+   */
   watched(params: DidChangeWatchedFilesParams): void {
+    const seen = new Set<string>();
+    const gone: string[] = [];
+    const created: string[] = [];
     for (const ch of params.changes) {
       const uri = ch.uri;
-      if (!kindOfUri(uri)) continue;
+      // A card file matches both globs: one event each.
+      const key = `${ch.type} ${uri}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (ch.type === FileChangeType.Deleted) {
+        // Anything deleted may have been a folder of cards (even one named like a card file).
+        gone.push(uri);
+      }
+      if (!kindOfUri(uri)) {
+        if (ch.type === FileChangeType.Created) created.push(uri);
+        continue;
+      }
       if (this.state.documents.get(uri)) {
         // The editor's text wins while open; remember whether a file is there for when it closes.
         if (ch.type === FileChangeType.Deleted) this.state.onDisk.delete(uri);
@@ -193,8 +269,70 @@ export class Files {
         continue;
       }
       if (ch.type === FileChangeType.Deleted) this.forget(uri);
-      else void this.load(uri).then(() => this.scheduler.schedule(uri, 'dependent'));
+      else {
+        // Created then deleted in one batch: the deletion (handled above, in order) wins.
+        void this.load(uri).then(() => this.scheduler.schedule(uri, 'dependent'));
+      }
     }
+    // Deletions under folders first, then creations (a folder renamed: its old path, then its new one).
+    this.forgetUnder(gone);
+    for (const uri of created) void this.folderCreated(uri);
+  }
+
+  /** A path that is not a card file was created: if it is a folder in the workspace, its files are read. */
+  private async folderCreated(uri: string): Promise<void> {
+    let dir: string;
+    try {
+      const u = URI.parse(uri);
+      if (u.scheme !== 'file') return;
+      dir = u.fsPath;
+    } catch {
+      return;
+    }
+    const folder = this.folderOf(dir);
+    if (!folder) return;
+    // What the scan does not list (node_modules, hidden folders) is not read when it comes either.
+    if (path.relative(folder.root, dir).split(path.sep).some(ignoredSegment)) return;
+    const isDir = await stat(dir).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    if (!isDir) return;
+    const target = { folder: folder.folder, dir };
+    await this.scanTargets([target], false);
+    // A folder being copied in may still be filling when it is listed, and a client may report only
+    // the folder: listed once more a moment later, and what was not there then is read.
+    setTimeout(() => void this.settle(target), FOLDER_SETTLE_MS);
+  }
+
+  /** Reads the card files under a folder that the server does not know yet (see `folderCreated`). */
+  private async settle(target: Target): Promise<void> {
+    if (!this.hasFolder(target.folder)) return;
+    const max = Math.max(0, (await this.state.settingsFor(undefined)).workspace.maxFiles - this.state.onDisk.size);
+    const listed = await this.list([target], max);
+    const known = (f: string) => {
+      const uri = URI.file(f).toString();
+      return this.state.onDisk.has(uri) || !!this.state.documents.get(uri);
+    };
+    const files = listed[0]!.files.filter((f) => !known(f)).slice(0, max);
+    if (files.length) await this.loadEach([{ folder: target.folder, files }]);
+  }
+
+  /** The workspace folder a path is in (the innermost), with its path. */
+  private folderOf(p: string): { folder: WorkspaceFolder; root: string } | undefined {
+    let best: { folder: WorkspaceFolder; root: string } | undefined;
+    for (const folder of this.state.folders) {
+      let root: string;
+      try {
+        const u = URI.parse(folder.uri);
+        if (u.scheme !== 'file') continue;
+        root = u.fsPath;
+      } catch {
+        continue;
+      }
+      if (isInside(p, root) && (!best || root.length > best.root.length)) best = { folder, root };
+    }
+    return best;
   }
 
   /**
@@ -204,15 +342,162 @@ export class Files {
    * event loop, so that requests and open documents are served while a big workspace is read.
    */
   async scan(list: WorkspaceFolder[]): Promise<void> {
-    this.scanning++;
-    const progress = this.startProgress();
-    try {
-      await this.scanFolders(list, progress);
-    } finally {
-      this.scanning--;
-      progress.done();
+    const targets: Target[] = [];
+    for (const folder of list) {
+      try {
+        const u = URI.parse(folder.uri);
+        if (u.scheme === 'file') targets.push({ folder, dir: u.fsPath });
+      } catch {
+        // Not a URI: nothing to read.
+      }
     }
-    this.revalidateAll();
+    await this.scanTargets(targets, true);
+  }
+
+  /**
+   * Reads folders. `whole`: workspace folders (the first scan, folders added), shown as progress and
+   * followed by a re-validation of everything. Otherwise folders inside one (created, moved or copied
+   * in): up to SMALL_SCAN files are read as watcher events are, each one's dependents re-checked;
+   * more, as a whole scan.
+   */
+  private async scanTargets(targets: Target[], whole: boolean): Promise<void> {
+    let progress: ScanProgress | undefined;
+    const begin = () => {
+      this.scanning++;
+      progress = this.startProgress();
+    };
+    if (whole) begin();
+    try {
+      const maxFiles = (await this.state.settingsFor(undefined)).workspace.maxFiles;
+      const max = whole ? maxFiles : Math.max(0, maxFiles - this.state.onDisk.size);
+      const listed = await this.list(targets, max);
+      const loaded = listed.reduce((n, l) => n + l.files.length, 0);
+      if (!whole && loaded <= SMALL_SCAN) {
+        // Listed up to one past the cap, to know it was reached.
+        let left = max;
+        for (const l of listed) left -= (l.files = l.files.slice(0, Math.max(0, left))).length;
+        if (loaded > max) this.capped(maxFiles);
+        return await this.loadEach(listed);
+      }
+      if (!progress) begin();
+      await this.indexListed(listed, max, Math.min(max, loaded), progress!);
+      if (loaded > max) this.capped(maxFiles);
+    } finally {
+      if (progress) {
+        this.scanning--;
+        progress.done();
+      }
+    }
+    if (progress) this.revalidateAll();
+  }
+
+  private capped(maxFiles: number): void {
+    this.state.connection.console.warn(
+      `Read the first ${maxFiles} Fabled Star files of the workspace (fabledStar.workspace.maxFiles); the rest are not indexed.`,
+    );
+  }
+
+  /** A few files (a small folder moved in): each read as a watcher event's, in listed order. */
+  private async loadEach(listed: Listed[]): Promise<void> {
+    const uris = listed.flatMap((l) => l.files.map((f) => URI.file(f).toString())).filter((u) => !this.state.documents.get(u));
+    this.state.ws.reserveOrder(uris);
+    const changes: ModelChange[] = [];
+    try {
+      await Promise.all(uris.map((uri) => this.load(uri, changes).then(() => this.scheduler.schedule(uri, 'dependent'))));
+    } finally {
+      this.state.ws.settleOrder();
+    }
+    this.state.onModelsChange(changes);
+  }
+
+  /** The card files under each folder (sorted), up to `max` in all. */
+  private async list(targets: Target[], max: number): Promise<Listed[]> {
+    let loaded = 0;
+    const listed: Listed[] = [];
+    for (const { folder, dir } of targets) {
+      // Streamed, so that a folder far bigger than the cap (a home directory) stops being listed at the cap.
+      const files: string[] = [];
+      try {
+        const stream = fg.stream([FILE_GLOB], { cwd: dir, ignore: IGNORE, absolute: true, dot: false, followSymbolicLinks: false, suppressErrors: true });
+        for await (const f of stream) {
+          files.push(String(f));
+          if (loaded + files.length > max) break;
+        }
+      } catch (e) {
+        this.state.connection.console.warn(`Could not list ${dir}: ${String(e)}`);
+      }
+      files.sort();
+      listed.push({ folder, files });
+      loaded += files.length;
+    }
+    return listed;
+  }
+
+  /**
+   * Reads the listed files, then indexes them: first those that may define a card an open fleet
+   * names (../early), wherever they are, then the rest, in slices that yield to the event loop. The
+   * files keep the places in document order they would have had indexed in listed order.
+   */
+  private async indexListed(listed: Listed[], max: number, total: number, progress: ScanProgress): Promise<void> {
+    const { ws } = this.state;
+    const scan: Reading = { touched: new Set(), gone: [] };
+    this.readings.add(scan);
+    try {
+      const slices = await this.readFolders(listed, max, total, progress);
+      ws.reserveOrder(slices.flatMap((sl) => sl.uris));
+      let indexed = 0;
+      const index = (sl: ScanSlice, i: number) => {
+        const uri = sl.uris[i]!;
+        const read = sl.texts[i]!;
+        sl.texts[i] = 'skip';
+        indexed++;
+        if (!stale(scan, uri)) this.apply(uri, read, true);
+      };
+      // The open fleets' files first; again whenever another fleet opens while the rest are indexed.
+      let fleets: string | undefined;
+      const forward = async () => {
+        const now = openFleetKey(this.state);
+        if (now === fleets) return;
+        fleets = now;
+        const may = openFleetFilter(this.state);
+        if (!may) return;
+        const first: [ScanSlice, number][] = [];
+        for (const sl of slices) sl.texts.forEach((t, i) => typeof t === 'object' && may(t.text) && first.push([sl, i]));
+        for (let k = 0; k < first.length; k += SCAN_SLICE) {
+          await new Promise<void>((r) => setImmediate(r));
+          for (const [sl, i] of first.slice(k, k + SCAN_SLICE)) if (this.hasFolder(sl.folder) && sl.texts[i] !== 'skip') index(sl, i);
+          progress.report('indexed', indexed, total);
+        }
+        this.openFleetsReady();
+      };
+      await forward();
+      for (const sl of slices) {
+        await new Promise<void>((r) => setImmediate(r));
+        // The folder may have been removed since it was read: none of its files are indexed.
+        if (!this.hasFolder(sl.folder)) continue;
+        for (let i = 0; i < sl.uris.length; i++) if (sl.texts[i] !== 'skip') index(sl, i);
+        progress.report('indexed', indexed, total);
+        await forward();
+      }
+    } finally {
+      this.readings.delete(scan);
+      ws.settleOrder();
+    }
+  }
+
+  private hasFolder(folder: WorkspaceFolder): boolean {
+    return this.state.folders.some((x) => x.uri === folder.uri);
+  }
+
+  /**
+   * Every file that may define an open fleet's cards is indexed: the fleets are published if that is
+   * what the whole workspace will say and nothing else is being read (push), a pulling client is
+   * asked to pull again, and hints and lenses are asked for again.
+   */
+  private openFleetsReady(): void {
+    if (this.scanning === 1 && this.loading === 0) publishOpenFleets(this.state, this.diagnostics);
+    if (this.state.client.pull) this.scheduler.requestRefresh();
+    this.scheduler.refreshViews();
   }
 
   revalidateAll(): void {
@@ -259,7 +544,7 @@ export class Files {
    * Reads the listed files (up to `max`) in slices that yield to the event loop; the texts are
    * indexed afterwards, in slices of SCAN_SLICE (parsing is most of the work).
    */
-  private async readFolders(listed: { folder: WorkspaceFolder; files: string[] }[], max: number, total: number, progress: ScanProgress): Promise<ScanSlice[]> {
+  private async readFolders(listed: Listed[], max: number, total: number, progress: ScanProgress): Promise<ScanSlice[]> {
     const out: ScanSlice[] = [];
     let read = 0;
     for (const { folder, files } of listed) {
@@ -267,7 +552,7 @@ export class Files {
         const within = await this.folderPaths().real;
         // The folder may be removed while it is read: stop, and read none of the rest. Checked once
         // per slice: the slice is read in this turn of the event loop.
-        if (!this.state.folders.some((x) => x.uri === folder.uri)) break;
+        if (!this.hasFolder(folder)) break;
         const paths = files.slice(at, Math.min(at + READ_SLICE, at + max - read));
         const uris = paths.map((f) => URI.file(f).toString());
         // Read synchronously (small files read faster without a trip through the thread pool for
@@ -285,67 +570,35 @@ export class Files {
     }
     return out;
   }
-
-  private async scanFolders(list: WorkspaceFolder[], progress: ScanProgress): Promise<void> {
-    const { connection } = this.state;
-    const max = (await this.state.settingsFor(undefined)).workspace.maxFiles;
-    let loaded = 0;
-    const listed: { folder: WorkspaceFolder; files: string[] }[] = [];
-    for (const folder of list) {
-      let root: string;
-      try {
-        const u = URI.parse(folder.uri);
-        if (u.scheme !== 'file') continue;
-        root = u.fsPath;
-      } catch {
-        continue;
-      }
-      // Streamed, so that a folder far bigger than the cap (a home directory) stops being listed at the cap.
-      const files: string[] = [];
-      try {
-        const stream = fg.stream([FILE_GLOB], { cwd: root, ignore: IGNORE, absolute: true, dot: false, followSymbolicLinks: false, suppressErrors: true });
-        for await (const f of stream) {
-          files.push(String(f));
-          if (loaded + files.length > max) break;
-        }
-      } catch (e) {
-        connection.console.warn(`Could not list ${root}: ${String(e)}`);
-      }
-      files.sort();
-      listed.push({ folder, files });
-      loaded += files.length;
-    }
-    const total = Math.min(max, loaded);
-    const touched = new Set<string>();
-    this.touched.add(touched);
-    try {
-      const slices = await this.readFolders(listed, max, total, progress);
-      // The first scan of a workspace (nothing but open documents indexed yet): the open fleets'
-      // diagnostics from the files that can define their cards, before the rest are parsed.
-      if (this.state.ws.uris().every((u) => this.state.documents.get(u))) {
-        const read: { uri: string; text: string }[] = [];
-        for (const { uris, texts } of slices) uris.forEach((uri, i) => typeof texts[i] === 'object' && read.push({ uri, text: texts[i].text }));
-        publishOpenFleets(this.state, read);
-      }
-      let indexed = 0;
-      for (const { folder, uris, texts } of slices) {
-        await new Promise<void>((r) => setImmediate(r));
-        indexed += uris.length;
-        // The folder may have been removed since it was read: none of its files are indexed.
-        if (!this.state.folders.some((x) => x.uri === folder.uri)) continue;
-        // Indexed in order (the order decides which of two same-named cards comes first).
-        for (let i = 0; i < uris.length; i++) if (!touched.has(uris[i]!)) this.apply(uris[i]!, texts[i]!, true);
-        progress.report('indexed', indexed, total);
-      }
-    } finally {
-      this.touched.delete(touched);
-    }
-    if (loaded > max)
-      connection.console.warn(`Read the first ${max} Fabled Star files of the workspace (fabledStar.workspace.maxFiles); the rest are not indexed.`);
-  }
 }
 
 type ReadOutcome = { text: string } | 'skip' | 'forget';
+
+/**
+ * A read under way (a scan, or one file's load), and what happened since it read: the files loaded
+ * or forgotten (a watcher event, a closed buffer) and the folders deleted (URI prefixes ending in
+ * '/'). Its older text is not indexed over theirs.
+ */
+interface Reading {
+  touched: Set<string>;
+  gone: string[];
+}
+
+function stale(r: Reading, uri: string): boolean {
+  return r.touched.has(uri) || r.gone.some((p) => uri.startsWith(p));
+}
+
+/** A workspace folder, or a folder inside one, to read. */
+interface Target {
+  folder: WorkspaceFolder;
+  dir: string;
+}
+
+/** The card files listed under a target. */
+interface Listed {
+  folder: WorkspaceFolder;
+  files: string[];
+}
 
 /** Files of one folder read by a scan, to be indexed together. */
 interface ScanSlice {
@@ -363,5 +616,9 @@ interface ScanProgress {
 export const SCAN_SLICE = 32;
 /** Files read at once during a scan (reading a small file costs far less than parsing it). */
 const READ_SLICE = 256;
+/** A folder moved in with at most this many card files is read file by file (each one's dependents re-checked), not scanned. */
+export const SMALL_SCAN = 256;
+/** A folder created is listed again this long after (ms), for the files copied into it meanwhile. */
+const FOLDER_SETTLE_MS = 1000;
 /** At most one progress report this often (ms). */
 const PROGRESS_MS = 100;

@@ -2,11 +2,11 @@
  * The language server's life cycle: initialize, the workspace folders and watched files, settings
  * changes, and the parts wired together (state, files, scheduler, diagnostics, the handler table).
  */
-import { DidChangeWatchedFilesNotification, type Connection, type InitializeResult } from 'vscode-languageserver/node';
-import { dependents } from '../core/features/workspaceQueries';
+import { DidChangeWatchedFilesNotification, WatchKind, type Connection, type InitializeResult } from 'vscode-languageserver/node';
+import { dependentsOf, namesAndFactions } from '../core/features/workspaceQueries';
 import { serverCapabilities } from './capabilities';
 import { Diagnostics } from './diagnostics';
-import { FILE_GLOB, Files } from './files';
+import { FILE_GLOB, FOLDER_GLOB, Files } from './files';
 import { registerHandlers } from './handlers';
 import { DiagnosticsScheduler, systemClock, type Clock } from './scheduler';
 import { ServerState } from './state';
@@ -32,15 +32,30 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     clock,
   );
   const files = new Files(state, scheduler, diagnostics);
-  state.onModelChange = (uri, before, after) => {
-    const doc = before ?? after;
-    const cards = !!doc && doc.kind !== 'fleet';
-    const deps = new Set(dependents(state.ws, uri, before, after));
+  state.onModelsChange = (changes) => {
+    if (!changes.length) return;
+    const changed = new Set(changes.map((c) => c.uri));
+    // Every change's card names and factions, for one walk of the fleets (a folder gone is thousands).
+    const names = new Set<string>();
+    const factions = new Set<string>();
+    let cards = false;
+    for (const { before, after, gone } of changes) {
+      const kind = gone?.kind ?? (before ?? after)?.kind;
+      if (kind && kind !== 'fleet') cards = true;
+      if (gone)
+        for (const [f, n] of gone.keys) {
+          factions.add(f);
+          names.add(n);
+        }
+      namesAndFactions(before, names, factions);
+      namesAndFactions(after, names, factions);
+    }
+    const deps = new Set(dependentsOf(state.ws, names, factions, changed));
     // A new reference field for the points estimate moves every card's note, in every file.
-    if (cards && diagnostics.fieldMoved()) for (const u of state.ws.uris()) if (u !== uri && state.ws.kindOf(u) !== 'fleet') deps.add(u);
+    if (cards && diagnostics.fieldMoved()) for (const u of state.ws.uris()) if (!changed.has(u) && state.ws.kindOf(u) !== 'fleet') deps.add(u);
     // Open documents first: in a big workspace the closed files of a faction can number thousands.
     const open = [...deps].filter((d) => state.documents.get(d));
-    scheduler.changed(uri, open.length ? new Set([...open, ...deps]) : deps, cards);
+    scheduler.changed(changes[0]!.uri, open.length ? new Set([...open, ...deps]) : deps, cards);
   };
   const readEstimateSetting = () =>
     void state.settingsFor(undefined).then((s) => {
@@ -55,7 +70,10 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
   connection.onInitialized(() => {
     state.initialised = true;
     if (state.client.watchRegistration) {
-      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: FILE_GLOB }] }).catch(() => undefined);
+      // Card files, and any path created or deleted: a folder moved, copied or deleted is one event
+      // for the folder, sent only when a glob matches the folder's own path (../files watched()).
+      const watchers = [{ globPattern: FILE_GLOB }, { globPattern: FOLDER_GLOB, kind: WatchKind.Create | WatchKind.Delete }];
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers }).catch(() => undefined);
     }
     if (state.client.workspaceFolders) connection.workspace.onDidChangeWorkspaceFolders((e) => files.foldersChanged(e));
     void files.scan(state.folders);

@@ -17,6 +17,18 @@ import { clientFeatures, type ClientFeatures } from './capabilities';
 /** Resources whose settings are kept: far more than the files open at once. */
 export const SETTINGS_CACHE_MAX = 256;
 
+/** A document's model before and after a change (undefined: not there). */
+export interface ModelChange {
+  uri: string;
+  before: FabledDocument | undefined;
+  after: FabledDocument | undefined;
+  /**
+   * A closed card file gone, told without its model (`before` undefined: a closed file would be
+   * parsed again for it): its kind, and the (faction, name) keys its cards had in the index.
+   */
+  gone?: { kind: DocKind; keys: readonly (readonly [string, string])[] };
+}
+
 export class ServerState {
   /** The workspace's cards; a faction it has no card of resolves to the bundled example cards. */
   readonly ws = exampleFallback(new Workspace());
@@ -32,7 +44,10 @@ export class ServerState {
    * Told when a document's model changes, with the model before and after (the wiring validates
    * the documents that depend on it).
    */
-  onModelChange: (uri: string, before: FabledDocument | undefined, after: FabledDocument | undefined) => void = () => undefined;
+  onModelChange: (uri: string, before: FabledDocument | undefined, after: FabledDocument | undefined) => void = (uri, before, after) =>
+    this.onModelsChange([{ uri, before, after }]);
+  /** Told of many changes at once (a folder of files gone or come): their dependents are found once. */
+  onModelsChange: (changes: readonly ModelChange[]) => void = () => undefined;
 
   private globalSettings: Settings = resolveSettings(undefined);
   /**

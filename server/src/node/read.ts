@@ -61,14 +61,18 @@ export function isInside(p: string, dir: string): boolean {
 }
 
 function decode(chunks: Buffer[], total: number): string {
-  return Buffer.concat(chunks, total).toString('utf8');
+  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, total).toString('utf8');
 }
+
+/** The sync reads' first chunk: one at a time, so one buffer serves them all (decoded before the next). */
+const SCRATCH = Buffer.allocUnsafe(CHUNK);
 
 /** One step of a read on the disk: what `capped` asks for, and the sync and async runners do. */
 type Step =
   | { op: 'isLink'; path: string }
   | { op: 'realpath'; path: string }
   | { op: 'open'; path: string; flags: number }
+  /** fstat on the open file: whether it is a regular file, and the size it says. */
   | { op: 'isFile' }
   | { op: 'read'; buf: Buffer }
   | { op: 'close' };
@@ -77,7 +81,7 @@ type Step =
  * The read, written once: it yields each step on the disk and gets back the step's answer (or its
  * error, thrown in); `readCappedSync` and `readCapped` run it with blocking or promised calls.
  */
-function* capped(file: string, opts: ReadOptions): Generator<Step, ReadResult, unknown> {
+function* capped(file: string, opts: ReadOptions, scratch?: Buffer): Generator<Step, ReadResult, unknown> {
   let target = file;
   let flags = FLAGS;
   if (opts.within) {
@@ -103,17 +107,22 @@ function* capped(file: string, opts: ReadOptions): Generator<Step, ReadResult, u
     return errorResult(e);
   }
   try {
-    if (!(yield { op: 'isFile' })) return { ok: false, reason: 'not-regular', message: 'not a regular file' };
+    const info = (yield { op: 'isFile' }) as { file: boolean; size: number };
+    if (!info.file) return { ok: false, reason: 'not-regular', message: 'not a regular file' };
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      // Whole chunks: procfs files such as pagemap refuse reads of other sizes (EINVAL).
-      const buf = Buffer.allocUnsafe(CHUNK);
+      // Whole chunks: procfs files such as pagemap refuse reads of other sizes (EINVAL). The first
+      // into the caller's scratch buffer if it lends one (a scan reads 20,000 small files).
+      const buf = total === 0 && scratch ? scratch : Buffer.allocUnsafe(CHUNK);
       const n = (yield { op: 'read', buf }) as number;
       if (n === 0) break;
       chunks.push(n === buf.length ? buf : buf.subarray(0, n));
       total += n;
       if (total > opts.maxBytes) return { ok: false, reason: 'too-large', bytes: total };
+      // All the size fstat gave, in a short read: the end, without the read that would return 0.
+      // (Not a cap: a file that says 0 or the wrong size, as procfs and sysfs do, is read to its end.)
+      if (info.size > 0 && total === info.size && n < buf.length) break;
     }
     return { ok: true, text: decode(chunks, total) };
   } catch (e) {
@@ -143,15 +152,17 @@ export function readCappedSync(file: string, opts: ReadOptions): ReadResult {
       case 'open':
         fd = fs.openSync(step.path, step.flags);
         return undefined;
-      case 'isFile':
-        return fs.fstatSync(fd).isFile();
+      case 'isFile': {
+        const st = fs.fstatSync(fd);
+        return { file: st.isFile(), size: st.size };
+      }
       case 'read':
         return fs.readSync(fd, step.buf, 0, step.buf.length, null);
       case 'close':
         return fs.closeSync(fd);
     }
   };
-  const steps = capped(file, opts);
+  const steps = capped(file, opts, SCRATCH);
   let next = steps.next();
   while (!next.done) {
     const step = next.value;
@@ -178,8 +189,10 @@ export async function readCapped(file: string, opts: ReadOptions): Promise<ReadR
       case 'open':
         handle = await fsp.open(step.path, step.flags);
         return undefined;
-      case 'isFile':
-        return (await handle!.stat()).isFile();
+      case 'isFile': {
+        const st = await handle!.stat();
+        return { file: st.isFile(), size: st.size };
+      }
       case 'read':
         return (await handle!.read(step.buf, 0, step.buf.length, null)).bytesRead;
       case 'close':

@@ -10,7 +10,8 @@ import { fleetTotals } from '../fleetPoints';
 
 const norm = (s: string) => s.trim().toLowerCase();
 
-function namesAndFactions(doc: FabledDocument | undefined, names: Set<string>, factions: Set<string>): void {
+/** Adds the card names and the faction (normalised) of a card or faction file to the sets. */
+export function namesAndFactions(doc: FabledDocument | undefined, names: Set<string>, factions: Set<string>): void {
   if (!doc || doc.kind === 'fleet') return;
   if (doc.faction.value) factions.add(norm(doc.faction.value));
   for (const c of cardsOf(doc)) if (c.name.value) names.add(norm(c.name.value));
@@ -31,10 +32,19 @@ export function dependents(ws: Workspace, uri: string, before: FabledDocument | 
   const factions = new Set<string>();
   namesAndFactions(before, names, factions);
   namesAndFactions(after, names, factions);
+  return dependentsOf(ws, names, factions, new Set([uri]));
+}
+
+/**
+ * `dependents` of changes to card and faction files whose card names and factions (normalised)
+ * are given, other than the changed files themselves: for many files at once (a folder gone), one
+ * walk of the fleets.
+ */
+export function dependentsOf(ws: Workspace, names: ReadonlySet<string>, factions: ReadonlySet<string>, changed: ReadonlySet<string>): string[] {
   if (names.size === 0 && factions.size === 0) return [];
   const out = new Set<string>();
   for (const d of ws.fleets()) {
-    if (d.uri === uri) continue;
+    if (changed.has(d.uri)) continue;
     const f = d.faction.value !== undefined ? norm(d.faction.value) : undefined;
     const uses = (d.units?.items ?? []).some(
       (e) => (e.unit.value && names.has(norm(e.unit.value))) || (e.embark?.items ?? []).some((x) => x.value && names.has(norm(x.value))),
@@ -46,7 +56,7 @@ export function dependents(ws: Workspace, uri: string, before: FabledDocument | 
   if (before?.kind === 'faction' || after?.kind === 'faction')
     for (const d of ws.factionDocuments()) if (d.uri !== uri && d.faction.value !== undefined && factions.has(norm(d.faction.value))) out.add(d.uri);
   // The index holds the other documents' cards as they are now; this document's are excluded.
-  for (const f of factions) for (const n of names) for (const r of ws.findCards(n, f)) if (r.uri !== uri) out.add(r.uri);
+  for (const f of factions) for (const n of names) for (const r of ws.findCards(n, f)) if (!changed.has(r.uri)) out.add(r.uri);
   return [...out];
 }
 
