@@ -32,15 +32,15 @@ export function dependents(ws: Workspace, uri: string, before: FabledDocument | 
   const factions = new Set<string>();
   namesAndFactions(before, names, factions);
   namesAndFactions(after, names, factions);
-  return dependentsOf(ws, names, factions, new Set([uri]));
+  return dependentsOf(ws, names, factions, new Set([uri]), before?.kind === 'faction' || after?.kind === 'faction');
 }
 
 /**
  * `dependents` of changes to card and faction files whose card names and factions (normalised)
  * are given, other than the changed files themselves: for many files at once (a folder gone), one
- * walk of the fleets.
+ * walk of the fleets. `boards`: a Command Board is among the changes (by default assumed, for a folder).
  */
-export function dependentsOf(ws: Workspace, names: ReadonlySet<string>, factions: ReadonlySet<string>, changed: ReadonlySet<string>): string[] {
+export function dependentsOf(ws: Workspace, names: ReadonlySet<string>, factions: ReadonlySet<string>, changed: ReadonlySet<string>, boards = true): string[] {
   if (names.size === 0 && factions.size === 0) return [];
   const out = new Set<string>();
   for (const d of ws.fleets()) {
@@ -53,8 +53,8 @@ export function dependentsOf(ws: Workspace, names: ReadonlySet<string>, factions
     if (uses || (f !== undefined && (factions.has(f) || ws.cardsOf(f).length === 0))) out.add(d.uri);
   }
   // A faction has one Command Board: the other boards of either version's faction say whether there are two.
-  if (before?.kind === 'faction' || after?.kind === 'faction')
-    for (const d of ws.factionDocuments()) if (d.uri !== uri && d.faction.value !== undefined && factions.has(norm(d.faction.value))) out.add(d.uri);
+  if (boards)
+    for (const d of ws.factionDocuments()) if (!changed.has(d.uri) && d.faction.value !== undefined && factions.has(norm(d.faction.value))) out.add(d.uri);
   // The index holds the other documents' cards as they are now; this document's are excluded.
   for (const f of factions) for (const n of names) for (const r of ws.findCards(n, f)) if (!changed.has(r.uri)) out.add(r.uri);
   return [...out];
