@@ -44,6 +44,12 @@ export const KERNEL_WORK_LIMIT = 4e7;
  * saying so.
  */
 export const SAMPLING_WORK_LIMIT = 1e8;
+/**
+ * Trials are played in chunks of this many (whatever the number of threads): the exact kernels'
+ * work is counted per chunk, as if each chunk had an engine of its own, so that a run split over
+ * threads in whole chunks (sim/chunked.ts) falls back to dice exactly when one run would.
+ */
+export const CHUNK_TRIALS = 1000;
 /** A sampled Fire action costs this many ops per unit of `sampleCost` (binomial draws are dear). */
 const DICE_FIRE_WEIGHT = 3;
 
@@ -170,6 +176,9 @@ export interface DuelKernel {
   cdf: Float64Array;
   expectedHull: number;
   expectedBasesLost: number;
+  /** The exact volley's work to compute it, and the chunk that last paid for it (see `Engine.newChunk`). */
+  cost?: number;
+  chunk?: number;
 }
 
 /** A card as the engine sees it (units of the same card share one). */
@@ -309,6 +318,16 @@ class Engine {
   /** Global index of the first unit of side 1. */
   readonly offset: number;
   ops = 0;
+  /**
+   * The work budget inside a trial: a trial that takes `ops` past it stops at the next activation
+   * and is not counted (`overBudget` says why it stopped), so that no one trial can run for minutes.
+   */
+  stopAt = Infinity;
+  overBudget = false;
+  /** The chunk of trials being played (kernels are paid for once per chunk). */
+  private chunk = 0;
+  /** What a trial that goes past its budget must give back (see playTrial). */
+  readonly snapshot: Tally & { alive: Float64Array };
   /** Counters of the current run (reset with the totals). */
   tally!: Tally;
 
@@ -382,6 +401,28 @@ class Engine {
     this.slotState = new Float64Array(this.n * this.n * 2).fill(-1);
     this.slotKernel = new Array<DuelKernel | undefined>(this.n * this.n * 2).fill(undefined);
     this.credit = new Float64Array(this.n);
+    const z = () => new Float64Array(this.n);
+    this.snapshot = { fired: z(), boarded: z(), rammed: z(), aim: z(), shields: z(), brace: z(), alive: new Float64Array(this.n * setup.rounds) };
+  }
+
+  /**
+   * Starts a chunk of trials: the exact kernels' work is counted afresh, each kernel paid for at
+   * its first use in the chunk, and the caches built on kernels (decisions, Aim and protection
+   * values) start empty so that they lead to those first uses again. The kernels stay. So whether
+   * a chunk runs out of kernel work depends on its own trials only, not on what the engine met
+   * before (the choices themselves never depend on that: see \`lanes\`). Sampling work (\`ops\`)
+   * never depends on the caches, so it is the trials' own too.
+   */
+  newChunk(): void {
+    this.chunk++;
+    this.budget.ops = 0;
+    this.budget.limit = KERNEL_WORK_LIMIT;
+    this.decisions = new Map();
+    this.protects = new Map();
+    this.aims = new Map();
+    this.slotPk.fill(-1);
+    this.slotState.fill(-1);
+    this.slotKernel.fill(undefined);
   }
 
   /** Distance between two units on the table. */
@@ -431,7 +472,6 @@ class Engine {
     // Cover is per unit, so it is part of the key.
     const pk = this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + (this.units[tgt]!.cover ? 1 : 0);
     const stateKey = hull * tt.stride + sh;
-    this.ops += 1;
     // The last kernel of this shooter at this target (unaimed, aimed): a unit's state changes only
     // when it is hit, so most lookups end here without touching the maps.
     const slot = (f * this.n + tgt) * 2 + (aim === undefined ? 0 : 1);
@@ -441,11 +481,18 @@ class Engine {
     if (!byState) byPair.set(pk, (byState = new Map()));
     const hit = byState.get(stateKey);
     if (hit) {
+      // Computed in an earlier chunk: this chunk pays for it as a fresh engine would.
+      if (hit.chunk !== this.chunk) {
+        hit.chunk = this.chunk;
+        this.budget.ops += hit.cost ?? 0;
+        if (this.budget.ops > this.budget.limit) return undefined;
+      }
       this.slotPk[slot] = pk;
       this.slotState[slot] = stateKey;
       this.slotKernel[slot] = hit;
       return hit;
     }
+    const paid = this.budget.ops;
     const ex = exactVolley(this.plan(f, tgt, ri, attBases, aim, braced), new Map([[stateKey, 1]]), tt.stride, this.budget);
     if (!ex) return undefined;
     const n = ex.dist.size;
@@ -467,7 +514,7 @@ class Engine {
       expectedBasesLost += p * (b0 - basesOf(h, tt.p.hp));
       i++;
     }
-    const kern = { keys, probs, cdf, expectedHull, expectedBasesLost };
+    const kern: DuelKernel = { keys, probs, cdf, expectedHull, expectedBasesLost, cost: this.budget.ops - paid, chunk: this.chunk };
     byState.set(stateKey, kern);
     this.slotPk[slot] = pk;
     this.slotState[slot] = stateKey;
@@ -514,7 +561,6 @@ class Engine {
       [eb, ri, this.units[u]!.cover ? 1 : 0, sh, hull, this.typeOf[e]!, this.typeOf[u]!],
       [et.p.bases + 1, et.reaches.length, 2, ut.stride, ut.fullHull + 1, T, T],
     );
-    this.ops += 1;
     const hit = this.protects.get(key);
     if (hit) return hit;
     const plain = this.kernel(e, u, ri, eb, undefined, sh, hull, false)?.expectedHull;
@@ -554,7 +600,6 @@ class Engine {
       [myBases, ri, this.units[tgt]!.cover ? 1 : 0, fbr ? 1 : 0, fsh, fhull, this.typeOf[u]!, this.typeOf[tgt]!],
       [ut.p.bases + 1, ut.reaches.length, 2, 2, tt.stride, tt.fullHull + 1, T, T],
     );
-    this.ops += 1;
     const hit = this.aims.get(key);
     if (hit) return hit;
     const foeBases = basesOf(fhull, tt.p.hp);
@@ -743,7 +788,19 @@ export interface BattleOutcome {
   ops: number;
 }
 
-function emptyTotals(n: number, rounds: number): BattleTotals {
+/** What one chunk of trials gave (`BattleRun.runChunk`). */
+export interface ChunkOutcome {
+  totals: BattleTotals;
+  /** Sampling work done. */
+  ops: number;
+  /** Stopped by the work limit (the trial that went past it is not counted). */
+  cut: boolean;
+  /** The exact kernels ran out of work: the whole run must be played in dice mode. */
+  fallback: boolean;
+  mode: 'kernel' | 'dice';
+}
+
+export function emptyTotals(n: number, rounds: number): BattleTotals {
   const z = () => new Float64Array(n);
   return {
     trials: 0,
@@ -855,11 +912,21 @@ export class BattleRun {
         this.cut = true;
         break;
       }
+      if (this.totals.trials % CHUNK_TRIALS === 0) e.newChunk();
       if (this.lane) this.dice.rng = this.lane();
-      const ok = runTrial(e, this.totals, this.setup.rounds, this.dice);
+      e.stopAt = this.workLimit;
+      const ok = playTrial(e, this.totals, this.setup.rounds, this.dice);
+      if (!ok && e.overBudget) {
+        // Past the work limit inside a trial: that trial is not counted.
+        this.stopped = true;
+        this.cut = true;
+        break;
+      }
       if (!ok) {
-        // The exact kernels ran out of work: start again, rolling every Fire action.
+        // The exact kernels ran out of work: start again, rolling every Fire action, with the work
+        // counted afresh (as a run split into chunks does, see sim/chunked.ts).
         e.mode = 'dice';
+        e.ops = 0;
         this.totals = emptyTotals(e.n, this.setup.rounds);
         e.tally = this.totals.tally;
         this.dice = new Dice(this.source.clone());
@@ -867,6 +934,42 @@ export class BattleRun {
       }
     }
     return this.stopped;
+  }
+
+  /**
+   * Plays one chunk of trials apart from this run's own totals (sim/chunked.ts spreads chunks over
+   * threads): `count` trials, trial i rolling from \`start\` jumped i times (as trial c + i of the
+   * whole run does when \`start\` is the seed's generator jumped c times), in dice mode with \`dice\`,
+   * its work counted from 0 and stopped at \`workLimit\` as \`step\` stops. The engine's kernels
+   * stay between chunks; what the chunk gives depends only on its own trials.
+   */
+  runChunk(start: RandomGenerator, count: number, o: { dice?: boolean; workLimit?: number } = {}): ChunkOutcome {
+    const e = this.e;
+    if (o.dice) e.mode = 'dice';
+    const mode = e.mode;
+    e.newChunk();
+    e.ops = 0;
+    const totals = emptyTotals(e.n, this.setup.rounds);
+    const lane = lanes(start);
+    const dice = new Dice(start.clone());
+    const limit = o.workLimit ?? this.workLimit;
+    let cut = false;
+    let fallback = false;
+    for (let i = 0; i < count; i++) {
+      if (e.ops >= limit) {
+        cut = true;
+        break;
+      }
+      if (lane) dice.rng = lane();
+      e.stopAt = limit;
+      if (!playTrial(e, totals, this.setup.rounds, dice)) {
+        if (e.overBudget) cut = true;
+        else fallback = true;
+        break;
+      }
+    }
+    e.tally = this.totals.tally;
+    return { totals, ops: e.ops, cut, fallback, mode };
   }
 
   outcome(): BattleOutcome {
@@ -950,7 +1053,8 @@ function drawKernel(e: Engine, k: DuelKernel, tgt: number, dice: Dice): void {
   const h = Math.floor(key / stride);
   e.hull[tgt] = h;
   e.sh[tgt] = key - h * stride;
-  e.ops += 4 + Math.log2(k.cdf.length + 1);
+  // Whole numbers only, so that work adds up the same whichever way the trials are grouped.
+  e.ops += 4 + (31 - Math.clz32(k.cdf.length + 1));
 }
 
 /**
@@ -1302,7 +1406,40 @@ function nextUnit(e: Engine, s: number): number {
   return -1;
 }
 
-/** One trial; false when the exact kernels ran out of work. */
+/**
+ * One trial within the work budget: false when the exact kernels ran out of work, or when the trial
+ * went past `e.stopAt` (then `e.overBudget` is set and the totals are as they were before it).
+ */
+function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): boolean {
+  e.overBudget = false;
+  const t = totals.tally;
+  const snap = e.snapshot;
+  snap.fired.set(t.fired);
+  snap.boarded.set(t.boarded);
+  snap.rammed.set(t.rammed);
+  snap.aim.set(t.aim);
+  snap.shields.set(t.shields);
+  snap.brace.set(t.brace);
+  for (let i = 0; i < e.n; i++) snap.alive.set(totals.alive[i]!, i * rounds);
+  const w0 = totals.withdrew[0];
+  const w1 = totals.withdrew[1];
+  e.tally = t;
+  if (runTrial(e, totals, rounds, dice)) return true;
+  if (e.overBudget) {
+    t.fired.set(snap.fired);
+    t.boarded.set(snap.boarded);
+    t.rammed.set(snap.rammed);
+    t.aim.set(snap.aim);
+    t.shields.set(snap.shields);
+    t.brace.set(snap.brace);
+    for (let i = 0; i < e.n; i++) totals.alive[i]!.set(snap.alive.subarray(i * rounds, (i + 1) * rounds));
+    totals.withdrew[0] = w0;
+    totals.withdrew[1] = w1;
+  }
+  return false;
+}
+
+/** One trial; false when the exact kernels ran out of work (or it went past its work budget). */
 function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): boolean {
   for (let i = 0; i < e.n; i++) {
     const u = e.units[i]!;
@@ -1350,6 +1487,11 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
       }
       const u = nextUnit(e, turn);
       if (!activate(e, u, dice, lost, pts)) return false;
+      // The work budget holds inside a trial too (see Engine.stopAt).
+      if (e.ops > e.stopAt) {
+        e.overBudget = true;
+        return false;
+      }
       e.hooks.onActivation?.(u, view(e, r + 1, pts));
       if (!sideAlive(e, 0) || !sideAlive(e, 1)) {
         over = true;

@@ -7,11 +7,12 @@
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { xoroshiro128plus, xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
+import type { JumpableRandomGenerator } from 'pure-rand/types/JumpableRandomGenerator';
 import binomialFactory from '@stdlib/random-base-binomial/lib/factory.js';
 import { DICE } from '../rules/data';
 
-export type { RandomGenerator };
+export type { RandomGenerator, JumpableRandomGenerator };
 
 // Read once: module imports are live bindings (getters under some loaders), and these sit in the
 // innermost loop of every sampled die.
@@ -107,6 +108,18 @@ export function convolve(a: Float64Array, b: Float64Array): Float64Array {
 /** Creates the project's generator: xoroshiro128+ from pure-rand, seeded with a 32-bit integer. */
 export function makeRng(seed: number): RandomGenerator {
   return xoroshiro128plus(seed >>> 0);
+}
+
+/** The generator again from its state (`getState()`), as a worker thread receives it. */
+export function rngFromState(state: readonly number[]): RandomGenerator {
+  return xoroshiro128plusFromState(state);
+}
+
+/** The project's generator seeded with `seed` and jumped `jumps` times (2^64 draws each): trial `jumps`'s stream. */
+export function jumpedRng(seed: number, jumps: number): JumpableRandomGenerator {
+  const g = xoroshiro128plus(seed >>> 0);
+  for (let i = 0; i < jumps; i++) g.jump();
+  return g;
 }
 
 /**
