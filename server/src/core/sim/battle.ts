@@ -893,6 +893,11 @@ export class BattleRun {
     return this;
   }
 
+  /** Numbers drawn from the generator since the run (re)started (what the benchmark's floor draws). */
+  get diceDrawn(): number {
+    return this.dice.draws;
+  }
+
   /** Trials finished so far. */
   get trials(): number {
     return this.totals.trials;

@@ -129,19 +129,28 @@ export function jumpedRng(seed: number, jumps: number): JumpableRandomGenerator 
  */
 export class Dice {
   private readonly binomial: (n: number, p: number) => number;
+  /** Numbers drawn so far (uniforms, d10s and the binomial sampler's uniforms): the benchmark's floor counts these. */
+  draws = 0;
 
   /** The generator the rolls come from; a run may hand each trial a stream of its own. */
   constructor(public rng: RandomGenerator) {
-    this.binomial = binomialFactory({ prng: () => float64(this.rng) });
+    this.binomial = binomialFactory({
+      prng: () => {
+        this.draws++;
+        return float64(this.rng);
+      },
+    });
   }
 
   /** A uniform number in [0, 1). */
   uniform(): number {
+    this.draws++;
     return float64(this.rng);
   }
 
   /** One natural d10 roll. */
   d10(): number {
+    this.draws++;
     return intBetween(this.rng, 1, SIDES);
   }
 
