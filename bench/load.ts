@@ -80,7 +80,11 @@ async function hoverUnderLoad(): Promise<Row[]> {
         sources.push(s);
         pending.push(
           c.conn
-            .sendRequest('fabledStar/battle', { fleet: { uri: fleet }, vs: { uri: vs }, options: { trials: 20000, seed: seed++ }, workDoneToken: `load-${seed}` }, s.token)
+            .sendRequest(
+              'fabledStar/battle',
+              { fleet: { uri: fleet }, vs: { uri: vs }, options: { trials: 20000, seed: seed++ }, workDoneToken: `load-${seed}` },
+              s.token,
+            )
             .catch((e: { code?: number }) => {
               if (e.code === -32802) dropped++;
             }),
@@ -107,12 +111,24 @@ async function hoverUnderLoad(): Promise<Row[]> {
 function runCli(args: string[]): Promise<{ ms: number; out: string }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    execFile(process.execPath, [CLI, ...args], { cwd: EXAMPLES, maxBuffer: 1 << 26 }, (e, out) => (e ? reject(e) : resolve({ ms: performance.now() - t0, out })));
+    execFile(process.execPath, [CLI, ...args], { cwd: EXAMPLES, maxBuffer: 1 << 26 }, (e, out) =>
+      e ? reject(e) : resolve({ ms: performance.now() - t0, out }),
+    );
   });
 }
 
 async function threads(): Promise<Row[]> {
-  const args = ['battle', '--fleet', 'fleets/standard-1000.fleet.yaml', '--vs', 'fleets/standard-1000-myr-valari.fleet.yaml', '--trials', '20000', '--format', 'json'];
+  const args = [
+    'battle',
+    '--fleet',
+    'fleets/standard-1000.fleet.yaml',
+    '--vs',
+    'fleets/standard-1000-myr-valari.fleet.yaml',
+    '--trials',
+    '20000',
+    '--format',
+    'json',
+  ];
   const best: Record<number, { ms: number; out: string }> = {};
   await runCli([...args, '--threads', '1']); // warm the disk cache
   for (let i = 0; i < 3; i++)
@@ -122,8 +138,18 @@ async function threads(): Promise<Row[]> {
     }
   const same = best[1]!.out === best[2]!.out;
   return [
-    { name: 'battle --threads 1: the two 1,000-point fleets, 20,000 trials (the whole command, best of 3)', medianMs: best[1]!.ms, goal: 'report', note: load() },
-    { name: 'battle --threads 2: the same', medianMs: best[2]!.ms, goal: 'report', note: `${same ? 'the same numbers as --threads 1' : 'DIFFERENT NUMBERS from --threads 1'}; ${load()}` },
+    {
+      name: 'battle --threads 1: the two 1,000-point fleets, 20,000 trials (the whole command, best of 3)',
+      medianMs: best[1]!.ms,
+      goal: 'report',
+      note: load(),
+    },
+    {
+      name: 'battle --threads 2: the same',
+      medianMs: best[2]!.ms,
+      goal: 'report',
+      note: `${same ? 'the same numbers as --threads 1' : 'DIFFERENT NUMBERS from --threads 1'}; ${load()}`,
+    },
     { name: 'speed-up of --threads 2 over --threads 1', medianMs: best[1]!.ms / best[2]!.ms, unit: 'x', goal: '>= 1.8x on 2 cores', note: load() },
   ];
 }

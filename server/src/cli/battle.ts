@@ -5,7 +5,7 @@
  */
 import type { FleetDocument } from '../core/model/types';
 import { fleetForBattle } from '../core/features/battle';
-import { checkDocument } from '../core/check';
+import { cardErrors, checkDocument } from '../core/check';
 import { BATTLE_OPTION_KEYS, BattleSession, validateBattleOptions, variantText } from '../core/sim/fleet-battle';
 import type { Fleet } from '../core/sim/fleet-battle';
 import { battleInChunks, localExecutor, type BattleJob } from '../core/sim/chunked';
@@ -175,7 +175,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
     fleets.push(doc);
   }
-  const built = fleets.map((d) => fleetForBattle(d, ws, checkDocument(d, ws)));
+  const built = fleets.map((d) => fleetForBattle(d, ws, checkDocument(d, ws), cardErrors));
   for (const [i, b] of built.entries()) {
     if (b.fleet) continue;
     const more = b.errors.length > 1 ? ` (and ${b.errors.length - 1} more; run "fabled-star check ${i === 0 ? fleetPath : vsPath}")` : '';

@@ -45,7 +45,7 @@ import { exampleCards, exampleText, findExampleCard, isExampleUri } from '../cor
 import type { CardRef } from '../core/workspace';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fleetForBattle } from '../core/features/battle';
-import { checkDocument } from '../core/check';
+import { cardErrors, checkDocument } from '../core/check';
 import { validateBattleOptions } from '../core/sim/fleet-battle';
 import type { BattleResult, SimulationResult } from '../core/sim/types';
 import { clip } from '../core/model/limits';
@@ -499,7 +499,7 @@ export const HANDLERS: HandlerEntry[] = [
                   const doc = uri ? state.ensure(uri) : undefined;
                   const which = i === 0 ? 'fleet' : "opponent's fleet";
                   if (!doc || doc.kind !== 'fleet') throw new ResponseError(LSPErrorCodes.RequestFailed, `No ${which} list at ${clip(uri ?? '(no uri)', 200)}`);
-                  const built = fleetForBattle(doc, state.ws, checkDocument(doc, state.ws));
+                  const built = fleetForBattle(doc, state.ws, checkDocument(doc, state.ws), cardErrors);
                   if (!built.fleet) {
                     const more = built.errors.length > 1 ? ` (and ${built.errors.length - 1} more)` : '';
                     throw new ResponseError(
