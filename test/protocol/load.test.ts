@@ -69,6 +69,26 @@ describe('a burst of battle requests over stdio', function () {
     );
   });
 
+  it('tells the client a fleet changed only when something it depends on did (the Fleet view asks again for each)', async () => {
+    const changed = () => c.notifications.filter((n) => n.method === 'fabledStar/fleetSummaryChanged' && (n.params as { uri: string }).uri === fleet).length;
+    const published = () => c.published.filter((p) => p.uri === fleet).length;
+    const start = changed();
+    await c.edit(fleet, 'objectives: 6', 'objectives: 7');
+    await c.waitFor('a notification for the edit', () => (changed() > start ? true : undefined), 20000);
+    await new Promise((r) => setTimeout(r, 500));
+    const before = changed();
+    // Settings that change nothing the roster shows: every file is checked again, with the same result.
+    for (let i = 0; i < 2; i++) {
+      const p = published();
+      await c.conn.sendNotification('workspace/didChangeConfiguration', { settings: { fabledStar: c.settings } });
+      await c.waitFor('the fleet checked again', () => (published() > p ? true : undefined), 20000);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(changed(), before, 'no notification when nothing changed');
+    await c.edit(fleet, 'objectives: 7', 'objectives: 6');
+    await c.waitFor('a notification for the next edit', () => (changed() > before ? true : undefined), 20000);
+  });
+
   it('answers a repeated request once: the older duplicate is cancelled', async () => {
     const params = { fleet: { uri: fleet }, vs: { uri: vs }, options: { trials: 3000, seed: 99 } };
     const older = c.conn.sendRequest('fabledStar/battle', params).then(
