@@ -20,6 +20,7 @@ import { fleetForBattle } from '../../server/src/core/features/battle';
 import { cardErrors, checkDocument } from '../../server/src/core/check';
 import type { FleetDocument } from '../../server/src/core/model/types';
 import { EXAMPLES } from '../exampleFleets';
+import { renderBattleReport } from '../../server/src/cli/battle';
 
 function unit(p: Partial<UnitProfile> = {}): UnitProfile {
   return { name: 'U', class: 'Destroyer', bases: 1, baseMm: 60, bs: 5, hp: 10, combinedShields: false, weapons: [], move: [9, 6], ...p };
@@ -118,6 +119,16 @@ describe('battle: the work budget holds inside a trial', () => {
       'the stopped trial left nothing in the totals',
     );
     assert.ok(out.totals.tally.fired.every((x) => x === 0));
+  });
+
+  it('says so at the top of the CLI report', () => {
+    const r = simulateBattle(
+      [fleet('A', [member(absurd)]), fleet('B', [member({ ...absurd, name: 'Other' })])],
+      { range: 12, trials: 5, rounds: 100 },
+      { workLimit: 3e7 },
+    );
+    const lines = renderBattleReport(r).split('\n');
+    assert.match(lines[2]!, new RegExp(`^Cut short: ${r.trials} of 5 battles were played before the work limit`));
   });
 
   it('says so in the result when not one trial finished', () => {
