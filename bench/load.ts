@@ -60,6 +60,17 @@ async function hovers(c: Client, uri: string, n: number): Promise<number[]> {
   return times;
 }
 
+/** The server process's resident memory in MB (Linux), worker threads included. */
+function serverRssMb(c: Client): string {
+  try {
+    const status = fs.readFileSync(`/proc/${c.child.pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    return Number.isFinite(kb) ? (kb / 1024).toFixed(0) : '?';
+  } catch {
+    return '?';
+  }
+}
+
 async function hoverUnderLoad(): Promise<Row[]> {
   const rows: Row[] = [];
   const files = exampleFiles();
@@ -91,13 +102,14 @@ async function hoverUnderLoad(): Promise<Row[]> {
         );
       }
       const t = await hovers(c, fleet, 40);
+      const rss = serverRssMb(c);
       const m = median(t);
       if (inFlight === 0) idle = m;
       rows.push({
         name: `hover on a fleet entry while ${inFlight} battle requests are in flight (median; max beside)`,
         medianMs: m,
         goal: inFlight === 0 ? '< 50 ms idle' : `<= 2x idle (${(2 * idle).toFixed(1)} ms)`,
-        note: `max ${Math.max(...t).toFixed(1)} ms; ${dropped} of the requests were answered ServerCancelled by the bounded queue; ${load()}`,
+        note: `max ${Math.max(...t).toFixed(1)} ms; ${dropped} of the requests were answered ServerCancelled by the bounded queue; server RSS ${rss} MB (its worker threads included); ${load()}`,
       });
       sources.forEach((s) => s.cancel());
       await Promise.all(pending);
