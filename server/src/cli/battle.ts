@@ -123,9 +123,10 @@ export async function playBattle(job: BattleJob, threads: number): Promise<Battl
   const file = workerFile();
   const n = Math.min(threads, chunks);
   if (n <= 1 || !file) return battleInChunks(job, localExecutor(), 1);
-  const pool = new SimPool(n, file, { eager: true });
+  // This thread plays chunks too: n - 1 worker threads beside it.
+  const pool = new SimPool(n - 1, file, { eager: true });
   try {
-    return await battleInChunks(job, pool.executor(), n);
+    return await battleInChunks(job, pool.executorWithThisThread(), n);
   } finally {
     await pool.close();
   }

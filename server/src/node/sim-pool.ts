@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { Transferable } from 'node:worker_threads';
 import { Tinypool } from 'tinypool';
-import type { ChunkExecutor } from '../core/sim/chunked';
+import { localExecutor, type ChunkExecutor, type ChunkTask } from '../core/sim/chunked';
 import type { ChunkOutcome } from '../core/sim/battle';
 import type { SimTask } from './sim-worker';
 
@@ -58,6 +58,43 @@ export class SimPool {
   /** Chunks of a battle's trials on this pool's threads (core/sim/chunked.ts). */
   executor(): ChunkExecutor {
     return (task, signal) => this.run<ChunkOutcome>(task, signal);
+  }
+
+  /**
+   * Chunks on this pool's threads and on the calling thread too, which would only wait otherwise
+   * (a CLI run): `threads` + 1 lanes, each taking the next chunk when it is done with one. The
+   * calling thread plays its chunk between turns of its event loop, so the others' answers and
+   * new dispatches are handled between two of its chunks.
+   */
+  executorWithThisThread(): ChunkExecutor {
+    const here = localExecutor();
+    const queue: { task: ChunkTask; signal?: AbortSignal; resolve: (r: ChunkOutcome) => void; reject: (e: unknown) => void }[] = [];
+    let busyHere = false;
+    let busyThere = 0;
+    const pump = () => {
+      while (queue.length && (!busyHere || busyThere < this.threads)) {
+        const job = queue.shift()!;
+        if (job.signal?.aborted) {
+          job.reject(job.signal.reason);
+          continue;
+        }
+        const onHere = !busyHere;
+        if (onHere) busyHere = true;
+        else busyThere++;
+        const done = (r: Promise<ChunkOutcome>) =>
+          r.then(job.resolve, job.reject).finally(() => {
+            if (onHere) busyHere = false;
+            else busyThere--;
+            pump();
+          });
+        void done(onHere ? new Promise<void>((r) => setImmediate(r)).then(() => here(job.task, job.signal)) : this.run<ChunkOutcome>(job.task, job.signal));
+      }
+    };
+    return (task, signal) =>
+      new Promise<ChunkOutcome>((resolve, reject) => {
+        queue.push({ task, ...(signal ? { signal } : {}), resolve, reject });
+        pump();
+      });
   }
 
   async close(): Promise<void> {
