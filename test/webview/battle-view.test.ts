@@ -286,6 +286,21 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     assert.equal(await v.page.isChecked('#battle-variant-compare'), true);
     const details = await v.page.locator(`#${I.variantSection} details`).textContent();
     assert.match(details!, /Morale: the battle lasts 3 rounds/);
+    // Units that fled are shown apart from those destroyed, and morale's win apart from points.
+    const fled = compared.sides[1].units[0]!;
+    assert.ok(fled.routed!.at(-1)! > 0, 'the example has a unit that flees');
+    const survival = (await v.page.locator(`#${I.survivalTables}`).textContent())!;
+    assert.ok(survival.includes(`(fled ${formatPercent(fled.routed![2]!)})`), survival);
+    const actions = await v.text(I.actionsTable);
+    assert.match(actions, /Fled \(intact\)\s*Destroyed/);
+    const alive = fled.alive[2]!;
+    assert.ok(actions.includes(formatPercent(Math.max(0, 1 - alive - fled.routed![2]!))), actions);
+    const outcome = await v.text(I.outcomeTable);
+    assert.match(outcome, /Wins on morale/);
+    assert.ok(outcome.includes(formatPercent(compared.sides[0].variantVictory!.p)), outcome);
+    assert.match(await v.text(I.verdict), /wins on morale in .*comes out ahead in .*fled are off the table intact/);
+    const label = await v.page.locator(`#${I.survivalCharts} canvas`).last().getAttribute('aria-label');
+    assert.match(label!, /fled intact/);
     mkdirSync(OUTPUT, { recursive: true });
     await v.page.screenshot({ path: join(OUTPUT, 'battle-variants.png'), fullPage: true });
   });

@@ -71,6 +71,28 @@ describe('engagement view words', () => {
     assert.equal(volleySentence(far), 'At 30" none of Lumen Destroyer\'s weapons reach Consumed Maw Frigate: its Fire action does nothing.');
   });
 
+  it('says how often each fled, the win on morale, and both destroyed by one Ram, never "still in the fight" for those', () => {
+    const fled = duel(0, 0, [
+      [1, 1],
+      [1, 0.4],
+    ]);
+    fled.engagement.routed = { attacker: 0, defender: 0.6 };
+    fled.engagement.variantVictory = { attacker: 0.6, defender: 0.4 };
+    assert.equal(
+      verdict(fled),
+      'Neither unit destroys the other and survives in 2 rounds at 12". On morale, Lumen Destroyer wins 60% and Maw Frigate Pack 40%. Lumen Destroyer flees in 0%, Maw Frigate Pack in 60% (fled intact: not destroyed).',
+    );
+    const rammed = duel(0.1, 0, [
+      [0.2, 0.1],
+      [0.2, 0.1],
+    ]);
+    rammed.engagement.bothDestroyed = 0.8;
+    assert.equal(
+      verdict(rammed),
+      '90% of 2-round duels at 12" end with neither unit destroying the other. Lumen Destroyer wins 10% (usually in the first round). In 80% one Ram destroys both at once: nobody wins.',
+    );
+  });
+
   it('describes one Fire action in a sentence', () => {
     const near = simulated({ range: 9, trials: 200, seed: 1 });
     assert.match(

@@ -95,6 +95,9 @@ function table(t: HTMLTableElement, head: string[], rows: string[][], caption: s
 const unitLabel = (u: { name: string; copy: number }, all: { name: string }[]) =>
   all.filter((x) => x.name === u.name).length > 1 ? `${u.name} #${u.copy}` : u.name;
 const fleetName = (s: { fleet: string }) => s.fleet || 'Unnamed fleet';
+/** A unit's chance to have fled (routed, intact) by the end of round r, or undefined without routs. */
+const fledBy = (u: { routed?: number[] }, r: number) => (u.routed ? (u.routed[r] ?? 0) : undefined);
+const fledAtEnd = (u: { routed?: number[]; alive: number[] }) => fledBy(u, u.alive.length - 1);
 
 /**
  * Says over the figures shown that they are still the previous run's (`note`: why), or clears that,
@@ -125,15 +128,19 @@ function render(r: BattleResult, partial: boolean): void {
   ui.results.hidden = false;
 
   // Who wins: points victory is the headline; destroying the whole fleet is the decisive form. Under
-  // morale the winner is the side with the higher morale, and with routs a fleet may leave the table
-  // fleeing rather than destroyed: the words say which.
+  // morale the side with the higher morale wins by it, a figure of its own beside points victory; a
+  // fleet that fled was not destroyed, and a Ram may destroy both fleets at once: the words say so.
   const { routs, victory } = variantEffects(r.variants);
-  const wipes = routs ? 'destroys or routs the whole other fleet' : 'wipes out the other fleet';
   const lead = a.pointsVictory.p >= b.pointsVictory.p ? a : b;
+  const moraleLead = (a.variantVictory?.p ?? 0) >= (b.variantVictory?.p ?? 0) ? a : b;
   const retreats = [a, b].filter((s) => (s.retreated?.p ?? 0) > 0).map((s) => `${fleetName(s)} retreats in ${formatPercent(s.retreated!.p)}`);
   ui.verdict.textContent =
-    `${fleetName(lead)} ${victory ?? 'comes out ahead'} in ${formatPercent(lead.pointsVictory.p)} of battles${victory ? '' : ' (more points destroyed when the battle ends)'}; ` +
-    `${fleetName(a)} ${wipes} in ${formatPercent(a.annihilation.p)}, ${fleetName(b)} in ${formatPercent(b.annihilation.p)}.` +
+    (victory && moraleLead.variantVictory ? `${fleetName(moraleLead)} ${victory} in ${formatPercent(moraleLead.variantVictory.p)} of battles; ` : '') +
+    `${fleetName(lead)} comes out ahead in ${formatPercent(lead.pointsVictory.p)} of battles (more points destroyed when the battle ends); ` +
+    `${fleetName(a)} wipes out the other fleet in ${formatPercent(a.annihilation.p)}, ${fleetName(b)} in ${formatPercent(b.annihilation.p)}` +
+    (r.bothDestroyed.p > 0 ? `, and both fleets are destroyed at once (a Ram) in ${formatPercent(r.bothDestroyed.p)}` : '') +
+    '.' +
+    (routs ? ' Units that fled are off the table intact: not destroyed, but lost for points.' : '') +
     (retreats.length ? ` ${retreats.join(', ')} (the other side holds the field; points destroyed still decide the winner).` : '');
   ui.outcomeBar.replaceChildren();
   for (const [cls, p] of [
@@ -150,25 +157,15 @@ function render(r: BattleResult, partial: boolean): void {
     'aria-label',
     `${fleetName(a)} ahead ${formatPercent(a.pointsVictory.p)}, draw ${formatPercent(r.draw.p)}, ${fleetName(b)} ahead ${formatPercent(b.pointsVictory.p)}`,
   );
+  const own = victory !== undefined && a.variantVictory !== undefined && b.variantVictory !== undefined;
+  const cell = (c: { p: number; se: number } | undefined) => (c ? `${formatPercent(c.p)} ${formatPercentError(c.se)}` : '');
   table(
     ui.outcomeTable,
+    ['', 'Ahead on points', 'Destroys the whole other fleet', ...(own ? [victory[0]!.toUpperCase() + victory.slice(1)] : [])],
     [
-      '',
-      victory ? victory[0]!.toUpperCase() + victory.slice(1) : 'Ahead on points',
-      routs ? 'Destroys or routs the whole other fleet' : 'Destroys the whole other fleet',
-    ],
-    [
-      [
-        fleetName(a),
-        `${formatPercent(a.pointsVictory.p)} ${formatPercentError(a.pointsVictory.se)}`,
-        `${formatPercent(a.annihilation.p)} ${formatPercentError(a.annihilation.se)}`,
-      ],
-      [
-        fleetName(b),
-        `${formatPercent(b.pointsVictory.p)} ${formatPercentError(b.pointsVictory.se)}`,
-        `${formatPercent(b.annihilation.p)} ${formatPercentError(b.annihilation.se)}`,
-      ],
-      ['Draw on points', `${formatPercent(r.draw.p)} ${formatPercentError(r.draw.se)}`, ''],
+      ...[a, b].map((s) => [fleetName(s), cell(s.pointsVictory), cell(s.annihilation), ...(own ? [cell(s.variantVictory)] : [])]),
+      ['Draw on points', cell(r.draw), '', ...(own ? [''] : [])],
+      ...(r.bothDestroyed.p > 0 ? [['Both fleets destroyed at once (a Ram)', '', cell(r.bothDestroyed), ...(own ? [''] : [])]] : []),
     ],
     'Chances of each outcome',
   );
@@ -192,17 +189,22 @@ function render(r: BattleResult, partial: boolean): void {
 
   table(
     ui.actionsTable,
-    ['Unit', 'Fleet', 'Points', 'Fired', 'Boarded', 'Rammed', 'Alive at the end'],
+    ['Unit', 'Fleet', 'Points', 'Fired', 'Boarded', 'Rammed', 'Alive at the end', ...(routs ? ['Fled (intact)', 'Destroyed'] : [])],
     r.sides.flatMap((s) =>
-      s.units.map((u) => [
-        unitLabel(u, s.units),
-        fleetName(s),
-        String(u.points),
-        u.fired.toFixed(2),
-        u.boarded.toFixed(2),
-        u.rammed.toFixed(2),
-        formatPercent(u.alive[u.alive.length - 1] ?? 1),
-      ]),
+      s.units.map((u) => {
+        const alive = u.alive[u.alive.length - 1] ?? 1;
+        const fled = fledAtEnd(u) ?? 0;
+        return [
+          unitLabel(u, s.units),
+          fleetName(s),
+          String(u.points),
+          u.fired.toFixed(2),
+          u.boarded.toFixed(2),
+          u.rammed.toFixed(2),
+          formatPercent(alive),
+          ...(routs ? [formatPercent(fled), formatPercent(Math.max(0, 1 - alive - fled))] : []),
+        ];
+      }),
     ),
     'What each unit did per battle',
   );
@@ -244,11 +246,16 @@ function renderVariants(r: BattleResult, partial: boolean): void {
   );
 }
 
+/** The units each chart shows (its tooltips read how many of them had fled). */
+const shownUnits: BattleResult['sides'][number]['units'][] = [];
+
 function drawSurvival(r: BattleResult): void {
   const pal = palette();
   const labels = Array.from({ length: r.rounds }, (_, i) => `Round ${i + 1}`);
   ui.survivalTables.replaceChildren();
   r.sides.forEach((s, i) => {
+    shownUnits[i] = s.units;
+    const routs = s.units.some((u) => u.routed !== undefined);
     const datasets = s.units.map((u, k) => ({
       label: unitLabel(u, s.units),
       data: u.alive.map((x) => x * 100),
@@ -277,7 +284,15 @@ function drawSurvival(r: BattleResult): void {
           ...STILL_CHART,
           plugins: {
             legend: { position: 'right', labels: { color: pal.fg, boxWidth: 12 } },
-            tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label}: ${formatPercent(Number(ctx.parsed.y) / 100)} alive` } },
+            tooltip: {
+              callbacks: {
+                label: (ctx) => {
+                  const u = shownUnits[i]?.[ctx.datasetIndex];
+                  const fled = u ? fledBy(u, ctx.dataIndex) : undefined;
+                  return `${ctx.dataset.label}: ${formatPercent(Number(ctx.parsed.y) / 100)} alive${fled !== undefined ? `, ${formatPercent(fled)} fled` : ''}`;
+                },
+              },
+            },
           },
           scales: {
             x: { ticks: { color: pal.fg }, grid: { color: pal.grid } },
@@ -300,12 +315,19 @@ function drawSurvival(r: BattleResult): void {
     }
     const fig = chart.canvas.closest('figure');
     const cap = fig?.querySelector('figcaption');
-    if (cap) cap.textContent = `${fleetName(s)}: chance each unit is still alive after each round`;
+    if (cap)
+      cap.textContent = routs
+        ? `${fleetName(s)}: chance each unit is still on the table after each round (a unit that fled is not alive, but not destroyed: the table below says how often each fled)`
+        : `${fleetName(s)}: chance each unit is still alive after each round`;
     const weakest = [...s.units].sort((x, y) => (x.alive[x.alive.length - 1] ?? 1) - (y.alive[y.alive.length - 1] ?? 1))[0];
+    const weakFled = weakest ? fledAtEnd(weakest) : undefined;
     chart.canvas.setAttribute(
       'aria-label',
       `Line chart of ${fleetName(s)}'s units alive by round.` +
-        (weakest ? ` Most often lost: ${unitLabel(weakest, s.units)} (${formatPercent(weakest.alive[weakest.alive.length - 1] ?? 1)} alive at the end).` : ''),
+        (weakest
+          ? ` Most often lost: ${unitLabel(weakest, s.units)} (${formatPercent(weakest.alive[weakest.alive.length - 1] ?? 1)} alive at the end` +
+            (weakFled !== undefined ? `, ${formatPercent(weakFled)} fled intact).` : ').')
+          : ''),
     );
     text(ui.survivalTables, 'h3', fleetName(s));
     const t = document.createElement('table');
@@ -314,8 +336,14 @@ function drawSurvival(r: BattleResult): void {
     table(
       t,
       ['Unit', ...labels],
-      s.units.map((u) => [unitLabel(u, s.units), ...u.alive.map((x) => formatPercent(x))]),
-      `${fleetName(s)}: chance alive after each round`,
+      s.units.map((u) => [
+        unitLabel(u, s.units),
+        ...u.alive.map((x, k) => {
+          const fled = fledBy(u, k);
+          return fled !== undefined ? `${formatPercent(x)} (fled ${formatPercent(fled)})` : formatPercent(x);
+        }),
+      ]),
+      routs ? `${fleetName(s)}: chance alive after each round, and in brackets the chance it has fled` : `${fleetName(s)}: chance alive after each round`,
     );
   });
 }

@@ -39,7 +39,7 @@ const unitSchema = v.object({
   fired: nonNegative,
   boarded: nonNegative,
   rammed: nonNegative,
-  routed: v.optional(probability),
+  routed: v.optional(v.pipe(v.array(probability), v.maxLength(OPTION_LIMITS.roundsMax))),
 });
 
 const sideSchema = v.object({
@@ -51,6 +51,7 @@ const sideSchema = v.object({
   pointsDestroyed: v.object({ mean: finite, p10: finite, p50: finite, p90: finite }),
   units: v.pipe(v.array(unitSchema), v.maxLength(1000)),
   retreated: v.optional(chance),
+  variantVictory: v.optional(chance),
 });
 
 const resultEntries = {
@@ -62,6 +63,7 @@ const resultEntries = {
   variants: variantNamesSchema,
   variantRules: v.optional(variantListSchema),
   sides: v.tuple([sideSchema, sideSchema]),
+  bothDestroyed: chance,
   draw: chance,
   meanRounds: nonNegative,
   policy: text,

@@ -65,15 +65,22 @@ export function renderBattleReport(r: BattleResult): string {
     );
   out.push('');
   out.push('Who wins');
+  // Under morale the win on morale is a column of its own: points victory stays by points.
+  const morale = a.variantVictory !== undefined && b.variantVictory !== undefined;
+  const mor = (s: typeof a) => (morale ? [pct(s.variantVictory!.p), `± ${pct(s.variantVictory!.se, 2)}`] : []);
+  const blank = morale ? ['', ''] : [];
   out.push(
     ...table(
       [
-        ['', 'destroys the other fleet', '', 'more points destroyed', ''],
-        [name(a), pct(a.annihilation.p), `± ${pct(a.annihilation.se, 2)}`, pct(a.pointsVictory.p), `± ${pct(a.pointsVictory.se, 2)}`],
-        [name(b), pct(b.annihilation.p), `± ${pct(b.annihilation.se, 2)}`, pct(b.pointsVictory.p), `± ${pct(b.pointsVictory.se, 2)}`],
-        ['Draw on points', '', '', pct(r.draw.p), `± ${pct(r.draw.se, 2)}`],
+        ['', 'destroys the other fleet', '', 'more points destroyed', '', ...(morale ? ['wins on morale', ''] : [])],
+        [name(a), pct(a.annihilation.p), `± ${pct(a.annihilation.se, 2)}`, pct(a.pointsVictory.p), `± ${pct(a.pointsVictory.se, 2)}`, ...mor(a)],
+        [name(b), pct(b.annihilation.p), `± ${pct(b.annihilation.se, 2)}`, pct(b.pointsVictory.p), `± ${pct(b.pointsVictory.se, 2)}`, ...mor(b)],
+        ['Draw on points', '', '', pct(r.draw.p), `± ${pct(r.draw.se, 2)}`, ...blank],
+        ...(r.bothDestroyed.p > 0
+          ? [['Both fleets destroyed at once (a Ram)', pct(r.bothDestroyed.p), `± ${pct(r.bothDestroyed.se, 2)}`, '', '', ...blank]]
+          : []),
       ],
-      [false, true, true, true, true],
+      [false, true, true, true, true, ...(morale ? [true, true] : [])],
     ).map((l) => `  ${l}`),
   );
   out.push(`  Mean rounds played: ${num(r.meanRounds, 2)}`);
@@ -84,13 +91,19 @@ export function renderBattleReport(r: BattleResult): string {
       `  ${name(s)}: ${num(s.pointsDestroyed.mean)} of ${s === a ? b.points : a.points}; ${s.pointsDestroyed.p10}, ${s.pointsDestroyed.p50}, ${s.pointsDestroyed.p90}`,
     );
   for (const s of r.sides) {
+    const routs = s.units.some((u) => u.routed !== undefined);
     out.push('');
-    out.push(`${name(s)}: chance each unit is alive after each round, and what it did per battle`);
-    const head = ['Unit', 'Pts', ...Array.from({ length: r.rounds }, (_, i) => `R${i + 1}`), 'Fired', 'Boarded', 'Rammed'];
+    out.push(
+      routs
+        ? `${name(s)}: chance each unit is alive (on the table, not destroyed, not fled) after each round, how often it fled, and what it did per battle`
+        : `${name(s)}: chance each unit is alive after each round, and what it did per battle`,
+    );
+    const head = ['Unit', 'Pts', ...Array.from({ length: r.rounds }, (_, i) => `R${i + 1}`), ...(routs ? ['Fled'] : []), 'Fired', 'Boarded', 'Rammed'];
     const rows = s.units.map((u) => [
       `${escapeControls(u.name)}${s.units.filter((x) => x.name === u.name).length > 1 ? ` #${u.copy}` : ''}`,
       String(u.points),
       ...u.alive.map((x) => pct(x, 0)),
+      ...(routs ? [pct(u.routed?.[u.routed.length - 1] ?? 0, 0)] : []),
       num(u.fired, 2),
       num(u.boarded, 2),
       num(u.rammed, 2),

@@ -7,6 +7,7 @@ import {
   CLASS_NAMES,
   KNOWN_ORDERS,
   KNOWN_ABILITIES,
+  LAUNCH_BAY,
   SMALL_CRAFT_MAX_RANGE,
   WEAPON_DAMAGE,
   WEAPON_MIN_ATTACKS,
@@ -21,7 +22,7 @@ import type { Ability, Order, UnitCard, Weapon, Field, Span } from '../model/typ
 import { rankByCloseness, suggest } from '../model/yaml';
 import { checkStats } from './stats';
 import { type CheckContext, checkTextRanges } from './context';
-import { bandList, inches, isBand, knownAbility, launchBayTier, nearestBands, universalRule } from '../rules/lookup';
+import { bandList, inches, isBand, knownAbility, launchBayTier, nearestBands, universalRule, validTier } from '../rules/lookup';
 import { hasStat, ruleMisfit, ruleOwners } from '../model/derived';
 
 export function checkCard(ctx: CheckContext, card: UnitCard): void {
@@ -234,8 +235,10 @@ function checkAbility(ctx: CheckContext, a: Ability, card: UnitCard, cls: UnitCl
   }
   const tier = launchBayTier(name);
   if (tier !== undefined) {
-    if (tier < 1)
-      ctx.report('FS-LAUNCH-BAY-TIER', `A Launch Bay tier is a whole number of at least 1, not ${tier}`, span, { replacements: ['Launch Bay Tier 1'] });
+    if (!validTier(tier))
+      ctx.report('FS-LAUNCH-BAY-TIER', `A Launch Bay tier is a whole number of at least ${LAUNCH_BAY.minTier}, not ${tier}`, span, {
+        replacements: [`Launch Bay Tier ${Math.max(LAUNCH_BAY.minTier, Math.round(tier))}`],
+      });
     return;
   }
   if (/^launch bay/i.test(name) && a.form === 'string' && !knownAbility(name)) {

@@ -1,14 +1,14 @@
 /** Sections 6, 17 and 20: fleet lists (cards, factions, points, embarked units, objectives). */
-import { GAME_SIZES, LAUNCH_BAY } from '../rules/data';
+import { GAME_SIZES, INITIATIVE, LAUNCH_BAY, STAT_NAMES } from '../rules/data';
 import type { Field, FleetDocument, Problem } from '../model/types';
 import type { CardRef, Workspace } from '../workspace';
 import { fleetTotals, type EntryPoints } from '../fleetPoints';
 import { suggest, suggestMany } from '../model/yaml';
 import { prepare } from '../model/suggest';
 import type { CheckContext } from './context';
-import { bayCapacity } from '../model/derived';
+import { bayCapacity, hasStat } from '../model/derived';
 import { clip } from '../model/limits';
-import { count, withArticle } from '../rules/words';
+import { count, pluralOf, withArticle } from '../rules/words';
 
 function related(ref: CardRef | undefined, message: string): Problem['related'] {
   return ref ? [{ uri: ref.uri, span: ref.nameSpan, message }] : undefined;
@@ -79,6 +79,7 @@ export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
     if (ws) checkName(ctx, entry.unit, faction, ws);
     if (entry.embark && ws) checkEmbark(ctx, ep, faction, ws);
   }
+  if (ws) checkInitiative(ctx, doc, totals.entries);
   const limit = doc.points.value;
   if (ws && limit !== undefined && limit > 0) {
     if (totals.total > limit) {
@@ -110,6 +111,28 @@ export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
       );
     }
   }
+}
+
+/**
+ * Section 14: "both players select a unit with LD and roll it" for Initiative, and section 6:
+ * embarked units "do not count for Initiative". A fleet none of whose units on the table has LD
+ * can never win the initiative: a warning on its units. Said only when every entry names a card
+ * whose LD can be read (an unknown card or an unreadable LD is reported on its own).
+ */
+function checkInitiative(ctx: CheckContext, doc: FleetDocument, entries: EntryPoints[]): void {
+  if (!doc.units || entries.length === 0) return;
+  for (const ep of entries) {
+    const ld = ep.card?.card.stats?.entries[INITIATIVE.stat]?.value;
+    if (!ld) return;
+    if (ld.kind !== 'none') return;
+  }
+  const embarked = entries.some((ep) => ep.embarked.some((e) => e.card && hasStat(e.card.card, INITIATIVE.stat)));
+  const ld = `${INITIATIVE.stat} (${STAT_NAMES[INITIATIVE.stat]})`;
+  ctx.report(
+    'FS-FLEET-NO-LD',
+    `No unit of this fleet has ${ld}, so it can never win the initiative: each round both players roll a unit with ${INITIATIVE.stat} (section ${INITIATIVE.section})${embarked ? `; embarked units do not count for Initiative (section ${INITIATIVE.embarkedSection})` : ''}`,
+    doc.units.keySpan,
+  );
 }
 
 function checkEmbark(ctx: CheckContext, ep: EntryPoints, faction: string | undefined, ws: Workspace): void {
@@ -147,6 +170,16 @@ function checkEmbark(ctx: CheckContext, ep: EntryPoints, faction: string | undef
         related(host, `${hostName} is defined here`),
       );
       return;
+    }
+    const hostCls = host.card.class.value;
+    if (!fitsTier && hostCls !== undefined && hostCls !== LAUNCH_BAY.carrierClass) {
+      ctx.report(
+        'FS-EMBARK-HOMEBREW',
+        `Only a ${LAUNCH_BAY.carrierClass} transports ${pluralOf(cls!)} (the ${LAUNCH_BAY.carrierClass} card; section ${LAUNCH_BAY.section}: Launch Bays deploy Fighters): ${hostName} is ${withArticle(hostCls)} printing ${LAUNCH_BAY.reservesAbility}, a homebrew reading`,
+        f.span,
+        undefined,
+        related(host, `${hostName} is defined here`),
+      );
     }
     // Fill Fighter-only tier slots first, so reserve slots stay free for Bombers.
     if (fitsTier && tierLeft > 0) tierLeft--;

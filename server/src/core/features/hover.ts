@@ -31,8 +31,8 @@ import {
   type UnitClass,
   type WeaponType,
 } from '../rules/data';
-import { classCardByName, classCardMarkdown, escapeMarkdown, section, sectionMarkdown, sectionTitle, termSection } from '../rules/text';
-import { knownAbility, launchBayTier, nearestBands, universalRule } from '../rules/lookup';
+import { classCard, classCardByName, classCardMarkdown, escapeMarkdown, section, sectionMarkdown, sectionTitle, termSection } from '../rules/text';
+import { knownAbility, launchBayTier, nearestBands, universalRule, validTier } from '../rules/lookup';
 import { bayCapacity, cpPerRound, ruleOwners } from '../model/derived';
 import { article, count, noun, withArticle } from '../rules/words';
 import { atLeast, cardAt, md, num, pSuccess, pct, statLine, within } from './shared';
@@ -125,7 +125,7 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
     return result(
       within(card.class.span, off) ? card.class.span : card.class.keySpan!,
       classHover(cls, card.class.raw),
-      quote(SEE.classes, { noSummary: true }),
+      quote(SEE.classes, { noSummary: true, inPlay: true }),
     );
   }
   if (within(card.points.span, off) || within(card.points.keySpan, off)) {
@@ -138,7 +138,8 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
       'A fleet adds up its cards\u2019 points (each copy, embarked units included) against its limit.',
       pointsEstimateMarkdown(card, ws),
     );
-    return result(spanOf(card.points, off), head, quote(GAME_SIZE_SECTIONS[0]!, { noSummary: true }));
+    // A card's standard cost is printed on its class card (no numbered section prices cards).
+    return result(spanOf(card.points, off), head, cls ? classCardMarkdown(cls) : undefined);
   }
   if (card.bases && (within(card.bases.span, off) || within(card.bases.keySpan, off))) {
     const head = join(
@@ -171,7 +172,7 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
       return result(
         card.weapons.keySpan,
         join(fieldHead('card', 'weapons'), row ? `${n} of the ${cls}'s ${count(row.weapons, 'weapon system')}.` : `${count(n, 'weapon system')}.`),
-        quote(WEAPON_TYPE_SECTION),
+        quote(SEE.classes, { noSummary: true, inPlay: true }),
       );
     }
     for (const w of card.weapons.items) {
@@ -202,7 +203,7 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
           fieldHead('card', 'abilities'),
           row ? `${slotted} of the ${cls}'s ${count(row.abilities, 'ability slot')} used; universal class rules are free.` : undefined,
         ),
-        quote(SEE.classes, { noSummary: true }),
+        quote(SEE.classes, { noSummary: true, inPlay: true }),
       );
     }
     for (const a of card.abilities.items) if (within(a.span, off)) return abilityHover(a, card, off, doc.text);
@@ -390,7 +391,7 @@ function weaponHover(w: Weapon, card: UnitCard, cls: UnitClass | undefined, off:
     const head = t
       ? join(`**${t}** weapon`, md(weaponTypeText(t) ?? ''))
       : join(`**type: ${md(w.type.raw)}**`, 'Not a weapon type.', fieldOf('weapon', 'type')?.doc);
-    return result(spanOf(w.type, off), head, rule);
+    return result(spanOf(w.type, off), head, quote(WEAPON_TYPE_SECTION, { inPlay: true }));
   }
   if (within(w.range.span, off) || within(w.range.keySpan, off)) {
     const small = cls ? CLASSES[cls].smallCraft : false;
@@ -461,7 +462,17 @@ function orderHover(o: Order, card: UnitCard, off: number, text: string): HoverR
         : undefined,
     chance,
   );
-  return result(span, head, quote(ORDERS_SECTION));
+  // A rulebook order is quoted where it is printed: its class card, or section 16's examples.
+  const printed = known ? sourceCardMarkdown(known.section) : undefined;
+  if (printed) return result(span, join(head, seeAlso(ORDERS_SECTION)), printed);
+  return result(span, head, quote(ORDERS_SECTION, { example: known?.section === ORDERS_SECTION }));
+}
+
+/** The class card a data.ts source names ("Radiant Court card", "Carrier card"), as hover Markdown. */
+function sourceCardMarkdown(source: string): string | undefined {
+  const m = /^(.*) card$/.exec(source);
+  const c = m ? classCardByName(m[1]!) : undefined;
+  return c ? classCardMarkdown(c.class) : undefined;
 }
 
 /** The text a class card prints for an order or ability ("Destroyer card" -> the Destroyer card's item). */
@@ -488,13 +499,16 @@ function abilityHover(a: Ability, card: UnitCard, off: number, text: string): Ho
   if (uni) {
     const owners = ruleOwners(uni);
     const head = join(`**${md(uni.name)}** (universal class rule: free, takes no ability slot)`, md(uni.summary), `Belongs to ${md(owners)}.`);
-    return result(span, head, /^\d+$/.test(uni.section) ? quote(uni.section) : undefined);
+    const printed = cls && classCard(cls)?.description.toLowerCase().includes(uni.name.toLowerCase()) ? classCardMarkdown(cls) : undefined;
+    return result(span, head, /^\d+$/.test(uni.section) ? quote(uni.section, { inPlay: true }) : printed);
   }
   const tier = launchBayTier(name);
   if (tier !== undefined) {
     const head = join(
       `**Launch Bay Tier ${tier}**`,
-      `May begin the battle with ${tier * LAUNCH_BAY.fightersPerTier} ${LAUNCH_BAY.tierCarries.join('/')} ${noun(tier * LAUNCH_BAY.fightersPerTier, 'unit')} embarked (never Bombers).`,
+      !validTier(tier)
+        ? `Not a tier: a Launch Bay tier is a whole number of at least ${LAUNCH_BAY.minTier}.`
+        : `May begin the battle with ${tier * LAUNCH_BAY.fightersPerTier} ${LAUNCH_BAY.tierCarries.join('/')} ${noun(tier * LAUNCH_BAY.fightersPerTier, 'unit')} embarked (never Bombers).`,
     );
     return result(span, head, quote(LAUNCH_BAY.section));
   }
@@ -507,14 +521,7 @@ function abilityHover(a: Ability, card: UnitCard, off: number, text: string): Ho
       known.requiresStat ? `Needs ${known.requiresStat} (${STAT_NAMES[known.requiresStat]}).` : undefined,
       `From ${md(sectionTitle(known.section) ?? known.section)}.`,
     );
-    const rule =
-      known.name === LAUNCH_BAY.reservesAbility
-        ? quote(LAUNCH_BAY.section)
-        : /^\d+$/.test(known.section)
-          ? quote(known.section)
-          : cls
-            ? classCardMarkdown(known.section.replace(/ card$/, ''))
-            : undefined;
+    const rule = /^\d+$/.test(known.section) ? quote(known.section, { inPlay: true }) : sourceCardMarkdown(known.section);
     return result(span, head, rule);
   }
   return result(span, join(`**${md(name || 'Ability')}**`, a.text?.value ? md(a.text.value) : 'Not an ability of the rulebook; give it a `text`.'));
@@ -642,7 +649,12 @@ function factionHover(doc: FactionDocument, ws: Workspace, off: number): HoverRe
   }
   if (doc.cpSources && within(doc.cpSources.keySpan, off)) {
     const sum = doc.cpSources.items.reduce((t, s) => t + (s.cp.value ?? 0), 0);
-    return result(doc.cpSources.keySpan, join(fieldHead('faction', 'cpSources'), `${sum} CP in all.`), quote(BOARD.section));
+    const d = doc.doctrine.value;
+    return result(
+      doc.cpSources.keySpan,
+      join(fieldHead('faction', 'cpSources'), `${sum} CP in all${d ? `; the ${d} doctrine generates ${DOCTRINES[d]} CP per round` : ''}.`),
+      quote(BOARD.section, { inPlay: true }),
+    );
   }
   if (doc.factionAbility && within(doc.factionAbility.text.span, off)) return termHoverAt(doc.text, off);
   if (doc.factionAbility && (within(doc.factionAbility.keySpan, off) || within(doc.factionAbility.name.span, off))) {
@@ -677,7 +689,11 @@ function factionHover(doc: FactionDocument, ws: Workspace, off: number): HoverRe
           ? `${cost} of the ${perRound} CP the faction generates per round${cost > perRound ? ': it can never be paid' : ''}.`
           : undefined,
       );
-      return result(within(ca.cost.span, off) ? ca.cost.span : within(ca.name.span, off) ? ca.name.span : ca.span, head, quote(BOARD.section));
+      return result(
+        within(ca.cost.span, off) ? ca.cost.span : within(ca.name.span, off) ? ca.name.span : ca.span,
+        head,
+        quote(BOARD.section, { inPlay: true }),
+      );
     }
   }
   return undefined;

@@ -19,8 +19,9 @@ function namesAndFactions(doc: FabledDocument | undefined, names: Set<string>, f
 /**
  * The other documents whose diagnostics may change when a card or faction file goes from `before`
  * to `after` (either may be undefined: created, deleted): fleets naming any card of either version
- * or of either faction (or of a faction without cards), and card files holding a card of the same name in the same faction
- * (duplicate names: a card's checks read nothing else of the workspace). Found through the index
+ * or of either faction (or of a faction without cards), card files holding a card of the same name in the same faction
+ * (duplicate names: a card's checks read nothing else of the workspace), and, for a faction file, the other
+ * faction files of its faction (one Command Board per faction). Found through the index
  * and the list of fleets, so that the cost follows what the change touches, not the workspace's
  * size. A fleet change affects no other document.
  */
@@ -41,6 +42,9 @@ export function dependents(ws: Workspace, uri: string, before: FabledDocument | 
     // A fleet whose faction has no cards names the factions that have some: any card change may alter that.
     if (uses || (f !== undefined && (factions.has(f) || ws.cardsOf(f).length === 0))) out.add(d.uri);
   }
+  // A faction has one Command Board: the other boards of either version's faction say whether there are two.
+  if (before?.kind === 'faction' || after?.kind === 'faction')
+    for (const d of ws.factionDocuments()) if (d.uri !== uri && d.faction.value !== undefined && factions.has(norm(d.faction.value))) out.add(d.uri);
   // The index holds the other documents' cards as they are now; this document's are excluded.
   for (const f of factions) for (const n of names) for (const r of ws.findCards(n, f)) if (r.uri !== uri) out.add(r.uri);
   return [...out];

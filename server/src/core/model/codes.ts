@@ -64,7 +64,9 @@ export const CODES = {
   'FS-COMMAND-ABILITY-COUNT': { severity: 'error', title: 'Not exactly six command abilities', section: '21' },
   'FS-COMMAND-ABILITY-FIELD': { severity: 'error', title: 'Command ability missing a field', section: '21' },
   'FS-COMMAND-ABILITY-COST': { severity: 'error', title: 'Command ability cost can never be paid', section: '21' },
+  'FS-COMMAND-ABILITY-LD': { severity: 'warning', title: 'Command ability asks for a Leadership test', section: '21' },
   'FS-COMMAND-ABILITY-DUPLICATE': { severity: 'error', title: 'Command ability name used twice', section: '21' },
+  'FS-DUPLICATE-BOARD': { severity: 'error', title: 'A second Command Board for a faction', section: '21' },
   'FS-FACTION-UNKNOWN': { severity: 'warning', title: 'Faction has no cards in the workspace', section: 'FORMATS' },
   // Fleet lists (sections 6, 17, 20)
   'FS-FLEET-POINTS-LIMIT': { severity: 'error', title: 'Points limit not a positive whole number', section: '17' },
@@ -75,7 +77,9 @@ export const CODES = {
   'FS-COUNT': { severity: 'error', title: 'Count not a whole number >= 1', section: 'FORMATS' },
   'FS-EMBARK-NO-BAY': { severity: 'error', title: 'Host has no Launch Bay', section: '6' },
   'FS-EMBARK-KIND': { severity: 'error', title: 'Unit cannot be carried by this bay', section: '6' },
+  'FS-EMBARK-HOMEBREW': { severity: 'warning', title: 'Bomber embarked on a non-Carrier (a homebrew Launch Bays (Reserves))', section: '6' },
   'FS-EMBARK-CAPACITY': { severity: 'error', title: 'Launch Bay over capacity', section: '6' },
+  'FS-FLEET-NO-LD': { severity: 'warning', title: 'No unit on the table has LD: the fleet never wins the initiative', section: '14' },
   'FS-OBJECTIVES': { severity: 'warning', title: 'Objectives outside the recommendation', section: '20' },
 } as const satisfies Record<string, CodeInfo>;
 

@@ -4,7 +4,7 @@
  */
 import { CLASSES, DOCTRINES, LAUNCH_BAY, STAT_NAMES, type STAT_ORDER, type StatName, type UniversalRule, type UnitClass } from '../rules/data';
 import { listOf, pluralOf, withArticle } from '../rules/words';
-import { launchBayTier, normRuleName } from '../rules/lookup';
+import { launchBayTier, normRuleName, validTier } from '../rules/lookup';
 import type { Ability, FactionDocument, UnitCard } from './types';
 
 export function hasStat(card: UnitCard, stat: (typeof STAT_ORDER)[number]): boolean {
@@ -66,17 +66,21 @@ export function bayCapacity(card: UnitCard): BayCapacity {
   for (const a of card.abilities?.items ?? []) {
     const name = abilityName(a);
     const tier = launchBayTier(name);
-    if (tier !== undefined && tier >= 1) tierFighters += tier * LAUNCH_BAY.fightersPerTier;
+    if (tier !== undefined && validTier(tier)) tierFighters += tier * LAUNCH_BAY.fightersPerTier;
     else if (normRuleName(name) === normRuleName(LAUNCH_BAY.reservesAbility)) reserves = LAUNCH_BAY.carrierCapacity;
   }
-  if (card.class.value === 'Carrier') reserves = LAUNCH_BAY.carrierCapacity;
+  if (card.class.value === LAUNCH_BAY.carrierClass) reserves = LAUNCH_BAY.carrierCapacity;
   return { tierFighters, reserves };
 }
 
-/** A Command Board's CP per round: as given, else the sum of its sources, else its doctrine's. */
+/**
+ * A Command Board's CP per round: its doctrine's (section 21: "CP generation follows the faction's
+ * Command Doctrine"; a `cp` or sources that differ are reported), else as given, else the sum of its sources.
+ */
 export function cpPerRound(doc: FactionDocument): number | undefined {
+  if (doc.doctrine.value) return DOCTRINES[doc.doctrine.value];
   if (doc.cp?.value !== undefined) return doc.cp.value;
   const sources = doc.cpSources?.items;
   if (sources && sources.length && sources.every((s) => s.cp.value !== undefined)) return sources.reduce((t, s) => t + s.cp.value!, 0);
-  return doc.doctrine.value ? DOCTRINES[doc.doctrine.value] : undefined;
+  return undefined;
 }

@@ -95,8 +95,13 @@ export const FIELDS = {
   faction: [
     f('faction', 'scalar', "The faction's name."),
     f('doctrine', 'scalar', `The Command Doctrine: ${doctrines}.`, [[21, { inPlay: true, noSummary: true }]]),
-    f('cp', 'scalar', `CP generated per round: the doctrine's figure, or the sum of cpSources; never more than ${COMMAND_BOARD.maxCpPerRound}.`, [21]),
-    f('cpSources', 'list', "Where the round's CP come from, when the board splits them (e.g. Commander Burst 2 CP, First Officer Burst 1 CP).", [21]),
+    f('cp', 'scalar', `CP generated per round: the doctrine's figure (${doctrines}); never more than ${COMMAND_BOARD.maxCpPerRound}.`, [21]),
+    f(
+      'cpSources',
+      'list',
+      "Where the round's CP come from, when the board splits them (e.g. Commander Burst 2 CP, First Officer Burst 1 CP); they add up to the doctrine's CP.",
+      [21],
+    ),
     f('factionAbility', 'map', 'The one Faction Ability: always active, costs no CP.', [21]),
     f('commandAbilities', 'list', `Exactly ${COMMAND_BOARD.commandAbilities} command abilities, each with a name, CP cost, timing and effect.`, [
       [21, { example: true }],

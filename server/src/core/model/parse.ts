@@ -46,6 +46,8 @@ import {
   type YAMLSequence,
 } from './yaml';
 import { LIMITS, clip, countLines, longLines, size } from './limits';
+import { knownAbility, launchBayTier, universalRule } from '../rules/lookup';
+import { KNOWN_ORDERS } from '../rules/data';
 
 const SUFFIXES: readonly [string, DocKind][] = [
   ['.unit.yaml', 'unit'],
@@ -267,10 +269,26 @@ function topKeys(kind: DocKind): readonly string[] {
 const SIGNED = /^[+-]?\d+$/;
 const signed = (r: string): number | undefined => (SIGNED.test(r.trim()) ? Number(r.trim()) : undefined);
 
-/** Parses a range written as 12, 12" or 12 in; undefined when it is not an inch figure. */
+/** Parses a range written as 12, 12", 12\u201d or 12\u2033 (typographic), 12'' or 12 in; undefined when it is not an inch figure. */
 export function parseInches(raw: string): number | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:"|\u201d|''|in|inch|inches)?\s*$/i.exec(raw);
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:"|\u201d|\u2033|''|in\.?|inch|inches)?\s*$/i.exec(raw);
   return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * The first spaced dash of a printed rule that is not inside brackets ("Dogfighters (Universal
+ * Fighter Class Rule — does not use ...) — Fighter weapons ..." splits after the bracket).
+ */
+function dashOutsideBrackets(raw: string): { index: number; 0: string } | undefined {
+  let depth = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && i > 0 && /\s/.test(raw[i - 1]!) && /[-\u2014\u2013]/.test(c!) && /\s/.test(raw[i + 1] ?? ''))
+      return { index: i - 1, 0: raw.slice(i - 1, i + 2) };
+  }
+  return undefined;
 }
 
 /** Parses a base size written as 60mm, 60 mm or 60. */
@@ -675,15 +693,14 @@ class Reader {
         );
       return { value: v, raw: p.raw, span: p.span };
     };
-    const whole = signed;
     return {
       form: 'line',
       span,
       name,
       type,
       range: numField(r, 'range', parseInches),
-      damage: numField(d, 'damage', whole),
-      attacks: numField(a, 'attacks', whole),
+      damage: numField(d, 'damage', signed),
+      attacks: numField(a, 'attacks', signed),
     };
   }
 
@@ -717,7 +734,9 @@ class Reader {
     const span = spanOf(node, this.base);
     if (isScalar(node)) {
       const raw = scalarText(node);
-      return { form: 'string', span, name: { value: raw.trim() || undefined, raw, span } } as T;
+      const rule = { form: 'string', span, name: { value: raw.trim() || undefined, raw, span } } as T;
+      this.printedRule(node, raw, word, rule);
+      return rule;
     }
     if (node.kind !== Kind.MAP) {
       this.report('FS-TYPE', `An ${word} is a mapping ${fields} or a known ${word}'s name, not ${describeKind(node)}`, span);
@@ -730,6 +749,64 @@ class Reader {
     const rule = { form: 'mapping', span, name } as T;
     fill(rule, g, name.keySpan ?? head);
     return rule;
+  }
+
+  /**
+   * A rulebook order or ability written as the class cards print it, "Name — text" ("Evasive
+   * Screen — when targeted ...", "Attack Run — LD Difficulty 2, Range 12": ..."), or with the
+   * difficulty in brackets ("Recover Craft (Difficulty 3)"): when the part before the first spaced
+   * dash names a known one, that part is the name and the rest its text, difficulty and range.
+   * Anything else stays one name (a homebrew name is reported as unknown, as before).
+   */
+  private printedRule(
+    node: YAMLScalar,
+    raw: string,
+    word: 'order' | 'ability',
+    rule: NamedRule & { effect?: Field<string>; text?: Field<string>; difficulty?: Field<number> },
+  ): void {
+    const dash = dashOutsideBrackets(raw);
+    const bracket = word === 'order' ? /\s*\((?:LD\s+)?Difficulty\s+(\d+)\)\s*$/i.exec(dash ? raw.slice(0, dash.index) : raw) : null;
+    if (!dash && !bracket) return;
+    // Where the value's text is not the source's (escapes in quotes), every part has the item's span.
+    const base = contentStart(this.text, node, this.base);
+    const whole = spanOf(node, this.base);
+    const sp = (from: number, length: number): Span => (base === undefined ? whole : { start: base + from, end: base + from + length });
+    const headEnd = bracket ? bracket.index : dash ? dash.index : raw.length;
+    const head = raw.slice(0, headEnd);
+    const name = head.trim();
+    const known =
+      word === 'order'
+        ? KNOWN_ORDERS.some((o) => o.name.toLowerCase() === name.toLowerCase())
+        : !!universalRule(name) || !!knownAbility(name) || launchBayTier(name) !== undefined;
+    if (!known) return;
+    const lead = head.length - head.trimStart().length;
+    rule.name = { value: name, raw: head, span: sp(lead, name.length) };
+    const number = (digits: string, at: number): Field<number> => ({ value: Number(digits), raw: digits, span: sp(at, digits.length) });
+    if (bracket) rule.difficulty = number(bracket[1]!, headEnd + bracket[0].search(/\d/));
+    if (!dash) return;
+    let at = dash.index + dash[0].length;
+    if (word === 'order') {
+      // "LD Difficulty 2, Range 12": " before an order's text, as the class cards print it.
+      const m = /^(\s*(?:LD\s+)?Difficulty\s+)(\d+)(?:(\s*,\s*Range\s+)((\d+(?:\.\d+)?)\s*(?:"|\u201d|\u2033|''|in(?:ch(?:es)?)?\b)?))?\s*[:,]?\s*/i.exec(
+        raw.slice(at),
+      );
+      if (m) {
+        rule.difficulty = number(m[2]!, at + m[1]!.length);
+        // The range's span holds its inch mark, so that a fix to a band replaces both.
+        if (m[3] && m[4]) {
+          const from = at + m[1]!.length + m[2]!.length + m[3]!.length;
+          rule.range = { value: Number(m[5]), raw: m[4], span: sp(from, m[4].length) };
+        }
+        at += m[0].length;
+      }
+    }
+    const rest = raw.slice(at);
+    const textLead = rest.length - rest.trimStart().length;
+    const body = rest.trim();
+    if (!body) return;
+    const field: Field<string> = { value: body, raw: rest, span: sp(at + textLead, body.length) };
+    if (word === 'order') rule.effect = field;
+    else rule.text = field;
   }
 
   // ---------- faction ----------

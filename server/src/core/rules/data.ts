@@ -434,16 +434,32 @@ export const KNOWN_ABILITIES: readonly KnownAbility[] = [
 
 /** Section 6 and the Carrier card: Launch Bays. */
 export const LAUNCH_BAY = {
-  /** "Launch Bay Tier N": N Fighter units, never Bombers. */
-  tierPattern: /^Launch Bay Tier\s+(\d+)$/i,
+  /**
+   * "Launch Bay Tier N": N Fighter units, never Bombers. The pattern also reads a tier that is not
+   * a whole number of at least 1 (-1, 1.5), so that it is reported as one, in any form.
+   */
+  tierPattern: /^Launch Bay Tier\s+([+\-\u2212\u2013]?\s*\d+(?:\.\d+)?)$/i,
+  /** The lowest tier (section 6: "1 Fighter unit embarked per Tier"). */
+  minTier: 1,
   fightersPerTier: 1,
   tierCarries: ['Fighter'] as readonly UnitClass[],
-  /** A Carrier's Launch Bays (Reserves). */
+  /**
+   * A Carrier's Launch Bays (Reserves): the Carrier card's ability. Printed on another class it is
+   * a homebrew reading (RULES decision, docs/rules.md): it carries as the Carrier's does, and a
+   * Bomber embarked there is warned, since the rulebook lets only Carriers transport Bombers.
+   */
   reservesAbility: 'Launch Bays (Reserves)',
+  carrierClass: 'Carrier' as UnitClass,
   carrierCapacity: 3,
   carrierCarries: ['Fighter', 'Bomber'] as readonly UnitClass[],
   section: '6',
 } as const;
+
+/**
+ * Section 14: "both players select a unit with LD and roll it" for Initiative; section 6: embarked
+ * units "do not count for Initiative".
+ */
+export const INITIATIVE = { stat: 'LD', section: '14', embarkedSection: '6' } as const;
 
 /** Section 21: the Command Board. */
 export const DOCTRINES = { Light: 2, Standard: 3, Elite: 4 } as const;

@@ -43,8 +43,13 @@ for (const a of KNOWN_ABILITIES) {
   if (!ABILITY_BY_NAME.has(short)) ABILITY_BY_NAME.set(short, a);
 }
 
+/**
+ * A universal rule by name, also as the class cards print it with a note in brackets
+ * ("Precision Strike (Universal Bomber Rule)", "Dogfighters (Universal Fighter Class Rule — ...)").
+ */
 export function universalRule(name: string): UniversalRule | undefined {
-  return UNIVERSAL_BY_NAME.get(normRuleName(name));
+  const n = normRuleName(name);
+  return UNIVERSAL_BY_NAME.get(n) ?? (n.endsWith(')') ? UNIVERSAL_BY_NAME.get(n.replace(/\s*\([^()]*\)$/, '')) : undefined);
 }
 
 /** A known ability by name; "Boarding" and "Ram" match "Boarding (CR)" and "Ram (T)". */
@@ -52,9 +57,15 @@ export function knownAbility(name: string): KnownAbility | undefined {
   return ABILITY_BY_NAME.get(normRuleName(name));
 }
 
+/** The tier a "Launch Bay Tier N" name gives, as written (it may be no valid tier: see `validTier`). */
 export function launchBayTier(name: string): number | undefined {
   const m = LAUNCH_BAY.tierPattern.exec(name.trim());
-  return m ? Number(m[1]) : undefined;
+  return m ? Number(m[1]!.replace(/[\u2212\u2013]/, '-').replace(/\s+/g, '')) : undefined;
+}
+
+/** Whether a tier is one a ship may have: a whole number of at least 1 (section 6). */
+export function validTier(tier: number): boolean {
+  return Number.isInteger(tier) && tier >= LAUNCH_BAY.minTier;
 }
 
 /** What a stat's value may be, in words (diagnostics, hovers, schema descriptions). */

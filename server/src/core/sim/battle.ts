@@ -16,7 +16,7 @@
  * Hooks (`BattleHooks`) are the named points where rule variants plug in without copying the round:
  * how hits become hull damage, the end of each round, and the outcome of a trial.
  */
-import { ACTION_POINTS_PER_ACTIVATION, BOARDING, RAMMING, SHIELD_RECHARGE } from '../rules/data';
+import { ACTION_POINTS_PER_ACTIVATION, BOARDING, DICE, RAMMING, SHIELD_RECHARGE } from '../rules/data';
 import type { UnitProfile } from './types';
 import { Dice, binomialPmf, pSuccess, rollSucceeds } from './dice';
 import type { RandomGenerator } from './dice';
@@ -33,6 +33,7 @@ const succeeds = rollSucceeds;
 const basesOf = basesLeft;
 const maxShieldsOf = maxShields;
 const volleyBySampling = sampleVolley;
+const NATURAL_CRITICAL = DICE.critical;
 
 /** Exact kernels stop (and the run restarts with dice) beyond this much work. */
 export const KERNEL_WORK_LIMIT = 4e7;
@@ -110,9 +111,9 @@ export interface BattleView {
 
 /**
  * What a hook may do to the battle (rule variants, BATTLE.md "Rule variants"): roll the run's own
- * seeded dice, rout a unit (it leaves the battle: it never acts again, counts as lost for Action
- * Tokens and survival, and its whole card counts as destroyed points for the enemy; units it
- * carries leave with it), or withdraw a side (its units leave alive and the battle ends after this
+ * seeded dice, rout a unit (it leaves the battle intact: it never acts again, is not alive but not
+ * destroyed either, so its fleet is not annihilated; it counts as lost for Action Tokens and its
+ * whole card counts as destroyed points for the enemy; units it carries leave with it), or withdraw a side (its units leave alive and the battle ends after this
  * round).
  */
 export interface BattleActions {
@@ -167,6 +168,11 @@ export interface BattleHooks {
   endOfBattle?: (view: BattleView, act: BattleActions) => void;
   /** The winner of a finished trial by points (default: more points destroyed; undefined: a draw). */
   victory?: (view: BattleView) => 0 | 1 | undefined;
+  /**
+   * The winner by the variant's own rule (morale), counted apart from points victory (BATTLE.md:
+   * "the result carries that victory apart"); undefined: nobody wins by it.
+   */
+  variantVictory?: (view: BattleView) => 0 | 1 | undefined;
 }
 
 /** An exact Fire-action outcome distribution from one defender state. */
@@ -217,6 +223,12 @@ export interface BattleTotals {
   tally: Tally;
   /** routed[u]: trials in which unit u was routed (rule variants). */
   routed: Float64Array;
+  /** routedBy[u][r]: trials in which unit u had been routed by the end of round r + 1. */
+  routedBy: Float64Array[];
+  /** Trials in which the last units of both fleets were destroyed by the same action (a Ram). */
+  bothDestroyed: number;
+  /** Trials won by each side by the variant's own rule (hooks.variantVictory). */
+  variantVictory: [number, number];
   /** Trials in which each side withdrew (rule variants). */
   withdrew: [number, number];
 }
@@ -813,6 +825,9 @@ export function emptyTotals(n: number, rounds: number): BattleTotals {
     alive: Array.from({ length: n }, () => new Float64Array(rounds)),
     tally: { fired: z(), boarded: z(), rammed: z(), aim: z(), shields: z(), brace: z() },
     routed: z(),
+    routedBy: Array.from({ length: n }, () => new Float64Array(rounds)),
+    bothDestroyed: 0,
+    variantVictory: [0, 0],
     withdrew: [0, 0],
   };
 }
@@ -1247,6 +1262,17 @@ function activate(e: Engine, u: number, dice: Dice, lost: [number, number], pts:
       if (!d) return false;
       second = d;
     }
+    // Board replaces the second action whichever it is, Aim too, when it is worth more. Aim must
+    // come before the Fire action, so it is weighed against boarding as things stand now; without
+    // Aim the unit fires unaimed and then weighs Board against Shields Back Online or Brace.
+    if (board && second.action === 'aim') {
+      const b = bestBoard(e, u, enemies);
+      if (b >= 0 && e.boardValue(u, b) > second.value) {
+        const d = e.decide(u, -1, -1, threats);
+        if (!d) return false;
+        second = d;
+      }
+    }
     const aim = second.action === 'aim' ? second.aim : undefined;
     // Without boarding in reach the second action comes first, as in the duel (Aim must precede Fire).
     if (!board && second.action !== 'aim' && second !== NO_DECISION) protect(e, u, second.action, dice);
@@ -1281,14 +1307,22 @@ function activate(e: Engine, u: number, dice: Dice, lost: [number, number], pts:
   return true;
 }
 
+/**
+ * The enemy u boards: among those it can board and would damage, the one whose expected hull points
+ * removed are worth the most points (then the most hull points; the duel's units carry no points).
+ */
 function bestBoard(e: Engine, u: number, enemies: number[]): number {
   let best = -1;
   let value = 0;
+  let hull = 0;
   for (const t of enemies) {
     if (!e.alive[t] || !e.canBoard(u, t)) continue;
-    const v = e.boardValue(u, t) * (e.pointsPerBase(t) / e.units[t]!.profile.hp);
-    if (v > value) {
+    const h = e.boardValue(u, t);
+    if (!(h > 0)) continue;
+    const v = h * (e.pointsPerBase(t) / e.units[t]!.profile.hp);
+    if (best < 0 || v > value || (v === value && h > hull)) {
       value = v;
+      hull = h;
       best = t;
     }
   }
@@ -1357,20 +1391,28 @@ function boardAction(e: Engine, u: number, t: number, dice: Dice, lost: [number,
 
 /**
  * Ram (section 13): Tonnage dice, each 5+ a hit (4+ if the target moved 3" or more this round);
- * the target dodges each hit if it has D; each hit left deals 1 HP to both units, ignoring shields,
- * each unit saving with its own armour (no Piercing).
+ * the target dodges each hit if it has D, except a natural 10 (a Critical Hit, section 2); each
+ * hit left deals 1 HP to both units, ignoring shields, each unit saving with its own armour (no
+ * Piercing).
  */
 function ramAction(e: Engine, u: number, t: number, dice: Dice, lost: [number, number], pts: [number, number]): void {
   const tons = e.units[u]!.profile.tonnage!;
   const need = e.moved[t]! >= RAMMING.movedAtLeast ? RAMMING.hitTargetMoved : RAMMING.hitTarget;
   let hits = 0;
-  for (let i = 0; i < tons; i++) if (succeeds(dice.d10(), need)) hits++;
+  let crits = 0;
+  for (let i = 0; i < tons; i++) {
+    const roll = dice.d10();
+    if (roll >= NATURAL_CRITICAL) crits++;
+    else if (succeeds(roll, need)) hits++;
+  }
   const tp = e.units[t]!.profile;
+  // A natural 10 is a Critical Hit: it cannot be Dodged (section 2); the other hits can.
   if (tp.dodge !== undefined) {
     let left = 0;
     for (let i = 0; i < hits; i++) if (!succeeds(dice.d10(), tp.dodge)) left++;
     hits = left;
   }
+  hits += crits;
   e.ops += tons + 2 * hits;
   e.tally.rammed[u]!++;
   const unsaved = (p: UnitProfile, braced: boolean) => {
@@ -1396,6 +1438,13 @@ function sideAlive(e: Engine, s: number): boolean {
   const lo = s === 0 ? 0 : e.offset;
   const hi = s === 0 ? e.offset : e.n;
   for (let i = lo; i < hi; i++) if (e.alive[i]) return true;
+  return false;
+}
+
+function sideRouted(e: Engine, s: number): boolean {
+  const lo = s === 0 ? 0 : e.offset;
+  const hi = s === 0 ? e.offset : e.n;
+  for (let i = lo; i < hi; i++) if (e.routed[i]) return true;
   return false;
 }
 
@@ -1505,15 +1554,33 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
       turn = 1 - turn;
     }
     if (!over && h.endOfRound?.(view(e, r + 1, pts), act!)) over = true;
+    // A side whose last units fled at the end of this round: the battle lasted this round.
+    if (!over && (!sideAlive(e, 0) || !sideAlive(e, 1))) over = true;
     if ((over || r === rounds - 1) && h.endOfBattle) h.endOfBattle(view(e, r + 1, pts), act!);
-    for (let i = 0; i < e.n; i++) if (e.alive[i]) totals.alive[i]![r]!++;
+    for (let i = 0; i < e.n; i++) {
+      if (e.alive[i]) totals.alive[i]![r]!++;
+      if (e.routed[i]) totals.routedBy[i]![r]!++;
+    }
   }
-  // Alive after rounds that were never played: as at the end.
-  for (let r = played; r < rounds; r++) for (let i = 0; i < e.n; i++) if (e.alive[i]) totals.alive[i]![r]!++;
+  // Alive (and routed) after rounds that were never played: as at the end.
+  for (let r = played; r < rounds; r++)
+    for (let i = 0; i < e.n; i++) {
+      if (e.alive[i]) totals.alive[i]![r]!++;
+      if (e.routed[i]) totals.routedBy[i]![r]!++;
+    }
   const a0 = sideAlive(e, 0);
   const a1 = sideAlive(e, 1);
-  if (a0 && !a1) totals.annihilation[0]++;
-  if (a1 && !a0) totals.annihilation[1]++;
+  // Annihilation is destroying the whole other fleet: a fleet driven off (a unit routed) was not.
+  const gone0 = !a0 && !sideRouted(e, 0);
+  const gone1 = !a1 && !sideRouted(e, 1);
+  if (a0 && gone1) totals.annihilation[0]++;
+  if (a1 && gone0) totals.annihilation[1]++;
+  // Both fleets destroyed at once (a Ram that kills the last rammer and its target): nobody's win.
+  if (gone0 && gone1) totals.bothDestroyed++;
+  if (h.variantVictory) {
+    const w = h.variantVictory(view(e, played, pts));
+    if (w === 0 || w === 1) totals.variantVictory[w]++;
+  }
   // Ended before the round limit: a side gone, or a hook ended it (a retreat, a rout of the last unit).
   if (!a0 || !a1 || played < rounds) totals.ended[played - 1]!++;
   const winner = e.hooks.victory ? e.hooks.victory(view(e, played, pts)) : pts[0] > pts[1] + 1e-9 ? 0 : pts[1] > pts[0] + 1e-9 ? 1 : undefined;

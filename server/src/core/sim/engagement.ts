@@ -38,12 +38,14 @@ export const POLICY_EXPECTED =
   'Aim is worth the extra expected hull damage it adds to this Fire action (aiming the weapon that adds the most); ' +
   "Shields Back Online (only with SH missing) and Brace (only with AC) are worth the expected hull damage they avert from the opponent's next (unaimed) Fire action. " +
   "The highest value wins; ties go to Aim, then Shields Back Online, then Brace. Brace lasts until the unit's next activation. " +
-  `Within ${BOARDING.range}" of a unit with CR, the second action comes after the Fire action and is Board instead when the target's SH is 0 and boarding is expected to remove more hull points; ` +
-  `a unit with nothing in range Rams (Tonnage, at ${RAMMING.range}") as a last resort.`;
+  `For a unit with CR within ${BOARDING.range}" of an enemy with CR whose SH is 0, Board replaces the second action, whichever it would be (Aim, Shields Back Online or Brace), when boarding is expected to remove more hull points: ` +
+  'it comes after the Fire action (weighed against Aim before firing, since Aim comes first; then the Fire action is unaimed); ' +
+  `a unit with nothing in range Boards if it can, else Rams (Tonnage, at ${RAMMING.range}") as a last resort.`;
 
 export const POLICY_RULE =
   `Each activation spends ${ACTION_POINTS_PER_ACTIVATION} AP: Fire with every weapon in range, and one second action by a fixed rule (used because exact expectations would be too costly for these cards): ` +
-  'Shields Back Online if SH is missing; else Aim the in-range weapon with the most attacks x damage; else Brace if the unit has AC.';
+  'Shields Back Online if SH is missing; else Aim the in-range weapon with the most attacks x damage; else Brace if the unit has AC. ' +
+  `Board replaces it whenever the unit has CR and the other unit, within ${BOARDING.range}" with CR, has SH 0; a unit with nothing in range Boards if it can, else Rams (Tonnage, at ${RAMMING.range}") as a last resort.`;
 
 interface UnitState {
   sh: number;
@@ -245,7 +247,7 @@ function markovRun(e: DuelAccess, sides: [DuelSide, DuelSide], pFirst: number, s
 function summarise(ended: Float64Array, wins: [number, number], alive: [(r: number) => number, (r: number) => number], n: number, rounds: number) {
   const attackerWins = wins[0] / n;
   const defenderWins = wins[1] / n;
-  // From the counts, so that a variant that always has a winner (morale) gives exactly 0, not 1 - p - q's rounding.
+  // From the counts, so that a duel that always ends in a destruction gives exactly 0, not 1 - p - q's rounding.
   const neither = Math.max(0, n - wins[0] - wins[1]) / n;
   let meanRounds = 0;
   const roundsTaken: Point[] = [];
@@ -338,6 +340,8 @@ function engagementResult(
         }
       : {}),
   };
+  // Both destroyed by one Ram: part of `neither` (nobody wins), said apart.
+  if (t.bothDestroyed > 0) result.bothDestroyed = t.bothDestroyed / n;
   if (out.cutShort) {
     result.cutShort = true;
     result.requestedTrials = out.requested;
@@ -348,6 +352,8 @@ function engagementResult(
     const effects = variantEffects(variants.map((v) => v.name));
     if (effects.routs) result.routed = { attacker: t.routed[0]! / n, defender: t.routed[1]! / n };
     if (effects.withdraws) result.retreated = { attacker: t.withdrew[0] / n, defender: t.withdrew[1] / n };
+    // Morale's win is its own figure; the wins above are destructions (a routed unit was not destroyed).
+    if (effects.victory) result.variantVictory = { attacker: t.variantVictory[0] / n, defender: t.variantVictory[1] / n };
   }
   // The exact chain knows the standard rules only: with a variant the duel is sampled.
   if (out.mode === 'kernel' && exact && !variants.length && !closeCombat(att, def, r.range)) {

@@ -85,6 +85,26 @@ export function variantText(c: VariantChoice): string {
   return variantSpec(c.name, c.parameters);
 }
 
+/**
+ * Names the two sides and the copies of a card apart (BATTLE.md): a fleet against itself becomes
+ * "Lantern Watch" and "Lantern Watch (2)", and a card that appears more than once in a fleet is
+ * "Lumen Destroyer #1", "Lumen Destroyer #2", ... in every table, legend and sentence.
+ */
+export function namedApart(fleets: [Fleet, Fleet]): void {
+  if (fleets[0].name !== '' && fleets[0].name === fleets[1].name) fleets[1] = { ...fleets[1], name: `${fleets[1].name} (2)` };
+  for (const f of fleets) {
+    const count = new Map<string, number>();
+    for (const u of f.units) count.set(u.name, (count.get(u.name) ?? 0) + 1);
+    const seen = new Map<string, number>();
+    f.units = f.units.map((u) => {
+      if ((count.get(u.name) ?? 0) < 2) return u;
+      const k = (seen.get(u.name) ?? 0) + 1;
+      seen.set(u.name, k);
+      return { ...u, name: `${u.name} #${k}` };
+    });
+  }
+}
+
 function clampInt(v: number | undefined, min: number, max: number, dflt: number): number {
   if (v === undefined || !Number.isFinite(v)) return dflt;
   return Math.min(max, Math.max(min, Math.round(v)));
@@ -94,15 +114,18 @@ export const BATTLE_POLICY =
   'Each activation spends 2 AP. A unit that is not on the table enters (or launches from its host) with its first Move. ' +
   "A unit with no enemy it can Fire at, Board or Ram moves toward the nearest enemy (1 AP, then the B stick if it is still out of reach), stopping at its longest weapon's range " +
   `(a unit without weapons closes to ${BOARDING.range}" to Board, or to base contact to Ram). ` +
-  'It fires at the enemy in range whose expected points removed by this Fire action is highest (expected bases lost x points per base; ties to the nearer, then to fewer HP left), ' +
+  'It fires at the enemy in range whose expected points removed by this Fire action is highest (kill chance x card points for a single-base unit, expected bases lost x points per base for a squadron; ties to the nearer, then to fewer HP left), ' +
   'and spends its other AP as the duel does: Aim, Shields Back Online or Brace, whichever is worth the most expected hull points ' +
-  "(Shields and Brace against the Fire actions of every enemy that can reach it); after firing it Boards instead when a target's SH is 0 and that is worth more. " +
+  '(Shields and Brace against the Fire actions of every enemy that can reach it). ' +
+  `Board replaces that second action, whichever it would be (Aim, Shields Back Online or Brace), when an enemy with CR within ${BOARDING.range}" has SH 0 and boarding is expected to remove more hull points: ` +
+  'Board comes after the Fire action, so it is weighed against Aim before firing (the Fire action is then unaimed) and against Shields Back Online or Brace after it; it boards the enemy whose expected hull points removed are worth the most points. ' +
   `A unit with CR that is in range but more than ${BOARDING.range}" from an enemy with CR spends its first AP closing on it (to Board once its shields are down) and fires with the other. ` +
   'A unit that can neither fire nor board Rams as a last resort. Units activate in fleet order (a carrier before what it carries); ' +
   'a side spends an Action Token instead of activating while the other side has more units waiting.';
 
 export const BATTLE_POLICY_DICE =
-  ' (These cards are too costly for exact expectations: the second action follows a fixed rule — Shields Back Online if SH is missing, else Aim the weapon with the most attacks x damage, else Brace — and the target is the nearest enemy, then the one with fewer HP left.)';
+  ' (These cards are too costly for exact expectations: the second action follows a fixed rule — Shields Back Online if SH is missing, else Aim the weapon with the most attacks x damage, else Brace — ' +
+  `Board replaces it whenever an enemy within ${BOARDING.range}" can be boarded, and the target is the nearest enemy, then the one with fewer HP left.)`;
 
 function assumptions(mode: 'approach' | 'fixed', range: number | undefined, size: GameSize, out: BattleOutcome): string[] {
   const a: string[] = [];
@@ -117,8 +140,12 @@ function assumptions(mode: 'approach' | 'fixed', range: number | undefined, size
   a.push(
     'Initiative: each side rolls the LD of its unit (on the table or waiting to enter, not embarked) with the most expected successes; ties go to the lower target number, then more dice, then a re-roll; the winner activates first.',
     'Action Tokens: at the start of each round the side that has lost more units gains the difference, for that round.',
-    'Embarked units launch on their own activation from their host once it is on the table; a host destroyed with units still embarked destroys them, and their points count as destroyed.',
-    `Board: both roll CR; the attacker's successes above the defender's are HP damage dealt 1 HP at a time (none lost); at most once per activation. Ram: Tonnage dice hit on ${RAMMING.hitTarget}+ (${RAMMING.hitTargetMoved}+ if the target moved ${RAMMING.movedAtLeast}" or more this round), the target dodges each hit with D, and each hit left deals 1 HP to both units (shields ignored), each unit saving with its own AC.`,
+    mode === 'fixed'
+      ? "Embarked units launch at their first chance: their own activation in round 1, from their host's position, spending their first Move on it (so they fire with their other AP only and take no second action that round); a host destroyed with units still embarked destroys them, and their points count as destroyed."
+      : "Embarked units launch at their first chance: their own activation in the round their host enters (right after it in fleet order, a side's activations alternating with the enemy's), from their host's position, which is their table edge (section 6), moving on with their own Move. So they start their approach as far forward as the host stands, reach the enemy (and are reached) a round or so sooner than the same craft entering from the table edge, and die with the host if it is destroyed first; their points count as destroyed.",
+    `Board: both roll CR; the attacker's successes above the defender's are HP damage dealt 1 HP at a time (none lost); at most once per activation. Ram: Tonnage dice hit on ${RAMMING.hitTarget}+ (${RAMMING.hitTargetMoved}+ if the target moved ${RAMMING.movedAtLeast}" or more this round), the target dodges each hit with D except a natural 10 (a Critical Hit cannot be Dodged, section 2), and each hit left deals 1 HP to both units (shields ignored), each unit saving with its own AC.`,
+    'A Ram that destroys the last units of both fleets at once is its own outcome (both fleets destroyed): neither side annihilates the other. Annihilation is destroying every unit of the other fleet; a fleet whose units fled (rule variants) was not destroyed.',
+    'A fleet against itself names its second side "(2)"; a card that appears more than once in a fleet is numbered (#1, #2, ...).',
     `Shields Back Online rolls ${SHIELD_RECHARGE.dice} dice, each ${SHIELD_RECHARGE.target}+ restores 1 SH; Brace lasts until the unit's next activation. No terrain: nobody is in cover. Orders, command abilities and faction abilities are not played.`,
     'Points destroyed: each base lost is worth the card points divided by its bases; points victory needs strictly more points destroyed than the opponent (equal is a draw).',
   );
@@ -183,6 +210,7 @@ export class BattleSession {
         profile: sanitizeProfile(u.profile),
       })),
     })) as [Fleet, Fleet];
+    namedApart(this.fleets);
     this.range = o.range !== undefined && Number.isFinite(o.range) && o.range >= 0 ? Math.min(o.range, OPTION_LIMITS.rangeMax) : undefined;
     this.mode = this.range === undefined ? 'approach' : 'fixed';
     this.size = gameSizeFor(context.limits ?? this.fleets.map((f) => f.units.reduce((t, u) => t + u.points, 0)));
@@ -250,7 +278,7 @@ export class BattleSession {
     const n = t.trials;
     const setup = this.run.setup;
     let offset = 0;
-    const { routs, withdraws: retreat } = variantEffects(this.variants.map((v) => v.name));
+    const { routs, withdraws: retreat, victory } = variantEffects(this.variants.map((v) => v.name));
     const sides = this.fleets.map((f, s): BattleSideResult => {
       const units = f.units.map((u, i) => {
         const g = offset + i;
@@ -262,7 +290,7 @@ export class BattleSession {
           fired: n > 0 ? t.tally.fired[g]! / n : 0,
           boarded: n > 0 ? t.tally.boarded[g]! / n : 0,
           rammed: n > 0 ? t.tally.rammed[g]! / n : 0,
-          ...(routs ? { routed: n > 0 ? t.routed[g]! / n : 0 } : {}),
+          ...(routs ? { routed: Array.from(t.routedBy[g]!, (x) => (n > 0 ? x / n : 0)) } : {}),
         };
       });
       offset += f.units.length;
@@ -275,6 +303,7 @@ export class BattleSession {
         pointsDestroyed: quantiles(t.pointsDestroyed[s]!),
         units,
         ...(retreat ? { retreated: chance(t.withdrew[s]!, n) } : {}),
+        ...(victory ? { variantVictory: chance(t.variantVictory[s]!, n) } : {}),
       };
     }) as [BattleSideResult, BattleSideResult];
     return {
@@ -287,6 +316,7 @@ export class BattleSession {
       // Only when variants are played: without them the result is exactly FORMATS.md's shape.
       ...(this.variants.length ? { variantRules: this.variants } : {}),
       sides,
+      bothDestroyed: chance(t.bothDestroyed, n),
       draw: chance(t.draws, n),
       meanRounds: n > 0 ? t.roundsSum / n : 0,
       policy: BATTLE_POLICY + (out.mode === 'dice' ? BATTLE_POLICY_DICE : ''),

@@ -44,7 +44,9 @@ export function renderHistogram(points: Point[], width = 40, maxRows = 16): stri
   });
 }
 
-export function renderReport(r: SimulationResult): string {
+export function renderReport(result: SimulationResult): string {
+  // A card against itself: its two sides are named apart ("X" and "X (2)"), as in the battle.
+  const r = result.attacker === result.defender && result.attacker !== '' ? { ...result, defender: `${result.defender} (2)` } : result;
   const v = r.volley;
   const e = r.engagement;
   const o = r.options;
@@ -93,7 +95,13 @@ export function renderReport(r: SimulationResult): string {
     [
       [`${r.attacker} wins`, pct(e.attackerWins), `± ${pct(e.standardError.attackerWins, 2)}`, e.exact ? `exact ${pct(e.exact.attackerWins, 2)}` : ''],
       [`${r.defender} wins`, pct(e.defenderWins), `± ${pct(e.standardError.defenderWins, 2)}`, e.exact ? `exact ${pct(e.exact.defenderWins, 2)}` : ''],
-      ['Neither destroyed', pct(e.neither), `± ${pct(e.standardError.neither, 2)}`, e.exact ? `exact ${pct(e.exact.neither, 2)}` : ''],
+      [
+        e.bothDestroyed ? 'Neither wins' : 'Neither destroyed',
+        pct(e.neither),
+        `± ${pct(e.standardError.neither, 2)}`,
+        e.exact ? `exact ${pct(e.exact.neither, 2)}` : '',
+      ],
+      ...(e.bothDestroyed ? [['  of which both destroyed at once (a Ram)', pct(e.bothDestroyed), '', '']] : []),
     ],
     [false, true, true, false],
   );

@@ -149,6 +149,10 @@ export interface EngagementResult {
   variantRules?: VariantInfo[];
   /** With variants that rout or retreat: the chance each unit was routed, or retreated. */
   routed?: { attacker: number; defender: number };
+  /** With a variant that decides the winner itself (morale): the chance each wins by it. */
+  variantVictory?: { attacker: number; defender: number };
+  /** When it happens: the chance that one Ram destroys both units at once (counted in `neither`: nobody wins). */
+  bothDestroyed?: number;
   retreated?: { attacker: number; defender: number };
   /** With `--compare`: the standard rules' engagement from the same seed, and variant minus standard. */
   compare?: { standard: EngagementResult; difference: EngagementDifference; summary: string[] };
@@ -200,8 +204,11 @@ export interface BattleUnitResult {
   fired: number;
   boarded: number;
   rammed: number;
-  /** With a rule variant that routs units: the chance it was routed (fled, not destroyed). */
-  routed?: number;
+  /**
+   * With a rule variant that routs units: routed[r], the chance it has fled by the end of round
+   * r + 1 (off the table intact: not alive, not destroyed).
+   */
+  routed?: number[];
 }
 
 export interface BattleSideResult {
@@ -216,6 +223,8 @@ export interface BattleSideResult {
   units: BattleUnitResult[];
   /** With the retreat variant: the chance this side retreated. */
   retreated?: Chance;
+  /** With a variant that decides the winner itself (morale): the chance this side wins by it. */
+  variantVictory?: Chance;
 }
 
 /** The fleet battle's result (FORMATS.md "Fleet battle"): side 0 is the fleet, side 1 the opponent. */
@@ -230,6 +239,8 @@ export interface BattleResult {
   /** With variants, the same in full: name, title, parameters and the assumptions of their mapping. */
   variantRules?: VariantInfo[];
   sides: [BattleSideResult, BattleSideResult];
+  /** The chance that the last units of both fleets are destroyed by the same action (a Ram): nobody's annihilation. */
+  bothDestroyed: Chance;
   draw: Chance;
   meanRounds: number;
   policy: string;

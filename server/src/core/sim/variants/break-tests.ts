@@ -49,7 +49,8 @@ export const BREAK_TESTS: VariantDefinition = {
       assumptions: [
         "Break tests: a side's combat score for a round is the HP it caused that round (hull points its enemies lost, by Fire, Board and Ram; shields do not count; there are no flank or rear bonuses on this table).",
         'Break tests: after each round the side with the lower score tests each of its units on the table with its LD (equal scores: nobody tests); a unit holds when its successes reach the score difference; a unit without LD never breaks.',
-        'Break tests: a unit that fails is routed: it flees the battle (with what it carries), never acts again, counts as lost for survival and Action Tokens, and its whole card counts as points destroyed by the enemy; a side with every unit destroyed or routed has lost the field ("destroys the other fleet" counts routs).',
+        'Break tests: a unit that fails is routed: it flees the battle intact (with what it carries) and never acts again; it is not alive (the survival figures show it apart, as routed), it counts as lost for Action Tokens and its whole card counts as points destroyed by the enemy for points victory, but a fleet driven off this way has not been annihilated ("destroys the other fleet" counts destructions only).',
+        'Break tests: when the last units of a side flee at the end of a round, the battle ends with that round (it lasted that many rounds).',
       ],
     };
   },

@@ -113,6 +113,7 @@ export function battleSummary(standard: BattleResult, variant: BattleResult): st
       `${with_}: ${name} ${change('wins', s.pointsVictory.p, o.pointsVictory.p, n1, n2)}; ${change('sweeps the other fleet from the table', s.annihilation.p, o.annihilation.p, n1, n2)}.`,
     );
     if (s.retreated) out.push(`${name} retreats in ${pct(s.retreated.p)} of battles.`);
+    if (s.variantVictory) out.push(`${name} wins on morale in ${pct(s.variantVictory.p)} of battles (its points victory above is by points destroyed).`);
   }
   out.push(`Battles last ${variant.meanRounds.toFixed(1)} rounds on average instead of ${standard.meanRounds.toFixed(1)}.`);
   return out;
@@ -156,6 +157,10 @@ export function engagementSummary(standard: EngagementResult, variant: Engagemen
         : `${names[0]} retreats in ${pct(variant.retreated.attacker)} of engagements, ${names[1]} in ${pct(variant.retreated.defender)}.`,
     );
   if (variant.routed) out.push(`${names[0]} flees in ${pct(variant.routed.attacker)} of engagements, ${names[1]} in ${pct(variant.routed.defender)}.`);
+  if (variant.variantVictory)
+    out.push(
+      `${names[0]} wins on morale in ${pct(variant.variantVictory.attacker)} of engagements, ${names[1]} in ${pct(variant.variantVictory.defender)} (the wins above are destructions; a unit that fled was not destroyed).`,
+    );
   out.push(`Engagements last ${variant.meanRounds.toFixed(1)} rounds on average instead of ${standard.meanRounds.toFixed(1)}.`);
   return out;
 }

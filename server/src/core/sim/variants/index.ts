@@ -81,6 +81,8 @@ export function composeVariants(choices: readonly VariantChoice[]): { hooks: Bat
   if (alloc) hooks.allocateDamage = alloc;
   const victory = all.find((h) => h.victory)?.victory;
   if (victory) hooks.victory = victory;
+  const own = all.find((h) => h.variantVictory)?.variantVictory;
+  if (own) hooks.variantVictory = own;
   const starts = all.flatMap((h) => (h.startOfRound ? [h.startOfRound] : []));
   if (starts.length) hooks.startOfRound = (v: BattleView, act: BattleActions) => starts.forEach((f) => f(v, act));
   const ends = all.flatMap((h) => (h.endOfRound ? [h.endOfRound] : []));

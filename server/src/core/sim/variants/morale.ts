@@ -41,12 +41,14 @@ export const MORALE: VariantDefinition = {
           const loser = 1 - winner;
           for (let i = 0; i < v.units.length; i++) if (v.side[i] === loser && v.alive[i]) act.rout(i);
         },
-        victory: () => winner,
+        // Counted apart (variantVictory): points victory stays by points destroyed (BATTLE.md).
+        variantVictory: () => winner,
       },
       assumptions: [
         `Morale: the battle lasts ${ROUNDS} rounds whatever --rounds says (it ends sooner only when a side has no unit left).`,
         "Morale: at the end each side's morale is the sum, over its units still in the battle, of the unit's Tonnage plus the successes of one roll of its LD (a unit without Tonnage or LD adds nothing for it); the higher morale wins and the defender (the second fleet) wins ties; a side with no unit left loses (both gone: the defender wins).",
-        'Morale: the loser\'s surviving units are routed (they leave, not destroyed, and their points count as lost), so every battle has a winner: "more points destroyed" is the morale victory and there are no draws.',
+        "Morale: the loser's surviving units are routed: they leave the table intact (not alive, not destroyed), their whole card counts as lost for points victory, and a fleet routed this way has not been annihilated.",
+        'Morale: the morale win is its own figure (variantVictory, every battle has one winner by it); points victory is still by points destroyed, routed cards included, and may go the other way.',
       ],
     };
   },

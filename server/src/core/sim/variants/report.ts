@@ -34,12 +34,15 @@ export function renderBattleVariants(r: BattleResult, clean: (s: string) => stri
   if (!r.variants.length) return [];
   const out = ['', ...variantLines(r.variantRules ?? [])];
   const name = (i: number) => clean(r.sides[i]!.fleet || `Fleet ${i + 1}`);
+  const fledAtEnd = (u: { routed?: number[] }) => u.routed?.[u.routed.length - 1] ?? 0;
   const fled = r.sides.flatMap((s, i) =>
     s.units
-      .filter((u) => (u.routed ?? 0) > 0)
-      .map((u) => `${name(i)}'s ${clean(u.name)}${s.units.filter((x) => x.name === u.name).length > 1 ? ` #${u.copy}` : ''} ${pct(u.routed!)}`),
+      .filter((u) => fledAtEnd(u) > 0)
+      .map((u) => `${name(i)}'s ${clean(u.name)}${s.units.filter((x) => x.name === u.name).length > 1 ? ` #${u.copy}` : ''} ${pct(fledAtEnd(u))}`),
   );
-  if (fled.length) out.push(`  Fled the battle (routed): ${fled.join('; ')}`);
+  if (fled.length) out.push(`  Fled the battle intact (routed: not destroyed, lost for points): ${fled.join('; ')}`);
+  const byMorale = r.sides.flatMap((s, i) => (s.variantVictory ? [`${name(i)} ${pct(s.variantVictory.p)}`] : []));
+  if (byMorale.length) out.push(`  Wins on morale: ${byMorale.join('; ')} (points victory above is still by points destroyed)`);
   const retreats = r.sides.flatMap((s, i) => (s.retreated ? [`${name(i)} ${pct(s.retreated.p)}`] : []));
   if (retreats.length) out.push(`  Retreated: ${retreats.join('; ')}`);
   const c = r.compare;
@@ -72,6 +75,10 @@ export function renderEngagementVariants(e: EngagementResult, names: [string, st
   if (!e.variants?.length) return [];
   const out = ['', ...variantLines(e.variantRules ?? [])];
   if (e.routed) out.push(`  Fled (routed): ${names[0]} ${pct(e.routed.attacker)}; ${names[1]} ${pct(e.routed.defender)}`);
+  if (e.variantVictory)
+    out.push(
+      `  Wins on morale: ${names[0]} ${pct(e.variantVictory.attacker)}; ${names[1]} ${pct(e.variantVictory.defender)} (the wins above are destructions)`,
+    );
   if (e.retreated) out.push(`  Retreated: ${names[0]} ${pct(e.retreated.attacker)}; ${names[1]} ${pct(e.retreated.defender)}`);
   const c = e.compare;
   if (!c) return out;
