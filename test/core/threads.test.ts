@@ -79,6 +79,7 @@ describe('battle over threads: the same numbers whatever the number of threads',
     ['the example fleets, approaching', examples({ trials: 2 * CHUNK_TRIALS + 500, seed: 7 })],
     ['at a fixed range', examples({ trials: 1500, seed: 3, range: 12 })],
     ['a variant beside the standard rules', examples({ trials: 2100, seed: 5, variants: ['retreat'], compare: true })],
+    ['a variant that routs units (routed by round, morale victories)', examples({ trials: 2100, seed: 6, variants: ['break-tests', 'morale'] })],
     ['cut short by the work limit in the middle of a chunk', examples({ trials: 5000, seed: 9 }, 4e6)],
     ['a variant whose run is cut short, paired with the standard one', examples({ trials: 5000, seed: 9, variants: ['morale'], compare: true }, 3e6)],
     [
@@ -93,6 +94,11 @@ describe('battle over threads: the same numbers whatever the number of threads',
   for (const [what, job] of cases)
     it(what, async () => {
       const one = simulateBattle(job.fleets, job.options, { limits: job.limits, ...(job.workLimit !== undefined ? { workLimit: job.workLimit } : {}) });
+      assert.deepEqual(
+        one.variants,
+        (job.options.variants ?? []).map((v) => v.split(':')[0]),
+        'the variants asked for are played',
+      );
       assert.deepEqual(await battleInChunks(job, localExecutor(), 1), one, 'one thread');
       for (const threads of [2, 3]) assert.deepEqual(await battleInChunks(job, shuffledThreads(threads, threads * 31), threads), one, `${threads} threads`);
     });

@@ -339,7 +339,7 @@ class Engine {
   /** The chunk of trials being played (kernels are paid for once per chunk). */
   private chunk = 0;
   /** What a trial that goes past its budget must give back (see playTrial). */
-  readonly snapshot: Tally & { alive: Float64Array };
+  readonly snapshot: Tally & { alive: Float64Array; routedBy: Float64Array };
   /** Counters of the current run (reset with the totals). */
   tally!: Tally;
 
@@ -414,7 +414,16 @@ class Engine {
     this.slotKernel = new Array<DuelKernel | undefined>(this.n * this.n * 2).fill(undefined);
     this.credit = new Float64Array(this.n);
     const z = () => new Float64Array(this.n);
-    this.snapshot = { fired: z(), boarded: z(), rammed: z(), aim: z(), shields: z(), brace: z(), alive: new Float64Array(this.n * setup.rounds) };
+    this.snapshot = {
+      fired: z(),
+      boarded: z(),
+      rammed: z(),
+      aim: z(),
+      shields: z(),
+      brace: z(),
+      alive: new Float64Array(this.n * setup.rounds),
+      routedBy: new Float64Array(this.n * setup.rounds),
+    };
   }
 
   /**
@@ -1474,7 +1483,10 @@ function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice):
   snap.aim.set(t.aim);
   snap.shields.set(t.shields);
   snap.brace.set(t.brace);
-  for (let i = 0; i < e.n; i++) snap.alive.set(totals.alive[i]!, i * rounds);
+  for (let i = 0; i < e.n; i++) {
+    snap.alive.set(totals.alive[i]!, i * rounds);
+    snap.routedBy.set(totals.routedBy[i]!, i * rounds);
+  }
   const w0 = totals.withdrew[0];
   const w1 = totals.withdrew[1];
   e.tally = t;
@@ -1486,7 +1498,10 @@ function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice):
     t.aim.set(snap.aim);
     t.shields.set(snap.shields);
     t.brace.set(snap.brace);
-    for (let i = 0; i < e.n; i++) totals.alive[i]!.set(snap.alive.subarray(i * rounds, (i + 1) * rounds));
+    for (let i = 0; i < e.n; i++) {
+      totals.alive[i]!.set(snap.alive.subarray(i * rounds, (i + 1) * rounds));
+      totals.routedBy[i]!.set(snap.routedBy.subarray(i * rounds, (i + 1) * rounds));
+    }
     totals.withdrew[0] = w0;
     totals.withdrew[1] = w1;
   }

@@ -91,12 +91,16 @@ export function addTotals(a: BattleTotals, b: BattleTotals): void {
   }
   a.draws += b.draws;
   a.roundsSum += b.roundsSum;
+  a.bothDestroyed += b.bothDestroyed;
+  a.variantVictory[0] += b.variantVictory[0];
+  a.variantVictory[1] += b.variantVictory[1];
   const add = (x: Float64Array, y: Float64Array) => {
     for (let i = 0; i < x.length; i++) x[i]! += y[i]!;
   };
   add(a.ended, b.ended);
   add(a.routed, b.routed);
   a.alive.forEach((x, i) => add(x, b.alive[i]!));
+  a.routedBy.forEach((x, i) => add(x, b.routedBy[i]!));
   for (const k of ['fired', 'boarded', 'rammed', 'aim', 'shields', 'brace'] as const) add(a.tally[k], b.tally[k]);
 }
 
