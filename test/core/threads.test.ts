@@ -90,6 +90,31 @@ describe('battle over threads: the same numbers whatever the number of threads',
         workLimit: 4e7,
       },
     ],
+    [
+      // Six cards whose kernels add up slowly: one run falls back to dice in its fifth chunk of
+      // trials, then plays dice from the start with the work it had done, and is cut short.
+      'kernels that run out of work in a later chunk, then dice cut short',
+      (() => {
+        const side = (s: string) =>
+          fleet(
+            s,
+            Array.from({ length: 6 }, (_, t) =>
+              member(
+                unit({
+                  name: `${s}${t}`,
+                  hp: 120 + t,
+                  sh: 3,
+                  weapons: Array.from({ length: 4 }, (_, i) => ({
+                    ...gun((['Energy', 'Auto', 'Ion', 'Piercing'] as const)[i]!, 11, 1 + (i % 3), 12),
+                    name: `w${i}`,
+                  })),
+                }),
+              ),
+            ),
+          );
+        return { fleets: [side('A'), side('B')] as [Fleet, Fleet], options: { trials: 12000, seed: 1, rounds: 6, range: 12 } };
+      })(),
+    ],
   ];
   for (const [what, job] of cases)
     it(what, async () => {
@@ -101,6 +126,10 @@ describe('battle over threads: the same numbers whatever the number of threads',
       );
       assert.deepEqual(await battleInChunks(job, localExecutor(), 1), one, 'one thread');
       for (const threads of [2, 3]) assert.deepEqual(await battleInChunks(job, shuffledThreads(threads, threads * 31), threads), one, `${threads} threads`);
+      if (what.startsWith('kernels that run out')) {
+        assert.equal(one.cutShort, true);
+        assert.ok(one.assumptions.some((a) => a.startsWith('The exact Fire-action kernels would cost too much')));
+      }
     });
 });
 

@@ -46,9 +46,9 @@ export const KERNEL_WORK_LIMIT = 4e7;
  */
 export const SAMPLING_WORK_LIMIT = 1e8;
 /**
- * Trials are played in chunks of this many (whatever the number of threads): the exact kernels'
- * work is counted per chunk, as if each chunk had an engine of its own, so that a run split over
- * threads in whole chunks (sim/chunked.ts) falls back to dice exactly when one run would.
+ * A run split over threads (sim/chunked.ts) plays its trials in chunks of this many, whatever the
+ * number of threads. Each chunk says which exact kernels it used (`ChunkOutcome.used`), so that the
+ * kernels' work can be added up as one run adds it, whichever engine computed them.
  */
 export const CHUNK_TRIALS = 1000;
 /** A sampled Fire action costs this many ops per unit of `sampleCost` (binomial draws are dear). */
@@ -182,8 +182,9 @@ export interface DuelKernel {
   cdf: Float64Array;
   expectedHull: number;
   expectedBasesLost: number;
-  /** The exact volley's work to compute it, and the chunk that last paid for it (see `Engine.newChunk`). */
+  /** The exact volley's work to compute it, its name across engines, and the last chunk that used it (see `Engine.newChunk`). */
   cost?: number;
+  id?: string;
   chunk?: number;
 }
 
@@ -336,8 +337,11 @@ class Engine {
    */
   stopAt = Infinity;
   overBudget = false;
-  /** The chunk of trials being played (kernels are paid for once per chunk). */
+  /** The chunk of trials being played, and the kernels it has used so far: [id, cost] (see `newChunk`). */
   private chunk = 0;
+  used: [string, number][] = [];
+  /** Kernels another run already paid for (a chunk played again exactly, sim/chunked.ts): computed, not charged. */
+  prepaid: ReadonlySet<string> | undefined;
   /** What a trial that goes past its budget must give back (see playTrial). */
   readonly snapshot: Tally & { alive: Float64Array; routedBy: Float64Array };
   /** Counters of the current run (reset with the totals). */
@@ -427,23 +431,17 @@ class Engine {
   }
 
   /**
-   * Starts a chunk of trials: the exact kernels' work is counted afresh, each kernel paid for at
-   * its first use in the chunk, and the caches built on kernels (decisions, Aim and protection
-   * values) start empty so that they lead to those first uses again. The kernels stay. So whether
-   * a chunk runs out of kernel work depends on its own trials only, not on what the engine met
-   * before (the choices themselves never depend on that: see \`lanes\`). Sampling work (\`ops\`)
-   * never depends on the caches, so it is the trials' own too.
+   * Starts a chunk of trials: `used` lists each kernel the chunk uses, once, from its first lookup
+   * through the maps (computed now or before). A lookup that the caches built on kernels (the
+   * last-kernel slots, decisions, Aim and protection values) answer instead found what an earlier
+   * chunk of this engine looked up and listed. So the kernels listed by chunks 0..k together are
+   * those one run uses in its trials of chunks 0..k, whichever engines played them: their work is
+   * one run's kernel work (sim/chunked.ts adds it up). Sampling work (\`ops\`) never depends on the
+   * caches at all.
    */
   newChunk(): void {
     this.chunk++;
-    this.budget.ops = 0;
-    this.budget.limit = KERNEL_WORK_LIMIT;
-    this.decisions = new Map();
-    this.protects = new Map();
-    this.aims = new Map();
-    this.slotPk.fill(-1);
-    this.slotState.fill(-1);
-    this.slotKernel.fill(undefined);
+    this.used = [];
   }
 
   /** Distance between two units on the table. */
@@ -502,19 +500,20 @@ class Engine {
     if (!byState) byPair.set(pk, (byState = new Map()));
     const hit = byState.get(stateKey);
     if (hit) {
-      // Computed in an earlier chunk: this chunk pays for it as a fresh engine would.
       if (hit.chunk !== this.chunk) {
         hit.chunk = this.chunk;
-        this.budget.ops += hit.cost ?? 0;
-        if (this.budget.ops > this.budget.limit) return undefined;
+        this.used.push([hit.id!, hit.cost!]);
       }
       this.slotPk[slot] = pk;
       this.slotState[slot] = stateKey;
       this.slotKernel[slot] = hit;
       return hit;
     }
-    const paid = this.budget.ops;
-    const ex = exactVolley(this.plan(f, tgt, ri, attBases, aim, braced), new Map([[stateKey, 1]]), tt.stride, this.budget);
+    const id = `${this.typeOf[f]! * this.types.length + this.typeOf[tgt]!}:${pk}:${stateKey}`;
+    // Paid for by the run this chunk is played again for: computed, not counted again.
+    const budget = this.prepaid?.has(id) ? { ops: 0, limit: Infinity } : this.budget;
+    const paid = budget.ops;
+    const ex = exactVolley(this.plan(f, tgt, ri, attBases, aim, braced), new Map([[stateKey, 1]]), tt.stride, budget);
     if (!ex) return undefined;
     const n = ex.dist.size;
     const keys = new Float64Array(n);
@@ -535,7 +534,8 @@ class Engine {
       expectedBasesLost += p * (b0 - basesOf(h, tt.p.hp));
       i++;
     }
-    const kern: DuelKernel = { keys, probs, cdf, expectedHull, expectedBasesLost, cost: this.budget.ops - paid, chunk: this.chunk };
+    const kern: DuelKernel = { keys, probs, cdf, expectedHull, expectedBasesLost, cost: budget.ops - paid, id, chunk: this.chunk };
+    this.used.push([id, kern.cost!]);
     byState.set(stateKey, kern);
     this.slotPk[slot] = pk;
     this.slotState[slot] = stateKey;
@@ -819,6 +819,8 @@ export interface ChunkOutcome {
   /** The exact kernels ran out of work: the whole run must be played in dice mode. */
   fallback: boolean;
   mode: 'kernel' | 'dice';
+  /** The exact kernels the chunk used, each once: [id, work to compute it] (see `Engine.newChunk`). */
+  used: [string, number][];
 }
 
 export function emptyTotals(n: number, rounds: number): BattleTotals {
@@ -941,7 +943,6 @@ export class BattleRun {
         this.cut = true;
         break;
       }
-      if (this.totals.trials % CHUNK_TRIALS === 0) e.newChunk();
       if (this.lane) this.dice.rng = this.lane();
       e.stopAt = this.workLimit;
       const ok = playTrial(e, this.totals, this.setup.rounds, this.dice);
@@ -952,10 +953,8 @@ export class BattleRun {
         break;
       }
       if (!ok) {
-        // The exact kernels ran out of work: start again, rolling every Fire action, with the work
-        // counted afresh (as a run split into chunks does, see sim/chunked.ts).
+        // The exact kernels ran out of work: start again, rolling every Fire action.
         e.mode = 'dice';
-        e.ops = 0;
         this.totals = emptyTotals(e.n, this.setup.rounds);
         e.tally = this.totals.tally;
         this.dice = new Dice(this.source.clone());
@@ -970,13 +969,23 @@ export class BattleRun {
    * threads): `count` trials, trial i rolling from \`start\` jumped i times (as trial c + i of the
    * whole run does when \`start\` is the seed's generator jumped c times), in dice mode with \`dice\`,
    * its work counted from 0 and stopped at \`workLimit\` as \`step\` stops. The engine's kernels
-   * stay between chunks; what the chunk gives depends only on its own trials.
+   * stay between chunks. Played again exactly (\`prepaid\`, on a fresh run), the kernels named
+   * there are not charged and the kernel budget starts at \`kernelWork\`, so that the chunk stops
+   * where one run would.
    */
-  runChunk(start: RandomGenerator, count: number, o: { dice?: boolean; workLimit?: number } = {}): ChunkOutcome {
+  runChunk(
+    start: RandomGenerator,
+    count: number,
+    o: { dice?: boolean; workLimit?: number; prepaid?: readonly string[]; kernelWork?: number } = {},
+  ): ChunkOutcome {
     const e = this.e;
     if (o.dice) e.mode = 'dice';
     const mode = e.mode;
     e.newChunk();
+    if (o.prepaid) {
+      e.prepaid = new Set(o.prepaid);
+      e.budget.ops = o.kernelWork ?? 0;
+    }
     e.ops = 0;
     const totals = emptyTotals(e.n, this.setup.rounds);
     const lane = lanes(start);
@@ -998,7 +1007,8 @@ export class BattleRun {
       }
     }
     e.tally = this.totals.tally;
-    return { totals, ops: e.ops, cut, fallback, mode };
+    e.prepaid = undefined;
+    return { totals, ops: e.ops, cut, fallback, mode, used: e.used };
   }
 
   outcome(): BattleOutcome {

@@ -11,7 +11,7 @@
  * Pure: the chunks are handed to an executor (`ChunkExecutor`): the same function in this thread
  * (`localExecutor`), or worker threads (server/src/node/sim-pool.ts).
  */
-import { CHUNK_TRIALS, SAMPLING_WORK_LIMIT, emptyTotals } from './battle';
+import { CHUNK_TRIALS, KERNEL_WORK_LIMIT, SAMPLING_WORK_LIMIT, emptyTotals } from './battle';
 import type { BattleOutcome, BattleTotals, ChunkOutcome, Fleet } from './battle';
 import { jumpedRng, rngFromState } from './dice';
 import { BattleSession } from './fleet-battle';
@@ -39,6 +39,11 @@ export interface ChunkTask {
   count: number;
   dice: boolean;
   workLimit: number;
+  /**
+   * Played again exactly, on a fresh engine of its own: the kernels one run had paid for before this
+   * chunk (not charged again), and their work (where the kernel budget starts).
+   */
+  exact?: { prepaid: string[]; kernelWork: number };
 }
 
 export type ChunkExecutor = (task: ChunkTask, signal?: AbortSignal) => Promise<ChunkOutcome>;
@@ -48,16 +53,21 @@ export class SessionCache {
   private readonly sessions = new Map<string, BattleSession>();
   constructor(private readonly size = 4) {}
 
+  /** A session of its own for the battle of a task (or its standard-rules twin). */
+  static fresh(task: ChunkTask): BattleSession {
+    const j = task.job;
+    const options = task.standard ? { ...j.options, variants: [], compare: false } : { ...j.options, compare: false };
+    return new BattleSession(j.fleets, options, {
+      ...(j.limits ? { limits: j.limits } : {}),
+      ...(j.workLimit !== undefined ? { workLimit: j.workLimit } : {}),
+    });
+  }
+
   get(task: ChunkTask): BattleSession {
     const key = `${task.key}\u0000${task.standard ? 's' : 'v'}`;
     let s = this.sessions.get(key);
-    if (s) {
-      this.sessions.delete(key);
-    } else {
-      const j = task.job;
-      const options = task.standard ? { ...j.options, variants: [], compare: false } : { ...j.options, compare: false };
-      s = new BattleSession(j.fleets, options, { ...(j.limits ? { limits: j.limits } : {}), ...(j.workLimit !== undefined ? { workLimit: j.workLimit } : {}) });
-    }
+    if (s) this.sessions.delete(key);
+    else s = SessionCache.fresh(task);
     this.sessions.set(key, s);
     while (this.sessions.size > this.size) this.sessions.delete(this.sessions.keys().next().value!);
     return s;
@@ -71,8 +81,12 @@ export class SessionCache {
 
 /** Plays one chunk (what a worker thread does with a ChunkTask). */
 export function runChunkTask(task: ChunkTask, cache: SessionCache): ChunkOutcome {
-  const s = cache.get(task);
-  return s.run.runChunk(rngFromState(task.state), task.count, { dice: task.dice, workLimit: task.workLimit });
+  const s = task.exact ? SessionCache.fresh(task) : cache.get(task);
+  return s.run.runChunk(rngFromState(task.state), task.count, {
+    dice: task.dice,
+    workLimit: task.workLimit,
+    ...(task.exact ? { prepaid: task.exact.prepaid, kernelWork: task.exact.kernelWork } : {}),
+  });
 }
 
 /** An executor that plays the chunks in this thread, one after another. */
@@ -109,7 +123,7 @@ interface Played {
   mode: 'kernel' | 'dice';
   cut: boolean;
   ops: number;
-  /** A chunk's exact kernels ran out of work: the run is to be played again with dice. */
+  /** The exact kernels ran out of work: the run is to be played again with dice, its work so far counted. */
   fallback?: boolean;
 }
 
@@ -137,8 +151,11 @@ export async function battleInChunks(
   const totalRequested = requested * (standardSession ? 2 : 1);
   let progressBase = 0;
 
-  /** One run of the battle (or of its standard-rules twin) for `trials` trials, as BattleRun.step plays it. */
-  const play = async (standard: boolean, trials: number, dice: boolean): Promise<Played> => {
+  /**
+   * One run of the battle (or of its standard-rules twin) for `trials` trials, as BattleRun.step
+   * plays it; `opsBefore` is the work done before (the kernel-mode trials of a run that fell back).
+   */
+  const play = async (standard: boolean, trials: number, dice: boolean, opsBefore = 0): Promise<Played> => {
     const s = standard ? standardSession! : session;
     const setup = s.run.setup;
     const limit = setup.workLimit ?? SAMPLING_WORK_LIMIT;
@@ -153,7 +170,7 @@ export async function battleInChunks(
       }
       return states[k]!;
     };
-    const task = (k: number, workLimit: number): ChunkTask => ({
+    const task = (k: number, workLimit: number, exact?: ChunkTask['exact']): ChunkTask => ({
       kind: 'chunk',
       job,
       key,
@@ -163,6 +180,7 @@ export async function battleInChunks(
       count: Math.min(CHUNK_TRIALS, trials - k * CHUNK_TRIALS),
       dice,
       workLimit,
+      ...(exact ? { exact } : {}),
     });
     const stop = new AbortController();
     const onAbort = () => stop.abort(hooks.signal?.reason);
@@ -178,8 +196,18 @@ export async function battleInChunks(
       }
     };
     const totals = emptyTotals(job.fleets[0].units.length + job.fleets[1].units.length, setup.rounds);
-    let offset = 0;
+    let offset = opsBefore;
     let cut = false;
+    // The kernels one run would have computed by the chunk merged last, and their work.
+    const paid = new Set<string>();
+    let kernelWork = 0;
+    const pay = (used: [string, number][]) => {
+      for (const [id, cost] of used)
+        if (!paid.has(id)) {
+          paid.add(id);
+          kernelWork += cost;
+        }
+    };
     let mode: 'kernel' | 'dice' = dice ? 'dice' : 'kernel';
     try {
       for (let k = 0; k < chunks; k++) {
@@ -187,18 +215,27 @@ export async function battleInChunks(
         fill(k + 2 * lanes);
         let r = await pending.get(k)!;
         pending.delete(k);
-        if (r.fallback || r.cut || offset + r.ops > limit) {
-          // Played from the work this run has left, as one run would have played it.
-          stop.abort();
-          if (k > 0) r = await exec(task(k, limit - offset), hooks.signal);
-          if (r.fallback) return { totals, mode, cut: false, ops: offset, fallback: true };
-          if (r.mode === 'dice') mode = 'dice';
-          addTotals(totals, r.totals);
-          offset += r.ops;
-          cut = r.cut || k < chunks - 1;
-          hooks.onProgress?.(progressBase + totals.trials, totalRequested);
-          break;
+        let more = 0;
+        for (const [id, cost] of r.used) if (!paid.has(id)) more += cost;
+        if (r.fallback || r.cut || offset + r.ops > limit || kernelWork + more > KERNEL_WORK_LIMIT) {
+          // Near a limit: played again on a fresh engine from the work this run has left, and the
+          // kernels it had paid for, as one run plays it.
+          r = await exec(task(k, limit - offset, { prepaid: [...paid], kernelWork }), hooks.signal);
+          if (r.fallback) {
+            stop.abort();
+            return { totals, mode, cut: false, ops: offset + r.ops, fallback: true };
+          }
+          if (r.cut) {
+            stop.abort();
+            if (r.mode === 'dice') mode = 'dice';
+            addTotals(totals, r.totals);
+            offset += r.ops;
+            cut = true;
+            hooks.onProgress?.(progressBase + totals.trials, totalRequested);
+            break;
+          }
         }
+        pay(r.used);
         if (r.mode === 'dice') mode = 'dice';
         addTotals(totals, r.totals);
         offset += r.ops;
@@ -216,7 +253,7 @@ export async function battleInChunks(
   const run = async (standard: boolean, trials: number, dice: boolean): Promise<Played> => {
     const first = await play(standard, trials, dice);
     if (!first.fallback) return first;
-    return play(standard, trials, true);
+    return play(standard, trials, true, first.ops);
   };
 
   const outcome = (p: Played, matched: { dice: boolean; trials: boolean }): BattleOutcome => ({
