@@ -37,7 +37,7 @@ const small =
     battle: { fleets: [side('A', unit({ name: 'A' })), side('B', unit({ name: 'B' }))], options: { trials: 200, seed, range: 12 } },
     sliceOps: 1e6,
   });
-/** One trial of absurd cards with no work limit to speak of: minutes of work in a single trial. */
+/** One trial of absurd cards with no work limit to speak of: seconds of work (about 5 on an idle core) in a single trial. */
 const endless: () => SessionTask = () => {
   const absurd = unit({
     name: 'Absurd',
@@ -46,7 +46,7 @@ const endless: () => SessionTask = () => {
   });
   return {
     kind: 'battle',
-    battle: { fleets: [side('A', absurd, 50), side('B', { ...absurd, name: 'Other' }, 50)], options: { trials: 1, rounds: 100, range: 12 }, workLimit: 1e13 },
+    battle: { fleets: [side('A', absurd, 200), side('B', { ...absurd, name: 'Other' }, 200)], options: { trials: 1, rounds: 100, range: 12 }, workLimit: 1e13 },
     sliceOps: 1e6,
   };
 };
