@@ -211,8 +211,9 @@ export async function battleInChunks(
     let mode: 'kernel' | 'dice' = dice ? 'dice' : 'kernel';
     try {
       for (let k = 0; k < chunks; k++) {
-        // Keep every lane busy, a few chunks ahead of the one merged next.
-        fill(k + 2 * lanes);
+        // Keep every lane busy, well ahead of the chunk merged next: a thread that is still starting
+        // must not hold the others up (chunks past a cut or a fallback are dropped unplayed).
+        fill(k + 4 + 4 * lanes);
         let r = await pending.get(k)!;
         pending.delete(k);
         let more = 0;
