@@ -16,9 +16,21 @@ const common = {
 
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 
+// tinypool (the simulations' worker threads, server/src/node/sim-pool.ts) is an ES module that
+// finds its thread entry beside itself through import.meta.url: in these CommonJS bundles that is
+// the bundle's own URL, so it starts dist/entry/worker.js, tinypool's entry bundled below, which
+// loads dist/sim-worker.js. All three ship in the VSIX (.vscodeignore).
+const withPool = {
+  ...node,
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: 'var __bundleUrl = require("url").pathToFileURL(__filename).href;' },
+};
+
 const bundles = [
-  { ...node, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' },
-  { ...node, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js' },
+  { ...withPool, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' },
+  { ...withPool, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js' },
+  { ...withPool, entryPoints: ['server/src/node/sim-worker.ts'], outfile: 'dist/sim-worker.js' },
+  { ...withPool, entryPoints: ['node_modules/tinypool/dist/entry/worker.js'], outfile: 'dist/entry/worker.js' },
   { ...node, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
   {
     ...common,

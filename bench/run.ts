@@ -12,6 +12,7 @@ import { benchEditor, floorMain } from './editor';
 import { benchBalance } from './balance';
 import { benchRoster } from './roster';
 import { benchBattle } from './battle';
+import { benchLoad } from './load';
 
 interface Suite {
   title: string;
@@ -29,6 +30,7 @@ const SUITES: Suite[] = [
   { title: 'Points estimate (issue 13)', key: 'balance', run: benchBalance },
   { title: 'Rosters (issue 15)', key: 'roster', run: benchRoster },
   { title: 'Fleet battle (issue 12)', key: 'battle', run: benchBattle },
+  { title: 'Under load: hovers beside battles, threads, the dice floor (issue 27)', key: 'load', run: benchLoad },
 ];
 
 function fmt(ms: number): string {

@@ -251,6 +251,8 @@ export interface RosterParams {
   uri: string;
   /** Also render the roster in this format (the answer's `rendered`), as `fabled-star roster` does. */
   format?: RosterFormatName;
+  /** Every embark choice of this entry (by index); the others carry the first few only (`embarkChoicesTotal`). */
+  embarkFor?: number;
 }
 
 export interface RosterProblemData {
@@ -298,6 +300,8 @@ export interface RosterEntryData {
   embarked: RosterEmbarkedData[];
   /** What this entry's launch bays can take (empty when it has none). */
   embarkChoices: RosterChoice[];
+  /** Set when `embarkChoices` holds only the first of this many (ask with `embarkFor` for all). */
+  embarkChoicesTotal?: number;
   /** The entry's problems and those of the cards it uses. */
   problems: RosterProblemData[];
 }

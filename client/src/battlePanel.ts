@@ -18,6 +18,7 @@ import {
 } from '../webview/battle/messages';
 import { playedRules } from '../webview/variant-messages';
 import type { Ctx } from './ctx';
+import { fitText } from '../webview/schema';
 import { pairTitle, ViewPanel, ViewPanels, type ViewKind } from './viewPanel';
 
 export const BATTLE_VIEW_TYPE = 'fabledStar.battle';
@@ -98,7 +99,7 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
           }),
           this.ctx.onProgress(BattlePartialResult, partial, (r) => {
             if (token.isCancellationRequested || this.disposed) return;
-            const checked = parseBattleResult(r);
+            const checked = parseBattleResult(fitText(r));
             if (checked) {
               this.result = checked;
               this.post({ type: 'result', result: checked, partial: true });

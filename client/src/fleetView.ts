@@ -347,8 +347,13 @@ export function remove(ctx: Ctx, view: FleetView, copies: 'all' | 'one' = 'all')
 export function embark(ctx: Ctx, view: FleetView): Command {
   return guarded(ctx, 'Could not embark the unit', async (arg) => {
     if (!isNode(arg) || arg.kind !== 'entry') return;
-    const e = arg.entry;
+    let e = arg.entry;
     if (e.embarkChoices.length === 0) return void vscode.window.showInformationMessage(`${e.unit} has no launch bay.`);
+    // A big faction: the roster carries the first choices only; ask for all of this entry's.
+    if (e.embarkChoicesTotal !== undefined && e.embarkChoicesTotal > e.embarkChoices.length) {
+      const full = await ctx.request(RosterRequest.type, { uri: arg.roster.uri, embarkFor: e.index });
+      e = full?.entries[e.index] ?? e;
+    }
     const items = [...e.embarkChoices]
       .sort((a, b) => Number(b.fits) - Number(a.fits))
       .map((c) => ({

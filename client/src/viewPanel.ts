@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Ctx } from './ctx';
+import { fitText } from '../webview/schema';
 
 /** A view: what its panels are registered as, its bundle in dist/, its page, and its messages' parser. */
 export interface ViewKind<ViewMessage extends { type: string }> {
@@ -132,7 +133,8 @@ export abstract class ViewPanel<HostMessage extends { type: string }, ViewMessag
   }
 
   protected post(message: HostMessage | CommonHostMessage): void {
-    if (!this.disposed) void this.panel.webview.postMessage(message);
+    // Strings cut to what the view's parser takes, so that an overlong name does not drop the message.
+    if (!this.disposed) void this.panel.webview.postMessage(fitText(message));
   }
 
   dispose(): void {

@@ -523,6 +523,7 @@ function renderResult(result: SimulationResult): void {
   setText(
     ui.engagementMeta,
     `Duel: up to ${formatCount(e.rounds)} rounds at ${formatNumber(e.range, 0)}", ${formatCount(e.trials)} trials, seed ${e.seed}. ` +
+      (e.cutShort ? `Cut short: ${formatCount(e.trials)} of ${formatCount(e.requestedTrials ?? e.trials)} trials were played before the work limit. ` : '') +
       `Attacker wins ${formatPercent(e.attackerWins)} ${formatPercentError(e.standardError.attackerWins)}, defender wins ${formatPercent(e.defenderWins)} ${formatPercentError(e.standardError.defenderWins)}, ` +
       `neither ${formatPercent(e.neither)} ${formatPercentError(e.standardError.neither)} (± one standard error). The same seed and options give the same figures as \`fabled-star sim\`.`,
   );

@@ -16,6 +16,19 @@ export const probability = v.pipe(v.number(), v.finite(), v.minValue(-EPS), v.ma
 export const text = v.pipe(v.string(), v.maxLength(MAX_TEXT));
 export const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 
+/**
+ * A message with every string cut to MAX_TEXT (the host applies it before posting): a fleet or a
+ * card named with more characters than a view takes must not cost the view its whole result, or
+ * the error that names it. Plain data only (what postMessage carries).
+ */
+export function fitText<T>(x: T): T {
+  if (typeof x === 'string') return (x.length > MAX_TEXT ? `${x.slice(0, MAX_TEXT - 1)}\u2026` : x) as T;
+  if (Array.isArray(x)) return x.map(fitText) as T;
+  if (x && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype)
+    return Object.fromEntries(Object.entries(x as Record<string, unknown>).map(([k, v]) => [k, fitText(v)])) as T;
+  return x;
+}
+
 /** The parser of a schema: the value in the schema's shape (unknown keys dropped), or `undefined` for anything else. */
 export function parser<S extends v.GenericSchema>(schema: S): (data: unknown) => v.InferOutput<S> | undefined {
   return (data) => {

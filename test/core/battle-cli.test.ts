@@ -156,7 +156,21 @@ describe('battle CLI', function () {
       bad('name: X\nfaction: Testers\npoints: 99999999\nunits:\n  - unit: Lance Destroyer\n    count: 100000\n'),
       /at most 200/,
     ],
-    ['absurd trials', [...BASE, '--trials', '1e99'], FILES, /--trials must be a whole number of trials from 1 to 1000000/],
+    [
+      'a card with errors (500 weapons on a Destroyer), which the battle would otherwise play',
+      ['--fleet', '/ws/bad.fleet.yaml', '--vs', '/ws/b.fleet.yaml'],
+      {
+        ...FILES,
+        '/ws/cards/gunboat.unit.yaml': `faction: Testers\nunits:\n  - name: Gunboat\n    class: Destroyer\n    points: 145\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n    weapons:\n${Array.from({ length: 500 }, (_, i) => `      - Gun ${i} — Energy, 18", 2, 3`).join('\n')}\n`,
+        '/ws/bad.fleet.yaml': 'name: X\nfaction: Testers\npoints: 500\nunits:\n  - unit: Gunboat\n',
+      },
+      /cannot fight: line 5: the card "Gunboat" has errors: gunboat\.unit\.yaml line \d+: A Destroyer has 2 weapon systems; this card lists 500/,
+    ],
+    ['--fleet given twice (it would play the second)', [...BASE, '--fleet', '/ws/b.fleet.yaml'], FILES, /--fleet is given twice; give it once/],
+    ['a negative seed', [...BASE, '--seed', '-1'], FILES, /--seed must be a whole number from 0 to 4294967295, not "-1"/],
+    ['a variant parameter given twice', [...BASE, '--variant', 'retreat:threshold=0.5,threshold=0.9'], FILES, /retreat:"?threshold"? is given twice/],
+    ['zero threads', [...BASE, '--threads', '0'], FILES, /--threads must be a whole number of threads from 1 to 256, not "0"/],
+    ['absurd trials', [...BASE.slice(0, 4), '--trials', '1e99'], FILES, /--trials must be a whole number of trials from 1 to 1000000/],
     ['a negative range', [...BASE, '--range=-3'], FILES, /--range must be a distance/],
     ['zero rounds', [...BASE, '--rounds', '0'], FILES, /--rounds must be/],
     ['an unknown flag', [...BASE, '--warp'], FILES, /Unknown option '--warp'/],
@@ -181,6 +195,20 @@ describe('battle CLI', function () {
 
     assert.doesNotMatch(io.err, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     assert.equal(escapeControls('a\u001b[2Jb\u0007\u009b'), 'a\\u001b[2Jb\\u0007\\u009b');
+  });
+
+  it('prints the same numbers with --threads 1 and --threads 2 (worker threads, from the built dist/)', async () => {
+    const real = nodeIO();
+    const outs: string[] = [];
+    for (const threads of ['1', '2']) {
+      let out = '';
+      let err = '';
+      const io: CliIO = { ...real, stdout: (s) => (out += s), stderr: (s) => (err += s) };
+      assert.equal(await runBattle([...EXAMPLE_BATTLE_ARGS, '--format', 'json', '--trials', '2500', '--seed', '4', '--threads', threads], io), 0, err);
+      outs.push(out);
+    }
+    assert.equal(outs[1], outs[0]);
+    assert.equal(JSON.parse(outs[0]!).trials, 2500);
   });
 
   it('runs the example fleets from disk', async () => {

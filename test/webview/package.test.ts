@@ -17,7 +17,8 @@ const ALLOWED = [
   /^package\.json$/,
   /^(README|CHANGELOG)\.md$/,
   /^LICENSE$/,
-  /^dist\/(client|server|webview|battle)\.js$/,
+  /^dist\/(client|server|webview|battle|sim-worker)\.js$/,
+  /^dist\/entry\/worker\.js$/,
   /^dist\/(webview|battle)\.css$/,
   /^language-configuration\.json$/,
   /^syntaxes\/[\w.-]+\.tmLanguage\.json$/,
@@ -99,6 +100,9 @@ describe('VSIX contents (vsce ls)', function () {
       'dist/webview.css',
       'dist/battle.js',
       'dist/battle.css',
+      // The simulations' worker threads: the server starts them from these two.
+      'dist/sim-worker.js',
+      'dist/entry/worker.js',
       'LICENSE',
       'icons/fabled-star.png',
     ]) {

@@ -10,6 +10,27 @@ import { strict as assert } from 'node:assert';
 import type * as ViewPanelModule from '../../client/src/viewPanel';
 import type { Ctx } from '../../client/src/ctx';
 import { created, FakePanel, Uri, useFakeVscode } from './fakeVscode';
+import { MAX_TEXT } from '../../client/webview/schema';
+import { parseBattleHostMessage } from '../../client/webview/battle/messages';
+import { simulateBattle } from '../../server/src/core/sim/fleet-battle';
+import type { UnitProfile } from '../../server/src/core/sim/types';
+
+/** A small battle's result, as the server sends it. */
+function battleResult() {
+  const profile: UnitProfile = {
+    name: 'U',
+    class: 'Destroyer',
+    bases: 1,
+    baseMm: 60,
+    bs: 5,
+    hp: 10,
+    combinedShields: false,
+    weapons: [{ name: 'Gun', type: 'Energy', range: 12, damage: 2, attacks: 3 }],
+    move: [9, 6],
+  };
+  const side = (name: string) => ({ name, faction: name, units: [{ name, copy: 1, points: 100, profile: { ...profile, name } }] });
+  return simulateBattle([side('A'), side('B')], { trials: 200, range: 12 });
+}
 
 useFakeVscode();
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the stand-in is in place
@@ -168,6 +189,23 @@ describe('panel host (client/src/viewPanel.ts)', () => {
     await again;
     assert.equal(panel.posted.length, 3, 'nothing after busy');
     assert.equal(p.stop(), false, 'nothing left to cancel');
+  });
+
+  it('cuts every string to what the view takes, so that a 20,000-character fleet name keeps its result and its error', async () => {
+    const { p, panel } = open();
+    const long = 'L'.repeat(20_000);
+    const run = p.run();
+    p.next.reject(new Error(`The fleet "${long}" cannot fight: line 5: no card named "X"`));
+    await run;
+    const error = panel.posted[1] as { type: string; message: string };
+    assert.equal(error.type, 'error');
+    assert.ok(error.message.length <= MAX_TEXT, `${error.message.length} characters`);
+    assert.ok(error.message.startsWith('The fleet "LLL'));
+    // A battle result as the server sends it, with the long name in it: the view's parser takes it once cut.
+    const result = { ...battleResult(), sides: battleResult().sides.map((s) => ({ ...s, fleet: long })) };
+    assert.equal(parseBattleHostMessage({ type: 'result', result, partial: false }), undefined, 'as it is, the view drops it');
+    (p as unknown as { post(m: unknown): void }).post({ type: 'result', result, partial: false });
+    assert.ok(parseBattleHostMessage(panel.posted.at(-1)), 'as posted, the view takes it');
   });
 
   it('on close cancels the run, posts nothing more, forgets the panel once', async () => {

@@ -124,7 +124,10 @@ function render(r: BattleResult, partial: boolean): void {
   showNames(fleetName(a), fleetName(b));
   ui.method.textContent =
     `${r.trials.toLocaleString('en-US')} battles of up to ${r.rounds} rounds, ${r.mode === 'fixed' ? 'at a fixed range' : 'fleets entering from the table edges'}, seed ${r.seed}` +
-    (partial ? ' (still running: figures sharpen as more battles are played)' : '');
+    (partial ? ' (still running: figures sharpen as more battles are played)' : '') +
+    (r.cutShort && !partial
+      ? `. Cut short: ${r.trials.toLocaleString('en-US')} of ${(r.requestedTrials ?? r.trials).toLocaleString('en-US')} battles were played before the work limit (see the assumptions)`
+      : '');
   ui.empty.hidden = true;
   ui.results.hidden = false;
 
@@ -571,7 +574,12 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'result':
       render(m.result, m.partial);
       if (!m.partial) {
-        setRunning(false, `Done: ${m.result.trials.toLocaleString('en-US')} battles.`);
+        setRunning(
+          false,
+          m.result.cutShort
+            ? `Cut short: ${m.result.trials.toLocaleString('en-US')} of ${(m.result.requestedTrials ?? m.result.trials).toLocaleString('en-US')} battles (the work limit).`
+            : `Done: ${m.result.trials.toLocaleString('en-US')} battles.`,
+        );
         // Options changed while it ran: these figures are not theirs (the new run is on its way).
         const now = readOptions().options;
         if (now && !formMatchesFigures(now)) {

@@ -70,6 +70,8 @@ const resultEntries = {
   meanRounds: nonNegative,
   policy: text,
   assumptions: v.pipe(v.array(text), v.maxLength(100)),
+  cutShort: v.optional(v.literal(true)),
+  requestedTrials: v.optional(nonNegative),
 };
 
 const sideDifference = v.object({

@@ -61,6 +61,25 @@ export function usageWriter(io: CliIO, name: string): (...lines: string[]) => 2 
 }
 
 /**
+ * `--seed -1` as `--seed=-1`: a negative number after an option that takes a value is that value,
+ * which the option's own check then refuses with what it allows (node:util calls it ambiguous).
+ */
+function joinNegatives(argv: string[], spec: CommandSpec): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return [...out, ...argv.slice(i)];
+    const name = /^--([\w-]+)$/.exec(a)?.[1];
+    const next = argv[i + 1];
+    if (name && spec.options[name]?.type === 'string' && next !== undefined && /^-(\d|\.\d)/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/**
  * Parses `argv` against the command's option table. Returns the parsed command, or the exit status
  * when there is nothing more to do: 0 after printing the help, 2 after a usage problem (an unknown
  * option, a missing value, a stray path, an unknown format).
@@ -69,10 +88,12 @@ export function parseCommand<O extends Record<string, OptionRow>>(spec: CommandS
   const fail = usageWriter(io, spec.name);
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   let positionals: string[];
+  let tokens: { kind: string; name?: string }[];
   try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
+    ({ values, positionals, tokens } = parseArgs({
+      args: joinNegatives(argv, spec),
       strict: true,
+      tokens: true,
       allowPositionals: spec.positionals ?? false,
       options: {
         ...Object.fromEntries(Object.entries(spec.options).map(([name, row]) => [name, { type: row.type, multiple: row.multiple ?? false }])),
@@ -87,6 +108,12 @@ export function parseCommand<O extends Record<string, OptionRow>>(spec: CommandS
   if (values.help) {
     io.stdout(spec.help);
     return 0;
+  }
+  // An option that does not repeat, given twice, would silently keep the last (`--fleet A --fleet B`).
+  for (const [name, row] of Object.entries(spec.options)) {
+    if (row.multiple) continue;
+    const n = tokens.filter((t) => t.kind === 'option' && t.name === name).length;
+    if (n > 1) return fail(`--${name} is given ${n === 2 ? 'twice' : `${n} times`}; give it once.`);
   }
   const format = (values.format as string | undefined) ?? spec.defaultFormat ?? spec.formats[0];
   if (!spec.formats.includes(format)) return fail(`--format must be ${wordList(spec.formats)}, not "${format.slice(0, 40)}".`);

@@ -5,8 +5,13 @@
  */
 import type { FleetDocument } from '../core/model/types';
 import { fleetForBattle } from '../core/features/battle';
-import { checkDocument } from '../core/check';
-import { BATTLE_OPTION_KEYS, simulateBattle, validateBattleOptions, variantText } from '../core/sim/fleet-battle';
+import { cardErrors, checkDocument } from '../core/check';
+import { BATTLE_OPTION_KEYS, BattleSession, validateBattleOptions, variantText } from '../core/sim/fleet-battle';
+import type { Fleet } from '../core/sim/fleet-battle';
+import { battleInChunks, localExecutor, type BattleJob } from '../core/sim/chunked';
+import { CHUNK_TRIALS } from '../core/sim/battle';
+import { asNumber, describeValue } from '../core/sim/options';
+import { cores, SimPool, workerFile } from '../node/sim-pool';
 import { renderBattleVariants } from '../core/sim/variants/report';
 import type { BattleResult } from '../core/sim/types';
 import { BATTLE_DEFAULTS } from '../core/rules/data';
@@ -33,6 +38,8 @@ Options:
   --rounds N               round limit (default ${BATTLE_DEFAULTS.rounds})
   --trials N               battles to sample (default ${BATTLE_DEFAULTS.trials})
   --seed N                 random seed; the same seed gives the same numbers (default ${BATTLE_DEFAULTS.seed})
+  --threads N              worker threads to spread the trials over (default: the machine's
+                           cores, here ${cores()}); the numbers are the same whatever N
 ${VARIANT_HELP}
   --format text|json       a readable report (default) or one JSON object on stdout
   -h, --help               show this help
@@ -52,6 +59,10 @@ export function renderBattleReport(r: BattleResult): string {
   out.push(
     `Up to ${r.rounds} rounds, ${r.mode === 'fixed' ? 'at a fixed range' : 'approaching from the table edges'} (${r.method}, ${r.trials} trials, seed ${r.seed})`,
   );
+  if (r.cutShort)
+    out.push(
+      `Cut short: ${r.trials.toLocaleString('en-US')} of ${(r.requestedTrials ?? r.trials).toLocaleString('en-US')} battles were played before the work limit; the figures are from those (see Assumptions).`,
+    );
   out.push('');
   out.push('Who wins');
   // Under morale the win on morale is a column of its own: points victory stays by points.
@@ -113,12 +124,36 @@ export function renderBattleReport(r: BattleResult): string {
   return out.join('\n') + '\n';
 }
 
+/** More threads than this is a typing mistake. */
+const MAX_THREADS = 256;
+
+/**
+ * The battle, its trials in chunks over `threads` worker threads (core/sim/chunked.ts): the same
+ * numbers as in one thread. One thread, or a run of one chunk, plays here without starting any.
+ */
+export async function playBattle(job: BattleJob, threads: number): Promise<BattleResult> {
+  const chunks = Math.ceil(new BattleSession(job.fleets, job.options).run.setup.trials / CHUNK_TRIALS);
+  const file = workerFile();
+  const n = Math.min(threads, chunks);
+  if (n <= 1 || !file) return battleInChunks(job, localExecutor(), 1);
+  // This thread plays chunks too: n - 1 worker threads beside it.
+  const pool = new SimPool(n - 1, file, { eager: true });
+  try {
+    return await battleInChunks(job, pool.executorWithThisThread(), n);
+  } finally {
+    await pool.close();
+  }
+}
+
 const BATTLE_COMMAND = twoSidedCommand({
   name: 'battle',
   help: BATTLE_HELP,
   sides: { fleet: 'FILE', vs: 'FILE' },
-  // The battle's flags are its options' names (BATTLE_OPTION_KEYS).
-  flags: Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, { type: 'string' } satisfies OptionRow])),
+  // The battle's flags are its options' names (BATTLE_OPTION_KEYS), and --threads.
+  flags: {
+    ...Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, { type: 'string' } satisfies OptionRow])),
+    threads: { type: 'string' } satisfies OptionRow,
+  },
 });
 
 export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: usage }, io) => {
@@ -130,6 +165,9 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
   if (!v.options) return usage(v.errors.join(' '));
   const rules = readVariantFlags(values, usage);
   if (rules === 2) return 2;
+  const threads = values.threads === undefined ? cores() : asNumber(values.threads);
+  if (threads === undefined || !Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
+    return usage(`--threads must be a whole number of threads from 1 to ${MAX_THREADS}, not ${describeValue(values.threads)}.`);
 
   for (const p of [fleetPath, vsPath]) {
     if (!io.exists(p)) return usage(`no such file: ${p}`);
@@ -151,14 +189,15 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
     fleets.push(doc);
   }
-  const built = fleets.map((d) => fleetForBattle(d, ws, checkDocument(d, ws)));
+  const built = fleets.map((d) => fleetForBattle(d, ws, checkDocument(d, ws), cardErrors));
   for (const [i, b] of built.entries()) {
     if (b.fleet) continue;
     const more = b.errors.length > 1 ? ` (and ${b.errors.length - 1} more; run "fabled-star check ${i === 0 ? fleetPath : vsPath}")` : '';
     return usage(`${i === 0 ? fleetPath : vsPath}: the fleet cannot fight: ${b.errors[0]}${more}`);
   }
   const options = { ...v.options, variants: rules.choices.map(variantText), compare: rules.compare };
-  const result = simulateBattle([built[0]!.fleet!, built[1]!.fleet!], options, { limits: built.map((b) => b.limit) });
+  const job = { fleets: [built[0]!.fleet!, built[1]!.fleet!] as [Fleet, Fleet], options, limits: built.map((b) => b.limit) };
+  const result = await playBattle(job, threads);
   io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderBattleReport(result));
   return 0;
 });

@@ -143,9 +143,23 @@ export class Diagnostics {
     this.fleetChanged(uri);
   }
 
-  /** Tells the client a fleet's summary may have changed (its status bar asks again). */
+  /** What each fleet's summary and roster were last said to depend on: its text and the cards' version. */
+  private readonly fleetInputs = new Map<string, { text: string; cards: number }>();
+
+  /**
+   * Tells the client a fleet's summary may have changed (its status bar and Fleet view ask again),
+   * unless nothing it depends on changed since the last time: neither the fleet's text nor any
+   * card (a re-validation that finds the same, another fleet's edit). A big roster costs its
+   * answer every time it is asked.
+   */
   private fleetChanged(uri: string): void {
-    if (this.state.ws.get(uri)?.kind === 'fleet') void this.state.connection.sendNotification(FleetSummaryChangedNotification.type, { uri });
+    const doc = this.state.ws.get(uri);
+    if (doc?.kind !== 'fleet') return;
+    const last = this.fleetInputs.get(uri);
+    const cards = this.state.ws.cardsVersion;
+    if (last && last.text === doc.text && last.cards === cards) return;
+    this.fleetInputs.set(uri, { text: doc.text, cards });
+    void this.state.connection.sendNotification(FleetSummaryChangedNotification.type, { uri });
   }
 
   /** textDocument/diagnostic. */

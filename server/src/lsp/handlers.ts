@@ -38,14 +38,17 @@ import { fleetSummary } from '../core/features/fleetSummary';
 import type { Span } from '../core/model/types';
 import { rosterData, rosterEdit, STALE, toTextEdit } from './roster';
 import { cardsUsedBy, findCard, listCards } from '../core/features/workspaceQueries';
-import { prepareSimulation } from '../core/features/simulate';
+import { checkSimulation } from '../core/features/simulate';
 import { cardEstimate } from '../core/features/pointsEstimate';
 import { exampleCards, exampleFleets, exampleText, exampleWorkspace, findExampleCard, isExampleUri } from '../core/examples/index';
 import type { CardRef } from '../core/workspace';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fleetForBattle } from '../core/features/battle';
-import { checkDocument } from '../core/check';
-import { BattleSession, validateBattleOptions } from '../core/sim/fleet-battle';
+import { cardErrors, checkDocument } from '../core/check';
+import { validateBattleOptions } from '../core/sim/fleet-battle';
+import type { BattleResult, SimulationResult } from '../core/sim/types';
+import { clip } from '../core/model/limits';
+import { SimulationQueue } from './pool';
 import { glossary, sectionMarkdown, sections } from '../core/rules/text';
 import {
   BattlePartialResult,
@@ -80,6 +83,8 @@ import type { ServerState } from './state';
 export interface Context {
   state: ServerState;
   diagnostics: Diagnostics;
+  /** The simulations waiting for and running on worker threads (made on first use). */
+  simulations?: SimulationQueue;
 }
 
 type Handle<P, R> = (ctx: Context, params: P, token: CancellationToken) => R | Promise<R>;
@@ -438,29 +443,40 @@ export const HANDLERS: HandlerEntry[] = [
       c.onRequest(
         SimulateRequest.type,
         b.direct(async (ctx, params: SimulateParams | undefined, token) => {
-          ctx.state.ensureAllOpen();
-          const att = selectCard(ctx, params?.attacker);
-          const def = selectCard(ctx, params?.defender);
-          const describe = (s: CardSelector | undefined) => (s && 'name' in s ? `"${s.name}"` : 'at that position');
-          if (!att) throw new ResponseError(LSPErrorCodes.RequestFailed, `No attacker card ${describe(params?.attacker)}`);
-          if (!def) throw new ResponseError(LSPErrorCodes.RequestFailed, `No defender card ${describe(params?.defender)}`);
-          const prep = prepareSimulation(att.card, def.card, params?.options ?? {}, { variants: params?.variants, compare: params?.compare });
-          if ('error' in prep) throw new ResponseError(LSPErrorCodes.RequestFailed, prep.error);
+          let cards: { att: CardRef; def: CardRef } | undefined;
           const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
           progress.begin('Simulating the engagement', 0, undefined, true);
+          const report = throttled();
           try {
-            await inSlices(
-              (ops) => prep.run.step(ops),
-              token,
+            const result = await simulations(ctx).run<SimulationResult>(
+              simulationKey('simulate', params),
               () => {
-                const p = prep.run.progress;
-                progress.report(Math.floor((100 * p.trials) / Math.max(1, p.requested)), `${p.trials} of ${p.requested} trials`);
+                // Read when its turn comes: the cards as they are then.
+                ctx.state.ensureAllOpen();
+                const att = selectCard(ctx, params?.attacker);
+                const def = selectCard(ctx, params?.defender);
+                const describe = (s: CardSelector | undefined) => (s && 'name' in s ? `"${s.name}"` : 'at that position');
+                if (!att) throw new ResponseError(LSPErrorCodes.RequestFailed, `No attacker card ${describe(params?.attacker)}`);
+                if (!def) throw new ResponseError(LSPErrorCodes.RequestFailed, `No defender card ${describe(params?.defender)}`);
+                const checked = checkSimulation(att.card, def.card, params?.options ?? {}, { variants: params?.variants, compare: params?.compare });
+                if ('error' in checked) throw new ResponseError(LSPErrorCodes.RequestFailed, checked.error);
+                cards = { att, def };
+                return { kind: 'simulate', simulate: checked.input, sliceOps: WORKER_SLICE_OPS };
+              },
+              token,
+              (m) => {
+                if ('progress' in m && report())
+                  progress.report(
+                    Math.floor((100 * m.progress.trials) / Math.max(1, m.progress.requested)),
+                    `${m.progress.trials} of ${m.progress.requested} trials`,
+                  );
               },
             );
+            const { att, def } = cards!;
+            return { ...result, pointsEstimate: { attacker: cardEstimate(att.card, ctx.state.ws), defender: cardEstimate(def.card, ctx.state.ws) } };
           } finally {
             progress.done();
           }
-          return { ...prep.run.result(), pointsEstimate: { attacker: cardEstimate(att.card, ctx.state.ws), defender: cardEstimate(def.card, ctx.state.ws) } };
         }),
       ),
   },
@@ -470,49 +486,57 @@ export const HANDLERS: HandlerEntry[] = [
     register: (c, b) =>
       c.onRequest(
         BattleRequest.type,
-        b.direct(async ({ state }, params: BattleParams | undefined, token) => {
-          state.ensureAllOpen();
-          const v = validateBattleOptions(params?.options ?? {});
-          if (!v.options) throw new ResponseError(LSPErrorCodes.RequestFailed, v.errors.join(' '));
-          const sides = [params?.fleet, params?.vs].map((sel, i) => {
-            const uri = sel && typeof sel.uri === 'string' ? sel.uri : undefined;
-            // A bundled example fleet fights with the bundled example cards.
-            const ws = uri && isExampleUri(uri) ? exampleWorkspace() : state.ws;
-            const doc = uri ? (ws === state.ws ? state.ensure(uri) : ws.get(uri)) : undefined;
-            const which = i === 0 ? 'fleet' : "opponent's fleet";
-            if (!doc || doc.kind !== 'fleet') throw new ResponseError(LSPErrorCodes.RequestFailed, `No ${which} list at ${uri ?? '(no uri)'}`);
-            const built = fleetForBattle(doc, ws, checkDocument(doc, ws));
-            if (!built.fleet) {
-              const more = built.errors.length > 1 ? ` (and ${built.errors.length - 1} more)` : '';
-              throw new ResponseError(LSPErrorCodes.RequestFailed, `The ${which} "${doc.name.value ?? ''}" cannot fight: ${built.errors[0]}${more}`);
-            }
-            return built;
-          });
-          const session = new BattleSession([sides[0]!.fleet!, sides[1]!.fleet!], v.options, { limits: sides.map((s) => s.limit) });
+        b.direct(async (ctx, params: BattleParams | undefined, token) => {
+          const { state } = ctx;
           const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
           const partial = params?.partialResultToken;
           progress.begin('Simulating the fleet battle', 0, undefined, true);
-          let slices = 0;
-          let sent = 0;
+          const report = throttled();
           try {
-            await inSlices(
-              (ops) => session.step(ops),
-              token,
+            return await simulations(ctx).run<BattleResult>(
+              simulationKey('battle', params),
               () => {
-                const r = session.progress;
-                progress.report(Math.floor((100 * r.trials) / Math.max(1, r.requested)), `${r.trials} of ${r.requested} battles`);
-                // Partial results: soon at first (a view fills in), then less often (each costs a summary).
-                slices++;
-                if (partial !== undefined && r.trials > 0 && (slices === 1 || slices >= sent * 2 + 4)) {
-                  sent = slices;
-                  void c.sendProgress(BattlePartialResult, partial, session.result());
-                }
+                // Read when its turn comes: the fleets as they are then.
+                state.ensureAllOpen();
+                const v = validateBattleOptions(params?.options ?? {});
+                if (!v.options) throw new ResponseError(LSPErrorCodes.RequestFailed, v.errors.join(' '));
+                const sides = [params?.fleet, params?.vs].map((sel, i) => {
+                  const uri = sel && typeof sel.uri === 'string' ? sel.uri : undefined;
+                  // A bundled example fleet fights with the bundled example cards.
+                  const ws = uri && isExampleUri(uri) ? exampleWorkspace() : state.ws;
+                  const doc = uri ? (ws === state.ws ? state.ensure(uri) : ws.get(uri)) : undefined;
+                  const which = i === 0 ? 'fleet' : "opponent's fleet";
+                  if (!doc || doc.kind !== 'fleet') throw new ResponseError(LSPErrorCodes.RequestFailed, `No ${which} list at ${clip(uri ?? '(no uri)', 200)}`);
+                  const built = fleetForBattle(doc, ws, checkDocument(doc, ws), cardErrors);
+                  if (!built.fleet) {
+                    const more = built.errors.length > 1 ? ` (and ${built.errors.length - 1} more)` : '';
+                    throw new ResponseError(
+                      LSPErrorCodes.RequestFailed,
+                      `The ${which} "${clip(doc.name.value ?? '', 200)}" cannot fight: ${built.errors[0]}${more}`,
+                    );
+                  }
+                  return built;
+                });
+                return {
+                  kind: 'battle',
+                  battle: { fleets: [sides[0]!.fleet!, sides[1]!.fleet!], options: v.options, limits: sides.map((s) => s.limit) },
+                  sliceOps: WORKER_SLICE_OPS,
+                };
+              },
+              token,
+              (m) => {
+                if ('progress' in m) {
+                  if (report())
+                    progress.report(
+                      Math.floor((100 * m.progress.trials) / Math.max(1, m.progress.requested)),
+                      `${m.progress.trials} of ${m.progress.requested} battles`,
+                    );
+                } else if (partial !== undefined) void c.sendProgress(BattlePartialResult, partial, m.partial);
               },
             );
           } finally {
             progress.done();
           }
-          return session.result();
         }),
       ),
   },
@@ -545,6 +569,31 @@ export const HANDLERS: HandlerEntry[] = [
  * milliseconds, so that hovers, diagnostics and cancellations wait at most that long.
  */
 export const SLICE_OPS = 150_000;
+
+/** Work per slice on a worker thread, between two progress reports (about 20-30 ms). */
+export const WORKER_SLICE_OPS = 1_000_000;
+
+/** The simulations' queue (./pool.ts), made on first use. */
+function simulations(ctx: Context): SimulationQueue {
+  return (ctx.simulations ??= new SimulationQueue());
+}
+
+/** Which simulation a request asks for: its method and parameters without its progress tokens (two such requests are duplicates). */
+export function simulationKey(method: string, params: unknown): string {
+  const { workDoneToken: _w, partialResultToken: _p, ...rest } = (params && typeof params === 'object' ? params : {}) as Record<string, unknown>;
+  return `${method} ${JSON.stringify(rest)}`;
+}
+
+/** True at most every 100 ms: progress reports are for a person, not one per slice. */
+function throttled(ms = 100): () => boolean {
+  let last = -Infinity;
+  return () => {
+    const now = performance.now();
+    if (now - last < ms) return false;
+    last = now;
+    return true;
+  };
+}
 
 /**
  * Runs `step` a slice at a time, yielding to the event loop before each slice so that other

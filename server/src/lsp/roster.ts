@@ -9,7 +9,7 @@ import type { Workspace } from '../core/workspace';
 import { buildRoster, type RosterProblem } from '../core/roster/model';
 import { renderRoster, rosterShort, ROSTER_FORMATS, type RosterFormat } from '../core/roster/render';
 import { fleetTotals } from '../core/fleetPoints';
-import { addChoices, addUnitEdit, disembarkEdit, embarkChoices, embarkEdit, removeEntryEdit, type OffsetEdit } from '../core/roster/edits';
+import { addChoices, addUnitEdit, disembarkEdit, embarkChooser, embarkEdit, removeEntryEdit, type OffsetEdit } from '../core/roster/edits';
 import type { RosterData, RosterEditParams, RosterParams, RosterProblemData } from '../../../protocol';
 
 /** Offsets of a file (by uri) to a range; undefined when that file's text is not at hand. */
@@ -22,6 +22,7 @@ export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, 
   // Resolved once for every entry's Embark… choices (a fleet may have hundreds of entries).
   const totals = fleetTotals(doc, ws);
   const at = (uri: string, span: Span) => toRange(uri, span) ?? NOWHERE;
+  const choose = embarkChooser(doc, ws, totals);
   const problem = (p: RosterProblem): RosterProblemData => ({ severity: p.severity, code: p.code, message: p.message, uri: p.uri, range: at(p.uri, p.span) });
   const format = params?.format && (ROSTER_FORMATS as readonly string[]).includes(params.format) ? (params.format as RosterFormat) : undefined;
   return {
@@ -49,7 +50,7 @@ export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, 
       range: at(doc.uri, e.span),
       card: e.card ? { uri: e.card.uri, range: at(e.card.uri, e.card.span) } : undefined,
       embarked: e.embarked.map((x) => ({ name: x.name, class: x.card?.class, points: x.points, range: at(doc.uri, x.span) })),
-      embarkChoices: embarkChoices(doc, ws, e.index, totals).map((c) => ({ name: c.name, class: c.class, points: c.points, fits: c.fits })),
+      ...embarkFields(choose(e.index, params?.embarkFor === e.index ? Infinity : EMBARK_CHOICES_SHOWN)),
       problems: e.problems.map(problem),
     })),
     byClass: r.byClass,
@@ -62,6 +63,20 @@ export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, 
     })),
     copyText: rosterShort(r),
     ...(format ? { rendered: renderRoster(r, format) } : {}),
+  };
+}
+
+/**
+ * Embark choices sent with each entry of a roster: the first this many (with the total when there
+ * are more); `embarkFor` asks for every choice of one entry. Without the cap, 500 carriers in a
+ * faction of 2,000 cards answered 34 MB.
+ */
+export const EMBARK_CHOICES_SHOWN = 20;
+
+function embarkFields(r: ReturnType<ReturnType<typeof embarkChooser>>): Pick<RosterData['entries'][number], 'embarkChoices' | 'embarkChoicesTotal'> {
+  return {
+    embarkChoices: r.choices.map((c) => ({ name: c.name, class: c.class, points: c.points, fits: c.fits })),
+    ...(r.total > r.choices.length ? { embarkChoicesTotal: r.total } : {}),
   };
 }
 

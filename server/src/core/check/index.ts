@@ -4,7 +4,7 @@
  */
 import type { FabledDocument, Problem, UnitCard } from '../model/types';
 import { originOf, type ChunkResult } from '../model/chunks';
-import type { Workspace } from '../workspace';
+import type { CardRef, Workspace } from '../workspace';
 import { CheckContext } from './context';
 import { clip } from '../model/limits';
 import { checkCard } from './card';
@@ -32,6 +32,27 @@ export function checkDocument(doc: FabledDocument, ws?: Workspace): Problem[] {
       break;
   }
   return sortProblems([...doc.problems, ...ctx.problems]);
+}
+
+/**
+ * The errors of one card's own checks (as its file's check reports them inside it; duplicate names
+ * aside), for the battle, which refuses a card with errors as it refuses a fleet with errors.
+ * Cached with the card's chunk, as the file's check caches them.
+ */
+export function cardErrors(ref: CardRef, ws: Workspace): Problem[] {
+  const doc = ws.get(ref.uri);
+  if (!doc) return [];
+  const card = ref.card;
+  const chunk = originOf(card);
+  let problems: Problem[];
+  if (chunk && chunk.cards.includes(card))
+    problems = cachedCardChecks(chunk, doc).filter((p) => p.span.start >= card.span.start && p.span.end <= card.span.end);
+  else {
+    const ctx = new CheckContext(doc, undefined);
+    checkCard(ctx, card);
+    problems = ctx.problems;
+  }
+  return problems.filter((p) => p.severity === 'error');
 }
 
 function checkCards(ctx: CheckContext, cards: UnitCard[]): void {

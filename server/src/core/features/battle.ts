@@ -4,7 +4,8 @@
  * simulator cannot use) is refused with a sentence saying why, where.
  */
 import type { FleetDocument } from '../model/types';
-import type { Workspace } from '../workspace';
+import type { CardRef, Workspace } from '../workspace';
+import { clip } from '../model/limits';
 import type { Problem } from '../model/types';
 import { fleetTotals } from '../fleetPoints';
 import { profileFromCard } from '../sim/profile';
@@ -28,14 +29,33 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-/** `problems`: the fleet's diagnostics as the checker reports them (the caller runs the checker). */
-export function fleetForBattle(doc: FleetDocument, ws: Workspace, problems: readonly Problem[]): FleetForBattle {
+/**
+ * `problems`: the fleet's diagnostics as the checker reports them; `cardErrors`: a card's own
+ * errors (check/index.ts `cardErrors`): the caller runs the checker. A card with errors is refused
+ * as the fleet's own errors are: the simulator would play whatever it made of them (say 500 weapons).
+ */
+export function fleetForBattle(
+  doc: FleetDocument,
+  ws: Workspace,
+  problems: readonly Problem[],
+  cardErrors?: (ref: CardRef, ws: Workspace) => readonly Problem[],
+): FleetForBattle {
   const errors = problems.filter((p) => p.severity === 'error').map((p) => `line ${lineOf(doc.text, p.span.start)}: ${p.message}`);
   if (errors.length) return { errors };
   const totals = fleetTotals(doc, ws);
   const units: BattleUnit[] = [];
   const copies = new Map<string, number>();
+  const refused = new Map<CardRef, string | undefined>();
   const add = (card: NonNullable<(typeof totals.entries)[number]['card']>, host: number | undefined): number | string => {
+    if (cardErrors && !refused.has(card)) {
+      const errs = cardErrors(card, ws);
+      const first = errs[0];
+      const where = first ? `${card.uri.replace(/^.*\//, '')} line ${lineOf(ws.textOf(card.uri) ?? '', first.span.start)}` : '';
+      const more = errs.length > 1 ? ` (and ${errs.length - 1} more)` : '';
+      refused.set(card, first ? `the card "${clip(card.name, 80)}" has errors: ${where}: ${first.message}${more}` : undefined);
+    }
+    const bad = refused.get(card);
+    if (bad) return bad;
     const prof = profileFromCard(card.card);
     if (!prof.profile) return prof.error ?? 'a card cannot be simulated';
     const name = card.card.name.value ?? '';

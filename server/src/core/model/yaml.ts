@@ -253,6 +253,8 @@ function friendlyYamlMessage(reason: string, tabIndent = false): string {
 }
 
 const MAX_ALIAS_DEPTH = 32;
+/** Levels of `<<` merges the reader follows: each level is a merge and a mapping, two steps of MAX_ALIAS_DEPTH. */
+const MAX_MERGE_LEVELS = MAX_ALIAS_DEPTH / 2;
 
 /** Follows alias references (`*name`) to the anchored node; undefined for a missing or cyclic one. */
 export function deref(node: YAMLNode | null | undefined): YAMLNode | undefined {
@@ -336,6 +338,8 @@ function readMapAt(
   base: number,
   depth: number,
   merging: Set<YAMLNode> | undefined,
+  /** Set when a merge nested past the limit (reported by the outermost mapping). */
+  deepest?: { past: boolean },
 ): ReadMap {
   const entries = new Map<string, Entry>();
   const list: Entry[] = [];
@@ -356,7 +360,17 @@ function readMapAt(
     const valueSpan = raw ? spanOf(raw, base) : { start: keySpan.end + 1, end: keySpan.end + 1 };
     const entry: Entry = { key, keySpan, value, valueSpan };
     if (key === '<<') {
-      collectMerge(value, (merged ??= []), base, depth + 1, (merging ??= new Set()));
+      const deep = deepest ?? { past: false };
+      collectMerge(value, (merged ??= []), base, depth + 1, (merging ??= new Set()), deep);
+      // Said once, at the outermost merge: past the limit the reader stops following, and the keys beyond are not read.
+      if (deep.past && depth === 0)
+        problems.push(
+          problem(
+            'FS-YAML-LIMIT',
+            `Merge keys (<<) nest deeper here than the reader follows (${MAX_MERGE_LEVELS} levels); the keys merged beyond that are not read. Write the values out, or merge fewer levels.`,
+            keySpan,
+          ),
+        );
       continue;
     }
     const prev = entries.get(key);
@@ -403,13 +417,17 @@ function readMapAt(
  * of the same node adds only keys already present (the first one wins), and without this a few
  * lines of mappings that each merge ten aliases of the one before cost 10^10 steps.
  */
-function collectMerge(value: YAMLNode | undefined, out: Entry[], base: number, depth: number, merging: Set<YAMLNode>): void {
-  if (!value || depth > MAX_ALIAS_DEPTH || merging.has(value)) return;
+function collectMerge(value: YAMLNode | undefined, out: Entry[], base: number, depth: number, merging: Set<YAMLNode>, deep: { past: boolean }): void {
+  if (!value || merging.has(value)) return;
+  if (depth > MAX_ALIAS_DEPTH) {
+    deep.past = true;
+    return;
+  }
   merging.add(value);
   if (value.kind === Kind.SEQ) {
-    for (const item of (value as YAMLSequence).items ?? []) collectMerge(deref(item), out, base, depth + 1, merging);
+    for (const item of (value as YAMLSequence).items ?? []) collectMerge(deref(item), out, base, depth + 1, merging, deep);
   } else if (value.kind === Kind.MAP) {
-    const inner = readMapAt(value, [], undefined, '', base, depth + 1, merging);
+    const inner = readMapAt(value, [], undefined, '', base, depth + 1, merging, deep);
     for (const e of inner.list) out.push(e);
   }
 }

@@ -272,27 +272,54 @@ export function embarkChoices(
   index: number,
   totals: FleetTotals = fleetTotals(doc, ws),
 ): (CardChoice & { fits: boolean })[] {
-  const ep = totals.entries[index];
-  if (!ep?.card) return [];
-  const cap = bayCapacity(ep.card.card);
-  if (cap.tierFighters === 0 && cap.reserves === 0) return [];
-  let tierLeft = cap.tierFighters;
-  let reservesLeft = cap.reserves;
-  for (const x of ep.embarked) {
-    const cls = x.card?.cls;
-    if (cls && LAUNCH_BAY.tierCarries.includes(cls) && tierLeft > 0) tierLeft--;
-    else if (cls && LAUNCH_BAY.carrierCarries.includes(cls) && reservesLeft > 0) reservesLeft--;
-  }
-  const carries = (cls: UnitClass | undefined) => ({
-    tier: cls !== undefined && cap.tierFighters > 0 && LAUNCH_BAY.tierCarries.includes(cls),
-    reserves: cls !== undefined && cap.reserves > 0 && LAUNCH_BAY.carrierCarries.includes(cls),
-  });
-  return addChoices(doc, ws)
-    .map((c) => {
-      const ref = ws.findCards(c.name, c.faction)[0];
-      const k = carries(ref?.cls);
-      return { ...c, ok: k.tier || k.reserves, fits: (k.tier && tierLeft > 0) || (k.reserves && reservesLeft > 0) };
-    })
-    .filter((c) => c.ok)
-    .map(({ ok: _ok, ...c }) => c);
+  return embarkChooser(doc, ws, totals)(index).choices;
+}
+
+/**
+ * `embarkChoices` for every entry of a fleet, with the faction's cards read once: a fleet may have
+ * hundreds of carriers and its faction thousands of cards. `limit` keeps the first choices only.
+ */
+export function embarkChooser(
+  doc: FleetDocument,
+  ws: Workspace,
+  totals: FleetTotals = fleetTotals(doc, ws),
+): (index: number, limit?: number) => { choices: (CardChoice & { fits: boolean })[]; total: number } {
+  // By which bays there are (tier slots, reserves): the cards they carry, in addChoices' order.
+  const lists = new Map<string, { c: CardChoice; tier: boolean; reserves: boolean }[]>();
+  let classes: (UnitClass | undefined)[] | undefined;
+  let all: CardChoice[] | undefined;
+  const carriable = (tierBays: boolean, reserveBays: boolean) => {
+    const key = `${tierBays}|${reserveBays}`;
+    let list = lists.get(key);
+    if (!list) {
+      all ??= addChoices(doc, ws);
+      classes ??= all.map((c) => ws.findCards(c.name, c.faction)[0]?.cls);
+      list = [];
+      all.forEach((c, i) => {
+        const cls = classes![i];
+        const tier = tierBays && cls !== undefined && LAUNCH_BAY.tierCarries.includes(cls);
+        const reserves = reserveBays && cls !== undefined && LAUNCH_BAY.carrierCarries.includes(cls);
+        if (tier || reserves) list!.push({ c, tier, reserves });
+      });
+      lists.set(key, list);
+    }
+    return list;
+  };
+  return (index, limit = Infinity) => {
+    const none = { choices: [], total: 0 };
+    const ep = totals.entries[index];
+    if (!ep?.card) return none;
+    const cap = bayCapacity(ep.card.card);
+    if (cap.tierFighters === 0 && cap.reserves === 0) return none;
+    let tierLeft = cap.tierFighters;
+    let reservesLeft = cap.reserves;
+    for (const x of ep.embarked) {
+      const cls = x.card?.cls;
+      if (cls && LAUNCH_BAY.tierCarries.includes(cls) && tierLeft > 0) tierLeft--;
+      else if (cls && LAUNCH_BAY.carrierCarries.includes(cls) && reservesLeft > 0) reservesLeft--;
+    }
+    const list = carriable(cap.tierFighters > 0, cap.reserves > 0);
+    const choices = list.slice(0, limit).map((k) => ({ ...k.c, fits: (k.tier && tierLeft > 0) || (k.reserves && reservesLeft > 0) }));
+    return { choices, total: list.length };
+  };
 }

@@ -45,6 +45,12 @@ export const KERNEL_WORK_LIMIT = 4e7;
  * saying so.
  */
 export const SAMPLING_WORK_LIMIT = 1e8;
+/**
+ * A run split over threads (sim/chunked.ts) plays its trials in chunks of this many, whatever the
+ * number of threads. Each chunk says which exact kernels it used (`ChunkOutcome.used`), so that the
+ * kernels' work can be added up as one run adds it, whichever engine computed them.
+ */
+export const CHUNK_TRIALS = 1000;
 /** A sampled Fire action costs this many ops per unit of `sampleCost` (binomial draws are dear). */
 const DICE_FIRE_WEIGHT = 3;
 
@@ -176,6 +182,10 @@ export interface DuelKernel {
   cdf: Float64Array;
   expectedHull: number;
   expectedBasesLost: number;
+  /** The exact volley's work to compute it, its name across engines, and the last chunk that used it (see `Engine.newChunk`). */
+  cost?: number;
+  id?: string;
+  chunk?: number;
 }
 
 /** A card as the engine sees it (units of the same card share one). */
@@ -321,6 +331,19 @@ class Engine {
   /** Global index of the first unit of side 1. */
   readonly offset: number;
   ops = 0;
+  /**
+   * The work budget inside a trial: a trial that takes `ops` past it stops at the next activation
+   * and is not counted (`overBudget` says why it stopped), so that no one trial can run for minutes.
+   */
+  stopAt = Infinity;
+  overBudget = false;
+  /** The chunk of trials being played, and the kernels it has used so far: [id, cost] (see `newChunk`). */
+  private chunk = 0;
+  used: [string, number][] = [];
+  /** Kernels another run already paid for (a chunk played again exactly, sim/chunked.ts): computed, not charged. */
+  prepaid: ReadonlySet<string> | undefined;
+  /** What a trial that goes past its budget must give back (see playTrial). */
+  readonly snapshot: Tally & { alive: Float64Array; routedBy: Float64Array };
   /** Counters of the current run (reset with the totals). */
   tally!: Tally;
 
@@ -394,6 +417,31 @@ class Engine {
     this.slotState = new Float64Array(this.n * this.n * 2).fill(-1);
     this.slotKernel = new Array<DuelKernel | undefined>(this.n * this.n * 2).fill(undefined);
     this.credit = new Float64Array(this.n);
+    const z = () => new Float64Array(this.n);
+    this.snapshot = {
+      fired: z(),
+      boarded: z(),
+      rammed: z(),
+      aim: z(),
+      shields: z(),
+      brace: z(),
+      alive: new Float64Array(this.n * setup.rounds),
+      routedBy: new Float64Array(this.n * setup.rounds),
+    };
+  }
+
+  /**
+   * Starts a chunk of trials: `used` lists each kernel the chunk uses, once, from its first lookup
+   * through the maps (computed now or before). A lookup that the caches built on kernels (the
+   * last-kernel slots, decisions, Aim and protection values) answer instead found what an earlier
+   * chunk of this engine looked up and listed. So the kernels listed by chunks 0..k together are
+   * those one run uses in its trials of chunks 0..k, whichever engines played them: their work is
+   * one run's kernel work (sim/chunked.ts adds it up). Sampling work (\`ops\`) never depends on the
+   * caches at all.
+   */
+  newChunk(): void {
+    this.chunk++;
+    this.used = [];
   }
 
   /** Distance between two units on the table. */
@@ -443,7 +491,6 @@ class Engine {
     // Cover is per unit, so it is part of the key.
     const pk = this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + (this.units[tgt]!.cover ? 1 : 0);
     const stateKey = hull * tt.stride + sh;
-    this.ops += 1;
     // The last kernel of this shooter at this target (unaimed, aimed): a unit's state changes only
     // when it is hit, so most lookups end here without touching the maps.
     const slot = (f * this.n + tgt) * 2 + (aim === undefined ? 0 : 1);
@@ -453,12 +500,20 @@ class Engine {
     if (!byState) byPair.set(pk, (byState = new Map()));
     const hit = byState.get(stateKey);
     if (hit) {
+      if (hit.chunk !== this.chunk) {
+        hit.chunk = this.chunk;
+        this.used.push([hit.id!, hit.cost!]);
+      }
       this.slotPk[slot] = pk;
       this.slotState[slot] = stateKey;
       this.slotKernel[slot] = hit;
       return hit;
     }
-    const ex = exactVolley(this.plan(f, tgt, ri, attBases, aim, braced), new Map([[stateKey, 1]]), tt.stride, this.budget);
+    const id = `${this.typeOf[f]! * this.types.length + this.typeOf[tgt]!}:${pk}:${stateKey}`;
+    // Paid for by the run this chunk is played again for: computed, not counted again.
+    const budget = this.prepaid?.has(id) ? { ops: 0, limit: Infinity } : this.budget;
+    const paid = budget.ops;
+    const ex = exactVolley(this.plan(f, tgt, ri, attBases, aim, braced), new Map([[stateKey, 1]]), tt.stride, budget);
     if (!ex) return undefined;
     const n = ex.dist.size;
     const keys = new Float64Array(n);
@@ -479,7 +534,8 @@ class Engine {
       expectedBasesLost += p * (b0 - basesOf(h, tt.p.hp));
       i++;
     }
-    const kern = { keys, probs, cdf, expectedHull, expectedBasesLost };
+    const kern: DuelKernel = { keys, probs, cdf, expectedHull, expectedBasesLost, cost: budget.ops - paid, id, chunk: this.chunk };
+    this.used.push([id, kern.cost!]);
     byState.set(stateKey, kern);
     this.slotPk[slot] = pk;
     this.slotState[slot] = stateKey;
@@ -526,7 +582,6 @@ class Engine {
       [eb, ri, this.units[u]!.cover ? 1 : 0, sh, hull, this.typeOf[e]!, this.typeOf[u]!],
       [et.p.bases + 1, et.reaches.length, 2, ut.stride, ut.fullHull + 1, T, T],
     );
-    this.ops += 1;
     const hit = this.protects.get(key);
     if (hit) return hit;
     const plain = this.kernel(e, u, ri, eb, undefined, sh, hull, false)?.expectedHull;
@@ -566,7 +621,6 @@ class Engine {
       [myBases, ri, this.units[tgt]!.cover ? 1 : 0, fbr ? 1 : 0, fsh, fhull, this.typeOf[u]!, this.typeOf[tgt]!],
       [ut.p.bases + 1, ut.reaches.length, 2, 2, tt.stride, tt.fullHull + 1, T, T],
     );
-    this.ops += 1;
     const hit = this.aims.get(key);
     if (hit) return hit;
     const foeBases = basesOf(fhull, tt.p.hp);
@@ -755,7 +809,21 @@ export interface BattleOutcome {
   ops: number;
 }
 
-function emptyTotals(n: number, rounds: number): BattleTotals {
+/** What one chunk of trials gave (`BattleRun.runChunk`). */
+export interface ChunkOutcome {
+  totals: BattleTotals;
+  /** Sampling work done. */
+  ops: number;
+  /** Stopped by the work limit (the trial that went past it is not counted). */
+  cut: boolean;
+  /** The exact kernels ran out of work: the whole run must be played in dice mode. */
+  fallback: boolean;
+  mode: 'kernel' | 'dice';
+  /** The exact kernels the chunk used, each once: [id, work to compute it] (see `Engine.newChunk`). */
+  used: [string, number][];
+}
+
+export function emptyTotals(n: number, rounds: number): BattleTotals {
   const z = () => new Float64Array(n);
   return {
     trials: 0,
@@ -851,6 +919,11 @@ export class BattleRun {
     return this;
   }
 
+  /** Numbers drawn from the generator since the run (re)started (what the benchmark's floor draws). */
+  get diceDrawn(): number {
+    return this.dice.draws;
+  }
+
   /** Trials finished so far. */
   get trials(): number {
     return this.totals.trials;
@@ -871,7 +944,14 @@ export class BattleRun {
         break;
       }
       if (this.lane) this.dice.rng = this.lane();
-      const ok = runTrial(e, this.totals, this.setup.rounds, this.dice);
+      e.stopAt = this.workLimit;
+      const ok = playTrial(e, this.totals, this.setup.rounds, this.dice);
+      if (!ok && e.overBudget) {
+        // Past the work limit inside a trial: that trial is not counted.
+        this.stopped = true;
+        this.cut = true;
+        break;
+      }
       if (!ok) {
         // The exact kernels ran out of work: start again, rolling every Fire action.
         e.mode = 'dice';
@@ -882,6 +962,53 @@ export class BattleRun {
       }
     }
     return this.stopped;
+  }
+
+  /**
+   * Plays one chunk of trials apart from this run's own totals (sim/chunked.ts spreads chunks over
+   * threads): `count` trials, trial i rolling from \`start\` jumped i times (as trial c + i of the
+   * whole run does when \`start\` is the seed's generator jumped c times), in dice mode with \`dice\`,
+   * its work counted from 0 and stopped at \`workLimit\` as \`step\` stops. The engine's kernels
+   * stay between chunks. Played again exactly (\`prepaid\`, on a fresh run), the kernels named
+   * there are not charged and the kernel budget starts at \`kernelWork\`, so that the chunk stops
+   * where one run would.
+   */
+  runChunk(
+    start: RandomGenerator,
+    count: number,
+    o: { dice?: boolean; workLimit?: number; prepaid?: readonly string[]; kernelWork?: number } = {},
+  ): ChunkOutcome {
+    const e = this.e;
+    if (o.dice) e.mode = 'dice';
+    const mode = e.mode;
+    e.newChunk();
+    if (o.prepaid) {
+      e.prepaid = new Set(o.prepaid);
+      e.budget.ops = o.kernelWork ?? 0;
+    }
+    e.ops = 0;
+    const totals = emptyTotals(e.n, this.setup.rounds);
+    const lane = lanes(start);
+    const dice = new Dice(start.clone());
+    const limit = o.workLimit ?? this.workLimit;
+    let cut = false;
+    let fallback = false;
+    for (let i = 0; i < count; i++) {
+      if (e.ops >= limit) {
+        cut = true;
+        break;
+      }
+      if (lane) dice.rng = lane();
+      e.stopAt = limit;
+      if (!playTrial(e, totals, this.setup.rounds, dice)) {
+        if (e.overBudget) cut = true;
+        else fallback = true;
+        break;
+      }
+    }
+    e.tally = this.totals.tally;
+    e.prepaid = undefined;
+    return { totals, ops: e.ops, cut, fallback, mode, used: e.used };
   }
 
   outcome(): BattleOutcome {
@@ -965,7 +1092,8 @@ function drawKernel(e: Engine, k: DuelKernel, tgt: number, dice: Dice): void {
   const h = Math.floor(key / stride);
   e.hull[tgt] = h;
   e.sh[tgt] = key - h * stride;
-  e.ops += 4 + Math.log2(k.cdf.length + 1);
+  // Whole numbers only, so that work adds up the same whichever way the trials are grouped.
+  e.ops += 4 + (31 - Math.clz32(k.cdf.length + 1));
 }
 
 /**
@@ -1351,7 +1479,46 @@ function nextUnit(e: Engine, s: number): number {
   return -1;
 }
 
-/** One trial; false when the exact kernels ran out of work. */
+/**
+ * One trial within the work budget: false when the exact kernels ran out of work, or when the trial
+ * went past `e.stopAt` (then `e.overBudget` is set and the totals are as they were before it).
+ */
+function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): boolean {
+  e.overBudget = false;
+  const t = totals.tally;
+  const snap = e.snapshot;
+  snap.fired.set(t.fired);
+  snap.boarded.set(t.boarded);
+  snap.rammed.set(t.rammed);
+  snap.aim.set(t.aim);
+  snap.shields.set(t.shields);
+  snap.brace.set(t.brace);
+  for (let i = 0; i < e.n; i++) {
+    snap.alive.set(totals.alive[i]!, i * rounds);
+    snap.routedBy.set(totals.routedBy[i]!, i * rounds);
+  }
+  const w0 = totals.withdrew[0];
+  const w1 = totals.withdrew[1];
+  e.tally = t;
+  if (runTrial(e, totals, rounds, dice)) return true;
+  if (e.overBudget) {
+    t.fired.set(snap.fired);
+    t.boarded.set(snap.boarded);
+    t.rammed.set(snap.rammed);
+    t.aim.set(snap.aim);
+    t.shields.set(snap.shields);
+    t.brace.set(snap.brace);
+    for (let i = 0; i < e.n; i++) {
+      totals.alive[i]!.set(snap.alive.subarray(i * rounds, (i + 1) * rounds));
+      totals.routedBy[i]!.set(snap.routedBy.subarray(i * rounds, (i + 1) * rounds));
+    }
+    totals.withdrew[0] = w0;
+    totals.withdrew[1] = w1;
+  }
+  return false;
+}
+
+/** One trial; false when the exact kernels ran out of work (or it went past its work budget). */
 function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): boolean {
   for (let i = 0; i < e.n; i++) {
     const u = e.units[i]!;
@@ -1399,6 +1566,11 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
       }
       const u = nextUnit(e, turn);
       if (!activate(e, u, dice, lost, pts)) return false;
+      // The work budget holds inside a trial too (see Engine.stopAt).
+      if (e.ops > e.stopAt) {
+        e.overBudget = true;
+        return false;
+      }
       e.hooks.onActivation?.(u, view(e, r + 1, pts));
       if (!sideAlive(e, 0) || !sideAlive(e, 1)) {
         over = true;

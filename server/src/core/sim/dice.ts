@@ -7,11 +7,12 @@
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { xoroshiro128plus, xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
+import type { JumpableRandomGenerator } from 'pure-rand/types/JumpableRandomGenerator';
 import binomialFactory from '@stdlib/random-base-binomial/lib/factory.js';
 import { DICE } from '../rules/data';
 
-export type { RandomGenerator };
+export type { RandomGenerator, JumpableRandomGenerator };
 
 // Read once: module imports are live bindings (getters under some loaders), and these sit in the
 // innermost loop of every sampled die.
@@ -109,6 +110,18 @@ export function makeRng(seed: number): RandomGenerator {
   return xoroshiro128plus(seed >>> 0);
 }
 
+/** The generator again from its state (`getState()`), as a worker thread receives it. */
+export function rngFromState(state: readonly number[]): RandomGenerator {
+  return xoroshiro128plusFromState(state);
+}
+
+/** The project's generator seeded with `seed` and jumped `jumps` times (2^64 draws each): trial `jumps`'s stream. */
+export function jumpedRng(seed: number, jumps: number): JumpableRandomGenerator {
+  const g = xoroshiro128plus(seed >>> 0);
+  for (let i = 0; i < jumps; i++) g.jump();
+  return g;
+}
+
 /**
  * A seeded roller over a pure-rand generator (advanced in place; callers that need the original
  * state clone it first). Binomial draws for large counts come from stdlib's binomial sampler, fed
@@ -116,19 +129,28 @@ export function makeRng(seed: number): RandomGenerator {
  */
 export class Dice {
   private readonly binomial: (n: number, p: number) => number;
+  /** Numbers drawn so far (uniforms, d10s and the binomial sampler's uniforms): the benchmark's floor counts these. */
+  draws = 0;
 
   /** The generator the rolls come from; a run may hand each trial a stream of its own. */
   constructor(public rng: RandomGenerator) {
-    this.binomial = binomialFactory({ prng: () => float64(this.rng) });
+    this.binomial = binomialFactory({
+      prng: () => {
+        this.draws++;
+        return float64(this.rng);
+      },
+    });
   }
 
   /** A uniform number in [0, 1). */
   uniform(): number {
+    this.draws++;
     return float64(this.rng);
   }
 
   /** One natural d10 roll. */
   d10(): number {
+    this.draws++;
     return intBetween(this.rng, 1, SIDES);
   }
 

@@ -155,7 +155,11 @@ function assumptions(mode: 'approach' | 'fixed', range: number | undefined, size
         ? 'Every Fire action is rolled with dice, as in the run beside this one (whose exact Fire-action kernels would cost too much), so that both runs play the same battles.'
         : 'The exact Fire-action kernels would cost too much for these cards: every Fire action is rolled with dice.',
     );
-  if (out.cutShort)
+  if (out.cutShort && out.totals.trials === 0 && !out.matched.trials)
+    a.push(
+      `Cut short: not one of the ${out.requested} trials finished within the work limit (one battle of these cards takes more work than a whole run may), so there are no figures; fewer units, rounds or weapons would fit.`,
+    );
+  else if (out.cutShort)
     a.push(
       out.matched.trials
         ? `Cut short: ${out.totals.trials} of ${out.requested} trials, as many as the run beside this one played before its work limit, so that both runs play the same battles; the figures and their standard errors are from those ${out.totals.trials} trials.`
@@ -255,8 +259,21 @@ export class BattleSession {
     return this.standard?.done ? withComparison(this.standard.result(), r) : r;
   }
 
-  private ownResult(): BattleResult {
-    const out = this.run.outcome();
+  /** The comparison's standard-rules session (with `compare` and variants), whose run this one is paired with. */
+  get comparison(): BattleSession | undefined {
+    return this.standard;
+  }
+
+  /**
+   * The figures of an outcome played elsewhere, for these fleets and options: what sim/chunked.ts
+   * merged from chunks of trials run on other threads. `result()` is this of the run's own.
+   */
+  resultOf(out: BattleOutcome, standard?: BattleOutcome): BattleResult {
+    const r = this.ownResult(out);
+    return standard && this.standard ? withComparison(this.standard.ownResult(standard), r) : r;
+  }
+
+  private ownResult(out: BattleOutcome = this.run.outcome()): BattleResult {
     const t = out.totals;
     const n = t.trials;
     const setup = this.run.setup;
@@ -304,6 +321,7 @@ export class BattleSession {
       meanRounds: n > 0 ? t.roundsSum / n : 0,
       policy: BATTLE_POLICY + (out.mode === 'dice' ? BATTLE_POLICY_DICE : ''),
       assumptions: assumptions(this.mode, this.range, this.size, out),
+      ...(out.cutShort ? { cutShort: true as const, requestedTrials: out.requested } : {}),
     };
   }
 }

@@ -87,6 +87,10 @@ export function renderReport(result: SimulationResult): string {
   out.push(...renderHistogram(v.hullDamage));
   out.push('');
   out.push(`Engagement: up to ${e.rounds} rounds at ${e.range}" (${e.method}, ${e.trials} trials, seed ${e.seed})`);
+  if (e.cutShort)
+    out.push(
+      `  Cut short: ${e.trials} of ${e.requestedTrials ?? e.trials} trials were played before the work limit; the figures are from those (see Assumptions).`,
+    );
   const eng = textTable(
     [
       [`${r.attacker} wins`, pct(e.attackerWins), `± ${pct(e.standardError.attackerWins, 2)}`, e.exact ? `exact ${pct(e.exact.attackerWins, 2)}` : ''],

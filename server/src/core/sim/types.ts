@@ -247,6 +247,9 @@ export interface BattleResult {
   assumptions: string[];
   /** With `--compare`: the standard rules' result from the same seed, and variant minus standard. */
   compare?: { standard: BattleResult; difference: BattleDifference; summary: string[] };
+  /** Set when the work limit stopped the run before all the trials asked for (`requestedTrials`) ran; the assumptions say why. */
+  cutShort?: true;
+  requestedTrials?: number;
 }
 
 /** Variant minus standard, per side and per unit (chances as differences of probabilities). */

@@ -191,14 +191,20 @@ export function outcomeWithShields(plan: WeaponPlan, a: number, sh: number, budg
  * plan share them.
  */
 class OutcomeCache {
-  private map = new Map<number, PassOutcome>();
+  private map = new Map<number, { o: PassOutcome; cost: number }>();
   constructor(private readonly plan: WeaponPlan) {}
+  /**
+   * A hit is charged the work its computation took, so that what a volley costs the budget never
+   * depends on what was computed before: a battle split over threads (sim/chunked.ts) then adds up
+   * the same work as one run, whichever engine met a state first.
+   */
   get(a: number, sh: number, budget: Budget): PassOutcome | undefined {
     const key = a * 4096 + sh;
-    let o = this.map.get(key);
-    if (o) return o;
-    o = sh > 0 ? outcomeWithShields(this.plan, a, sh, budget) : outcomeNoShields(this.plan, a, budget);
-    if (o) this.map.set(key, o);
+    const hit = this.map.get(key);
+    if (hit) return spend(budget, hit.cost) ? hit.o : undefined;
+    const before = budget.ops;
+    const o = sh > 0 ? outcomeWithShields(this.plan, a, sh, budget) : outcomeNoShields(this.plan, a, budget);
+    if (o) this.map.set(key, { o, cost: budget.ops - before });
     return o;
   }
 }

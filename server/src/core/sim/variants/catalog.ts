@@ -124,9 +124,16 @@ export function readVariantSpec(item: string): { name?: string; parameters: Reco
   const parameters: Record<string, number> = {};
   for (const [k, p] of Object.entries(entry.parameters)) parameters[k] = p.default;
   const rest = cut < 0 ? '' : item.slice(cut + 1).trim();
+  const seen = new Set<string>();
   for (const part of rest ? rest.split(',') : []) {
     const eq = part.indexOf('=');
     const key = (eq < 0 ? part : part.slice(0, eq)).trim();
+    // Twice would silently keep the last, as a variant given twice would: say so instead.
+    if (seen.has(key)) {
+      errors.push(`${name}:${clip(key)} is given twice; give each parameter once.`);
+      continue;
+    }
+    seen.add(key);
     const spec = Object.prototype.hasOwnProperty.call(entry.parameters, key) ? entry.parameters[key] : undefined;
     const known = Object.keys(entry.parameters);
     if (!spec) {

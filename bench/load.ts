@@ -1,0 +1,222 @@
+/**
+ * Issue 27's benchmark: a server that never goes deaf, and battles spread over threads.
+ *
+ * - Hover latency (median, max) on a fleet entry while 0, 8 and 40 battle requests are in flight,
+ *   over stdio against the built server, as a busy editor sends them (each a different seed, so
+ *   that none replaces another). Goal: within 2x of idle, under 50 ms on an idle machine.
+ * - `fabled-star battle` of the two 1,000-point example fleets, 20,000 trials, with --threads 1 and
+ *   --threads 2 (the built CLI, wall time of the whole command, best of 3): the speed-up (goal at
+ *   least 1.8x on 2 cores), and that both print the same numbers.
+ * - The engine's time per trial beside the floor: the time to draw the same number of numbers from
+ *   the same generator (the dice a trial rolls, as d10s). Goal: under 3x.
+ *
+ * The machine's load average is printed beside the figures: other work on the machine slows the
+ * threads and the hovers alike.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { execFile } from 'node:child_process';
+import { loadavg, availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { Workspace } from '../server/src/core/workspace';
+import { fleetForBattle } from '../server/src/core/features/battle';
+import { checkDocument } from '../server/src/core/check';
+import { BattleSession } from '../server/src/core/sim/fleet-battle';
+import { makeRng } from '../server/src/core/sim/dice';
+import type { FleetDocument } from '../server/src/core/model/types';
+import { CancellationTokenSource } from 'vscode-languageserver-protocol';
+import { startServer, type Client } from '../test/protocol/harness';
+import { median, type Row } from './util';
+
+const ROOT = path.join(__dirname, '..', '..');
+const EXAMPLES = path.join(ROOT, 'examples');
+const CLI = path.join(ROOT, 'bin', 'fabled-star.js');
+
+const load = () => `load average ${loadavg()[0]!.toFixed(2)} on ${availableParallelism()} cores`;
+
+function exampleFiles(): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const f of fs.readdirSync(d)) {
+      const p = path.join(d, f);
+      if (fs.statSync(p).isDirectory()) walk(p);
+      else if (/\.(unit|faction|fleet)\.yaml$/.test(f) && !p.includes('showcase')) out[path.relative(EXAMPLES, p)] = fs.readFileSync(p, 'utf8');
+    }
+  };
+  walk(EXAMPLES);
+  return out;
+}
+
+async function hovers(c: Client, uri: string, n: number): Promise<number[]> {
+  const times: number[] = [];
+  const position = c.pos(uri, 'unit: ', 8);
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await c.request('textDocument/hover', { textDocument: { uri }, position });
+    times.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return times;
+}
+
+/** The server process's resident memory in MB (Linux), worker threads included. */
+function serverRssMb(c: Client): string {
+  try {
+    const status = fs.readFileSync(`/proc/${c.child.pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    return Number.isFinite(kb) ? (kb / 1024).toFixed(0) : '?';
+  } catch {
+    return '?';
+  }
+}
+
+async function hoverUnderLoad(): Promise<Row[]> {
+  const rows: Row[] = [];
+  const files = exampleFiles();
+  const c = await startServer({ files });
+  try {
+    const fleet = await c.open('fleets/standard-1000.fleet.yaml', files['fleets/standard-1000.fleet.yaml']);
+    const vs = c.uri('fleets/standard-1000-myr-valari.fleet.yaml');
+    for (let i = 0; i < 200 && !(await c.request('fabledStar/fleetSummary', { uri: vs })); i++) await new Promise((r) => setTimeout(r, 50));
+    await hovers(c, fleet, 10); // warm up
+    let idle = NaN;
+    let seed = 1;
+    for (const inFlight of [0, 8, 40]) {
+      const sources: { cancel(): void }[] = [];
+      const pending: Promise<unknown>[] = [];
+      let dropped = 0;
+      for (let i = 0; i < inFlight; i++) {
+        const s = new CancellationTokenSource();
+        sources.push(s);
+        pending.push(
+          c.conn
+            .sendRequest(
+              'fabledStar/battle',
+              { fleet: { uri: fleet }, vs: { uri: vs }, options: { trials: 20000, seed: seed++ }, workDoneToken: `load-${seed}` },
+              s.token,
+            )
+            .catch((e: { code?: number }) => {
+              if (e.code === -32802) dropped++;
+            }),
+        );
+      }
+      const t = await hovers(c, fleet, 40);
+      const rss = serverRssMb(c);
+      const m = median(t);
+      if (inFlight === 0) idle = m;
+      rows.push({
+        name: `hover on a fleet entry while ${inFlight} battle requests are in flight (median; max beside)`,
+        medianMs: m,
+        goal: inFlight === 0 ? '< 50 ms idle' : `<= 2x idle (${(2 * idle).toFixed(1)} ms)`,
+        note: `max ${Math.max(...t).toFixed(1)} ms; ${dropped} of the requests were answered ServerCancelled by the bounded queue; server RSS ${rss} MB (its worker threads included); ${load()}`,
+      });
+      sources.forEach((s) => s.cancel());
+      await Promise.all(pending);
+    }
+  } finally {
+    await c.stop();
+  }
+  return rows;
+}
+
+function runCli(args: string[]): Promise<{ ms: number; out: string }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    execFile(process.execPath, [CLI, ...args], { cwd: EXAMPLES, maxBuffer: 1 << 26 }, (e, out) =>
+      e ? reject(e) : resolve({ ms: performance.now() - t0, out }),
+    );
+  });
+}
+
+async function threads(): Promise<Row[]> {
+  const args = [
+    'battle',
+    '--fleet',
+    'fleets/standard-1000.fleet.yaml',
+    '--vs',
+    'fleets/standard-1000-myr-valari.fleet.yaml',
+    '--trials',
+    '20000',
+    '--format',
+    'json',
+  ];
+  const best: Record<number, { ms: number; out: string }> = {};
+  await runCli([...args, '--threads', '1']); // warm the disk cache
+  for (let i = 0; i < 3; i++)
+    for (const n of [1, 2]) {
+      const r = await runCli([...args, '--threads', String(n)]);
+      if (!best[n] || r.ms < best[n]!.ms) best[n] = r;
+    }
+  const same = best[1]!.out === best[2]!.out;
+  return [
+    {
+      name: 'battle --threads 1: the two 1,000-point fleets, 20,000 trials (the whole command, best of 3)',
+      medianMs: best[1]!.ms,
+      goal: 'report',
+      note: load(),
+    },
+    {
+      name: 'battle --threads 2: the same',
+      medianMs: best[2]!.ms,
+      goal: 'report',
+      note: `${same ? 'the same numbers as --threads 1' : 'DIFFERENT NUMBERS from --threads 1'}; ${load()}`,
+    },
+    { name: 'speed-up of --threads 2 over --threads 1', medianMs: best[1]!.ms / best[2]!.ms, unit: 'x', goal: '>= 1.8x on 2 cores', note: load() },
+  ];
+}
+
+function floor(): Row[] {
+  const ws = new Workspace();
+  const walk = (d: string) => {
+    for (const f of fs.readdirSync(d)) {
+      const p = path.join(d, f);
+      if (fs.statSync(p).isDirectory()) walk(p);
+      else if (/\.(unit|faction)\.yaml$/.test(f) && !p.includes('showcase')) ws.set(`file://${p}`, fs.readFileSync(p, 'utf8'));
+    }
+  };
+  walk(EXAMPLES);
+  const fleet = (file: string) => {
+    const p = path.join(EXAMPLES, 'fleets', file);
+    const doc = ws.set(`file://${p}`, fs.readFileSync(p, 'utf8')) as FleetDocument;
+    return fleetForBattle(doc, ws, checkDocument(doc, ws));
+  };
+  const a = fleet('standard-1000.fleet.yaml');
+  const b = fleet('standard-1000-myr-valari.fleet.yaml');
+  const trials = 20000;
+  const play = () => {
+    const s = new BattleSession([a.fleet!, b.fleet!], { trials, seed: 1 }, { limits: [a.limit, b.limit] });
+    const t0 = performance.now();
+    s.step();
+    return { ms: performance.now() - t0, draws: s.run.diceDrawn };
+  };
+  play(); // warm the JIT
+  const runs = [play(), play(), play()];
+  const engine = median(runs.map((r) => r.ms));
+  const draws = runs[0]!.draws;
+  const rng = makeRng(1);
+  const roll = () => {
+    const t0 = performance.now();
+    let x = 0;
+    for (let i = 0; i < draws; i++) x += uniformInt(rng, 1, 10);
+    return { ms: performance.now() - t0, x };
+  };
+  roll();
+  const dice = median([roll().ms, roll().ms, roll().ms]);
+  const perTrial = (ms: number) => (1000 * ms) / trials;
+  return [
+    {
+      name: `engine: the two 1,000-point fleets, ${trials.toLocaleString('en-US')} trials (${(draws / trials).toFixed(0)} numbers drawn per trial)`,
+      medianMs: perTrial(engine),
+      unit: 'µs/trial',
+      goal: 'report',
+      note: load(),
+    },
+    { name: 'floor: the same number of d10s from the same generator (pure-rand xoroshiro128+)', medianMs: perTrial(dice), unit: 'µs/trial', goal: 'report' },
+    { name: 'engine time over the floor', medianMs: engine / dice, unit: 'x', goal: '< 3x', note: load() },
+  ];
+}
+
+export async function benchLoad(): Promise<Row[]> {
+  return [...(await hoverUnderLoad()), ...(await threads()), ...floor()];
+}

@@ -1,0 +1,155 @@
+/**
+ * The server's simulations (`fabledStar/simulate`, `fabledStar/battle`), off its own thread so that
+ * it always answers the editor: each runs on a worker thread (../node/sim-pool.ts), and they wait
+ * in a bounded queue. At most `threads` run at a time (one per thread: the machine's cores but one,
+ * at least one, so that this thread keeps a core) and `MAX_WAITING` wait. A new request that asks
+ * for the same simulation as one waiting or running (the same parameters) replaces it, and when the
+ * queue is full the oldest waiting request is dropped; both are answered with ServerCancelled and a
+ * sentence. Cancelling a running simulation ends its thread at once, whatever trial it is in.
+ *
+ * A request's setup (reading the fleets, checking the options) runs here when its turn comes, not
+ * when it arrives, so that a burst of requests costs this thread nothing until then; the waiting
+ * requests hold only their parameters, so memory stays bounded too. Without the worker bundle (the
+ * sources run without a build) the simulation runs here, a slice between turns of the event loop.
+ */
+import { MessageChannel } from 'node:worker_threads';
+import { LSPErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver/node';
+import { cores, SimPool, workerFile } from '../node/sim-pool';
+import { partialDue, sessionRunner, type SessionTask, type SimMessage } from '../node/sim-worker';
+import { nextTurn } from './diagnostics';
+
+/** Requests that may wait for a thread; beyond it the oldest waiting one is dropped. */
+export const MAX_WAITING = 8;
+
+/** Worker threads for the server's simulations: the machine's cores but one (at least one). */
+export function serverThreads(): number {
+  return Math.max(1, cores() - 1);
+}
+
+interface Job {
+  key: string;
+  setup: () => SessionTask;
+  on: (m: SimMessage) => void;
+  abort: AbortController;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+  settled: boolean;
+}
+
+export class SimulationQueue {
+  private readonly waiting: Job[] = [];
+  private readonly running = new Set<Job>();
+  private pool: SimPool | undefined;
+
+  constructor(
+    readonly threads = serverThreads(),
+    readonly maxWaiting = MAX_WAITING,
+    private readonly file: string | undefined = workerFile(),
+  ) {}
+
+  /** Simulations waiting and running. */
+  get size(): { waiting: number; running: number } {
+    return { waiting: this.waiting.length, running: this.running.size };
+  }
+
+  /**
+   * Runs the simulation `setup` makes, when a thread is free: `key` says which simulation it is
+   * (a newer request with the same key replaces this one), `on` hears its progress and partial
+   * results. Rejects with RequestCancelled when `token` cancels it, ServerCancelled when it was
+   * replaced or dropped, and with what `setup` throws.
+   */
+  run<T>(key: string, setup: () => SessionTask, token: CancellationToken, on: (m: SimMessage) => void): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      for (const j of [...this.waiting, ...this.running])
+        if (j.key === key) this.drop(j, new ResponseError(LSPErrorCodes.ServerCancelled, 'A newer request for the same simulation replaced this one.'));
+      if (this.waiting.length >= this.maxWaiting)
+        this.drop(
+          this.waiting[0]!,
+          new ResponseError(LSPErrorCodes.ServerCancelled, `Too many simulations were waiting (at most ${this.maxWaiting}): the oldest was dropped.`),
+        );
+      const job: Job = { key, setup, on, abort: new AbortController(), resolve: resolve as (v: unknown) => void, reject, settled: false };
+      this.waiting.push(job);
+      token.onCancellationRequested(() => this.drop(job, new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled')));
+      if (token.isCancellationRequested) this.drop(job, new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled'));
+      this.pump();
+    });
+  }
+
+  /** Ends the threads (the server is shutting down). */
+  async close(): Promise<void> {
+    for (const j of [...this.waiting, ...this.running]) this.drop(j, new ResponseError(LSPErrorCodes.ServerCancelled, 'The server is shutting down.'));
+    await this.pool?.close();
+    this.pool = undefined;
+  }
+
+  private drop(job: Job, error: ResponseError<void>): void {
+    if (job.settled) return;
+    job.settled = true;
+    job.abort.abort(error);
+    const i = this.waiting.indexOf(job);
+    if (i >= 0) this.waiting.splice(i, 1);
+    job.reject(error);
+  }
+
+  private pump(): void {
+    while (this.running.size < this.threads && this.waiting.length) {
+      const job = this.waiting.shift()!;
+      this.running.add(job);
+      void this.start(job).finally(() => {
+        this.running.delete(job);
+        this.pump();
+      });
+    }
+  }
+
+  private async start(job: Job): Promise<void> {
+    try {
+      // Other requests that arrived with this one go first.
+      await nextTurn();
+      if (job.settled) return;
+      const task = job.setup();
+      if (job.settled) return;
+      const result = this.file ? await this.onThread(job, task, this.file) : await this.here(job, task);
+      if (!job.settled) {
+        job.settled = true;
+        job.resolve(result);
+      }
+    } catch (e) {
+      if (job.settled) return;
+      job.settled = true;
+      if (e instanceof ResponseError) job.reject(e);
+      else job.reject(new ResponseError(LSPErrorCodes.RequestFailed, `The simulation failed: ${e instanceof Error ? e.message : String(e)}`));
+    }
+  }
+
+  private async onThread(job: Job, task: SessionTask, file: string): Promise<unknown> {
+    this.pool ??= new SimPool(this.threads, file);
+    const channel = new MessageChannel();
+    channel.port1.on('message', (m: SimMessage) => {
+      if (!job.settled) job.on(m);
+    });
+    try {
+      return await this.pool.run({ ...task, port: channel.port2 }, job.abort.signal, [channel.port2]);
+    } finally {
+      channel.port1.close();
+    }
+  }
+
+  /** Without worker threads: a slice at a time between turns of the event loop. */
+  private async here(job: Job, task: SessionTask): Promise<unknown> {
+    const run = sessionRunner(task);
+    let slices = 0;
+    let sent = 0;
+    for (;;) {
+      await nextTurn();
+      if (job.settled) return undefined;
+      if (run.step()) return run.result();
+      job.on({ progress: run.progress });
+      slices++;
+      if (run.partial && run.progress.trials > 0 && partialDue(slices, sent)) {
+        sent = slices;
+        job.on({ partial: run.partial() });
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The worker threads simulations run on (tinypool: a small, well-kept pool with no dependencies of
+ * its own), for the CLI's `battle --threads N` and for the language server, whose own thread must
+ * stay free to answer the editor. Each thread loads dist/sim-worker.js (./sim-worker.ts); a task
+ * cancelled while it runs ends its thread, which stops the trial wherever it is, and the pool starts
+ * another when one is next needed. Each thread's heap is capped (`HEAP_MB`): a simulation that
+ * would need more fails with an error instead of taking the machine's memory.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { availableParallelism } from 'node:os';
+import type { Transferable } from 'node:worker_threads';
+import { Tinypool } from 'tinypool';
+import { localExecutor, type ChunkExecutor, type ChunkTask } from '../core/sim/chunked';
+import type { ChunkOutcome } from '../core/sim/battle';
+import type { SimTask } from './sim-worker';
+
+/** The old-generation heap of one simulation thread, in MB. */
+export const HEAP_MB = 512;
+
+/** The machine's cores (what `--threads` defaults to). */
+export function cores(): number {
+  return Math.max(1, availableParallelism());
+}
+
+/**
+ * The worker bundle: beside this bundle (dist/, as shipped), or in the repository's dist/ when this
+ * runs from the sources (the tests, after a build). Undefined when neither exists.
+ */
+export function workerFile(): string | undefined {
+  const candidates = [path.join(__dirname, 'sim-worker.js'), path.join(__dirname, '..', '..', '..', 'dist', 'sim-worker.js')];
+  return candidates.find((f) => fs.existsSync(f));
+}
+
+export class SimPool {
+  private readonly pool: Tinypool;
+
+  /** `threads` at most at a time; `eager` starts them all at once (a CLI run), else as they are needed (a server). */
+  constructor(
+    readonly threads: number,
+    file: string,
+    o: { eager?: boolean; idleMs?: number } = {},
+  ) {
+    this.pool = new Tinypool({
+      filename: file,
+      minThreads: o.eager ? threads : 0,
+      maxThreads: threads,
+      idleTimeout: o.idleMs ?? 30_000,
+      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
+    });
+  }
+
+  /** Runs a task on a thread (queued until one is free); rejects when `signal` aborts it. */
+  run<T>(task: SimTask, signal?: AbortSignal, transferList?: Transferable[]): Promise<T> {
+    return this.pool.run(task, { ...(signal ? { signal } : {}), ...(transferList ? { transferList: transferList as never } : {}) }) as Promise<T>;
+  }
+
+  /** Chunks of a battle's trials on this pool's threads (core/sim/chunked.ts). */
+  executor(): ChunkExecutor {
+    return (task, signal) => this.run<ChunkOutcome>(task, signal);
+  }
+
+  /**
+   * Chunks on this pool's threads and on the calling thread too, which would only wait otherwise
+   * (a CLI run): `threads` + 1 lanes, each taking the next chunk when it is done with one. The
+   * calling thread plays its chunk between turns of its event loop, so the others' answers and
+   * new dispatches are handled between two of its chunks.
+   */
+  executorWithThisThread(): ChunkExecutor {
+    const here = localExecutor();
+    const queue: { task: ChunkTask; signal?: AbortSignal; resolve: (r: ChunkOutcome) => void; reject: (e: unknown) => void }[] = [];
+    let busyHere = false;
+    let busyThere = 0;
+    const pump = () => {
+      while (queue.length && (!busyHere || busyThere < this.threads)) {
+        const job = queue.shift()!;
+        if (job.signal?.aborted) {
+          job.reject(job.signal.reason);
+          continue;
+        }
+        const onHere = !busyHere;
+        if (onHere) busyHere = true;
+        else busyThere++;
+        const done = (r: Promise<ChunkOutcome>) =>
+          r.then(job.resolve, job.reject).finally(() => {
+            if (onHere) busyHere = false;
+            else busyThere--;
+            pump();
+          });
+        void done(onHere ? new Promise<void>((r) => setImmediate(r)).then(() => here(job.task, job.signal)) : this.run<ChunkOutcome>(job.task, job.signal));
+      }
+    };
+    return (task, signal) =>
+      new Promise<ChunkOutcome>((resolve, reject) => {
+        queue.push({ task, ...(signal ? { signal } : {}), resolve, reject });
+        pump();
+      });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}

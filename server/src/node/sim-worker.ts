@@ -1,0 +1,96 @@
+/**
+ * What a simulation worker thread runs (bundled as dist/sim-worker.js; tinypool loads it in each
+ * thread of the pool, see ./sim-pool.ts): a chunk of a battle's trials for `battle --threads`
+ * (core/sim/chunked.ts), or a whole battle or engagement for the language server, stepped a slice
+ * at a time so that it can post its progress and partial results to the server's thread on `port`.
+ * Cancelling a task ends its thread (tinypool), which stops a trial wherever it is.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { runChunkTask, SessionCache, type BattleJob, type ChunkTask } from '../core/sim/chunked';
+import { BattleSession } from '../core/sim/fleet-battle';
+import { simulationRun, type SimulationInput } from '../core/features/simulate';
+import type { ChunkOutcome } from '../core/sim/battle';
+import type { BattleResult, SimulationResult } from '../core/sim/types';
+
+/** A battle or an engagement run whole in one thread, reporting on `port`. */
+export interface SessionTask {
+  kind: 'battle' | 'simulate';
+  battle?: BattleJob;
+  simulate?: SimulationInput;
+  /** Work per slice between two progress reports (the engine's operation counts). */
+  sliceOps: number;
+  port?: MessagePort;
+}
+
+export type SimTask = ChunkTask | SessionTask;
+
+/** What a session task posts on its port while it runs. */
+export type SimMessage = { progress: { trials: number; requested: number } } | { partial: BattleResult };
+
+const sessions = new SessionCache();
+
+/** A session task's run, a slice at a time: what the worker loops over (and a server without worker threads, between turns). */
+export interface SessionRunner {
+  /** Runs one slice; true when the run has ended. */
+  step(): boolean;
+  readonly progress: { trials: number; requested: number };
+  /** The figures so far, for a partial result (battles only). */
+  partial?(): BattleResult;
+  result(): BattleResult | SimulationResult;
+}
+
+export function sessionRunner(task: SessionTask): SessionRunner {
+  const slice = Math.max(1, task.sliceOps);
+  if (task.kind === 'simulate' && task.simulate) {
+    const run = simulationRun(task.simulate);
+    return {
+      step: () => run.step(slice),
+      get progress() {
+        return run.progress;
+      },
+      result: () => run.result(),
+    };
+  }
+  const job = task.battle!;
+  const session = new BattleSession(job.fleets, job.options, {
+    ...(job.limits ? { limits: job.limits } : {}),
+    ...(job.workLimit !== undefined ? { workLimit: job.workLimit } : {}),
+  });
+  return {
+    step: () => session.step(slice),
+    get progress() {
+      return session.progress;
+    },
+    partial: () => session.result(),
+    result: () => session.result(),
+  };
+}
+
+/** Whether to send a partial result after slice `slices` (the last one sent after slice `sent`): soon at first (a view fills in), then less often (each costs a summary). */
+export function partialDue(slices: number, sent: number): boolean {
+  return slices === 1 || slices >= sent * 2 + 4;
+}
+
+function runSession(task: SessionTask): BattleResult | SimulationResult {
+  const port = task.port;
+  const run = sessionRunner(task);
+  let slices = 0;
+  let sent = 0;
+  while (!run.step()) {
+    port?.postMessage({ progress: run.progress } satisfies SimMessage);
+    slices++;
+    if (port && run.partial && run.progress.trials > 0 && partialDue(slices, sent)) {
+      sent = slices;
+      port.postMessage({ partial: run.partial() } satisfies SimMessage);
+    }
+  }
+  return run.result();
+}
+
+export default function simTask(task: SimTask): ChunkOutcome | BattleResult | SimulationResult {
+  try {
+    return task.kind === 'chunk' ? runChunkTask(task, sessions) : runSession(task);
+  } finally {
+    if (task.kind !== 'chunk') task.port?.close();
+  }
+}

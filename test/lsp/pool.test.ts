@@ -1,0 +1,111 @@
+/**
+ * The server's simulation queue (server/src/lsp/pool.ts) on real worker threads (dist/sim-worker.js,
+ * from `npm run build`): bounded, a duplicate replaces the older request, the oldest waiting one is
+ * dropped when it is full, and a cancel reaches a trial that is running.
+ */
+import { strict as assert } from 'node:assert';
+import { CancellationTokenSource } from 'vscode-languageserver/node';
+import { SimulationQueue } from '../../server/src/lsp/pool';
+import { workerFile } from '../../server/src/node/sim-pool';
+import type { SessionTask } from '../../server/src/node/sim-worker';
+import type { BattleResult } from '../../server/src/core/sim/types';
+import type { UnitProfile } from '../../server/src/core/sim/types';
+
+const unit = (p: Partial<UnitProfile> = {}): UnitProfile => ({
+  name: 'U',
+  class: 'Destroyer',
+  bases: 1,
+  baseMm: 60,
+  bs: 5,
+  hp: 10,
+  combinedShields: false,
+  weapons: [{ name: 'Gun', type: 'Energy', range: 12, damage: 2, attacks: 3 }],
+  move: [9, 6],
+  ...p,
+});
+const side = (name: string, p: UnitProfile, n = 1) => ({
+  name,
+  faction: name,
+  units: Array.from({ length: n }, (_, i) => ({ name: p.name, copy: i + 1, points: 100, profile: p })),
+});
+
+/** A small battle (a few milliseconds of work). */
+const small =
+  (seed: number): (() => SessionTask) =>
+  () => ({
+    kind: 'battle',
+    battle: { fleets: [side('A', unit({ name: 'A' })), side('B', unit({ name: 'B' }))], options: { trials: 200, seed, range: 12 } },
+    sliceOps: 1e6,
+  });
+/** One trial of absurd cards with no work limit to speak of: seconds of work (about 5 on an idle core) in a single trial. */
+const endless: () => SessionTask = () => {
+  const absurd = unit({
+    name: 'Absurd',
+    hp: 1e9,
+    weapons: Array.from({ length: 300 }, (_, i) => ({ name: `w${i}`, type: 'Auto', range: 12, damage: 1, attacks: 500 })),
+  });
+  return {
+    kind: 'battle',
+    battle: { fleets: [side('A', absurd, 200), side('B', { ...absurd, name: 'Other' }, 200)], options: { trials: 1, rounds: 100, range: 12 }, workLimit: 1e13 },
+    sliceOps: 1e6,
+  };
+};
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 'resolved',
+    (e: { code?: number }) => e.code,
+  );
+
+describe('simulation queue on worker threads', function () {
+  this.timeout(120_000);
+  before(function () {
+    if (!workerFile()) throw new Error('dist/sim-worker.js is missing: run npm run build first');
+  });
+
+  it('answers a request from a worker thread, with progress', async () => {
+    const q = new SimulationQueue(1, 8);
+    const seen: string[] = [];
+    const r = await q.run<BattleResult>('a', small(1), new CancellationTokenSource().token, (m) => seen.push(Object.keys(m)[0]!));
+    assert.equal(r.trials, 200);
+    await q.close();
+  });
+
+  it('replaces a request by a newer one for the same simulation', async () => {
+    const q = new SimulationQueue(1, 8);
+    const none = () => undefined;
+    const blocker = q.run('block', endless, new CancellationTokenSource().token, none);
+    const older = q.run('same', small(1), new CancellationTokenSource().token, none);
+    const newer = q.run<BattleResult>('same', small(1), new CancellationTokenSource().token, none);
+    assert.equal(await code(older), -32802, 'the older duplicate is answered ServerCancelled');
+    await q.close();
+    assert.equal(await code(blocker), -32802);
+    assert.equal(await code(newer), -32802, 'closing the queue ends the rest');
+  });
+
+  it('holds at most its cap waiting: the oldest waiting request is dropped', async () => {
+    const q = new SimulationQueue(1, 2);
+    const none = () => undefined;
+    const running = q.run('run', endless, new CancellationTokenSource().token, none);
+    const waiting = [1, 2, 3, 4].map((s) => q.run(`w${s}`, small(s), new CancellationTokenSource().token, none));
+    assert.deepEqual(q.size, { waiting: 2, running: 1 });
+    assert.equal(await code(waiting[0]!), -32802);
+    assert.equal(await code(waiting[1]!), -32802);
+    await q.close();
+    await Promise.all([running, ...waiting].map(code));
+  });
+
+  it('stops a running trial when cancelled, at once', async () => {
+    const q = new SimulationQueue(1, 2);
+    const source = new CancellationTokenSource();
+    const p = q.run('endless', endless, source.token, () => undefined);
+    await new Promise((r) => setTimeout(r, 1500));
+    const t0 = Date.now();
+    source.cancel();
+    assert.equal(await code(p), -32800);
+    assert.ok(Date.now() - t0 < 1000, `answered ${Date.now() - t0} ms after the cancel`);
+    // The thread was ended: the next request runs on a fresh one.
+    const r = await q.run<BattleResult>('after', small(2), new CancellationTokenSource().token, () => undefined);
+    assert.equal(r.trials, 200);
+    await q.close();
+  });
+});
