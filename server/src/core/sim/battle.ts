@@ -1479,6 +1479,9 @@ function nextUnit(e: Engine, s: number): number {
   return -1;
 }
 
+/** The per-unit action counts a trial adds to, which an over-budget trial puts back. */
+const TALLY_ARRAYS = ['fired', 'boarded', 'rammed', 'aim', 'shields', 'brace'] as const;
+
 /**
  * One trial within the work budget: false when the exact kernels ran out of work, or when the trial
  * went past `e.stopAt` (then `e.overBudget` is set and the totals are as they were before it).
@@ -1487,12 +1490,7 @@ function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice):
   e.overBudget = false;
   const t = totals.tally;
   const snap = e.snapshot;
-  snap.fired.set(t.fired);
-  snap.boarded.set(t.boarded);
-  snap.rammed.set(t.rammed);
-  snap.aim.set(t.aim);
-  snap.shields.set(t.shields);
-  snap.brace.set(t.brace);
+  for (const k of TALLY_ARRAYS) snap[k].set(t[k]);
   for (let i = 0; i < e.n; i++) {
     snap.alive.set(totals.alive[i]!, i * rounds);
     snap.routedBy.set(totals.routedBy[i]!, i * rounds);
@@ -1502,12 +1500,7 @@ function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice):
   e.tally = t;
   if (runTrial(e, totals, rounds, dice)) return true;
   if (e.overBudget) {
-    t.fired.set(snap.fired);
-    t.boarded.set(snap.boarded);
-    t.rammed.set(snap.rammed);
-    t.aim.set(snap.aim);
-    t.shields.set(snap.shields);
-    t.brace.set(snap.brace);
+    for (const k of TALLY_ARRAYS) t[k].set(snap[k]);
     for (let i = 0; i < e.n; i++) {
       totals.alive[i]!.set(snap.alive.subarray(i * rounds, (i + 1) * rounds));
       totals.routedBy[i]!.set(snap.routedBy.subarray(i * rounds, (i + 1) * rounds));
