@@ -178,7 +178,7 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
       kind: 'quickfix',
       edits: [edit(doc, p.span, newText)],
       problem: p,
-      // One replacement, or the first of several when the check says it is the one to take (a dash: —).
+      // One replacement, or the first of several when the check says it is the one to take (a dash: the em dash).
       isPreferred: i === 0 && (reps.length === 1 || p.data?.preferFirst === true),
     });
   });

@@ -752,8 +752,8 @@ class Reader {
   }
 
   /**
-   * A rulebook order or ability written as the class cards print it, "Name — text" ("Evasive
-   * Screen — when targeted ...", "Attack Run — LD Difficulty 2, Range 12": ..."), or with the
+   * A rulebook order or ability written as the class cards print it, "Name \u2014 text" ("Evasive
+   * Screen \u2014 when targeted ...", "Attack Run \u2014 LD Difficulty 2, Range 12": ..."), or with the
    * difficulty in brackets ("Recover Craft (Difficulty 3)"): when the part before the first spaced
    * dash names a known one, that part is the name and the rest its text, difficulty and range.
    * Anything else stays one name (a homebrew name is reported as unknown, as before).
