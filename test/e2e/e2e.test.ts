@@ -157,7 +157,8 @@ describe('the packaged extension in VS Code (code-server)', function () {
     const text = readFileSync(join(sandbox.folder, file), 'utf8');
     await wb.closePanel();
     await wb.openFile(file);
-    const at = positionOf(text, /^\s+(weapons):/m);
+    // A weapon's type quotes the weapons section (the `weapons:` key quotes the slot counts by class, section 3).
+    const at = positionOf(text, /^\s+type: (Piercing)/m);
     await wb.goTo(at.line, at.column + 1);
     const title = sectionTitle(WEAPON_TYPE_SECTION)!;
     const firstSentence = squash(section(WEAPON_TYPE_SECTION)!.rule).split(/(?<=\.)\s/)[0]!;
