@@ -86,6 +86,8 @@ function table(t: HTMLTableElement, head: string[], rows: string[][], caption: s
     r.forEach((cell, i) => {
       const c = text(tr, i === 0 ? 'th' : 'td', cell);
       if (i === 0) c.setAttribute('scope', 'row');
+      // Its column's heading, for a table that stacks its rows in a narrow panel (battle.css).
+      else c.dataset['label'] = head[i] ?? '';
     });
     body.appendChild(tr);
   }
@@ -162,7 +164,8 @@ function render(r: BattleResult, partial: boolean): void {
     `${fleetName(a)} ahead ${formatPercent(a.pointsVictory.p)}, draw ${formatPercent(r.draw.p)}, ${fleetName(b)} ahead ${formatPercent(b.pointsVictory.p)}`,
   );
   const own = victory !== undefined && a.variantVictory !== undefined && b.variantVictory !== undefined;
-  const cell = (c: { p: number; se: number } | undefined) => (c ? `${formatPercent(c.p)} ${formatPercentError(c.se)}` : '');
+  // The error keeps to its sign ("± 0.90%", a no-break space) when a narrow panel wraps the cell after the figure.
+  const cell = (c: { p: number; se: number } | undefined) => (c ? `${formatPercent(c.p)} ${formatPercentError(c.se).replace(' ', '\u00a0')}` : '');
   table(
     ui.outcomeTable,
     ['', 'Ahead on points', 'Destroys the whole other fleet', ...(own ? [victory[0]!.toUpperCase() + victory.slice(1)] : [])],
