@@ -19,7 +19,9 @@
  *
  * Pure and total: odd cards (no weapons, no HP, absurd numbers) get a result with a reason.
  */
-import { CLASSES, CLASS_NAMES, POINTS_ESTIMATE } from '../rules/data';
+import { BATTLE_TABLE, CLASSES, CLASS_NAMES, POINTS_ESTIMATE } from '../rules/data';
+import { bayCapacity } from '../model/derived';
+import { pSuccess } from '../sim/dice';
 import type { UnitClass } from '../rules/data';
 import type { UnitCard } from '../model/types';
 import { getMemo, memo, setMemo } from '../model/memo';
@@ -568,3 +570,173 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
     return out;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The estimate fitted to battle prices (BATTLE.md "The points estimate", the next model).
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What battles show matters beyond one Fire action with every weapon in range:
+ * - reach: each weapon's firepower counts for the share of the battle's rounds it can fire in on
+ *   the approach table (the gap closes by the card's and the field's mean move each round, from
+ *   the Standard table's depth), and the card's durability for the share of the field's rounds in
+ *   which the field's weapons reach it;
+ * - small craft (Fighters and Bombers): a fitted factor;
+ * - CR: the expected successes of its CR roll, a fitted factor (boarding);
+ * - launch capacity: the points of the field's craft its bays carry, a fitted share of them added.
+ */
+export interface BattleFeatures {
+  /** log of firepower and durability with reach (their sum is what the fit weighs). */
+  logF: number;
+  logH: number;
+  small: number;
+  /** A squadron with Combined Shields (Escorts, Frigates): a fitted factor. */
+  squadron: number;
+  cr: number;
+  carried: number;
+}
+
+export interface BattleModel {
+  /** estimate = exp(a + c * (logF + logH) + s * small + w * squadron + q * cr) + b * carried */
+  a: number;
+  c: number;
+  s: number;
+  w: number;
+  q: number;
+  b: number;
+}
+
+function moveOf(p: UnitProfile): number {
+  return (p.move ?? []).reduce((t, x) => t + x, 0);
+}
+
+/** The share of the battle's rounds a weapon of range `range` fires in, closing at `closing` inches a round. */
+function reachShare(range: number, closing: number): number {
+  const { depth } = BATTLE_TABLE;
+  const rounds = BATTLE_TABLE.rounds;
+  const wait = closing > 0 ? Math.max(0, (depth - range) / closing) : range >= depth ? 0 : rounds;
+  return Math.max(0.05, Math.min(1, (rounds - wait) / rounds));
+}
+
+/** The carried craft's points: the field's cheapest Fighter in each Fighter slot; Fighters and Bombers in turn in a Carrier's reserves. */
+export function carriedPoints(card: UnitCard, members: readonly FieldMember[]): number {
+  const bays = bayCapacity(card);
+  const cheapest = (cls: UnitClass) => members.filter((m) => m.class === cls).reduce((lo, m) => Math.min(lo, m.points), Infinity);
+  const f = cheapest('Fighter');
+  const b = cheapest('Bomber');
+  let total = 0;
+  if (Number.isFinite(f)) total += bays.tierFighters * f;
+  const kinds = [f, b].filter((x) => Number.isFinite(x));
+  for (let i = 0; i < bays.reserves && kinds.length; i++) total += kinds[i % kinds.length]!;
+  return total;
+}
+
+/** A card's features against a field (undefined: it deals or takes no damage). */
+export function battleFeatures(profile: UnitProfile, card: UnitCard, field: ReferenceField): BattleFeatures | undefined {
+  const all = figures(profile, field);
+  if (!(all.firepower > 0) || !Number.isFinite(all.durability)) return undefined;
+  const n = field.members.length;
+  const fieldMove = n ? field.members.reduce((t, m) => t + moveOf(m.profile), 0) / n : 0;
+  const mine = moveOf(profile);
+  // Reach of its weapons: each weapon's firepower alone, weighed by the share of rounds it fires.
+  let sum = 0;
+  let weighted = 0;
+  for (const w of profile.weapons) {
+    const one = { ...profile, weapons: [w] };
+    const f = figures(one, field).firepower;
+    sum += f;
+    weighted += f * reachShare(w.range, mine + fieldMove);
+  }
+  const reach = sum > 0 ? weighted / sum : 1;
+  // The field's reach at it: the mean over the field of its longest weapon's share of rounds.
+  let taken = 0;
+  for (const m of field.members) {
+    const longest = m.profile.weapons.reduce((r, w) => Math.max(r, w.range), 0);
+    taken += reachShare(longest, mine + moveOf(m.profile));
+  }
+  const exposed = n ? taken / n : 1;
+  const cr = profile.cr ? profile.cr.dice * pSuccess(profile.cr.target) : 0;
+  return {
+    logF: Math.log(all.firepower * reach),
+    logH: Math.log(all.durability / exposed),
+    small: CLASSES[profile.class]?.smallCraft ? 1 : 0,
+    squadron: profile.combinedShields && profile.bases > 1 ? 1 : 0,
+    cr,
+    carried: carriedPoints(card, field.members),
+  };
+}
+
+export function modelEstimate(m: BattleModel, x: BattleFeatures): number {
+  return Math.exp(m.a + m.c * (x.logF + x.logH) + m.s * x.small + m.w * x.squadron + m.q * x.cr) + m.b * x.carried;
+}
+
+/** Ordinary least squares (normal equations, tiny ridge for stability); undefined when singular. */
+function ols(rows: number[][], ys: number[]): number[] | undefined {
+  const k = rows[0]?.length ?? 0;
+  const A = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+  const v = new Array<number>(k).fill(0);
+  rows.forEach((r, i) => {
+    for (let a = 0; a < k; a++) {
+      v[a]! += r[a]! * ys[i]!;
+      for (let b = 0; b < k; b++) A[a]![b]! += r[a]! * r[b]!;
+    }
+  });
+  for (let a = 1; a < k; a++) A[a]![a]! += 1e-6;
+  // Gaussian elimination with partial pivoting.
+  for (let col = 0; col < k; col++) {
+    let piv = col;
+    for (let r = col + 1; r < k; r++) if (Math.abs(A[r]![col]!) > Math.abs(A[piv]![col]!)) piv = r;
+    if (Math.abs(A[piv]![col]!) < 1e-12) return undefined;
+    [A[col], A[piv]] = [A[piv]!, A[col]!];
+    [v[col], v[piv]] = [v[piv]!, v[col]!];
+    for (let r = 0; r < k; r++) {
+      if (r === col) continue;
+      const f = A[r]![col]! / A[col]![col]!;
+      for (let c = col; c < k; c++) A[r]![c]! -= f * A[col]![c]!;
+      v[r]! -= f * v[col]!;
+    }
+  }
+  return v.map((x, i) => x / A[i]![i]!);
+}
+
+/**
+ * Fits the model to battle prices: for each share b of the carried craft's points (a grid), the
+ * rest by least squares in log space on price - b * carried; the b with the least squared log error.
+ * Which terms are fitted: `terms` (the rest stay 0; c stays 0.5 unless 'c' is given).
+ */
+export function fitBattleModel(xs: readonly BattleFeatures[], prices: readonly number[], terms: readonly BattleTerm[] = BATTLE_MODEL_TERMS): BattleModel | undefined {
+  if (xs.length < 3) return undefined;
+  let best: { m: BattleModel; sse: number } | undefined;
+  const bs = terms.includes('b') ? Array.from({ length: 51 }, (_, i) => -1 + i * 0.05) : [0];
+  for (const b of bs) {
+    const rows: number[][] = [];
+    const ys: number[] = [];
+    xs.forEach((x, i) => {
+      const rest = prices[i]! - b * x.carried;
+      if (!(rest > 0)) return;
+      const row = [1];
+      if (terms.includes('c')) row.push(x.logF + x.logH);
+      if (terms.includes('s')) row.push(x.small);
+      if (terms.includes('w')) row.push(x.squadron);
+      if (terms.includes('q')) row.push(x.cr);
+      rows.push(row);
+      ys.push(Math.log(rest) - (terms.includes('c') ? 0 : 0.5 * (x.logF + x.logH)));
+    });
+    if (rows.length < rows[0]!.length + 1) continue;
+    const beta = ols(rows, ys);
+    if (!beta) continue;
+    let at = 0;
+    const m: BattleModel = { a: beta[at++]!, c: terms.includes('c') ? beta[at++]! : 0.5, s: terms.includes('s') ? beta[at++]! : 0, w: terms.includes('w') ? beta[at++]! : 0, q: terms.includes('q') ? beta[at++]! : 0, b };
+    let sse = 0;
+    xs.forEach((x, i) => {
+      const e = modelEstimate(m, x);
+      sse += e > 0 ? Math.log(prices[i]! / e) ** 2 : 100;
+    });
+    if (!best || sse < best.sse) best = { m, sse };
+  }
+  return best?.m;
+}
+
+/** The terms the shipped model fits (the rest fixed: c = 0.5, Lanchester's square root). */
+export type BattleTerm = 'c' | 's' | 'w' | 'q' | 'b';
+export const BATTLE_MODEL_TERMS: readonly BattleTerm[] = ['s', 'w', 'q', 'b'];
