@@ -18,6 +18,7 @@ import { Workspace } from '../server/src/core/workspace';
 import { bundledBattleField } from '../server/src/core/balance/fitted';
 import { playInProcess, priceCards, pricedCardOf, pricingFingerprint } from '../server/src/core/balance/battles';
 import type { PricedCard } from '../server/src/core/balance/battles';
+import { estimateCard, fieldFor } from '../server/src/core/balance/index';
 
 const DIR = path.join(__dirname, 'homebrew');
 const CACHE = path.join(DIR, 'battle-prices.json');
@@ -80,8 +81,91 @@ export async function homebrewPrices(reprice = false): Promise<CachedPrice[]> {
   return out;
 }
 
+/** Spearman's rank correlation (ties get their mean rank). */
+export function spearman(a: readonly number[], b: readonly number[]): number {
+  const rank = (v: readonly number[]) => {
+    const idx = v.map((x, i) => [x, i] as const).sort((p, q) => p[0] - q[0]);
+    const r = new Array<number>(v.length);
+    for (let i = 0; i < idx.length; ) {
+      let j = i;
+      while (j + 1 < idx.length && idx[j + 1]![0] === idx[i]![0]) j++;
+      for (let k = i; k <= j; k++) r[idx[k]![1]] = (i + j) / 2;
+      i = j + 1;
+    }
+    return r;
+  };
+  const ra = rank(a);
+  const rb = rank(b);
+  const n = a.length;
+  const m = (n - 1) / 2;
+  let num = 0;
+  let da = 0;
+  let db = 0;
+  for (let i = 0; i < n; i++) {
+    num += (ra[i]! - m) * (rb[i]! - m);
+    da += (ra[i]! - m) ** 2;
+    db += (rb[i]! - m) ** 2;
+  }
+  return num / Math.sqrt(da * db);
+}
+
+export interface Measured {
+  name: string;
+  points: number;
+  battle: number;
+  /** printed / estimate: the shipped estimate, the first model (k x sqrt(F x H) on printed points), points per hull point. */
+  estimate: number;
+  flagged: boolean;
+  first: number;
+  perHull: number;
+}
+
+/** Each homebrew card's verdicts against the bundled field. */
+export async function measure(reprice = false): Promise<Measured[]> {
+  const prices = await homebrewPrices(reprice);
+  const field = fieldFor([]);
+  // The first model: k x sqrt(F x H) fitted to printed points, as before issue 31.
+  const first = fieldFor([]);
+  const hullPrice = Math.exp(
+    field.members.reduce((t, m) => t + Math.log(m.points / (m.profile.hp * m.profile.bases)), 0) / field.members.length,
+  );
+  const out: Measured[] = [];
+  for (const c of homebrewCards().cards) {
+    const bp = prices.find((p) => p.name === c.priced.name);
+    if (!bp?.price) continue;
+    const e = estimateCard(c.ref.card, c.ref.faction, field);
+    if (e.estimate === undefined || e.firepower === undefined || e.durability === undefined) continue;
+    out.push({
+      name: c.priced.name,
+      points: c.priced.points,
+      battle: c.priced.points / bp.price,
+      estimate: c.priced.points / e.estimate,
+      flagged: e.farOff,
+      first: c.priced.points / (first.k * Math.sqrt(e.firepower * e.durability)),
+      perHull: c.priced.points / (hullPrice * c.priced.profile.hp * c.priced.profile.bases),
+    });
+  }
+  return out;
+}
+
 if (require.main === module)
   void (async () => {
-    const prices = await homebrewPrices(process.argv.includes('--reprice'));
-    for (const p of prices) console.log(`${p.name.padEnd(26)} ${p.class.padEnd(12)} ${String(p.points).padStart(4)}  battle ${p.price?.toFixed(0) ?? '-'} [${p.low?.toFixed(0)}, ${p.high?.toFixed(0)}]  ratio ${p.price ? (p.points / p.price).toFixed(2) : '-'}`);
+    const rows = await measure(process.argv.includes('--reprice'));
+    const prices = await homebrewPrices();
+    console.log('card                       battle  estimate  first  per-HP  battle price [95%]');
+    for (const r of rows) {
+      const p = prices.find((x) => x.name === r.name)!;
+      console.log(
+        `${r.name.padEnd(26)} ${r.battle.toFixed(2).padStart(6)}  ${r.estimate.toFixed(2).padStart(8)}${r.flagged ? '*' : ' '} ${r.first.toFixed(2).padStart(5)}  ${r.perHull.toFixed(2).padStart(6)}  ${p.price!.toFixed(0)} [${p.low!.toFixed(0)}, ${p.high!.toFixed(0)}]`,
+      );
+    }
+    const fair = rows.filter((r) => Math.abs(Math.log(r.battle)) <= Math.log(1.5));
+    const mis = rows.filter((r) => Math.abs(Math.log(r.battle)) > Math.log(1.5));
+    const rho = (rs: Measured[], k: 'estimate' | 'first' | 'perHull') => spearman(rs.map((r) => r.battle), rs.map((r) => r[k])).toFixed(2);
+    console.log(`\n${rows.length} cards, ${fair.length} near fair (battle verdict within x/÷1.5), ${mis.length} mis-costed.`);
+    for (const k of ['estimate', 'first', 'perHull'] as const) console.log(`Spearman ${k.padEnd(8)}: all ${rho(rows, k)}, near fair ${rho(fair, k)}`);
+    const right = mis.filter((r) => r.flagged && Math.sign(Math.log(r.estimate)) === Math.sign(Math.log(r.battle))).length;
+    console.log(`Flagged (*): ${right} of ${mis.length} mis-costed cards (the right way), ${fair.filter((r) => r.flagged).length} of ${fair.length} fair cards.`);
+    const f = fieldFor([]);
+    console.log(`Leave-one-out error of the estimate on the bundled field, against battle prices: ±${f.spreadPct.toFixed(0)}%.`);
   })();

@@ -21,6 +21,8 @@
  */
 import { BATTLE_TABLE, CLASSES, CLASS_NAMES, POINTS_ESTIMATE } from '../rules/data';
 import { bayCapacity } from '../model/derived';
+import type { BayCapacity } from '../model/derived';
+import battlePrices from './battle-prices.json';
 import { pSuccess } from '../sim/dice';
 import type { UnitClass } from '../rules/data';
 import type { UnitCard } from '../model/types';
@@ -50,6 +52,8 @@ export interface FieldMember {
   id: string;
   /** Faction then name, as one string: the order of the field's even pick. */
   sortKey: string;
+  /** Launch capacity (Launch Bay Tier N, a Carrier's reserves). */
+  bays: BayCapacity;
 }
 
 export interface LooRow {
@@ -88,6 +92,11 @@ export interface ReferenceField {
   own: { firepower: number; durability: number; k: number; exponent: number }[];
   /** Member key -> index. */
   index: Map<string, number>;
+  /**
+   * The estimate fitted to battle prices (undefined: no member deals and takes damage): the model,
+   * each member's leave-one-out model, and what it was fitted to.
+   */
+  battle?: FieldModel;
   /** A card's figures against this field, by its attacker and defender keys (shared by every card alike). */
   memo: { dealt: Map<string, { sum: number; exact: boolean }>; taken: Map<string, { sum: number; exact: boolean }> };
 }
@@ -126,16 +135,14 @@ function cardName(card: UnitCard): string {
 
 /** What the estimate leaves out, for this card. */
 export function unpricedOf(card: UnitCard): string[] {
-  const out = ['movement'];
+  const out: string[] = [];
   const stats = card.stats?.entries ?? {};
   const has = (s: 'LD' | 'CR' | 'T') => {
     const v = stats[s]?.value;
     return !!v && v.kind !== 'none';
   };
   if (has('LD')) out.push('LD');
-  if (has('CR')) out.push('CR');
   if (has('T')) out.push('tonnage');
-  if ((card.weapons?.items.length ?? 0) > 0) out.push('weapon range');
   if ((card.orders?.items.length ?? 0) > 0) out.push('orders');
   const abilities = (card.abilities?.items ?? []).filter((a) => !MODELLED_RULES.has((a.name.value ?? '').trim().toLowerCase()));
   if (abilities.length > 0) out.push('abilities');
@@ -218,6 +225,7 @@ function memberOf(card: UnitCard, faction: string): FieldMember | undefined {
       off: p.off!,
       def: p.def!,
       key: memberKey(faction, name, p.off!, p.def!, points),
+      bays: bayCapacity(card),
     };
   }
   setMemo(card, MEMBER, { faction, member });
@@ -280,6 +288,7 @@ const fitMemo = new Map<string, Omit<ReferenceField, 'id' | 'source' | 'descript
 /** Forgets every fit, figure and volley (the benchmark's cold start; tests). */
 export function clearEstimateMemo(): void {
   fitMemo.clear();
+  bundledShape = undefined;
   clearVolleyMemo();
 }
 
@@ -298,7 +307,13 @@ export function referenceFieldOf(given: FieldMember[], bundled: () => readonly C
     const examples = standardCards(bundled());
     return fieldOf(capField(examples, POINTS_ESTIMATE.maxField), examples.length, 'examples', 'the bundled example cards');
   }
+  ensureBundledModel(bundled);
   return fieldOf(capField(given, POINTS_ESTIMATE.maxField), given.length, 'workspace', givenWhere);
+}
+
+/** A workspace field takes the bundled fit's shape: the bundled field is fitted first. */
+function ensureBundledModel(bundled: () => readonly CardLike[]): void {
+  if (!bundledShape) referenceFieldOf([], bundled);
 }
 
 /**
@@ -312,6 +327,7 @@ export function referenceFieldOfCapped(
   givenWhere = 'the cards given',
 ): ReferenceField {
   if (available < POINTS_ESTIMATE.minField) return referenceFieldOf([], bundled, givenWhere);
+  ensureBundledModel(bundled);
   return fieldOf(members, available, 'workspace', givenWhere);
 }
 
@@ -325,7 +341,15 @@ function fieldOf(members: FieldMember[], available: number, source: FieldSource,
   }
   const picked = members.length < available ? `${members.length} of the ${available} cards` : `${members.length} cards`;
   const description = `${picked} at their class's standard points from ${where}`;
-  return { id: `${source}\u0002${fitKey}`, source, description, available, ...fit };
+  const field: ReferenceField = { id: `${source}\u0002${fitKey}`, source, description, available, ...fit };
+  // The model is fitted once per field (with the fit it is memoized with).
+  if (!('battle' in fit)) fit.battle = fieldModel(field);
+  field.battle = fit.battle;
+  if (field.battle && Number.isFinite(field.battle.spreadLog)) {
+    field.spreadLog = field.battle.spreadLog;
+    field.spreadPct = pct(field.battle.spreadLog);
+  }
+  return field;
 }
 
 function mean(xs: number[]): number {
@@ -554,7 +578,13 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
       out.reason = 'the reference field cannot damage it at all, so its durability has no bound.';
       return out;
     }
-    const est = k * Math.sqrt(f * h);
+    let est = k * Math.sqrt(f * h);
+    const fm = field.battle;
+    if (fm) {
+      const x = battleFeatures(p.profile, bayCapacity(card), field);
+      const m = idx !== undefined ? fm.loo[idx] : fm.model;
+      if (x && m) est = modelEstimate(m, x);
+    }
     if (!Number.isFinite(est) || !(est > 0)) {
       out.reason = 'its figures are beyond what can be estimated.';
       return out;
@@ -562,7 +592,8 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
     out.estimate = est;
     if (points !== undefined && points > 0) {
       out.ratio = points / est;
-      out.farOff = Number.isFinite(field.spreadLog) && Math.abs(Math.log(points / est)) > POINTS_ESTIMATE.flagSpreads * field.spreadLog;
+      out.farOff =
+        Number.isFinite(field.spreadLog) && Math.abs(Math.log(points / est)) > Math.max(POINTS_ESTIMATE.flagSpreads * field.spreadLog, Math.log(POINTS_ESTIMATE.flagRatio));
     }
     return out;
   } catch (e) {
@@ -619,8 +650,7 @@ function reachShare(range: number, closing: number): number {
 }
 
 /** The carried craft's points: the field's cheapest Fighter in each Fighter slot; Fighters and Bombers in turn in a Carrier's reserves. */
-export function carriedPoints(card: UnitCard, members: readonly FieldMember[]): number {
-  const bays = bayCapacity(card);
+export function carriedPoints(bays: BayCapacity, members: readonly FieldMember[]): number {
   const cheapest = (cls: UnitClass) => members.filter((m) => m.class === cls).reduce((lo, m) => Math.min(lo, m.points), Infinity);
   const f = cheapest('Fighter');
   const b = cheapest('Bomber');
@@ -632,7 +662,7 @@ export function carriedPoints(card: UnitCard, members: readonly FieldMember[]): 
 }
 
 /** A card's features against a field (undefined: it deals or takes no damage). */
-export function battleFeatures(profile: UnitProfile, card: UnitCard, field: ReferenceField): BattleFeatures | undefined {
+export function battleFeatures(profile: UnitProfile, bays: BayCapacity, field: ReferenceField): BattleFeatures | undefined {
   const all = figures(profile, field);
   if (!(all.firepower > 0) || !Number.isFinite(all.durability)) return undefined;
   const n = field.members.length;
@@ -662,7 +692,7 @@ export function battleFeatures(profile: UnitProfile, card: UnitCard, field: Refe
     small: CLASSES[profile.class]?.smallCraft ? 1 : 0,
     squadron: profile.combinedShields && profile.bases > 1 ? 1 : 0,
     cr,
-    carried: carriedPoints(card, field.members),
+    carried: carriedPoints(bays, field.members),
   };
 }
 
@@ -737,6 +767,78 @@ export function fitBattleModel(xs: readonly BattleFeatures[], prices: readonly n
   return best?.m;
 }
 
-/** The terms the shipped model fits (the rest fixed: c = 0.5, Lanchester's square root). */
+/** The terms the shipped model fits: every one (the exponent c too: with reach weighed, the field's battle prices want about 0.62, not Lanchester's 0.5). */
 export type BattleTerm = 'c' | 's' | 'w' | 'q' | 'b';
-export const BATTLE_MODEL_TERMS: readonly BattleTerm[] = ['s', 'w', 'q', 'b'];
+export const BATTLE_MODEL_TERMS: readonly BattleTerm[] = ['c', 's', 'w', 'q', 'b'];
+
+/** The estimate's model on a field: what it was fitted to, the model, each member's leave-one-out model, and its leave-one-out error. */
+export interface FieldModel {
+  /** 'battle prices': the bundled field's (generated); 'printed points': a workspace field, the bundled fit's shape with its scale fitted to the field's points. */
+  fittedTo: 'battle prices' | 'printed points';
+  model: BattleModel;
+  loo: (BattleModel | undefined)[];
+  /** Root mean square of log(price / leave-one-out estimate), price being what it was fitted to. */
+  spreadLog: number;
+}
+
+const BATTLE_PRICES = new Map<string, number>(
+  (battlePrices.cards as { name: string; faction: string; price: number | null }[])
+    .filter((c) => c.price !== null)
+    .map((c) => [`${c.faction.trim().toLowerCase()}\u0000${c.name.trim().toLowerCase()}`, c.price!]),
+);
+
+/** The bundled field's battle prices by member id (the generated data). */
+export function bundledBattlePrice(id: string): number | undefined {
+  return BATTLE_PRICES.get(id);
+}
+
+let bundledShape: BattleModel | undefined;
+
+/** The model fitted to the bundled field's battle prices (the shape a workspace field takes). */
+function bundledModel(): BattleModel | undefined {
+  return bundledShape;
+}
+
+/** Refits only the scale `a` of a model to prices (the shape kept). */
+function refitScale(m: BattleModel, xs: readonly BattleFeatures[], prices: readonly number[]): BattleModel | undefined {
+  const ds: number[] = [];
+  xs.forEach((x, i) => {
+    const rest = prices[i]! - m.b * x.carried;
+    const core = modelEstimate({ ...m, a: 0, b: 0 }, x);
+    if (rest > 0 && core > 0) ds.push(Math.log(rest / core));
+  });
+  return ds.length ? { ...m, a: mean(ds) } : undefined;
+}
+
+function fieldModel(field: ReferenceField): FieldModel | undefined {
+  const xs = field.members.map((m) => battleFeatures(m.profile, m.bays, field));
+  const fromBattles = field.source === 'examples';
+  const price = (i: number) => (fromBattles ? BATTLE_PRICES.get(field.members[i]!.id) : field.members[i]!.points);
+  const rows: { i: number; x: BattleFeatures; y: number }[] = [];
+  xs.forEach((x, i) => {
+    const y = price(i);
+    if (x && y !== undefined && y > 0) rows.push({ i, x, y });
+  });
+  const fit = (rs: typeof rows): BattleModel | undefined => {
+    if (fromBattles) return fitBattleModel(rs.map((r) => r.x), rs.map((r) => r.y));
+    const shape = bundledModel();
+    return shape ? refitScale(shape, rs.map((r) => r.x), rs.map((r) => r.y)) : undefined;
+  };
+  const model = fit(rows);
+  if (!model) return undefined;
+  if (fromBattles) bundledShape = model;
+  const loo: (BattleModel | undefined)[] = field.members.map(() => undefined);
+  const residuals: number[] = [];
+  for (const r of rows) {
+    const m = fit(rows.filter((o) => o !== r));
+    loo[r.i] = m;
+    const e = m ? modelEstimate(m, r.x) : NaN;
+    if (e > 0) residuals.push(Math.log(r.y / e));
+  }
+  return {
+    fittedTo: fromBattles ? 'battle prices' : 'printed points',
+    model,
+    loo,
+    spreadLog: residuals.length ? Math.sqrt(mean(residuals.map((v) => v * v))) : NaN,
+  };
+}

@@ -498,11 +498,12 @@ export const ENGAGEMENT_DEFAULTS = { range: 12, rounds: 6, trials: 20000, seed: 
 /**
  * The points estimate (BATTLE.md "The points estimate"): the reference field is the cards at their
  * class's standard points, the bundled examples when fewer than `minField` are given; a note when
- * printed points and estimate differ by more than `flagSpreads` times the field's spread. `maxField`
+ * printed points and estimate differ by more than `flagSpreads` times the field's spread and by more
+ * than x/÷`flagRatio` (what the battle measurement calls mis-costed: BATTLE.md). `maxField`
  * is the project's cap on the field (an even pick across classes), so a workspace of thousands of
  * standard-cost cards stays cheap.
  */
-export const POINTS_ESTIMATE = { minField: 10, maxField: 40, flagSpreads: 2 } as const;
+export const POINTS_ESTIMATE = { minField: 10, maxField: 40, flagSpreads: 2, flagRatio: 1.5 } as const;
 /** The fleet battle (BATTLE.md): the same defaults; without a fixed range the fleets approach. */
 export const BATTLE_DEFAULTS = { rounds: 6, trials: 20000, seed: 1, sections: ['6', '7', '9', '13', '14', '15', '18'] } as const;
 /** The approach the points estimate weighs reach on: the Standard table's depth (section 17) and the battle's rounds. */
