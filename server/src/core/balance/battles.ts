@@ -9,8 +9,9 @@
  * count n* where d = 0 is found by bracketing and interpolated in log n, and the package's price
  * against that fleet is P / n*. Prices from every reference fleet and size are combined in log
  * space, weighted by their precision; the 95% interval is from the trials (the standard error of
- * d at each count, carried through the interpolation). A carrier's price is its package's price
- * minus the printed points of the craft it carries.
+ * d at each count, carried through the interpolation), or the fleets' disagreement when larger. A
+ * host's price is its package's, its bays filled (`BATTLE_PRICE.chargeCarried` false: what it
+ * carries is part of what the card brings; true: the carried craft's printed points taken off).
  *
  * The battles themselves are played by a `PlayBattles` function (plain-data setups in, totals
  * out), so that the same pricing runs in-process (`playInProcess`: the CLI today, tests, the
@@ -252,7 +253,7 @@ export interface BattlePrice {
   faction: string;
   class: UnitClass;
   points: number;
-  /** Break-even price of the card (its carried craft's printed points taken off) and its 95% interval. */
+  /** Break-even price of the card (with what it carries, see `BATTLE_PRICE.chargeCarried`) and its 95% interval. */
   price?: number;
   low?: number;
   high?: number;
@@ -379,7 +380,7 @@ export async function priceCard(card: PricedCard, field: PricingField, play: Pla
   const spread = logs.length > 1 ? Math.sqrt(logs.reduce((t, l) => t + l.w * (l.x - x) ** 2, 0) / wsum / (logs.length - 1)) : 0;
   const se = Math.max(seTrials, spread);
   const pkgPrice = Math.exp(x);
-  const take = pkg.carriedPoints;
+  const take = BATTLE_PRICE.chargeCarried ? pkg.carriedPoints : 0;
   const price = pkgPrice - take;
   if (!(price > 0)) {
     out.reason = `with what it carries it is worth about ${Math.round(pkgPrice)} pts, no more than its carried craft's ${take} pts alone.`;

@@ -752,7 +752,7 @@ export function fitBattleModel(xs: readonly BattleFeatures[], prices: readonly n
       rows.push(row);
       ys.push(Math.log(rest) - (terms.includes('c') ? 0 : 0.5 * (x.logF + x.logH)));
     });
-    if (rows.length < rows[0]!.length + 1) continue;
+    if (!rows.length || rows.length < rows[0]!.length + 1) continue;
     const beta = ols(rows, ys);
     if (!beta) continue;
     let at = 0;

@@ -56,6 +56,8 @@ function replaceTitle(p: Problem, r: string, current: string): string {
       return `Set cp to ${r}`;
     case 'FS-POINTS-NONSTANDARD':
       return `Set points to the class card's ${r}`;
+    case 'FS-POINTS-ESTIMATE':
+      return `Set points to the estimate (≈ ${r})`;
     case 'FS-BARE-DASH':
       return `Write the dash as ${r}`;
     default:
@@ -152,7 +154,8 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
       kind: 'quickfix',
       edits: [{ uri: doc.uri, span: p.span, newText }],
       problem: p,
-      isPreferred: i === 0 && reps.length === 1,
+      // A cost is the designer's call: the estimate is offered, never applied by "fix all".
+      isPreferred: i === 0 && reps.length === 1 && p.code !== 'FS-POINTS-ESTIMATE',
     });
   });
   if (reps.length) return out;

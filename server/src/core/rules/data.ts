@@ -513,5 +513,8 @@ export const BATTLE_TABLE = { depth: GAME_SIZES.find((g) => g.name === 'Standard
  * shares (paired dice), the search for the break-even count (geometric steps, then halving the
  * bracket down to one copy or this ratio), units a side at most, reference fleets per game size.
  * Not rules: the project's settings, chosen so that 20 cards price in under 2 minutes on 2 cores.
+ * `chargeCarried`: whether a host's price has its carried craft's printed points taken off (false:
+ * the card's price is what it brings to the table with its bays filled, so launch capacity and what
+ * it carries are part of its worth, as the class cards' costs assume).
  */
-export const BATTLE_PRICE = { trials: 400, seed: 1, rounds: BATTLE_DEFAULTS.rounds, step: 1.5, bracket: 1.25, maxSteps: 8, maxUnits: 120, referenceFleetsPerSize: 2, minSeLog: 0.01 } as const;
+export const BATTLE_PRICE = { chargeCarried: false, trials: 400, seed: 1, rounds: BATTLE_DEFAULTS.rounds, step: 1.5, bracket: 1.25, maxSteps: 8, maxUnits: 120, referenceFleetsPerSize: 2, minSeLog: 0.01 } as const;
