@@ -11,6 +11,7 @@ import { POINTS_ESTIMATE } from '../core/rules/data';
 import { expandPaths, fileUri, readProblem } from './io';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
 import { escapeControls } from './terminal';
+import { estimateWords } from '../core/features/pointsEstimate';
 import { playInProcess, priceCard, pricedCardOf } from '../core/balance/battles';
 import type { BattlePrice, PlayBattles, PricedCard } from '../core/balance/battles';
 
@@ -69,14 +70,6 @@ export interface BattleRow {
 export interface BalanceReport {
   field: { source: string; cards: number; k: number | null; spreadPct: number | null };
   cards: BalanceRow[];
-}
-
-/** The estimate's formula in words (the same as the hover's). */
-export function estimateWords(field: ReferenceField): string {
-  if (!field.battle) return `Estimate = ${Number.isFinite(field.k) ? field.k.toFixed(2) : '?'} x sqrt(firepower x durability)`;
-  return field.battle.fittedTo === 'battle prices'
-    ? 'Estimate: firepower and durability weighed by reach, movement, small craft, squadrons, CR and launch capacity, fitted to the bundled field\'s battle prices'
-    : 'Estimate: firepower and durability weighed by reach, movement, small craft, squadrons, CR and launch capacity (the weights fitted to the bundled field\'s battle prices), scaled to this field\'s points';
 }
 
 const round = (v: number | undefined, digits: number): number | null => (v === undefined || !Number.isFinite(v) ? null : Number(v.toFixed(digits)));

@@ -477,6 +477,11 @@ export function pricingFingerprint(field: PricingField): string {
   return fingerprintOf(JSON.stringify({ cards, settings: BATTLE_PRICE, sizes: GAME_SIZES.map((g) => [g.points, g.depth]) }));
 }
 
+/** What one card's battle price rests on (its numbers and the pricing's settings), for the generated data. */
+export function cardFingerprint(card: PricedCard): string {
+  return fingerprintOf(JSON.stringify({ card: [card.name, card.faction, card.class, card.points, card.bays ?? null, card.profile], settings: BATTLE_PRICE }));
+}
+
 /** The battle prices of several cards against one field, one card after another (each card's battles go to `play` together). */
 export async function priceCards(
   cards: readonly PricedCard[],

@@ -23,6 +23,8 @@ import { BATTLE_TABLE, CLASSES, CLASS_NAMES, POINTS_ESTIMATE } from '../rules/da
 import { bayCapacity } from '../model/derived';
 import type { BayCapacity } from '../model/derived';
 import battlePrices from './battle-prices.json';
+import { cardFingerprint } from './battles';
+import type { PricedCard } from './battles';
 import { pSuccess } from '../sim/dice';
 import type { UnitClass } from '../rules/data';
 import type { UnitCard } from '../model/types';
@@ -65,6 +67,8 @@ export interface LooRow {
   predicted?: number;
   /** (points - predicted) / predicted, in percent. */
   errorPct?: number;
+  /** Its battle price, where the estimate is fitted to battle prices (the bundled field's generated data). */
+  price?: number;
 }
 
 export type FieldSource = 'workspace' | 'examples';
@@ -120,8 +124,13 @@ export interface PointsEstimate {
   reason?: string;
   /** False when an absurd card's volleys had to be sampled. */
   exact: boolean;
-  /** The card is in the reference field: its estimate is its leave-one-out prediction. */
+  /**
+   * The card is in the reference field: its estimate is its measured battle price when the field's
+   * prices are known for it (`measured`), else its leave-one-out prediction.
+   */
   inField: boolean;
+  /** The estimate is the card's battle price, measured (scripts/build-battle-prices.ts), not predicted. */
+  measured?: boolean;
   /** Printed points and estimate differ by more than twice the field's spread. */
   farOff: boolean;
 }
@@ -343,7 +352,11 @@ function fieldOf(members: FieldMember[], available: number, source: FieldSource,
   const description = `${picked} at their class's standard points from ${where}`;
   const field: ReferenceField = { id: `${source}\u0002${fitKey}`, source, description, available, ...fit };
   // The model is fitted once per field (with the fit it is memoized with).
-  if (!('battle' in fit)) fit.battle = fieldModel(field);
+  if (!('battle' in fit)) {
+    fit.battle = fieldModel(field);
+    if (fit.battle) fit.loo = looRows(field, fit.battle);
+    field.loo = fit.loo;
+  }
   field.battle = fit.battle;
   if (field.battle && Number.isFinite(field.battle.spreadLog)) {
     field.spreadLog = field.battle.spreadLog;
@@ -581,9 +594,13 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
     let est = k * Math.sqrt(f * h);
     const fm = field.battle;
     if (fm) {
+      const measured = idx !== undefined ? fm.measured[idx] : undefined;
       const x = battleFeatures(p.profile, bayCapacity(card), field);
       const m = idx !== undefined ? fm.loo[idx] : fm.model;
-      if (x && m) est = modelEstimate(m, x);
+      if (measured !== undefined) {
+        est = measured;
+        out.measured = true;
+      } else if (x && m) est = modelEstimate(m, x);
     }
     if (!Number.isFinite(est) || !(est > 0)) {
       out.reason = 'its figures are beyond what can be estimated.';
@@ -777,19 +794,27 @@ export interface FieldModel {
   fittedTo: 'battle prices' | 'printed points';
   model: BattleModel;
   loo: (BattleModel | undefined)[];
+  /** Per member: its measured battle price (the generated data, for the card as it was priced), if any. */
+  measured: (number | undefined)[];
   /** Root mean square of log(price / leave-one-out estimate), price being what it was fitted to. */
   spreadLog: number;
 }
 
-const BATTLE_PRICES = new Map<string, number>(
-  (battlePrices.cards as { name: string; faction: string; price: number | null }[])
+const BATTLE_PRICES = new Map<string, { price: number; fingerprint: string }>(
+  (battlePrices.cards as { name: string; faction: string; price: number | null; fingerprint: string }[])
     .filter((c) => c.price !== null)
-    .map((c) => [`${c.faction.trim().toLowerCase()}\u0000${c.name.trim().toLowerCase()}`, c.price!]),
+    .map((c) => [`${c.faction.trim().toLowerCase()}\u0000${c.name.trim().toLowerCase()}`, { price: c.price!, fingerprint: c.fingerprint }]),
 );
 
-/** The bundled field's battle prices by member id (the generated data). */
-export function bundledBattlePrice(id: string): number | undefined {
-  return BATTLE_PRICES.get(id);
+/** A field member as the battle pricing takes it. */
+export function pricedMember(m: FieldMember): PricedCard {
+  return { name: m.name, faction: m.faction, class: m.class, points: m.points, profile: m.profile, ...(m.bays.tierFighters || m.bays.reserves ? { bays: m.bays } : {}) };
+}
+
+/** A member's measured battle price (the generated data), when it was priced as it is now. */
+export function measuredPrice(m: FieldMember): number | undefined {
+  const hit = BATTLE_PRICES.get(m.id);
+  return hit && hit.fingerprint === cardFingerprint(pricedMember(m)) ? hit.price : undefined;
 }
 
 let bundledShape: BattleModel | undefined;
@@ -810,10 +835,28 @@ function refitScale(m: BattleModel, xs: readonly BattleFeatures[], prices: reado
   return ds.length ? { ...m, a: mean(ds) } : undefined;
 }
 
+/** The field's leave-one-out rows under its model: each member predicted by the model fitted without it. */
+function looRows(field: ReferenceField, fm: FieldModel): LooRow[] {
+  return field.members.map((m, i) => {
+    const row: LooRow = { name: m.name, faction: m.faction, class: m.class, points: m.points };
+    const x = battleFeatures(m.profile, m.bays, field);
+    const model = fm.loo[i];
+    const pred = x && model ? modelEstimate(model, x) : NaN;
+    const target = fm.fittedTo === 'battle prices' ? fm.measured[i] : m.points;
+    if (fm.fittedTo === 'battle prices' && target !== undefined) row.price = target;
+    if (Number.isFinite(pred) && pred > 0 && target !== undefined) {
+      row.predicted = pred;
+      row.errorPct = ((target - pred) / pred) * 100;
+    }
+    return row;
+  });
+}
+
 function fieldModel(field: ReferenceField): FieldModel | undefined {
   const xs = field.members.map((m) => battleFeatures(m.profile, m.bays, field));
   const fromBattles = field.source === 'examples';
-  const price = (i: number) => (fromBattles ? BATTLE_PRICES.get(field.members[i]!.id) : field.members[i]!.points);
+  const measured = field.members.map((m) => (fromBattles ? measuredPrice(m) : undefined));
+  const price = (i: number) => (fromBattles ? measured[i] : field.members[i]!.points);
   const rows: { i: number; x: BattleFeatures; y: number }[] = [];
   xs.forEach((x, i) => {
     const y = price(i);
@@ -839,6 +882,7 @@ function fieldModel(field: ReferenceField): FieldModel | undefined {
     fittedTo: fromBattles ? 'battle prices' : 'printed points',
     model,
     loo,
+    measured,
     spreadLog: residuals.length ? Math.sqrt(mean(residuals.map((v) => v * v))) : NaN,
   };
 }

@@ -21,6 +21,14 @@ export function verdict(e: PointsEstimate): string | undefined {
   return e.ratio > 1 ? 'far too dear' : 'far too cheap';
 }
 
+/** The estimate's formula in words: the hover's Advanced part and `balance` say the same. */
+export function estimateWords(field: ReferenceField): string {
+  if (!field.battle) return `Estimate = ${Number.isFinite(field.k) ? field.k.toFixed(2) : '?'} x sqrt(firepower x durability)`;
+  return field.battle.fittedTo === 'battle prices'
+    ? "Estimate: firepower and durability weighed by reach, movement, small craft, squadrons, CR and launch capacity, fitted to the bundled field's battle prices"
+    : "Estimate: firepower and durability weighed by reach, movement, small craft, squadrons, CR and launch capacity (the weights fitted to the bundled field's battle prices), scaled to this field's points";
+}
+
 function spreadWords(field: ReferenceField): string {
   return Number.isFinite(field.spreadPct) ? `±${field.spreadPct.toFixed(0)}%` : 'unknown';
 }
@@ -42,10 +50,14 @@ export function pointsEstimateMarkdown(card: UnitCard, ws: Workspace): string {
     );
   }
   lines.push(`Not priced: ${e.unpriced.join(', ')}.`);
+  const self = e.measured
+    ? ' (this card is one of them: its estimate is its battle price, measured by fleets of its copies against fleets of the field)'
+    : e.inField
+      ? ' (this card is one of them, so it is estimated from the others)'
+      : '';
   const advanced =
-    `Advanced: costed like ${field.description}${e.inField ? ' (this card is one of them, so it is estimated from the others)' : ''}; ` +
-    `estimate = ${Number.isFinite(field.k) ? field.k.toFixed(2) : '?'} × √(firepower × durability), fitted on that field, ` +
-    `whose own leave-one-out error is ${spreadWords(field)}; a note appears beyond ${POINTS_ESTIMATE.flagSpreads} × that.` +
+    `Advanced: costed like ${field.description}${self}. ${md(estimateWords(field))}; ` +
+    `its leave-one-out error is ${spreadWords(field)}; a note appears beyond ${POINTS_ESTIMATE.flagSpreads} × that and beyond ×/÷${POINTS_ESTIMATE.flagRatio}.` +
     (e.exact ? '' : ' Some of its Fire actions were too large to compute exactly and were sampled.');
   lines.push(advanced);
   return lines.join('\n\n');
@@ -98,8 +110,8 @@ export function pointsEstimateProblems(doc: FabledDocument, ws: Workspace, probl
         code: 'FS-POINTS-ESTIMATE',
         severity: CODES['FS-POINTS-ESTIMATE'].severity,
         message:
-          `${e.points} pts is ${verdict(e)}: cards costed like it would put it at about ${round(e.estimate)} pts ` +
-          `(printed ${e.ratio.toFixed(2)} × the estimate, beyond ${POINTS_ESTIMATE.flagSpreads} × the estimate's typical error of ${spreadWords(field)}). ` +
+          `${e.points} pts is ${verdict(e)}: ${e.measured ? 'its battle price against the reference field is' : 'battles against the reference field would put it at'} about ${round(e.estimate)} pts ` +
+          `(printed ${e.ratio.toFixed(2)} × the estimate, beyond ×/÷${POINTS_ESTIMATE.flagRatio} and ${POINTS_ESTIMATE.flagSpreads} × the estimate's typical error of ${spreadWords(field)}). ` +
           `Not priced: ${e.unpriced.join(', ')}. The cost is the designer's call.`,
         span: { start: span.start, end: span.end },
         // The quick fix "Set points to the estimate (≈ N)" (only where points are written).
