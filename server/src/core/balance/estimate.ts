@@ -182,8 +182,16 @@ function profileOf(card: UnitCard): Read {
   return p;
 }
 
-function memberKey(faction: string, name: string, off: string, def: string, points: number): string {
-  return `${faction.trim().toLowerCase()}\u0000${name.trim().toLowerCase()}\u0000${off}\u0000${def}\u0000${points}`;
+/**
+ * What the battle model reads beyond the volley keys: movement, each weapon's range, CR, tonnage
+ * and launch bays (a card that differs in one of them is not the field's card).
+ */
+function battleKey(p: UnitProfile, bays: BayCapacity): string {
+  return `${(p.move ?? []).join('/')}|${p.weapons.map((w) => w.range).join(',')}|${p.cr ? `${p.cr.target}/${p.cr.dice}` : '-'}|${p.tonnage ?? '-'}|${bays.tierFighters}/${bays.reserves}`;
+}
+
+function memberKey(faction: string, name: string, off: string, def: string, points: number, battle: string): string {
+  return `${faction.trim().toLowerCase()}\u0000${name.trim().toLowerCase()}\u0000${off}\u0000${def}\u0000${points}\u0000${battle}`;
 }
 
 /** Standard-cost cards that the engine can read, one per faction and name. */
@@ -233,7 +241,7 @@ function memberOf(card: UnitCard, faction: string): FieldMember | undefined {
       profile: p.profile,
       off: p.off!,
       def: p.def!,
-      key: memberKey(faction, name, p.off!, p.def!, points),
+      key: memberKey(faction, name, p.off!, p.def!, points, battleKey(p.profile, bayCapacity(card))),
       bays: bayCapacity(card),
     };
   }
@@ -567,7 +575,7 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
     }
     const off = p.off!;
     const def = p.def!;
-    const idx = points !== undefined ? field.index.get(memberKey(faction, name, off, def, points)) : undefined;
+    const idx = points !== undefined ? field.index.get(memberKey(faction, name, off, def, points, battleKey(p.profile, bayCapacity(card)))) : undefined;
     let f: number;
     let h: number;
     let k = field.k;
