@@ -31,7 +31,11 @@ export interface HomebrewCard {
 
 export function homebrewCards(): { ws: Workspace; cards: HomebrewCard[] } {
   const ws = new Workspace();
-  for (const f of fs.readdirSync(DIR).filter((f) => f.endsWith('.unit.yaml')).sort()) ws.set(`file://${path.join(DIR, f)}`, fs.readFileSync(path.join(DIR, f), 'utf8'));
+  for (const f of fs
+    .readdirSync(DIR)
+    .filter((f) => f.endsWith('.unit.yaml'))
+    .sort())
+    ws.set(`file://${path.join(DIR, f)}`, fs.readFileSync(path.join(DIR, f), 'utf8'));
   const cards: HomebrewCard[] = [];
   for (const ref of ws.allCards()) {
     const priced = pricedCardOf(ref.card, ref.faction);
@@ -86,7 +90,7 @@ export function spearman(a: readonly number[], b: readonly number[]): number {
   const rank = (v: readonly number[]) => {
     const idx = v.map((x, i) => [x, i] as const).sort((p, q) => p[0] - q[0]);
     const r = new Array<number>(v.length);
-    for (let i = 0; i < idx.length; ) {
+    for (let i = 0; i < idx.length;) {
       let j = i;
       while (j + 1 < idx.length && idx[j + 1]![0] === idx[i]![0]) j++;
       for (let k = i; k <= j; k++) r[idx[k]![1]] = (i + j) / 2;
@@ -126,9 +130,7 @@ export async function measure(reprice = false): Promise<Measured[]> {
   const field = fieldFor([]);
   // The first model: k x sqrt(F x H) fitted to printed points, as before issue 31.
   const first = fieldFor([]);
-  const hullPrice = Math.exp(
-    field.members.reduce((t, m) => t + Math.log(m.points / (m.profile.hp * m.profile.bases)), 0) / field.members.length,
-  );
+  const hullPrice = Math.exp(field.members.reduce((t, m) => t + Math.log(m.points / (m.profile.hp * m.profile.bases)), 0) / field.members.length);
   const out: Measured[] = [];
   for (const c of homebrewCards().cards) {
     const bp = prices.find((p) => p.name === c.priced.name);
@@ -161,11 +163,17 @@ if (require.main === module)
     }
     const fair = rows.filter((r) => Math.abs(Math.log(r.battle)) <= Math.log(1.5));
     const mis = rows.filter((r) => Math.abs(Math.log(r.battle)) > Math.log(1.5));
-    const rho = (rs: Measured[], k: 'estimate' | 'first' | 'perHull') => spearman(rs.map((r) => r.battle), rs.map((r) => r[k])).toFixed(2);
+    const rho = (rs: Measured[], k: 'estimate' | 'first' | 'perHull') =>
+      spearman(
+        rs.map((r) => r.battle),
+        rs.map((r) => r[k]),
+      ).toFixed(2);
     console.log(`\n${rows.length} cards, ${fair.length} near fair (battle verdict within x/÷1.5), ${mis.length} mis-costed.`);
     for (const k of ['estimate', 'first', 'perHull'] as const) console.log(`Spearman ${k.padEnd(8)}: all ${rho(rows, k)}, near fair ${rho(fair, k)}`);
     const right = mis.filter((r) => r.flagged && Math.sign(Math.log(r.estimate)) === Math.sign(Math.log(r.battle))).length;
-    console.log(`Flagged (*): ${right} of ${mis.length} mis-costed cards (the right way), ${fair.filter((r) => r.flagged).length} of ${fair.length} fair cards.`);
+    console.log(
+      `Flagged (*): ${right} of ${mis.length} mis-costed cards (the right way), ${fair.filter((r) => r.flagged).length} of ${fair.length} fair cards.`,
+    );
     const f = fieldFor([]);
     console.log(`Leave-one-out error of the estimate on the bundled field, against battle prices: ±${f.spreadPct.toFixed(0)}%.`);
   })();

@@ -20,13 +20,29 @@ export const BATTLE_PRICES_JSON = resolve(__dirname, '..', 'server', 'src', 'cor
 export interface BattlePricesFile {
   fingerprint: string;
   note: string;
-  cards: { name: string; faction: string; class: string; points: number; price: number | null; low: number | null; high: number | null; trials: number; fleets: number; fingerprint: string }[];
+  cards: {
+    name: string;
+    faction: string;
+    class: string;
+    points: number;
+    price: number | null;
+    low: number | null;
+    high: number | null;
+    trials: number;
+    fleets: number;
+    fingerprint: string;
+  }[];
 }
 
 const r1 = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10) / 10);
 
 /** The prices of a field's cards against that field, as the file holds them. */
-export async function battlePricesOf(field: PricingField, play: PlayBattles = playInProcess(), cards: readonly PricedCard[] = field.cards, log?: (s: string) => void): Promise<BattlePricesFile> {
+export async function battlePricesOf(
+  field: PricingField,
+  play: PlayBattles = playInProcess(),
+  cards: readonly PricedCard[] = field.cards,
+  log?: (s: string) => void,
+): Promise<BattlePricesFile> {
   const prices = await priceCards(cards, field, play, {
     each: (r) => log?.(`${r.name}: ${r.price?.toFixed(0) ?? r.reason} (${r.points} printed)`),
   });

@@ -138,9 +138,12 @@ export async function addBattlePrices(
   rows: { row: BalanceRow; estimate: PointsEstimate }[],
   play: PlayBattles = playInProcess(),
 ): Promise<Map<BalanceRow, BattlePrice>> {
-  const pricing = { cards: field.members.map((m) => ({ name: m.name, faction: m.faction, class: m.class, points: m.points, profile: m.profile, bays: m.bays })) };
+  const pricing = {
+    cards: field.members.map((m) => ({ name: m.name, faction: m.faction, class: m.class, points: m.points, profile: m.profile, bays: m.bays })),
+  };
   const cards = new Map<string, PricedCard | undefined>();
-  for (const ref of loaded.ws.allCards()) if (loaded.listed.has(ref.uri)) cards.set(`${ref.uri}\u0000${ref.card.span.start}`, pricedCardOf(ref.card, ref.faction));
+  for (const ref of loaded.ws.allCards())
+    if (loaded.listed.has(ref.uri)) cards.set(`${ref.uri}\u0000${ref.card.span.start}`, pricedCardOf(ref.card, ref.faction));
   const out = new Map<BalanceRow, BattlePrice>();
   const refs = loaded.ws.allCards().filter((r) => loaded.listed.has(r.uri));
   for (const { row, estimate } of rows) {

@@ -159,7 +159,8 @@ function factionsOf(field: PricingField, max: number): string[] {
  */
 export function referenceFleets(field: PricingField, size: number): ReferenceFleet[] {
   const factions = factionsOf(field, BATTLE_PRICE.referenceFleetsPerSize);
-  const plans = factions.length === 1 && BATTLE_PRICE.referenceFleetsPerSize > 1 ? [0, 1].map((k) => [factions[0]!, k] as const) : factions.map((f, k) => [f, k] as const);
+  const plans =
+    factions.length === 1 && BATTLE_PRICE.referenceFleetsPerSize > 1 ? [0, 1].map((k) => [factions[0]!, k] as const) : factions.map((f, k) => [f, k] as const);
   const out: ReferenceFleet[] = [];
   for (const [faction, k] of plans) {
     const cards = field.cards
@@ -205,7 +206,8 @@ export interface Package {
 export function packageOf(card: PricedCard, field: PricingField): Package {
   const carried: PricedCard[] = [];
   const bays = card.bays ?? { tierFighters: 0, reserves: 0 };
-  const byPoints = (cls: UnitClass) => field.cards.filter((c) => c.class === cls && !c.bays?.reserves && !c.bays?.tierFighters).sort((a, b) => a.points - b.points);
+  const byPoints = (cls: UnitClass) =>
+    field.cards.filter((c) => c.class === cls && !c.bays?.reserves && !c.bays?.tierFighters).sort((a, b) => a.points - b.points);
   const fighters = byPoints('Fighter');
   const bombers = byPoints('Bomber');
   for (let i = 0; i < bays.tierFighters && fighters.length; i++) carried.push(fighters[i % fighters.length]!);
@@ -335,16 +337,14 @@ export async function priceCard(card: PricedCard, field: PricingField, play: Pla
   for (let step = 0; step < BATTLE_PRICE.maxSteps; step++) {
     const live = probes.filter((p) => !p.done && p.next !== undefined);
     if (!live.length) break;
-    const battles = live.map(
-      (p): PricingBattle => ({
-        fleets: [copiesFleet(pkg, p.next!, p.pf.points), { name: p.pf.name, faction: '', units: p.pf.units }],
-        size: p.pf.size,
-        rounds,
-        trials,
-        seed,
-        worth: p.pf.points,
-      }),
-    );
+    const battles = live.map((p): PricingBattle => ({
+      fleets: [copiesFleet(pkg, p.next!, p.pf.points), { name: p.pf.name, faction: '', units: p.pf.units }],
+      size: p.pf.size,
+      rounds,
+      trials,
+      seed,
+      worth: p.pf.points,
+    }));
     const totals = await play(battles);
     played += battles.length;
     o.progress?.(played);
@@ -443,7 +443,8 @@ export function pricedCardOf(card: UnitCard, faction: string): PricedCard | unde
   const r = profileFromCard(card);
   const cls = card.class.value;
   if (!r.profile || !cls || !CLASSES[cls]) return undefined;
-  const points = typeof card.points.value === 'number' && Number.isFinite(card.points.value) && card.points.value >= 0 ? card.points.value : CLASSES[cls].points;
+  const points =
+    typeof card.points.value === 'number' && Number.isFinite(card.points.value) && card.points.value >= 0 ? card.points.value : CLASSES[cls].points;
   const bays = bayCapacity(card);
   return {
     name: card.name.value?.trim() || '(unnamed card)',

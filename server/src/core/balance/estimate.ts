@@ -618,7 +618,8 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
     if (points !== undefined && points > 0) {
       out.ratio = points / est;
       out.farOff =
-        Number.isFinite(field.spreadLog) && Math.abs(Math.log(points / est)) > Math.max(POINTS_ESTIMATE.flagSpreads * field.spreadLog, Math.log(POINTS_ESTIMATE.flagRatio));
+        Number.isFinite(field.spreadLog) &&
+        Math.abs(Math.log(points / est)) > Math.max(POINTS_ESTIMATE.flagSpreads * field.spreadLog, Math.log(POINTS_ESTIMATE.flagRatio));
     }
     return out;
   } catch (e) {
@@ -759,7 +760,11 @@ function ols(rows: number[][], ys: number[]): number[] | undefined {
  * rest by least squares in log space on price - b * carried; the b with the least squared log error.
  * Which terms are fitted: `terms` (the rest stay 0; c stays 0.5 unless 'c' is given).
  */
-export function fitBattleModel(xs: readonly BattleFeatures[], prices: readonly number[], terms: readonly BattleTerm[] = BATTLE_MODEL_TERMS): BattleModel | undefined {
+export function fitBattleModel(
+  xs: readonly BattleFeatures[],
+  prices: readonly number[],
+  terms: readonly BattleTerm[] = BATTLE_MODEL_TERMS,
+): BattleModel | undefined {
   if (xs.length < 3) return undefined;
   let best: { m: BattleModel; sse: number } | undefined;
   const bs = terms.includes('b') ? Array.from({ length: 51 }, (_, i) => -1 + i * 0.05) : [0];
@@ -781,7 +786,14 @@ export function fitBattleModel(xs: readonly BattleFeatures[], prices: readonly n
     const beta = ols(rows, ys);
     if (!beta) continue;
     let at = 0;
-    const m: BattleModel = { a: beta[at++]!, c: terms.includes('c') ? beta[at++]! : 0.5, s: terms.includes('s') ? beta[at++]! : 0, w: terms.includes('w') ? beta[at++]! : 0, q: terms.includes('q') ? beta[at++]! : 0, b };
+    const m: BattleModel = {
+      a: beta[at++]!,
+      c: terms.includes('c') ? beta[at++]! : 0.5,
+      s: terms.includes('s') ? beta[at++]! : 0,
+      w: terms.includes('w') ? beta[at++]! : 0,
+      q: terms.includes('q') ? beta[at++]! : 0,
+      b,
+    };
     let sse = 0;
     xs.forEach((x, i) => {
       const e = modelEstimate(m, x);
@@ -816,7 +828,14 @@ const BATTLE_PRICES = new Map<string, { price: number; fingerprint: string }>(
 
 /** A field member as the battle pricing takes it. */
 export function pricedMember(m: FieldMember): PricedCard {
-  return { name: m.name, faction: m.faction, class: m.class, points: m.points, profile: m.profile, ...(m.bays.tierFighters || m.bays.reserves ? { bays: m.bays } : {}) };
+  return {
+    name: m.name,
+    faction: m.faction,
+    class: m.class,
+    points: m.points,
+    profile: m.profile,
+    ...(m.bays.tierFighters || m.bays.reserves ? { bays: m.bays } : {}),
+  };
 }
 
 /** A member's measured battle price (the generated data), when it was priced as it is now. */
@@ -871,9 +890,19 @@ function fieldModel(field: ReferenceField): FieldModel | undefined {
     if (x && y !== undefined && y > 0) rows.push({ i, x, y });
   });
   const fit = (rs: typeof rows): BattleModel | undefined => {
-    if (fromBattles) return fitBattleModel(rs.map((r) => r.x), rs.map((r) => r.y));
+    if (fromBattles)
+      return fitBattleModel(
+        rs.map((r) => r.x),
+        rs.map((r) => r.y),
+      );
     const shape = bundledModel();
-    return shape ? refitScale(shape, rs.map((r) => r.x), rs.map((r) => r.y)) : undefined;
+    return shape
+      ? refitScale(
+          shape,
+          rs.map((r) => r.x),
+          rs.map((r) => r.y),
+        )
+      : undefined;
   };
   const model = fit(rows);
   if (!model) return undefined;

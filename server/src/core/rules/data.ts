@@ -517,4 +517,15 @@ export const BATTLE_TABLE = { depth: GAME_SIZES.find((g) => g.name === 'Standard
  * the card's price is what it brings to the table with its bays filled, so launch capacity and what
  * it carries are part of its worth, as the class cards' costs assume).
  */
-export const BATTLE_PRICE = { chargeCarried: false, trials: 400, seed: 1, rounds: BATTLE_DEFAULTS.rounds, step: 1.5, bracket: 1.25, maxSteps: 8, maxUnits: 120, referenceFleetsPerSize: 2, minSeLog: 0.01 } as const;
+export const BATTLE_PRICE = {
+  chargeCarried: false,
+  trials: 400,
+  seed: 1,
+  rounds: BATTLE_DEFAULTS.rounds,
+  step: 1.5,
+  bracket: 1.25,
+  maxSteps: 8,
+  maxUnits: 120,
+  referenceFleetsPerSize: 2,
+  minSeLog: 0.01,
+} as const;
