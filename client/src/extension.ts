@@ -11,6 +11,7 @@ import { BattlePanels, BATTLE_VIEW_TYPE } from './battlePanel';
 import { FleetStatus } from './fleetStatus';
 import * as fleet from './fleetView';
 import { RuleDocuments } from './ruleDocuments';
+import { priceByBattle } from './priceByBattle';
 
 let ctx: Ctx | undefined;
 
@@ -38,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
     battles,
     vscode.window.registerWebviewPanelSerializer(BATTLE_VIEW_TYPE, battles),
     vscode.commands.registerCommand('fabledStar.simulateBattle', commands.simulateBattle(c, battles)),
+    vscode.commands.registerCommand('fabledStar.priceByBattle', priceByBattle(c)),
   );
   const fleetView = new fleet.FleetView(c);
   context.subscriptions.push(

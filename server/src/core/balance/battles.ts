@@ -70,11 +70,12 @@ export function addTotals(a: PricingTotals, b: PricingTotals): PricingTotals {
   };
 }
 
-/** One battle, played here to the end (or its work limit). Pure: the same setup gives the same totals. */
-export function playBattle(b: PricingBattle): PricingTotals {
+function battleRun(b: PricingBattle): BattleRun {
   const depth = gameSizeFor([b.size]).depth;
-  const run = new BattleRun(b.fleets, { depth, rounds: b.rounds, trials: b.trials, seed: b.seed }, makeRng(b.seed));
-  run.step();
+  return new BattleRun(b.fleets, { depth, rounds: b.rounds, trials: b.trials, seed: b.seed }, makeRng(b.seed));
+}
+
+function totalsOf(run: BattleRun, b: PricingBattle): PricingTotals {
   const out = run.outcome();
   const [dealt, lost] = out.totals.pointsDestroyed;
   const t: PricingTotals = { trials: dealt.length, sumDiff: 0, sumDiffSq: 0, sumDealt: 0, sumLost: 0, cutShort: out.cutShort };
@@ -90,6 +91,13 @@ export function playBattle(b: PricingBattle): PricingTotals {
   return t;
 }
 
+/** One battle, played here to the end (or its work limit). Pure: the same setup gives the same totals. */
+export function playBattle(b: PricingBattle): PricingTotals {
+  const run = battleRun(b);
+  run.step();
+  return totalsOf(run, b);
+}
+
 /**
  * The in-process runner: every battle on this thread, one after another, yielding to the event
  * loop between battles (so an editor stays responsive) and stopping when `cancelled()` says so.
@@ -101,6 +109,28 @@ export function playInProcess(opts: { cancelled?: () => boolean } = {}): PlayBat
       if (opts.cancelled?.()) throw new PricingCancelled();
       out.push(playBattle(b));
       await new Promise<void>((r) => setImmediate(r));
+    }
+    return out;
+  };
+}
+
+/**
+ * The runner of an editor: every battle on this thread, `sliceOps` units of work at a time (a
+ * battle of large fleets takes a few hundred milliseconds), awaiting `turn()` between slices so that
+ * the server answers hovers and edits meanwhile, and stopping at the next slice when `cancelled()`.
+ */
+export function playInSlices(opts: { turn: () => Promise<void>; cancelled?: () => boolean; sliceOps?: number }): PlayBattles {
+  const slice = opts.sliceOps ?? 200_000;
+  return async (battles) => {
+    const out: PricingTotals[] = [];
+    for (const b of battles) {
+      const run = battleRun(b);
+      for (;;) {
+        await opts.turn();
+        if (opts.cancelled?.()) throw new PricingCancelled();
+        if (run.step(slice)) break;
+      }
+      out.push(totalsOf(run, b));
     }
     return out;
   };
@@ -281,8 +311,8 @@ export interface PricingOptions {
   sizes?: readonly number[];
   /** Starting guess of the card's price (default: its printed points, else its class's). */
   guess?: number;
-  /** Called after each round of battles with the battles played so far (the editor shows progress). */
-  progress?: (played: number) => void;
+  /** Called after each round of battles with the battles played so far and the price so far (the editor shows it converge). */
+  progress?: (played: number, sofar: BattlePrice) => void;
 }
 
 interface Probe {
@@ -337,17 +367,18 @@ export async function priceCard(card: PricedCard, field: PricingField, play: Pla
   for (let step = 0; step < BATTLE_PRICE.maxSteps; step++) {
     const live = probes.filter((p) => !p.done && p.next !== undefined);
     if (!live.length) break;
-    const battles = live.map((p): PricingBattle => ({
-      fleets: [copiesFleet(pkg, p.next!, p.pf.points), { name: p.pf.name, faction: '', units: p.pf.units }],
-      size: p.pf.size,
-      rounds,
-      trials,
-      seed,
-      worth: p.pf.points,
-    }));
+    const battles = live.map(
+      (p): PricingBattle => ({
+        fleets: [copiesFleet(pkg, p.next!, p.pf.points), { name: p.pf.name, faction: '', units: p.pf.units }],
+        size: p.pf.size,
+        rounds,
+        trials,
+        seed,
+        worth: p.pf.points,
+      }),
+    );
     const totals = await play(battles);
     played += battles.length;
-    o.progress?.(played);
     live.forEach((p, i) => {
       const t = totals[i]!;
       const n = p.next!;
@@ -361,7 +392,19 @@ export async function priceCard(card: PricedCard, field: PricingField, play: Pla
       p.next = nextCount(p, maxN);
       if (p.next === undefined) p.done = true;
     });
+    if (o.progress) o.progress(played, combine({ ...out, against: [] }, probes, pkg, card));
   }
+  return combine(out, probes, pkg, card);
+}
+
+/** The price from the fleets bracketed so far (the final one once every search has ended). */
+function combine(base: BattlePrice, probes: Probe[], pkg: Package, card: PricedCard): BattlePrice {
+  const out: BattlePrice = { ...base, against: [] };
+  delete out.price;
+  delete out.low;
+  delete out.high;
+  delete out.ratio;
+  delete out.reason;
   const logs: { x: number; w: number }[] = [];
   for (const p of probes) {
     const r = breakEven(p);
