@@ -367,16 +367,14 @@ export async function priceCard(card: PricedCard, field: PricingField, play: Pla
   for (let step = 0; step < BATTLE_PRICE.maxSteps; step++) {
     const live = probes.filter((p) => !p.done && p.next !== undefined);
     if (!live.length) break;
-    const battles = live.map(
-      (p): PricingBattle => ({
-        fleets: [copiesFleet(pkg, p.next!, p.pf.points), { name: p.pf.name, faction: '', units: p.pf.units }],
-        size: p.pf.size,
-        rounds,
-        trials,
-        seed,
-        worth: p.pf.points,
-      }),
-    );
+    const battles = live.map((p): PricingBattle => ({
+      fleets: [copiesFleet(pkg, p.next!, p.pf.points), { name: p.pf.name, faction: '', units: p.pf.units }],
+      size: p.pf.size,
+      rounds,
+      trials,
+      seed,
+      worth: p.pf.points,
+    }));
     const totals = await play(battles);
     played += battles.length;
     live.forEach((p, i) => {

@@ -19,7 +19,7 @@
  *
  * Pure and total: odd cards (no weapons, no HP, absurd numbers) get a result with a reason.
  */
-import { BATTLE_TABLE, CLASSES, CLASS_NAMES, POINTS_ESTIMATE } from '../rules/data';
+import { BATTLE_TABLE, CLASSES, CLASS_NAMES, LAUNCH_BAY, POINTS_ESTIMATE } from '../rules/data';
 import { bayCapacity } from '../model/derived';
 import type { BayCapacity } from '../model/derived';
 import battlePrices from './battle-prices.json';
@@ -153,7 +153,16 @@ export function unpricedOf(card: UnitCard): string[] {
   if (has('LD')) out.push('LD');
   if (has('T')) out.push('tonnage');
   if ((card.orders?.items.length ?? 0) > 0) out.push('orders');
-  const abilities = (card.abilities?.items ?? []).filter((a) => !MODELLED_RULES.has((a.name.value ?? '').trim().toLowerCase()));
+  const abilities = (card.abilities?.items ?? []).filter((a) => {
+    const name = (a.name.value ?? '').trim();
+    // Launch bays and boarding are priced (launch capacity and CR).
+    return (
+      !MODELLED_RULES.has(name.toLowerCase()) &&
+      !LAUNCH_BAY.tierPattern.test(name) &&
+      name.toLowerCase() !== LAUNCH_BAY.reservesAbility.toLowerCase() &&
+      name.toLowerCase() !== 'boarding (cr)'
+    );
+  });
   if (abilities.length > 0) out.push('abilities');
   return out;
 }

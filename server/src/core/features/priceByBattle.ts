@@ -29,7 +29,16 @@ export function pricingFieldOf(field: ReferenceField): PricingField {
 const r1 = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? undefined : Math.round(v * 10) / 10);
 
 function resultOf(card: UnitCard, p: BattlePrice, estimate: number | undefined, field: ReferenceField, done: boolean, battles: number): BattlePriceResult {
-  const out: BattlePriceResult = { name: p.name, points: p.points, trials: p.trials, battles, fleets: p.fleets, tried: p.tried, done, field: field.description };
+  const out: BattlePriceResult = {
+    name: p.name,
+    points: p.points,
+    trials: p.trials,
+    battles,
+    fleets: p.fleets,
+    tried: p.tried,
+    done,
+    field: field.description,
+  };
   if (card.points.value === undefined) delete out.points;
   const price = r1(p.price);
   if (price !== undefined) {
