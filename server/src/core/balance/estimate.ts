@@ -890,8 +890,11 @@ function looRows(field: ReferenceField, fm: FieldModel): LooRow[] {
 
 function fieldModel(field: ReferenceField): FieldModel | undefined {
   const xs = field.members.map((m) => battleFeatures(m.profile, m.bays, field));
-  const fromBattles = field.source === 'examples';
-  const measured = field.members.map((m) => (fromBattles ? measuredPrice(m) : undefined));
+  // Fitted to battle prices where they were measured against this field: the bundled cards, wherever they are read from
+  // (each as it was priced, and all of them); any other field keeps the bundled fit's shape, scaled to its points.
+  const all = field.members.map((m) => measuredPrice(m));
+  const fromBattles = all.length === BATTLE_PRICES.size && all.every((x) => x !== undefined);
+  const measured = fromBattles ? all : field.members.map(() => undefined);
   const price = (i: number) => (fromBattles ? measured[i] : field.members[i]!.points);
   const rows: { i: number; x: BattleFeatures; y: number }[] = [];
   xs.forEach((x, i) => {
@@ -915,7 +918,7 @@ function fieldModel(field: ReferenceField): FieldModel | undefined {
   };
   const model = fit(rows);
   if (!model) return undefined;
-  if (fromBattles) bundledShape = model;
+  if (fromBattles && field.source === 'examples') bundledShape = model;
   const loo: (BattleModel | undefined)[] = field.members.map(() => undefined);
   const residuals: number[] = [];
   for (const r of rows) {
