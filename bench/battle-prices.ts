@@ -14,11 +14,14 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as prettier from 'prettier';
 import { Workspace } from '../server/src/core/workspace';
 import { bundledBattleField } from '../server/src/core/balance/fitted';
 import { playInProcess, priceCards, pricedCardOf, pricingFingerprint } from '../server/src/core/balance/battles';
 import type { PricedCard } from '../server/src/core/balance/battles';
-import { estimateCard, fieldFor } from '../server/src/core/balance/index';
+import { computeShare, estimateCard, fieldFor } from '../server/src/core/balance/index';
+import type { ReferenceField } from '../server/src/core/balance/index';
+import { fitMatrix } from '../server/src/core/balance/estimate';
 
 const DIR = path.join(__dirname, 'homebrew');
 const CACHE = path.join(DIR, 'battle-prices.json');
@@ -81,7 +84,8 @@ export async function homebrewPrices(reprice = false): Promise<CachedPrice[]> {
     high: p.high ?? null,
     trials: p.trials,
   }));
-  fs.writeFileSync(CACHE, JSON.stringify({ fingerprint: fp, cards: out }, null, 2) + '\n');
+  const options = (await prettier.resolveConfig(CACHE)) ?? {};
+  fs.writeFileSync(CACHE, await prettier.format(JSON.stringify({ fingerprint: fp, cards: out }), { ...options, filepath: CACHE }));
   return out;
 }
 
@@ -122,6 +126,12 @@ export interface Measured {
   flagged: boolean;
   first: number;
   perHull: number;
+}
+
+/** The first model's estimate of field member i with it left out (k x sqrt(F x H), k fitted to the others' printed points). */
+function firstLooEstimate(f: ReferenceField, i: number): number {
+  const m = f.members.map((a) => f.members.map((d) => computeShare(a.profile, d.profile).sequential));
+  return fitMatrix(f.members, m).loo[i]!.predicted!;
 }
 
 /** Each homebrew card's verdicts against the bundled field. */
@@ -175,5 +185,31 @@ if (require.main === module)
       `Flagged (*): ${right} of ${mis.length} mis-costed cards (the right way), ${fair.filter((r) => r.flagged).length} of ${fair.length} fair cards.`,
     );
     const f = fieldFor([]);
-    console.log(`Leave-one-out error of the estimate on the bundled field, against battle prices: ±${f.spreadPct.toFixed(0)}%.`);
+    // Points per hull point on the bundled field, each card left out: c = the others' mean log(price / HP).
+    const hp = f.members.map((m) => m.profile.hp * m.profile.bases);
+    const price = f.loo.map((r) => r.price!);
+    const perHullLoo = Math.sqrt(
+      price.reduce((t, p, i) => {
+        const others = price.map((q, j) => (j === i ? NaN : Math.log(q / hp[j]!))).filter((x) => Number.isFinite(x));
+        const c = Math.exp(others.reduce((a, b) => a + b, 0) / others.length);
+        return t + Math.log(p / (c * hp[i]!)) ** 2;
+      }, 0) / price.length,
+    );
+    const firstLoo = Math.sqrt(f.loo.reduce((t, r, i) => t + Math.log(r.price! / firstLooEstimate(f, i)) ** 2, 0) / f.loo.length);
+    const pc = (x: number) => `±${((Math.exp(x) - 1) * 100).toFixed(0)}%`;
+    // On the homebrew cards (none of them fitted on): root mean square of log(battle price / estimate); per hull point
+    // and the first model scaled to the bundled field's battle prices (their best constant), so only their shape is judged.
+    const rms = (xs: number[]) => Math.sqrt(xs.reduce((t, x) => t + x * x, 0) / xs.length);
+    const centred = (xs: number[]) => {
+      const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+      return xs.map((x) => x - m);
+    };
+    const err = (k: 'estimate' | 'first' | 'perHull') => rows.map((r) => Math.log(r.battle / r[k]));
+    console.log(
+      `Error against battle prices on the ${rows.length} homebrew cards: the estimate ±${((Math.exp(rms(err('estimate'))) - 1) * 100).toFixed(0)}%, ` +
+        `the first model ±${((Math.exp(rms(centred(err('first')))) - 1) * 100).toFixed(0)}% and points per hull point ±${((Math.exp(rms(centred(err('perHull')))) - 1) * 100).toFixed(0)}% (each with its best scale).`,
+    );
+    console.log(
+      `Leave-one-out error on the bundled field, against its battle prices: the estimate ${pc(f.spreadLog)}, the first model ${pc(firstLoo)}, points per hull point ${pc(perHullLoo)}.`,
+    );
   })();
