@@ -49,6 +49,8 @@ export function pointsEstimateMarkdown(card: UnitCard, ws: Workspace): string {
         `What it takes: ${e.durability!.toFixed(1)} Fire actions of theirs to destroy it.`,
     );
   }
+  if (e.estimate !== undefined && !e.measured)
+    lines.push('It predicts the card’s battle price against the reference field: **Price by battle** (the lens above) measures it.');
   lines.push(`Not priced: ${e.unpriced.join(', ')}.`);
   const self = e.measured
     ? ' (this card is one of them: its estimate is its battle price, measured by fleets of its copies against fleets of the field)'
