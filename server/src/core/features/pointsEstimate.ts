@@ -29,6 +29,12 @@ export function estimateWords(field: ReferenceField): string {
     : "Estimate: firepower and durability weighed by reach, movement, small craft, squadrons, CR and launch capacity (the weights fitted to the bundled field's battle prices), scaled to this field's points";
 }
 
+/** What the note's figure is: a measured battle price, a predicted one, or (a workspace field not priced) a cost like its cards'. */
+function noteSource(e: PointsEstimate, field: ReferenceField): string {
+  if (e.measured) return 'its battle price against the reference field is';
+  return field.battle?.fittedTo === 'battle prices' ? 'battles against the reference field would put it at' : 'cards costed like it would put it at';
+}
+
 function spreadWords(field: ReferenceField): string {
   return Number.isFinite(field.spreadPct) ? `±${field.spreadPct.toFixed(0)}%` : 'unknown';
 }
@@ -50,7 +56,11 @@ export function pointsEstimateMarkdown(card: UnitCard, ws: Workspace): string {
     );
   }
   if (e.estimate !== undefined && !e.measured)
-    lines.push('It predicts the card’s battle price against the reference field: **Price by battle** (the lens above) measures it.');
+    lines.push(
+      field.battle?.fittedTo === 'battle prices'
+        ? 'It predicts the card’s battle price against the reference field: **Price by battle** (the lens above) measures it.'
+        : 'Its weights are fitted to battle prices and its scale to this field’s printed points: **Price by battle** (the lens above) measures the card’s battle price.',
+    );
   lines.push(`Not priced: ${e.unpriced.join(', ')}.`);
   const self = e.measured
     ? ' (this card is one of them: its estimate is its battle price, measured by fleets of its copies against fleets of the field)'
@@ -112,7 +122,7 @@ export function pointsEstimateProblems(doc: FabledDocument, ws: Workspace, probl
         code: 'FS-POINTS-ESTIMATE',
         severity: CODES['FS-POINTS-ESTIMATE'].severity,
         message:
-          `${e.points} pts is ${verdict(e)}: ${e.measured ? 'its battle price against the reference field is' : 'battles against the reference field would put it at'} about ${round(e.estimate)} pts ` +
+          `${e.points} pts is ${verdict(e)}: ${noteSource(e, field)} about ${round(e.estimate)} pts ` +
           `(printed ${e.ratio.toFixed(2)} × the estimate, beyond ×/÷${POINTS_ESTIMATE.flagRatio} and ${POINTS_ESTIMATE.flagSpreads} × the estimate's typical error of ${spreadWords(field)}). ` +
           `Not priced: ${e.unpriced.join(', ')}. The cost is the designer's call.`,
         span: { start: span.start, end: span.end },
