@@ -19,6 +19,8 @@ const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 const bundles = [
   { ...node, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' },
   { ...node, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js' },
+  // balance --battles' worker threads (server/src/cli/price-pool.ts).
+  { ...node, entryPoints: ['server/src/cli/price-worker.ts'], outfile: 'dist/price-worker.js' },
   { ...node, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
   {
     ...common,

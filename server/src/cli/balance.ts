@@ -12,6 +12,7 @@ import { expandPaths, fileUri, readProblem } from './io';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
 import { escapeControls } from './terminal';
 import { estimateWords } from '../core/features/pointsEstimate';
+import { pricePool } from './price-pool';
 import { playInProcess, priceCard, pricedCardOf } from '../core/balance/battles';
 import type { BattlePrice, PlayBattles, PricedCard } from '../core/balance/battles';
 
@@ -137,6 +138,7 @@ export async function addBattlePrices(
   field: ReferenceField,
   rows: { row: BalanceRow; estimate: PointsEstimate }[],
   play: PlayBattles = playInProcess(),
+  concurrency = 1,
 ): Promise<Map<BalanceRow, BattlePrice>> {
   const pricing = {
     cards: field.members.map((m) => ({ name: m.name, faction: m.faction, class: m.class, points: m.points, profile: m.profile, bays: m.bays })),
@@ -146,14 +148,20 @@ export async function addBattlePrices(
     if (loaded.listed.has(ref.uri)) cards.set(`${ref.uri}\u0000${ref.card.span.start}`, pricedCardOf(ref.card, ref.faction));
   const out = new Map<BalanceRow, BattlePrice>();
   const refs = loaded.ws.allCards().filter((r) => loaded.listed.has(r.uri));
-  for (const { row, estimate } of rows) {
-    const ref = refs.find((r) => r.card.name.value?.trim() === row.name && r.faction === row.faction && (r.card.points.value ?? null) === row.points);
-    const card = ref ? cards.get(`${ref.uri}\u0000${ref.card.span.start}`) : undefined;
-    if (!card) continue;
-    const p = await priceCard(card, pricing, play, estimate.estimate !== undefined ? { guess: estimate.estimate } : {});
-    out.set(row, p);
-    row.battle = { price: round(p.price, 1), low: round(p.low, 1), high: round(p.high, 1), ratio: round(p.ratio, 3), trials: p.trials, fleets: p.fleets };
-  }
+  // Several cards at once, so that every thread of a pool has battles to play; each card's price is the same either way.
+  let next = 0;
+  const lane = async () => {
+    while (next < rows.length) {
+      const { row, estimate } = rows[next++]!;
+      const ref = refs.find((r) => r.card.name.value?.trim() === row.name && r.faction === row.faction && (r.card.points.value ?? null) === row.points);
+      const card = ref ? cards.get(`${ref.uri}\u0000${ref.card.span.start}`) : undefined;
+      if (!card) continue;
+      const p = await priceCard(card, pricing, play, estimate.estimate !== undefined ? { guess: estimate.estimate } : {});
+      out.set(row, p);
+      row.battle = { price: round(p.price, 1), low: round(p.low, 1), high: round(p.high, 1), ratio: round(p.ratio, 3), trials: p.trials, fleets: p.fleets };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
   return out;
 }
 
@@ -257,7 +265,16 @@ export const runBalance = command(BALANCE_COMMAND, async ({ values, positionals,
   }
   const { report, field, rows } = balanceReport({ ws, listed, texts }, io.cwd);
   if (rows.length === 0) return usage(`no unit cards in ${positionals.join(', ')}.`);
-  const battles = values.battles ? await addBattlePrices({ ws, listed, texts }, field, rows) : undefined;
+  let battles: Map<BalanceRow, BattlePrice> | undefined;
+  if (values.battles) {
+    // On worker threads, one per core (in process when the worker bundle is not there).
+    const pool = pricePool();
+    try {
+      battles = await addBattlePrices({ ws, listed, texts }, field, rows, pool.play, pool.threads);
+    } finally {
+      await pool.close();
+    }
+  }
   io.stdout(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderText(field, rows, battles));
   return 0;
 });
