@@ -180,10 +180,15 @@ describe('the packaged extension in VS Code (code-server)', function () {
       lenses.some((x) => /≈ \d+ pts/.test(x)),
       lenses.join(' | '),
     );
+    assert.ok(
+      lenses.some((x) => x.includes('Price by battle')),
+      lenses.join(' | '),
+    );
     const at = positionOf(text, /name: Lumen Cruiser\n\s+class: Cruiser\n\s+(points): 190/);
     await wb.goTo(at.line, at.column + 1);
     const hover = await wb.hoverAtCursor((t) => /Points estimate: ≈ \d+ pts/.test(squash(t)));
-    assert.match(squash(hover), /Not priced: movement/);
+    assert.match(squash(hover), /Not priced: LD/);
+    assert.match(squash(hover), /its battle price, measured/);
     await wb.screenshot(join(OUT, 'points-estimate.png'));
     await wb.page.keyboard.press('Escape');
   });

@@ -129,9 +129,8 @@ export function balanceReport(
 }
 
 /**
- * Adds each row's battle price (BATTLE.md "Points from battles"), against the report's field, each
- * card's search starting from its estimate. `play` runs the battles (in process; a worker pool plugs
- * in here).
+ * Adds each row's battle price (BATTLE.md "Points from battles"), against the report's field. `play`
+ * runs the battles (in process, or on the worker threads of ./price-pool.ts).
  */
 export async function addBattlePrices(
   loaded: Loaded,
@@ -152,11 +151,12 @@ export async function addBattlePrices(
   let next = 0;
   const lane = async () => {
     while (next < rows.length) {
-      const { row, estimate } = rows[next++]!;
+      const { row } = rows[next++]!;
       const ref = refs.find((r) => r.card.name.value?.trim() === row.name && r.faction === row.faction && (r.card.points.value ?? null) === row.points);
       const card = ref ? cards.get(`${ref.uri}\u0000${ref.card.span.start}`) : undefined;
       if (!card) continue;
-      const p = await priceCard(card, pricing, play, estimate.estimate !== undefined ? { guess: estimate.estimate } : {});
+      // The search starts from the printed points, as the generated prices' and the editor's do: the same card, the same price.
+      const p = await priceCard(card, pricing, play);
       out.set(row, p);
       row.battle = { price: round(p.price, 1), low: round(p.low, 1), high: round(p.high, 1), ratio: round(p.ratio, 3), trials: p.trials, fleets: p.fleets };
     }

@@ -170,6 +170,13 @@ function unit(c: PricedCard, points: number, copy: number, host?: number): Battl
   return { name: c.name, copy, points, profile: c.profile, ...(host !== undefined ? { host } : {}) };
 }
 
+/** Faction, then name: ties are broken the same way whatever order the field's cards come in. */
+function byName(a: PricedCard, b: PricedCard): number {
+  const x = `${a.faction}\u0000${a.name}`;
+  const y = `${b.faction}\u0000${b.name}`;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /** The field's factions, most cards first (then by name), at most `max`. */
 function factionsOf(field: PricingField, max: number): string[] {
   const count = new Map<string, number>();
@@ -195,7 +202,7 @@ export function referenceFleets(field: PricingField, size: number): ReferenceFle
   for (const [faction, k] of plans) {
     const cards = field.cards
       .filter((c) => c.faction === faction && c.points > 0)
-      .sort((a, b) => CLASS_NAMES.indexOf(a.class) - CLASS_NAMES.indexOf(b.class) || a.points - b.points);
+      .sort((a, b) => CLASS_NAMES.indexOf(a.class) - CLASS_NAMES.indexOf(b.class) || a.points - b.points || byName(a, b));
     if (!cards.length) continue;
     // The first fleet's passes run small to big; the second's start at the middle class and wrap.
     const from = k % 2 === 0 ? 0 : Math.floor(cards.length / 2);
@@ -237,7 +244,7 @@ export function packageOf(card: PricedCard, field: PricingField): Package {
   const carried: PricedCard[] = [];
   const bays = card.bays ?? { tierFighters: 0, reserves: 0 };
   const byPoints = (cls: UnitClass) =>
-    field.cards.filter((c) => c.class === cls && !c.bays?.reserves && !c.bays?.tierFighters).sort((a, b) => a.points - b.points);
+    field.cards.filter((c) => c.class === cls && !c.bays?.reserves && !c.bays?.tierFighters).sort((a, b) => a.points - b.points || byName(a, b));
   const fighters = byPoints('Fighter');
   const bombers = byPoints('Bomber');
   for (let i = 0; i < bays.tierFighters && fighters.length; i++) carried.push(fighters[i % fighters.length]!);

@@ -67,8 +67,8 @@ export async function priceByBattle(
   if (!priced) return { error: `${card.name.value ?? 'This card'} cannot be simulated: it needs a class, BS, HP and readable weapons.` };
   const field = workspaceField(ws);
   const estimate = estimateInWorkspace(card, faction, ws).estimate;
+  // From the printed points, as `balance --battles` and the generated prices search: the same card, the same price.
   const p = await priceCard(priced, pricingFieldOf(field), play, {
-    ...(estimate !== undefined ? { guess: estimate } : {}),
     progress: (played, now) => sofar?.(resultOf(card, now, estimate, field, false, played)),
   });
   const battles = p.against.reduce((t, a) => t + a.tried.length, 0);
