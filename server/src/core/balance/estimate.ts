@@ -314,6 +314,7 @@ const fitMemo = new Map<string, Omit<ReferenceField, 'id' | 'source' | 'descript
 /** Forgets every fit, figure and volley (the benchmark's cold start; tests). */
 export function clearEstimateMemo(): void {
   fitMemo.clear();
+  workspacePrices.clear();
   bundledShape = undefined;
   clearVolleyMemo();
 }
@@ -847,6 +848,38 @@ export function pricedMember(m: FieldMember): PricedCard {
   };
 }
 
+/**
+ * Battle prices of a workspace field's members, measured against that field (by the language
+ * server, in the background): field (its members' keys) -> member key -> price. Kept for a few fields.
+ */
+const workspacePrices = new Map<string, Map<string, number>>();
+let pricesVersionNow = 0;
+
+function fitKeyOf(members: readonly FieldMember[]): string {
+  return members.map((m) => m.key).join('\u0001');
+}
+
+/** Bumped when a field's battle prices arrive: a field built before is stale. */
+export function pricesVersion(): number {
+  return pricesVersionNow;
+}
+
+/** Whether the field's estimate would be fitted to battle prices once its members are priced (a workspace field not priced yet). */
+export function fieldNeedsPrices(field: ReferenceField): boolean {
+  return (
+    field.source === 'workspace' && field.battle?.fittedTo !== 'battle prices' && field.members.length > 0 && !workspacePrices.has(fitKeyOf(field.members))
+  );
+}
+
+/** The battle prices of a field's members (by member key), measured against it: its estimate is fitted to them from now on. */
+export function setFieldPrices(field: ReferenceField, prices: ReadonlyMap<string, number>): void {
+  const key = fitKeyOf(field.members);
+  if (workspacePrices.size >= 8) workspacePrices.delete(workspacePrices.keys().next().value!);
+  workspacePrices.set(key, new Map(prices));
+  fitMemo.delete(key);
+  pricesVersionNow++;
+}
+
 /** A member's measured battle price (the generated data), when it was priced as it is now. */
 export function measuredPrice(m: FieldMember): number | undefined {
   const hit = BATTLE_PRICES.get(m.id);
@@ -893,8 +926,12 @@ function fieldModel(field: ReferenceField): FieldModel | undefined {
   // Fitted to battle prices where they were measured against this field: the bundled cards, wherever they are read from
   // (each as it was priced, and all of them); any other field keeps the bundled fit's shape, scaled to its points.
   const all = field.members.map((m) => measuredPrice(m));
-  const fromBattles = all.length === BATTLE_PRICES.size && all.every((x) => x !== undefined);
-  const measured = fromBattles ? all : field.members.map(() => undefined);
+  const known = workspacePrices.get(fitKeyOf(field.members));
+  const bundledAll = all.length === BATTLE_PRICES.size && all.every((x) => x !== undefined);
+  // Or priced in the background against this very field (the language server's FieldPricing).
+  const ownPrices = !bundledAll && known ? field.members.map((m) => known.get(m.key)) : undefined;
+  const fromBattles = bundledAll || (!!ownPrices && ownPrices.filter((x) => x !== undefined).length >= 3);
+  const measured = bundledAll ? all : fromBattles ? ownPrices! : field.members.map(() => undefined);
   const price = (i: number) => (fromBattles ? measured[i] : field.members[i]!.points);
   const rows: { i: number; x: BattleFeatures; y: number }[] = [];
   xs.forEach((x, i) => {

@@ -9,6 +9,7 @@ import type { Workspace } from '../workspace';
 import { CODES } from '../model/codes';
 import { POINTS_ESTIMATE } from '../rules/data';
 import { estimateInWorkspace, workspaceField } from '../balance/index';
+import { measuredPrice } from '../balance/estimate';
 import type { PointsEstimate, ReferenceField } from '../balance/index';
 import { cardsOf, md, RESULT_CAP } from './shared';
 import type { CardEstimate } from '../api';
@@ -24,9 +25,11 @@ export function verdict(e: PointsEstimate): string | undefined {
 /** The estimate's formula in words: the hover's Advanced part and `balance` say the same. */
 export function estimateWords(field: ReferenceField): string {
   if (!field.battle) return `Estimate = ${Number.isFinite(field.k) ? field.k.toFixed(2) : '?'} x sqrt(firepower x durability)`;
-  return field.battle.fittedTo === 'battle prices'
-    ? "Estimate: firepower and durability weighed by reach, movement, small craft, squadrons, CR and launch capacity, fitted to the bundled field's battle prices"
-    : "Estimate: firepower and durability weighed by reach, movement, small craft, squadrons, CR and launch capacity (the weights fitted to the bundled field's battle prices), scaled to this field's points";
+  const weighed = 'Estimate: firepower and durability weighed by reach, movement, small craft, squadrons, CR and launch capacity';
+  if (field.battle.fittedTo === 'printed points') return `${weighed} (the weights fitted to the bundled field's battle prices), scaled to this field's points`;
+  return field.battle.measured.every((x, i) => x === undefined || x === measuredPrice(field.members[i]!))
+    ? `${weighed}, fitted to the bundled field's battle prices`
+    : `${weighed}, fitted to this field's battle prices (priced in the background)`;
 }
 
 /** What the note's figure is: a measured battle price, a predicted one, or (a workspace field not priced) a cost like its cards'. */
