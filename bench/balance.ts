@@ -12,6 +12,8 @@ import { bundledCards, clearEstimateMemo, estimateCard, fieldFor, volleyStats } 
 import type { CardLike } from '../server/src/core/balance/index';
 import { profileFromCard } from '../server/src/core/sim/profile';
 import { median, type Row } from './util';
+import { bundledBattleField } from '../server/src/core/balance/fitted';
+import { playInProcess, priceCards } from '../server/src/core/balance/battles';
 
 /** A small deterministic generator (mulberry32). */
 function rng(seed: number): () => number {
@@ -154,6 +156,19 @@ export async function benchBalance(): Promise<Row[]> {
     medianMs: own.ms,
     goal: '< 1000 ms',
     note: `cpu ${own.cpu.toFixed(0)} ms; leave-one-out spread of that field ${field.spreadPct.toFixed(1)}%`,
+  });
+
+  // Issue 31: balance --battles on the 20 bundled cards (in process, one thread), as the CLI runs it.
+  const battleField = bundledBattleField();
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const prices = await priceCards(battleField.cards, battleField, playInProcess());
+  const cpu = process.cpuUsage(c0);
+  rows.push({
+    name: `balance --battles: battle prices of the ${battleField.cards.length} bundled cards, one thread`,
+    medianMs: performance.now() - t0,
+    goal: '< 120000 ms on 2 cores',
+    note: `cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms; ${prices.reduce((t, p) => t + p.trials, 0).toLocaleString('en-US')} trials`,
   });
   return rows;
 }

@@ -11,7 +11,17 @@ import { NotificationType, ProgressType, RequestType } from 'vscode-languageserv
 import type { PartialResultParams, Position, Range, TextEdit, WorkDoneProgressParams } from 'vscode-languageserver-protocol';
 import type { BattleOptions, BattleResult } from '../server/src/core/sim/types';
 import type { EngagementOptions, SimulationResult } from './simulation';
-import type { BattleCommandArgs, CardEstimate, CardName, FleetEntrySummary, FleetSummary, Settings, SimulateCommandArgs } from '../server/src/core/api';
+import type {
+  BattleCommandArgs,
+  BattlePriceResult,
+  CardEstimate,
+  CardName,
+  FleetEntrySummary,
+  FleetSummary,
+  PriceCommandArgs,
+  Settings,
+  SimulateCommandArgs,
+} from '../server/src/core/api';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -91,6 +101,10 @@ export type { CardName, SimulateCommandArgs };
  */
 export const BATTLE_COMMAND = 'fabledStar.simulateBattle';
 export type { BattleCommandArgs };
+
+/** The client command a card's "Price by battle" code lens runs, with `[PriceCommandArgs]` (BATTLE.md "Points from battles"). */
+export const PRICE_COMMAND = 'fabledStar.priceByBattle';
+export type { PriceCommandArgs };
 
 // ---------------------------------------------------------------------------------------------
 // Requests and notifications
@@ -404,5 +418,32 @@ export const BattleRequest = request<BattleParams, BattleResult>('fabledStar/bat
 
 /** server -> client, as `$/progress` on the request's `partialResultToken`: the result so far. */
 export const BattlePartialResult = new ProgressType<BattleResult>();
+
+export interface PriceByBattleParams extends WorkDoneProgressParams, PartialResultParams {
+  card: CardSelector;
+}
+
+export type { BattlePriceResult };
+
+/** The price-by-battle answer: the price, and where the card's points are written (for "Set points to N"). */
+export interface PriceByBattleResult extends BattlePriceResult {
+  /** The card's file, its version when priced, and the range of its points value (absent: not written). */
+  uri?: string;
+  version?: number;
+  pointsRange?: Range;
+}
+
+/**
+ * client -> server: the battle price of a card (BATTLE.md "Points from battles"): fleets of its
+ * copies against reference fleets of the workspace's field at each game size, on the same dice.
+ * Runs in slices between turns of the event loop (the editor stays responsive); with a
+ * `partialResultToken` sends the price so far (`PriceByBattlePartial`) after each round of battles,
+ * so it is seen to converge; stops when cancelled (RequestCancelled). Fails with RequestFailed and a
+ * sentence when the card is unknown or cannot be simulated.
+ */
+export const PriceByBattleRequest = request<PriceByBattleParams, PriceByBattleResult>('fabledStar/priceByBattle');
+
+/** server -> client, as `$/progress` on the request's `partialResultToken`: the price so far. */
+export const PriceByBattlePartial = new ProgressType<BattlePriceResult>();
 
 export * from './simulation';

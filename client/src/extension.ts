@@ -11,6 +11,7 @@ import { BattlePanels, BATTLE_VIEW_TYPE } from './battlePanel';
 import { FleetStatus } from './fleetStatus';
 import * as fleet from './fleetView';
 import { RuleDocuments } from './ruleDocuments';
+import { priceByBattle } from './priceByBattle';
 
 let ctx: Ctx | undefined;
 
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('fabledStar.simulateBattle', commands.simulateBattle(c, battles)),
     vscode.commands.registerCommand('fabledStar.newFleet', commands.newFile(c, 'fleet')),
     vscode.commands.registerCommand('fabledStar.newUnitCards', commands.newFile(c, 'unit')),
+    vscode.commands.registerCommand('fabledStar.priceByBattle', priceByBattle(c)),
   );
   const fleetView = new fleet.FleetView(c);
   context.subscriptions.push(

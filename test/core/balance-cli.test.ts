@@ -87,7 +87,7 @@ describe('balance CLI', () => {
     assert.ok(Math.abs(dear.ratio - dear.points / dear.estimate) < 0.01);
     assert.ok(dear.ratio > 2 && cheap.ratio < 0.5 && fair.ratio > 0.7 && fair.ratio < 1.4);
     assert.ok(cheap.firepower > fair.firepower && cheap.durability > fair.durability);
-    assert.deepEqual(fair.unpriced, ['movement', 'LD', 'CR', 'tonnage', 'weapon range', 'orders']);
+    assert.deepEqual(fair.unpriced, ['LD', 'tonnage', 'orders']);
     assert.deepEqual([none.estimate, none.ratio, none.firepower], [null, null, 0]);
   });
 
@@ -149,7 +149,7 @@ describe('balance CLI', () => {
     const io = memoryIO(FILES);
     assert.equal(await runBalance(['/ws/lab/homebrew.unit.yaml'], io), 0, io.err);
     assert.match(io.out, /^Reference field: 20 cards at their class's standard points from the bundled example cards\./);
-    assert.match(io.out, /leave-one-out spread of the field ±\d+%/);
+    assert.match(io.out, /fitted to the bundled field's battle prices; leave-one-out error ±\d+%/);
     assert.match(io.out, /Gilded Destroyer +Destroyer +280 +\d+ +[\d.]+ .*far too dear +lab\/homebrew\.unit\.yaml:10/);
     assert.match(io.out, /Bargain Cruiser .*far too cheap/);
     assert.match(io.out, /No Guns: no estimate: it deals no damage/);

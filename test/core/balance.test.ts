@@ -28,7 +28,7 @@ import {
   estimateInWorkspace,
 } from '../../server/src/core/balance/index';
 import type { CardLike, PointsEstimate, ReferenceField } from '../../server/src/core/balance/index';
-import { looSpreadPct } from '../../server/src/core/balance/estimate';
+import { fitMatrix, looSpreadPct } from '../../server/src/core/balance/estimate';
 
 /** A card as the tools read it, from a plain description. */
 interface Spec {
@@ -66,6 +66,14 @@ function cardOf(s: Spec, name = 'Lab Card', faction = 'Lab'): UnitCard {
 }
 
 const bundledField = () => fieldFor([]);
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** The first model's leave-one-out estimates of the field's cards: k x sqrt(F x H), k fitted to printed points without the card. */
+function fitMatrixLoo(field: ReferenceField): number[] {
+  const m = field.members.map((a) => field.members.map((d) => computeShare(a.profile, d.profile).sequential));
+  return fitMatrix(field.members, m).loo.map((r) => r.predicted!);
+}
 
 function estimate(s: Spec, field = bundledField()): PointsEstimate {
   return estimateCard(cardOf(s), 'Lab', field);
@@ -149,42 +157,53 @@ describe('points estimate', () => {
       }
   });
 
-  it('fits the bundled field and prints its leave-one-out error', () => {
+  it('fits the bundled field to its battle prices and prints its leave-one-out error', () => {
     const field = bundledField();
     assert.equal(field.source, 'examples');
     assert.equal(field.members.length, 20);
     assert.equal(field.fitted, 20);
     assert.ok(field.k > 0);
+    assert.equal(field.battle?.fittedTo, 'battle prices');
     const oneVolley = looSpreadPct(field.members, 'one-volley', false);
-    const exponent = looSpreadPct(field.members, 'sequential', true);
+    // The first model (k x sqrt(F x H) fitted to printed points), each card left out, against the battle prices.
+    const first = fitMatrixLoo(field);
+    const firstVsBattle = Math.sqrt(mean(field.loo.map((r, i) => Math.log(r.price! / first[i]!) ** 2)));
     const rows = field.loo.map(
-      (r) =>
-        `    ${r.class.padEnd(13)} ${r.name.padEnd(24)} ${String(r.points).padStart(4)}  ${r.predicted!.toFixed(0).padStart(4)}  ${r.errorPct!.toFixed(0).padStart(4)}%`,
+      (r, i) =>
+        `    ${r.class.padEnd(13)} ${r.name.padEnd(24)} ${String(r.points).padStart(4)}  ${r.price!.toFixed(0).padStart(5)}  ${r.predicted!.toFixed(0).padStart(4)}  ${r.errorPct!.toFixed(0).padStart(4)}%  ${first[i]!.toFixed(0).padStart(5)}`,
     );
     console.log(
       [
-        `    Reference field: ${field.description}; k = ${field.k.toFixed(3)}`,
-        `    Leave-one-out spread: ${field.spreadPct.toFixed(1)}% (the BATTLE.md one-volley figures: ${oneVolley.toFixed(1)}%; with a fitted exponent: ${exponent.toFixed(1)}%)`,
-        '    class         card                     points  LOO estimate  error',
+        `    Reference field: ${field.description}`,
+        `    Leave-one-out error against battle prices: ${field.spreadPct.toFixed(1)}% (the first model, k x sqrt(F x H) fitted to printed points: ${((Math.exp(firstVsBattle) - 1) * 100).toFixed(1)}%; one volley at full shields against printed points: ${oneVolley.toFixed(1)}%)`,
+        '    class         card                     points  battle  LOO estimate  error  first',
         ...rows,
       ].join('\n'),
     );
     assert.equal(field.loo.length, 20);
-    // The spread is what the rows say it is: the root mean square of their log errors.
-    const rms = Math.sqrt(field.loo.reduce((s, r) => s + Math.log(r.points / r.predicted!) ** 2, 0) / field.loo.length);
+    // The spread is what the rows say it is: the root mean square of their log errors against the battle prices.
+    const rms = Math.sqrt(field.loo.reduce((t, r) => t + Math.log(r.price! / r.predicted!) ** 2, 0) / field.loo.length);
     assert.ok(Math.abs(rms - field.spreadLog) < 1e-12);
-    assert.ok(field.spreadPct < 35, `spread ${field.spreadPct}`);
-    assert.ok(field.spreadPct < oneVolley, 'shields that carry over fit better than one volley at full shields');
+    assert.ok(field.spreadPct < 20, `spread ${field.spreadPct}`);
+    assert.ok(field.spreadLog < firstVsBattle, 'the battle model predicts battle prices better than the first model');
   });
 
-  it('a field card is estimated without itself: its leave-one-out prediction', () => {
+  it('a field card is estimated by its measured battle price; its leave-one-out row without it', () => {
     const field = bundledField();
     for (const [i, c] of bundledCards().entries()) {
       const e = estimateCard(c.card, c.faction, field);
-      assert.ok(e.inField);
+      assert.ok(e.inField && e.measured, `${i} ${e.name}`);
       const row = field.loo.find((r) => r.name === e.name)!;
-      assert.ok(Math.abs(e.estimate! - row.predicted!) < 1e-9, `${i} ${e.name}`);
+      assert.ok(Math.abs(e.estimate! - row.price!) < 1e-9, `${i} ${e.name}`);
+      assert.notEqual(row.predicted, row.price);
     }
+    // A copy that differs in a figure the battle reads (here: a weapon's range) is not the card that was priced.
+    const changed = parseDocument(
+      'file:///x/copy.unit.yaml',
+      'faction: Myr-Valari\nunits:\n  - name: Lumen Destroyer\n    class: Destroyer\n    points: 145\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n    weapons:\n      - Lumen Lance — Energy, 24", 2, 3\n      - Pulse Laser — Ion, 9", 2, 4\n',
+    ) as UnitDocument;
+    const e = estimateCard(changed.units[0]!, 'Myr-Valari', field);
+    assert.ok(!e.measured, 'a changed card is predicted, not given the old measurement');
   });
 
   it('uses the workspace when it has ten standard-cost cards, the bundled examples otherwise', () => {
@@ -315,9 +334,13 @@ describe('points estimate', () => {
 
   it('lists what it does not price', () => {
     const e = estimateCard(bundledCards()[4]!.card, bundledCards()[4]!.faction, bundledField());
-    assert.deepEqual(e.unpriced, ['movement', 'LD', 'CR', 'tonnage', 'weapon range', 'orders', 'abilities']);
+    // Movement, weapon range, CR and launch bays are priced now (the battle model): the Carrier's Launch Bays are not "abilities" left out.
+    assert.equal(bundledCards()[4]!.card.name.value, 'Brood Carrier');
+    assert.deepEqual(e.unpriced, ['LD', 'tonnage', 'orders']);
+    const lumen = bundledCards().find((c) => c.card.name.value === 'Lumen Destroyer')!;
+    assert.deepEqual(estimateCard(lumen.card, lumen.faction, bundledField()).unpriced, ['LD', 'tonnage', 'orders', 'abilities'], 'Hit & Run is not priced');
     const bare = estimate({ class: 'Destroyer', points: 145, bs: 5, hp: 5, weapons: [{ type: 'Auto', range: 9, damage: 1, attacks: 3 }] });
-    assert.ok(bare.unpriced.includes('movement') && !bare.unpriced.includes('orders'));
+    assert.ok(!bare.unpriced.includes('movement') && !bare.unpriced.includes('orders') && !bare.unpriced.includes('CR'));
   });
 
   it('never throws on odd cards: a result with a reason', () => {

@@ -77,8 +77,9 @@ describe('core features', () => {
         has: [
           /Points estimate: ≈ \d+ pts\*\*; printed points are \d\.\d\d × the estimate/,
           /What it deals: [\d.]+ pts .* What it takes: [\d.]+ Fire actions/,
-          /Not priced: movement, .*orders/,
-          /leave-one-out error is ±\d+%/,
+          /Not priced: LD, .*orders/,
+          /its battle price, measured by fleets of its copies/,
+          /fitted to the bundled field's battle prices; its leave-one-out error is ±\d+%/,
         ],
       },
       { name: 'a weapon type', uri: UNITS, before: 'type: Ener', has: ['**Energy** weapon', 'Critical Hit', '§12 Weapons'] },

@@ -14,7 +14,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame } from 'playwright-core';
 import { RANGE_BANDS, WEAPON_TYPE_SECTION } from '../../server/src/core/rules/data';
@@ -181,12 +181,69 @@ describe('the packaged extension in VS Code (code-server)', function () {
       lenses.some((x) => /≈ \d+ pts/.test(x)),
       lenses.join(' | '),
     );
+    assert.ok(
+      lenses.some((x) => x.includes('Price by battle')),
+      lenses.join(' | '),
+    );
     const at = positionOf(text, /name: Lumen Cruiser\n\s+class: Cruiser\n\s+(points): 190/);
     await wb.goTo(at.line, at.column + 1);
     const hover = await wb.hoverAtCursor((t) => /Points estimate: ≈ \d+ pts/.test(squash(t)));
-    assert.match(squash(hover), /Not priced: movement/);
+    assert.match(squash(hover), /Not priced: LD/);
+    assert.match(squash(hover), /its battle price, measured/);
     await wb.screenshot(join(OUT, 'points-estimate.png'));
     await wb.page.keyboard.press('Escape');
+  });
+
+  it('prices a homebrew card by battle from its lens, shows the price converging, and sets its points on request', async () => {
+    // A designer's walk (issue 31): a new card, its "Price by battle" lens, the notification, "Set points to N".
+    mkdirSync(join(sandbox.folder, 'lab'), { recursive: true });
+    const file = 'lab/priced.unit.yaml';
+    writeFileSync(
+      join(sandbox.folder, file),
+      [
+        'faction: Lab',
+        'units:',
+        '  - name: Lab Frigate',
+        '    class: Frigate',
+        '    points: 70',
+        '    stats: "9/3 5+ 7+ 3 7+ 3 6/2 8/2 2"',
+        '    weapons:',
+        '      - Lance — Energy, 12", 2, 2',
+        '      - Battery — Auto, 9", 1, 3',
+        '',
+      ].join('\n'),
+    );
+    await wb.closePanel();
+    await wb.openFile(file);
+    const lens = wb.page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Price by battle' }).first();
+    await poll('the Price by battle lens', async () => (await lens.count()) > 0);
+    await lens.click();
+    const toast = wb.page.locator('.notification-toast', { hasText: 'Lab Frigate: battle price' });
+    const text = await poll(
+      'the price in a notification',
+      async () => {
+        const t = (await toast.allInnerTexts())
+          .map(squash)
+          .find((x) => /battle price ≈ \d+ pts, 95% \d+–\d+\. Printed 70 pts/.test(x) && x.includes('Set points to'));
+        return t;
+      },
+      180_000,
+    );
+    const n = /Set points to (\d+)/.exec(text)![1]!;
+    await wb.screenshot(join(OUT, 'price-by-battle.png'));
+    await toast
+      .locator('a.monaco-button, .monaco-button', { hasText: `Set points to ${n}` })
+      .first()
+      .click();
+    await poll('the points set to the battle price', async () => {
+      const lines = await wb.page.locator('.view-lines').innerText();
+      return squash(lines).includes(`points: ${n}`) ? true : undefined;
+    });
+    assert.ok(Number(n) > 70, `a 70-point Frigate like the bundled 110-point one is worth more: ${n}`);
+    // Leave the workspace as the other tests expect it: the edit reverted, the editor closed, the file gone.
+    await wb.runCommand('File: Revert File');
+    await wb.runCommand('View: Close Editor');
+    unlinkSync(join(sandbox.folder, file));
   });
 
   describe('the fleet points status bar item', () => {

@@ -362,7 +362,7 @@ describe('language server over stdio (push diagnostics)', function () {
       lens.map((l) => l.command!.title).join(', '),
     );
     const h = await c.request<Hover>('textDocument/hover', { textDocument: { uri }, position: c.pos(uri, 'points: 1', 9) });
-    assert.match(md(h), /Points estimate: ≈ \d+ pts[\s\S]*Not priced: movement/);
+    assert.match(md(h), /Points estimate: ≈ \d+ pts[\s\S]*Not priced: LD/);
     const sim = await c.request<SimulateResult>('fabledStar/simulate', {
       attacker: { name: 'Bargain Cruiser' },
       defender: { name: 'Lumen Cruiser' },

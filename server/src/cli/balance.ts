@@ -11,8 +11,12 @@ import { POINTS_ESTIMATE } from '../core/rules/data';
 import { expandPaths, fileUri, readProblem } from './io';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
 import { escapeControls } from './terminal';
+import { estimateWords } from '../core/features/pointsEstimate';
+import { pricePool } from './price-pool';
+import { playInProcess, priceCard, pricedCardOf } from '../core/balance/battles';
+import type { BattlePrice, PlayBattles, PricedCard } from '../core/balance/battles';
 
-export const BALANCE_HELP = `Usage: fabled-star balance PATHS... [--cards PATH]... [--format text|json]
+export const BALANCE_HELP = `Usage: fabled-star balance PATHS... [--cards PATH]... [--battles] [--format text|json]
 
 Estimates what each unit card would cost if it were costed like the cards around it, and lists
 every card by how far its printed points are from that estimate.
@@ -20,12 +24,19 @@ every card by how far its printed points are from that estimate.
 The reference field is the cards that cost exactly their class's standard points among PATHS and
 --cards (the bundled example cards when there are fewer than ${POINTS_ESTIMATE.minField}). Firepower is the field's
 points a card removes per Fire action; durability the Fire actions of the field it takes to
-destroy it (shields carry over between Fire actions); estimate = k x sqrt(firepower x durability),
-k fitted on the field. The spread is the field's own leave-one-out error. Not priced: movement,
-LD, CR, tonnage, weapon range, orders, abilities.
+destroy it (shields carry over between Fire actions). The estimate weighs them with what battles
+show matters (each weapon's reach and the card's movement on the approach table, small craft,
+squadrons, CR, launch capacity and what it carries) and is fitted to the bundled field's battle
+prices. The spread is its leave-one-out error. Not priced: LD, tonnage, orders, abilities.
+
+--battles prices every card by battle too (BATTLE.md "Points from battles"): fleets of copies of it
+fight reference fleets built from the field at each game size, on the same dice, and the price at
+which it destroys as large a share of the enemy's points as it loses of its own is its battle
+price, with a 95% interval from the trials (about a second or two of CPU per card).
 
 Options:
   --cards PATH         more cards for the reference field (file or folder; may repeat); not listed
+  --battles            add each card's battle price and its 95% interval
   --format text|json   a table (default) or one JSON object on stdout
   -h, --help           show this help
 
@@ -44,6 +55,17 @@ export interface BalanceRow {
   firepower: number | null;
   durability: number | null;
   unpriced: string[];
+  /** With --battles: the battle price (FORMATS.md). */
+  battle?: BattleRow;
+}
+
+export interface BattleRow {
+  price: number | null;
+  low: number | null;
+  high: number | null;
+  ratio: number | null;
+  trials: number;
+  fleets: number;
 }
 
 export interface BalanceReport {
@@ -106,17 +128,54 @@ export function balanceReport(
   };
 }
 
+/**
+ * Adds each row's battle price (BATTLE.md "Points from battles"), against the report's field. `play`
+ * runs the battles (in process, or on the worker threads of ./price-pool.ts).
+ */
+export async function addBattlePrices(
+  loaded: Loaded,
+  field: ReferenceField,
+  rows: { row: BalanceRow; estimate: PointsEstimate }[],
+  play: PlayBattles = playInProcess(),
+  concurrency = 1,
+): Promise<Map<BalanceRow, BattlePrice>> {
+  const pricing = {
+    cards: field.members.map((m) => ({ name: m.name, faction: m.faction, class: m.class, points: m.points, profile: m.profile, bays: m.bays })),
+  };
+  const cards = new Map<string, PricedCard | undefined>();
+  for (const ref of loaded.ws.allCards())
+    if (loaded.listed.has(ref.uri)) cards.set(`${ref.uri}\u0000${ref.card.span.start}`, pricedCardOf(ref.card, ref.faction));
+  const out = new Map<BalanceRow, BattlePrice>();
+  const refs = loaded.ws.allCards().filter((r) => loaded.listed.has(r.uri));
+  // Several cards at once, so that every thread of a pool has battles to play; each card's price is the same either way.
+  let next = 0;
+  const lane = async () => {
+    while (next < rows.length) {
+      const { row } = rows[next++]!;
+      const ref = refs.find((r) => r.card.name.value?.trim() === row.name && r.faction === row.faction && (r.card.points.value ?? null) === row.points);
+      const card = ref ? cards.get(`${ref.uri}\u0000${ref.card.span.start}`) : undefined;
+      if (!card) continue;
+      // The search starts from the printed points, as the generated prices' and the editor's do: the same card, the same price.
+      const p = await priceCard(card, pricing, play);
+      out.set(row, p);
+      row.battle = { price: round(p.price, 1), low: round(p.low, 1), high: round(p.high, 1), ratio: round(p.ratio, 3), trials: p.trials, fleets: p.fleets };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
+  return out;
+}
+
 function pad(s: string, n: number, right = false): string {
   return right ? s.padStart(n) : s.padEnd(n);
 }
 
-function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: PointsEstimate }[]): string {
+function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: PointsEstimate }[], battles?: Map<BalanceRow, BattlePrice>): string {
   const out: string[] = [];
   const spread = Number.isFinite(field.spreadPct) ? `±${field.spreadPct.toFixed(0)}%` : 'unknown';
   out.push(`Reference field: ${escapeControls(field.description)}.`);
-  out.push(`Estimate = ${Number.isFinite(field.k) ? field.k.toFixed(2) : '?'} x sqrt(firepower x durability); leave-one-out spread of the field ${spread}.`);
+  out.push(`${estimateWords(field)}; leave-one-out error ${spread}.`);
   out.push('');
-  const head = ['card', 'class', 'points', 'estimate', 'ratio', 'firepower', 'durability', '', 'where'];
+  const head = ['card', 'class', 'points', 'estimate', 'ratio', 'firepower', 'durability', ...(battles ? ['battle', '95%', 'b.ratio'] : []), '', 'where'];
   const body = rows.map(({ row, estimate: e }) => [
     escapeControls(row.name),
     row.class ?? '?',
@@ -126,11 +185,18 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
     e.ratio === undefined ? '-' : e.ratio.toFixed(2),
     e.firepower === undefined ? '-' : e.firepower.toFixed(1),
     e.durability === undefined ? '-' : e.durability.toFixed(1),
+    ...(battles
+      ? [
+          row.battle?.price == null ? '-' : row.battle.price.toFixed(0),
+          row.battle?.low == null || row.battle.high == null ? '-' : `${row.battle.low.toFixed(0)}-${row.battle.high.toFixed(0)}`,
+          row.battle?.ratio == null ? '-' : row.battle.ratio.toFixed(2),
+        ]
+      : []),
     e.reason ? 'no estimate' : e.farOff ? (e.ratio! > 1 ? 'far too dear' : 'far too cheap') : e.inField ? 'in the field' : '',
     `${escapeControls(row.file)}:${row.line}`,
   ]);
   const widths = head.map((h, i) => Math.min(40, Math.max(h.length, ...body.map((r) => r[i]!.length))));
-  const right = [false, false, true, true, true, true, true, false, false];
+  const right = [false, false, true, true, true, true, true, ...(battles ? [true, true, true] : []), false, false];
   const line = (r: string[]) =>
     r
       .map((c, i) => pad(c, widths[i]!, right[i]))
@@ -139,15 +205,20 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
   out.push(line(head));
   for (const r of body) out.push(line(r));
   const notes = rows.filter((r) => r.estimate.reason);
-  if (notes.length) {
+  const unpricedByBattle = battles ? rows.filter((r) => battles.get(r.row)?.reason) : [];
+  if (notes.length || unpricedByBattle.length) {
     out.push('');
     for (const { row, estimate: e } of notes) out.push(escapeControls(`${row.file}:${row.line}: ${row.name}: no estimate: ${e.reason}`));
+    for (const { row } of unpricedByBattle) out.push(escapeControls(`${row.file}:${row.line}: ${row.name}: no battle price: ${battles!.get(row)!.reason}`));
   }
   out.push('');
   out.push(
     `Firepower: points of the field removed per Fire action. Durability: Fire actions of the field to destroy it. ` +
-      `Far off: points and estimate differ by more than ${POINTS_ESTIMATE.flagSpreads} x the spread. ` +
-      'Not priced: movement, LD, CR, tonnage, weapon range, orders, abilities.',
+      `Far off: points and estimate differ by more than ${POINTS_ESTIMATE.flagSpreads} x the spread and by more than x/${POINTS_ESTIMATE.flagRatio}. ` +
+      'Not priced: LD, tonnage, orders, abilities.' +
+      (battles
+        ? ' Battle: the break-even price from fleets of copies against reference fleets of the field at each game size (95% interval); b.ratio = points / battle price.'
+        : ''),
   );
   return out.join('\n') + '\n';
 }
@@ -155,7 +226,7 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
 const BALANCE_COMMAND = {
   name: 'balance',
   help: BALANCE_HELP,
-  options: { cards: CARDS_OPTION },
+  options: { cards: CARDS_OPTION, battles: { type: 'boolean' } },
   positionals: true,
   formats: ['text', 'json'],
 } as const satisfies CommandSpec;
@@ -195,6 +266,16 @@ export const runBalance = command(BALANCE_COMMAND, async ({ values, positionals,
   }
   const { report, field, rows } = balanceReport({ ws, listed, texts }, io.cwd);
   if (rows.length === 0) return usage(`no unit cards in ${positionals.join(', ')}.`);
-  io.stdout(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderText(field, rows));
+  let battles: Map<BalanceRow, BattlePrice> | undefined;
+  if (values.battles) {
+    // On worker threads, one per core (in process when the worker bundle is not there).
+    const pool = pricePool();
+    try {
+      battles = await addBattlePrices({ ws, listed, texts }, field, rows, pool.play, pool.threads);
+    } finally {
+      await pool.close();
+    }
+  }
+  io.stdout(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderText(field, rows, battles));
   return 0;
 });

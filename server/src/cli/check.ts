@@ -10,9 +10,10 @@ import type { Problem } from '../core/model/types';
 import { expandPaths, fileUri, type CliIO } from './io';
 import { count } from '../core/rules/words';
 import { escapeControls } from './terminal';
+import { pointsEstimateProblems } from '../core/features/pointsEstimate';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
 
-export const CHECK_HELP = `Usage: fabled-star check PATHS... [--cards DIR]... [--format text|json|sarif]
+export const CHECK_HELP = `Usage: fabled-star check PATHS... [--cards DIR]... [--no-estimate] [--format text|json|sarif]
 
 Checks Fabled Star unit cards (*.unit.yaml), Command Boards (*.faction.yaml) and fleet lists
 (*.fleet.yaml) against the rulebook. PATHS are files or folders (searched recursively).
@@ -20,6 +21,8 @@ Checks Fabled Star unit cards (*.unit.yaml), Command Boards (*.faction.yaml) and
 Options:
   --cards DIR      also read cards from DIR (file or folder; may repeat) to resolve fleet entries;
                    its files are not reported on
+  --no-estimate    leave out the FS-POINTS-ESTIMATE notes (a card's printed points far from the
+                   points estimate, as the editor shows them; on by default)
   --format FMT     text (default, like a compiler), json (one object on stdout) or sarif (2.1.0)
   -h, --help       show this help
 
@@ -43,7 +46,12 @@ export interface CheckReport {
 }
 
 /** Loads files into a workspace and checks the reported ones; shared by the CLI and the benchmark. */
-export function checkFiles(io: CliIO, files: string[], cardFiles: string[] = []): { report: CheckReport; unreadable: string[] } {
+export function checkFiles(
+  io: CliIO,
+  files: string[],
+  cardFiles: string[] = [],
+  opts: { estimateNotes?: boolean } = {},
+): { report: CheckReport; unreadable: string[] } {
   // A faction without a card here is the bundled example one, as in the editor (a pasted example fleet resolves).
   const ws = exampleFallback(new Workspace());
   const texts = new Map<string, { file: string; uri: string; text: string }>();
@@ -89,7 +97,10 @@ export function checkFiles(io: CliIO, files: string[], cardFiles: string[] = [])
     if (!doc) continue;
     const lines = TextDocument.create(uri, 'yaml', 0, text);
     const rel = relative(file);
-    for (const p of checkDocument(doc, ws)) {
+    const checked = checkDocument(doc, ws);
+    // The editor's notes too (the language server adds them the same way), unless turned off.
+    const notes = opts.estimateNotes !== false && doc.kind !== 'fleet' ? pointsEstimateProblems(doc, ws, checked) : [];
+    for (const p of [...checked, ...notes]) {
       diagnostics.push(toJson(rel, lines, p));
       if (p.severity === 'error') summary.errors++;
       else if (p.severity === 'warning') summary.warnings++;
@@ -117,7 +128,7 @@ function toJson(file: string, lines: TextDocument, p: Problem): JsonDiagnostic {
 const CHECK_COMMAND = {
   name: 'check',
   help: CHECK_HELP,
-  options: { cards: CARDS_OPTION },
+  options: { cards: CARDS_OPTION, 'no-estimate': { type: 'boolean' } },
   positionals: true,
   formats: ['text', 'json', 'sarif'],
 } as const satisfies CommandSpec;
@@ -137,6 +148,7 @@ export const runCheck = command(CHECK_COMMAND, ({ values, positionals, format, f
     io,
     ours,
     cards.files.filter((f) => kindOfUri(f)),
+    { estimateNotes: !values['no-estimate'] },
   );
   problems.push(...unreadable);
   for (const p of problems) io.stderr(`fabled-star check: ${escapeControls(p)}\n`);

@@ -63,6 +63,11 @@ export interface SimulateCommandArgs {
   defender?: CardName;
 }
 
+/** What a card's "Price by battle" lens runs: the card's battle price (the server finds it by name, its own file's first). */
+export interface PriceCommandArgs {
+  card: CardName & { uri: string };
+}
+
 /** What a fleet's "Battle vs ..." lens runs: the fleet battle with this fleet as side 1 (the editor asks for the opponent). */
 export interface BattleCommandArgs {
   fleet: { uri: string; name: string };
@@ -99,6 +104,32 @@ export interface FleetSummary {
  * A card's points estimate as the engagement view shows it beside the card's points (BATTLE.md
  * "The points estimate"): rounded figures and words, no model internals.
  */
+/** A card's battle price (BATTLE.md "Points from battles"), as `fabledStar/priceByBattle` answers it and reports it while it converges. */
+export interface BattlePriceResult {
+  name: string;
+  /** Printed points. */
+  points?: number;
+  /** The break-even price and its 95% interval (absent until a reference fleet is bracketed, or when none can be). */
+  price?: number;
+  low?: number;
+  high?: number;
+  /** Printed / battle price. */
+  ratio?: number;
+  /** The instant estimate, rounded. */
+  estimate?: number;
+  /** Trials played so far, battles played, reference fleets that gave a price of those tried. */
+  trials: number;
+  battles: number;
+  fleets: number;
+  tried: number;
+  /** False while it is converging. */
+  done: boolean;
+  /** The reference field in words. */
+  field: string;
+  /** Why there is no price. */
+  reason?: string;
+}
+
 export interface CardEstimate {
   /** Printed points. */
   points?: number;

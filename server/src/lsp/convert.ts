@@ -30,7 +30,7 @@ import type { DocSymbol, SymbolKindName } from '../core/features/symbols';
 import type { CodeActionData } from '../core/features/codeActions';
 import type { Hint } from '../core/features/inlayHints';
 import type { Lens } from '../core/features/codeLens';
-import { BATTLE_COMMAND, SIMULATE_COMMAND } from '../../../protocol';
+import { BATTLE_COMMAND, PRICE_COMMAND, SIMULATE_COMMAND } from '../../../protocol';
 
 /** Finds the text of a document the answer points into (open or on disk). */
 export type TextOf = (uri: string) => TextDocument | undefined;
@@ -251,6 +251,8 @@ export function codeLens(l: Lens, td: TextDocument): CodeLens {
     range: range(td, l.span),
     command: l.battle
       ? { title: l.title, command: BATTLE_COMMAND, arguments: [l.battle] }
-      : { title: l.title, command: l.simulate ? SIMULATE_COMMAND : '', ...(l.simulate ? { arguments: [l.simulate] } : {}) },
+      : l.price
+        ? { title: l.title, command: PRICE_COMMAND, arguments: [l.price] }
+        : { title: l.title, command: l.simulate ? SIMULATE_COMMAND : '', ...(l.simulate ? { arguments: [l.simulate] } : {}) },
   };
 }

@@ -61,6 +61,16 @@ export class Diagnostics {
     return true;
   }
 
+  /** The estimate changed with the workspace unchanged (its field's battle prices arrived): check again. */
+  estimateChanged(): void {
+    this.cache.clear();
+  }
+
+  /** Whether the points-estimate notes are on. */
+  get estimateNotesOn(): boolean {
+    return this.estimateNotes;
+  }
+
   /**
    * Whether the points estimate's reference field changed since the last call (a card at its
    * class's standard points was edited): every card's note may then change, not only this file's.

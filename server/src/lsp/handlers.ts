@@ -49,11 +49,17 @@ import { validateBattleOptions } from '../core/sim/fleet-battle';
 import type { BattleResult, SimulationResult } from '../core/sim/types';
 import { clip } from '../core/model/limits';
 import { SimulationQueue } from './pool';
+import { priceByBattle } from '../core/features/priceByBattle';
+import { playInSlices, PricingCancelled } from '../core/balance/battles';
 import { glossary, sectionMarkdown, sections } from '../core/rules/text';
 import {
   BattlePartialResult,
   BattleRequest,
   type BattleParams,
+  PriceByBattlePartial,
+  PriceByBattleRequest,
+  type PriceByBattleParams,
+  type PriceByBattleResult,
   CardAtRequest,
   ExampleFleetsRequest,
   FleetSummaryRequest,
@@ -534,6 +540,45 @@ export const HANDLERS: HandlerEntry[] = [
                 } else if (partial !== undefined) void c.sendProgress(BattlePartialResult, partial, m.partial);
               },
             );
+          } finally {
+            progress.done();
+          }
+        }),
+      ),
+  },
+
+  {
+    name: 'priceByBattle',
+    register: (c, b) =>
+      c.onRequest(
+        PriceByBattleRequest.type,
+        b.direct(async (ctx, params: PriceByBattleParams | undefined, token): Promise<PriceByBattleResult> => {
+          ctx.state.ensureAllOpen();
+          const ref = selectCard(ctx, params?.card);
+          const sel = params?.card;
+          if (!ref) throw new ResponseError(LSPErrorCodes.RequestFailed, `No card ${sel && 'name' in sel ? `"${sel.name}"` : 'at that position'}`);
+          const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
+          const partial = params?.partialResultToken;
+          progress.begin(`Pricing ${ref.card.name.value ?? 'the card'} by battle`, 0, undefined, true);
+          try {
+            const play = playInSlices({ turn: nextTurn, cancelled: () => token.isCancellationRequested });
+            const r = await priceByBattle(ref.card, ctx.state.ws, play, (sofar) => {
+              progress.report(sofar.price !== undefined ? `≈ ${Math.round(sofar.price)} pts so far` : `${sofar.battles} battles`);
+              if (partial !== undefined) void c.sendProgress(PriceByBattlePartial, partial, sofar);
+            });
+            if (!r.result) throw new ResponseError(LSPErrorCodes.RequestFailed, r.error ?? 'The card cannot be priced.');
+            const out: PriceByBattleResult = { ...r.result };
+            const td = ctx.state.textDoc(ref.uri);
+            const span = ref.card.points.span;
+            if (td && span.end > span.start && !isExampleUri(ref.uri)) {
+              out.uri = ref.uri;
+              out.version = td.version;
+              out.pointsRange = convert.range(td, span);
+            }
+            return out;
+          } catch (e) {
+            if (e instanceof PricingCancelled) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
+            throw e;
           } finally {
             progress.done();
           }

@@ -11,6 +11,7 @@ import { registerHandlers } from './handlers';
 import { DiagnosticsScheduler, systemClock, type Clock } from './scheduler';
 import { ServerState } from './state';
 import { warmUp } from './warmup';
+import { FieldPricing } from './fieldPricing';
 
 export function startServer(connection: Connection, clock: Clock = systemClock): void {
   const state = new ServerState(connection);
@@ -32,6 +33,16 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     clock,
   );
   const files = new Files(state, scheduler, diagnostics);
+  // The workspace's own reference field, priced by battle in the background (./fieldPricing).
+  const pricing = new FieldPricing(
+    state,
+    () => diagnostics.estimateNotesOn,
+    () => {
+      diagnostics.estimateChanged();
+      files.revalidateAll();
+      refreshViews();
+    },
+  );
   state.onModelsChange = (changes) => {
     if (!changes.length) return;
     const changed = new Set(changes.map((c) => c.uri));
@@ -50,6 +61,7 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
       namesAndFactions(before, names, factions);
       namesAndFactions(after, names, factions);
     }
+    if (cards) pricing.kick();
     const deps = new Set(dependentsOf(state.ws, names, factions, changed));
     // A new reference field for the points estimate moves every card's note, in every file.
     if (cards && diagnostics.fieldMoved()) for (const u of state.ws.uris()) if (!changed.has(u) && state.ws.kindOf(u) !== 'fleet') deps.add(u);

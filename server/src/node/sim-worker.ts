@@ -11,6 +11,7 @@ import { BattleSession } from '../core/sim/fleet-battle';
 import { simulationRun, type SimulationInput } from '../core/features/simulate';
 import type { ChunkOutcome } from '../core/sim/battle';
 import type { BattleResult, SimulationResult } from '../core/sim/types';
+import { playBattle, type PricingBattle, type PricingTotals } from '../core/balance/battles';
 
 /** A battle or an engagement run whole in one thread, reporting on `port`. */
 export interface SessionTask {
@@ -22,7 +23,13 @@ export interface SessionTask {
   port?: MessagePort;
 }
 
-export type SimTask = ChunkTask | SessionTask;
+/** One battle of `balance --battles` (core/balance/battles.ts), played whole. */
+export interface PriceTask {
+  kind: 'price';
+  battle: PricingBattle;
+}
+
+export type SimTask = ChunkTask | SessionTask | PriceTask;
 
 /** What a session task posts on its port while it runs. */
 export type SimMessage = { progress: { trials: number; requested: number } } | { partial: BattleResult };
@@ -87,7 +94,8 @@ function runSession(task: SessionTask): BattleResult | SimulationResult {
   return run.result();
 }
 
-export default function simTask(task: SimTask): ChunkOutcome | BattleResult | SimulationResult {
+export default function simTask(task: SimTask): ChunkOutcome | BattleResult | SimulationResult | PricingTotals {
+  if (task.kind === 'price') return playBattle(task.battle);
   try {
     return task.kind === 'chunk' ? runChunkTask(task, sessions) : runSession(task);
   } finally {

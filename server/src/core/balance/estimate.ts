@@ -19,7 +19,13 @@
  *
  * Pure and total: odd cards (no weapons, no HP, absurd numbers) get a result with a reason.
  */
-import { CLASSES, CLASS_NAMES, POINTS_ESTIMATE } from '../rules/data';
+import { BATTLE_TABLE, CLASSES, CLASS_NAMES, LAUNCH_BAY, POINTS_ESTIMATE } from '../rules/data';
+import { bayCapacity } from '../model/derived';
+import type { BayCapacity } from '../model/derived';
+import battlePrices from './battle-prices.json';
+import { cardFingerprint } from './battles';
+import type { PricedCard } from './battles';
+import { pSuccess } from '../sim/dice';
 import type { UnitClass } from '../rules/data';
 import type { UnitCard } from '../model/types';
 import { getMemo, memo, setMemo } from '../model/memo';
@@ -48,6 +54,8 @@ export interface FieldMember {
   id: string;
   /** Faction then name, as one string: the order of the field's even pick. */
   sortKey: string;
+  /** Launch capacity (Launch Bay Tier N, a Carrier's reserves). */
+  bays: BayCapacity;
 }
 
 export interface LooRow {
@@ -59,6 +67,8 @@ export interface LooRow {
   predicted?: number;
   /** (points - predicted) / predicted, in percent. */
   errorPct?: number;
+  /** Its battle price, where the estimate is fitted to battle prices (the bundled field's generated data). */
+  price?: number;
 }
 
 export type FieldSource = 'workspace' | 'examples';
@@ -86,6 +96,11 @@ export interface ReferenceField {
   own: { firepower: number; durability: number; k: number; exponent: number }[];
   /** Member key -> index. */
   index: Map<string, number>;
+  /**
+   * The estimate fitted to battle prices (undefined: no member deals and takes damage): the model,
+   * each member's leave-one-out model, and what it was fitted to.
+   */
+  battle?: FieldModel;
   /** A card's figures against this field, by its attacker and defender keys (shared by every card alike). */
   memo: { dealt: Map<string, { sum: number; exact: boolean }>; taken: Map<string, { sum: number; exact: boolean }> };
 }
@@ -109,8 +124,13 @@ export interface PointsEstimate {
   reason?: string;
   /** False when an absurd card's volleys had to be sampled. */
   exact: boolean;
-  /** The card is in the reference field: its estimate is its leave-one-out prediction. */
+  /**
+   * The card is in the reference field: its estimate is its measured battle price when the field's
+   * prices are known for it (`measured`), else its leave-one-out prediction.
+   */
   inField: boolean;
+  /** The estimate is the card's battle price, measured (scripts/build-battle-prices.ts), not predicted. */
+  measured?: boolean;
   /** Printed points and estimate differ by more than twice the field's spread. */
   farOff: boolean;
 }
@@ -124,18 +144,25 @@ function cardName(card: UnitCard): string {
 
 /** What the estimate leaves out, for this card. */
 export function unpricedOf(card: UnitCard): string[] {
-  const out = ['movement'];
+  const out: string[] = [];
   const stats = card.stats?.entries ?? {};
   const has = (s: 'LD' | 'CR' | 'T') => {
     const v = stats[s]?.value;
     return !!v && v.kind !== 'none';
   };
   if (has('LD')) out.push('LD');
-  if (has('CR')) out.push('CR');
   if (has('T')) out.push('tonnage');
-  if ((card.weapons?.items.length ?? 0) > 0) out.push('weapon range');
   if ((card.orders?.items.length ?? 0) > 0) out.push('orders');
-  const abilities = (card.abilities?.items ?? []).filter((a) => !MODELLED_RULES.has((a.name.value ?? '').trim().toLowerCase()));
+  const abilities = (card.abilities?.items ?? []).filter((a) => {
+    const name = (a.name.value ?? '').trim();
+    // Launch bays and boarding are priced (launch capacity and CR).
+    return (
+      !MODELLED_RULES.has(name.toLowerCase()) &&
+      !LAUNCH_BAY.tierPattern.test(name) &&
+      name.toLowerCase() !== LAUNCH_BAY.reservesAbility.toLowerCase() &&
+      name.toLowerCase() !== 'boarding (cr)'
+    );
+  });
   if (abilities.length > 0) out.push('abilities');
   return out;
 }
@@ -164,8 +191,16 @@ function profileOf(card: UnitCard): Read {
   return p;
 }
 
-function memberKey(faction: string, name: string, off: string, def: string, points: number): string {
-  return `${faction.trim().toLowerCase()}\u0000${name.trim().toLowerCase()}\u0000${off}\u0000${def}\u0000${points}`;
+/**
+ * What the battle model reads beyond the volley keys: movement, each weapon's range, CR, tonnage
+ * and launch bays (a card that differs in one of them is not the field's card).
+ */
+function battleKey(p: UnitProfile, bays: BayCapacity): string {
+  return `${(p.move ?? []).join('/')}|${p.weapons.map((w) => w.range).join(',')}|${p.cr ? `${p.cr.target}/${p.cr.dice}` : '-'}|${p.tonnage ?? '-'}|${bays.tierFighters}/${bays.reserves}`;
+}
+
+function memberKey(faction: string, name: string, off: string, def: string, points: number, battle: string): string {
+  return `${faction.trim().toLowerCase()}\u0000${name.trim().toLowerCase()}\u0000${off}\u0000${def}\u0000${points}\u0000${battle}`;
 }
 
 /** Standard-cost cards that the engine can read, one per faction and name. */
@@ -215,7 +250,8 @@ function memberOf(card: UnitCard, faction: string): FieldMember | undefined {
       profile: p.profile,
       off: p.off!,
       def: p.def!,
-      key: memberKey(faction, name, p.off!, p.def!, points),
+      key: memberKey(faction, name, p.off!, p.def!, points, battleKey(p.profile, bayCapacity(card))),
+      bays: bayCapacity(card),
     };
   }
   setMemo(card, MEMBER, { faction, member });
@@ -278,6 +314,8 @@ const fitMemo = new Map<string, Omit<ReferenceField, 'id' | 'source' | 'descript
 /** Forgets every fit, figure and volley (the benchmark's cold start; tests). */
 export function clearEstimateMemo(): void {
   fitMemo.clear();
+  workspacePrices.clear();
+  bundledShape = undefined;
   clearVolleyMemo();
 }
 
@@ -296,7 +334,13 @@ export function referenceFieldOf(given: FieldMember[], bundled: () => readonly C
     const examples = standardCards(bundled());
     return fieldOf(capField(examples, POINTS_ESTIMATE.maxField), examples.length, 'examples', 'the bundled example cards');
   }
+  ensureBundledModel(bundled);
   return fieldOf(capField(given, POINTS_ESTIMATE.maxField), given.length, 'workspace', givenWhere);
+}
+
+/** A workspace field takes the bundled fit's shape: the bundled field is fitted first. */
+function ensureBundledModel(bundled: () => readonly CardLike[]): void {
+  if (!bundledShape) referenceFieldOf([], bundled);
 }
 
 /**
@@ -310,6 +354,7 @@ export function referenceFieldOfCapped(
   givenWhere = 'the cards given',
 ): ReferenceField {
   if (available < POINTS_ESTIMATE.minField) return referenceFieldOf([], bundled, givenWhere);
+  ensureBundledModel(bundled);
   return fieldOf(members, available, 'workspace', givenWhere);
 }
 
@@ -323,7 +368,19 @@ function fieldOf(members: FieldMember[], available: number, source: FieldSource,
   }
   const picked = members.length < available ? `${members.length} of the ${available} cards` : `${members.length} cards`;
   const description = `${picked} at their class's standard points from ${where}`;
-  return { id: `${source}\u0002${fitKey}`, source, description, available, ...fit };
+  const field: ReferenceField = { id: `${source}\u0002${fitKey}`, source, description, available, ...fit };
+  // The model is fitted once per field (with the fit it is memoized with).
+  if (!('battle' in fit)) {
+    fit.battle = fieldModel(field);
+    if (fit.battle) fit.loo = looRows(field, fit.battle);
+    field.loo = fit.loo;
+  }
+  field.battle = fit.battle;
+  if (field.battle && Number.isFinite(field.battle.spreadLog)) {
+    field.spreadLog = field.battle.spreadLog;
+    field.spreadPct = pct(field.battle.spreadLog);
+  }
+  return field;
 }
 
 function mean(xs: number[]): number {
@@ -528,7 +585,7 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
     }
     const off = p.off!;
     const def = p.def!;
-    const idx = points !== undefined ? field.index.get(memberKey(faction, name, off, def, points)) : undefined;
+    const idx = points !== undefined ? field.index.get(memberKey(faction, name, off, def, points, battleKey(p.profile, bayCapacity(card)))) : undefined;
     let f: number;
     let h: number;
     let k = field.k;
@@ -552,7 +609,17 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
       out.reason = 'the reference field cannot damage it at all, so its durability has no bound.';
       return out;
     }
-    const est = k * Math.sqrt(f * h);
+    let est = k * Math.sqrt(f * h);
+    const fm = field.battle;
+    if (fm) {
+      const measured = idx !== undefined ? fm.measured[idx] : undefined;
+      const x = battleFeatures(p.profile, bayCapacity(card), field);
+      const m = idx !== undefined ? fm.loo[idx] : fm.model;
+      if (measured !== undefined) {
+        est = measured;
+        out.measured = true;
+      } else if (x && m) est = modelEstimate(m, x);
+    }
     if (!Number.isFinite(est) || !(est > 0)) {
       out.reason = 'its figures are beyond what can be estimated.';
       return out;
@@ -560,11 +627,348 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
     out.estimate = est;
     if (points !== undefined && points > 0) {
       out.ratio = points / est;
-      out.farOff = Number.isFinite(field.spreadLog) && Math.abs(Math.log(points / est)) > POINTS_ESTIMATE.flagSpreads * field.spreadLog;
+      out.farOff =
+        Number.isFinite(field.spreadLog) &&
+        Math.abs(Math.log(points / est)) > Math.max(POINTS_ESTIMATE.flagSpreads * field.spreadLog, Math.log(POINTS_ESTIMATE.flagRatio));
     }
     return out;
   } catch (e) {
     out.reason = `the estimate failed: ${(e as Error)?.message ?? String(e)}.`;
     return out;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The estimate fitted to battle prices (BATTLE.md "The points estimate", the next model).
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What battles show matters beyond one Fire action with every weapon in range:
+ * - reach: each weapon's firepower counts for the share of the battle's rounds it can fire in on
+ *   the approach table (the gap closes by the card's and the field's mean move each round, from
+ *   the Standard table's depth), and the card's durability for the share of the field's rounds in
+ *   which the field's weapons reach it;
+ * - small craft (Fighters and Bombers): a fitted factor;
+ * - CR: the expected successes of its CR roll, a fitted factor (boarding);
+ * - launch capacity: the points of the field's craft its bays carry, a fitted share of them added.
+ */
+export interface BattleFeatures {
+  /** log of firepower and durability with reach (their sum is what the fit weighs). */
+  logF: number;
+  logH: number;
+  small: number;
+  /** A squadron with Combined Shields (Escorts, Frigates): a fitted factor. */
+  squadron: number;
+  cr: number;
+  carried: number;
+}
+
+export interface BattleModel {
+  /** estimate = exp(a + c * (logF + logH) + s * small + w * squadron + q * cr) + b * carried */
+  a: number;
+  c: number;
+  s: number;
+  w: number;
+  q: number;
+  b: number;
+}
+
+function moveOf(p: UnitProfile): number {
+  return (p.move ?? []).reduce((t, x) => t + x, 0);
+}
+
+/** The share of the battle's rounds a weapon of range `range` fires in, closing at `closing` inches a round. */
+function reachShare(range: number, closing: number): number {
+  const { depth } = BATTLE_TABLE;
+  const rounds = BATTLE_TABLE.rounds;
+  const wait = closing > 0 ? Math.max(0, (depth - range) / closing) : range >= depth ? 0 : rounds;
+  return Math.max(0.05, Math.min(1, (rounds - wait) / rounds));
+}
+
+/** The carried craft's points: the field's cheapest Fighter in each Fighter slot; Fighters and Bombers in turn in a Carrier's reserves. */
+export function carriedPoints(bays: BayCapacity, members: readonly FieldMember[]): number {
+  const cheapest = (cls: UnitClass) => members.filter((m) => m.class === cls).reduce((lo, m) => Math.min(lo, m.points), Infinity);
+  const f = cheapest('Fighter');
+  const b = cheapest('Bomber');
+  let total = 0;
+  if (Number.isFinite(f)) total += bays.tierFighters * f;
+  const kinds = [f, b].filter((x) => Number.isFinite(x));
+  for (let i = 0; i < bays.reserves && kinds.length; i++) total += kinds[i % kinds.length]!;
+  return total;
+}
+
+/** A card's features against a field (undefined: it deals or takes no damage). */
+export function battleFeatures(profile: UnitProfile, bays: BayCapacity, field: ReferenceField): BattleFeatures | undefined {
+  const all = figures(profile, field);
+  if (!(all.firepower > 0) || !Number.isFinite(all.durability)) return undefined;
+  const n = field.members.length;
+  const fieldMove = n ? field.members.reduce((t, m) => t + moveOf(m.profile), 0) / n : 0;
+  const mine = moveOf(profile);
+  // Reach of its weapons: each weapon's firepower alone, weighed by the share of rounds it fires.
+  let sum = 0;
+  let weighted = 0;
+  for (const w of profile.weapons) {
+    const one = { ...profile, weapons: [w] };
+    const f = figures(one, field).firepower;
+    sum += f;
+    weighted += f * reachShare(w.range, mine + fieldMove);
+  }
+  const reach = sum > 0 ? weighted / sum : 1;
+  // The field's reach at it: the mean over the field of its longest weapon's share of rounds.
+  let taken = 0;
+  for (const m of field.members) {
+    const longest = m.profile.weapons.reduce((r, w) => Math.max(r, w.range), 0);
+    taken += reachShare(longest, mine + moveOf(m.profile));
+  }
+  const exposed = n ? taken / n : 1;
+  const cr = profile.cr ? profile.cr.dice * pSuccess(profile.cr.target) : 0;
+  return {
+    logF: Math.log(all.firepower * reach),
+    logH: Math.log(all.durability / exposed),
+    small: CLASSES[profile.class]?.smallCraft ? 1 : 0,
+    squadron: profile.combinedShields && profile.bases > 1 ? 1 : 0,
+    cr,
+    carried: carriedPoints(bays, field.members),
+  };
+}
+
+export function modelEstimate(m: BattleModel, x: BattleFeatures): number {
+  return Math.exp(m.a + m.c * (x.logF + x.logH) + m.s * x.small + m.w * x.squadron + m.q * x.cr) + m.b * x.carried;
+}
+
+/** Ordinary least squares (normal equations, tiny ridge for stability); undefined when singular. */
+function ols(rows: number[][], ys: number[]): number[] | undefined {
+  const k = rows[0]?.length ?? 0;
+  const A = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+  const v = new Array<number>(k).fill(0);
+  rows.forEach((r, i) => {
+    for (let a = 0; a < k; a++) {
+      v[a]! += r[a]! * ys[i]!;
+      for (let b = 0; b < k; b++) A[a]![b]! += r[a]! * r[b]!;
+    }
+  });
+  for (let a = 1; a < k; a++) A[a]![a]! += 1e-6;
+  // Gaussian elimination with partial pivoting.
+  for (let col = 0; col < k; col++) {
+    let piv = col;
+    for (let r = col + 1; r < k; r++) if (Math.abs(A[r]![col]!) > Math.abs(A[piv]![col]!)) piv = r;
+    if (Math.abs(A[piv]![col]!) < 1e-12) return undefined;
+    [A[col], A[piv]] = [A[piv]!, A[col]!];
+    [v[col], v[piv]] = [v[piv]!, v[col]!];
+    for (let r = 0; r < k; r++) {
+      if (r === col) continue;
+      const f = A[r]![col]! / A[col]![col]!;
+      for (let c = col; c < k; c++) A[r]![c]! -= f * A[col]![c]!;
+      v[r]! -= f * v[col]!;
+    }
+  }
+  return v.map((x, i) => x / A[i]![i]!);
+}
+
+/**
+ * Fits the model to battle prices: for each share b of the carried craft's points (a grid), the
+ * rest by least squares in log space on price - b * carried; the b with the least squared log error.
+ * Which terms are fitted: `terms` (the rest stay 0; c stays 0.5 unless 'c' is given).
+ */
+export function fitBattleModel(
+  xs: readonly BattleFeatures[],
+  prices: readonly number[],
+  terms: readonly BattleTerm[] = BATTLE_MODEL_TERMS,
+): BattleModel | undefined {
+  if (xs.length < 3) return undefined;
+  let best: { m: BattleModel; sse: number } | undefined;
+  const bs = terms.includes('b') ? Array.from({ length: 51 }, (_, i) => -1 + i * 0.05) : [0];
+  for (const b of bs) {
+    const rows: number[][] = [];
+    const ys: number[] = [];
+    xs.forEach((x, i) => {
+      const rest = prices[i]! - b * x.carried;
+      if (!(rest > 0)) return;
+      const row = [1];
+      if (terms.includes('c')) row.push(x.logF + x.logH);
+      if (terms.includes('s')) row.push(x.small);
+      if (terms.includes('w')) row.push(x.squadron);
+      if (terms.includes('q')) row.push(x.cr);
+      rows.push(row);
+      ys.push(Math.log(rest) - (terms.includes('c') ? 0 : 0.5 * (x.logF + x.logH)));
+    });
+    if (!rows.length || rows.length < rows[0]!.length + 1) continue;
+    const beta = ols(rows, ys);
+    if (!beta) continue;
+    let at = 0;
+    const m: BattleModel = {
+      a: beta[at++]!,
+      c: terms.includes('c') ? beta[at++]! : 0.5,
+      s: terms.includes('s') ? beta[at++]! : 0,
+      w: terms.includes('w') ? beta[at++]! : 0,
+      q: terms.includes('q') ? beta[at++]! : 0,
+      b,
+    };
+    let sse = 0;
+    xs.forEach((x, i) => {
+      const e = modelEstimate(m, x);
+      sse += e > 0 ? Math.log(prices[i]! / e) ** 2 : 100;
+    });
+    if (!best || sse < best.sse) best = { m, sse };
+  }
+  return best?.m;
+}
+
+/** The terms the shipped model fits: every one (the exponent c too: with reach weighed, the field's battle prices want about 0.62, not Lanchester's 0.5). */
+export type BattleTerm = 'c' | 's' | 'w' | 'q' | 'b';
+export const BATTLE_MODEL_TERMS: readonly BattleTerm[] = ['c', 's', 'w', 'q', 'b'];
+
+/** The estimate's model on a field: what it was fitted to, the model, each member's leave-one-out model, and its leave-one-out error. */
+export interface FieldModel {
+  /** 'battle prices': the bundled field's (generated); 'printed points': a workspace field, the bundled fit's shape with its scale fitted to the field's points. */
+  fittedTo: 'battle prices' | 'printed points';
+  model: BattleModel;
+  loo: (BattleModel | undefined)[];
+  /** Per member: its measured battle price (the generated data, for the card as it was priced), if any. */
+  measured: (number | undefined)[];
+  /** Root mean square of log(price / leave-one-out estimate), price being what it was fitted to. */
+  spreadLog: number;
+}
+
+const BATTLE_PRICES = new Map<string, { price: number; fingerprint: string }>(
+  (battlePrices.cards as { name: string; faction: string; price: number | null; fingerprint: string }[])
+    .filter((c) => c.price !== null)
+    .map((c) => [`${c.faction.trim().toLowerCase()}\u0000${c.name.trim().toLowerCase()}`, { price: c.price!, fingerprint: c.fingerprint }]),
+);
+
+/** A field member as the battle pricing takes it. */
+export function pricedMember(m: FieldMember): PricedCard {
+  return {
+    name: m.name,
+    faction: m.faction,
+    class: m.class,
+    points: m.points,
+    profile: m.profile,
+    ...(m.bays.tierFighters || m.bays.reserves ? { bays: m.bays } : {}),
+  };
+}
+
+/**
+ * Battle prices of a workspace field's members, measured against that field (by the language
+ * server, in the background): field (its members' keys) -> member key -> price. Kept for a few fields.
+ */
+const workspacePrices = new Map<string, Map<string, number>>();
+let pricesVersionNow = 0;
+
+function fitKeyOf(members: readonly FieldMember[]): string {
+  return members.map((m) => m.key).join('\u0001');
+}
+
+/** Bumped when a field's battle prices arrive: a field built before is stale. */
+export function pricesVersion(): number {
+  return pricesVersionNow;
+}
+
+/** Whether the field's estimate would be fitted to battle prices once its members are priced (a workspace field not priced yet). */
+export function fieldNeedsPrices(field: ReferenceField): boolean {
+  return (
+    field.source === 'workspace' && field.battle?.fittedTo !== 'battle prices' && field.members.length > 0 && !workspacePrices.has(fitKeyOf(field.members))
+  );
+}
+
+/** The battle prices of a field's members (by member key), measured against it: its estimate is fitted to them from now on. */
+export function setFieldPrices(field: ReferenceField, prices: ReadonlyMap<string, number>): void {
+  const key = fitKeyOf(field.members);
+  if (workspacePrices.size >= 8) workspacePrices.delete(workspacePrices.keys().next().value!);
+  workspacePrices.set(key, new Map(prices));
+  fitMemo.delete(key);
+  pricesVersionNow++;
+}
+
+/** A member's measured battle price (the generated data), when it was priced as it is now. */
+export function measuredPrice(m: FieldMember): number | undefined {
+  const hit = BATTLE_PRICES.get(m.id);
+  return hit && hit.fingerprint === cardFingerprint(pricedMember(m)) ? hit.price : undefined;
+}
+
+let bundledShape: BattleModel | undefined;
+
+/** The model fitted to the bundled field's battle prices (the shape a workspace field takes). */
+function bundledModel(): BattleModel | undefined {
+  return bundledShape;
+}
+
+/** Refits only the scale `a` of a model to prices (the shape kept). */
+function refitScale(m: BattleModel, xs: readonly BattleFeatures[], prices: readonly number[]): BattleModel | undefined {
+  const ds: number[] = [];
+  xs.forEach((x, i) => {
+    const rest = prices[i]! - m.b * x.carried;
+    const core = modelEstimate({ ...m, a: 0, b: 0 }, x);
+    if (rest > 0 && core > 0) ds.push(Math.log(rest / core));
+  });
+  return ds.length ? { ...m, a: mean(ds) } : undefined;
+}
+
+/** The field's leave-one-out rows under its model: each member predicted by the model fitted without it. */
+function looRows(field: ReferenceField, fm: FieldModel): LooRow[] {
+  return field.members.map((m, i) => {
+    const row: LooRow = { name: m.name, faction: m.faction, class: m.class, points: m.points };
+    const x = battleFeatures(m.profile, m.bays, field);
+    const model = fm.loo[i];
+    const pred = x && model ? modelEstimate(model, x) : NaN;
+    const target = fm.fittedTo === 'battle prices' ? fm.measured[i] : m.points;
+    if (fm.fittedTo === 'battle prices' && target !== undefined) row.price = target;
+    if (Number.isFinite(pred) && pred > 0 && target !== undefined) {
+      row.predicted = pred;
+      row.errorPct = ((target - pred) / pred) * 100;
+    }
+    return row;
+  });
+}
+
+function fieldModel(field: ReferenceField): FieldModel | undefined {
+  const xs = field.members.map((m) => battleFeatures(m.profile, m.bays, field));
+  // Fitted to battle prices where they were measured against this field: the bundled cards, wherever they are read from
+  // (each as it was priced, and all of them); any other field keeps the bundled fit's shape, scaled to its points.
+  const all = field.members.map((m) => measuredPrice(m));
+  const known = workspacePrices.get(fitKeyOf(field.members));
+  const bundledAll = all.length === BATTLE_PRICES.size && all.every((x) => x !== undefined);
+  // Or priced in the background against this very field (the language server's FieldPricing).
+  const ownPrices = !bundledAll && known ? field.members.map((m) => known.get(m.key)) : undefined;
+  const fromBattles = bundledAll || (!!ownPrices && ownPrices.filter((x) => x !== undefined).length >= 3);
+  const measured = bundledAll ? all : fromBattles ? ownPrices! : field.members.map(() => undefined);
+  const price = (i: number) => (fromBattles ? measured[i] : field.members[i]!.points);
+  const rows: { i: number; x: BattleFeatures; y: number }[] = [];
+  xs.forEach((x, i) => {
+    const y = price(i);
+    if (x && y !== undefined && y > 0) rows.push({ i, x, y });
+  });
+  const fit = (rs: typeof rows): BattleModel | undefined => {
+    if (fromBattles)
+      return fitBattleModel(
+        rs.map((r) => r.x),
+        rs.map((r) => r.y),
+      );
+    const shape = bundledModel();
+    return shape
+      ? refitScale(
+          shape,
+          rs.map((r) => r.x),
+          rs.map((r) => r.y),
+        )
+      : undefined;
+  };
+  const model = fit(rows);
+  if (!model) return undefined;
+  if (fromBattles && field.source === 'examples') bundledShape = model;
+  const loo: (BattleModel | undefined)[] = field.members.map(() => undefined);
+  const residuals: number[] = [];
+  for (const r of rows) {
+    const m = fit(rows.filter((o) => o !== r));
+    loo[r.i] = m;
+    const e = m ? modelEstimate(m, r.x) : NaN;
+    if (e > 0) residuals.push(Math.log(r.y / e));
+  }
+  return {
+    fittedTo: fromBattles ? 'battle prices' : 'printed points',
+    model,
+    loo,
+    measured,
+    spreadLog: residuals.length ? Math.sqrt(mean(residuals.map((v) => v * v))) : NaN,
+  };
 }

@@ -14,13 +14,14 @@ import {
   fieldMemberOf,
   evenPick,
   fieldOrder,
+  pricesVersion,
 } from './estimate';
 import { CLASS_NAMES, POINTS_ESTIMATE } from '../rules/data';
 import type { UnitClass } from '../rules/data';
 import type { CardLike, FieldMember, PointsEstimate, ReferenceField } from './estimate';
 import type { FabledDocument, UnitCard } from '../model/types';
 
-export { referenceField, estimateCard, unpricedOf, standardCards, clearEstimateMemo } from './estimate';
+export { referenceField, estimateCard, unpricedOf, standardCards, clearEstimateMemo, fieldNeedsPrices, setFieldPrices, pricedMember } from './estimate';
 export type { CardLike, FieldMember, PointsEstimate, ReferenceField, LooRow, FieldSource } from './estimate';
 export { clearVolleyMemo, volleyStats, shareOf, computeShare, offenseKey, defenseKey } from './volleys';
 
@@ -120,6 +121,8 @@ function findSorted(list: readonly Candidate[], m: Candidate): number {
  */
 class FieldState {
   version = -1;
+  /** The battle prices' version the field was made with (`pricesVersion`). */
+  prices = -1;
   field: ReferenceField | undefined;
   private readonly perDoc = new Map<string, Entry[]>();
   /** Faction and name -> every document's card of that name, in document order (the first is the candidate). */
@@ -228,7 +231,7 @@ export function workspaceField(ws: Workspace): ReferenceField {
   trackWorkspaceField(ws);
   let st = wsFields.get(ws);
   // Fleets hold no cards: a fleet edit keeps the field (it is read after every edit).
-  if (st?.field && st.version === ws.cardsVersion) return st.field;
+  if (st?.field && st.version === ws.cardsVersion && st.prices === pricesVersion()) return st.field;
   const changes = st ? ws.cardChangesSince(st.version) : undefined;
   if (!st || !changes) {
     st = new FieldState();
@@ -236,6 +239,7 @@ export function workspaceField(ws: Workspace): ReferenceField {
     wsFields.set(ws, st);
   } else for (const uri of new Set(changes)) st.update(ws, uri);
   st.version = ws.cardsVersion;
+  st.prices = pricesVersion();
   st.field = st.makeField(ws);
   return st.field;
 }

@@ -82,6 +82,8 @@ function replaceTitle(p: Problem, r: string, current: string): string {
       return `Set cp to ${r}`;
     case 'FS-POINTS-NONSTANDARD':
       return `Set points to the class card's ${r}`;
+    case 'FS-POINTS-ESTIMATE':
+      return `Set points to the estimate (≈ ${r})`;
     case 'FS-BARE-DASH':
       return `Write the dash as ${r}`;
     default:
@@ -178,8 +180,9 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
       kind: 'quickfix',
       edits: [edit(doc, p.span, newText)],
       problem: p,
-      // One replacement, or the first of several when the check says it is the one to take (a dash: the em dash).
-      isPreferred: i === 0 && (reps.length === 1 || p.data?.preferFirst === true),
+      // One replacement, or the first of several when the check says it is the one to take (a dash: the em
+      // dash). A cost is the designer's call: the estimate is offered, never applied by "fix all".
+      isPreferred: i === 0 && (reps.length === 1 || p.data?.preferFirst === true) && p.code !== 'FS-POINTS-ESTIMATE',
     });
   });
   if (reps.length) return out;

@@ -1,11 +1,11 @@
 /**
  * Code lenses: a fleet's points against its limit and "Battle vs ..." above the fleet, "Simulate vs ..."
  * above each card (the editor's simulate command with the card as attacker; the language server names
- * the command), and the points estimate "≈ N pts" above each card's points.
+ * the command), and the points estimate "≈ N pts" with "Price by battle" above each card's points.
  */
 import type { FabledDocument, Span } from '../model/types';
 import type { Workspace } from '../workspace';
-import type { BattleCommandArgs, Settings, SimulateCommandArgs } from '../api';
+import type { BattleCommandArgs, PriceCommandArgs, Settings, SimulateCommandArgs } from '../api';
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { cardsOf, iconSafe, RESULT_CAP } from './shared';
 import { referenceCard } from './odds';
@@ -19,6 +19,8 @@ export interface Lens {
   simulate?: SimulateCommandArgs;
   /** Or the fleet battle of this fleet against one the editor asks for. */
   battle?: BattleCommandArgs;
+  /** Or the card's battle price (BATTLE.md "Points from battles"). */
+  price?: PriceCommandArgs;
 }
 
 export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Settings): Lens[] {
@@ -50,7 +52,20 @@ export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Setting
       });
       if (out.length >= RESULT_CAP) break;
     }
-    if (settings.pointsEstimate.enabled) for (const l of pointsEstimateLenses(doc, ws)) if (out.length < 2 * RESULT_CAP) out.push(l);
+    if (settings.pointsEstimate.enabled) {
+      for (const l of pointsEstimateLenses(doc, ws)) if (out.length < 2 * RESULT_CAP) out.push(l);
+      // "Price by battle" beside each card's estimate: the figure the estimate predicts, measured.
+      for (const card of cardsOf(doc)) {
+        const name = card.name.value;
+        if (!name || out.length >= 3 * RESULT_CAP) continue;
+        const faction = card.faction.value;
+        out.push({
+          span: card.points.keySpan ?? card.points.span,
+          title: 'Price by battle',
+          price: { card: { name, uri: doc.uri, ...(faction !== undefined ? { faction } : {}) } },
+        });
+      }
+    }
     return out;
   } catch {
     return [];

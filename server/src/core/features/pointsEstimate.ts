@@ -9,6 +9,7 @@ import type { Workspace } from '../workspace';
 import { CODES } from '../model/codes';
 import { POINTS_ESTIMATE } from '../rules/data';
 import { estimateInWorkspace, workspaceField } from '../balance/index';
+import { measuredPrice } from '../balance/estimate';
 import type { PointsEstimate, ReferenceField } from '../balance/index';
 import { cardsOf, md, RESULT_CAP } from './shared';
 import type { CardEstimate } from '../api';
@@ -19,6 +20,22 @@ const round = (v: number) => Math.round(v).toLocaleString('en-US');
 export function verdict(e: PointsEstimate): string | undefined {
   if (!e.farOff || e.ratio === undefined) return undefined;
   return e.ratio > 1 ? 'far too dear' : 'far too cheap';
+}
+
+/** The estimate's formula in words: the hover's Advanced part and `balance` say the same. */
+export function estimateWords(field: ReferenceField): string {
+  if (!field.battle) return `Estimate = ${Number.isFinite(field.k) ? field.k.toFixed(2) : '?'} x sqrt(firepower x durability)`;
+  const weighed = 'Estimate: firepower and durability weighed by reach, movement, small craft, squadrons, CR and launch capacity';
+  if (field.battle.fittedTo === 'printed points') return `${weighed} (the weights fitted to the bundled field's battle prices), scaled to this field's points`;
+  return field.battle.measured.every((x, i) => x === undefined || x === measuredPrice(field.members[i]!))
+    ? `${weighed}, fitted to the bundled field's battle prices`
+    : `${weighed}, fitted to this field's battle prices (priced in the background)`;
+}
+
+/** What the note's figure is: a measured battle price, a predicted one, or (a workspace field not priced) a cost like its cards'. */
+function noteSource(e: PointsEstimate, field: ReferenceField): string {
+  if (e.measured) return 'its battle price against the reference field is';
+  return field.battle?.fittedTo === 'battle prices' ? 'battles against the reference field would put it at' : 'cards costed like it would put it at';
 }
 
 function spreadWords(field: ReferenceField): string {
@@ -41,11 +58,21 @@ export function pointsEstimateMarkdown(card: UnitCard, ws: Workspace): string {
         `What it takes: ${e.durability!.toFixed(1)} Fire actions of theirs to destroy it.`,
     );
   }
+  if (e.estimate !== undefined && !e.measured)
+    lines.push(
+      field.battle?.fittedTo === 'battle prices'
+        ? 'It predicts the card’s battle price against the reference field: **Price by battle** (the lens above) measures it.'
+        : 'Its weights are fitted to battle prices and its scale to this field’s printed points: **Price by battle** (the lens above) measures the card’s battle price.',
+    );
   lines.push(`Not priced: ${e.unpriced.join(', ')}.`);
+  const self = e.measured
+    ? ' (this card is one of them: its estimate is its battle price, measured by fleets of its copies against fleets of the field)'
+    : e.inField
+      ? ' (this card is one of them, so it is estimated from the others)'
+      : '';
   const advanced =
-    `Advanced: costed like ${field.description}${e.inField ? ' (this card is one of them, so it is estimated from the others)' : ''}; ` +
-    `estimate = ${Number.isFinite(field.k) ? field.k.toFixed(2) : '?'} × √(firepower × durability), fitted on that field, ` +
-    `whose own leave-one-out error is ${spreadWords(field)}; a note appears beyond ${POINTS_ESTIMATE.flagSpreads} × that.` +
+    `Advanced: costed like ${field.description}${self}. ${md(estimateWords(field))}; ` +
+    `its leave-one-out error is ${spreadWords(field)}; a note appears beyond ${POINTS_ESTIMATE.flagSpreads} × that and beyond ×/÷${POINTS_ESTIMATE.flagRatio}.` +
     (e.exact ? '' : ' Some of its Fire actions were too large to compute exactly and were sampled.');
   lines.push(advanced);
   return lines.join('\n\n');
@@ -98,10 +125,12 @@ export function pointsEstimateProblems(doc: FabledDocument, ws: Workspace, probl
         code: 'FS-POINTS-ESTIMATE',
         severity: CODES['FS-POINTS-ESTIMATE'].severity,
         message:
-          `${e.points} pts is ${verdict(e)}: cards costed like it would put it at about ${round(e.estimate)} pts ` +
-          `(printed ${e.ratio.toFixed(2)} × the estimate, beyond ${POINTS_ESTIMATE.flagSpreads} × the estimate's typical error of ${spreadWords(field)}). ` +
+          `${e.points} pts is ${verdict(e)}: ${noteSource(e, field)} about ${round(e.estimate)} pts ` +
+          `(printed ${e.ratio.toFixed(2)} × the estimate, beyond ×/÷${POINTS_ESTIMATE.flagRatio} and ${POINTS_ESTIMATE.flagSpreads} × the estimate's typical error of ${spreadWords(field)}). ` +
           `Not priced: ${e.unpriced.join(', ')}. The cost is the designer's call.`,
         span: { start: span.start, end: span.end },
+        // The quick fix "Set points to the estimate (≈ N)" (only where points are written).
+        ...(card.points.span.end > card.points.span.start ? { data: { replacements: [String(Math.round(e.estimate))] } } : {}),
       });
     }
   } catch {

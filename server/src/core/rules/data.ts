@@ -498,10 +498,34 @@ export const ENGAGEMENT_DEFAULTS = { range: 12, rounds: 6, trials: 20000, seed: 
 /**
  * The points estimate (BATTLE.md "The points estimate"): the reference field is the cards at their
  * class's standard points, the bundled examples when fewer than `minField` are given; a note when
- * printed points and estimate differ by more than `flagSpreads` times the field's spread. `maxField`
+ * printed points and estimate differ by more than `flagSpreads` times the field's spread and by more
+ * than x/÷`flagRatio` (what the battle measurement calls mis-costed: BATTLE.md). `maxField`
  * is the project's cap on the field (an even pick across classes), so a workspace of thousands of
  * standard-cost cards stays cheap.
  */
-export const POINTS_ESTIMATE = { minField: 10, maxField: 40, flagSpreads: 2 } as const;
+export const POINTS_ESTIMATE = { minField: 10, maxField: 40, flagSpreads: 2, flagRatio: 1.5 } as const;
 /** The fleet battle (BATTLE.md): the same defaults; without a fixed range the fleets approach. */
 export const BATTLE_DEFAULTS = { rounds: 6, trials: 20000, seed: 1, sections: ['6', '7', '9', '13', '14', '15', '18'] } as const;
+/** The approach the points estimate weighs reach on: the Standard table's depth (section 17) and the battle's rounds. */
+export const BATTLE_TABLE = { depth: GAME_SIZES.find((g) => g.name === 'Standard')!.depth, rounds: BATTLE_DEFAULTS.rounds } as const;
+/**
+ * Points from battles (BATTLE.md "Points from battles"): trials per battle, the seed every battle
+ * shares (paired dice), the search for the break-even count (geometric steps, then halving the
+ * bracket down to one copy or this ratio), units a side at most, reference fleets per game size.
+ * Not rules: the project's settings, chosen so that 20 cards price in under 2 minutes on 2 cores.
+ * `chargeCarried`: whether a host's price has its carried craft's printed points taken off (false:
+ * the card's price is what it brings to the table with its bays filled, so launch capacity and what
+ * it carries are part of its worth, as the class cards' costs assume).
+ */
+export const BATTLE_PRICE = {
+  chargeCarried: false,
+  trials: 400,
+  seed: 1,
+  rounds: BATTLE_DEFAULTS.rounds,
+  step: 1.5,
+  bracket: 1.25,
+  maxSteps: 8,
+  maxUnits: 120,
+  referenceFleetsPerSize: 2,
+  minSeLog: 0.01,
+} as const;

@@ -1,0 +1,99 @@
+/**
+ * "Price by battle" (BATTLE.md "Points from battles"): the card's battle price from the server's
+ * `fabledStar/priceByBattle`, shown in a cancellable notification that reads the price as it
+ * converges, then a message with the price, its 95% interval and the instant estimate beside it,
+ * offering "Set points to N" (an edit of the card's points only, and only while they still read
+ * what was priced).
+ */
+import * as vscode from 'vscode';
+import { PriceByBattlePartial, PriceByBattleRequest, type BattlePriceResult, type CardName, type PriceByBattleResult } from '../../protocol';
+import { cardAt, fleetCardAt, listCards, pickCard, selector } from './cards';
+import { reportFailure, type Cmd } from './commands';
+import type { Ctx } from './ctx';
+
+let tokens = 0;
+const progressToken = () => `fabledStar-price-${process.pid}-${++tokens}`;
+
+/** The price in words (names come from files: plain text in a notification). */
+export function battlePriceWords(r: BattlePriceResult): string {
+  if (r.price === undefined || r.low === undefined || r.high === undefined)
+    return r.done ? `${r.name}: no battle price${r.reason ? ` — ${r.reason}` : ''}` : `${r.name}: ${r.battles} battles played, no fleet bracketed yet…`;
+  const printed = r.points !== undefined && r.ratio !== undefined ? ` Printed ${r.points} pts is ${r.ratio.toFixed(2)} × it.` : '';
+  const est = r.estimate !== undefined ? ` The instant estimate says ≈ ${r.estimate}.` : '';
+  const sofar = r.done ? '' : ` (so far: ${r.fleets} of ${r.tried} reference fleets)`;
+  return `${r.name}: battle price ≈ ${Math.round(r.price)} pts, 95% ${Math.round(r.low)}–${Math.round(r.high)}${sofar}.${printed}${est}`;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `[PriceCommandArgs]` from a code lens; anything else is ignored (command arguments can come from anywhere). */
+export function parsePriceArgs(args: unknown[]): CardName | undefined {
+  const first = args[0];
+  if (!isRecord(first) || !isRecord(first.card) || typeof first.card.name !== 'string' || first.card.name.trim() === '') return undefined;
+  return { name: first.card.name, ...(typeof first.card.faction === 'string' ? { faction: first.card.faction } : {}) };
+}
+
+export function priceByBattle(ctx: Ctx): Cmd {
+  return async (...args: unknown[]) => {
+    try {
+      let card = parsePriceArgs(args);
+      if (!card) {
+        const own = (await listCards(ctx)).filter((c) => !c.example);
+        const editor = vscode.window.activeTextEditor;
+        const here = cardAt(own, editor) ?? (await fleetCardAt(ctx, editor));
+        const picked = here ?? (await pickCard(own, 'Price by Battle', 'The card to price: fleets of its copies fight fleets of the reference field'));
+        if (!picked) return;
+        card = selector(picked);
+      }
+      const name = card.name;
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Price by battle: ${name}`, cancellable: true },
+        async (progress, token) => {
+          const partial = progressToken();
+          const sub = ctx.onProgress(PriceByBattlePartial, partial, (r) => {
+            if (!token.isCancellationRequested) progress.report({ message: battlePriceWords(r) });
+          });
+          try {
+            return await ctx.request(PriceByBattleRequest.type, { card, partialResultToken: partial }, token);
+          } catch (e) {
+            if (token.isCancellationRequested) return undefined;
+            throw e;
+          } finally {
+            sub?.dispose();
+          }
+        },
+      );
+      if (!result) return;
+      await offerPoints(result);
+    } catch (e) {
+      await reportFailure(ctx, 'Could not price the card by battle', e);
+    }
+  };
+}
+
+/** The final message, with "Set points to N" when the card's points are written and unchanged since. */
+async function offerPoints(r: PriceByBattleResult): Promise<void> {
+  const words = battlePriceWords(r);
+  if (r.price === undefined || !r.uri || !r.pointsRange || r.version === undefined) {
+    void vscode.window.showInformationMessage(words);
+    return;
+  }
+  const n = Math.round(r.price);
+  const set = `Set points to ${n}`;
+  const pick = await vscode.window.showInformationMessage(words, set);
+  if (pick !== set) return;
+  const uri = vscode.Uri.parse(r.uri, true);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const { start, end } = r.pointsRange;
+  const range = new vscode.Range(start.line, start.character, end.line, end.character);
+  // Only the points as they were priced: an edit since (a version later, other text there) is left alone.
+  if ((doc.version !== r.version && doc.isDirty) || doc.getText(range).trim() !== String(r.points)) {
+    void vscode.window.showWarningMessage(`${r.name} changed since it was priced; price it again.`);
+    return;
+  }
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, range, String(n));
+  await vscode.workspace.applyEdit(edit);
+}

@@ -1,0 +1,76 @@
+/**
+ * "Price by battle" on a card (BATTLE.md "Points from battles"): the card's battle price against
+ * its workspace's reference field, reported as it converges, with the instant estimate beside it.
+ * Pure: the caller gives the runner (the language server's plays in slices between turns of its
+ * event loop and stops when the request is cancelled; a worker pool plugs in as a `PlayBattles`).
+ */
+import type { UnitCard } from '../model/types';
+import type { Workspace } from '../workspace';
+import { estimateInWorkspace, workspaceField } from '../balance/index';
+import { priceCard, pricedCardOf } from '../balance/battles';
+import type { BattlePrice, PlayBattles, PricingField } from '../balance/battles';
+import type { ReferenceField } from '../balance/estimate';
+import type { BattlePriceResult } from '../api';
+
+/** The field as the battle pricing takes it. */
+export function pricingFieldOf(field: ReferenceField): PricingField {
+  return {
+    cards: field.members.map((m) => ({
+      name: m.name,
+      faction: m.faction,
+      class: m.class,
+      points: m.points,
+      profile: m.profile,
+      ...(m.bays.tierFighters || m.bays.reserves ? { bays: m.bays } : {}),
+    })),
+  };
+}
+
+const r1 = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? undefined : Math.round(v * 10) / 10);
+
+function resultOf(card: UnitCard, p: BattlePrice, estimate: number | undefined, field: ReferenceField, done: boolean, battles: number): BattlePriceResult {
+  const out: BattlePriceResult = {
+    name: p.name,
+    points: p.points,
+    trials: p.trials,
+    battles,
+    fleets: p.fleets,
+    tried: p.tried,
+    done,
+    field: field.description,
+  };
+  if (card.points.value === undefined) delete out.points;
+  const price = r1(p.price);
+  if (price !== undefined) {
+    out.price = price;
+    out.low = r1(p.low)!;
+    out.high = r1(p.high)!;
+    if (p.ratio !== undefined) out.ratio = Math.round(p.ratio * 100) / 100;
+  }
+  if (estimate !== undefined) out.estimate = Math.round(estimate);
+  if (p.reason && done) out.reason = p.reason;
+  return out;
+}
+
+/**
+ * Prices a card by battle; `sofar` gets the price after each round of battles. Undefined when the
+ * card cannot be simulated (with the reason in `error`).
+ */
+export async function priceByBattle(
+  card: UnitCard,
+  ws: Workspace,
+  play: PlayBattles,
+  sofar?: (r: BattlePriceResult) => void,
+): Promise<{ result?: BattlePriceResult; error?: string }> {
+  const faction = card.faction.value ?? '';
+  const priced = pricedCardOf(card, faction);
+  if (!priced) return { error: `${card.name.value ?? 'This card'} cannot be simulated: it needs a class, BS, HP and readable weapons.` };
+  const field = workspaceField(ws);
+  const estimate = estimateInWorkspace(card, faction, ws).estimate;
+  // From the printed points, as `balance --battles` and the generated prices search: the same card, the same price.
+  const p = await priceCard(priced, pricingFieldOf(field), play, {
+    progress: (played, now) => sofar?.(resultOf(card, now, estimate, field, false, played)),
+  });
+  const battles = p.against.reduce((t, a) => t + a.tried.length, 0);
+  return { result: resultOf(card, p, estimate, field, true, battles) };
+}

@@ -1,0 +1,74 @@
+/**
+ * A workspace's reference field priced in the background (BATTLE.md "Points from battles"): when
+ * the field is the workspace's own (ten or more cards at their class's standard points) and not yet
+ * priced, each of its cards is priced by battle against it, in slices between turns of the
+ * server's event loop (hovers and edits are answered meanwhile); an edit that moves the field
+ * cancels the run and starts again after a pause. Once priced, the estimate is fitted to those
+ * battle prices (core/balance/estimate.ts `setFieldPrices`) and the notes, hovers and lenses are
+ * made again. Off while the points estimate is turned off.
+ */
+import { fieldNeedsPrices, pricedMember, setFieldPrices, workspaceField } from '../core/balance/index';
+import { playInSlices, priceCard, PricingCancelled } from '../core/balance/battles';
+import { pricingFieldOf } from '../core/features/priceByBattle';
+import { nextTurn } from './diagnostics';
+import type { ServerState } from './state';
+
+/** How long the workspace must keep still before a field is priced (ms). */
+const QUIET_MS = 3000;
+
+export class FieldPricing {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private running: { fieldId: string; stop: boolean } | undefined;
+
+  constructor(
+    private readonly state: ServerState,
+    private readonly enabled: () => boolean,
+    private readonly priced: () => void,
+  ) {}
+
+  /** The workspace's cards may have changed: price the field once they keep still (a run for another field stops). */
+  kick(delayMs = QUIET_MS): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.run();
+    }, delayMs);
+    this.timer.unref?.();
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.running) this.running.stop = true;
+  }
+
+  private async run(): Promise<void> {
+    if (!this.enabled()) return;
+    const ws = this.state.ws;
+    let field;
+    try {
+      field = workspaceField(ws);
+    } catch {
+      return;
+    }
+    if (this.running?.fieldId === field.id) return;
+    if (this.running) this.running.stop = true;
+    if (!fieldNeedsPrices(field)) return;
+    const me = { fieldId: field.id, stop: false };
+    this.running = me;
+    const pricing = pricingFieldOf(field);
+    const play = playInSlices({ turn: nextTurn, cancelled: () => me.stop || !this.enabled() || workspaceField(ws).id !== me.fieldId });
+    try {
+      const prices = new Map<string, number>();
+      for (const m of field.members) {
+        const p = await priceCard(pricedMember(m), pricing, play);
+        if (p.price !== undefined) prices.set(m.key, p.price);
+      }
+      setFieldPrices(field, prices);
+      this.priced();
+    } catch (e) {
+      if (!(e instanceof PricingCancelled)) this.state.logError('Pricing the reference field by battle failed', e);
+    } finally {
+      if (this.running === me) this.running = undefined;
+    }
+  }
+}
