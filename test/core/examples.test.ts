@@ -17,6 +17,7 @@ import type { FleetDocument } from '../../server/src/core/model/types';
 import { runCheck } from '../../server/src/cli/check';
 import { runRoster } from '../../server/src/cli/roster';
 import { memoryIO } from './memoryIO';
+import { embarkChoices } from '../../server/src/core/roster/edits';
 
 describe('bundled example cards', () => {
   it('are up to date with examples/ (node --import=tsx scripts/build-examples.ts)', async () => {
@@ -128,6 +129,19 @@ describe('bundled example fleets', () => {
       after.map((p) => p.message).join('\n'),
     );
     assert.equal(definition(pasted, ws, at)[0]?.uri, 'file:///ws/consumed.unit.yaml');
+  });
+
+  it("offer Embark on an example Carrier, with the example faction's Fighters and Bombers, in a folder without cards", () => {
+    // A new player's first fleet: the Fleet view's Embark... is offered from these choices.
+    const ws = Object.assign(new Workspace(), { fallback: exampleWorkspace });
+    const fleet = ws.set('file:///ws/first.fleet.yaml', 'name: First\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - Dawnhold Carrier\n') as FleetDocument;
+    const choices = embarkChoices(fleet, ws, 0);
+    assert.ok(choices.length > 0, 'the Carrier can embark something');
+    assert.ok(
+      choices.every((c) => c.class === 'Fighter' || c.class === 'Bomber'),
+      choices.map((c) => `${c.name} (${c.class})`).join(', '),
+    );
+    assert.ok(choices.some((c) => c.class === 'Fighter' && c.fits));
   });
 
   it('resolve from the command line too: check and roster of a pasted example fleet in a folder without cards', async () => {

@@ -254,12 +254,14 @@ function choice(r: CardRef): CardChoice {
 
 /** The cards "Add unit…" offers: the fleet's faction's, by class then name (every card without a faction). */
 export function addChoices(doc: FleetDocument, ws: Workspace): CardChoice[] {
+  return addRefs(doc, ws).map(choice);
+}
+
+/** The cards behind `addChoices`, in its order (their classes as the index read them). */
+function addRefs(doc: FleetDocument, ws: Workspace): CardRef[] {
   const faction = doc.faction.value;
   const pool = faction !== undefined && ws.cardsOf(faction).length ? ws.cardsOf(faction) : faction === undefined ? ws.allCards() : [];
-  return pool
-    .filter((r) => r.name)
-    .map(choice)
-    .sort((a, b) => (b.points ?? 0) - (a.points ?? 0) || a.name.localeCompare(b.name));
+  return pool.filter((r) => r.name).sort((a, b) => (b.points ?? 0) - (a.points ?? 0) || a.name.localeCompare(b.name));
 }
 
 /**
@@ -292,8 +294,11 @@ export function embarkChooser(
     const key = `${tierBays}|${reserveBays}`;
     let list = lists.get(key);
     if (!list) {
-      all ??= addChoices(doc, ws);
-      classes ??= all.map((c) => ws.findCards(c.name, c.faction)[0]?.cls);
+      // The classes from the cards themselves: a bundled example card (a faction with no card of
+      // the workspace's own) is in the fallback, which a lookup of the workspace's own would miss.
+      const refs = addRefs(doc, ws);
+      all ??= refs.map(choice);
+      classes ??= refs.map((r) => r.cls);
       list = [];
       all.forEach((c, i) => {
         const cls = classes![i];
