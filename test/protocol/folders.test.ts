@@ -65,9 +65,14 @@ describe('folders moved, copied and deleted (stdio, one event per folder)', func
   async function started(files: Record<string, string> = {}, pull = false): Promise<string> {
     c = await startServer({ files: { 'fleets/mine.fleet.yaml': MINE, ...files }, pull });
     const fleet = await c.open('fleets/mine.fleet.yaml', MINE);
-    await c.waitFor('the end of the first scan', () =>
-      c.notifications.some((n) => n.method === '$/progress' && (n.params as { value: { kind: string } }).value.kind === 'end'),
-    );
+    // How many notifications had come when the scan's end did.
+    const end = await c.waitFor('the end of the first scan', () => {
+      const i = c.notifications.findIndex((n) => n.method === '$/progress' && (n.params as { value: { kind: string } }).value.kind === 'end');
+      return i >= 0 && i + 1;
+    });
+    // A pulling client is asked to pull again once the scan has ended (50 ms later, once per burst):
+    // that refresh must have come before a test counts the refreshes that follow its own change.
+    if (pull) await c.waitFor('the first scan\u2019s refresh', () => c.refreshAfter.some((n) => n >= end));
     return fleet;
   }
 

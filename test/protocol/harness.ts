@@ -65,6 +65,8 @@ export class Client {
   readonly versions = new Map<string, number>();
   readonly texts = new Map<string, string>();
   refreshes = 0;
+  /** For each workspace/diagnostic/refresh, how many notifications had arrived before it (what it came after). */
+  readonly refreshAfter: number[] = [];
   /** Tokens of the work-done progress the server created (window/workDoneProgress/create). */
   readonly progressTokens: (string | number)[] = [];
   inlayRefreshes = 0;
@@ -292,6 +294,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Client> {
   });
   conn.onRequest('workspace/diagnostic/refresh', () => {
     client.refreshes++;
+    client.refreshAfter.push(client.notifications.length);
     client.notifyChanged();
     return null;
   });
