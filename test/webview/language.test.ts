@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkDocument } from '../../server/src/core/check';
 import { Workspace } from '../../server/src/core/workspace';
+import { exampleFallback } from '../../server/src/core/examples/index';
+import { pointsEstimateProblems } from '../../server/src/core/features/pointsEstimate';
 import { templatesFor, TEMPLATE_PLACES, type TemplatePlace } from '../../server/src/core/features/templates';
 import { CLASS_NAMES, CLASSES } from '../../server/src/core/rules/data';
 import { expandSnippet } from '../protocol/vscodeCompletion';
@@ -144,9 +146,30 @@ describe('templates (the snippets completion offers)', () => {
       assert.match(file, new RegExp(`class: ${cls}\\n {4}points: ${row.points}\\n {4}bases: ${row.bases}\\n`), cls);
       assert.equal((file.match(/^ {6}- /gm) ?? []).length, row.weapons, `${cls}: ${row.weapons} weapon systems in\n${file}`);
       assert.deepEqual(problems({ 'new.unit.yaml': file }), [], cls);
+      // Nor a note that its points are far off: a designer's first card starts fairly costed.
+      const ws = exampleFallback(new Workspace());
+      const doc = ws.set('file:///ws/new.unit.yaml', file)!;
+      assert.deepEqual(
+        pointsEstimateProblems(doc, ws, checkDocument(doc, ws)).map((p) => p.message),
+        [],
+        cls,
+      );
       const card = expand(one('card', `New unit card: ${cls}`));
       assert.deepEqual(problems({ 'more.unit.yaml': `faction: Myr-Valari\nunits:\n${indent(card, '  ')}\n` }), [], `${cls} card:\n${card}`);
     }
+  });
+
+  it('name a new card apart from the cards the workspace has, so that a second new file is no duplicate', () => {
+    const ws = new Workspace();
+    const ctx = { factions: [], nameTaken: (n: string) => ws.findCards(n).length > 0 };
+    const first = expand(templatesFor('unitFile', ctx).find((t) => t.label === 'New unit cards file: Fighter')!.body);
+    assert.match(first, /- name: New Fighter\n/);
+    ws.set('file:///ws/first.unit.yaml', first);
+    const second = expand(templatesFor('unitFile', ctx).find((t) => t.label === 'New unit cards file: Fighter')!.body);
+    assert.match(second, /- name: New Fighter 2\n/);
+    const card = expand(templatesFor('card', ctx).find((t) => t.label === 'New unit card: Fighter')!.body);
+    assert.match(card, /^- name: New Fighter 2\n/);
+    assert.deepEqual(problems({ 'first.unit.yaml': first, 'second.unit.yaml': second }), []);
   });
 
   it('make a card whose weapon, order and ability templates fit in its slots', () => {
@@ -168,10 +191,10 @@ describe('templates (the snippets completion offers)', () => {
 
   it('make a fleet list that checks clean once its card is named, with the workspace factions to choose from', () => {
     const cards = expand(one('unitFile'));
-    const fleetText = expand(one('fleetFile', undefined, ['My Faction']), { 4: 'New Unit' });
+    const fleetText = expand(one('fleetFile', undefined, ['My Faction']), { 4: 'New Destroyer' });
     assert.match(fleetText, /faction: My Faction/);
     assert.deepEqual(problems({ 'cards.unit.yaml': cards, 'new.fleet.yaml': fleetText }), []);
-    const entry = indent(expand(one('fleetEntry', 'New fleet entry'), { 1: 'New Unit' }), '  ');
+    const entry = indent(expand(one('fleetEntry', 'New fleet entry'), { 1: 'New Destroyer' }), '  ');
     assert.deepEqual(problems({ 'cards.unit.yaml': cards, 'new.fleet.yaml': fleetText + entry + '\n' }), []);
   });
 

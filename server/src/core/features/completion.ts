@@ -662,7 +662,7 @@ function snippets(ws: Workspace, kind: FabledDocument['kind'], path: string[], c
   const out: Completion[] = [];
   let i = 0;
   for (const place of places) {
-    for (const t of templatesFor(place, { factions: own, exampleFactions: examples })) {
+    for (const t of templatesFor(place, { factions: own, exampleFactions: examples, nameTaken: (n) => ws.findCards(n).length > 0 })) {
       out.push({
         label: t.label,
         kind: 'snippet',

@@ -47,6 +47,16 @@ export interface TemplateContext {
   factions: string[];
   /** The bundled example factions the workspace has no card of: a fleet may use their cards. */
   exampleFactions?: string[];
+  /** Whether a card of this name is in the workspace already: a new card is named apart (a second would be a duplicate card). */
+  nameTaken?: (name: string) => boolean;
+}
+
+/** "New Fighter", or "New Fighter 2", 3, ... when the workspace has that name already. */
+function newCardName(cls: UnitClass, ctx: TemplateContext): string {
+  const base = `New ${cls}`;
+  if (!ctx.nameTaken?.(base)) return base;
+  for (let i = 2; i < 1000; i++) if (!ctx.nameTaken(`${base} ${i}`)) return `${base} ${i}`;
+  return base;
 }
 
 /** A choice placeholder; commas, pipes, dollars, braces and backslashes inside a choice are escaped. */
@@ -94,7 +104,7 @@ export const CLASS_CARD_STATS: Readonly<Record<UnitClass, readonly string[]>> = 
  * A card of a class with its class card's points, bases, stat line and as many weapon systems as
  * the class has (in both forms), each in the range its class may use.
  */
-function cardBody(start: number, cls: UnitClass, name = 'New Unit'): { lines: string[]; next: number } {
+function cardBody(start: number, cls: UnitClass, name: string): { lines: string[]; next: number } {
   let n = start;
   const next = () => n++;
   const row = CLASSES[cls];
@@ -116,7 +126,7 @@ function cardBody(start: number, cls: UnitClass, name = 'New Unit'): { lines: st
     } else {
       // The rulebook's one-line form, so a new card shows both ways of writing a weapon.
       lines.push(
-        `    - ${ph(next(), `Weapon ${w + 1}`)} ${DASH} ${choice(next(), WEAPON_TYPES)}, ${choice(next(), bandsFrom(band(9)))}, ${ph(next(), '1')}, ${ph(next(), '4')}`,
+        `    - ${ph(next(), `Weapon ${w + 1}`)} ${DASH} ${choice(next(), WEAPON_TYPES)}, ${choice(next(), bandsFrom(band(9)))}, ${ph(next(), '1')}, ${ph(next(), '3')}`,
       );
     }
   }
@@ -149,7 +159,7 @@ function weaponItem(n: number, name: string, band: string): string[] {
     type: choice(n + 1, WEAPON_TYPES),
     range: choice(n + 2, bandsFrom(band)),
     damage: ph(n + 3, '2'),
-    attacks: ph(n + 4, '3'),
+    attacks: ph(n + 4, '2'),
   });
 }
 
@@ -164,7 +174,7 @@ export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { fact
     case 'unitFile':
       // One per class, the Destroyer first: a snippet's choice cannot change the figures after it.
       return classesFirst().map((cls) => {
-        const card = cardBody(2, cls);
+        const card = cardBody(2, cls, newCardName(cls, ctx));
         return {
           label: `New unit cards file: ${cls}`,
           detail: `faction and a first ${cls}`,
@@ -228,7 +238,7 @@ export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { fact
         detail: classFacts(cls),
         description: `A ${cls} card: name, points, bases, the nine stats and the class's weapon systems, with the ${cls} class card's figures (${CLASSES[cls].points} pts); change them freely.`,
         words: ['card', 'unit', cls.toLowerCase()],
-        body: [...cardBody(1, cls).lines, '$0'],
+        body: [...cardBody(1, cls, newCardName(cls, ctx)).lines, '$0'],
       }));
     case 'weapon':
       return [
