@@ -428,8 +428,8 @@ describe('engagement view (Chromium)', function () {
       // A real result afterwards is drawn as one again.
       await showResult(v, { ...simulated({ range: 9, trials: 500, seed: 1 }), defender: 'Back In Range' });
       assert.equal(await v.page.evaluate((id) => document.getElementById(id)!.classList.contains('quiet'), IDS.results), false);
-      assert.equal(await v.page.isVisible(`#${IDS.hullChart}`), true);
-      assert.equal(await v.page.isVisible(`#${IDS.survivalChart}`), true);
+      // Shown again, the canvases take their size when Chart.js next lays them out: wait for it.
+      for (const id of [IDS.hullChart, IDS.survivalChart]) await v.page.waitForSelector(`#${id}`, { state: 'visible', timeout: 10_000 });
     });
 
     it('shows each card\u2019s faction, class and points, and labels an example card', async () => {

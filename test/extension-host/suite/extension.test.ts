@@ -122,20 +122,25 @@ describe('Fabled Star Tools in the extension host', () => {
     );
   });
 
-  it('hovers the weapons key with the rulebook section on weapons', async () => {
+  it("hovers a weapon's type with the rulebook section on weapons, and the weapons key with the slots by class", async () => {
     const editor = await open('myr-valari/myr-valari.unit.yaml');
-    const pos = positionOf(editor.document, /^\s+(weapons):/m);
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, pos);
-    const text = squash(
-      hovers
-        .flatMap((h) => h.contents)
-        .map((c) => (typeof c === 'string' ? c : c.value))
-        .join('\n')
-        .replace(/\\/g, ''),
-    );
+    const hoverText = async (re: RegExp) => {
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, positionOf(editor.document, re));
+      return squash(
+        hovers
+          .flatMap((h) => h.contents)
+          .map((c) => (typeof c === 'string' ? c : c.value))
+          .join('\n')
+          .replace(/\\/g, ''),
+      );
+    };
+    const text = await hoverText(/^\s+type: (Piercing)/m);
     assert.ok(text.includes(sectionTitle(WEAPON_TYPE_SECTION)!), text);
     const firstWords = squash(section(WEAPON_TYPE_SECTION)!.rule).split(' ').slice(0, 6).join(' ');
     assert.ok(text.includes(firstWords), `hover lacks "${firstWords}": ${text}`);
+    // The key's hover is about how many weapon systems the class has: section 3's table.
+    const key = await hoverText(/^\s+(weapons):/m);
+    assert.ok(key.includes('Weapon Systems by class'), key);
   });
 
   it('offers code lenses that run Simulate Engagement on cards', async () => {

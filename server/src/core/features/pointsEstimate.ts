@@ -129,7 +129,7 @@ export function pointsEstimateProblems(doc: FabledDocument, ws: Workspace, probl
           `(printed ${e.ratio.toFixed(2)} × the estimate, beyond ×/÷${POINTS_ESTIMATE.flagRatio} and ${POINTS_ESTIMATE.flagSpreads} × the estimate's typical error of ${spreadWords(field)}). ` +
           `Not priced: ${e.unpriced.join(', ')}. The cost is the designer's call.`,
         span: { start: span.start, end: span.end },
-        // The quick fix "Set points to the estimate (≈ N)" (only where points are written).
+        // The quick fix "Set points to the estimate (about N)" (only where points are written).
         ...(card.points.span.end > card.points.span.start ? { data: { replacements: [String(Math.round(e.estimate))] } } : {}),
       });
     }
