@@ -274,16 +274,7 @@ async function workspaceRun(cards: number, fleets: number, edits: boolean): Prom
     // The server gives memory back once idle (after re-checking the closed files): RSS once it has
     // not moved for 5 s (at most 90 s).
     const s0 = performance.now();
-    let settled = rss;
-    let settledAt = s0;
-    while (performance.now() - settledAt < 5000 && performance.now() - s0 < 90000) {
-      await pause(500);
-      const now = proc(c.child.pid, 'VmRSS');
-      if (Math.abs(now - settled) > 1) {
-        settled = now;
-        settledAt = performance.now();
-      }
-    }
+    const { settled, settledAt } = await settledRss(c.child.pid, rss, s0);
     const settleMs = settledAt - s0 + (s0 - t0 - scanEnd);
     const fleetEdits: number[] = [];
     const cardEdits: number[] = [];
@@ -636,20 +627,25 @@ export async function folderMove(): Promise<FolderMove> {
     const back = await move(join(away, 'cards'), join(c.root, 'cards'), 1, WHERE_CARDS);
     const rss = proc(c.child.pid, 'VmRSS');
     // Then as (b): RSS once it has not moved for 5 s (at most 90 s).
-    const s0 = performance.now();
-    let settled = rss;
-    let settledAt = s0;
-    while (performance.now() - settledAt < 5000 && performance.now() - s0 < 90000) {
-      await pause(500);
-      const now = proc(c.child.pid, 'VmRSS');
-      if (Math.abs(now - settled) > 1) {
-        settled = now;
-        settledAt = performance.now();
-      }
-    }
+    const { settled } = await settledRss(c.child.pid, rss, performance.now());
     return { out: out.ms, outCpu: out.cpu, in: back.ms, inCpu: back.cpu, rss, settled };
   } finally {
     await c.stop();
     rmSync(away, { recursive: true, force: true });
   }
+}
+
+/** A process's RSS once it has not moved (by more than 1 MB) for 5 s, polled every 0.5 s from `s0`, at most 90 s; and when it last moved. */
+async function settledRss(pid: number | undefined, rss: number, s0: number): Promise<{ settled: number; settledAt: number }> {
+  let settled = rss;
+  let settledAt = s0;
+  while (performance.now() - settledAt < 5000 && performance.now() - s0 < 90000) {
+    await pause(500);
+    const now = proc(pid, 'VmRSS');
+    if (Math.abs(now - settled) > 1) {
+      settled = now;
+      settledAt = performance.now();
+    }
+  }
+  return { settled, settledAt };
 }

@@ -6,7 +6,7 @@
  */
 import type { UnitCard } from '../model/types';
 import type { Workspace } from '../workspace';
-import { estimateInWorkspace, workspaceField } from '../balance/index';
+import { estimateInWorkspace, pricedMember, workspaceField } from '../balance/index';
 import { priceCard, pricedCardOf } from '../balance/battles';
 import type { BattlePrice, PlayBattles, PricingField } from '../balance/battles';
 import type { ReferenceField } from '../balance/estimate';
@@ -14,16 +14,7 @@ import type { BattlePriceResult } from '../api';
 
 /** The field as the battle pricing takes it. */
 export function pricingFieldOf(field: ReferenceField): PricingField {
-  return {
-    cards: field.members.map((m) => ({
-      name: m.name,
-      faction: m.faction,
-      class: m.class,
-      points: m.points,
-      profile: m.profile,
-      ...(m.bays.tierFighters || m.bays.reserves ? { bays: m.bays } : {}),
-    })),
-  };
+  return { cards: field.members.map(pricedMember) };
 }
 
 const r1 = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? undefined : Math.round(v * 10) / 10);
