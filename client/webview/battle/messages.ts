@@ -4,11 +4,13 @@
  * restored state is checked before it is used, on both sides.
  */
 import * as v from 'valibot';
-import { OPTION_LIMITS, type BattleOptions, type BattleResult } from '../../../protocol/simulation';
+import { OPTION_LIMITS, type BattleRequestOptions, type BattleResult } from '../../../protocol/simulation';
 import { finite, int, nonNegative, parser, probability, text } from '../schema';
 import { signedChance, summarySchema, variantChoiceSchema, variantListSchema, variantNamesSchema } from '../variant-messages';
 
-export type { BattleOptions, BattleResult };
+/** The options the view asks for: a request's, with the variants as the picker writes them (`name:param=value`). */
+export type BattleOptions = Omit<BattleRequestOptions, 'variants'> & { variants?: string[] };
+export type { BattleResult };
 
 /** Host -> view. `partial`: a result of the trials run so far, while the run goes on. */
 export type BattleHostMessage =

@@ -5,6 +5,7 @@
  */
 import type { UnitClass, WeaponType } from '../rules/data';
 import type { VariantInfo } from './variants/types';
+import type { VariantChoice } from './variants/catalog';
 
 /** A weapon as the engine sees it. */
 export interface WeaponProfile {
@@ -271,8 +272,15 @@ export interface BattleOptions {
   rounds?: number;
   trials?: number;
   seed?: number;
-  /** Rule variants by name (or `name:param=value,...`). */
-  variants?: string[];
+  /** Rule variants, each `{name, parameters}` (a request may also write one as the text `name:param=value,...`; validateBattleOptions reads both). */
+  variants?: VariantChoice[];
   /** With variants: run the standard rules too and carry them beside the variant result. */
   compare?: boolean;
 }
+
+/**
+ * Battle options as a request carries them (`fabledStar/battle`): a variant as `{name, parameters}`
+ * or, as older clients and the views' pickers write it, the text `name:param=value,...`. The
+ * server's validator reads them once into BattleOptions.
+ */
+export type BattleRequestOptions = Omit<BattleOptions, 'variants'> & { variants?: (VariantChoice | string)[] };
