@@ -46,6 +46,8 @@ export default tseslint.config(
     ['server/src/core/*.ts'],
     [...CORE, CHECK('The workspace and fleet points'), FEATURES('The workspace and fleet points'), SIM('The workspace and fleet points')],
   ),
+  // The facade (issue 25) is the one core file that reaches every layer, to offer it to the edges.
+  layer(['server/src/core/service.ts'], CORE),
   layer(['server/src/core/rules/**/*.ts'], [...CORE, ban('^\\.\\./', 'The rules pack imports nothing else of ours.')]),
   layer(['server/src/core/model/**/*.ts'], [...CORE, CHECK('The model'), FEATURES('The model'), SIM('The model'), WORKSPACE('The model')]),
   layer(['server/src/core/check/**/*.ts'], [...CORE, FEATURES('Checks'), SIM('Checks')]),
@@ -81,4 +83,23 @@ export default tseslint.config(
     ['scripts/**/*.ts', 'syntaxes/**/*.ts'],
     [CHECK('Scripts'), FEATURES('Scripts'), ban('(^|/)(lsp|protocol)(/|$)', 'Scripts read the rules pack and the model, not the LSP layer.')],
   ),
+
+  // The edges reach the core only through its facade (issue 25): core/service.ts, and the shared
+  // shapes of core/api.ts. Its own rule (not a layer row), so that it adds to the layer rules above.
+  {
+    files: ['server/src/lsp/**/*.ts', 'server/src/cli/**/*.ts', 'server/src/cli.ts', 'server/src/server.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)core/(?!(service|api)$)',
+              message: 'The edges import the core only through server/src/core/service.ts (and the shared shapes of core/api.ts): add what you need there.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
