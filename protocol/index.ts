@@ -405,6 +405,8 @@ export interface BattleParams extends WorkDoneProgressParams, PartialResultParam
   vs: BattleFleetSelector;
   /** range (absent: the fleets approach), rounds, trials, seed; checked as the CLI checks its flags. */
   options?: BattleRequestOptions;
+  /** Where the battles played so far go, as `BattleProgress` (`{done, total}`), beside the work-done progress for people. */
+  progressToken?: string | number;
 }
 
 /**
@@ -419,6 +421,18 @@ export const BattleRequest = request<BattleParams, BattleResult>('fabledStar/bat
 
 /** server -> client, as `$/progress` on the request's `partialResultToken`: the result so far. */
 export const BattlePartialResult = new ProgressType<BattleResult>();
+
+/**
+ * How far a run has got: battles (or trials) played and asked for, both runs counted when variants
+ * are compared with the standard rules. The numbers themselves, not a percentage to be turned back.
+ */
+export interface RunProgress {
+  done: number;
+  total: number;
+}
+
+/** server -> client, as `$/progress` on the battle request's `progressToken`: the battles played so far. */
+export const BattleProgress = new ProgressType<RunProgress>();
 
 export interface PriceByBattleParams extends WorkDoneProgressParams, PartialResultParams {
   card: CardSelector;

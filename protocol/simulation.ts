@@ -6,7 +6,17 @@
  * here so that nothing outside the server reaches into the server's tree.
  */
 export { BATTLE_DEFAULTS, ENGAGEMENT_DEFAULTS, RANGE_BANDS, WEAPON_TYPES } from '../server/src/core/rules/data';
-export { OPTION_LIMITS, OPTION_SPECS, optionBounds, type OptionKey, type OptionSpec } from '../server/src/core/sim/limits';
+export {
+  OPTION_LIMITS,
+  OPTION_SPECS,
+  optionBounds,
+  optionSpec,
+  optionsOf,
+  clampWhole,
+  type OptionKey,
+  type OptionRun,
+  type OptionSpec,
+} from '../server/src/core/sim/limits';
 export type { ActionCounts, EngagementOptions, Point, SimulationResult } from '../server/src/core/sim/types';
 export type { BattleOptions, BattleRequestOptions, BattleResult, BattleSideResult, BattleUnitResult, Chance } from '../server/src/core/sim/types';
 export {

@@ -77,6 +77,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SimulationQueue } from './pool';
 import {
   BattlePartialResult,
+  BattleProgress,
   BattleRequest,
   type BattleParams,
   PriceByBattlePartial,
@@ -519,6 +520,7 @@ export const HANDLERS: HandlerEntry[] = [
           const { state } = ctx;
           const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
           const partial = params?.partialResultToken;
+          const counted = typeof params?.progressToken === 'string' || typeof params?.progressToken === 'number' ? params.progressToken : undefined;
           progress.begin('Simulating the fleet battle', 0, undefined, true);
           const report = throttled();
           try {
@@ -555,11 +557,11 @@ export const HANDLERS: HandlerEntry[] = [
               token,
               (m) => {
                 if ('progress' in m) {
-                  if (report())
-                    progress.report(
-                      Math.floor((100 * m.progress.trials) / Math.max(1, m.progress.requested)),
-                      `${m.progress.trials} of ${m.progress.requested} battles`,
-                    );
+                  if (report()) {
+                    const { trials: done, requested: total } = m.progress;
+                    progress.report(Math.floor((100 * done) / Math.max(1, total)), `${done} of ${total} battles`);
+                    if (counted !== undefined) void c.sendProgress(BattleProgress, counted, { done, total });
+                  }
                 } else if (partial !== undefined) void c.sendProgress(BattlePartialResult, partial, m.partial);
               },
             );
