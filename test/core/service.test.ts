@@ -4,7 +4,7 @@
  * battle that is plain data (a worker thread takes it by structured clone and plays the same battle).
  */
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   diagnose,
@@ -14,7 +14,7 @@ import {
   roster,
   simulationRefusal,
   validateBattleOptions,
-  Workspace,
+  type Workspace,
   type FabledDocument,
   type FleetDocument,
   type Problem,
@@ -22,20 +22,7 @@ import {
 import { checkDocument } from '../../server/src/core/check';
 import { buildRoster } from '../../server/src/core/roster/model';
 import { simulateBattle } from '../../server/src/core/sim/fleet-battle';
-import { EXAMPLES } from '../exampleFleets';
-
-function exampleWorkspace(): Workspace {
-  const ws = new Workspace();
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/\.(unit|faction)\.yaml$/.test(e.name) && !p.includes('showcase')) ws.set(`file://${p}`, readFileSync(p, 'utf8'));
-    }
-  };
-  walk(EXAMPLES);
-  return ws;
-}
+import { EXAMPLES, exampleCardsWorkspace } from '../exampleFleets';
 
 function fleetIn(ws: Workspace, file: string): FleetDocument {
   const p = join(EXAMPLES, 'fleets', file);
@@ -44,7 +31,7 @@ function fleetIn(ws: Workspace, file: string): FleetDocument {
 
 describe('the core facade (service.ts)', function () {
   this.timeout(60000);
-  const ws = exampleWorkspace();
+  const ws = exampleCardsWorkspace();
   const a = fleetIn(ws, 'standard-1000.fleet.yaml');
   const b = fleetIn(ws, 'standard-1000-myr-valari.fleet.yaml');
 
