@@ -161,9 +161,26 @@ export function activate(e: Engine, u: number, dice: Dice, lost: [number, number
   const myBases = basesOf(e.hull[u]!, e.types[e.typeOf[u]!]!.p.hp);
   if (!chooseTarget(e, u, enemies, myBases)) return false;
   const threats = threatsTo(e, u, enemies, scratchThreats);
-  if (target.t >= 0) return fireWithSecond(e, u, target.t, target.ri, myBases, ap, enemies, threats, dice, lost, pts);
-  return withoutTarget(e, u, ap, enemies, threats, dice, lost, pts);
+  // One object for the activation's context, reused (no allocation per activation).
+  turn.enemies = enemies;
+  turn.threats = threats;
+  turn.dice = dice;
+  turn.lost = lost;
+  turn.pts = pts;
+  if (target.t >= 0) return fireWithSecond(e, u, target.t, target.ri, myBases, ap, turn);
+  return withoutTarget(e, u, ap, turn);
 }
+
+/** What an activation's actions share: the enemies and threats it weighed, the dice, and the tallies of bases lost and points destroyed. */
+interface Turn {
+  enemies: number[];
+  threats: number[];
+  dice: Dice;
+  lost: [number, number];
+  pts: [number, number];
+}
+
+const turn: Turn = { enemies: [], threats: [], dice: undefined as unknown as Dice, lost: [0, 0], pts: [0, 0] };
 
 /** Enter the table (from the unit's edge) or launch (from its host): its first Move action. */
 function enter(e: Engine, u: number): void {
@@ -193,19 +210,7 @@ function closeToBoard(e: Engine, u: number, enemies: number[], stick: number): b
  * A Fire action at tgt with the second action that goes with it (when u has 2 AP left). Board
  * replaces the second action, whichever it is, when it is worth more.
  */
-function fireWithSecond(
-  e: Engine,
-  u: number,
-  tgt: number,
-  ri: number,
-  myBases: number,
-  ap: number,
-  enemies: number[],
-  threats: number[],
-  dice: Dice,
-  lost: [number, number],
-  pts: [number, number],
-): boolean {
+function fireWithSecond(e: Engine, u: number, tgt: number, ri: number, myBases: number, ap: number, { enemies, threats, dice, lost, pts }: Turn): boolean {
   const board = e.units[u]!.profile.cr !== undefined && enemies.some((t) => e.units[t]!.profile.cr !== undefined && e.dist(u, t) <= BOARD_RANGE);
   let second: Decision = NO_DECISION;
   if (ap >= 2) {
@@ -238,16 +243,7 @@ function fireWithSecond(
 }
 
 /** Nothing to fire at: Board, else Ram as a last resort, then protect with what is left. */
-function withoutTarget(
-  e: Engine,
-  u: number,
-  ap: number,
-  enemies: number[],
-  threats: number[],
-  dice: Dice,
-  lost: [number, number],
-  pts: [number, number],
-): boolean {
+function withoutTarget(e: Engine, u: number, ap: number, { enemies, threats, dice, lost, pts }: Turn): boolean {
   const b = bestBoard(e, u, enemies);
   if (b >= 0) {
     boardAction(e, u, b, dice, lost, pts);
