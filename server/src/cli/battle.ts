@@ -3,22 +3,28 @@
  * Cards come from `--cards` files or folders (default: the current folder, as for `sim`); the numbers
  * come from the pure core. Every problem is one line on stderr and exit status 2.
  */
-import type { FleetDocument } from '../core/model/types';
-import { fleetForBattle } from '../core/features/battle';
-import { cardErrors, checkDocument } from '../core/check';
-import { BATTLE_OPTION_KEYS, BattleSession, validateBattleOptions, variantText } from '../core/sim/fleet-battle';
-import type { Fleet } from '../core/sim/fleet-battle';
-import { battleInChunks, localExecutor, type BattleJob } from '../core/sim/chunked';
-import { CHUNK_TRIALS } from '../core/sim/battle';
-import { asNumber, describeValue } from '../core/sim/options';
+import {
+  type FleetDocument,
+  BATTLE_OPTION_KEYS,
+  BattleSession,
+  validateBattleOptions,
+  battleInChunks,
+  localExecutor,
+  type BattleJob,
+  CHUNK_TRIALS,
+  asNumber,
+  describeValue,
+  renderBattleVariants,
+  type BattleResult,
+  BATTLE_DEFAULTS,
+  textTable as table,
+  prepareBattle,
+  type BattleSide,
+} from '../core/service';
 import { cores, SimPool, workerFile } from '../node/sim-pool';
-import { renderBattleVariants } from '../core/sim/variants/report';
-import type { BattleResult } from '../core/sim/types';
-import { BATTLE_DEFAULTS } from '../core/rules/data';
 import { fileUri, loadCards, readProblem } from './io';
 import { command, type OptionRow } from './args';
 import { escapeControls } from './terminal';
-import { textTable as table } from '../core/sim/report';
 import { readVariantFlags, twoSidedCommand, VARIANT_HELP } from './variants';
 
 export const BATTLE_HELP = `Usage: fabled-star battle --fleet FILE --vs FILE [--cards PATH]... [options]
@@ -161,7 +167,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
 
   // Errors name the options as the flags the user typed.
   const raw = Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, (values as Record<string, unknown>)[key]]));
-  const v = validateBattleOptions(raw, (key) => `--${key}`);
+  const v = validateBattleOptions(raw, (spec) => `--${spec.flag}`);
   if (!v.options) return usage(v.errors.join(' '));
   const rules = readVariantFlags(values, usage);
   if (rules === 2) return 2;
@@ -189,14 +195,15 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
     fleets.push(doc);
   }
-  const built = fleets.map((d) => fleetForBattle(d, ws, checkDocument(d, ws), cardErrors));
-  for (const [i, b] of built.entries()) {
-    if (b.fleet) continue;
-    const more = b.errors.length > 1 ? ` (and ${b.errors.length - 1} more; run "fabled-star check ${i === 0 ? fleetPath : vsPath}")` : '';
-    return usage(`${i === 0 ? fleetPath : vsPath}: the fleet cannot fight: ${b.errors[0]}${more}`);
+  const options = { ...v.options, variants: rules.choices, compare: rules.compare };
+  const prepared = prepareBattle(fleets.map((doc): BattleSide => ({ doc, ws })) as [BattleSide, BattleSide], options);
+  if ('refused' in prepared) {
+    const { side, errors } = prepared.refused;
+    const file = side === 0 ? fleetPath : vsPath;
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more; run "fabled-star check ${file}")` : '';
+    return usage(`${file}: the fleet cannot fight: ${errors[0]}${more}`);
   }
-  const options = { ...v.options, variants: rules.choices.map(variantText), compare: rules.compare };
-  const job = { fleets: [built[0]!.fleet!, built[1]!.fleet!] as [Fleet, Fleet], options, limits: built.map((b) => b.limit) };
+  const job = prepared.battle;
   const result = await playBattle(job, threads);
   io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderBattleReport(result));
   return 0;
