@@ -42,7 +42,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   diagnostics: Object.freeze({ delayMs: 150 }),
   workspace: Object.freeze({ maxFiles: 25000 }),
   pointsEstimate: Object.freeze({ enabled: true }),
-}) as Settings;
+});
 
 /** The configuration section the server asks for. */
 export const SETTINGS_SECTION = 'fabledStar';
@@ -462,3 +462,5 @@ export const PriceByBattleRequest = request<PriceByBattleParams, PriceByBattleRe
 export const PriceByBattlePartial = new ProgressType<BattlePriceResult>();
 
 export * from './simulation';
+/** The points-left wording (the rules pack's words), so that the Fleet view says it as the server does. */
+export { pointsLeft } from '../server/src/core/rules/words';

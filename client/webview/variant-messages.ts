@@ -1,12 +1,18 @@
 /**
  * The rule variants' part of the messages between the hosts and the engagement and battle views
  * (BATTLE.md "Rule variants"): the choice a view sends (variants from the catalogue only, their
- * parameters within bounds, no conflicting pair, and whether to compare), and the variants and differences a result carries.
- * Shared by both views and both hosts; DOM-free (the hosts import it).
+ * parameters within bounds, no conflicting pair, and whether to compare), and the variants and
+ * differences a result carries. Shared by both views and both hosts; DOM-free (the hosts import it).
  */
 import * as v from 'valibot';
 import { readVariantSpec, VARIANT_NAMES, variantConflict, variantSpec, type VariantInfo } from '../../protocol/simulation';
 import { finite, text } from './schema';
+
+/** The rule variants a rerun asks for (BATTLE.md "Rule variants"), and whether to compare them with the standard rules. */
+export interface RulesChoice {
+  variants: string[];
+  compare: boolean;
+}
 
 /** Differences of chances lie in [-1, 1] (with rounding noise). */
 export const signedChance = v.pipe(v.number(), v.finite(), v.minValue(-1 - 1e-6), v.maxValue(1 + 1e-6));

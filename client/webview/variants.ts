@@ -5,7 +5,7 @@
  */
 import { VARIANT_CATALOG, clearlyDifferent, readVariantSpec, variantConflict, variantSpec, variantTitles, type VariantInfo } from '../../protocol/simulation';
 import { formatPercent } from './format';
-import type { RulesChoice } from './messages';
+import type { RulesChoice } from './variant-messages';
 
 export type { RulesChoice };
 

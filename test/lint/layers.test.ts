@@ -48,7 +48,7 @@ const cases: { file: string; imports: string; fails: boolean }[] = [
   { file: 'server/src/core/balance/probe.ts', imports: "import { x } from '../sim/engagement';", fails: false },
   // Nothing in the core imports the client's tree, the view, or the repository's tests.
   { file: 'server/src/core/sim/probe.ts', imports: "import { x } from '../../../../client/src/ctx';", fails: true },
-  { file: 'server/src/core/features/probe.ts', imports: "import type { x } from '../../../../client/webview/messages';", fails: true },
+  { file: 'server/src/core/features/probe.ts', imports: "import type { x } from '../../../../client/webview/engagement/messages';", fails: true },
   { file: 'server/src/core/probe.ts', imports: "import { x } from '../../../test/core/property-settings';", fails: true },
   { file: 'server/src/core/check/probe.ts', imports: "import { x } from '../features/hover';", fails: true },
   { file: 'server/src/core/check/probe.ts', imports: "import { x } from '../model/derived';", fails: false },

@@ -3,7 +3,7 @@
  * what each parser accepts and refuses, and that the view's bounds are the simulator's.
  */
 import assert from 'node:assert/strict';
-import { parseHostMessage, parseSimulationResult, parseViewMessage } from '../../client/webview/messages';
+import { parseHostMessage, parseSimulationResult, parseViewMessage } from '../../client/webview/engagement/messages';
 import { OPTION_LIMITS } from '../../server/src/core/sim/limits';
 import { distributionBars, formatPercent, formatPercentError } from '../../client/webview/format';
 import { destroyerVsFrigates, simulated } from './fixtures';

@@ -618,6 +618,6 @@ new MutationObserver(() => {
 }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 const saved = vscode.getState();
-const restored = parseBattleResult(saved && typeof saved === 'object' && 'result' in saved ? (saved as { result: unknown }).result : undefined);
+const restored = parseBattleResult(saved && typeof saved === 'object' && 'result' in saved ? saved.result : undefined);
 if (restored) render(restored, false);
 vscode.postMessage({ type: 'ready' });

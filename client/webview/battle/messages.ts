@@ -114,4 +114,4 @@ const viewSchema = v.variant('type', [
 
 export const parseBattleResult = parser(battleResultSchema) as (x: unknown) => BattleResult | undefined;
 export const parseBattleHostMessage = parser(hostSchema) as (x: unknown) => BattleHostMessage | undefined;
-export const parseBattleViewMessage = parser(viewSchema) as (x: unknown) => BattleViewMessage | undefined;
+export const parseBattleViewMessage: (x: unknown) => BattleViewMessage | undefined = parser(viewSchema);

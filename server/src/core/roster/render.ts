@@ -4,7 +4,7 @@
  * text goes through the format's escaping; nothing from a file is ever read as markup.
  */
 import { STAT_ORDER } from '../rules/data';
-import { count } from '../rules/words';
+import { count, pointsLeft } from '../rules/words';
 import { escapeMarkdown } from '../rules/text';
 import type { ProblemCounts, Roster, RosterCard, RosterEntry, RosterProblem, RosterWeapon, RosterOrder, RosterAbility } from './model';
 
@@ -57,10 +57,7 @@ export function pointsText(r: Roster): string {
 
 /** "5 pts left", "105 pts over the limit", "exactly on the limit", or '' without a limit. */
 export function leftText(r: Roster): string {
-  if (r.remaining === undefined) return '';
-  if (r.remaining > 0) return `${r.remaining} pts left`;
-  if (r.remaining < 0) return `${-r.remaining} pts over the limit`;
-  return 'exactly on the limit';
+  return r.remaining === undefined ? '' : pointsLeft(r.remaining);
 }
 
 function gameText(r: Roster): string {

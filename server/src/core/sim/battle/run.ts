@@ -251,7 +251,7 @@ export class BattleRun {
         e.sh[t] = foe.sh;
         e.hull[t] = foe.hull;
         e.braced[t] = foe.braced ? 1 : 0;
-        const ri = e.hull[u]! > 0 ? reachOf(ut, e.range) : -1;
+        const ri = e.hull[u] > 0 ? reachOf(ut, e.range) : -1;
         const tt = e.types[e.typeOf[t]!]!;
         const threats = reachOf(tt, e.range) >= 0 ? [t] : [];
         const d = decide(e, u, ri >= 0 ? t : -1, ri, threats);

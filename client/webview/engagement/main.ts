@@ -2,7 +2,7 @@
  * The engagement view: draws a SimulationResult ("Engagement: A vs B") and sends the user's
  * re-run requests to the extension host. It runs inside the webview and talks only through
  * postMessage. Everything that came from the user's files (unit and weapon names, assumptions)
- * goes into the page with textContent; every message is checked by messages.ts before use, and a
+ * goes into the page with textContent; every message is checked by ./messages.ts before use, and a
  * message of the wrong shape is ignored.
  */
 import {
@@ -16,11 +16,10 @@ import {
   LineElement,
   PointElement,
   Tooltip,
-  type ChartConfiguration,
   type ChartDataset,
   type ChartOptions,
 } from 'chart.js';
-import './style.css';
+import '../style.css';
 import { ANY_RANGE, IDS } from './html';
 import {
   parseHostMessage,
@@ -33,11 +32,11 @@ import {
   type UnitFacts,
   type ViewMessage,
 } from './messages';
-import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError } from './format';
-import { element, elements, vscodeApi, cssVar, STILL_CHART } from './dom';
+import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError } from '../format';
+import { element, elements, vscodeApi, cssVar, STILL_CHART } from '../dom';
 import { inFormWords, nothingHappens, plainAssumptions, verdict, volleyDoesNothing, volleySentence } from './words';
-import { lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow, type RulesChoice } from './variants';
-import { playedRules } from './variant-messages';
+import { lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow, type RulesChoice } from '../variants';
+import { playedRules } from '../variant-messages';
 
 // Only what the two charts use is registered, so esbuild leaves the rest of Chart.js out.
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -208,7 +207,7 @@ function plot<T extends 'bar' | 'line'>(
   datasets: ChartDataset<T, number[]>[],
   options: () => ChartOptions<T>,
 ): Chart<T> {
-  if (!chart) return new Chart(canvas, { type, data: { labels, datasets }, options: options() } as ChartConfiguration<T>);
+  if (!chart) return new Chart(canvas, { type, data: { labels, datasets }, options: options() });
   chart.data.labels = labels;
   datasets.forEach((d, i) => (chart.data.datasets[i]!.data = d.data));
   return chart;

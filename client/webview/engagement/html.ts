@@ -1,11 +1,11 @@
 /**
- * The engagement view's HTML page: its skeleton inside the frame every view shares (./frame.ts:
+ * The engagement view's HTML page: its skeleton inside the frame every view shares (../frame.ts:
  * the Content-Security-Policy, the style sheet, the script by nonce). Every figure and every name
  * from the user's files is filled in later by the script with `textContent`.
  */
-import { RANGE_BANDS } from '../../protocol/simulation';
+import { RANGE_BANDS } from '../../../protocol/simulation';
 import { RERUN_LIMITS } from './messages';
-import { numberField, renderPage } from './frame';
+import { numberField, renderPage } from '../frame';
 
 /** The element ids the script relies on; exported so the script and the tests use the same names. */
 export const IDS = {
