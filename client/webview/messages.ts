@@ -17,7 +17,15 @@
  * Content-Security-Policy, unlike ajv's compiled validators).
  */
 import * as v from 'valibot';
-import { optionBounds, WEAPON_TYPES, type ActionCounts, type CardEstimate, type EngagementOptions, type SimulationResult } from '../../protocol/simulation';
+import {
+  optionBounds,
+  WEAPON_TYPES,
+  type ActionCounts,
+  type CardEstimate,
+  type EngagementOptions,
+  type SimulationResult,
+  type VariantChoice,
+} from '../../protocol/simulation';
 import { finite, MAX_TEXT, nonNegative, numberOption, parser, probability, text } from './schema';
 import { signedChance, summarySchema, variantChoiceSchema, variantListSchema, variantNamesSchema } from './variant-messages';
 
@@ -49,7 +57,8 @@ export type ViewMessage = { type: 'ready' } | { type: 'rerun'; options: Engageme
 
 /** The rule variants a rerun asks for (BATTLE.md "Rule variants"), and whether to compare them with the standard rules. */
 export interface RulesChoice {
-  variants: string[];
+  /** Each `{name, parameters}`, as the request carries it. */
+  variants: VariantChoice[];
   compare: boolean;
 }
 
