@@ -279,7 +279,7 @@ describe('fleet battle view (Chromium)', function () {
     await v.waitForPosted('rerun', 2);
     const second = (await reruns())[1]!.options as { range?: number; variants?: string[] };
     assert.equal(second.range, 12);
-    assert.deepEqual(second.variants, ['morale']);
+    assert.deepEqual(second.variants, [{ name: 'morale', parameters: {} }]);
     // Edited again while that run goes on: its figures, once they come, are marked as not the form's.
     await v.send({ type: 'busy' });
     await v.page.fill(`#${I.seed}`, '11');
@@ -404,7 +404,14 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     await v.page.uncheck('#battle-variant-compare');
     await v.page.click(`#${I.run}`);
     const rerun = (await v.waitForPosted('rerun')) as unknown as { options: Record<string, unknown> };
-    assert.deepEqual(rerun.options['variants'], ['break-tests', 'retreat:threshold=0.5'], 'retreat with its threshold (the default)');
+    assert.deepEqual(
+      rerun.options['variants'],
+      [
+        { name: 'break-tests', parameters: {} },
+        { name: 'retreat', parameters: { threshold: 0.5 } },
+      ],
+      'retreat with its threshold (the default)',
+    );
     assert.equal(rerun.options['compare'], undefined);
     await v.page.uncheck('#battle-variant-retreat');
     await v.page.uncheck('#battle-variant-break-tests');
@@ -430,7 +437,7 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     await v.page.fill(threshold, '0.75');
     await v.page.click(`#${I.run}`);
     const rerun = (await v.waitForPosted('rerun')) as unknown as { options: Record<string, unknown> };
-    assert.deepEqual(rerun.options['variants'], ['retreat:threshold=0.75']);
+    assert.deepEqual(rerun.options['variants'], [{ name: 'retreat', parameters: { threshold: 0.75 } }]);
     // Not picked: its field is off.
     await v.page.uncheck('#battle-variant-retreat');
     assert.equal(await v.page.isEnabled(threshold), false);
@@ -449,7 +456,7 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     await v.page.uncheck('#battle-variant-morale');
     assert.equal(await v.page.isDisabled(`#${I.rounds}`), false);
     const rerun = (await v.waitForPosted('rerun')) as unknown as { options: { rounds: number; variants?: string[] } };
-    assert.deepEqual(rerun.options.variants, ['break-tests']);
+    assert.deepEqual(rerun.options.variants, [{ name: 'break-tests', parameters: {} }]);
     assert.equal(rerun.options.rounds, 6, 'the rounds asked for (the default), not the 3 morale played');
   });
 

@@ -751,7 +751,13 @@ describe('engagement view: rule variants (Chromium)', function () {
     await v.page.check('#engagement-variant-sustained-damage');
     await v.page.click(`#${IDS.run}`);
     const message = (await v.waitForPosted('rerun')) as unknown as { rules: unknown };
-    assert.deepEqual(message.rules, { variants: ['sustained-damage', 'morale'], compare: true });
+    assert.deepEqual(message.rules, {
+      variants: [
+        { name: 'sustained-damage', parameters: {} },
+        { name: 'morale', parameters: {} },
+      ],
+      compare: true,
+    });
     // A conflicting pair: a message, and nothing posted.
     await v.page.check('#engagement-variant-retreat');
     await v.page.click(`#${IDS.run}`);
@@ -815,7 +821,7 @@ describe('engagement view: rule variants (Chromium)', function () {
     assert.equal(await v.page.locator(`#${IDS.stale}`).isVisible(), false, 'the figures match the form: not marked stale');
     await v.page.fill('#engagement-variant-retreat-threshold', '0.6');
     const message = (await v.waitForPosted('rerun')) as unknown as { rules: unknown };
-    assert.deepEqual(message.rules, { variants: ['retreat:threshold=0.6'], compare: true });
+    assert.deepEqual(message.rules, { variants: [{ name: 'retreat', parameters: { threshold: 0.6 } }], compare: true });
     assert.equal(await v.page.locator(`#${IDS.stale}`).isVisible(), true, 'until the new figures come, the old ones are marked');
   });
 });

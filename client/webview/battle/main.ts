@@ -12,7 +12,7 @@ import { BATTLE_IDS as I } from './html';
 import { BATTLE_LIMITS, parseBattleHostMessage, parseBattleResult, type BattleOptions, type BattleResult, type BattleViewMessage } from './messages';
 import { formatPercent, formatPercentError } from '../format';
 import { fixedRounds, lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow } from '../variants';
-import { playedRules } from '../variant-messages';
+import { choiceKey, playedRules } from '../variant-messages';
 import { BATTLE_DEFAULTS, variantEffects } from '../../../protocol/simulation';
 import { elements, vscodeApi, cssVar, STILL_CHART } from '../dom';
 
@@ -387,7 +387,7 @@ function optionsKey(o: BattleOptions): string {
   const variants = o.variants ?? [];
   // A variant that fixes the rounds (morale) plays them whatever was asked: the result says 3.
   const rounds = fixedRounds(variants)?.rounds ?? o.rounds ?? null;
-  return JSON.stringify([o.range ?? null, rounds, o.trials ?? null, o.seed ?? null, variants.join('+'), variants.length > 0 && o.compare === true]);
+  return JSON.stringify([o.range ?? null, rounds, o.trials ?? null, o.seed ?? null, choiceKey(variants), variants.length > 0 && o.compare === true]);
 }
 
 /** The options a result was played with, as the form would read them. */

@@ -36,7 +36,7 @@ import { distributionBars, formatCount, formatNumber, formatPercent, formatPerce
 import { element, elements, vscodeApi, cssVar, STILL_CHART } from '../dom';
 import { inFormWords, nothingHappens, plainAssumptions, verdict, volleyDoesNothing, volleySentence } from './words';
 import { lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow, type RulesChoice } from '../variants';
-import { playedRules } from '../variant-messages';
+import { choiceKey, playedRules } from '../variant-messages';
 
 // Only what the two charts use is registered, so esbuild leaves the rest of Chart.js out.
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -594,7 +594,7 @@ function resultRules(result: SimulationResult): RulesChoice {
 
 /** Rules compared as the picker reads them: without variants, comparing means nothing. */
 function rulesKey(r: RulesChoice | undefined): string {
-  return r && r.variants.length ? `${r.variants.join('+')}|${r.compare}` : '';
+  return r && r.variants.length ? `${choiceKey(r.variants)}|${r.compare}` : '';
 }
 
 // ---------------------------------------------------------------------------------------------
