@@ -88,7 +88,7 @@ describe('roster requests over stdio', function () {
     );
     assert.match(
       r.copyText,
-      /^Radiant Vanguard \(Myr-Valari\): 2× Lumen Destroyer 290, Lumen Destroyr \?, Lumen Cruiser \+ Veilwing Fighter Wing 250, Maw Frigate \?; 540\/1000 \(2 errors\)$/,
+      /^Radiant Vanguard \(Myr-Valari\): 2× Lumen Destroyer 290, Lumen Destroyr \?, Lumen Cruiser \+ Veilwing Fighter Wing 250, Maw Frigate \?; 540\/1000 \(2 errors\) · rules July 30 · fs1-[0-9a-f]{16}$/,
     );
   });
 

@@ -37,7 +37,8 @@ const VERIFY_COMMAND = {
 } as const satisfies CommandSpec;
 
 export const runVerify = command(VERIFY_COMMAND, ({ values, positionals, format, fail }, io) => {
-  if (positionals.length !== 1) return fail(`give exactly one ROSTER file (or - for standard input)${positionals.length ? `, not ${positionals.length} paths` : ''}; see --help`);
+  if (positionals.length !== 1)
+    return fail(`give exactly one ROSTER file (or - for standard input)${positionals.length ? `, not ${positionals.length} paths` : ''}; see --help`);
   const { ws, problems } = loadCards(io, values.cards?.length ? values.cards : [io.cwd]);
   if (problems.length) return fail(...problems);
   const text = readRosterText(io, positionals[0], fail);

@@ -106,7 +106,13 @@ export function canonicalCard(card: UnitCard, faction: string): unknown {
       const e = card.stats?.entries[s];
       return e ? stat(e.value, e.raw) : null;
     }),
-    weapons: (card.weapons?.items ?? []).map((w) => [txt(w.name), w.type.value ?? clean(w.type.raw).toLowerCase(), num(w.range), num(w.damage), num(w.attacks)]),
+    weapons: (card.weapons?.items ?? []).map((w) => [
+      txt(w.name),
+      w.type.value ?? clean(w.type.raw).toLowerCase(),
+      num(w.range),
+      num(w.damage),
+      num(w.attacks),
+    ]),
     orders: (card.orders?.items ?? []).map((o) => [txt(o.name), num(o.difficulty), num(o.range), txt(o.effect)]),
     abilities: (card.abilities?.items ?? []).map((a) => [txt(a.name), txt(a.text)]),
   };
@@ -142,6 +148,8 @@ export function digestContent(input: DigestInput): unknown {
 
 /** `fs1-` and 16 hex digits. */
 export function fleetDigest(input: DigestInput): string {
-  const hash = createHash('sha256').update(JSON.stringify(digestContent(input)), 'utf8').digest('hex');
+  const hash = createHash('sha256')
+    .update(JSON.stringify(digestContent(input)), 'utf8')
+    .digest('hex');
   return `${DIGEST_SCHEME}-${hash.slice(0, 16)}`;
 }

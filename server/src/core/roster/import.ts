@@ -192,7 +192,10 @@ function readLine(raw: string): LineRead {
     embarked = true;
     s = s.slice(plus[0].length);
   }
-  s = s.replace(/^\*\*(.+?)\*\*/, '$1').replace(/^__(.+?)__/, '$1');
+  s = s
+    .replace(/\\([\\`*_[\]{}<>()#+\-.!|~:@&=])/g, '$1')
+    .replace(/^\*\*(.+?)\*\*/, '$1')
+    .replace(/^__(.+?)__/, '$1');
   const before = s;
   s = s.replace(CLASS_TAIL, '').replace(DOT_TAIL, '');
   let priced = s !== before;
@@ -229,14 +232,12 @@ function lines(text: string): string[] {
 }
 
 function decodeHtml(s: string): string {
-  return s
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|#39|nbsp);/gi, (all, e: string) => {
-      const k = e.toLowerCase();
-      if (k.startsWith('#x')) return safeChar(parseInt(k.slice(2), 16), all);
-      if (k.startsWith('#')) return safeChar(parseInt(k.slice(1), 10), all);
-      return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' } as Record<string, string>)[k] ?? all;
-    });
+  return s.replace(/<[^>]*>/g, '').replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|#39|nbsp);/gi, (all, e: string) => {
+    const k = e.toLowerCase();
+    if (k.startsWith('#x')) return safeChar(parseInt(k.slice(2), 16), all);
+    if (k.startsWith('#')) return safeChar(parseInt(k.slice(1), 10), all);
+    return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' } as Record<string, string>)[k] ?? all;
+  });
 }
 
 function safeChar(n: number, fallback: string): string {
@@ -313,8 +314,8 @@ function fromHtml(all: string[]): Draft | undefined {
 
 /** Our plain-text export: a "Units" section of entries indented two spaces. */
 function fromText(all: string[]): Draft | undefined {
-  const units = all.indexOf('Units');
-  if (units < 0 || !all.includes('By class') || !/^Points: /.test(all[2] ?? '')) return undefined;
+  const units = all.indexOf('Units', 3);
+  if (units < 0 || !all.includes('By class', units) || !/^Points: /.test(all[2] ?? '')) return undefined;
   const d: Draft = { format: 'text', units: [], unread: [], loose: [] };
   if (all[0] && all[0] !== '(unnamed fleet)') d.name = all[0];
   const meta = (all[1] ?? '').split(' · ');
@@ -342,12 +343,13 @@ function fromMarkdown(all: string[]): Draft | undefined {
   for (let i = 1; i < units; i++) {
     const l = all[i]!;
     let m: RegExpExecArray | null;
-    if ((m = /^\*\*(.*?)\*\* \u00b7 /.exec(l)) && !d.faction) {
+    if ((m = /^\*\*(\d+(?: \/ \d+)? pts)\*\*/.exec(l))) d.points = limitOf(m[1]!);
+    else if ((m = /^\*\*(.*?)\*\* \u00b7 /.exec(l)) && d.faction === undefined) {
       const f = unescapeMd(m[1]!);
       if (f !== '(no faction)') d.faction = f;
       const obj = /\b(\d+) objectives?$/.exec(l);
       if (obj) d.objectives = Number(obj[1]);
-    } else if ((m = /^\*\*(.*?pts)\*\*/.exec(l))) d.points = limitOf(m[1]!);
+    }
   }
   for (let i = units + 1; i < all.length && !/^## /.test(all[i]!); i++) {
     const l = all[i]!;
@@ -448,20 +450,41 @@ function fromPost(all: string[], cards: Cards): Draft {
       }
       const f = factionKeys.find(([k]) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRe(k)}(?:$|[^\\p{L}\\p{N}])`, 'u').test(lk));
       if (f && !d.faction) d.faction = f[1];
-      const pts = /(\d{2,6})\s*(?:pts?\.?|points?)\b/i.exec(trimmed) ?? /\/\s*(\d{2,6})\b/.exec(trimmed);
+      const pts = /(\d{2,6})\s*(?:pts?\.?|points?)(?![\p{L}\p{N}])/iu.exec(trimmed) ?? /\/\s*(\d{2,6})\b/.exec(trimmed);
       if (pts && d.points === undefined) d.points = Number(pts[1]);
-      if (labelled) d.name ??= labelled[1]!.trim();
-      else if (!f && !pts && !HEADING.test(trimmed) && d.name === undefined) d.name = trimmed.replace(/^#+\s*/, '').replace(/^\*\*(.*)\*\*$/, '$1');
-      else if (!f && pts && d.name === undefined) {
-        const rest = trimmed.replace(/[-\u2013\u2014:@|,(]*\s*\d{2,6}\s*(?:pts?\.?|points?)\)?.*$/i, '').trim();
-        if (rest && /\p{L}/u.test(rest)) d.name = rest;
+      if (labelled) {
+        d.name ??= postText(labelled[1]!);
+        return;
       }
+      if (d.name !== undefined || /:$|^(?:={3,}|-{3,}|_{3,}|\*{3,})$/.test(trimmed)) return;
+      // The name is what is left of the line without the faction and the points: "Radiant Vanguard (Myr-Valari) - 1000 pts".
+      let rest = postText(trimmed);
+      if (pts) rest = rest.replace(/[-\u2013\u2014:@|,([]*\s*(?:\d{1,6}\s*\/\s*)?\d{2,6}\s*(?:pts?\.?|points?)?[)\]]?/giu, ' ');
+      if (f) {
+        const at = nameKey(rest).indexOf(f[0]);
+        // nameKey keeps lengths for the plain text a heading is; when it does not, leave the faction in the name.
+        if (at >= 0 && nameKey(rest).length === rest.length) rest = `${rest.slice(0, at)} ${rest.slice(at + f[0].length)}`;
+      }
+      rest = rest
+        .replace(/\(\s*\)|\[\s*\]/g, ' ')
+        .replace(/^[\s\-\u2013\u2014:|,/·]+|[\s\-\u2013\u2014:|,/·]+$/g, '')
+        .replace(/\s+/g, ' ');
+      if (rest && /\p{L}/u.test(rest) && !TOTAL.test(rest)) d.name = rest;
       return;
     }
     if (HEADING.test(trimmed) || TOTAL.test(key) || !/\p{L}/u.test(key)) return;
     d.loose.push({ line, text: trimmed, name: r.head.name });
   });
   return d;
+}
+
+/** Text of a posted heading: no heading marks, emphasis or markdown escapes. */
+function postText(s: string): string {
+  return s
+    .replace(/^#+\s*/, '')
+    .replace(/\*\*|__/g, '')
+    .replace(/\\([\\`*_[\]{}<>()#+\-.!|~:@&=])/g, '$1')
+    .trim();
 }
 
 function escapeRe(s: string): string {
@@ -492,7 +515,8 @@ function writeFleet(r: Omit<ImportResult, 'fleet'>): string {
   out.push(`name: ${yamlScalar(r.name)}`);
   if (r.faction !== undefined) out.push(`faction: ${yamlScalar(r.faction)}`);
   else out.push('# faction: the text names none and its units name no card; give --faction NAME');
-  if (r.points !== undefined) out.push(`points: ${r.points}${r.pointsFrom === 'game size' ? ' # the text gives no limit: the smallest game size that holds the units' : ''}`);
+  if (r.points !== undefined)
+    out.push(`points: ${r.points}${r.pointsFrom === 'game size' ? ' # the text gives no limit: the smallest game size that holds the units' : ''}`);
   if (r.objectives !== undefined) out.push(`objectives: ${r.objectives}`);
   if (r.entries.length === 0) out.push('units: []');
   else out.push('units:');
@@ -537,7 +561,8 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
     if (known) faction = known;
   } else if (!opts.asWritten) {
     const votes = new Map<string, number>();
-    for (const u of draft.units) for (const ref of cards.byKey.get(nameKey(u.name)) ?? []) votes.set(ref.faction, (votes.get(ref.faction) ?? 0) + Math.max(1, u.count));
+    for (const u of draft.units)
+      for (const ref of cards.byKey.get(nameKey(u.name)) ?? []) votes.set(ref.faction, (votes.get(ref.faction) ?? 0) + Math.max(1, u.count));
     const best = [...votes].sort((a, b) => b[1] - a[1])[0];
     if (best) {
       faction = best[0];

@@ -283,7 +283,7 @@ h3 { font-size: 1rem; margin: 0; }
 .verdict ul { margin: .3rem 0 0; padding-left: 1.2rem; font-weight: 400; }
 .legal { color: var(--muted); margin: .6rem 0; }
 .digest { color: var(--muted); margin: .2rem 0 0; font-size: .9em; }
-.digest code { font: .95em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; color: var(--ink); }
+.digest .code { font: .95em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; color: var(--ink); }
 table { border-collapse: collapse; width: 100%; }
 th, td { border: 1px solid var(--line); padding: .2rem .4rem; text-align: left; vertical-align: top; }
 th { background: #eef0f5; font-weight: 600; }
@@ -333,7 +333,7 @@ export function rosterHtml(r: Roster, opts: RenderOptions = {}): string {
   if (r.objectives !== undefined) meta.push(count(r.objectives, 'objective'));
   h.push(`<p class="meta">${meta.join(' · ')}</p>`);
   h.push(`<p class="points${r.over ? ' over' : ''}">${pointsText(r)}${leftText(r) ? ` <span class="left">· ${leftText(r)}</span>` : ''}</p>`);
-  h.push(`<p class="digest">Rules: ${esc(rulesVersionText(r.rules))} · Digest: <code>${esc(r.digest)}</code></p>`, '</header>');
+  h.push(`<p class="digest">Rules: ${esc(rulesVersionText(r.rules))} · Digest: <span class="code">${esc(r.digest)}</span></p>`, '</header>');
   const ps = allProblems(r);
   if (!r.legal) {
     h.push(`<section class="verdict" role="alert">⚠ Not legal as written: ${verdictText(r)}.<ul>`);

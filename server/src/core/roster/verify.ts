@@ -51,7 +51,8 @@ export function verifyRoster(text: string, ws: Workspace): VerifyResult {
   const rulesDiffer = imported.rules !== undefined && imported.rules !== rules.version;
   const parts: string[] = [];
   if (status === 'match') parts.push(`The roster matches these card files (digest ${roster.digest}).`);
-  else if (status === 'no-digest') parts.push(`The roster carries no digest (export it again with fabled-star roster); with these card files it would be ${roster.digest}.`);
+  else if (status === 'no-digest')
+    parts.push(`The roster carries no digest (export it again with fabled-star roster); with these card files it would be ${roster.digest}.`);
   else
     parts.push(
       `The roster does not match these card files: it says ${claimed}, they give ${roster.digest}${imported.problems.length ? ` (${imported.problems.length} of its lines name no card here)` : ''}; the list or a card it uses has changed since it was exported.`,
