@@ -43,7 +43,11 @@ describe('import CLI', () => {
       const roster = run(runRoster, [path.join(EXAMPLES, 'fleets/skirmish-500.fleet.yaml'), '--cards', EXAMPLES, '--format', format]);
       const r = run(runImport, ['-', '--cards', EXAMPLES], { readStdin: () => roster.out });
       assert.equal(r.code, 0, format);
-      assert.match(r.out, /name: Veil Patrol\nfaction: Myr-Valari\npoints: 500\n(?:objectives: 3\n)?units:\n {2}- unit: Lumen Cruiser\n {4}embark:\n {6}- Veilwing Fighter Wing\n {2}- unit: Prism Frigate Squadron\n {2}- unit: Shardlight Escort\n {2}- unit: Veilwing Fighter Wing\n$/, format);
+      assert.match(
+        r.out,
+        /name: Veil Patrol\nfaction: Myr-Valari\npoints: 500\n(?:objectives: 3\n)?units:\n {2}- unit: Lumen Cruiser\n {4}embark:\n {6}- Veilwing Fighter Wing\n {2}- unit: Prism Frigate Squadron\n {2}- unit: Shardlight Escort\n {2}- unit: Veilwing Fighter Wing\n$/,
+        format,
+      );
     }
   });
 
