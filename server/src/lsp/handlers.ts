@@ -36,7 +36,7 @@ import { inlayHints } from '../core/features/inlayHints';
 import { codeLenses } from '../core/features/codeLens';
 import { fleetSummary } from '../core/features/fleetSummary';
 import type { Span } from '../core/model/types';
-import { rosterData, rosterEdit, STALE, toTextEdit } from './roster';
+import { importRosterData, rosterData, rosterEdit, STALE, toTextEdit } from './roster';
 import { cardsUsedBy, findCard, listCards } from '../core/features/workspaceQueries';
 import { checkSimulation } from '../core/features/simulate';
 import { cardEstimate } from '../core/features/pointsEstimate';
@@ -66,6 +66,7 @@ import {
   ListCardsRequest,
   RosterEditRequest,
   RosterRequest,
+  ImportRosterRequest,
   RuleTextRequest,
   SimulateRequest,
   type CardAtParams,
@@ -77,6 +78,8 @@ import {
   type RosterEditParams,
   type RosterEditResult,
   type RosterParams,
+  type ImportRosterParams,
+  type ImportRosterResult,
   type RuleTextEntry,
   type RuleTextParams,
   type SimulateParams,
@@ -430,6 +433,16 @@ export const HANDLERS: HandlerEntry[] = [
     };
     return rosterData(doc, state.ws, toRange, params, state.documents.get(doc.uri)?.version);
   }),
+
+  customRequest(
+    ImportRosterRequest,
+    ({ state }, params: ImportRosterParams | undefined): ImportRosterResult | null => {
+      if (!params || typeof params.text !== 'string') return null;
+      state.ensureAllOpen();
+      return importRosterData(params, state.ws);
+    },
+    null,
+  ),
 
   fleetRequest(RosterEditRequest, ({ state }, doc, params: RosterEditParams): RosterEditResult | null => {
     const td = state.textDoc(params.uri);
