@@ -25,6 +25,19 @@ describe('cumulative odds', () => {
     assert.deepEqual(atLeast([]), []);
   });
 
+  it('a card with millions of HP: one row per value the distribution has, not one per HP', () => {
+    const got = atLeast([
+      { value: 0, p: 0.5 },
+      { value: 3, p: 0.25 },
+      { value: 99_999_999, p: 0.25 },
+    ]);
+    assert.deepEqual(got, [
+      { value: 3, p: 0.5 },
+      { value: 99_999_999, p: 0.25 },
+    ]);
+    assert.deepEqual(atLeast([{ value: Infinity, p: 1 }]), []);
+  });
+
   it('never rises with N and never passes 1, whatever the rounding of the input', () => {
     const pts = Array.from({ length: 200 }, (_, i) => ({ value: i, p: 1 / 199.99 }));
     const got = atLeast(pts);

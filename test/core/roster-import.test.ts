@@ -10,7 +10,7 @@ import { Workspace } from '../../server/src/core/workspace';
 import { exampleFallback } from '../../server/src/core/examples/index';
 import { buildRoster } from '../../server/src/core/roster/model';
 import { renderRoster, ROSTER_FORMATS } from '../../server/src/core/roster/render';
-import { importRoster } from '../../server/src/core/roster/import';
+import { importRoster, nameKey } from '../../server/src/core/roster/import';
 import { verifyRoster } from '../../server/src/core/roster/verify';
 import { digestContent } from '../../server/src/core/roster/digest';
 import type { FleetDocument } from '../../server/src/core/model/types';
@@ -77,7 +77,8 @@ const scenario = fc
     cards: fc.uniqueArray(fc.record({ name, cls: fc.constantFrom(...CLASSES), points: fc.integer({ min: 10, max: 500 }) }), {
       minLength: 1,
       maxLength: 6,
-      selector: (c) => c.name.toLowerCase(),
+      // Names a reader could not tell apart either (case, curly quotes, an emoji) are one name to the importer.
+      selector: (c) => nameKey(c.name),
     }),
     fleetName: name,
     points: fc.constantFrom(500, 1000, 2000, 1500, 750),
@@ -214,6 +215,39 @@ describe('import: lists as players post them', () => {
     assert.deepEqual(
       r.problems.map((p) => [p.line, p.closest]),
       [[2, 'Prism Frigate Squadron']],
+    );
+  });
+
+  it('BattleScribe banners, emoji bullets, "w/" and "(+ ...)" embarks, "(2)" counts, counts before points, headings between sections', () => {
+    const r = post(
+      [
+        '++ Myr-Valari Standard (1000pts) ++',
+        '',
+        '+ Capital +',
+        'Radiant Court - 340',
+        '\u{1F539} Lumen Destroyer x2 - 290',
+        '',
+        'Escorts',
+        'Lumen Cruiser w/ Veilwing Fighter Wing - 250',
+        'Lumen Cruiser (+ Veilwing Fighter Wing)',
+        'Prism Frigate Squadron (2)',
+        '**2x** Shardlight Escort',
+        '',
+        'Total: 990/1000',
+      ].join('\n'),
+    );
+    assert.deepEqual(r.problems, []);
+    assert.deepEqual([r.faction, r.points], ['Myr-Valari', 1000]);
+    assert.deepEqual(
+      r.entries.map((e) => [e.unit, e.count, e.embark]),
+      [
+        ['Radiant Court', 1, []],
+        ['Lumen Destroyer', 2, []],
+        ['Lumen Cruiser', 1, ['Veilwing Fighter Wing']],
+        ['Lumen Cruiser', 1, ['Veilwing Fighter Wing']],
+        ['Prism Frigate Squadron', 2, []],
+        ['Shardlight Escort', 2, []],
+      ],
     );
   });
 

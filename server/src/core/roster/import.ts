@@ -83,7 +83,7 @@ export function nameKey(s: string): string {
   return s
     .normalize('NFKC')
     .replace(/\\(.)/g, '$1')
-    .replace(/\u200b/g, '')
+    .replace(/[\u200b-\u200d\ufe0e\ufe0f]|\p{Extended_Pictographic}/gu, '')
     .replace(/[\u2018\u2019\u02bc`]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/[\u2010-\u2015\u2212]/g, '-')
@@ -150,29 +150,43 @@ const DOT_TAIL = /\s+\u00b7\s+.*$/;
 
 /** A count and points stripped from one unit's text: "2x Name", "Name x2", "Name (x2)", "Name 250". */
 function item(s: string): Item & { priced: boolean; counted: boolean } {
-  let t = s.replace(POINTS_BRACKET, ' ').replace(POINTS_WORD, '').trim();
-  let priced = t !== s.trim();
   let count = 1;
   let counted = false;
-  let m = COUNT_PREFIX.exec(t);
-  if (m && t.length > m[0].length) {
-    count = Number(m[1]);
-    t = t.slice(m[0].length);
+  // "Name (2)": a bracketed number under 10 is a count (no card costs so little), a bigger one is points.
+  const small = /\s*[([]\s*([1-9])\s*[)\]]\s*$/.exec(s);
+  let t = s;
+  if (small && small.index > 0) {
+    count = Number(small[1]);
     counted = true;
-  } else if ((m = COUNT_SUFFIX.exec(t)) && m.index > 0) {
-    count = Number(m[1]);
-    t = t.slice(0, m.index);
-    counted = true;
-  } else if ((m = COUNT_SUFFIX2.exec(t)) && m.index > 0) {
-    count = Number(m[1]);
-    t = t.slice(0, m.index);
-    counted = true;
+    t = t.slice(0, small.index);
   }
+  t = t.replace(POINTS_BRACKET, ' ').replace(POINTS_WORD, '').trim();
+  let priced = t !== s.trim() && !counted;
+  const countOf = () => {
+    if (counted) return;
+    let m = COUNT_PREFIX.exec(t);
+    if (m && t.length > m[0].length) {
+      count = Number(m[1]);
+      t = t.slice(m[0].length);
+      counted = true;
+    } else if ((m = COUNT_SUFFIX.exec(t)) && m.index > 0) {
+      count = Number(m[1]);
+      t = t.slice(0, m.index);
+      counted = true;
+    } else if ((m = COUNT_SUFFIX2.exec(t)) && m.index > 0) {
+      count = Number(m[1]);
+      t = t.slice(0, m.index);
+      counted = true;
+    }
+  };
+  countOf();
   const tail = POINTS_TAIL.exec(t);
   if (tail && tail.index > 0 && /\p{L}/u.test(t.slice(0, tail.index))) {
     t = t.slice(0, tail.index);
     priced = true;
   }
+  // "Name x2 - 290": the count comes before the points.
+  countOf();
   return { name: t.trim(), count, priced, counted };
 }
 
@@ -199,7 +213,9 @@ function readLine(raw: string): LineRead {
   const before = s;
   s = s.replace(CLASS_TAIL, '').replace(DOT_TAIL, '');
   let priced = s !== before;
-  const parts = s.split(/\s+\+\s+/);
+  // Embarked units on the entry's line: "A + B", "A w/ B", "A with B", "A (+ B)", "A (+B, +C)".
+  s = s.replace(/\s*\(\s*\+\s*([^()]*)\)/g, (_, inner: string) => ` + ${inner.split(/\s*,\s*\+?\s*/).join(' + ')}`);
+  const parts = s.split(/\s+(?:\+|w\/|with)\s+/i);
   const head = item(parts[0] ?? '');
   const carried = parts.slice(1).map(item);
   if (head.counted) marked = true;
@@ -403,7 +419,8 @@ function shortItem(s: string): Item & { carried: Item[] } {
   return { ...counted(parts[0] ?? ''), carried: parts.slice(1).map(counted) };
 }
 
-const HEADING = /^(?:#{1,6}\s|={3,}|-{3,}|_{3,}|\*{3,})|:$/;
+/** A heading: markdown's, a rule, "Escorts:", or BattleScribe's "++ HQ ++" / "+ Escorts +". */
+const HEADING = /^(?:#{1,6}\s|={3,}|-{3,}|_{3,}|\*{3,}|\++\s.*\s\++$)|:$/;
 const TOTAL = /^(?:total|points|pts|grand total|sum|remaining|left)\b/i;
 
 /** A list as players post it. */
@@ -411,10 +428,27 @@ function fromPost(all: string[], cards: Cards): Draft {
   const d: Draft = { format: 'post', units: [], unread: [], loose: [] };
   const factionKeys = cards.factions.map((f) => [nameKey(f), f] as const).sort((a, b) => b[0].length - a[0].length);
   let lastIndent = 0;
+  /** The faction and the points limit a heading line names, taken when not known yet. */
+  const headerFacts = (t: string) => {
+    const lk = nameKey(t.replace(/^#+\s*/, ''));
+    const f = factionKeys.find(([k]) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRe(k)}(?:$|[^\\p{L}\\p{N}])`, 'u').test(lk));
+    if (f && !d.faction) d.faction = f[1];
+    const pts = /(\d{2,6})\s*(?:pts?\.?|points?)(?![\p{L}\p{N}])/iu.exec(t) ?? /\/\s*(\d{2,6})\b/.exec(t);
+    if (pts && d.points === undefined) d.points = Number(pts[1]);
+    return { f, pts };
+  };
   all.forEach((raw, i) => {
     const line = i + 1;
     const trimmed = raw.trim();
     if (!trimmed || DIGEST_PATTERN.test(trimmed) || /^rules:/i.test(trimmed)) return;
+    // "Total: 970/1000" anywhere gives the limit when nothing before did.
+    if (TOTAL.test(trimmed) && d.points === undefined) d.points = limitOf(trimmed);
+    const banner = /^\++\s(.*)\s\++$/.exec(trimmed);
+    if (banner) {
+      // BattleScribe's "++ Myr-Valari Standard (1000pts) ++": a faction and a limit, never a unit or the name.
+      if (d.units.length === 0) headerFacts(banner[1]!);
+      return;
+    }
     let r = readLine(raw);
     // A card whose name itself ends in a number or holds a count-like word ("Lancer 2") reads as the whole line.
     const whole = trimmed.replace(/^(?:[-*\u2022]|\d{1,3}[.)])\s+/, '');
@@ -441,17 +475,13 @@ function fromPost(all: string[], cards: Cards): Draft {
     }
     // Not a unit line: the fleet's name, faction or limit when before the units; otherwise a note.
     if (d.units.length === 0) {
-      const lk = nameKey(trimmed.replace(/^#+\s*/, ''));
       const labelled = /^(?:fleet|list|name)\s*:\s*(.+)$/i.exec(trimmed);
       const fl = /^faction\s*:\s*(.+)$/i.exec(trimmed);
       if (fl) {
         d.faction ??= fl[1]!.trim();
         return;
       }
-      const f = factionKeys.find(([k]) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRe(k)}(?:$|[^\\p{L}\\p{N}])`, 'u').test(lk));
-      if (f && !d.faction) d.faction = f[1];
-      const pts = /(\d{2,6})\s*(?:pts?\.?|points?)(?![\p{L}\p{N}])/iu.exec(trimmed) ?? /\/\s*(\d{2,6})\b/.exec(trimmed);
-      if (pts && d.points === undefined) d.points = Number(pts[1]);
+      const { f, pts } = headerFacts(trimmed);
       if (labelled) {
         d.name ??= postText(labelled[1]!);
         return;
@@ -601,8 +631,14 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
     entries.push({ unit: ref.name, count: u.count, embark, line: u.line });
   }
   // A plain line after the units may be a unit written without a marker: reported when a card is close.
+  // No bonus for a name inside a card's ("Escorts" is a heading, not "Shardlight Escort"), and a tighter bound.
   for (const l of draft.loose) {
-    const near = closest(l.name);
+    const near = nearest(l.name, cards.prepared, {
+      n: 1,
+      bonus: 0,
+      allowed: () => Math.max(2, Math.floor(Math.min(l.name.trim().length, SUGGEST_LIMITS.chars) / 5)),
+      budget,
+    })[0];
     if (near) problemAt(l.line, l.text, `no card named "${comment(l.name)}"`, near);
   }
   problems.sort((a, b) => a.line - b.line);
