@@ -497,7 +497,7 @@ function fromPost(all: string[], cards: Cards): Draft {
       }
       rest = rest
         .replace(/\(\s*\)|\[\s*\]/g, ' ')
-        .replace(/^[\s\-\u2013\u2014:|,/·]+|[\s\-\u2013\u2014:|,/·]+$/g, '')
+        .replace(/^[\s\-\u2013\u2014:|,/\u00b7]+|[\s\-\u2013\u2014:|,/\u00b7]+$/g, '')
         .replace(/\s+/g, ' ');
       if (rest && /\p{L}/u.test(rest) && !TOTAL.test(rest)) d.name = rest;
       return;
