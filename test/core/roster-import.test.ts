@@ -271,6 +271,48 @@ describe('import: lists as players post them', () => {
   });
 });
 
+describe('import: an export as it reaches another player', () => {
+  const ws = exampleFallback(new Workspace());
+  const fleet = ws.set(
+    'file:///ws/s.fleet.yaml',
+    'name: The Hunger Within\nfaction: Consumed\npoints: 1000\nunits:\n  - unit: Oblivion Maw\n  - unit: Gnawing Cruiser\n    embark: [Maw Fighter Swarm]\n  - unit: Maw Escort Pack\n    count: 2\n',
+  ) as FleetDocument;
+  const roster = buildRoster(fleet, ws);
+  const want = [
+    ['Oblivion Maw', 1, []],
+    ['Gnawing Cruiser', 1, ['Maw Fighter Swarm']],
+    ['Maw Escort Pack', 2, []],
+  ];
+  const read = (text: string) => {
+    const r = importRoster(text, ws);
+    assert.deepEqual(r.problems, []);
+    assert.equal(r.faction, 'Consumed');
+    assert.equal(r.points, 1000);
+    return r.entries.map((e) => [e.unit, e.count, e.embark]);
+  };
+
+  it('the markdown as a chat renders it (no markup, bullets as dots), card details, class totals and the Command Board passed over', () => {
+    const rendered = renderRoster(roster, 'markdown')
+      .split('\n')
+      .map((l) =>
+        l
+          .replace(/\*\*|\\/g, '')
+          .replace(/^#+ /, '')
+          .replace(/^ {2}- /, '    \u25e6 ')
+          .replace(/^- /, '\u2022 '),
+      )
+      .join('\n');
+    assert.deepEqual(read(rendered), want);
+  });
+
+  it('the text and the markdown with their indentation trimmed by a forum', () => {
+    for (const format of ['text', 'markdown'] as const) {
+      const trimmed = renderRoster(roster, format).replace(/^ +/gm, '');
+      assert.deepEqual(read(trimmed), want, format);
+    }
+  });
+});
+
 describe('import: hostile pastes never crash or hang', () => {
   const hostile: [string, string][] = [
     ['tabs and CRLF', '\tRadiant\r\n\t- 2x\tLumen Destroyer\r\n\r\n\t+\tVeilwing Fighter Wing\r\n'],

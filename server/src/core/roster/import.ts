@@ -195,12 +195,12 @@ function readLine(raw: string): LineRead {
   let s = raw.trim();
   let marked = false;
   let embarked = false;
-  const bullet = /^(?:[-*\u2022\u25aa\u25cf\u2023>]|\d{1,3}[.)])\s+/.exec(s);
+  const bullet = BULLET.exec(s);
   if (bullet) {
     marked = true;
     s = s.slice(bullet[0].length);
   }
-  const plus = /^(?:\+|\u21b3|embarked\s*:|embark\s*:)\s*/i.exec(s);
+  const plus = /^(?:\+\s*(?:embarked\s*:)?|\u21b3|embarked\s*:|embark\s*:)\s*/i.exec(s);
   if (plus) {
     marked = true;
     embarked = true;
@@ -346,6 +346,8 @@ function fromText(all: string[]): Draft | undefined {
       d.units.push({ name: m[2]!, count: m[1] !== undefined ? Number(m[1]) : 1, embark: [], line: i + 1 });
     else if ((m = /^ {4}\+ embarked: (.*) \[[^\]]*\] (?:\d+|\?) pts$/.exec(l))) d.units.at(-1)?.embark.push({ name: m[1]!, line: i + 1 });
   }
+  // Its shape but not its indentation (a forum trimmed the spaces): read as a post.
+  if (d.units.length === 0 && all[units + 1]?.trim() && all[units + 1]!.trim() !== '(no units)') return undefined;
   return d;
 }
 
@@ -372,8 +374,10 @@ function fromMarkdown(all: string[]): Draft | undefined {
     let m: RegExpExecArray | null;
     if ((m = /^- \*\*(?:(\d+)\u00d7 )?(.*)\*\* \u00b7 /.exec(l)))
       d.units.push({ name: unescapeMd(m[2]!), count: m[1] !== undefined ? Number(m[1]) : 1, embark: [], line: i + 1 });
-    else if ((m = /^ {2}- Embarked: \*\*(.*)\*\* \u00b7 /.exec(l))) d.units.at(-1)?.embark.push({ name: unescapeMd(m[1]!), line: i + 1 });
+    else if ((m = /^ *- Embarked: \*\*(.*)\*\* \u00b7 /.exec(l))) d.units.at(-1)?.embark.push({ name: unescapeMd(m[1]!), line: i + 1 });
   }
+  const first = all.slice(units + 1).find((l) => l.trim());
+  if (d.units.length === 0 && first !== undefined && first !== '- (no units)' && !/^## /.test(first)) return undefined;
   return d;
 }
 
@@ -422,12 +426,23 @@ function shortItem(s: string): Item & { carried: Item[] } {
 /** A heading: markdown's, a rule, "Escorts:", or BattleScribe's "++ HQ ++" / "+ Escorts +". */
 const HEADING = /^(?:#{1,6}\s|={3,}|-{3,}|_{3,}|\*{3,}|\++\s.*\s\++$)|:$/;
 const TOTAL = /^(?:total|points|pts|grand total|sum|remaining|left)\b/i;
+/** List bullets: "-", "*", "•", "◦", "▪", "●", "‣", "–", ">", "1.", "1)". */
+const BULLET = /^(?:[-*\u2022\u25e6\u25aa\u25cf\u2023\u2013>]|\d{1,3}[.)])\s+/;
+/**
+ * Headings of the sections of a roster that list no units (this tool's exports, copied as rendered
+ * text from a chat or a forum): their lines are passed over until a "Units" heading.
+ */
+const OTHER_SECTION = /^(?:by class|embarked units|command board|problems|unit cards|assumptions)$/i;
+const UNITS_SECTION = /^(?:units|fleet|ships|list|army list|fleet list)$/i;
+/** A card's details under its entry, as the exports print them (a stat line, weapons, orders, abilities). */
+const CARD_DETAIL = /^(?:(?:weapons?|abilities|ability|orders?|stats)\s*:|M\s+\S+\s+\u00b7\s+BS\b)/i;
 
 /** A list as players post it. */
 function fromPost(all: string[], cards: Cards): Draft {
   const d: Draft = { format: 'post', units: [], unread: [], loose: [] };
   const factionKeys = cards.factions.map((f) => [nameKey(f), f] as const).sort((a, b) => b[0].length - a[0].length);
   let lastIndent = 0;
+  let skipping = false;
   /** The faction and the points limit a heading line names, taken when not known yet. */
   const headerFacts = (t: string) => {
     const lk = nameKey(t.replace(/^#+\s*/, ''));
@@ -441,6 +456,16 @@ function fromPost(all: string[], cards: Cards): Draft {
     const line = i + 1;
     const trimmed = raw.trim();
     if (!trimmed || DIGEST_PATTERN.test(trimmed) || /^rules:/i.test(trimmed)) return;
+    const bare = postText(trimmed.replace(BULLET, ''));
+    if (OTHER_SECTION.test(bare)) {
+      skipping = true;
+      return;
+    }
+    if (UNITS_SECTION.test(bare.replace(/:$/, ''))) {
+      skipping = false;
+      return;
+    }
+    if (skipping || CARD_DETAIL.test(bare)) return;
     // "Total: 970/1000" anywhere gives the limit when nothing before did.
     if (TOTAL.test(trimmed) && d.points === undefined) d.points = limitOf(trimmed);
     const banner = /^\++\s(.*)\s\++$/.exec(trimmed);
