@@ -251,11 +251,33 @@ describe('import: lists as players post them', () => {
     );
   });
 
+  it('a reddit post and a chatty one: the name before the chatter, "(145 each)", ", embarked:", the total in bold', () => {
+    const r = post(
+      '**Lantern Watch** [1000 pts] - Myr-Valari\n\n* Radiant Court (340)\n* 2 x Lumen Destroyer (145 each)\n* Lumen Cruiser (190)\n    * + Veilwing Fighter Wing (60)\n\n**Total: 990pts**\n',
+    );
+    assert.deepEqual(r.problems, []);
+    assert.deepEqual([r.name, r.faction, r.points], ['Lantern Watch', 'Myr-Valari', 1000]);
+    assert.deepEqual(
+      r.entries.map((e) => [e.unit, e.count, e.embark]),
+      [
+        ['Radiant Court', 1, []],
+        ['Lumen Destroyer', 2, []],
+        ['Lumen Cruiser', 1, ['Veilwing Fighter Wing']],
+      ],
+    );
+    const chat = post(
+      'Consumed 1000pt list, feedback welcome!\n\n1x Oblivion Maw\n1x Gnawing Cruiser, embarked: Maw Fighter Swarm\n\nThoughts? I am worried about the Maw Escorts.\n',
+    );
+    assert.deepEqual(chat.problems, []);
+    assert.deepEqual([chat.name, chat.nameFrom, chat.faction, chat.points], ['Imported fleet', 'default', 'Consumed', 1000]);
+    assert.deepEqual(chat.entries[1]?.embark, ['Maw Fighter Swarm']);
+  });
+
   it('the flags fill in what the text does not say; the text wins where it does', () => {
     const r = post('- Lumen Destroyer', { name: 'Mine', faction: 'Myr-Valari', points: 750 });
     assert.deepEqual([r.name, r.faction, r.points], ['Mine', 'Myr-Valari', 750]);
     const t = post('Radiant (Myr-Valari) 500 pts\n- Lumen Destroyer', { name: 'Mine', points: 750 });
-    assert.deepEqual([r.nameFrom, t.name, t.points], ['option', 'Radiant (Myr-Valari)', 500]);
+    assert.deepEqual([r.nameFrom, t.name, t.points], ['option', 'Radiant', 500]);
     // Without a limit anywhere: the smallest game size that holds the units, said in the fleet.
     const g = post('- Lumen Destroyer\n- Oblivion Maw');
     assert.equal(g.points, 1000);

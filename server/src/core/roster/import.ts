@@ -213,9 +213,9 @@ function readLine(raw: string): LineRead {
   const before = s;
   s = s.replace(CLASS_TAIL, '').replace(DOT_TAIL, '');
   let priced = s !== before;
-  // Embarked units on the entry's line: "A + B", "A w/ B", "A with B", "A (+ B)", "A (+B, +C)".
+  // Embarked units on the entry's line: "A + B", "A w/ B", "A with B", "A, embarked: B", "A (+ B)", "A (+B, +C)".
   s = s.replace(/\s*\(\s*\+\s*([^()]*)\)/g, (_, inner: string) => ` + ${inner.split(/\s*,\s*\+?\s*/).join(' + ')}`);
-  const parts = s.split(/\s+(?:\+|w\/|with)\s+/i);
+  const parts = s.split(/\s+\+\s+|\s*,?\s+(?:w\/|with|carrying|embarking)\s+|\s*[,;]?\s+embark(?:ed|s)?\s*:\s*/i);
   const head = item(parts[0] ?? '');
   const carried = parts.slice(1).map(item);
   if (head.counted) marked = true;
@@ -515,16 +515,15 @@ function fromPost(all: string[], cards: Cards): Draft {
       // The name is what is left of the line without the faction and the points: "Radiant Vanguard (Myr-Valari) - 1000 pts".
       let rest = postText(trimmed);
       if (pts) rest = rest.replace(/[-\u2013\u2014:@|,([]*\s*(?:\d{1,6}\s*\/\s*)?\d{2,6}\s*(?:pts?\.?|points?)?[)\]]?/giu, ' ');
-      if (f) {
-        const at = nameKey(rest).indexOf(f[0]);
-        // nameKey keeps lengths for the plain text a heading is; when it does not, leave the faction in the name.
-        if (at >= 0 && nameKey(rest).length === rest.length) rest = `${rest.slice(0, at)} ${rest.slice(at + f[0].length)}`;
-      }
+      if (f) rest = rest.replace(new RegExp(escapeRe(f[1]).replace(/\\? /g, '\\s+'), 'iu'), ' ');
       rest = rest
         .replace(/\(\s*\)|\[\s*\]/g, ' ')
         .replace(/^[\s\-\u2013\u2014:|,/\u00b7]+|[\s\-\u2013\u2014:|,/\u00b7]+$/g, '')
-        .replace(/\s+/g, ' ');
-      if (rest && /\p{L}/u.test(rest) && !TOTAL.test(rest)) d.name = rest;
+        .replace(/\s+/g, ' ')
+        // "Lantern Watch - tournament list, feedback welcome!": the name is before the chatter.
+        .split(/\s*[,!?;]\s+|[!?]$|\s+[-\u2013\u2014]\s+/)[0]!
+        .trim();
+      if (rest && /\p{L}/u.test(rest) && !TOTAL.test(rest) && !/^(?:my\s+)?(?:list|fleet|army|build|roster)$/i.test(rest)) d.name = rest;
       return;
     }
     if (HEADING.test(trimmed) || TOTAL.test(key) || !/\p{L}/u.test(key)) return;
