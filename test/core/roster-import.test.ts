@@ -348,6 +348,7 @@ describe('import: hostile pastes never crash or hang', () => {
     ['JSON that is not a roster', '{"entries": [1, null, {"unit": 5}, {"unit": "Lumen Destroyer", "count": "many"}]}'],
     ['broken JSON', `{"entries": [${'['.repeat(5000)}`],
     ['HTML-like', '<tr class="entry"><td class="n">99999999999</td><td><strong>&#xFFFFFFF;&#0;</strong></td>\n'],
+    ['a name of control characters, a lone surrogate, quotes and a comment mark', 'Fleet: A\ud800B \u0000\u001b[31m "q\\" #c \u2028: x\n- Lumen Destroyer\n'],
     ['numbers everywhere', '1000\n2x\nx2\n(250)\n- 5\n+ 3\n999999999x Lumen Destroyer\n'],
   ];
   for (const [what, text] of hostile) {
@@ -361,6 +362,10 @@ describe('import: hostile pastes never crash or hang', () => {
       const ws = exampleFallback(new Workspace());
       const doc = ws.set('file:///ws/h.fleet.yaml', r.fleet);
       assert.equal(doc?.kind, 'fleet');
+      assert.deepEqual(
+        doc.problems.filter((p) => p.code.startsWith('FS-YAML')),
+        [],
+      );
       for (const l of r.fleet.split('\n'))
         assert.ok(l === '' || /^(#|name:|faction:|points:|objectives:|units:| {2}- unit:| {4}count:| {4}embark:| {6}- )/.test(l), l);
     });
@@ -371,7 +376,12 @@ describe('import: hostile pastes never crash or hang', () => {
       fc.property(fc.string({ unit: 'binary', maxLength: 400 }), fc.constantFrom('', '- ', '2x ', '+ ', '# '), (s, prefix) => {
         const r = importRoster(prefix + s, EXAMPLES);
         const ws = exampleFallback(new Workspace());
-        assert.equal(ws.set('file:///ws/h.fleet.yaml', r.fleet)?.kind, 'fleet');
+        const doc = ws.set('file:///ws/h.fleet.yaml', r.fleet);
+        assert.equal(doc?.kind, 'fleet');
+        assert.deepEqual(
+          doc.problems.filter((p) => p.code.startsWith('FS-YAML')),
+          [],
+        );
       }),
       propertySettings(300, 77),
     );
