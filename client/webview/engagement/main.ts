@@ -271,6 +271,27 @@ function drawHullChart(result: SimulationResult): void {
     ui.hullTable,
     result.volley.hullDamage.map((pt) => [String(pt.value), formatPercent(pt.p)]),
   );
+  drawAtLeast(result);
+}
+
+/** Cumulative odds beside the histogram: the engine's list (the CLI prints the same), each row in player words. */
+function drawAtLeast(result: SimulationResult): void {
+  const rows = result.volley.hullDamageAtLeast ?? [];
+  const box = document.getElementById(`${IDS.hullAtLeast}-box`);
+  const table = document.getElementById(IDS.hullAtLeast) as HTMLTableElement | null;
+  const note = document.getElementById(IDS.hullAtLeastNote);
+  if (!box || !table) return;
+  box.hidden = rows.length === 0;
+  fillRows(
+    table,
+    rows.map((pt) => [`${pt.value} HP`, formatPercent(pt.p)]),
+  );
+  if (note) {
+    note.hidden = rows.length === 0;
+    note.textContent =
+      'Chance of at least N HP: the chances of every outcome of N or more HP lost, added up from the same distribution as the chart ' +
+      `(${result.volley.method === 'exact' ? 'exact' : "sampled, with the volley's sampling error"}); the first row is the chance of any hull damage at all.`;
+  }
 }
 
 function drawSurvivalChart(result: SimulationResult): void {

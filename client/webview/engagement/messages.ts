@@ -123,6 +123,7 @@ const volleySchema = v.object({
   expectedBasesDestroyed: nonNegative,
   killProbability: probability,
   hullDamage: distribution,
+  hullDamageAtLeast: v.optional(distribution),
   shieldsRemoved: distribution,
   basesDestroyed: distribution,
   weapons: v.pipe(v.array(weaponSchema), v.maxLength(1000)),
