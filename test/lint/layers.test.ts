@@ -81,7 +81,7 @@ const cases: { file: string; imports: string; fails: boolean }[] = [
   { file: 'server/src/core/model/limits.ts', imports: "import { x } from './chunks';", fails: false },
   // The CLI calls the core; scripts read the rules pack, not check/.
   { file: 'server/src/cli/probe.ts', imports: "import { x } from '../lsp/state';", fails: true },
-  { file: 'server/src/cli/probe.ts', imports: "import { x } from '../core/check';", fails: false },
+  { file: 'server/src/cli/probe.ts', imports: "import { x } from '../core/service';", fails: false },
   { file: 'scripts/probe.ts', imports: "import { x } from '../server/src/core/check/stats';", fails: true },
   { file: 'scripts/probe.ts', imports: "import { x } from '../server/src/core/rules/lookup';", fails: false },
 ];
