@@ -11,7 +11,7 @@ import type { Fleet } from '../core/sim/fleet-battle';
 import { battleInChunks, localExecutor, type BattleJob } from '../core/sim/chunked';
 import { CHUNK_TRIALS } from '../core/sim/battle';
 import { asNumber, describeValue } from '../core/sim/options';
-import { cores, SimPool, workerFile } from '../node/sim-pool';
+import { CHUNK_YOUNG_MB, cores, SimPool, workerFile } from '../node/sim-pool';
 import { renderBattleVariants } from '../core/sim/variants/report';
 import type { BattleResult } from '../core/sim/types';
 import { BATTLE_DEFAULTS } from '../core/rules/data';
@@ -128,20 +128,31 @@ export function renderBattleReport(r: BattleResult): string {
 const MAX_THREADS = 256;
 
 /**
+ * The worker threads for a battle of `trials` trials over `threads` threads, started at once so
+ * that they load while this thread reads the cards (undefined: one thread, a run of one chunk, or
+ * no worker bundle; the battle then plays here without starting any). This thread plays chunks
+ * too: `threads - 1` worker threads beside it, each handed two chunks at a time so that it goes
+ * on to the next while this thread is busy with one of its own.
+ */
+export function battlePool(trials: number, threads: number): SimPool | undefined {
+  const n = Math.min(threads, Math.ceil(trials / CHUNK_TRIALS));
+  const file = workerFile();
+  if (n <= 1 || !file) return undefined;
+  return new SimPool(n - 1, file, { eager: true, perThread: 2, youngMb: CHUNK_YOUNG_MB });
+}
+
+/**
  * The battle, its trials in chunks over `threads` worker threads (core/sim/chunked.ts): the same
  * numbers as in one thread. One thread, or a run of one chunk, plays here without starting any.
+ * A pool given (from `battlePool`) is its caller's to close.
  */
-export async function playBattle(job: BattleJob, threads: number): Promise<BattleResult> {
-  const chunks = Math.ceil(new BattleSession(job.fleets, job.options).run.setup.trials / CHUNK_TRIALS);
-  const file = workerFile();
-  const n = Math.min(threads, chunks);
-  if (n <= 1 || !file) return battleInChunks(job, localExecutor(), 1);
-  // This thread plays chunks too: n - 1 worker threads beside it.
-  const pool = new SimPool(n - 1, file, { eager: true });
+export async function playBattle(job: BattleJob, threads: number, given?: SimPool): Promise<BattleResult> {
+  const pool = given ?? battlePool(new BattleSession(job.fleets, job.options).run.setup.trials, threads);
+  if (!pool) return battleInChunks(job, localExecutor(), 1);
   try {
-    return await battleInChunks(job, pool.executorWithThisThread(), n);
+    return await battleInChunks(job, pool.executorWithThisThread(), pool.threads + 1);
   } finally {
-    await pool.close();
+    if (!given) await pool.close();
   }
 }
 
@@ -174,30 +185,39 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     if (io.isDirectory(p)) return usage(`${p} is a folder; give a *.fleet.yaml file.`);
     if (!/\.fleet\.ya?ml$/i.test(p)) return usage(`${p} is not a fleet list (*.fleet.yaml).`);
   }
-  const { ws, problems } = loadCards(io, values.cards ?? [io.cwd]);
-  if (problems.length) return usage(...problems);
-  const fleets: FleetDocument[] = [];
-  for (const p of [fleetPath, vsPath]) {
-    let text: string;
-    try {
-      text = io.readFile(p);
-    } catch (e) {
-      return usage(readProblem(p, e));
+  const fight = async (pool: SimPool | undefined): Promise<number> => {
+    const { ws, problems } = loadCards(io, values.cards ?? [io.cwd]);
+    if (problems.length) return usage(...problems);
+    const fleets: FleetDocument[] = [];
+    for (const p of [fleetPath, vsPath]) {
+      let text: string;
+      try {
+        text = io.readFile(p);
+      } catch (e) {
+        return usage(readProblem(p, e));
+      }
+      // Each fleet under its own URI, even when both flags name the same file.
+      const doc = ws.set(`${fileUri(p)}${fleets.length ? '#vs' : ''}`, text);
+      if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
+      fleets.push(doc);
     }
-    // Each fleet under its own URI, even when both flags name the same file.
-    const doc = ws.set(`${fileUri(p)}${fleets.length ? '#vs' : ''}`, text);
-    if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
-    fleets.push(doc);
+    const built = fleets.map((d) => fleetForBattle(d, ws, checkDocument(d, ws), cardErrors));
+    for (const [i, b] of built.entries()) {
+      if (b.fleet) continue;
+      const more = b.errors.length > 1 ? ` (and ${b.errors.length - 1} more; run "fabled-star check ${i === 0 ? fleetPath : vsPath}")` : '';
+      return usage(`${i === 0 ? fleetPath : vsPath}: the fleet cannot fight: ${b.errors[0]}${more}`);
+    }
+    const options = { ...v.options, variants: rules.choices.map(variantText), compare: rules.compare };
+    const job = { fleets: [built[0]!.fleet!, built[1]!.fleet!] as [Fleet, Fleet], options, limits: built.map((b) => b.limit) };
+    const result = await playBattle(job, threads, pool);
+    io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderBattleReport(result));
+    return 0;
+  };
+  // The threads start loading now, while this thread reads the cards (closed on every way out).
+  const pool = battlePool(v.options.trials ?? BATTLE_DEFAULTS.trials, threads);
+  try {
+    return await fight(pool);
+  } finally {
+    await pool?.close();
   }
-  const built = fleets.map((d) => fleetForBattle(d, ws, checkDocument(d, ws), cardErrors));
-  for (const [i, b] of built.entries()) {
-    if (b.fleet) continue;
-    const more = b.errors.length > 1 ? ` (and ${b.errors.length - 1} more; run "fabled-star check ${i === 0 ? fleetPath : vsPath}")` : '';
-    return usage(`${i === 0 ? fleetPath : vsPath}: the fleet cannot fight: ${b.errors[0]}${more}`);
-  }
-  const options = { ...v.options, variants: rules.choices.map(variantText), compare: rules.compare };
-  const job = { fleets: [built[0]!.fleet!, built[1]!.fleet!] as [Fleet, Fleet], options, limits: built.map((b) => b.limit) };
-  const result = await playBattle(job, threads);
-  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderBattleReport(result));
-  return 0;
 });
