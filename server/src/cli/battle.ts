@@ -130,15 +130,14 @@ const MAX_THREADS = 256;
 /**
  * The worker threads for a battle of `trials` trials over `threads` threads, started at once so
  * that they load while this thread reads the cards (undefined: one thread, a run of one chunk, or
- * no worker bundle; the battle then plays here without starting any). This thread plays chunks
- * too: `threads - 1` worker threads beside it, each handed two chunks at a time so that it goes
- * on to the next while this thread is busy with one of its own.
+ * no worker bundle; the battle then plays here without starting any). This thread hands out the
+ * chunks and merges them; the threads play them.
  */
 export function battlePool(trials: number, threads: number): SimPool | undefined {
   const n = Math.min(threads, Math.ceil(trials / CHUNK_TRIALS));
   const file = workerFile();
   if (n <= 1 || !file) return undefined;
-  return new SimPool(n - 1, file, { eager: true, perThread: 2, youngMb: CHUNK_YOUNG_MB });
+  return new SimPool(n, file, { eager: true, youngMb: CHUNK_YOUNG_MB });
 }
 
 /**
@@ -150,7 +149,7 @@ export async function playBattle(job: BattleJob, threads: number, given?: SimPoo
   const pool = given ?? battlePool(new BattleSession(job.fleets, job.options).run.setup.trials, threads);
   if (!pool) return battleInChunks(job, localExecutor(), 1);
   try {
-    return await battleInChunks(job, pool.executorWithThisThread(), pool.threads + 1);
+    return await battleInChunks(job, pool.executor(), pool.threads);
   } finally {
     if (!given) await pool.close();
   }
