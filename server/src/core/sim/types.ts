@@ -4,7 +4,6 @@
  * draws. The JSON shape is the contract of FORMATS.md ("Simulation output"), extended with detail.
  */
 import type { UnitClass, WeaponType } from '../rules/data';
-import type { VariantInfo } from './variants/types';
 
 /** A weapon as the engine sees it. */
 export interface WeaponProfile {
@@ -275,4 +274,12 @@ export interface BattleOptions {
   variants?: string[];
   /** With variants: run the standard rules too and carry them beside the variant result. */
   compare?: boolean;
+}
+
+/** A rule variant as a result carries it: its name, the parameters used and its assumptions. */
+export interface VariantInfo {
+  name: string;
+  title: string;
+  parameters: Record<string, number>;
+  assumptions: string[];
 }

@@ -3,7 +3,7 @@
  * conflict (as data), parsing `NAME` or `NAME:param=value,...` choices from outside, and composing
  * the chosen variants' hooks into one set for the engine.
  */
-import type { BattleActions, BattleHooks, BattleView } from '../battle';
+import type { BattleActions, BattleHooks, BattleView } from '../battle/types';
 import { BREAK_TESTS } from './break-tests';
 import { MORALE } from './morale';
 import { RETREAT } from './retreat';
