@@ -7,7 +7,7 @@ import { Dice } from '../dice';
 import type { RandomGenerator } from '../dice';
 import { basesLeft, maxShields } from '../fire';
 import { activate } from './actions';
-import { Engine, SAMPLING_WORK_LIMIT, reachOf } from './engine';
+import { Engine, SAMPLING_WORK_LIMIT, UnitList, reachOf } from './engine';
 import { decide } from './policy';
 import type { BattleActions, BattleHooks, BattleOutcome, BattleSetup, BattleTotals, BattleView, ChunkOutcome, DuelAccess, DuelKernel, Fleet } from './types';
 
@@ -253,7 +253,8 @@ export class BattleRun {
         e.braced[t] = foe.braced ? 1 : 0;
         const ri = e.hull[u]! > 0 ? reachOf(ut, e.range) : -1;
         const tt = e.types[e.typeOf[t]!]!;
-        const threats = reachOf(tt, e.range) >= 0 ? [t] : [];
+        const threats = new UnitList(1);
+        if (reachOf(tt, e.range) >= 0) threats.push(t);
         const d = decide(e, u, ri >= 0 ? t : -1, ri, threats);
         if (!d) return undefined;
         const kern = ri >= 0 ? e.kernel(u, t, ri, basesOf(me.hull, ut.p.hp), d.aim, foe.sh, foe.hull, foe.braced) : IDENTITY;

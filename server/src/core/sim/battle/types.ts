@@ -124,6 +124,8 @@ export interface UnitType {
   reaches: number[];
   maxReach: number;
   canBrace: boolean;
+  /** Expected LD successes (what Initiative picks a side's roller by); 0 without LD. */
+  ldExpected: number;
 }
 
 /** Per-activation counters, per unit. */
