@@ -11,6 +11,8 @@ import { sampleVolley } from '../../server/src/core/sim/volley-sample';
 import { Dice, makeRng } from '../../server/src/core/sim/dice';
 import type { UnitProfile, WeaponProfile } from '../../server/src/core/sim/types';
 import type { WeaponType } from '../../server/src/core/rules/data';
+import { BattleRun } from '../../server/src/core/sim/battle';
+import type { Fleet } from '../../server/src/core/sim/battle';
 
 function unit(p: Partial<UnitProfile> = {}): UnitProfile {
   return { name: 'U', class: 'Destroyer', bases: 1, baseMm: 60, bs: 5, hp: 10, combinedShields: false, weapons: [], ...p };
@@ -65,4 +67,28 @@ describe('sim: the d10s a volley rolls at the table', () => {
       assert.ok(expected > 0);
       assert.ok(Math.abs(mean - expected) <= 5 * se + 1e-9, `expected ${expected} d10s, the dice rolled ${mean} (standard error ${se})`);
     });
+});
+
+describe("battle: the d10s a trial rolls at the table (the benchmark's second floor)", () => {
+  it('counts each exact Fire action by its expected dice and Initiative by both LD rolls', () => {
+    // BS 3+ is the best target already, so Aim changes nothing; no SH, no AC: no second action
+    // rolls. HP enough that both fire once in the round.
+    const a = unit({ name: 'A', bs: 3, hp: 500, ld: { target: 5, dice: 2 }, weapons: [gun('Ion', 4), gun('Auto', 3)] });
+    const b = unit({ name: 'B', bs: 3, hp: 500, dodge: 7, ld: { target: 6, dice: 3 }, weapons: [gun('Blast', 5)] });
+    const side = (p: UnitProfile): Fleet => ({ name: p.name, faction: p.name, units: [{ name: p.name, copy: 1, points: 100, profile: p }] });
+    const trials = 300;
+    const run = new BattleRun([side(a), side(b)], { range: 12, depth: 48, rounds: 1, trials, seed: 3 }, makeRng(3));
+    run.step();
+    assert.equal(run.mode, 'kernel');
+    assert.equal(run.trials, trials);
+    const rolled = (att: UnitProfile, def: UnitProfile) => {
+      const ctx = planFire(att, def, { attackerBases: 1, cover: false, brace: false, range: 12 });
+      const ex = exactVolley(ctx, new Map([[def.hp, 1]]), 1, { ops: 0, limit: Infinity })!;
+      return ex.tallies.reduce((n, t) => n + t.expectedDice!, 0);
+    };
+    const perTrial = 2 + 3 + rolled(a, b) + rolled(b, a);
+    assert.ok(Math.abs(run.tabletopDice / trials - perTrial) < 1e-9, `${run.tabletopDice / trials} d10s a trial, expected ${perTrial}`);
+    // The numbers drawn: one for Initiative and one for each Fire action.
+    assert.equal(run.diceDrawn, 3 * trials);
+  });
 });

@@ -42,6 +42,7 @@ function drawKernel(e: Engine, k: DuelKernel, tgt: number, dice: Dice): void {
   const h = Math.floor(key / stride);
   e.hull[tgt] = h;
   e.sh[tgt] = key - h * stride;
+  dice.tabletop += (k.dice ?? 0) - 1;
   // Whole numbers only, so that work adds up the same whichever way the trials are grouped.
   e.ops += 4 + (31 - Math.clz32(k.cdf.length + 1));
 }

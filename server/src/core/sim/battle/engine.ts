@@ -148,6 +148,8 @@ export class Engine {
   readonly offset: number;
   /** The lists an activation fills (see UnitList). */
   readonly enemyList: UnitList;
+  /** The LD dice both sides roll for this round's Initiative (set by initiativeFirst; the tabletop count, see Dice.tabletop). */
+  initiativeDice = 0;
   readonly threatList: UnitList;
   ops = 0;
   /**
@@ -349,7 +351,9 @@ export class Engine {
       expectedBasesLost += p * (b0 - basesOf(h, tt.p.hp));
       i++;
     }
-    const kern: DuelKernel = { keys, probs, cdf, expectedHull, expectedBasesLost, cost: budget.ops - paid, id, chunk: this.chunk };
+    let rolled = 0;
+    for (const t of ex.tallies) rolled += t.expectedDice ?? 0;
+    const kern: DuelKernel = { keys, probs, cdf, expectedHull, expectedBasesLost, dice: rolled, cost: budget.ops - paid, id, chunk: this.chunk };
     this.used.push([id, kern.cost!]);
     byState.set(stateKey, kern);
     this.slotPk[slot] = pk;
@@ -386,6 +390,7 @@ export class Engine {
         }
       }
     }
+    this.initiativeDice = (best0 >= 0 ? this.types[this.typeOf[best0]!]!.p.ld!.dice : 0) + (best1 >= 0 ? this.types[this.typeOf[best1]!]!.p.ld!.dice : 0);
     const slot = (best0 + 1) * (this.n + 1) + best1 + 1;
     let p = this.initiative[slot]!;
     if (Number.isNaN(p)) {

@@ -141,6 +141,16 @@ export class BattleRun {
     return this.dice.draws;
   }
 
+  /**
+   * The d10s the trials so far would have rolled at the table (every attack, dodge, armour, LD,
+   * recharge, Board and Ram die), counting an exact Fire action by its expected dice: the
+   * benchmark's second floor. In dice mode a volley of more than LITERAL_DICE attacks is drawn by
+   * binomial counts, which count as the numbers they draw.
+   */
+  get tabletopDice(): number {
+    return this.dice.draws + this.dice.tabletop;
+  }
+
   /** Trials finished so far. */
   get trials(): number {
     return this.totals.trials;
@@ -365,6 +375,7 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
     // Action Tokens (section 15): the side that has lost more units gains the difference.
     const tokens = [Math.max(0, lost[0] - lost[1]), Math.max(0, lost[1] - lost[0])];
     const first: 0 | 1 = dice.uniform() < e.initiativeFirst() ? 0 : 1;
+    dice.tabletop += e.initiativeDice - 1;
     e.ops += 2;
     let turn: number = first;
     for (;;) {
