@@ -101,6 +101,15 @@ export class UnitList {
   }
 }
 
+/**
+ * A whole-number map key as a small integer when it is one (the same key: a Map compares numbers by
+ * value), so that looking it up neither boxes a double nor hashes one. The engine's states live in
+ * Float64Arrays, so the keys it computes from them are doubles otherwise.
+ */
+export function smallInt(k: number): number {
+  return k >= 0 && k < 0x40000000 ? k | 0 : k;
+}
+
 export class Engine {
   readonly n: number;
   readonly units: BattleUnit[];
@@ -306,8 +315,8 @@ export class Engine {
   kernel(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, sh: number, hull: number, braced: boolean): DuelKernel | undefined {
     const tt = this.types[this.typeOf[tgt]!]!;
     // Cover is per unit, so it is part of the key.
-    const pk = this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + (this.units[tgt]!.cover ? 1 : 0);
-    const stateKey = hull * tt.stride + sh;
+    const pk = smallInt(this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + (this.units[tgt]!.cover ? 1 : 0));
+    const stateKey = smallInt(hull * tt.stride + sh);
     // The last kernel of this shooter at this target (unaimed, aimed): a unit's state changes only
     // when it is hit, so most lookups end here without touching the maps.
     const slot = (f * this.n + tgt) * 2 + (aim === undefined ? 0 : 1);

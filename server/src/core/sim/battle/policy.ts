@@ -6,7 +6,7 @@
  * states the run met before (see `lanes` in run.ts).
  */
 import { attacksAgainst, basesLeft, maxShields, weaponReach } from '../fire';
-import { BOARD_RANGE, RAM_RANGE, reachOf } from './engine';
+import { BOARD_RANGE, RAM_RANGE, reachOf, smallInt } from './engine';
 import type { Engine, UnitList } from './engine';
 import type { Decision, SecondAction } from './types';
 
@@ -34,7 +34,7 @@ function pack(n: number): number | string {
     if (!Number.isInteger(x) || x < 0 || x >= SIZES[i]!) return partsText(n);
     k = k * SIZES[i]! + x;
   }
-  return k;
+  return smallInt(k);
 }
 
 /**
@@ -233,6 +233,7 @@ export function decide(e: Engine, u: number, tgt: number, ri: number, threats: U
   if (space < Number.MAX_SAFE_INTEGER && ri < R1 && shU < S1 && hullU < H1 && shT < S2 && hullT < H2) {
     key = ((((((((ri * R2 + et + 1) * 2 + threats.length) * S1 + shU) * H1 + hullU) * S2 + shT) * H2 + hullT) * 2 + e.braced[tgt]!) * e.n + u) * e.n + tgt;
   } else key = [u, tgt, ri, et, threats.length, shU, hullU, shT, hullT, e.braced[tgt]].join(',');
+  if (typeof key === 'number') key = smallInt(key);
   const hit = e.decisions.get(key);
   if (hit) return hit;
   const d = decideExpected(e, u, tgt, ri, threats);
