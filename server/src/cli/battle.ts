@@ -21,7 +21,7 @@ import {
   prepareBattle,
   type BattleSide,
 } from '../core/service';
-import { cores, SimPool, workerFile } from '../node/sim-pool';
+import { CHUNK_YOUNG_MB, cores, SimPool, workerFile } from '../node/sim-pool';
 import { fileUri, loadCards, readProblem } from './io';
 import { command, type OptionRow } from './args';
 import { escapeControls } from './terminal';
@@ -134,20 +134,30 @@ export function renderBattleReport(r: BattleResult): string {
 const MAX_THREADS = 256;
 
 /**
+ * The worker threads for a battle of `trials` trials over `threads` threads, started at once so
+ * that they load while this thread reads the cards (undefined: one thread, a run of one chunk, or
+ * no worker bundle; the battle then plays here without starting any). This thread hands out the
+ * chunks and merges them; the threads play them.
+ */
+export function battlePool(trials: number, threads: number): SimPool | undefined {
+  const n = Math.min(threads, Math.ceil(trials / CHUNK_TRIALS));
+  const file = workerFile();
+  if (n <= 1 || !file) return undefined;
+  return new SimPool(n, file, { eager: true, youngMb: CHUNK_YOUNG_MB });
+}
+
+/**
  * The battle, its trials in chunks over `threads` worker threads (core/sim/chunked.ts): the same
  * numbers as in one thread. One thread, or a run of one chunk, plays here without starting any.
+ * A pool given (from `battlePool`) is its caller's to close.
  */
-export async function playBattle(job: BattleJob, threads: number): Promise<BattleResult> {
-  const chunks = Math.ceil(new BattleSession(job.fleets, job.options).run.setup.trials / CHUNK_TRIALS);
-  const file = workerFile();
-  const n = Math.min(threads, chunks);
-  if (n <= 1 || !file) return battleInChunks(job, localExecutor(), 1);
-  // This thread plays chunks too: n - 1 worker threads beside it.
-  const pool = new SimPool(n - 1, file, { eager: true });
+export async function playBattle(job: BattleJob, threads: number, given?: SimPool): Promise<BattleResult> {
+  const pool = given ?? battlePool(new BattleSession(job.fleets, job.options).run.setup.trials, threads);
+  if (!pool) return battleInChunks(job, localExecutor(), 1);
   try {
-    return await battleInChunks(job, pool.executorWithThisThread(), n);
+    return await battleInChunks(job, pool.executor(), pool.threads);
   } finally {
-    await pool.close();
+    if (!given) await pool.close();
   }
 }
 
@@ -180,31 +190,39 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     if (io.isDirectory(p)) return usage(`${p} is a folder; give a *.fleet.yaml file.`);
     if (!/\.fleet\.ya?ml$/i.test(p)) return usage(`${p} is not a fleet list (*.fleet.yaml).`);
   }
-  const { ws, problems } = loadCards(io, values.cards ?? [io.cwd]);
-  if (problems.length) return usage(...problems);
-  const fleets: FleetDocument[] = [];
-  for (const p of [fleetPath, vsPath]) {
-    let text: string;
-    try {
-      text = io.readFile(p);
-    } catch (e) {
-      return usage(readProblem(p, e));
+  const fight = async (pool: SimPool | undefined): Promise<number> => {
+    const { ws, problems } = loadCards(io, values.cards ?? [io.cwd]);
+    if (problems.length) return usage(...problems);
+    const fleets: FleetDocument[] = [];
+    for (const p of [fleetPath, vsPath]) {
+      let text: string;
+      try {
+        text = io.readFile(p);
+      } catch (e) {
+        return usage(readProblem(p, e));
+      }
+      // Each fleet under its own URI, even when both flags name the same file.
+      const doc = ws.set(`${fileUri(p)}${fleets.length ? '#vs' : ''}`, text);
+      if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
+      fleets.push(doc);
     }
-    // Each fleet under its own URI, even when both flags name the same file.
-    const doc = ws.set(`${fileUri(p)}${fleets.length ? '#vs' : ''}`, text);
-    if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
-    fleets.push(doc);
+    const options = { ...v.options, variants: rules.choices, compare: rules.compare };
+    const prepared = prepareBattle(fleets.map((doc): BattleSide => ({ doc, ws })) as [BattleSide, BattleSide], options);
+    if ('refused' in prepared) {
+      const { side, errors } = prepared.refused;
+      const file = side === 0 ? fleetPath : vsPath;
+      const more = errors.length > 1 ? ` (and ${errors.length - 1} more; run "fabled-star check ${file}")` : '';
+      return usage(`${file}: the fleet cannot fight: ${errors[0]}${more}`);
+    }
+    const result = await playBattle(prepared.battle, threads, pool);
+    io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderBattleReport(result));
+    return 0;
+  };
+  // The threads start loading now, while this thread reads the cards (closed on every way out).
+  const pool = battlePool(v.options.trials ?? BATTLE_DEFAULTS.trials, threads);
+  try {
+    return await fight(pool);
+  } finally {
+    await pool?.close();
   }
-  const options = { ...v.options, variants: rules.choices, compare: rules.compare };
-  const prepared = prepareBattle(fleets.map((doc): BattleSide => ({ doc, ws })) as [BattleSide, BattleSide], options);
-  if ('refused' in prepared) {
-    const { side, errors } = prepared.refused;
-    const file = side === 0 ? fleetPath : vsPath;
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more; run "fabled-star check ${file}")` : '';
-    return usage(`${file}: the fleet cannot fight: ${errors[0]}${more}`);
-  }
-  const job = prepared.battle;
-  const result = await playBattle(job, threads);
-  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderBattleReport(result));
-  return 0;
 });
