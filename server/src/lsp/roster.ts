@@ -19,7 +19,6 @@ import {
   type FleetDocument,
   type OffsetEdit,
   type PreparedRoster,
-  type RosterFormat,
   type RosterProblem,
   type Span,
   type Workspace,
@@ -38,7 +37,7 @@ export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, 
   const { roster: r, embarkChoices: choose } = roster(doc, ws, checks);
   const at = (uri: string, span: Span) => toRange(uri, span) ?? NOWHERE;
   const problem = (p: RosterProblem): RosterProblemData => ({ severity: p.severity, code: p.code, message: p.message, uri: p.uri, range: at(p.uri, p.span) });
-  const format = params?.format && (ROSTER_FORMATS as readonly string[]).includes(params.format) ? (params.format as RosterFormat) : undefined;
+  const format = params?.format && (ROSTER_FORMATS as readonly string[]).includes(params.format) ? params.format : undefined;
   return {
     uri: doc.uri,
     ...(version !== undefined ? { version } : {}),

@@ -175,7 +175,7 @@ function checkEmbark(ctx: CheckContext, ep: EntryPoints, faction: string | undef
     if (!fitsTier && hostCls !== undefined && hostCls !== LAUNCH_BAY.carrierClass) {
       ctx.report(
         'FS-EMBARK-HOMEBREW',
-        `Only a ${LAUNCH_BAY.carrierClass} transports ${pluralOf(cls!)} (the ${LAUNCH_BAY.carrierClass} card; section ${LAUNCH_BAY.section}: Launch Bays deploy Fighters): ${hostName} is ${withArticle(hostCls)} printing ${LAUNCH_BAY.reservesAbility}, a homebrew reading`,
+        `Only a ${LAUNCH_BAY.carrierClass} transports ${pluralOf(cls)} (the ${LAUNCH_BAY.carrierClass} card; section ${LAUNCH_BAY.section}: Launch Bays deploy Fighters): ${hostName} is ${withArticle(hostCls)} printing ${LAUNCH_BAY.reservesAbility}, a homebrew reading`,
         f.span,
         undefined,
         related(host, `${hostName} is defined here`),

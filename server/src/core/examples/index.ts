@@ -23,7 +23,7 @@ let examples: Workspace | undefined;
 
 /** The bundled example files (paths relative to examples/, and their text). */
 export function exampleFiles(): readonly { path: string; text: string }[] {
-  return (examplesJson as { files: { path: string; text: string }[] }).files;
+  return examplesJson.files;
 }
 
 /** The example cards' own workspace, parsed once on first use. */

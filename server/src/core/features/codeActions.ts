@@ -189,7 +189,7 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
   const card = cardsOf(doc).find((c) => within(c.span, p.span.start));
   switch (p.code) {
     case 'FS-STAT-MISSING': {
-      const missing = (Array.isArray(p.data?.missing) ? (p.data!.missing as string[]) : []).filter((s): s is StatName =>
+      const missing = (Array.isArray(p.data?.missing) ? (p.data.missing as string[]) : []).filter((s): s is StatName =>
         (STAT_ORDER as readonly string[]).includes(s),
       );
       if (card?.stats && missing.length) {
@@ -522,7 +522,7 @@ function refactors(doc: FabledDocument, range: Span): CodeActionData[] {
     if (!present.length) return out;
     const keyCol = block.keySpan.start - lineStart(text, block.keySpan.start);
     const indent = ' '.repeat(keyCol + 2);
-    const lines = present.map((e) => `${indent}${e!.stat}: ${mappingValue(e!.raw)}`);
+    const lines = present.map((e) => `${indent}${e.stat}: ${mappingValue(e.raw)}`);
     // A comment after the line goes up to the key's line, where it still says what it said.
     const end = contentEnd(text, { start: block.keySpan.end, end: valueEnd(block) });
     const rest = text.slice(end, lineEnd(text, end)).trim();
@@ -568,7 +568,7 @@ function statLineEdit(doc: FabledDocument, block: StatsBlock, line: string): Tex
 
 /** Where the stats value ends: the last entry's value, or the block's end. */
 function valueEnd(block: StatsBlock): number {
-  const ends = Object.values(block.entries).map((e) => e!.span.end);
+  const ends = Object.values(block.entries).map((e) => e.span.end);
   return Math.max(block.span.end, ...ends);
 }
 

@@ -169,7 +169,7 @@ export function shiftTree(root: { startPosition: number; endPosition: number }, 
   // The tree is a tree: children hang off key, value, mappings and items; an alias (kind 4) points
   // at another node through `value`, which is moved where it stands, so it is not followed here.
   type N = { startPosition: number; endPosition: number; kind?: number; key?: N; value?: unknown; mappings?: N[]; items?: N[] };
-  const stack: N[] = [root as N];
+  const stack: N[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
     n.startPosition += delta;

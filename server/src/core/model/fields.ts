@@ -140,7 +140,7 @@ export type FieldKey<O extends FieldOwner> = (typeof FIELDS)[O][number]['key'];
 
 /** The keys of a kind of mapping, in the format's order. */
 export function keysOf<O extends FieldOwner>(owner: O): readonly FieldKey<O>[] {
-  return (FIELDS[owner] as readonly FieldSpec[]).map((x) => x.key) as FieldKey<O>[];
+  return (FIELDS[owner] as readonly FieldSpec[]).map((x) => x.key);
 }
 
 /** A field of a kind of mapping; undefined when the key is not one of its fields. */

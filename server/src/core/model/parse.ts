@@ -653,7 +653,7 @@ class Reader {
     let commas = 0;
     let countedFrom = value.length;
     for (let i = dashes.length - 1; i >= 0 && commas <= 3; i--) {
-      const from = dashes[i]!.index! + 3;
+      const from = dashes[i]!.index + 3;
       for (let k = from; k < countedFrom; k++) if (value.charCodeAt(k) === 44) commas++;
       countedFrom = Math.min(countedFrom, from);
       if (commas === 3) {
@@ -671,7 +671,7 @@ class Reader {
       // missing field is: the problem is reported once, here.
       return unreadableWeapon(span, value);
     }
-    const nameText = value.slice(0, split.index!);
+    const nameText = value.slice(0, split.index);
     const name: Field<string> = { value: nameText.trim() || undefined, raw: nameText, span: at(leading(nameText), nameText.trim().length) };
     if (!name.value) this.report('FS-WEAPON-FORMAT', 'The weapon has no name before the dash', span);
     let off = split.index! + 3;
@@ -794,7 +794,7 @@ class Reader {
         rule.difficulty = number(m[2]!, at + m[1]!.length);
         // The range's span holds its inch mark, so that a fix to a band replaces both.
         if (m[3] && m[4]) {
-          const from = at + m[1]!.length + m[2]!.length + m[3]!.length;
+          const from = at + m[1]!.length + m[2]!.length + m[3].length;
           rule.range = { value: Number(m[5]), raw: m[4], span: sp(from, m[4].length) };
         }
         at += m[0].length;

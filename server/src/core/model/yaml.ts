@@ -136,7 +136,7 @@ export function loadYaml(text: string, offset = 0, depth = 0, shift = true): Loa
   try {
     // Duplicate keys are reported by readMap; the parser's own check compares every key with every
     // other (10,000 copies of one key make 10^8 errors and exhaust the heap, which kills the process).
-    root = load(source, { ignoreDuplicateKeys: true, schema: READ_SCHEMA }) as YAMLNode | undefined;
+    root = load(source, { ignoreDuplicateKeys: true, schema: READ_SCHEMA });
   } catch (e) {
     // The parser recovers from ordinary errors itself; a throw here is an input it cannot handle at
     // all (its own bugs, or a stack too small for the nesting findExcess lets through). Report it
@@ -181,7 +181,7 @@ export function loadYaml(text: string, offset = 0, depth = 0, shift = true): Loa
 /** Keeps every position of a tree within [0, max] (aliases are clamped where their anchors stand). */
 function clampTree(root: YAMLNode, max: number): void {
   type N = { startPosition: number; endPosition: number; kind?: number; key?: N; value?: unknown; mappings?: N[]; items?: N[] };
-  const stack: N[] = [root as unknown as N];
+  const stack: N[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
     n.startPosition = Math.min(Math.max(n.startPosition, 0), max);
@@ -345,14 +345,14 @@ function readMapAt(
   const list: Entry[] = [];
   // Made on the first merge key only: a card file reads thousands of mappings and merges none.
   let merged: Entry[] | undefined;
-  const mappings = ((node as YamlMap).mappings ?? []) as YAMLMapping[];
+  const mappings = (node as YamlMap).mappings ?? [];
   // Past this many, unknown keys are counted, not each reported and suggested for (90,000 of them
   // took a second).
   let unknown = 0;
   let unreported: Span | undefined;
   for (const m of mappings) {
     if (!m || !m.key) continue;
-    const keyNode = m.key as YAMLScalar;
+    const keyNode = m.key;
     const key = isScalar(keyNode) ? scalarText(keyNode) : '';
     const keySpan = spanOf(keyNode, base);
     const raw = m.value as YAMLNode | null;

@@ -189,7 +189,7 @@ export function sanitizeProfile(p: UnitProfile): UnitProfile {
   if (typeof src.points === 'number' && Number.isFinite(src.points) && src.points >= 0) out.points = src.points;
   out.weapons = weapons.map((w, i) => ({
     name: typeof w.name === 'string' ? w.name : `weapon ${i + 1}`,
-    type: WEAPON_TYPES.includes(w.type) ? w.type : WEAPON_TYPES[0]!,
+    type: WEAPON_TYPES.includes(w.type) ? w.type : WEAPON_TYPES[0],
     range: typeof w.range === 'number' && w.range >= 0 ? w.range : 0,
     damage: wholeIn(w.damage, 1, PROFILE_LIMITS.damageMax, 1),
     attacks: wholeIn(w.attacks, 0, PROFILE_LIMITS.attacksMax, 0),
