@@ -9,6 +9,8 @@ import { cardErrors, checkDocument } from '../core/check';
 import { BATTLE_OPTION_KEYS, BattleSession, validateBattleOptions, variantText } from '../core/sim/fleet-battle';
 import type { Fleet } from '../core/sim/fleet-battle';
 import { battleInChunks, localExecutor, type BattleJob } from '../core/sim/chunked';
+import { compareInChunks, type ChangedFleet } from '../core/sim/compare';
+import { renderFleetComparison } from '../core/sim/compare-report';
 import { CHUNK_TRIALS } from '../core/sim/battle';
 import { asNumber, describeValue } from '../core/sim/options';
 import { cores, SimPool, workerFile } from '../node/sim-pool';
@@ -41,6 +43,9 @@ Options:
   --threads N              worker threads to spread the trials over (default: the machine's
                            cores, here ${cores()}); the numbers are the same whatever N
 ${VARIANT_HELP}
+  --compare-with FILE      a changed copy of --fleet (*.fleet.yaml): plays it against the same
+                           opponent on the same dice (battle i of both rolls the same dice) and
+                           shows the difference with its paired standard error
   --format text|json       a readable report (default) or one JSON object on stdout
   -h, --help               show this help
 
@@ -131,15 +136,18 @@ const MAX_THREADS = 256;
  * The battle, its trials in chunks over `threads` worker threads (core/sim/chunked.ts): the same
  * numbers as in one thread. One thread, or a run of one chunk, plays here without starting any.
  */
-export async function playBattle(job: BattleJob, threads: number): Promise<BattleResult> {
+export async function playBattle(job: BattleJob, threads: number, changed?: ChangedFleet): Promise<BattleResult> {
   const chunks = Math.ceil(new BattleSession(job.fleets, job.options).run.setup.trials / CHUNK_TRIALS);
   const file = workerFile();
   const n = Math.min(threads, chunks);
-  if (n <= 1 || !file) return battleInChunks(job, localExecutor(), 1);
+  // With --compare-with, the changed fleet against the same opponent on the same dice (core/sim/compare.ts).
+  const play = (exec: ReturnType<typeof localExecutor>, lanes: number) =>
+    changed ? compareInChunks(job, changed, exec, lanes) : battleInChunks(job, exec, lanes);
+  if (n <= 1 || !file) return play(localExecutor(), 1);
   // This thread plays chunks too: n - 1 worker threads beside it.
   const pool = new SimPool(n - 1, file, { eager: true });
   try {
-    return await battleInChunks(job, pool.executorWithThisThread(), n);
+    return await play(pool.executorWithThisThread(), n);
   } finally {
     await pool.close();
   }
@@ -153,6 +161,7 @@ const BATTLE_COMMAND = twoSidedCommand({
   flags: {
     ...Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, { type: 'string' } satisfies OptionRow])),
     threads: { type: 'string' } satisfies OptionRow,
+    'compare-with': { type: 'string' } satisfies OptionRow,
   },
 });
 
@@ -169,7 +178,8 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
   if (threads === undefined || !Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
     return usage(`--threads must be a whole number of threads from 1 to ${MAX_THREADS}, not ${describeValue(values.threads)}.`);
 
-  for (const p of [fleetPath, vsPath]) {
+  const changedPath = values['compare-with'];
+  for (const p of changedPath === undefined ? [fleetPath, vsPath] : [fleetPath, vsPath, changedPath]) {
     if (!io.exists(p)) return usage(`no such file: ${p}`);
     if (io.isDirectory(p)) return usage(`${p} is a folder; give a *.fleet.yaml file.`);
     if (!/\.fleet\.ya?ml$/i.test(p)) return usage(`${p} is not a fleet list (*.fleet.yaml).`);
@@ -177,7 +187,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
   const { ws, problems } = loadCards(io, values.cards ?? [io.cwd]);
   if (problems.length) return usage(...problems);
   const fleets: FleetDocument[] = [];
-  for (const p of [fleetPath, vsPath]) {
+  for (const p of changedPath === undefined ? [fleetPath, vsPath] : [fleetPath, vsPath, changedPath]) {
     let text: string;
     try {
       text = io.readFile(p);
@@ -185,19 +195,25 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
       return usage(readProblem(p, e));
     }
     // Each fleet under its own URI, even when both flags name the same file.
-    const doc = ws.set(`${fileUri(p)}${fleets.length ? '#vs' : ''}`, text);
+    const doc = ws.set(`${fileUri(p)}${['', '#vs', '#changed'][fleets.length]}`, text);
     if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
     fleets.push(doc);
   }
   const built = fleets.map((d) => fleetForBattle(d, ws, checkDocument(d, ws), cardErrors));
   for (const [i, b] of built.entries()) {
     if (b.fleet) continue;
-    const more = b.errors.length > 1 ? ` (and ${b.errors.length - 1} more; run "fabled-star check ${i === 0 ? fleetPath : vsPath}")` : '';
-    return usage(`${i === 0 ? fleetPath : vsPath}: the fleet cannot fight: ${b.errors[0]}${more}`);
+    const path = [fleetPath, vsPath, changedPath][i];
+    const more = b.errors.length > 1 ? ` (and ${b.errors.length - 1} more; run "fabled-star check ${path}")` : '';
+    return usage(`${path}: the fleet cannot fight: ${b.errors[0]}${more}`);
   }
   const options = { ...v.options, variants: rules.choices.map(variantText), compare: rules.compare };
-  const job = { fleets: [built[0]!.fleet!, built[1]!.fleet!] as [Fleet, Fleet], options, limits: built.map((b) => b.limit) };
-  const result = await playBattle(job, threads);
-  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderBattleReport(result));
+  const job = { fleets: [built[0]!.fleet!, built[1]!.fleet!] as [Fleet, Fleet], options, limits: built.slice(0, 2).map((b) => b.limit) };
+  const changed = built[2] ? { fleet: built[2].fleet!, limit: built[2].limit } : undefined;
+  const result = await playBattle(job, threads, changed);
+  io.stdout(
+    format === 'json'
+      ? `${JSON.stringify(result, null, 2)}\n`
+      : renderBattleReport(result) + (result.compareFleets ? renderFleetComparison(result, escapeControls) : ''),
+  );
   return 0;
 });
