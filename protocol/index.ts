@@ -41,6 +41,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   diagnostics: Object.freeze({ delayMs: 150 }),
   workspace: Object.freeze({ maxFiles: 25000 }),
   pointsEstimate: Object.freeze({ enabled: true }),
+  liveOdds: Object.freeze({ opponent: '', trials: 4000 }),
 }) as Settings;
 
 /** The configuration section the server asks for. */
@@ -67,6 +68,7 @@ export function resolveSettings(raw: unknown): Settings {
   const diag = obj(r.diagnostics);
   const ws = obj(r.workspace);
   const estimate = obj(r.pointsEstimate);
+  const live = obj(r.liveOdds);
   const d = DEFAULT_SETTINGS;
   return {
     referenceTarget: typeof r.referenceTarget === 'string' ? r.referenceTarget.trim() : d.referenceTarget,
@@ -79,6 +81,10 @@ export function resolveSettings(raw: unknown): Settings {
     diagnostics: { delayMs: int(diag.delayMs, d.diagnostics.delayMs, 0, 5000) },
     workspace: { maxFiles: int(ws.maxFiles, d.workspace.maxFiles, 1, 100000) },
     pointsEstimate: { enabled: bool(estimate.enabled, d.pointsEstimate.enabled) },
+    liveOdds: {
+      opponent: typeof live.opponent === 'string' ? live.opponent.trim().slice(0, 1000) : d.liveOdds.opponent,
+      trials: int(live.trials, d.liveOdds.trials, 100, 50000),
+    },
   };
 }
 

@@ -179,10 +179,30 @@ export function parseBattleArgs(args: unknown[]): vscode.Uri | undefined {
   return undefined;
 }
 
+/** The opponent a lens names (`BattleCommandArgs.vs`, the live odds lens), or undefined. */
+export function parseBattleVs(args: unknown[]): { uri: vscode.Uri; name: string } | undefined {
+  const first = args[0];
+  if (!isRecord(first) || !isRecord(first.vs) || typeof first.vs.uri !== 'string') return undefined;
+  try {
+    return { uri: vscode.Uri.parse(first.vs.uri, true), name: typeof first.vs.name === 'string' ? first.vs.name : '' };
+  } catch {
+    return undefined;
+  }
+}
+
 export function simulateBattle(ctx: Ctx, panels: BattlePanels): Cmd {
   return async (...args: unknown[]) => {
     try {
       let fleet = parseBattleArgs(args);
+      // The live odds lens names its opponent: the battle view opens at once.
+      const named = parseBattleVs(args);
+      if (fleet && named) {
+        const first = args[0] as { fleet?: { name?: unknown } };
+        const fileName = (u: vscode.Uri) => u.path.split('/').pop() ?? u.toString();
+        const mineName = typeof first.fleet?.name === 'string' && first.fleet.name ? first.fleet.name : fileName(fleet);
+        panels.open(fleet, named.uri, { fleet: mineName, vs: named.name || fileName(named.uri) });
+        return;
+      }
       const editor = vscode.window.activeTextEditor;
       if (!fleet && editor?.document.languageId === 'fabled-fleet') fleet = editor.document.uri;
       const picks = await fleetPicks(ctx);

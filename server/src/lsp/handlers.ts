@@ -49,6 +49,7 @@ import { validateBattleOptions } from '../core/sim/fleet-battle';
 import type { BattleResult, SimulationResult } from '../core/sim/types';
 import { clip } from '../core/model/limits';
 import { SimulationQueue } from './pool';
+import { LiveOdds } from './liveOdds';
 import { priceByBattle } from '../core/features/priceByBattle';
 import { playInSlices, PricingCancelled } from '../core/balance/battles';
 import { glossary, sectionMarkdown, sections } from '../core/rules/text';
@@ -91,6 +92,8 @@ export interface Context {
   diagnostics: Diagnostics;
   /** The simulations waiting for and running on worker threads (made on first use). */
   simulations?: SimulationQueue;
+  /** The live odds lens's runs (made on first use). */
+  liveOdds?: LiveOdds;
 }
 
 type Handle<P, R> = (ctx: Context, params: P, token: CancellationToken) => R | Promise<R>;
@@ -369,9 +372,13 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'codeLens',
     register: (c, b) =>
       c.onCodeLens(
-        aboutDocument(b, async ({ state }, r, params: CodeLensParams) => {
+        aboutDocument(b, async (ctx, r, params: CodeLensParams) => {
+          const { state } = ctx;
           const settings = await state.settingsFor(params.textDocument.uri);
-          return codeLenses(r.doc, state.ws, settings).map((l) => convert.codeLens(l, r.td));
+          const lenses = codeLenses(r.doc, state.ws, settings);
+          // Live odds against the opponent the settings name (issue 32), on a worker thread.
+          const live = r.doc.kind === 'fleet' && settings.codeLens.enabled ? liveOdds(ctx, c).lens(r.doc, settings) : undefined;
+          return (live ? [...lenses, live] : lenses).map((l) => convert.codeLens(l, r.td));
         }),
       ),
   },
@@ -617,6 +624,17 @@ export const SLICE_OPS = 150_000;
 
 /** Work per slice on a worker thread, between two progress reports (about 20-30 ms). */
 export const WORKER_SLICE_OPS = 1_000_000;
+
+/** The live odds lens's runs (./liveOdds.ts), made on first use. */
+function liveOdds(ctx: Context, c: Connection): LiveOdds {
+  return (ctx.liveOdds ??= new LiveOdds(
+    ctx.state,
+    () => simulations(ctx),
+    () => {
+      if (ctx.state.client.lensRefresh) void c.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+    },
+  ));
+}
 
 /** The simulations' queue (./pool.ts), made on first use. */
 function simulations(ctx: Context): SimulationQueue {
