@@ -43,6 +43,8 @@ interface Run {
   vs: { uri: string; name: string };
   state: LiveOddsState;
   source: CancellationTokenSource;
+  /** Until the battles start: they wait for typing to pause, as diagnostics do. */
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 export class LiveOdds {
@@ -75,7 +77,7 @@ export class LiveOdds {
     let run = this.runs.get(doc.uri);
     if (!run || run.key !== key) {
       this.stop(doc.uri);
-      run = this.start(doc, opp, key, trials);
+      run = this.start(doc, opp, key, trials, settings.diagnostics.delayMs);
     }
     return liveOddsLens(doc, run.vs, liveOddsTitle(opp.name, run.state));
   }
@@ -85,6 +87,7 @@ export class LiveOdds {
     const run = this.runs.get(uri);
     if (!run) return;
     this.runs.delete(uri);
+    clearTimeout(run.timer);
     run.source.cancel();
     run.source.dispose();
   }
@@ -118,11 +121,24 @@ export class LiveOdds {
     return { why: `no fleet named "${setting}" (fabledStar.liveOdds.opponent: a fleet file, or a fleet's name such as ${names.slice(0, 3).join(', ')})` };
   }
 
-  private start(doc: FleetDocument, opp: Opponent, key: string, trials: number): Run {
+  /**
+   * Starts the battles once `delayMs` passed without an edit (the diagnostics' typing pause): the
+   * fleet's diagnostics go first, and a burst of keystrokes starts nothing it would cancel.
+   */
+  private start(doc: FleetDocument, opp: Opponent, key: string, trials: number, delayMs: number): Run {
     const source = new CancellationTokenSource();
     const run: Run = { key, vs: { uri: opp.uri, name: opp.name }, state: { kind: 'waiting' }, source };
     this.runs.set(doc.uri, run);
     const current = () => this.runs.get(doc.uri) === run && !source.token.isCancellationRequested;
+    run.timer = setTimeout(() => {
+      run.timer = undefined;
+      if (current()) this.play(doc, opp, run, trials, current);
+    }, delayMs);
+    return run;
+  }
+
+  /** The battles on a worker thread, their figure so far and at the end in `run.state`. */
+  private play(doc: FleetDocument, opp: Opponent, run: Run, trials: number, current: () => boolean): void {
     let requested = trials;
     let done = 0;
     this.queue()
@@ -137,7 +153,7 @@ export class LiveOdds {
           if (!theirs.fleet) throw new Error(`the opponent cannot fight: ${theirs.errors[0] ?? 'it has errors'}`);
           return { kind: 'battle', battle: liveOddsJob(mine, theirs, trials), sliceOps: SLICE_OPS };
         },
-        source.token,
+        run.source.token,
         (m) => {
           if (!current()) return;
           if ('progress' in m) {
@@ -149,6 +165,7 @@ export class LiveOdds {
             this.scheduleRefresh();
           }
         },
+        { softCancel: true },
       )
       .then(
         (r) => {
@@ -163,7 +180,6 @@ export class LiveOdds {
           this.scheduleRefresh(true);
         },
       );
-    return run;
   }
 
   /** Asks the editor for the lenses again, at most every REFRESH_MS (`now`: the final figure, without waiting for the throttle). */

@@ -13,7 +13,7 @@ import type { Transferable } from 'node:worker_threads';
 import { Tinypool } from 'tinypool';
 import { localExecutor, type ChunkExecutor, type ChunkTask } from '../core/sim/chunked';
 import type { ChunkOutcome } from '../core/sim/battle';
-import type { SimTask } from './sim-worker';
+import { BACKGROUND_ENV, type SimTask } from './sim-worker';
 
 /** The old-generation heap of one simulation thread, in MB. */
 export const HEAP_MB = 512;
@@ -35,11 +35,15 @@ export function workerFile(): string | undefined {
 export class SimPool {
   private readonly pool: Tinypool;
 
-  /** `threads` at most at a time; `eager` starts them all at once (a CLI run), else as they are needed (a server). */
+  /**
+   * `threads` at most at a time; `eager` starts them all at once (a CLI run), else as they are
+   * needed (a server). `background`: the threads run at a lower priority than the thread that
+   * made the pool (a server's, which must answer the editor first; see sim-worker.ts `BACKGROUND_NICE`).
+   */
   constructor(
     readonly threads: number,
     file: string,
-    o: { eager?: boolean; idleMs?: number } = {},
+    o: { eager?: boolean; idleMs?: number; background?: boolean } = {},
   ) {
     this.pool = new Tinypool({
       filename: file,
@@ -47,6 +51,7 @@ export class SimPool {
       maxThreads: threads,
       idleTimeout: o.idleMs ?? 30_000,
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
+      ...(o.background ? { env: { ...process.env, [BACKGROUND_ENV]: '1' } } : {}),
     });
   }
 
