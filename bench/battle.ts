@@ -91,7 +91,8 @@ export async function benchBattle(): Promise<Row[]> {
   const fa = fleet(ws, 'standard-1000.fleet.yaml');
   const fb = fleet(ws, 'standard-1000-myr-valari.fleet.yaml');
   for (const variant of ['sustained-damage', 'break-tests', 'retreat', 'morale']) {
-    const run = () => simulateBattle([fa.fleet!, fb.fleet!], { trials, rounds: 6, seed: 1, variants: [variant] }, { limits: [fa.limit, fb.limit] });
+    const run = () =>
+      simulateBattle([fa.fleet!, fb.fleet!], { trials, rounds: 6, seed: 1, variants: [{ name: variant, parameters: {} }] }, { limits: [fa.limit, fb.limit] });
     run();
     const t = time(3, run);
     const r = t.last;

@@ -9,7 +9,8 @@
  */
 import { NotificationType, ProgressType, RequestType } from 'vscode-languageserver-protocol';
 import type { PartialResultParams, Position, Range, TextEdit, WorkDoneProgressParams } from 'vscode-languageserver-protocol';
-import type { BattleOptions, BattleResult } from '../server/src/core/sim/types';
+import type { BattleRequestOptions, BattleResult } from '../server/src/core/sim/types';
+import type { VariantChoice } from '../server/src/core/sim/variants/catalog';
 import type { EngagementOptions, SimulationResult } from './simulation';
 import type {
   BattleCommandArgs,
@@ -132,8 +133,8 @@ export interface SimulateParams extends WorkDoneProgressParams {
   attacker: CardSelector;
   defender: CardSelector;
   options?: EngagementOptions;
-  /** Rule variants to play (BATTLE.md "Rule variants"), by name or `name:param=value`. */
-  variants?: string[];
+  /** Rule variants to play (BATTLE.md "Rule variants"): each `{name, parameters}` (parameters left out take their defaults), or the text `name:param=value`. */
+  variants?: (VariantChoice | string)[];
   /** With variants: run the standard rules too; the engagement carries them in `compare`. */
   compare?: boolean;
 }
@@ -409,7 +410,9 @@ export interface BattleParams extends WorkDoneProgressParams, PartialResultParam
   fleet: BattleFleetSelector;
   vs: BattleFleetSelector;
   /** range (absent: the fleets approach), rounds, trials, seed; checked as the CLI checks its flags. */
-  options?: BattleOptions;
+  options?: BattleRequestOptions;
+  /** Where the battles played so far go, as `BattleProgress` (`{done, total}`), beside the work-done progress for people. */
+  progressToken?: string | number;
 }
 
 /**
@@ -424,6 +427,18 @@ export const BattleRequest = request<BattleParams, BattleResult>('fabledStar/bat
 
 /** server -> client, as `$/progress` on the request's `partialResultToken`: the result so far. */
 export const BattlePartialResult = new ProgressType<BattleResult>();
+
+/**
+ * How far a run has got: battles (or trials) played and asked for, both runs counted when variants
+ * are compared with the standard rules. The numbers themselves, not a percentage to be turned back.
+ */
+export interface RunProgress {
+  done: number;
+  total: number;
+}
+
+/** server -> client, as `$/progress` on the battle request's `progressToken`: the battles played so far. */
+export const BattleProgress = new ProgressType<RunProgress>();
 
 export interface PriceByBattleParams extends WorkDoneProgressParams, PartialResultParams {
   card: CardSelector;

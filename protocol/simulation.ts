@@ -6,9 +6,19 @@
  * here so that nothing outside the server reaches into the server's tree.
  */
 export { BATTLE_DEFAULTS, ENGAGEMENT_DEFAULTS, RANGE_BANDS, WEAPON_TYPES } from '../server/src/core/rules/data';
-export { OPTION_LIMITS, OPTION_SPECS, optionBounds, type OptionKey, type OptionSpec } from '../server/src/core/sim/limits';
+export {
+  OPTION_LIMITS,
+  OPTION_SPECS,
+  optionBounds,
+  optionSpec,
+  optionsOf,
+  clampWhole,
+  type OptionKey,
+  type OptionRun,
+  type OptionSpec,
+} from '../server/src/core/sim/limits';
 export type { ActionCounts, EngagementOptions, Point, SimulationResult } from '../server/src/core/sim/types';
-export type { BattleOptions, BattleResult, BattleSideResult, BattleUnitResult, Chance } from '../server/src/core/sim/types';
+export type { BattleOptions, BattleRequestOptions, BattleResult, BattleSideResult, BattleUnitResult, Chance } from '../server/src/core/sim/types';
 export {
   VARIANT_CATALOG,
   VARIANT_NAMES,
@@ -22,5 +32,6 @@ export {
   type VariantEntry,
 } from '../server/src/core/sim/variants/catalog';
 export type { VariantInfo } from '../server/src/core/sim/variants/types';
+export type { VariantChoice } from '../server/src/core/sim/variants/catalog';
 export type { BattleDifference, EngagementDifference, EngagementResult } from '../server/src/core/sim/types';
 export type { CardEstimate } from '../server/src/core/api';

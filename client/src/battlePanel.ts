@@ -1,12 +1,11 @@
 /**
  * Hosts the fleet battle view ("Battle: A vs B"): a webview panel per pair of fleet files that asks
- * the server for `fabledStar/battle` with a work-done token (progress) and a partial-result token
+ * the server for `fabledStar/battle` with a progress token (`BattleProgress`: battles done of the total) and a partial-result token
  * (the view fills in at once and sharpens), and cancels the request when the user presses Cancel,
  * reruns, or closes the panel. Every message from the view is checked with the shared parser.
  */
 import type * as vscode from 'vscode';
-import { WorkDoneProgress, type WorkDoneProgressBegin, type WorkDoneProgressReport, type WorkDoneProgressEnd } from 'vscode-languageclient';
-import { BattlePartialResult, BattleRequest } from '../../protocol';
+import { BattlePartialResult, BattleProgress, BattleRequest } from '../../protocol';
 import { renderBattleHtml } from '../webview/battle/html';
 import {
   parseBattleResult,
@@ -80,22 +79,12 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
     return this.request(
       `Battle of ${this.fleet} vs ${this.vs}`,
       async (token) => {
-        const work = progressToken('work');
         const partial = progressToken('partial');
+        const counted = progressToken('count');
         const subs = [
-          this.ctx.onProgress(WorkDoneProgress.type, work, (v: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd) => {
-            if (v.kind === 'report' && typeof v.percentage === 'number' && !token.isCancellationRequested) {
-              // The server's message counts the battles exactly ("10470 of 20000 battles"); the
-              // percentage is a whole number, too coarse to stand beside the partial result's count.
-              const exact = typeof v.message === 'string' ? /^(\d+) of (\d+) battles\b/.exec(v.message) : null;
-              if (exact) {
-                this.post({ type: 'progress', done: Number(exact[1]), total: Number(exact[2]) });
-                return;
-              }
-              // With variants compared, the standard rules are played too: twice the battles.
-              const total = (this.options?.trials ?? 20000) * (this.options?.compare && this.options.variants?.length ? 2 : 1);
-              this.post({ type: 'progress', done: Math.round((v.percentage / 100) * total), total });
-            }
+          // The battles played and asked for, as the server counts them (both runs when variants are compared).
+          this.ctx.onProgress(BattleProgress, counted, ({ done, total }) => {
+            if (!token.isCancellationRequested) this.post({ type: 'progress', done, total });
           }),
           this.ctx.onProgress(BattlePartialResult, partial, (r) => {
             if (token.isCancellationRequested || this.disposed) return;
@@ -109,7 +98,7 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
         try {
           return await this.ctx.request(
             BattleRequest.type,
-            { fleet: { uri: this.fleet }, vs: { uri: this.vs }, options: this.options ?? {}, workDoneToken: work, partialResultToken: partial },
+            { fleet: { uri: this.fleet }, vs: { uri: this.vs }, options: this.options ?? {}, partialResultToken: partial, progressToken: counted },
             token,
           );
         } finally {

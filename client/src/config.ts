@@ -3,12 +3,13 @@
  * server reads its own share, `Settings` in protocol/, through workspace/configuration).
  */
 import * as vscode from 'vscode';
-import { ENGAGEMENT_DEFAULTS, RANGE_BANDS, optionBounds, type EngagementOptions } from '../../protocol/simulation';
+import { clampWhole, ENGAGEMENT_DEFAULTS, RANGE_BANDS, optionBounds, type EngagementOptions } from '../../protocol/simulation';
 
 export const SECTION = 'fabledStar';
 
+/** A setting's whole number held within bounds (the simulator's one clamp), or the fallback when it is not a number. */
 function wholeNumber(v: unknown, fallback: number, min: number, max: number): number {
-  return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.round(v))) : fallback;
+  return clampWhole(v, min, max, fallback);
 }
 
 /** Options for `fabledStar/simulate` from `fabledStar.simulation.*`, defaults from the rules pack. */

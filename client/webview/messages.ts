@@ -17,17 +17,8 @@
  * Content-Security-Policy, unlike ajv's compiled validators).
  */
 import * as v from 'valibot';
-import {
-  OPTION_SPECS,
-  optionBounds,
-  WEAPON_TYPES,
-  type OptionKey,
-  type ActionCounts,
-  type CardEstimate,
-  type EngagementOptions,
-  type SimulationResult,
-} from '../../protocol/simulation';
-import { finite, int, MAX_TEXT, nonNegative, parser, probability, text } from './schema';
+import { optionBounds, WEAPON_TYPES, type ActionCounts, type CardEstimate, type EngagementOptions, type SimulationResult } from '../../protocol/simulation';
+import { finite, MAX_TEXT, nonNegative, numberOption, parser, probability, text } from './schema';
 import { signedChance, summarySchema, variantChoiceSchema, variantListSchema, variantNamesSchema } from './variant-messages';
 
 /** A card's points estimate (BATTLE.md "The points estimate"), shown beside its points. */
@@ -82,13 +73,6 @@ const MAX_POINTS = 100_000;
 
 const pointSchema = v.object({ value: finite, p: probability });
 const distribution = v.pipe(v.array(pointSchema), v.maxLength(MAX_POINTS));
-
-/** A numeric option as the table declares it: a whole number (count) or any distance, within its bounds. */
-function numberOption(key: OptionKey) {
-  const spec = OPTION_SPECS.find((o) => o.key === key);
-  const { min, max } = optionBounds(key);
-  return spec?.kind === 'count' ? int(min, max) : v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
-}
 
 // The keys are listed so that the compile-time check below can prove they are EngagementOptions';
 // kinds and bounds come from the option table.

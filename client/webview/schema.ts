@@ -4,6 +4,7 @@
  * becomes a parser. Every message and every restored state crosses the boundary as untrusted data.
  */
 import * as v from 'valibot';
+import { optionSpec, optionsOf, type OptionKey, type OptionRun } from '../../protocol/simulation';
 
 /** Longest text a view accepts in a single string field. */
 export const MAX_TEXT = 10_000;
@@ -15,6 +16,34 @@ export const nonNegative = v.pipe(v.number(), v.finite(), v.minValue(0));
 export const probability = v.pipe(v.number(), v.finite(), v.minValue(-EPS), v.maxValue(1 + EPS));
 export const text = v.pipe(v.string(), v.maxLength(MAX_TEXT));
 export const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+
+/**
+ * A numeric option as the simulator's option table (OPTION_SPECS) declares it: a whole number
+ * (count) or any distance, within its bounds. The views' controls and parsers accept what the
+ * server accepts, from the one table.
+ */
+export function numberOption(key: OptionKey): v.GenericSchema<number> {
+  const spec = optionSpec(key);
+  if (spec.kind === 'count') return int(spec.min, spec.max);
+  if (spec.kind === 'distance') return v.pipe(v.number(), v.finite(), v.minValue(spec.min), v.maxValue(spec.max));
+  return v.never();
+}
+
+/** Any option as the table declares it: a number within bounds, a boolean, or a weapon's name. */
+function optionSchema(key: OptionKey): v.GenericSchema<number | boolean | string> {
+  const kind = optionSpec(key).kind;
+  return kind === 'boolean' ? v.boolean() : kind === 'weapon' ? text : numberOption(key);
+}
+
+/** Every option of a run (the table's rows for it), each optional: what a rerun may ask for. */
+export function runOptionEntries(run: OptionRun): Record<string, v.OptionalSchema<v.GenericSchema<number | boolean | string>, undefined>> {
+  return Object.fromEntries(optionsOf(run).map((s) => [s.key, v.optional(optionSchema(s.key))]));
+}
+
+/** The bounds of a run's numeric options, for the views' number fields. */
+export function runOptionBounds(run: OptionRun): Record<string, { min: number; max: number }> {
+  return Object.fromEntries(optionsOf(run).flatMap((s) => (s.kind === 'count' || s.kind === 'distance' ? [[s.key, { min: s.min, max: s.max }]] : [])));
+}
 
 /**
  * A message with every string cut to MAX_TEXT (the host applies it before posting): a fleet or a

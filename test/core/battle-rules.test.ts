@@ -148,7 +148,7 @@ describe('battle rules: routs are not destructions', () => {
     const n = 2000;
     const a = fleet('A', [member(killer('Killer', { hp: 10000 }), 100)]);
     const b = fleet('B', [member(unit({ name: 'Gunner', hp: 1000, bs: 3, ld: { target: 10, dice: 1 }, weapons: [gun('Energy', 2)] }), 150)]);
-    const r = simulateBattle([a, b], { range: 12, rounds: 4, trials: n, variants: ['break-tests'] });
+    const r = simulateBattle([a, b], { range: 12, rounds: 4, trials: n, variants: [{ name: 'break-tests', parameters: {} }] });
     const g = r.sides[1].units[0]!;
     assert.deepEqual(g.alive, [0, 0, 0, 0], 'fled: not alive');
     assert.deepEqual(g.routed, [1, 1, 1, 1], 'routed by the end of each round');
@@ -163,7 +163,7 @@ describe('battle rules: routs are not destructions', () => {
     const n = 20000;
     const a = fleet('A', [member(killer('Killer'), 100)]);
     const b = fleet('B', [member(unit({ name: 'Decoy', hp: 1 }), 200), member(unit({ name: 'Tester', hp: 1000, ld: { target: 6, dice: 1 } }), 100)]);
-    const r = simulateBattle([a, b], { range: 12, rounds: 3, trials: n, variants: ['break-tests'] });
+    const r = simulateBattle([a, b], { range: 12, rounds: 3, trials: n, variants: [{ name: 'break-tests', parameters: {} }] });
     const tester = r.sides[1].units[1]!;
     within(tester.routed![0]!, 0.5, n, 'fled after round 1');
     assert.equal(tester.routed![1], 1, 'fled after round 2 at the latest');
@@ -178,7 +178,7 @@ describe('battle rules: routs are not destructions', () => {
     const n = 500;
     const haulers = fleet('Haulers', [member(unit({ name: 'Cheap Hauler', hp: 1 }), 100), member(unit({ name: 'Big Hauler', hp: 10000, tonnage: 10 }), 100)]);
     const marauder = fleet('Marauder', [member(killer('Marauder', { hp: 10000 }), 90)]);
-    const r = simulateBattle([haulers, marauder], { range: 12, trials: n, variants: ['morale'] });
+    const r = simulateBattle([haulers, marauder], { range: 12, trials: n, variants: [{ name: 'morale', parameters: {} }] });
     assert.deepEqual(r.sides[0].variantVictory, { p: 1, se: 0 }, 'the Haulers win on morale');
     assert.deepEqual(r.sides[1].variantVictory, { p: 0, se: 0 });
     assert.equal(r.sides[1].pointsVictory.p, 1, 'the Marauder destroyed 100 points, the Haulers 90: points victory is the Marauder');
@@ -271,7 +271,10 @@ describe('battle rules: the printed policy and assumptions say what BATTLE.md sa
     const variants = simulateBattle([fleet('A', [member(ashBoarder)]), fleet('B', [member(barge)])], {
       range: 3,
       trials: 20,
-      variants: ['break-tests', 'morale'],
+      variants: [
+        { name: 'break-tests', parameters: {} },
+        { name: 'morale', parameters: {} },
+      ],
     });
     const v = variants.variantRules!.flatMap((x) => x.assumptions).join('\n');
     assert.match(v, /not alive .*counts as lost for Action Tokens .*has not been annihilated/);

@@ -143,7 +143,10 @@ describe('battle --compare-with: a fleet against its changed copy on the same di
     const [a, b, a2] = fleetsOf([FLEET_A, FLEET_B, FLEET_A2]);
     const cases: [string, BattleJob][] = [
       ['approaching', { fleets: [a!.fleet, b!.fleet], options: { trials: 2600, seed: 4 }, limits: [a!.limit, b!.limit] }],
-      ['with a variant beside the standard rules', { fleets: [a!.fleet, b!.fleet], options: { trials: 1200, seed: 5, variants: ['retreat'], compare: true } }],
+      [
+        'with a variant beside the standard rules',
+        { fleets: [a!.fleet, b!.fleet], options: { trials: 1200, seed: 5, variants: [{ name: 'retreat', parameters: {} }], compare: true } },
+      ],
       // The bigger fleet runs into the work limit sooner: the other is played again for as many trials.
       ['cut short by the work limit', { fleets: [a!.fleet, b!.fleet], options: { trials: 6000, seed: 9 }, workLimit: 2.5e6 }],
     ];

@@ -78,10 +78,23 @@ describe('battle over threads: the same numbers whatever the number of threads',
   const cases: [string, BattleJob][] = [
     ['the example fleets, approaching', examples({ trials: 2 * CHUNK_TRIALS + 500, seed: 7 })],
     ['at a fixed range', examples({ trials: 1500, seed: 3, range: 12 })],
-    ['a variant beside the standard rules', examples({ trials: 2100, seed: 5, variants: ['retreat'], compare: true })],
-    ['a variant that routs units (routed by round, morale victories)', examples({ trials: 2100, seed: 6, variants: ['break-tests', 'morale'] })],
+    ['a variant beside the standard rules', examples({ trials: 2100, seed: 5, variants: [{ name: 'retreat', parameters: {} }], compare: true })],
+    [
+      'a variant that routs units (routed by round, morale victories)',
+      examples({
+        trials: 2100,
+        seed: 6,
+        variants: [
+          { name: 'break-tests', parameters: {} },
+          { name: 'morale', parameters: {} },
+        ],
+      }),
+    ],
     ['cut short by the work limit in the middle of a chunk', examples({ trials: 5000, seed: 9 }, 4e6)],
-    ['a variant whose run is cut short, paired with the standard one', examples({ trials: 5000, seed: 9, variants: ['morale'], compare: true }, 3e6)],
+    [
+      'a variant whose run is cut short, paired with the standard one',
+      examples({ trials: 5000, seed: 9, variants: [{ name: 'morale', parameters: {} }], compare: true }, 3e6),
+    ],
     [
       'cards whose exact kernels cost too much (dice), cut short',
       {
@@ -121,7 +134,7 @@ describe('battle over threads: the same numbers whatever the number of threads',
       const one = simulateBattle(job.fleets, job.options, { limits: job.limits, ...(job.workLimit !== undefined ? { workLimit: job.workLimit } : {}) });
       assert.deepEqual(
         one.variants,
-        (job.options.variants ?? []).map((v) => v.split(':')[0]),
+        (job.options.variants ?? []).map((v) => v.name),
         'the variants asked for are played',
       );
       assert.deepEqual(await battleInChunks(job, localExecutor(), 1), one, 'one thread');

@@ -108,8 +108,19 @@ describe('variants: choosing them', () => {
   });
 
   it('validateBattleOptions checks variants with the other options', () => {
-    assert.deepEqual(validateBattleOptions({ variants: ['retreat'] }).options, { variants: ['retreat:threshold=0.5'] });
+    // Read once into {name, parameters}, from the text or from the object form a request sends.
+    assert.deepEqual(validateBattleOptions({ variants: ['retreat'] }).options, { variants: [{ name: 'retreat', parameters: { threshold: 0.5 } }] });
+    assert.deepEqual(validateBattleOptions({ variants: [{ name: 'retreat', parameters: { threshold: 0.3 } }] }).options, {
+      variants: [{ name: 'retreat', parameters: { threshold: 0.3 } }],
+    });
+    assert.deepEqual(validateBattleOptions({ variants: [{ name: 'retreat' }] }).options, { variants: [{ name: 'retreat', parameters: { threshold: 0.5 } }] });
     assert.match(validateBattleOptions({ variants: ['nope'] }).errors[0]!, /Unknown variant/);
+    assert.match(validateBattleOptions({ variants: [{ name: 'nope' }] }).errors[0]!, /Unknown variant "nope"/);
+    // The same words for a bad parameter either way.
+    assert.deepEqual(
+      validateBattleOptions({ variants: [{ name: 'retreat', parameters: { threshold: 7 } }] }).errors,
+      validateBattleOptions({ variants: ['retreat:threshold=7'] }).errors,
+    );
   });
 
   it('never throws on garbage variant options; the session plays the standard rules then', () => {
@@ -119,7 +130,10 @@ describe('variants: choosing them', () => {
       assert.ok(Array.isArray(r.variants));
     }
     assert.match(validateBattleOptions({ compare: 'yes' }).errors[0]!, /compare must be true or false/);
-    assert.deepEqual(validateBattleOptions({ compare: 'true', variants: ['morale'] }).options, { compare: true, variants: ['morale'] });
+    assert.deepEqual(validateBattleOptions({ compare: 'true', variants: ['morale'] }).options, {
+      compare: true,
+      variants: [{ name: 'morale', parameters: {} }],
+    });
   });
 
   it('results carry the variants with their assumptions; the standard result carries none', () => {

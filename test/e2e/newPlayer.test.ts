@@ -158,6 +158,21 @@ describe('a new player\u2019s first session (code-server)', function () {
       .map((p) => `${p.code} ${p.message}`);
   }
 
+  it('finds the Fleet view empty, with buttons to make a fleet list or a cards file', async () => {
+    await wb.runCommand('View: Show Explorer');
+    const pane = wb.page.locator('.pane', { has: wb.page.locator('.pane-header', { hasText: /^Fleet/ }) }).first();
+    const header = pane.locator('.pane-header').first();
+    await header.waitFor({ state: 'visible', timeout: 30_000 });
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    const welcome = pane.locator('.welcome-view-content');
+    await poll('the Fleet view to say what it shows, with two buttons', async () => {
+      const t = await welcome.innerText({ timeout: 500 }).catch(() => '');
+      return /Open a fleet list/.test(t) ? t : undefined;
+    });
+    for (const name of ['New Fleet List', 'New Unit Cards File']) assert.equal(await welcome.getByRole('button', { name }).count(), 1, name);
+    await wb.screenshot(join(OUT, 'new-player-fleet-view-empty.png'));
+  });
+
   it('writes a card file from completion: the template, its tab stops, saved with no problem', async () => {
     await newFile('ashen.unit.yaml');
     await poll('the language mode "Fabled Star Unit Cards"', async () => (await wb.statusBarText()).includes('Fabled Star Unit Cards'));

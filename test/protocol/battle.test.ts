@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CancellationTokenSource, WorkDoneProgress, type WorkDoneProgressReport } from 'vscode-languageserver-protocol/node';
 import { startServer, type Client } from './harness';
-import { BattlePartialResult } from '../../protocol';
+import { BattlePartialResult, BattleProgress } from '../../protocol';
 import type { BattleResult, SimulationResult } from '../../server/src/core/sim/types';
 import { runBattle } from '../../server/src/cli/battle';
 import { nodeIO } from '../../server/src/cli/io';
@@ -100,7 +100,11 @@ describe('fabledStar/battle over stdio', function () {
     const vs = c.uri('fleets/battle-2000-consumed.fleet.yaml');
     const reports: WorkDoneProgressReport[] = [];
     const partials: BattleResult[] = [];
+    const counts: { done: number; total: number }[] = [];
     const subs = [
+      c.conn.onProgress(BattleProgress, 'battle-count', (v) => {
+        counts.push(v);
+      }),
       c.conn.onProgress(WorkDoneProgress.type, 'battle-work', (v) => {
         if (v.kind === 'report') reports.push(v);
       }),
@@ -114,6 +118,7 @@ describe('fabledStar/battle over stdio', function () {
       options: { trials: 20000, seed: 3 },
       workDoneToken: 'battle-work',
       partialResultToken: 'battle-partial',
+      progressToken: 'battle-count',
     });
     const symbols = await c.request<unknown[]>('textDocument/documentSymbol', { textDocument: { uri: fleet } });
     assert.ok(Array.isArray(symbols));
@@ -121,6 +126,16 @@ describe('fabledStar/battle over stdio', function () {
     subs.forEach((s) => s.dispose());
     assert.equal(r.trials, 20000);
     assert.ok(reports.length > 0, 'work-done progress');
+    // The battles as numbers ({done, total}), not a percentage a client has to turn back into battles.
+    assert.ok(counts.length > 0, 'battle counts on the progress token');
+    assert.ok(
+      counts.every((x) => x.total === 20000 && Number.isInteger(x.done) && x.done >= 0 && x.done <= 20000),
+      JSON.stringify(counts.slice(0, 3)),
+    );
+    assert.deepEqual(
+      counts.map((x) => x.done),
+      [...counts.map((x) => x.done)].sort((a, b) => a - b),
+    );
     assert.ok(partials.length >= 2, `${partials.length} partial results`);
     const trials = partials.map((x) => x.trials);
     assert.deepEqual(

@@ -4,11 +4,13 @@
  * restored state is checked before it is used, on both sides.
  */
 import * as v from 'valibot';
-import { OPTION_LIMITS, type BattleOptions, type BattleResult } from '../../../protocol/simulation';
-import { finite, int, nonNegative, parser, probability, text } from '../schema';
+import { OPTION_LIMITS, type BattleRequestOptions, type BattleResult } from '../../../protocol/simulation';
+import { finite, int, nonNegative, parser, probability, runOptionBounds, runOptionEntries, text } from '../schema';
 import { signedChance, summarySchema, variantChoiceSchema, variantListSchema, variantNamesSchema } from '../variant-messages';
 
-export type { BattleOptions, BattleResult };
+/** The options the view asks for: a request's, with the variants as the picker writes them (`name:param=value`). */
+export type BattleOptions = Omit<BattleRequestOptions, 'variants'> & { variants?: string[] };
+export type { BattleResult };
 
 /** Host -> view. `partial`: a result of the trials run so far, while the run goes on. */
 export type BattleHostMessage =
@@ -24,12 +26,7 @@ export type BattleHostMessage =
 export type BattleViewMessage = { type: 'ready' } | { type: 'rerun'; options: BattleOptions } | { type: 'cancel' };
 
 /** What the view's controls offer, and the parsers accept: the simulator's own request limits. */
-export const BATTLE_LIMITS = {
-  range: { min: 0, max: OPTION_LIMITS.rangeMax },
-  rounds: { min: 1, max: OPTION_LIMITS.roundsMax },
-  trials: { min: 1, max: OPTION_LIMITS.trialsMax },
-  seed: { min: 0, max: OPTION_LIMITS.seedMax },
-} as const;
+export const BATTLE_LIMITS = runOptionBounds('battle') as Record<'range' | 'rounds' | 'trials' | 'seed', { min: number; max: number }>;
 
 const chance = v.object({ p: probability, se: nonNegative });
 
@@ -93,11 +90,9 @@ export const battleResultSchema = v.object({
   ),
 });
 
+// The battle's options are the option table's rows for it (OPTION_SPECS), with the rule variants.
 const optionsSchema = v.object({
-  range: v.optional(v.pipe(v.number(), v.finite(), v.minValue(BATTLE_LIMITS.range.min), v.maxValue(BATTLE_LIMITS.range.max))),
-  rounds: v.optional(int(BATTLE_LIMITS.rounds.min, BATTLE_LIMITS.rounds.max)),
-  trials: v.optional(int(BATTLE_LIMITS.trials.min, BATTLE_LIMITS.trials.max)),
-  seed: v.optional(int(BATTLE_LIMITS.seed.min, BATTLE_LIMITS.seed.max)),
+  ...runOptionEntries('battle'),
   variants: v.optional(variantChoiceSchema),
   compare: v.optional(v.boolean()),
 });

@@ -4,17 +4,25 @@
  */
 import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { Workspace } from '../core/workspace';
-import { estimateCard, fieldFor } from '../core/balance/index';
-import type { PointsEstimate, ReferenceField } from '../core/balance/index';
-import { POINTS_ESTIMATE } from '../core/rules/data';
+import {
+  Workspace,
+  estimateCard,
+  fieldFor,
+  type PointsEstimate,
+  type ReferenceField,
+  POINTS_ESTIMATE,
+  estimateWords,
+  playInProcess,
+  priceCard,
+  pricedCardOf,
+  type BattlePrice,
+  type PlayBattles,
+  type PricedCard,
+} from '../core/service';
 import { expandPaths, fileUri, readProblem } from './io';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
 import { escapeControls } from './terminal';
-import { estimateWords } from '../core/features/pointsEstimate';
 import { pricePool } from './price-pool';
-import { playInProcess, priceCard, pricedCardOf } from '../core/balance/battles';
-import type { BattlePrice, PlayBattles, PricedCard } from '../core/balance/battles';
 
 export const BALANCE_HELP = `Usage: fabled-star balance PATHS... [--cards PATH]... [--battles] [--format text|json]
 

@@ -3,24 +3,31 @@
  * Cards come from `--cards` files or folders (default: the current folder, as for `sim`); the numbers
  * come from the pure core. Every problem is one line on stderr and exit status 2.
  */
-import type { FleetDocument } from '../core/model/types';
-import { fleetForBattle } from '../core/features/battle';
-import { cardErrors, checkDocument } from '../core/check';
-import { BATTLE_OPTION_KEYS, BattleSession, validateBattleOptions, variantText } from '../core/sim/fleet-battle';
-import type { Fleet } from '../core/sim/fleet-battle';
-import { battleInChunks, localExecutor, type BattleJob } from '../core/sim/chunked';
-import { compareInChunks, type ChangedFleet } from '../core/sim/compare';
-import { renderFleetComparison } from '../core/sim/compare-report';
-import { CHUNK_TRIALS } from '../core/sim/battle';
-import { asNumber, describeValue } from '../core/sim/options';
+import {
+  type FleetDocument,
+  BATTLE_OPTION_KEYS,
+  BattleSession,
+  validateBattleOptions,
+  battleInChunks,
+  localExecutor,
+  type BattleJob,
+  CHUNK_TRIALS,
+  asNumber,
+  describeValue,
+  renderBattleVariants,
+  type BattleResult,
+  BATTLE_DEFAULTS,
+  textTable as table,
+  prepareBattle,
+  type BattleSide,
+  compareInChunks,
+  renderFleetComparison,
+  type ChangedFleet,
+} from '../core/service';
 import { cores, SimPool, workerFile } from '../node/sim-pool';
-import { renderBattleVariants } from '../core/sim/variants/report';
-import type { BattleResult } from '../core/sim/types';
-import { BATTLE_DEFAULTS } from '../core/rules/data';
 import { fileUri, loadCards, readProblem } from './io';
 import { command, type OptionRow } from './args';
 import { escapeControls } from './terminal';
-import { textTable as table } from '../core/sim/report';
 import { readVariantFlags, twoSidedCommand, VARIANT_HELP } from './variants';
 
 export const BATTLE_HELP = `Usage: fabled-star battle --fleet FILE --vs FILE [--cards PATH]... [options]
@@ -170,7 +177,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
 
   // Errors name the options as the flags the user typed.
   const raw = Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, (values as Record<string, unknown>)[key]]));
-  const v = validateBattleOptions(raw, (key) => `--${key}`);
+  const v = validateBattleOptions(raw, (spec) => `--${spec.flag}`);
   if (!v.options) return usage(v.errors.join(' '));
   const rules = readVariantFlags(values, usage);
   if (rules === 2) return 2;
@@ -199,16 +206,24 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
     fleets.push(doc);
   }
-  const built = fleets.map((d) => fleetForBattle(d, ws, checkDocument(d, ws), cardErrors));
-  for (const [i, b] of built.entries()) {
-    if (b.fleet) continue;
-    const path = [fleetPath, vsPath, changedPath][i];
-    const more = b.errors.length > 1 ? ` (and ${b.errors.length - 1} more; run "fabled-star check ${path}")` : '';
-    return usage(`${path}: the fleet cannot fight: ${b.errors[0]}${more}`);
+  const options = { ...v.options, variants: rules.choices, compare: rules.compare };
+  const sides = (pair: [FleetDocument, FleetDocument]) => pair.map((doc): BattleSide => ({ doc, ws })) as [BattleSide, BattleSide];
+  const prepared = prepareBattle(sides([fleets[0]!, fleets[1]!]), options);
+  // With --compare-with, the changed fleet against the same opponent (core/sim/compare.ts).
+  const other = fleets[2] ? prepareBattle(sides([fleets[2], fleets[1]!]), options) : undefined;
+  for (const [p, file] of [
+    [prepared, fleetPath],
+    [other, changedPath],
+  ] as const) {
+    if (!p || !('refused' in p)) continue;
+    const { side, errors } = p.refused;
+    const path = side === 0 ? file : vsPath;
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more; run "fabled-star check ${path}")` : '';
+    return usage(`${path}: the fleet cannot fight: ${errors[0]}${more}`);
   }
-  const options = { ...v.options, variants: rules.choices.map(variantText), compare: rules.compare };
-  const job = { fleets: [built[0]!.fleet!, built[1]!.fleet!] as [Fleet, Fleet], options, limits: built.slice(0, 2).map((b) => b.limit) };
-  const changed = built[2] ? { fleet: built[2].fleet!, limit: built[2].limit } : undefined;
+  if ('refused' in prepared || (other && 'refused' in other)) return 2;
+  const job = prepared.battle;
+  const changed = other ? { fleet: other.battle.fleets[0], limit: other.battle.limits?.[0] } : undefined;
   const result = await playBattle(job, threads, changed);
   io.stdout(
     format === 'json'

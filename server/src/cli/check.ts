@@ -1,16 +1,9 @@
 /** `fabled-star check PATHS... [--cards DIR] [--format text|json|sarif]` (FORMATS.md). */
 import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { Workspace } from '../core/workspace';
-import { exampleFallback } from '../core/examples/index';
-import { checkDocument, CODES } from '../core/check';
-import { fileTooLarge, kindOfUri } from '../core/model/parse';
-import { LIMITS } from '../core/model/limits';
-import type { Problem } from '../core/model/types';
+import { Workspace, exampleFallback, CODES, fileTooLarge, kindOfUri, LIMITS, type Problem, count, diagnose } from '../core/service';
 import { expandPaths, fileUri, type CliIO } from './io';
-import { count } from '../core/rules/words';
 import { escapeControls } from './terminal';
-import { pointsEstimateProblems } from '../core/features/pointsEstimate';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
 
 export const CHECK_HELP = `Usage: fabled-star check PATHS... [--cards DIR]... [--no-estimate] [--format text|json|sarif]
@@ -97,10 +90,10 @@ export function checkFiles(
     if (!doc) continue;
     const lines = TextDocument.create(uri, 'yaml', 0, text);
     const rel = relative(file);
-    const checked = checkDocument(doc, ws);
     // The editor's notes too (the language server adds them the same way), unless turned off.
-    const notes = opts.estimateNotes !== false && doc.kind !== 'fleet' ? pointsEstimateProblems(doc, ws, checked) : [];
-    for (const p of [...checked, ...notes]) {
+    const d = diagnose(doc, ws, opts.estimateNotes !== false);
+    if (d.failure !== undefined) throw d.failure;
+    for (const p of d.problems) {
       diagnostics.push(toJson(rel, lines, p));
       if (p.severity === 'error') summary.errors++;
       else if (p.severity === 'warning') summary.warnings++;

@@ -6,8 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MAX_READ_BYTES, readCappedSync } from '../node/read';
 import { escapeControls } from './terminal';
-import { Workspace } from '../core/workspace';
-import { exampleFallback } from '../core/examples/index';
+import { Workspace, exampleFallback } from '../core/service';
 
 export interface CliIO {
   stdout(s: string): void;

@@ -6,7 +6,7 @@
  * threads. When the worker bundle is not there (the CLI run from its sources before a build), or
  * for one thread, battles are played in process.
  */
-import { playInProcess, type PlayBattles, type PricingTotals } from '../core/balance/battles';
+import { playInProcess, type PlayBattles, type PricingTotals } from '../core/service';
 import { cores, SimPool, workerFile } from '../node/sim-pool';
 
 export interface PricePool {

@@ -3,12 +3,7 @@
  * fleet's roster for the table, a forum post or a tournament organiser (FORMATS.md).
  */
 import * as path from 'node:path';
-import { Workspace } from '../core/workspace';
-import { exampleFallback } from '../core/examples/index';
-import { kindOfUri } from '../core/model/parse';
-import { LIMITS } from '../core/model/limits';
-import { buildRoster } from '../core/roster/model';
-import { renderRoster, ROSTER_FORMATS, type RosterFormat } from '../core/roster/render';
+import { Workspace, exampleFallback, kindOfUri, LIMITS, renderRoster, ROSTER_FORMATS, type RosterFormat, roster as prepareRoster } from '../core/service';
 import { expandPaths, fileUri } from './io';
 import { escapeControls } from './terminal';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
@@ -78,7 +73,7 @@ export const runRoster = command(ROSTER_COMMAND, ({ values, positionals, format,
   }
   const doc = ws.set(fleetUri, fleetText);
   if (!doc || doc.kind !== 'fleet') return fail(`${fleet}: not a fleet list`);
-  const roster = buildRoster(doc, ws);
+  const { roster } = prepareRoster(doc, ws);
   const relative = (uri: string) => {
     let p = uri;
     try {

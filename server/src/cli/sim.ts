@@ -3,11 +3,19 @@
  * (FORMATS.md "Simulation output"). Cards come from `--cards` files or folders (default: the
  * current folder); the numbers come from the pure simulator core.
  */
-import { type Workspace } from '../core/workspace';
-import type { CardRef, CardSelector } from '../core/workspace';
-import { OPTION_SPECS, profileFromCard, renderReport, simulate, validateOptions } from '../core/sim/index';
-import { ENGAGEMENT_DEFAULTS } from '../core/rules/data';
-import { nearest, SuggestBudget, SUGGEST_LIMITS } from '../core/model/suggest';
+import {
+  type Workspace,
+  type CardRef,
+  type CardSelector,
+  OPTION_SPECS,
+  renderReport,
+  ENGAGEMENT_DEFAULTS,
+  nearest,
+  SuggestBudget,
+  SUGGEST_LIMITS,
+  prepareSimulation,
+  runSimulation,
+} from '../core/service';
 import { loadCards } from './io';
 import { escapeStrings } from './terminal';
 import { command, type OptionRow } from './args';
@@ -100,11 +108,6 @@ export const runSim = command(SIM_COMMAND, async ({ values, format, fail: usage 
   if (!att.ref) return usage(att.error!);
   const def = findCard(ws, 'Defender', defenderName);
   if (!def.ref) return usage(def.error!);
-  const a = profileFromCard(att.ref.card);
-  if (!a.profile) return usage(`the attacker cannot be simulated: ${a.error}`);
-  const d = profileFromCard(def.ref.card);
-  if (!d.profile) return usage(`the defender cannot be simulated: ${d.error}`);
-
   // The flags are the option table's (OPTION_SPECS); errors name options as the flags the user typed.
   const raw: Record<string, unknown> = {};
   for (const spec of OPTION_SPECS) {
@@ -113,10 +116,12 @@ export const runSim = command(SIM_COMMAND, async ({ values, format, fail: usage 
       if (v) raw[spec.key] = true;
     } else if (v !== undefined) raw[spec.key] = v;
   }
-  const v = validateOptions(raw, a.profile, d.profile, (spec) => `--${spec.flag}`);
-  if (!v.options) return usage(...v.errors);
-
-  const result = simulate(a.profile, d.profile, v.options, { variants: rules.choices, compare: rules.compare });
+  const prepared = prepareSimulation(att.ref.card, def.ref.card, raw, { variants: rules.choices, compare: rules.compare }, (spec) => `--${spec.flag}`);
+  if ('refused' in prepared) {
+    const r = prepared.refused;
+    return 'errors' in r ? usage(...r.errors) : usage(`the ${r.problem} cannot be simulated: ${r.reason}`);
+  }
+  const result = runSimulation(prepared.simulation);
   // JSON escapes what it must; the text report is rendered from a copy whose strings are escaped.
   io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderReport(escapeStrings(result)));
   return 0;

@@ -4,7 +4,7 @@
  * the check that turns them into the core's choices (an unknown name, a conflicting pair or a bad
  * parameter is a usage problem that says why).
  */
-import { parseVariants, variantHelp, type VariantChoice } from '../core/sim/variants/index';
+import { parseVariants, variantHelp, type VariantChoice } from '../core/service';
 import { CARDS_OPTION, type CommandSpec, type OptionRow } from './args';
 
 export const VARIANT_OPTIONS = {

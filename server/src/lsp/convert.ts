@@ -2,7 +2,18 @@
  * The core's answers (offsets, plain data) -> LSP types (positions, kinds). The only place that
  * maps between the two; every function is pure over a TextDocument.
  */
-import { markdownToPlain } from '../core/features/plaintext';
+import {
+  markdownToPlain,
+  type Problem,
+  type Span,
+  type CompletionKind,
+  type CompletionList as CoreCompletionList,
+  type DocSymbol,
+  type SymbolKindName,
+  type CodeActionData,
+  type Hint,
+  type Lens,
+} from '../core/service';
 import {
   CodeActionKind,
   CompletionItemKind,
@@ -24,12 +35,6 @@ import {
   type TextEdit,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Problem, Span } from '../core/model/types';
-import type { CompletionKind, CompletionList as CoreCompletionList } from '../core/features/completion';
-import type { DocSymbol, SymbolKindName } from '../core/features/symbols';
-import type { CodeActionData } from '../core/features/codeActions';
-import type { Hint } from '../core/features/inlayHints';
-import type { Lens } from '../core/features/codeLens';
 import { BATTLE_COMMAND, PRICE_COMMAND, SIMULATE_COMMAND } from '../../../protocol';
 
 /** Finds the text of a document the answer points into (open or on disk). */

@@ -16,16 +16,10 @@ import {
   type WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { FabledDocument, Problem } from '../core/model/types';
-import { checkDocument } from '../core/check/index';
-import { pointsEstimateProblems } from '../core/features/pointsEstimate';
-import { workspaceField } from '../core/balance/index';
+import { Diagnoser, workspaceField, type FabledDocument, type Problem } from '../core/service';
 import { FleetSummaryChangedNotification } from '../../../protocol';
 import { toDiagnostic, toDiagnostics } from './convert';
 import type { ServerState } from './state';
-
-/** At most this many documents' problems are kept. */
-const PROBLEM_CACHE_SIZE = 5000;
 
 /** Lets queued changes (and cancellations) arrive before work starts. */
 export function nextTurn(): Promise<void> {
@@ -37,8 +31,8 @@ function cancelled(): ResponseError<{ retriggerRequest: boolean }> {
 }
 
 export class Diagnostics {
-  /** Problems per document, valid while the workspace version is unchanged. */
-  private readonly cache = new Map<string, { wsVersion: number; problems: Problem[] }>();
+  /** Problems per document, valid while the workspace version is unchanged (the core's cache: rosters and battles read it too). */
+  readonly diagnoser = new Diagnoser();
 
   /**
    * What was last published for each closed workspace file: a card edit re-checks every closed file
@@ -46,8 +40,6 @@ export class Diagnostics {
    * messages a keystroke in a big workspace).
    */
   private readonly closedSent = new Map<string, string>();
-  /** Whether cards get FS-POINTS-ESTIMATE notes (`fabledStar.pointsEstimate.enabled`, read for the window). */
-  private estimateNotes = true;
   /** The reference field the notes were last computed against (see `fieldMoved`). */
   private fieldId: string | undefined;
 
@@ -55,20 +47,19 @@ export class Diagnostics {
 
   /** Turns the points-estimate notes on or off; true when that changed anything. */
   setEstimateNotes(on: boolean): boolean {
-    if (on === this.estimateNotes) return false;
-    this.estimateNotes = on;
-    this.cache.clear();
+    if (on === this.diagnoser.estimateNotes) return false;
+    this.diagnoser.estimateNotes = on;
     return true;
   }
 
   /** The estimate changed with the workspace unchanged (its field's battle prices arrived): check again. */
   estimateChanged(): void {
-    this.cache.clear();
+    this.diagnoser.clear();
   }
 
   /** Whether the points-estimate notes are on. */
   get estimateNotesOn(): boolean {
-    return this.estimateNotes;
+    return this.diagnoser.estimateNotes;
   }
 
   /**
@@ -76,7 +67,7 @@ export class Diagnostics {
    * class's standard points was edited): every card's note may then change, not only this file's.
    */
   fieldMoved(): boolean {
-    if (!this.estimateNotes) return false;
+    if (!this.diagnoser.estimateNotes) return false;
     let id: string | undefined;
     try {
       id = workspaceField(this.state.ws).id;
@@ -89,22 +80,11 @@ export class Diagnostics {
   }
 
   problemsOf(uri: string): { doc: FabledDocument; problems: Problem[] } | undefined {
-    const { ws } = this.state;
     const doc = this.state.ensure(uri);
     if (!doc) return undefined;
-    const c = this.cache.get(uri);
-    if (c && c.wsVersion === ws.version) return { doc, problems: c.problems };
-    let problems: Problem[];
-    try {
-      problems = checkDocument(doc, ws);
-      if (this.estimateNotes && doc.kind !== 'fleet') problems = [...problems, ...pointsEstimateProblems(doc, ws, problems)];
-    } catch (e) {
-      this.state.logError(`Validation of ${uri} failed`, e);
-      problems = doc.problems;
-    }
-    this.cache.set(uri, { wsVersion: ws.version, problems });
-    if (this.cache.size > PROBLEM_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
-    return { doc, problems };
+    const d = this.diagnoser.diagnose(doc, this.state.ws);
+    if (d.failure !== undefined) this.state.logError(`Validation of ${uri} failed`, d.failure);
+    return { doc, problems: d.problems };
   }
 
   /** One problem as a diagnostic in `td`, with related locations when the client shows them. */
@@ -133,7 +113,7 @@ export class Diagnostics {
   /** A document left the workspace: its diagnostics go too (push mode). */
   clear(uri: string): void {
     this.closedSent.delete(uri);
-    this.cache.delete(uri);
+    this.diagnoser.clear(uri);
     if (!this.state.client.pull) void this.state.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 

@@ -14,8 +14,7 @@
  * after the scan as before. A pulling client is asked to pull again instead. The re-validation after
  * the scan publishes the open fleets again, first.
  */
-import { cardNameFilter } from '../core/features/nameFilter';
-import type { Problem } from '../core/model/types';
+import { cardNameFilter, type Problem } from '../core/service';
 import type { Diagnostics } from './diagnostics';
 import type { ServerState } from './state';
 

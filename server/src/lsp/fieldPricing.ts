@@ -7,9 +7,7 @@
  * battle prices (core/balance/estimate.ts `setFieldPrices`) and the notes, hovers and lenses are
  * made again. Off while the points estimate is turned off.
  */
-import { fieldNeedsPrices, pricedMember, setFieldPrices, workspaceField } from '../core/balance/index';
-import { playInSlices, priceCard, PricingCancelled } from '../core/balance/battles';
-import { pricingFieldOf } from '../core/features/priceByBattle';
+import { fieldNeedsPrices, pricedMember, setFieldPrices, workspaceField, playInSlices, priceCard, PricingCancelled, pricingFieldOf } from '../core/service';
 import { nextTurn } from './diagnostics';
 import type { ServerState } from './state';
 

@@ -26,35 +26,59 @@ import {
   type SymbolInformation,
   type WorkspaceSymbolParams,
 } from 'vscode-languageserver/node';
-import { hover } from '../core/features/hover';
-import { markdownToPlain } from '../core/features/plaintext';
-import { complete } from '../core/features/completion';
-import { codeActions, fixAll } from '../core/features/codeActions';
-import { documentSymbols, workspaceSymbols } from '../core/features/symbols';
-import { definition, prepareRename, references, rename } from '../core/features/navigation';
-import { inlayHints } from '../core/features/inlayHints';
-import { codeLenses } from '../core/features/codeLens';
-import { fleetSummary } from '../core/features/fleetSummary';
-import type { Span } from '../core/model/types';
+import {
+  hover,
+  markdownToPlain,
+  complete,
+  codeActions,
+  fixAll,
+  documentSymbols,
+  workspaceSymbols,
+  definition,
+  prepareRename,
+  references,
+  rename,
+  inlayHints,
+  codeLenses,
+  fleetSummary,
+  type Span,
+  cardsUsedBy,
+  findCard,
+  listCards,
+  cardEstimate,
+  exampleCards,
+  exampleFleets,
+  exampleText,
+  exampleWorkspace,
+  findExampleCard,
+  isExampleUri,
+  type CardRef,
+  validateBattleOptions,
+  type BattleResult,
+  type SimulationResult,
+  clip,
+  priceByBattle,
+  playInSlices,
+  PricingCancelled,
+  glossary,
+  sectionMarkdown,
+  sections,
+  type FabledDocument,
+  type FleetDocument,
+  prepareBattle,
+  prepareSimulation,
+  simulationRefusal,
+  type BattleSide,
+  diagnose,
+  type Workspace,
+} from '../core/service';
 import { rosterData, rosterEdit, STALE, toTextEdit } from './roster';
-import { cardsUsedBy, findCard, listCards } from '../core/features/workspaceQueries';
-import { checkSimulation } from '../core/features/simulate';
-import { cardEstimate } from '../core/features/pointsEstimate';
-import { exampleCards, exampleFleets, exampleText, exampleWorkspace, findExampleCard, isExampleUri } from '../core/examples/index';
-import type { CardRef } from '../core/workspace';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { fleetForBattle } from '../core/features/battle';
-import { cardErrors, checkDocument } from '../core/check';
-import { validateBattleOptions } from '../core/sim/fleet-battle';
-import type { BattleResult, SimulationResult } from '../core/sim/types';
-import { clip } from '../core/model/limits';
 import { SimulationQueue } from './pool';
 import { LiveOdds } from './liveOdds';
-import { priceByBattle } from '../core/features/priceByBattle';
-import { playInSlices, PricingCancelled } from '../core/balance/battles';
-import { glossary, sectionMarkdown, sections } from '../core/rules/text';
 import {
   BattlePartialResult,
+  BattleProgress,
   BattleRequest,
   type BattleParams,
   PriceByBattlePartial,
@@ -82,7 +106,6 @@ import {
   type RuleTextParams,
   type SimulateParams,
 } from '../../../protocol';
-import type { FabledDocument, FleetDocument } from '../core/model/types';
 import * as convert from './convert';
 import { nextTurn, type Diagnostics } from './diagnostics';
 import type { ServerState } from './state';
@@ -430,12 +453,13 @@ export const HANDLERS: HandlerEntry[] = [
 
   customRequest(ExampleFleetsRequest, (): FleetSummary[] => exampleFleets().map((d) => fleetSummary(d, exampleWorkspace())), [] as FleetSummary[]),
 
-  fleetRequest(RosterRequest, ({ state }, doc, params: RosterParams): RosterData => {
+  fleetRequest(RosterRequest, (ctx, doc, params: RosterParams): RosterData => {
+    const { state } = ctx;
     const toRange = (uri: string, s: Span) => {
       const td = state.textDoc(uri);
       return td ? convert.range(td, s) : undefined;
     };
-    return rosterData(doc, state.ws, toRange, params, state.documents.get(doc.uri)?.version);
+    return rosterData(doc, state.ws, toRange, params, state.documents.get(doc.uri)?.version, ctx.diagnostics.diagnoser.checks);
   }),
 
   fleetRequest(RosterEditRequest, ({ state }, doc, params: RosterEditParams): RosterEditResult | null => {
@@ -471,10 +495,10 @@ export const HANDLERS: HandlerEntry[] = [
                 const describe = (s: CardSelector | undefined) => (s && 'name' in s ? `"${s.name}"` : 'at that position');
                 if (!att) throw new ResponseError(LSPErrorCodes.RequestFailed, `No attacker card ${describe(params?.attacker)}`);
                 if (!def) throw new ResponseError(LSPErrorCodes.RequestFailed, `No defender card ${describe(params?.defender)}`);
-                const checked = checkSimulation(att.card, def.card, params?.options ?? {}, { variants: params?.variants, compare: params?.compare });
-                if ('error' in checked) throw new ResponseError(LSPErrorCodes.RequestFailed, checked.error);
+                const prepared = prepareSimulation(att.card, def.card, params?.options ?? {}, { variants: params?.variants, compare: params?.compare });
+                if ('refused' in prepared) throw new ResponseError(LSPErrorCodes.RequestFailed, simulationRefusal(prepared.refused));
                 cards = { att, def };
-                return { kind: 'simulate', simulate: checked.input, sliceOps: WORKER_SLICE_OPS };
+                return { kind: 'simulate', simulate: prepared.simulation, sliceOps: WORKER_SLICE_OPS };
               },
               token,
               (m) => {
@@ -503,6 +527,7 @@ export const HANDLERS: HandlerEntry[] = [
           const { state } = ctx;
           const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
           const partial = params?.partialResultToken;
+          const counted = typeof params?.progressToken === 'string' || typeof params?.progressToken === 'number' ? params.progressToken : undefined;
           progress.begin('Simulating the fleet battle', 0, undefined, true);
           const report = throttled();
           try {
@@ -513,37 +538,37 @@ export const HANDLERS: HandlerEntry[] = [
                 state.ensureAllOpen();
                 const v = validateBattleOptions(params?.options ?? {});
                 if (!v.options) throw new ResponseError(LSPErrorCodes.RequestFailed, v.errors.join(' '));
-                const sides = [params?.fleet, params?.vs].map((sel, i) => {
+                const sides = [params?.fleet, params?.vs].map((sel, i): BattleSide => {
                   const uri = sel && typeof sel.uri === 'string' ? sel.uri : undefined;
                   // A bundled example fleet fights with the bundled example cards.
                   const ws = uri && isExampleUri(uri) ? exampleWorkspace() : state.ws;
                   const doc = uri ? (ws === state.ws ? state.ensure(uri) : ws.get(uri)) : undefined;
-                  const which = i === 0 ? 'fleet' : "opponent's fleet";
-                  if (!doc || doc.kind !== 'fleet') throw new ResponseError(LSPErrorCodes.RequestFailed, `No ${which} list at ${clip(uri ?? '(no uri)', 200)}`);
-                  const built = fleetForBattle(doc, ws, checkDocument(doc, ws), cardErrors);
-                  if (!built.fleet) {
-                    const more = built.errors.length > 1 ? ` (and ${built.errors.length - 1} more)` : '';
-                    throw new ResponseError(
-                      LSPErrorCodes.RequestFailed,
-                      `The ${which} "${clip(doc.name.value ?? '', 200)}" cannot fight: ${built.errors[0]}${more}`,
-                    );
-                  }
-                  return built;
-                });
-                return {
-                  kind: 'battle',
-                  battle: { fleets: [sides[0]!.fleet!, sides[1]!.fleet!], options: v.options, limits: sides.map((s) => s.limit) },
-                  sliceOps: WORKER_SLICE_OPS,
-                };
+                  if (!doc || doc.kind !== 'fleet')
+                    throw new ResponseError(LSPErrorCodes.RequestFailed, `No ${SIDE[i]} list at ${clip(uri ?? '(no uri)', 200)}`);
+                  return { doc, ws };
+                }) as [BattleSide, BattleSide];
+                // The checks as the diagnostics have them (cached), for the workspace's fleets.
+                const prepared = prepareBattle(sides, v.options, (doc, ws) =>
+                  ws === state.ws ? ctx.diagnostics.diagnoser.checks(doc, ws) : checkedAfresh(doc, ws),
+                );
+                if ('refused' in prepared) {
+                  const { side, doc, errors } = prepared.refused;
+                  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+                  throw new ResponseError(
+                    LSPErrorCodes.RequestFailed,
+                    `The ${SIDE[side]} "${clip(doc.name.value ?? '', 200)}" cannot fight: ${errors[0]}${more}`,
+                  );
+                }
+                return { kind: 'battle', battle: prepared.battle, sliceOps: WORKER_SLICE_OPS };
               },
               token,
               (m) => {
                 if ('progress' in m) {
-                  if (report())
-                    progress.report(
-                      Math.floor((100 * m.progress.trials) / Math.max(1, m.progress.requested)),
-                      `${m.progress.trials} of ${m.progress.requested} battles`,
-                    );
+                  if (report()) {
+                    const { trials: done, requested: total } = m.progress;
+                    progress.report(Math.floor((100 * done) / Math.max(1, total)), `${done} of ${total} battles`);
+                    if (counted !== undefined) void c.sendProgress(BattleProgress, counted, { done, total });
+                  }
                 } else if (partial !== undefined) void c.sendProgress(BattlePartialResult, partial, m.partial);
               },
             );
@@ -633,8 +658,15 @@ function liveOdds(ctx: Context, c: Connection): LiveOdds {
     () => {
       if (ctx.state.client.lensRefresh) void c.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
     },
+    (doc, ws) => (ws === ctx.state.ws ? ctx.diagnostics.diagnoser.checks(doc, ws) : checkedAfresh(doc, ws)),
   ));
 }
+
+/** The two sides of a battle request, as its errors name them. */
+const SIDE = ['fleet', "opponent's fleet"] as const;
+
+/** The checks of a bundled example fleet (not in the diagnostics' workspace): the core's own, uncached. */
+const checkedAfresh = (doc: FabledDocument, ws: Workspace) => diagnose(doc, ws, false).checks;
 
 /** The simulations' queue (./pool.ts), made on first use. */
 function simulations(ctx: Context): SimulationQueue {

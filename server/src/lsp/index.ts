@@ -3,7 +3,7 @@
  * changes, and the parts wired together (state, files, scheduler, diagnostics, the handler table).
  */
 import { DidChangeWatchedFilesNotification, WatchKind, type Connection, type InitializeResult } from 'vscode-languageserver/node';
-import { dependentsOf, namesAndFactions } from '../core/features/workspaceQueries';
+import { dependentsOf, namesAndFactions } from '../core/service';
 import { serverCapabilities } from './capabilities';
 import { Diagnostics } from './diagnostics';
 import { FILE_GLOB, FOLDER_GLOB, Files } from './files';

@@ -12,15 +12,22 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CancellationTokenSource } from 'vscode-languageserver/node';
 import type { Settings } from '../core/api';
-import type { Lens } from '../core/features/codeLens';
-import { fleetForBattle } from '../core/features/battle';
-import { fleetNamed, liveOddsJob, liveOddsLens, liveOddsTitle, namesFile, type LiveOddsState } from '../core/features/liveOdds';
-import { cardErrors, checkDocument } from '../core/check';
-import { exampleFleets, exampleWorkspace } from '../core/examples/index';
-import { parseDocument } from '../core/model/parse';
-import type { FleetDocument } from '../core/model/types';
-import type { Workspace } from '../core/workspace';
-import type { BattleResult } from '../core/sim/types';
+import {
+  exampleFleets,
+  exampleWorkspace,
+  fleetNamed,
+  liveOddsLens,
+  liveOddsTitle,
+  namesFile,
+  prepareBattle,
+  BATTLE_DEFAULTS,
+  Workspace,
+  type BattleResult,
+  type Checks,
+  type FleetDocument,
+  type Lens,
+  type LiveOddsState,
+} from '../core/service';
 import { MAX_READ_BYTES, readCappedSync } from '../node/read';
 import type { SimulationQueue } from './pool';
 import type { ServerState } from './state';
@@ -56,6 +63,8 @@ export class LiveOdds {
     private readonly state: ServerState,
     private readonly queue: () => SimulationQueue,
     private readonly refresh: () => void,
+    /** The checks of a workspace fleet, as the diagnostics have them (cached). */
+    private readonly checks: Checks,
   ) {
     // The next edit cancels the run: its figure is for a fleet that is no more.
     state.documents.onDidChangeContent((e) => this.stop(e.document.uri));
@@ -109,7 +118,8 @@ export class LiveOdds {
       if (!file) return { why: `no fleet file ${setting} in the workspace folders (fabledStar.liveOdds.opponent)` };
       const read = readCappedSync(file, { maxBytes: MAX_READ_BYTES });
       if (!read.ok) return { why: `cannot read ${setting}: ${read.reason === 'too-large' ? 'too large' : read.message}` };
-      const doc = parseDocument(pathToFileURL(file).toString(), read.text, 'fleet');
+      // Parsed on its own (never indexed); its cards are the workspace's.
+      const doc = new Workspace().set(pathToFileURL(file).toString(), read.text, 'fleet');
       if (doc?.kind !== 'fleet') return { why: `${setting} is not a fleet list` };
       return { uri: doc.uri, name: doc.name.value || path.basename(file), doc, ws };
     }
@@ -145,13 +155,21 @@ export class LiveOdds {
       .run<BattleResult>(
         `liveOdds ${doc.uri}`,
         () => {
-          // Read when the run's turn comes, from the models the diagnostics keep.
+          // Read when the run's turn comes, with the checks the diagnostics keep.
           const ws = this.state.ws;
-          const mine = fleetForBattle(doc, ws, checkDocument(doc, ws), cardErrors);
-          if (!mine.fleet) throw new Error(`this fleet cannot fight yet: ${mine.errors[0] ?? 'it has errors'}`);
-          const theirs = fleetForBattle(opp.doc, opp.ws, checkDocument(opp.doc, opp.ws), cardErrors);
-          if (!theirs.fleet) throw new Error(`the opponent cannot fight: ${theirs.errors[0] ?? 'it has errors'}`);
-          return { kind: 'battle', battle: liveOddsJob(mine, theirs, trials), sliceOps: SLICE_OPS };
+          const prepared = prepareBattle(
+            [
+              { doc, ws },
+              { doc: opp.doc, ws: opp.ws },
+            ],
+            { trials, seed: BATTLE_DEFAULTS.seed },
+            this.checks,
+          );
+          if ('refused' in prepared) {
+            const why = prepared.refused.errors[0] ?? 'it has errors';
+            throw new Error(prepared.refused.side === 0 ? `this fleet cannot fight yet: ${why}` : `the opponent cannot fight: ${why}`);
+          }
+          return { kind: 'battle', battle: prepared.battle, sliceOps: SLICE_OPS };
         },
         run.source.token,
         (m) => {

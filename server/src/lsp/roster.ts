@@ -4,12 +4,25 @@
  * named refused as stale. The core does the work; this file converts and checks the target.
  */
 import type { Range, TextEdit } from 'vscode-languageserver-protocol';
-import type { FleetDocument, Span } from '../core/model/types';
-import type { Workspace } from '../core/workspace';
-import { buildRoster, type RosterProblem } from '../core/roster/model';
-import { renderRoster, rosterShort, ROSTER_FORMATS, type RosterFormat } from '../core/roster/render';
-import { fleetTotals } from '../core/fleetPoints';
-import { addChoices, addUnitEdit, disembarkEdit, embarkChooser, embarkEdit, removeEntryEdit, type OffsetEdit } from '../core/roster/edits';
+import {
+  addChoices,
+  addUnitEdit,
+  disembarkEdit,
+  embarkEdit,
+  removeEntryEdit,
+  renderRoster,
+  roster,
+  rosterShort,
+  ROSTER_FORMATS,
+  type Checks,
+  type FleetDocument,
+  type OffsetEdit,
+  type PreparedRoster,
+  type RosterFormat,
+  type RosterProblem,
+  type Span,
+  type Workspace,
+} from '../core/service';
 import type { RosterData, RosterEditParams, RosterParams, RosterProblemData } from '../../../protocol';
 
 /** Offsets of a file (by uri) to a range; undefined when that file's text is not at hand. */
@@ -17,12 +30,11 @@ export type ToRange = (uri: string, span: Span) => Range | undefined;
 
 const NOWHERE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, params?: RosterParams, version?: number): RosterData {
-  const r = buildRoster(doc, ws);
-  // Resolved once for every entry's Embark… choices (a fleet may have hundreds of entries).
-  const totals = fleetTotals(doc, ws);
+/** A fleet's roster as the client takes it; `checks` the server's cached ones (the core's Diagnoser). */
+export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, params?: RosterParams, version?: number, checks?: Checks): RosterData {
+  // The totals are resolved once, for the roster and every entry's Embark… choices (a fleet may have hundreds of entries).
+  const { roster: r, embarkChoices: choose } = roster(doc, ws, checks);
   const at = (uri: string, span: Span) => toRange(uri, span) ?? NOWHERE;
-  const choose = embarkChooser(doc, ws, totals);
   const problem = (p: RosterProblem): RosterProblemData => ({ severity: p.severity, code: p.code, message: p.message, uri: p.uri, range: at(p.uri, p.span) });
   const format = params?.format && (ROSTER_FORMATS as readonly string[]).includes(params.format) ? (params.format as RosterFormat) : undefined;
   return {
@@ -73,7 +85,7 @@ export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, 
  */
 export const EMBARK_CHOICES_SHOWN = 20;
 
-function embarkFields(r: ReturnType<ReturnType<typeof embarkChooser>>): Pick<RosterData['entries'][number], 'embarkChoices' | 'embarkChoicesTotal'> {
+function embarkFields(r: ReturnType<PreparedRoster['embarkChoices']>): Pick<RosterData['entries'][number], 'embarkChoices' | 'embarkChoicesTotal'> {
   return {
     embarkChoices: r.choices.map((c) => ({ name: c.name, class: c.class, points: c.points, fits: c.fits })),
     ...(r.total > r.choices.length ? { embarkChoicesTotal: r.total } : {}),

@@ -6,11 +6,7 @@
 import { TextDocuments, type CancellationToken, type Connection, type InitializeParams, type WorkspaceFolder } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { Workspace } from '../core/workspace';
-import { exampleFallback } from '../core/examples/index';
-import { trackWorkspaceField } from '../core/balance/index';
-import { kindOfLanguage, kindOfUri } from '../core/model/parse';
-import type { DocKind, FabledDocument } from '../core/model/types';
+import { Workspace, exampleFallback, trackWorkspaceField, kindOfLanguage, kindOfUri, type DocKind, type FabledDocument } from '../core/service';
 import { SETTINGS_SECTION, resolveSettings, type Settings } from '../../../protocol';
 import { clientFeatures, type ClientFeatures } from './capabilities';
 

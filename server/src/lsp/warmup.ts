@@ -15,12 +15,7 @@
  * field is what a workspace with fewer than ten standard-cost cards is estimated against, so its
  * first card file is estimated at once.
  */
-import { Workspace } from '../core/workspace';
-import { checkDocument } from '../core/check/index';
-import { exampleFiles } from '../core/examples/index';
-import { bundledCards, fieldFor, shareOf, standardCards } from '../core/balance/index';
-import { pointsEstimateProblems } from '../core/features/pointsEstimate';
-import type { Problem } from '../core/model/types';
+import { Workspace, checkDocument, exampleFiles, bundledCards, fieldFor, shareOf, standardCards, pointsEstimateProblems, type Problem } from '../core/service';
 
 export type Step = () => void;
 

@@ -6,9 +6,6 @@
  * sentences, and the figure is `fabled-star battle`'s for the same seed and trials.
  */
 import type { FleetDocument, Span } from '../model/types';
-import type { BattleJob } from '../sim/chunked';
-import type { FleetForBattle } from './battle';
-import { BATTLE_DEFAULTS } from '../rules/data';
 import { iconSafe } from './shared';
 import type { Lens } from './codeLens';
 
@@ -23,15 +20,6 @@ export function fleetNamed(name: string, fleets: Iterable<FleetDocument>): Fleet
 /** Whether the setting names a file rather than a fleet: it ends in .fleet.yaml or has a folder in it. */
 export function namesFile(setting: string): boolean {
   return /\.fleet\.ya?ml$/i.test(setting.trim()) || /[\\/]/.test(setting);
-}
-
-/** The battle the lens plays: the fleet against the opponent, `trials` battles from the seed `battle` uses by default. */
-export function liveOddsJob(fleet: FleetForBattle, opponent: FleetForBattle, trials: number): BattleJob {
-  return {
-    fleets: [fleet.fleet!, opponent.fleet!],
-    options: { trials, seed: BATTLE_DEFAULTS.seed },
-    limits: [fleet.limit, opponent.limit],
-  };
 }
 
 /** A share as a player reads it: whole percents, a standard error under 1% with one decimal. */

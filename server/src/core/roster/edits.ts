@@ -9,7 +9,7 @@ import type { FleetDocument, FleetEntry, ListField, Field } from '../model/types
 import type { CardRef, Workspace } from '../workspace';
 import { LAUNCH_BAY, type UnitClass } from '../rules/data';
 import { bayCapacity } from '../model/derived';
-import { flowScalar, yamlScalar } from '../features/shared';
+import { flowScalar, yamlScalar } from '../model/scalars';
 import {
   anchorUsed,
   appendItem,

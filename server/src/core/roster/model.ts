@@ -4,11 +4,11 @@
  * (markdown, HTML, text, JSON, the short "copy as text" line), the CLI and the server's tree view
  * read this one object. Pure; never throws on a document the model produced.
  */
-import type { FleetDocument, Problem, Severity, Span, UnitCard } from '../model/types';
+import type { FabledDocument, FleetDocument, Problem, Severity, Span, UnitCard } from '../model/types';
 import type { CardRef, Workspace } from '../workspace';
-import { checkDocument } from '../check/index';
+import { checkDocument as runChecks } from '../check/index';
 import { cpPerRound } from '../model/derived';
-import { fleetTotals } from '../fleetPoints';
+import { fleetTotals, type FleetTotals } from '../fleetPoints';
 import { GAME_SIZES, STAT_ORDER, type StatName } from '../rules/data';
 
 export interface RosterWeapon {
@@ -223,9 +223,19 @@ function contains(outer: Span, inner: Span): boolean {
   return outer.start <= inner.start && inner.end <= outer.end && inner.start < outer.end;
 }
 
+/**
+ * What a caller already has for a roster: the fleet's totals, and each document's checks (the
+ * language server's cached diagnostics, so that a roster request does not run the checks again).
+ */
+export interface RosterInputs {
+  totals?: FleetTotals;
+  checks?: (doc: FabledDocument, ws: Workspace) => Problem[];
+}
+
 /** The roster of a fleet. `ws` should hold the fleet's cards (and its Command Board, if any). */
-export function buildRoster(doc: FleetDocument, ws: Workspace): Roster {
-  const totals = fleetTotals(doc, ws);
+export function buildRoster(doc: FleetDocument, ws: Workspace, given: RosterInputs = {}): Roster {
+  const totals = given.totals ?? fleetTotals(doc, ws);
+  const checkDocument = given.checks ?? runChecks;
   const fleetProblems = checkDocument(doc, ws).map((p) => toProblem(p, doc.uri, doc.text, false));
   const cards = new Map<UnitCard, RosterCard>();
   const cardOf = (ref: CardRef | undefined) => {

@@ -1,8 +1,8 @@
 /**
  * A fleet battle spread over threads in whole chunks of trials. Chunk k plays trials
  * k*CHUNK_TRIALS and on, trial i rolling from the seed's generator jumped i times (the streams of
- * one run, battle.ts `lanes`), and the chunks' totals are merged in chunk order. Each chunk's kernel
- * work is counted as if it had an engine of its own (battle.ts `Engine.newChunk`) and sampling work
+ * one run, battle/run.ts `lanes`), and the chunks' totals are merged in chunk order. Each chunk's kernel
+ * work is counted as if it had an engine of its own (battle/engine.ts `Engine.newChunk`) and sampling work
  * never depends on what an engine met before, so the chunks give what one run gives: the numbers
  * of `simulateBattle` for the same seed, whatever the number of threads, including where the work
  * limit cuts the run (the chunk that crosses it is played again with the exact work left) and

@@ -1,6 +1,6 @@
 /**
  * The quick engagement (RULES.md "The engagement (duel) model"): two units at a fixed range play
- * rounds until one is destroyed or the round limit passes. It is the fleet battle (battle.ts) of two
+ * rounds until one is destroyed or the round limit passes. It is the fleet battle (battle/) of two
  * one-unit fleets at a fixed range: the same round, activations, policy, Board and Ram, and the
  * same numbers from the same seed. What this file adds is the duel's own result shape and, when the
  * joint state space fits, the exact Markov chain over both units' states (SH, hull, braced), built

@@ -3,69 +3,44 @@
  * the game size, a run that can be driven in slices (`BattleSession`), and the result in the JSON
  * shape of FORMATS.md with the policy and assumptions in words. Pure: no I/O.
  */
-import { BATTLE_DEFAULTS, BOARDING, GAME_SIZES, RAMMING, SHIELD_RECHARGE, type GameSize } from '../rules/data';
-import type { BattleOptions, BattleResult, BattleSideResult, Chance } from './types';
+import { BOARDING, GAME_SIZES, RAMMING, SHIELD_RECHARGE, type GameSize } from '../rules/data';
+import type { BattleOptions, BattleRequestOptions, BattleResult, BattleSideResult, Chance } from './types';
 import { makeRng } from './dice';
 import { BattleRun } from './battle';
 import type { BattleHooks, BattleOutcome, Fleet } from './battle';
-import { OPTION_LIMITS } from './limits';
-import { asNumber, describeValue } from './options';
+import { OPTION_LIMITS, optionsOf, optionValue } from './limits';
+import { checkOptions, describeValue, type OptionName } from './options';
 import { sanitizeProfile } from './profile';
 import { composeVariants, parseVariants } from './variants/index';
-import { variantEffects, variantSpec } from './variants/catalog';
+import { variantEffects } from './variants/catalog';
 import { battleDifference, battleSummary, comparedDone, comparedProgress, stepCompared, type RunProgress } from './variants/compare';
-import type { VariantChoice, VariantInfo } from './variants/index';
+import type { VariantInfo } from './variants/index';
 
 export type { Fleet, BattleUnit, BattleHooks } from './battle';
 
-/** The battle's options, by the names a request gives them and the CLI's flags. */
-export const BATTLE_OPTION_KEYS = ['range', 'rounds', 'trials', 'seed'] as const;
-/** Every key validateBattleOptions reads: the options above, and the rule variants with their comparison. */
-const KEYS = [...BATTLE_OPTION_KEYS, 'variants', 'compare'] as const;
+/** The battle's options, by the names a request gives them and the CLI's flags (OPTION_SPECS' rows for the battle). */
+export const BATTLE_OPTION_KEYS = optionsOf('battle').map((s) => s.key);
 
 /**
- * Checks battle options from outside (CLI flags, a request): each problem a sentence naming the
+ * Checks battle options from outside (CLI flags, a request) with the one validator (options.ts
+ * `checkOptions`), and the rule variants with their comparison: each problem a sentence naming the
  * option as `name` says the caller's user knows it (the CLI: its flag). Options left undefined are
  * not given.
  */
-export function validateBattleOptions(raw: unknown, name: (key: string) => string = (key) => key): { options?: BattleOptions; errors: string[] } {
-  if (raw === undefined || raw === null) raw = {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) return { errors: [`Options must be an object, not ${describeValue(raw)}.`] };
-  const src = raw as Record<string, unknown>;
-  const errors: string[] = [];
-  const out: BattleOptions = {};
-  for (const key of Object.keys(src))
-    if (!(KEYS as readonly string[]).includes(key)) errors.push(`Unknown option "${key.slice(0, 40)}"; the options are ${KEYS.map(name).join(', ')}.`);
-  const int = (key: (typeof KEYS)[number], min: number, max: number, what: string): number | undefined => {
-    const v = src[key];
-    if (v === undefined) return undefined;
-    const n = asNumber(v);
-    if (n === undefined || !Number.isInteger(n) || n < min || n > max) {
-      errors.push(`${name(key)} must be ${what}, not ${describeValue(v)}.`);
-      return undefined;
-    }
-    return n;
-  };
-  if (src.range !== undefined) {
-    const n = asNumber(src.range);
-    if (n === undefined || n < 0 || n > OPTION_LIMITS.rangeMax)
-      errors.push(`${name('range')} must be a distance in inches from 0 to ${OPTION_LIMITS.rangeMax}, not ${describeValue(src.range)}.`);
-    else out.range = n;
-  }
-  const rounds = int('rounds', 1, OPTION_LIMITS.roundsMax, `a whole number of rounds from 1 to ${OPTION_LIMITS.roundsMax}`);
-  if (rounds !== undefined) out.rounds = rounds;
-  const trials = int('trials', 1, OPTION_LIMITS.trialsMax, `a whole number of trials from 1 to ${OPTION_LIMITS.trialsMax}`);
-  if (trials !== undefined) out.trials = trials;
-  const seed = int('seed', 0, OPTION_LIMITS.seedMax, `a whole number from 0 to ${OPTION_LIMITS.seedMax}`);
-  if (seed !== undefined) out.seed = seed;
+export function validateBattleOptions(raw: unknown, name?: OptionName): { options?: BattleOptions; errors: string[] } {
+  const checked = checkOptions('battle', raw, name, ['variants', 'compare']);
+  if (!checked.values) return { errors: checked.errors };
+  const { values, src, errors } = checked;
+  const out = values as BattleOptions;
+  const named = (key: string) => (name ?? ((s) => s.key))({ key, flag: key });
   if (src.compare !== undefined) {
     if (src.compare === true || src.compare === 'true') out.compare = true;
     else if (src.compare === false || src.compare === 'false') out.compare = false;
-    else errors.push(`${name('compare')} must be true or false, not ${describeValue(src.compare)}.`);
+    else errors.push(`${named('compare')} must be true or false, not ${describeValue(src.compare)}.`);
   }
   if (src.variants !== undefined) {
     const v = parseVariants(src.variants);
-    if (v.choices) out.variants = v.choices.map(variantText);
+    if (v.choices) out.variants = v.choices;
     else errors.push(...v.errors);
   }
   return errors.length ? { errors } : { options: out, errors };
@@ -78,11 +53,6 @@ export function validateBattleOptions(raw: unknown, name: (key: string) => strin
 export function gameSizeFor(limits: (number | undefined)[]): GameSize {
   const pts = Math.max(0, ...limits.filter((x): x is number => typeof x === 'number' && Number.isFinite(x)));
   return GAME_SIZES.find((g) => g.points === pts) ?? GAME_SIZES.find((g) => g.points >= pts) ?? GAME_SIZES[GAME_SIZES.length - 1]!;
-}
-
-/** A choice written back as `name` or `name:param=value,...` (what validateBattleOptions returns). */
-export function variantText(c: VariantChoice): string {
-  return variantSpec(c.name, c.parameters);
 }
 
 /**
@@ -103,11 +73,6 @@ export function namedApart(fleets: [Fleet, Fleet]): void {
       return { ...u, name: `${u.name} #${k}` };
     });
   }
-}
-
-function clampInt(v: number | undefined, min: number, max: number, dflt: number): number {
-  if (v === undefined || !Number.isFinite(v)) return dflt;
-  return Math.min(max, Math.max(min, Math.round(v)));
 }
 
 export const BATTLE_POLICY =
@@ -198,8 +163,12 @@ export class BattleSession {
   /** With `compare` and variants: the standard rules' battle, run after this one from the same seed. */
   private readonly standard: BattleSession | undefined;
 
-  constructor(fleets: [Fleet, Fleet], options: BattleOptions = {}, context: { limits?: (number | undefined)[]; workLimit?: number; hooks?: BattleHooks } = {}) {
-    const o: BattleOptions = options && typeof options === 'object' ? options : {};
+  constructor(
+    fleets: [Fleet, Fleet],
+    options: BattleRequestOptions = {},
+    context: { limits?: (number | undefined)[]; workLimit?: number; hooks?: BattleHooks } = {},
+  ) {
+    const o: BattleRequestOptions = options && typeof options === 'object' ? options : {};
     // Profiles held to what the engine can run, so that nonsense never throws.
     this.fleets = fleets.map((f) => ({
       name: String(f?.name ?? ''),
@@ -214,7 +183,8 @@ export class BattleSession {
     this.range = o.range !== undefined && Number.isFinite(o.range) && o.range >= 0 ? Math.min(o.range, OPTION_LIMITS.rangeMax) : undefined;
     this.mode = this.range === undefined ? 'approach' : 'fixed';
     this.size = gameSizeFor(context.limits ?? this.fleets.map((f) => f.units.reduce((t, u) => t + u.points, 0)));
-    const seed = clampInt(o.seed, 0, OPTION_LIMITS.seedMax, BATTLE_DEFAULTS.seed);
+    const seed = optionValue('battle', 'seed', o.seed);
+    // Checked choices pass as they are; anything else a caller put there is read as a request's would be, or dropped.
     const composed = composeVariants(parseVariants(o.variants).choices ?? []);
     this.variants = composed.info;
     this.run = new BattleRun(
@@ -222,8 +192,8 @@ export class BattleSession {
       {
         range: this.range,
         depth: this.size.depth,
-        rounds: composed.rounds ?? clampInt(o.rounds, 1, OPTION_LIMITS.roundsMax, BATTLE_DEFAULTS.rounds),
-        trials: clampInt(o.trials, 1, OPTION_LIMITS.trialsMax, BATTLE_DEFAULTS.trials),
+        rounds: composed.rounds ?? optionValue('battle', 'rounds', o.rounds),
+        trials: optionValue('battle', 'trials', o.trials),
         seed,
         ...(context.workLimit !== undefined ? { workLimit: context.workLimit } : {}),
       },
@@ -333,7 +303,7 @@ export class BattleSession {
  */
 export function simulateBattle(
   fleets: [Fleet, Fleet],
-  options: BattleOptions = {},
+  options: BattleRequestOptions = {},
   context: { limits?: (number | undefined)[]; workLimit?: number; hooks?: BattleHooks } = {},
 ): BattleResult {
   const s = new BattleSession(fleets, options, context);

@@ -5,7 +5,7 @@
 import { ENGAGEMENT_DEFAULTS } from '../rules/data';
 import type { EngagementOptions, UnitProfile } from './types';
 import { maxShields } from './fire';
-import { OPTION_LIMITS, OPTION_SPECS, type OptionSpec } from './limits';
+import { clampWhole, OPTION_LIMITS, OPTION_SPECS, optionSpec, optionsOf, optionValue, type OptionKey, type OptionRun } from './limits';
 import { count } from '../rules/words';
 import { clip } from '../model/limits';
 
@@ -45,27 +45,34 @@ export function resolveAim(att: UnitProfile, aimOption: unknown): number | undef
   return undefined;
 }
 
+/** How the caller's user knows an option: a request's key (the default) or the CLI's flag. */
+export type OptionName = (spec: { key: string; flag: string }) => string;
+
+const byKey: OptionName = (spec) => spec.key;
+
 /**
- * Checks options from outside against OPTION_SPECS. Unknown keys, wrong types and out-of-range
- * values are errors, each a sentence naming the option and what is allowed; `name` says how the
- * caller's user knows an option (the CLI: its flag). With the two profiles it also checks what
- * depends on them: the aimed weapon exists, bases do not exceed the class's, shields not the maximum.
+ * The one validator of options from outside (CLI flags, a request), for either run, against the
+ * run's rows of OPTION_SPECS: unknown keys (other than `extra`, which the caller reads), wrong types
+ * and out-of-range values are errors, each a sentence naming the option (`name`) and what is allowed.
+ * `undefined` when `raw` is not an object at all.
  */
-export function validateOptions(
+export function checkOptions(
+  run: OptionRun,
   raw: unknown,
-  att?: UnitProfile,
-  def?: UnitProfile,
-  name: (spec: OptionSpec) => string = (spec) => spec.key,
-): { options?: EngagementOptions; errors: string[] } {
-  const errors: string[] = [];
+  name: OptionName = byKey,
+  extra: readonly string[] = [],
+): { values: Record<string, unknown>; src: Record<string, unknown>; errors: string[] } | { errors: string[]; values?: undefined } {
   if (raw === undefined || raw === null) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) return { errors: [`Options must be an object, not ${describeValue(raw)}.`] };
+  const specs = optionsOf(run);
   const src = raw as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
+  const errors: string[] = [];
+  const values: Record<string, unknown> = {};
   for (const key of Object.keys(src)) {
-    if (!OPTION_SPECS.some((o) => o.key === key)) errors.push(`Unknown option "${key}"; the options are ${OPTION_SPECS.map(name).join(', ')}.`);
+    if (!specs.some((o) => o.key === key) && !extra.includes(key))
+      errors.push(`Unknown option "${clip(key, 40)}"; the options are ${[...specs.map(name), ...extra.map((k) => name({ key: k, flag: k }))].join(', ')}.`);
   }
-  for (const spec of OPTION_SPECS) {
+  for (const spec of specs) {
     const v = src[spec.key];
     if (v === undefined) continue;
     const bad = () => errors.push(`${name(spec)} must be ${spec.what}, not ${describeValue(v)}.`);
@@ -73,25 +80,41 @@ export function validateOptions(
       case 'boolean': {
         const b = asBoolean(v);
         if (b === undefined) bad();
-        else out[spec.key] = b;
+        else values[spec.key] = b;
         break;
       }
       case 'weapon':
-        if (typeof v === 'string' && v.trim() !== '') out[spec.key] = v;
-        else if (typeof v === 'number' && Number.isInteger(v) && v >= 0) out[spec.key] = String(v);
+        if (typeof v === 'string' && v.trim() !== '') values[spec.key] = v;
+        else if (typeof v === 'number' && Number.isInteger(v) && v >= 0) values[spec.key] = String(v);
         else bad();
         break;
       case 'distance':
       case 'count': {
         const n = asNumber(v);
         if (n === undefined || n < spec.min || n > spec.max || (spec.kind === 'count' && !Number.isInteger(n))) bad();
-        else out[spec.key] = n;
+        else values[spec.key] = n;
         break;
       }
     }
   }
+  return { values, src, errors };
+}
+
+/**
+ * Checks the duel's options (`checkOptions`); with the two profiles it also checks what depends on
+ * them: the aimed weapon exists, bases do not exceed the class's, shields not the maximum.
+ */
+export function validateOptions(
+  raw: unknown,
+  att?: UnitProfile,
+  def?: UnitProfile,
+  name: OptionName = byKey,
+): { options?: EngagementOptions; errors: string[] } {
+  const checked = checkOptions('duel', raw, name);
+  if (!checked.values) return { errors: checked.errors };
+  const { values: out, errors } = checked;
   const opts = out as EngagementOptions;
-  const named = (key: string) => name(OPTION_SPECS.find((o) => o.key === key)!);
+  const named = (key: OptionKey) => name(optionSpec(key));
 
   if (att) {
     if (opts.aim !== undefined && resolveAim(att, opts.aim) === undefined) {
@@ -139,19 +162,14 @@ export interface Resolved {
   seed: number;
 }
 
-function clampInt(v: number | undefined, min: number, max: number, dflt: number): number {
-  if (v === undefined || !Number.isFinite(v)) return dflt;
-  return Math.min(max, Math.max(min, Math.round(v)));
-}
-
 /**
  * Fills defaults and holds values in range, so that the engine never sees nonsense even when a
  * caller skipped `validateOptions` (the core never throws on bad input).
  */
 export function resolveOptions(att: UnitProfile, def: UnitProfile, options: EngagementOptions): Resolved {
   const o: EngagementOptions = options && typeof options === 'object' ? options : {};
-  const attackerBases = clampInt(o.attackerBases, 1, att.bases, att.bases);
-  const defenderBases = clampInt(o.defenderBases, 1, def.bases, def.bases);
+  const attackerBases = clampWhole(o.attackerBases, 1, att.bases, att.bases);
+  const defenderBases = clampWhole(o.defenderBases, 1, def.bases, def.bases);
   const defenderHull = defenderBases * def.hp;
   const max = maxShields(def, defenderHull);
   const range = o.range !== undefined && Number.isFinite(o.range) && o.range >= 0 ? o.range : undefined;
@@ -159,16 +177,16 @@ export function resolveOptions(att: UnitProfile, def: UnitProfile, options: Enga
     [RESOLVED]: true,
     attackerBases,
     defenderBases,
-    defenderShields: clampInt(o.defenderShields, 0, max, max),
+    defenderShields: clampWhole(o.defenderShields, 0, max, max),
     defenderHull,
     cover: o.cover === true,
     brace: o.brace === true,
     aim: resolveAim(att, o.aim),
     volleyRange: range,
     range: range ?? ENGAGEMENT_DEFAULTS.range,
-    rounds: clampInt(o.rounds, 1, OPTION_LIMITS.roundsMax, ENGAGEMENT_DEFAULTS.rounds),
-    trials: clampInt(o.trials, 1, OPTION_LIMITS.trialsMax, ENGAGEMENT_DEFAULTS.trials),
-    seed: clampInt(o.seed, 0, OPTION_LIMITS.seedMax, ENGAGEMENT_DEFAULTS.seed),
+    rounds: optionValue('duel', 'rounds', o.rounds),
+    trials: optionValue('duel', 'trials', o.trials),
+    seed: optionValue('duel', 'seed', o.seed),
   };
 }
 

@@ -7,6 +7,7 @@ import { CLASSES, WEAPON_TYPES } from '../rules/data';
 import type { StatName } from '../rules/data';
 import type { StatValue, UnitCard } from '../model/types';
 import type { UnitProfile, WeaponProfile } from './types';
+import { clamp, clampWhole } from './limits';
 
 /**
  * Sizes above these are not a game any more; they would only overflow the engine's state keys.
@@ -152,14 +153,9 @@ export function profileProblems(p: UnitProfile): string[] {
   return out;
 }
 
-function wholeIn(v: unknown, min: number, max: number, dflt: number): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return dflt;
-  return Math.min(max, Math.max(min, Math.round(v)));
-}
+const wholeIn = (v: unknown, min: number, max: number, dflt: number): number => clampWhole(v, min, max, dflt);
 
-function optionalIn(v: unknown, min: number, max: number): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.round(v))) : undefined;
-}
+const optionalIn = (v: unknown, min: number, max: number): number | undefined => clampWhole(v, min, max, undefined);
 
 /**
  * A profile the engine can always run: every number whole and within the limits, unknown classes
@@ -186,7 +182,7 @@ export function sanitizeProfile(p: UnitProfile): UnitProfile {
     combinedShields: src.combinedShields === true,
   } as UnitProfile;
   if (Array.isArray(src.move))
-    out.move = src.move.slice(0, 2).map((x) => (typeof x === 'number' && Number.isFinite(x) ? Math.min(PROFILE_LIMITS.moveMax, Math.max(0, x)) : 0));
+    out.move = src.move.slice(0, 2).map((x) => (typeof x === 'number' && Number.isFinite(x) ? clamp(x, 0, PROFILE_LIMITS.moveMax) : 0));
   if (src.cr && typeof src.cr === 'object')
     out.cr = { target: wholeIn(src.cr.target, 0, 1000, 10), dice: wholeIn(src.cr.dice, 0, PROFILE_LIMITS.crDiceMax, 0) };
   if (src.tonnage !== undefined && typeof src.tonnage === 'number' && src.tonnage >= 1) out.tonnage = wholeIn(src.tonnage, 1, PROFILE_LIMITS.tonnageMax, 1);

@@ -4,7 +4,7 @@
  * draws. The JSON shape is the contract of FORMATS.md ("Simulation output"), extended with detail.
  */
 import type { UnitClass, WeaponType } from '../rules/data';
-import type { VariantInfo } from './variants/types';
+import type { VariantChoice } from './variants/catalog';
 
 /** A weapon as the engine sees it. */
 export interface WeaponProfile {
@@ -289,8 +289,23 @@ export interface BattleOptions {
   rounds?: number;
   trials?: number;
   seed?: number;
-  /** Rule variants by name (or `name:param=value,...`). */
-  variants?: string[];
+  /** Rule variants, each `{name, parameters}` (a request may also write one as the text `name:param=value,...`; validateBattleOptions reads both). */
+  variants?: VariantChoice[];
   /** With variants: run the standard rules too and carry them beside the variant result. */
   compare?: boolean;
 }
+
+/** A rule variant as a result carries it: its name, the parameters used and its assumptions. */
+export interface VariantInfo {
+  name: string;
+  title: string;
+  parameters: Record<string, number>;
+  assumptions: string[];
+}
+
+/**
+ * Battle options as a request carries them (`fabledStar/battle`): a variant as `{name, parameters}`
+ * or, as older clients and the views' pickers write it, the text `name:param=value,...`. The
+ * server's validator reads them once into BattleOptions.
+ */
+export type BattleRequestOptions = Omit<BattleOptions, 'variants'> & { variants?: (VariantChoice | string)[] };

@@ -5,7 +5,7 @@
  * flees (routed: never acts again, not destroyed, its points count as lost).
  */
 import { rollSucceeds } from '../dice';
-import type { BattleView } from '../battle';
+import type { BattleView } from '../battle/types';
 import type { VariantDefinition } from './types';
 import { catalogEntry } from './catalog';
 

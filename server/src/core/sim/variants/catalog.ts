@@ -109,25 +109,21 @@ function clip(s: string): string {
   return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 }
 
-/**
- * One variant as written outside (a CLI flag, a view's choice, a request): its name, or
- * `name:param=value` with several parameters separated by commas. `name` is undefined for an
- * unknown one; `parameters` holds every parameter, the defaults where none or a bad value was given;
- * `errors` says what was wrong (sentences).
- */
-export function readVariantSpec(item: string): { name?: string; parameters: Record<string, number>; errors: string[] } {
-  const cut = item.indexOf(':');
-  const name = (cut < 0 ? item : item.slice(0, cut)).trim().toLowerCase();
-  const entry = VARIANT_CATALOG.find((v) => v.name === name);
-  if (!entry) return { parameters: {}, errors: [`Unknown variant ${clip(item)}; the variants are ${VARIANT_NAMES.join(', ')}.`] };
+/** A variant read from outside: `name` undefined for an unknown one; every parameter, the defaults where none or a bad value was given; what was wrong. */
+export interface ReadVariant {
+  name?: string;
+  parameters: Record<string, number>;
+  errors: string[];
+}
+
+/** The parameters given for a catalogue entry, each a key and its value (a number, or the text of one), checked against the entry's bounds. */
+function readParameters(entry: VariantEntry, given: readonly (readonly [string, unknown])[]): ReadVariant {
+  const name = entry.name;
   const errors: string[] = [];
   const parameters: Record<string, number> = {};
   for (const [k, p] of Object.entries(entry.parameters)) parameters[k] = p.default;
-  const rest = cut < 0 ? '' : item.slice(cut + 1).trim();
   const seen = new Set<string>();
-  for (const part of rest ? rest.split(',') : []) {
-    const eq = part.indexOf('=');
-    const key = (eq < 0 ? part : part.slice(0, eq)).trim();
+  for (const [key, raw] of given) {
     // Twice would silently keep the last, as a variant given twice would: say so instead.
     if (seen.has(key)) {
       errors.push(`${name}:${clip(key)} is given twice; give each parameter once.`);
@@ -144,8 +140,8 @@ export function readVariantSpec(item: string): { name?: string; parameters: Reco
       );
       continue;
     }
-    const text = eq < 0 ? '' : part.slice(eq + 1).trim();
-    const value = /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
+    const text = typeof raw === 'string' ? raw : String(raw);
+    const value = typeof raw === 'number' ? raw : /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
     if (!Number.isFinite(value) || value < spec.min || value > spec.max) {
       errors.push(`${name}:${key} must be ${spec.what}, not ${clip(text)}.`);
       continue;
@@ -153,6 +149,49 @@ export function readVariantSpec(item: string): { name?: string; parameters: Reco
     parameters[key] = value;
   }
   return { name, parameters, errors };
+}
+
+function unknownVariant(item: string): ReadVariant {
+  return { parameters: {}, errors: [`Unknown variant ${clip(item)}; the variants are ${VARIANT_NAMES.join(', ')}.`] };
+}
+
+/**
+ * One variant as written outside (a CLI flag, a view's choice, an older client's request): its
+ * name, or `name:param=value` with several parameters separated by commas.
+ */
+export function readVariantSpec(item: string): ReadVariant {
+  const cut = item.indexOf(':');
+  const name = (cut < 0 ? item : item.slice(0, cut)).trim().toLowerCase();
+  const entry = VARIANT_CATALOG.find((v) => v.name === name);
+  if (!entry) return unknownVariant(item);
+  const rest = cut < 0 ? '' : item.slice(cut + 1).trim();
+  const given = (rest ? rest.split(',') : []).map((part) => {
+    const eq = part.indexOf('=');
+    return [(eq < 0 ? part : part.slice(0, eq)).trim(), eq < 0 ? '' : part.slice(eq + 1).trim()] as const;
+  });
+  return readParameters(entry, given);
+}
+
+/** A chosen variant and its parameters (defaults filled in): how requests, the CLI and the engine carry a variant. */
+export interface VariantChoice {
+  name: string;
+  parameters: Record<string, number>;
+}
+
+/**
+ * One variant from outside as a choice: `{name, parameters}` (what requests send; parameters left
+ * out take their defaults) or the text `name:param=value,...` (the CLI's flag, the views' pickers,
+ * older clients). The same checks and the same words either way.
+ */
+export function readVariantChoice(item: unknown): ReadVariant {
+  if (typeof item === 'string') return readVariantSpec(item);
+  if (!item || typeof item !== 'object' || Array.isArray(item) || typeof (item as { name?: unknown }).name !== 'string')
+    return { parameters: {}, errors: [`A variant must be a name (one of ${VARIANT_NAMES.join(', ')}), not ${Array.isArray(item) ? 'a list' : typeof item}.`] };
+  const { name, parameters } = item as { name: string; parameters?: unknown };
+  const entry = VARIANT_CATALOG.find((v) => v.name === name.trim().toLowerCase());
+  if (!entry) return unknownVariant(name);
+  const given = parameters && typeof parameters === 'object' && !Array.isArray(parameters) ? Object.entries(parameters as Record<string, unknown>) : [];
+  return readParameters(entry, given);
 }
 
 /**

@@ -20,7 +20,7 @@ export interface SteppedRun {
 
 /**
  * Makes the variant's run and the standard one play the same trials in the same way, so that trial
- * i of both rolls the same dice (common random numbers, battle.ts `lanes`) and a variant changes a
+ * i of both rolls the same dice (common random numbers, battle/run.ts `lanes`) and a variant changes a
  * battle only where its rules do: when one run fell back to dice (its exact kernels ran out of
  * work) the other starts again in dice too, and when one was cut short by its work limit the other
  * starts again for that many trials. True when a run was restarted (step again until both are done).

@@ -3,17 +3,18 @@
  * conflict (as data), parsing `NAME` or `NAME:param=value,...` choices from outside, and composing
  * the chosen variants' hooks into one set for the engine.
  */
-import type { BattleActions, BattleHooks, BattleView } from '../battle';
+import type { BattleActions, BattleHooks, BattleView } from '../battle/types';
 import { BREAK_TESTS } from './break-tests';
 import { MORALE } from './morale';
 import { RETREAT } from './retreat';
 import { SUSTAINED_DAMAGE } from './sustained-damage';
 import type { VariantDefinition, VariantInfo } from './types';
 
-import { readVariantSpec, VARIANT_CATALOG, VARIANT_NAMES, variantConflict } from './catalog';
+import { readVariantChoice, VARIANT_CATALOG, variantConflict, type VariantChoice } from './catalog';
 
 export type { VariantDefinition, VariantInfo, VariantParameter } from './types';
-export { VARIANT_CATALOG, VARIANT_CONFLICTS, VARIANT_NAMES, readVariantSpec, variantConflict, variantSpec } from './catalog';
+export { VARIANT_CATALOG, VARIANT_CONFLICTS, VARIANT_NAMES, readVariantSpec, readVariantChoice, variantConflict, variantSpec } from './catalog';
+export type { VariantChoice } from './catalog';
 
 /** Every variant with its hooks, in the catalogue's order (the order their hooks run). */
 export const VARIANTS: readonly VariantDefinition[] = VARIANT_CATALOG.map((e) =>
@@ -23,15 +24,9 @@ export const VARIANTS: readonly VariantDefinition[] = VARIANT_CATALOG.map((e) =>
 /** At most this many variant choices are read (there are only four variants). */
 const MAX_CHOICES = 20;
 
-/** A chosen variant and its parameters (defaults filled in). */
-export interface VariantChoice {
-  name: string;
-  parameters: Record<string, number>;
-}
-
 /**
- * Reads variant choices from outside (CLI flags, a request): each a name, or `name:param=value` with
- * several parameters separated by commas. Unknown names, parameters and values, and conflicting
+ * The one reader of variant choices from outside (CLI flags, a request): each `{name, parameters}`,
+ * or the text `name` / `name:param=value` with several parameters separated by commas. Unknown names, parameters and values, and conflicting
  * combinations, are errors (sentences). The same variant twice counts once (the last parameters win).
  */
 export function parseVariants(raw: unknown): { choices?: VariantChoice[]; errors: string[] } {
@@ -41,11 +36,7 @@ export function parseVariants(raw: unknown): { choices?: VariantChoice[]; errors
   const byName = new Map<string, VariantChoice>();
   if (list.length > MAX_CHOICES) return { errors: [`At most ${MAX_CHOICES} variants may be given, not ${list.length}.`] };
   for (const item of list) {
-    if (typeof item !== 'string') {
-      errors.push(`A variant must be a name (one of ${VARIANT_NAMES.join(', ')}), not ${Array.isArray(item) ? 'a list' : typeof item}.`);
-      continue;
-    }
-    const read = readVariantSpec(item);
+    const read = readVariantChoice(item);
     if (read.name === undefined) {
       errors.push(...read.errors);
       continue;
@@ -69,8 +60,12 @@ export function parseVariants(raw: unknown): { choices?: VariantChoice[]; errors
 
 /** The chosen variants as one set of hooks, the battle length they impose and what results carry. */
 export function composeVariants(choices: readonly VariantChoice[]): { hooks: BattleHooks; rounds?: number; info: VariantInfo[] } {
-  const made = choices.map((c) => {
-    const def = VARIANTS.find((v) => v.name === c.name)!;
+  // Choices come checked (parseVariants); one the catalogue does not know is skipped, never thrown on.
+  const known = choices.flatMap((c) => {
+    const def = VARIANTS.find((v) => v.name === c?.name);
+    return def ? [{ c, def }] : [];
+  });
+  const made = known.map(({ c, def }) => {
     const { hooks, assumptions } = def.create(c.parameters);
     return { def, hooks, info: { name: def.name, title: def.title, parameters: { ...c.parameters }, assumptions } };
   });

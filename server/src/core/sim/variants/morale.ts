@@ -4,7 +4,7 @@
  * the defender, the second fleet, wins ties), and the loser's surviving units are routed.
  */
 import { rollSucceeds } from '../dice';
-import type { BattleActions, BattleView } from '../battle';
+import type { BattleActions, BattleView } from '../battle/types';
 import type { VariantDefinition } from './types';
 import { catalogEntry } from './catalog';
 

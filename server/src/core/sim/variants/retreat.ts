@@ -6,7 +6,7 @@
  * (`threshold`) of the enemy's.
  */
 import { basesLeft } from '../fire';
-import type { BattleView } from '../battle';
+import type { BattleView } from '../battle/types';
 import type { VariantDefinition } from './types';
 import { catalogEntry } from './catalog';
 import { CLASSES, type UnitClass } from '../../rules/data';

@@ -3,10 +3,12 @@
  * battle engine's steps (damage allocation, start and end of round, end of battle, victory) without
  * copying the round, with its parameters as data and the mapping choices it made in words.
  */
-import type { BattleHooks } from '../battle';
+import type { BattleHooks } from '../battle/types';
 import type { VariantEntry } from './catalog';
 
 export type { VariantParameter } from './catalog';
+/** Declared with the results that carry it (../types.ts, a leaf), so that the results import nothing of the variants. */
+export type { VariantInfo } from '../types';
 
 /** A catalogue entry with its hooks. */
 export interface VariantDefinition extends VariantEntry {
@@ -15,12 +17,4 @@ export interface VariantDefinition extends VariantEntry {
    * choices, with the parameter values used.
    */
   create(params: Readonly<Record<string, number>>): { hooks: BattleHooks; assumptions: string[] };
-}
-
-/** A variant as a result carries it: its name, the parameters used and its assumptions. */
-export interface VariantInfo {
-  name: string;
-  title: string;
-  parameters: Record<string, number>;
-  assumptions: string[];
 }

@@ -1,0 +1,273 @@
+/**
+ * The core's one face to its edges (the language server in server/src/lsp, the CLI in
+ * server/src/cli): after vscode-markdown-languageservice's `src/index.ts`, the edges import the core
+ * only through this module and the shared shapes of ./api.ts (a lint rule in eslint.config.mjs says
+ * so). Each request is one short named function here (rust-analyzer's handlers/request.rs): the
+ * work that several edges did alike lives once below, the rest is the pure feature re-exported
+ * under the request it answers.
+ *
+ * Where a new thing goes: a request the edges answer alike is a function in the first part; a
+ * feature one edge calls as it is, a line in the re-exports of its request; a type the edges need,
+ * a line in the types at the end.
+ */
+import type { FabledDocument, FleetDocument, Problem, UnitCard } from './model/types';
+import type { Workspace } from './workspace';
+import { cardErrors, checkDocument } from './check/index';
+import { pointsEstimateProblems } from './features/pointsEstimate';
+import { fleetForBattle } from './features/battle';
+import { fleetTotals, type FleetTotals } from './fleetPoints';
+import { buildRoster, type Roster } from './roster/model';
+import { embarkChooser } from './roster/edits';
+import { profileFromCard, simulate } from './sim/index';
+import { validateOptions, type OptionName } from './sim/options';
+import { parseVariants } from './sim/variants/index';
+import type { SimulationInput } from './features/simulate';
+import type { BattleJob } from './sim/chunked';
+import type { BattleOptions, SimulationResult } from './sim/types';
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics: the checks and the points-estimate notes of a document, cached.
+
+/** A document's problems: the checks' and the estimate's notes (cards only), and both together. */
+export interface Diagnosis {
+  checks: Problem[];
+  notes: Problem[];
+  problems: Problem[];
+  /** The checks threw (a bug, never bad input): `problems` are the model's own; the edge logs it. */
+  failure?: unknown;
+}
+
+/** A document's checks and, when `estimateNotes`, its points-estimate notes (a card's FS-POINTS-ESTIMATE); never throws. */
+export function diagnose(doc: FabledDocument, ws: Workspace, estimateNotes = true): Diagnosis {
+  try {
+    const checks = checkDocument(doc, ws);
+    const notes = estimateNotes && doc.kind !== 'fleet' ? pointsEstimateProblems(doc, ws, checks) : [];
+    return { checks, notes, problems: notes.length ? [...checks, ...notes] : checks };
+  } catch (failure) {
+    return { checks: doc.problems, notes: [], problems: doc.problems, failure };
+  }
+}
+
+/**
+ * `diagnose` cached per document while the workspace's version stays (the language server's one
+ * cache: diagnostics, rosters and battles read it instead of running the checks again).
+ */
+export class Diagnoser {
+  private readonly cache = new Map<string, { ws: Workspace; version: number; diagnosis: Diagnosis }>();
+  private notes = true;
+
+  constructor(private readonly size = 5000) {}
+
+  /** Whether cards get points-estimate notes; changing it empties the cache. */
+  get estimateNotes(): boolean {
+    return this.notes;
+  }
+  set estimateNotes(on: boolean) {
+    if (on !== this.notes) this.cache.clear();
+    this.notes = on;
+  }
+
+  diagnose(doc: FabledDocument, ws: Workspace): Diagnosis {
+    const c = this.cache.get(doc.uri);
+    if (c && c.ws === ws && c.version === ws.version) return c.diagnosis;
+    const { failure, ...diagnosis } = diagnose(doc, ws, this.notes);
+    this.cache.set(doc.uri, { ws, version: ws.version, diagnosis });
+    if (this.cache.size > this.size) this.cache.delete(this.cache.keys().next().value!);
+    // The failure is told once, when it happens; the cache keeps the problems.
+    return failure !== undefined ? { ...diagnosis, failure } : diagnosis;
+  }
+
+  /** The checks of a document (what a roster or a battle reads), cached as `diagnose`. */
+  readonly checks = (doc: FabledDocument, ws: Workspace): Problem[] => this.diagnose(doc, ws).checks;
+
+  /** Forgets one document, or every one (the estimate moved with the workspace unchanged). */
+  clear(uri?: string): void {
+    if (uri === undefined) this.cache.clear();
+    else this.cache.delete(uri);
+  }
+}
+
+/** How the checks of a document are had: run afresh (the CLI), or from a Diagnoser's cache (the server). */
+export type Checks = (doc: FabledDocument, ws: Workspace) => Problem[];
+
+const runChecks: Checks = (doc, ws) => checkDocument(doc, ws);
+
+// ---------------------------------------------------------------------------------------------
+// The roster: built from the cached problems, the fleet's totals computed once.
+
+export interface PreparedRoster {
+  roster: Roster;
+  totals: FleetTotals;
+  /** Every entry's Embark… choices, from the same totals. */
+  embarkChoices: ReturnType<typeof embarkChooser>;
+}
+
+export function roster(doc: FleetDocument, ws: Workspace, checks: Checks = runChecks): PreparedRoster {
+  const totals = fleetTotals(doc, ws);
+  return { roster: buildRoster(doc, ws, { totals, checks }), totals, embarkChoices: embarkChooser(doc, ws, totals) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fleet battle and the duel: set up once for the language server, the CLI and the benchmarks.
+
+/** One side of a battle: a fleet list and the workspace its cards are in (a bundled example fleet fights with the example cards). */
+export interface BattleSide {
+  doc: FleetDocument;
+  ws: Workspace;
+}
+
+/**
+ * A battle ready to play: plain data (structured-clone-able), so that a worker thread can take it.
+ * It is the job sim/chunked.ts plays in chunks.
+ */
+export type PreparedBattle = BattleJob;
+
+/** Why a side cannot fight: which side, and the sentences (each naming its line). */
+export interface BattleRefusal {
+  side: 0 | 1;
+  doc: FleetDocument;
+  errors: string[];
+}
+
+/** The two fleets as the battle's units, with checked options (`validateBattleOptions`); or why a side cannot fight. */
+export function prepareBattle(
+  sides: readonly [BattleSide, BattleSide],
+  options: BattleOptions,
+  checks: Checks = runChecks,
+): { battle: PreparedBattle } | { refused: BattleRefusal } {
+  const built = [];
+  for (const [i, { doc, ws }] of sides.entries()) {
+    const b = fleetForBattle(doc, ws, checks(doc, ws), cardErrors);
+    if (!b.fleet) return { refused: { side: i as 0 | 1, doc, errors: b.errors } };
+    built.push({ fleet: b.fleet, limit: b.limit });
+  }
+  return { battle: { fleets: [built[0]!.fleet, built[1]!.fleet], options, limits: built.map((b) => b.limit) } };
+}
+
+/** Why a duel cannot be simulated: a card the simulator cannot use (the reason), or options or variants in error (sentences). */
+export type SimulationRefusal = { problem: 'attacker' | 'defender'; reason: string | undefined } | { problem: 'options' | 'variants'; errors: string[] };
+
+/**
+ * The duel of two cards checked and ready to run, as plain data (it may cross to a worker thread):
+ * the profiles, the options (`name` says how the caller's user knows them, the CLI: its flags) and
+ * the rule variants (`{name, parameters}` or their text, read once).
+ */
+export function prepareSimulation(
+  attacker: UnitCard,
+  defender: UnitCard,
+  rawOptions: unknown,
+  rules: { variants?: unknown; compare?: unknown } = {},
+  name?: OptionName,
+): { simulation: SimulationInput } | { refused: SimulationRefusal } {
+  const a = profileFromCard(attacker);
+  if (!a.profile) return { refused: { problem: 'attacker', reason: a.error } };
+  const d = profileFromCard(defender);
+  if (!d.profile) return { refused: { problem: 'defender', reason: d.error } };
+  const v = validateOptions(rawOptions ?? {}, a.profile, d.profile, name);
+  if (!v.options || v.errors.length) return { refused: { problem: 'options', errors: v.errors } };
+  const vs = parseVariants(rules.variants);
+  if (!vs.choices) return { refused: { problem: 'variants', errors: vs.errors } };
+  return { simulation: { attacker: a.profile, defender: d.profile, options: v.options, variants: vs.choices, compare: rules.compare === true } };
+}
+
+/** A refused duel in one sentence (the language server's answer). */
+export function simulationRefusal(r: SimulationRefusal): string {
+  if ('errors' in r) return r.errors.join(' ') || 'Invalid options.';
+  return r.reason ?? `The ${r.problem} cannot be simulated.`;
+}
+
+/** A prepared duel run to the end, here (the CLI; the server runs it on a worker thread). */
+export function runSimulation(s: SimulationInput): SimulationResult {
+  return simulate(s.attacker, s.defender, s.options, { variants: s.variants, compare: s.compare });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rest of the requests: pure features, each under the request it answers.
+
+// The warm-up's small steps (lsp/warmup.ts): the checks and the estimate notes apart.
+export { checkDocument } from './check/index';
+export { pointsEstimateProblems } from './features/pointsEstimate';
+
+// Documents and the workspace.
+export { Workspace } from './workspace';
+export { kindOfLanguage, kindOfUri, fileTooLarge, LANGUAGE_IDS } from './model/parse';
+export { LIMITS, clip } from './model/limits';
+export { CODES } from './check/index';
+export { count } from './rules/words';
+export { nearest, SuggestBudget, SUGGEST_LIMITS } from './model/suggest';
+export { exampleCards, exampleFallback, exampleFiles, exampleFleets, exampleText, exampleWorkspace, findExampleCard, isExampleUri } from './examples/index';
+export { dependentsOf, namesAndFactions, cardsUsedBy, findCard, listCards } from './features/workspaceQueries';
+export { cardNameFilter } from './features/nameFilter';
+
+// Editor features (hover, completion, code actions, symbols, navigation, inlay hints, code lenses).
+export { hover } from './features/hover';
+export { markdownToPlain } from './features/plaintext';
+export { complete } from './features/completion';
+export { codeActions, fixAll } from './features/codeActions';
+export { documentSymbols, workspaceSymbols } from './features/symbols';
+export { definition, prepareRename, references, rename } from './features/navigation';
+export { inlayHints } from './features/inlayHints';
+export { codeLenses } from './features/codeLens';
+export { fleetSummary } from './features/fleetSummary';
+export { glossary, sectionMarkdown, sections } from './rules/text';
+
+// Rosters: renderers and edits.
+export { renderRoster, rosterShort, ROSTER_FORMATS } from './roster/render';
+export { addChoices, addUnitEdit, disembarkEdit, embarkEdit, removeEntryEdit } from './roster/edits';
+
+// Simulations: options, variants, reports, the battle's chunks.
+export { BATTLE_DEFAULTS, ENGAGEMENT_DEFAULTS, POINTS_ESTIMATE } from './rules/data';
+export { OPTION_SPECS, optionsOf } from './sim/limits';
+export { asNumber, describeValue } from './sim/options';
+export { BATTLE_OPTION_KEYS, BattleSession, validateBattleOptions } from './sim/fleet-battle';
+export { parseVariants, variantHelp } from './sim/variants/index';
+export { renderReport } from './sim/index';
+export { renderBattleVariants } from './sim/variants/report';
+export { textTable } from './sim/report';
+export { battleInChunks, localExecutor } from './sim/chunked';
+export { compareInChunks, FleetComparisonSession } from './sim/compare';
+export type { ChangedFleet } from './sim/compare';
+export { renderFleetComparison } from './sim/compare-report';
+export { fleetNamed, liveOddsLens, liveOddsTitle, namesFile } from './features/liveOdds';
+export type { LiveOddsState } from './features/liveOdds';
+export { CHUNK_TRIALS } from './sim/battle';
+
+// The points estimate and points from battles.
+export { cardEstimate, estimateWords } from './features/pointsEstimate';
+export {
+  bundledCards,
+  estimateCard,
+  fieldFor,
+  fieldNeedsPrices,
+  pricedMember,
+  setFieldPrices,
+  shareOf,
+  standardCards,
+  trackWorkspaceField,
+  workspaceField,
+} from './balance/index';
+export { playInProcess, playInSlices, priceCard, pricedCardOf, PricingCancelled } from './balance/battles';
+export { priceByBattle, pricingFieldOf } from './features/priceByBattle';
+
+// ---------------------------------------------------------------------------------------------
+// Types the edges name.
+
+export type { DocKind, FabledDocument, FleetDocument, Problem, Span, UnitCard } from './model/types';
+export type { CardRef, CardSelector } from './workspace';
+export type { FleetTotals } from './fleetPoints';
+export type { CompletionKind, CompletionList } from './features/completion';
+export type { DocSymbol, SymbolKindName } from './features/symbols';
+export type { CodeActionData } from './features/codeActions';
+export type { Hint } from './features/inlayHints';
+export type { Lens } from './features/codeLens';
+export type { Roster, RosterProblem } from './roster/model';
+export type { RosterFormat } from './roster/render';
+export type { OffsetEdit } from './roster/edits';
+export type { OptionName } from './sim/options';
+export type { Fleet } from './sim/fleet-battle';
+export type { VariantChoice } from './sim/variants/index';
+export type { BattleOptions, BattleResult, SimulationResult } from './sim/types';
+export type { SimulationInput } from './features/simulate';
+export type { BattleJob } from './sim/chunked';
+export type { PointsEstimate, ReferenceField } from './balance/index';
+export type { BattlePrice, PlayBattles, PricedCard, PricingTotals } from './balance/battles';

@@ -1,0 +1,374 @@
+/**
+ * The actions of an activation (section 9): entering the table, moving, Fire (by an exact kernel or
+ * by rolled dice), Board, Ram, Shields Back Online and Brace, and what damage does to a unit (lost
+ * bases, destruction, the points it gives its enemies). `activate` runs one unit's activation as
+ * the policy (policy.ts) chooses it.
+ */
+import { ACTION_POINTS_PER_ACTIVATION, DICE, RAMMING, SHIELD_RECHARGE } from '../../rules/data';
+import type { UnitProfile } from '../types';
+import { rollSucceeds } from '../dice';
+import type { Dice } from '../dice';
+import { basesLeft, maxShields } from '../fire';
+import { sampleCost, sampleVolley } from '../volley-sample';
+import { BOARD_RANGE } from './engine';
+import type { Engine } from './engine';
+import { NO_DECISION, bestBoard, chooseTarget, decide, target, threatsTo, wantedDistance } from './policy';
+import type { Decision, DuelKernel, SecondAction } from './types';
+
+// Hot-path aliases (see engagement.ts): imported bindings can be getters under some loaders.
+const RECHARGE_DICE = SHIELD_RECHARGE.dice;
+const RECHARGE_TARGET = SHIELD_RECHARGE.target;
+const succeeds = rollSucceeds;
+const basesOf = basesLeft;
+const maxShieldsOf = maxShields;
+const volleyBySampling = sampleVolley;
+const NATURAL_CRITICAL = DICE.critical;
+
+/** A sampled Fire action costs this many ops per unit of `sampleCost` (binomial draws are dear). */
+const DICE_FIRE_WEIGHT = 3;
+
+/** Draws the defender's next state from a kernel. */
+function drawKernel(e: Engine, k: DuelKernel, tgt: number, dice: Dice): void {
+  const u = dice.uniform();
+  let lo = 0;
+  let hi = k.cdf.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (k.cdf[mid]! > u) hi = mid;
+    else lo = mid + 1;
+  }
+  const key = k.keys[lo]!;
+  const stride = e.types[e.typeOf[tgt]!]!.stride;
+  const h = Math.floor(key / stride);
+  e.hull[tgt] = h;
+  e.sh[tgt] = key - h * stride;
+  // Whole numbers only, so that work adds up the same whichever way the trials are grouped.
+  e.ops += 4 + (31 - Math.clz32(k.cdf.length + 1));
+}
+
+/**
+ * Points destroyed: each base lost is worth the card's points divided by its bases (a destroyed
+ * unit is worth its whole card). `credit[u]` is what unit u has already given its enemies.
+ */
+function credit(e: Engine, u: number, pts: [number, number]): void {
+  const p = e.units[u]!.profile;
+  const start = basesOf(e.startHull[u]!, p.hp);
+  const now = e.alive[u] ? basesOf(e.hull[u]!, p.hp) : 0;
+  const c = Math.max(0, start - now) * e.pointsPerBase(u);
+  pts[1 - e.side[u]!]! += c - e.credit[u]!;
+  e.credit[u] = c;
+}
+
+/** Marks unit u destroyed (with whatever it still carries, section 6). */
+function destroy(e: Engine, u: number, lost: [number, number], pts: [number, number]): void {
+  e.alive[u] = 0;
+  e.hull[u] = 0;
+  lost[e.side[u]!]!++;
+  credit(e, u, pts);
+  for (let i = 0; i < e.n; i++)
+    if (e.host[i] === u && e.alive[i] && !e.onTable[i]) {
+      e.alive[i] = 0;
+      lost[e.side[i]!]!++;
+      credit(e, i, pts);
+    }
+}
+
+/** After damage to unit u: destruction or lost bases are recorded; the Combined Shields pool shrinks with its bases. */
+function afterDamage(e: Engine, u: number, lost: [number, number], pts: [number, number]): void {
+  if (e.hull[u]! <= 0) {
+    destroy(e, u, lost, pts);
+    return;
+  }
+  credit(e, u, pts);
+  const max = maxShieldsOf(e.units[u]!.profile, e.hull[u]!);
+  if (e.sh[u]! > max) e.sh[u] = max;
+}
+
+/** The enemies of u that are alive and on the table, into `out`. */
+function enemiesOf(e: Engine, u: number, out: number[]): number[] {
+  out.length = 0;
+  const s = e.side[u]!;
+  const lo = s === 0 ? e.offset : 0;
+  const hi = s === 0 ? e.n : e.offset;
+  for (let i = lo; i < hi; i++) if (e.alive[i] && e.onTable[i]) out.push(i);
+  return out;
+}
+
+const scratchEnemies: number[] = [];
+const scratchThreats: number[] = [];
+
+/** Moves u toward the nearest enemy by at most `stick` inches, stopping at its wanted distance. */
+function moveToward(e: Engine, u: number, stick: number): void {
+  const s = e.side[u]!;
+  const lo = s === 0 ? e.offset : 0;
+  const hi = s === 0 ? e.n : e.offset;
+  let nearest = -1;
+  let best = Infinity;
+  for (let i = lo; i < hi; i++) {
+    if (!e.alive[i] || !e.onTable[i]) continue;
+    const d = e.dist(u, i);
+    if (d < best) {
+      best = d;
+      nearest = i;
+    }
+  }
+  // No enemy on the table yet: head for their edge.
+  if (nearest < 0) best = Math.max(0, e.depth - e.pos[u]!);
+  const step = Math.min(stick, Math.max(0, best - wantedDistance(e, u, nearest >= 0 ? nearest : undefined)));
+  e.pos[u]! += step;
+  e.moved[u]! += step;
+}
+
+/** Whether u can do anything that deals damage from where it stands: Fire, Board or Ram. */
+function canAct(e: Engine, u: number, enemies: number[]): boolean {
+  const ut = e.types[e.typeOf[u]!]!;
+  for (const t of enemies) {
+    const d = e.dist(u, t);
+    if (d <= ut.maxReach || e.canBoard(u, t) || e.canRam(u, t)) return true;
+  }
+  return false;
+}
+
+/**
+ * One activation of unit u (2 AP, section 9): enter or move, then Fire with a second action, or
+ * Board, Ram or protect when nothing is in reach. Returns false when the exact kernels ran out of work.
+ */
+export function activate(e: Engine, u: number, dice: Dice, lost: [number, number], pts: [number, number]): boolean {
+  e.braced[u] = 0;
+  e.activated[u] = 1;
+  const me = e.units[u]!;
+  let ap = ACTION_POINTS_PER_ACTIVATION;
+  let moves = 0;
+  // The scans over the units below cost about one op per unit.
+  e.ops += 6 + e.n;
+  // Enter or launch: the entry is the unit's Move action (sections 6, 18).
+  if (!e.onTable[u]) {
+    enter(e, u);
+    ap--;
+    moves++;
+  }
+  const enemies = enemiesOf(e, u, scratchEnemies);
+  // Out of reach of everything: move toward the nearest enemy (a second move with the B stick).
+  if (!e.fixed)
+    while (ap > 0 && moves < (me.profile.move?.length ?? 0) && !canAct(e, u, enemies)) {
+      moveToward(e, u, me.profile.move![moves]!);
+      ap--;
+      moves++;
+    }
+  if (ap === 0 || enemies.length === 0) return true;
+  // A unit with CR closes on the nearest enemy with CR to Board it (giving up its second action).
+  if (!e.fixed && ap === 2 && moves < (me.profile.move?.length ?? 0) && me.profile.cr && closeToBoard(e, u, enemies, me.profile.move![moves]!)) ap--;
+  const myBases = basesOf(e.hull[u]!, e.types[e.typeOf[u]!]!.p.hp);
+  if (!chooseTarget(e, u, enemies, myBases)) return false;
+  const threats = threatsTo(e, u, enemies, scratchThreats);
+  if (target.t >= 0) return fireWithSecond(e, u, target.t, target.ri, myBases, ap, enemies, threats, dice, lost, pts);
+  return withoutTarget(e, u, ap, enemies, threats, dice, lost, pts);
+}
+
+/** Enter the table (from the unit's edge) or launch (from its host): its first Move action. */
+function enter(e: Engine, u: number): void {
+  e.onTable[u] = 1;
+  const h = e.host[u]!;
+  e.pos[u] = h >= 0 ? e.pos[h]! : 0;
+  if (!e.fixed) moveToward(e, u, e.units[u]!.profile.move?.[0] ?? 0);
+}
+
+/** Moves u by up to `stick` toward the nearest enemy with CR, to boarding range; false when none is farther than that. */
+function closeToBoard(e: Engine, u: number, enemies: number[], stick: number): boolean {
+  let nearest = Infinity;
+  let nearestCr = Infinity;
+  for (const t of enemies) {
+    const d = e.dist(u, t);
+    nearest = Math.min(nearest, d);
+    if (e.units[t]!.profile.cr) nearestCr = Math.min(nearestCr, d);
+  }
+  if (!(nearestCr < Infinity && nearestCr > BOARD_RANGE)) return false;
+  const step = Math.min(stick, nearestCr - BOARD_RANGE, nearest);
+  e.pos[u]! += step;
+  e.moved[u]! += step;
+  return true;
+}
+
+/**
+ * A Fire action at tgt with the second action that goes with it (when u has 2 AP left). Board
+ * replaces the second action, whichever it is, when it is worth more.
+ */
+function fireWithSecond(
+  e: Engine,
+  u: number,
+  tgt: number,
+  ri: number,
+  myBases: number,
+  ap: number,
+  enemies: number[],
+  threats: number[],
+  dice: Dice,
+  lost: [number, number],
+  pts: [number, number],
+): boolean {
+  const board = e.units[u]!.profile.cr !== undefined && enemies.some((t) => e.units[t]!.profile.cr !== undefined && e.dist(u, t) <= BOARD_RANGE);
+  let second: Decision = NO_DECISION;
+  if (ap >= 2) {
+    const d = decide(e, u, tgt, ri, threats);
+    if (!d) return false;
+    second = d;
+  }
+  // Aim must come before the Fire action, so it is weighed against boarding as things stand now;
+  // without Aim the unit fires unaimed and then weighs Board against Shields Back Online or Brace.
+  if (board && second.action === 'aim') {
+    const b = bestBoard(e, u, enemies);
+    if (b >= 0 && e.boardValue(u, b) > second.value) {
+      const d = decide(e, u, -1, -1, threats);
+      if (!d) return false;
+      second = d;
+    }
+  }
+  const aim = second.action === 'aim' ? second.aim : undefined;
+  // Without boarding in reach the second action comes first, as in the duel (Aim must precede Fire).
+  if (!board && second.action !== 'aim' && second !== NO_DECISION) protect(e, u, second.action, dice);
+  if (second.action === 'aim') e.tally.aim[u]!++;
+  if (!fire(e, u, tgt, ri, myBases, aim, dice, lost, pts)) return false;
+  if (board && second !== NO_DECISION && second.action !== 'aim') {
+    // After the Fire action: Board if a target's shields are down and that is worth more.
+    const b = bestBoard(e, u, enemies);
+    if (b >= 0 && e.boardValue(u, b) > second.value) boardAction(e, u, b, dice, lost, pts);
+    else protect(e, u, second.action, dice);
+  }
+  return true;
+}
+
+/** Nothing to fire at: Board, else Ram as a last resort, then protect with what is left. */
+function withoutTarget(
+  e: Engine,
+  u: number,
+  ap: number,
+  enemies: number[],
+  threats: number[],
+  dice: Dice,
+  lost: [number, number],
+  pts: [number, number],
+): boolean {
+  const b = bestBoard(e, u, enemies);
+  if (b >= 0) {
+    boardAction(e, u, b, dice, lost, pts);
+    ap--;
+  } else {
+    let r = -1;
+    for (const t of enemies) if (e.canRam(u, t) && (r < 0 || e.hull[t]! < e.hull[r]!)) r = t;
+    if (r >= 0) {
+      ramAction(e, u, r, dice, lost, pts);
+      ap--;
+    }
+  }
+  if (ap > 0 && e.alive[u]) {
+    const d = decide(e, u, -1, -1, threats);
+    if (!d) return false;
+    protect(e, u, d.action, dice);
+  }
+  return true;
+}
+
+/** Shields Back Online or Brace. */
+export function protect(e: Engine, u: number, action: SecondAction, dice: Dice): void {
+  if (action === 'shields') {
+    let restored = 0;
+    for (let i = 0; i < RECHARGE_DICE; i++) if (succeeds(dice.d10(), RECHARGE_TARGET)) restored++;
+    e.sh[u] = Math.min(maxShieldsOf(e.units[u]!.profile, e.hull[u]!), e.sh[u]! + restored);
+    e.tally.shields[u]!++;
+    e.ops += RECHARGE_DICE;
+  } else if (action === 'brace') {
+    e.braced[u] = 1;
+    e.tally.brace[u]!++;
+  }
+}
+
+export function fire(
+  e: Engine,
+  u: number,
+  tgt: number,
+  ri: number,
+  myBases: number,
+  aim: number | undefined,
+  dice: Dice,
+  lost: [number, number],
+  pts: [number, number],
+): boolean {
+  const hullBefore = e.hull[tgt]!;
+  const braced = e.braced[tgt] === 1;
+  e.tally.fired[u]!++;
+  if (e.mode === 'kernel') {
+    const k = e.kernel(u, tgt, ri, myBases, aim, e.sh[tgt]!, hullBefore, braced);
+    if (!k) return false;
+    drawKernel(e, k, tgt, dice);
+  } else {
+    const ctx = e.plan(u, tgt, ri, myBases, aim, braced);
+    const s = { sh: e.sh[tgt]!, hull: hullBefore };
+    volleyBySampling(ctx, s, dice);
+    e.ops += DICE_FIRE_WEIGHT * sampleCost(ctx, basesOf(hullBefore, ctx.hp));
+    e.sh[tgt] = s.sh;
+    e.hull[tgt] = s.hull;
+  }
+  if (e.hull[tgt]! !== hullBefore) afterDamage(e, tgt, lost, pts);
+  return true;
+}
+
+/** Board (section 13): both roll CR; the attacker's successes above the defender's are HP damage, 1 HP at a time. */
+function boardAction(e: Engine, u: number, t: number, dice: Dice, lost: [number, number], pts: [number, number]): void {
+  const a = e.units[u]!.profile.cr!;
+  const d = e.units[t]!.profile.cr!;
+  let x = 0;
+  let y = 0;
+  for (let i = 0; i < a.dice; i++) if (succeeds(dice.d10(), a.target)) x++;
+  for (let i = 0; i < d.dice; i++) if (succeeds(dice.d10(), d.target)) y++;
+  e.ops += a.dice + d.dice;
+  e.tally.boarded[u]!++;
+  if (x <= y) return;
+  const before = e.hull[t]!;
+  e.hull[t] = e.allocate(before, x - y, 1, e.units[t]!.profile.hp);
+  if (e.hull[t] !== before) afterDamage(e, t, lost, pts);
+}
+
+/**
+ * Ram (section 13): Tonnage dice, each 5+ a hit (4+ if the target moved 3" or more this round);
+ * the target dodges each hit if it has D, except a natural 10 (a Critical Hit, section 2); each
+ * hit left deals 1 HP to both units, ignoring shields, each unit saving with its own armour (no
+ * Piercing).
+ */
+function ramAction(e: Engine, u: number, t: number, dice: Dice, lost: [number, number], pts: [number, number]): void {
+  const tons = e.units[u]!.profile.tonnage!;
+  const need = e.moved[t]! >= RAMMING.movedAtLeast ? RAMMING.hitTargetMoved : RAMMING.hitTarget;
+  let hits = 0;
+  let crits = 0;
+  for (let i = 0; i < tons; i++) {
+    const roll = dice.d10();
+    if (roll >= NATURAL_CRITICAL) crits++;
+    else if (succeeds(roll, need)) hits++;
+  }
+  const tp = e.units[t]!.profile;
+  // A natural 10 is a Critical Hit: it cannot be Dodged (section 2); the other hits can.
+  if (tp.dodge !== undefined) {
+    let left = 0;
+    for (let i = 0; i < hits; i++) if (!succeeds(dice.d10(), tp.dodge)) left++;
+    hits = left;
+  }
+  hits += crits;
+  e.ops += tons + 2 * hits;
+  e.tally.rammed[u]!++;
+  const unsaved = (p: UnitProfile, braced: boolean) => {
+    if (p.armour === undefined) return hits;
+    let n = 0;
+    for (let i = 0; i < hits; i++) if (!succeeds(dice.d10(), p.armour - (braced ? 1 : 0))) n++;
+    return n;
+  };
+  const toTarget = unsaved(tp, e.braced[t] === 1);
+  const toRammer = unsaved(e.units[u]!.profile, e.braced[u] === 1);
+  for (const [x, n] of [
+    [t, toTarget],
+    [u, toRammer],
+  ] as const) {
+    if (n === 0 || !e.alive[x]) continue;
+    const before = e.hull[x]!;
+    e.hull[x] = e.allocate(before, n, RAMMING.damage, e.units[x]!.profile.hp);
+    if (e.hull[x] !== before) afterDamage(e, x, lost, pts);
+  }
+}

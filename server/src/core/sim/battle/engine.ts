@@ -1,0 +1,391 @@
+/**
+ * The battle's engine (BATTLE.md): the unit types, the per-trial state of every unit, and the
+ * caches of Fire plans and exact kernels that the policy (policy.ts) and the actions (actions.ts)
+ * read. One instance runs one battle (`BattleRun`, run.ts, drives it).
+ */
+import { BOARDING, RAMMING, SHIELD_RECHARGE } from '../../rules/data';
+import type { UnitProfile } from '../types';
+import { binomialPmf, pSuccess } from '../dice';
+import { applyHits, basesLeft, maxShields, planFire, weaponReach } from '../fire';
+import type { FireContext } from '../fire';
+import { exactVolley } from '../volley-exact';
+import type { Budget } from '../volley-exact';
+import type { BattleHooks, BattleSetup, BattleUnit, Decision, DuelKernel, Fleet, Tally, UnitType } from './types';
+
+// Hot-path aliases (see engagement.ts): imported bindings can be getters under some loaders.
+const RECHARGE_DICE = SHIELD_RECHARGE.dice;
+const RECHARGE_TARGET = SHIELD_RECHARGE.target;
+const basesOf = basesLeft;
+
+/** Exact kernels stop (and the run restarts with dice) beyond this much work. */
+export const KERNEL_WORK_LIMIT = 4e7;
+/**
+ * Sampling work limit of one run, in the units of `ops` (about a table lookup or a die each; a
+ * binomial draw of the sampled volley counts several). A 20,000-trial battle of the two 2,000-point
+ * example fleets uses about a third of it (1,600 per trial); two absurd cards (hundreds of
+ * weapons, huge HP) or a million trials of a hundred rounds reach it and stop with fewer trials,
+ * saying so.
+ */
+export const SAMPLING_WORK_LIMIT = 1e8;
+/**
+ * A run split over threads (sim/chunked.ts) plays its trials in chunks of this many, whatever the
+ * number of threads. Each chunk says which exact kernels it used (`ChunkOutcome.used`), so that the
+ * kernels' work can be added up as one run adds it, whichever engine computed them.
+ */
+export const CHUNK_TRIALS = 1000;
+
+/** P(side A activates first): LD successes, ties to the lower target, then more dice, then a re-roll. */
+export function initiativeOdds(a: UnitProfile['ld'], b: UnitProfile['ld']): number {
+  const da = a ? binomialPmf(a.dice, pSuccess(a.target)) : Float64Array.of(1);
+  const db = b ? binomialPmf(b.dice, pSuccess(b.target)) : Float64Array.of(1);
+  let more = 0;
+  let less = 0;
+  let tie = 0;
+  for (let i = 0; i < da.length; i++)
+    for (let j = 0; j < db.length; j++) {
+      const p = da[i]! * db[j]!;
+      if (i > j) more += p;
+      else if (i < j) less += p;
+      else tie += p;
+    }
+  // A unit without LD rolls nothing: it has no target number and no dice for the tie-breakers.
+  let tieToA: boolean | undefined;
+  if (a && !b) tieToA = true;
+  else if (!a && b) tieToA = false;
+  else if (a && b) {
+    if (a.target !== b.target) tieToA = a.target < b.target;
+    else if (a.dice !== b.dice) tieToA = a.dice > b.dice;
+  }
+  if (tieToA === true) return more + tie;
+  if (tieToA === false) return more;
+  return more + less === 0 ? 0.5 : more / (more + less);
+}
+
+/** The distribution of max(0, X - Y), X and Y the successes of two CR rolls (boarding damage). */
+export function boardingPmf(a: { target: number; dice: number }, d: { target: number; dice: number }): Float64Array {
+  const x = binomialPmf(a.dice, pSuccess(a.target));
+  const y = binomialPmf(d.dice, pSuccess(d.target));
+  const out = new Float64Array(a.dice + 1);
+  for (let i = 0; i < x.length; i++) for (let j = 0; j < y.length; j++) out[Math.max(0, i - j)]! += x[i]! * y[j]!;
+  return out;
+}
+
+export const BOARD_RANGE = BOARDING.range;
+export const RAM_RANGE = RAMMING.range;
+
+/** The smallest weapon reach of type t that is at least d (the same weapons fire), or -1. */
+export function reachOf(t: UnitType, d: number): number {
+  const r = t.reaches;
+  for (let i = 0; i < r.length; i++) if (r[i]! >= d) return i;
+  return -1;
+}
+
+/**
+ * The engine: unit types, caches of plans, kernels and decisions, and the per-trial state. One
+ * instance runs one battle (`BattleRun`, run.ts, drives it).
+ */
+export class Engine {
+  readonly n: number;
+  readonly units: BattleUnit[];
+  readonly side: Int8Array;
+  readonly typeOf: Int32Array;
+  readonly types: UnitType[] = [];
+  readonly fixed: boolean;
+  readonly range: number;
+  readonly depth: number;
+  readonly budget: Budget = { ops: 0, limit: KERNEL_WORK_LIMIT };
+  mode: 'kernel' | 'dice' = 'kernel';
+  readonly rechargePmf: Float64Array;
+  /** hooks.allocateDamage, or the standard rule. */
+  readonly allocate: (hull: number, hits: number, damage: number, hp: number) => number;
+  private plans = new Map<number, FireContext>();
+  private kernels: Map<number, Map<number, DuelKernel>>[] = [];
+  private readonly slotPk: Float64Array;
+  private readonly slotState: Float64Array;
+  private readonly slotKernel: (DuelKernel | undefined)[];
+  private boardPmfs = new Map<number, Float64Array>();
+  private initiative: Float64Array;
+  /** The policy's caches (policy.ts): second actions, protection values and Aims, keyed by state (see `pack`). */
+  readonly decisions = new Map<number | string, Decision>();
+  readonly protects = new Map<number | string, Float64Array>();
+  readonly aims = new Map<number | string, { aim?: number; value: number }>();
+
+  // Per-trial state, indexed by unit.
+  readonly sh: Float64Array;
+  readonly hull: Float64Array;
+  readonly braced: Uint8Array;
+  readonly alive: Uint8Array;
+  readonly routed: Uint8Array;
+  /** On the table (entered or launched); embarked and not-yet-entered units are not. */
+  readonly onTable: Uint8Array;
+  /** Distance from its own board edge (approach model). */
+  readonly pos: Float64Array;
+  readonly moved: Float64Array;
+  readonly activated: Uint8Array;
+  readonly startHull: Float64Array;
+  readonly credit: Float64Array;
+  readonly host: Int32Array;
+  /** Units of each side, in fleet order, each host followed by what it carries. */
+  readonly order: [number[], number[]];
+  /** Global index of the first unit of side 1. */
+  readonly offset: number;
+  ops = 0;
+  /**
+   * The work budget inside a trial: a trial that takes `ops` past it stops at the next activation
+   * and is not counted (`overBudget` says why it stopped), so that no one trial can run for minutes.
+   */
+  stopAt = Infinity;
+  overBudget = false;
+  /** The chunk of trials being played, and the kernels it has used so far: [id, cost] (see `newChunk`). */
+  private chunk = 0;
+  used: [string, number][] = [];
+  /** Kernels another run already paid for (a chunk played again exactly, sim/chunked.ts): computed, not charged. */
+  prepaid: ReadonlySet<string> | undefined;
+  /** What a trial that goes past its budget must give back (see playTrial). */
+  readonly snapshot: Tally & { alive: Float64Array; routedBy: Float64Array };
+  /** Counters of the current run (reset with the totals). */
+  tally!: Tally;
+
+  constructor(
+    fleets: [Fleet, Fleet],
+    setup: BattleSetup,
+    readonly hooks: BattleHooks,
+  ) {
+    this.units = [...fleets[0].units, ...fleets[1].units];
+    this.offset = fleets[0].units.length;
+    this.n = this.units.length;
+    this.side = new Int8Array(this.n);
+    this.typeOf = new Int32Array(this.n);
+    this.host = new Int32Array(this.n).fill(-1);
+    const typeKeys = new Map<string, number>();
+    this.units.forEach((u, i) => {
+      const s = i < this.offset ? 0 : 1;
+      this.side[i] = s;
+      const key = JSON.stringify(u.profile);
+      let t = typeKeys.get(key);
+      if (t === undefined) {
+        t = this.types.length;
+        typeKeys.set(key, t);
+        const p = u.profile;
+        const reaches = [...new Set(p.weapons.filter((w) => w.attacks > 0).map((w) => weaponReach(p, w)))].sort((a, b) => a - b);
+        this.types.push({
+          p,
+          stride: maxShields(p, p.bases * p.hp) + 1,
+          fullHull: p.bases * p.hp,
+          reaches,
+          maxReach: reaches.length ? reaches[reaches.length - 1]! : -1,
+          canBrace: p.armour !== undefined,
+        });
+      }
+      this.typeOf[i] = t;
+      const h = u.host;
+      const base = s === 0 ? 0 : this.offset;
+      const size = s === 0 ? this.offset : this.n - this.offset;
+      if (h !== undefined && Number.isInteger(h) && h >= 0 && h < size && h !== i - base && this.units[base + h]!.host === undefined) this.host[i] = base + h;
+    });
+    for (let t = 0; t < this.types.length * this.types.length; t++) this.kernels.push(new Map());
+    this.order = [[], []];
+    for (const s of [0, 1] as const) {
+      const lo = s === 0 ? 0 : this.offset;
+      const hi = s === 0 ? this.offset : this.n;
+      for (let i = lo; i < hi; i++) {
+        if (this.host[i]! >= 0) continue;
+        this.order[s].push(i);
+        for (let j = lo; j < hi; j++) if (this.host[j] === i) this.order[s].push(j);
+      }
+    }
+    this.fixed = setup.range !== undefined;
+    this.range = setup.range ?? 0;
+    this.depth = setup.depth;
+    this.rechargePmf = binomialPmf(RECHARGE_DICE, pSuccess(RECHARGE_TARGET));
+    this.allocate = hooks.allocateDamage ?? applyHits;
+    // DuelKernel keys must stay exact integers.
+    for (const t of this.types) if ((t.fullHull + 1) * t.stride > Number.MAX_SAFE_INTEGER / 4) this.mode = 'dice';
+    this.sh = new Float64Array(this.n);
+    this.hull = new Float64Array(this.n);
+    this.braced = new Uint8Array(this.n);
+    this.alive = new Uint8Array(this.n);
+    this.routed = new Uint8Array(this.n);
+    this.onTable = new Uint8Array(this.n);
+    this.pos = new Float64Array(this.n);
+    this.moved = new Float64Array(this.n);
+    this.activated = new Uint8Array(this.n);
+    this.startHull = new Float64Array(this.n);
+    this.initiative = new Float64Array((this.n + 1) * (this.n + 1)).fill(NaN);
+    this.slotPk = new Float64Array(this.n * this.n * 2).fill(-1);
+    this.slotState = new Float64Array(this.n * this.n * 2).fill(-1);
+    this.slotKernel = new Array<DuelKernel | undefined>(this.n * this.n * 2).fill(undefined);
+    this.credit = new Float64Array(this.n);
+    const z = () => new Float64Array(this.n);
+    this.snapshot = {
+      fired: z(),
+      boarded: z(),
+      rammed: z(),
+      aim: z(),
+      shields: z(),
+      brace: z(),
+      alive: new Float64Array(this.n * setup.rounds),
+      routedBy: new Float64Array(this.n * setup.rounds),
+    };
+  }
+
+  /**
+   * Starts a chunk of trials: `used` lists each kernel the chunk uses, once, from its first lookup
+   * through the maps (computed now or before). A lookup that the caches built on kernels (the
+   * last-kernel slots, decisions, Aim and protection values) answer instead found what an earlier
+   * chunk of this engine looked up and listed. So the kernels listed by chunks 0..k together are
+   * those one run uses in its trials of chunks 0..k, whichever engines played them: their work is
+   * one run's kernel work (sim/chunked.ts adds it up). Sampling work (\`ops\`) never depends on the
+   * caches at all.
+   */
+  newChunk(): void {
+    this.chunk++;
+    this.used = [];
+  }
+
+  /** Distance between two units on the table. */
+  dist(a: number, b: number): number {
+    if (this.fixed) return this.range;
+    return Math.max(0, this.depth - this.pos[a]! - this.pos[b]!);
+  }
+
+  private planKey(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, braced: boolean): number {
+    const st = this.types[this.typeOf[f]!]!;
+    return ((ri * (st.p.bases + 1) + attBases) * (st.p.weapons.length + 1) + (aim ?? -1) + 1) * 2 + (braced ? 1 : 0);
+  }
+
+  /** The Fire plan of unit f at unit tgt: reach index ri, attacker bases, aim, target braced. */
+  plan(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, braced: boolean): FireContext {
+    const ft = this.typeOf[f]!;
+    const tt = this.typeOf[tgt]!;
+    // Cover is per unit (two units of one card may differ), so it is part of the key; the cards
+    // are the lowest digits because planKey's sizes depend on the shooter's card.
+    const key = ((this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + (this.units[tgt]!.cover ? 1 : 0)) * this.types.length + ft) * this.types.length + tt;
+    let ctx = this.plans.get(key);
+    if (!ctx) {
+      const st = this.types[ft]!;
+      ctx = planFire(st.p, this.types[tt]!.p, {
+        attackerBases: attBases,
+        cover: this.units[tgt]!.cover === true,
+        brace: braced,
+        aim,
+        range: st.reaches[ri] ?? Infinity,
+      });
+      if (this.hooks.allocateDamage) ctx.allocate = this.hooks.allocateDamage;
+      this.plans.set(key, ctx);
+    }
+    return ctx;
+  }
+
+  /** The exact kernel of a Fire action of f at tgt (in state sh/hull/braced), or undefined when the work limit is reached. */
+  kernel(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, sh: number, hull: number, braced: boolean): DuelKernel | undefined {
+    const tt = this.types[this.typeOf[tgt]!]!;
+    // Cover is per unit, so it is part of the key.
+    const pk = this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + (this.units[tgt]!.cover ? 1 : 0);
+    const stateKey = hull * tt.stride + sh;
+    // The last kernel of this shooter at this target (unaimed, aimed): a unit's state changes only
+    // when it is hit, so most lookups end here without touching the maps.
+    const slot = (f * this.n + tgt) * 2 + (aim === undefined ? 0 : 1);
+    if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotKernel[slot];
+    const byPair = this.kernels[this.typeOf[f]! * this.types.length + this.typeOf[tgt]!]!;
+    let byState = byPair.get(pk);
+    if (!byState) byPair.set(pk, (byState = new Map()));
+    const hit = byState.get(stateKey);
+    if (hit) {
+      if (hit.chunk !== this.chunk) {
+        hit.chunk = this.chunk;
+        this.used.push([hit.id!, hit.cost!]);
+      }
+      this.slotPk[slot] = pk;
+      this.slotState[slot] = stateKey;
+      this.slotKernel[slot] = hit;
+      return hit;
+    }
+    const id = `${this.typeOf[f]! * this.types.length + this.typeOf[tgt]!}:${pk}:${stateKey}`;
+    // Paid for by the run this chunk is played again for: computed, not counted again.
+    const budget = this.prepaid?.has(id) ? { ops: 0, limit: Infinity } : this.budget;
+    const paid = budget.ops;
+    const ex = exactVolley(this.plan(f, tgt, ri, attBases, aim, braced), new Map([[stateKey, 1]]), tt.stride, budget);
+    if (!ex) return undefined;
+    const n = ex.dist.size;
+    const keys = new Float64Array(n);
+    const probs = new Float64Array(n);
+    const cdf = new Float64Array(n);
+    let i = 0;
+    let acc = 0;
+    let expectedHull = 0;
+    let expectedBasesLost = 0;
+    const b0 = basesOf(hull, tt.p.hp);
+    for (const [k, p] of ex.dist) {
+      keys[i] = k;
+      probs[i] = p;
+      acc += p;
+      cdf[i] = acc;
+      const h = Math.floor(k / tt.stride);
+      expectedHull += p * (hull - h);
+      expectedBasesLost += p * (b0 - basesOf(h, tt.p.hp));
+      i++;
+    }
+    const kern: DuelKernel = { keys, probs, cdf, expectedHull, expectedBasesLost, cost: budget.ops - paid, id, chunk: this.chunk };
+    this.used.push([id, kern.cost!]);
+    byState.set(stateKey, kern);
+    this.slotPk[slot] = pk;
+    this.slotState[slot] = stateKey;
+    this.slotKernel[slot] = kern;
+    return kern;
+  }
+
+  /** P(side 0 activates first) this round: each side rolls the LD of its unit with the most expected successes. */
+  initiativeFirst(): number {
+    const best = [-1, -1];
+    const score = [-1, -1];
+    for (let i = 0; i < this.n; i++) {
+      // Embarked units do not count for Initiative (section 6).
+      if (!this.alive[i] || (this.host[i]! >= 0 && !this.onTable[i])) continue;
+      const ld = this.types[this.typeOf[i]!]!.p.ld;
+      if (!ld) continue;
+      const s = this.side[i]!;
+      const e = ld.dice * pSuccess(ld.target);
+      const b = best[s]! >= 0 ? this.types[this.typeOf[best[s]!]!]!.p.ld! : undefined;
+      if (e > score[s]! || (e === score[s] && b && (ld.target < b.target || (ld.target === b.target && ld.dice > b.dice)))) {
+        score[s] = e;
+        best[s] = i;
+      }
+    }
+    const slot = (best[0]! + 1) * (this.n + 1) + best[1]! + 1;
+    let p = this.initiative[slot]!;
+    if (Number.isNaN(p)) {
+      const ld = (i: number) => (i >= 0 ? this.types[this.typeOf[i]!]!.p.ld : undefined);
+      p = this.initiative[slot] = initiativeOdds(ld(best[0]!), ld(best[1]!));
+    }
+    return p;
+  }
+
+  boardPmf(u: number, e: number): Float64Array {
+    const key = this.typeOf[u]! * this.types.length + this.typeOf[e]!;
+    let pmf = this.boardPmfs.get(key);
+    if (!pmf) this.boardPmfs.set(key, (pmf = boardingPmf(this.units[u]!.profile.cr!, this.units[e]!.profile.cr!)));
+    return pmf;
+  }
+
+  /** Expected hull points a Board action of u at e removes. */
+  boardValue(u: number, e: number): number {
+    const pmf = this.boardPmf(u, e);
+    const cap = this.hull[e]!;
+    let v = 0;
+    for (let d = 1; d < pmf.length; d++) v += pmf[d]! * Math.min(d, cap);
+    return v;
+  }
+
+  canBoard(u: number, e: number): boolean {
+    return this.units[u]!.profile.cr !== undefined && this.units[e]!.profile.cr !== undefined && this.sh[e] === 0 && this.dist(u, e) <= BOARD_RANGE;
+  }
+
+  canRam(u: number, e: number): boolean {
+    return (this.units[u]!.profile.tonnage ?? 0) > 0 && this.dist(u, e) <= RAM_RANGE;
+  }
+
+  pointsPerBase(u: number): number {
+    return this.units[u]!.points / this.units[u]!.profile.bases;
+  }
+}

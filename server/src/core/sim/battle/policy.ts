@@ -1,0 +1,293 @@
+/**
+ * The policy (BATTLE.md "The fleet battle", "The project's policy"): which enemy a unit fires at,
+ * which second action goes with it (Aim, Shields Back Online, Brace) and whom it boards. In kernel
+ * mode the choices weigh exact expectations, cached on the engine by everything they depend on; in
+ * dice mode a fixed rule decides. A choice depends on the battle's state only, never on which
+ * states the run met before (see `lanes` in run.ts).
+ */
+import { attacksAgainst, basesLeft, maxShields, weaponReach } from '../fire';
+import { BOARD_RANGE, RAM_RANGE, reachOf } from './engine';
+import type { Engine } from './engine';
+import type { Decision, SecondAction } from './types';
+
+// Hot-path aliases (see engagement.ts): imported bindings can be getters under some loaders.
+const basesOf = basesLeft;
+const maxShieldsOf = maxShields;
+
+export const NO_DECISION: Decision = { action: 'none', value: -Infinity };
+const ZERO3 = new Float64Array(3);
+
+/**
+ * Packs small whole numbers into one exact number key (mixed radix: part i is a digit below
+ * sizes[i]), or a string when they would not fit. The key must never be shared by two different
+ * lists of parts: callers whose sizes depend on some parts (a card's bases, strides) put those
+ * parts last, with fixed sizes, so that the low digits say which sizes the high digits used.
+ * A part outside its size (a state no card allows) falls back to the string too.
+ */
+function pack(parts: number[], sizes: number[]): number | string {
+  let space = 1;
+  for (const x of sizes) space *= x;
+  if (space >= Number.MAX_SAFE_INTEGER) return parts.join(',');
+  let k = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const x = parts[i]!;
+    if (!Number.isInteger(x) || x < 0 || x >= sizes[i]!) return parts.join(',');
+    k = k * sizes[i]! + x;
+  }
+  return k;
+}
+
+/**
+ * What enemy f's next unaimed Fire action is expected to take from u as u stands: [as it is,
+ * if u braced, after u's Shields Back Online roll (an expectation over the roll)]. Cached by
+ * everything it depends on: the two cards, f's bases and reach, u's cover and state.
+ */
+function protectValues(e: Engine, f: number, u: number): Float64Array | undefined {
+  const ft = e.types[e.typeOf[f]!]!;
+  const ri = reachOf(ft, e.dist(f, u));
+  if (ri < 0) return ZERO3;
+  const ut = e.types[e.typeOf[u]!]!;
+  const fb = basesOf(e.hull[f]!, ft.p.hp);
+  const sh = e.sh[u]!;
+  const hull = e.hull[u]!;
+  const T = e.types.length;
+  // The two cards last: the sizes before them depend on them (see pack).
+  const key = pack(
+    [fb, ri, e.units[u]!.cover ? 1 : 0, sh, hull, e.typeOf[f]!, e.typeOf[u]!],
+    [ft.p.bases + 1, ft.reaches.length, 2, ut.stride, ut.fullHull + 1, T, T],
+  );
+  const hit = e.protects.get(key);
+  if (hit) return hit;
+  const plain = e.kernel(f, u, ri, fb, undefined, sh, hull, false)?.expectedHull;
+  if (plain === undefined) return undefined;
+  let braced = plain;
+  if (ut.canBrace) {
+    const x = e.kernel(f, u, ri, fb, undefined, sh, hull, true)?.expectedHull;
+    if (x === undefined) return undefined;
+    braced = x;
+  }
+  const max = maxShieldsOf(ut.p, hull);
+  let after = plain;
+  if (sh < max) {
+    after = 0;
+    for (let k = 0; k < e.rechargePmf.length; k++) {
+      const y = e.kernel(f, u, ri, fb, undefined, Math.min(max, sh + k), hull, false)?.expectedHull;
+      if (y === undefined) return undefined;
+      after += e.rechargePmf[k]! * y;
+    }
+  }
+  const v = Float64Array.of(plain, braced, after);
+  e.protects.set(key, v);
+  return v;
+}
+
+/** The best Aim of u at tgt: the weapon whose aimed Fire action adds the most expected hull damage (cached by state). */
+function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number; value: number } | undefined {
+  const ut = e.types[e.typeOf[u]!]!;
+  const tt = e.types[e.typeOf[tgt]!]!;
+  const myBases = basesOf(e.hull[u]!, ut.p.hp);
+  const fsh = e.sh[tgt]!;
+  const fhull = e.hull[tgt]!;
+  const fbr = e.braced[tgt] === 1;
+  const T = e.types.length;
+  // The two cards last: the sizes before them depend on them (see pack).
+  const key = pack(
+    [myBases, ri, e.units[tgt]!.cover ? 1 : 0, fbr ? 1 : 0, fsh, fhull, e.typeOf[u]!, e.typeOf[tgt]!],
+    [ut.p.bases + 1, ut.reaches.length, 2, 2, tt.stride, tt.fullHull + 1, T, T],
+  );
+  const hit = e.aims.get(key);
+  if (hit) return hit;
+  const foeBases = basesOf(fhull, tt.p.hp);
+  const plain = e.kernel(u, tgt, ri, myBases, undefined, fsh, fhull, fbr)?.expectedHull;
+  if (plain === undefined) return undefined;
+  let value = -Infinity;
+  let aim: number | undefined;
+  const ctx = e.plan(u, tgt, ri, myBases, undefined, fbr);
+  for (const plan of ctx.plans) {
+    if (attacksAgainst(plan, foeBases) === 0) continue;
+    const x = e.kernel(u, tgt, ri, myBases, plan.index, fsh, fhull, fbr)?.expectedHull;
+    if (x === undefined) return undefined;
+    if (x - plain > value) {
+      value = x - plain;
+      aim = plan.index;
+    }
+  }
+  const r = { aim, value };
+  e.aims.set(key, r);
+  return r;
+}
+
+/**
+ * The second action of unit u (its own brace cleared) that goes with a Fire action at `tgt` (or
+ * no Fire action), given the enemies that can fire at it: Aim is worth the extra expected hull
+ * damage it adds; Shields Back Online and Brace the expected hull damage they avert from those
+ * enemies' next unaimed Fire actions. The highest wins; ties to Aim, then Shields, then Brace.
+ */
+function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: number[]): Decision | undefined {
+  const ut = e.types[e.typeOf[u]!]!;
+  let action: SecondAction = 'none';
+  let aim: number | undefined;
+  let value = -Infinity;
+  if (tgt >= 0) {
+    const a = bestAim(e, u, tgt, ri);
+    if (!a) return undefined;
+    if (a.aim !== undefined) {
+      value = a.value;
+      action = 'aim';
+      aim = a.aim;
+    }
+  }
+  let threat = 0;
+  let braced = 0;
+  let after = 0;
+  for (const f of threats) {
+    const v = protectValues(e, f, u);
+    if (!v) return undefined;
+    threat += v[0]!;
+    braced += v[1]!;
+    after += v[2]!;
+  }
+  if (e.sh[u]! < maxShieldsOf(ut.p, e.hull[u]!) && threat - after > value) {
+    value = threat - after;
+    action = 'shields';
+    aim = undefined;
+  }
+  if (ut.canBrace && threat - braced > value) {
+    value = threat - braced;
+    action = 'brace';
+    aim = undefined;
+  }
+  return { action, aim, value };
+}
+
+/** The fixed rule of dice mode: Shields if missing; else Aim the in-reach weapon with most attacks x damage; else Brace. */
+function decideRule(e: Engine, u: number, d: number | undefined): Decision {
+  const ut = e.types[e.typeOf[u]!]!;
+  if (e.sh[u]! < maxShieldsOf(ut.p, e.hull[u]!)) return { action: 'shields', value: 0 };
+  let best = -1;
+  let bestValue = 0;
+  if (d !== undefined)
+    ut.p.weapons.forEach((w, i) => {
+      if (weaponReach(ut.p, w) >= d && w.attacks * w.damage > bestValue) {
+        best = i;
+        bestValue = w.attacks * w.damage;
+      }
+    });
+  if (best >= 0) return { action: 'aim', aim: best, value: 0 };
+  return ut.canBrace ? { action: 'brace', value: 0 } : { action: 'none', value: 0 };
+}
+
+/**
+ * The second action, cached by the joint state when the only enemy that can fire at u is its
+ * target (always so in a duel): then it depends on nothing else.
+ */
+export function decide(e: Engine, u: number, tgt: number, ri: number, threats: number[]): Decision | undefined {
+  if (e.mode === 'dice') return decideRule(e, u, tgt >= 0 ? e.dist(u, tgt) : undefined);
+  const solo = threats.length === 0 || (threats.length === 1 && threats[0] === tgt);
+  if (!solo || tgt < 0) return decideExpected(e, u, tgt, ri, threats);
+  const ut = e.types[e.typeOf[u]!]!;
+  const tt = e.types[e.typeOf[tgt]!]!;
+  const et = reachOf(tt, e.dist(tgt, u));
+  // One exact number when it fits (no allocation on the hot path), else a string. The sizes of
+  // the digits depend on the two units' cards, so the two units are the lowest digits (with the
+  // fixed size n): two pairs of units never share a key (see pack).
+  const S1 = ut.stride;
+  const H1 = ut.fullHull + 1;
+  const S2 = tt.stride;
+  const H2 = tt.fullHull + 1;
+  const R1 = ut.reaches.length;
+  const R2 = tt.reaches.length + 1;
+  const space = e.n * e.n * R1 * R2 * 2 * S1 * H1 * S2 * H2 * 2;
+  const shU = e.sh[u]!;
+  const hullU = e.hull[u]!;
+  const shT = e.sh[tgt]!;
+  const hullT = e.hull[tgt]!;
+  let key: number | string;
+  if (space < Number.MAX_SAFE_INTEGER && ri < R1 && shU < S1 && hullU < H1 && shT < S2 && hullT < H2) {
+    key = ((((((((ri * R2 + et + 1) * 2 + threats.length) * S1 + shU) * H1 + hullU) * S2 + shT) * H2 + hullT) * 2 + e.braced[tgt]!) * e.n + u) * e.n + tgt;
+  } else key = [u, tgt, ri, et, threats.length, shU, hullU, shT, hullT, e.braced[tgt]].join(',');
+  const hit = e.decisions.get(key);
+  if (hit) return hit;
+  const d = decideExpected(e, u, tgt, ri, threats);
+  if (d) e.decisions.set(key, d);
+  return d;
+}
+
+/**
+ * How far unit u would like to stand from enemy t: its longest weapon's reach; without weapons,
+ * the boarding range when it could board t, else base contact when it has Tonnage.
+ */
+export function wantedDistance(e: Engine, u: number, t: number | undefined): number {
+  const ut = e.types[e.typeOf[u]!]!;
+  if (ut.maxReach >= 0) return ut.maxReach;
+  const me = e.units[u]!.profile;
+  if (me.cr && t !== undefined && e.units[t]!.profile.cr && e.sh[t] === 0) return BOARD_RANGE;
+  if (me.tonnage) return RAM_RANGE;
+  if (me.cr) return BOARD_RANGE;
+  return 0;
+}
+
+/** The target `chooseTarget` picked (-1: none in reach) and its reach index: one object, reused (no allocation per activation). */
+export const target = { t: -1, ri: -1 };
+
+/**
+ * The enemy in reach whose expected points removed by u's Fire action are highest (ties to the
+ * nearer, then to the one with less hull left), into `target`. False when the exact kernels ran
+ * out of work.
+ */
+export function chooseTarget(e: Engine, u: number, enemies: number[], myBases: number): boolean {
+  const ut = e.types[e.typeOf[u]!]!;
+  let tgt = -1;
+  let tgtRi = -1;
+  let tgtValue = -Infinity;
+  for (const t of enemies) {
+    const d = e.dist(u, t);
+    const ri = reachOf(ut, d);
+    if (ri < 0) continue;
+    let value: number;
+    if (enemies.length === 1) value = 0;
+    else if (e.mode === 'kernel') {
+      const k = e.kernel(u, t, ri, myBases, undefined, e.sh[t]!, e.hull[t]!, e.braced[t] === 1);
+      if (!k) return false;
+      value = k.expectedBasesLost * e.pointsPerBase(t);
+      e.ops += 2;
+    } else value = 0;
+    if (tgt < 0 || value > tgtValue || (value === tgtValue && (d < e.dist(u, tgt) || (d === e.dist(u, tgt) && e.hull[t]! < e.hull[tgt]!)))) {
+      tgt = t;
+      tgtRi = ri;
+      tgtValue = value;
+    }
+  }
+  target.t = tgt;
+  target.ri = tgtRi;
+  return true;
+}
+
+/** The enemies that can fire at u (what Shields Back Online and Brace protect against), into `out`. */
+export function threatsTo(e: Engine, u: number, enemies: number[], out: number[]): number[] {
+  out.length = 0;
+  for (const t of enemies) if (e.dist(t, u) <= e.types[e.typeOf[t]!]!.maxReach) out.push(t);
+  return out;
+}
+
+/**
+ * The enemy u boards: among those it can board and would damage, the one whose expected hull points
+ * removed are worth the most points (then the most hull points; the duel's units carry no points).
+ */
+export function bestBoard(e: Engine, u: number, enemies: number[]): number {
+  let best = -1;
+  let value = 0;
+  let hull = 0;
+  for (const t of enemies) {
+    if (!e.alive[t] || !e.canBoard(u, t)) continue;
+    const h = e.boardValue(u, t);
+    if (!(h > 0)) continue;
+    const v = h * (e.pointsPerBase(t) / e.units[t]!.profile.hp);
+    if (best < 0 || v > value || (v === value && h > hull)) {
+      value = v;
+      hull = h;
+      best = t;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,496 @@
+/**
+ * A battle run (BATTLE.md): trials played one after another from the seed's jumped streams, a
+ * slice of work at a time (`BattleRun.step`) or a chunk apart (`BattleRun.runChunk`, for threads),
+ * each trial a sequence of rounds of activations with the rule variants' hooks at their named points.
+ */
+import { Dice } from '../dice';
+import type { RandomGenerator } from '../dice';
+import { basesLeft, maxShields } from '../fire';
+import { activate } from './actions';
+import { Engine, SAMPLING_WORK_LIMIT, reachOf } from './engine';
+import { decide } from './policy';
+import type { BattleActions, BattleHooks, BattleOutcome, BattleSetup, BattleTotals, BattleView, ChunkOutcome, DuelAccess, DuelKernel, Fleet } from './types';
+
+// Hot-path aliases (see engagement.ts): imported bindings can be getters under some loaders.
+const basesOf = basesLeft;
+const maxShieldsOf = maxShields;
+
+/**
+ * Trial i rolls from the seed's generator jumped i times (xoroshiro128+'s jump: 2^64 draws apart),
+ * not from where trial i - 1 stopped. So two runs from one seed play trial i with the same dice for
+ * as long as they play it alike, whatever the trials before consumed: a rule variant compared with
+ * the standard rules changes a battle only where the variant does (common random numbers). A
+ * retreat then never costs the retreating side a unit it would have kept, battle by battle, and
+ * the comparison's differences are far less noisy than two independent samples'.
+ *
+ * "Alike" needs two more things. The policy's choices depend on the battle's state only, never on
+ * which states the run met before: its caches (plans, kernels, decisions, Aim and protection
+ * values) are keyed by everything a choice depends on, and no two keys coincide (see `pack`).
+ * And both runs resolve Fire actions the same way and play the same trials: a comparison pairs
+ * them up (variants/compare.ts `pairRuns`, with `BattleRun.restart`) when one fell back to dice
+ * or was cut short by its work limit.
+ */
+function lanes(source: RandomGenerator): (() => RandomGenerator) | undefined {
+  const base = source.clone() as RandomGenerator & { jump?: () => void };
+  if (typeof base.jump !== 'function') return undefined;
+  return () => {
+    const stream = base.clone();
+    base.jump!();
+    return stream;
+  };
+}
+
+/**
+ * One trial's end as a small number: bit 0 side 0 annihilated side 1, bit 1 side 1 annihilated
+ * side 0, bits 2-3 the points victory (0 or 1 the winner, 2 a draw). Read with `trialEnd`.
+ */
+export function trialCode(annihilated0: boolean, annihilated1: boolean, winner: 0 | 1 | undefined): number {
+  return (annihilated0 ? 1 : 0) | (annihilated1 ? 2 : 0) | ((winner ?? 2) << 2);
+}
+
+/** A trial code read back (see `trialCode`). */
+export function trialEnd(code: number): { annihilated: [boolean, boolean]; winner: 0 | 1 | undefined } {
+  const w = (code >> 2) & 3;
+  return { annihilated: [(code & 1) !== 0, (code & 2) !== 0], winner: w === 2 ? undefined : (w as 0 | 1) };
+}
+
+export function emptyTotals(n: number, rounds: number): BattleTotals {
+  const z = () => new Float64Array(n);
+  return {
+    trials: 0,
+    annihilation: [0, 0],
+    pointsVictory: [0, 0],
+    draws: 0,
+    pointsDestroyed: [[], []],
+    outcomes: [],
+    roundsSum: 0,
+    ended: new Float64Array(rounds),
+    alive: Array.from({ length: n }, () => new Float64Array(rounds)),
+    tally: { fired: z(), boarded: z(), rammed: z(), aim: z(), shields: z(), brace: z() },
+    routed: z(),
+    routedBy: Array.from({ length: n }, () => new Float64Array(rounds)),
+    bothDestroyed: 0,
+    variantVictory: [0, 0],
+    withdrew: [0, 0],
+  };
+}
+
+/**
+ * A battle run that can be driven a slice at a time: `step(ops)` runs whole trials until about
+ * `ops` units of work are done (or the run ends) and returns whether it has ended; `outcome()`
+ * summarises the trials run so far. The same fleets, setup and seed always give the same numbers,
+ * however the work is sliced.
+ */
+export class BattleRun {
+  private readonly e: Engine;
+  private readonly source: RandomGenerator;
+  private dice: Dice;
+  /** The next trial's stream (see `lanes`), or undefined for a generator that cannot jump. */
+  private lane: (() => RandomGenerator) | undefined;
+  private totals: BattleTotals;
+  private readonly workLimit: number;
+  /** Trials to run: the setup's, or fewer after `restart` (a paired comparison's runs match in count). */
+  private trialLimit: number;
+  private readonly matched = { dice: false, trials: false };
+  private stopped = false;
+  private cut = false;
+
+  constructor(
+    fleets: [Fleet, Fleet],
+    readonly setup: BattleSetup,
+    rng: RandomGenerator,
+    readonly hooks: BattleHooks = {},
+  ) {
+    this.e = new Engine(fleets, setup, hooks);
+    this.source = rng;
+    this.dice = new Dice(rng.clone());
+    this.lane = lanes(rng);
+    this.totals = emptyTotals(this.e.n, setup.rounds);
+    this.e.tally = this.totals.tally;
+    this.workLimit = setup.workLimit ?? SAMPLING_WORK_LIMIT;
+    this.trialLimit = setup.trials;
+  }
+
+  /** How Fire actions are resolved: exact kernels, or dice after the kernels ran out of work. */
+  get mode(): 'kernel' | 'dice' {
+    return this.e.mode;
+  }
+
+  /**
+   * Starts the run again from its seed, in dice mode (`dice`) and/or for at most `trials` trials:
+   * what a comparison does so that its two runs play the same trials in the same mode (see
+   * `pairRuns`). The caches stay (in kernel mode the trials it plays again need nothing new), and
+   * so does the work done so far, except that the trials played again are not counted twice: the
+   * run may use its work limit afresh.
+   */
+  restart(o: { dice?: boolean; trials?: number }): void {
+    const e = this.e;
+    if (o.dice && e.mode !== 'dice') {
+      e.mode = 'dice';
+      this.matched.dice = true;
+    }
+    if (o.trials !== undefined && o.trials < this.trialLimit) {
+      this.trialLimit = Math.max(0, o.trials);
+      this.matched.trials = true;
+    }
+    this.totals = emptyTotals(e.n, this.setup.rounds);
+    e.tally = this.totals.tally;
+    e.ops = 0;
+    this.dice = new Dice(this.source.clone());
+    this.lane = lanes(this.source);
+    this.stopped = false;
+    this.cut = false;
+  }
+
+  get done(): boolean {
+    return this.stopped;
+  }
+
+  /** This run (what a comparison pairs up, see variants/compare.ts `SteppedRun`). */
+  get battle(): BattleRun {
+    return this;
+  }
+
+  /** Numbers drawn from the generator since the run (re)started (what the benchmark's floor draws). */
+  get diceDrawn(): number {
+    return this.dice.draws;
+  }
+
+  /** Trials finished so far. */
+  get trials(): number {
+    return this.totals.trials;
+  }
+
+  /** Runs about `slice` units of work (whole trials); returns true when the run has ended. */
+  step(slice = Infinity): boolean {
+    const e = this.e;
+    const until = e.ops + slice;
+    while (!this.stopped && e.ops < until) {
+      if (this.totals.trials >= this.trialLimit) {
+        this.stopped = true;
+        break;
+      }
+      if (e.ops >= this.workLimit) {
+        this.stopped = true;
+        this.cut = true;
+        break;
+      }
+      if (this.lane) this.dice.rng = this.lane();
+      e.stopAt = this.workLimit;
+      const ok = playTrial(e, this.totals, this.setup.rounds, this.dice);
+      if (!ok && e.overBudget) {
+        // Past the work limit inside a trial: that trial is not counted.
+        this.stopped = true;
+        this.cut = true;
+        break;
+      }
+      if (!ok) {
+        // The exact kernels ran out of work: start again, rolling every Fire action.
+        e.mode = 'dice';
+        this.totals = emptyTotals(e.n, this.setup.rounds);
+        e.tally = this.totals.tally;
+        this.dice = new Dice(this.source.clone());
+        this.lane = lanes(this.source);
+      }
+    }
+    return this.stopped;
+  }
+
+  /**
+   * Plays one chunk of trials apart from this run's own totals (sim/chunked.ts spreads chunks over
+   * threads): `count` trials, trial i rolling from \`start\` jumped i times (as trial c + i of the
+   * whole run does when \`start\` is the seed's generator jumped c times), in dice mode with \`dice\`,
+   * its work counted from 0 and stopped at \`workLimit\` as \`step\` stops. The engine's kernels
+   * stay between chunks. Played again exactly (\`prepaid\`, on a fresh run), the kernels named
+   * there are not charged and the kernel budget starts at \`kernelWork\`, so that the chunk stops
+   * where one run would.
+   */
+  runChunk(
+    start: RandomGenerator,
+    count: number,
+    o: { dice?: boolean; workLimit?: number; prepaid?: readonly string[]; kernelWork?: number } = {},
+  ): ChunkOutcome {
+    const e = this.e;
+    if (o.dice) e.mode = 'dice';
+    const mode = e.mode;
+    e.newChunk();
+    if (o.prepaid) {
+      e.prepaid = new Set(o.prepaid);
+      e.budget.ops = o.kernelWork ?? 0;
+    }
+    e.ops = 0;
+    const totals = emptyTotals(e.n, this.setup.rounds);
+    const lane = lanes(start);
+    const dice = new Dice(start.clone());
+    const limit = o.workLimit ?? this.workLimit;
+    let cut = false;
+    let fallback = false;
+    for (let i = 0; i < count; i++) {
+      if (e.ops >= limit) {
+        cut = true;
+        break;
+      }
+      if (lane) dice.rng = lane();
+      e.stopAt = limit;
+      if (!playTrial(e, totals, this.setup.rounds, dice)) {
+        if (e.overBudget) cut = true;
+        else fallback = true;
+        break;
+      }
+    }
+    e.tally = this.totals.tally;
+    e.prepaid = undefined;
+    return { totals, ops: e.ops, cut, fallback, mode, used: e.used };
+  }
+
+  outcome(): BattleOutcome {
+    // Fewer trials after a restart for a comparison: cut short too (its partner was).
+    const cutShort = this.cut || (this.stopped && this.totals.trials < this.setup.trials);
+    return { totals: this.totals, mode: this.e.mode, cutShort, matched: { ...this.matched }, requested: this.setup.trials, ops: this.e.ops };
+  }
+
+  /** The engine, for the duel's exact chain (decisions and kernels shared with the sampled run). */
+  get engine(): DuelAccess {
+    const e = this.e;
+    return {
+      mode: () => e.mode,
+      budget: e.budget,
+      rechargePmf: e.rechargePmf,
+      decide: (f, me, foe) => {
+        const u = f === 0 ? 0 : 1;
+        const t = 1 - u;
+        const ut = e.types[e.typeOf[u]!]!;
+        e.sh[u] = me.sh;
+        e.hull[u] = me.hull;
+        e.braced[u] = 0;
+        e.sh[t] = foe.sh;
+        e.hull[t] = foe.hull;
+        e.braced[t] = foe.braced ? 1 : 0;
+        const ri = e.hull[u]! > 0 ? reachOf(ut, e.range) : -1;
+        const tt = e.types[e.typeOf[t]!]!;
+        const threats = reachOf(tt, e.range) >= 0 ? [t] : [];
+        const d = decide(e, u, ri >= 0 ? t : -1, ri, threats);
+        if (!d) return undefined;
+        const kern = ri >= 0 ? e.kernel(u, t, ri, basesOf(me.hull, ut.p.hp), d.aim, foe.sh, foe.hull, foe.braced) : IDENTITY;
+        if (!kern) return undefined;
+        return { action: d.action, kernel: kern === IDENTITY ? identityKernel(foe.hull, foe.sh, tt.stride) : kern };
+      },
+      stride: (f) => e.types[e.typeOf[f]!]!.stride,
+    };
+  }
+}
+
+const IDENTITY = {} as DuelKernel;
+function identityKernel(hull: number, sh: number, stride: number): DuelKernel {
+  return {
+    keys: Float64Array.of(hull * stride + sh),
+    probs: Float64Array.of(1),
+    cdf: Float64Array.of(1),
+    expectedHull: 0,
+    expectedBasesLost: 0,
+  };
+}
+
+function sideAlive(e: Engine, s: number): boolean {
+  const lo = s === 0 ? 0 : e.offset;
+  const hi = s === 0 ? e.offset : e.n;
+  for (let i = lo; i < hi; i++) if (e.alive[i]) return true;
+  return false;
+}
+
+function sideRouted(e: Engine, s: number): boolean {
+  const lo = s === 0 ? 0 : e.offset;
+  const hi = s === 0 ? e.offset : e.n;
+  for (let i = lo; i < hi; i++) if (e.routed[i]) return true;
+  return false;
+}
+
+/** Units of side s that may still activate this round. */
+function waiting(e: Engine, s: number): number {
+  let n = 0;
+  for (const i of e.order[s]!) if (e.alive[i] && !e.activated[i] && (e.host[i]! < 0 || e.onTable[i] || e.onTable[e.host[i]!])) n++;
+  return n;
+}
+
+function nextUnit(e: Engine, s: number): number {
+  for (const i of e.order[s]!) if (e.alive[i] && !e.activated[i] && (e.host[i]! < 0 || e.onTable[i] || e.onTable[e.host[i]!])) return i;
+  return -1;
+}
+
+/** The per-unit action counts a trial adds to, which an over-budget trial puts back. */
+const TALLY_ARRAYS = ['fired', 'boarded', 'rammed', 'aim', 'shields', 'brace'] as const;
+
+/**
+ * One trial within the work budget: false when the exact kernels ran out of work, or when the trial
+ * went past `e.stopAt` (then `e.overBudget` is set and the totals are as they were before it).
+ */
+function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): boolean {
+  e.overBudget = false;
+  const t = totals.tally;
+  const snap = e.snapshot;
+  for (const k of TALLY_ARRAYS) snap[k].set(t[k]);
+  for (let i = 0; i < e.n; i++) {
+    snap.alive.set(totals.alive[i]!, i * rounds);
+    snap.routedBy.set(totals.routedBy[i]!, i * rounds);
+  }
+  const w0 = totals.withdrew[0];
+  const w1 = totals.withdrew[1];
+  e.tally = t;
+  if (runTrial(e, totals, rounds, dice)) return true;
+  if (e.overBudget) {
+    for (const k of TALLY_ARRAYS) t[k].set(snap[k]);
+    for (let i = 0; i < e.n; i++) {
+      totals.alive[i]!.set(snap.alive.subarray(i * rounds, (i + 1) * rounds));
+      totals.routedBy[i]!.set(snap.routedBy.subarray(i * rounds, (i + 1) * rounds));
+    }
+    totals.withdrew[0] = w0;
+    totals.withdrew[1] = w1;
+  }
+  return false;
+}
+
+/** One trial; false when the exact kernels ran out of work (or it went past its work budget). */
+function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): boolean {
+  for (let i = 0; i < e.n; i++) {
+    const u = e.units[i]!;
+    const full = u.profile.bases * u.profile.hp;
+    e.hull[i] = u.start?.hull ?? full;
+    e.startHull[i] = e.hull[i]!;
+    e.credit[i] = 0;
+    e.sh[i] = u.start?.sh ?? maxShieldsOf(u.profile, e.hull[i]!);
+    e.braced[i] = 0;
+    e.alive[i] = 1;
+    e.routed[i] = 0;
+    e.pos[i] = 0;
+    // With a fixed range every unit stands on the table; embarked units still launch first.
+    e.onTable[i] = e.fixed && e.host[i]! < 0 ? 1 : 0;
+  }
+  const lost: [number, number] = [0, 0];
+  const pts: [number, number] = [0, 0];
+  let played = 0;
+  let over = false;
+  const h = e.hooks;
+  const act = h.startOfRound || h.endOfRound || h.endOfBattle ? hookActions(e, dice, lost, pts, totals, () => (over = true)) : undefined;
+  for (let r = 0; r < rounds && !over; r++) {
+    played = r + 1;
+    e.moved.fill(0);
+    e.activated.fill(0);
+    h.startOfRound?.(view(e, r + 1, pts), act!);
+    // Action Tokens (section 15): the side that has lost more units gains the difference.
+    const tokens = [Math.max(0, lost[0] - lost[1]), Math.max(0, lost[1] - lost[0])];
+    const first: 0 | 1 = dice.uniform() < e.initiativeFirst() ? 0 : 1;
+    e.ops += 2;
+    let turn: number = first;
+    for (;;) {
+      const w0 = waiting(e, turn);
+      const w1 = waiting(e, 1 - turn);
+      if (w0 + w1 === 0) break;
+      if (w0 === 0) {
+        turn = 1 - turn;
+        continue;
+      }
+      if (tokens[turn]! > 0 && w1 > w0) {
+        tokens[turn]!--;
+        e.hooks.onToken?.(turn as 0 | 1, view(e, r + 1, pts));
+        turn = 1 - turn;
+        continue;
+      }
+      const u = nextUnit(e, turn);
+      if (!activate(e, u, dice, lost, pts)) return false;
+      // The work budget holds inside a trial too (see Engine.stopAt).
+      if (e.ops > e.stopAt) {
+        e.overBudget = true;
+        return false;
+      }
+      e.hooks.onActivation?.(u, view(e, r + 1, pts));
+      if (!sideAlive(e, 0) || !sideAlive(e, 1)) {
+        over = true;
+        break;
+      }
+      turn = 1 - turn;
+    }
+    if (!over && h.endOfRound?.(view(e, r + 1, pts), act!)) over = true;
+    // A side whose last units fled at the end of this round: the battle lasted this round.
+    if (!over && (!sideAlive(e, 0) || !sideAlive(e, 1))) over = true;
+    if ((over || r === rounds - 1) && h.endOfBattle) h.endOfBattle(view(e, r + 1, pts), act!);
+    for (let i = 0; i < e.n; i++) {
+      if (e.alive[i]) totals.alive[i]![r]!++;
+      if (e.routed[i]) totals.routedBy[i]![r]!++;
+    }
+  }
+  // Alive (and routed) after rounds that were never played: as at the end.
+  for (let r = played; r < rounds; r++)
+    for (let i = 0; i < e.n; i++) {
+      if (e.alive[i]) totals.alive[i]![r]!++;
+      if (e.routed[i]) totals.routedBy[i]![r]!++;
+    }
+  const a0 = sideAlive(e, 0);
+  const a1 = sideAlive(e, 1);
+  // Annihilation is destroying the whole other fleet: a fleet driven off (a unit routed) was not.
+  const gone0 = !a0 && !sideRouted(e, 0);
+  const gone1 = !a1 && !sideRouted(e, 1);
+  if (a0 && gone1) totals.annihilation[0]++;
+  if (a1 && gone0) totals.annihilation[1]++;
+  // Both fleets destroyed at once (a Ram that kills the last rammer and its target): nobody's win.
+  if (gone0 && gone1) totals.bothDestroyed++;
+  if (h.variantVictory) {
+    const w = h.variantVictory(view(e, played, pts));
+    if (w === 0 || w === 1) totals.variantVictory[w]++;
+  }
+  // Ended before the round limit: a side gone, or a hook ended it (a retreat, a rout of the last unit).
+  if (!a0 || !a1 || played < rounds) totals.ended[played - 1]!++;
+  const winner = e.hooks.victory ? e.hooks.victory(view(e, played, pts)) : pts[0] > pts[1] + 1e-9 ? 0 : pts[1] > pts[0] + 1e-9 ? 1 : undefined;
+  if (winner === undefined) totals.draws++;
+  else totals.pointsVictory[winner]++;
+  totals.pointsDestroyed[0].push(pts[0]);
+  totals.pointsDestroyed[1].push(pts[1]);
+  totals.outcomes.push(trialCode(a0 && gone1, a1 && gone0, winner));
+  totals.roundsSum += played;
+  for (let i = 0; i < e.n; i++) if (e.routed[i]) totals.routed[i]!++;
+  totals.trials++;
+  return true;
+}
+
+/** What hooks may do in one trial (BattleActions). */
+function hookActions(e: Engine, dice: Dice, lost: [number, number], pts: [number, number], totals: BattleTotals, end: () => void): BattleActions {
+  const rout = (u: number) => {
+    if (!e.alive[u]) return;
+    e.alive[u] = 0;
+    e.routed[u] = 1;
+    lost[e.side[u]!]!++;
+    // Its whole card counts as lost (BATTLE.md: routed, not destroyed, its points count as lost).
+    pts[1 - e.side[u]!]! += e.units[u]!.points - e.credit[u]!;
+    e.credit[u] = e.units[u]!.points;
+  };
+  return {
+    roll: () => {
+      e.ops += 1;
+      return dice.d10();
+    },
+    rout: (u) => {
+      if (!Number.isInteger(u) || u < 0 || u >= e.n || !e.alive[u]) return;
+      rout(u);
+      for (let i = 0; i < e.n; i++) if (e.host[i] === u && !e.onTable[i]) rout(i);
+    },
+    withdraw: (side) => {
+      totals.withdrew[side]++;
+      end();
+    },
+  };
+}
+
+function view(e: Engine, round: number, pts: [number, number]): BattleView {
+  return {
+    round,
+    side: e.side,
+    alive: e.alive,
+    hull: e.hull,
+    sh: e.sh,
+    pos: e.pos,
+    onTable: e.onTable,
+    units: e.units,
+    pointsDestroyed: pts,
+    routed: e.routed,
+    host: e.host,
+  };
+}
