@@ -413,6 +413,19 @@ export interface BattleParams extends WorkDoneProgressParams, PartialResultParam
   options?: BattleRequestOptions;
   /** Where the battles played so far go, as `BattleProgress` (`{done, total}`), beside the work-done progress for people. */
   progressToken?: string | number;
+  /**
+   * What-if (issue 32): another version of `fleet` (its saved text, git's HEAD, or another fleet
+   * file) played against the same opponent on the same dice; the result carries it in
+   * `compareFleets` (FORMATS.md: `result` is that version, `difference` it minus `fleet`).
+   */
+  compareWith?: BattleCompareWith;
+}
+
+/** The other version of a fleet for a what-if: a fleet list by URI, or its text; `label` names it for the view ("Saved version"). */
+export interface BattleCompareWith {
+  uri?: string;
+  text?: string;
+  label?: string;
 }
 
 /**

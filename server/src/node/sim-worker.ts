@@ -10,6 +10,7 @@ import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { runChunkTask, SessionCache, type BattleJob, type ChunkTask } from '../core/sim/chunked';
 import { BattleSession } from '../core/sim/fleet-battle';
+import { FleetComparisonSession, type ChangedFleet } from '../core/sim/compare';
 import { simulationRun, type SimulationInput } from '../core/features/simulate';
 import type { ChunkOutcome } from '../core/sim/battle';
 import type { BattleResult, SimulationResult } from '../core/sim/types';
@@ -22,6 +23,8 @@ export interface SessionTask {
   simulate?: SimulationInput;
   /** Work per slice between two progress reports (the engine's operation counts). */
   sliceOps: number;
+  /** With a battle: another version of its fleet, played against the same opponent on the same dice (sim/compare.ts). */
+  changed?: ChangedFleet;
   port?: MessagePort;
   /**
    * A flag shared with the server's thread (a SharedArrayBuffer): once element 0 is set, the run
@@ -91,10 +94,13 @@ export function sessionRunner(task: SessionTask): SessionRunner {
     };
   }
   const job = task.battle!;
-  const session = new BattleSession(job.fleets, job.options, {
-    ...(job.limits ? { limits: job.limits } : {}),
-    ...(job.workLimit !== undefined ? { workLimit: job.workLimit } : {}),
-  });
+  // A what-if (issue 32): the fleet and another version of it, on the same dice.
+  const session = task.changed
+    ? new FleetComparisonSession(job, task.changed)
+    : new BattleSession(job.fleets, job.options, {
+        ...(job.limits ? { limits: job.limits } : {}),
+        ...(job.workLimit !== undefined ? { workLimit: job.workLimit } : {}),
+      });
   return {
     step: () => session.step(slice),
     get progress() {
