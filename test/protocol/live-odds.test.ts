@@ -4,7 +4,7 @@
  * Watch", whose figure is `fabled-star battle`'s for the same seed and trials; it refreshes the
  * lenses while the battles run and after an edit shows the edited fleet's figure; a fleet named
  * by name (a bundled example) works too; an unknown opponent and a fleet with errors say why; an
- * empty setting shows no lens.
+ * empty setting shows no lens. And the battle request's what-if (compareWith) gives `battle --compare-with`'s figures.
  */
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -131,6 +131,54 @@ describe('live odds lens over stdio', function () {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('fabledStar/battle with compareWith (the saved text of the list) gives battle --compare-with\u2019s figures', async () => {
+    const uri = c.uri('fleets/standard-1000.fleet.yaml');
+    const saved = files['fleets/standard-1000.fleet.yaml']!;
+    const now = c.texts.get(uri)!;
+    assert.notEqual(now, saved, 'the list was edited above');
+    const options = { trials: 1200, seed: 3 };
+    const r = await c.request<BattleResult>('fabledStar/battle', {
+      fleet: { uri },
+      vs: { uri: c.uri('fleets/standard-1000-myr-valari.fleet.yaml') },
+      options,
+      compareWith: { text: saved, label: 'the saved version' },
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'what-if-'));
+    try {
+      const edited = join(dir, 'edited.fleet.yaml');
+      writeFileSync(edited, now);
+      const cli = await cliJson([
+        '--fleet',
+        edited,
+        '--vs',
+        join(EXAMPLES, 'fleets/standard-1000-myr-valari.fleet.yaml'),
+        '--compare-with',
+        join(EXAMPLES, 'fleets/standard-1000.fleet.yaml'),
+        '--cards',
+        EXAMPLES,
+        '--trials',
+        '1200',
+        '--seed',
+        '3',
+      ]);
+      assert.deepEqual(r.compareFleets!.difference, cli.compareFleets!.difference);
+      assert.deepEqual(r.compareFleets!.summary, cli.compareFleets!.summary);
+      assert.equal(r.sides[0].pointsVictory.p, cli.sides[0].pointsVictory.p);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // A version that cannot fight says so.
+    await assert.rejects(
+      c.request('fabledStar/battle', {
+        fleet: { uri },
+        vs: { uri: c.uri('fleets/standard-1000-myr-valari.fleet.yaml') },
+        options,
+        compareWith: { text: saved.replace('unit: Oblivion Maw', 'unit: No Such Maw'), label: 'the saved version' },
+      }),
+      /The saved version cannot fight: line \d+: No card named "No Such Maw"/,
+    );
   });
 
   it('takes a fleet by name (a bundled example), says why when it cannot play, and is off when the setting is empty', async () => {
