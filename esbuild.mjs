@@ -32,23 +32,23 @@ const bundles = [
   { ...withPool, entryPoints: ['server/src/node/sim-worker.ts'], outfile: 'dist/sim-worker.js' },
   { ...withPool, entryPoints: ['node_modules/tinypool/dist/entry/worker.js'], outfile: 'dist/entry/worker.js' },
   { ...node, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
-  {
+  // The views, one folder each (client/webview/<view>/main.ts -> dist/<view>.js and .css).
+  ...['engagement', 'battle'].map((view) => ({
     ...common,
-    entryPoints: ['client/webview/main.ts'],
-    outfile: 'dist/webview.js',
+    entryPoints: [`client/webview/${view}/main.ts`],
+    outfile: `dist/${view}.js`,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-  },
-  {
-    ...common,
-    entryPoints: ['client/webview/battle/main.ts'],
-    outfile: 'dist/battle.js',
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-  },
-].filter((b) => existsSync(b.entryPoints[0]));
+  })),
+];
+
+// A missing entry point is a broken build (a file moved without its line here), not a bundle to skip.
+const missing = bundles.flatMap((b) => b.entryPoints).filter((entry) => !existsSync(entry));
+if (missing.length) {
+  console.error(`esbuild.mjs: no such entry point: ${missing.join(', ')}`);
+  process.exit(1);
+}
 
 if (watch) {
   for (const b of bundles) {

@@ -6,8 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Workspace } from '../server/src/core/workspace';
-import { fleetForBattle } from '../server/src/core/features/battle';
-import { checkDocument } from '../server/src/core/check';
+import { prepareBattle, type PreparedBattle } from '../server/src/core/service';
 import { simulateBattle } from '../server/src/core/sim/fleet-battle';
 import { simulateEngagement } from '../server/src/core/sim/engagement';
 import { profileFromCard } from '../server/src/core/sim/profile';
@@ -29,12 +28,15 @@ function workspace(): Workspace {
   return ws;
 }
 
-function fleet(ws: Workspace, file: string) {
-  const p = path.join(EXAMPLES, 'fleets', file);
-  const doc = ws.set(`file://${p}`, fs.readFileSync(p, 'utf8')) as FleetDocument;
-  const b = fleetForBattle(doc, ws, checkDocument(doc, ws));
-  if (!b.fleet) throw new Error(`${file}: ${b.errors.join('; ')}`);
-  return b;
+/** The two fleet lists as the battle's job, set up as the CLI and the server do (service.ts `prepareBattle`). */
+function battle(ws: Workspace, a: string, b: string): PreparedBattle {
+  const side = (file: string) => {
+    const p = path.join(EXAMPLES, 'fleets', file);
+    return { doc: ws.set(`file://${p}`, fs.readFileSync(p, 'utf8')) as FleetDocument, ws };
+  };
+  const r = prepareBattle([side(a), side(b)], {});
+  if ('refused' in r) throw new Error(`${r.refused.side === 0 ? a : b}: ${r.refused.errors.join('; ')}`);
+  return r.battle;
 }
 
 function time<T>(runs: number, fn: () => T): { ms: number; cpu: number; last: T } {
@@ -70,14 +72,13 @@ export async function benchBattle(): Promise<Row[]> {
     ['standard-1000.fleet.yaml', 'standard-1000-myr-valari.fleet.yaml', '< 2000 ms'],
     ['battle-2000.fleet.yaml', 'battle-2000-consumed.fleet.yaml', '< 5000 ms'],
   ] as const) {
-    const fa = fleet(ws, a);
-    const fb = fleet(ws, b);
-    const run = () => simulateBattle([fa.fleet!, fb.fleet!], { trials, rounds: 6, seed: 1 }, { limits: [fa.limit, fb.limit] });
+    const job = battle(ws, a, b);
+    const run = () => simulateBattle(job.fleets, { trials, rounds: 6, seed: 1 }, { limits: job.limits });
     run(); // warm the JIT
     const t = time(3, run);
     const r = t.last;
     const per = (t.cpu * 1000) / r.trials;
-    const units = fa.fleet!.units.length + fb.fleet!.units.length;
+    const units = job.fleets[0].units.length + job.fleets[1].units.length;
     rows.push({
       name: `battle: ${r.sides[0].fleet} (${r.sides[0].points}) vs ${r.sides[1].fleet} (${r.sides[1].points}), ${units} units, ${trials.toLocaleString('en-US')} trials x 6 rounds, approach`,
       medianMs: t.ms,
@@ -88,11 +89,10 @@ export async function benchBattle(): Promise<Row[]> {
     });
   }
   // Issue 16: each rule variant on the two 1,000-point fleets (the standard run above is the baseline).
-  const fa = fleet(ws, 'standard-1000.fleet.yaml');
-  const fb = fleet(ws, 'standard-1000-myr-valari.fleet.yaml');
+  const standard = battle(ws, 'standard-1000.fleet.yaml', 'standard-1000-myr-valari.fleet.yaml');
   for (const variant of ['sustained-damage', 'break-tests', 'retreat', 'morale']) {
     const run = () =>
-      simulateBattle([fa.fleet!, fb.fleet!], { trials, rounds: 6, seed: 1, variants: [{ name: variant, parameters: {} }] }, { limits: [fa.limit, fb.limit] });
+      simulateBattle(standard.fleets, { trials, rounds: 6, seed: 1, variants: [{ name: variant, parameters: {} }] }, { limits: standard.limits });
     run();
     const t = time(3, run);
     const r = t.last;

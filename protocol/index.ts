@@ -43,7 +43,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   workspace: Object.freeze({ maxFiles: 25000 }),
   pointsEstimate: Object.freeze({ enabled: true }),
   liveOdds: Object.freeze({ opponent: '', trials: 4000 }),
-}) as Settings;
+});
 
 /** The configuration section the server asks for. */
 export const SETTINGS_SECTION = 'fabledStar';
@@ -365,6 +365,32 @@ export interface RosterData {
  */
 export const RosterRequest = request<RosterParams, RosterData | null>('fabledStar/roster');
 
+/** A roster or a posted list to read into a fleet list ("Paste Roster as Fleet"; `fabled-star import`). */
+export interface ImportRosterParams {
+  text: string;
+  /** Used when the text names none (FORMATS.md, `import`'s flags). */
+  faction?: string;
+  name?: string;
+  points?: number;
+}
+
+export interface ImportRosterResult {
+  /** The fleet list's text (LF line endings). */
+  fleet: string;
+  /** Which form the text was read as: one of the roster's exports, or "post". */
+  format: string;
+  name: string;
+  faction?: string;
+  points?: number;
+  /** Entries read. */
+  entries: number;
+  /** Lines that could not be read, each with its 1-based line and the closest card. */
+  problems: { line: number; text: string; why: string; closest?: string }[];
+}
+
+/** client -> server: a roster written as text, read against the workspace's cards; null when the text is not a string. */
+export const ImportRosterRequest = request<ImportRosterParams, ImportRosterResult | null>('fabledStar/importRoster');
+
 /**
  * A roster change. `entry` is the index the roster gave; `unit` (and for disembark `name`) is the
  * entry's unit (the embarked unit's name) as it gave them: an entry at `entry` that names another
@@ -481,3 +507,5 @@ export const PriceByBattleRequest = request<PriceByBattleParams, PriceByBattleRe
 export const PriceByBattlePartial = new ProgressType<BattlePriceResult>();
 
 export * from './simulation';
+/** The points-left wording (the rules pack's words), so that the Fleet view says it as the server does. */
+export { pointsLeft } from '../server/src/core/rules/words';

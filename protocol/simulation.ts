@@ -25,6 +25,7 @@ export {
   VARIANT_CONFLICTS,
   variantConflict,
   readVariantSpec,
+  readVariantChoice,
   variantSpec,
   clearlyDifferent,
   variantTitles,

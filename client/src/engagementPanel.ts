@@ -7,7 +7,7 @@
 import type * as vscode from 'vscode';
 import { SimulateRequest, sameSelector, type CardName, type SimulateResult } from '../../protocol';
 import type { EngagementOptions, SimulationResult } from '../../protocol/simulation';
-import { renderWebviewHtml } from '../webview/html';
+import { renderWebviewHtml } from '../webview/engagement/html';
 import {
   parseHostMessage,
   parseSimulationResult,
@@ -16,7 +16,7 @@ import {
   type RulesChoice,
   type UnitFacts,
   type ViewMessage,
-} from '../webview/messages';
+} from '../webview/engagement/messages';
 import { playedRules } from '../webview/variant-messages';
 import { simulationOptions } from './config';
 import type { Ctx } from './ctx';
@@ -30,7 +30,7 @@ export type PanelCard = CardName & Omit<UnitFacts, 'name' | 'faction'>;
 const ENGAGEMENT_VIEW: ViewKind<ViewMessage> = {
   viewType: VIEW_TYPE,
   name: 'engagement view',
-  bundle: 'webview',
+  bundle: 'engagement',
   title: 'Engagement',
   render: renderWebviewHtml,
   parse: parseViewMessage,
@@ -122,14 +122,14 @@ function restoredResult(state: unknown): SimulationResult | undefined {
   const direct = parseSimulationResult(state);
   if (direct) return direct;
   if (typeof state === 'object' && state !== null && 'result' in state) {
-    return parseSimulationResult((state as { result: unknown }).result);
+    return parseSimulationResult(state.result);
   }
   return undefined;
 }
 
 /** The two cards' lines the view saved, checked like a message; names only when there are none. */
 function restoredCards(state: unknown, result: SimulationResult): [PanelCard, PanelCard] {
-  const units = typeof state === 'object' && state !== null && 'units' in state ? (state as { units: unknown }).units : undefined;
+  const units = typeof state === 'object' && state !== null && 'units' in state ? state.units : undefined;
   const m = typeof units === 'object' && units !== null ? parseHostMessage({ ...units, type: 'units' }) : undefined;
   if (m?.type === 'units' && m.attacker.name === result.attacker && m.defender.name === result.defender) return [m.attacker, m.defender];
   return [{ name: result.attacker }, { name: result.defender }];
@@ -137,7 +137,7 @@ function restoredCards(state: unknown, result: SimulationResult): [PanelCard, Pa
 
 /** The points estimates the view saved beside its result, checked like a message. */
 function restoredEstimates(state: unknown, result: SimulationResult): SimulateResult['pointsEstimate'] {
-  const estimates = typeof state === 'object' && state !== null && 'estimates' in state ? (state as { estimates: unknown }).estimates : undefined;
+  const estimates = typeof state === 'object' && state !== null && 'estimates' in state ? state.estimates : undefined;
   if (estimates === undefined) return undefined;
   const m = parseHostMessage({ type: 'result', result, estimates });
   return m?.type === 'result' ? m.estimates : undefined;

@@ -12,6 +12,7 @@ import { FleetStatus } from './fleetStatus';
 import * as fleet from './fleetView';
 import { RuleDocuments } from './ruleDocuments';
 import { priceByBattle } from './priceByBattle';
+import { pasteRosterAsFleet } from './pasteRoster';
 
 let ctx: Ctx | undefined;
 
@@ -56,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('fabledStar.fleet.embark', fleet.embark(c, fleetView)),
     vscode.commands.registerCommand('fabledStar.exportRoster', fleet.exportRoster(c, fleetView)),
     vscode.commands.registerCommand('fabledStar.copyRosterText', fleet.copyRosterText(c, fleetView)),
+    vscode.commands.registerCommand('fabledStar.pasteRosterAsFleet', pasteRosterAsFleet(c)),
   );
 
   const activated = performance.now();

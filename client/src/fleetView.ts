@@ -6,7 +6,15 @@
  * the YAML stays the source of truth: every action is a workspace edit the user can undo.
  */
 import * as vscode from 'vscode';
-import { RosterEditRequest, RosterRequest, type RosterData, type RosterEntryData, type RosterFormatName, type RosterProblemData } from '../../protocol';
+import {
+  RosterEditRequest,
+  RosterRequest,
+  pointsLeft,
+  type RosterData,
+  type RosterEntryData,
+  type RosterFormatName,
+  type RosterProblemData,
+} from '../../protocol';
 import { reportFailure } from './commands';
 import { rosterEditOutcome, rosterEditParams, type RosterAction } from './rosterEdits';
 import type { Ctx } from './ctx';
@@ -47,10 +55,7 @@ function toRange(r: { start: { line: number; character: number }; end: { line: n
 }
 
 function leftText(r: RosterData): string {
-  if (r.remaining === undefined) return 'no points limit';
-  if (r.remaining > 0) return `${r.remaining} pts left`;
-  if (r.remaining < 0) return `${-r.remaining} pts over`;
-  return 'exactly on the limit';
+  return r.remaining === undefined ? 'no points limit' : pointsLeft(r.remaining);
 }
 
 export class FleetView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
@@ -316,7 +321,7 @@ export function addUnit(ctx: Ctx, view: FleetView): Command {
     const items = r.addChoices.map((c) => ({
       label: c.name,
       description: `${c.class} · ${pts(c.points)}`,
-      detail: c.fits ? undefined : `$(warning) over the limit: ${leftText(r)}`,
+      detail: c.fits ? undefined : `$(warning) does not fit: ${leftText(r)}`,
       choice: c,
     }));
     const pick = await vscode.window.showQuickPick(items, {

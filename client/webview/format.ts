@@ -1,5 +1,5 @@
 /**
- * How the engagement view writes numbers. Pure functions, so the webview tests and the host can
+ * How the views write numbers. Pure functions, so the webview tests and the host can
  * check them without a browser. Probabilities never round to a misleading 0% or 100%: a chance
  * that is not exactly 0 or 1 shows as "<0.01%" or ">99.99%" at the edges.
  */

@@ -3,15 +3,15 @@
  * fleet battle view (BATTLE.md "Rule variants"). Everything is built with createElement and
  * textContent: names and texts from results are never parsed as HTML.
  */
-import { VARIANT_CATALOG, clearlyDifferent, readVariantSpec, variantConflict, variantSpec, variantTitles, type VariantInfo } from '../../protocol/simulation';
+import { VARIANT_CATALOG, clearlyDifferent, variantConflict, variantTitles, type VariantChoice, type VariantInfo } from '../../protocol/simulation';
 import { formatPercent } from './format';
-import type { RulesChoice } from './messages';
+import type { RulesChoice } from './variant-messages';
 
 export type { RulesChoice };
 
 export interface VariantPicker {
   /**
-   * The choice (each variant as `variantSpec` writes it, with all its parameters), or why it cannot
+   * The choice (each variant `{name, parameters}`, with all its parameters), or why it cannot
    * be run (a conflicting pair, a parameter out of its bounds).
    */
   read(): { choice?: RulesChoice; error?: string };
@@ -91,7 +91,7 @@ export function variantPicker(box: HTMLElement, idPrefix: string): VariantPicker
       const [a, b] = c.pair.map((n) => VARIANT_CATALOG.find((e) => e.name === n)?.title ?? n);
       return refuse(`${capital(a!)} and ${b} cannot be played together: untick one of them. (Why: ${c.why}.)`);
     }
-    const specs: string[] = [];
+    const choices: VariantChoice[] = [];
     for (const name of variants) {
       const values: Record<string, number> = {};
       for (const p of params.filter((q) => q.variant === name)) {
@@ -103,18 +103,18 @@ export function variantPicker(box: HTMLElement, idPrefix: string): VariantPicker
         }
         values[p.key] = n;
       }
-      specs.push(variantSpec(name, values));
+      choices.push({ name, parameters: values });
     }
     note.hidden = true;
     note.textContent = '';
-    return { choice: { variants: specs, compare: compare.checked } };
+    return { choice: { variants: choices, compare: compare.checked } };
   };
   box.addEventListener('change', () => void read());
   box.addEventListener('input', () => void read());
   return {
     read,
     set(choice) {
-      const chosen = choice.variants.map((spec) => readVariantSpec(spec));
+      const chosen = choice.variants;
       for (const b of boxes) b.checked = chosen.some((r) => r.name === b.value);
       for (const p of params) {
         const r = chosen.find((q) => q.name === p.variant);
@@ -215,9 +215,9 @@ export function renderComparison(
 }
 
 /** The rounds a picked variant fixes (morale: 3), with its title; names as the picker gives them ("morale", "retreat:threshold=0.5"). */
-export function fixedRounds(variants: readonly string[] | undefined): { rounds: number; title: string } | undefined {
+export function fixedRounds(variants: readonly VariantChoice[] | undefined): { rounds: number; title: string } | undefined {
   for (const v of variants ?? []) {
-    const entry = VARIANT_CATALOG.find((e) => e.name === v.split(':')[0]);
+    const entry = VARIANT_CATALOG.find((e) => e.name === v.name);
     if (entry?.rounds) return { rounds: entry.rounds, title: entry.title };
   }
   return undefined;
@@ -228,7 +228,7 @@ export function fixedRounds(variants: readonly string[] | undefined): { rounds: 
  * variant's rounds, disabled, with a note saying why (never "Rounds 6" beside 3-round duels); what
  * the user had asked for is kept (`roundsAsked`) and comes back when the variant is unticked.
  */
-export function lockRounds(input: HTMLInputElement, variants: readonly string[] | undefined): void {
+export function lockRounds(input: HTMLInputElement, variants: readonly VariantChoice[] | undefined): void {
   const fixed = fixedRounds(variants);
   const noteId = `${input.id}-fixed`;
   let note = document.getElementById(noteId);

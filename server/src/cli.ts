@@ -5,6 +5,8 @@ import { runSim } from './cli/sim';
 import { runBalance } from './cli/balance';
 import { runRoster } from './cli/roster';
 import { runBattle } from './cli/battle';
+import { runImport } from './cli/import';
+import { runVerify } from './cli/verify';
 import { escapeControls } from './cli/terminal';
 
 const HELP = `Usage: fabled-star <command> [options]
@@ -15,6 +17,8 @@ Commands:
   balance PATHS... estimate what each card would cost, costed like the cards around it
   roster FLEET     write a fleet's roster (text, markdown, printable HTML, JSON or one line)
   battle           play two fleet lists against each other and report who wins and how often
+  import [FILE|-]  read a roster or a list as players post it into a fleet list
+  verify ROSTER    say whether an exported roster still matches the card files (its digest)
 
 Run "fabled-star <command> --help" for a command's options.
 `;
@@ -26,6 +30,8 @@ const COMMANDS: Record<string, (argv: string[], io: CliIO) => number | Promise<n
   balance: runBalance,
   roster: runRoster,
   battle: runBattle,
+  import: runImport,
+  verify: runVerify,
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

@@ -211,6 +211,25 @@ describe('battle CLI', function () {
     assert.equal(JSON.parse(outs[0]!).trials, 2500);
   });
 
+  it('hands the worker threads only the chunks they play, so a long battle raises no listener warning', async function () {
+    this.timeout(120_000);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      let out = '';
+      let err = '';
+      const io: CliIO = { ...nodeIO(), stdout: (s) => (out += s), stderr: (s) => (err += s) };
+      // 13 chunks of trials: more than ten in flight at once, were they all handed to the pool.
+      assert.equal(await runBattle([...EXAMPLE_BATTLE_ARGS, '--format', 'json', '--trials', '13000', '--threads', '2'], io), 0, err);
+      assert.equal(JSON.parse(out).trials, 13000);
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    assert.deepEqual(warnings, []);
+  });
+
   it('runs the example fleets from disk', async () => {
     const real = nodeIO();
     let out = '';

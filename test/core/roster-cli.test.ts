@@ -71,7 +71,7 @@ describe('roster CLI: what the examples add up to', () => {
     assert.equal(s.legal, true);
     assert.equal(
       s.copyText,
-      'Veil Patrol (Myr-Valari): Lumen Cruiser + Veilwing Fighter Wing 250, Prism Frigate Squadron 110, Shardlight Escort 80, Veilwing Fighter Wing 60; 500/500',
+      `Veil Patrol (Myr-Valari): Lumen Cruiser + Veilwing Fighter Wing 250, Prism Frigate Squadron 110, Shardlight Escort 80, Veilwing Fighter Wing 60; 500/500 · rules July 30 · ${s.digest}`,
     );
   });
 

@@ -56,7 +56,8 @@ describe('roster model', () => {
       { class: 'Fighter', units: 5, points: 300 },
     ]);
     assert.equal(r.legal, true);
-    assert.equal(rosterShort(r), 'T (Testers): 2× Hauler + 2× Wing 840, Wing 60; 900/1000');
+    assert.equal(rosterShort(r), `T (Testers): 2× Hauler + 2× Wing 840, Wing 60; 900/1000 · rules July 30 · ${r.digest}`);
+    assert.match(r.digest, /^fs1-[0-9a-f]{16}$/);
   });
 
   it('puts each problem on its entry, the fleet-wide ones overall, and card problems on the entries using the card', () => {
@@ -77,9 +78,9 @@ describe('roster model', () => {
     assert.equal(r.legal, false);
     assert.equal(r.entries[1]!.complete, false);
     assert.equal(r.total, 290);
-    assert.equal(rosterShort(r), 'T (Testers): Broken Destroyer 145, Nope ?, Broken Destroyer 145; 290/500 (3 errors)');
+    assert.equal(rosterShort(r), `T (Testers): Broken Destroyer 145, Nope ?, Broken Destroyer 145; 290/500 (3 errors) · rules July 30 · ${r.digest}`);
     const text = rosterText(r);
-    assert.equal(text.split('\n')[4]!, 'NOT LEGAL AS WRITTEN: 3 errors (1 in the fleet list, 2 in the cards it uses), 1 note (see Problems below)');
+    assert.equal(text.split('\n')[5]!, 'NOT LEGAL AS WRITTEN: 3 errors (1 in the fleet list, 2 in the cards it uses), 1 note (see Problems below)');
     assert.deepEqual(r.fleetCounts, { errors: 1, warnings: 0, infos: 1 });
     assert.deepEqual(r.cardCounts, { errors: 2, warnings: 0, infos: 0 });
     assert.equal(text.match(/FS-WEAPON-DAMAGE/g)!.length, 3, 'listed under both entries and once in Problems');
@@ -100,7 +101,7 @@ describe('roster model', () => {
     const html = rosterHtml(r);
     assert.ok(html.indexOf('class="verdict"') < html.indexOf('<h2>Units</h2>'));
     assert.match(html, /The fleet costs 600 pts, 100 over its 500 pts limit/);
-    assert.match(rosterShort(r), /; 600\/500 \(1 error\)$/);
+    assert.match(rosterShort(r), /; 600\/500 \(1 error\) · rules July 30 · fs1-[0-9a-f]{16}$/);
   });
 
   it('a fleet without cards, without a limit, or that is not YAML still gets a roster', () => {
@@ -111,7 +112,7 @@ describe('roster model', () => {
     const nolimit = roster(`name: Free\nfaction: Testers\nunits: [Wing]\n`);
     assert.equal(nolimit.limit, undefined);
     assert.equal(nolimit.remaining, undefined);
-    assert.equal(rosterShort(nolimit), 'Free (Testers): Wing 60; 60 pts (1 error)');
+    assert.equal(rosterShort(nolimit), `Free (Testers): Wing 60; 60 pts (1 error) · rules July 30 · ${nolimit.digest}`);
     for (const text of ['', 'units: [', '\u0000\u0001binary', '- just\n- a list\n', 'name: [unclosed\nunits:\n  - unit: Wing\n']) {
       const r = roster(text);
       assert.equal(r.legal, false, JSON.stringify(text));

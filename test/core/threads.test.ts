@@ -6,7 +6,7 @@
  * finishing in a shuffled order: what worker threads do, without their start-up cost.
  */
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BattleRun, CHUNK_TRIALS } from '../../server/src/core/sim/battle';
 import type { BattleUnit, Fleet } from '../../server/src/core/sim/battle';
@@ -15,11 +15,10 @@ import { battleInChunks, localExecutor, runChunkTask, SessionCache, type BattleJ
 import { makeRng } from '../../server/src/core/sim/dice';
 import type { UnitProfile, WeaponProfile } from '../../server/src/core/sim/types';
 import type { WeaponType } from '../../server/src/core/rules/data';
-import { Workspace } from '../../server/src/core/workspace';
 import { fleetForBattle } from '../../server/src/core/features/battle';
 import { cardErrors, checkDocument } from '../../server/src/core/check';
 import type { FleetDocument } from '../../server/src/core/model/types';
-import { EXAMPLES } from '../exampleFleets';
+import { EXAMPLES, exampleCardsWorkspace } from '../exampleFleets';
 import { renderBattleReport } from '../../server/src/cli/battle';
 
 function unit(p: Partial<UnitProfile> = {}): UnitProfile {
@@ -47,15 +46,7 @@ function shuffledThreads(threads: number, seed: number): ChunkExecutor {
 }
 
 function exampleFleets(): [ReturnType<typeof fleetForBattle>, ReturnType<typeof fleetForBattle>] {
-  const ws = new Workspace();
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/\.(unit|faction)\.yaml$/.test(e.name) && !p.includes('showcase')) ws.set(`file://${p}`, readFileSync(p, 'utf8'));
-    }
-  };
-  walk(EXAMPLES);
+  const ws = exampleCardsWorkspace();
   const read = (file: string) => {
     const p = join(EXAMPLES, 'fleets', file);
     const doc = ws.set(`file://${p}`, readFileSync(p, 'utf8')) as FleetDocument;

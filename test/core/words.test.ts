@@ -9,7 +9,7 @@ import { pointsEstimateProblems } from '../../server/src/core/features/pointsEst
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { article, count, listOf, noun, pluralOf, withArticle } from '../../server/src/core/rules/words';
+import { article, count, listOf, noun, pluralOf, pointsLeft, withArticle } from '../../server/src/core/rules/words';
 import { CLASS_NAMES, DOCTRINES } from '../../server/src/core/rules/data';
 import { CODES } from '../../server/src/core/model/codes';
 import { checkDocument } from '../../server/src/core/check/index';
@@ -197,5 +197,16 @@ describe('words: no message, hover or completion reads wrong', () => {
       Object.keys(CODES).filter((c) => !seen.has(c)),
       [],
     );
+  });
+});
+
+describe('points left of a limit: one wording for hover, lens, inlay hint, roster and the Fleet view', () => {
+  it('says what is left, what is over, and when it is exact', () => {
+    assert.equal(pointsLeft(5), '5 pts left');
+    assert.equal(pointsLeft(-105), '105 pts over the limit');
+    assert.equal(pointsLeft(0), 'exactly on the limit');
+    assert.equal(pointsLeft(460, true), '460 left');
+    assert.equal(pointsLeft(-3, true), '3 over');
+    assert.equal(pointsLeft(0, true), 'exactly on the limit');
   });
 });

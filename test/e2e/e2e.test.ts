@@ -20,7 +20,7 @@ import type { Browser, Frame } from 'playwright-core';
 import { RANGE_BANDS, WEAPON_TYPE_SECTION } from '../../server/src/core/rules/data';
 import { section, sectionTitle } from '../../server/src/core/rules/text';
 import type { FleetDocument } from '../../server/src/core/model/types';
-import { IDS } from '../../client/webview/html';
+import { IDS } from '../../client/webview/engagement/html';
 import { BATTLE_IDS } from '../../client/webview/battle/html';
 import { formatPercent } from '../../client/webview/format';
 import { findFiles, installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
@@ -88,7 +88,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
   });
 
   it('installs from the VSIX with the bundles and without sources or node_modules', () => {
-    for (const f of ['package.json', 'dist/client.js', 'dist/server.js', 'dist/webview.js', 'language-configuration.json']) {
+    for (const f of ['package.json', 'dist/client.js', 'dist/server.js', 'dist/engagement.js', 'language-configuration.json']) {
       assert.ok(existsSync(join(extensionDir, f)), `the installed extension lacks ${f}`);
     }
     for (const f of ['node_modules', 'server/src', 'client/src', 'test', 'examples']) {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS, SETTINGS_SECTION } from '../../protocol';
 import { ENGAGEMENT_DEFAULTS, RANGE_BANDS } from '../../server/src/core/rules/data';
-import { RERUN_LIMITS } from '../../client/webview/messages';
+import { RERUN_LIMITS } from '../../client/webview/engagement/messages';
 
 const ROOT = join(__dirname, '..', '..');
 interface Property {
@@ -24,7 +24,7 @@ interface Walkthrough {
   steps: { id: string; title: string; description: string; media: { image: string; altText: string }; completionEvents: string[] }[];
 }
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-  scripts: Record<string, string>;
+  scripts: Record<string, string> & { package: string };
   engines: { vscode: string };
   devDependencies: Record<string, string>;
   activationEvents: string[];

@@ -31,7 +31,7 @@ describe('owner: lead', () => {
     for (const p of checkDocument(doc, ws)) assert.ok(p.message.length <= 1000, `${p.code}: ${p.message.length} characters`);
   });
 
-  for (const [what, text] of [
+  for (const [what, text] of <[string, string][]>[
     ['an indented first key', '  faction: Fuzz\nunits:\n  - name: A\n    class: Destroyer\n'],
     ['an unclosed quote before units:', "faction: 'Fuzz\nunits:\n  - name: A\n    class: Destroyer\n"],
   ]) {

@@ -9,8 +9,8 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { parseHostMessage, parseSimulationResult, parseViewMessage, RERUN_LIMITS } from '../../client/webview/messages';
-import { renderWebviewHtml } from '../../client/webview/html';
+import { parseHostMessage, parseSimulationResult, parseViewMessage, RERUN_LIMITS } from '../../client/webview/engagement/messages';
+import { renderWebviewHtml } from '../../client/webview/engagement/html';
 import { destroyerVsFrigates } from '../webview/fixtures';
 
 const RUNS = 300;

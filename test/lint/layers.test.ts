@@ -48,7 +48,7 @@ const cases: { file: string; imports: string; fails: boolean }[] = [
   { file: 'server/src/core/balance/probe.ts', imports: "import { x } from '../sim/engagement';", fails: false },
   // Nothing in the core imports the client's tree, the view, or the repository's tests.
   { file: 'server/src/core/sim/probe.ts', imports: "import { x } from '../../../../client/src/ctx';", fails: true },
-  { file: 'server/src/core/features/probe.ts', imports: "import type { x } from '../../../../client/webview/messages';", fails: true },
+  { file: 'server/src/core/features/probe.ts', imports: "import type { x } from '../../../../client/webview/engagement/messages';", fails: true },
   { file: 'server/src/core/probe.ts', imports: "import { x } from '../../../test/core/property-settings';", fails: true },
   { file: 'server/src/core/check/probe.ts', imports: "import { x } from '../features/hover';", fails: true },
   { file: 'server/src/core/check/probe.ts', imports: "import { x } from '../model/derived';", fails: false },
@@ -81,7 +81,7 @@ const cases: { file: string; imports: string; fails: boolean }[] = [
   { file: 'server/src/core/model/limits.ts', imports: "import { x } from './chunks';", fails: false },
   // The CLI calls the core; scripts read the rules pack, not check/.
   { file: 'server/src/cli/probe.ts', imports: "import { x } from '../lsp/state';", fails: true },
-  { file: 'server/src/cli/probe.ts', imports: "import { x } from '../core/check';", fails: false },
+  { file: 'server/src/cli/probe.ts', imports: "import { x } from '../core/service';", fails: false },
   { file: 'scripts/probe.ts', imports: "import { x } from '../server/src/core/check/stats';", fails: true },
   { file: 'scripts/probe.ts', imports: "import { x } from '../server/src/core/rules/lookup';", fails: false },
 ];

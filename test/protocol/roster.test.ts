@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import type { Range } from 'vscode-languageserver-protocol';
 import { startServer, positionAt, type Client } from './harness';
 import { FILES, FLEET, lineOf } from './fixtures';
-import type { RosterData, RosterEditResult } from '../../protocol';
+import type { ImportRosterResult, RosterData, RosterEditResult } from '../../protocol';
 
 const FLEET_PATH = 'fleets/vanguard.fleet.yaml';
 
@@ -88,7 +88,7 @@ describe('roster requests over stdio', function () {
     );
     assert.match(
       r.copyText,
-      /^Radiant Vanguard \(Myr-Valari\): 2× Lumen Destroyer 290, Lumen Destroyr \?, Lumen Cruiser \+ Veilwing Fighter Wing 250, Maw Frigate \?; 540\/1000 \(2 errors\)$/,
+      /^Radiant Vanguard \(Myr-Valari\): 2× Lumen Destroyer 290, Lumen Destroyr \?, Lumen Cruiser \+ Veilwing Fighter Wing 250, Maw Frigate \?; 540\/1000 \(2 errors\) · rules July 30 · fs1-[0-9a-f]{16}$/,
     );
   });
 
@@ -164,5 +164,22 @@ describe('roster requests over stdio', function () {
     assert.equal(await c.request('fabledStar/roster', { uri: c.uri('cards/myr.unit.yaml') }), null);
     assert.equal(await c.request('fabledStar/roster', { uri: c.uri('nowhere.fleet.yaml') }), null);
     assert.equal(await c.request('fabledStar/roster', {}), null);
+  });
+
+  it('reads a posted list into a fleet list against the workspace cards (Paste Roster as Fleet), the export round trip included', async () => {
+    const post = 'Radiant Vanguard - 1000 pts\r\n- 2x Lumen Destroyer (290)\r\n- Lumen Destroyr\r\n';
+    const r = await c.request<ImportRosterResult | null>('fabledStar/importRoster', { text: post });
+    assert.ok(r);
+    assert.deepEqual([r.format, r.name, r.faction, r.points, r.entries], ['post', 'Radiant Vanguard', 'Myr-Valari', 1000, 1]);
+    assert.deepEqual(r.problems, [{ line: 3, text: '- Lumen Destroyr', why: 'no card named "Lumen Destroyr"', closest: 'Lumen Destroyer' }]);
+    assert.match(r.fleet, /^ {2}- unit: Lumen Destroyer\n {4}count: 2\n/m);
+    // The open fleet's own markdown export reads back to its entries that name cards.
+    const md = await c.request<RosterData>('fabledStar/roster', { uri: fleet, format: 'markdown' });
+    const back = await c.request<ImportRosterResult | null>('fabledStar/importRoster', { text: md.rendered });
+    assert.equal(back?.format, 'markdown');
+    assert.equal(back?.name, md.name);
+    // Not text: null, never a failure.
+    assert.equal(await c.request('fabledStar/importRoster', { text: 42 }), null);
+    assert.equal(await c.request('fabledStar/importRoster', {}), null);
   });
 });

@@ -231,12 +231,12 @@ describe('fleet battle view (Chromium)', function () {
     // (A pause between two edits may post a run of its own: Enter and Run post at once, so the last run is theirs.)
     const lastRerun = async () => ((await v.posted()).filter((m) => m.type === ('rerun' as string)).pop() as unknown as { options: unknown }).options;
     await v.page.keyboard.press('Enter');
-    await v.waitForPosted('rerun' as never);
+    await v.waitForPosted('rerun');
     assert.deepEqual(await lastRerun(), { range: 9, rounds: 6, trials: 5000, seed: 9 });
     await v.page.selectOption(`#${I.mode}`, 'approach');
     assert.equal(await v.page.isDisabled(`#${I.range}`), true);
     await v.page.click(`#${I.run}`);
-    await v.waitForPosted('rerun' as never, 2);
+    await v.waitForPosted('rerun', 2);
     assert.deepEqual(await lastRerun(), { rounds: 6, trials: 5000, seed: 9 });
     await v.send({ type: 'busy' });
     await v.page.click(`#${I.cancel}`);
@@ -264,7 +264,7 @@ describe('fleet battle view (Chromium)', function () {
     assert.equal((await reruns()).length, 0, "the options are the figures' again: nothing to run");
     // A new seed: run after the pause, with every option the form shows.
     await v.page.fill(`#${I.seed}`, '10');
-    await v.waitForPosted('rerun' as never);
+    await v.waitForPosted('rerun');
     assert.deepEqual((await reruns())[0]!.options, { rounds: 6, trials: 4000, seed: 10 });
     await v.send({ type: 'busy' });
     assert.match(await v.text(I.stale), /new ones follow/);
@@ -277,10 +277,10 @@ describe('fleet battle view (Chromium)', function () {
     await v.page.selectOption(`#${I.mode}`, 'fixed');
     assert.equal(await dimmed(), true);
     await v.page.check('#battle-variant-morale');
-    await v.waitForPosted('rerun' as never, 2);
+    await v.waitForPosted('rerun', 2);
     const second = (await reruns())[1]!.options as { range?: number; variants?: string[] };
     assert.equal(second.range, 12);
-    assert.deepEqual(second.variants, ['morale']);
+    assert.deepEqual(second.variants, [{ name: 'morale', parameters: {} }]);
     // Edited again while that run goes on: its figures, once they come, are marked as not the form's.
     await v.send({ type: 'busy' });
     await v.page.fill(`#${I.seed}`, '11');
@@ -289,7 +289,7 @@ describe('fleet battle view (Chromium)', function () {
     assert.match(await v.text(I.stale), /Options changed/);
     mkdirSync(OUTPUT, { recursive: true });
     await v.page.screenshot({ path: join(OUTPUT, 'battle-options-changed.png'), fullPage: true });
-    await v.waitForPosted('rerun' as never, 3);
+    await v.waitForPosted('rerun', 3);
   });
 
   it('shows the last result again after a reload, before the host answers', async () => {
@@ -404,13 +404,20 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     await v.page.uncheck('#battle-variant-morale');
     await v.page.uncheck('#battle-variant-compare');
     await v.page.click(`#${I.run}`);
-    const rerun = (await v.waitForPosted('rerun' as never)) as unknown as { options: Record<string, unknown> };
-    assert.deepEqual(rerun.options['variants'], ['break-tests', 'retreat:threshold=0.5'], 'retreat with its threshold (the default)');
+    const rerun = (await v.waitForPosted('rerun')) as unknown as { options: Record<string, unknown> };
+    assert.deepEqual(
+      rerun.options['variants'],
+      [
+        { name: 'break-tests', parameters: {} },
+        { name: 'retreat', parameters: { threshold: 0.5 } },
+      ],
+      'retreat with its threshold (the default)',
+    );
     assert.equal(rerun.options['compare'], undefined);
     await v.page.uncheck('#battle-variant-retreat');
     await v.page.uncheck('#battle-variant-break-tests');
     await v.page.click(`#${I.run}`);
-    const plain = (await v.waitForPosted('rerun' as never, 2)) as unknown as { options: Record<string, unknown> };
+    const plain = (await v.waitForPosted('rerun', 2)) as unknown as { options: Record<string, unknown> };
     assert.equal(plain.options['variants'], undefined, 'no variant: the standard rules');
   });
 
@@ -430,8 +437,8 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     assert.equal((await v.posted()).filter((m) => m.type === ('rerun' as string)).length, 0);
     await v.page.fill(threshold, '0.75');
     await v.page.click(`#${I.run}`);
-    const rerun = (await v.waitForPosted('rerun' as never)) as unknown as { options: Record<string, unknown> };
-    assert.deepEqual(rerun.options['variants'], ['retreat:threshold=0.75']);
+    const rerun = (await v.waitForPosted('rerun')) as unknown as { options: Record<string, unknown> };
+    assert.deepEqual(rerun.options['variants'], [{ name: 'retreat', parameters: { threshold: 0.75 } }]);
     // Not picked: its field is off.
     await v.page.uncheck('#battle-variant-retreat');
     assert.equal(await v.page.isEnabled(threshold), false);
@@ -449,8 +456,8 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     // Unticked: the field is the user's again, and the run asks for the standard rules.
     await v.page.uncheck('#battle-variant-morale');
     assert.equal(await v.page.isDisabled(`#${I.rounds}`), false);
-    const rerun = (await v.waitForPosted('rerun' as never)) as unknown as { options: { rounds: number; variants?: string[] } };
-    assert.deepEqual(rerun.options.variants, ['break-tests']);
+    const rerun = (await v.waitForPosted('rerun')) as unknown as { options: { rounds: number; variants?: string[] } };
+    assert.deepEqual(rerun.options.variants, [{ name: 'break-tests', parameters: {} }]);
     assert.equal(rerun.options.rounds, 6, 'the rounds asked for (the default), not the 3 morale played');
   });
 
@@ -508,7 +515,7 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     assert.equal(await v.page.locator(`#${I.error}`).isVisible(), false, 'the refusal goes once the field is fixed');
     // A run that is sent; once it is under way the figures are again the previous run's.
     await v.page.click(`#${I.run}`);
-    await v.waitForPosted('rerun' as never);
+    await v.waitForPosted('rerun');
     assert.equal(await note.isVisible(), false, 'a run that was sent clears the note');
     assert.equal((await v.posted()).filter((m) => m.type === ('rerun' as string)).length, 1, 'Run sends it at once, no second run after the pause');
     await v.send({ type: 'busy' });

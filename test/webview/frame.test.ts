@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import * as v from 'valibot';
 import { attr, numberField, renderPage } from '../../client/webview/frame';
 import { int, MAX_TEXT, parser, probability, text } from '../../client/webview/schema';
-import { renderWebviewHtml } from '../../client/webview/html';
+import { renderWebviewHtml } from '../../client/webview/engagement/html';
 import { renderBattleHtml } from '../../client/webview/battle/html';
 
 const ARGS = ['vscode-resource:', 'bm9uY2U=', 'https://x/view.js', 'https://x/view.css'] as const;

@@ -43,7 +43,7 @@ export function yamlGrammars(): YamlGrammar[] {
 
 let onigReady: Promise<void> | undefined;
 function loadOniguruma(): Promise<void> {
-  onigReady ??= oniguruma.loadWASM(readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm')).buffer as ArrayBuffer);
+  onigReady ??= oniguruma.loadWASM(readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm')).buffer);
   return onigReady;
 }
 

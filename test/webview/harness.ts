@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
-import { renderWebviewHtml } from '../../client/webview/html';
-import type { HostMessage, ViewMessage } from '../../client/webview/messages';
+import { renderWebviewHtml } from '../../client/webview/engagement/html';
+import type { HostMessage, ViewMessage } from '../../client/webview/engagement/messages';
 import { launchChromium } from '../chromium';
 
 export const ROOT = resolve(__dirname, '..', '..');
@@ -28,8 +28,8 @@ export { CHROMIUM_ARGS, chromiumPath } from '../chromium';
 export async function buildView(): Promise<{ js: string; css: string }> {
   mkdirSync(BUILD, { recursive: true });
   await esbuild.build({
-    entryPoints: [join(ROOT, 'client/webview/main.ts')],
-    outfile: join(BUILD, 'webview.js'),
+    entryPoints: [join(ROOT, 'client/webview/engagement/main.ts')],
+    outfile: join(BUILD, 'engagement.js'),
     bundle: true,
     platform: 'browser',
     format: 'iife',
@@ -39,7 +39,7 @@ export async function buildView(): Promise<{ js: string; css: string }> {
     logLevel: 'warning',
     legalComments: 'none',
   });
-  return { js: join(BUILD, 'webview.js'), css: join(BUILD, 'webview.css') };
+  return { js: join(BUILD, 'engagement.js'), css: join(BUILD, 'engagement.css') };
 }
 
 export interface ViewServer {
@@ -64,8 +64,8 @@ export async function serveView(files: { js: string; css: string }): Promise<Vie
       res.end(body);
     };
     if (path === '/') send('text/html; charset=utf-8', html);
-    else if (path === '/webview.js') send('text/javascript; charset=utf-8', readFileSync(files.js));
-    else if (path === '/webview.css') send('text/css; charset=utf-8', readFileSync(files.css));
+    else if (path === '/engagement.js') send('text/javascript; charset=utf-8', readFileSync(files.js));
+    else if (path === '/engagement.css') send('text/css; charset=utf-8', readFileSync(files.css));
     else {
       res.writeHead(404);
       res.end();
@@ -73,7 +73,7 @@ export async function serveView(files: { js: string; css: string }): Promise<Vie
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  html = renderWebviewHtml(origin, nonce, `${origin}/webview.js`, `${origin}/webview.css`);
+  html = renderWebviewHtml(origin, nonce, `${origin}/engagement.js`, `${origin}/engagement.css`);
   return {
     origin,
     nonce,
@@ -146,7 +146,7 @@ export async function openView(browser: Browser, server: ViewServer, theme: Them
       const handle = await page.waitForFunction(
         ([t, n]) => {
           const all = (window as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === t);
-          return all.length >= (n as number) ? all[all.length - 1] : undefined;
+          return all.length >= n ? all[all.length - 1] : undefined;
         },
         [type, count] as const,
       );

@@ -3,7 +3,7 @@
  * what each parser accepts and refuses, and that the view's bounds are the simulator's.
  */
 import assert from 'node:assert/strict';
-import { parseHostMessage, parseSimulationResult, parseViewMessage } from '../../client/webview/messages';
+import { parseHostMessage, parseSimulationResult, parseViewMessage } from '../../client/webview/engagement/messages';
 import { OPTION_LIMITS } from '../../server/src/core/sim/limits';
 import { distributionBars, formatPercent, formatPercentError } from '../../client/webview/format';
 import { destroyerVsFrigates, simulated } from './fixtures';
@@ -87,8 +87,24 @@ describe('engagement view messages', () => {
       { type: 'rerun', options: { range: 18, cover: true, aim: 'Lumen Lance', brace: false, defenderShields: 2, rounds: 4, trials: 5000, seed: 7 } },
     ],
     ['an empty rerun', { type: 'rerun', options: {} }],
-    ['a rerun with variants by name', { type: 'rerun', options: {}, rules: { variants: ['break-tests', 'morale'], compare: true } }],
-    ['a rerun with a variant parameter', { type: 'rerun', options: {}, rules: { variants: ['retreat:threshold=0.3'], compare: false } }],
+    [
+      'a rerun with variants by name',
+      {
+        type: 'rerun',
+        options: {},
+        rules: {
+          variants: [
+            { name: 'break-tests', parameters: {} },
+            { name: 'morale', parameters: {} },
+          ],
+          compare: true,
+        },
+      },
+    ],
+    [
+      'a rerun with a variant parameter',
+      { type: 'rerun', options: {}, rules: { variants: [{ name: 'retreat', parameters: { threshold: 0.3 } }], compare: false } },
+    ],
   ];
   for (const [what, message] of acceptedView) {
     it(`accepts from the view: ${what}`, () => assert.deepEqual(parseViewMessage(message), message));
@@ -103,11 +119,45 @@ describe('engagement view messages', () => {
     ['a range as text', { type: 'rerun', options: { range: '12"' } }],
     ['a rerun without options', { type: 'rerun' }],
     ['a host message sent the wrong way', { type: 'busy' }],
-    ['an unknown variant', { type: 'rerun', options: {}, rules: { variants: ['flanking'], compare: true } }],
-    ['a variant parameter out of its bounds', { type: 'rerun', options: {}, rules: { variants: ['retreat:threshold=2'], compare: true } }],
-    ['a parameter the variant does not have', { type: 'rerun', options: {}, rules: { variants: ['morale:threshold=0.5'], compare: true } }],
-    ['a variant twice', { type: 'rerun', options: {}, rules: { variants: ['retreat', 'retreat:threshold=0.4'], compare: true } }],
-    ['a conflicting pair, one with a parameter', { type: 'rerun', options: {}, rules: { variants: ['retreat:threshold=0.4', 'morale'], compare: true } }],
+    ['an unknown variant', { type: 'rerun', options: {}, rules: { variants: [{ name: 'flanking', parameters: {} }], compare: true } }],
+    // The view sends {name, parameters}, as the requests carry them; the text form is the CLI's.
+    ['a variant as text', { type: 'rerun', options: {}, rules: { variants: ['morale'], compare: true } }],
+    [
+      'a variant parameter out of its bounds',
+      { type: 'rerun', options: {}, rules: { variants: [{ name: 'retreat', parameters: { threshold: 2 } }], compare: true } },
+    ],
+    [
+      'a parameter the variant does not have',
+      { type: 'rerun', options: {}, rules: { variants: [{ name: 'morale', parameters: { threshold: 0.5 } }], compare: true } },
+    ],
+    [
+      'a variant twice',
+      {
+        type: 'rerun',
+        options: {},
+        rules: {
+          variants: [
+            { name: 'retreat', parameters: {} },
+            { name: 'retreat', parameters: { threshold: 0.4 } },
+          ],
+          compare: true,
+        },
+      },
+    ],
+    [
+      'a conflicting pair, one with a parameter',
+      {
+        type: 'rerun',
+        options: {},
+        rules: {
+          variants: [
+            { name: 'retreat', parameters: { threshold: 0.4 } },
+            { name: 'morale', parameters: {} },
+          ],
+          compare: true,
+        },
+      },
+    ],
   ];
   for (const [what, message] of refusedView) {
     it(`refuses from the view: ${what}`, () => assert.equal(parseViewMessage(message), undefined));

@@ -17,9 +17,9 @@ const ALLOWED = [
   /^package\.json$/,
   /^(README|CHANGELOG)\.md$/,
   /^LICENSE$/,
-  /^dist\/(client|server|webview|battle|sim-worker)\.js$/,
+  /^dist\/(client|server|engagement|battle|sim-worker)\.js$/,
   /^dist\/entry\/worker\.js$/,
-  /^dist\/(webview|battle)\.css$/,
+  /^dist\/(engagement|battle)\.css$/,
   /^language-configuration\.json$/,
   /^syntaxes\/[\w.-]+\.tmLanguage\.json$/,
   /^icons\/fabled-(unit|faction|fleet)\.svg$/,
@@ -64,7 +64,7 @@ describe('VSIX contents (vsce ls)', function () {
 
   before(async function () {
     // vsce lists only files that exist; the bundles come from `npm run build` (which `npm test` runs first).
-    for (const bundle of ['dist/client.js', 'dist/server.js', 'dist/webview.js', 'dist/webview.css', 'dist/battle.js', 'dist/battle.css']) {
+    for (const bundle of ['dist/client.js', 'dist/server.js', 'dist/engagement.js', 'dist/engagement.css', 'dist/battle.js', 'dist/battle.css']) {
       assert.ok(existsSync(join(ROOT, bundle)), `${bundle} is missing: run npm run build first`);
     }
     const vsce = join(ROOT, 'node_modules', '.bin', 'vsce');
@@ -96,8 +96,8 @@ describe('VSIX contents (vsce ls)', function () {
     for (const f of [
       'dist/client.js',
       'dist/server.js',
-      'dist/webview.js',
-      'dist/webview.css',
+      'dist/engagement.js',
+      'dist/engagement.css',
       'dist/battle.js',
       'dist/battle.css',
       // The simulations' worker threads: the server starts them from these two.

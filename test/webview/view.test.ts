@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { IDS } from '../../client/webview/html';
+import { IDS } from '../../client/webview/engagement/html';
 import type { SimulationResult } from '../../server/src/core/sim/types';
 import type { VariantChoice } from '../../server/src/core/sim/variants/index';
 import { formatNumber, formatPercent, formatPercentError } from '../../client/webview/format';
 import { simulate } from '../../server/src/core/sim/index';
-import { inFormWords, plainAssumptions, verdict, volleySentence } from '../../client/webview/words';
+import { inFormWords, plainAssumptions, verdict, volleySentence } from '../../client/webview/engagement/words';
 import { CONSUMED_MAW_FRIGATE, destroyerVsFrigates, HOSTILE_NAMES, hostileResult, hugeDefender, LUMEN_DESTROYER, sampledVolley, simulated } from './fixtures';
 import { buildView, OUTPUT, serveView, setTheme, THEMES, viewSuite, type ViewPage } from './harness';
 
@@ -596,7 +596,7 @@ describe('engagement view (Chromium)', function () {
       await v.page.evaluate(() => {
         const deep: Record<string, unknown> = { type: 'result' };
         let cursor = deep;
-        for (let i = 0; i < 2000; i++) cursor = (cursor['result'] = {}) as Record<string, unknown>;
+        for (let i = 0; i < 2000; i++) cursor = cursor['result'] = {};
         window.postMessage(deep, '*');
       });
       await v.send({ type: 'result', result: { ...good, defender: 'After The Noise' } });
@@ -618,7 +618,7 @@ describe('engagement view (Chromium)', function () {
       assert.doesNotMatch(html, /\son[a-z]+\s*=/i, 'no inline event handler attributes');
       assert.doesNotMatch(html, /style="/, 'no inline style attributes');
       assert.equal((html.match(/<script\b/g) ?? []).length, 1, 'one script element');
-      assert.match(html, new RegExp(`<script nonce="[^"]+" src="${suite.server.origin}/webview.js"></script>`));
+      assert.match(html, new RegExp(`<script nonce="[^"]+" src="${suite.server.origin}/engagement.js"></script>`));
       const js = readFileSync(bundle.js, 'utf8');
       assert.doesNotMatch(js, /\beval\(|new Function\(/, 'the bundle never evaluates strings');
       assert.doesNotMatch(js, /https?:\/\/(?!www\.w3\.org)[a-z]/i, 'the bundle names no remote URL to load');
@@ -630,7 +630,7 @@ describe('engagement view (Chromium)', function () {
       assert.deepEqual(
         // Chromium asks for /favicon.ico by itself; VS Code's webview frame does not.
         [...new Set(suite.server.requests.filter((r) => r !== '/favicon.ico'))].sort(),
-        ['/', '/webview.css', '/webview.js'],
+        ['/', '/engagement.css', '/engagement.js'],
         'the page loaded nothing but its own script and style',
       );
       // The CSP is really enforced: an inline script added now is blocked and reported.
@@ -751,7 +751,13 @@ describe('engagement view: rule variants (Chromium)', function () {
     await v.page.check('#engagement-variant-sustained-damage');
     await v.page.click(`#${IDS.run}`);
     const message = (await v.waitForPosted('rerun')) as unknown as { rules: unknown };
-    assert.deepEqual(message.rules, { variants: ['sustained-damage', 'morale'], compare: true });
+    assert.deepEqual(message.rules, {
+      variants: [
+        { name: 'sustained-damage', parameters: {} },
+        { name: 'morale', parameters: {} },
+      ],
+      compare: true,
+    });
     // A conflicting pair: a message, and nothing posted.
     await v.page.check('#engagement-variant-retreat');
     await v.page.click(`#${IDS.run}`);
@@ -815,7 +821,7 @@ describe('engagement view: rule variants (Chromium)', function () {
     assert.equal(await v.page.locator(`#${IDS.stale}`).isVisible(), false, 'the figures match the form: not marked stale');
     await v.page.fill('#engagement-variant-retreat-threshold', '0.6');
     const message = (await v.waitForPosted('rerun')) as unknown as { rules: unknown };
-    assert.deepEqual(message.rules, { variants: ['retreat:threshold=0.6'], compare: true });
+    assert.deepEqual(message.rules, { variants: [{ name: 'retreat', parameters: { threshold: 0.6 } }], compare: true });
     assert.equal(await v.page.locator(`#${IDS.stale}`).isVisible(), true, 'until the new figures come, the old ones are marked');
   });
 });

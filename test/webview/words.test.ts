@@ -1,10 +1,10 @@
 /**
- * The engagement view's sentences for players (client/webview/words.ts), checked on results of the
+ * The engagement view's sentences for players (client/webview/engagement/words.ts), checked on results of the
  * real simulator and on hand-made edge cases: who leads, "usually by round N", and nothing happening.
  */
 import assert from 'node:assert/strict';
 import type { SimulationResult } from '../../server/src/core/sim/types';
-import { inFormWords, plainAssumptions, roughPercent, usualRound, verdict, volleySentence } from '../../client/webview/words';
+import { inFormWords, plainAssumptions, roughPercent, usualRound, verdict, volleySentence } from '../../client/webview/engagement/words';
 import { destroyerVsFrigates, simulated } from './fixtures';
 
 /** A result whose duel has the given outcome chances and survival curve. */

@@ -13,7 +13,7 @@ import { BATTLE_LIMITS, parseBattleHostMessage, parseBattleResult, type BattleOp
 import { formatPercent, formatPercentError } from '../format';
 import { renderFleetComparison } from './fleetCompare';
 import { fixedRounds, lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow } from '../variants';
-import { playedRules } from '../variant-messages';
+import { choiceKey, playedRules } from '../variant-messages';
 import { BATTLE_DEFAULTS, variantEffects } from '../../../protocol/simulation';
 import { elements, vscodeApi, cssVar, STILL_CHART } from '../dom';
 
@@ -391,7 +391,7 @@ function optionsKey(o: BattleOptions): string {
   const variants = o.variants ?? [];
   // A variant that fixes the rounds (morale) plays them whatever was asked: the result says 3.
   const rounds = fixedRounds(variants)?.rounds ?? o.rounds ?? null;
-  return JSON.stringify([o.range ?? null, rounds, o.trials ?? null, o.seed ?? null, variants.join('+'), variants.length > 0 && o.compare === true]);
+  return JSON.stringify([o.range ?? null, rounds, o.trials ?? null, o.seed ?? null, choiceKey(variants), variants.length > 0 && o.compare === true]);
 }
 
 /** The options a result was played with, as the form would read them. */
@@ -629,6 +629,6 @@ new MutationObserver(() => {
 }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 const saved = vscode.getState();
-const restored = parseBattleResult(saved && typeof saved === 'object' && 'result' in saved ? (saved as { result: unknown }).result : undefined);
+const restored = parseBattleResult(saved && typeof saved === 'object' && 'result' in saved ? saved.result : undefined);
 if (restored) render(restored, false);
 vscode.postMessage({ type: 'ready' });

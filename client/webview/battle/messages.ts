@@ -4,12 +4,12 @@
  * restored state is checked before it is used, on both sides.
  */
 import * as v from 'valibot';
-import { OPTION_LIMITS, type BattleRequestOptions, type BattleResult } from '../../../protocol/simulation';
+import { OPTION_LIMITS, type BattleRequestOptions, type BattleResult, type VariantChoice } from '../../../protocol/simulation';
 import { finite, int, nonNegative, parser, probability, runOptionBounds, runOptionEntries, text } from '../schema';
 import { signedChance, summarySchema, variantChoiceSchema, variantListSchema, variantNamesSchema } from '../variant-messages';
 
-/** The options the view asks for: a request's, with the variants as the picker writes them (`name:param=value`). */
-export type BattleOptions = Omit<BattleRequestOptions, 'variants'> & { variants?: string[] };
+/** The options the view asks for: a request's, each variant `{name, parameters}`. */
+export type BattleOptions = Omit<BattleRequestOptions, 'variants'> & { variants?: VariantChoice[] };
 export type { BattleResult };
 
 /** Host -> view. `partial`: a result of the trials run so far, while the run goes on. */
@@ -130,4 +130,4 @@ const viewSchema = v.variant('type', [
 
 export const parseBattleResult = parser(battleResultSchema) as (x: unknown) => BattleResult | undefined;
 export const parseBattleHostMessage = parser(hostSchema) as (x: unknown) => BattleHostMessage | undefined;
-export const parseBattleViewMessage = parser(viewSchema) as (x: unknown) => BattleViewMessage | undefined;
+export const parseBattleViewMessage: (x: unknown) => BattleViewMessage | undefined = parser(viewSchema);

@@ -24,7 +24,7 @@ import {
   renderFleetComparison,
   type ChangedFleet,
 } from '../core/service';
-import { cores, SimPool, workerFile } from '../node/sim-pool';
+import { CHUNK_YOUNG_MB, cores, SimPool, workerFile } from '../node/sim-pool';
 import { fileUri, loadCards, readProblem } from './io';
 import { command, type OptionRow } from './args';
 import { escapeControls } from './terminal';
@@ -140,23 +140,33 @@ export function renderBattleReport(r: BattleResult): string {
 const MAX_THREADS = 256;
 
 /**
+ * The worker threads for a battle of `trials` trials over `threads` threads, started at once so
+ * that they load while this thread reads the cards (undefined: one thread, a run of one chunk, or
+ * no worker bundle; the battle then plays here without starting any). This thread hands out the
+ * chunks and merges them; the threads play them.
+ */
+export function battlePool(trials: number, threads: number): SimPool | undefined {
+  const n = Math.min(threads, Math.ceil(trials / CHUNK_TRIALS));
+  const file = workerFile();
+  if (n <= 1 || !file) return undefined;
+  return new SimPool(n, file, { eager: true, youngMb: CHUNK_YOUNG_MB });
+}
+
+/**
  * The battle, its trials in chunks over `threads` worker threads (core/sim/chunked.ts): the same
  * numbers as in one thread. One thread, or a run of one chunk, plays here without starting any.
+ * A pool given (from `battlePool`) is its caller's to close.
  */
-export async function playBattle(job: BattleJob, threads: number, changed?: ChangedFleet): Promise<BattleResult> {
-  const chunks = Math.ceil(new BattleSession(job.fleets, job.options).run.setup.trials / CHUNK_TRIALS);
-  const file = workerFile();
-  const n = Math.min(threads, chunks);
+export async function playBattle(job: BattleJob, threads: number, given?: SimPool, changed?: ChangedFleet): Promise<BattleResult> {
+  const pool = given ?? battlePool(new BattleSession(job.fleets, job.options).run.setup.trials, threads);
   // With --compare-with, the changed fleet against the same opponent on the same dice (core/sim/compare.ts).
   const play = (exec: ReturnType<typeof localExecutor>, lanes: number) =>
     changed ? compareInChunks(job, changed, exec, lanes) : battleInChunks(job, exec, lanes);
-  if (n <= 1 || !file) return play(localExecutor(), 1);
-  // This thread plays chunks too: n - 1 worker threads beside it.
-  const pool = new SimPool(n - 1, file, { eager: true });
+  if (!pool) return play(localExecutor(), 1);
   try {
-    return await play(pool.executorWithThisThread(), n);
+    return await play(pool.executor(), pool.threads);
   } finally {
-    await pool.close();
+    if (!given) await pool.close();
   }
 }
 
@@ -191,44 +201,52 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     if (io.isDirectory(p)) return usage(`${p} is a folder; give a *.fleet.yaml file.`);
     if (!/\.fleet\.ya?ml$/i.test(p)) return usage(`${p} is not a fleet list (*.fleet.yaml).`);
   }
-  const { ws, problems } = loadCards(io, values.cards ?? [io.cwd]);
-  if (problems.length) return usage(...problems);
-  const fleets: FleetDocument[] = [];
-  for (const p of changedPath === undefined ? [fleetPath, vsPath] : [fleetPath, vsPath, changedPath]) {
-    let text: string;
-    try {
-      text = io.readFile(p);
-    } catch (e) {
-      return usage(readProblem(p, e));
+  const fight = async (pool: SimPool | undefined): Promise<number> => {
+    const { ws, problems } = loadCards(io, values.cards ?? [io.cwd]);
+    if (problems.length) return usage(...problems);
+    const fleets: FleetDocument[] = [];
+    for (const p of changedPath === undefined ? [fleetPath, vsPath] : [fleetPath, vsPath, changedPath]) {
+      let text: string;
+      try {
+        text = io.readFile(p);
+      } catch (e) {
+        return usage(readProblem(p, e));
+      }
+      // Each fleet under its own URI, even when both flags name the same file.
+      const doc = ws.set(`${fileUri(p)}${['', '#vs', '#changed'][fleets.length]}`, text);
+      if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
+      fleets.push(doc);
     }
-    // Each fleet under its own URI, even when both flags name the same file.
-    const doc = ws.set(`${fileUri(p)}${['', '#vs', '#changed'][fleets.length]}`, text);
-    if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
-    fleets.push(doc);
+    const options = { ...v.options, variants: rules.choices, compare: rules.compare };
+    const sides = (pair: [FleetDocument, FleetDocument]) => pair.map((doc): BattleSide => ({ doc, ws })) as [BattleSide, BattleSide];
+    const prepared = prepareBattle(sides([fleets[0]!, fleets[1]!]), options);
+    // With --compare-with, the changed fleet against the same opponent (core/sim/compare.ts).
+    const other = fleets[2] ? prepareBattle(sides([fleets[2], fleets[1]!]), options) : undefined;
+    for (const [p, file] of [
+      [prepared, fleetPath],
+      [other, changedPath],
+    ] as const) {
+      if (!p || !('refused' in p)) continue;
+      const { side, errors } = p.refused;
+      const path = side === 0 ? file : vsPath;
+      const more = errors.length > 1 ? ` (and ${errors.length - 1} more; run "fabled-star check ${path}")` : '';
+      return usage(`${path}: the fleet cannot fight: ${errors[0]}${more}`);
+    }
+    if ('refused' in prepared || (other && 'refused' in other)) return 2;
+    const changed = other ? { fleet: other.battle.fleets[0], limit: other.battle.limits?.[0] } : undefined;
+    const result = await playBattle(prepared.battle, threads, pool, changed);
+    io.stdout(
+      format === 'json'
+        ? `${JSON.stringify(result, null, 2)}\n`
+        : renderBattleReport(result) + (result.compareFleets ? renderFleetComparison(result, escapeControls) : ''),
+    );
+    return 0;
+  };
+  // The threads start loading now, while this thread reads the cards (closed on every way out).
+  const pool = battlePool(v.options.trials ?? BATTLE_DEFAULTS.trials, threads);
+  try {
+    return await fight(pool);
+  } finally {
+    await pool?.close();
   }
-  const options = { ...v.options, variants: rules.choices, compare: rules.compare };
-  const sides = (pair: [FleetDocument, FleetDocument]) => pair.map((doc): BattleSide => ({ doc, ws })) as [BattleSide, BattleSide];
-  const prepared = prepareBattle(sides([fleets[0]!, fleets[1]!]), options);
-  // With --compare-with, the changed fleet against the same opponent (core/sim/compare.ts).
-  const other = fleets[2] ? prepareBattle(sides([fleets[2], fleets[1]!]), options) : undefined;
-  for (const [p, file] of [
-    [prepared, fleetPath],
-    [other, changedPath],
-  ] as const) {
-    if (!p || !('refused' in p)) continue;
-    const { side, errors } = p.refused;
-    const path = side === 0 ? file : vsPath;
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more; run "fabled-star check ${path}")` : '';
-    return usage(`${path}: the fleet cannot fight: ${errors[0]}${more}`);
-  }
-  if ('refused' in prepared || (other && 'refused' in other)) return 2;
-  const job = prepared.battle;
-  const changed = other ? { fleet: other.battle.fleets[0], limit: other.battle.limits?.[0] } : undefined;
-  const result = await playBattle(job, threads, changed);
-  io.stdout(
-    format === 'json'
-      ? `${JSON.stringify(result, null, 2)}\n`
-      : renderBattleReport(result) + (result.compareFleets ? renderFleetComparison(result, escapeControls) : ''),
-  );
-  return 0;
 });

@@ -25,6 +25,8 @@ export interface CliIO {
    * that cannot be listed is added to `problems` ("PATH: why"), never skipped in silence.
    */
   listYaml(dir: string, problems?: string[]): string[];
+  /** Standard input as text (`import -`), read up to `MAX_READ_BYTES`; throws past it. */
+  readStdin?(): string;
   cwd: string;
 }
 
@@ -83,6 +85,27 @@ export function nodeIO(): CliIO {
       };
       walk(dir, 0);
       return out.sort();
+    },
+    readStdin: () => {
+      // In chunks, with the same cap as files: `yes | fabled-star import -` must end.
+      const chunks: Buffer[] = [];
+      let total = 0;
+      const buf = Buffer.alloc(64 * 1024);
+      for (;;) {
+        let n: number;
+        try {
+          n = fs.readSync(0, buf, 0, buf.length, null);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+          if ((e as NodeJS.ErrnoException).code === 'EOF') break;
+          throw e;
+        }
+        if (n === 0) break;
+        total += n;
+        if (total > MAX_READ_BYTES) throw Object.assign(new Error(`larger than ${MAX_READ_BYTES} bytes`), { code: 'too-large', bytes: total });
+        chunks.push(Buffer.from(buf.subarray(0, n)));
+      }
+      return Buffer.concat(chunks).toString('utf8');
     },
     cwd: process.cwd(),
   };

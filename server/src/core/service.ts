@@ -214,6 +214,10 @@ export { glossary, sectionMarkdown, sections } from './rules/text';
 // Rosters: renderers and edits.
 export { renderRoster, rosterShort, ROSTER_FORMATS } from './roster/render';
 export { addChoices, addUnitEdit, disembarkEdit, embarkEdit, removeEntryEdit } from './roster/edits';
+// A roster or a posted list read back into a fleet list, and a roster checked against its cards (issue 32).
+export { importRoster, type ImportProblem } from './roster/import';
+export { verifyRoster } from './roster/verify';
+export { rulesVersionText } from './roster/digest';
 
 // Simulations: options, variants, reports, the battle's chunks.
 export { BATTLE_DEFAULTS, ENGAGEMENT_DEFAULTS, POINTS_ESTIMATE } from './rules/data';

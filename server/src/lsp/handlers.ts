@@ -74,7 +74,7 @@ import {
   LIMITS,
   type ChangedFleet,
 } from '../core/service';
-import { rosterData, rosterEdit, STALE, toTextEdit } from './roster';
+import { importRosterData, rosterData, rosterEdit, STALE, toTextEdit } from './roster';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SimulationQueue } from './pool';
 import { LiveOdds } from './liveOdds';
@@ -94,6 +94,7 @@ import {
   ListCardsRequest,
   RosterEditRequest,
   RosterRequest,
+  ImportRosterRequest,
   RuleTextRequest,
   SimulateRequest,
   type CardAtParams,
@@ -105,6 +106,8 @@ import {
   type RosterEditParams,
   type RosterEditResult,
   type RosterParams,
+  type ImportRosterParams,
+  type ImportRosterResult,
   type RuleTextEntry,
   type RuleTextParams,
   type SimulateParams,
@@ -464,6 +467,16 @@ export const HANDLERS: HandlerEntry[] = [
     };
     return rosterData(doc, state.ws, toRange, params, state.documents.get(doc.uri)?.version, ctx.diagnostics.diagnoser.checks);
   }),
+
+  customRequest(
+    ImportRosterRequest,
+    ({ state }, params: ImportRosterParams | undefined): ImportRosterResult | null => {
+      if (!params || typeof params.text !== 'string') return null;
+      state.ensureAllOpen();
+      return importRosterData(params, state.ws);
+    },
+    null,
+  ),
 
   fleetRequest(RosterEditRequest, ({ state }, doc, params: RosterEditParams): RosterEditResult | null => {
     const td = state.textDoc(params.uri);

@@ -9,6 +9,7 @@ import {
   addUnitEdit,
   disembarkEdit,
   embarkEdit,
+  importRoster,
   removeEntryEdit,
   renderRoster,
   roster,
@@ -23,7 +24,8 @@ import {
   type Span,
   type Workspace,
 } from '../core/service';
-import type { RosterData, RosterEditParams, RosterParams, RosterProblemData } from '../../../protocol';
+import type { ImportRosterParams, ImportRosterResult, RosterData, RosterEditParams, RosterParams, RosterProblemData } from '../../../protocol';
+import { MAX_READ_BYTES } from '../node/read';
 
 /** Offsets of a file (by uri) to a range; undefined when that file's text is not at hand. */
 export type ToRange = (uri: string, span: Span) => Range | undefined;
@@ -146,4 +148,28 @@ export function rosterEdit(doc: FleetDocument, p: RosterEditParams): { edit: Off
 
 export function toTextEdit(e: OffsetEdit, toRange: (span: Span) => Range): TextEdit {
   return { range: toRange({ start: e.start, end: e.end }), newText: e.newText };
+}
+
+/** "Paste Roster as Fleet": the pasted text read against the workspace's cards (a paste past the file cap is cut to it). */
+export function importRosterData(params: ImportRosterParams, ws: Workspace): ImportRosterResult {
+  const opt = <T>(v: unknown, ok: (x: unknown) => x is T): T | undefined => (ok(v) ? v : undefined);
+  const str = (x: unknown): x is string => typeof x === 'string' && x.trim() !== '';
+  const pts = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x > 0;
+  const faction = opt(params.faction, str);
+  const name = opt(params.name, str);
+  const points = opt(params.points, pts);
+  const r = importRoster(params.text.slice(0, MAX_READ_BYTES), ws, {
+    ...(faction !== undefined ? { faction } : {}),
+    ...(name !== undefined ? { name } : {}),
+    ...(points !== undefined ? { points } : {}),
+  });
+  return {
+    fleet: r.fleet,
+    format: r.format,
+    name: r.name,
+    ...(r.faction !== undefined ? { faction: r.faction } : {}),
+    ...(r.points !== undefined ? { points: r.points } : {}),
+    entries: r.entries.length,
+    problems: r.problems.map((p) => ({ line: p.line, text: p.text, why: p.why, ...(p.closest !== undefined ? { closest: p.closest } : {}) })),
+  };
 }

@@ -10,7 +10,7 @@ import { fleetSummary, pointsLabel } from './fleetSummary';
 import { cardsOf, iconSafe, RESULT_CAP } from './shared';
 import { referenceCard } from './odds';
 import { pointsEstimateLenses } from './pointsEstimate';
-import { count } from '../rules/words';
+import { count, pointsLeft } from '../rules/words';
 
 export interface Lens {
   span: Span;
@@ -29,7 +29,7 @@ export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Setting
     if (doc.kind === 'fleet') {
       const s = fleetSummary(doc, ws);
       const at = doc.name.keySpan ?? doc.points.keySpan ?? { start: 0, end: 0 };
-      const state = s.limit === undefined ? '' : s.over ? ` — ${-s.remaining!} over` : s.remaining! > 0 ? ` — ${s.remaining} left` : ' — exactly at the limit';
+      const state = s.limit === undefined || s.remaining === undefined ? '' : ` — ${pointsLeft(s.remaining, true)}`;
       const unknown = s.unknownUnits.length ? ` (${count(s.unknownUnits.length, 'unknown card')} not counted)` : '';
       const lenses: Lens[] = [{ span: at, title: `${pointsLabel(s)}${state}${unknown}` }];
       if (doc.name.keySpan && (doc.units?.items.length ?? 0) > 0)

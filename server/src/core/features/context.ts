@@ -87,13 +87,6 @@ export function analyseLine(text: string, start: number): LineInfo {
   return info;
 }
 
-/** Splits text into lines with their offsets (handles \n and \r\n). */
-export function lineStarts(text: string): number[] {
-  const out = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i + 1);
-  return out;
-}
-
 export function lineAt(text: string, offset: number): { start: number; text: string } {
   // lastIndexOf clamps a negative start to 0 and would find a '\n' at 0: the first line starts at 0.
   const start = offset > 0 ? text.lastIndexOf('\n', offset - 1) + 1 : 0;

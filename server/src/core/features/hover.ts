@@ -34,7 +34,7 @@ import {
 import { classCard, classCardByName, classCardMarkdown, escapeMarkdown, section, sectionMarkdown, sectionTitle, termSection } from '../rules/text';
 import { knownAbility, launchBayTier, nearestBands, universalRule, validTier } from '../rules/lookup';
 import { bayCapacity, cpPerRound, ruleOwners } from '../model/derived';
-import { article, count, noun, withArticle } from '../rules/words';
+import { article, count, noun, pointsLeft, withArticle } from '../rules/words';
 import { atLeast, cardAt, md, num, pSuccess, pct, statLine, within } from './shared';
 import { fieldOf, type FieldOwner } from '../model/fields';
 import { fleetSummary, pointsLabel } from './fleetSummary';
@@ -292,7 +292,7 @@ function statRule(stat: StatName): string {
   };
   return join(
     quote(STATS[stat].section, { inPlay: true, example: stat === 'LD' || stat === 'CR' }),
-    extra[stat] !== undefined ? seeAlso(extra[stat]!) : undefined,
+    extra[stat] !== undefined ? seeAlso(extra[stat]) : undefined,
   );
 }
 
@@ -538,7 +538,7 @@ function fleetHover(doc: FleetDocument, ws: Workspace, off: number): HoverResult
     const size = s.gameSize;
     const head = join(
       `**${pointsLabel(s)}**`,
-      s.limit !== undefined ? (s.over ? `${-s.remaining!} pts over the limit.` : `${s.remaining} pts left.`) : 'The points limit is a positive whole number.',
+      s.limit !== undefined && s.remaining !== undefined ? `${pointsLeft(s.remaining)}.` : 'The points limit is a positive whole number.',
       s.unknownUnits.length ? `Not counted (unknown cards): ${s.unknownUnits.map(md).join(', ')}.` : undefined,
       size
         ? `${md(size.name)} game: ${md(size.table)} table, ${size.objectives.min === size.objectives.max ? size.objectives.min : `${size.objectives.min}–${size.objectives.max}`} objectives${size.terrain ? `, ${md(size.terrain)} of terrain` : ''}.`

@@ -7,6 +7,7 @@ import type { FabledDocument, Span } from '../model/types';
 import type { Workspace } from '../workspace';
 import type { Settings } from '../api';
 import { CLASSES } from '../rules/data';
+import { pointsLeft } from '../rules/words';
 import { fleetTotals } from '../fleetPoints';
 import { cardsOf, lineEnd, md, num } from './shared';
 import { oddsLabel, weaponOdds, weaponOddsMarkdown } from './odds';
@@ -58,7 +59,7 @@ export function inlayHints(doc: FabledDocument, ws: Workspace, range: Span, sett
         const left = limit - t.total;
         out.push({
           offset: lineEnd(doc.text, doc.points.span.end),
-          label: left >= 0 ? `${t.total} used · ${left} left` : `${t.total} used · ${-left} over`,
+          label: `${t.total} used · ${pointsLeft(left, true)}`,
           kind: 'total',
         });
       }

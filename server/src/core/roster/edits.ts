@@ -5,7 +5,7 @@
  * list's style (block or flow), its indentation, its line endings and the user's comments, and
  * quotes names that YAML would misread. Pure; an edit that cannot be made safely is `undefined`.
  */
-import type { FleetDocument, FleetEntry, ListField, Field } from '../model/types';
+import type { FleetDocument, FleetEntry } from '../model/types';
 import type { CardRef, Workspace } from '../workspace';
 import { LAUNCH_BAY, type UnitClass } from '../rules/data';
 import { bayCapacity } from '../model/derived';
@@ -217,7 +217,7 @@ export function embarkEdit(doc: FleetDocument, index: number, name: string): Off
     if (!only) return undefined;
     return textEdit(text, only.span.start, only.span.end, `[${text.slice(only.span.start, only.span.end)}, ${flowScalar(name)}]`);
   }
-  return appendItem(text, entry.embark as ListField<Field<string>>, `- ${yamlScalar(name)}`, flowScalar(name), keyCol + 2);
+  return appendItem(text, entry.embark, `- ${yamlScalar(name)}`, flowScalar(name), keyCol + 2);
 }
 
 /** Adds `key: value` to a flow-mapping entry, before its "}". */

@@ -10,6 +10,7 @@ import { checkDocument as runChecks } from '../check/index';
 import { cpPerRound } from '../model/derived';
 import { fleetTotals, type FleetTotals } from '../fleetPoints';
 import { GAME_SIZES, STAT_ORDER, type StatName } from '../rules/data';
+import { fleetDigest, rulesVersion, type RulesVersion } from './digest';
 
 export interface RosterWeapon {
   name: string;
@@ -143,6 +144,9 @@ export interface Roster {
   cardCounts: ProblemCounts;
   /** Whether the fleet can be played as written: no error in the list or in a card it uses. */
   legal: boolean;
+  /** The rulebook version the checks apply, and the digest of the fleet and the cards it uses (digest.ts). */
+  rules: RulesVersion;
+  digest: string;
 }
 
 const UNKNOWN_CARD = 'Unknown card';
@@ -317,11 +321,24 @@ export function buildRoster(doc: FleetDocument, ws: Workspace, given: RosterInpu
   const limit = totals.limit !== undefined && totals.limit > 0 ? totals.limit : undefined;
   const size = GAME_SIZES.find((g) => g.points === limit);
   const order = [...new Set([...byClass.keys()])];
+  const name = (doc.name.value ?? '').trim();
+  // The faction as its cards spell it ("Red Corsairs" for a fleet that wrote "red corsairs").
+  const faction = (doc.faction.value !== undefined ? (ws.cardsOf(doc.faction.value)[0]?.faction ?? doc.faction.value) : '').trim();
+  const digest = fleetDigest({
+    name,
+    faction,
+    limit,
+    entries: totals.entries.map((ep, i) => ({
+      unit: ep.entry.unit.value ?? '',
+      card: ep.card,
+      count: entries[i]!.count,
+      embarked: ep.embarked.map((x) => ({ name: x.name, card: x.card })),
+    })),
+  });
   return {
     uri: doc.uri,
-    name: (doc.name.value ?? '').trim(),
-    // The faction as its cards spell it ("Red Corsairs" for a fleet that wrote "red corsairs").
-    faction: (doc.faction.value !== undefined ? (ws.cardsOf(doc.faction.value)[0]?.faction ?? doc.faction.value) : '').trim(),
+    name,
+    faction,
     limit,
     gameSize: size ? { name: size.name, points: size.points, table: size.table, objectives: { ...size.objectives } } : undefined,
     objectives: doc.objectives?.value,
@@ -336,6 +353,8 @@ export function buildRoster(doc: FleetDocument, ws: Workspace, given: RosterInpu
     fleetCounts,
     cardCounts,
     legal: counts.errors === 0,
+    rules: rulesVersion(),
+    digest,
   };
 }
 

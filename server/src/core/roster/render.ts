@@ -4,8 +4,9 @@
  * text goes through the format's escaping; nothing from a file is ever read as markup.
  */
 import { STAT_ORDER } from '../rules/data';
-import { count } from '../rules/words';
+import { count, pointsLeft } from '../rules/words';
 import { escapeMarkdown } from '../rules/text';
+import { rulesVersionText } from './digest';
 import type { ProblemCounts, Roster, RosterCard, RosterEntry, RosterProblem, RosterWeapon, RosterOrder, RosterAbility } from './model';
 
 export const ROSTER_FORMATS = ['markdown', 'html', 'json', 'text', 'short'] as const;
@@ -16,16 +17,12 @@ export interface RenderOptions {
   file?: (uri: string) => string;
 }
 
-/**
- * File text made one line and printable: line breaks and tabs become spaces; other control
- * characters and the bidirectional overrides that reorder what a reader sees become U+FFFD.
- */
-export function clean(s: string): string {
-  return s
-    .replace(/\r\n|[\n\r\t\v\f\u2028\u2029\u0085]/g, ' ')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '\uFFFD')
-    .replace(/ {2,}/g, ' ')
-    .trim();
+export { clean } from './clean';
+import { clean } from './clean';
+
+/** "Rules: July 30 (2026-07-30) · Digest: fs1-…": what `fabled-star verify` checks (digest.ts). */
+export function provenanceText(r: Roster): string {
+  return `Rules: ${rulesVersionText(r.rules)} · Digest: ${r.digest}`;
 }
 
 function defaultFile(uri: string): string {
@@ -57,10 +54,7 @@ export function pointsText(r: Roster): string {
 
 /** "5 pts left", "105 pts over the limit", "exactly on the limit", or '' without a limit. */
 export function leftText(r: Roster): string {
-  if (r.remaining === undefined) return '';
-  if (r.remaining > 0) return `${r.remaining} pts left`;
-  if (r.remaining < 0) return `${-r.remaining} pts over the limit`;
-  return 'exactly on the limit';
+  return r.remaining === undefined ? '' : pointsLeft(r.remaining);
 }
 
 function gameText(r: Roster): string {
@@ -140,7 +134,7 @@ export function rosterShort(r: Roster): string {
   });
   const head = [clean(r.name), r.faction ? `(${clean(r.faction)})` : ''].filter(Boolean).join(' ');
   const total = r.limit !== undefined ? `${r.total}/${r.limit}` : `${r.total} pts`;
-  return `${head ? `${head}: ` : ''}${items.join(', ')}${items.length ? '; ' : ''}${total}${r.legal ? '' : ` (${count(r.counts.errors, 'error')})`}`;
+  return `${head ? `${head}: ` : ''}${items.join(', ')}${items.length ? '; ' : ''}${total}${r.legal ? '' : ` (${count(r.counts.errors, 'error')})`} · rules ${r.rules.version} · ${r.digest}`;
 }
 
 // ---------- plain text ----------
@@ -150,6 +144,7 @@ export function rosterText(r: Roster, opts: RenderOptions = {}): string {
   out.push(clean(r.name) || '(unnamed fleet)');
   out.push(`${clean(r.faction) || '(no faction)'} · ${gameText(r)}${r.objectives !== undefined ? ` · ${count(r.objectives, 'objective')}` : ''}`);
   out.push(`Points: ${pointsText(r)}${leftText(r) ? ` (${leftText(r)})` : ''}`);
+  out.push(provenanceText(r));
   if (!r.legal) out.push('', `NOT LEGAL AS WRITTEN: ${verdictText(r)} (see Problems below)`);
   out.push('', 'Units');
   for (const e of r.entries) {
@@ -216,6 +211,7 @@ export function rosterMarkdown(r: Roster, opts: RenderOptions = {}): string {
   if (r.objectives !== undefined) meta.push(count(r.objectives, 'objective'));
   out.push(meta.join(' · '), '');
   out.push(`**${pointsText(r)}**${leftText(r) ? ` · ${leftText(r)}` : ''}`, '');
+  out.push(provenanceText(r), '');
   if (!r.legal) out.push(`> **⚠ Not legal as written: ${verdictText(r)}.** See Problems below.`, '');
   out.push('## Units', '');
   for (const e of r.entries) {
@@ -283,6 +279,8 @@ h3 { font-size: 1rem; margin: 0; }
 .verdict { border: 2px solid var(--bad); background: var(--badbg); color: var(--bad); padding: .6rem .8rem; margin: 1rem 0; font-weight: 700; }
 .verdict ul { margin: .3rem 0 0; padding-left: 1.2rem; font-weight: 400; }
 .legal { color: var(--muted); margin: .6rem 0; }
+.digest { color: var(--muted); margin: .2rem 0 0; font-size: .9em; }
+.digest .code { font: .95em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; color: var(--ink); }
 table { border-collapse: collapse; width: 100%; }
 th, td { border: 1px solid var(--line); padding: .2rem .4rem; text-align: left; vertical-align: top; }
 th { background: #eef0f5; font-weight: 600; }
@@ -331,7 +329,8 @@ export function rosterHtml(r: Roster, opts: RenderOptions = {}): string {
   const meta = [esc(r.faction) || '(no faction)', esc(gameText(r))];
   if (r.objectives !== undefined) meta.push(count(r.objectives, 'objective'));
   h.push(`<p class="meta">${meta.join(' · ')}</p>`);
-  h.push(`<p class="points${r.over ? ' over' : ''}">${pointsText(r)}${leftText(r) ? ` <span class="left">· ${leftText(r)}</span>` : ''}</p>`, '</header>');
+  h.push(`<p class="points${r.over ? ' over' : ''}">${pointsText(r)}${leftText(r) ? ` <span class="left">· ${leftText(r)}</span>` : ''}</p>`);
+  h.push(`<p class="digest">Rules: ${esc(rulesVersionText(r.rules))} · Digest: <span class="code">${esc(r.digest)}</span></p>`, '</header>');
   const ps = allProblems(r);
   if (!r.legal) {
     h.push(`<section class="verdict" role="alert">⚠ Not legal as written: ${verdictText(r)}.<ul>`);
@@ -462,6 +461,8 @@ export function rosterJson(r: Roster, opts: RenderOptions = {}): object {
     remaining: r.remaining ?? null,
     over: r.over,
     legal: r.legal,
+    rules: r.rules,
+    digest: r.digest,
     counts: r.counts,
     fleetCounts: r.fleetCounts,
     cardCounts: r.cardCounts,

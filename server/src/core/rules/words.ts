@@ -78,3 +78,14 @@ export function listOf(words: readonly string[], last = 'and'): string {
   if (words.length <= 1) return words.join('');
   return `${words.slice(0, -1).join(', ')} ${last} ${words[words.length - 1]}`;
 }
+
+/**
+ * What is left of a points limit, the one wording of every view (hover, lens, inlay hint, roster,
+ * Fleet view): "5 pts left", "105 pts over the limit", "exactly on the limit". `short`, for a
+ * label beside the points already: "5 left", "105 over".
+ */
+export function pointsLeft(remaining: number, short = false): string {
+  if (remaining > 0) return short ? `${remaining} left` : `${remaining} pts left`;
+  if (remaining < 0) return short ? `${-remaining} over` : `${-remaining} pts over the limit`;
+  return 'exactly on the limit';
+}

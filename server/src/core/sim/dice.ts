@@ -131,6 +131,12 @@ export class Dice {
   private readonly binomial: (n: number, p: number) => number;
   /** Numbers drawn so far (uniforms, d10s and the binomial sampler's uniforms): the benchmark's floor counts these. */
   draws = 0;
+  /**
+   * The d10s a player would roll at the table beyond the numbers drawn: an exact Fire action is one
+   * draw standing for every attack, dodge and armour die of the volley (their expected count), and
+   * Initiative one draw for both sides' LD dice. Counted for the benchmark's tabletop floor.
+   */
+  tabletop = 0;
 
   /** The generator the rolls come from; a run may hand each trial a stream of its own. */
   constructor(public rng: RandomGenerator) {

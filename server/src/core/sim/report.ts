@@ -44,6 +44,18 @@ export function renderHistogram(points: Point[], width = 40, maxRows = 16): stri
   });
 }
 
+/**
+ * "Chance of at least N HP lost", one row per N (at most `maxRows`: evenly spaced, the last always
+ * shown), beside the histogram: the same list as the JSON's `hullDamageAtLeast` and the view's table.
+ */
+export function renderAtLeast(points: readonly Point[], maxRows = 16): string[] {
+  if (points.length === 0) return [];
+  const step = Math.ceil(points.length / maxRows);
+  const rows = points.filter((_, i) => i % step === 0 || i === points.length - 1);
+  const w = String(rows[rows.length - 1]!.value).length;
+  return ['', 'Chance of at least N HP lost in one Fire action', ...rows.map((r) => `  at least ${String(r.value).padStart(w)} HP  ${pct(r.p).padStart(6)}`)];
+}
+
 export function renderReport(result: SimulationResult): string {
   // A card against itself: its two sides are named apart ("X" and "X (2)"), as in the battle.
   const r = result.attacker === result.defender && result.attacker !== '' ? { ...result, defender: `${result.defender} (2)` } : result;
@@ -85,6 +97,7 @@ export function renderReport(result: SimulationResult): string {
   out.push('');
   out.push('Hull damage (HP lost) in one Fire action');
   out.push(...renderHistogram(v.hullDamage));
+  out.push(...renderAtLeast(v.hullDamageAtLeast ?? []));
   out.push('');
   out.push(`Engagement: up to ${e.rounds} rounds at ${e.range}" (${e.method}, ${e.trials} trials, seed ${e.seed})`);
   if (e.cutShort)

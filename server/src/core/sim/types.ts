@@ -96,6 +96,8 @@ export interface VolleyResult {
   killProbability: number;
   /** Distribution of hull damage (HP lost), sorted by value, probabilities summing to 1. */
   hullDamage: Point[];
+  /** The chance of at least `value` HP lost, for each value from 1 up (cumulative.ts; the engine always gives it). */
+  hullDamageAtLeast?: Point[];
   shieldsRemoved: Point[];
   basesDestroyed: Point[];
   weapons: WeaponBreakdown[];

@@ -26,6 +26,13 @@ export interface WeaponTally {
   expectedCrits: number;
   expectedShieldsRemoved: number;
   expectedHullDamage: number;
+  /**
+   * The d10s a player rolls for this weapon at the table, on average: every attack die, a dodge
+   * roll for each normal hit (when the defender has D) and an armour roll for each hit that met no
+   * shields (when it has AC). The exact programme rolls none of them; the benchmark's tabletop
+   * floor counts them (bench/load.ts). Set by the exact volley.
+   */
+  expectedDice?: number;
 }
 
 export interface ExactVolley {
@@ -51,6 +58,9 @@ export interface PassOutcome {
   expectedHits: number;
   expectedCrits: number;
   expectedShieldsRemoved: number;
+  /** Expected Critical Hits and normal hits that met no shields (each gets an armour roll when the defender has AC). */
+  expectedThroughCrits: number;
+  expectedThroughNormals: number;
 }
 
 function spend(budget: Budget, ops: number): boolean {
@@ -124,7 +134,16 @@ export function outcomeNoShields(plan: WeaponPlan, a: number, budget: Budget): P
     unsaved = binomialPmf(a, plan.pCrit * fc + plan.pNormal * q0 * fn);
     expectedHits = a * (plan.pCrit + plan.pNormal * q0);
   }
-  return { unsaved, stay: new Map(), expectedHits, expectedCrits: a * plan.pCrit, expectedShieldsRemoved: 0 };
+  const expectedCrits = a * plan.pCrit;
+  return {
+    unsaved,
+    stay: new Map(),
+    expectedHits,
+    expectedCrits,
+    expectedShieldsRemoved: 0,
+    expectedThroughCrits: expectedCrits,
+    expectedThroughNormals: expectedHits - expectedCrits,
+  };
 }
 
 /**
@@ -140,6 +159,8 @@ export function outcomeWithShields(plan: WeaponPlan, a: number, sh: number, budg
   let expectedHits = 0;
   let expectedCrits = 0;
   let expectedShieldsRemoved = 0;
+  let expectedThroughCrits = 0;
+  let expectedThroughNormals = 0;
   for (let c = 0; c <= a; c++) {
     const pc = crits[c]!;
     if (pc === 0) continue;
@@ -151,6 +172,8 @@ export function outcomeWithShields(plan: WeaponPlan, a: number, sh: number, budg
       expectedHits += mass * (c + n);
       const r = absorb(sh, c, n, plan.shieldsPerCrit, plan.shieldsPerHit);
       expectedShieldsRemoved += mass * (sh - r.shieldsLeft);
+      expectedThroughCrits += mass * r.crits;
+      expectedThroughNormals += mass * r.normals;
       if (r.crits + r.normals === 0) {
         stay.set(r.shieldsLeft, (stay.get(r.shieldsLeft) ?? 0) + mass);
       } else {
@@ -182,7 +205,7 @@ export function outcomeWithShields(plan: WeaponPlan, a: number, sh: number, budg
     }
     for (let u = 0; u < total.length; u++) unsaved[u]! += total[u]!;
   }
-  return { unsaved, stay, expectedHits, expectedCrits, expectedShieldsRemoved };
+  return { unsaved, stay, expectedHits, expectedCrits, expectedShieldsRemoved, expectedThroughCrits, expectedThroughNormals };
 }
 
 /**
@@ -217,6 +240,16 @@ function cacheFor(plan: WeaponPlan): OutcomeCache {
   return c;
 }
 
+/** The d10s one weapon's firing rolls at the table, on average (`WeaponTally.expectedDice`), given its pass outcome. */
+function tabletopDice(plan: WeaponPlan, a: number, o: PassOutcome): number {
+  let n = a;
+  // Each normal hit rolled (Auto's extra hits too) is dodged or not; Critical Hits cannot be.
+  if (plan.dodgeTarget !== undefined) n += a * (plan.pNormal + plan.pCrit * plan.extraHitsPerCrit);
+  if (plan.armourTargetCrit !== undefined) n += o.expectedThroughCrits;
+  if (plan.armourTargetNormal !== undefined) n += o.expectedThroughNormals;
+  return n;
+}
+
 /**
  * Runs the volley from a distribution of starting states. Returns undefined when the work limit is
  * reached (the caller then samples).
@@ -227,7 +260,7 @@ export function exactVolley(ctx: FireContext, start: StateDist, stride: number, 
   let dist = start;
   const tallies: WeaponTally[] = [];
   for (const plan of ctx.plans) {
-    const tally: WeaponTally = { expectedHits: 0, expectedCrits: 0, expectedShieldsRemoved: 0, expectedHullDamage: 0 };
+    const tally: WeaponTally = { expectedHits: 0, expectedCrits: 0, expectedShieldsRemoved: 0, expectedHullDamage: 0, expectedDice: 0 };
     tallies.push(tally);
     if (!plan.inRange) continue;
     // SH above 4095 cannot be keyed by the outcome cache; such inputs are sampled instead.
@@ -248,6 +281,7 @@ export function exactVolley(ctx: FireContext, start: StateDist, stride: number, 
       tally.expectedHits += w * o.expectedHits;
       tally.expectedCrits += w * o.expectedCrits;
       tally.expectedShieldsRemoved += w * o.expectedShieldsRemoved;
+      tally.expectedDice! += w * tabletopDice(plan, a, o);
       for (const [left, p] of o.stay) add(hull * stride + left, w * p);
       for (let u = 0; u < o.unsaved.length; u++) {
         const p = o.unsaved[u]!;

@@ -4,6 +4,7 @@
  */
 import type { Point, UnitProfile, VolleyOptions, VolleyResult, WeaponBreakdown } from './types';
 import { attacksAgainst, basesLeft, planFire } from './fire';
+import { atLeast } from './cumulative';
 import type { FireContext } from './fire';
 import { EXACT_WORK_LIMIT, exactVolley } from './volley-exact';
 import type { StateDist, WeaponTally } from './volley-exact';
@@ -88,6 +89,7 @@ class Outcomes {
       expectedBasesDestroyed: this.basesSum / this.total,
       killProbability: this.killProbability,
       hullDamage: toPoints(this.hull),
+      hullDamageAtLeast: atLeast(toPoints(this.hull)),
       shieldsRemoved: toPoints(this.shields),
       basesDestroyed: toPoints(this.bases),
       weapons,

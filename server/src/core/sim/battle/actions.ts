@@ -11,7 +11,7 @@ import type { Dice } from '../dice';
 import { basesLeft, maxShields } from '../fire';
 import { sampleCost, sampleVolley } from '../volley-sample';
 import { BOARD_RANGE } from './engine';
-import type { Engine } from './engine';
+import type { Engine, UnitList } from './engine';
 import { NO_DECISION, bestBoard, chooseTarget, decide, target, threatsTo, wantedDistance } from './policy';
 import type { Decision, DuelKernel, SecondAction } from './types';
 
@@ -42,6 +42,7 @@ function drawKernel(e: Engine, k: DuelKernel, tgt: number, dice: Dice): void {
   const h = Math.floor(key / stride);
   e.hull[tgt] = h;
   e.sh[tgt] = key - h * stride;
+  dice.tabletop += (k.dice ?? 0) - 1;
   // Whole numbers only, so that work adds up the same whichever way the trials are grouped.
   e.ops += 4 + (31 - Math.clz32(k.cdf.length + 1));
 }
@@ -85,7 +86,7 @@ function afterDamage(e: Engine, u: number, lost: [number, number], pts: [number,
 }
 
 /** The enemies of u that are alive and on the table, into `out`. */
-function enemiesOf(e: Engine, u: number, out: number[]): number[] {
+function enemiesOf(e: Engine, u: number, out: UnitList): UnitList {
   out.length = 0;
   const s = e.side[u]!;
   const lo = s === 0 ? e.offset : 0;
@@ -93,9 +94,6 @@ function enemiesOf(e: Engine, u: number, out: number[]): number[] {
   for (let i = lo; i < hi; i++) if (e.alive[i] && e.onTable[i]) out.push(i);
   return out;
 }
-
-const scratchEnemies: number[] = [];
-const scratchThreats: number[] = [];
 
 /** Moves u toward the nearest enemy by at most `stick` inches, stopping at its wanted distance. */
 function moveToward(e: Engine, u: number, stick: number): void {
@@ -120,9 +118,10 @@ function moveToward(e: Engine, u: number, stick: number): void {
 }
 
 /** Whether u can do anything that deals damage from where it stands: Fire, Board or Ram. */
-function canAct(e: Engine, u: number, enemies: number[]): boolean {
+function canAct(e: Engine, u: number, enemies: UnitList): boolean {
   const ut = e.types[e.typeOf[u]!]!;
-  for (const t of enemies) {
+  for (let k = 0; k < enemies.length; k++) {
+    const t = enemies.at[k]!;
     const d = e.dist(u, t);
     if (d <= ut.maxReach || e.canBoard(u, t) || e.canRam(u, t)) return true;
   }
@@ -147,7 +146,7 @@ export function activate(e: Engine, u: number, dice: Dice, lost: [number, number
     ap--;
     moves++;
   }
-  const enemies = enemiesOf(e, u, scratchEnemies);
+  const enemies = enemiesOf(e, u, e.enemyList);
   // Out of reach of everything: move toward the nearest enemy (a second move with the B stick).
   if (!e.fixed)
     while (ap > 0 && moves < (me.profile.move?.length ?? 0) && !canAct(e, u, enemies)) {
@@ -160,10 +159,33 @@ export function activate(e: Engine, u: number, dice: Dice, lost: [number, number
   if (!e.fixed && ap === 2 && moves < (me.profile.move?.length ?? 0) && me.profile.cr && closeToBoard(e, u, enemies, me.profile.move![moves]!)) ap--;
   const myBases = basesOf(e.hull[u]!, e.types[e.typeOf[u]!]!.p.hp);
   if (!chooseTarget(e, u, enemies, myBases)) return false;
-  const threats = threatsTo(e, u, enemies, scratchThreats);
-  if (target.t >= 0) return fireWithSecond(e, u, target.t, target.ri, myBases, ap, enemies, threats, dice, lost, pts);
-  return withoutTarget(e, u, ap, enemies, threats, dice, lost, pts);
+  const threats = threatsTo(e, u, enemies, e.threatList);
+  // One object for the activation's context, reused (no allocation per activation).
+  turn.enemies = enemies;
+  turn.threats = threats;
+  turn.dice = dice;
+  turn.lost = lost;
+  turn.pts = pts;
+  if (target.t >= 0) return fireWithSecond(e, u, target.t, target.ri, myBases, ap, turn);
+  return withoutTarget(e, u, ap, turn);
 }
+
+/** What an activation's actions share: the enemies and threats it weighed, the dice, and the tallies of bases lost and points destroyed. */
+interface Turn {
+  enemies: UnitList;
+  threats: UnitList;
+  dice: Dice;
+  lost: [number, number];
+  pts: [number, number];
+}
+
+const turn: Turn = {
+  enemies: undefined as unknown as UnitList,
+  threats: undefined as unknown as UnitList,
+  dice: undefined as unknown as Dice,
+  lost: [0, 0],
+  pts: [0, 0],
+};
 
 /** Enter the table (from the unit's edge) or launch (from its host): its first Move action. */
 function enter(e: Engine, u: number): void {
@@ -174,10 +196,11 @@ function enter(e: Engine, u: number): void {
 }
 
 /** Moves u by up to `stick` toward the nearest enemy with CR, to boarding range; false when none is farther than that. */
-function closeToBoard(e: Engine, u: number, enemies: number[], stick: number): boolean {
+function closeToBoard(e: Engine, u: number, enemies: UnitList, stick: number): boolean {
   let nearest = Infinity;
   let nearestCr = Infinity;
-  for (const t of enemies) {
+  for (let k = 0; k < enemies.length; k++) {
+    const t = enemies.at[k]!;
     const d = e.dist(u, t);
     nearest = Math.min(nearest, d);
     if (e.units[t]!.profile.cr) nearestCr = Math.min(nearestCr, d);
@@ -193,20 +216,13 @@ function closeToBoard(e: Engine, u: number, enemies: number[], stick: number): b
  * A Fire action at tgt with the second action that goes with it (when u has 2 AP left). Board
  * replaces the second action, whichever it is, when it is worth more.
  */
-function fireWithSecond(
-  e: Engine,
-  u: number,
-  tgt: number,
-  ri: number,
-  myBases: number,
-  ap: number,
-  enemies: number[],
-  threats: number[],
-  dice: Dice,
-  lost: [number, number],
-  pts: [number, number],
-): boolean {
-  const board = e.units[u]!.profile.cr !== undefined && enemies.some((t) => e.units[t]!.profile.cr !== undefined && e.dist(u, t) <= BOARD_RANGE);
+function fireWithSecond(e: Engine, u: number, tgt: number, ri: number, myBases: number, ap: number, { enemies, threats, dice, lost, pts }: Turn): boolean {
+  let board = false;
+  if (e.units[u]!.profile.cr !== undefined)
+    for (let k = 0; k < enemies.length && !board; k++) {
+      const t = enemies.at[k]!;
+      board = e.units[t]!.profile.cr !== undefined && e.dist(u, t) <= BOARD_RANGE;
+    }
   let second: Decision = NO_DECISION;
   if (ap >= 2) {
     const d = decide(e, u, tgt, ri, threats);
@@ -238,23 +254,17 @@ function fireWithSecond(
 }
 
 /** Nothing to fire at: Board, else Ram as a last resort, then protect with what is left. */
-function withoutTarget(
-  e: Engine,
-  u: number,
-  ap: number,
-  enemies: number[],
-  threats: number[],
-  dice: Dice,
-  lost: [number, number],
-  pts: [number, number],
-): boolean {
+function withoutTarget(e: Engine, u: number, ap: number, { enemies, threats, dice, lost, pts }: Turn): boolean {
   const b = bestBoard(e, u, enemies);
   if (b >= 0) {
     boardAction(e, u, b, dice, lost, pts);
     ap--;
   } else {
     let r = -1;
-    for (const t of enemies) if (e.canRam(u, t) && (r < 0 || e.hull[t]! < e.hull[r]!)) r = t;
+    for (let k = 0; k < enemies.length; k++) {
+      const t = enemies.at[k]!;
+      if (e.canRam(u, t) && (r < 0 || e.hull[t]! < e.hull[r]!)) r = t;
+    }
     if (r >= 0) {
       ramAction(e, u, r, dice, lost, pts);
       ap--;

@@ -84,6 +84,32 @@ export function reachOf(t: UnitType, d: number): number {
  * The engine: unit types, caches of plans, kernels and decisions, and the per-trial state. One
  * instance runs one battle (`BattleRun`, run.ts, drives it).
  */
+/**
+ * A list of units, filled again at every activation (the enemies on the table, those that can
+ * fire at a unit). A JavaScript array emptied with \`length = 0\` gives up its storage and
+ * allocates it again on the next push: a third of what a trial allocated. Read it by index below
+ * \`length\`.
+ */
+export class UnitList {
+  readonly at: Int32Array;
+  length = 0;
+  constructor(capacity: number) {
+    this.at = new Int32Array(capacity);
+  }
+  push(u: number): void {
+    this.at[this.length++] = u;
+  }
+}
+
+/**
+ * A whole-number map key as a small integer when it is one (the same key: a Map compares numbers by
+ * value), so that looking it up neither boxes a double nor hashes one. The engine's states live in
+ * Float64Arrays, so the keys it computes from them are doubles otherwise.
+ */
+export function smallInt(k: number): number {
+  return k >= 0 && k < 0x40000000 ? k | 0 : k;
+}
+
 export class Engine {
   readonly n: number;
   readonly units: BattleUnit[];
@@ -129,6 +155,11 @@ export class Engine {
   readonly order: [number[], number[]];
   /** Global index of the first unit of side 1. */
   readonly offset: number;
+  /** The lists an activation fills (see UnitList). */
+  readonly enemyList: UnitList;
+  /** The LD dice both sides roll for this round's Initiative (set by initiativeFirst; the tabletop count, see Dice.tabletop). */
+  initiativeDice = 0;
+  readonly threatList: UnitList;
   ops = 0;
   /**
    * The work budget inside a trial: a trial that takes `ops` past it stops at the next activation
@@ -175,6 +206,7 @@ export class Engine {
           reaches,
           maxReach: reaches.length ? reaches[reaches.length - 1]! : -1,
           canBrace: p.armour !== undefined,
+          ldExpected: p.ld ? p.ld.dice * pSuccess(p.ld.target) : 0,
         });
       }
       this.typeOf[i] = t;
@@ -185,6 +217,8 @@ export class Engine {
     });
     for (let t = 0; t < this.types.length * this.types.length; t++) this.kernels.push(new Map());
     this.order = [[], []];
+    this.enemyList = new UnitList(this.n);
+    this.threatList = new UnitList(this.n);
     for (const s of [0, 1] as const) {
       const lo = s === 0 ? 0 : this.offset;
       const hi = s === 0 ? this.offset : this.n;
@@ -281,8 +315,8 @@ export class Engine {
   kernel(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, sh: number, hull: number, braced: boolean): DuelKernel | undefined {
     const tt = this.types[this.typeOf[tgt]!]!;
     // Cover is per unit, so it is part of the key.
-    const pk = this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + (this.units[tgt]!.cover ? 1 : 0);
-    const stateKey = hull * tt.stride + sh;
+    const pk = smallInt(this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + (this.units[tgt]!.cover ? 1 : 0));
+    const stateKey = smallInt(hull * tt.stride + sh);
     // The last kernel of this shooter at this target (unaimed, aimed): a unit's state changes only
     // when it is hit, so most lookups end here without touching the maps.
     const slot = (f * this.n + tgt) * 2 + (aim === undefined ? 0 : 1);
@@ -326,7 +360,9 @@ export class Engine {
       expectedBasesLost += p * (b0 - basesOf(h, tt.p.hp));
       i++;
     }
-    const kern: DuelKernel = { keys, probs, cdf, expectedHull, expectedBasesLost, cost: budget.ops - paid, id, chunk: this.chunk };
+    let rolled = 0;
+    for (const t of ex.tallies) rolled += t.expectedDice ?? 0;
+    const kern: DuelKernel = { keys, probs, cdf, expectedHull, expectedBasesLost, dice: rolled, cost: budget.ops - paid, id, chunk: this.chunk };
     this.used.push([id, kern.cost!]);
     byState.set(stateKey, kern);
     this.slotPk[slot] = pk;
@@ -337,26 +373,38 @@ export class Engine {
 
   /** P(side 0 activates first) this round: each side rolls the LD of its unit with the most expected successes. */
   initiativeFirst(): number {
-    const best = [-1, -1];
-    const score = [-1, -1];
+    // Two locals a side, not arrays: this runs every round of every trial.
+    let best0 = -1;
+    let best1 = -1;
+    let score0 = -1;
+    let score1 = -1;
     for (let i = 0; i < this.n; i++) {
       // Embarked units do not count for Initiative (section 6).
       if (!this.alive[i] || (this.host[i]! >= 0 && !this.onTable[i])) continue;
-      const ld = this.types[this.typeOf[i]!]!.p.ld;
+      const t = this.types[this.typeOf[i]!]!;
+      const ld = t.p.ld;
       if (!ld) continue;
       const s = this.side[i]!;
-      const e = ld.dice * pSuccess(ld.target);
-      const b = best[s]! >= 0 ? this.types[this.typeOf[best[s]!]!]!.p.ld! : undefined;
-      if (e > score[s]! || (e === score[s] && b && (ld.target < b.target || (ld.target === b.target && ld.dice > b.dice)))) {
-        score[s] = e;
-        best[s] = i;
+      const e = t.ldExpected;
+      const bi = s === 0 ? best0 : best1;
+      const score = s === 0 ? score0 : score1;
+      const b = bi >= 0 ? this.types[this.typeOf[bi]!]!.p.ld! : undefined;
+      if (e > score || (e === score && b && (ld.target < b.target || (ld.target === b.target && ld.dice > b.dice)))) {
+        if (s === 0) {
+          score0 = e;
+          best0 = i;
+        } else {
+          score1 = e;
+          best1 = i;
+        }
       }
     }
-    const slot = (best[0]! + 1) * (this.n + 1) + best[1]! + 1;
+    this.initiativeDice = (best0 >= 0 ? this.types[this.typeOf[best0]!]!.p.ld!.dice : 0) + (best1 >= 0 ? this.types[this.typeOf[best1]!]!.p.ld!.dice : 0);
+    const slot = (best0 + 1) * (this.n + 1) + best1 + 1;
     let p = this.initiative[slot]!;
     if (Number.isNaN(p)) {
       const ld = (i: number) => (i >= 0 ? this.types[this.typeOf[i]!]!.p.ld : undefined);
-      p = this.initiative[slot] = initiativeOdds(ld(best[0]!), ld(best[1]!));
+      p = this.initiative[slot] = initiativeOdds(ld(best0), ld(best1));
     }
     return p;
   }

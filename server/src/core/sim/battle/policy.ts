@@ -6,8 +6,8 @@
  * states the run met before (see `lanes` in run.ts).
  */
 import { attacksAgainst, basesLeft, maxShields, weaponReach } from '../fire';
-import { BOARD_RANGE, RAM_RANGE, reachOf } from './engine';
-import type { Engine } from './engine';
+import { BOARD_RANGE, RAM_RANGE, reachOf, smallInt } from './engine';
+import type { Engine, UnitList } from './engine';
 import type { Decision, SecondAction } from './types';
 
 // Hot-path aliases (see engagement.ts): imported bindings can be getters under some loaders.
@@ -24,17 +24,34 @@ const ZERO3 = new Float64Array(3);
  * parts last, with fixed sizes, so that the low digits say which sizes the high digits used.
  * A part outside its size (a state no card allows) falls back to the string too.
  */
-function pack(parts: number[], sizes: number[]): number | string {
+function pack(n: number): number | string {
   let space = 1;
-  for (const x of sizes) space *= x;
-  if (space >= Number.MAX_SAFE_INTEGER) return parts.join(',');
+  for (let i = 0; i < n; i++) space *= SIZES[i]!;
+  if (space >= Number.MAX_SAFE_INTEGER) return partsText(n);
   let k = 0;
-  for (let i = 0; i < parts.length; i++) {
-    const x = parts[i]!;
-    if (!Number.isInteger(x) || x < 0 || x >= sizes[i]!) return parts.join(',');
-    k = k * sizes[i]! + x;
+  for (let i = 0; i < n; i++) {
+    const x = PARTS[i]!;
+    if (!Number.isInteger(x) || x < 0 || x >= SIZES[i]!) return partsText(n);
+    k = k * SIZES[i]! + x;
   }
-  return k;
+  return smallInt(k);
+}
+
+/**
+ * The parts and sizes of the key being packed: filled in place by the caller (two arrays made for
+ * every lookup were a third of what a trial allocated).
+ */
+const PARTS = new Float64Array(8);
+const SIZES = new Float64Array(8);
+
+function partsText(n: number): string {
+  return Array.from(PARTS.subarray(0, n)).join(',');
+}
+
+/** Sets part i of the key being packed, and its size. */
+function part(i: number, x: number, size: number): void {
+  PARTS[i] = x;
+  SIZES[i] = size;
 }
 
 /**
@@ -52,10 +69,14 @@ function protectValues(e: Engine, f: number, u: number): Float64Array | undefine
   const hull = e.hull[u]!;
   const T = e.types.length;
   // The two cards last: the sizes before them depend on them (see pack).
-  const key = pack(
-    [fb, ri, e.units[u]!.cover ? 1 : 0, sh, hull, e.typeOf[f]!, e.typeOf[u]!],
-    [ft.p.bases + 1, ft.reaches.length, 2, ut.stride, ut.fullHull + 1, T, T],
-  );
+  part(0, fb, ft.p.bases + 1);
+  part(1, ri, ft.reaches.length);
+  part(2, e.units[u]!.cover ? 1 : 0, 2);
+  part(3, sh, ut.stride);
+  part(4, hull, ut.fullHull + 1);
+  part(5, e.typeOf[f]!, T);
+  part(6, e.typeOf[u]!, T);
+  const key = pack(7);
   const hit = e.protects.get(key);
   if (hit) return hit;
   const plain = e.kernel(f, u, ri, fb, undefined, sh, hull, false)?.expectedHull;
@@ -91,10 +112,15 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
   const fbr = e.braced[tgt] === 1;
   const T = e.types.length;
   // The two cards last: the sizes before them depend on them (see pack).
-  const key = pack(
-    [myBases, ri, e.units[tgt]!.cover ? 1 : 0, fbr ? 1 : 0, fsh, fhull, e.typeOf[u]!, e.typeOf[tgt]!],
-    [ut.p.bases + 1, ut.reaches.length, 2, 2, tt.stride, tt.fullHull + 1, T, T],
-  );
+  part(0, myBases, ut.p.bases + 1);
+  part(1, ri, ut.reaches.length);
+  part(2, e.units[tgt]!.cover ? 1 : 0, 2);
+  part(3, fbr ? 1 : 0, 2);
+  part(4, fsh, tt.stride);
+  part(5, fhull, tt.fullHull + 1);
+  part(6, e.typeOf[u]!, T);
+  part(7, e.typeOf[tgt]!, T);
+  const key = pack(8);
   const hit = e.aims.get(key);
   if (hit) return hit;
   const foeBases = basesOf(fhull, tt.p.hp);
@@ -123,7 +149,7 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
  * damage it adds; Shields Back Online and Brace the expected hull damage they avert from those
  * enemies' next unaimed Fire actions. The highest wins; ties to Aim, then Shields, then Brace.
  */
-function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: number[]): Decision | undefined {
+function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: UnitList): Decision | undefined {
   const ut = e.types[e.typeOf[u]!]!;
   let action: SecondAction = 'none';
   let aim: number | undefined;
@@ -140,7 +166,8 @@ function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: 
   let threat = 0;
   let braced = 0;
   let after = 0;
-  for (const f of threats) {
+  for (let k = 0; k < threats.length; k++) {
+    const f = threats.at[k]!;
     const v = protectValues(e, f, u);
     if (!v) return undefined;
     threat += v[0]!;
@@ -181,9 +208,9 @@ function decideRule(e: Engine, u: number, d: number | undefined): Decision {
  * The second action, cached by the joint state when the only enemy that can fire at u is its
  * target (always so in a duel): then it depends on nothing else.
  */
-export function decide(e: Engine, u: number, tgt: number, ri: number, threats: number[]): Decision | undefined {
+export function decide(e: Engine, u: number, tgt: number, ri: number, threats: UnitList): Decision | undefined {
   if (e.mode === 'dice') return decideRule(e, u, tgt >= 0 ? e.dist(u, tgt) : undefined);
-  const solo = threats.length === 0 || (threats.length === 1 && threats[0] === tgt);
+  const solo = threats.length === 0 || (threats.length === 1 && threats.at[0] === tgt);
   if (!solo || tgt < 0) return decideExpected(e, u, tgt, ri, threats);
   const ut = e.types[e.typeOf[u]!]!;
   const tt = e.types[e.typeOf[tgt]!]!;
@@ -206,6 +233,7 @@ export function decide(e: Engine, u: number, tgt: number, ri: number, threats: n
   if (space < Number.MAX_SAFE_INTEGER && ri < R1 && shU < S1 && hullU < H1 && shT < S2 && hullT < H2) {
     key = ((((((((ri * R2 + et + 1) * 2 + threats.length) * S1 + shU) * H1 + hullU) * S2 + shT) * H2 + hullT) * 2 + e.braced[tgt]!) * e.n + u) * e.n + tgt;
   } else key = [u, tgt, ri, et, threats.length, shU, hullU, shT, hullT, e.braced[tgt]].join(',');
+  if (typeof key === 'number') key = smallInt(key);
   const hit = e.decisions.get(key);
   if (hit) return hit;
   const d = decideExpected(e, u, tgt, ri, threats);
@@ -235,12 +263,13 @@ export const target = { t: -1, ri: -1 };
  * nearer, then to the one with less hull left), into `target`. False when the exact kernels ran
  * out of work.
  */
-export function chooseTarget(e: Engine, u: number, enemies: number[], myBases: number): boolean {
+export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: number): boolean {
   const ut = e.types[e.typeOf[u]!]!;
   let tgt = -1;
   let tgtRi = -1;
   let tgtValue = -Infinity;
-  for (const t of enemies) {
+  for (let k = 0; k < enemies.length; k++) {
+    const t = enemies.at[k]!;
     const d = e.dist(u, t);
     const ri = reachOf(ut, d);
     if (ri < 0) continue;
@@ -264,9 +293,12 @@ export function chooseTarget(e: Engine, u: number, enemies: number[], myBases: n
 }
 
 /** The enemies that can fire at u (what Shields Back Online and Brace protect against), into `out`. */
-export function threatsTo(e: Engine, u: number, enemies: number[], out: number[]): number[] {
+export function threatsTo(e: Engine, u: number, enemies: UnitList, out: UnitList): UnitList {
   out.length = 0;
-  for (const t of enemies) if (e.dist(t, u) <= e.types[e.typeOf[t]!]!.maxReach) out.push(t);
+  for (let k = 0; k < enemies.length; k++) {
+    const t = enemies.at[k]!;
+    if (e.dist(t, u) <= e.types[e.typeOf[t]!]!.maxReach) out.push(t);
+  }
   return out;
 }
 
@@ -274,11 +306,12 @@ export function threatsTo(e: Engine, u: number, enemies: number[], out: number[]
  * The enemy u boards: among those it can board and would damage, the one whose expected hull points
  * removed are worth the most points (then the most hull points; the duel's units carry no points).
  */
-export function bestBoard(e: Engine, u: number, enemies: number[]): number {
+export function bestBoard(e: Engine, u: number, enemies: UnitList): number {
   let best = -1;
   let value = 0;
   let hull = 0;
-  for (const t of enemies) {
+  for (let k = 0; k < enemies.length; k++) {
+    const t = enemies.at[k]!;
     if (!e.alive[t] || !e.canBoard(u, t)) continue;
     const h = e.boardValue(u, t);
     if (!(h > 0)) continue;

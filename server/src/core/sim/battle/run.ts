@@ -7,7 +7,7 @@ import { Dice } from '../dice';
 import type { RandomGenerator } from '../dice';
 import { basesLeft, maxShields } from '../fire';
 import { activate } from './actions';
-import { Engine, SAMPLING_WORK_LIMIT, reachOf } from './engine';
+import { Engine, SAMPLING_WORK_LIMIT, UnitList, reachOf } from './engine';
 import { decide } from './policy';
 import type { BattleActions, BattleHooks, BattleOutcome, BattleSetup, BattleTotals, BattleView, ChunkOutcome, DuelAccess, DuelKernel, Fleet } from './types';
 
@@ -156,6 +156,16 @@ export class BattleRun {
     return this.dice.draws;
   }
 
+  /**
+   * The d10s the trials so far would have rolled at the table (every attack, dodge, armour, LD,
+   * recharge, Board and Ram die), counting an exact Fire action by its expected dice: the
+   * benchmark's second floor. In dice mode a volley of more than LITERAL_DICE attacks is drawn by
+   * binomial counts, which count as the numbers they draw.
+   */
+  get tabletopDice(): number {
+    return this.dice.draws + this.dice.tabletop;
+  }
+
   /** Trials finished so far. */
   get trials(): number {
     return this.totals.trials;
@@ -266,9 +276,10 @@ export class BattleRun {
         e.sh[t] = foe.sh;
         e.hull[t] = foe.hull;
         e.braced[t] = foe.braced ? 1 : 0;
-        const ri = e.hull[u]! > 0 ? reachOf(ut, e.range) : -1;
+        const ri = e.hull[u] > 0 ? reachOf(ut, e.range) : -1;
         const tt = e.types[e.typeOf[t]!]!;
-        const threats = reachOf(tt, e.range) >= 0 ? [t] : [];
+        const threats = new UnitList(1);
+        if (reachOf(tt, e.range) >= 0) threats.push(t);
         const d = decide(e, u, ri >= 0 ? t : -1, ri, threats);
         if (!d) return undefined;
         const kern = ri >= 0 ? e.kernel(u, t, ri, basesOf(me.hull, ut.p.hp), d.aim, foe.sh, foe.hull, foe.braced) : IDENTITY;
@@ -379,6 +390,7 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
     // Action Tokens (section 15): the side that has lost more units gains the difference.
     const tokens = [Math.max(0, lost[0] - lost[1]), Math.max(0, lost[1] - lost[0])];
     const first: 0 | 1 = dice.uniform() < e.initiativeFirst() ? 0 : 1;
+    dice.tabletop += e.initiativeDice - 1;
     e.ops += 2;
     let turn: number = first;
     for (;;) {

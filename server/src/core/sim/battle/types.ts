@@ -109,6 +109,8 @@ export interface DuelKernel {
   cdf: Float64Array;
   expectedHull: number;
   expectedBasesLost: number;
+  /** The d10s the Fire action rolls at the table, on average (see volley-exact.ts `WeaponTally.expectedDice`). */
+  dice?: number;
   /** The exact volley's work to compute it, its name across engines, and the last chunk that used it (see `Engine.newChunk`). */
   cost?: number;
   id?: string;
@@ -124,6 +126,8 @@ export interface UnitType {
   reaches: number[];
   maxReach: number;
   canBrace: boolean;
+  /** Expected LD successes (what Initiative picks a side's roller by); 0 without LD. */
+  ldExpected: number;
 }
 
 /** Per-activation counters, per unit. */

@@ -91,7 +91,7 @@ export function battleDifference(standard: BattleResult, variant: BattleResult):
         units: s.units.map((u, k) => ({
           name: u.name,
           copy: u.copy,
-          survival: round6((u.alive[u.alive.length - 1] ?? 1) - (o.units[k]?.alive[o.units[k]!.alive.length - 1] ?? 1)),
+          survival: round6((u.alive[u.alive.length - 1] ?? 1) - (o.units[k]?.alive[o.units[k].alive.length - 1] ?? 1)),
         })),
       };
     }),

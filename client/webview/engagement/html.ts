@@ -1,11 +1,11 @@
 /**
- * The engagement view's HTML page: its skeleton inside the frame every view shares (./frame.ts:
+ * The engagement view's HTML page: its skeleton inside the frame every view shares (../frame.ts:
  * the Content-Security-Policy, the style sheet, the script by nonce). Every figure and every name
  * from the user's files is filled in later by the script with `textContent`.
  */
-import { RANGE_BANDS } from '../../protocol/simulation';
+import { RANGE_BANDS } from '../../../protocol/simulation';
 import { RERUN_LIMITS } from './messages';
-import { numberField, renderPage } from './frame';
+import { numberField, renderPage } from '../frame';
 
 /** The element ids the script relies on; exported so the script and the tests use the same names. */
 export const IDS = {
@@ -55,6 +55,9 @@ export const IDS = {
   volleyError: 'volley-se',
   hullChart: 'hull-chart',
   hullTable: 'hull-table',
+  /** The chance of at least N HP lost (cumulative odds), beside the histogram; how it is read, under Advanced. */
+  hullAtLeast: 'hull-at-least',
+  hullAtLeastNote: 'hull-at-least-note',
   shieldsTable: 'shields-table',
   weapons: 'weapons-table',
   attackerWins: 'attacker-wins',
@@ -142,6 +145,12 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
           <div class="chart-box"><canvas id="${IDS.hullChart}" role="img"></canvas></div>
           <figcaption>Hull damage dealt by one Fire action (HP lost, chance of each outcome)</figcaption>
         </figure>
+        <div id="${IDS.hullAtLeast}-box" class="table-scroll" hidden>
+          <table id="${IDS.hullAtLeast}" class="data at-least">
+            <caption>Chance of dealing at least this much hull damage</caption>
+            <thead><tr><th scope="col">At least</th><th scope="col">Chance</th></tr></thead><tbody></tbody>
+          </table>
+        </div>
         <details>
           <summary>Hull damage distribution as a table</summary>
           <table id="${IDS.hullTable}" class="data"><thead><tr><th scope="col">HP lost</th><th scope="col">Chance</th></tr></thead><tbody></tbody></table>
@@ -197,6 +206,7 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
         <p id="${IDS.method}" class="method"></p>
         <p id="${IDS.estimateDetail}" class="note" hidden></p>
         <p id="${IDS.volleyError}" class="note" hidden></p>
+        <p id="${IDS.hullAtLeastNote}" class="note" hidden></p>
         <p id="${IDS.engagementMeta}" class="note"></p>
         <p id="${IDS.engagementExact}" class="note" hidden></p>
         <p id="${IDS.actions}" class="note" hidden></p>

@@ -2,7 +2,7 @@
  * The engagement view: draws a SimulationResult ("Engagement: A vs B") and sends the user's
  * re-run requests to the extension host. It runs inside the webview and talks only through
  * postMessage. Everything that came from the user's files (unit and weapon names, assumptions)
- * goes into the page with textContent; every message is checked by messages.ts before use, and a
+ * goes into the page with textContent; every message is checked by ./messages.ts before use, and a
  * message of the wrong shape is ignored.
  */
 import {
@@ -16,11 +16,10 @@ import {
   LineElement,
   PointElement,
   Tooltip,
-  type ChartConfiguration,
   type ChartDataset,
   type ChartOptions,
 } from 'chart.js';
-import './style.css';
+import '../style.css';
 import { ANY_RANGE, IDS } from './html';
 import {
   parseHostMessage,
@@ -33,11 +32,11 @@ import {
   type UnitFacts,
   type ViewMessage,
 } from './messages';
-import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError } from './format';
-import { element, elements, vscodeApi, cssVar, STILL_CHART } from './dom';
+import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError } from '../format';
+import { element, elements, vscodeApi, cssVar, STILL_CHART } from '../dom';
 import { inFormWords, nothingHappens, plainAssumptions, verdict, volleyDoesNothing, volleySentence } from './words';
-import { lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow, type RulesChoice } from './variants';
-import { playedRules } from './variant-messages';
+import { lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow, type RulesChoice } from '../variants';
+import { choiceKey, playedRules } from '../variant-messages';
 
 // Only what the two charts use is registered, so esbuild leaves the rest of Chart.js out.
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -208,7 +207,7 @@ function plot<T extends 'bar' | 'line'>(
   datasets: ChartDataset<T, number[]>[],
   options: () => ChartOptions<T>,
 ): Chart<T> {
-  if (!chart) return new Chart(canvas, { type, data: { labels, datasets }, options: options() } as ChartConfiguration<T>);
+  if (!chart) return new Chart(canvas, { type, data: { labels, datasets }, options: options() });
   chart.data.labels = labels;
   datasets.forEach((d, i) => (chart.data.datasets[i]!.data = d.data));
   return chart;
@@ -272,6 +271,27 @@ function drawHullChart(result: SimulationResult): void {
     ui.hullTable,
     result.volley.hullDamage.map((pt) => [String(pt.value), formatPercent(pt.p)]),
   );
+  drawAtLeast(result);
+}
+
+/** Cumulative odds beside the histogram: the engine's list (the CLI prints the same), each row in player words. */
+function drawAtLeast(result: SimulationResult): void {
+  const rows = result.volley.hullDamageAtLeast ?? [];
+  const box = document.getElementById(`${IDS.hullAtLeast}-box`);
+  const table = document.getElementById(IDS.hullAtLeast) as HTMLTableElement | null;
+  const note = document.getElementById(IDS.hullAtLeastNote);
+  if (!box || !table) return;
+  box.hidden = rows.length === 0;
+  fillRows(
+    table,
+    rows.map((pt) => [`${pt.value} HP`, formatPercent(pt.p)]),
+  );
+  if (note) {
+    note.hidden = rows.length === 0;
+    note.textContent =
+      'Chance of at least N HP: the chances of every outcome of N or more HP lost, added up from the same distribution as the chart ' +
+      `(${result.volley.method === 'exact' ? 'exact' : "sampled, with the volley's sampling error"}); the first row is the chance of any hull damage at all.`;
+  }
 }
 
 function drawSurvivalChart(result: SimulationResult): void {
@@ -595,7 +615,7 @@ function resultRules(result: SimulationResult): RulesChoice {
 
 /** Rules compared as the picker reads them: without variants, comparing means nothing. */
 function rulesKey(r: RulesChoice | undefined): string {
-  return r && r.variants.length ? `${r.variants.join('+')}|${r.compare}` : '';
+  return r && r.variants.length ? `${choiceKey(r.variants)}|${r.compare}` : '';
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  * statisticians (standard errors, trials, seed, the model in full) go under "Advanced" instead.
  */
 import type { SimulationResult } from './messages';
-import { formatNumber } from './format';
+import { formatNumber } from '../format';
 
 /** Below this a figure reads as nothing once rounded for a sentence. */
 const NOTHING = 0.005;

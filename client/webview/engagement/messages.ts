@@ -17,12 +17,14 @@
  * Content-Security-Policy, unlike ajv's compiled validators).
  */
 import * as v from 'valibot';
-import { optionBounds, WEAPON_TYPES, type ActionCounts, type CardEstimate, type EngagementOptions, type SimulationResult } from '../../protocol/simulation';
-import { finite, MAX_TEXT, nonNegative, numberOption, parser, probability, text } from './schema';
-import { signedChance, summarySchema, variantChoiceSchema, variantListSchema, variantNamesSchema } from './variant-messages';
+import { optionBounds, WEAPON_TYPES, type ActionCounts, type CardEstimate, type EngagementOptions, type SimulationResult } from '../../../protocol/simulation';
+import { finite, MAX_TEXT, nonNegative, numberOption, parser, probability, text } from '../schema';
+import { signedChance, summarySchema, variantChoiceSchema, variantListSchema, variantNamesSchema, type RulesChoice } from '../variant-messages';
+
+export type { RulesChoice } from '../variant-messages';
 
 /** A card's points estimate (BATTLE.md "The points estimate"), shown beside its points. */
-export type { CardEstimate, EngagementOptions, SimulationResult } from '../../protocol/simulation';
+export type { CardEstimate, EngagementOptions, SimulationResult } from '../../../protocol/simulation';
 
 /**
  * What the host knows about a card beyond the simulation: shown on the card's line under the title.
@@ -46,12 +48,6 @@ export type HostMessage =
 
 /** View -> host. */
 export type ViewMessage = { type: 'ready' } | { type: 'rerun'; options: EngagementOptions; rules?: RulesChoice };
-
-/** The rule variants a rerun asks for (BATTLE.md "Rule variants"), and whether to compare them with the standard rules. */
-export interface RulesChoice {
-  variants: string[];
-  compare: boolean;
-}
 
 /**
  * Bounds the view's controls offer and the parsers accept for a rerun: the simulator's own option
@@ -127,6 +123,7 @@ const volleySchema = v.object({
   expectedBasesDestroyed: nonNegative,
   killProbability: probability,
   hullDamage: distribution,
+  hullDamageAtLeast: v.optional(distribution),
   shieldsRemoved: distribution,
   basesDestroyed: distribution,
   weapons: v.pipe(v.array(weaponSchema), v.maxLength(1000)),

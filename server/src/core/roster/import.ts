@@ -1,0 +1,710 @@
+/**
+ * A roster written as text, read back into a fleet list (FORMATS.md, `import`): each of the
+ * roster's own exports (text, markdown, the one line, JSON and the printable HTML), and lists as
+ * players post them: `2x Name`, `2 x Name`, `Name x2`, `- Name`, `* Name`, `1. Name`,
+ * `Name (250)`, `Name [145]`, `Name - 250 pts`, an embarked unit as an indented `+ Name` or
+ * `Name + Name` on the entry's line; headings, totals and prose are passed over.
+ *
+ * Names match the cards of the workspace case-insensitively (and whatever the quotes, dashes,
+ * spacing and markdown escapes). A line that names no card is reported with its line number and
+ * the closest card (model/suggest.ts, the same bounded "did you mean" the checks use), never
+ * dropped in silence: it goes into the fleet as a comment. Pure, linear in the text, never throws.
+ */
+import type { CardRef, Workspace } from '../workspace';
+import { GAME_SIZES } from '../rules/data';
+import { nearest, prepare, SuggestBudget, SUGGEST_LIMITS, type Prepared } from '../model/suggest';
+import { DIGEST_PATTERN } from './digest';
+import { clean } from './clean';
+
+export type ImportFormat = 'json' | 'html' | 'text' | 'markdown' | 'short' | 'post';
+
+export interface ImportOptions {
+  /** Used when the text names no faction (and to choose between factions that share a card name). */
+  faction?: string;
+  /** Used when the text names no fleet. */
+  name?: string;
+  /** Used when the text gives no points limit. */
+  points?: number;
+  /**
+   * Take only what the text says: no default name, no points limit guessed from a game size, no
+   * faction from the cards (verify.ts: the fleet as the roster wrote it, for its digest).
+   */
+  asWritten?: boolean;
+}
+
+export interface ImportedEntry {
+  /** The card's name as the card spells it. */
+  unit: string;
+  count: number;
+  /** Embarked units (each copy carries them), as the cards spell them. */
+  embark: string[];
+  /** 1-based line of the text the entry came from. */
+  line: number;
+}
+
+export interface ImportProblem {
+  /** 1-based line. */
+  line: number;
+  /** The line as written (one line, cut to 200 characters). */
+  text: string;
+  /** Why it could not be read ("no card of that name"). */
+  why: string;
+  /** The closest card's name, when one is close. */
+  closest: string | undefined;
+}
+
+export interface ImportResult {
+  format: ImportFormat;
+  name: string;
+  /** Where the name came from. */
+  nameFrom: 'text' | 'option' | 'default';
+  faction: string | undefined;
+  factionFrom: 'text' | 'option' | 'cards' | 'none';
+  points: number | undefined;
+  pointsFrom: 'text' | 'option' | 'game size' | 'none';
+  objectives: number | undefined;
+  entries: ImportedEntry[];
+  problems: ImportProblem[];
+  /** What the roster says about itself: its digest and rules version, when it carries them. */
+  digest: string | undefined;
+  rules: string | undefined;
+  /** The fleet list, `*.fleet.yaml` text (LF line endings). */
+  fleet: string;
+}
+
+/** Bounds that keep a hostile paste cheap: lines longer than this are cut before reading. */
+export const IMPORT_LIMITS = { lineChars: 2000, problemText: 200, lines: 200_000 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Names.
+
+/** A name as compared: NFKC, lower case, one kind of quote and dash, markdown escapes and emphasis gone, one space. */
+export function nameKey(s: string): string {
+  return s
+    .normalize('NFKC')
+    .replace(/\\(.)/g, '$1')
+    .replace(/[\u200b-\u200d\ufe0e\ufe0f]|\p{Extended_Pictographic}/gu, '')
+    .replace(/[\u2018\u2019\u02bc`]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/\*\*|__/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+interface Cards {
+  /** Key -> cards of that name (several factions may share one). */
+  byKey: Map<string, CardRef[]>;
+  prepared: Prepared[];
+  factions: string[];
+}
+
+function cardsOf(ws: Workspace): Cards {
+  const byKey = new Map<string, CardRef[]>();
+  const names: string[] = [];
+  const factions = ws.factions();
+  for (const f of factions)
+    for (const ref of ws.cardsOf(f)) {
+      const k = nameKey(ref.name);
+      if (!k) continue;
+      const list = byKey.get(k);
+      if (list) list.push(ref);
+      else byKey.set(k, [ref]);
+      names.push(ref.name);
+    }
+  return { byKey, prepared: prepare(names), factions };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading one line of a post.
+
+interface Item {
+  name: string;
+  count: number;
+}
+
+interface LineRead {
+  indent: number;
+  /** Whether the line is marked as a unit by a bullet, a count or a leading "+". */
+  marked: boolean;
+  /** Whether it gives points ("(250)", "[145]", "- 250 pts", a number at the end). */
+  priced: boolean;
+  /** A leading "+" (or "Embarked:"): an embarked unit of the entry above. */
+  embarked: boolean;
+  head: Item;
+  /** `Name + Name` on the line: units embarked on the head. */
+  carried: Item[];
+}
+
+const COUNT_PREFIX = /^(\d{1,4})\s*(?:[x\u00d7*]\s*|\s+(?=\D))/i;
+const COUNT_SUFFIX = /\s*(?:\(\s*)?[x\u00d7]\s*(\d{1,4})\s*\)?\s*$/i;
+const COUNT_SUFFIX2 = /\s+(\d{1,4})\s*[x\u00d7]\s*$/i;
+const POINTS_BRACKET = /\s*[([{]\s*\d{1,6}(?:\+\?)?\s*(?:pts?\.?|points?)?\s*(?:each)?\s*[)\]}]/gi;
+const POINTS_TAIL = /(?:\s+|\s*[-\u2013\u2014:@=,|]\s*)(?:\d{1,6}(?:\+\?)?|\?)\s*$/;
+const POINTS_WORD = /\s*[-\u2013\u2014:@=,|]?\s*\d{1,6}\s*(?:pts?\.?|points?)(?![\p{L}\p{N}]).*$/iu;
+
+/** Markers of our own exports after the name: " [Class] 250 pts (...)", " · Class · 250 pts". */
+const CLASS_TAIL = /\s+\[[^\]]*\]\s+(?:\d+(?:\+\?)?|\?)\s*pts\b.*$/;
+const DOT_TAIL = /\s+\u00b7\s+.*$/;
+
+/** A count and points stripped from one unit's text: "2x Name", "Name x2", "Name (x2)", "Name 250". */
+function item(s: string): Item & { priced: boolean; counted: boolean } {
+  let count = 1;
+  let counted = false;
+  // "Name (2)": a bracketed number under 10 is a count (no card costs so little), a bigger one is points.
+  const small = /\s*[([]\s*([1-9])\s*[)\]]\s*$/.exec(s);
+  let t = s;
+  if (small && small.index > 0) {
+    count = Number(small[1]);
+    counted = true;
+    t = t.slice(0, small.index);
+  }
+  t = t.replace(POINTS_BRACKET, ' ').replace(POINTS_WORD, '').trim();
+  let priced = t !== s.trim() && !counted;
+  const countOf = () => {
+    if (counted) return;
+    let m = COUNT_PREFIX.exec(t);
+    if (m && t.length > m[0].length) {
+      count = Number(m[1]);
+      t = t.slice(m[0].length);
+      counted = true;
+    } else if ((m = COUNT_SUFFIX.exec(t)) && m.index > 0) {
+      count = Number(m[1]);
+      t = t.slice(0, m.index);
+      counted = true;
+    } else if ((m = COUNT_SUFFIX2.exec(t)) && m.index > 0) {
+      count = Number(m[1]);
+      t = t.slice(0, m.index);
+      counted = true;
+    }
+  };
+  countOf();
+  const tail = POINTS_TAIL.exec(t);
+  if (tail && tail.index > 0 && /\p{L}/u.test(t.slice(0, tail.index))) {
+    t = t.slice(0, tail.index);
+    priced = true;
+  }
+  // "Name x2 - 290": the count comes before the points.
+  countOf();
+  return { name: t.trim(), count, priced, counted };
+}
+
+function readLine(raw: string): LineRead {
+  const indent = /^[ \t]*/.exec(raw)![0].replace(/\t/g, '    ').length;
+  let s = raw.trim();
+  let marked = false;
+  let embarked = false;
+  const bullet = BULLET.exec(s);
+  if (bullet) {
+    marked = true;
+    s = s.slice(bullet[0].length);
+  }
+  const plus = /^(?:\+\s*(?:embarked\s*:)?|\u21b3|embarked\s*:|embark\s*:)\s*/i.exec(s);
+  if (plus) {
+    marked = true;
+    embarked = true;
+    s = s.slice(plus[0].length);
+  }
+  s = s
+    .replace(/\\([\\`*_[\]{}<>()#+\-.!|~:@&=])/g, '$1')
+    .replace(/^\*\*(.+?)\*\*/, '$1')
+    .replace(/^__(.+?)__/, '$1');
+  const before = s;
+  s = s.replace(CLASS_TAIL, '').replace(DOT_TAIL, '');
+  let priced = s !== before;
+  // Embarked units on the entry's line: "A + B", "A w/ B", "A with B", "A, embarked: B", "A (+ B)", "A (+B, +C)".
+  s = s.replace(/\s*\(\s*\+\s*([^()]*)\)/g, (_, inner: string) => ` + ${inner.split(/\s*,\s*\+?\s*/).join(' + ')}`);
+  const parts = s.split(/\s+\+\s+|\s*,?\s+(?:w\/|with|carrying|embarking)\s+|\s*[,;]?\s+embark(?:ed|s)?\s*:\s*/i);
+  const head = item(parts[0] ?? '');
+  const carried = parts.slice(1).map(item);
+  if (head.counted) marked = true;
+  if (head.priced || carried.some((c) => c.priced)) priced = true;
+  return { indent, marked, priced, embarked, head: { name: head.name, count: head.count }, carried: carried.map((c) => ({ name: c.name, count: c.count })) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The importer.
+
+interface Draft {
+  format: ImportFormat;
+  rules?: string;
+  name?: string;
+  faction?: string;
+  points?: number;
+  objectives?: number;
+  /** Each unit as written, with its line. */
+  units: { name: string; count: number; embark: { name: string; line: number }[]; line: number }[];
+  /** Lines that look like units but could not be read as any. */
+  unread: { line: number; text: string; why: string }[];
+  /** Lines to look up loosely: a plain line may be a unit without a marker (closest card only when close). */
+  loose: { line: number; text: string; name: string }[];
+}
+
+function lines(text: string): string[] {
+  const all = text.split(/\r\n|\r|\n/, IMPORT_LIMITS.lines);
+  for (let i = 0; i < all.length; i++) if (all[i]!.length > IMPORT_LIMITS.lineChars) all[i] = all[i]!.slice(0, IMPORT_LIMITS.lineChars);
+  return all;
+}
+
+function decodeHtml(s: string): string {
+  return s.replace(/<[^>]*>/g, '').replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|#39|nbsp);/gi, (all, e: string) => {
+    const k = e.toLowerCase();
+    if (k.startsWith('#x')) return safeChar(parseInt(k.slice(2), 16), all);
+    if (k.startsWith('#')) return safeChar(parseInt(k.slice(1), 10), all);
+    return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' } as Record<string, string>)[k] ?? all;
+  });
+}
+
+function safeChar(n: number, fallback: string): string {
+  return Number.isFinite(n) && n >= 0 && n <= 0x10ffff ? String.fromCodePoint(n) : fallback;
+}
+
+function unescapeMd(s: string): string {
+  return s.replace(/\\(.)/g, '$1').replace(/@\u200b/g, '@');
+}
+
+/** "970 / 1000 pts", "970/1000" -> 1000; "970 pts" -> undefined. */
+function limitOf(s: string): number | undefined {
+  const m = /(\d{1,7}(?:\+\?)?)\s*\/\s*(\d{1,7})\b/.exec(s);
+  return m ? Number(m[2]) : undefined;
+}
+
+/** Our JSON export. */
+function fromJson(text: string): Draft | undefined {
+  const t = text.trim();
+  if (!t.startsWith('{') || t.length > 20_000_000) return undefined;
+  let j: unknown;
+  try {
+    j = JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+  if (!j || typeof j !== 'object' || !Array.isArray((j as { entries?: unknown }).entries)) return undefined;
+  const o = j as { name?: unknown; faction?: unknown; limit?: unknown; objectives?: unknown; entries: unknown[] };
+  const d: Draft = { format: 'json', units: [], unread: [], loose: [] };
+  if (typeof o.name === 'string' && o.name) d.name = o.name;
+  if (typeof o.faction === 'string' && o.faction) d.faction = o.faction;
+  if (typeof o.limit === 'number') d.points = o.limit;
+  if (typeof o.objectives === 'number') d.objectives = o.objectives;
+  const rules = (o as { rules?: { version?: unknown } }).rules;
+  if (rules && typeof rules.version === 'string') d.rules = rules.version;
+  o.entries.forEach((e, i) => {
+    const x = e as { unit?: unknown; count?: unknown; embarked?: unknown };
+    if (!x || typeof x.unit !== 'string') {
+      d.unread.push({ line: 1, text: `entries[${i}]`, why: 'an entry without a unit name' });
+      return;
+    }
+    const embark = Array.isArray(x.embarked)
+      ? x.embarked.flatMap((y) => (y && typeof (y as { name?: unknown }).name === 'string' ? [{ name: (y as { name: string }).name, line: 1 }] : []))
+      : [];
+    d.units.push({ name: x.unit, count: typeof x.count === 'number' ? x.count : 1, embark, line: 1 });
+  });
+  return d;
+}
+
+/** Our printable HTML export: the units table. */
+function fromHtml(all: string[]): Draft | undefined {
+  if (!all.some((l) => l.startsWith('<tr class="entry">'))) return undefined;
+  const d: Draft = { format: 'html', units: [], unread: [], loose: [] };
+  all.forEach((l, i) => {
+    let m: RegExpExecArray | null;
+    if ((m = /^<h1>(.*)<\/h1>$/.exec(l))) {
+      const n = decodeHtml(m[1]!);
+      if (n !== '(unnamed fleet)') d.name = n;
+    } else if ((m = /^<p class="meta">(.*)<\/p>$/.exec(l))) {
+      const f = decodeHtml(m[1]!.split(' · ')[0]!);
+      if (f !== '(no faction)') d.faction = f;
+      const obj = /\b(\d+) objectives?\b/.exec(m[1]!);
+      if (obj) d.objectives = Number(obj[1]);
+    } else if ((m = /^<p class="points[^"]*">(.*?)(?:<span|<\/p>)/.exec(l))) d.points = limitOf(decodeHtml(m[1]!));
+    else if ((m = /^<tr class="entry"><td class="n">(\d+)<\/td><td><strong>(.*?)<\/strong><\/td>/.exec(l)))
+      d.units.push({ name: decodeHtml(m[2]!), count: Number(m[1]), embark: [], line: i + 1 });
+    else if ((m = /^<tr class="embarked"><td class="n"><\/td><td>\u21b3 (.*?)(?: <small>\(each copy\)<\/small>)?<\/td>/.exec(l))) {
+      const last = d.units.at(-1);
+      if (last) last.embark.push({ name: decodeHtml(m[1]!), line: i + 1 });
+    }
+  });
+  return d;
+}
+
+/** Our plain-text export: a "Units" section of entries indented two spaces. */
+function fromText(all: string[]): Draft | undefined {
+  const units = all.indexOf('Units', 3);
+  if (units < 0 || !all.includes('By class', units) || !/^Points: /.test(all[2] ?? '')) return undefined;
+  const d: Draft = { format: 'text', units: [], unread: [], loose: [] };
+  if (all[0] && all[0] !== '(unnamed fleet)') d.name = all[0];
+  const meta = (all[1] ?? '').split(' · ');
+  if (meta[0] && meta[0] !== '(no faction)') d.faction = meta[0];
+  const obj = /\b(\d+) objectives?$/.exec(all[1] ?? '');
+  if (obj) d.objectives = Number(obj[1]);
+  d.points = limitOf(all[2]!);
+  for (let i = units + 1; i < all.length && all[i] !== ''; i++) {
+    const l = all[i]!;
+    let m: RegExpExecArray | null;
+    if ((m = /^ {2}(?! )(?:(\d+)\u00d7 )?(.*) \[[^\]]*\] (?:\d+(?:\+\?)?|\?) pts\b/.exec(l)))
+      d.units.push({ name: m[2]!, count: m[1] !== undefined ? Number(m[1]) : 1, embark: [], line: i + 1 });
+    else if ((m = /^ {4}\+ embarked: (.*) \[[^\]]*\] (?:\d+|\?) pts$/.exec(l))) d.units.at(-1)?.embark.push({ name: m[1]!, line: i + 1 });
+  }
+  // Its shape but not its indentation (a forum trimmed the spaces): read as a post.
+  if (d.units.length === 0 && all[units + 1]?.trim() && all[units + 1]!.trim() !== '(no units)') return undefined;
+  return d;
+}
+
+/** Our markdown export: a "## Units" section of `- **Name** · Class · pts` items. */
+function fromMarkdown(all: string[]): Draft | undefined {
+  const units = all.indexOf('## Units');
+  if (units < 0 || !/^# /.test(all[0] ?? '')) return undefined;
+  const d: Draft = { format: 'markdown', units: [], unread: [], loose: [] };
+  const name = unescapeMd(all[0]!.slice(2));
+  if (name !== '(unnamed fleet)') d.name = name;
+  for (let i = 1; i < units; i++) {
+    const l = all[i]!;
+    let m: RegExpExecArray | null;
+    if ((m = /^\*\*(\d+(?: \/ \d+)? pts)\*\*/.exec(l))) d.points = limitOf(m[1]!);
+    else if ((m = /^\*\*(.*?)\*\* \u00b7 /.exec(l)) && d.faction === undefined) {
+      const f = unescapeMd(m[1]!);
+      if (f !== '(no faction)') d.faction = f;
+      const obj = /\b(\d+) objectives?$/.exec(l);
+      if (obj) d.objectives = Number(obj[1]);
+    }
+  }
+  for (let i = units + 1; i < all.length && !/^## /.test(all[i]!); i++) {
+    const l = all[i]!;
+    let m: RegExpExecArray | null;
+    if ((m = /^- \*\*(?:(\d+)\u00d7 )?(.*)\*\* \u00b7 /.exec(l)))
+      d.units.push({ name: unescapeMd(m[2]!), count: m[1] !== undefined ? Number(m[1]) : 1, embark: [], line: i + 1 });
+    else if ((m = /^ *- Embarked: \*\*(.*)\*\* \u00b7 /.exec(l))) d.units.at(-1)?.embark.push({ name: unescapeMd(m[1]!), line: i + 1 });
+  }
+  const first = all.slice(units + 1).find((l) => l.trim());
+  if (d.units.length === 0 && first !== undefined && first !== '- (no units)' && !/^## /.test(first)) return undefined;
+  return d;
+}
+
+/** Our one-line roster: "Name (Faction): A 250, 2× B + C 160; 970/1000 · rules … · fs1-…". */
+function fromShort(all: string[], cards: Cards): Draft | undefined {
+  const nonBlank = all.map((l, i) => [l.trim(), i] as const).filter(([l]) => l);
+  if (nonBlank.length !== 1) return undefined;
+  const [l, at] = nonBlank[0]!;
+  const m = /^(?:(.*?): )?(?:(.*); )?(\d+ pts|\d+\/\d+)(?: \(\d+ errors?\))?(?: \u00b7 rules .*)?$/.exec(l);
+  if (!m) return undefined;
+  const d: Draft = { format: 'short', units: [], unread: [], loose: [] };
+  const head = m[1] ?? '';
+  const hm = /^(.*?)\s*\(([^()]*)\)$/.exec(head);
+  if (hm) {
+    if (hm[1]) d.name = hm[1];
+    d.faction = hm[2];
+  } else if (head) d.name = head;
+  d.points = limitOf(m[3]!);
+  // Items are ", "-separated; a card's name may itself hold ", ": pieces are joined while the join names a card.
+  const pieces = m[2] !== undefined ? m[2].split(', ') : [];
+  const known = (s: string) => cards.byKey.has(nameKey(shortItem(s).name));
+  for (let i = 0; i < pieces.length; i++) {
+    let p = pieces[i]!;
+    let j = i;
+    while (j + 1 < pieces.length && !known(p) && known(`${p}, ${pieces.slice(i + 1, j + 2).join(', ')}`)) p = `${p}, ${pieces[++j]}`;
+    i = j;
+    const r = shortItem(p);
+    const embark: { name: string; line: number }[] = [];
+    for (const c of r.carried) for (let k = 0; k < c.count; k++) embark.push({ name: c.name, line: at + 1 });
+    d.units.push({ name: r.name, count: r.count, embark, line: at + 1 });
+  }
+  return d;
+}
+
+/** One item of the one-line roster, as rosterShort writes it: "[N× ]Name[ + [k× ]Name]... POINTS". */
+function shortItem(s: string): Item & { carried: Item[] } {
+  const body = s.replace(/ (?:\d+(?:\+\?)?|\?)$/, '');
+  const parts = body.split(' + ');
+  const counted = (p: string): Item => {
+    const m = /^(\d+)\u00d7 (.*)$/.exec(p);
+    return m ? { name: m[2]!, count: Number(m[1]) } : { name: p, count: 1 };
+  };
+  return { ...counted(parts[0] ?? ''), carried: parts.slice(1).map(counted) };
+}
+
+/** A heading: markdown's, a rule, "Escorts:", or BattleScribe's "++ HQ ++" / "+ Escorts +". */
+const HEADING = /^(?:#{1,6}\s|={3,}|-{3,}|_{3,}|\*{3,}|\++\s.*\s\++$)|:$/;
+const TOTAL = /^(?:total|points|pts|grand total|sum|remaining|left)\b/i;
+/** List bullets: "-", "*", "•", "◦", "▪", "●", "‣", "–", ">", "1.", "1)". */
+const BULLET = /^(?:[-*\u2022\u25e6\u25aa\u25cf\u2023\u2013>]|\d{1,3}[.)])\s+/;
+/**
+ * Headings of the sections of a roster that list no units (this tool's exports, copied as rendered
+ * text from a chat or a forum): their lines are passed over until a "Units" heading.
+ */
+const OTHER_SECTION = /^(?:by class|embarked units|command board|problems|unit cards|assumptions)$/i;
+const UNITS_SECTION = /^(?:units|fleet|ships|list|army list|fleet list)$/i;
+/** A card's details under its entry, as the exports print them (a stat line, weapons, orders, abilities). */
+const CARD_DETAIL = /^(?:(?:weapons?|abilities|ability|orders?|stats)\s*:|M\s+\S+\s+\u00b7\s+BS\b)/i;
+
+/** A list as players post it. */
+function fromPost(all: string[], cards: Cards): Draft {
+  const d: Draft = { format: 'post', units: [], unread: [], loose: [] };
+  const factionKeys = cards.factions.map((f) => [nameKey(f), f] as const).sort((a, b) => b[0].length - a[0].length);
+  let lastIndent = 0;
+  let skipping = false;
+  /** The faction and the points limit a heading line names, taken when not known yet. */
+  const headerFacts = (t: string) => {
+    const lk = nameKey(t.replace(/^#+\s*/, ''));
+    const f = factionKeys.find(([k]) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRe(k)}(?:$|[^\\p{L}\\p{N}])`, 'u').test(lk));
+    if (f && !d.faction) d.faction = f[1];
+    const pts = /(\d{2,6})\s*(?:pts?\.?|points?)(?![\p{L}\p{N}])/iu.exec(t) ?? /\/\s*(\d{2,6})\b/.exec(t);
+    if (pts && d.points === undefined) d.points = Number(pts[1]);
+    return { f, pts };
+  };
+  all.forEach((raw, i) => {
+    const line = i + 1;
+    const trimmed = raw.trim();
+    if (!trimmed || DIGEST_PATTERN.test(trimmed) || /^rules:/i.test(trimmed)) return;
+    const bare = postText(trimmed.replace(BULLET, ''));
+    if (OTHER_SECTION.test(bare)) {
+      skipping = true;
+      return;
+    }
+    if (UNITS_SECTION.test(bare.replace(/:$/, ''))) {
+      skipping = false;
+      return;
+    }
+    if (skipping || CARD_DETAIL.test(bare)) return;
+    // "Total: 970/1000" anywhere gives the limit when nothing before did.
+    if (TOTAL.test(trimmed) && d.points === undefined) d.points = limitOf(trimmed);
+    const banner = /^\++\s(.*)\s\++$/.exec(trimmed);
+    if (banner) {
+      // BattleScribe's "++ Myr-Valari Standard (1000pts) ++": a faction and a limit, never a unit or the name.
+      if (d.units.length === 0) headerFacts(banner[1]!);
+      return;
+    }
+    let r = readLine(raw);
+    // A card whose name itself ends in a number or holds a count-like word ("Lancer 2") reads as the whole line.
+    const whole = trimmed.replace(/^(?:[-*\u2022]|\d{1,3}[.)])\s+/, '');
+    if (!cards.byKey.has(nameKey(r.head.name)) && cards.byKey.has(nameKey(whole)))
+      r = { indent: r.indent, marked: true, priced: false, embarked: false, head: { name: whole, count: 1 }, carried: [] };
+    const key = nameKey(r.head.name);
+    const isCard = cards.byKey.has(key);
+    const prev = d.units.at(-1);
+    // Before the first unit, a line with points but no bullet or count is a heading ("My list - 1000 pts").
+    if (isCard || r.marked || (r.priced && d.units.length > 0)) {
+      if (!key || !/\p{L}/u.test(key)) return;
+      if (TOTAL.test(key) && !isCard) return;
+      if (!isCard && HEADING.test(trimmed)) return;
+      const embarkedHere = r.embarked || (prev !== undefined && r.indent > lastIndent && /^\s*\+/.test(raw));
+      if (embarkedHere && prev) {
+        for (let k = 0; k < r.head.count; k++) prev.embark.push({ name: r.head.name, line });
+        return;
+      }
+      const embark: { name: string; line: number }[] = [];
+      for (const c of r.carried) for (let k = 0; k < c.count; k++) embark.push({ name: c.name, line });
+      d.units.push({ name: r.head.name, count: r.head.count, embark, line });
+      lastIndent = r.indent;
+      return;
+    }
+    // Not a unit line: the fleet's name, faction or limit when before the units; otherwise a note.
+    if (d.units.length === 0) {
+      const labelled = /^(?:fleet|list|name)\s*:\s*(.+)$/i.exec(trimmed);
+      const fl = /^faction\s*:\s*(.+)$/i.exec(trimmed);
+      if (fl) {
+        d.faction ??= fl[1]!.trim();
+        return;
+      }
+      const { f, pts } = headerFacts(trimmed);
+      if (labelled) {
+        d.name ??= postText(labelled[1]!);
+        return;
+      }
+      if (d.name !== undefined || /:$|^(?:={3,}|-{3,}|_{3,}|\*{3,})$/.test(trimmed)) return;
+      // The name is what is left of the line without the faction and the points: "Radiant Vanguard (Myr-Valari) - 1000 pts".
+      let rest = postText(trimmed);
+      if (pts) rest = rest.replace(/[-\u2013\u2014:@|,([]*\s*(?:\d{1,6}\s*\/\s*)?\d{2,6}\s*(?:pts?\.?|points?)?[)\]]?/giu, ' ');
+      if (f) rest = rest.replace(new RegExp(escapeRe(f[1]).replace(/\\? /g, '\\s+'), 'iu'), ' ');
+      rest = rest
+        .replace(/\(\s*\)|\[\s*\]/g, ' ')
+        .replace(/^[\s\-\u2013\u2014:|,/\u00b7]+|[\s\-\u2013\u2014:|,/\u00b7]+$/g, '')
+        .replace(/\s+/g, ' ')
+        // "Lantern Watch - tournament list, feedback welcome!": the name is before the chatter.
+        .split(/\s*[,!?;]\s+|[!?]$|\s+[-\u2013\u2014]\s+/)[0]!
+        .trim();
+      if (rest && /\p{L}/u.test(rest) && !TOTAL.test(rest) && !/^(?:my\s+)?(?:list|fleet|army|build|roster)$/i.test(rest)) d.name = rest;
+      return;
+    }
+    if (HEADING.test(trimmed) || TOTAL.test(key) || !/\p{L}/u.test(key)) return;
+    d.loose.push({ line, text: trimmed, name: r.head.name });
+  });
+  return d;
+}
+
+/** Text of a posted heading: no heading marks, emphasis or markdown escapes. */
+function postText(s: string): string {
+  return s
+    .replace(/^#+\s*/, '')
+    .replace(/\*\*|__/g, '')
+    .replace(/\\([\\`*_[\]{}<>()#+\-.!|~:@&=])/g, '$1')
+    .trim();
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing the fleet.
+
+/** A YAML scalar: plain when it reads back as the same string, else double-quoted (JSON's escapes are YAML's). */
+export function yamlScalar(s: string): string {
+  const plain =
+    /^[\p{L}\p{N}][\p{L}\p{N} '()&.,/-]*$/u.test(s) &&
+    !/[ ]$/.test(s) &&
+    !/^(?:true|false|yes|no|on|off|null|~|y|n)$/i.test(s) &&
+    !/^[-+]?(?:\d[\d_]*(?:\.\d*)?(?:e[-+]?\d+)?|\.\d+|0x[0-9a-f]+|0o[0-7]+|\.inf|\.nan)$/i.test(s) &&
+    !/:\s|\s#/.test(s);
+  return plain ? s : JSON.stringify(s).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function comment(s: string): string {
+  return clean(s).slice(0, IMPORT_LIMITS.problemText);
+}
+
+function writeFleet(r: Omit<ImportResult, 'fleet'>): string {
+  const out: string[] = [`# Imported from a roster (${r.format === 'post' ? 'a posted list' : `the ${r.format} export`}) by fabled-star import.`];
+  for (const p of r.problems) out.push(`# line ${p.line}: ${comment(p.text)} (${p.why}${p.closest ? `; closest card: ${comment(p.closest)}` : ''})`);
+  out.push(`name: ${yamlScalar(r.name)}`);
+  if (r.faction !== undefined) out.push(`faction: ${yamlScalar(r.faction)}`);
+  else out.push('# faction: the text names none and its units name no card; give --faction NAME');
+  if (r.points !== undefined)
+    out.push(`points: ${r.points}${r.pointsFrom === 'game size' ? ' # the text gives no limit: the smallest game size that holds the units' : ''}`);
+  if (r.objectives !== undefined) out.push(`objectives: ${r.objectives}`);
+  if (r.entries.length === 0) out.push('units: []');
+  else out.push('units:');
+  for (const e of r.entries) {
+    out.push(`  - unit: ${yamlScalar(e.unit)}`);
+    if (e.count !== 1) out.push(`    count: ${e.count}`);
+    if (e.embark.length) {
+      out.push('    embark:');
+      for (const x of e.embark) out.push(`      - ${yamlScalar(x)}`);
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Reads a roster or a posted list; the fleet list and what could not be read. */
+export function importRoster(text: string, ws: Workspace, opts: ImportOptions = {}): ImportResult {
+  const cards = cardsOf(ws);
+  const src = text.replace(/^\ufeff/, '');
+  const all = lines(src);
+  const draft = fromJson(src) ?? fromHtml(all) ?? fromText(all) ?? fromMarkdown(all) ?? fromShort(all, cards) ?? fromPost(all, cards);
+  const budget = new SuggestBudget();
+  const closest = (name: string): string | undefined =>
+    nearest(name, cards.prepared, {
+      n: 1,
+      bonus: 2 * SUGGEST_LIMITS.chars + 1,
+      allowed: () => Math.max(3, Math.ceil(Math.min(name.trim().length, SUGGEST_LIMITS.chars) / 2)),
+      budget,
+    })[0];
+
+  // The faction: the text's, else the option's, else the one most of the named cards belong to.
+  let faction = draft.faction !== undefined ? clean(draft.faction) : undefined;
+  let factionFrom: ImportResult['factionFrom'] = faction !== undefined ? 'text' : 'none';
+  if (faction === undefined && opts.faction !== undefined) {
+    faction = opts.faction;
+    factionFrom = 'option';
+  }
+  if (faction !== undefined) {
+    const f = nameKey(faction);
+    const known = cards.factions.find((x) => nameKey(x) === f);
+    if (known) faction = known;
+  } else if (!opts.asWritten) {
+    const votes = new Map<string, number>();
+    for (const u of draft.units)
+      for (const ref of cards.byKey.get(nameKey(u.name)) ?? []) votes.set(ref.faction, (votes.get(ref.faction) ?? 0) + Math.max(1, u.count));
+    const best = [...votes].sort((a, b) => b[1] - a[1])[0];
+    if (best) {
+      faction = best[0];
+      factionFrom = 'cards';
+    }
+  }
+  const pick = (name: string): CardRef | undefined => {
+    const list = cards.byKey.get(nameKey(name));
+    if (!list?.length) return undefined;
+    return (faction !== undefined ? list.find((r) => nameKey(r.faction) === nameKey(faction)) : undefined) ?? list[0];
+  };
+
+  const problems: ImportProblem[] = [];
+  const problemAt = (line: number, textOf: string, why: string, near: string | undefined) =>
+    problems.push({ line, text: comment(textOf).slice(0, IMPORT_LIMITS.problemText), why, closest: near });
+  const lineText = (n: number) => (draft.format === 'json' ? '' : (all[n - 1] ?? ''));
+  for (const u of draft.unread) problemAt(u.line, u.text, u.why, undefined);
+
+  const entries: ImportedEntry[] = [];
+  for (const u of draft.units) {
+    const ref = pick(u.name);
+    const embark: string[] = [];
+    for (const x of u.embark) {
+      const er = pick(x.name);
+      if (er) embark.push(er.name);
+      else problemAt(x.line, lineText(x.line) || x.name, `no card named "${comment(x.name)}" to embark`, closest(x.name));
+    }
+    if (!ref) {
+      problemAt(u.line, lineText(u.line) || u.name, `no card named "${comment(u.name)}"`, closest(u.name));
+      continue;
+    }
+    if (!Number.isInteger(u.count) || u.count < 0) {
+      problemAt(u.line, lineText(u.line) || u.name, `"${u.count}" is not a number of copies`, undefined);
+      continue;
+    }
+    entries.push({ unit: ref.name, count: u.count, embark, line: u.line });
+  }
+  // A plain line after the units may be a unit written without a marker: reported when a card is close.
+  // No bonus for a name inside a card's ("Escorts" is a heading, not "Shardlight Escort"), and a tighter bound.
+  for (const l of draft.loose) {
+    const near = nearest(l.name, cards.prepared, {
+      n: 1,
+      bonus: 0,
+      allowed: () => Math.max(2, Math.floor(Math.min(l.name.trim().length, SUGGEST_LIMITS.chars) / 5)),
+      budget,
+    })[0];
+    if (near) problemAt(l.line, l.text, `no card named "${comment(l.name)}"`, near);
+  }
+  problems.sort((a, b) => a.line - b.line);
+
+  let name = draft.name !== undefined ? clean(draft.name) : '';
+  let nameFrom: ImportResult['nameFrom'] = name ? 'text' : 'default';
+  if (!name) {
+    name = opts.name ?? (opts.asWritten ? '' : 'Imported fleet');
+    nameFrom = opts.name !== undefined ? 'option' : 'default';
+  }
+  let points = draft.points;
+  let pointsFrom: ImportResult['pointsFrom'] = points !== undefined ? 'text' : 'none';
+  if (points === undefined && opts.points !== undefined) {
+    points = opts.points;
+    pointsFrom = 'option';
+  }
+  if (points === undefined && entries.length && !opts.asWritten) {
+    const total = entries.reduce((t, e) => {
+      const each = (pick(e.unit)?.points ?? 0) + e.embark.reduce((s, x) => s + (pick(x)?.points ?? 0), 0);
+      return t + each * e.count;
+    }, 0);
+    const size = GAME_SIZES.find((g) => g.points >= total);
+    if (size) {
+      points = size.points;
+      pointsFrom = 'game size';
+    }
+  }
+  const digest = DIGEST_PATTERN.exec(src.slice(0, 5_000_000))?.[0];
+  const rules = draft.rules ?? /\brules:? ([^\u00b7<\n]*?)(?: \(\d{4}-\d\d-\d\d\))?\s*\u00b7/i.exec(src.slice(0, 5_000_000))?.[1]?.trim();
+  const result: Omit<ImportResult, 'fleet'> = {
+    format: draft.format,
+    name,
+    nameFrom,
+    faction,
+    factionFrom,
+    points,
+    pointsFrom,
+    objectives: draft.objectives,
+    entries,
+    problems,
+    digest,
+    rules,
+  };
+  return { ...result, fleet: writeFleet(result) };
+}

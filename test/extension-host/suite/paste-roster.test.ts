@@ -1,0 +1,73 @@
+/**
+ * "Paste Roster as Fleet" through VS Code's own API: a list as a player posts it, on the clipboard
+ * or given to the command, opens as a new untitled fleet list that the language server checks like
+ * any other, with the line that names no card kept as a comment.
+ */
+import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
+
+const EXTENSION_ID = 'fabled-star.fabled-star-tools';
+
+async function poll<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const POST = [
+  'Veil Patrol - 500 pts',
+  'Myr-Valari',
+  '',
+  '- Lumen Cruiser [190] + Veilwing Fighter Wing',
+  '- Prism Frigate Squadron (110)',
+  '- Shardlight Escort (80)',
+  '- Veilwing Fighter Wing (60)',
+  '- Lumen Destroyr',
+].join('\r\n');
+
+describe('Paste Roster as Fleet', function () {
+  this.timeout(90_000);
+
+  before(async () => {
+    await vscode.extensions.getExtension(EXTENSION_ID)!.activate();
+  });
+
+  async function checkFleet(doc: vscode.TextDocument | undefined): Promise<void> {
+    assert.ok(doc, 'the command returns the new document');
+    assert.equal(doc.languageId, 'fabled-fleet');
+    assert.equal(doc.isUntitled, true);
+    const text = doc.getText();
+    assert.match(text, /^name: Veil Patrol$/m);
+    assert.match(text, /^faction: Myr-Valari$/m);
+    assert.match(text, /^points: 500$/m);
+    assert.match(text, /^ {2}- unit: Lumen Cruiser\n {4}embark:\n {6}- Veilwing Fighter Wing$/m);
+    assert.match(text, /^# line 8: - Lumen Destroyr \(no card named "Lumen Destroyr"; closest card: Lumen Destroyer\)$/m);
+    assert.equal(vscode.window.activeTextEditor?.document, doc);
+    // The server checks it like any fleet list: exactly on the limit, no error.
+    const diags = await poll('the new fleet to be checked', async () => {
+      const d = vscode.languages.getDiagnostics(doc.uri);
+      const lens = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+      return lens && lens.length > 0 ? d : undefined;
+    });
+    assert.deepEqual(
+      diags.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).map((d) => d.message),
+      [],
+    );
+  }
+
+  it('reads the text it is given into a new untitled fleet list', async () => {
+    const doc = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('fabledStar.pasteRosterAsFleet', POST);
+    await checkFleet(doc);
+  });
+
+  it('reads the clipboard', async () => {
+    await vscode.env.clipboard.writeText(POST);
+    assert.equal(await vscode.env.clipboard.readText(), POST, 'the clipboard holds the post');
+    const doc = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('fabledStar.pasteRosterAsFleet');
+    await checkFleet(doc);
+  });
+});
