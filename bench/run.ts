@@ -13,6 +13,7 @@ import { benchBalance } from './balance';
 import { benchRoster } from './roster';
 import { benchBattle } from './battle';
 import { benchLoad } from './load';
+import { benchLiveOdds } from './liveOdds';
 
 interface Suite {
   title: string;
@@ -31,6 +32,7 @@ const SUITES: Suite[] = [
   { title: 'Rosters (issue 15)', key: 'roster', run: benchRoster },
   { title: 'Fleet battle (issue 12)', key: 'battle', run: benchBattle },
   { title: 'Under load: hovers beside battles, threads, the dice floor (issue 27)', key: 'load', run: benchLoad },
+  { title: 'Live odds lens beside diagnostics (issue 32)', key: 'liveOdds', run: benchLiveOdds },
 ];
 
 function fmt(ms: number): string {

@@ -42,6 +42,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   diagnostics: Object.freeze({ delayMs: 150 }),
   workspace: Object.freeze({ maxFiles: 25000 }),
   pointsEstimate: Object.freeze({ enabled: true }),
+  liveOdds: Object.freeze({ opponent: '', trials: 4000 }),
 });
 
 /** The configuration section the server asks for. */
@@ -68,6 +69,7 @@ export function resolveSettings(raw: unknown): Settings {
   const diag = obj(r.diagnostics);
   const ws = obj(r.workspace);
   const estimate = obj(r.pointsEstimate);
+  const live = obj(r.liveOdds);
   const d = DEFAULT_SETTINGS;
   return {
     referenceTarget: typeof r.referenceTarget === 'string' ? r.referenceTarget.trim() : d.referenceTarget,
@@ -80,6 +82,10 @@ export function resolveSettings(raw: unknown): Settings {
     diagnostics: { delayMs: int(diag.delayMs, d.diagnostics.delayMs, 0, 5000) },
     workspace: { maxFiles: int(ws.maxFiles, d.workspace.maxFiles, 1, 100000) },
     pointsEstimate: { enabled: bool(estimate.enabled, d.pointsEstimate.enabled) },
+    liveOdds: {
+      opponent: typeof live.opponent === 'string' ? live.opponent.trim().slice(0, 1000) : d.liveOdds.opponent,
+      trials: int(live.trials, d.liveOdds.trials, 100, 50000),
+    },
   };
 }
 
@@ -433,6 +439,19 @@ export interface BattleParams extends WorkDoneProgressParams, PartialResultParam
   options?: BattleRequestOptions;
   /** Where the battles played so far go, as `BattleProgress` (`{done, total}`), beside the work-done progress for people. */
   progressToken?: string | number;
+  /**
+   * What-if (issue 32): another version of `fleet` (its saved text, git's HEAD, or another fleet
+   * file) played against the same opponent on the same dice; the result carries it in
+   * `compareFleets` (FORMATS.md: `result` is that version, `difference` it minus `fleet`).
+   */
+  compareWith?: BattleCompareWith;
+}
+
+/** The other version of a fleet for a what-if: a fleet list by URI, or its text; `label` names it for the view ("Saved version"). */
+export interface BattleCompareWith {
+  uri?: string;
+  text?: string;
+  label?: string;
 }
 
 /**

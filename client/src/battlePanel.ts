@@ -5,7 +5,7 @@
  * reruns, or closes the panel. Every message from the view is checked with the shared parser.
  */
 import type * as vscode from 'vscode';
-import { BattlePartialResult, BattleProgress, BattleRequest } from '../../protocol';
+import { type BattleCompareWith, BattlePartialResult, BattleProgress, BattleRequest } from '../../protocol';
 import { renderBattleHtml } from '../webview/battle/html';
 import {
   parseBattleResult,
@@ -46,6 +46,8 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
     onDispose: () => void,
     /** The fleets' names as the pick showed them, for the heading until a result names them. */
     private readonly names?: { fleet: string; vs: string },
+    /** What-if (issue 32): another version of the fleet, played on the same dice beside it. */
+    private compareWith?: BattleCompareWith,
   ) {
     super(
       ctx,
@@ -64,8 +66,19 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
       };
   }
 
+  get comparing(): boolean {
+    return this.compareWith !== undefined;
+  }
+
+  /** Plays the fleet beside another version of it (or, with undefined, alone) from now on. */
+  setCompareWith(w: BattleCompareWith | undefined): void {
+    this.compareWith = w;
+    this.post({ type: 'compareWith', label: w?.label ?? '' });
+  }
+
   protected replay(): boolean {
     if (this.names) this.post({ type: 'fleets', ...this.names });
+    if (this.compareWith) this.post({ type: 'compareWith', label: this.compareWith.label ?? '' });
     if (this.result) this.post({ type: 'result', result: this.result, partial: false });
     return !!this.result;
   }
@@ -98,7 +111,14 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
         try {
           return await this.ctx.request(
             BattleRequest.type,
-            { fleet: { uri: this.fleet }, vs: { uri: this.vs }, options: this.options ?? {}, partialResultToken: partial, progressToken: counted },
+            {
+              fleet: { uri: this.fleet },
+              vs: { uri: this.vs },
+              options: this.options ?? {},
+              partialResultToken: partial,
+              progressToken: counted,
+              ...(this.compareWith ? { compareWith: this.compareWith } : {}),
+            },
             token,
           );
         } finally {
@@ -127,12 +147,20 @@ export class BattlePanels extends ViewPanels<BattlePanel> {
   }
 
   /** Opens (or brings to front and reruns) the panel for this pair of fleet files. */
-  open(fleet: vscode.Uri, vs: vscode.Uri, names?: { fleet: string; vs: string }): void {
+  open(fleet: vscode.Uri, vs: vscode.Uri, names?: { fleet: string; vs: string }, compareWith?: BattleCompareWith): void {
     const a = fleet.toString();
     const b = vs.toString();
-    if (this.reopen((p) => p.fleet === a && p.vs === b)) return;
+    if (
+      this.reopen((p) => {
+        if (p.fleet !== a || p.vs !== b) return false;
+        // A what-if asked for (or no longer): the panel plays it from now on.
+        if (compareWith || p.comparing) p.setCompareWith(compareWith);
+        return true;
+      })
+    )
+      return;
     const panel = this.createPanel(names ? pairTitle(BATTLE_VIEW, names.fleet, names.vs) : 'Battle');
-    this.add((forget) => new BattlePanel(this.ctx, panel, a, b, undefined, forget, names));
+    this.add((forget) => new BattlePanel(this.ctx, panel, a, b, undefined, forget, names, compareWith));
     // The view keeps its result; the host keeps which files it is about, for a reload.
     void this.ctx.extension.workspaceState.update(`${BATTLE_VIEW_TYPE}:last`, { fleet: a, vs: b });
   }

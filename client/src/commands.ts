@@ -3,6 +3,8 @@
  * context once and finds the current language client through it, so a server restart never leaves
  * a command holding a dead client.
  */
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ExampleFleetsRequest, FleetSummaryRequest, sameSelector, type CardInfo, type CardName, type FleetSummary } from '../../protocol';
 import type { BattlePanels } from './battlePanel';
@@ -179,10 +181,59 @@ export function parseBattleArgs(args: unknown[]): vscode.Uri | undefined {
   return undefined;
 }
 
+/** The opponent a lens names (`BattleCommandArgs.vs`, the live odds lens), or undefined. */
+export function parseBattleVs(args: unknown[]): { uri: vscode.Uri; name: string } | undefined {
+  const first = args[0];
+  if (!isRecord(first) || !isRecord(first.vs) || typeof first.vs.uri !== 'string') return undefined;
+  try {
+    return { uri: vscode.Uri.parse(first.vs.uri, true), name: typeof first.vs.name === 'string' ? first.vs.name : '' };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The opponent for a battle of `fleet`: the workspace's other fleets, the bundled examples, or the fleet against itself. */
+async function pickOpponent(ctx: Ctx, fleet: vscode.Uri, picks: FleetPick[], title: string): Promise<FleetPick | undefined> {
+  const mine = fleet.toString();
+  const own = picks.find((p) => p.uri.toString() === mine);
+  // The workspace's other fleets, then the bundled example fleets, then the fleet against itself.
+  const others = picks.filter((p) => p.uri.toString() !== mine);
+  // An example the workspace holds already (same name and faction: the examples copied in) is not offered twice.
+  const key = (name: string | undefined, description: string | undefined) =>
+    `${(name ?? '').toLowerCase()}\n${(description ?? '').split(' · ')[0]!.toLowerCase()}`;
+  const held = new Set(picks.map((p) => key(p.name, p.description)));
+  const examples = (await exampleFleetPicks(ctx)).filter((e) => !held.has(key(e.name, e.description)));
+  const separator = (label: string): FleetPick => ({ label, kind: vscode.QuickPickItemKind.Separator, uri: fleet });
+  const opponents: FleetPick[] = [
+    ...(others.length ? [separator('In this workspace'), ...others] : []),
+    ...(examples.length ? [separator('Example fleets'), ...examples] : []),
+    ...(own ? [separator('Mirror match'), { ...own, label: `${own.label} (itself)` }] : []),
+  ];
+  if (opponents.length === 0) {
+    void vscode.window.showInformationMessage('There is no other fleet list in this workspace to fight.');
+    return undefined;
+  }
+  const vs = await vscode.window.showQuickPick(opponents, {
+    title,
+    placeHolder: 'The opponent: type to search by name, faction or points',
+    matchOnDescription: true,
+  });
+  return vs;
+}
+
 export function simulateBattle(ctx: Ctx, panels: BattlePanels): Cmd {
   return async (...args: unknown[]) => {
     try {
       let fleet = parseBattleArgs(args);
+      // The live odds lens names its opponent: the battle view opens at once.
+      const named = parseBattleVs(args);
+      if (fleet && named) {
+        const first = args[0] as { fleet?: { name?: unknown } };
+        const fileName = (u: vscode.Uri) => u.path.split('/').pop() ?? u.toString();
+        const mineName = typeof first.fleet?.name === 'string' && first.fleet.name ? first.fleet.name : fileName(fleet);
+        panels.open(fleet, named.uri, { fleet: mineName, vs: named.name || fileName(named.uri) });
+        return;
+      }
       const editor = vscode.window.activeTextEditor;
       if (!fleet && editor?.document.languageId === 'fabled-fleet') fleet = editor.document.uri;
       const picks = await fleetPicks(ctx);
@@ -195,30 +246,8 @@ export function simulateBattle(ctx: Ctx, panels: BattlePanels): Cmd {
         if (!p) return;
         fleet = p.uri;
       }
-      const mine = fleet.toString();
-      const own = picks.find((p) => p.uri.toString() === mine);
-      // The workspace's other fleets, then the bundled example fleets, then the fleet against itself.
-      const others = picks.filter((p) => p.uri.toString() !== mine);
-      // An example the workspace holds already (same name and faction: the examples copied in) is not offered twice.
-      const key = (name: string | undefined, description: string | undefined) =>
-        `${(name ?? '').toLowerCase()}\n${(description ?? '').split(' · ')[0]!.toLowerCase()}`;
-      const held = new Set(picks.map((p) => key(p.name, p.description)));
-      const examples = (await exampleFleetPicks(ctx)).filter((e) => !held.has(key(e.name, e.description)));
-      const separator = (label: string): FleetPick => ({ label, kind: vscode.QuickPickItemKind.Separator, uri: fleet });
-      const opponents: FleetPick[] = [
-        ...(others.length ? [separator('In this workspace'), ...others] : []),
-        ...(examples.length ? [separator('Example fleets'), ...examples] : []),
-        ...(own ? [separator('Mirror match'), { ...own, label: `${own.label} (itself)` }] : []),
-      ];
-      if (opponents.length === 0) {
-        void vscode.window.showInformationMessage('There is no other fleet list in this workspace to fight.');
-        return;
-      }
-      const vs = await vscode.window.showQuickPick(opponents, {
-        title: `Simulate Fleet Battle (2/2): ${own?.label ?? 'this fleet'} vs …`,
-        placeHolder: 'The opponent: type to search by name, faction or points',
-        matchOnDescription: true,
-      });
+      const own = picks.find((p) => p.uri.toString() === fleet!.toString());
+      const vs = await pickOpponent(ctx, fleet, picks, `Simulate Fleet Battle (2/2): ${own?.label ?? 'this fleet'} vs …`);
       if (!vs) return;
       const fileName = (u: vscode.Uri) => u.path.split('/').pop() ?? u.toString();
       panels.open(fleet, vs.uri, { fleet: own?.name ?? fileName(fleet), vs: vs.name ?? fileName(vs.uri) });
@@ -261,6 +290,113 @@ export function newFile(ctx: Ctx, kind: 'fleet' | 'unit'): Cmd {
       await vscode.commands.executeCommand('editor.action.triggerSuggest');
     } catch (e) {
       await reportFailure(ctx, kind === 'fleet' ? 'Could not create a fleet list' : 'Could not create a unit cards file', e);
+    }
+  };
+}
+
+/** The file's text at git's HEAD, or undefined (not in a repository, not committed, no git). */
+export function gitHeadText(file: vscode.Uri): Promise<string | undefined> {
+  if (file.scheme !== 'file') return Promise.resolve(undefined);
+  const dir = path.dirname(file.fsPath);
+  return new Promise((resolve) =>
+    execFile('git', ['-C', dir, 'show', `HEAD:./${path.basename(file.fsPath)}`], { maxBuffer: 1 << 24, timeout: 10_000 }, (e, out) =>
+      resolve(e ? undefined : out),
+    ),
+  );
+}
+
+/** The fleet list a what-if is about: the active editor's (a fleet), or the one a menu passed. */
+function fleetEditorDoc(args: unknown[]): vscode.TextDocument | undefined {
+  const given = parseBattleArgs(args);
+  const doc = given ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === given.toString()) : vscode.window.activeTextEditor?.document;
+  return doc && doc.languageId === 'fabled-fleet' ? doc : undefined;
+}
+
+/** Opens the battle view of `doc` against an opponent the user picks, beside `compareWith` on the same dice. */
+async function openWhatIf(
+  ctx: Ctx,
+  panels: BattlePanels,
+  doc: vscode.TextDocument,
+  compareWith: { uri?: string; text?: string; label: string },
+  title: string,
+): Promise<void> {
+  const picks = await fleetPicks(ctx);
+  const own = picks.find((p) => p.uri.toString() === doc.uri.toString());
+  const vs = await pickOpponent(ctx, doc.uri, picks, title);
+  if (!vs) return;
+  const fileName = (u: vscode.Uri) => u.path.split('/').pop() ?? u.toString();
+  panels.open(doc.uri, vs.uri, { fleet: own?.name ?? fileName(doc.uri), vs: vs.name ?? fileName(vs.uri) }, compareWith);
+}
+
+/**
+ * "Compare with Saved Version" (issue 32): the fleet as it is in the editor beside its last saved
+ * text, or, with nothing unsaved, beside git's HEAD, against the same opponent on the same dice.
+ */
+export function compareWithSaved(ctx: Ctx, panels: BattlePanels): Cmd {
+  return async (...args: unknown[]) => {
+    try {
+      const doc = fleetEditorDoc(args);
+      if (!doc) {
+        void vscode.window.showInformationMessage('Open a fleet list (*.fleet.yaml) to compare it with its saved version.');
+        return;
+      }
+      const now = doc.getText();
+      let other: { text: string; label: string } | undefined;
+      if (doc.isDirty && doc.uri.scheme === 'file') {
+        const saved = new TextDecoder().decode(await vscode.workspace.fs.readFile(doc.uri));
+        if (saved !== now) other = { text: saved, label: 'the saved version' };
+      }
+      if (!other) {
+        const head = await gitHeadText(doc.uri);
+        if (head !== undefined && head !== now) other = { text: head, label: "git's HEAD" };
+      }
+      if (!other) {
+        void vscode.window.showInformationMessage(
+          'This fleet list has no unsaved changes and is as git\u2019s HEAD has it (or not in a git repository): nothing to compare. Use "Compare with\u2026" to pick another fleet list.',
+        );
+        return;
+      }
+      await openWhatIf(ctx, panels, doc, other, `Compare with ${other.label}: vs \u2026`);
+    } catch (e) {
+      await reportFailure(ctx, 'Could not compare the fleet', e);
+    }
+  };
+}
+
+/** "Compare with…" (issue 32): the fleet as it is in the editor beside any other fleet file, on the same dice. */
+export function compareWithFleet(ctx: Ctx, panels: BattlePanels): Cmd {
+  return async (...args: unknown[]) => {
+    try {
+      const doc = fleetEditorDoc(args);
+      if (!doc) {
+        void vscode.window.showInformationMessage('Open a fleet list (*.fleet.yaml) to compare it with another version.');
+        return;
+      }
+      const picks = (await fleetPicks(ctx)).filter((p) => p.uri.toString() !== doc.uri.toString());
+      const browse: FleetPick = { label: '$(folder-opened) Another file\u2026', uri: doc.uri };
+      const picked = await vscode.window.showQuickPick([...picks, browse], {
+        title: 'Compare with\u2026 (1/2): the other version of this list',
+        placeHolder: 'A fleet list to play beside this one, on the same dice',
+        matchOnDescription: true,
+      });
+      if (!picked) return;
+      let uri = picked.uri;
+      let name = picked.name ?? picked.label;
+      if (picked === browse) {
+        const chosen = await vscode.window.showOpenDialog({
+          canSelectMany: false,
+          filters: { 'Fleet lists': ['fleet.yaml', 'yaml', 'yml'] },
+          title: 'Compare with…',
+        });
+        if (!chosen?.[0]) return;
+        uri = chosen[0];
+        name = uri.path.split('/').pop() ?? uri.toString();
+      }
+      // A file the server may not hold (outside the workspace): its text goes with the request.
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      await openWhatIf(ctx, panels, doc, { text, label: `"${name}"` }, `Compare with "${name}" (2/2): vs \u2026`);
+    } catch (e) {
+      await reportFailure(ctx, 'Could not compare the fleet', e);
     }
   };
 }

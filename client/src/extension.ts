@@ -40,6 +40,8 @@ export function activate(context: vscode.ExtensionContext): void {
     battles,
     vscode.window.registerWebviewPanelSerializer(BATTLE_VIEW_TYPE, battles),
     vscode.commands.registerCommand('fabledStar.simulateBattle', commands.simulateBattle(c, battles)),
+    vscode.commands.registerCommand('fabledStar.compareWithSaved', commands.compareWithSaved(c, battles)),
+    vscode.commands.registerCommand('fabledStar.compareWith', commands.compareWithFleet(c, battles)),
     vscode.commands.registerCommand('fabledStar.newFleet', commands.newFile(c, 'fleet')),
     vscode.commands.registerCommand('fabledStar.newUnitCards', commands.newFile(c, 'unit')),
     vscode.commands.registerCommand('fabledStar.priceByBattle', priceByBattle(c)),

@@ -15,6 +15,7 @@ import { BATTLE_IDS as I, renderBattleHtml } from '../../client/webview/battle/h
 import type { BattleResult } from '../../client/webview/battle/messages';
 import { formatPercent } from '../../client/webview/format';
 import { simulateBattle } from '../../server/src/core/sim/fleet-battle';
+import { FleetComparisonSession } from '../../server/src/core/sim/compare';
 import type { Fleet } from '../../server/src/core/sim/battle';
 import type { UnitProfile } from '../../server/src/core/sim/types';
 import { OUTPUT, ROOT, THEMES, viewSuite, type ViewPage, type ViewServer } from './harness';
@@ -547,5 +548,74 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     assert.equal(await v.page.isDisabled(`#${I.rounds}`), true);
     assert.equal(await note.isVisible(), false);
     assert.equal(await dimmed(), false);
+  });
+});
+
+describe('fleet battle view: what-if beside another version of the list (Chromium)', function () {
+  this.timeout(90_000);
+  let edited: BattleResult;
+  let unchanged: BattleResult;
+
+  before(() => {
+    // The list as it is now (two destroyers) beside the saved version, which had a third.
+    const [now, vs] = fleets();
+    const saved: Fleet = { ...now, units: [...now.units, { ...now.units[1]!, copy: 3 }] };
+    const play = (other: Fleet) => {
+      const s = new FleetComparisonSession({ fleets: [now, vs], options: { trials: 3000, seed: 9 } }, { fleet: other });
+      s.step();
+      return s.result();
+    };
+    edited = play(saved);
+    unchanged = play(now);
+  });
+  const suite = viewSuite(
+    async () => serveBattle(await buildBattleView()),
+    async (v) => {
+      assert.deepEqual(v.pageErrors, [], 'uncaught errors in the view');
+      assert.deepEqual(await v.cspViolations(), [], 'CSP violations');
+    },
+  );
+
+  it('shows the list beside the saved version, the change read as the edit made and marked by its paired error, names as text', async () => {
+    const v = await suite.view(THEMES.dark);
+    await v.send({ type: 'compareWith', label: 'the saved version' });
+    await v.send({ type: 'result', result: { ...edited, compareFleets: undefined }, partial: true });
+    await v.page.waitForFunction((id: string) => /The saved version is played next/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
+    await v.send({ type: 'result', result: edited, partial: false });
+    await v.page.waitForFunction((id: string) => /With your change/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
+    const section = await v.text(I.fleetCompare);
+    assert.match(section, /Compared with the saved version/);
+    const now = edited.sides[0].pointsVictory.p;
+    const then = edited.compareFleets!.result.sides[0].pointsVictory.p;
+    assert.ok(now < then, 'dropping a destroyer loses battles');
+    assert.ok(section.includes(`With your change: Lantern Watch wins ${formatPercent(now)} instead of ${formatPercent(then)}.`), section);
+    assert.ok(section.includes(HOSTILE), 'the hostile fleet name is shown as text');
+    assert.equal(await v.page.locator('img').count(), 0);
+    const cells = await v.page.locator(`#${I.fleetCompare} td.change`).evaluateAll((cs) => cs.map((c) => [c.className, c.textContent]));
+    // The first row is the fleet's wins: down, by the paired difference turned round, with its error.
+    const d = edited.compareFleets!.difference.sides[0]!.pointsVictory;
+    assert.equal(cells[0]![0], 'change down');
+    assert.equal(cells[0]![1], `\u2212${formatPercent(d.delta)} \u00b1 ${formatPercent(d.se)}`);
+    assert.ok(
+      cells.some(([c]) => c === 'change up'),
+      'the opponent wins more',
+    );
+    mkdirSync(OUTPUT, { recursive: true });
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-what-if.png'), fullPage: true });
+  });
+
+  it('says when the change makes no difference, and hides the section without a comparison', async () => {
+    const v = await suite.view(THEMES.light);
+    await v.send({ type: 'compareWith', label: "git's HEAD" });
+    await v.send({ type: 'result', result: unchanged, partial: false });
+    await v.page.waitForFunction((id: string) => /makes no difference/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
+    const cells = await v.page.locator(`#${I.fleetCompare} td.change`).evaluateAll((cs) => cs.map((c) => c.className));
+    assert.ok(
+      cells.every((c) => c === 'change same'),
+      cells.join(' '),
+    );
+    await v.send({ type: 'compareWith', label: '' });
+    await v.send({ type: 'result', result: { ...unchanged, compareFleets: undefined }, partial: false });
+    await v.page.waitForSelector(`#${I.fleetCompare}[hidden]`, { state: 'attached' });
   });
 });

@@ -27,6 +27,7 @@ export const BATTLE_IDS = {
   run: 'run',
   variants: 'opt-variants',
   variantSection: 'variant-compare',
+  fleetCompare: 'fleet-compare',
   verdict: 'verdict',
   outcomeBar: 'outcome-bar',
   outcomeTable: 'outcome-table',
@@ -75,6 +76,7 @@ export function renderBattleHtml(cspSource: string, nonce: string, scriptUri: st
     <div id="${I.results}" class="battle-results" hidden>
       <p id="${I.stale}" class="stale-note" role="status" hidden></p>
       <section id="${I.variantSection}" class="variant-compare" hidden></section>
+      <section id="${I.fleetCompare}" class="variant-compare" hidden></section>
       <section aria-labelledby="who-wins">
         <h2 id="who-wins">Who wins</h2>
         <p id="${I.verdict}" class="verdict"></p>

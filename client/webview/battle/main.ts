@@ -11,6 +11,7 @@ import './battle.css';
 import { BATTLE_IDS as I } from './html';
 import { BATTLE_LIMITS, parseBattleHostMessage, parseBattleResult, type BattleOptions, type BattleResult, type BattleViewMessage } from './messages';
 import { formatPercent, formatPercentError } from '../format';
+import { renderFleetComparison } from './fleetCompare';
 import { fixedRounds, lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow } from '../variants';
 import { choiceKey, playedRules } from '../variant-messages';
 import { BATTLE_DEFAULTS, variantEffects } from '../../../protocol/simulation';
@@ -41,6 +42,8 @@ const ui = elements<
 const picker = variantPicker(ui.variants, 'battle');
 
 let current: BattleResult | undefined;
+/** What-if (issue 32): the other version the fleet is played beside ("Saved version"); empty: none. */
+let compareLabel = '';
 let running = false;
 /** The options of the last run this view asked for (undefined: the first run, which the host chose). */
 let asked: BattleOptions | undefined;
@@ -216,6 +219,7 @@ function render(r: BattleResult, partial: boolean): void {
     'What each unit did per battle',
   );
   renderVariants(r, partial);
+  renderFleetComparison(ui.fleetCompare, r, compareLabel, partial);
   ui.policy.textContent = r.policy;
   ui.assumptions.replaceChildren();
   for (const x of r.assumptions) text(ui.assumptions, 'li', x);
@@ -568,7 +572,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'progress': {
       // Never fewer played than the figures shown already count (both runs' battles when compared).
-      const shown = current && running && staleNote === undefined ? current.trials + (current.compare?.standard.trials ?? 0) : 0;
+      const shown =
+        current && running && staleNote === undefined
+          ? current.trials + (current.compare?.standard.trials ?? 0) + (current.compareFleets?.result.trials ?? 0)
+          : 0;
       const done = Math.min(m.total, Math.max(m.done, shown));
       ui.progress.value = m.total > 0 ? done / m.total : 0;
       if (running) ui.status.textContent = progressText(done, m.total);
@@ -593,6 +600,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'cancelled':
       setRunning(false, current ? `Cancelled: showing the ${current.trials.toLocaleString('en-US')} battles played before.` : 'Cancelled.');
+      break;
+    case 'compareWith':
+      compareLabel = m.label;
+      if (current) renderFleetComparison(ui.fleetCompare, current, compareLabel, running);
       break;
     case 'fleets':
       // The heading before any result: never "Battle:  vs " while the first run loads or fails.

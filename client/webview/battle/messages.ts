@@ -20,7 +20,9 @@ export type BattleHostMessage =
   | { type: 'cancelled' }
   | { type: 'error'; message: string }
   /** The two fleets' names, for the heading before any result (while the first run loads, or when it fails). */
-  | { type: 'fleets'; fleet: string; vs: string };
+  | { type: 'fleets'; fleet: string; vs: string }
+  /** What-if (issue 32): the fleet is played beside another version of it, named so ("Saved version"); empty: no longer. */
+  | { type: 'compareWith'; label: string };
 
 /** View -> host. */
 export type BattleViewMessage = { type: 'ready' } | { type: 'rerun'; options: BattleOptions } | { type: 'cancel' };
@@ -78,6 +80,10 @@ const sideDifference = v.object({
   units: v.pipe(v.array(v.object({ name: text, copy: int(1, 1_000_000), survival: signedChance })), v.maxLength(1000)),
 });
 
+/** A paired difference (FORMATS.md `compareFleets.difference`): the other version's figure minus the fleet's, and its paired standard error. */
+const paired = v.object({ delta: signedChance, se: nonNegative });
+const pairedSide = v.object({ annihilation: paired, pointsVictory: paired });
+
 /** A result, with the standard rules' result beside it when variants were compared. */
 export const battleResultSchema = v.object({
   ...resultEntries,
@@ -85,6 +91,15 @@ export const battleResultSchema = v.object({
     v.object({
       standard: v.object(resultEntries),
       difference: v.object({ sides: v.tuple([sideDifference, sideDifference]), draw: signedChance, meanRounds: finite }),
+      summary: summarySchema,
+    }),
+  ),
+  // What-if (issue 32): another version of the fleet against the same opponent, on the same dice.
+  compareFleets: v.optional(
+    v.object({
+      fleet: text,
+      result: v.object(resultEntries),
+      difference: v.object({ sides: v.tuple([pairedSide, pairedSide]), draw: paired }),
       summary: summarySchema,
     }),
   ),
@@ -104,6 +119,7 @@ const hostSchema = v.variant('type', [
   v.object({ type: v.literal('cancelled') }),
   v.object({ type: v.literal('error'), message: text }),
   v.object({ type: v.literal('fleets'), fleet: text, vs: text }),
+  v.object({ type: v.literal('compareWith'), label: text }),
 ]);
 
 const viewSchema = v.variant('type', [

@@ -20,6 +20,9 @@ import {
   textTable as table,
   prepareBattle,
   type BattleSide,
+  compareInChunks,
+  renderFleetComparison,
+  type ChangedFleet,
 } from '../core/service';
 import { CHUNK_YOUNG_MB, cores, SimPool, workerFile } from '../node/sim-pool';
 import { fileUri, loadCards, readProblem } from './io';
@@ -47,6 +50,9 @@ Options:
   --threads N              worker threads to spread the trials over (default: the machine's
                            cores, here ${cores()}); the numbers are the same whatever N
 ${VARIANT_HELP}
+  --compare-with FILE      a changed copy of --fleet (*.fleet.yaml): plays it against the same
+                           opponent on the same dice (battle i of both rolls the same dice) and
+                           shows the difference with its paired standard error
   --format text|json       a readable report (default) or one JSON object on stdout
   -h, --help               show this help
 
@@ -151,11 +157,14 @@ export function battlePool(trials: number, threads: number): SimPool | undefined
  * numbers as in one thread. One thread, or a run of one chunk, plays here without starting any.
  * A pool given (from `battlePool`) is its caller's to close.
  */
-export async function playBattle(job: BattleJob, threads: number, given?: SimPool): Promise<BattleResult> {
+export async function playBattle(job: BattleJob, threads: number, given?: SimPool, changed?: ChangedFleet): Promise<BattleResult> {
   const pool = given ?? battlePool(new BattleSession(job.fleets, job.options).run.setup.trials, threads);
-  if (!pool) return battleInChunks(job, localExecutor(), 1);
+  // With --compare-with, the changed fleet against the same opponent on the same dice (core/sim/compare.ts).
+  const play = (exec: ReturnType<typeof localExecutor>, lanes: number) =>
+    changed ? compareInChunks(job, changed, exec, lanes) : battleInChunks(job, exec, lanes);
+  if (!pool) return play(localExecutor(), 1);
   try {
-    return await battleInChunks(job, pool.executor(), pool.threads);
+    return await play(pool.executor(), pool.threads);
   } finally {
     if (!given) await pool.close();
   }
@@ -169,6 +178,7 @@ const BATTLE_COMMAND = twoSidedCommand({
   flags: {
     ...Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, { type: 'string' } satisfies OptionRow])),
     threads: { type: 'string' } satisfies OptionRow,
+    'compare-with': { type: 'string' } satisfies OptionRow,
   },
 });
 
@@ -185,7 +195,8 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
   if (threads === undefined || !Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
     return usage(`--threads must be a whole number of threads from 1 to ${MAX_THREADS}, not ${describeValue(values.threads)}.`);
 
-  for (const p of [fleetPath, vsPath]) {
+  const changedPath = values['compare-with'];
+  for (const p of changedPath === undefined ? [fleetPath, vsPath] : [fleetPath, vsPath, changedPath]) {
     if (!io.exists(p)) return usage(`no such file: ${p}`);
     if (io.isDirectory(p)) return usage(`${p} is a folder; give a *.fleet.yaml file.`);
     if (!/\.fleet\.ya?ml$/i.test(p)) return usage(`${p} is not a fleet list (*.fleet.yaml).`);
@@ -194,7 +205,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     const { ws, problems } = loadCards(io, values.cards ?? [io.cwd]);
     if (problems.length) return usage(...problems);
     const fleets: FleetDocument[] = [];
-    for (const p of [fleetPath, vsPath]) {
+    for (const p of changedPath === undefined ? [fleetPath, vsPath] : [fleetPath, vsPath, changedPath]) {
       let text: string;
       try {
         text = io.readFile(p);
@@ -202,20 +213,33 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
         return usage(readProblem(p, e));
       }
       // Each fleet under its own URI, even when both flags name the same file.
-      const doc = ws.set(`${fileUri(p)}${fleets.length ? '#vs' : ''}`, text);
+      const doc = ws.set(`${fileUri(p)}${['', '#vs', '#changed'][fleets.length]}`, text);
       if (!doc || doc.kind !== 'fleet') return usage(`${p} could not be read as a fleet list.`);
       fleets.push(doc);
     }
     const options = { ...v.options, variants: rules.choices, compare: rules.compare };
-    const prepared = prepareBattle(fleets.map((doc): BattleSide => ({ doc, ws })) as [BattleSide, BattleSide], options);
-    if ('refused' in prepared) {
-      const { side, errors } = prepared.refused;
-      const file = side === 0 ? fleetPath : vsPath;
-      const more = errors.length > 1 ? ` (and ${errors.length - 1} more; run "fabled-star check ${file}")` : '';
-      return usage(`${file}: the fleet cannot fight: ${errors[0]}${more}`);
+    const sides = (pair: [FleetDocument, FleetDocument]) => pair.map((doc): BattleSide => ({ doc, ws })) as [BattleSide, BattleSide];
+    const prepared = prepareBattle(sides([fleets[0]!, fleets[1]!]), options);
+    // With --compare-with, the changed fleet against the same opponent (core/sim/compare.ts).
+    const other = fleets[2] ? prepareBattle(sides([fleets[2], fleets[1]!]), options) : undefined;
+    for (const [p, file] of [
+      [prepared, fleetPath],
+      [other, changedPath],
+    ] as const) {
+      if (!p || !('refused' in p)) continue;
+      const { side, errors } = p.refused;
+      const path = side === 0 ? file : vsPath;
+      const more = errors.length > 1 ? ` (and ${errors.length - 1} more; run "fabled-star check ${path}")` : '';
+      return usage(`${path}: the fleet cannot fight: ${errors[0]}${more}`);
     }
-    const result = await playBattle(prepared.battle, threads, pool);
-    io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderBattleReport(result));
+    if ('refused' in prepared || (other && 'refused' in other)) return 2;
+    const changed = other ? { fleet: other.battle.fleets[0], limit: other.battle.limits?.[0] } : undefined;
+    const result = await playBattle(prepared.battle, threads, pool, changed);
+    io.stdout(
+      format === 'json'
+        ? `${JSON.stringify(result, null, 2)}\n`
+        : renderBattleReport(result) + (result.compareFleets ? renderFleetComparison(result, escapeControls) : ''),
+    );
     return 0;
   };
   // The threads start loading now, while this thread reads the cards (closed on every way out).

@@ -44,6 +44,16 @@ export interface Settings {
     /** The "≈ N pts" code lens on cards and the FS-POINTS-ESTIMATE note (the hover of points always shows the estimate). */
     enabled: boolean;
   };
+  liveOdds: {
+    /**
+     * The opponent of a fleet's live odds lens ("wins 54% ± 1% vs Lantern Watch"): a fleet file (a
+     * path, absolute or relative to a workspace folder), or the name of a fleet (the workspace's, or
+     * a bundled example's). Empty: off.
+     */
+    opponent: string;
+    /** Battles per refresh (a few thousand: the lens sharpens as they run). */
+    trials: number;
+  };
 }
 
 /** A card named for a request or a command: by name (and faction, when names clash). */
@@ -71,6 +81,8 @@ export interface PriceCommandArgs {
 /** What a fleet's "Battle vs ..." lens runs: the fleet battle with this fleet as side 1 (the editor asks for the opponent). */
 export interface BattleCommandArgs {
   fleet: { uri: string; name: string };
+  /** The opponent, when the lens names one (the live odds lens): the battle view opens at once. */
+  vs?: { uri: string; name: string };
 }
 
 export interface FleetEntrySummary {

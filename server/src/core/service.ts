@@ -229,6 +229,11 @@ export { renderReport } from './sim/index';
 export { renderBattleVariants } from './sim/variants/report';
 export { textTable } from './sim/report';
 export { battleInChunks, localExecutor } from './sim/chunked';
+export { compareInChunks, FleetComparisonSession } from './sim/compare';
+export type { ChangedFleet } from './sim/compare';
+export { renderFleetComparison } from './sim/compare-report';
+export { fleetNamed, liveOddsLens, liveOddsTitle, namesFile } from './features/liveOdds';
+export type { LiveOddsState } from './features/liveOdds';
 export { CHUNK_TRIALS } from './sim/battle';
 
 // The points estimate and points from battles.

@@ -70,16 +70,20 @@ import {
   simulationRefusal,
   type BattleSide,
   diagnose,
-  type Workspace,
+  Workspace,
+  LIMITS,
+  type ChangedFleet,
 } from '../core/service';
 import { importRosterData, rosterData, rosterEdit, STALE, toTextEdit } from './roster';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SimulationQueue } from './pool';
+import { LiveOdds } from './liveOdds';
 import {
   BattlePartialResult,
   BattleProgress,
   BattleRequest,
   type BattleParams,
+  type BattleCompareWith,
   PriceByBattlePartial,
   PriceByBattleRequest,
   type PriceByBattleParams,
@@ -117,6 +121,8 @@ export interface Context {
   diagnostics: Diagnostics;
   /** The simulations waiting for and running on worker threads (made on first use). */
   simulations?: SimulationQueue;
+  /** The live odds lens's runs (made on first use). */
+  liveOdds?: LiveOdds;
 }
 
 type Handle<P, R> = (ctx: Context, params: P, token: CancellationToken) => R | Promise<R>;
@@ -395,9 +401,13 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'codeLens',
     register: (c, b) =>
       c.onCodeLens(
-        aboutDocument(b, async ({ state }, r, params: CodeLensParams) => {
+        aboutDocument(b, async (ctx, r, params: CodeLensParams) => {
+          const { state } = ctx;
           const settings = await state.settingsFor(params.textDocument.uri);
-          return codeLenses(r.doc, state.ws, settings).map((l) => convert.codeLens(l, r.td));
+          const lenses = codeLenses(r.doc, state.ws, settings);
+          // Live odds against the opponent the settings name (issue 32), on a worker thread.
+          const live = r.doc.kind === 'fleet' && settings.codeLens.enabled ? liveOdds(ctx, c).lens(r.doc, settings) : undefined;
+          return (live ? [...lenses, live] : lenses).map((l) => convert.codeLens(l, r.td));
         }),
       ),
   },
@@ -565,7 +575,9 @@ export const HANDLERS: HandlerEntry[] = [
                     `The ${SIDE[side]} "${clip(doc.name.value ?? '', 200)}" cannot fight: ${errors[0]}${more}`,
                   );
                 }
-                return { kind: 'battle', battle: prepared.battle, sliceOps: WORKER_SLICE_OPS };
+                // What-if (issue 32): the other version of the fleet against the same opponent.
+                const changed = params?.compareWith ? compareWithFleet(ctx, params.fleet, params.compareWith, sides[1]) : undefined;
+                return { kind: 'battle', battle: prepared.battle, ...(changed ? { changed } : {}), sliceOps: WORKER_SLICE_OPS };
               },
               token,
               (m) => {
@@ -655,6 +667,43 @@ export const SLICE_OPS = 150_000;
 
 /** Work per slice on a worker thread, between two progress reports (about 20-30 ms). */
 export const WORKER_SLICE_OPS = 1_000_000;
+
+/**
+ * The other version of a fleet a what-if plays (BattleParams.compareWith): its text (parsed on its
+ * own, never indexed, with the workspace's cards) or a fleet list by URI, ready to fight the opponent.
+ */
+function compareWithFleet(ctx: Context, fleet: BattleParams['fleet'] | undefined, w: BattleCompareWith, vs: BattleSide): ChangedFleet {
+  const { state } = ctx;
+  const fail = (why: string) => new ResponseError(LSPErrorCodes.RequestFailed, why);
+  let doc: FabledDocument | undefined;
+  if (typeof w.text === 'string') {
+    if (w.text.length > LIMITS.fileChars) throw fail('The version to compare with is too large.');
+    doc = new Workspace().set(`${fleet?.uri ?? 'untitled:fleet'}#compare`, w.text, 'fleet');
+  } else if (typeof w.uri === 'string') doc = isExampleUri(w.uri) ? exampleWorkspace().get(w.uri) : state.ensure(w.uri);
+  const label = clip(w.label ?? 'the version to compare with', 200);
+  if (!doc || doc.kind !== 'fleet') throw fail(`No fleet list to compare with (${label}).`);
+  const ws = w.uri && isExampleUri(w.uri) ? exampleWorkspace() : state.ws;
+  const prepared = prepareBattle([{ doc, ws }, vs], {}, (d, dws) =>
+    dws === state.ws && d.uri !== doc.uri ? ctx.diagnostics.diagnoser.checks(d, dws) : checkedAfresh(d, dws),
+  );
+  if ('refused' in prepared) {
+    const { errors } = prepared.refused;
+    throw fail(`${label[0]!.toUpperCase()}${label.slice(1)} cannot fight: ${errors[0]}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`);
+  }
+  return { fleet: prepared.battle.fleets[0], limit: prepared.battle.limits?.[0] };
+}
+
+/** The live odds lens's runs (./liveOdds.ts), made on first use. */
+function liveOdds(ctx: Context, c: Connection): LiveOdds {
+  return (ctx.liveOdds ??= new LiveOdds(
+    ctx.state,
+    () => simulations(ctx),
+    () => {
+      if (ctx.state.client.lensRefresh) void c.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+    },
+    (doc, ws) => (ws === ctx.state.ws ? ctx.diagnostics.diagnoser.checks(doc, ws) : checkedAfresh(doc, ws)),
+  ));
+}
 
 /** The two sides of a battle request, as its errors name them. */
 const SIDE = ['fleet', "opponent's fleet"] as const;

@@ -34,6 +34,8 @@ interface Job {
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
   settled: boolean;
+  /** Stopped by its flag after the current slice rather than by ending its thread (`run`'s `softCancel`). */
+  stop?: Int32Array;
 }
 
 export class SimulationQueue {
@@ -58,7 +60,7 @@ export class SimulationQueue {
    * results. Rejects with RequestCancelled when `token` cancels it, ServerCancelled when it was
    * replaced or dropped, and with what `setup` throws.
    */
-  run<T>(key: string, setup: () => SessionTask, token: CancellationToken, on: (m: SimMessage) => void): Promise<T> {
+  run<T>(key: string, setup: () => SessionTask, token: CancellationToken, on: (m: SimMessage) => void, o: { softCancel?: boolean } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       for (const j of [...this.waiting, ...this.running])
         if (j.key === key) this.drop(j, new ResponseError(LSPErrorCodes.ServerCancelled, 'A newer request for the same simulation replaced this one.'));
@@ -68,6 +70,8 @@ export class SimulationQueue {
           new ResponseError(LSPErrorCodes.ServerCancelled, `Too many simulations were waiting (at most ${this.maxWaiting}): the oldest was dropped.`),
         );
       const job: Job = { key, setup, on, abort: new AbortController(), resolve: resolve as (v: unknown) => void, reject, settled: false };
+      // Cancelled at its next slice, its thread kept (sim-worker.ts `SessionTask.stop`).
+      if (o.softCancel) job.stop = new Int32Array(new SharedArrayBuffer(4));
       this.waiting.push(job);
       token.onCancellationRequested(() => this.drop(job, new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled')));
       if (token.isCancellationRequested) this.drop(job, new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled'));
@@ -85,7 +89,9 @@ export class SimulationQueue {
   private drop(job: Job, error: ResponseError<void>): void {
     if (job.settled) return;
     job.settled = true;
-    job.abort.abort(error);
+    // A soft job that is running stops at its next slice; its thread stays for the next one.
+    if (job.stop && this.running.has(job)) Atomics.store(job.stop, 0, 1);
+    else job.abort.abort(error);
     const i = this.waiting.indexOf(job);
     if (i >= 0) this.waiting.splice(i, 1);
     job.reject(error);
@@ -123,13 +129,14 @@ export class SimulationQueue {
   }
 
   private async onThread(job: Job, task: SessionTask, file: string): Promise<unknown> {
-    this.pool ??= new SimPool(this.threads, file);
+    // Below this thread's priority: on a busy machine the editor's requests come first.
+    this.pool ??= new SimPool(this.threads, file, { background: true });
     const channel = new MessageChannel();
     channel.port1.on('message', (m: SimMessage) => {
       if (!job.settled) job.on(m);
     });
     try {
-      return await this.pool.run({ ...task, port: channel.port2 }, job.abort.signal, [channel.port2]);
+      return await this.pool.run({ ...task, port: channel.port2, ...(job.stop ? { stop: job.stop } : {}) }, job.abort.signal, [channel.port2]);
     } finally {
       channel.port1.close();
     }

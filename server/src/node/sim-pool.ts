@@ -13,7 +13,7 @@ import type { Transferable } from 'node:worker_threads';
 import { Tinypool } from 'tinypool';
 import type { ChunkExecutor, ChunkTask } from '../core/sim/chunked';
 import type { ChunkOutcome } from '../core/sim/battle';
-import type { SimTask } from './sim-worker';
+import { BACKGROUND_ENV, type SimTask } from './sim-worker';
 
 /** The old-generation heap of one simulation thread, in MB. */
 export const HEAP_MB = 512;
@@ -46,11 +46,13 @@ export class SimPool {
   /**
    * `threads` at most at a time; `eager` starts them all at once (a CLI run), else as they are
    * needed (a server). `youngMb`: the young generation of each thread (V8's default when not given).
+   * `background`: the threads run at a lower priority than the thread that made the pool (a
+   * server's, which must answer the editor first; see sim-worker.ts `BACKGROUND_NICE`).
    */
   constructor(
     readonly threads: number,
     file: string,
-    o: { eager?: boolean; idleMs?: number; youngMb?: number } = {},
+    o: { eager?: boolean; idleMs?: number; youngMb?: number; background?: boolean } = {},
   ) {
     this.pool = new Tinypool({
       filename: file,
@@ -58,6 +60,7 @@ export class SimPool {
       maxThreads: threads,
       idleTimeout: o.idleMs ?? 30_000,
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB, ...(o.youngMb ? { maxYoungGenerationSizeMb: o.youngMb } : {}) },
+      ...(o.background ? { env: { ...process.env, [BACKGROUND_ENV]: '1' } } : {}),
     });
   }
 

@@ -6,8 +6,11 @@
  * Cancelling a task ends its thread (tinypool), which stops a trial wherever it is.
  */
 import type { MessagePort } from 'node:worker_threads';
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { runChunkTask, SessionCache, type BattleJob, type ChunkTask } from '../core/sim/chunked';
 import { BattleSession } from '../core/sim/fleet-battle';
+import { FleetComparisonSession, type ChangedFleet } from '../core/sim/compare';
 import { simulationRun, type SimulationInput } from '../core/features/simulate';
 import type { ChunkOutcome } from '../core/sim/battle';
 import type { BattleResult, SimulationResult } from '../core/sim/types';
@@ -20,7 +23,16 @@ export interface SessionTask {
   simulate?: SimulationInput;
   /** Work per slice between two progress reports (the engine's operation counts). */
   sliceOps: number;
+  /** With a battle: another version of its fleet, played against the same opponent on the same dice (sim/compare.ts). */
+  changed?: ChangedFleet;
   port?: MessagePort;
+  /**
+   * A flag shared with the server's thread (a SharedArrayBuffer): once element 0 is set, the run
+   * stops after its current slice and returns what it has. Cancelling this way keeps the thread
+   * (ending it means starting another, a second of CPU on a machine of two cores), which the live
+   * odds lens, cancelled at every edit, needs.
+   */
+  stop?: Int32Array;
 }
 
 /** One battle of `balance --battles` (core/balance/battles.ts), played whole. */
@@ -35,6 +47,29 @@ export type SimTask = ChunkTask | SessionTask | PriceTask;
 export type SimMessage = { progress: { trials: number; requested: number } } | { partial: BattleResult };
 
 const sessions = new SessionCache();
+
+/** Set in a background pool's threads' environment (sim-pool.ts `SimPool`'s `background`). */
+export const BACKGROUND_ENV = 'FABLED_SIM_BACKGROUND';
+
+/** How much lower a background thread's priority is (a nice value; Linux only, where a thread has its own). */
+export const BACKGROUND_NICE = 10;
+
+/**
+ * A background pool's thread (the language server's: sim-pool.ts `background`) lowers its own
+ * scheduling priority, so that on a machine whose cores are all busy the server's own thread,
+ * which answers the editor (diagnostics, hovers), runs first. Only on Linux, where /proc names this
+ * thread and setpriority takes its id; elsewhere setpriority would lower the whole process.
+ */
+function lowerOwnPriority(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) setPriority(tid, Math.max(getPriority(tid), BACKGROUND_NICE));
+  } catch {
+    // No /proc, or not allowed: the thread keeps its priority.
+  }
+}
+if (process.env[BACKGROUND_ENV]) lowerOwnPriority();
 
 /** A session task's run, a slice at a time: what the worker loops over (and a server without worker threads, between turns). */
 export interface SessionRunner {
@@ -59,10 +94,13 @@ export function sessionRunner(task: SessionTask): SessionRunner {
     };
   }
   const job = task.battle!;
-  const session = new BattleSession(job.fleets, job.options, {
-    ...(job.limits ? { limits: job.limits } : {}),
-    ...(job.workLimit !== undefined ? { workLimit: job.workLimit } : {}),
-  });
+  // A what-if (issue 32): the fleet and another version of it, on the same dice.
+  const session = task.changed
+    ? new FleetComparisonSession(job, task.changed)
+    : new BattleSession(job.fleets, job.options, {
+        ...(job.limits ? { limits: job.limits } : {}),
+        ...(job.workLimit !== undefined ? { workLimit: job.workLimit } : {}),
+      });
   return {
     step: () => session.step(slice),
     get progress() {
@@ -84,6 +122,7 @@ function runSession(task: SessionTask): BattleResult | SimulationResult {
   let slices = 0;
   let sent = 0;
   while (!run.step()) {
+    if (task.stop && Atomics.load(task.stop, 0) !== 0) break;
     port?.postMessage({ progress: run.progress } satisfies SimMessage);
     slices++;
     if (port && run.partial && run.progress.trials > 0 && partialDue(slices, sent)) {

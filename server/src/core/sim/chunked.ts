@@ -103,6 +103,7 @@ export function addTotals(a: BattleTotals, b: BattleTotals): void {
     a.withdrew[s] += b.withdrew[s];
     for (const x of b.pointsDestroyed[s]) a.pointsDestroyed[s].push(x);
   }
+  for (const x of b.outcomes) a.outcomes.push(x);
   a.draws += b.draws;
   a.roundsSum += b.roundsSum;
   a.bothDestroyed += b.bothDestroyed;
@@ -138,7 +139,14 @@ export async function battleInChunks(
   job: BattleJob,
   exec: ChunkExecutor,
   parallel: number,
-  hooks: { onProgress?: (trials: number, requested: number) => void; signal?: AbortSignal } = {},
+  hooks: {
+    onProgress?: (trials: number, requested: number) => void;
+    signal?: AbortSignal;
+    /** Hears the outcome the result is made of (the trials' codes a comparison pairs, sim/compare.ts). */
+    onOutcome?: (outcome: BattleOutcome) => void;
+    /** Played in dice and/or for at most this many trials, to match a run beside it (as `BattleRun.restart`). */
+    pair?: { dice?: boolean; trials?: number };
+  } = {},
 ): Promise<BattleResult> {
   const session = new BattleSession(job.fleets, job.options, {
     ...(job.limits ? { limits: job.limits } : {}),
@@ -266,15 +274,19 @@ export async function battleInChunks(
     ops: p.ops,
   });
 
-  let v = await run(false, requested, false);
-  const vm = { dice: false, trials: false };
-  if (!standardSession) return session.resultOf(outcome(v, vm));
+  const forced = { dice: hooks.pair?.dice === true, trials: Math.min(requested, hooks.pair?.trials ?? requested) };
+  let v = await run(false, forced.trials, forced.dice);
+  const vm = { dice: forced.dice, trials: forced.trials < requested };
+  if (!standardSession) {
+    hooks.onOutcome?.(outcome(v, vm));
+    return session.resultOf(outcome(v, vm));
+  }
   progressBase = v.totals.trials;
-  let s = await run(true, requested, false);
-  const sm = { dice: false, trials: false };
+  let s = await run(true, forced.trials, forced.dice);
+  const sm = { dice: forced.dice, trials: forced.trials < requested };
   // Paired as variants/compare.ts `pairRuns` pairs two runs: the same mode, the same trials.
-  let vLimit = requested;
-  let sLimit = requested;
+  let vLimit = forced.trials;
+  let sLimit = forced.trials;
   for (;;) {
     const dice = v.mode !== s.mode;
     const trials = Math.min(v.totals.trials, s.totals.trials);
@@ -298,5 +310,6 @@ export async function battleInChunks(
     }
     if (!again) break;
   }
+  hooks.onOutcome?.(outcome(v, vm));
   return session.resultOf(outcome(v, vm), outcome(s, sm));
 }

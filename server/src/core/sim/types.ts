@@ -249,6 +249,8 @@ export interface BattleResult {
   assumptions: string[];
   /** With `--compare`: the standard rules' result from the same seed, and variant minus standard. */
   compare?: { standard: BattleResult; difference: BattleDifference; summary: string[] };
+  /** With `--compare-with A2`: the changed fleet against the same opponent on the same dice (sim/compare.ts). */
+  compareFleets?: FleetComparison;
   /** Set when the work limit stopped the run before all the trials asked for (`requestedTrials`) ran; the assumptions say why. */
   cutShort?: true;
   requestedTrials?: number;
@@ -265,6 +267,22 @@ export interface BattleDifference {
   }[];
   draw: number;
   meanRounds: number;
+}
+
+/** A difference of two runs on the same dice: A2's figure minus the fleet's, and its paired standard error. */
+export interface PairedDelta {
+  delta: number;
+  se: number;
+}
+
+/** What `battle --compare-with` adds (FORMATS.md): the changed fleet's result, the paired differences, the sentences. */
+export interface FleetComparison {
+  /** The changed fleet's name (as its list gives it). */
+  fleet: string;
+  /** The changed fleet against the same opponent, on the same dice, in the shape of a battle's result. */
+  result: BattleResult;
+  difference: { sides: { annihilation: PairedDelta; pointsVictory: PairedDelta }[]; draw: PairedDelta };
+  summary: string[];
 }
 
 export interface BattleOptions {

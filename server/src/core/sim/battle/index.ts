@@ -21,7 +21,7 @@
  * unit chooses), actions.ts (an activation and its actions), run.ts (trials, rounds, hooks, `BattleRun`).
  */
 export { CHUNK_TRIALS, KERNEL_WORK_LIMIT, SAMPLING_WORK_LIMIT, initiativeOdds } from './engine';
-export { BattleRun, emptyTotals } from './run';
+export { BattleRun, emptyTotals, trialCode, trialEnd } from './run';
 export type {
   BattleActions,
   BattleHooks,

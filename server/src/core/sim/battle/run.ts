@@ -40,6 +40,20 @@ function lanes(source: RandomGenerator): (() => RandomGenerator) | undefined {
   };
 }
 
+/**
+ * One trial's end as a small number: bit 0 side 0 annihilated side 1, bit 1 side 1 annihilated
+ * side 0, bits 2-3 the points victory (0 or 1 the winner, 2 a draw). Read with `trialEnd`.
+ */
+export function trialCode(annihilated0: boolean, annihilated1: boolean, winner: 0 | 1 | undefined): number {
+  return (annihilated0 ? 1 : 0) | (annihilated1 ? 2 : 0) | ((winner ?? 2) << 2);
+}
+
+/** A trial code read back (see `trialCode`). */
+export function trialEnd(code: number): { annihilated: [boolean, boolean]; winner: 0 | 1 | undefined } {
+  const w = (code >> 2) & 3;
+  return { annihilated: [(code & 1) !== 0, (code & 2) !== 0], winner: w === 2 ? undefined : (w as 0 | 1) };
+}
+
 export function emptyTotals(n: number, rounds: number): BattleTotals {
   const z = () => new Float64Array(n);
   return {
@@ -48,6 +62,7 @@ export function emptyTotals(n: number, rounds: number): BattleTotals {
     pointsVictory: [0, 0],
     draws: 0,
     pointsDestroyed: [[], []],
+    outcomes: [],
     roundsSum: 0,
     ended: new Float64Array(rounds),
     alive: Array.from({ length: n }, () => new Float64Array(rounds)),
@@ -441,6 +456,7 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
   else totals.pointsVictory[winner]++;
   totals.pointsDestroyed[0].push(pts[0]);
   totals.pointsDestroyed[1].push(pts[1]);
+  totals.outcomes.push(trialCode(a0 && gone1, a1 && gone0, winner));
   totals.roundsSum += played;
   for (let i = 0; i < e.n; i++) if (e.routed[i]) totals.routed[i]!++;
   totals.trials++;

@@ -147,6 +147,11 @@ export interface BattleTotals {
   draws: number;
   /** Points destroyed by each side, one entry per trial. */
   pointsDestroyed: [number[], number[]];
+  /**
+   * How each trial ended, one code per trial in trial order (run.ts `trialCode`): what a comparison
+   * on the same dice pairs trial by trial for its paired standard errors (sim/compare.ts).
+   */
+  outcomes: number[];
   roundsSum: number;
   /** ended[r]: trials that ended in round r + 1 with a side gone, or before the round limit by a hook. */
   ended: Float64Array;

@@ -1,0 +1,105 @@
+/**
+ * What-if in the battle view (issue 32): the fleet as it is now beside another version of it (its
+ * saved text, git's HEAD, another fleet file), against the same opponent on the same dice. The
+ * result's `compareFleets` holds the other version's figures and the paired differences (that
+ * version minus this one); here they are turned round to read as the change made: "With your
+ * edits: Lantern Watch wins 58% instead of 52%", each figure now and then, and the change marked up
+ * or down when it is beyond two paired standard errors (the variants' comparison's marks), or
+ * "about the same". Text from files is set as text, never HTML.
+ */
+import type { BattleResult } from './messages';
+import { el } from '../variants';
+import { formatPercent } from '../format';
+
+type Paired = { delta: number; se: number };
+
+const signed = (d: number) => `${d >= 0 ? '+' : '\u2212'}${formatPercent(Math.abs(d))}`;
+
+/** A change told apart from the dice's noise: beyond two paired standard errors, and visible in whole percents. */
+function clear(now: number, then: number, d: Paired): boolean {
+  return Math.abs(d.delta) > 2 * d.se && Math.round(100 * now) !== Math.round(100 * then);
+}
+
+/**
+ * Fills `section` (hidden without a comparison). `label` names the other version ("Saved
+ * version"); `waiting`: a comparison is asked for but not played yet (a result still coming in).
+ */
+export function renderFleetComparison(section: HTMLElement, r: BattleResult, label: string, waiting: boolean): void {
+  section.replaceChildren();
+  const c = r.compareFleets;
+  section.hidden = !c && !(waiting && label);
+  if (section.hidden) return;
+  const then = label || 'the other version';
+  const heading = el('h2', `Compared with ${then}`);
+  heading.id = `${section.id}-heading`;
+  section.setAttribute('aria-labelledby', heading.id);
+  section.appendChild(heading);
+  if (!c) {
+    section.appendChild(
+      el(
+        'p',
+        `${then[0]!.toUpperCase()}${then.slice(1)} is played next, against the same opponent with the same dice: what your change does shows here then.`,
+        'note',
+      ),
+    );
+    return;
+  }
+  const name = r.sides[0].fleet || 'Your fleet';
+  const rows: { label: string; now: number; then: number; d: Paired }[] = [];
+  r.sides.forEach((s, i) => {
+    const o = c.result.sides[i]!;
+    const d = c.difference.sides[i]!;
+    // The difference is the other version minus this one: turned round, it is the change made.
+    const back = (x: Paired): Paired => ({ delta: -x.delta, se: x.se });
+    const who = s.fleet || (i === 0 ? 'Your fleet' : 'The opponent');
+    rows.push({ label: `${who} comes out ahead`, now: s.pointsVictory.p, then: o.pointsVictory.p, d: back(d.pointsVictory) });
+    rows.push({ label: `${who} sweeps the other fleet from the table`, now: s.annihilation.p, then: o.annihilation.p, d: back(d.annihilation) });
+  });
+  rows.push({ label: 'Draw on points', now: r.draw.p, then: c.result.draw.p, d: { delta: -c.difference.draw.delta, se: c.difference.draw.se } });
+  const wins = rows[0]!;
+  const same = rows.every((x) => x.d.delta === 0 && x.d.se === 0);
+  const list = el('ul', undefined, 'compare-summary');
+  list.appendChild(
+    el(
+      'li',
+      same
+        ? `On these dice your change makes no difference: every battle ends as it did with ${then}.`
+        : clear(wins.now, wins.then, wins.d)
+          ? `With your change: ${name} wins ${formatPercent(wins.now)} instead of ${formatPercent(wins.then)}.`
+          : `With your change: ${name} wins about as often as before (${formatPercent(wins.now)}, was ${formatPercent(wins.then)}).`,
+    ),
+  );
+  list.appendChild(
+    el(
+      'li',
+      `Both were played against the same opponent with the same dice (battle i of each rolled alike); a change is marked when it is beyond twice its paired standard error.`,
+    ),
+  );
+  section.appendChild(list);
+  const table = el('table', undefined, 'data compare fleet-compare');
+  table.appendChild(el('caption', `This list beside ${then}`, 'visually-hidden'));
+  const head = el('tr');
+  for (const h of ['', 'Now', then[0]!.toUpperCase() + then.slice(1), 'Change']) {
+    const th = el('th', h);
+    th.scope = 'col';
+    head.appendChild(th);
+  }
+  const thead = el('thead');
+  thead.appendChild(head);
+  table.appendChild(thead);
+  const body = el('tbody');
+  for (const x of rows) {
+    const tr = el('tr');
+    const th = el('th', x.label);
+    th.scope = 'row';
+    tr.append(th, el('td', formatPercent(x.now)), el('td', formatPercent(x.then)));
+    const yes = clear(x.now, x.then, x.d);
+    const text = `${signed(x.d.delta)} \u00b1 ${formatPercent(x.d.se)}${yes ? '' : ' (about the same)'}`;
+    tr.appendChild(el('td', text, `change ${yes ? (x.d.delta > 0 ? 'up' : 'down') : 'same'}`));
+    body.appendChild(tr);
+  }
+  table.appendChild(body);
+  const scroll = el('div', undefined, 'table-scroll');
+  scroll.appendChild(table);
+  section.appendChild(scroll);
+}

@@ -1,0 +1,54 @@
+/**
+ * Live odds on a fleet (issue 32): a code lens that says how often the fleet wins against the
+ * opponent the `fabledStar.liveOdds.opponent` setting names ("wins 54% ± 1% vs Lantern Watch"),
+ * played again after each edit. The words and the lookups are here (pure); the server runs the
+ * battles on a worker thread (lsp/liveOdds.ts). "Wins" is the points victory, as in `battle`'s
+ * sentences, and the figure is `fabled-star battle`'s for the same seed and trials.
+ */
+import type { FleetDocument, Span } from '../model/types';
+import { iconSafe } from './shared';
+import type { Lens } from './codeLens';
+
+/** The fleet of that name (case and spacing aside), or undefined. */
+export function fleetNamed(name: string, fleets: Iterable<FleetDocument>): FleetDocument | undefined {
+  const want = name.trim().replace(/\s+/g, ' ').toLowerCase();
+  if (!want) return undefined;
+  for (const f of fleets) if ((f.name.value ?? '').trim().replace(/\s+/g, ' ').toLowerCase() === want) return f;
+  return undefined;
+}
+
+/** Whether the setting names a file rather than a fleet: it ends in .fleet.yaml or has a folder in it. */
+export function namesFile(setting: string): boolean {
+  return /\.fleet\.ya?ml$/i.test(setting.trim()) || /[\\/]/.test(setting);
+}
+
+/** A share as a player reads it: whole percents, a standard error under 1% with one decimal. */
+export function oddsFigure(p: number, se: number): string {
+  const e = 100 * se;
+  return `${Math.round(100 * p)}% \u00b1 ${e >= 0.95 ? Math.round(e) : e.toFixed(1)}%`;
+}
+
+/** What the lens knows of its run: nothing yet, the figure so far, the final figure, or why there is none. */
+export type LiveOddsState =
+  { kind: 'waiting' } | { kind: 'partial' | 'final'; p: number; se: number; trials: number; requested: number } | { kind: 'failed'; why: string };
+
+/** The lens's title (names are plain text: icon syntax disarmed). */
+export function liveOddsTitle(vs: string, s: LiveOddsState): string {
+  const against = `vs ${iconSafe(vs || 'the opponent')}`;
+  switch (s.kind) {
+    case 'waiting':
+      return `wins \u2026 ${against} (simulating)`;
+    case 'partial':
+      return `wins ${oddsFigure(s.p, s.se)} ${against} (${s.trials.toLocaleString('en-US')} of ${s.requested.toLocaleString('en-US')} battles)`;
+    case 'final':
+      return `wins ${oddsFigure(s.p, s.se)} ${against}`;
+    case 'failed':
+      return `Live odds ${against}: ${iconSafe(s.why, 160)}`;
+  }
+}
+
+/** The lens on the fleet's name (or its first line), opening the battle view against the opponent. */
+export function liveOddsLens(doc: FleetDocument, vs: { uri: string; name: string } | undefined, title: string): Lens {
+  const span: Span = doc.name.keySpan ?? doc.points.keySpan ?? { start: 0, end: 0 };
+  return { span, title, ...(vs ? { battle: { fleet: { uri: doc.uri, name: doc.name.value ?? '' }, vs } } : {}) };
+}

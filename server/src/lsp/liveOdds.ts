@@ -1,0 +1,213 @@
+/**
+ * The live odds lens's runs (issue 32; the words: core/features/liveOdds.ts). When a fleet's code
+ * lenses are asked for and `fabledStar.liveOdds.opponent` names an opponent, the lens shows what it
+ * knows of this version of the fleet (and of the opponent and the cards) and, when that is nothing
+ * yet, starts the battles: on a worker thread through the simulations' queue (./pool.ts), its
+ * figure so far arriving as partial results, each followed by a code lens refresh (throttled), so
+ * that the lens sharpens as the battles run. The next edit of the fleet cancels the run (and so
+ * does closing it); this thread only reads the fleets when the run's turn comes, so diagnostics
+ * never wait for it.
+ */
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CancellationTokenSource } from 'vscode-languageserver/node';
+import type { Settings } from '../core/api';
+import {
+  exampleFleets,
+  exampleWorkspace,
+  fleetNamed,
+  liveOddsLens,
+  liveOddsTitle,
+  namesFile,
+  prepareBattle,
+  BATTLE_DEFAULTS,
+  Workspace,
+  type BattleResult,
+  type Checks,
+  type FleetDocument,
+  type Lens,
+  type LiveOddsState,
+} from '../core/service';
+import { MAX_READ_BYTES, readCappedSync } from '../node/read';
+import type { SimulationQueue } from './pool';
+import type { ServerState } from './state';
+
+/** Lens refreshes while battles run: at most one per this many ms (the last always goes). */
+const REFRESH_MS = 250;
+/** Work per slice on the worker between two progress posts (as the battle request's). */
+const SLICE_OPS = 1_000_000;
+
+interface Opponent {
+  uri: string;
+  name: string;
+  doc: FleetDocument;
+  /** The cards it fights with: the workspace's, or the bundled examples' for an example fleet. */
+  ws: Workspace;
+}
+
+interface Run {
+  key: string;
+  vs: { uri: string; name: string };
+  state: LiveOddsState;
+  source: CancellationTokenSource;
+  /** Until the battles start: they wait for typing to pause, as diagnostics do. */
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+export class LiveOdds {
+  private readonly runs = new Map<string, Run>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastRefresh = -Infinity;
+
+  constructor(
+    private readonly state: ServerState,
+    private readonly queue: () => SimulationQueue,
+    private readonly refresh: () => void,
+    /** The checks of a workspace fleet, as the diagnostics have them (cached). */
+    private readonly checks: Checks,
+  ) {
+    // The next edit cancels the run: its figure is for a fleet that is no more.
+    state.documents.onDidChangeContent((e) => this.stop(e.document.uri));
+    state.documents.onDidClose((e) => this.stop(e.document.uri));
+  }
+
+  /** The lens for this fleet, or undefined when the setting is empty. */
+  lens(doc: FleetDocument, settings: Settings): Lens | undefined {
+    const setting = settings.liveOdds.opponent;
+    if (!setting) {
+      this.stop(doc.uri);
+      return undefined;
+    }
+    const opp = this.opponent(setting);
+    if ('why' in opp) return liveOddsLens(doc, undefined, liveOddsTitle(setting, { kind: 'failed', why: opp.why }));
+    const trials = settings.liveOdds.trials;
+    const ws = this.state.ws;
+    const key = [doc.text, opp.uri, opp.doc.text, ws.cardsVersion, opp.ws === ws ? '' : opp.ws.cardsVersion, trials].join('\u0000');
+    let run = this.runs.get(doc.uri);
+    if (!run || run.key !== key) {
+      this.stop(doc.uri);
+      run = this.start(doc, opp, key, trials, settings.diagnostics.delayMs);
+    }
+    return liveOddsLens(doc, run.vs, liveOddsTitle(opp.name, run.state));
+  }
+
+  /** Cancels the fleet's run and forgets its figure. */
+  stop(uri: string): void {
+    const run = this.runs.get(uri);
+    if (!run) return;
+    this.runs.delete(uri);
+    clearTimeout(run.timer);
+    run.source.cancel();
+    run.source.dispose();
+  }
+
+  /** The opponent the setting names: a fleet file, or a fleet by name (the workspace's, then a bundled example's). */
+  private opponent(setting: string): Opponent | { why: string } {
+    const ws = this.state.ws;
+    if (namesFile(setting)) {
+      const folders = this.state.folders.map((f) => f.uri).filter((u) => u.startsWith('file:'));
+      const candidates = path.isAbsolute(setting)
+        ? [pathToFileURL(setting).toString()]
+        : folders.map((f) => pathToFileURL(path.join(fileURLToPath(f), setting)).toString());
+      for (const uri of candidates) {
+        const open = this.state.documents.get(uri) ? this.state.ensure(uri) : ws.get(uri);
+        if (open?.kind === 'fleet') return { uri, name: open.name.value || path.basename(setting), doc: open, ws };
+      }
+      // A file outside the workspace folders: read it (capped, as every file is), never indexed.
+      const file = path.isAbsolute(setting) ? setting : undefined;
+      if (!file) return { why: `no fleet file ${setting} in the workspace folders (fabledStar.liveOdds.opponent)` };
+      const read = readCappedSync(file, { maxBytes: MAX_READ_BYTES });
+      if (!read.ok) return { why: `cannot read ${setting}: ${read.reason === 'too-large' ? 'too large' : read.message}` };
+      // Parsed on its own (never indexed); its cards are the workspace's.
+      const doc = new Workspace().set(pathToFileURL(file).toString(), read.text, 'fleet');
+      if (doc?.kind !== 'fleet') return { why: `${setting} is not a fleet list` };
+      return { uri: doc.uri, name: doc.name.value || path.basename(file), doc, ws };
+    }
+    const own = fleetNamed(setting, ws.fleets());
+    if (own) return { uri: own.uri, name: own.name.value ?? setting, doc: own, ws };
+    const example = fleetNamed(setting, exampleFleets());
+    if (example) return { uri: example.uri, name: example.name.value ?? setting, doc: example, ws: exampleWorkspace() };
+    const names = exampleFleets().map((f) => `"${f.name.value}"`);
+    return { why: `no fleet named "${setting}" (fabledStar.liveOdds.opponent: a fleet file, or a fleet's name such as ${names.slice(0, 3).join(', ')})` };
+  }
+
+  /**
+   * Starts the battles once `delayMs` passed without an edit (the diagnostics' typing pause): the
+   * fleet's diagnostics go first, and a burst of keystrokes starts nothing it would cancel.
+   */
+  private start(doc: FleetDocument, opp: Opponent, key: string, trials: number, delayMs: number): Run {
+    const source = new CancellationTokenSource();
+    const run: Run = { key, vs: { uri: opp.uri, name: opp.name }, state: { kind: 'waiting' }, source };
+    this.runs.set(doc.uri, run);
+    const current = () => this.runs.get(doc.uri) === run && !source.token.isCancellationRequested;
+    run.timer = setTimeout(() => {
+      run.timer = undefined;
+      if (current()) this.play(doc, opp, run, trials, current);
+    }, delayMs);
+    return run;
+  }
+
+  /** The battles on a worker thread, their figure so far and at the end in `run.state`. */
+  private play(doc: FleetDocument, opp: Opponent, run: Run, trials: number, current: () => boolean): void {
+    let requested = trials;
+    let done = 0;
+    this.queue()
+      .run<BattleResult>(
+        `liveOdds ${doc.uri}`,
+        () => {
+          // Read when the run's turn comes, with the checks the diagnostics keep.
+          const ws = this.state.ws;
+          const prepared = prepareBattle(
+            [
+              { doc, ws },
+              { doc: opp.doc, ws: opp.ws },
+            ],
+            { trials, seed: BATTLE_DEFAULTS.seed },
+            this.checks,
+          );
+          if ('refused' in prepared) {
+            const why = prepared.refused.errors[0] ?? 'it has errors';
+            throw new Error(prepared.refused.side === 0 ? `this fleet cannot fight yet: ${why}` : `the opponent cannot fight: ${why}`);
+          }
+          return { kind: 'battle', battle: prepared.battle, sliceOps: SLICE_OPS };
+        },
+        run.source.token,
+        (m) => {
+          if (!current()) return;
+          if ('progress' in m) {
+            requested = m.progress.requested;
+            done = m.progress.trials;
+          } else {
+            const s = m.partial.sides[0].pointsVictory;
+            run.state = { kind: 'partial', p: s.p, se: s.se, trials: Math.max(done, m.partial.trials), requested };
+            this.scheduleRefresh();
+          }
+        },
+        { softCancel: true },
+      )
+      .then(
+        (r) => {
+          if (!current()) return;
+          const s = r.sides[0].pointsVictory;
+          run.state = { kind: 'final', p: s.p, se: s.se, trials: r.trials, requested: r.requestedTrials ?? r.trials };
+          this.scheduleRefresh(true);
+        },
+        (e: unknown) => {
+          if (!current()) return;
+          run.state = { kind: 'failed', why: e instanceof Error ? e.message.replace(/^The simulation failed: /, '') : String(e) };
+          this.scheduleRefresh(true);
+        },
+      );
+  }
+
+  /** Asks the editor for the lenses again, at most every REFRESH_MS (`now`: the final figure, without waiting for the throttle). */
+  private scheduleRefresh(now = false): void {
+    if (this.timer) return;
+    const wait = now ? 0 : Math.max(0, this.lastRefresh + REFRESH_MS - performance.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.lastRefresh = performance.now();
+      this.refresh();
+    }, wait);
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * Issue 32's live odds lens over stdio against the bundled server: with
+ * `fabledStar.liveOdds.opponent` set, a fleet's code lenses include "wins 54% ± 1% vs Lantern
+ * Watch", whose figure is `fabled-star battle`'s for the same seed and trials; it refreshes the
+ * lenses while the battles run and after an edit shows the edited fleet's figure; a fleet named
+ * by name (a bundled example) works too; an unknown opponent and a fleet with errors say why; an
+ * empty setting shows no lens. And the battle request's what-if (compareWith) gives `battle --compare-with`'s figures.
+ */
+import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { startServer, type Client } from './harness';
+import type { BattleResult } from '../../server/src/core/sim/types';
+import { runBattle } from '../../server/src/cli/battle';
+import { nodeIO } from '../../server/src/cli/io';
+import { oddsFigure } from '../../server/src/core/features/liveOdds';
+import { EXAMPLES } from '../exampleFleets';
+
+interface CodeLens {
+  command?: { title: string; command: string; arguments?: unknown[] };
+}
+
+function exampleFiles(): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.(unit|faction|fleet)\.yaml$/.test(f) && !p.includes('showcase')) out[relative(EXAMPLES, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(EXAMPLES);
+  return out;
+}
+
+async function cliJson(args: string[]): Promise<BattleResult> {
+  let out = '';
+  let err = '';
+  const code = await runBattle([...args, '--format', 'json', '--threads', '1'], { ...nodeIO(), stdout: (s) => (out += s), stderr: (s) => (err += s) });
+  assert.equal(code, 0, err);
+  return JSON.parse(out) as BattleResult;
+}
+
+const TRIALS = 1500;
+
+describe('live odds lens over stdio', function () {
+  this.timeout(180_000);
+  let c: Client;
+  let refreshes = 0;
+  const files = exampleFiles();
+  before(async () => {
+    c = await startServer({ files, settings: { liveOdds: { opponent: 'fleets/standard-1000-myr-valari.fleet.yaml', trials: TRIALS } } });
+    c.conn.onRequest('workspace/codeLens/refresh', () => {
+      refreshes++;
+      return null;
+    });
+    const vs = c.uri('fleets/standard-1000-myr-valari.fleet.yaml');
+    for (let i = 0; i < 200 && !(await c.request('fabledStar/fleetSummary', { uri: vs })); i++) await new Promise((r) => setTimeout(r, 50));
+  });
+  after(async () => c?.stop());
+
+  const liveLens = async (uri: string): Promise<CodeLens | undefined> => {
+    const lenses = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    return lenses.find((l) => /^wins |^Live odds /.test(l.command?.title ?? ''));
+  };
+  /** Asks for the lenses until the live one is final (no "(simulating)", no "of N battles"). */
+  const finalLens = (uri: string) =>
+    c.poll(
+      'the final live odds',
+      async () => {
+        const l = await liveLens(uri);
+        const t = l?.command?.title ?? '';
+        return t && !/\(simulating\)|battles\)$/.test(t) ? l : undefined;
+      },
+      120_000,
+    );
+
+  it("shows the fleet's wins against the opponent file, the figure of battle with the same seed and trials", async () => {
+    const uri = await c.open('fleets/standard-1000.fleet.yaml', files['fleets/standard-1000.fleet.yaml']);
+    const first = await liveLens(uri);
+    assert.ok(first, 'a live odds lens at once');
+    assert.match(first.command!.title, /^wins .* vs Lantern Watch/);
+    const lens = await finalLens(uri);
+    const r = await cliJson([
+      '--fleet',
+      join(EXAMPLES, 'fleets/standard-1000.fleet.yaml'),
+      '--vs',
+      join(EXAMPLES, 'fleets/standard-1000-myr-valari.fleet.yaml'),
+      '--cards',
+      EXAMPLES,
+      '--trials',
+      String(TRIALS),
+      '--seed',
+      '1',
+    ]);
+    const s = r.sides[0].pointsVictory;
+    assert.equal(lens.command!.title, `wins ${oddsFigure(s.p, s.se)} vs Lantern Watch`);
+    assert.ok(refreshes > 0, 'the server asked the editor for the lenses again');
+    // The lens opens the battle view against that opponent.
+    assert.equal(lens.command!.command, 'fabledStar.simulateBattle');
+    const args = lens.command!.arguments?.[0] as { fleet: { uri: string }; vs: { uri: string; name: string } };
+    assert.equal(args.vs.uri, c.uri('fleets/standard-1000-myr-valari.fleet.yaml'));
+    assert.equal(args.vs.name, 'Lantern Watch');
+  });
+
+  it("after an edit, shows the edited fleet's figure (the old run cancelled)", async () => {
+    const uri = c.uri('fleets/standard-1000.fleet.yaml');
+    const before = (await finalLens(uri)).command!.title;
+    // Drop the two escort packs: a weaker fleet.
+    await c.edit(uri, '  - unit: Maw Escort Pack\n    count: 2\n', '');
+    const after = await finalLens(uri);
+    const dir = mkdtempSync(join(tmpdir(), 'live-odds-'));
+    try {
+      const edited = join(dir, 'edited.fleet.yaml');
+      writeFileSync(edited, c.texts.get(uri)!);
+      const r = await cliJson([
+        '--fleet',
+        edited,
+        '--vs',
+        join(EXAMPLES, 'fleets/standard-1000-myr-valari.fleet.yaml'),
+        '--cards',
+        EXAMPLES,
+        '--trials',
+        String(TRIALS),
+      ]);
+      const s = r.sides[0].pointsVictory;
+      assert.equal(after.command!.title, `wins ${oddsFigure(s.p, s.se)} vs Lantern Watch`);
+      assert.notEqual(after.command!.title, before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fabledStar/battle with compareWith (the saved text of the list) gives battle --compare-with\u2019s figures', async () => {
+    const uri = c.uri('fleets/standard-1000.fleet.yaml');
+    const saved = files['fleets/standard-1000.fleet.yaml']!;
+    const now = c.texts.get(uri)!;
+    assert.notEqual(now, saved, 'the list was edited above');
+    const options = { trials: 1200, seed: 3 };
+    const r = await c.request<BattleResult>('fabledStar/battle', {
+      fleet: { uri },
+      vs: { uri: c.uri('fleets/standard-1000-myr-valari.fleet.yaml') },
+      options,
+      compareWith: { text: saved, label: 'the saved version' },
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'what-if-'));
+    try {
+      const edited = join(dir, 'edited.fleet.yaml');
+      writeFileSync(edited, now);
+      const cli = await cliJson([
+        '--fleet',
+        edited,
+        '--vs',
+        join(EXAMPLES, 'fleets/standard-1000-myr-valari.fleet.yaml'),
+        '--compare-with',
+        join(EXAMPLES, 'fleets/standard-1000.fleet.yaml'),
+        '--cards',
+        EXAMPLES,
+        '--trials',
+        '1200',
+        '--seed',
+        '3',
+      ]);
+      assert.deepEqual(r.compareFleets!.difference, cli.compareFleets!.difference);
+      assert.deepEqual(r.compareFleets!.summary, cli.compareFleets!.summary);
+      assert.equal(r.sides[0].pointsVictory.p, cli.sides[0].pointsVictory.p);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // A version that cannot fight says so.
+    await assert.rejects(
+      c.request('fabledStar/battle', {
+        fleet: { uri },
+        vs: { uri: c.uri('fleets/standard-1000-myr-valari.fleet.yaml') },
+        options,
+        compareWith: { text: saved.replace('unit: Oblivion Maw', 'unit: No Such Maw'), label: 'the saved version' },
+      }),
+      /The saved version cannot fight: line \d+: No card named "No Such Maw"/,
+    );
+  });
+
+  it('takes a fleet by name (a bundled example), says why when it cannot play, and is off when the setting is empty', async () => {
+    const uri = c.uri('fleets/standard-1000.fleet.yaml');
+    const reconfigure = async (liveOdds: Record<string, unknown>) => {
+      c.settings = { liveOdds };
+      await c.conn.sendNotification('workspace/didChangeConfiguration', { settings: { fabledStar: c.settings } });
+    };
+    await reconfigure({ opponent: 'the long hunger', trials: 300 });
+    const named = await finalLens(uri);
+    assert.match(named.command!.title, /^wins \d+% \u00b1 [\d.]+% vs The Long Hunger$/);
+    await reconfigure({ opponent: 'Nobody Here', trials: 300 });
+    assert.match((await finalLens(uri)).command!.title, /^Live odds vs Nobody Here: no fleet named "Nobody Here"/);
+    await reconfigure({ opponent: 'The Long Hunger', trials: 300 });
+    await c.edit(uri, 'unit: Oblivion Maw', 'unit: No Such Maw');
+    assert.match((await finalLens(uri)).command!.title, /^Live odds vs The Long Hunger: this fleet cannot fight yet: line \d+: /);
+    await c.edit(uri, 'unit: No Such Maw', 'unit: Oblivion Maw');
+    await reconfigure({ opponent: '' });
+    assert.equal(await liveLens(uri), undefined);
+  });
+});
