@@ -246,7 +246,7 @@ export function simulateBattle(ctx: Ctx, panels: BattlePanels): Cmd {
         if (!p) return;
         fleet = p.uri;
       }
-      const own = picks.find((p) => p.uri.toString() === fleet!.toString());
+      const own = picks.find((p) => p.uri.toString() === fleet.toString());
       const vs = await pickOpponent(ctx, fleet, picks, `Simulate Fleet Battle (2/2): ${own?.label ?? 'this fleet'} vs …`);
       if (!vs) return;
       const fileName = (u: vscode.Uri) => u.path.split('/').pop() ?? u.toString();
