@@ -1,0 +1,202 @@
+/**
+ * What-if and live odds (issue 32) in real VS Code (code-server) with the packaged extension, as a
+ * player uses them: edit a fleet without saving, run "Compare with Saved Version", pick the
+ * opponent, and read the battle view's comparison (the list as it is now beside its saved text,
+ * the change marked); then name an opponent in the workspace settings and watch the live odds
+ * lens on the fleet, before and after an edit.
+ *
+ * Expected figures come from the CLI (`battle --compare-with`, `battle --trials N`) on the same
+ * files and seed, never from literals.
+ *
+ *   npx mocha --config test/e2e/.mocharc.json --spec test/e2e/whatIf.test.ts
+ *   (FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)
+ */
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Frame } from 'playwright-core';
+import { BATTLE_IDS } from '../../client/webview/battle/html';
+import { formatPercent } from '../../client/webview/format';
+import { oddsFigure } from '../../server/src/core/features/liveOdds';
+import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
+import { E2E_SETTINGS, workbenchUrl } from './fixture';
+import { cliBattle, ROOT } from './oracle';
+import { launchBrowser, Workbench } from './workbench';
+
+const OUT = join(ROOT, 'test-output', 'e2e');
+
+function squash(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+describe('what-if and live odds on a fleet (code-server)', function () {
+  this.retries(1);
+  let sandbox: Sandbox;
+  let server: CodeServer;
+  let browser: Browser;
+  let wb: Workbench;
+
+  // The Hunger Within (Consumed) against Lantern Watch (Myr-Valari), both bundled examples; the edit
+  // takes one Maw Escort Pack out (count 2 -> 1), which keeps the list within its points.
+  const fleet = 'fleets/standard-1000.fleet.yaml';
+  const vs = 'fleets/standard-1000-myr-valari.fleet.yaml';
+  let saved: string;
+  let edited: string;
+  let editedFile: string;
+  let countLine: number;
+
+  before(async function () {
+    requireCodeServer();
+    mkdirSync(OUT, { recursive: true });
+    let vsix = process.env.FABLED_E2E_VSIX;
+    if (!vsix) {
+      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+      vsix = join(ROOT, 'fabled-star-tools.vsix');
+    }
+    assert.ok(existsSync(vsix), `${vsix} was not built`);
+    sandbox = makeSandbox(join(ROOT, 'examples'), E2E_SETTINGS);
+    await installVsix(sandbox, vsix);
+    saved = readFileSync(join(sandbox.folder, fleet), 'utf8');
+    const lines = saved.split('\n');
+    countLine = lines.findIndex((l) => /^\s+count: 2\s*$/.test(l)) + 1;
+    assert.ok(countLine > 0, `${fleet} has no "count: 2" line to edit`);
+    edited = saved.replace(/^(\s+count: )2(\s*)$/m, '$11$2');
+    // The edited list for the CLI, outside the workspace (the extension must not see it as a fleet).
+    editedFile = join(sandbox.root, 'edited.fleet.yaml');
+    writeFileSync(editedFile, edited);
+    server = await startCodeServer(sandbox);
+    browser = await launchBrowser();
+    wb = await Workbench.open(browser, workbenchUrl(server));
+  });
+
+  after(async function () {
+    await browser?.close();
+    await server?.stop();
+    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
+  });
+
+  afterEach(async function () {
+    const test = this.currentTest;
+    if (test && test.state !== 'passed' && wb) {
+      const name = test.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+      await wb.screenshot(join(OUT, `failed-what-if-${name}.png`)).catch(() => undefined);
+    }
+  });
+
+  /** The active editor's rendered lines, as the player sees them. */
+  const editorText = async () => squash(await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText());
+
+  /** Changes the count on `countLine` from 2 to 1 in the editor, as a player does, without saving. */
+  async function takeOneOut(): Promise<void> {
+    await wb.openFile(fleet);
+    const column = saved.split('\n')[countLine - 1]!.indexOf('2') + 1;
+    await wb.goTo(countLine, column);
+    await wb.page.keyboard.press('Shift+ArrowRight');
+    await wb.page.keyboard.type('1');
+    await poll('the edit in the editor', async () => (await editorText()).includes('count: 1'));
+    await poll(`the tab of ${fleet} to show unsaved changes`, async () =>
+      wb.page
+        .locator('.tabs-container .tab.active.dirty')
+        .isVisible()
+        .catch(() => false),
+    );
+  }
+
+  it('compares the edited fleet with its saved version in the battle view, with the CLI’s figures and the change marked', async () => {
+    const cli = cliBattle(sandbox.folder, editedFile, vs, ['--compare-with', fleet]);
+    const c = cli.compareFleets;
+    assert.ok(c, 'the CLI gave no compareFleets');
+    const [a, b] = cli.sides;
+    await takeOneOut();
+    await wb.runCommand('Fabled Star: Compare with Saved Version');
+    await wb.pickQuick(b.fleet);
+    await wb.page.locator(`.tabs-container .tab[aria-label*="Battle: ${a.fleet} vs ${b.fleet}"]`).waitFor({ state: 'visible', timeout: 120_000 });
+    const view: Frame = await wb.frameWith(`#${BATTLE_IDS.fleetCompare}`, 60_000);
+    const text = async (id: string) =>
+      squash(
+        await view
+          .locator(`#${id}`)
+          .innerText()
+          .catch(() => ''),
+      );
+    await poll(
+      'the view to finish both versions',
+      async () => {
+        const method = await text(BATTLE_IDS.method);
+        const compare = await text(BATTLE_IDS.fleetCompare);
+        return method.startsWith(cli.trials.toLocaleString('en-US')) && !method.includes('still running') && compare.includes('Now') ? true : undefined;
+      },
+      240_000,
+    );
+    const section = view.locator(`#${BATTLE_IDS.fleetCompare}`);
+    const compare = await text(BATTLE_IDS.fleetCompare);
+    assert.match(compare, /Compared with the saved version/, compare);
+    // Both lists: the one in the editor ("Now") and the saved one, each with the CLI's figure.
+    const headers = (await section.locator('thead th').allInnerTexts()).map(squash);
+    assert.deepEqual(headers.slice(1), ['Now', 'The saved version', 'Change'], `columns: ${headers.join(' | ')}`);
+    const winsRow = section.locator('tbody tr', { hasText: `${a.fleet} comes out ahead` });
+    const cells = (await winsRow.locator('td').allInnerTexts()).map(squash);
+    assert.equal(cells[0], formatPercent(a.pointsVictory.p), `now: ${cells.join(' | ')}`);
+    assert.equal(cells[1], formatPercent(c.result.sides[0].pointsVictory.p), `saved: ${cells.join(' | ')}`);
+    // Fewer escorts lose more often than the saved list: the change is marked down, beyond its error.
+    assert.ok(a.pointsVictory.p < c.result.sides[0].pointsVictory.p, 'the CLI says the edit does not weaken the fleet');
+    const change = winsRow.locator('td.change');
+    assert.deepEqual(await change.evaluate((el) => Array.from(el.classList).sort()), ['change', 'down'], `the change cell: ${cells[2]}`);
+    assert.match(cells[2]!, /^−\d/, cells[2]);
+    assert.ok(
+      compare.includes(`With your change: ${a.fleet} wins ${formatPercent(a.pointsVictory.p)} instead of ${formatPercent(c.result.sides[0].pointsVictory.p)}.`),
+      compare,
+    );
+    await wb.closePanel();
+    await section.scrollIntoViewIfNeeded();
+    await wb.screenshot(join(OUT, 'what-if-compare-saved.png'));
+    // The view does not save the list: the edit is still unsaved, the file on disk as it was.
+    assert.equal(readFileSync(join(sandbox.folder, fleet), 'utf8'), saved);
+    await wb.runCommand('View: Close Editor');
+    await wb.openFile(fleet);
+    await wb.runCommand('File: Revert File');
+    await poll('the edit reverted', async () => (await editorText()).includes('count: 2'));
+  });
+
+  it('shows live odds against the opponent the settings name, and plays them again after an edit', async () => {
+    const trials = 2000;
+    const before = cliBattle(sandbox.folder, fleet, vs, ['--trials', String(trials)]);
+    const after = cliBattle(sandbox.folder, editedFile, vs, ['--trials', String(trials)]);
+    const opponent = before.sides[1].fleet;
+    const own = before.sides[0];
+    const expectBefore = `wins ${oddsFigure(own.pointsVictory.p, own.pointsVictory.se)} vs ${opponent}`;
+    const expectAfter = `wins ${oddsFigure(after.sides[0].pointsVictory.p, after.sides[0].pointsVictory.se)} vs ${opponent}`;
+    assert.notEqual(expectBefore, expectAfter, 'the edit does not change the figure: the test could not see a refresh');
+    // A player names the opponent in the workspace's settings while VS Code runs.
+    mkdirSync(join(sandbox.folder, '.vscode'), { recursive: true });
+    writeFileSync(
+      join(sandbox.folder, '.vscode', 'settings.json'),
+      JSON.stringify({ 'fabledStar.liveOdds.opponent': opponent, 'fabledStar.liveOdds.trials': trials }, null, 2),
+    );
+    await wb.openFile(fleet);
+    const lenses = async () => (await wb.page.locator('.contentWidgets .codelens-decoration').allInnerTexts()).map(squash);
+    const odds = (want: string) =>
+      poll(
+        `the live odds lens "${want}"`,
+        async () => {
+          // Lenses on one line read "a | b"; a partial figure reads "... (N of M battles)".
+          const all = (await lenses()).flatMap((t) => t.split(/\s*\|\s*/));
+          return all.find((t) => t === want);
+        },
+        180_000,
+        300,
+      ).catch(async (e: unknown) => {
+        throw new Error(`${String(e)}; lenses: ${JSON.stringify(await lenses())}`);
+      });
+    const first = await odds(expectBefore);
+    assert.match(first, /wins \d+% ± [\d.]+% vs /);
+    await wb.screenshot(join(OUT, 'live-odds-lens.png'));
+    await takeOneOut();
+    const second = await odds(expectAfter);
+    assert.match(second, /wins \d+% ± [\d.]+% vs /);
+    await wb.screenshot(join(OUT, 'live-odds-lens-after-edit.png'));
+    await wb.runCommand('File: Revert File');
+    await poll('the edit reverted', async () => (await editorText()).includes('count: 2'));
+  });
+});
