@@ -604,6 +604,22 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
     await v.page.screenshot({ path: join(OUTPUT, 'battle-what-if.png'), fullPage: true });
   });
 
+  it('writes a change too small to show in hundredths of a percent as about the same, without "−<0.01%"', async () => {
+    const v = await suite.view(THEMES.dark);
+    // A sweep that got a hair more likely (as a real run shows it: 0% beside <0.01%).
+    const c = edited.compareFleets!;
+    const sides = c.difference.sides.map((d, i) => (i === 0 ? { ...d, annihilation: { delta: 0.00005, se: 0.00005 } } : d));
+    const tiny: BattleResult = { ...edited, compareFleets: { ...c, difference: { ...c.difference, sides } } };
+    await v.send({ type: 'compareWith', label: 'the saved version' });
+    await v.send({ type: 'result', result: tiny, partial: false });
+    await v.page.waitForFunction((id: string) => /With your change/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
+    const row = v.page.locator(`#${I.fleetCompare} tbody tr`, { hasText: 'sweeps the other fleet' }).first();
+    const cell = await row.locator('td.change').textContent();
+    assert.equal(cell, 'about the same (under 0.01%)');
+    const all = (await v.page.locator(`#${I.fleetCompare} td.change`).allTextContents()).join(' | ');
+    assert.doesNotMatch(all, /[+\u2212]</, all);
+  });
+
   it('says when the change makes no difference, and hides the section without a comparison', async () => {
     const v = await suite.view(THEMES.light);
     await v.send({ type: 'compareWith', label: "git's HEAD" });
@@ -614,6 +630,9 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
       cells.every((c) => c === 'change same'),
       cells.join(' '),
     );
+    // The same battles on the same dice: no "+0% ± 0%" to decode, the cell says so.
+    const texts = await v.page.locator(`#${I.fleetCompare} td.change`).allTextContents();
+    assert.deepEqual(new Set(texts), new Set(['no change']), texts.join(' | '));
     await v.send({ type: 'compareWith', label: '' });
     await v.send({ type: 'result', result: { ...unchanged, compareFleets: undefined }, partial: false });
     await v.page.waitForSelector(`#${I.fleetCompare}[hidden]`, { state: 'attached' });

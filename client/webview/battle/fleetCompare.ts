@@ -21,6 +21,18 @@ function clear(now: number, then: number, d: Paired): boolean {
 }
 
 /**
+ * The Change cell: "no change" when every battle ended alike, "about the same (under 0.01%)" for a
+ * change too small to write in hundredths of a percent (never "−<0.01% ± <0.01%"), else the change
+ * with its paired error, "(about the same)" when it is within the dice's noise.
+ */
+function changeText(d: Paired, yes: boolean): string {
+  if (d.delta === 0 && d.se === 0) return 'no change';
+  const size = formatPercent(Math.abs(d.delta));
+  if (size.startsWith('<')) return `about the same (under ${size.slice(1)})`;
+  return `${signed(d.delta)} \u00b1 ${formatPercent(d.se)}${yes ? '' : ' (about the same)'}`;
+}
+
+/**
  * Fills `section` (hidden without a comparison). `label` names the other version ("Saved
  * version"); `waiting`: a comparison is asked for but not played yet (a result still coming in).
  */
@@ -94,8 +106,7 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
     th.scope = 'row';
     tr.append(th, el('td', formatPercent(x.now)), el('td', formatPercent(x.then)));
     const yes = clear(x.now, x.then, x.d);
-    const text = `${signed(x.d.delta)} \u00b1 ${formatPercent(x.d.se)}${yes ? '' : ' (about the same)'}`;
-    tr.appendChild(el('td', text, `change ${yes ? (x.d.delta > 0 ? 'up' : 'down') : 'same'}`));
+    tr.appendChild(el('td', changeText(x.d, yes), `change ${yes ? (x.d.delta > 0 ? 'up' : 'down') : 'same'}`));
     body.appendChild(tr);
   }
   table.appendChild(body);
