@@ -13,7 +13,7 @@ import type { BattleResult, SimulationResult } from '../../server/src/core/sim/t
 import { findFiles } from './codeServer';
 
 export const ROOT = join(__dirname, '..', '..');
-const CLI = join(ROOT, 'bin', 'fabled-star.js');
+export const CLI = join(ROOT, 'bin', 'fabled-star.js');
 
 export interface CliDiagnostic {
   file: string;

@@ -17,11 +17,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame } from 'playwright-core';
 import { BATTLE_IDS } from '../../client/webview/battle/html';
+import { IDS } from '../../client/webview/engagement/html';
 import { formatPercent } from '../../client/webview/format';
 import { oddsFigure } from '../../server/src/core/features/liveOdds';
 import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
 import { E2E_SETTINGS, workbenchUrl } from './fixture';
-import { cliBattle, ROOT } from './oracle';
+import { CLI, cliBattle, cliSim, loadWorkspace, ROOT } from './oracle';
 import { launchBrowser, Workbench } from './workbench';
 
 const OUT = join(ROOT, 'test-output', 'e2e');
@@ -67,7 +68,10 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     writeFileSync(editedFile, edited);
     server = await startCodeServer(sandbox);
     browser = await launchBrowser();
-    wb = await Workbench.open(browser, workbenchUrl(server));
+    // The clipboard is the player's: Paste Roster as Fleet reads it, and a test reads an editor through it.
+    wb = await Workbench.open(browser, workbenchUrl(server), (page) =>
+      page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin }),
+    );
   });
 
   after(async function () {
@@ -144,11 +148,16 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     const change = winsRow.locator('td.change');
     assert.deepEqual(await change.evaluate((el) => Array.from(el.classList).sort()), ['change', 'down'], `the change cell: ${cells[2]}`);
     assert.match(cells[2]!, /^−\d/, cells[2]);
+    // Every change cell in words a player reads: no "+0% ± 0%", no "−<0.01%".
+    const changes = (await section.locator('td.change').allInnerTexts()).map(squash);
+    assert.ok(!changes.some((t) => /[+−]<|[+−]0% ± 0%/.test(t)), changes.join(' | '));
     assert.ok(
       compare.includes(`With your change: ${a.fleet} wins ${formatPercent(a.pointsVictory.p)} instead of ${formatPercent(c.result.sides[0].pointsVictory.p)}.`),
       compare,
     );
     await wb.closePanel();
+    await view.locator(`#${BATTLE_IDS.title}`).scrollIntoViewIfNeeded();
+    await wb.screenshot(join(OUT, 'what-if-compare-saved-top.png'));
     await section.scrollIntoViewIfNeeded();
     await wb.screenshot(join(OUT, 'what-if-compare-saved.png'));
     // The view does not save the list: the edit is still unsaved, the file on disk as it was.
@@ -198,5 +207,128 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     await wb.screenshot(join(OUT, 'live-odds-lens-after-edit.png'));
     await wb.runCommand('File: Revert File');
     await poll('the edit reverted', async () => (await editorText()).includes('count: 2'));
+  });
+  it('compares the fleet with another fleet file picked in "Compare with…", with the CLI’s figures', async () => {
+    const other = 'fleets/skirmish-500.fleet.yaml';
+    const mine = vs; // Lantern Watch, beside Veil Patrol, against The Hunger Within
+    const cli = cliBattle(sandbox.folder, mine, fleet, ['--compare-with', other]);
+    const c = cli.compareFleets;
+    assert.ok(c, 'the CLI gave no compareFleets');
+    const [a, b] = cli.sides;
+    const otherName = c.result.sides[0].fleet;
+    assert.ok(otherName && otherName !== a.fleet, `the other list's name: ${otherName}`);
+    await wb.openFile(mine);
+    await wb.runCommand('Fabled Star: Compare with…');
+    await wb.pickQuick(otherName, 'A fleet list to play beside this one');
+    await wb.pickQuick(b.fleet, 'The opponent');
+    await wb.page.locator(`.tabs-container .tab[aria-label*="Battle: ${a.fleet} vs ${b.fleet}"]`).waitFor({ state: 'visible', timeout: 120_000 });
+    const view = await wb.frameWith(`#${BATTLE_IDS.fleetCompare}`, 60_000);
+    const section = view.locator(`#${BATTLE_IDS.fleetCompare}`);
+    const compare = await poll(
+      'the comparison with the other file',
+      async () => {
+        const method = squash(
+          await view
+            .locator(`#${BATTLE_IDS.method}`)
+            .innerText()
+            .catch(() => ''),
+        );
+        const t = squash(await section.innerText().catch(() => ''));
+        return method.startsWith(cli.trials.toLocaleString('en-US')) && !method.includes('still running') && t.includes('Now') ? t : undefined;
+      },
+      240_000,
+    );
+    assert.match(compare, new RegExp(`Compared with "${otherName}"`), compare);
+    const cells = (
+      await section
+        .locator('tbody tr', { hasText: `${a.fleet} comes out ahead` })
+        .locator('td')
+        .allInnerTexts()
+    ).map(squash);
+    assert.equal(cells[0], formatPercent(a.pointsVictory.p), cells.join(' | '));
+    assert.equal(cells[1], formatPercent(c.result.sides[0].pointsVictory.p), cells.join(' | '));
+    await wb.closePanel();
+    await section.scrollIntoViewIfNeeded();
+    await wb.screenshot(join(OUT, 'what-if-compare-with.png'));
+    await wb.runCommand('View: Close Editor');
+  });
+
+  it('pastes a list as players post it into a new fleet list, as `fabled-star import` reads it, and names the misspelt card', async () => {
+    const post = [
+      'Lantern Watch - Myr-Valari 1000 pts',
+      '',
+      '1x Radiant Court',
+      'Lumen Cruiser + Veilwing Fighter Wing',
+      '2 x Prism Frigate Squadron',
+      '- Lumin Destroyer (135)',
+      '',
+      'Total: 1000',
+      '',
+    ].join('\n');
+    const postFile = join(sandbox.root, 'post.txt');
+    writeFileSync(postFile, post);
+    let expected = '';
+    try {
+      expected = execFileSync(process.execPath, [CLI, 'import', postFile, '--cards', '.'], { cwd: sandbox.folder, encoding: 'utf8', stdio: 'pipe' });
+    } catch (e) {
+      // Exit 1: some line named no card; the fleet is still written.
+      expected = String((e as { stdout?: string }).stdout ?? '');
+    }
+    assert.match(expected, /closest card: Lumen Destroyer/);
+    await wb.page.evaluate((t) => navigator.clipboard.writeText(t), post);
+    await wb.runCommand('Fabled Star: Paste Roster as Fleet');
+    const toast = wb.page.locator('.notification-toast', { hasText: 'into a new fleet list' }).first();
+    await toast.waitFor({ state: 'visible', timeout: 60_000 });
+    const message = squash(await toast.innerText());
+    assert.match(message, /line 6: - Lumin Destroyer \(135\) \(closest card: Lumen Destroyer\)/, message);
+    await wb.page.locator('.editor-group-container.active .tabs-container .tab.active[aria-label*="Untitled"]').waitFor({ state: 'visible' });
+    await poll('the new fleet list in the editor', async () => (await wb.statusBarText()).includes('Fabled Star Fleet List'));
+    await wb.screenshot(join(OUT, 'paste-roster.png'));
+    // The editor's text, exactly: copied out of it as a player would.
+    await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await wb.page.keyboard.press('Control+A');
+    await wb.page.keyboard.press('Control+C');
+    const text = await poll('the editor text on the clipboard', async () => {
+      const t = await wb.page.evaluate(() => navigator.clipboard.readText());
+      return t !== post ? t : undefined;
+    });
+    assert.equal(text.replace(/\r\n/g, '\n'), expected);
+    await wb.runCommand('View: Revert and Close Editor');
+  });
+
+  it('shows the chance of at least N HP lost beside the histogram, as `fabled-star sim` gives it', async () => {
+    const attacker = 'Lumen Destroyer';
+    const ws = loadWorkspace(sandbox.folder);
+    const own = ws.findCards(attacker)[0];
+    assert.ok(own, `no card ${attacker}`);
+    const defender = ws
+      .allCards()
+      .filter((r) => r.faction !== own.faction)
+      .map((r) => r.card.name.value!)
+      .find((d) => (cliSim(sandbox.folder, attacker, d).volley.hullDamageAtLeast?.length ?? 0) >= 3);
+    assert.ok(defender, `no enemy card that ${attacker} can deal three or more outcomes of hull damage`);
+    const cli = cliSim(sandbox.folder, attacker, defender);
+    const file = 'myr-valari/myr-valari.unit.yaml';
+    const source = readFileSync(join(sandbox.folder, file), 'utf8');
+    const line = source.split('\n').findIndex((l) => new RegExp(`name:\\s*${attacker}\\s*$`).test(l)) + 1;
+    await wb.openFile(file);
+    await wb.goTo(line, source.split('\n')[line - 1]!.indexOf(attacker) + 2);
+    await wb.runCommand('Fabled Star: Simulate Engagement');
+    await wb.pickQuick(defender, `Defender for ${attacker}`);
+    const view = await wb.frameWith(`#${IDS.hullAtLeast}`);
+    const want = (cli.volley.hullDamageAtLeast ?? []).map((p) => `${p.value} HP ${formatPercent(p.p)}`);
+    const rows = await poll('the "at least" table with the CLI\u2019s rows', async () => {
+      const r = (await view.locator(`#${IDS.hullAtLeast} tbody tr`).allInnerTexts()).map(squash);
+      return r.length === want.length && r.every((x, i) => x === want[i]) ? r : undefined;
+    }).catch(async (e: unknown) => {
+      const r = (await view.locator(`#${IDS.hullAtLeast} tbody tr`).allInnerTexts()).map(squash);
+      throw new Error(`${String(e)}: shown ${JSON.stringify(r)}, the CLI ${JSON.stringify(want)}`);
+    });
+    assert.ok(rows.length >= 3);
+    assert.ok(await view.locator(`#${IDS.hullAtLeast}`).isVisible(), 'the table is hidden');
+    await wb.closePanel();
+    await view.locator(`#${IDS.hullAtLeast}`).scrollIntoViewIfNeeded();
+    await wb.screenshot(join(OUT, 'engagement-at-least.png'));
+    await wb.runCommand('View: Close Editor');
   });
 });
