@@ -30,6 +30,57 @@ export function problemSummary(r: ImportRosterResult, n = 3): string {
   return shown.join('; ') + more;
 }
 
+/** "Veil Patrol" -> "veil-patrol": the file name the new list is offered under (letters and digits, dashes). */
+export function fleetFileStem(name: string): string {
+  const stem = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  return stem || 'imported-fleet';
+}
+
+/**
+ * An untitled document named after the fleet (`veil-patrol.fleet.yaml` in the first workspace
+ * folder, so its tab says what it is and Save offers that file), not yet open nor on disk; else
+ * undefined. VS Code would otherwise title it by its first line, the import's comment.
+ */
+async function newFleetUri(name: string): Promise<vscode.Uri | undefined> {
+  const stem = fleetFileStem(name);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
+  for (let i = 1; i < 100; i++) {
+    const base = `${stem}${i === 1 ? '' : `-${i}`}.fleet.yaml`;
+    const onDisk = folder ? vscode.Uri.joinPath(folder, base) : undefined;
+    const uri = vscode.Uri.from({ scheme: 'untitled', path: onDisk ? onDisk.path : base });
+    if (open.has(uri.toString()) || (onDisk && open.has(onDisk.toString()))) continue;
+    if (onDisk) {
+      const taken = await vscode.workspace.fs.stat(onDisk).then(
+        () => true,
+        () => false,
+      );
+      if (taken) continue;
+    }
+    return uri;
+  }
+  return undefined;
+}
+
+/** The new fleet list: an untitled document named after the fleet, holding `text`. */
+async function openNewFleet(name: string, text: string): Promise<vscode.TextDocument> {
+  const uri = await newFleetUri(name);
+  if (!uri) return vscode.workspace.openTextDocument({ language: 'fabled-fleet', content: text });
+  let doc = await vscode.workspace.openTextDocument(uri);
+  if (doc.languageId !== 'fabled-fleet') doc = await vscode.languages.setTextDocumentLanguage(doc, 'fabled-fleet');
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(uri, new vscode.Position(0, 0), text);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error('could not write the new fleet list');
+  return doc;
+}
+
 export function pasteRosterAsFleet(ctx: Ctx): (arg?: unknown) => Promise<vscode.TextDocument | undefined> {
   return async (arg) => {
     try {
@@ -40,14 +91,14 @@ export function pasteRosterAsFleet(ctx: Ctx): (arg?: unknown) => Promise<vscode.
       }
       const r = await ctx.request(ImportRosterRequest.type, { text });
       if (!r) throw new Error('the language server could not read the text');
-      const doc = await vscode.workspace.openTextDocument({ language: 'fabled-fleet', content: r.fleet });
+      const doc = await openNewFleet(r.name, r.fleet);
       await vscode.window.showTextDocument(doc, { preview: false });
       const units = `${r.entries} ${r.entries === 1 ? 'entry' : 'entries'}`;
       if (r.problems.length) {
         void vscode.window.showWarningMessage(
           `Read ${units} into a new fleet list; ${r.problems.length} ${r.problems.length === 1 ? 'line names' : 'lines name'} no card (kept as comments at the top): ${problemSummary(r)}.`,
         );
-      } else vscode.window.setStatusBarMessage(`$(check) Read ${units} of "${r.name}" into a new fleet list; save it as a .fleet.yaml file`, 8000);
+      } else vscode.window.setStatusBarMessage(`$(check) Read ${units} of "${r.name}" into a new fleet list; save it to keep it`, 8000);
       return doc;
     } catch (e) {
       await reportFailure(ctx, 'Could not read the roster', e);

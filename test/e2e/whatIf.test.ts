@@ -281,7 +281,10 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     await toast.waitFor({ state: 'visible', timeout: 60_000 });
     const message = squash(await toast.innerText());
     assert.match(message, /line 6: - Lumin Destroyer \(135\) \(closest card: Lumen Destroyer\)/, message);
-    await wb.page.locator('.editor-group-container.active .tabs-container .tab.active[aria-label*="Untitled"]').waitFor({ state: 'visible' });
+    // The tab names the fleet's file-to-be, not the comment on its first line.
+    await wb.page
+      .locator('.editor-group-container.active .tabs-container .tab.active[aria-label*="lantern-watch.fleet.yaml"]')
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await poll('the new fleet list in the editor', async () => (await wb.statusBarText()).includes('Fabled Star Fleet List'));
     await wb.screenshot(join(OUT, 'paste-roster.png'));
     // The editor's text, exactly: copied out of it as a player would.

@@ -40,6 +40,8 @@ describe('Paste Roster as Fleet', function () {
     assert.ok(doc, 'the command returns the new document');
     assert.equal(doc.languageId, 'fabled-fleet');
     assert.equal(doc.isUntitled, true);
+    // Named after the fleet (the tab, and the file Save offers), not after its first line, a comment.
+    assert.match(doc.uri.path, /\/veil-patrol(-\d+)?\.fleet\.yaml$/, doc.uri.toString());
     const text = doc.getText();
     assert.match(text, /^name: Veil Patrol$/m);
     assert.match(text, /^faction: Myr-Valari$/m);
@@ -69,5 +71,9 @@ describe('Paste Roster as Fleet', function () {
     assert.equal(await vscode.env.clipboard.readText(), POST, 'the clipboard holds the post');
     const doc = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('fabledStar.pasteRosterAsFleet');
     await checkFleet(doc);
+    // The second paste of the same list is a new document beside the first, not the first again.
+    const first = vscode.workspace.textDocuments.filter((d) => d.isUntitled && /veil-patrol/.test(d.uri.path));
+    assert.equal(new Set(first.map((d) => d.uri.toString())).size, first.length);
+    assert.ok(first.length >= 2, first.map((d) => d.uri.toString()).join(' '));
   });
 });
