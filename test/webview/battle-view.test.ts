@@ -590,6 +590,12 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
     assert.ok(now < then, 'dropping a destroyer loses battles');
     assert.ok(section.includes(`With your change: Lantern Watch wins ${formatPercent(now)} instead of ${formatPercent(then)}.`), section);
     assert.ok(section.includes(HOSTILE), 'the hostile fleet name is shown as text');
+    // Player words in the sentence: no "battle i", no standard errors (those are under Advanced).
+    const summary = (await v.page.locator(`#${I.fleetCompare} .compare-summary`).textContent()) ?? '';
+    assert.doesNotMatch(summary, /battle i\b|standard error/, summary);
+    assert.match(summary, /same dice, battle for battle/);
+    const advanced = await v.page.locator(`#${I.fleetCompare} details.advanced`).textContent();
+    assert.match(advanced ?? '', /paired standard error/);
     assert.equal(await v.page.locator('img').count(), 0);
     const cells = await v.page.locator(`#${I.fleetCompare} td.change`).evaluateAll((cs) => cs.map((c) => [c.className, c.textContent]));
     // The first row is the fleet's wins: down, by the paired difference turned round, with its error.

@@ -84,7 +84,7 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
   list.appendChild(
     el(
       'li',
-      `Both were played against the same opponent with the same dice (battle i of each rolled alike); a change is marked when it is beyond twice its paired standard error.`,
+      'Both were played against the same opponent with the same dice, battle for battle, so what differs is the change, not luck. A change is marked when it is too large to be the dice\u2019s noise.',
     ),
   );
   section.appendChild(list);
@@ -113,4 +113,13 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
   const scroll = el('div', undefined, 'table-scroll');
   scroll.appendChild(table);
   section.appendChild(scroll);
+  const details = el('details', undefined, 'advanced');
+  details.appendChild(el('summary', 'Advanced: how the change is measured'));
+  details.appendChild(
+    el(
+      'p',
+      `Battle i of this list and battle i of ${then} were rolled with the same dice (the same seed). Each change is the difference of the two figures \u00b1 its paired standard error (from the battle-by-battle differences); it is marked up or down when it is beyond twice that error and shows in whole percents, else it reads "about the same".`,
+    ),
+  );
+  section.appendChild(details);
 }
