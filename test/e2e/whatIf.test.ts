@@ -8,8 +8,9 @@
  * Expected figures come from the CLI (`battle --compare-with`, `battle --trials N`) on the same
  * files and seed, never from literals.
  *
- *   npx mocha --config test/e2e/.mocharc.json --spec test/e2e/whatIf.test.ts
- *   (FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)
+ *   npx mocha --no-config --node-option import=tsx --timeout 600000 --reporter test/e2e/retryReporter.cjs test/e2e/whatIf.test.ts
+ *   (this file alone: `--config test/e2e/.mocharc.json --spec F` adds F to the config's list, it
+ *   does not replace it; FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
