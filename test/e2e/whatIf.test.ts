@@ -157,6 +157,21 @@ describe('what-if and live odds on a fleet (code-server)', function () {
       compare,
     );
     await wb.closePanel();
+    // The choice of where the fleets stand reads whole in the panel, not "... and close i".
+    const select = await view.evaluate((id: string) => {
+      const el = document.getElementById(id) as HTMLSelectElement;
+      const css = getComputedStyle(el);
+      const probe = document.createElement('span');
+      probe.style.font = css.font;
+      probe.style.whiteSpace = 'pre';
+      probe.style.position = 'absolute';
+      probe.textContent = el.options[el.selectedIndex]!.text;
+      document.body.appendChild(probe);
+      const text = probe.getBoundingClientRect().width;
+      probe.remove();
+      return { text, room: el.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 18, option: probe.textContent };
+    }, BATTLE_IDS.mode);
+    assert.ok(select.text <= select.room, `"${select.option}" needs ${select.text.toFixed(0)}px in a ${select.room.toFixed(0)}px choice`);
     await view.locator(`#${BATTLE_IDS.title}`).scrollIntoViewIfNeeded();
     await wb.screenshot(join(OUT, 'what-if-compare-saved-top.png'));
     await section.scrollIntoViewIfNeeded();

@@ -315,6 +315,22 @@ describe('fleet battle view (Chromium)', function () {
       return { scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth, wide: wide.slice(0, 8) };
     });
     assert.ok(widths.scroll <= widths.client, `page ${widths.scroll}px wide in a ${widths.client}px panel: ${widths.wide.join(', ')}`);
+    // The choice of where the fleets stand reads whole, not "Enter from the table edges and close i".
+    const select = await v.page.evaluate((id: string) => {
+      const el = document.getElementById(id) as HTMLSelectElement;
+      const probe = document.createElement('span');
+      const css = getComputedStyle(el);
+      probe.style.font = css.font;
+      probe.style.whiteSpace = 'pre';
+      probe.style.position = 'absolute';
+      probe.textContent = el.options[el.selectedIndex]!.text;
+      document.body.appendChild(probe);
+      const text = probe.getBoundingClientRect().width;
+      probe.remove();
+      const room = el.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 18; // the arrow
+      return { text, room, option: probe.textContent };
+    }, I.mode);
+    assert.ok(select.text <= select.room, `"${select.option}" needs ${select.text.toFixed(0)}px in a ${select.room.toFixed(0)}px choice`);
     mkdirSync(OUTPUT, { recursive: true });
     await v.page.screenshot({ path: join(OUTPUT, 'battle-narrow.png'), fullPage: true });
   });
