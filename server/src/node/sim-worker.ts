@@ -65,8 +65,16 @@ const sessions = new SessionCache();
 /** Set in a background pool's threads' environment (sim-pool.ts `SimPool`'s `background`). */
 export const BACKGROUND_ENV = 'FABLED_SIM_BACKGROUND';
 
-/** How much lower a background thread's priority is (a nice value; Linux only, where a thread has its own). */
-export const BACKGROUND_NICE = 10;
+/**
+ * How much lower a background thread's priority is (a nice value; Linux only, where a thread has its
+ * own): the lowest. Nice only weighs threads of the same session (Linux groups a session's threads
+ * and shares the machine between the groups), that is the server's own thread and the editor's: at
+ * 10 a running battle still weighed a tenth of the server's thread, and the live odds lens's
+ * battles, running at most edits on a loaded machine of two cores, slowed its diagnostics by about
+ * 15% (`npm run bench -- liveOdds`); at 19, a seventieth. A thread with nothing else to run beside
+ * it is as fast at either.
+ */
+export const BACKGROUND_NICE = 19;
 
 /**
  * A background pool's thread (the language server's: sim-pool.ts `background`) lowers its own
