@@ -7,8 +7,13 @@
  * median over the edits, with `fabledStar.liveOdds.opponent` empty (off) and naming the other
  * 1,000-point fleet (on: each edit cancels the running battles and starts new ones on the worker
  * thread, and the client asks for the lenses again whenever the server asks it to). Off and on
- * alternate in blocks, so that the machine's other load falls on both alike. Goal: on within 10%
- * of off.
+ * alternate in short blocks (ABBA, each block every pause length alike), so that the machine's
+ * other load falls on both alike; the load average is printed from before and after. Goal: on
+ * within 10% of off. The medians by pause length are in the note: only the shortest pause is sure to
+ * land while the battles run (on an idle machine they are done before the 0.8 s pause ends).
+ *
+ * A switch of the setting is followed by the code lens request (with the opponent emptied, it
+ * stops the last run) and a pause, so that no battle of an "on" block runs into the next "off" one.
  *
  * Also: how long the lens takes to show its final figure after an edit (the battles of a few
  * thousand trials on one worker thread), and that this figure is the same as `battle`'s.
@@ -25,8 +30,9 @@ const ROOT = path.join(__dirname, '..', '..');
 const EXAMPLES = path.join(ROOT, 'examples');
 const PAUSE_MS = DEFAULT_SETTINGS.diagnostics.delayMs + 50;
 const PAUSES_MS = [PAUSE_MS, 4 * PAUSE_MS, 8 * PAUSE_MS];
-const BLOCKS = Number(process.env.BENCH_LIVE_BLOCKS ?? 4);
-const EDITS_PER_BLOCK = 15;
+const BLOCKS = Number(process.env.BENCH_LIVE_BLOCKS ?? 8);
+/** Each pause length three times a block. */
+const EDITS_PER_BLOCK = 3 * PAUSES_MS.length;
 const WARMUP = 6;
 const OPPONENT = 'fleets/standard-1000-myr-valari.fleet.yaml';
 const FLEET = 'fleets/standard-1000.fleet.yaml';
@@ -51,15 +57,23 @@ interface Lens {
   command?: { title: string };
 }
 
-async function setOpponent(c: Client, opponent: string): Promise<void> {
+async function setOpponent(c: Client, opponent: string, uri?: string): Promise<void> {
   c.settings = { liveOdds: { opponent, trials: DEFAULT_SETTINGS.liveOdds.trials } };
   await c.conn.sendNotification('workspace/didChangeConfiguration', { settings: { fabledStar: c.settings } });
+  await pause(100);
+  // The lenses with the new setting: with none, the last run (of an "on" block) stops.
+  if (uri) await c.request('textDocument/codeLens', { textDocument: { uri } }).catch(() => undefined);
   await pause(300);
 }
 
+interface Edit {
+  pauseMs: number;
+  ms: number;
+}
+
 /** Edits as a typing editor sends them: the change, then its code lenses; the time to fresh diagnostics. */
-async function edits(c: Client, uri: string, n: number, toggle: { i: number }): Promise<number[]> {
-  const times: number[] = [];
+async function edits(c: Client, uri: string, n: number, toggle: { i: number }): Promise<Edit[]> {
+  const times: Edit[] = [];
   for (let k = 0; k < n; k++) {
     const [from, to] = toggle.i++ % 2 === 0 ? ['    count: 2', '    count: 1'] : ['    count: 1', '    count: 2'];
     // Typing pauses of three lengths: a keystroke soon after the last (before the battles start),
@@ -69,7 +83,7 @@ async function edits(c: Client, uri: string, n: number, toggle: { i: number }): 
     const version = await c.edit(uri, from, to);
     void c.request('textDocument/codeLens', { textDocument: { uri } }).catch(() => undefined);
     await c.waitFor('fresh diagnostics', () => (c.arrivals.get(uri)?.version === version ? true : undefined), 30000);
-    times.push(c.arrivals.get(uri)!.at - t0);
+    times.push({ pauseMs: PAUSES_MS[k % PAUSES_MS.length]!, ms: c.arrivals.get(uri)!.at - t0 });
   }
   return times;
 }
@@ -90,22 +104,28 @@ export async function benchLiveOdds(): Promise<Row[]> {
     await c.waitFor('first diagnostics', () => (c.arrivals.has(fleetUri) ? true : undefined), 60000);
     const toggle = { i: 0 };
     // Warm both paths (the lens's first run starts the worker thread).
-    await setOpponent(c, OPPONENT);
+    await setOpponent(c, OPPONENT, fleetUri);
     await edits(c, fleetUri, WARMUP, toggle);
-    await setOpponent(c, '');
+    await setOpponent(c, '', fleetUri);
     await edits(c, fleetUri, WARMUP, toggle);
-    const off: number[] = [];
-    const on: number[] = [];
+    const offEdits: Edit[] = [];
+    const onEdits: Edit[] = [];
+    const loadBefore = loadavg()[0]!;
     for (let b = 0; b < BLOCKS; b++)
       for (const mode of b % 2 === 0 ? ['off', 'on'] : ['on', 'off']) {
-        await setOpponent(c, mode === 'on' ? OPPONENT : '');
-        (mode === 'on' ? on : off).push(...(await edits(c, fleetUri, EDITS_PER_BLOCK, toggle)));
+        await setOpponent(c, mode === 'on' ? OPPONENT : '', fleetUri);
+        (mode === 'on' ? onEdits : offEdits).push(...(await edits(c, fleetUri, EDITS_PER_BLOCK, toggle)));
       }
+    const loads = `load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after, on ${availableParallelism()} cores`;
+    const off = offEdits.map((e) => e.ms);
+    const on = onEdits.map((e) => e.ms);
     const mOff = median(off);
     const mOn = median(on);
+    const byPause = (xs: Edit[]) => PAUSES_MS.map((p) => median(xs.filter((e) => e.pauseMs === p).map((e) => e.ms)).toFixed(1)).join(' / ');
+    const pauses = PAUSES_MS.map((p) => (p / 1000).toFixed(1)).join(' / ');
 
     // The lens's final figure after one edit, with the opponent set and no further edit.
-    await setOpponent(c, OPPONENT);
+    await setOpponent(c, OPPONENT, fleetUri);
     const [from, to] = toggle.i++ % 2 === 0 ? ['    count: 2', '    count: 1'] : ['    count: 1', '    count: 2'];
     await pause(PAUSE_MS);
     const t0 = performance.now();
@@ -130,13 +150,13 @@ export async function benchLiveOdds(): Promise<Row[]> {
         name: 'edit -> fresh diagnostics, 1,000-point fleet, live odds lens off (median; code lens asked after each edit)',
         medianMs: mOff,
         goal: 'report',
-        note: `${off.length} edits; ${load()}`,
+        note: `${off.length} edits; after a pause of ${pauses} s: ${byPause(offEdits)} ms; ${loads}`,
       },
       {
         name: 'the same with the live odds lens on (vs the other 1,000-point fleet, 4,000 battles per edit)',
         medianMs: mOn,
         goal: `<= 1.1x off (${(1.1 * mOff).toFixed(1)} ms)`,
-        note: `${on.length} edits; ${(mOn / mOff).toFixed(2)}x off; max ${Math.max(...on).toFixed(1)} ms on, ${Math.max(...off).toFixed(1)} ms off; ${load()}`,
+        note: `${on.length} edits; ${(mOn / mOff).toFixed(2)}x off; after a pause of ${pauses} s: ${byPause(onEdits)} ms; max ${Math.max(...on).toFixed(1)} ms on, ${Math.max(...off).toFixed(1)} ms off; ${loads}`,
       },
       {
         name: 'edit -> the lens\u2019s final figure (4,000 battles on one worker thread)',

@@ -1,13 +1,14 @@
 /**
  * The server's simulation queue (server/src/lsp/pool.ts) on real worker threads (dist/sim-worker.js,
  * from `npm run build`): bounded, a duplicate replaces the older request, the oldest waiting one is
- * dropped when it is full, and a cancel reaches a trial that is running.
+ * dropped when it is full, and a cancel reaches a trial that is running; a run stopped by its flag
+ * (the live odds lens's soft cancel) stops within its slice, not at its end.
  */
 import { strict as assert } from 'node:assert';
 import { CancellationTokenSource } from 'vscode-languageserver/node';
 import { SimulationQueue } from '../../server/src/lsp/pool';
-import { workerFile } from '../../server/src/node/sim-pool';
-import type { SessionTask } from '../../server/src/node/sim-worker';
+import { SimPool, workerFile } from '../../server/src/node/sim-pool';
+import type { SessionTask, StoppedRun } from '../../server/src/node/sim-worker';
 import type { BattleResult } from '../../server/src/core/sim/types';
 import type { UnitProfile } from '../../server/src/core/sim/types';
 
@@ -107,5 +108,26 @@ describe('simulation queue on worker threads', function () {
     const r = await q.run<BattleResult>('after', small(2), new CancellationTokenSource().token, () => undefined);
     assert.equal(r.trials, 200);
     await q.close();
+  });
+
+  it('stops a run by its flag in the middle of a slice, returning no figures', async () => {
+    const file = workerFile()!;
+    const pool = new SimPool(1, file);
+    try {
+      const stop = new Int32Array(new SharedArrayBuffer(4));
+      // One slice as long as the whole battle (seconds of trials): stopping only between slices would play it to the end.
+      const task = { ...small(3)(), sliceOps: 1e15, stop };
+      task.battle!.options.trials = 200_000;
+      const run = pool.run<BattleResult | StoppedRun>(task);
+      setTimeout(() => Atomics.store(stop, 0, 1), 300);
+      const r = await run;
+      assert.ok('stopped' in r, `the run went on to the end (${'trials' in r ? r.trials : '?'} trials) after its flag was set`);
+      assert.ok(r.stopped.trials < 200_000, `stopped after ${r.stopped.trials} trials`);
+      // The thread is kept and plays the next run whole.
+      const next = await pool.run<BattleResult>(small(4)());
+      assert.equal(next.trials, 200);
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -46,6 +46,7 @@ interface Opponent {
 }
 
 interface Run {
+  uri: string;
   key: string;
   vs: { uri: string; name: string };
   state: LiveOddsState;
@@ -58,6 +59,8 @@ export class LiveOdds {
   private readonly runs = new Map<string, Run>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastRefresh = -Infinity;
+  /** The runs whose figure changed since the last refresh. */
+  private readonly changed = new Set<Run>();
 
   constructor(
     private readonly state: ServerState,
@@ -137,7 +140,7 @@ export class LiveOdds {
    */
   private start(doc: FleetDocument, opp: Opponent, key: string, trials: number, delayMs: number): Run {
     const source = new CancellationTokenSource();
-    const run: Run = { key, vs: { uri: opp.uri, name: opp.name }, state: { kind: 'waiting' }, source };
+    const run: Run = { uri: doc.uri, key, vs: { uri: opp.uri, name: opp.name }, state: { kind: 'waiting' }, source };
     this.runs.set(doc.uri, run);
     const current = () => this.runs.get(doc.uri) === run && !source.token.isCancellationRequested;
     run.timer = setTimeout(() => {
@@ -180,7 +183,7 @@ export class LiveOdds {
           } else {
             const s = m.partial.sides[0].pointsVictory;
             run.state = { kind: 'partial', p: s.p, se: s.se, trials: Math.max(done, m.partial.trials), requested };
-            this.scheduleRefresh();
+            this.scheduleRefresh(run);
           }
         },
         { softCancel: true },
@@ -190,22 +193,31 @@ export class LiveOdds {
           if (!current()) return;
           const s = r.sides[0].pointsVictory;
           run.state = { kind: 'final', p: s.p, se: s.se, trials: r.trials, requested: r.requestedTrials ?? r.trials };
-          this.scheduleRefresh(true);
+          this.scheduleRefresh(run, true);
         },
         (e: unknown) => {
           if (!current()) return;
           run.state = { kind: 'failed', why: e instanceof Error ? e.message.replace(/^The simulation failed: /, '') : String(e) };
-          this.scheduleRefresh(true);
+          this.scheduleRefresh(run, true);
         },
       );
   }
 
-  /** Asks the editor for the lenses again, at most every REFRESH_MS (`now`: the final figure, without waiting for the throttle). */
-  private scheduleRefresh(now = false): void {
+  /**
+   * Asks the editor for the lenses again, at most every REFRESH_MS (`now`: the final figure, without
+   * waiting for the throttle), and only when a run whose figure changed is still current then: after
+   * an edit the editor asks for that fleet's lenses itself, and a refresh beside that edit's
+   * diagnostics would only make it compute them twice.
+   */
+  private scheduleRefresh(run: Run, now = false): void {
+    this.changed.add(run);
     if (this.timer) return;
     const wait = now ? 0 : Math.max(0, this.lastRefresh + REFRESH_MS - performance.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      const live = [...this.changed].some((r) => this.runs.get(r.uri) === r);
+      this.changed.clear();
+      if (!live) return;
       this.lastRefresh = performance.now();
       this.refresh();
     }, wait);

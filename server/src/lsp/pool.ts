@@ -34,7 +34,7 @@ interface Job {
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
   settled: boolean;
-  /** Stopped by its flag after the current slice rather than by ending its thread (`run`'s `softCancel`). */
+  /** Stopped by its flag within a millisecond or two of work rather than by ending its thread (`run`'s `softCancel`). */
   stop?: Int32Array;
 }
 

@@ -32,6 +32,9 @@ export function oddsFigure(p: number, se: number): string {
 export type LiveOddsState =
   { kind: 'waiting' } | { kind: 'partial' | 'final'; p: number; se: number; trials: number; requested: number } | { kind: 'failed'; why: string };
 
+/** Battle counts as `battle` prints them ("1,000"); made once (toLocaleString makes a formatter at every call). */
+const COUNT = new Intl.NumberFormat('en-US');
+
 /** The lens's title (names are plain text: icon syntax disarmed). */
 export function liveOddsTitle(vs: string, s: LiveOddsState): string {
   const against = `vs ${iconSafe(vs || 'the opponent')}`;
@@ -39,7 +42,7 @@ export function liveOddsTitle(vs: string, s: LiveOddsState): string {
     case 'waiting':
       return `wins \u2026 ${against} (simulating)`;
     case 'partial':
-      return `wins ${oddsFigure(s.p, s.se)} ${against} (${s.trials.toLocaleString('en-US')} of ${s.requested.toLocaleString('en-US')} battles)`;
+      return `wins ${oddsFigure(s.p, s.se)} ${against} (${COUNT.format(s.trials)} of ${COUNT.format(s.requested)} battles)`;
     case 'final':
       return `wins ${oddsFigure(s.p, s.se)} ${against}`;
     case 'failed':
