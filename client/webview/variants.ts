@@ -27,6 +27,44 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string,
   return e;
 }
 
+/** One row of a comparison table: its label, the two figures, and the change's text and direction. */
+export interface CompareTableRow {
+  label: string;
+  cells: [string, string];
+  change: string;
+  direction: 'up' | 'down' | 'same';
+}
+
+/**
+ * A comparison table (the rule variants' and the what-if's), in a box that scrolls sideways in a
+ * narrow view instead of cutting its last columns off. All text goes in as text, never as HTML.
+ */
+export function compareTable(className: string, caption: string, heads: [string, string, string, string], rows: CompareTableRow[]): HTMLDivElement {
+  const table = el('table', undefined, className);
+  table.appendChild(el('caption', caption, 'visually-hidden'));
+  const head = el('tr');
+  for (const h of heads) {
+    const th = el('th', h);
+    th.scope = 'col';
+    head.appendChild(th);
+  }
+  const thead = el('thead');
+  thead.appendChild(head);
+  table.appendChild(thead);
+  const body = el('tbody');
+  for (const r of rows) {
+    const tr = el('tr');
+    const th = el('th', r.label);
+    th.scope = 'row';
+    tr.append(th, el('td', r.cells[0]), el('td', r.cells[1]), el('td', r.change, `change ${r.direction}`));
+    body.appendChild(tr);
+  }
+  table.appendChild(body);
+  const scroll = el('div', undefined, 'table-scroll');
+  scroll.appendChild(table);
+  return scroll;
+}
+
 /**
  * Fills `box` (a fieldset) with one checkbox per variant, a field for each of a variant's parameters
  * (enabled while the variant is picked), a compare checkbox and a note for what cannot be run.
@@ -169,37 +207,21 @@ export function renderComparison(
     const list = el('ul', undefined, 'compare-summary');
     for (const line of compare.summary) list.appendChild(el('li', line));
     section.appendChild(list);
-    const table = el('table', undefined, 'data compare');
-    table.appendChild(el('caption', `With ${titles}, beside the standard rules`, 'visually-hidden'));
-    const head = el('tr');
     // Short heads: the views often sit in a narrow editor group (the section's heading names the rules).
-    for (const h of ['', 'With these rules', 'Standard rules', 'Change']) {
-      const th = el('th', h);
-      th.scope = 'col';
-      head.appendChild(th);
-    }
-    const thead = el('thead');
-    thead.appendChild(head);
-    table.appendChild(thead);
-    const body = el('tbody');
-    for (const r of rows) {
-      const tr = el('tr');
-      const th = el('th', r.label);
-      th.scope = 'row';
-      tr.appendChild(th);
+    const tableRows = rows.map((r): CompareTableRow => {
       const show = (x: number) => (r.kind === 'chance' ? formatPercent(x) : x.toFixed(1));
-      tr.append(el('td', show(r.variant)), el('td', show(r.standard)));
       const d = r.variant - r.standard;
       const clear = r.kind === 'chance' ? clearlyDifferent(r.variant, r.standard, compare.trials[0], compare.trials[1]) : Math.abs(d) >= 0.05;
-      const cell = el('td', clear ? signed(d, r.kind) : `${signed(d, r.kind)} (about the same)`, `change ${clear ? (d > 0 ? 'up' : 'down') : 'same'}`);
-      tr.appendChild(cell);
-      body.appendChild(tr);
-    }
-    table.appendChild(body);
-    // A narrow view scrolls the table sideways instead of cutting its last columns off.
-    const scroll = el('div', undefined, 'table-scroll');
-    scroll.appendChild(table);
-    section.appendChild(scroll);
+      return {
+        label: r.label,
+        cells: [show(r.variant), show(r.standard)],
+        change: clear ? signed(d, r.kind) : `${signed(d, r.kind)} (about the same)`,
+        direction: clear ? (d > 0 ? 'up' : 'down') : 'same',
+      };
+    });
+    section.appendChild(
+      compareTable('data compare', `With ${titles}, beside the standard rules`, ['', 'With these rules', 'Standard rules', 'Change'], tableRows),
+    );
   }
   const details = el('details', undefined, 'advanced');
   details.appendChild(el('summary', 'Advanced: how each rule is mapped onto Fabled Star'));

@@ -8,7 +8,7 @@
  * "about the same". Text from files is set as text, never HTML.
  */
 import type { BattleResult } from './messages';
-import { el } from '../variants';
+import { compareTable, el, type CompareTableRow } from '../variants';
 import { formatPercent } from '../format';
 
 type Paired = { delta: number; se: number };
@@ -88,31 +88,18 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
     ),
   );
   section.appendChild(list);
-  const table = el('table', undefined, 'data compare fleet-compare');
-  table.appendChild(el('caption', `This list beside ${then}`, 'visually-hidden'));
-  const head = el('tr');
-  for (const h of ['', 'Now', then[0]!.toUpperCase() + then.slice(1), 'Change']) {
-    const th = el('th', h);
-    th.scope = 'col';
-    head.appendChild(th);
-  }
-  const thead = el('thead');
-  thead.appendChild(head);
-  table.appendChild(thead);
-  const body = el('tbody');
-  for (const x of rows) {
-    const tr = el('tr');
-    const th = el('th', x.label);
-    th.scope = 'row';
-    tr.append(th, el('td', formatPercent(x.now)), el('td', formatPercent(x.then)));
+  const tableRows = rows.map((x): CompareTableRow => {
     const yes = clear(x.now, x.then, x.d);
-    tr.appendChild(el('td', changeText(x.d, yes), `change ${yes ? (x.d.delta > 0 ? 'up' : 'down') : 'same'}`));
-    body.appendChild(tr);
-  }
-  table.appendChild(body);
-  const scroll = el('div', undefined, 'table-scroll');
-  scroll.appendChild(table);
-  section.appendChild(scroll);
+    return {
+      label: x.label,
+      cells: [formatPercent(x.now), formatPercent(x.then)],
+      change: changeText(x.d, yes),
+      direction: yes ? (x.d.delta > 0 ? 'up' : 'down') : 'same',
+    };
+  });
+  section.appendChild(
+    compareTable('data compare fleet-compare', `This list beside ${then}`, ['', 'Now', then[0]!.toUpperCase() + then.slice(1), 'Change'], tableRows),
+  );
   const details = el('details', undefined, 'advanced');
   details.appendChild(el('summary', 'Advanced: how the change is measured'));
   details.appendChild(
