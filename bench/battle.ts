@@ -3,41 +3,10 @@
  * as the CLI does, 20,000 trials of 6 rounds: the two 1,000-point fleets (goal under 2 s) and the
  * two 2,000-point fleets (goal under 5 s), with the cost per trial against the duel's.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { Workspace } from '../server/src/core/workspace';
-import { prepareBattle, type PreparedBattle } from '../server/src/core/service';
 import { simulateBattle } from '../server/src/core/sim/fleet-battle';
 import { simulateEngagement } from '../server/src/core/sim/engagement';
 import { profileFromCard } from '../server/src/core/sim/profile';
-import type { FleetDocument } from '../server/src/core/model/types';
-import { median, type Row } from './util';
-
-const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
-
-function workspace(): Workspace {
-  const ws = new Workspace();
-  const walk = (d: string) => {
-    for (const f of fs.readdirSync(d)) {
-      const p = path.join(d, f);
-      if (fs.statSync(p).isDirectory()) walk(p);
-      else if (/\.(unit|faction)\.yaml$/.test(f) && !p.includes('showcase')) ws.set(`file://${p}`, fs.readFileSync(p, 'utf8'));
-    }
-  };
-  walk(EXAMPLES);
-  return ws;
-}
-
-/** The two fleet lists as the battle's job, set up as the CLI and the server do (service.ts `prepareBattle`). */
-function battle(ws: Workspace, a: string, b: string): PreparedBattle {
-  const side = (file: string) => {
-    const p = path.join(EXAMPLES, 'fleets', file);
-    return { doc: ws.set(`file://${p}`, fs.readFileSync(p, 'utf8')) as FleetDocument, ws };
-  };
-  const r = prepareBattle([side(a), side(b)], {});
-  if ('refused' in r) throw new Error(`${r.refused.side === 0 ? a : b}: ${r.refused.errors.join('; ')}`);
-  return r.battle;
-}
+import { exampleBattle, exampleWorkspace, median, type Row } from './util';
 
 function time<T>(runs: number, fn: () => T): { ms: number; cpu: number; last: T } {
   const times: number[] = [];
@@ -56,7 +25,7 @@ function time<T>(runs: number, fn: () => T): { ms: number; cpu: number; last: T 
 
 export async function benchBattle(): Promise<Row[]> {
   const rows: Row[] = [];
-  const ws = workspace();
+  const ws = exampleWorkspace();
   const trials = 20000;
   // The duel of the two Capital Ships, as the simulator's own benchmark runs it: the cost per trial to compare with.
   const card = (name: string) => profileFromCard(ws.findCards(name)[0]!.card).profile!;
@@ -72,7 +41,7 @@ export async function benchBattle(): Promise<Row[]> {
     ['standard-1000.fleet.yaml', 'standard-1000-myr-valari.fleet.yaml', '< 2000 ms'],
     ['battle-2000.fleet.yaml', 'battle-2000-consumed.fleet.yaml', '< 5000 ms'],
   ] as const) {
-    const job = battle(ws, a, b);
+    const job = exampleBattle(ws, a, b);
     const run = () => simulateBattle(job.fleets, { trials, rounds: 6, seed: 1 }, { limits: job.limits });
     run(); // warm the JIT
     const t = time(3, run);
@@ -89,7 +58,7 @@ export async function benchBattle(): Promise<Row[]> {
     });
   }
   // Issue 16: each rule variant on the two 1,000-point fleets (the standard run above is the baseline).
-  const standard = battle(ws, 'standard-1000.fleet.yaml', 'standard-1000-myr-valari.fleet.yaml');
+  const standard = exampleBattle(ws, 'standard-1000.fleet.yaml', 'standard-1000-myr-valari.fleet.yaml');
   for (const variant of ['sustained-damage', 'break-tests', 'retreat', 'morale']) {
     const run = () =>
       simulateBattle(standard.fleets, { trials, rounds: 6, seed: 1, variants: [{ name: variant, parameters: {} }] }, { limits: standard.limits });

@@ -18,16 +18,12 @@
  * Also: how long the lens takes to show its final figure after an edit (the battles of a few
  * thousand trials on one worker thread), and that this figure is the same as `battle`'s.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { loadavg, availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { startServer, type Client } from '../test/protocol/harness';
 import { DEFAULT_SETTINGS } from '../protocol';
-import { median, type Row } from './util';
+import { exampleFiles, load, median, type Row } from './util';
 
-const ROOT = path.join(__dirname, '..', '..');
-const EXAMPLES = path.join(ROOT, 'examples');
 const PAUSE_MS = DEFAULT_SETTINGS.diagnostics.delayMs + 50;
 const PAUSES_MS = [PAUSE_MS, 4 * PAUSE_MS, 8 * PAUSE_MS];
 const BLOCKS = Number(process.env.BENCH_LIVE_BLOCKS ?? 8);
@@ -38,20 +34,6 @@ const OPPONENT = 'fleets/standard-1000-myr-valari.fleet.yaml';
 const FLEET = 'fleets/standard-1000.fleet.yaml';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const load = () => `load average ${loadavg()[0]!.toFixed(2)} on ${availableParallelism()} cores`;
-
-function exampleFiles(): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const f of fs.readdirSync(d)) {
-      const p = path.join(d, f);
-      if (fs.statSync(p).isDirectory()) walk(p);
-      else if (/\.(unit|faction|fleet)\.yaml$/.test(f) && !p.includes('showcase')) out[path.relative(EXAMPLES, p)] = fs.readFileSync(p, 'utf8');
-    }
-  };
-  walk(EXAMPLES);
-  return out;
-}
 
 interface Lens {
   command?: { title: string };

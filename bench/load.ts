@@ -20,37 +20,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFile } from 'node:child_process';
-import { loadavg, availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
-import { Workspace } from '../server/src/core/workspace';
-import { fleetForBattle } from '../server/src/core/features/battle';
-import { checkDocument } from '../server/src/core/check';
 import { BattleSession } from '../server/src/core/sim/fleet-battle';
 import { makeRng } from '../server/src/core/sim/dice';
-import type { FleetDocument } from '../server/src/core/model/types';
 import { CancellationTokenSource } from 'vscode-languageserver-protocol';
 import { startServer, type Client } from '../test/protocol/harness';
-import { median, type Row } from './util';
+import { EXAMPLES, ROOT, exampleBattle, exampleFiles, exampleWorkspace, load, median, type Row } from './util';
 
-const ROOT = path.join(__dirname, '..', '..');
-const EXAMPLES = path.join(ROOT, 'examples');
 const CLI = path.join(ROOT, 'bin', 'fabled-star.js');
-
-const load = () => `load average ${loadavg()[0]!.toFixed(2)} on ${availableParallelism()} cores`;
-
-function exampleFiles(): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const f of fs.readdirSync(d)) {
-      const p = path.join(d, f);
-      if (fs.statSync(p).isDirectory()) walk(p);
-      else if (/\.(unit|faction|fleet)\.yaml$/.test(f) && !p.includes('showcase')) out[path.relative(EXAMPLES, p)] = fs.readFileSync(p, 'utf8');
-    }
-  };
-  walk(EXAMPLES);
-  return out;
-}
 
 async function hovers(c: Client, uri: string, n: number): Promise<number[]> {
   const times: number[] = [];
@@ -171,25 +149,10 @@ async function threads(): Promise<Row[]> {
 }
 
 export function benchFloor(): Row[] {
-  const ws = new Workspace();
-  const walk = (d: string) => {
-    for (const f of fs.readdirSync(d)) {
-      const p = path.join(d, f);
-      if (fs.statSync(p).isDirectory()) walk(p);
-      else if (/\.(unit|faction)\.yaml$/.test(f) && !p.includes('showcase')) ws.set(`file://${p}`, fs.readFileSync(p, 'utf8'));
-    }
-  };
-  walk(EXAMPLES);
-  const fleet = (file: string) => {
-    const p = path.join(EXAMPLES, 'fleets', file);
-    const doc = ws.set(`file://${p}`, fs.readFileSync(p, 'utf8')) as FleetDocument;
-    return fleetForBattle(doc, ws, checkDocument(doc, ws));
-  };
-  const a = fleet('standard-1000.fleet.yaml');
-  const b = fleet('standard-1000-myr-valari.fleet.yaml');
+  const job = exampleBattle(exampleWorkspace(), 'standard-1000.fleet.yaml', 'standard-1000-myr-valari.fleet.yaml');
   const trials = 20000;
   const play = () => {
-    const s = new BattleSession([a.fleet!, b.fleet!], { trials, seed: 1 }, { limits: [a.limit, b.limit] });
+    const s = new BattleSession(job.fleets, { trials, seed: 1 }, { limits: job.limits });
     const t0 = performance.now();
     s.step();
     return { ms: performance.now() - t0, draws: s.run.diceDrawn, tabletop: s.run.tabletopDice };
