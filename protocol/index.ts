@@ -452,6 +452,8 @@ export interface BattleCompareWith {
   uri?: string;
   text?: string;
   label?: string;
+  /** The other is a different fleet list ("Compare with…"), not a version of this one: the view reads it as two lists, not as a change. */
+  another?: boolean;
 }
 
 /**

@@ -73,12 +73,12 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
   /** Plays the fleet beside another version of it (or, with undefined, alone) from now on. */
   setCompareWith(w: BattleCompareWith | undefined): void {
     this.compareWith = w;
-    this.post({ type: 'compareWith', label: w?.label ?? '' });
+    this.post({ type: 'compareWith', label: w?.label ?? '', another: !!w?.another });
   }
 
   protected replay(): boolean {
     if (this.names) this.post({ type: 'fleets', ...this.names });
-    if (this.compareWith) this.post({ type: 'compareWith', label: this.compareWith.label ?? '' });
+    if (this.compareWith) this.post({ type: 'compareWith', label: this.compareWith.label ?? '', another: !!this.compareWith.another });
     if (this.result) this.post({ type: 'result', result: this.result, partial: false });
     return !!this.result;
   }

@@ -317,7 +317,7 @@ async function openWhatIf(
   ctx: Ctx,
   panels: BattlePanels,
   doc: vscode.TextDocument,
-  compareWith: { uri?: string; text?: string; label: string },
+  compareWith: { uri?: string; text?: string; label: string; another?: boolean },
   title: string,
 ): Promise<void> {
   const picks = await fleetPicks(ctx);
@@ -394,7 +394,7 @@ export function compareWithFleet(ctx: Ctx, panels: BattlePanels): Cmd {
       }
       // A file the server may not hold (outside the workspace): its text goes with the request.
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-      await openWhatIf(ctx, panels, doc, { text, label: `"${name}"` }, `Compare with "${name}" (2/2): vs \u2026`);
+      await openWhatIf(ctx, panels, doc, { text, label: `"${name}"`, another: true }, `Compare with "${name}" (2/2): vs \u2026`);
     } catch (e) {
       await reportFailure(ctx, 'Could not compare the fleet', e);
     }

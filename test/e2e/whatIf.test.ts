@@ -250,11 +250,14 @@ describe('what-if and live odds on a fleet (code-server)', function () {
             .catch(() => ''),
         );
         const t = squash(await section.innerText().catch(() => ''));
-        return method.startsWith(cli.trials.toLocaleString('en-US')) && !method.includes('still running') && t.includes('Now') ? t : undefined;
+        return method.startsWith(cli.trials.toLocaleString('en-US')) && !method.includes('still running') && t.includes('This list') ? t : undefined;
       },
       240_000,
     );
     assert.match(compare, new RegExp(`Compared with "${otherName}"`), compare);
+    // Another list, not a version of this one: set side by side, never read as "your change".
+    assert.doesNotMatch(compare, /your change/i, compare);
+    assert.match(compare, /This list \(/, compare);
     const cells = (
       await section
         .locator('tbody tr', { hasText: `${a.fleet} comes out ahead` })

@@ -659,4 +659,27 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
     await v.send({ type: 'result', result: { ...unchanged, compareFleets: undefined }, partial: false });
     await v.page.waitForSelector(`#${I.fleetCompare}[hidden]`, { state: 'attached' });
   });
+
+  it('sets a different fleet list ("Compare with…") beside this one as two lists, never as "your change"', async () => {
+    const v = await suite.view(THEMES.dark);
+    await v.send({ type: 'compareWith', label: '"Veil Patrol"', another: true });
+    await v.send({ type: 'result', result: { ...edited, compareFleets: undefined }, partial: true });
+    await v.page.waitForFunction((id: string) => /how the two lists compare/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
+    await v.send({ type: 'result', result: edited, partial: false });
+    await v.page.waitForFunction((id: string) => /in its place wins/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
+    const summary = (await v.page.locator(`#${I.fleetCompare} .compare-summary`).textContent()) ?? '';
+    const now = edited.sides[0].pointsVictory.p;
+    const then = edited.compareFleets!.result.sides[0].pointsVictory.p;
+    assert.ok(summary.includes(`This list (Lantern Watch) wins ${formatPercent(now)}; "Veil Patrol" in its place wins ${formatPercent(then)}.`), summary);
+    assert.doesNotMatch(summary, /your change|instead of/i, summary);
+    const heads = await v.page.locator(`#${I.fleetCompare} thead th`).allTextContents();
+    assert.deepEqual(heads, ['', 'This list', '"Veil Patrol"', 'Difference']);
+    // The same list compared as another file: the two lists do the same, said so.
+    await v.send({ type: 'result', result: unchanged, partial: false });
+    await v.page.waitForFunction((id: string) => /the two lists do the same/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
+    // Switched back to a version of the list: the change words again.
+    await v.send({ type: 'compareWith', label: 'the saved version' });
+    await v.send({ type: 'result', result: edited, partial: false });
+    await v.page.waitForFunction((id: string) => /With your change/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
+  });
 });

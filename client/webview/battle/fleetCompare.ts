@@ -35,8 +35,10 @@ function changeText(d: Paired, yes: boolean): string {
 /**
  * Fills `section` (hidden without a comparison). `label` names the other version ("Saved
  * version"); `waiting`: a comparison is asked for but not played yet (a result still coming in).
+ * `another`: the other is a different fleet list ("Compare with…" a file), not a version of this
+ * one, so nothing is "your change": the words set the two lists side by side instead.
  */
-export function renderFleetComparison(section: HTMLElement, r: BattleResult, label: string, waiting: boolean): void {
+export function renderFleetComparison(section: HTMLElement, r: BattleResult, label: string, waiting: boolean, another = false): void {
   section.replaceChildren();
   const c = r.compareFleets;
   section.hidden = !c && !(waiting && label);
@@ -50,7 +52,9 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
     section.appendChild(
       el(
         'p',
-        `${then[0]!.toUpperCase()}${then.slice(1)} is played next, against the same opponent with the same dice: what your change does shows here then.`,
+        another
+          ? `${then[0]!.toUpperCase()}${then.slice(1)} is played next, against the same opponent with the same dice: how the two lists compare shows here then.`
+          : `${then[0]!.toUpperCase()}${then.slice(1)} is played next, against the same opponent with the same dice: what your change does shows here then.`,
         'note',
       ),
     );
@@ -71,20 +75,25 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
   const wins = rows[0]!;
   const same = rows.every((x) => x.d.delta === 0 && x.d.se === 0);
   const list = el('ul', undefined, 'compare-summary');
+  const decided = clear(wins.now, wins.then, wins.d);
+  const lead = another
+    ? same
+      ? `On these dice the two lists do the same: every battle of this list (${name}) ends as it does with ${then}.`
+      : decided
+        ? `This list (${name}) wins ${formatPercent(wins.now)}; ${then} in its place wins ${formatPercent(wins.then)}.`
+        : `This list (${name}) and ${then} win about as often (${formatPercent(wins.now)} and ${formatPercent(wins.then)}).`
+    : same
+      ? `On these dice your change makes no difference: every battle ends as it did with ${then}.`
+      : decided
+        ? `With your change: ${name} wins ${formatPercent(wins.now)} instead of ${formatPercent(wins.then)}.`
+        : `With your change: ${name} wins about as often as before (${formatPercent(wins.now)}, was ${formatPercent(wins.then)}).`;
+  list.appendChild(el('li', lead));
   list.appendChild(
     el(
       'li',
-      same
-        ? `On these dice your change makes no difference: every battle ends as it did with ${then}.`
-        : clear(wins.now, wins.then, wins.d)
-          ? `With your change: ${name} wins ${formatPercent(wins.now)} instead of ${formatPercent(wins.then)}.`
-          : `With your change: ${name} wins about as often as before (${formatPercent(wins.now)}, was ${formatPercent(wins.then)}).`,
-    ),
-  );
-  list.appendChild(
-    el(
-      'li',
-      'Both were played against the same opponent with the same dice, battle for battle, so what differs is the change, not luck. A change is marked when it is too large to be the dice\u2019s noise.',
+      another
+        ? 'Both were played against the same opponent with the same dice, battle for battle, so what differs is the lists, not luck. A difference is marked when it is too large to be the dice\u2019s noise.'
+        : 'Both were played against the same opponent with the same dice, battle for battle, so what differs is the change, not luck. A change is marked when it is too large to be the dice\u2019s noise.',
     ),
   );
   section.appendChild(list);
@@ -98,7 +107,12 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
     };
   });
   section.appendChild(
-    compareTable('data compare fleet-compare', `This list beside ${then}`, ['', 'Now', then[0]!.toUpperCase() + then.slice(1), 'Change'], tableRows),
+    compareTable(
+      'data compare fleet-compare',
+      `This list beside ${then}`,
+      ['', another ? 'This list' : 'Now', then[0]!.toUpperCase() + then.slice(1), another ? 'Difference' : 'Change'],
+      tableRows,
+    ),
   );
   const details = el('details', undefined, 'advanced');
   details.appendChild(el('summary', 'Advanced: how the change is measured'));

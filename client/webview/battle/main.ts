@@ -44,6 +44,8 @@ const picker = variantPicker(ui.variants, 'battle');
 let current: BattleResult | undefined;
 /** What-if (issue 32): the other version the fleet is played beside ("Saved version"); empty: none. */
 let compareLabel = '';
+/** The comparison is with a different fleet list, not a version of this one. */
+let compareAnother = false;
 let running = false;
 /** The options of the last run this view asked for (undefined: the first run, which the host chose). */
 let asked: BattleOptions | undefined;
@@ -219,7 +221,7 @@ function render(r: BattleResult, partial: boolean): void {
     'What each unit did per battle',
   );
   renderVariants(r, partial);
-  renderFleetComparison(ui.fleetCompare, r, compareLabel, partial);
+  renderFleetComparison(ui.fleetCompare, r, compareLabel, partial, compareAnother);
   ui.policy.textContent = r.policy;
   ui.assumptions.replaceChildren();
   for (const x of r.assumptions) text(ui.assumptions, 'li', x);
@@ -603,7 +605,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'compareWith':
       compareLabel = m.label;
-      if (current) renderFleetComparison(ui.fleetCompare, current, compareLabel, running);
+      compareAnother = !!m.another;
+      if (current) renderFleetComparison(ui.fleetCompare, current, compareLabel, running, compareAnother);
       break;
     case 'fleets':
       // The heading before any result: never "Battle:  vs " while the first run loads or fails.

@@ -22,7 +22,7 @@ export type BattleHostMessage =
   /** The two fleets' names, for the heading before any result (while the first run loads, or when it fails). */
   | { type: 'fleets'; fleet: string; vs: string }
   /** What-if (issue 32): the fleet is played beside another version of it, named so ("Saved version"); empty: no longer. */
-  | { type: 'compareWith'; label: string };
+  | { type: 'compareWith'; label: string; another?: boolean };
 
 /** View -> host. */
 export type BattleViewMessage = { type: 'ready' } | { type: 'rerun'; options: BattleOptions } | { type: 'cancel' };
@@ -119,7 +119,7 @@ const hostSchema = v.variant('type', [
   v.object({ type: v.literal('cancelled') }),
   v.object({ type: v.literal('error'), message: text }),
   v.object({ type: v.literal('fleets'), fleet: text, vs: text }),
-  v.object({ type: v.literal('compareWith'), label: text }),
+  v.object({ type: v.literal('compareWith'), label: text, another: v.optional(v.boolean()) }),
 ]);
 
 const viewSchema = v.variant('type', [
