@@ -190,8 +190,8 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     const after = cliBattle(sandbox.folder, editedFile, vs, ['--trials', String(trials)]);
     const opponent = before.sides[1].fleet;
     const own = before.sides[0];
-    const expectBefore = `wins ${oddsFigure(own.pointsVictory.p, own.pointsVictory.se)} vs ${opponent}`;
-    const expectAfter = `wins ${oddsFigure(after.sides[0].pointsVictory.p, after.sides[0].pointsVictory.se)} vs ${opponent}`;
+    const expectBefore = `wins ${oddsFigure(own.pointsVictory.p, own.pointsVictory.se)} vs ${opponent} (${trials.toLocaleString('en-US')} battles)`;
+    const expectAfter = `wins ${oddsFigure(after.sides[0].pointsVictory.p, after.sides[0].pointsVictory.se)} vs ${opponent} (${trials.toLocaleString('en-US')} battles)`;
     assert.notEqual(expectBefore, expectAfter, 'the edit does not change the figure: the test could not see a refresh');
     // A player names the opponent in the workspace's settings while VS Code runs.
     mkdirSync(join(sandbox.folder, '.vscode'), { recursive: true });

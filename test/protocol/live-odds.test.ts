@@ -72,7 +72,7 @@ describe('live odds lens over stdio', function () {
       async () => {
         const l = await liveLens(uri);
         const t = l?.command?.title ?? '';
-        return t && !/\(simulating\)|battles\)$/.test(t) ? l : undefined;
+        return t && !/\(simulating\)|of [\d,]+ battles\)$/.test(t) ? l : undefined;
       },
       120_000,
     );
@@ -96,7 +96,7 @@ describe('live odds lens over stdio', function () {
       '1',
     ]);
     const s = r.sides[0].pointsVictory;
-    assert.equal(lens.command!.title, `wins ${oddsFigure(s.p, s.se)} vs Lantern Watch`);
+    assert.equal(lens.command!.title, `wins ${oddsFigure(s.p, s.se)} vs Lantern Watch (${TRIALS.toLocaleString('en-US')} battles)`);
     assert.ok(refreshes > 0, 'the server asked the editor for the lenses again');
     // The lens opens the battle view against that opponent.
     assert.equal(lens.command!.command, 'fabledStar.simulateBattle');
@@ -126,7 +126,7 @@ describe('live odds lens over stdio', function () {
         String(TRIALS),
       ]);
       const s = r.sides[0].pointsVictory;
-      assert.equal(after.command!.title, `wins ${oddsFigure(s.p, s.se)} vs Lantern Watch`);
+      assert.equal(after.command!.title, `wins ${oddsFigure(s.p, s.se)} vs Lantern Watch (${TRIALS.toLocaleString('en-US')} battles)`);
       assert.notEqual(after.command!.title, before);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -189,7 +189,7 @@ describe('live odds lens over stdio', function () {
     };
     await reconfigure({ opponent: 'the long hunger', trials: 300 });
     const named = await finalLens(uri);
-    assert.match(named.command!.title, /^wins \d+% \u00b1 [\d.]+% vs The Long Hunger$/);
+    assert.match(named.command!.title, /^wins \d+% \u00b1 [\d.]+% vs The Long Hunger \([\d,]+ battles\)$/);
     await reconfigure({ opponent: 'Nobody Here', trials: 300 });
     assert.match((await finalLens(uri)).command!.title, /^Live odds vs Nobody Here: no fleet named "Nobody Here"/);
     await reconfigure({ opponent: 'The Long Hunger', trials: 300 });

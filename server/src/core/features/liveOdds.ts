@@ -44,7 +44,8 @@ export function liveOddsTitle(vs: string, s: LiveOddsState): string {
     case 'partial':
       return `wins ${oddsFigure(s.p, s.se)} ${against} (${COUNT.format(s.trials)} of ${COUNT.format(s.requested)} battles)`;
     case 'final':
-      return `wins ${oddsFigure(s.p, s.se)} ${against}`;
+      // The count says why the battle view's figure (of its own, often more, battles) may differ by a point or two.
+      return `wins ${oddsFigure(s.p, s.se)} ${against} (${COUNT.format(s.trials)} battles)`;
     case 'failed':
       return `Live odds ${against}: ${iconSafe(s.why, 160)}`;
   }
