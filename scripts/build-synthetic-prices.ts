@@ -11,8 +11,12 @@
  * (after `npm run build`; in process without the bundle). A test fails while the field's
  * fingerprint or the variants the seed makes differ from the file's.
  *
- *   node --import=tsx scripts/build-synthetic-prices.ts [--check] [--threads N]
+ *   node --import=tsx scripts/build-synthetic-prices.ts [--check] [--threads N] [--features]
+ *
+ * --features: only each variant's features against the bundled field again (the estimate reads
+ * them, so as not to compute some 160 cards' volleys when it starts), keeping the prices.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as prettier from 'prettier';
 import { writeOrCheck } from './generated-files';
@@ -22,6 +26,9 @@ import type { BattlePrice, PricedCard, PricingField, PlayBattles } from '../serv
 import { CLASSES, SYNTHETIC, WEAPON_TYPES } from '../server/src/core/rules/data';
 import type { UnitProfile, WeaponProfile } from '../server/src/core/sim/types';
 import { PROFILE_LIMITS, sanitizeProfile } from '../server/src/core/sim/profile';
+import { fieldFor } from '../server/src/core/balance/index';
+import { syntheticFeatures } from '../server/src/core/balance/estimate';
+import type { BattleFeatures } from '../server/src/core/balance/estimate';
 
 export const SYNTHETIC_PRICES_JSON = resolve(__dirname, '..', 'server', 'src', 'core', 'balance', 'synthetic-prices.json');
 
@@ -36,7 +43,21 @@ export interface SyntheticPricesFile {
   fingerprint: string;
   note: string;
   seed: number;
-  cards: (SyntheticCard & { price: number | null; low: number | null; high: number | null; trials: number; fleets: number; fingerprint: string })[];
+  cards: (SyntheticCard & {
+    price: number | null;
+    low: number | null;
+    high: number | null;
+    trials: number;
+    fleets: number;
+    fingerprint: string;
+    features?: BattleFeatures | null;
+  })[];
+}
+
+/** Each variant's features against the bundled field (the estimate reads them instead of computing some 160 cards' volleys). */
+export function withFeatures(file: SyntheticPricesFile): SyntheticPricesFile {
+  const field = fieldFor([]);
+  return { ...file, cards: file.cards.map((c) => ({ ...c, features: syntheticFeatures(c, field) ?? null })) };
 }
 
 /** mulberry32: a small seeded generator (the variants must not depend on the dice engine's streams). */
@@ -195,7 +216,7 @@ const MUTATIONS: Mutation[] = [
 ];
 
 /** The variants the seed makes of the field's cards: round-robin over the field, two to four mutations each, points moved too. */
-export function syntheticCards(field: PricingField, count = SYNTHETIC.count, seed = SYNTHETIC.seed): SyntheticCard[] {
+export function syntheticCards(field: PricingField, count: number = SYNTHETIC.count, seed: number = SYNTHETIC.seed): SyntheticCard[] {
   const r = rng(seed);
   const out: SyntheticCard[] = [];
   for (let i = 0; out.length < count && i < count * 4; i++) {
@@ -268,7 +289,18 @@ export async function syntheticPricesOf(
   };
 }
 
+async function write(file: SyntheticPricesFile): Promise<void> {
+  const options = (await prettier.resolveConfig(SYNTHETIC_PRICES_JSON)) ?? {};
+  const text = await prettier.format(JSON.stringify(withFeatures(file)), { ...options, filepath: SYNTHETIC_PRICES_JSON });
+  writeOrCheck([{ path: SYNTHETIC_PRICES_JSON, text }], 'scripts/build-synthetic-prices.ts');
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--features')) {
+    // Only the features again (after a change to the estimate's features; the prices stay).
+    await write(JSON.parse(readFileSync(SYNTHETIC_PRICES_JSON, 'utf8')) as SyntheticPricesFile);
+    return;
+  }
   const field = bundledBattleField();
   const cards = syntheticCards(field);
   const at = process.argv.indexOf('--threads');
@@ -282,9 +314,7 @@ async function main(): Promise<void> {
     console.error(
       `priced ${cards.length} variants in ${((Date.now() - started) / 1000).toFixed(0)} s on ${pool.threads} thread(s) (${((cpu.user + cpu.system) / 1e6).toFixed(0)} s CPU on this thread)`,
     );
-    const options = (await prettier.resolveConfig(SYNTHETIC_PRICES_JSON)) ?? {};
-    const text = await prettier.format(JSON.stringify(file), { ...options, filepath: SYNTHETIC_PRICES_JSON });
-    writeOrCheck([{ path: SYNTHETIC_PRICES_JSON, text }], 'scripts/build-synthetic-prices.ts');
+    await write(file);
   } finally {
     await pool.close();
   }
