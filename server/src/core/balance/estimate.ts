@@ -914,6 +914,8 @@ export interface FieldModel {
   measured: (number | undefined)[];
   /** Root mean square of log(price / leave-one-out estimate), price being what it was fitted to. */
   spreadLog: number;
+  /** Variants of the bundled cards fitted on beside the field's cards (the generated training set; 0 for a workspace field). */
+  variants: number;
 }
 
 const BATTLE_PRICES = new Map<string, { price: number; fingerprint: string }>(
@@ -1089,9 +1091,11 @@ function fieldModel(field: ReferenceField): FieldModel | undefined {
   const loo: (BattleModel | undefined)[] = field.members.map(() => undefined);
   const residuals: number[] = [];
   let model: BattleModel | undefined;
+  let variants = 0;
   if (bundledAll) {
     // The bundled field and the variants: each bundled card is left out with its variants.
     const rows = trainingRows(field, measured);
+    variants = rows.filter((r) => r.synthetic).length;
     const fit = (rs: TrainingRow[]) =>
       fitBattleModel(
         rs.map((r) => r.x),
@@ -1138,5 +1142,6 @@ function fieldModel(field: ReferenceField): FieldModel | undefined {
     loo,
     measured,
     spreadLog: residuals.length ? Math.sqrt(mean(residuals.map((v) => v * v))) : NaN,
+    variants,
   };
 }
