@@ -229,7 +229,7 @@ function leaveOneOut(): void {
     }, 0) / price.length,
   );
   const firstLoo = Math.sqrt(f.loo.reduce((t, r, i) => t + Math.log(r.price! / firstLooEstimate(f, i)) ** 2, 0) / f.loo.length);
-  const pc = (x: number) => `±${((Math.exp(x) - 1) * 100).toFixed(0)}%`;
+  const pc = (x: number, digits = 0) => `±${((Math.exp(x) - 1) * 100).toFixed(digits)}%`;
   // Cross-validation on the synthetic variants, by bundled card: each bundled card and its variants left out together,
   // the variants predicted by each estimator fitted on the rest (points per hull point and k x sqrt(F x H): their scale).
   const rows = trainingRows(f, f.battle!.measured);
@@ -262,13 +262,13 @@ function leaveOneOut(): void {
   });
   console.log(
     `\nCross-validated error on the ${rows.filter((r) => r.synthetic).length} synthetic variants (by bundled card: ${groups.length} folds, each bundled card and its variants left out): ` +
-      `the estimate ${pc(withTerms(BATTLE_MODEL_TERMS))}, k x sqrt(F x H) ${pc(cvFirst)}, points per hull point ${pc(cvHull)}.`,
+      `the estimate ${pc(withTerms(BATTLE_MODEL_TERMS), 1)}, k x sqrt(F x H) ${pc(cvFirst)}, points per hull point ${pc(cvHull)}.`,
   );
   // How the terms were chosen: on the variants alone, each other term added to the shipped ones, and each shipped one taken away.
   const others = BATTLE_TERMS.filter((t) => !BATTLE_MODEL_TERMS.includes(t));
   console.log(
-    `Terms (cross-validated on the variants): ${others.map((t) => `+${t} ${pc(withTerms([...BATTLE_MODEL_TERMS, t]))}`).join(', ')}; ` +
-      `${BATTLE_MODEL_TERMS.map((t) => `-${t} ${pc(withTerms(BATTLE_MODEL_TERMS.filter((x) => x !== t)))}`).join(', ')}.`,
+    `Terms (cross-validated on the variants): ${others.map((t) => `+${t} ${pc(withTerms([...BATTLE_MODEL_TERMS, t]), 1)}`).join(', ')}; ` +
+      `${BATTLE_MODEL_TERMS.map((t) => `-${t} ${pc(withTerms(BATTLE_MODEL_TERMS.filter((x) => x !== t)), 1)}`).join(', ')}.`,
   );
   const m = f.battle!.model;
   console.log(`The model: a ${m.a.toFixed(3)}, b ${m.b.toFixed(3)}, ${BATTLE_MODEL_TERMS.map((t) => `${t} ${m.weights[t].toFixed(3)}`).join(', ')}.`);

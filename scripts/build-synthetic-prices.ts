@@ -3,9 +3,10 @@
  * (BATTLE.md "The points estimate"). The 20 bundled cards alone are too few to fit the estimate's
  * weights so that they hold on cards nobody has seen, so this script makes `SYNTHETIC.count`
  * variants of them (deterministic, from `SYNTHETIC.seed`): each a bundled card with two to four
- * mutations drawn from weapon dice, damage, range and hit value (BS), hull, armour, dodge, shields,
- * bases and Combined Shields, movement, CR, launch bays and what they carry, a weapon added or
- * taken away, and points; and prices each by battle against the bundled field, exactly as
+ * mutations drawn from weapon dice, damage, range, type and hit value (BS), hull, armour, dodge,
+ * shields, movement, CR, launch bays (and so what they carry), a weapon added or taken away, and
+ * points, kept within the rulebook's limits (stat limits, range bands, weapon systems by class, a
+ * class's bases, small craft's range); and prices each by battle against the bundled field, exactly as
  * `balance --battles` does (scripts/build-battle-prices.ts's settings). The estimate is fitted to
  * these prices and the bundled field's. A few minutes of CPU on the price pool's worker threads
  * (after `npm run build`; in process without the bundle). A test fails while the field's
@@ -22,8 +23,9 @@ import * as prettier from 'prettier';
 import { writeOrCheck } from './generated-files';
 import { bundledBattleField } from '../server/src/core/balance/fitted';
 import { cardFingerprint, playInProcess, priceCard, pricingFingerprint } from '../server/src/core/balance/battles';
-import type { BattlePrice, PricedCard, PricingField, PlayBattles } from '../server/src/core/balance/battles';
-import { CLASSES, SYNTHETIC, WEAPON_TYPES } from '../server/src/core/rules/data';
+import type { BattlePrice, PricedCard, PricingField, PlayBattles, PricingTotals } from '../server/src/core/balance/battles';
+import { cores, SimPool, workerFile } from '../server/src/node/sim-pool';
+import { CLASSES, LAUNCH_BAY, RANGE_BANDS, SMALL_CRAFT_MAX_RANGE, SYNTHETIC, WEAPON_TYPES } from '../server/src/core/rules/data';
 import type { UnitProfile, WeaponProfile } from '../server/src/core/sim/types';
 import { PROFILE_LIMITS, sanitizeProfile } from '../server/src/core/sim/profile';
 import { fieldFor } from '../server/src/core/balance/index';
@@ -74,6 +76,15 @@ function rng(seed: number): () => number {
 
 const clampInt = (x: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, Math.round(x)));
 
+/** The rulebook's stat limits (section 1): target numbers 3+ to 10+, Movement 3 to 12, Shields at most 20. */
+const LIMITS = { best: 3, worst: 10, moveMin: 3, moveMax: 12, shields: 20 } as const;
+
+/** The legal range band nearest to `inches` (section 12), small craft at most theirs (sections 4 and 5). */
+function legalRange(p: UnitProfile, inches: number): number {
+  const bands = RANGE_BANDS.filter((b) => !CLASSES[p.class].smallCraft || b <= SMALL_CRAFT_MAX_RANGE);
+  return bands.reduce((best, b) => (Math.abs(b - inches) < Math.abs(best - inches) ? b : best), bands[0]!);
+}
+
 type Mutation = (p: UnitProfile, c: SyntheticCard, r: () => number) => string | undefined;
 
 const pickWeapon = (p: UnitProfile, r: () => number) => (p.weapons.length ? Math.floor(r() * p.weapons.length) : -1);
@@ -103,13 +114,13 @@ const MUTATIONS: Mutation[] = [
     const i = pickWeapon(p, r);
     if (i < 0) return undefined;
     const w = p.weapons[i]!;
-    const to = clampInt((w.range * (0.4 + r() * 1.8)) / 3, 2, 12) * 3;
+    const to = legalRange(p, w.range * (0.4 + r() * 1.8));
     if (to === w.range) return undefined;
     p.weapons[i] = { ...w, range: to };
     return `${w.name} range ${w.range} -> ${to}`;
   },
   (p, _c, r) => {
-    const to = clampInt(p.bs + step(r, 2), 2, 8);
+    const to = clampInt(p.bs + step(r, 2), LIMITS.best, LIMITS.worst);
     if (to === p.bs) return undefined;
     const from = p.bs;
     p.bs = to;
@@ -124,7 +135,7 @@ const MUTATIONS: Mutation[] = [
   },
   (p, _c, r) => {
     const from = p.armour;
-    const to = from === undefined ? clampInt(4 + r() * 4, 3, 8) : r() < 0.2 ? undefined : clampInt(from + step(r, 2), 3, 9);
+    const to = from === undefined ? clampInt(4 + r() * 4, LIMITS.best, 8) : r() < 0.2 ? undefined : clampInt(from + step(r, 2), LIMITS.best, LIMITS.worst);
     if (to === from) return undefined;
     if (to === undefined) delete p.armour;
     else p.armour = to;
@@ -132,36 +143,23 @@ const MUTATIONS: Mutation[] = [
   },
   (p, _c, r) => {
     const from = p.dodge;
-    const to = clampInt((from ?? 7) + step(r, 2), 4, 10);
+    const to = clampInt((from ?? 7) + step(r, 2), LIMITS.best, LIMITS.worst);
     if (to === from) return undefined;
     p.dodge = to;
     return `D ${from ?? '-'}+ -> ${to}+`;
   },
   (p, _c, r) => {
     const from = p.sh ?? 0;
-    const to = clampInt(from * (0.3 + r() * 1.5) + step(r, 2), 0, Math.min(PROFILE_LIMITS.shieldsMax, 24));
+    const to = clampInt(from * (0.3 + r() * 1.5) + step(r, 2), 0, Math.floor(LIMITS.shields / (p.combinedShields ? p.bases : 1)));
     if (to === from) return undefined;
     if (to === 0) delete p.sh;
     else p.sh = to;
     return `SH ${from} -> ${to}`;
   },
   (p, _c, r) => {
-    if (CLASSES[p.class].bases <= 1) return undefined;
-    const to = clampInt(p.bases + step(r, 2), 1, 8);
-    if (to === p.bases) return undefined;
-    const from = p.bases;
-    p.bases = to;
-    return `bases ${from} -> ${to}`;
-  },
-  (p) => {
-    if (p.bases <= 1 || CLASSES[p.class].smallCraft) return undefined;
-    p.combinedShields = !p.combinedShields;
-    return p.combinedShields ? 'Combined Shields' : 'no Combined Shields';
-  },
-  (p, _c, r) => {
     const from = p.move ?? [6, 3];
-    const a = clampInt(from[0]! + 3 * step(r, 1), 3, 15);
-    const to = [a, clampInt(r() < 0.5 ? a / 2 : a, 1, a)];
+    const a = clampInt(from[0]! + 3 * step(r, 1), LIMITS.moveMin, LIMITS.moveMax);
+    const to = [a, clampInt(r() < 0.5 ? a / 2 : a, LIMITS.moveMin, a)];
     if (to.join('/') === from.join('/')) return undefined;
     p.move = to;
     return `M ${from.join('/')} -> ${to.join('/')}`;
@@ -169,29 +167,31 @@ const MUTATIONS: Mutation[] = [
   (p, _c, r) => {
     if (CLASSES[p.class].smallCraft) return undefined;
     const from = p.cr;
-    const to = r() < 0.25 ? undefined : { target: clampInt((from?.target ?? 6) + step(r, 2), 2, 9), dice: clampInt((from?.dice ?? 3) + step(r, 2), 1, 8) };
+    const to =
+      r() < 0.25
+        ? undefined
+        : { target: clampInt((from?.target ?? 6) + step(r, 2), LIMITS.best, LIMITS.worst), dice: clampInt((from?.dice ?? 3) + step(r, 2), 1, 10) };
     if (!from && !to) return undefined;
     if (to) p.cr = to;
     else delete p.cr;
     return `CR ${from ? `${from.target}/${from.dice}` : '-'} -> ${to ? `${to.target}/${to.dice}` : '-'}`;
   },
   (_p, c, r) => {
-    if (CLASSES[c.class].smallCraft) return undefined;
+    // Launch Bay Tier N on a single-base ship (a Carrier's reserves are its class's, not a stat).
+    if (CLASSES[c.class].bases > 1 || c.class === LAUNCH_BAY.carrierClass) return undefined;
     const from = c.bays ?? { tierFighters: 0, reserves: 0 };
-    const to = { ...from };
-    if (c.class === 'Carrier') to.reserves = clampInt(from.reserves + step(r, 2), 0, 6);
-    else to.tierFighters = clampInt(from.tierFighters + (r() < 0.7 ? 1 + Math.floor(r() * 2) : -1), 0, 3);
-    if (to.reserves === from.reserves && to.tierFighters === from.tierFighters) return undefined;
+    const to = { ...from, tierFighters: clampInt(from.tierFighters + (r() < 0.7 ? 1 + Math.floor(r() * 2) : -1), 0, 2) };
+    if (to.tierFighters === from.tierFighters) return undefined;
     if (to.reserves || to.tierFighters) c.bays = to;
     else delete c.bays;
     return `bays ${from.tierFighters}/${from.reserves} -> ${to.tierFighters}/${to.reserves}`;
   },
   (p, _c, r) => {
-    if (p.weapons.length >= 4) return undefined;
+    if (p.weapons.length >= CLASSES[p.class].weapons) return undefined;
     const w: WeaponProfile = {
       name: `Extra ${p.weapons.length + 1}`,
       type: WEAPON_TYPES[Math.floor(r() * WEAPON_TYPES.length)]!,
-      range: clampInt(2 + r() * 8, 2, 10) * 3,
+      range: legalRange(p, 6 + r() * 24),
       damage: clampInt(1 + r() * 2.5, 1, 4),
       attacks: clampInt(1 + r() * 4, 1, 6),
     };
@@ -289,6 +289,18 @@ export async function syntheticPricesOf(
   };
 }
 
+/** The simulations' worker threads playing each pricing battle whole (as `balance --battles` does); in process without the worker bundle. */
+function threadsPool(threads: number): { play: PlayBattles; threads: number; close: () => Promise<void> } {
+  const file = workerFile();
+  if (!file || threads <= 1) return { play: playInProcess(), threads: 1, close: async () => {} };
+  const pool = new SimPool(threads, file, { eager: true });
+  return {
+    threads,
+    play: (battles) => Promise.all(battles.map((battle) => pool.run<PricingTotals>({ kind: 'price', battle }))),
+    close: () => pool.close(),
+  };
+}
+
 async function write(file: SyntheticPricesFile): Promise<void> {
   const options = (await prettier.resolveConfig(SYNTHETIC_PRICES_JSON)) ?? {};
   const text = await prettier.format(JSON.stringify(withFeatures(file)), { ...options, filepath: SYNTHETIC_PRICES_JSON });
@@ -304,8 +316,7 @@ async function main(): Promise<void> {
   const field = bundledBattleField();
   const cards = syntheticCards(field);
   const at = process.argv.indexOf('--threads');
-  const { pricePool } = await import('../server/src/cli/price-pool');
-  const pool = at > 0 ? pricePool(Number(process.argv[at + 1])) : pricePool();
+  const pool = threadsPool(at > 0 ? Number(process.argv[at + 1]) : cores());
   const t0 = process.cpuUsage();
   const started = Date.now();
   try {
