@@ -49,8 +49,7 @@ describe('the estimate\u2019s training set (synthetic variants priced by battle)
     const cards = syntheticPrices.cards;
     for (const cls of CLASS_NAMES) assert.ok(cards.filter((c) => c.class === cls).length >= 8, cls);
     const said = cards.flatMap((c) => c.mutations).join('\n');
-    for (const kind of [/attacks/, /damage/, /range/, /BS /, /HP /, /AC /, /D /, /SH /, /M /, /CR /, /bays /, /^\+ /m, /^- /m])
-      assert.match(said, kind);
+    for (const kind of [/attacks/, /damage/, /range/, /BS /, /HP /, /AC /, /D /, /SH /, /M /, /CR /, /bays /, /^\+ /m, /^- /m]) assert.match(said, kind);
     assert.ok(cards.filter((c) => c.price !== null).length >= 0.9 * cards.length, 'at least 90% priced');
     // Prices spread widely: the variants are not copies of the bundled cards.
     const ratios = cards.filter((c) => c.price !== null).map((c) => c.price! / field.cards.find((p) => p.name === c.parent)!.points);
