@@ -1,16 +1,19 @@
 /**
  * Issue 31's measurement: how well instant estimates predict battle prices on homebrew cards that
- * are not in the reference field (bench/homebrew/*.unit.yaml, all ten classes, some mis-costed on
- * purpose, some near fair).
+ * are neither in the reference field nor in the estimate's training set: two sets (HOMEBREW_SETS,
+ * bench/homebrew/, all ten classes, some mis-costed on purpose, some near fair), never fitted on.
  *
  *   npx tsx bench/battle-prices.ts [--reprice]
  *
- * Battle prices (BATTLE.md "Points from battles") are cached in bench/homebrew/battle-prices.json
- * (with the field's fingerprint: a changed field or setting prices them again); --reprice prices
- * them again anyway. Then, for each estimator, the Spearman rank correlation between its verdict
- * (printed / estimate) and the battle verdict (printed / battle price), over every card and over
- * the near-fair ones (battle verdict within x/÷1.5), and how many mis-costed cards it flags (and
- * fair cards).
+ * Battle prices (BATTLE.md "Points from battles") are cached beside each set (battle-prices.json,
+ * holdout-prices.json, with the field's fingerprint: a changed field or setting prices them again,
+ * on the price pool's threads); --reprice prices them again anyway. Then, per set and estimator,
+ * the Spearman rank correlation between its verdict (printed / estimate) and the battle verdict
+ * (printed / battle price), over every card and over the near-fair ones (battle verdict within
+ * x/÷1.5), how many mis-costed cards it flags (and fair cards), and its error; then the
+ * cross-validated error on the synthetic variants (each bundled card left out with its variants),
+ * with each candidate term added or taken away (how the terms were chosen), and the leave-one-out
+ * error on the bundled field.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
