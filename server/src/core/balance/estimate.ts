@@ -152,11 +152,13 @@ export function unpricedOf(card: UnitCard): string[] {
     return !!v && v.kind !== 'none';
   };
   if (has('LD')) out.push('LD');
+  // CR: the battles play boarding, but the fit found it adds too little to weigh (BATTLE_MODEL_TERMS has no 'cr').
+  if (has('CR') && !BATTLE_MODEL_TERMS.includes('cr')) out.push('CR');
   if (has('T')) out.push('tonnage');
   if ((card.orders?.items.length ?? 0) > 0) out.push('orders');
   const abilities = (card.abilities?.items ?? []).filter((a) => {
     const name = (a.name.value ?? '').trim();
-    // Launch bays and boarding are priced (launch capacity and CR).
+    // Launch bays are priced (launch capacity); Boarding is the CR the line above names.
     return (
       !MODELLED_RULES.has(name.toLowerCase()) &&
       !LAUNCH_BAY.tierPattern.test(name) &&
