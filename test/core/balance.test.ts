@@ -334,13 +334,18 @@ describe('points estimate', () => {
 
   it('lists what it does not price', () => {
     const e = estimateCard(bundledCards()[4]!.card, bundledCards()[4]!.faction, bundledField());
-    // Movement, weapon range, CR and launch bays are priced now (the battle model): the Carrier's Launch Bays are not "abilities" left out.
+    // Movement, weapon range and launch bays are priced (the battle model): the Carrier's Launch Bays are not "abilities" left out;
+    // CR is not (the fit to battle prices found it adds too little to weigh), so a card with CR says so.
     assert.equal(bundledCards()[4]!.card.name.value, 'Brood Carrier');
-    assert.deepEqual(e.unpriced, ['LD', 'tonnage', 'orders']);
+    assert.deepEqual(e.unpriced, ['LD', 'CR', 'tonnage', 'orders']);
     const lumen = bundledCards().find((c) => c.card.name.value === 'Lumen Destroyer')!;
-    assert.deepEqual(estimateCard(lumen.card, lumen.faction, bundledField()).unpriced, ['LD', 'tonnage', 'orders', 'abilities'], 'Hit & Run is not priced');
+    assert.deepEqual(
+      estimateCard(lumen.card, lumen.faction, bundledField()).unpriced,
+      ['LD', 'CR', 'tonnage', 'orders', 'abilities'],
+      'Hit & Run is not priced',
+    );
     const bare = estimate({ class: 'Destroyer', points: 145, bs: 5, hp: 5, weapons: [{ type: 'Auto', range: 9, damage: 1, attacks: 3 }] });
-    assert.ok(!bare.unpriced.includes('movement') && !bare.unpriced.includes('orders') && !bare.unpriced.includes('CR'));
+    assert.ok(!bare.unpriced.includes('movement') && !bare.unpriced.includes('orders') && bare.unpriced.includes('CR'), 'its CR 7/2 is not weighed');
   });
 
   it('never throws on odd cards: a result with a reason', () => {

@@ -79,7 +79,7 @@ describe('core features', () => {
           /What it deals: [\d.]+ pts .* What it takes: [\d.]+ Fire actions/,
           /Not priced: LD, .*orders/,
           /its battle price, measured by fleets of its copies/,
-          /fitted to the bundled field's battle prices; its leave-one-out error is ±\d+%/,
+          /fitted to the battle prices of the bundled field and \d+ variants of its cards; its leave-one-out error is ±\d+%/,
         ],
       },
       { name: 'a weapon type', uri: UNITS, before: 'type: Ener', has: ['**Energy** weapon', 'Critical Hit', '§12 Weapons'] },

@@ -52,7 +52,7 @@ describe('a workspace field priced in the background', function () {
       first = md(await hover());
     }
     let last = first;
-    while (!/fitted to this field's battle prices/.test(last)) {
+    while (!/scaled to this field's battle prices/.test(last)) {
       assert.ok(Date.now() - start < 200_000, `still not priced:\n${last}`);
       await new Promise((r) => setTimeout(r, 500));
       last = md(await hover());

@@ -23,6 +23,7 @@ import { BATTLE_TABLE, CLASSES, CLASS_NAMES, LAUNCH_BAY, POINTS_ESTIMATE } from 
 import { bayCapacity } from '../model/derived';
 import type { BayCapacity } from '../model/derived';
 import battlePrices from './battle-prices.json';
+import syntheticPrices from './synthetic-prices.json';
 import { cardFingerprint } from './battles';
 import type { PricedCard } from './battles';
 import { pSuccess } from '../sim/dice';
@@ -151,11 +152,13 @@ export function unpricedOf(card: UnitCard): string[] {
     return !!v && v.kind !== 'none';
   };
   if (has('LD')) out.push('LD');
+  // CR: the battles play boarding, but the fit found it adds too little to weigh (BATTLE_MODEL_TERMS has no 'cr').
+  if (has('CR') && !BATTLE_MODEL_TERMS.includes('cr')) out.push('CR');
   if (has('T')) out.push('tonnage');
   if ((card.orders?.items.length ?? 0) > 0) out.push('orders');
   const abilities = (card.abilities?.items ?? []).filter((a) => {
     const name = (a.name.value ?? '').trim();
-    // Launch bays and boarding are priced (launch capacity and CR).
+    // Launch bays are priced (launch capacity); Boarding is the CR the line above names.
     return (
       !MODELLED_RULES.has(name.toLowerCase()) &&
       !LAUNCH_BAY.tierPattern.test(name) &&
@@ -643,33 +646,52 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
 // ---------------------------------------------------------------------------------------------
 
 /**
- * What battles show matters beyond one Fire action with every weapon in range:
+ * What battles show matters beyond one Fire action with every weapon in range (each a term of the
+ * fit, its weight fitted to battle prices):
+ * - firepower and durability, exact (logs);
  * - reach: each weapon's firepower counts for the share of the battle's rounds it can fire in on
  *   the approach table (the gap closes by the card's and the field's mean move each round, from
- *   the Standard table's depth), and the card's durability for the share of the field's rounds in
- *   which the field's weapons reach it;
- * - small craft (Fighters and Bombers): a fitted factor;
- * - CR: the expected successes of its CR roll, a fitted factor (boarding);
+ *   the Standard table's depth), and the card is exposed for the share of the field's rounds in
+ *   which the field's weapons reach it (logs);
+ * - movement: the card's move per round (inches, both sticks);
+ * - small craft (Fighters and Bombers) and Combined Shields squadrons: fitted factors;
+ * - CR: the expected successes of its CR roll (boarding);
  * - launch capacity: the points of the field's craft its bays carry, a fitted share of them added.
  */
 export interface BattleFeatures {
-  /** log of firepower and durability with reach (their sum is what the fit weighs). */
+  /** log of firepower (every weapon in range) and of firepower weighed by reach. */
   logF: number;
+  logFR: number;
+  /** log of durability, and minus the log of the share of the field's rounds that reach it. */
   logH: number;
+  cover: number;
+  move: number;
   small: number;
-  /** A squadron with Combined Shields (Escorts, Frigates): a fitted factor. */
+  /** A squadron with Combined Shields (Escorts, Frigates). */
   squadron: number;
   cr: number;
+  /** log of the bases (a squadron's firepower falls as its bases are lost), and of the class card's points. */
+  logBases: number;
+  logClass: number;
+  /** Small craft's reach-weighed firepower and durability (their own weights). */
+  smallF: number;
+  smallH: number;
   carried: number;
 }
 
+/** The fitted terms, in order; each weight at least `TERM_FLOOR` where one is given (so that a better stat never lowers the estimate). */
+export const BATTLE_TERMS = ['logF', 'logFR', 'logH', 'cover', 'move', 'small', 'squadron', 'cr', 'logBases', 'logClass', 'smallF', 'smallH'] as const;
+export type BattleTerm = (typeof BATTLE_TERMS)[number];
+/**
+ * Lower bounds: firepower's weight is split between plain and reach-weighed firepower, both at
+ * least 0 (so more range, attacks or damage never lower it); durability, cover and CR at least 0.
+ */
+const TERM_FLOOR: Partial<Record<BattleTerm, number>> = { logF: 0, logFR: 0, logH: 0, cover: 0, cr: 0 };
+
 export interface BattleModel {
-  /** estimate = exp(a + c * (logF + logH) + s * small + w * squadron + q * cr) + b * carried */
+  /** estimate = exp(a + sum of weight * feature) + b * carried */
   a: number;
-  c: number;
-  s: number;
-  w: number;
-  q: number;
+  weights: Record<BattleTerm, number>;
   b: number;
 }
 
@@ -723,31 +745,36 @@ export function battleFeatures(profile: UnitProfile, bays: BayCapacity, field: R
   const exposed = n ? taken / n : 1;
   const cr = profile.cr ? profile.cr.dice * pSuccess(profile.cr.target) : 0;
   return {
-    logF: Math.log(all.firepower * reach),
-    logH: Math.log(all.durability / exposed),
+    logF: Math.log(all.firepower),
+    logFR: Math.log(all.firepower * reach),
+    logH: Math.log(all.durability),
+    cover: -Math.log(exposed),
+    move: mine / 10,
     small: CLASSES[profile.class]?.smallCraft ? 1 : 0,
     squadron: profile.combinedShields && profile.bases > 1 ? 1 : 0,
     cr,
+    logBases: Math.log(profile.bases),
+    logClass: Math.log(CLASSES[profile.class]?.points ?? 1),
+    smallF: CLASSES[profile.class]?.smallCraft ? Math.log(all.firepower * reach) : 0,
+    smallH: CLASSES[profile.class]?.smallCraft ? Math.log(all.durability) : 0,
     carried: carriedPoints(bays, field.members),
   };
 }
 
-export function modelEstimate(m: BattleModel, x: BattleFeatures): number {
-  return Math.exp(m.a + m.c * (x.logF + x.logH) + m.s * x.small + m.w * x.squadron + m.q * x.cr) + m.b * x.carried;
+function core(m: BattleModel, x: BattleFeatures): number {
+  let s = m.a;
+  for (const t of BATTLE_TERMS) s += m.weights[t] * x[t];
+  return s;
 }
 
-/** Ordinary least squares (normal equations, tiny ridge for stability); undefined when singular. */
-function ols(rows: number[][], ys: number[]): number[] | undefined {
-  const k = rows[0]?.length ?? 0;
-  const A = Array.from({ length: k }, () => new Array<number>(k).fill(0));
-  const v = new Array<number>(k).fill(0);
-  rows.forEach((r, i) => {
-    for (let a = 0; a < k; a++) {
-      v[a]! += r[a]! * ys[i]!;
-      for (let b = 0; b < k; b++) A[a]![b]! += r[a]! * r[b]!;
-    }
-  });
-  for (let a = 1; a < k; a++) A[a]![a]! += 1e-6;
+export function modelEstimate(m: BattleModel, x: BattleFeatures): number {
+  return Math.exp(core(m, x)) + m.b * x.carried;
+}
+
+/** Solves A x = v (A symmetric, a tiny ridge on every row but the first for stability); undefined when singular. Changes A and v. */
+function solve(A: number[][], v: number[], ridge = 1e-6): number[] | undefined {
+  const k = v.length;
+  for (let a = 1; a < k; a++) A[a]![a]! += ridge;
   // Gaussian elimination with partial pivoting.
   for (let col = 0; col < k; col++) {
     let piv = col;
@@ -766,57 +793,118 @@ function ols(rows: number[][], ys: number[]): number[] | undefined {
 }
 
 /**
- * Fits the model to battle prices: for each share b of the carried craft's points (a grid), the
- * rest by least squares in log space on price - b * carried; the b with the least squared log error.
- * Which terms are fitted: `terms` (the rest stay 0; c stays 0.5 unless 'c' is given).
+ * Fits the model to battle prices: for each share b of the carried craft's points (a grid, then
+ * refined), the weights by least squares in log space on price - b * carried, a term whose weight
+ * falls below its floor held at the floor (an active set); the b with the least squared log error.
+ * Which terms are fitted: `terms` (the others stay 0).
  */
 export function fitBattleModel(
   xs: readonly BattleFeatures[],
   prices: readonly number[],
   terms: readonly BattleTerm[] = BATTLE_MODEL_TERMS,
+  fitCarried = true,
 ): BattleModel | undefined {
   if (xs.length < 3) return undefined;
+  // The features of the fitted terms as plain rows (the fit runs some fifty least-squares solves).
+  const X = xs.map((x) => terms.map((t) => x[t]));
+  const floors = terms.map((t) => TERM_FLOOR[t]);
   let best: { m: BattleModel; sse: number } | undefined;
-  const bs = terms.includes('b') ? Array.from({ length: 51 }, (_, i) => -1 + i * 0.05) : [0];
-  for (const b of bs) {
-    const rows: number[][] = [];
-    const ys: number[] = [];
-    xs.forEach((x, i) => {
-      const rest = prices[i]! - b * x.carried;
-      if (!(rest > 0)) return;
-      const row = [1];
-      if (terms.includes('c')) row.push(x.logF + x.logH);
-      if (terms.includes('s')) row.push(x.small);
-      if (terms.includes('w')) row.push(x.squadron);
-      if (terms.includes('q')) row.push(x.cr);
-      rows.push(row);
-      ys.push(Math.log(rest) - (terms.includes('c') ? 0 : 0.5 * (x.logF + x.logH)));
-    });
-    if (!rows.length || rows.length < rows[0]!.length + 1) continue;
-    const beta = ols(rows, ys);
-    if (!beta) continue;
-    let at = 0;
-    const m: BattleModel = {
-      a: beta[at++]!,
-      c: terms.includes('c') ? beta[at++]! : 0.5,
-      s: terms.includes('s') ? beta[at++]! : 0,
-      w: terms.includes('w') ? beta[at++]! : 0,
-      q: terms.includes('q') ? beta[at++]! : 0,
-      b,
-    };
+  const tryB = (b: number) => {
+    const fit = fitAt(X, xs, prices, floors, b);
+    if (!fit) return;
     let sse = 0;
-    xs.forEach((x, i) => {
-      const e = modelEstimate(m, x);
+    X.forEach((row, i) => {
+      let z = fit.a;
+      for (let j = 0; j < row.length; j++) z += fit.w[j]! * row[j]!;
+      const e = Math.exp(z) + b * xs[i]!.carried;
       sse += e > 0 ? Math.log(prices[i]! / e) ** 2 : 100;
     });
-    if (!best || sse < best.sse) best = { m, sse };
+    if (!best || sse < best.sse) {
+      const weights = Object.fromEntries(BATTLE_TERMS.map((t) => [t, 0])) as Record<BattleTerm, number>;
+      terms.forEach((t, j) => (weights[t] = fit.w[j]!));
+      best = { m: { a: fit.a, weights, b }, sse };
+    }
+  };
+  if (!fitCarried || !xs.some((x) => x.carried > 0)) tryB(0);
+  else {
+    for (let i = 0; i <= 25; i++) tryB(-1 + i * 0.1);
+    const b0 = best?.m.b ?? 0;
+    for (let i = -4; i <= 4; i++) if (i) tryB(b0 + i * 0.025);
   }
   return best?.m;
 }
 
-/** The terms the shipped model fits: every one (the exponent c too: with reach weighed, the field's battle prices want about 0.62, not Lanchester's 0.5). */
-export type BattleTerm = 'c' | 's' | 'w' | 'q' | 'b';
-export const BATTLE_MODEL_TERMS: readonly BattleTerm[] = ['c', 's', 'w', 'q', 'b'];
+/** Least squares of ys - (held terms at their floors) on [1, the free terms], from the normal equations built in place. */
+function olsOf(
+  rows: readonly (readonly number[])[],
+  ys: readonly number[],
+  free: readonly number[],
+  held: ReadonlySet<number>,
+  floors: readonly (number | undefined)[],
+): number[] | undefined {
+  const k = free.length + 1;
+  const A = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+  const v = new Array<number>(k).fill(0);
+  const r = new Array<number>(k);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    r[0] = 1;
+    for (let j = 0; j < free.length; j++) r[j + 1] = row[free[j]!]!;
+    let y = ys[i]!;
+    for (const j of held) y -= floors[j]! * row[j]!;
+    for (let a = 0; a < k; a++) {
+      v[a]! += r[a]! * y;
+      for (let c = 0; c < k; c++) A[a]![c]! += r[a]! * r[c]!;
+    }
+  }
+  return solve(A, v);
+}
+
+function fitAt(
+  X: readonly (readonly number[])[],
+  xs: readonly BattleFeatures[],
+  prices: readonly number[],
+  floors: readonly (number | undefined)[],
+  b: number,
+): { a: number; w: number[] } | undefined {
+  const rows: (readonly number[])[] = [];
+  const ys: number[] = [];
+  X.forEach((row, i) => {
+    const rest = prices[i]! - b * xs[i]!.carried;
+    if (!(rest > 0)) return;
+    rows.push(row);
+    ys.push(Math.log(rest));
+  });
+  const k = floors.length;
+  // Terms held at their floor, added one at a time while the free fit puts them below it.
+  const held = new Set<number>();
+  for (let round = 0; round <= k; round++) {
+    const free = [...Array(k).keys()].filter((j) => !held.has(j));
+    if (rows.length < free.length + 2) return undefined;
+    const beta = olsOf(rows, ys, free, held, floors);
+    if (!beta) return undefined;
+    const w = floors.map((f, j) => (held.has(j) ? f! : 0));
+    free.forEach((j, i) => (w[j] = beta[i + 1]!));
+    // The term furthest below its floor is held there, and the rest fitted again.
+    let worst = -1;
+    for (const j of free) {
+      const f = floors[j];
+      if (f !== undefined && w[j]! < f - 1e-12 && (worst < 0 || w[j]! - f < w[worst]! - floors[worst]!)) worst = j;
+    }
+    if (worst < 0) return { a: beta[0]!, w };
+    held.add(worst);
+  }
+  return undefined;
+}
+
+/**
+ * The terms the shipped model fits (with b, the share of the carried craft's points), chosen by
+ * cross-validation on the synthetic variants alone (bench/battle-prices.ts prints the comparison):
+ * reach-weighed firepower, durability and small craft. Plain firepower, exposure, movement beyond
+ * what reach already counts, squadrons, CR, bases and the class's points each made the variants'
+ * cross-validated error worse or no better, so they are left at 0.
+ */
+export const BATTLE_MODEL_TERMS: readonly BattleTerm[] = ['logFR', 'logH', 'small'];
 
 /** The estimate's model on a field: what it was fitted to, the model, each member's leave-one-out model, and its leave-one-out error. */
 export interface FieldModel {
@@ -828,6 +916,8 @@ export interface FieldModel {
   measured: (number | undefined)[];
   /** Root mean square of log(price / leave-one-out estimate), price being what it was fitted to. */
   spreadLog: number;
+  /** Variants of the bundled cards fitted on beside the field's cards (the generated training set; 0 for a workspace field). */
+  variants: number;
 }
 
 const BATTLE_PRICES = new Map<string, { price: number; fingerprint: string }>(
@@ -921,10 +1011,78 @@ function looRows(field: ReferenceField, fm: FieldModel): LooRow[] {
   });
 }
 
+/** A training row: a card's features, its battle price and the bundled card it is (a variant of). */
+export interface TrainingRow {
+  x: BattleFeatures;
+  price: number;
+  /** The bundled card's name: a card and its variants are left out together. */
+  group: string;
+  synthetic: boolean;
+  /** Hull points (HP x bases): points per hull point, the benchmark's yardstick, rests on them. */
+  hull: number;
+}
+
+interface SyntheticRow {
+  card: PricedCard;
+  parent: string;
+  price: number | null;
+  fingerprint: string;
+  /** Its features against the bundled field, as the generator computed them (a test checks they are what `battleFeatures` gives now). */
+  features?: BattleFeatures;
+}
+
+/** The generated variants of the bundled cards with their battle prices (scripts/build-synthetic-prices.ts), those priced as the settings are now. */
+export function syntheticTraining(): { card: PricedCard; parent: string; price: number; features?: BattleFeatures }[] {
+  const out: { card: PricedCard; parent: string; price: number; features?: BattleFeatures }[] = [];
+  for (const r of syntheticPrices.cards as unknown as (PricedCard & SyntheticRow)[]) {
+    if (r.price === null) continue;
+    const card: PricedCard = {
+      name: r.name,
+      faction: r.faction,
+      class: r.class,
+      points: r.points,
+      profile: r.profile,
+      ...(r.bays ? { bays: r.bays } : {}),
+    };
+    if (cardFingerprint(card) === r.fingerprint) out.push({ card, parent: r.parent, price: r.price, ...(r.features ? { features: r.features } : {}) });
+  }
+  return out;
+}
+
+let syntheticMemo: { field: object; rows: TrainingRow[] } | undefined;
+
+/** A variant's features against the field (what the generator stores). */
+export function syntheticFeatures(card: PricedCard, field: ReferenceField): BattleFeatures | undefined {
+  return battleFeatures(card.profile, card.bays ?? { tierFighters: 0, reserves: 0 }, field);
+}
+
+/**
+ * The estimate's training set on the bundled field: the bundled cards' battle prices and their
+ * variants' (`measured`: the bundled members' prices, in member order). Features against `field`.
+ */
+export function trainingRows(field: ReferenceField, measured: readonly (number | undefined)[]): TrainingRow[] {
+  const rows: TrainingRow[] = [];
+  field.members.forEach((m, i) => {
+    const x = battleFeatures(m.profile, m.bays, field);
+    const y = measured[i];
+    if (x && y !== undefined && y > 0) rows.push({ x, price: y, group: m.name, synthetic: false, hull: m.profile.hp * m.profile.bases });
+  });
+  if (syntheticMemo?.field !== field.memo) {
+    const syn: TrainingRow[] = [];
+    for (const s of syntheticTraining()) {
+      // The generated features (computing them is some 160 cards' volleys at the field: a third of a second cold).
+      const x = s.features && BATTLE_TERMS.every((t) => typeof s.features![t] === 'number') ? s.features : syntheticFeatures(s.card, field);
+      if (x && s.price > 0) syn.push({ x, price: s.price, group: s.parent, synthetic: true, hull: s.card.profile.hp * s.card.profile.bases });
+    }
+    syntheticMemo = { field: field.memo, rows: syn };
+  }
+  return [...rows, ...syntheticMemo.rows];
+}
+
 function fieldModel(field: ReferenceField): FieldModel | undefined {
-  const xs = field.members.map((m) => battleFeatures(m.profile, m.bays, field));
   // Fitted to battle prices where they were measured against this field: the bundled cards, wherever they are read from
-  // (each as it was priced, and all of them); any other field keeps the bundled fit's shape, scaled to its points.
+  // (each as it was priced, and all of them), with their generated variants; any other field keeps the bundled fit's
+  // shape, its scale fitted to the battle prices measured against it (priced in the background) or else to its points.
   const all = field.members.map((m) => measuredPrice(m));
   const known = workspacePrices.get(fitKeyOf(field.members));
   const bundledAll = all.length === BATTLE_PRICES.size && all.every((x) => x !== undefined);
@@ -932,37 +1090,53 @@ function fieldModel(field: ReferenceField): FieldModel | undefined {
   const ownPrices = !bundledAll && known ? field.members.map((m) => known.get(m.key)) : undefined;
   const fromBattles = bundledAll || (!!ownPrices && ownPrices.filter((x) => x !== undefined).length >= 3);
   const measured = bundledAll ? all : fromBattles ? ownPrices! : field.members.map(() => undefined);
-  const price = (i: number) => (fromBattles ? measured[i] : field.members[i]!.points);
-  const rows: { i: number; x: BattleFeatures; y: number }[] = [];
-  xs.forEach((x, i) => {
-    const y = price(i);
-    if (x && y !== undefined && y > 0) rows.push({ i, x, y });
-  });
-  const fit = (rs: typeof rows): BattleModel | undefined => {
-    if (fromBattles)
-      return fitBattleModel(
+  const loo: (BattleModel | undefined)[] = field.members.map(() => undefined);
+  const residuals: number[] = [];
+  let model: BattleModel | undefined;
+  let variants = 0;
+  if (bundledAll) {
+    // The bundled field and the variants: each bundled card is left out with its variants.
+    const rows = trainingRows(field, measured);
+    variants = rows.filter((r) => r.synthetic).length;
+    const fit = (rs: TrainingRow[]) =>
+      fitBattleModel(
+        rs.map((r) => r.x),
+        rs.map((r) => r.price),
+      );
+    model = fit(rows);
+    if (!model) return undefined;
+    if (field.source === 'examples') bundledShape = model;
+    field.members.forEach((m, i) => {
+      const own = rows.find((r) => !r.synthetic && r.group === m.name);
+      if (!own) return;
+      const lm = fit(rows.filter((r) => r.group !== m.name));
+      loo[i] = lm;
+      const e = lm ? modelEstimate(lm, own.x) : NaN;
+      if (e > 0) residuals.push(Math.log(own.price / e));
+    });
+  } else {
+    const shape = bundledModel();
+    if (!shape) return undefined;
+    const rows: { i: number; x: BattleFeatures; y: number }[] = [];
+    field.members.forEach((m, i) => {
+      const x = battleFeatures(m.profile, m.bays, field);
+      const y = fromBattles ? measured[i] : m.points;
+      if (x && y !== undefined && y > 0) rows.push({ i, x, y });
+    });
+    const fit = (rs: typeof rows) =>
+      refitScale(
+        shape,
         rs.map((r) => r.x),
         rs.map((r) => r.y),
       );
-    const shape = bundledModel();
-    return shape
-      ? refitScale(
-          shape,
-          rs.map((r) => r.x),
-          rs.map((r) => r.y),
-        )
-      : undefined;
-  };
-  const model = fit(rows);
-  if (!model) return undefined;
-  if (fromBattles && field.source === 'examples') bundledShape = model;
-  const loo: (BattleModel | undefined)[] = field.members.map(() => undefined);
-  const residuals: number[] = [];
-  for (const r of rows) {
-    const m = fit(rows.filter((o) => o !== r));
-    loo[r.i] = m;
-    const e = m ? modelEstimate(m, r.x) : NaN;
-    if (e > 0) residuals.push(Math.log(r.y / e));
+    model = fit(rows);
+    if (!model) return undefined;
+    for (const r of rows) {
+      const m = fit(rows.filter((o) => o !== r));
+      loo[r.i] = m;
+      const e = m ? modelEstimate(m, r.x) : NaN;
+      if (e > 0) residuals.push(Math.log(r.y / e));
+    }
   }
   return {
     fittedTo: fromBattles ? 'battle prices' : 'printed points',
@@ -970,5 +1144,6 @@ function fieldModel(field: ReferenceField): FieldModel | undefined {
     loo,
     measured,
     spreadLog: residuals.length ? Math.sqrt(mean(residuals.map((v) => v * v))) : NaN,
+    variants,
   };
 }

@@ -25,11 +25,12 @@ export function verdict(e: PointsEstimate): string | undefined {
 /** The estimate's formula in words: the hover's Advanced part and `balance` say the same. */
 export function estimateWords(field: ReferenceField): string {
   if (!field.battle) return `Estimate = ${Number.isFinite(field.k) ? field.k.toFixed(2) : '?'} x sqrt(firepower x durability)`;
-  const weighed = 'Estimate: firepower and durability weighed by reach, movement, small craft, squadrons, CR and launch capacity';
-  if (field.battle.fittedTo === 'printed points') return `${weighed} (the weights fitted to the bundled field's battle prices), scaled to this field's points`;
+  const weighed = 'Estimate: firepower weighed by its reach on the approach table (ranges and moves), durability, small craft and launch capacity';
+  const weights = 'the weights fitted to the battle prices of the bundled field and variants of its cards';
+  if (field.battle.fittedTo === 'printed points') return `${weighed} (${weights}), scaled to this field's points`;
   return field.battle.measured.every((x, i) => x === undefined || x === measuredPrice(field.members[i]!))
-    ? `${weighed}, fitted to the bundled field's battle prices`
-    : `${weighed}, fitted to this field's battle prices (priced in the background)`;
+    ? `${weighed}, fitted to the battle prices of the bundled field and ${field.battle.variants} variants of its cards`
+    : `${weighed} (${weights}), scaled to this field's battle prices (priced in the background)`;
 }
 
 /** What the note's figure is: a measured battle price, a predicted one, or (a workspace field not priced) a cost like its cards'. */

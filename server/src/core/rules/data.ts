@@ -529,3 +529,8 @@ export const BATTLE_PRICE = {
   referenceFleetsPerSize: 2,
   minSeLog: 0.01,
 } as const;
+/**
+ * The points estimate's training set (scripts/build-synthetic-prices.ts): this many variants of the
+ * bundled cards, made from this seed, priced by battle. Not rules: the project's settings.
+ */
+export const SYNTHETIC = { count: 160, seed: 31 } as const;
