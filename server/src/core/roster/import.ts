@@ -198,7 +198,7 @@ const POINTS_BRACKET = /\s*[([{]\s*(?:\d{1,3}(?:,\d{3})+|\d{1,6})(?:\+\?)?\s*(?:
 const POINTS_TAIL = /(?:\s+|\s*[-\u2013\u2014:@=,|]\s*)(?:\d{1,3}(?:,\d{3})+|\d{1,6}(?:\+\?)?|\?)\s*$/;
 const POINTS_WORD = /\s*[-\u2013\u2014:@=,|]?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,6})\s*(?:pts?\.?|points?)(?![\p{L}\p{N}]).*$/iu;
 /** A number of points as players write it: "1000", "1,000", "1.000", "2 000" (a no-break or thin space too). */
-const POINTS_NUMBER = String.raw`\d{1,3}(?:[,.\u00a0\u202f\u2009 ]\d{3})+(?!\d)|\d+`;
+const POINTS_NUMBER = String.raw`\d{1,3}(?:[,.\u00a0\u202f\u2009 ]\d{3})+(?!\d)|\d{2,6}`;
 const pointsValue = (s: string) => Number(s.replace(/\D/g, ''));
 /** Bullets that are an emoji or a chat's `:shortcode:` ("\u{1F525} Oblivion Maw", ":rocket: Radiant Court"). */
 const EMOJI_BULLET = /^(?:(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|:[a-z0-9_+-]{1,40}:)[\ufe0e\ufe0f\u200d\u{1F3FB}-\u{1F3FF}]*\s*)+/iu;
@@ -293,7 +293,8 @@ function readLine(raw: string, known: (name: string) => boolean = () => false): 
     marked = true;
     s = s.slice(bullet[0].length);
   }
-  const plus = /^(?:\+\s*(?:embarked\s*:)?|\u21b3|embarked\s*:|embark\s*:)\s*/i.exec(s);
+  // "+ Name", "\u21b3 Name", "Embarked: Name", and BattleScribe's ". Name" for a selection of the unit above.
+  const plus = /^(?:\+\s*(?:embarked\s*:)?|\u21b3|embarked\s*:|embark\s*:|\.(?=\s+\p{L}))\s*/iu.exec(s);
   if (plus) {
     marked = true;
     embarked = true;
@@ -317,7 +318,7 @@ function readLine(raw: string, known: (name: string) => boolean = () => false): 
   // BattleScribe's and New Recruit's "A [250pts]: 2x B, C": the unit's selections after a colon.
   const selections = /^(.+?)\s*:\s+(.+)$/.exec(s);
   if (selections && known(item(selections[1]!).name) && !known(item(s).name)) s = `${selections[1]} + ${selections[2]}`;
-  const parts = s.split(/\s+\+\s+|\s*,?\s+(?:each\s+)?(?:w\/|with|carrying|embarking)\s+(?:an?\s+)?|\s*[,;]?\s+embark(?:ed|s)?\s*:\s*/i);
+  const parts = s.split(/\s+\+\s+|\s*,?\s+(?:each\s+)?(?:w\/|w|with|carrying|embarking)\s+(?:an?\s+)?|\s*[,;]?\s+embark(?:ed|s)?\s*:\s*/i);
   // "Embarked: A, A, B" and "A carrying B, C and D": a list of the units carried.
   const pieces = embarked ? carriedItems(parts.join(' + '), known) : [parts[0] ?? ''];
   if (embarked && parts.length > 1) pieces.splice(0, pieces.length, ...parts.flatMap((p) => carriedItems(p, known)));
@@ -597,9 +598,13 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
     const pts =
       new RegExp(`(?<![\\d,.])(${POINTS_NUMBER})\\s*(?:pts?\\.?|points?)(?![\\p{L}\\p{N}])`, 'iu').exec(t) ??
       new RegExp(`\\/\\s*(${POINTS_NUMBER})\\b`, 'u').exec(t) ??
+      // "The Long Hunger [2000]", "Radiant Vanguard (2000)": a bracketed number in a heading.
+      new RegExp(`[([]\\s*(${POINTS_NUMBER})\\s*[)\\]]`, 'u').exec(t) ??
       (f ? new RegExp(`(?:^|[\\s,(\\[/-])(${POINTS_NUMBER})(?:$|[\\s,)\\]])`, 'u').exec(t.replace(/\d+x\b/gi, '')) : null);
+    // "consumed 1k", "2K game".
+    const kilo = pts ? null : /(?:^|[\s,([/-])([12])\s*k(?:\s*(?:pts?|points?|game))?(?=$|[\s,)\]])/i.exec(t);
     // A section's subtotal ("Detachment 1 (730 pts)") is not the limit: only a game size is, or what the first line says.
-    const value = pts ? pointsValue(pts[1]!) : undefined;
+    const value = pts ? pointsValue(pts[1]!) : kilo ? Number(kilo[1]) * 1000 : undefined;
     if (value !== undefined && d.points === undefined && (line === firstLine || GAME_SIZES.some((g) => g.points === value))) d.points = value;
     return { f, pts };
   };
@@ -663,7 +668,8 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
       const body = /^(?:[^:]*:\s+)?([^]*)$/.exec(trimmed)![1]!;
       const items = commaItems(body, known);
       if (items.length > 1 && items.some((p) => known(readLine(p, known).head.name))) {
-        if (body !== trimmed && d.units.length === 0) headerFacts(trimmed.slice(0, trimmed.length - body.length), line);
+        // The words before the colon are the list's heading ("Lantern Watch (Myr-Valari, 1000): ...").
+        if (body !== trimmed && d.units.length === 0) handle(trimmed.slice(0, trimmed.length - body.length).replace(/:\s*$/, ''), line);
         for (const p of items) handle(p, line);
         last = undefined;
         return;
@@ -697,15 +703,24 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
     last = undefined;
     // Not a unit line: the fleet's name, faction or limit when before the units; otherwise a note.
     if (d.units.length === 0) {
-      const labelled = /^(?:fleet|list|name)\s*:\s*(.+)$/i.exec(trimmed);
+      const labelled = /^(?:fleet|list|name|(?:fleet|list|army|roster)\s+name)\s*:\s*(.+)$/i.exec(trimmed);
       const fl = /^faction\s*:\s*(.+)$/i.exec(trimmed);
       if (fl) {
         d.faction ??= fl[1]!.trim();
         return;
       }
+      // A tournament sheet's other fields ("Player: Jenny K.", "Event: ...") name neither the fleet nor its units.
+      if (/^(?:player|author|by|event|date|club|round|opponent|mission|scenario|game|email|e-mail|team|discord)\s*:/i.test(trimmed)) return;
+      const limit = /^(?:points|pts|limit|points limit|game size|size)\s*:\s*([\d,. \u00a0]+)\s*(?:pts?\.?|points?)?$/i.exec(trimmed);
+      if (limit) {
+        d.points ??= pointsValue(limit[1]!);
+        return;
+      }
       const { f, pts } = headerFacts(trimmed, line);
       if (labelled) {
-        d.name ??= postText(labelled[1]!);
+        // A name the text labels wins over one guessed from a line of chat.
+        if (d.name === undefined || weakName) d.name = postText(labelled[1]!);
+        weakName = false;
         return;
       }
       // A unit misspelt, with no bullet or count, before the first one read: reported, not taken for the name.
@@ -729,7 +744,13 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
         .split(/\s*[,!?;]\s+|[!?]$|\s+[-\u2013\u2014]\s+|\s+\/\/\s+/)[0]!
         .replace(/^["\u201c\u201d\u00ab\u00bb']+|["\u201c\u201d\u00ab\u00bb']+$/g, '')
         .trim();
-      if (rest && /\p{L}/u.test(rest) && !TOTAL.test(rest) && !/^(?:my\s+)?(?:list|fleet|army|build|roster)$/i.test(rest)) {
+      if (
+        rest &&
+        /\p{L}/u.test(rest) &&
+        !TOTAL.test(rest) &&
+        !/^(?:my\s+)?(?:list|fleet|army|build|roster)$/i.test(rest) &&
+        !/^my\s+\d+\s*(?:pts?|points?|k)?$/i.test(rest)
+      ) {
         if (d.name !== undefined && !f) return;
         d.name = rest;
         weakName = !f;
@@ -884,6 +905,11 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
     }
     if (!Number.isInteger(u.count) || u.count < 0) {
       problemAt(u.line, lineText(u.line) || u.name, `"${u.count}" is not a number of copies`, undefined);
+      continue;
+    }
+    // "0x Lumen Destroyer" (a list builder's option not taken): no copy to field, and said so.
+    if (u.count === 0) {
+      problemAt(u.line, lineText(u.line) || u.name, '0 copies: left out of the fleet', undefined);
       continue;
     }
     entries.push({ unit: ref.name, count: u.count, embark, line: u.line });
