@@ -16,7 +16,7 @@
  * dropped in silence: it goes into the fleet as a comment. Pure, linear in the text, never throws.
  */
 import type { CardRef, Workspace } from '../workspace';
-import { GAME_SIZES, LAUNCH_BAY, type UnitClass } from '../rules/data';
+import { CLASS_NAMES, GAME_SIZES, LAUNCH_BAY, type UnitClass } from '../rules/data';
 import { nearest, prepare, SuggestBudget, SUGGEST_LIMITS, type Prepared } from '../model/suggest';
 import { DIGEST_PATTERN } from './digest';
 import { clean } from './clean';
@@ -529,6 +529,27 @@ function shortItem(s: string): Item & { carried: Item[] } {
   return { ...counted(parts[0] ?? ''), carried: parts.slice(1).map(counted) };
 }
 
+/** A section of a list by the class of its units, or by its role ("Carriers - 645pts", "Small craft"). */
+const SECTION_WORDS = new RegExp(
+  `^(?:${[
+    ...CLASS_NAMES,
+    'capital',
+    'capitals',
+    'small craft',
+    'squadrons?',
+    'support',
+    'line',
+    'core',
+    'hq',
+    'command',
+    'reserves?',
+    'detachment',
+    'escorts and small craft',
+  ]
+    .map((c) => c.toLowerCase() + (/s\?$|s$/.test(c) ? '' : 's?'))
+    .join('|')})(?:\s+\d+)?$`,
+);
+
 /** A heading: markdown's, a rule, "Escorts:", or BattleScribe's "++ HQ ++" / "+ Escorts +". */
 const HEADING = /^(?:#{1,6}\s|={3,}|-{3,}|_{3,}|\*{3,}|\++\s.*\s\++$)|:$/;
 const TOTAL = /^(?:total|points|pts|grand total|sum|remaining|left)\b/i;
@@ -667,7 +688,8 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
     if (!isCard && !r.embarked) {
       const body = /^(?:[^:]*:\s+)?([^]*)$/.exec(trimmed)![1]!;
       const items = commaItems(body, known);
-      if (items.length > 1 && items.some((p) => known(readLine(p, known).head.name))) {
+      // Not a sentence that names cards ("Radiant Court, what do you think?").
+      if (items.length > 1 && !/[.?!]$/.test(body) && items.some((p) => known(readLine(p, known).head.name))) {
         // The words before the colon are the list's heading ("Lantern Watch (Myr-Valari, 1000): ...").
         if (body !== trimmed && d.units.length === 0) handle(trimmed.slice(0, trimmed.length - body.length).replace(/:\s*$/, ''), line);
         for (const p of items) handle(p, line);
@@ -681,8 +703,8 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
       if (!key || !/\p{L}/u.test(key)) return;
       if (TOTAL.test(key) && !isCard) return;
       if (!isCard && HEADING.test(trimmed)) return;
-      // "Detachment 2: Pack (270 pts)": a section's heading with its subtotal, not a unit.
-      if (!isCard && !r.marked && /^[^:]+:\s/.test(r.head.name)) {
+      // "Detachment 2: Pack (270 pts)", "Carriers - 645pts": a section's heading with its subtotal, not a unit.
+      if (!isCard && !r.marked && (/^[^:]+:\s/.test(r.head.name) || SECTION_WORDS.test(nameKey(r.head.name)))) {
         last = undefined;
         return;
       }
