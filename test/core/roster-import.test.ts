@@ -327,6 +327,19 @@ describe('import: an export as it reaches another player', () => {
     assert.deepEqual(read(rendered), want);
   });
 
+  it('every export of a fleet whose name holds ": " (the one line\u2019s own separator)', () => {
+    const named = ws.set('file:///ws/colon.fleet.yaml', fleet.text.replace('name: The Hunger Within', 'name: "Hunger: Second Wave"')) as FleetDocument;
+    for (const format of ROSTER_FORMATS) {
+      const r = importRoster(renderRoster(buildRoster(named, ws), format), ws);
+      assert.equal(r.name, 'Hunger: Second Wave', format);
+      assert.deepEqual(
+        r.entries.map((e) => [e.unit, e.count, e.embark]),
+        want,
+        format,
+      );
+    }
+  });
+
   it('the text and the markdown with their indentation trimmed by a forum', () => {
     for (const format of ['text', 'markdown'] as const) {
       const trimmed = renderRoster(roster, format).replace(/^ +/gm, '');

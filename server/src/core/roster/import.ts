@@ -494,6 +494,24 @@ function fromShort(all: string[], cards: Cards): Draft | undefined {
   const [l, at] = nonBlank[0]!;
   const m = /^(?:(.*?): )?(?:(.*); )?(\d+ pts|\d+\/\d+)(?: \(\d+ errors?\))?(?: \u00b7 rules .*)?$/.exec(l);
   if (!m) return undefined;
+  // A fleet's name may hold ": " itself ("Choir's Wake: Second (Kith'ra): ..."): the head ends at the
+  // first ": " after a "(Faction)" the cards know, else at the first ": " before a card's name.
+  if (m[1] !== undefined && m[2] !== undefined) {
+    const line = `${m[1]}: ${m[2]}`;
+    const factions = new Set(cards.factions.map(nameKey));
+    const cuts: number[] = [];
+    for (let i = line.indexOf(': '); i >= 0 && cuts.length < 50; i = line.indexOf(': ', i + 1)) cuts.push(i);
+    const first = (body: string) => cards.byKey.has(nameKey(shortItem(body.split(', ')[0] ?? '').name));
+    const cut =
+      cuts.find((i) => {
+        const f = /\(([^()]*)\)$/.exec(line.slice(0, i));
+        return f !== null && factions.has(nameKey(f[1]!));
+      }) ?? cuts.find((i) => first(line.slice(i + 2)));
+    if (cut !== undefined) {
+      m[1] = line.slice(0, cut);
+      m[2] = line.slice(cut + 2);
+    }
+  }
   const d: Draft = { format: 'short', units: [], unread: [], loose: [] };
   const head = m[1] ?? '';
   const hm = /^(.*?)\s*\(([^()]*)\)$/.exec(head);
