@@ -632,7 +632,10 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
   /** The faction and the points limit a heading line names, taken when not known yet. */
   const headerFacts = (t: string, line: number) => {
     const lk = nameKey(t.replace(/^#+\s*/, ''));
-    const f = factionKeys.find(([k]) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRe(k)}(?:$|[^\\p{L}\\p{N}])`, 'u').test(lk));
+    const f =
+      factionKeys.find(([k]) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRe(k)}(?:$|[^\\p{L}\\p{N}])`, 'u').test(lk)) ??
+      // "Myr Valari", "myrvalari": the faction without its hyphen or spaces (a long enough name only).
+      factionKeys.find(([k]) => looseKeys(k)[0]!.length >= 6 && looseKeys(lk)[0]!.includes(looseKeys(k)[0]!));
     if (f && !d.faction) d.faction = f[1];
     const pts =
       new RegExp(`(?<![\\d,.])(${POINTS_NUMBER})\\s*(?:pts?\\.?|points?)(?![\\p{L}\\p{N}])`, 'iu').exec(t) ??
@@ -907,7 +910,8 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
   }
   if (faction !== undefined) {
     const f = nameKey(faction);
-    const known = cards.factions.find((x) => nameKey(x) === f);
+    // "myr valari" for Myr-Valari: the faction as the cards spell it, whatever the case, hyphens or accents.
+    const known = cards.factions.find((x) => nameKey(x) === f) ?? cards.factions.find((x) => looseKeys(nameKey(x))[0] === looseKeys(f)[0]);
     if (known) faction = known;
   } else if (!opts.asWritten) {
     const votes = new Map<string, number>();
