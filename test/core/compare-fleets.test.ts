@@ -195,6 +195,14 @@ describe('battle --compare-with: a fleet against its changed copy on the same di
       assert.equal(await runBattle(['--fleet', '/ws/a.fleet.yaml', ...RUN, '--compare-with', file, '--cards', '/ws/cards'], bad), 2);
       assert.match(bad.err, why);
     }
+    // Another list (not this one changed): its figures under its own name, never this list's.
+    const renamed = memoryIO({ ...FILES, '/ws/other.fleet.yaml': fleetText('Other Lances', 'Lance Destroyer', 3) });
+    assert.equal(
+      await runBattle(['--fleet', '/ws/a.fleet.yaml', ...RUN, '--compare-with', '/ws/other.fleet.yaml', '--cards', '/ws/cards', '--threads', '1'], renamed),
+      0,
+    );
+    assert.match(renamed.out, /With Other Lances in place of Lances: wins \d+% instead of \d+%/);
+    assert.doesNotMatch(renamed.out, /With the change: Lances/);
     // The fleet's own file is no changed copy: a usage error that says so.
     const self = memoryIO(FILES);
     assert.equal(await runBattle(['--fleet', '/ws/a.fleet.yaml', ...RUN, '--compare-with', '/ws/a.fleet.yaml', '--cards', '/ws/cards'], self), 2);

@@ -255,14 +255,17 @@ describe('what-if and live odds on a fleet (code-server)', function () {
       240_000,
     );
     assert.match(compare, new RegExp(`Compared with "${otherName}"`), compare);
-    const cells = (
-      await section
-        .locator('tbody tr', { hasText: `${a.fleet} comes out ahead` })
-        .locator('td')
-        .allInnerTexts()
-    ).map(squash);
+    const cells = (await section.locator('tbody tr', { hasText: 'Your list comes out ahead' }).locator('td').allInnerTexts()).map(squash);
     assert.equal(cells[0], formatPercent(a.pointsVictory.p), cells.join(' | '));
     assert.equal(cells[1], formatPercent(c.result.sides[0].pointsVictory.p), cells.join(' | '));
+    // Another list's figures are not given this list's name.
+    assert.ok(
+      compare.includes(
+        `${a.fleet} wins ${formatPercent(a.pointsVictory.p)}; ${otherName} wins ${formatPercent(c.result.sides[0].pointsVictory.p)} against the same opponent`,
+      ),
+      compare,
+    );
+    assert.ok(!compare.includes(`${a.fleet} comes out ahead`), compare);
     await wb.closePanel();
     await section.scrollIntoViewIfNeeded();
     await wb.screenshot(join(OUT, 'what-if-compare-with.png'));

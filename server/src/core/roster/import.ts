@@ -767,7 +767,7 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
         return;
       }
       // A unit misspelt, with no bullet or count, before the first one read: reported, not taken for the name.
-      if (!f && !pts && !HEADING.test(trimmed) && near(r.head.name)) {
+      if (!f && !HEADING.test(trimmed) && near(r.head.name)) {
         d.loose.push({ line, text: trimmed, name: r.head.name });
         return;
       }
