@@ -57,13 +57,16 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
     return;
   }
   const name = r.sides[0].fleet || 'Your fleet';
+  // Another list (not this one changed): its figures are its own, so rows and words do not give them this list's name.
+  const otherName = c.result.sides[0].fleet;
+  const another = otherName !== r.sides[0].fleet;
   const rows: { label: string; now: number; then: number; d: Paired }[] = [];
   r.sides.forEach((s, i) => {
     const o = c.result.sides[i]!;
     const d = c.difference.sides[i]!;
     // The difference is the other version minus this one: turned round, it is the change made.
     const back = (x: Paired): Paired => ({ delta: -x.delta, se: x.se });
-    const who = s.fleet || (i === 0 ? 'Your fleet' : 'The opponent');
+    const who = i === 0 && another ? 'Your list' : s.fleet || (i === 0 ? 'Your fleet' : 'The opponent');
     rows.push({ label: `${who} comes out ahead`, now: s.pointsVictory.p, then: o.pointsVictory.p, d: back(d.pointsVictory) });
     rows.push({ label: `${who} sweeps the other fleet from the table`, now: s.annihilation.p, then: o.annihilation.p, d: back(d.annihilation) });
   });
@@ -76,9 +79,11 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
       'li',
       same
         ? `On these dice your change makes no difference: every battle ends as it did with ${then}.`
-        : clear(wins.now, wins.then, wins.d)
-          ? `With your change: ${name} wins ${formatPercent(wins.now)} instead of ${formatPercent(wins.then)}.`
-          : `With your change: ${name} wins about as often as before (${formatPercent(wins.now)}, was ${formatPercent(wins.then)}).`,
+        : another
+          ? `${name} wins ${formatPercent(wins.now)}; ${otherName || 'the other list'} wins ${formatPercent(wins.then)} against the same opponent${clear(wins.now, wins.then, wins.d) ? '' : ' (about the same)'}.`
+          : clear(wins.now, wins.then, wins.d)
+            ? `With your change: ${name} wins ${formatPercent(wins.now)} instead of ${formatPercent(wins.then)}.`
+            : `With your change: ${name} wins about as often as before (${formatPercent(wins.now)}, was ${formatPercent(wins.then)}).`,
     ),
   );
   list.appendChild(
