@@ -191,11 +191,11 @@ interface LineRead {
   carried: Item[];
 }
 
-const COUNT_PREFIX = /^(\d{1,4})\s*(?:[x\u00d7*]\s*|\s+(?=\D))/i;
-const COUNT_SUFFIX = /\s*(?:\(\s*)?[x\u00d7]\s*(\d{1,4})\s*\)?\s*$/i;
+const COUNT_PREFIX = /^(?:(\d{1,4})\s*(?:[x\u00d7*]\s*|\s+(?=\D))|[x\u00d7]\s*(\d{1,4})\s+)/i;
+const COUNT_SUFFIX = /\s*(?:\(\s*)?(?:[x\u00d7]\s*(\d{1,4})|(\d{1,4})\s*[x\u00d7](?=\s*\)))\s*\)?\s*$/i;
 const COUNT_SUFFIX2 = /\s+(\d{1,4})\s*[x\u00d7]\s*$/i;
 const POINTS_BRACKET = /\s*[([{]\s*(?:\d{1,3}(?:,\d{3})+|\d{1,6})(?:\+\?)?\s*(?:pts?\.?|points?)?\s*(?:each)?\s*[)\]}]/gi;
-const POINTS_TAIL = /(?:\s+|\s*[-\u2013\u2014:@=,|]\s*)(?:\d{1,3}(?:,\d{3})+|\d{1,6}(?:\+\?)?|\?)\s*$/;
+const POINTS_TAIL = /(?:\s+|\s*[-\u2013\u2014:@=,|]\s*)(?:\d{1,3}(?:,\d{3})+|\d{1,6}(?:\+\?)?|\?)\s*(?:ea\.?|each)?\s*$/;
 const POINTS_WORD = /\s*[-\u2013\u2014:@=,|]?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,6})\s*(?:pts?\.?|points?)(?![\p{L}\p{N}]).*$/iu;
 /** A number of points as players write it: "1000", "1,000", "1.000", "2 000" (a no-break or thin space too). */
 const POINTS_NUMBER = String.raw`\d{1,3}(?:[,.\u00a0\u202f\u2009 ]\d{3})+(?!\d)|\d{2,6}`;
@@ -233,11 +233,11 @@ function item(written: string): Item & { priced: boolean; counted: boolean } {
     if (counted) return;
     let m = COUNT_PREFIX.exec(t);
     if (m && t.length > m[0].length) {
-      count = Number(m[1]);
+      count = Number(m[1] ?? m[2]);
       t = t.slice(m[0].length);
       counted = true;
     } else if ((m = COUNT_SUFFIX.exec(t)) && m.index > 0) {
-      count = Number(m[1]);
+      count = Number(m[1] ?? m[2]);
       t = t.slice(0, m.index);
       counted = true;
     } else if ((m = COUNT_SUFFIX2.exec(t)) && m.index > 0) {
@@ -767,7 +767,8 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
         return;
       }
       // A unit misspelt, with no bullet or count, before the first one read: reported, not taken for the name.
-      if (!f && !HEADING.test(trimmed) && near(r.head.name)) {
+      // So is a line that holds a card's name among other words, after the name ("Shardlight Escort (2x)").
+      if (!f && !HEADING.test(trimmed) && (near(r.head.name) || (!pts && d.name !== undefined && !/[.?!:]\s*$/.test(trimmed) && cardInside(trimmed, cards)))) {
         d.loose.push({ line, text: trimmed, name: r.head.name });
         return;
       }
