@@ -363,6 +363,8 @@ describe('import: hostile pastes never crash or hang', () => {
     ['HTML-like', '<tr class="entry"><td class="n">99999999999</td><td><strong>&#xFFFFFFF;&#0;</strong></td>\n'],
     ['a name of control characters, a lone surrogate, quotes and a comment mark', 'Fleet: A\ud800B \u0000\u001b[31m "q\\" #c \u2028: x\n- Lumen Destroyer\n'],
     ['numbers everywhere', '1000\n2x\nx2\n(250)\n- 5\n+ 3\n999999999x Lumen Destroyer\n'],
+    // Each line took 15-20 s (patterns with a space on both sides of an optional mark, cubic in the run).
+    ['long runs of spaces and tabs inside lines', `- Radiant${' '.repeat(1990)}Court\n${`Lumen${'\t '.repeat(995)}Cruiser (${' '.repeat(900)}\n`.repeat(3)}`],
   ];
   for (const [what, text] of hostile) {
     it(what, () => {

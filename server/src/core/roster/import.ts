@@ -211,7 +211,7 @@ const DOT_TAIL = /\s+\u00b7\s+.*$/;
 function item(written: string): Item & { priced: boolean; counted: boolean } {
   let count = 1;
   let counted = false;
-  let s = written;
+  let s = written.replace(/\s+/g, ' ');
   // "(2) Name", "[3] Name": a bracketed number under 10 before the name is a count, as after it.
   const lead = /^\s*[([]\s*([1-9])\s*[)\]]\s*(?=\S)/.exec(s);
   if (lead) {
@@ -282,7 +282,9 @@ function carriedItems(part: string, known: (name: string) => boolean): string[] 
 
 function readLine(raw: string, known: (name: string) => boolean = () => false): LineRead {
   const indent = /^[ \t]*/.exec(raw)![0].replace(/\t/g, '    ').length;
-  let s = raw.trim();
+  // One space for each run (tabs, no-break spaces): the patterns below with a space on both sides of
+  // an optional mark backtrack over a long run, cubic in its length (a hang on one pasted line).
+  let s = raw.trim().replace(/\s+/g, ' ');
   let marked = false;
   let embarked = false;
   // An emoji before the name is decoration, not a mark: a heading may wear one too.
@@ -312,8 +314,9 @@ function readLine(raw: string, known: (name: string) => boolean = () => false): 
   // Embarked units on the entry's line: "A + B", "A w/ B", "A with B", "A, embarked: B", "A (+ B)", "A (+B, +C)".
   s = s.replace(/\s*\(\s*\+\s*([^()]*)\)/g, (_, inner: string) => ` + ${inner.split(/\s*,\s*\+?\s*/).join(' + ')}`);
   // "A (embarks 2x B, C)", "A [w/ B]", "A [B]": a bracket of cards after the name.
-  s = s.replace(/\s*[([]\s*(?:(?:embark(?:s|ed|ing)?|carrying|carries|with|w\/)\s*:?\s*)?([^()[\]]*\p{L}[^()[\]]*)[)\]]/gu, (all: string, inner: string) =>
-    carriedItems(inner, known).every((p) => known(item(p).name)) ? ` + ${inner}` : all,
+  // (One run of non-brackets, the letter checked after: a pattern with a letter in the middle backtracks on a long line.)
+  s = s.replace(/[([]\s*(?:(?:embark(?:s|ed|ing)?|carrying|carries|with|w\/)\s*:?\s*)?([^()[\]]*)[)\]]/gu, (all: string, inner: string) =>
+    /\p{L}/u.test(inner) && carriedItems(inner, known).every((p) => known(item(p).name)) ? ` + ${inner}` : all,
   );
   // BattleScribe's and New Recruit's "A [250pts]: 2x B, C": the unit's selections after a colon.
   const selections = /^(.+?)\s*:\s+(.+)$/.exec(s);
@@ -654,6 +657,7 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
     // Emoji and :shortcodes: around a line are decoration (":rocket: **The Hunger Within** :rocket:").
     const trimmed = raw
       .trim()
+      .replace(/\s+/g, ' ')
       .replace(EMOJI_BULLET, '')
       .replace(/(?:\s+(?:\p{Extended_Pictographic}|:[a-z0-9_+-]{1,40}:)[\ufe0e\ufe0f\u200d]*)+$/iu, '')
       .trim();
