@@ -97,8 +97,9 @@ describe('battle --compare-with: a fleet against its changed copy on the same di
   this.timeout(300_000);
 
   it('identical fleets give differences of exactly 0, with standard errors of 0', async () => {
-    for (const copy of ['/ws/a.fleet.yaml', '/ws/a-copy.fleet.yaml']) {
-      const r = await battleJson(['--fleet', '/ws/a.fleet.yaml', ...RUN, '--compare-with', copy]);
+    // A copy of the file (the fleet's own file is refused: below).
+    {
+      const r = await battleJson(['--fleet', '/ws/a.fleet.yaml', ...RUN, '--compare-with', '/ws/a-copy.fleet.yaml']);
       const c = r.compareFleets!;
       assert.ok(c, 'compareFleets is there');
       assert.deepEqual(Object.keys(c), ['fleet', 'result', 'difference', 'summary']);
@@ -194,6 +195,19 @@ describe('battle --compare-with: a fleet against its changed copy on the same di
       assert.equal(await runBattle(['--fleet', '/ws/a.fleet.yaml', ...RUN, '--compare-with', file, '--cards', '/ws/cards'], bad), 2);
       assert.match(bad.err, why);
     }
+    // Another list (not this one changed): its figures under its own name, never this list's.
+    const renamed = memoryIO({ ...FILES, '/ws/other.fleet.yaml': fleetText('Other Lances', 'Lance Destroyer', 3) });
+    assert.equal(
+      await runBattle(['--fleet', '/ws/a.fleet.yaml', ...RUN, '--compare-with', '/ws/other.fleet.yaml', '--cards', '/ws/cards', '--threads', '1'], renamed),
+      0,
+    );
+    assert.match(renamed.out, /With Other Lances in place of Lances: wins \d+% instead of \d+%/);
+    assert.doesNotMatch(renamed.out, /With the change: Lances/);
+    // The fleet's own file is no changed copy: a usage error that says so.
+    const self = memoryIO(FILES);
+    assert.equal(await runBattle(['--fleet', '/ws/a.fleet.yaml', ...RUN, '--compare-with', '/ws/a.fleet.yaml', '--cards', '/ws/cards'], self), 2);
+    assert.match(self.err, /--compare-with names the same file as --fleet .*give the changed copy/);
+    assert.equal(self.out, '');
     const broken = memoryIO({ ...FILES, '/ws/bad.fleet.yaml': fleetText('Broken', 'No Such Card', 1) });
     assert.equal(await runBattle(['--fleet', '/ws/a.fleet.yaml', ...RUN, '--compare-with', '/ws/bad.fleet.yaml', '--cards', '/ws/cards'], broken), 2);
     assert.match(broken.err, /: \/ws\/bad\.fleet\.yaml: the fleet cannot fight: line 5: No card named "No Such Card"/);

@@ -327,6 +327,19 @@ describe('import: an export as it reaches another player', () => {
     assert.deepEqual(read(rendered), want);
   });
 
+  it('every export of a fleet whose name holds ": " (the one line\u2019s own separator)', () => {
+    const named = ws.set('file:///ws/colon.fleet.yaml', fleet.text.replace('name: The Hunger Within', 'name: "Hunger: Second Wave"')) as FleetDocument;
+    for (const format of ROSTER_FORMATS) {
+      const r = importRoster(renderRoster(buildRoster(named, ws), format), ws);
+      assert.equal(r.name, 'Hunger: Second Wave', format);
+      assert.deepEqual(
+        r.entries.map((e) => [e.unit, e.count, e.embark]),
+        want,
+        format,
+      );
+    }
+  });
+
   it('the text and the markdown with their indentation trimmed by a forum', () => {
     for (const format of ['text', 'markdown'] as const) {
       const trimmed = renderRoster(roster, format).replace(/^ +/gm, '');
@@ -350,6 +363,8 @@ describe('import: hostile pastes never crash or hang', () => {
     ['HTML-like', '<tr class="entry"><td class="n">99999999999</td><td><strong>&#xFFFFFFF;&#0;</strong></td>\n'],
     ['a name of control characters, a lone surrogate, quotes and a comment mark', 'Fleet: A\ud800B \u0000\u001b[31m "q\\" #c \u2028: x\n- Lumen Destroyer\n'],
     ['numbers everywhere', '1000\n2x\nx2\n(250)\n- 5\n+ 3\n999999999x Lumen Destroyer\n'],
+    // Each line took 15-20 s (patterns with a space on both sides of an optional mark, cubic in the run).
+    ['long runs of spaces and tabs inside lines', `- Radiant${' '.repeat(1990)}Court\n${`Lumen${'\t '.repeat(995)}Cruiser (${' '.repeat(900)}\n`.repeat(3)}`],
   ];
   for (const [what, text] of hostile) {
     it(what, () => {

@@ -257,15 +257,17 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     assert.match(compare, new RegExp(`Compared with "${otherName}"`), compare);
     // Another list, not a version of this one: set side by side, never read as "your change".
     assert.doesNotMatch(compare, /your change/i, compare);
-    assert.match(compare, /This list \(/, compare);
-    const cells = (
-      await section
-        .locator('tbody tr', { hasText: `${a.fleet} comes out ahead` })
-        .locator('td')
-        .allInnerTexts()
-    ).map(squash);
+    const cells = (await section.locator('tbody tr', { hasText: 'Your list comes out ahead' }).locator('td').allInnerTexts()).map(squash);
     assert.equal(cells[0], formatPercent(a.pointsVictory.p), cells.join(' | '));
     assert.equal(cells[1], formatPercent(c.result.sides[0].pointsVictory.p), cells.join(' | '));
+    // Another list's figures are not given this list's name.
+    assert.ok(
+      compare.includes(
+        `This list (${a.fleet}) wins ${formatPercent(a.pointsVictory.p)}; "${otherName}" in its place wins ${formatPercent(c.result.sides[0].pointsVictory.p)}.`,
+      ),
+      compare,
+    );
+    assert.ok(!compare.includes(`${a.fleet} comes out ahead`), compare);
     await wb.closePanel();
     await section.scrollIntoViewIfNeeded();
     await wb.screenshot(join(OUT, 'what-if-compare-with.png'));

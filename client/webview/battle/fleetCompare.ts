@@ -61,13 +61,16 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
     return;
   }
   const name = r.sides[0].fleet || 'Your fleet';
+  // Another list (not this one changed): its figures are its own, so rows and words do not give them this list's name.
+  // (A list of another name is another list even when the host did not say so: `battle --compare-with` it.)
+  const otherList = another || c.result.sides[0].fleet !== r.sides[0].fleet;
   const rows: { label: string; now: number; then: number; d: Paired }[] = [];
   r.sides.forEach((s, i) => {
     const o = c.result.sides[i]!;
     const d = c.difference.sides[i]!;
     // The difference is the other version minus this one: turned round, it is the change made.
     const back = (x: Paired): Paired => ({ delta: -x.delta, se: x.se });
-    const who = s.fleet || (i === 0 ? 'Your fleet' : 'The opponent');
+    const who = i === 0 && otherList ? 'Your list' : s.fleet || (i === 0 ? 'Your fleet' : 'The opponent');
     rows.push({ label: `${who} comes out ahead`, now: s.pointsVictory.p, then: o.pointsVictory.p, d: back(d.pointsVictory) });
     rows.push({ label: `${who} sweeps the other fleet from the table`, now: s.annihilation.p, then: o.annihilation.p, d: back(d.annihilation) });
   });
@@ -76,7 +79,7 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
   const same = rows.every((x) => x.d.delta === 0 && x.d.se === 0);
   const list = el('ul', undefined, 'compare-summary');
   const decided = clear(wins.now, wins.then, wins.d);
-  const lead = another
+  const lead = otherList
     ? same
       ? `On these dice the two lists do the same: every battle of this list (${name}) ends as it does with ${then}.`
       : decided
@@ -91,7 +94,7 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
   list.appendChild(
     el(
       'li',
-      another
+      otherList
         ? 'Both were played against the same opponent with the same dice, battle for battle, so what differs is the lists, not luck. A difference is marked when it is too large to be the dice\u2019s noise.'
         : 'Both were played against the same opponent with the same dice, battle for battle, so what differs is the change, not luck. A change is marked when it is too large to be the dice\u2019s noise.',
     ),
@@ -110,7 +113,7 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
     compareTable(
       'data compare fleet-compare',
       `This list beside ${then}`,
-      ['', another ? 'This list' : 'Now', then[0]!.toUpperCase() + then.slice(1), another ? 'Difference' : 'Change'],
+      ['', otherList ? 'This list' : 'Now', then[0]!.toUpperCase() + then.slice(1), otherList ? 'Difference' : 'Change'],
       tableRows,
     ),
   );

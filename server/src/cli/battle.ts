@@ -24,6 +24,7 @@ import {
   renderFleetComparison,
   type ChangedFleet,
 } from '../core/service';
+import * as path from 'node:path';
 import { CHUNK_YOUNG_MB, cores, SimPool, workerFile } from '../node/sim-pool';
 import { fileUri, loadCards, readProblem } from './io';
 import { command, type OptionRow } from './args';
@@ -201,6 +202,11 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     if (io.isDirectory(p)) return usage(`${p} is a folder; give a *.fleet.yaml file.`);
     if (!/\.fleet\.ya?ml$/i.test(p)) return usage(`${p} is not a fleet list (*.fleet.yaml).`);
   }
+  // The fleet against itself is no what-if: most likely the changed copy was meant (or not saved yet).
+  if (changedPath !== undefined && path.resolve(io.cwd, changedPath) === path.resolve(io.cwd, fleetPath))
+    return usage(
+      `--compare-with names the same file as --fleet (${changedPath}): give the changed copy of the list (a second *.fleet.yaml), and the two are played on the same dice.`,
+    );
   const fight = async (pool: SimPool | undefined): Promise<number> => {
     const { ws, problems } = loadCards(io, values.cards ?? [io.cwd]);
     if (problems.length) return usage(...problems);
@@ -234,6 +240,12 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     }
     if ('refused' in prepared || (other && 'refused' in other)) return 2;
     const changed = other ? { fleet: other.battle.fleets[0], limit: other.battle.limits?.[0] } : undefined;
+    // Another faction's list is another fleet, not a change of this one: played, and said so.
+    const [own, alt] = [fleets[0]!.faction.value, fleets[2]?.faction.value];
+    if (fleets[2] && own !== undefined && alt !== undefined && own.toLowerCase() !== alt.toLowerCase())
+      io.stderr(
+        `fabled-star battle: note: ${escapeControls(changedPath!)} is a ${escapeControls(alt)} fleet and ${escapeControls(fleetPath)} a ${escapeControls(own)} one: "with the change" below means with the other faction's list.\n`,
+      );
     const result = await playBattle(prepared.battle, threads, pool, changed);
     io.stdout(
       format === 'json'

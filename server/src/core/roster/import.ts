@@ -3,7 +3,12 @@
  * roster's own exports (text, markdown, the one line, JSON and the printable HTML), and lists as
  * players post them: `2x Name`, `2 x Name`, `Name x2`, `- Name`, `* Name`, `1. Name`,
  * `Name (250)`, `Name [145]`, `Name - 250 pts`, an embarked unit as an indented `+ Name` or
- * `Name + Name` on the entry's line; headings, totals and prose are passed over.
+ * `Name + Name` on the entry's line; headings, totals and prose are passed over. Also what list
+ * builders and chats add: BattleScribe / New Recruit's `Name [250pts]: 2x A, B`, a Fighter or
+ * Bomber indented under its host, `Embarked: A, B`, markdown tables, a list on one line
+ * (`A, B, C`), `(2) Name`, dot leaders, `1,000 pts`, plurals ("2 Maw Escort Packs"), names
+ * without their accents or hyphens, quoted replies, emoji and `:shortcodes:`, pasted HTML and
+ * lines a forum wrapped.
  *
  * Names match the cards of the workspace case-insensitively (and whatever the quotes, dashes,
  * spacing and markdown escapes). A line that names no card is reported with its line number and
@@ -11,7 +16,7 @@
  * dropped in silence: it goes into the fleet as a comment. Pure, linear in the text, never throws.
  */
 import type { CardRef, Workspace } from '../workspace';
-import { GAME_SIZES } from '../rules/data';
+import { CLASS_NAMES, GAME_SIZES, LAUNCH_BAY, type UnitClass } from '../rules/data';
 import { nearest, prepare, SuggestBudget, SUGGEST_LIMITS, type Prepared } from '../model/suggest';
 import { DIGEST_PATTERN } from './digest';
 import { clean } from './clean';
@@ -73,7 +78,13 @@ export interface ImportResult {
 }
 
 /** Bounds that keep a hostile paste cheap: lines longer than this are cut before reading. */
-export const IMPORT_LIMITS = { lineChars: 2000, problemText: 200, lines: 200_000 } as const;
+export const IMPORT_LIMITS = {
+  lineChars: 2000,
+  problemText: 200,
+  lines: 200_000,
+  /** Plain lines searched for a card's name inside them (each search is over every card). */
+  cardInside: 500,
+} as const;
 
 // ---------------------------------------------------------------------------------------------
 // Names.
@@ -93,15 +104,35 @@ export function nameKey(s: string): string {
     .toLowerCase();
 }
 
+/**
+ * A name as a player may misspell it and still mean one card: `nameKey`, and also no accents
+ * ("Okami" for "\u014ckami"), a hyphen or an apostrophe as a space or left out ("Star Eater",
+ * "Shavor"), and the last word's plural ("2 Maw Escort Packs"): tried only when the exact key
+ * names no card, and only when it names one card name.
+ */
+function looseKeys(key: string): string[] {
+  const k = key.normalize('NFD').replace(/\p{M}/gu, '').replace(/['"-]/g, '').replace(/\s+/g, '');
+  const out = [k];
+  if (/ies$/.test(key)) out.push(k.replace(/ies$/, 'y'));
+  if (/(?:s|x|z|ch|sh)es$/.test(key)) out.push(k.replace(/es$/, ''));
+  if (/[^s]s$/.test(key)) out.push(k.replace(/s$/, ''));
+  return out;
+}
+
 interface Cards {
   /** Key -> cards of that name (several factions may share one). */
   byKey: Map<string, CardRef[]>;
+  /** Loose key (looseKeys' first) -> the names of the cards it may mean. */
+  byLoose: Map<string, Set<string>>;
   prepared: Prepared[];
   factions: string[];
+  /** Names looked up already, in this import (a post asks about the same pieces several times). */
+  memo: Map<string, CardRef[] | undefined>;
 }
 
 function cardsOf(ws: Workspace): Cards {
   const byKey = new Map<string, CardRef[]>();
+  const byLoose = new Map<string, Set<string>>();
   const names: string[] = [];
   const factions = ws.factions();
   for (const f of factions)
@@ -111,9 +142,32 @@ function cardsOf(ws: Workspace): Cards {
       const list = byKey.get(k);
       if (list) list.push(ref);
       else byKey.set(k, [ref]);
+      const lk = looseKeys(k)[0]!;
+      const set = byLoose.get(lk);
+      if (set) set.add(k);
+      else byLoose.set(lk, new Set([k]));
       names.push(ref.name);
     }
-  return { byKey, prepared: prepare(names), factions };
+  return { byKey, byLoose, prepared: prepare(names), factions, memo: new Map() };
+}
+
+/** The cards a name means: its exact key's, else its loose key's when that names one card name. */
+function lookup(cards: Cards, name: string): CardRef[] | undefined {
+  if (cards.memo.has(name)) return cards.memo.get(name);
+  const found = lookupKey(cards, name);
+  if (cards.memo.size < 50_000) cards.memo.set(name, found);
+  return found;
+}
+
+function lookupKey(cards: Cards, name: string): CardRef[] | undefined {
+  const key = nameKey(name);
+  const exact = cards.byKey.get(key);
+  if (exact || !key) return exact;
+  for (const lk of looseKeys(key)) {
+    const set = cards.byLoose.get(lk);
+    if (set?.size === 1) return cards.byKey.get([...set][0]!);
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -137,23 +191,36 @@ interface LineRead {
   carried: Item[];
 }
 
-const COUNT_PREFIX = /^(\d{1,4})\s*(?:[x\u00d7*]\s*|\s+(?=\D))/i;
-const COUNT_SUFFIX = /\s*(?:\(\s*)?[x\u00d7]\s*(\d{1,4})\s*\)?\s*$/i;
+const COUNT_PREFIX = /^(?:(\d{1,4})\s*(?:[x\u00d7*]\s*|\s+(?=\D))|[x\u00d7]\s*(\d{1,4})\s+)/i;
+const COUNT_SUFFIX = /\s*(?:\(\s*)?(?:[x\u00d7]\s*(\d{1,4})|(\d{1,4})\s*[x\u00d7](?=\s*\)))\s*\)?\s*$/i;
 const COUNT_SUFFIX2 = /\s+(\d{1,4})\s*[x\u00d7]\s*$/i;
-const POINTS_BRACKET = /\s*[([{]\s*\d{1,6}(?:\+\?)?\s*(?:pts?\.?|points?)?\s*(?:each)?\s*[)\]}]/gi;
-const POINTS_TAIL = /(?:\s+|\s*[-\u2013\u2014:@=,|]\s*)(?:\d{1,6}(?:\+\?)?|\?)\s*$/;
-const POINTS_WORD = /\s*[-\u2013\u2014:@=,|]?\s*\d{1,6}\s*(?:pts?\.?|points?)(?![\p{L}\p{N}]).*$/iu;
+const POINTS_BRACKET = /\s*[([{]\s*(?:\d{1,3}(?:,\d{3})+|\d{1,6})(?:\+\?)?\s*(?:pts?\.?|points?)?\s*(?:each)?\s*[)\]}]/gi;
+const POINTS_TAIL = /(?:\s+|\s*[-\u2013\u2014:@=,|]\s*)(?:\d{1,3}(?:,\d{3})+|\d{1,6}(?:\+\?)?|\?)\s*(?:ea\.?|each)?\s*$/;
+const POINTS_WORD = /\s*[-\u2013\u2014:@=,|]?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,6})\s*(?:pts?\.?|points?)(?![\p{L}\p{N}]).*$/iu;
+/** A number of points as players write it: "1000", "1,000", "1.000", "2 000" (a no-break or thin space too). */
+const POINTS_NUMBER = String.raw`\d{1,3}(?:[,.\u00a0\u202f\u2009 ]\d{3})+(?!\d)|\d{2,6}`;
+const pointsValue = (s: string) => Number(s.replace(/\D/g, ''));
+/** Bullets that are an emoji or a chat's `:shortcode:` ("\u{1F525} Oblivion Maw", ":rocket: Radiant Court"). */
+const EMOJI_BULLET = /^(?:(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|:[a-z0-9_+-]{1,40}:)[\ufe0e\ufe0f\u200d\u{1F3FB}-\u{1F3FF}]*\s*)+/iu;
 
 /** Markers of our own exports after the name: " [Class] 250 pts (...)", " · Class · 250 pts". */
 const CLASS_TAIL = /\s+\[[^\]]*\]\s+(?:\d+(?:\+\?)?|\?)\s*pts\b.*$/;
 const DOT_TAIL = /\s+\u00b7\s+.*$/;
 
 /** A count and points stripped from one unit's text: "2x Name", "Name x2", "Name (x2)", "Name 250". */
-function item(s: string): Item & { priced: boolean; counted: boolean } {
+function item(written: string): Item & { priced: boolean; counted: boolean } {
   let count = 1;
   let counted = false;
+  let s = written.replace(/\s+/g, ' ');
+  // "(2) Name", "[3] Name": a bracketed number under 10 before the name is a count, as after it.
+  const lead = /^\s*[([]\s*([1-9])\s*[)\]]\s*(?=\S)/.exec(s);
+  if (lead) {
+    count = Number(lead[1]);
+    counted = true;
+    s = s.slice(lead[0].length);
+  }
   // "Name (2)": a bracketed number under 10 is a count (no card costs so little), a bigger one is points.
-  const small = /\s*[([]\s*([1-9])\s*[)\]]\s*$/.exec(s);
+  const small = counted ? null : /\s*[([]\s*([1-9])\s*[)\]]\s*$/.exec(s);
   let t = s;
   if (small && small.index > 0) {
     count = Number(small[1]);
@@ -161,16 +228,16 @@ function item(s: string): Item & { priced: boolean; counted: boolean } {
     t = t.slice(0, small.index);
   }
   t = t.replace(POINTS_BRACKET, ' ').replace(POINTS_WORD, '').trim();
-  let priced = t !== s.trim() && !counted;
+  let priced = t !== s.trim() && !(counted && !lead);
   const countOf = () => {
     if (counted) return;
     let m = COUNT_PREFIX.exec(t);
     if (m && t.length > m[0].length) {
-      count = Number(m[1]);
+      count = Number(m[1] ?? m[2]);
       t = t.slice(m[0].length);
       counted = true;
     } else if ((m = COUNT_SUFFIX.exec(t)) && m.index > 0) {
-      count = Number(m[1]);
+      count = Number(m[1] ?? m[2]);
       t = t.slice(0, m.index);
       counted = true;
     } else if ((m = COUNT_SUFFIX2.exec(t)) && m.index > 0) {
@@ -190,17 +257,46 @@ function item(s: string): Item & { priced: boolean; counted: boolean } {
   return { name: t.trim(), count, priced, counted };
 }
 
-function readLine(raw: string): LineRead {
+/**
+ * Pieces of a ", "-separated list of units, joined back while the join names a card (a card's name
+ * may itself hold ", "): "A, 2x B, C" -> ["A", "2x B", "C"].
+ */
+function commaItems(s: string, known: (name: string) => boolean): string[] {
+  const pieces = s.split(/\s*[,;]\s+|\s*,\s*(?=\d|\p{Lu})/u).filter((p) => p.trim());
+  const out: string[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    let p = pieces[i]!;
+    let j = i;
+    while (j + 1 < pieces.length && !known(item(p).name) && known(item(`${p}, ${pieces.slice(i + 1, j + 2).join(', ')}`).name)) p = `${p}, ${pieces[++j]}`;
+    i = j;
+    out.push(p);
+  }
+  return out;
+}
+
+/** "A, B and C" after an embark marker: each piece a unit, when the whole does not name a card. */
+function carriedItems(part: string, known: (name: string) => boolean): string[] {
+  if (known(item(part).name)) return [part];
+  return commaItems(part.replace(/\s+(?:and|&)\s+(?=\d|\p{L})/giu, ', '), known);
+}
+
+function readLine(raw: string, known: (name: string) => boolean = () => false): LineRead {
   const indent = /^[ \t]*/.exec(raw)![0].replace(/\t/g, '    ').length;
-  let s = raw.trim();
+  // One space for each run (tabs, no-break spaces): the patterns below with a space on both sides of
+  // an optional mark backtrack over a long run, cubic in its length (a hang on one pasted line).
+  let s = raw.trim().replace(/\s+/g, ' ');
   let marked = false;
   let embarked = false;
+  // An emoji before the name is decoration, not a mark: a heading may wear one too.
+  const emoji = EMOJI_BULLET.exec(s);
+  if (emoji) s = s.slice(emoji[0].length);
   const bullet = BULLET.exec(s);
   if (bullet) {
     marked = true;
     s = s.slice(bullet[0].length);
   }
-  const plus = /^(?:\+\s*(?:embarked\s*:)?|\u21b3|embarked\s*:|embark\s*:)\s*/i.exec(s);
+  // "+ Name", "\u21b3 Name", "Embarked: Name", and BattleScribe's ". Name" for a selection of the unit above.
+  const plus = /^(?:\+\s*(?:embarked\s*:)?|\u21b3|embarked\s*:|embark\s*:|\.(?=\s+\p{L}))\s*/iu.exec(s);
   if (plus) {
     marked = true;
     embarked = true;
@@ -209,15 +305,28 @@ function readLine(raw: string): LineRead {
   s = s
     .replace(/\\([\\`*_[\]{}<>()#+\-.!|~:@&=])/g, '$1')
     .replace(/^\*\*(.+?)\*\*/, '$1')
-    .replace(/^__(.+?)__/, '$1');
+    .replace(/^__(.+?)__/, '$1')
+    // Dot leaders of a list typed in columns: "Lumen Destroyer ....... 145".
+    .replace(/\s*(?:\.{3,}|\u2026+)\s*(?=\S)/g, ' ');
   const before = s;
   s = s.replace(CLASS_TAIL, '').replace(DOT_TAIL, '');
   let priced = s !== before;
   // Embarked units on the entry's line: "A + B", "A w/ B", "A with B", "A, embarked: B", "A (+ B)", "A (+B, +C)".
   s = s.replace(/\s*\(\s*\+\s*([^()]*)\)/g, (_, inner: string) => ` + ${inner.split(/\s*,\s*\+?\s*/).join(' + ')}`);
-  const parts = s.split(/\s+\+\s+|\s*,?\s+(?:w\/|with|carrying|embarking)\s+|\s*[,;]?\s+embark(?:ed|s)?\s*:\s*/i);
-  const head = item(parts[0] ?? '');
-  const carried = parts.slice(1).map(item);
+  // "A (embarks 2x B, C)", "A [w/ B]", "A [B]": a bracket of cards after the name.
+  // (One run of non-brackets, the letter checked after: a pattern with a letter in the middle backtracks on a long line.)
+  s = s.replace(/[([]\s*(?:(?:embark(?:s|ed|ing)?|carrying|carries|with|w\/)\s*:?\s*)?([^()[\]]*)[)\]]/gu, (all: string, inner: string) =>
+    /\p{L}/u.test(inner) && carriedItems(inner, known).every((p) => known(item(p).name)) ? ` + ${inner}` : all,
+  );
+  // BattleScribe's and New Recruit's "A [250pts]: 2x B, C": the unit's selections after a colon.
+  const selections = /^(.+?)\s*:\s+(.+)$/.exec(s);
+  if (selections && known(item(selections[1]!).name) && !known(item(s).name)) s = `${selections[1]} + ${selections[2]}`;
+  const parts = s.split(/\s+\+\s+|\s*,?\s+(?:each\s+)?(?:w\/|w|with|carrying|embarking)\s+(?:an?\s+)?|\s*[,;]?\s+embark(?:ed|s)?\s*:\s*/i);
+  // "Embarked: A, A, B" and "A carrying B, C and D": a list of the units carried.
+  const pieces = embarked ? carriedItems(parts.join(' + '), known) : [parts[0] ?? ''];
+  if (embarked && parts.length > 1) pieces.splice(0, pieces.length, ...parts.flatMap((p) => carriedItems(p, known)));
+  const head = item(pieces[0] ?? '');
+  const carried = [...pieces.slice(1), ...(embarked ? [] : parts.slice(1).flatMap((p) => carriedItems(p, known)))].map(item);
   if (head.counted) marked = true;
   if (head.priced || carried.some((c) => c.priced)) priced = true;
   return { indent, marked, priced, embarked, head: { name: head.name, count: head.count }, carried: carried.map((c) => ({ name: c.name, count: c.count })) };
@@ -388,6 +497,24 @@ function fromShort(all: string[], cards: Cards): Draft | undefined {
   const [l, at] = nonBlank[0]!;
   const m = /^(?:(.*?): )?(?:(.*); )?(\d+ pts|\d+\/\d+)(?: \(\d+ errors?\))?(?: \u00b7 rules .*)?$/.exec(l);
   if (!m) return undefined;
+  // A fleet's name may hold ": " itself ("Choir's Wake: Second (Kith'ra): ..."): the head ends at the
+  // first ": " after a "(Faction)" the cards know, else at the first ": " before a card's name.
+  if (m[1] !== undefined && m[2] !== undefined) {
+    const line = `${m[1]}: ${m[2]}`;
+    const factions = new Set(cards.factions.map(nameKey));
+    const cuts: number[] = [];
+    for (let i = line.indexOf(': '); i >= 0 && cuts.length < 50; i = line.indexOf(': ', i + 1)) cuts.push(i);
+    const first = (body: string) => cards.byKey.has(nameKey(shortItem(body.split(', ')[0] ?? '').name));
+    const cut =
+      cuts.find((i) => {
+        const f = /\(([^()]*)\)$/.exec(line.slice(0, i));
+        return f !== null && factions.has(nameKey(f[1]!));
+      }) ?? cuts.find((i) => first(line.slice(i + 2)));
+    if (cut !== undefined) {
+      m[1] = line.slice(0, cut);
+      m[2] = line.slice(cut + 2);
+    }
+  }
   const d: Draft = { format: 'short', units: [], unread: [], loose: [] };
   const head = m[1] ?? '';
   const hm = /^(.*?)\s*\(([^()]*)\)$/.exec(head);
@@ -423,6 +550,27 @@ function shortItem(s: string): Item & { carried: Item[] } {
   return { ...counted(parts[0] ?? ''), carried: parts.slice(1).map(counted) };
 }
 
+/** A section of a list by the class of its units, or by its role ("Carriers - 645pts", "Small craft"). */
+const SECTION_WORDS = new RegExp(
+  `^(?:${[
+    ...CLASS_NAMES,
+    'capital',
+    'capitals',
+    'small craft',
+    'squadrons?',
+    'support',
+    'line',
+    'core',
+    'hq',
+    'command',
+    'reserves?',
+    'detachment',
+    'escorts and small craft',
+  ]
+    .map((c) => c.toLowerCase() + (/s\?$|s$/.test(c) ? '' : 's?'))
+    .join('|')})(?:\s+\d+)?$`,
+);
+
 /** A heading: markdown's, a rule, "Escorts:", or BattleScribe's "++ HQ ++" / "+ Escorts +". */
 const HEADING = /^(?:#{1,6}\s|={3,}|-{3,}|_{3,}|\*{3,}|\++\s.*\s\++$)|:$/;
 const TOTAL = /^(?:total|points|pts|grand total|sum|remaining|left)\b/i;
@@ -437,25 +585,86 @@ const UNITS_SECTION = /^(?:units|fleet|ships|list|army list|fleet list)$/i;
 /** A card's details under its entry, as the exports print them (a stat line, weapons, orders, abilities). */
 const CARD_DETAIL = /^(?:(?:weapons?|abilities|ability|orders?|stats)\s*:|M\s+\S+\s+\u00b7\s+BS\b)/i;
 
+/**
+ * A post's lines as plain text, one for one (the line numbers stay): HTML pasted from a forum's
+ * source loses its tags and entities, a quoted reply its "> " marks, and a markdown table's rows
+ * become "- 2x Name" (the header row says which column is the count; the rule row and the header
+ * are passed over).
+ */
+function postLines(all: string[]): string[] {
+  const html = all.some((l) => /<(?:li|p|br|div|ul|ol|strong|b|span|td)\b[^>]*>/i.test(l));
+  let countCol = -1;
+  return all.map((raw, i) => {
+    let l = html ? decodeHtml(raw) : raw;
+    l = l.replace(/^(\s*)(?:>\s?)+(?=\s*\S|$)/, '$1');
+    if (!/^\s*\|.*\|\s*$/.test(l)) return l;
+    const cells = (row: string) =>
+      row
+        .trim()
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((c) => c.trim());
+    if (/^\s*\|[\s:|-]*-[\s:|-]*\|\s*$/.test(l)) return '';
+    const next = html ? decodeHtml(all[i + 1] ?? '') : (all[i + 1] ?? '');
+    if (/^\s*\|[\s:|-]*-[\s:|-]*\|\s*$/.test(next)) {
+      countCol = cells(l).findIndex((c) => /^(?:qty|quantity|count|copies|no\.?|#|x|n|number)$/i.test(postText(c)));
+      return '';
+    }
+    const row = cells(l);
+    const nameAt = row.findIndex((c, k) => k !== countCol && /\p{L}/u.test(c) && !/^\s*(?:\d[\d,]*\s*(?:pts?\.?|points?)?)\s*$/i.test(c));
+    if (nameAt < 0) return '';
+    const n = countCol >= 0 ? /^\s*(\d{1,4})\s*[x\u00d7]?\s*$/i.exec(postText(row[countCol] ?? '')) : null;
+    return `- ${n ? `${n[1]}x ` : ''}${postText(row[nameAt]!)}`;
+  });
+}
+
 /** A list as players post it. */
-function fromPost(all: string[], cards: Cards): Draft {
+function fromPost(written: string[], cards: Cards, near: (name: string) => boolean): Draft {
+  const all = postLines(written);
   const d: Draft = { format: 'post', units: [], unread: [], loose: [] };
   const factionKeys = cards.factions.map((f) => [nameKey(f), f] as const).sort((a, b) => b[0].length - a[0].length);
+  const known = (name: string) => lookup(cards, name) !== undefined;
+  const smallCraft = (name: string) => (lookup(cards, name) ?? []).some((r) => LAUNCH_BAY.carrierCarries.includes(r.cls as UnitClass));
   let lastIndent = 0;
   let skipping = false;
+  /** The last entry line read, when it was the line just before (for an indented line under it). */
+  let last: { raw: string; line: number; complete: boolean } | undefined;
+  /** Whether the fleet's name came from a line that names neither the faction nor the points (chat before the list). */
+  let weakName = false;
+  const firstLine = all.findIndex((l) => l.trim()) + 1;
   /** The faction and the points limit a heading line names, taken when not known yet. */
-  const headerFacts = (t: string) => {
+  const headerFacts = (t: string, line: number) => {
     const lk = nameKey(t.replace(/^#+\s*/, ''));
-    const f = factionKeys.find(([k]) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRe(k)}(?:$|[^\\p{L}\\p{N}])`, 'u').test(lk));
+    const f =
+      factionKeys.find(([k]) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRe(k)}(?:$|[^\\p{L}\\p{N}])`, 'u').test(lk)) ??
+      // "Myr Valari", "myrvalari": the faction without its hyphen or spaces (a long enough name only).
+      factionKeys.find(([k]) => looseKeys(k)[0]!.length >= 6 && looseKeys(lk)[0]!.includes(looseKeys(k)[0]!));
     if (f && !d.faction) d.faction = f[1];
-    const pts = /(\d{2,6})\s*(?:pts?\.?|points?)(?![\p{L}\p{N}])/iu.exec(t) ?? /\/\s*(\d{2,6})\b/.exec(t);
-    if (pts && d.points === undefined) d.points = Number(pts[1]);
+    const pts =
+      new RegExp(`(?<![\\d,.])(${POINTS_NUMBER})\\s*(?:pts?\\.?|points?)(?![\\p{L}\\p{N}])`, 'iu').exec(t) ??
+      new RegExp(`\\/\\s*(${POINTS_NUMBER})\\b`, 'u').exec(t) ??
+      // "The Long Hunger [2000]", "Radiant Vanguard (2000)": a bracketed number in a heading.
+      new RegExp(`[([]\\s*(${POINTS_NUMBER})\\s*[)\\]]`, 'u').exec(t) ??
+      (f ? new RegExp(`(?:^|[\\s,(\\[/-])(${POINTS_NUMBER})(?:$|[\\s,)\\]])`, 'u').exec(t.replace(/\d+x\b/gi, '')) : null);
+    // "consumed 1k", "2K game".
+    const kilo = pts ? null : /(?:^|[\s,([/-])([12])\s*k(?:\s*(?:pts?|points?|game))?(?=$|[\s,)\]])/i.exec(t);
+    // A section's subtotal ("Detachment 1 (730 pts)") is not the limit: only a game size is, or what the first line says.
+    const value = pts ? pointsValue(pts[1]!) : kilo ? Number(kilo[1]) * 1000 : undefined;
+    if (value !== undefined && d.points === undefined && (line === firstLine || GAME_SIZES.some((g) => g.points === value))) d.points = value;
     return { f, pts };
   };
-  all.forEach((raw, i) => {
-    const line = i + 1;
-    const trimmed = raw.trim();
-    if (!trimmed || DIGEST_PATTERN.test(trimmed) || /^rules:/i.test(trimmed)) return;
+  const handle = (raw: string, line: number): void => {
+    // Emoji and :shortcodes: around a line are decoration (":rocket: **The Hunger Within** :rocket:").
+    const trimmed = raw
+      .trim()
+      .replace(/\s+/g, ' ')
+      .replace(EMOJI_BULLET, '')
+      .replace(/(?:\s+(?:\p{Extended_Pictographic}|:[a-z0-9_+-]{1,40}:)[\ufe0e\ufe0f\u200d]*)+$/iu, '')
+      .trim();
+    if (!trimmed || DIGEST_PATTERN.test(trimmed) || /^rules:/i.test(trimmed)) {
+      if (!trimmed) last = undefined;
+      return;
+    }
     const bare = postText(trimmed.replace(BULLET, ''));
     if (OTHER_SECTION.test(bare)) {
       skipping = true;
@@ -471,64 +680,135 @@ function fromPost(all: string[], cards: Cards): Draft {
     const banner = /^\++\s(.*)\s\++$/.exec(trimmed);
     if (banner) {
       // BattleScribe's "++ Myr-Valari Standard (1000pts) ++": a faction and a limit, never a unit or the name.
-      if (d.units.length === 0) headerFacts(banner[1]!);
+      if (d.units.length === 0) headerFacts(banner[1]!, line);
+      last = undefined;
       return;
     }
-    let r = readLine(raw);
+    let r = readLine(raw, known);
     // A card whose name itself ends in a number or holds a count-like word ("Lancer 2") reads as the whole line.
     const whole = trimmed.replace(/^(?:[-*\u2022]|\d{1,3}[.)])\s+/, '');
-    if (!cards.byKey.has(nameKey(r.head.name)) && cards.byKey.has(nameKey(whole)))
+    if (!known(r.head.name) && known(whole))
       r = { indent: r.indent, marked: true, priced: false, embarked: false, head: { name: whole, count: 1 }, carried: [] };
     const key = nameKey(r.head.name);
-    const isCard = cards.byKey.has(key);
+    const isCard = known(r.head.name);
+    // A line wrapped by the forum ("... carrying Veilwing Fighter Wing, Veilwing" / "  Fighter Wing, ..."):
+    // an indented line, unmarked and naming no card, under an entry that did not read whole, continues it.
+    if (
+      last &&
+      !last.complete &&
+      !isCard &&
+      !r.marked &&
+      r.indent > 0 &&
+      d.units.at(-1)?.line === last.line &&
+      last.raw.length + trimmed.length < IMPORT_LIMITS.lineChars
+    ) {
+      const joined = `${last.raw.trimEnd()} ${trimmed}`;
+      const at = last.line;
+      d.units.pop();
+      last = undefined;
+      handle(joined, at);
+      return;
+    }
+    // "my 500: A + B, C, D": units on one line, ", "-separated (a heading before a colon).
+    if (!isCard && !r.embarked) {
+      const body = /^(?:[^:]*:\s+)?([^]*)$/.exec(trimmed)![1]!;
+      const items = commaItems(body, known);
+      // Not a sentence that names cards ("Radiant Court, what do you think?").
+      if (items.length > 1 && !/[.?!]$/.test(body) && items.some((p) => known(readLine(p, known).head.name))) {
+        // The words before the colon are the list's heading ("Lantern Watch (Myr-Valari, 1000): ...").
+        if (body !== trimmed && d.units.length === 0) handle(trimmed.slice(0, trimmed.length - body.length).replace(/:\s*$/, ''), line);
+        for (const p of items) handle(p, line);
+        last = undefined;
+        return;
+      }
+    }
     const prev = d.units.at(-1);
     // Before the first unit, a line with points but no bullet or count is a heading ("My list - 1000 pts").
     if (isCard || r.marked || (r.priced && d.units.length > 0)) {
       if (!key || !/\p{L}/u.test(key)) return;
       if (TOTAL.test(key) && !isCard) return;
       if (!isCard && HEADING.test(trimmed)) return;
-      const embarkedHere = r.embarked || (prev !== undefined && r.indent > lastIndent && /^\s*\+/.test(raw));
+      // "Detachment 2: Pack (270 pts)", "Carriers - 645pts": a section's heading with its subtotal, not a unit.
+      if (!isCard && !r.marked && (/^[^:]+:\s/.test(r.head.name) || SECTION_WORDS.test(nameKey(r.head.name)))) {
+        last = undefined;
+        return;
+      }
+      // An embarked unit: "+ Name", or a Fighter or Bomber indented under the entry just above ("  - 2x Veilwing Fighter Wing").
+      const under = prev !== undefined && last !== undefined && r.indent > lastIndent;
+      const embarkedHere = r.embarked || (under && /^\s*\+/.test(raw)) || (under && smallCraft(r.head.name) && !smallCraft(prev.name));
       if (embarkedHere && prev) {
-        for (let k = 0; k < r.head.count; k++) prev.embark.push({ name: r.head.name, line });
+        for (const c of [r.head, ...r.carried]) for (let k = 0; k < c.count; k++) prev.embark.push({ name: c.name, line });
         return;
       }
       const embark: { name: string; line: number }[] = [];
       for (const c of r.carried) for (let k = 0; k < c.count; k++) embark.push({ name: c.name, line });
       d.units.push({ name: r.head.name, count: r.head.count, embark, line });
       lastIndent = r.indent;
+      last = { raw, line, complete: isCard && r.carried.every((c) => known(c.name)) };
       return;
     }
+    last = undefined;
     // Not a unit line: the fleet's name, faction or limit when before the units; otherwise a note.
     if (d.units.length === 0) {
-      const labelled = /^(?:fleet|list|name)\s*:\s*(.+)$/i.exec(trimmed);
+      const labelled = /^(?:fleet|list|name|(?:fleet|list|army|roster)\s+name)\s*:\s*(.+)$/i.exec(trimmed);
       const fl = /^faction\s*:\s*(.+)$/i.exec(trimmed);
       if (fl) {
         d.faction ??= fl[1]!.trim();
         return;
       }
-      const { f, pts } = headerFacts(trimmed);
-      if (labelled) {
-        d.name ??= postText(labelled[1]!);
+      // A tournament sheet's other fields ("Player: Jenny K.", "Event: ...") name neither the fleet nor its units.
+      if (/^(?:player|author|by|event|date|club|round|opponent|mission|scenario|game|email|e-mail|team|discord)\s*:/i.test(trimmed)) return;
+      const limit = /^(?:points|pts|limit|points limit|game size|size)\s*:\s*([\d,. \u00a0]+)\s*(?:pts?\.?|points?)?$/i.exec(trimmed);
+      if (limit) {
+        d.points ??= pointsValue(limit[1]!);
         return;
       }
-      if (d.name !== undefined || /:$|^(?:={3,}|-{3,}|_{3,}|\*{3,})$/.test(trimmed)) return;
+      const { f, pts } = headerFacts(trimmed, line);
+      if (labelled) {
+        // A name the text labels wins over one guessed from a line of chat.
+        if (d.name === undefined || weakName) d.name = postText(labelled[1]!);
+        weakName = false;
+        return;
+      }
+      // A unit misspelt, with no bullet or count, before the first one read: reported, not taken for the name.
+      // So is a line that holds a card's name among other words, after the name ("Shardlight Escort (2x)").
+      if (!f && !HEADING.test(trimmed) && (near(r.head.name) || (!pts && d.name !== undefined && !/[.?!:]\s*$/.test(trimmed) && cardInside(trimmed, cards)))) {
+        d.loose.push({ line, text: trimmed, name: r.head.name });
+        return;
+      }
+      if ((d.name !== undefined && !(weakName && f)) || /:$|^(?:={3,}|-{3,}|_{3,}|\*{3,})$/.test(trimmed)) return;
       // The name is what is left of the line without the faction and the points: "Radiant Vanguard (Myr-Valari) - 1000 pts".
-      let rest = postText(trimmed);
-      if (pts) rest = rest.replace(/[-\u2013\u2014:@|,([]*\s*(?:\d{1,6}\s*\/\s*)?\d{2,6}\s*(?:pts?\.?|points?)?[)\]]?/giu, ' ');
-      if (f) rest = rest.replace(new RegExp(escapeRe(f[1]).replace(/\\? /g, '\\s+'), 'iu'), ' ');
+      let rest = postText(trimmed)
+        .replace(EMOJI_BULLET, '')
+        .replace(/\s(?:\p{Extended_Pictographic}|:[a-z0-9_+-]{1,40}:)[\ufe0e\ufe0f\u200d]*(?=\s|$)/giu, ' ');
+      if (pts)
+        rest = rest.replace(new RegExp(`[-\\u2013\\u2014:@|,([]*\\s*(?:\\d{1,6}\\s*\\/\\s*)?(?:${POINTS_NUMBER})\\s*(?:pts?\\.?|points?)?[)\\]]?`, 'giu'), ' ');
+      if (f) rest = rest.replace(new RegExp(escapeRe(f[1]).replace(/\\? /g, '\\s+').replace(/-/g, '[-\\u2010\\u2011]'), 'iu'), ' ');
       rest = rest
-        .replace(/\(\s*\)|\[\s*\]/g, ' ')
-        .replace(/^[\s\-\u2013\u2014:|,/\u00b7]+|[\s\-\u2013\u2014:|,/\u00b7]+$/g, '')
+        .replace(/\(\s*[,;]?\s*\)|\[\s*\]/g, ' ')
+        .replace(/^[\s\-\u2013\u2014:|,/\u00b7)\]]+|[\s\-\u2013\u2014:|,/\u00b7([]+$/g, '')
         .replace(/\s+/g, ' ')
         // "Lantern Watch - tournament list, feedback welcome!": the name is before the chatter.
-        .split(/\s*[,!?;]\s+|[!?]$|\s+[-\u2013\u2014]\s+/)[0]!
+        .split(/\s*[,!?;]\s+|[!?]$|\s+[-\u2013\u2014]\s+|\s+\/\/\s+/)[0]!
+        .replace(/^["\u201c\u201d\u00ab\u00bb']+|["\u201c\u201d\u00ab\u00bb']+$/g, '')
         .trim();
-      if (rest && /\p{L}/u.test(rest) && !TOTAL.test(rest) && !/^(?:my\s+)?(?:list|fleet|army|build|roster)$/i.test(rest)) d.name = rest;
+      if (
+        rest &&
+        /\p{L}/u.test(rest) &&
+        !TOTAL.test(rest) &&
+        !/^(?:my\s+)?(?:list|fleet|army|build|roster)$/i.test(rest) &&
+        !/^my\s+\d+\s*(?:pts?|points?|k)?$/i.test(rest)
+      ) {
+        if (d.name !== undefined && !f) return;
+        d.name = rest;
+        weakName = !f;
+      }
       return;
     }
     if (HEADING.test(trimmed) || TOTAL.test(key) || !/\p{L}/u.test(key)) return;
     d.loose.push({ line, text: trimmed, name: r.head.name });
-  });
+  };
+  all.forEach((raw, i) => handle(raw, i + 1));
   return d;
 }
 
@@ -547,6 +827,15 @@ function escapeRe(s: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // Writing the fleet.
+
+/** The longest card name inside a line, at word boundaries (bounded: a line is cut to IMPORT_LIMITS.lineChars). */
+function cardInside(text: string, cards: Cards): string | undefined {
+  const k = ` ${nameKey(text).replace(/[^\p{L}\p{N}'-]+/gu, ' ')} `;
+  let best: CardRef | undefined;
+  for (const [key, refs] of cards.byKey)
+    if (key.length >= 4 && (!best || key.length > best.name.length) && k.includes(` ${key.replace(/[^\p{L}\p{N}'-]+/gu, ' ')} `)) best = refs[0];
+  return best?.name;
+}
 
 /** A YAML scalar: plain when it reads back as the same string, else double-quoted (JSON's escapes are YAML's). */
 export function yamlScalar(s: string): string {
@@ -592,8 +881,23 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
   const cards = cardsOf(ws);
   const src = text.replace(/^\ufeff/, '');
   const all = lines(src);
-  const draft = fromJson(src) ?? fromHtml(all) ?? fromText(all) ?? fromMarkdown(all) ?? fromShort(all, cards) ?? fromPost(all, cards);
   const budget = new SuggestBudget();
+  // A plain line may be a unit written without a marker: reported when a card is close.
+  // No bonus for a name inside a card's ("Escorts" is a heading, not "Shardlight Escort"), and a tighter bound.
+  const closeTo = (name: string): string | undefined =>
+    nearest(name, cards.prepared, {
+      n: 1,
+      bonus: 0,
+      allowed: () => Math.max(2, Math.floor(Math.min(name.trim().length, SUGGEST_LIMITS.chars) / 5)),
+      budget,
+    })[0];
+  const draft =
+    fromJson(src) ??
+    fromHtml(all) ??
+    fromText(all) ??
+    fromMarkdown(all) ??
+    fromShort(all, cards) ??
+    fromPost(all, cards, (name) => closeTo(name) !== undefined);
   const closest = (name: string): string | undefined =>
     nearest(name, cards.prepared, {
       n: 1,
@@ -611,12 +915,12 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
   }
   if (faction !== undefined) {
     const f = nameKey(faction);
-    const known = cards.factions.find((x) => nameKey(x) === f);
+    // "myr valari" for Myr-Valari: the faction as the cards spell it, whatever the case, hyphens or accents.
+    const known = cards.factions.find((x) => nameKey(x) === f) ?? cards.factions.find((x) => looseKeys(nameKey(x))[0] === looseKeys(f)[0]);
     if (known) faction = known;
   } else if (!opts.asWritten) {
     const votes = new Map<string, number>();
-    for (const u of draft.units)
-      for (const ref of cards.byKey.get(nameKey(u.name)) ?? []) votes.set(ref.faction, (votes.get(ref.faction) ?? 0) + Math.max(1, u.count));
+    for (const u of draft.units) for (const ref of lookup(cards, u.name) ?? []) votes.set(ref.faction, (votes.get(ref.faction) ?? 0) + Math.max(1, u.count));
     const best = [...votes].sort((a, b) => b[1] - a[1])[0];
     if (best) {
       faction = best[0];
@@ -624,7 +928,7 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
     }
   }
   const pick = (name: string): CardRef | undefined => {
-    const list = cards.byKey.get(nameKey(name));
+    const list = lookup(cards, name);
     if (!list?.length) return undefined;
     return (faction !== undefined ? list.find((r) => nameKey(r.faction) === nameKey(faction)) : undefined) ?? list[0];
   };
@@ -652,18 +956,29 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
       problemAt(u.line, lineText(u.line) || u.name, `"${u.count}" is not a number of copies`, undefined);
       continue;
     }
+    // "0x Lumen Destroyer" (a list builder's option not taken): no copy to field, and said so.
+    if (u.count === 0) {
+      problemAt(u.line, lineText(u.line) || u.name, '0 copies: left out of the fleet', undefined);
+      continue;
+    }
     entries.push({ unit: ref.name, count: u.count, embark, line: u.line });
   }
-  // A plain line after the units may be a unit written without a marker: reported when a card is close.
-  // No bonus for a name inside a card's ("Escorts" is a heading, not "Shardlight Escort"), and a tighter bound.
-  for (const l of draft.loose) {
-    const near = nearest(l.name, cards.prepared, {
-      n: 1,
-      bonus: 0,
-      allowed: () => Math.max(2, Math.floor(Math.min(l.name.trim().length, SUGGEST_LIMITS.chars) / 5)),
-      budget,
-    })[0];
+  // A plain line may be a unit written without a marker: reported when a card is close, or when it
+  // names a card inside other words and is no sentence ("Brood Carrier (two swarms)", not "Thoughts on the Radiant Court?").
+  draft.loose.forEach((l, i) => {
+    const near = closeTo(l.name) ?? (i >= IMPORT_LIMITS.cardInside || /[.?!:]\s*$/.test(l.text) ? undefined : cardInside(l.text, cards));
     if (near) problemAt(l.line, l.text, `no card named "${comment(l.name)}"`, near);
+  });
+  // A text in which no line names a card: said, not a fleet of nothing in silence.
+  if (draft.format === 'post' && entries.length === 0 && problems.length === 0) {
+    const at = all.findIndex((l) => /\p{L}/u.test(l));
+    if (at >= 0)
+      problemAt(
+        at + 1,
+        all[at]!,
+        `no line of the text names a card of ${cards.byKey.size ? `these ${cards.byKey.size} cards` : 'the cards given (none were found)'}`,
+        undefined,
+      );
   }
   problems.sort((a, b) => a.line - b.line);
 

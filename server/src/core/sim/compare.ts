@@ -86,8 +86,10 @@ export function fleetComparison(base: BattleResult, baseOutcome: BattleOutcome, 
   const name = base.sides[0].fleet || 'The fleet';
   const rival = base.sides[1].fleet || 'The opponent';
   const [a, b] = [base.sides[0], changed.sides[0]];
+  // Another list, not this one changed: its figures are given under its own name.
+  const lead = b.fleet && b.fleet !== a.fleet ? `With ${b.fleet} in place of ${name}:` : `With the change: ${name}`;
   const summary = [
-    `With the change: ${name} ${change('wins', sides[0]!.pointsVictory, b.pointsVictory.p, a.pointsVictory.p)}; ${change(
+    `${lead} ${change('wins', sides[0]!.pointsVictory, b.pointsVictory.p, a.pointsVictory.p)}; ${change(
       'sweeps the other fleet from the table',
       sides[0]!.annihilation,
       b.annihilation.p,
