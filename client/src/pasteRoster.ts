@@ -96,7 +96,8 @@ export function pasteRosterAsFleet(ctx: Ctx): (arg?: unknown) => Promise<vscode.
       const units = `${r.entries} ${r.entries === 1 ? 'entry' : 'entries'}`;
       if (r.problems.length) {
         void vscode.window.showWarningMessage(
-          `Read ${units} into a new fleet list; ${r.problems.length} ${r.problems.length === 1 ? 'line names' : 'lines name'} no card (kept as comments at the top): ${problemSummary(r)}.`,
+          // What to fix first (a notification shows only its first line or so); where it went last.
+          `No card for ${problemSummary(r)}. Read ${units} into a new fleet list; ${r.problems.length === 1 ? 'that line is' : 'those lines are'} kept as comments at its top.`,
         );
       } else vscode.window.setStatusBarMessage(`$(check) Read ${units} of "${r.name}" into a new fleet list; save it to keep it`, 8000);
       return doc;
