@@ -180,7 +180,7 @@ export function loggedChunk(task: ChunkTask, cache = sessions): ChunkOutcome {
   const t0 = performance.timeOrigin + performance.now();
   const r = runChunkTask(task, cache);
   const t1 = performance.timeOrigin + performance.now();
-  chunkLog!(`chunk ${task.index} thread ${threadId} start ${t0.toFixed(1)} end ${t1.toFixed(1)} ms ${(t1 - t0).toFixed(1)} used ${r.used.length}`);
+  chunkLog(`chunk ${task.index} thread ${threadId} start ${t0.toFixed(1)} end ${t1.toFixed(1)} ms ${(t1 - t0).toFixed(1)} used ${r.used.length}`);
   return r;
 }
 
