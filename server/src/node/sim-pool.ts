@@ -1,7 +1,8 @@
 /**
  * The worker threads simulations run on (tinypool: a small, well-kept pool with no dependencies of
  * its own), for the CLI's `battle --threads N` and for the language server, whose own thread must
- * stay free to answer the editor. Each thread loads dist/sim-worker.js (./sim-worker.ts); a task
+ * stay free to answer the editor. Each thread loads dist/sim-thread.js, which requires
+ * dist/sim-worker.js (./sim-worker.ts; esbuild.mjs says why the two); a task
  * cancelled while it runs ends its thread, which stops the trial wherever it is, and the pool starts
  * another when one is next needed. Each thread's heap is capped (`HEAP_MB`): a simulation that
  * would need more fails with an error instead of taking the machine's memory.
@@ -38,7 +39,7 @@ export function cores(): number {
  * runs from the sources (the tests, after a build). Undefined when neither exists.
  */
 export function workerFile(): string | undefined {
-  const candidates = [path.join(__dirname, 'sim-worker.js'), path.join(__dirname, '..', '..', '..', 'dist', 'sim-worker.js')];
+  const candidates = [path.join(__dirname, 'sim-thread.js'), path.join(__dirname, '..', '..', '..', 'dist', 'sim-thread.js')];
   return candidates.find((f) => fs.existsSync(f));
 }
 
