@@ -49,8 +49,9 @@ Options:
   --rounds N               round limit (default ${BATTLE_DEFAULTS.rounds})
   --trials N               battles to sample (default ${BATTLE_DEFAULTS.trials})
   --seed N                 random seed; the same seed gives the same numbers (default ${BATTLE_DEFAULTS.seed})
-  --threads N              worker threads to spread the trials over (default: the machine's
-                           cores, here ${cores()}); the numbers are the same whatever N
+  --threads N              threads to spread the trials over, this one and N - 1 workers
+                           (default: the machine's cores, here ${cores()}); the numbers are the
+                           same whatever N
 ${VARIANT_HELP}
   --compare-with FILE      a changed copy of --fleet (*.fleet.yaml): plays it against the same
                            opponent on the same dice (battle i of both rolls the same dice) and
