@@ -4,11 +4,16 @@
  * be wrong (exit 2, one line, no stack trace).
  */
 import { strict as assert } from 'node:assert';
-import { runBattle } from '../../server/src/cli/battle';
+import { battlePool, runBattle } from '../../server/src/cli/battle';
+import { battleInChunks, localExecutor, runChunkTask, SessionCache, type ChunkTask } from '../../server/src/core/sim/chunked';
+import { prepareBattle } from '../../server/src/core/service';
+import type { FleetDocument } from '../../server/src/core/model/types';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { escapeControls } from '../../server/src/cli/terminal';
 import { nodeIO, type CliIO } from '../../server/src/cli/io';
 import { memoryIO } from './memoryIO';
-import { EXAMPLE_BATTLE_ARGS } from '../exampleFleets';
+import { EXAMPLE_BATTLE_ARGS, EXAMPLES, exampleCardsWorkspace } from '../exampleFleets';
 
 const CARDS = `faction: Testers
 units:
@@ -209,6 +214,63 @@ describe('battle CLI', function () {
     }
     assert.equal(outs[1], outs[0]);
     assert.equal(JSON.parse(outs[0]!).trials, 2500);
+  });
+
+  it('prints the same numbers with --threads 1, 2 and 3 (this thread beside one and two workers)', async function () {
+    this.timeout(120_000);
+    const real = nodeIO();
+    const outs: string[] = [];
+    for (const threads of ['1', '2', '3']) {
+      let out = '';
+      let err = '';
+      const io: CliIO = { ...real, stdout: (s) => (out += s), stderr: (s) => (err += s) };
+      assert.equal(await runBattle([...EXAMPLE_BATTLE_ARGS, '--format', 'json', '--trials', '6500', '--seed', '9', '--threads', threads], io), 0, err);
+      outs.push(out);
+    }
+    assert.equal(outs[1], outs[0]);
+    assert.equal(outs[2], outs[0]);
+  });
+
+  it("--threads N is this thread and N - 1 workers: both play chunks, and the numbers are one run's", async function () {
+    this.timeout(120_000);
+    // One worker fewer than the threads asked for: this thread plays too.
+    for (const [threads, workers] of [
+      [2, 1],
+      [3, 2],
+    ] as const) {
+      const p = battlePool(20_000, threads)!;
+      try {
+        assert.equal(p.threads, workers);
+      } finally {
+        await p.close();
+      }
+    }
+    assert.equal(battlePool(20_000, 1), undefined);
+    const ws = exampleCardsWorkspace();
+    const side = (file: string) => {
+      const path = join(EXAMPLES, 'fleets', file);
+      return { doc: ws.set(`file://${path}`, readFileSync(path, 'utf8')) as FleetDocument, ws };
+    };
+    const prepared = prepareBattle([side('standard-1000.fleet.yaml'), side('standard-1000-myr-valari.fleet.yaml')], { trials: 6000, seed: 3 });
+    assert.ok(!('refused' in prepared));
+    const job = prepared.battle;
+    const pool = battlePool(6000, 2)!;
+    const here: number[] = [];
+    const cache = new SessionCache();
+    try {
+      const exec = pool.executor((task: ChunkTask) => {
+        here.push(task.index);
+        return runChunkTask(task, cache);
+      });
+      const split = await battleInChunks(job, exec, 2);
+      const one = await battleInChunks(job, localExecutor(), 1);
+      assert.deepEqual(split, one);
+      // This thread took the first chunk (the worker was still starting) and left some to the worker.
+      assert.equal(here[0], 0);
+      assert.ok(here.length >= 1 && here.length < 6, `this thread played chunks ${here.join(', ')} of 6`);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('hands the worker threads only the chunks they play, so a long battle raises no listener warning', async function () {

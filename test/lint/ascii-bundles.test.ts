@@ -11,7 +11,7 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..');
 
 describe('bundles', () => {
-  for (const name of ['server.js', 'cli.js', 'client.js', 'engagement.js', 'battle.js', 'sim-worker.js', 'entry/worker.js']) {
+  for (const name of ['server.js', 'cli.js', 'client.js', 'engagement.js', 'battle.js', 'sim-worker.js', 'sim-thread.js', 'entry/worker.js']) {
     it(`dist/${name} is plain ASCII`, () => {
       const file = join(ROOT, 'dist', name);
       assert.ok(existsSync(file), `dist/${name} is missing: run "npm run build" first (npm test does)`);

@@ -7,6 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { CancellationTokenSource } from 'vscode-languageserver/node';
 import { SimulationQueue } from '../../server/src/lsp/pool';
+import { statSync } from 'node:fs';
 import { SimPool, workerFile } from '../../server/src/node/sim-pool';
 import type { SessionTask, StoppedRun } from '../../server/src/node/sim-worker';
 import type { BattleResult } from '../../server/src/core/sim/types';
@@ -61,6 +62,12 @@ describe('simulation queue on worker threads', function () {
   this.timeout(120_000);
   before(function () {
     if (!workerFile()) throw new Error('dist/sim-worker.js is missing: run npm run build first');
+  });
+
+  it('starts each thread from a file of a few lines, not the worker bundle (Node reads an imported CommonJS file through for its exports)', () => {
+    const file = workerFile()!;
+    assert.match(file, /sim-thread\.js$/);
+    assert.ok(statSync(file).size < 1000, `${file}: ${statSync(file).size} bytes`);
   });
 
   it('answers a request from a worker thread, with progress', async () => {

@@ -100,8 +100,9 @@ describe('VSIX contents (vsce ls)', function () {
       'dist/engagement.css',
       'dist/battle.js',
       'dist/battle.css',
-      // The simulations' worker threads: the server starts them from these two.
+      // The simulations' worker threads: the server starts them from these three.
       'dist/sim-worker.js',
+      'dist/sim-thread.js',
       'dist/entry/worker.js',
       'LICENSE',
       'icons/fabled-star.png',

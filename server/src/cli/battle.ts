@@ -10,6 +10,7 @@ import {
   validateBattleOptions,
   battleInChunks,
   localExecutor,
+  SessionCache,
   type BattleJob,
   CHUNK_TRIALS,
   asNumber,
@@ -25,7 +26,8 @@ import {
   type ChangedFleet,
 } from '../core/service';
 import * as path from 'node:path';
-import { CHUNK_YOUNG_MB, cores, SimPool, workerFile } from '../node/sim-pool';
+import { performance } from 'node:perf_hooks';
+import { CHUNK_LOG_ENV, CHUNK_YOUNG_MB, cores, loggedChunk, SimPool, workerFile } from '../node/sim-pool';
 import { fileUri, loadCards, readProblem } from './io';
 import { command, type OptionRow } from './args';
 import { escapeControls } from './terminal';
@@ -48,8 +50,9 @@ Options:
   --rounds N               round limit (default ${BATTLE_DEFAULTS.rounds})
   --trials N               battles to sample (default ${BATTLE_DEFAULTS.trials})
   --seed N                 random seed; the same seed gives the same numbers (default ${BATTLE_DEFAULTS.seed})
-  --threads N              worker threads to spread the trials over (default: the machine's
-                           cores, here ${cores()}); the numbers are the same whatever N
+  --threads N              threads to spread the trials over, this one and N - 1 workers
+                           (default: the machine's cores, here ${cores()}); the numbers are the
+                           same whatever N
 ${VARIANT_HELP}
   --compare-with FILE      a changed copy of --fleet (*.fleet.yaml): plays it against the same
                            opponent on the same dice (battle i of both rolls the same dice) and
@@ -137,26 +140,32 @@ export function renderBattleReport(r: BattleResult): string {
   return out.join('\n') + '\n';
 }
 
+/** With CHUNK_LOG_ENV set: a line on stderr at each step of the command, on the wall clock (ms since the epoch; the threads' lines use the same clock). */
+const stepLog = process.env[CHUNK_LOG_ENV]
+  ? (what: string) =>
+      process.stderr.write(`main ${what} at ${(performance.timeOrigin + performance.now()).toFixed(1)} (process start ${performance.timeOrigin.toFixed(1)})\n`)
+  : () => undefined;
+
 /** More threads than this is a typing mistake. */
 const MAX_THREADS = 256;
 
 /**
- * The worker threads for a battle of `trials` trials over `threads` threads, started at once so
- * that they load while this thread reads the cards (undefined: one thread, a run of one chunk, or
- * no worker bundle; the battle then plays here without starting any). This thread hands out the
- * chunks and merges them; the threads play them.
+ * The worker threads for a battle of `trials` trials over `threads` threads, this one included,
+ * started at once so that they load while this thread reads the cards (undefined: one thread, a
+ * run of one chunk, or no worker bundle; the battle then plays here without starting any). This
+ * thread plays chunks beside them (sim-pool.ts `executor`), so `--threads 2` starts one worker.
  */
 export function battlePool(trials: number, threads: number): SimPool | undefined {
   const n = Math.min(threads, Math.ceil(trials / CHUNK_TRIALS));
   const file = workerFile();
   if (n <= 1 || !file) return undefined;
-  return new SimPool(n, file, { eager: true, youngMb: CHUNK_YOUNG_MB });
+  return new SimPool(n - 1, file, { eager: true, youngMb: CHUNK_YOUNG_MB, tasksPerThread: 2 });
 }
 
 /**
- * The battle, its trials in chunks over `threads` worker threads (core/sim/chunked.ts): the same
- * numbers as in one thread. One thread, or a run of one chunk, plays here without starting any.
- * A pool given (from `battlePool`) is its caller's to close.
+ * The battle, its trials in chunks over `threads` threads (core/sim/chunked.ts), this one and
+ * worker threads: the same numbers as in one thread. One thread, or a run of one chunk, plays here
+ * without starting any. A pool given (from `battlePool`) is its caller's to close.
  */
 export async function playBattle(job: BattleJob, threads: number, given?: SimPool, changed?: ChangedFleet): Promise<BattleResult> {
   const pool = given ?? battlePool(new BattleSession(job.fleets, job.options).run.setup.trials, threads);
@@ -164,8 +173,12 @@ export async function playBattle(job: BattleJob, threads: number, given?: SimPoo
   const play = (exec: ReturnType<typeof localExecutor>, lanes: number) =>
     changed ? compareInChunks(job, changed, exec, lanes) : battleInChunks(job, exec, lanes);
   if (!pool) return play(localExecutor(), 1);
+  const cache = new SessionCache();
   try {
-    return await play(pool.executor(), pool.threads);
+    return await play(
+      pool.executor((task) => loggedChunk(task, cache)),
+      pool.threads + 1,
+    );
   } finally {
     if (!given) await pool.close();
   }
@@ -209,6 +222,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     );
   const fight = async (pool: SimPool | undefined): Promise<number> => {
     const { ws, problems } = loadCards(io, values.cards ?? [io.cwd]);
+    stepLog('cards read');
     if (problems.length) return usage(...problems);
     const fleets: FleetDocument[] = [];
     for (const p of changedPath === undefined ? [fleetPath, vsPath] : [fleetPath, vsPath, changedPath]) {
@@ -246,7 +260,9 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
       io.stderr(
         `fabled-star battle: note: ${escapeControls(changedPath!)} is a ${escapeControls(alt)} fleet and ${escapeControls(fleetPath)} a ${escapeControls(own)} one: "with the change" below means with the other faction's list.\n`,
       );
+    stepLog('battle prepared');
     const result = await playBattle(prepared.battle, threads, pool, changed);
+    stepLog('battle played');
     io.stdout(
       format === 'json'
         ? `${JSON.stringify(result, null, 2)}\n`
@@ -255,7 +271,9 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     return 0;
   };
   // The threads start loading now, while this thread reads the cards (closed on every way out).
+  stepLog('options read');
   const pool = battlePool(v.options.trials ?? BATTLE_DEFAULTS.trials, threads);
+  stepLog('pool made');
   try {
     return await fight(pool);
   } finally {

@@ -228,7 +228,7 @@ export { parseVariants, variantHelp } from './sim/variants/index';
 export { renderReport } from './sim/index';
 export { renderBattleVariants } from './sim/variants/report';
 export { textTable } from './sim/report';
-export { battleInChunks, localExecutor } from './sim/chunked';
+export { battleInChunks, localExecutor, SessionCache } from './sim/chunked';
 export { compareInChunks, FleetComparisonSession } from './sim/compare';
 export type { ChangedFleet } from './sim/compare';
 export { renderFleetComparison } from './sim/compare-report';

@@ -1,7 +1,8 @@
 /**
  * The worker threads simulations run on (tinypool: a small, well-kept pool with no dependencies of
  * its own), for the CLI's `battle --threads N` and for the language server, whose own thread must
- * stay free to answer the editor. Each thread loads dist/sim-worker.js (./sim-worker.ts); a task
+ * stay free to answer the editor. Each thread loads dist/sim-thread.js, which requires
+ * dist/sim-worker.js (./sim-worker.ts; esbuild.mjs says why the two); a task
  * cancelled while it runs ends its thread, which stops the trial wherever it is, and the pool starts
  * another when one is next needed. Each thread's heap is capped (`HEAP_MB`): a simulation that
  * would need more fails with an error instead of taking the machine's memory.
@@ -13,7 +14,9 @@ import type { Transferable } from 'node:worker_threads';
 import { Tinypool } from 'tinypool';
 import type { ChunkExecutor, ChunkTask } from '../core/sim/chunked';
 import type { ChunkOutcome } from '../core/sim/battle';
-import { BACKGROUND_ENV, type SimTask } from './sim-worker';
+import { BACKGROUND_ENV, CHUNK_LOG_ENV, loggedChunk, type SimTask } from './sim-worker';
+
+export { CHUNK_LOG_ENV, loggedChunk };
 
 /** The old-generation heap of one simulation thread, in MB. */
 export const HEAP_MB = 512;
@@ -36,25 +39,31 @@ export function cores(): number {
  * runs from the sources (the tests, after a build). Undefined when neither exists.
  */
 export function workerFile(): string | undefined {
-  const candidates = [path.join(__dirname, 'sim-worker.js'), path.join(__dirname, '..', '..', '..', 'dist', 'sim-worker.js')];
+  const candidates = [path.join(__dirname, 'sim-thread.js'), path.join(__dirname, '..', '..', '..', 'dist', 'sim-thread.js')];
   return candidates.find((f) => fs.existsSync(f));
 }
 
 export class SimPool {
   private readonly pool: Tinypool;
 
+  /** The tasks each thread holds at a time (see `executor`). */
+  readonly tasksPerThread: number;
+
   /**
    * `threads` at most at a time; `eager` starts them all at once (a CLI run), else as they are
-   * needed (a server). `youngMb`: the young generation of each thread (V8's default when not given).
+   * needed (a server). `tasksPerThread`: tasks a thread holds at a time, those past the first
+   * waiting in it (default 1). `youngMb`: the young generation of each thread (V8's default when not given).
    * `background`: the threads run at a lower priority than the thread that made the pool (a
    * server's, which must answer the editor first; see sim-worker.ts `BACKGROUND_NICE`).
    */
   constructor(
     readonly threads: number,
     file: string,
-    o: { eager?: boolean; idleMs?: number; youngMb?: number; background?: boolean } = {},
+    o: { eager?: boolean; idleMs?: number; youngMb?: number; background?: boolean; tasksPerThread?: number } = {},
   ) {
+    this.tasksPerThread = Math.max(1, o.tasksPerThread ?? 1);
     this.pool = new Tinypool({
+      concurrentTasksPerWorker: this.tasksPerThread,
       filename: file,
       minThreads: o.eager ? threads : 0,
       maxThreads: threads,
@@ -72,23 +81,54 @@ export class SimPool {
   /**
    * Chunks of a battle's trials on this pool's threads (core/sim/chunked.ts), each thread taking
    * the next chunk as soon as it is done with one. The chunks wait here rather than in the pool, so
-   * that only those running hold a listener on the battle's signal. This thread only hands them out
-   * and merges: it plays none itself, so it hears at once that a thread is free (one that played
-   * chunks too left the others idle until it was done with its own, and its young generation could
-   * not be made larger).
+   * that only those running hold a listener on the battle's signal.
+   *
+   * With `here` (a CLI run: `battle --threads N` is this thread and N - 1 workers), this thread
+   * plays chunks too, the first one at once: a worker is still starting when the battle is ready,
+   * and each thread pays a cold first chunk (V8's tier-up, the exact kernels), so one worker fewer
+   * is one such cost fewer. While this thread plays a chunk it cannot hand out the next, so each
+   * worker then holds two (the next one waits in its thread, not here) and this thread plays its
+   * chunks a turn of the event loop apart, hearing in between what the workers have finished.
    */
-  executor(): ChunkExecutor {
-    const queue: { task: ChunkTask; signal?: AbortSignal; resolve: (r: ChunkOutcome) => void; reject: (e: unknown) => void }[] = [];
+  executor(here?: (task: ChunkTask) => ChunkOutcome): ChunkExecutor {
+    type Job = { task: ChunkTask; signal?: AbortSignal; resolve: (r: ChunkOutcome) => void; reject: (e: unknown) => void };
+    const queue: Job[] = [];
     let busy = 0;
+    let hereBusy = false;
+    const depth = this.tasksPerThread;
+    const next = (): Job | undefined => {
+      for (let job = queue.shift(); job; job = queue.shift()) {
+        if (!job.signal?.aborted) return job;
+        job.reject(job.signal.reason);
+      }
+      return undefined;
+    };
     const pump = () => {
-      while (queue.length && busy < this.threads) {
-        const job = queue.shift()!;
-        if (job.signal?.aborted) {
-          job.reject(job.signal.reason);
-          continue;
+      if (here && !hereBusy) {
+        const job = next();
+        if (job) {
+          hereBusy = true;
+          setImmediate(() => {
+            try {
+              if (job.signal?.aborted) job.reject(job.signal.reason);
+              else job.resolve(here(job.task));
+            } catch (e) {
+              job.reject(e);
+            } finally {
+              hereBusy = false;
+              pump();
+            }
+          });
         }
+      }
+      while (queue.length && busy < this.threads * depth) {
+        const job = next();
+        if (!job) break;
         busy++;
-        void this.run<ChunkOutcome>(job.task, job.signal)
+        // A thread holding two chunks cannot be cancelled (tinypool ends a thread to cancel its
+        // task, which would end the other chunk too): each is then played to its end once handed
+        // out, a chunk past a cut or a fallback dropped unheard (the pool is closed with the battle).
+        void this.run<ChunkOutcome>(job.task, depth > 1 ? undefined : job.signal)
           .then(job.resolve, job.reject)
           .finally(() => {
             busy--;

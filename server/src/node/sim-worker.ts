@@ -5,7 +5,8 @@
  * at a time so that it can post its progress and partial results to the server's thread on `port`.
  * Cancelling a task ends its thread (tinypool), which stops a trial wherever it is.
  */
-import type { MessagePort } from 'node:worker_threads';
+import { threadId, type MessagePort } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { runChunkTask, SessionCache, type BattleJob, type ChunkTask } from '../core/sim/chunked';
@@ -165,10 +166,29 @@ function runSession(task: SessionTask): BattleResult | SimulationResult | Stoppe
   return run.result();
 }
 
+/**
+ * Set (to anything) in the environment of `fabled-star battle --threads N`: each thread writes one
+ * line to stderr per chunk it plays (when it started and ended on the wall clock, in ms since the
+ * epoch, and the kernels it listed), to see where a run's time goes. Off by default.
+ */
+export const CHUNK_LOG_ENV = 'FABLED_STAR_CHUNK_LOG';
+const chunkLog = process.env[CHUNK_LOG_ENV] ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
+
+/** Plays a chunk on `cache` (this thread's sessions by default), with a line on stderr when CHUNK_LOG_ENV is set. */
+export function loggedChunk(task: ChunkTask, cache = sessions): ChunkOutcome {
+  if (!chunkLog) return runChunkTask(task, cache);
+  const t0 = performance.timeOrigin + performance.now();
+  const r = runChunkTask(task, cache);
+  const t1 = performance.timeOrigin + performance.now();
+  chunkLog(`chunk ${task.index} thread ${threadId} start ${t0.toFixed(1)} end ${t1.toFixed(1)} ms ${(t1 - t0).toFixed(1)} used ${r.used.length}`);
+  return r;
+}
+
 export default function simTask(task: SimTask): ChunkOutcome | BattleResult | SimulationResult | StoppedRun | PricingTotals {
   if (task.kind === 'price') return playBattle(task.battle);
   try {
-    return task.kind === 'chunk' ? runChunkTask(task, sessions) : runSession(task);
+    if (task.kind === 'chunk') return loggedChunk(task);
+    return runSession(task);
   } finally {
     if (task.kind !== 'chunk') task.port?.close();
   }
