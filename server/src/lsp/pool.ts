@@ -11,6 +11,8 @@
  * when it arrives, so that a burst of requests costs this thread nothing until then; the waiting
  * requests hold only their parameters, so memory stays bounded too. Without the worker bundle (the
  * sources run without a build) the simulation runs here, a slice between turns of the event loop.
+ * A queue made `apart` (the live odds lens's) runs its simulations in a background process instead
+ * (../node/sim-host.ts), one at a time.
  */
 import { MessageChannel } from 'node:worker_threads';
 import { LSPErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver/node';
@@ -132,7 +134,11 @@ export class SimulationQueue {
       if (job.settled) return;
       const task = job.setup();
       if (job.settled) return;
-      const result = !this.file ? await this.here(job, task) : this.o.apart ? await this.apart(job, task, this.file) : await this.onThread(job, task, this.file);
+      const result = !this.file
+        ? await this.here(job, task)
+        : this.o.apart
+          ? await this.apart(job, task, this.file)
+          : await this.onThread(job, task, this.file);
       if (!job.settled) {
         job.settled = true;
         job.resolve(result);
