@@ -75,6 +75,8 @@ export class SimHost {
     const child = fork(this.file, [], {
       // A session of its own: its scheduling group is not the server's.
       detached: true,
+      // Windows: no console window for it (spawn's option, which fork passes on; not in ForkOptions' type).
+      ...({ windowsHide: true } as object),
       serialization: 'advanced',
       // Not the server's options (an inspector's port, a profile), only the threads' heap cap.
       execArgv: [`--max-old-space-size=${HEAP_MB}`],
