@@ -141,7 +141,7 @@ export async function benchLiveOdds(): Promise<Row[]> {
         note: `${on.length} edits; ${(mOn / mOff).toFixed(2)}x off; after a pause of ${pauses} s: ${byPause(onEdits)} ms; max ${Math.max(...on).toFixed(1)} ms on, ${Math.max(...off).toFixed(1)} ms off; ${loads}`,
       },
       {
-        name: 'edit -> the lens\u2019s final figure (4,000 battles on one worker thread)',
+        name: 'edit -> the lens\u2019s final figure (4,000 battles in the background process)',
         medianMs: toFinal,
         goal: 'report',
         note: `"${title}"; ${load()}`,

@@ -5,17 +5,20 @@
  * lenses while the battles run and after an edit shows the edited fleet's figure; a fleet named
  * by name (a bundled example) works too; an unknown opponent and a fleet with errors say why; an
  * empty setting shows no lens. And the battle request's what-if (compareWith) gives `battle --compare-with`'s figures.
+ * The lens's battles run in a process of their own, in a scheduling group of its own at the lowest
+ * priority (so that they never take the server's share of a busy machine), which ends with the server.
  */
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { startServer, type Client } from './harness';
 import type { BattleResult } from '../../server/src/core/sim/types';
 import { runBattle } from '../../server/src/cli/battle';
 import { nodeIO } from '../../server/src/cli/io';
 import { oddsFigure } from '../../server/src/core/features/liveOdds';
+import { HOST_GROUP_NICE } from '../../server/src/node/sim-worker';
 import { EXAMPLES } from '../exampleFleets';
 
 interface CodeLens {
@@ -198,5 +201,55 @@ describe('live odds lens over stdio', function () {
     await c.edit(uri, 'unit: No Such Maw', 'unit: Oblivion Maw');
     await reconfigure({ opponent: '' });
     assert.equal(await liveLens(uri), undefined);
+  });
+});
+
+/** The processes a process started (Linux: every thread's children). */
+function childrenOf(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).flatMap((t) =>
+    readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+  );
+}
+/** Whether a process runs (Linux; a zombie, ended but not yet reaped, does not). */
+const alive = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
+describe('live odds lens: where its battles run', function () {
+  this.timeout(120_000);
+  it('in a process of its own at nice 19, in an autogroup of its own at a lower priority (Linux), ended with the server', async () => {
+    const files = exampleFiles();
+    const c = await startServer({ files, settings: { liveOdds: { opponent: 'fleets/standard-1000-myr-valari.fleet.yaml', trials: 20_000 } } });
+    let host: number | undefined;
+    try {
+      const uri = await c.open('fleets/standard-1000.fleet.yaml', files['fleets/standard-1000.fleet.yaml']);
+      const pid = c.child.pid!;
+      // The lens asked for starts the battles once typing pauses, in a process that lowers its priority as it starts.
+      let seen: number | undefined;
+      host = await c
+        .poll(
+          'a process for the battles, at the lowest priority',
+          async () => {
+            await c.request('textDocument/codeLens', { textDocument: { uri } });
+            seen = childrenOf(pid)[0];
+            return seen !== undefined && alive(seen) && getPriority(seen) === 19 ? seen : undefined;
+          },
+          30_000,
+        )
+        .catch((e: Error) => {
+          throw new Error(`${e.message} (the server's child: ${seen ?? 'none'}${seen ? `, nice ${getPriority(seen)}` : ''})`);
+        });
+      const group = (p: number) => readFileSync(`/proc/${p}/autogroup`, 'utf8').trim();
+      assert.notEqual(group(host).split(' ')[0], group(pid).split(' ')[0], "not in the server's scheduling group");
+      assert.match(group(host), new RegExp(` nice ${HOST_GROUP_NICE}$`));
+      assert.match(group(pid), / nice 0$/, 'the server keeps its priority');
+    } finally {
+      await c.stop();
+    }
+    await c.poll("the battles' process to end with the server", async () => !alive(host!), 10_000);
   });
 });

@@ -76,7 +76,7 @@ import {
 } from '../core/service';
 import { importRosterData, rosterData, rosterEdit, STALE, toTextEdit } from './roster';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { SimulationQueue } from './pool';
+import { MAX_WAITING, SimulationQueue } from './pool';
 import { LiveOdds } from './liveOdds';
 import {
   BattlePartialResult,
@@ -121,6 +121,8 @@ export interface Context {
   diagnostics: Diagnostics;
   /** The simulations waiting for and running on worker threads (made on first use). */
   simulations?: SimulationQueue;
+  /** The live odds lens's, in a background process of their own (made on first use). */
+  lensSimulations?: SimulationQueue;
   /** The live odds lens's runs (made on first use). */
   liveOdds?: LiveOdds;
 }
@@ -697,7 +699,8 @@ function compareWithFleet(ctx: Context, fleet: BattleParams['fleet'] | undefined
 function liveOdds(ctx: Context, c: Connection): LiveOdds {
   return (ctx.liveOdds ??= new LiveOdds(
     ctx.state,
-    () => simulations(ctx),
+    // Not the editor's requests' threads: a process of their own, at the lowest priority.
+    () => (ctx.lensSimulations ??= new SimulationQueue(1, MAX_WAITING, undefined, { apart: true })),
     () => {
       if (ctx.state.client.lensRefresh) void c.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
     },

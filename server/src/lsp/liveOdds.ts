@@ -2,7 +2,8 @@
  * The live odds lens's runs (issue 32; the words: core/features/liveOdds.ts). When a fleet's code
  * lenses are asked for and `fabledStar.liveOdds.opponent` names an opponent, the lens shows what it
  * knows of this version of the fleet (and of the opponent and the cards) and, when that is nothing
- * yet, starts the battles: on a worker thread through the simulations' queue (./pool.ts), its
+ * yet, starts the battles: through a simulations' queue of their own (./pool.ts, `apart`), in a
+ * background process at the lowest priority (../node/sim-host.ts), its
  * figure so far arriving as partial results, each followed by a code lens refresh (throttled), so
  * that the lens sharpens as the battles run. The next edit of the fleet cancels the run (and so
  * does closing it); this thread only reads the fleets when the run's turn comes, so diagnostics

@@ -11,10 +11,13 @@
  * when it arrives, so that a burst of requests costs this thread nothing until then; the waiting
  * requests hold only their parameters, so memory stays bounded too. Without the worker bundle (the
  * sources run without a build) the simulation runs here, a slice between turns of the event loop.
+ * A queue made `apart` (the live odds lens's) runs its simulations in a background process instead
+ * (../node/sim-host.ts), one at a time.
  */
 import { MessageChannel } from 'node:worker_threads';
 import { LSPErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver/node';
 import { cores, SimPool, workerFile } from '../node/sim-pool';
+import { SimHost } from '../node/sim-host';
 import { partialDue, sessionRunner, type SessionTask, type SimMessage } from '../node/sim-worker';
 import { nextTurn } from './diagnostics';
 
@@ -34,20 +37,34 @@ interface Job {
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
   settled: boolean;
-  /** Stopped by its flag within a millisecond or two of work rather than by ending its thread (`run`'s `softCancel`). */
-  stop?: Int32Array;
+  /** Stopped within a millisecond or two of work rather than by ending its thread or process (`run`'s `softCancel`). */
+  soft?: boolean;
+  /** While a soft job runs: stops it (sets its flag, or tells the background process). */
+  halt?: () => void;
 }
 
 export class SimulationQueue {
   private readonly waiting: Job[] = [];
   private readonly running = new Set<Job>();
   private pool: SimPool | undefined;
+  private host: SimHost | undefined;
 
+  /**
+   * `apart`: the simulations run in a background process of their own at the lowest priority
+   * (../node/sim-host.ts), one at a time, not on the server's worker threads: the live odds
+   * lens's, which run at most edits and must never slow the editor.
+   */
   constructor(
     readonly threads = serverThreads(),
     readonly maxWaiting = MAX_WAITING,
     private readonly file: string | undefined = workerFile(),
+    private readonly o: { apart?: boolean } = {},
   ) {}
+
+  /** The background process's id while it runs (`apart`). */
+  get hostPid(): number | undefined {
+    return this.host?.pid;
+  }
 
   /** Simulations waiting and running. */
   get size(): { waiting: number; running: number } {
@@ -70,8 +87,8 @@ export class SimulationQueue {
           new ResponseError(LSPErrorCodes.ServerCancelled, `Too many simulations were waiting (at most ${this.maxWaiting}): the oldest was dropped.`),
         );
       const job: Job = { key, setup, on, abort: new AbortController(), resolve: resolve as (v: unknown) => void, reject, settled: false };
-      // Cancelled at its next slice, its thread kept (sim-worker.ts `SessionTask.stop`).
-      if (o.softCancel) job.stop = new Int32Array(new SharedArrayBuffer(4));
+      // Cancelled at its next part, its thread or process kept (sim-worker.ts `SessionTask.stop`).
+      if (o.softCancel) job.soft = true;
       this.waiting.push(job);
       token.onCancellationRequested(() => this.drop(job, new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled')));
       if (token.isCancellationRequested) this.drop(job, new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled'));
@@ -84,13 +101,15 @@ export class SimulationQueue {
     for (const j of [...this.waiting, ...this.running]) this.drop(j, new ResponseError(LSPErrorCodes.ServerCancelled, 'The server is shutting down.'));
     await this.pool?.close();
     this.pool = undefined;
+    await this.host?.close();
+    this.host = undefined;
   }
 
   private drop(job: Job, error: ResponseError<void>): void {
     if (job.settled) return;
     job.settled = true;
-    // A soft job that is running stops at its next slice; its thread stays for the next one.
-    if (job.stop && this.running.has(job)) Atomics.store(job.stop, 0, 1);
+    // A soft job that is running stops at its next part; its thread or process stays for the next one.
+    if (job.soft && job.halt && this.running.has(job)) job.halt();
     else job.abort.abort(error);
     const i = this.waiting.indexOf(job);
     if (i >= 0) this.waiting.splice(i, 1);
@@ -115,7 +134,11 @@ export class SimulationQueue {
       if (job.settled) return;
       const task = job.setup();
       if (job.settled) return;
-      const result = this.file ? await this.onThread(job, task, this.file) : await this.here(job, task);
+      const result = !this.file
+        ? await this.here(job, task)
+        : this.o.apart
+          ? await this.apart(job, task, this.file)
+          : await this.onThread(job, task, this.file);
       if (!job.settled) {
         job.settled = true;
         job.resolve(result);
@@ -131,15 +154,31 @@ export class SimulationQueue {
   private async onThread(job: Job, task: SessionTask, file: string): Promise<unknown> {
     // Below this thread's priority: on a busy machine the editor's requests come first.
     this.pool ??= new SimPool(this.threads, file, { background: true });
+    const stop = job.soft ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
+    if (stop) job.halt = () => Atomics.store(stop, 0, 1);
     const channel = new MessageChannel();
     channel.port1.on('message', (m: SimMessage) => {
       if (!job.settled) job.on(m);
     });
     try {
-      return await this.pool.run({ ...task, port: channel.port2, ...(job.stop ? { stop: job.stop } : {}) }, job.abort.signal, [channel.port2]);
+      return await this.pool.run({ ...task, port: channel.port2, ...(stop ? { stop } : {}) }, job.abort.signal, [channel.port2]);
     } finally {
       channel.port1.close();
     }
+  }
+
+  /** In the background process (`apart`). */
+  private async apart(job: Job, task: SessionTask, file: string): Promise<unknown> {
+    this.host ??= new SimHost(file);
+    const run = this.host.run(
+      task,
+      (m) => {
+        if (!job.settled) job.on(m);
+      },
+      job.abort.signal,
+    );
+    if (job.soft) job.halt = run.stop;
+    return run.result;
   }
 
   /** Without worker threads: a slice at a time between turns of the event loop. */
