@@ -110,6 +110,42 @@ export function smallInt(k: number): number {
   return k >= 0 && k < 0x40000000 ? k | 0 : k;
 }
 
+/** The most states (hull x stride) a card may have for the dense caches below; larger cards use Maps. */
+const DENSE_STATES = 4096;
+
+/**
+ * A cache keyed by two cards (`pair`: the first's type times the number of types plus the
+ * second's), a small whole number whose meaning depends on the first card (`sub`, below
+ * `subSize[pair]`) and the second unit's state (`state`, hull times stride plus SH, below
+ * `stateSize[pair]`): arrays indexed by those numbers, so that a lookup neither hashes nor boxes a
+ * key. A key outside those bounds (or a card with too many states) is not held here: `get` says
+ * so with MISS and the caller keeps it in its Map, so that each key has exactly one place.
+ */
+export class PairCache<V> {
+  private readonly rows: ((V | undefined)[] | undefined)[][];
+  constructor(
+    readonly subSize: Int32Array,
+    readonly stateSize: Int32Array,
+  ) {
+    this.rows = Array.from(subSize, () => []);
+  }
+  /** Whether (pair, sub, state) is held here (whole numbers in bounds). */
+  holds(pair: number, sub: number, state: number): boolean {
+    return sub >>> 0 === sub && sub < this.subSize[pair]! && state >>> 0 === state && state < this.stateSize[pair]!;
+  }
+  /** The value, or undefined; only for keys it `holds`. */
+  get(pair: number, sub: number, state: number): V | undefined {
+    const row = this.rows[pair]![sub];
+    return row === undefined ? undefined : row[state];
+  }
+  set(pair: number, sub: number, state: number, v: V): void {
+    const rows = this.rows[pair]!;
+    let row = rows[sub];
+    if (row === undefined) rows[sub] = row = new Array<V | undefined>(this.stateSize[pair]!).fill(undefined);
+    row[state] = v;
+  }
+}
+
 export class Engine {
   readonly n: number;
   readonly units: BattleUnit[];
@@ -135,6 +171,19 @@ export class Engine {
   readonly decisions = new Map<number | string, Decision>();
   readonly protects = new Map<number | string, Float64Array>();
   readonly aims = new Map<number | string, { aim?: number; value: number }>();
+  /**
+   * The same caches in arrays (see PairCache), for the keys that fit: the kernels by the pair of
+   * cards, the plan key and the target's state (the numbers the Maps use); the protection values
+   * by (shooter's bases, reach index, cover) and Aims by (bases, reach index, cover, braced).
+   */
+  private readonly kernelTable: PairCache<DuelKernel>;
+  readonly protectTable: PairCache<Float64Array>;
+  readonly aimTable: PairCache<{ aim?: number; value: number }>;
+  /** Per card: bases + 1 and weapons + 1 (the plan key's radices). */
+  private readonly basesRadix: Int32Array;
+  private readonly weaponsRadix: Int32Array;
+  /** Per unit: shots at it get the cover modifier (1) or not (0). */
+  readonly coverOf: Uint8Array;
 
   // Per-trial state, indexed by unit.
   readonly sh: Float64Array;
@@ -216,6 +265,29 @@ export class Engine {
       if (h !== undefined && Number.isInteger(h) && h >= 0 && h < size && h !== i - base && this.units[base + h]!.host === undefined) this.host[i] = base + h;
     });
     for (let t = 0; t < this.types.length * this.types.length; t++) this.kernels.push(new Map());
+    const T = this.types.length;
+    this.basesRadix = Int32Array.from(this.types, (t) => t.p.bases + 1);
+    this.weaponsRadix = Int32Array.from(this.types, (t) => t.p.weapons.length + 1);
+    this.coverOf = Uint8Array.from(this.units, (u) => (u.cover ? 1 : 0));
+    const pairs = (sub: (a: UnitType) => number): [Int32Array, Int32Array] => {
+      const subs = new Int32Array(T * T);
+      const states = new Int32Array(T * T);
+      for (let a = 0; a < T; a++)
+        for (let b = 0; b < T; b++) {
+          const tb = this.types[b]!;
+          const n = (tb.fullHull + 1) * tb.stride;
+          const k = sub(this.types[a]!);
+          if (n <= DENSE_STATES && Number.isSafeInteger(k) && k <= 0x7fffffff) {
+            subs[a * T + b] = k;
+            states[a * T + b] = n;
+          }
+        }
+      return [subs, states];
+    };
+    // A plan key below these sizes when its digits are in range (see planKey; cover doubles it).
+    this.kernelTable = new PairCache(...pairs((a) => a.reaches.length * (a.p.bases + 1) * (a.p.weapons.length + 1) * 2 * 2));
+    this.protectTable = new PairCache(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2));
+    this.aimTable = new PairCache(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2 * 2));
     this.order = [[], []];
     this.enemyList = new UnitList(this.n);
     this.threatList = new UnitList(this.n);
@@ -284,8 +356,8 @@ export class Engine {
   }
 
   private planKey(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, braced: boolean): number {
-    const st = this.types[this.typeOf[f]!]!;
-    return ((ri * (st.p.bases + 1) + attBases) * (st.p.weapons.length + 1) + (aim ?? -1) + 1) * 2 + (braced ? 1 : 0);
+    const ft = this.typeOf[f]!;
+    return ((ri * this.basesRadix[ft]! + attBases) * this.weaponsRadix[ft]! + (aim ?? -1) + 1) * 2 + (braced ? 1 : 0);
   }
 
   /** The Fire plan of unit f at unit tgt: reach index ri, attacker bases, aim, target braced. */
@@ -315,16 +387,24 @@ export class Engine {
   kernel(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, sh: number, hull: number, braced: boolean): DuelKernel | undefined {
     const tt = this.types[this.typeOf[tgt]!]!;
     // Cover is per unit, so it is part of the key.
-    const pk = smallInt(this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + (this.units[tgt]!.cover ? 1 : 0));
+    const pk = smallInt(this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + this.coverOf[tgt]!);
     const stateKey = smallInt(hull * tt.stride + sh);
     // The last kernel of this shooter at this target (unaimed, aimed): a unit's state changes only
     // when it is hit, so most lookups end here without touching the maps.
     const slot = (f * this.n + tgt) * 2 + (aim === undefined ? 0 : 1);
     if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotKernel[slot];
-    const byPair = this.kernels[this.typeOf[f]! * this.types.length + this.typeOf[tgt]!]!;
-    let byState = byPair.get(pk);
-    if (!byState) byPair.set(pk, (byState = new Map()));
-    const hit = byState.get(stateKey);
+    const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
+    // Each key lives in the table when it fits, else in the Maps: one place either way.
+    const dense = this.kernelTable.holds(pair, pk, stateKey);
+    let byState: Map<number, DuelKernel> | undefined;
+    let hit: DuelKernel | undefined;
+    if (dense) hit = this.kernelTable.get(pair, pk, stateKey);
+    else {
+      const byPair = this.kernels[pair]!;
+      byState = byPair.get(pk);
+      if (!byState) byPair.set(pk, (byState = new Map()));
+      hit = byState.get(stateKey);
+    }
     if (hit) {
       if (hit.chunk !== this.chunk) {
         hit.chunk = this.chunk;
@@ -335,7 +415,7 @@ export class Engine {
       this.slotKernel[slot] = hit;
       return hit;
     }
-    const id = `${this.typeOf[f]! * this.types.length + this.typeOf[tgt]!}:${pk}:${stateKey}`;
+    const id = `${pair}:${pk}:${stateKey}`;
     // Paid for by the run this chunk is played again for: computed, not counted again.
     const budget = this.prepaid?.has(id) ? { ops: 0, limit: Infinity } : this.budget;
     const paid = budget.ops;
@@ -364,7 +444,8 @@ export class Engine {
     for (const t of ex.tallies) rolled += t.expectedDice ?? 0;
     const kern: DuelKernel = { keys, probs, cdf, expectedHull, expectedBasesLost, dice: rolled, cost: budget.ops - paid, id, chunk: this.chunk };
     this.used.push([id, kern.cost!]);
-    byState.set(stateKey, kern);
+    if (dense) this.kernelTable.set(pair, pk, stateKey, kern);
+    else byState!.set(stateKey, kern);
     this.slotPk[slot] = pk;
     this.slotState[slot] = stateKey;
     this.slotKernel[slot] = kern;
