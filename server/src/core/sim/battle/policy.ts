@@ -68,17 +68,36 @@ function protectValues(e: Engine, f: number, u: number): Float64Array | undefine
   const sh = e.sh[u]!;
   const hull = e.hull[u]!;
   const T = e.types.length;
-  // The two cards last: the sizes before them depend on them (see pack).
-  part(0, fb, ft.p.bases + 1);
-  part(1, ri, ft.reaches.length);
-  part(2, e.units[u]!.cover ? 1 : 0, 2);
-  part(3, sh, ut.stride);
-  part(4, hull, ut.fullHull + 1);
-  part(5, e.typeOf[f]!, T);
-  part(6, e.typeOf[u]!, T);
-  const key = pack(7);
-  const hit = e.protects.get(key);
-  if (hit) return hit;
+  // In the table when every part is a whole number in range (each tuple has one place: the
+  // table, or the Map below).
+  const pair = e.typeOf[f]! * T + e.typeOf[u]!;
+  const sub = (fb * ft.reaches.length + ri) * 2 + e.coverOf[u]!;
+  const state = hull * ut.stride + sh;
+  const dense =
+    fb >>> 0 === fb &&
+    fb <= ft.p.bases &&
+    ri < ft.reaches.length &&
+    sh >>> 0 === sh &&
+    sh < ut.stride &&
+    hull >>> 0 === hull &&
+    e.protectTable.holds(pair, sub, state);
+  let key: number | string = 0;
+  if (dense) {
+    const hit = e.protectTable.get(pair, sub, state);
+    if (hit) return hit;
+  } else {
+    // The two cards last: the sizes before them depend on them (see pack).
+    part(0, fb, ft.p.bases + 1);
+    part(1, ri, ft.reaches.length);
+    part(2, e.coverOf[u]!, 2);
+    part(3, sh, ut.stride);
+    part(4, hull, ut.fullHull + 1);
+    part(5, e.typeOf[f]!, T);
+    part(6, e.typeOf[u]!, T);
+    key = pack(7);
+    const hit = e.protects.get(key);
+    if (hit) return hit;
+  }
   const plain = e.kernel(f, u, ri, fb, undefined, sh, hull, false)?.expectedHull;
   if (plain === undefined) return undefined;
   let braced = plain;
@@ -98,7 +117,8 @@ function protectValues(e: Engine, f: number, u: number): Float64Array | undefine
     }
   }
   const v = Float64Array.of(plain, braced, after);
-  e.protects.set(key, v);
+  if (dense) e.protectTable.set(pair, sub, state, v);
+  else e.protects.set(key, v);
   return v;
 }
 
@@ -111,18 +131,37 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
   const fhull = e.hull[tgt]!;
   const fbr = e.braced[tgt] === 1;
   const T = e.types.length;
-  // The two cards last: the sizes before them depend on them (see pack).
-  part(0, myBases, ut.p.bases + 1);
-  part(1, ri, ut.reaches.length);
-  part(2, e.units[tgt]!.cover ? 1 : 0, 2);
-  part(3, fbr ? 1 : 0, 2);
-  part(4, fsh, tt.stride);
-  part(5, fhull, tt.fullHull + 1);
-  part(6, e.typeOf[u]!, T);
-  part(7, e.typeOf[tgt]!, T);
-  const key = pack(8);
-  const hit = e.aims.get(key);
-  if (hit) return hit;
+  // In the table when every part is a whole number in range (one place per tuple, as above).
+  const pair = e.typeOf[u]! * T + e.typeOf[tgt]!;
+  const sub = ((myBases * ut.reaches.length + ri) * 2 + e.coverOf[tgt]!) * 2 + (fbr ? 1 : 0);
+  const state = fhull * tt.stride + fsh;
+  const dense =
+    myBases >>> 0 === myBases &&
+    myBases <= ut.p.bases &&
+    ri >>> 0 === ri &&
+    ri < ut.reaches.length &&
+    fsh >>> 0 === fsh &&
+    fsh < tt.stride &&
+    fhull >>> 0 === fhull &&
+    e.aimTable.holds(pair, sub, state);
+  let key: number | string = 0;
+  if (dense) {
+    const hit = e.aimTable.get(pair, sub, state);
+    if (hit) return hit;
+  } else {
+    // The two cards last: the sizes before them depend on them (see pack).
+    part(0, myBases, ut.p.bases + 1);
+    part(1, ri, ut.reaches.length);
+    part(2, e.coverOf[tgt]!, 2);
+    part(3, fbr ? 1 : 0, 2);
+    part(4, fsh, tt.stride);
+    part(5, fhull, tt.fullHull + 1);
+    part(6, e.typeOf[u]!, T);
+    part(7, e.typeOf[tgt]!, T);
+    key = pack(8);
+    const hit = e.aims.get(key);
+    if (hit) return hit;
+  }
   const foeBases = basesOf(fhull, tt.p.hp);
   const plain = e.kernel(u, tgt, ri, myBases, undefined, fsh, fhull, fbr)?.expectedHull;
   if (plain === undefined) return undefined;
@@ -139,7 +178,8 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
     }
   }
   const r = { aim, value };
-  e.aims.set(key, r);
+  if (dense) e.aimTable.set(pair, sub, state, r);
+  else e.aims.set(key, r);
   return r;
 }
 
