@@ -184,6 +184,19 @@ export class Engine {
   private readonly weaponsRadix: Int32Array;
   /** Per unit: shots at it get the cover modifier (1) or not (0). */
   readonly coverOf: Uint8Array;
+  /**
+   * Per unit, read from its card once (the card's numbers never change during a battle): it has CR
+   * (can Board and be boarded), it has Tonnage (can Ram), its points per base, its HP per base,
+   * how many Move sticks it has and their lengths.
+   */
+  readonly hasCr: Uint8Array;
+  readonly canRamOf: Uint8Array;
+  readonly pointsPerBaseOf: Float64Array;
+  readonly hpOf: Float64Array;
+  readonly moveCount: Int32Array;
+  readonly moveStick: [Float64Array, Float64Array];
+  /** `order` as arrays of unit indices, for the scans of every activation. */
+  readonly orderOf: [Int32Array, Int32Array];
 
   // Per-trial state, indexed by unit.
   readonly sh: Float64Array;
@@ -269,6 +282,12 @@ export class Engine {
     this.basesRadix = Int32Array.from(this.types, (t) => t.p.bases + 1);
     this.weaponsRadix = Int32Array.from(this.types, (t) => t.p.weapons.length + 1);
     this.coverOf = Uint8Array.from(this.units, (u) => (u.cover ? 1 : 0));
+    this.hasCr = Uint8Array.from(this.units, (u) => (u.profile.cr !== undefined ? 1 : 0));
+    this.canRamOf = Uint8Array.from(this.units, (u) => ((u.profile.tonnage ?? 0) > 0 ? 1 : 0));
+    this.pointsPerBaseOf = Float64Array.from(this.units, (u) => u.points / u.profile.bases);
+    this.hpOf = Float64Array.from(this.units, (u) => u.profile.hp);
+    this.moveCount = Int32Array.from(this.units, (u) => u.profile.move?.length ?? 0);
+    this.moveStick = [Float64Array.from(this.units, (u) => u.profile.move?.[0] ?? 0), Float64Array.from(this.units, (u) => u.profile.move?.[1] ?? 0)];
     const pairs = (sub: (a: UnitType) => number): [Int32Array, Int32Array] => {
       const subs = new Int32Array(T * T);
       const states = new Int32Array(T * T);
@@ -300,6 +319,7 @@ export class Engine {
         for (let j = lo; j < hi; j++) if (this.host[j] === i) this.order[s].push(j);
       }
     }
+    this.orderOf = [Int32Array.from(this.order[0]), Int32Array.from(this.order[1])];
     this.fixed = setup.range !== undefined;
     this.range = setup.range ?? 0;
     this.depth = setup.depth;
@@ -507,14 +527,14 @@ export class Engine {
   }
 
   canBoard(u: number, e: number): boolean {
-    return this.units[u]!.profile.cr !== undefined && this.units[e]!.profile.cr !== undefined && this.sh[e] === 0 && this.dist(u, e) <= BOARD_RANGE;
+    return this.hasCr[u] === 1 && this.hasCr[e] === 1 && this.sh[e] === 0 && this.dist(u, e) <= BOARD_RANGE;
   }
 
   canRam(u: number, e: number): boolean {
-    return (this.units[u]!.profile.tonnage ?? 0) > 0 && this.dist(u, e) <= RAM_RANGE;
+    return this.canRamOf[u] === 1 && this.dist(u, e) <= RAM_RANGE;
   }
 
   pointsPerBase(u: number): number {
-    return this.units[u]!.points / this.units[u]!.profile.bases;
+    return this.pointsPerBaseOf[u]!;
   }
 }

@@ -189,7 +189,7 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
  * damage it adds; Shields Back Online and Brace the expected hull damage they avert from those
  * enemies' next unaimed Fire actions. The highest wins; ties to Aim, then Shields, then Brace.
  */
-function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: UnitList): Decision | undefined {
+function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: UnitList, out: Decision): Decision | undefined {
   const ut = e.types[e.typeOf[u]!]!;
   let action: SecondAction = 'none';
   let aim: number | undefined;
@@ -224,8 +224,17 @@ function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: 
     action = 'brace';
     aim = undefined;
   }
-  return { action, aim, value };
+  out.action = action;
+  out.aim = aim;
+  out.value = value;
+  return out;
 }
+
+/**
+ * The decision of a lookup that is not cached, reused: the caller reads it before it asks again
+ * (an object made for every activation was a good part of what a trial allocated).
+ */
+const scratch: Decision = { action: 'none', aim: undefined, value: 0 };
 
 /** The fixed rule of dice mode: Shields if missing; else Aim the in-reach weapon with most attacks x damage; else Brace. */
 function decideRule(e: Engine, u: number, d: number | undefined): Decision {
@@ -251,7 +260,7 @@ function decideRule(e: Engine, u: number, d: number | undefined): Decision {
 export function decide(e: Engine, u: number, tgt: number, ri: number, threats: UnitList): Decision | undefined {
   if (e.mode === 'dice') return decideRule(e, u, tgt >= 0 ? e.dist(u, tgt) : undefined);
   const solo = threats.length === 0 || (threats.length === 1 && threats.at[0] === tgt);
-  if (!solo || tgt < 0) return decideExpected(e, u, tgt, ri, threats);
+  if (!solo || tgt < 0) return decideExpected(e, u, tgt, ri, threats, scratch);
   const ut = e.types[e.typeOf[u]!]!;
   const tt = e.types[e.typeOf[tgt]!]!;
   const et = reachOf(tt, e.dist(tgt, u));
@@ -276,7 +285,7 @@ export function decide(e: Engine, u: number, tgt: number, ri: number, threats: U
   if (typeof key === 'number') key = smallInt(key);
   const hit = e.decisions.get(key);
   if (hit) return hit;
-  const d = decideExpected(e, u, tgt, ri, threats);
+  const d = decideExpected(e, u, tgt, ri, threats, { action: 'none', aim: undefined, value: 0 });
   if (d) e.decisions.set(key, d);
   return d;
 }

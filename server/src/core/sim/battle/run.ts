@@ -316,16 +316,27 @@ function sideRouted(e: Engine, s: number): boolean {
   return false;
 }
 
-/** Units of side s that may still activate this round. */
-function waiting(e: Engine, s: number): number {
-  let n = 0;
-  for (const i of e.order[s]!) if (e.alive[i] && !e.activated[i] && (e.host[i]! < 0 || e.onTable[i] || e.onTable[e.host[i]!])) n++;
-  return n;
-}
+/** The first unit (in `order`) that `waiting` found, or -1. */
+let firstWaiting = -1;
 
-function nextUnit(e: Engine, s: number): number {
-  for (const i of e.order[s]!) if (e.alive[i] && !e.activated[i] && (e.host[i]! < 0 || e.onTable[i] || e.onTable[e.host[i]!])) return i;
-  return -1;
+/** Units of side s that may still activate this round; the first of them into `firstWaiting`. */
+function waiting(e: Engine, s: number): number {
+  const order = e.orderOf[s]!;
+  const alive = e.alive;
+  const activated = e.activated;
+  const host = e.host;
+  const onTable = e.onTable;
+  let n = 0;
+  let first = -1;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    if (alive[i] && !activated[i] && (host[i]! < 0 || onTable[i] || onTable[host[i]!])) {
+      if (n === 0) first = i;
+      n++;
+    }
+  }
+  firstWaiting = first;
+  return n;
 }
 
 /** The per-unit action counts a trial adds to, which an over-budget trial puts back. */
@@ -394,8 +405,9 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
     e.ops += 2;
     let turn: number = first;
     for (;;) {
-      const w0 = waiting(e, turn);
+      // The other side first, so that firstWaiting is this side's next unit.
       const w1 = waiting(e, 1 - turn);
+      const w0 = waiting(e, turn);
       if (w0 + w1 === 0) break;
       if (w0 === 0) {
         turn = 1 - turn;
@@ -407,7 +419,7 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
         turn = 1 - turn;
         continue;
       }
-      const u = nextUnit(e, turn);
+      const u = firstWaiting;
       if (!activate(e, u, dice, lost, pts)) return false;
       // The work budget holds inside a trial too (see Engine.stopAt).
       if (e.ops > e.stopAt) {
