@@ -32,12 +32,24 @@ function drawKernel(e: Engine, k: DuelKernel, tgt: number, dice: Dice): void {
   const u = dice.uniform();
   let lo = 0;
   let hi = k.cdf.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (k.cdf[mid]! > u) hi = mid;
-    else lo = mid + 1;
+  let key: number;
+  const draw = k.draw;
+  // The first state whose cumulative probability is above u (the last if none is).
+  if (draw !== undefined) {
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (draw[2 * mid]! > u) hi = mid;
+      else lo = mid + 1;
+    }
+    key = draw[2 * lo + 1]!;
+  } else {
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (k.cdf[mid]! > u) hi = mid;
+      else lo = mid + 1;
+    }
+    key = k.keys[lo]!;
   }
-  const key = k.keys[lo]!;
   const stride = e.types[e.typeOf[tgt]!]!.stride;
   const h = Math.floor(key / stride);
   e.hull[tgt] = h;

@@ -165,6 +165,15 @@ export class Engine {
   private readonly slotPk: Float64Array;
   private readonly slotState: Float64Array;
   private readonly slotKernel: (DuelKernel | undefined)[];
+  /** The slot's kernel's expected bases lost (what choosing a target reads), beside it. */
+  private readonly slotLost: Float64Array;
+  /**
+   * The last protection values (policy.ts protectValues) of each shooter at each unit, with the
+   * parts of their table key (sub, state): most lookups end here without touching the table.
+   */
+  readonly protectSlotSub: Float64Array;
+  readonly protectSlotState: Float64Array;
+  readonly protectSlot: (Float64Array | undefined)[];
   private boardPmfs = new Map<number, Float64Array>();
   private initiative: Float64Array;
   /** The policy's caches (policy.ts): second actions, protection values and Aims, keyed by state (see `pack`). */
@@ -341,6 +350,10 @@ export class Engine {
     this.slotPk = new Float64Array(this.n * this.n * 2).fill(-1);
     this.slotState = new Float64Array(this.n * this.n * 2).fill(-1);
     this.slotKernel = new Array<DuelKernel | undefined>(this.n * this.n * 2).fill(undefined);
+    this.slotLost = new Float64Array(this.n * this.n * 2);
+    this.protectSlotSub = new Float64Array(this.n * this.n).fill(-1);
+    this.protectSlotState = new Float64Array(this.n * this.n).fill(-1);
+    this.protectSlot = new Array<Float64Array | undefined>(this.n * this.n).fill(undefined);
     this.credit = new Float64Array(this.n);
     const z = () => new Float64Array(this.n);
     this.snapshot = {
@@ -433,6 +446,7 @@ export class Engine {
       this.slotPk[slot] = pk;
       this.slotState[slot] = stateKey;
       this.slotKernel[slot] = hit;
+      this.slotLost[slot] = hit.expectedBasesLost;
       return hit;
     }
     const id = `${pair}:${pk}:${stateKey}`;
@@ -445,6 +459,7 @@ export class Engine {
     const keys = new Float64Array(n);
     const probs = new Float64Array(n);
     const cdf = new Float64Array(n);
+    const draw = new Float64Array(2 * n);
     let i = 0;
     let acc = 0;
     let expectedHull = 0;
@@ -455,6 +470,8 @@ export class Engine {
       probs[i] = p;
       acc += p;
       cdf[i] = acc;
+      draw[2 * i] = acc;
+      draw[2 * i + 1] = k;
       const h = Math.floor(k / tt.stride);
       expectedHull += p * (hull - h);
       expectedBasesLost += p * (b0 - basesOf(h, tt.p.hp));
@@ -462,14 +479,28 @@ export class Engine {
     }
     let rolled = 0;
     for (const t of ex.tallies) rolled += t.expectedDice ?? 0;
-    const kern: DuelKernel = { keys, probs, cdf, expectedHull, expectedBasesLost, dice: rolled, cost: budget.ops - paid, id, chunk: this.chunk };
+    const kern: DuelKernel = { keys, probs, cdf, draw, expectedHull, expectedBasesLost, dice: rolled, cost: budget.ops - paid, id, chunk: this.chunk };
     this.used.push([id, kern.cost!]);
     if (dense) this.kernelTable.set(pair, pk, stateKey, kern);
     else byState!.set(stateKey, kern);
     this.slotPk[slot] = pk;
     this.slotState[slot] = stateKey;
     this.slotKernel[slot] = kern;
+    this.slotLost[slot] = kern.expectedBasesLost;
     return kern;
+  }
+
+  /**
+   * The expected bases f's unaimed Fire action at tgt removes (`kernel(...).expectedBasesLost`),
+   * read from the last-kernel slot when it holds that kernel (as `kernel` would return it, without
+   * touching the kernel); undefined when the work limit is reached.
+   */
+  basesLost(f: number, tgt: number, ri: number, attBases: number, sh: number, hull: number, braced: boolean): number | undefined {
+    const pk = smallInt(this.planKey(f, tgt, ri, attBases, undefined, braced) * 2 + this.coverOf[tgt]!);
+    const stateKey = smallInt(hull * this.types[this.typeOf[tgt]!]!.stride + sh);
+    const slot = (f * this.n + tgt) * 2;
+    if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotLost[slot];
+    return this.kernel(f, tgt, ri, attBases, undefined, sh, hull, braced)?.expectedBasesLost;
   }
 
   /** P(side 0 activates first) this round: each side rolls the LD of its unit with the most expected successes. */

@@ -82,9 +82,16 @@ function protectValues(e: Engine, f: number, u: number): Float64Array | undefine
     hull >>> 0 === hull &&
     e.protectTable.holds(pair, sub, state);
   let key: number | string = 0;
+  const slot = f * e.n + u;
   if (dense) {
+    if (e.protectSlotSub[slot] === sub && e.protectSlotState[slot] === state) return e.protectSlot[slot];
     const hit = e.protectTable.get(pair, sub, state);
-    if (hit) return hit;
+    if (hit) {
+      e.protectSlotSub[slot] = sub;
+      e.protectSlotState[slot] = state;
+      e.protectSlot[slot] = hit;
+      return hit;
+    }
   } else {
     // The two cards last: the sizes before them depend on them (see pack).
     part(0, fb, ft.p.bases + 1);
@@ -117,8 +124,12 @@ function protectValues(e: Engine, f: number, u: number): Float64Array | undefine
     }
   }
   const v = Float64Array.of(plain, braced, after);
-  if (dense) e.protectTable.set(pair, sub, state, v);
-  else e.protects.set(key, v);
+  if (dense) {
+    e.protectTable.set(pair, sub, state, v);
+    e.protectSlotSub[slot] = sub;
+    e.protectSlotState[slot] = state;
+    e.protectSlot[slot] = v;
+  } else e.protects.set(key, v);
   return v;
 }
 
@@ -325,9 +336,9 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
     let value: number;
     if (enemies.length === 1) value = 0;
     else if (e.mode === 'kernel') {
-      const k = e.kernel(u, t, ri, myBases, undefined, e.sh[t]!, e.hull[t]!, e.braced[t] === 1);
-      if (!k) return false;
-      value = k.expectedBasesLost * e.pointsPerBase(t);
+      const lost = e.basesLost(u, t, ri, myBases, e.sh[t]!, e.hull[t]!, e.braced[t] === 1);
+      if (lost === undefined) return false;
+      value = lost * e.pointsPerBase(t);
       e.ops += 2;
     } else value = 0;
     if (tgt < 0 || value > tgtValue || (value === tgtValue && (d < e.dist(u, tgt) || (d === e.dist(u, tgt) && e.hull[t]! < e.hull[tgt]!)))) {
