@@ -10,7 +10,7 @@ import { rollSucceeds } from '../dice';
 import type { Dice } from '../dice';
 import { basesLeft, maxShields } from '../fire';
 import { sampleCost, sampleVolley } from '../volley-sample';
-import { BOARD_RANGE } from './engine';
+import { BOARD_RANGE, RAM_RANGE } from './engine';
 import type { Engine, UnitList } from './engine';
 import { NO_DECISION, bestBoard, chooseTarget, decide, target, threatsTo, wantedDistance } from './policy';
 import type { Decision, DuelKernel, SecondAction } from './types';
@@ -132,10 +132,13 @@ function moveToward(e: Engine, u: number, stick: number): void {
 /** Whether u can do anything that deals damage from where it stands: Fire, Board or Ram. */
 function canAct(e: Engine, u: number, enemies: UnitList): boolean {
   const ut = e.types[e.typeOf[u]!]!;
+  const boards = e.hasCr[u] === 1;
+  const rams = e.canRamOf[u] === 1;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
     const d = e.dist(u, t);
-    if (d <= ut.maxReach || e.canBoard(u, t) || e.canRam(u, t)) return true;
+    // e.canBoard(u, t) and e.canRam(u, t), from the one distance.
+    if (d <= ut.maxReach || (boards && e.hasCr[t] === 1 && e.sh[t] === 0 && d <= BOARD_RANGE) || (rams && d <= RAM_RANGE)) return true;
   }
   return false;
 }

@@ -328,6 +328,7 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
   let tgt = -1;
   let tgtRi = -1;
   let tgtValue = -Infinity;
+  let tgtDist = 0;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
     const d = e.dist(u, t);
@@ -341,10 +342,11 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
       value = lost * e.pointsPerBase(t);
       e.ops += 2;
     } else value = 0;
-    if (tgt < 0 || value > tgtValue || (value === tgtValue && (d < e.dist(u, tgt) || (d === e.dist(u, tgt) && e.hull[t]! < e.hull[tgt]!)))) {
+    if (tgt < 0 || value > tgtValue || (value === tgtValue && (d < tgtDist || (d === tgtDist && e.hull[t]! < e.hull[tgt]!)))) {
       tgt = t;
       tgtRi = ri;
       tgtValue = value;
+      tgtDist = d;
     }
   }
   target.t = tgt;
