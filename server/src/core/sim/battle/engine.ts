@@ -146,6 +146,45 @@ export class PairCache<V> {
   }
 }
 
+/**
+ * Two numbers per key of a PairCache's keys (the same bounds), all in one growing Float64Array:
+ * what a lookup that needs only a number reads without touching the object the PairCache holds
+ * (for the kernels: the expected bases lost and the chunk that last listed the kernel). NaN: none.
+ */
+export class PairNumbers {
+  /** Per pair, per sub: where its row starts in `pool`, or -1. */
+  private readonly rowOf: Int32Array[];
+  pool = new Float64Array(1024).fill(NaN);
+  private used = 0;
+  constructor(
+    subSize: Int32Array,
+    private readonly stateSize: Int32Array,
+  ) {
+    this.rowOf = Array.from(subSize, (n) => new Int32Array(n).fill(-1));
+  }
+  /** Where the two numbers of (pair, sub, state) are in `pool`, or -1 when its row is not made; only for keys the PairCache holds. */
+  at(pair: number, sub: number, state: number): number {
+    const r = this.rowOf[pair]![sub]!;
+    return r < 0 ? -1 : r + 2 * state;
+  }
+  set(pair: number, sub: number, state: number, a: number, b: number): void {
+    const rows = this.rowOf[pair]!;
+    let r = rows[sub]!;
+    if (r < 0) {
+      const size = 2 * this.stateSize[pair]!;
+      if (this.used + size > this.pool.length) {
+        const grown = new Float64Array(Math.max(2 * this.pool.length, this.used + size)).fill(NaN);
+        grown.set(this.pool.subarray(0, this.used));
+        this.pool = grown;
+      }
+      rows[sub] = r = this.used;
+      this.used += size;
+    }
+    this.pool[r + 2 * state] = a;
+    this.pool[r + 2 * state + 1] = b;
+  }
+}
+
 export class Engine {
   readonly n: number;
   readonly units: BattleUnit[];
@@ -186,6 +225,8 @@ export class Engine {
    * by (shooter's bases, reach index, cover) and Aims by (bases, reach index, cover, braced).
    */
   private readonly kernelTable: PairCache<DuelKernel>;
+  /** Per kernel in the table: its expected bases lost and `chunk`, kept equal to the kernel's. */
+  private readonly kernelLost: PairNumbers;
   readonly protectTable: PairCache<Float64Array>;
   readonly aimTable: PairCache<{ aim?: number; value: number }>;
   /** Per card: bases + 1 and weapons + 1 (the plan key's radices). */
@@ -314,6 +355,7 @@ export class Engine {
     };
     // A plan key below these sizes when its digits are in range (see planKey; cover doubles it).
     this.kernelTable = new PairCache(...pairs((a) => a.reaches.length * (a.p.bases + 1) * (a.p.weapons.length + 1) * 2 * 2));
+    this.kernelLost = new PairNumbers(this.kernelTable.subSize, this.kernelTable.stateSize);
     this.protectTable = new PairCache(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2));
     this.aimTable = new PairCache(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2 * 2));
     this.order = [[], []];
@@ -425,8 +467,11 @@ export class Engine {
     // The last kernel of this shooter at this target (unaimed, aimed): a unit's state changes only
     // when it is hit, so most lookups end here without touching the maps.
     const slot = (f * this.n + tgt) * 2 + (aim === undefined ? 0 : 1);
-    if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotKernel[slot];
     const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
+    if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) {
+      // Filled by basesLost without the kernel itself (a table key): fetched now, as a slot hit.
+      return this.slotKernel[slot] ?? (this.slotKernel[slot] = this.kernelTable.get(pair, pk, stateKey));
+    }
     // Each key lives in the table when it fits, else in the Maps: one place either way.
     const dense = this.kernelTable.holds(pair, pk, stateKey);
     let byState: Map<number, DuelKernel> | undefined;
@@ -442,6 +487,7 @@ export class Engine {
       if (hit.chunk !== this.chunk) {
         hit.chunk = this.chunk;
         this.used.push([hit.id!, hit.cost!]);
+        if (dense) this.kernelLost.set(pair, pk, stateKey, hit.expectedBasesLost, this.chunk);
       }
       this.slotPk[slot] = pk;
       this.slotState[slot] = stateKey;
@@ -481,8 +527,10 @@ export class Engine {
     for (const t of ex.tallies) rolled += t.expectedDice ?? 0;
     const kern: DuelKernel = { keys, probs, cdf, draw, expectedHull, expectedBasesLost, dice: rolled, cost: budget.ops - paid, id, chunk: this.chunk };
     this.used.push([id, kern.cost!]);
-    if (dense) this.kernelTable.set(pair, pk, stateKey, kern);
-    else byState!.set(stateKey, kern);
+    if (dense) {
+      this.kernelTable.set(pair, pk, stateKey, kern);
+      this.kernelLost.set(pair, pk, stateKey, kern.expectedBasesLost, this.chunk);
+    } else byState!.set(stateKey, kern);
     this.slotPk[slot] = pk;
     this.slotState[slot] = stateKey;
     this.slotKernel[slot] = kern;
@@ -500,6 +548,18 @@ export class Engine {
     const stateKey = smallInt(hull * this.types[this.typeOf[tgt]!]!.stride + sh);
     const slot = (f * this.n + tgt) * 2;
     if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotLost[slot];
+    const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
+    if (this.kernelTable.holds(pair, pk, stateKey)) {
+      // In the table and already listed by this chunk: what `kernel` would do, from two numbers
+      // (the slot's kernel is fetched when `kernel` is asked for it).
+      const at = this.kernelLost.at(pair, pk, stateKey);
+      if (at >= 0 && this.kernelLost.pool[at + 1] === this.chunk) {
+        this.slotPk[slot] = pk;
+        this.slotState[slot] = stateKey;
+        this.slotKernel[slot] = undefined;
+        return (this.slotLost[slot] = this.kernelLost.pool[at]!);
+      }
+    }
     return this.kernel(f, tgt, ri, attBases, undefined, sh, hull, braced)?.expectedBasesLost;
   }
 
