@@ -30,10 +30,12 @@ const DICE_FIRE_WEIGHT = 3;
 /** Draws the defender's next state from a kernel. */
 function drawKernel(e: Engine, k: DuelKernel, tgt: number, dice: Dice): void {
   const u = dice.uniform();
-  let lo = 0;
-  let hi = k.cdf.length - 1;
-  let key: number;
   const draw = k.draw;
+  // The number of states, read from the array the draw reads anyway.
+  const n = draw !== undefined ? draw.length >> 1 : k.cdf.length;
+  let lo = 0;
+  let hi = n - 1;
+  let key: number;
   // The first state whose cumulative probability is above u (the last if none is).
   if (draw !== undefined) {
     while (lo < hi) {
@@ -56,7 +58,7 @@ function drawKernel(e: Engine, k: DuelKernel, tgt: number, dice: Dice): void {
   e.sh[tgt] = key - h * stride;
   dice.tabletop += (k.dice ?? 0) - 1;
   // Whole numbers only, so that work adds up the same whichever way the trials are grouped.
-  e.ops += 4 + (31 - Math.clz32(k.cdf.length + 1));
+  e.ops += 4 + (31 - Math.clz32(n + 1));
 }
 
 /**

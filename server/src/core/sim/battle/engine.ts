@@ -207,12 +207,12 @@ export class Engine {
   /** The slot's kernel's expected bases lost (what choosing a target reads), beside it. */
   private readonly slotLost: Float64Array;
   /**
-   * The last protection values (policy.ts protectValues) of each shooter at each unit, with the
-   * parts of their table key (sub, state): most lookups end here without touching the table.
+   * The last protection values (policy.ts protectValues) of each shooter at each unit, three a
+   * pair, with the parts of their table key (sub, state): most lookups end here without touching the table.
    */
   readonly protectSlotSub: Float64Array;
   readonly protectSlotState: Float64Array;
-  readonly protectSlot: (Float64Array | undefined)[];
+  readonly protectSlotValues: Float64Array;
   private boardPmfs = new Map<number, Float64Array>();
   private initiative: Float64Array;
   /** The policy's caches (policy.ts): second actions, protection values and Aims, keyed by state (see `pack`). */
@@ -395,7 +395,7 @@ export class Engine {
     this.slotLost = new Float64Array(this.n * this.n * 2);
     this.protectSlotSub = new Float64Array(this.n * this.n).fill(-1);
     this.protectSlotState = new Float64Array(this.n * this.n).fill(-1);
-    this.protectSlot = new Array<Float64Array | undefined>(this.n * this.n).fill(undefined);
+    this.protectSlotValues = new Float64Array(this.n * this.n * 3);
     this.credit = new Float64Array(this.n);
     const z = () => new Float64Array(this.n);
     this.snapshot = {

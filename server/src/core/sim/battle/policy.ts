@@ -17,6 +17,16 @@ const maxShieldsOf = maxShields;
 export const NO_DECISION: Decision = { action: 'none', value: -Infinity };
 const ZERO3 = new Float64Array(3);
 
+/** What protectValues found: [as it is, if braced, after Shields Back Online] (read before it is asked again). */
+const PROTECT = new Float64Array(3);
+
+function found(v: Float64Array): true {
+  PROTECT[0] = v[0]!;
+  PROTECT[1] = v[1]!;
+  PROTECT[2] = v[2]!;
+  return true;
+}
+
 /**
  * Packs small whole numbers into one exact number key (mixed radix: part i is a digit below
  * sizes[i]), or a string when they would not fit. The key must never be shared by two different
@@ -59,10 +69,10 @@ function part(i: number, x: number, size: number): void {
  * if u braced, after u's Shields Back Online roll (an expectation over the roll)]. Cached by
  * everything it depends on: the two cards, f's bases and reach, u's cover and state.
  */
-function protectValues(e: Engine, f: number, u: number): Float64Array | undefined {
+function protectValues(e: Engine, f: number, u: number): boolean {
   const ft = e.types[e.typeOf[f]!]!;
   const ri = reachOf(ft, e.dist(f, u));
-  if (ri < 0) return ZERO3;
+  if (ri < 0) return found(ZERO3);
   const ut = e.types[e.typeOf[u]!]!;
   const fb = basesOf(e.hull[f]!, ft.p.hp);
   const sh = e.sh[u]!;
@@ -84,13 +94,19 @@ function protectValues(e: Engine, f: number, u: number): Float64Array | undefine
   let key: number | string = 0;
   const slot = f * e.n + u;
   if (dense) {
-    if (e.protectSlotSub[slot] === sub && e.protectSlotState[slot] === state) return e.protectSlot[slot];
+    const vals = e.protectSlotValues;
+    if (e.protectSlotSub[slot] === sub && e.protectSlotState[slot] === state) {
+      PROTECT[0] = vals[3 * slot]!;
+      PROTECT[1] = vals[3 * slot + 1]!;
+      PROTECT[2] = vals[3 * slot + 2]!;
+      return true;
+    }
     const hit = e.protectTable.get(pair, sub, state);
     if (hit) {
       e.protectSlotSub[slot] = sub;
       e.protectSlotState[slot] = state;
-      e.protectSlot[slot] = hit;
-      return hit;
+      vals.set(hit, 3 * slot);
+      return found(hit);
     }
   } else {
     // The two cards last: the sizes before them depend on them (see pack).
@@ -103,14 +119,14 @@ function protectValues(e: Engine, f: number, u: number): Float64Array | undefine
     part(6, e.typeOf[u]!, T);
     key = pack(7);
     const hit = e.protects.get(key);
-    if (hit) return hit;
+    if (hit) return found(hit);
   }
   const plain = e.kernel(f, u, ri, fb, undefined, sh, hull, false)?.expectedHull;
-  if (plain === undefined) return undefined;
+  if (plain === undefined) return false;
   let braced = plain;
   if (ut.canBrace) {
     const x = e.kernel(f, u, ri, fb, undefined, sh, hull, true)?.expectedHull;
-    if (x === undefined) return undefined;
+    if (x === undefined) return false;
     braced = x;
   }
   const max = maxShieldsOf(ut.p, hull);
@@ -119,7 +135,7 @@ function protectValues(e: Engine, f: number, u: number): Float64Array | undefine
     after = 0;
     for (let k = 0; k < e.rechargePmf.length; k++) {
       const y = e.kernel(f, u, ri, fb, undefined, Math.min(max, sh + k), hull, false)?.expectedHull;
-      if (y === undefined) return undefined;
+      if (y === undefined) return false;
       after += e.rechargePmf[k]! * y;
     }
   }
@@ -128,9 +144,9 @@ function protectValues(e: Engine, f: number, u: number): Float64Array | undefine
     e.protectTable.set(pair, sub, state, v);
     e.protectSlotSub[slot] = sub;
     e.protectSlotState[slot] = state;
-    e.protectSlot[slot] = v;
+    e.protectSlotValues.set(v, 3 * slot);
   } else e.protects.set(key, v);
-  return v;
+  return found(v);
 }
 
 /** The best Aim of u at tgt: the weapon whose aimed Fire action adds the most expected hull damage (cached by state). */
@@ -219,11 +235,10 @@ function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: 
   let after = 0;
   for (let k = 0; k < threats.length; k++) {
     const f = threats.at[k]!;
-    const v = protectValues(e, f, u);
-    if (!v) return undefined;
-    threat += v[0]!;
-    braced += v[1]!;
-    after += v[2]!;
+    if (!protectValues(e, f, u)) return undefined;
+    threat += PROTECT[0]!;
+    braced += PROTECT[1]!;
+    after += PROTECT[2]!;
   }
   if (e.sh[u]! < maxShieldsOf(ut.p, e.hull[u]!) && threat - after > value) {
     value = threat - after;
