@@ -245,6 +245,12 @@ export class Engine {
   readonly hpOf: Float64Array;
   readonly moveCount: Int32Array;
   readonly moveStick: [Float64Array, Float64Array];
+  /** Each unit's hull, SH and place at the start of every trial (from its card and `start`). */
+  readonly initHull: Float64Array;
+  readonly initSh: Float64Array;
+  readonly initOnTable: Uint8Array;
+  /** The rounds whose alive and routed counts the current trial has added to the totals (see run.ts playTrial). */
+  roundsTallied = 0;
   /** `order` as arrays of unit indices, for the scans of every activation. */
   readonly orderOf: [Int32Array, Int32Array];
 
@@ -397,6 +403,10 @@ export class Engine {
     this.protectSlotState = new Float64Array(this.n * this.n).fill(-1);
     this.protectSlotValues = new Float64Array(this.n * this.n * 3);
     this.credit = new Float64Array(this.n);
+    this.initHull = Float64Array.from(this.units, (u) => u.start?.hull ?? u.profile.bases * u.profile.hp);
+    this.initSh = Float64Array.from(this.units, (u, i) => u.start?.sh ?? maxShields(u.profile, this.initHull[i]!));
+    // With a fixed range every unit stands on the table; embarked units still launch first.
+    this.initOnTable = Uint8Array.from(this.units, (_, i) => (this.fixed && this.host[i]! < 0 ? 1 : 0));
     const z = () => new Float64Array(this.n);
     this.snapshot = {
       fired: z(),

@@ -5,7 +5,7 @@
  */
 import { Dice } from '../dice';
 import type { RandomGenerator } from '../dice';
-import { basesLeft, maxShields } from '../fire';
+import { basesLeft } from '../fire';
 import { activate } from './actions';
 import { Engine, SAMPLING_WORK_LIMIT, UnitList, reachOf } from './engine';
 import { decide } from './policy';
@@ -13,7 +13,6 @@ import type { BattleActions, BattleHooks, BattleOutcome, BattleSetup, BattleTota
 
 // Hot-path aliases (see engagement.ts): imported bindings can be getters under some loaders.
 const basesOf = basesLeft;
-const maxShieldsOf = maxShields;
 
 /**
  * Trial i rolls from the seed's generator jumped i times (xoroshiro128+'s jump: 2^64 draws apart),
@@ -351,20 +350,18 @@ function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice):
   const t = totals.tally;
   const snap = e.snapshot;
   for (const k of TALLY_ARRAYS) snap[k].set(t[k]);
-  for (let i = 0; i < e.n; i++) {
-    snap.alive.set(totals.alive[i]!, i * rounds);
-    snap.routedBy.set(totals.routedBy[i]!, i * rounds);
-  }
   const w0 = totals.withdrew[0];
   const w1 = totals.withdrew[1];
   e.tally = t;
   if (runTrial(e, totals, rounds, dice)) return true;
   if (e.overBudget) {
     for (const k of TALLY_ARRAYS) t[k].set(snap[k]);
-    for (let i = 0; i < e.n; i++) {
-      totals.alive[i]!.set(snap.alive.subarray(i * rounds, (i + 1) * rounds));
-      totals.routedBy[i]!.set(snap.routedBy.subarray(i * rounds, (i + 1) * rounds));
-    }
+    // The alive and routed counts of the rounds it finished, taken back (whole numbers: exact).
+    for (let r = 0; r < e.roundsTallied; r++)
+      for (let i = 0; i < e.n; i++) {
+        totals.alive[i]![r]! -= snap.alive[i * rounds + r]!;
+        totals.routedBy[i]![r]! -= snap.routedBy[i * rounds + r]!;
+      }
     totals.withdrew[0] = w0;
     totals.withdrew[1] = w1;
   }
@@ -373,20 +370,16 @@ function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice):
 
 /** One trial; false when the exact kernels ran out of work (or it went past its work budget). */
 function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): boolean {
-  for (let i = 0; i < e.n; i++) {
-    const u = e.units[i]!;
-    const full = u.profile.bases * u.profile.hp;
-    e.hull[i] = u.start?.hull ?? full;
-    e.startHull[i] = e.hull[i]!;
-    e.credit[i] = 0;
-    e.sh[i] = u.start?.sh ?? maxShieldsOf(u.profile, e.hull[i]!);
-    e.braced[i] = 0;
-    e.alive[i] = 1;
-    e.routed[i] = 0;
-    e.pos[i] = 0;
-    // With a fixed range every unit stands on the table; embarked units still launch first.
-    e.onTable[i] = e.fixed && e.host[i]! < 0 ? 1 : 0;
-  }
+  e.hull.set(e.initHull);
+  e.startHull.set(e.initHull);
+  e.credit.fill(0);
+  e.sh.set(e.initSh);
+  e.braced.fill(0);
+  e.alive.fill(1);
+  e.routed.fill(0);
+  e.pos.fill(0);
+  e.onTable.set(e.initOnTable);
+  e.roundsTallied = 0;
   const lost: [number, number] = [0, 0];
   const pts: [number, number] = [0, 0];
   let played = 0;
@@ -437,10 +430,17 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
     // A side whose last units fled at the end of this round: the battle lasted this round.
     if (!over && (!sideAlive(e, 0) || !sideAlive(e, 1))) over = true;
     if ((over || r === rounds - 1) && h.endOfBattle) h.endOfBattle(view(e, r + 1, pts), act!);
+    // What an over-budget trial takes back (see playTrial): 1 where a count was added.
+    const log = e.snapshot;
     for (let i = 0; i < e.n; i++) {
-      if (e.alive[i]) totals.alive[i]![r]!++;
-      if (e.routed[i]) totals.routedBy[i]![r]!++;
+      const a = e.alive[i] ? 1 : 0;
+      const g = e.routed[i] ? 1 : 0;
+      totals.alive[i]![r]! += a;
+      totals.routedBy[i]![r]! += g;
+      log.alive[i * rounds + r] = a;
+      log.routedBy[i * rounds + r] = g;
     }
+    e.roundsTallied = r + 1;
   }
   // Alive (and routed) after rounds that were never played: as at the end.
   for (let r = played; r < rounds; r++)
