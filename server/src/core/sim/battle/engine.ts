@@ -110,8 +110,12 @@ export function smallInt(k: number): number {
   return k >= 0 && k < 0x40000000 ? k | 0 : k;
 }
 
-/** The most states (hull x stride) a card may have for the dense caches below; larger cards use Maps. */
-const DENSE_STATES = 4096;
+/**
+ * The most states (hull x stride) a card may have for the caches in arrays below; larger cards use
+ * Maps. Read when an engine is made; a test sets it to 0 (Maps only) to show that where a key is
+ * kept never changes a number.
+ */
+export const DENSE_CACHES = { maxStates: 4096 };
 
 /**
  * A cache keyed by two cards (`pair`: the first's type times the number of types plus the
@@ -352,7 +356,7 @@ export class Engine {
           const tb = this.types[b]!;
           const n = (tb.fullHull + 1) * tb.stride;
           const k = sub(this.types[a]!);
-          if (n <= DENSE_STATES && Number.isSafeInteger(k) && k <= 0x7fffffff) {
+          if (n <= DENSE_CACHES.maxStates && Number.isSafeInteger(k) && k <= 0x7fffffff) {
             subs[a * T + b] = k;
             states[a * T + b] = n;
           }
