@@ -31,27 +31,16 @@ const DICE_FIRE_WEIGHT = 3;
 function drawKernel(e: Engine, k: DuelKernel, tgt: number, dice: Dice): void {
   const u = dice.uniform();
   const draw = k.draw;
-  // The number of states, read from the array the draw reads anyway.
-  const n = draw !== undefined ? draw.length >> 1 : k.cdf.length;
+  const n = draw.length >> 1;
   let lo = 0;
   let hi = n - 1;
-  let key: number;
   // The first state whose cumulative probability is above u (the last if none is).
-  if (draw !== undefined) {
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (draw[2 * mid]! > u) hi = mid;
-      else lo = mid + 1;
-    }
-    key = draw[2 * lo + 1]!;
-  } else {
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (k.cdf[mid]! > u) hi = mid;
-      else lo = mid + 1;
-    }
-    key = k.keys[lo]!;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (draw[2 * mid]! > u) hi = mid;
+    else lo = mid + 1;
   }
+  const key = draw[2 * lo + 1]!;
   const stride = e.types[e.typeOf[tgt]!]!.stride;
   const h = Math.floor(key / stride);
   e.hull[tgt] = h;

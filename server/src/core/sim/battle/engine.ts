@@ -115,7 +115,7 @@ export function smallInt(k: number): number {
  * Maps. Read when an engine is made; a test sets it to 0 (Maps only) to show that where a key is
  * kept never changes a number.
  */
-export const DENSE_CACHES = { maxStates: 4096 };
+export const DENSE_CACHES = { maxStates: 512 };
 
 /**
  * A cache keyed by two cards (`pair`: the first's type times the number of types plus the
@@ -518,7 +518,6 @@ export class Engine {
     const n = ex.dist.size;
     const keys = new Float64Array(n);
     const probs = new Float64Array(n);
-    const cdf = new Float64Array(n);
     const draw = new Float64Array(2 * n);
     let i = 0;
     let acc = 0;
@@ -529,7 +528,6 @@ export class Engine {
       keys[i] = k;
       probs[i] = p;
       acc += p;
-      cdf[i] = acc;
       draw[2 * i] = acc;
       draw[2 * i + 1] = k;
       const h = Math.floor(k / tt.stride);
@@ -539,7 +537,7 @@ export class Engine {
     }
     let rolled = 0;
     for (const t of ex.tallies) rolled += t.expectedDice ?? 0;
-    const kern: DuelKernel = { keys, probs, cdf, draw, expectedHull, expectedBasesLost, dice: rolled, cost: budget.ops - paid, id, chunk: this.chunk };
+    const kern: DuelKernel = { keys, probs, draw, expectedHull, expectedBasesLost, dice: rolled, cost: budget.ops - paid, id, chunk: this.chunk };
     this.used.push([id, kern.cost!]);
     if (dense) {
       this.kernelTable.set(pair, pk, stateKey, kern);
