@@ -10,7 +10,7 @@ import { rollSucceeds } from '../dice';
 import type { Dice } from '../dice';
 import { basesLeft, maxShields } from '../fire';
 import { sampleCost, sampleVolley } from '../volley-sample';
-import { BOARD_RANGE } from './engine';
+import { BOARD_RANGE, RAM_RANGE } from './engine';
 import type { Engine, UnitList } from './engine';
 import { NO_DECISION, bestBoard, chooseTarget, decide, target, threatsTo, wantedDistance } from './policy';
 import type { Decision, DuelKernel, SecondAction } from './types';
@@ -30,21 +30,24 @@ const DICE_FIRE_WEIGHT = 3;
 /** Draws the defender's next state from a kernel. */
 function drawKernel(e: Engine, k: DuelKernel, tgt: number, dice: Dice): void {
   const u = dice.uniform();
+  const draw = k.draw;
+  const n = draw.length >> 1;
   let lo = 0;
-  let hi = k.cdf.length - 1;
+  let hi = n - 1;
+  // The first state whose cumulative probability is above u (the last if none is).
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (k.cdf[mid]! > u) hi = mid;
+    if (draw[2 * mid]! > u) hi = mid;
     else lo = mid + 1;
   }
-  const key = k.keys[lo]!;
+  const key = draw[2 * lo + 1]!;
   const stride = e.types[e.typeOf[tgt]!]!.stride;
   const h = Math.floor(key / stride);
   e.hull[tgt] = h;
   e.sh[tgt] = key - h * stride;
   dice.tabletop += (k.dice ?? 0) - 1;
   // Whole numbers only, so that work adds up the same whichever way the trials are grouped.
-  e.ops += 4 + (31 - Math.clz32(k.cdf.length + 1));
+  e.ops += 4 + (31 - Math.clz32(n + 1));
 }
 
 /**
@@ -120,10 +123,13 @@ function moveToward(e: Engine, u: number, stick: number): void {
 /** Whether u can do anything that deals damage from where it stands: Fire, Board or Ram. */
 function canAct(e: Engine, u: number, enemies: UnitList): boolean {
   const ut = e.types[e.typeOf[u]!]!;
+  const boards = e.hasCr[u] === 1;
+  const rams = e.canRamOf[u] === 1;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
     const d = e.dist(u, t);
-    if (d <= ut.maxReach || e.canBoard(u, t) || e.canRam(u, t)) return true;
+    // e.canBoard(u, t) and e.canRam(u, t), from the one distance.
+    if (d <= ut.maxReach || (boards && e.hasCr[t] === 1 && e.sh[t] === 0 && d <= BOARD_RANGE) || (rams && d <= RAM_RANGE)) return true;
   }
   return false;
 }
@@ -135,7 +141,7 @@ function canAct(e: Engine, u: number, enemies: UnitList): boolean {
 export function activate(e: Engine, u: number, dice: Dice, lost: [number, number], pts: [number, number]): boolean {
   e.braced[u] = 0;
   e.activated[u] = 1;
-  const me = e.units[u]!;
+  const sticks = e.moveCount[u]!;
   let ap = ACTION_POINTS_PER_ACTIVATION;
   let moves = 0;
   // The scans over the units below cost about one op per unit.
@@ -149,15 +155,15 @@ export function activate(e: Engine, u: number, dice: Dice, lost: [number, number
   const enemies = enemiesOf(e, u, e.enemyList);
   // Out of reach of everything: move toward the nearest enemy (a second move with the B stick).
   if (!e.fixed)
-    while (ap > 0 && moves < (me.profile.move?.length ?? 0) && !canAct(e, u, enemies)) {
-      moveToward(e, u, me.profile.move![moves]!);
+    while (ap > 0 && moves < sticks && !canAct(e, u, enemies)) {
+      moveToward(e, u, e.moveStick[moves]![u]!);
       ap--;
       moves++;
     }
   if (ap === 0 || enemies.length === 0) return true;
   // A unit with CR closes on the nearest enemy with CR to Board it (giving up its second action).
-  if (!e.fixed && ap === 2 && moves < (me.profile.move?.length ?? 0) && me.profile.cr && closeToBoard(e, u, enemies, me.profile.move![moves]!)) ap--;
-  const myBases = basesOf(e.hull[u]!, e.types[e.typeOf[u]!]!.p.hp);
+  if (!e.fixed && ap === 2 && moves < sticks && e.hasCr[u] === 1 && closeToBoard(e, u, enemies, e.moveStick[moves]![u]!)) ap--;
+  const myBases = basesOf(e.hull[u]!, e.hpOf[u]!);
   if (!chooseTarget(e, u, enemies, myBases)) return false;
   const threats = threatsTo(e, u, enemies, e.threatList);
   // One object for the activation's context, reused (no allocation per activation).
@@ -192,7 +198,7 @@ function enter(e: Engine, u: number): void {
   e.onTable[u] = 1;
   const h = e.host[u]!;
   e.pos[u] = h >= 0 ? e.pos[h]! : 0;
-  if (!e.fixed) moveToward(e, u, e.units[u]!.profile.move?.[0] ?? 0);
+  if (!e.fixed) moveToward(e, u, e.moveStick[0][u]!);
 }
 
 /** Moves u by up to `stick` toward the nearest enemy with CR, to boarding range; false when none is farther than that. */
@@ -203,7 +209,7 @@ function closeToBoard(e: Engine, u: number, enemies: UnitList, stick: number): b
     const t = enemies.at[k]!;
     const d = e.dist(u, t);
     nearest = Math.min(nearest, d);
-    if (e.units[t]!.profile.cr) nearestCr = Math.min(nearestCr, d);
+    if (e.hasCr[t] === 1) nearestCr = Math.min(nearestCr, d);
   }
   if (!(nearestCr < Infinity && nearestCr > BOARD_RANGE)) return false;
   const step = Math.min(stick, nearestCr - BOARD_RANGE, nearest);
@@ -218,10 +224,10 @@ function closeToBoard(e: Engine, u: number, enemies: UnitList, stick: number): b
  */
 function fireWithSecond(e: Engine, u: number, tgt: number, ri: number, myBases: number, ap: number, { enemies, threats, dice, lost, pts }: Turn): boolean {
   let board = false;
-  if (e.units[u]!.profile.cr !== undefined)
+  if (e.hasCr[u] === 1)
     for (let k = 0; k < enemies.length && !board; k++) {
       const t = enemies.at[k]!;
-      board = e.units[t]!.profile.cr !== undefined && e.dist(u, t) <= BOARD_RANGE;
+      board = e.hasCr[t] === 1 && e.dist(u, t) <= BOARD_RANGE;
     }
   let second: Decision = NO_DECISION;
   if (ap >= 2) {

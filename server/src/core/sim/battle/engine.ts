@@ -110,6 +110,85 @@ export function smallInt(k: number): number {
   return k >= 0 && k < 0x40000000 ? k | 0 : k;
 }
 
+/**
+ * The most states (hull x stride) a card may have for the caches in arrays below; larger cards use
+ * Maps. Read when an engine is made; a test sets it to 0 (Maps only) to show that where a key is
+ * kept never changes a number.
+ */
+export const DENSE_CACHES = { maxStates: 512 };
+
+/**
+ * A cache keyed by two cards (`pair`: the first's type times the number of types plus the
+ * second's), a small whole number whose meaning depends on the first card (`sub`, below
+ * `subSize[pair]`) and the second unit's state (`state`, hull times stride plus SH, below
+ * `stateSize[pair]`): arrays indexed by those numbers, so that a lookup neither hashes nor boxes a
+ * key. A key outside those bounds (or a card with too many states) is not held here: `get` says
+ * so with MISS and the caller keeps it in its Map, so that each key has exactly one place.
+ */
+export class PairCache<V> {
+  private readonly rows: ((V | undefined)[] | undefined)[][];
+  constructor(
+    readonly subSize: Int32Array,
+    readonly stateSize: Int32Array,
+  ) {
+    this.rows = Array.from(subSize, () => []);
+  }
+  /** Whether (pair, sub, state) is held here (whole numbers in bounds). */
+  holds(pair: number, sub: number, state: number): boolean {
+    return sub >>> 0 === sub && sub < this.subSize[pair]! && state >>> 0 === state && state < this.stateSize[pair]!;
+  }
+  /** The value, or undefined; only for keys it `holds`. */
+  get(pair: number, sub: number, state: number): V | undefined {
+    const row = this.rows[pair]![sub];
+    return row === undefined ? undefined : row[state];
+  }
+  set(pair: number, sub: number, state: number, v: V): void {
+    const rows = this.rows[pair]!;
+    let row = rows[sub];
+    if (row === undefined) rows[sub] = row = new Array<V | undefined>(this.stateSize[pair]!).fill(undefined);
+    row[state] = v;
+  }
+}
+
+/**
+ * Two numbers per key of a PairCache's keys (the same bounds), all in one growing Float64Array:
+ * what a lookup that needs only a number reads without touching the object the PairCache holds
+ * (for the kernels: the expected bases lost and the chunk that last listed the kernel). NaN: none.
+ */
+export class PairNumbers {
+  /** Per pair, per sub: where its row starts in `pool`, or -1. */
+  private readonly rowOf: Int32Array[];
+  pool = new Float64Array(1024).fill(NaN);
+  private used = 0;
+  constructor(
+    subSize: Int32Array,
+    private readonly stateSize: Int32Array,
+  ) {
+    this.rowOf = Array.from(subSize, (n) => new Int32Array(n).fill(-1));
+  }
+  /** Where the two numbers of (pair, sub, state) are in `pool`, or -1 when its row is not made; only for keys the PairCache holds. */
+  at(pair: number, sub: number, state: number): number {
+    const r = this.rowOf[pair]![sub]!;
+    return r < 0 ? -1 : r + 2 * state;
+  }
+  set(pair: number, sub: number, state: number, a: number, b: number): void {
+    const rows = this.rowOf[pair]!;
+    let r = rows[sub]!;
+    if (r < 0) {
+      const size = 2 * this.stateSize[pair]!;
+      if (this.used + size > this.pool.length) {
+        const grown = new Float64Array(Math.max(2 * this.pool.length, this.used + size)).fill(NaN);
+        grown.set(this.pool.subarray(0, this.used));
+        this.pool = grown;
+      }
+      rows[sub] = r = this.used;
+      this.used += size;
+    }
+    this.pool[r + 2 * state] = a;
+    this.pool[r + 2 * state + 1] = b;
+  }
+}
+
 export class Engine {
   readonly n: number;
   readonly units: BattleUnit[];
@@ -129,12 +208,55 @@ export class Engine {
   private readonly slotPk: Float64Array;
   private readonly slotState: Float64Array;
   private readonly slotKernel: (DuelKernel | undefined)[];
+  /** The slot's kernel's expected bases lost (what choosing a target reads), beside it. */
+  private readonly slotLost: Float64Array;
+  /**
+   * The last protection values (policy.ts protectValues) of each shooter at each unit, three a
+   * pair, with the parts of their table key (sub, state): most lookups end here without touching the table.
+   */
+  readonly protectSlotSub: Float64Array;
+  readonly protectSlotState: Float64Array;
+  readonly protectSlotValues: Float64Array;
   private boardPmfs = new Map<number, Float64Array>();
   private initiative: Float64Array;
   /** The policy's caches (policy.ts): second actions, protection values and Aims, keyed by state (see `pack`). */
   readonly decisions = new Map<number | string, Decision>();
   readonly protects = new Map<number | string, Float64Array>();
   readonly aims = new Map<number | string, { aim?: number; value: number }>();
+  /**
+   * The same caches in arrays (see PairCache), for the keys that fit: the kernels by the pair of
+   * cards, the plan key and the target's state (the numbers the Maps use); the protection values
+   * by (shooter's bases, reach index, cover) and Aims by (bases, reach index, cover, braced).
+   */
+  private readonly kernelTable: PairCache<DuelKernel>;
+  /** Per kernel in the table: its expected bases lost and `chunk`, kept equal to the kernel's. */
+  private readonly kernelLost: PairNumbers;
+  readonly protectTable: PairCache<Float64Array>;
+  readonly aimTable: PairCache<{ aim?: number; value: number }>;
+  /** Per card: bases + 1 and weapons + 1 (the plan key's radices). */
+  private readonly basesRadix: Int32Array;
+  private readonly weaponsRadix: Int32Array;
+  /** Per unit: shots at it get the cover modifier (1) or not (0). */
+  readonly coverOf: Uint8Array;
+  /**
+   * Per unit, read from its card once (the card's numbers never change during a battle): it has CR
+   * (can Board and be boarded), it has Tonnage (can Ram), its points per base, its HP per base,
+   * how many Move sticks it has and their lengths.
+   */
+  readonly hasCr: Uint8Array;
+  readonly canRamOf: Uint8Array;
+  readonly pointsPerBaseOf: Float64Array;
+  readonly hpOf: Float64Array;
+  readonly moveCount: Int32Array;
+  readonly moveStick: [Float64Array, Float64Array];
+  /** Each unit's hull, SH and place at the start of every trial (from its card and `start`). */
+  readonly initHull: Float64Array;
+  readonly initSh: Float64Array;
+  readonly initOnTable: Uint8Array;
+  /** The rounds whose alive and routed counts the current trial has added to the totals (see run.ts playTrial). */
+  roundsTallied = 0;
+  /** `order` as arrays of unit indices, for the scans of every activation. */
+  readonly orderOf: [Int32Array, Int32Array];
 
   // Per-trial state, indexed by unit.
   readonly sh: Float64Array;
@@ -216,6 +338,36 @@ export class Engine {
       if (h !== undefined && Number.isInteger(h) && h >= 0 && h < size && h !== i - base && this.units[base + h]!.host === undefined) this.host[i] = base + h;
     });
     for (let t = 0; t < this.types.length * this.types.length; t++) this.kernels.push(new Map());
+    const T = this.types.length;
+    this.basesRadix = Int32Array.from(this.types, (t) => t.p.bases + 1);
+    this.weaponsRadix = Int32Array.from(this.types, (t) => t.p.weapons.length + 1);
+    this.coverOf = Uint8Array.from(this.units, (u) => (u.cover ? 1 : 0));
+    this.hasCr = Uint8Array.from(this.units, (u) => (u.profile.cr !== undefined ? 1 : 0));
+    this.canRamOf = Uint8Array.from(this.units, (u) => ((u.profile.tonnage ?? 0) > 0 ? 1 : 0));
+    this.pointsPerBaseOf = Float64Array.from(this.units, (u) => u.points / u.profile.bases);
+    this.hpOf = Float64Array.from(this.units, (u) => u.profile.hp);
+    this.moveCount = Int32Array.from(this.units, (u) => u.profile.move?.length ?? 0);
+    this.moveStick = [Float64Array.from(this.units, (u) => u.profile.move?.[0] ?? 0), Float64Array.from(this.units, (u) => u.profile.move?.[1] ?? 0)];
+    const pairs = (sub: (a: UnitType) => number): [Int32Array, Int32Array] => {
+      const subs = new Int32Array(T * T);
+      const states = new Int32Array(T * T);
+      for (let a = 0; a < T; a++)
+        for (let b = 0; b < T; b++) {
+          const tb = this.types[b]!;
+          const n = (tb.fullHull + 1) * tb.stride;
+          const k = sub(this.types[a]!);
+          if (n <= DENSE_CACHES.maxStates && Number.isSafeInteger(k) && k <= 0x7fffffff) {
+            subs[a * T + b] = k;
+            states[a * T + b] = n;
+          }
+        }
+      return [subs, states];
+    };
+    // A plan key below these sizes when its digits are in range (see planKey; cover doubles it).
+    this.kernelTable = new PairCache(...pairs((a) => a.reaches.length * (a.p.bases + 1) * (a.p.weapons.length + 1) * 2 * 2));
+    this.kernelLost = new PairNumbers(this.kernelTable.subSize, this.kernelTable.stateSize);
+    this.protectTable = new PairCache(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2));
+    this.aimTable = new PairCache(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2 * 2));
     this.order = [[], []];
     this.enemyList = new UnitList(this.n);
     this.threatList = new UnitList(this.n);
@@ -228,6 +380,7 @@ export class Engine {
         for (let j = lo; j < hi; j++) if (this.host[j] === i) this.order[s].push(j);
       }
     }
+    this.orderOf = [Int32Array.from(this.order[0]), Int32Array.from(this.order[1])];
     this.fixed = setup.range !== undefined;
     this.range = setup.range ?? 0;
     this.depth = setup.depth;
@@ -249,7 +402,15 @@ export class Engine {
     this.slotPk = new Float64Array(this.n * this.n * 2).fill(-1);
     this.slotState = new Float64Array(this.n * this.n * 2).fill(-1);
     this.slotKernel = new Array<DuelKernel | undefined>(this.n * this.n * 2).fill(undefined);
+    this.slotLost = new Float64Array(this.n * this.n * 2);
+    this.protectSlotSub = new Float64Array(this.n * this.n).fill(-1);
+    this.protectSlotState = new Float64Array(this.n * this.n).fill(-1);
+    this.protectSlotValues = new Float64Array(this.n * this.n * 3);
     this.credit = new Float64Array(this.n);
+    this.initHull = Float64Array.from(this.units, (u) => u.start?.hull ?? u.profile.bases * u.profile.hp);
+    this.initSh = Float64Array.from(this.units, (u, i) => u.start?.sh ?? maxShields(u.profile, this.initHull[i]!));
+    // With a fixed range every unit stands on the table; embarked units still launch first.
+    this.initOnTable = Uint8Array.from(this.units, (_, i) => (this.fixed && this.host[i]! < 0 ? 1 : 0));
     const z = () => new Float64Array(this.n);
     this.snapshot = {
       fired: z(),
@@ -284,8 +445,8 @@ export class Engine {
   }
 
   private planKey(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, braced: boolean): number {
-    const st = this.types[this.typeOf[f]!]!;
-    return ((ri * (st.p.bases + 1) + attBases) * (st.p.weapons.length + 1) + (aim ?? -1) + 1) * 2 + (braced ? 1 : 0);
+    const ft = this.typeOf[f]!;
+    return ((ri * this.basesRadix[ft]! + attBases) * this.weaponsRadix[ft]! + (aim ?? -1) + 1) * 2 + (braced ? 1 : 0);
   }
 
   /** The Fire plan of unit f at unit tgt: reach index ri, attacker bases, aim, target braced. */
@@ -315,27 +476,40 @@ export class Engine {
   kernel(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, sh: number, hull: number, braced: boolean): DuelKernel | undefined {
     const tt = this.types[this.typeOf[tgt]!]!;
     // Cover is per unit, so it is part of the key.
-    const pk = smallInt(this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + (this.units[tgt]!.cover ? 1 : 0));
+    const pk = smallInt(this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + this.coverOf[tgt]!);
     const stateKey = smallInt(hull * tt.stride + sh);
     // The last kernel of this shooter at this target (unaimed, aimed): a unit's state changes only
     // when it is hit, so most lookups end here without touching the maps.
     const slot = (f * this.n + tgt) * 2 + (aim === undefined ? 0 : 1);
-    if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotKernel[slot];
-    const byPair = this.kernels[this.typeOf[f]! * this.types.length + this.typeOf[tgt]!]!;
-    let byState = byPair.get(pk);
-    if (!byState) byPair.set(pk, (byState = new Map()));
-    const hit = byState.get(stateKey);
+    const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
+    if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) {
+      // Filled by basesLost without the kernel itself (a table key): fetched now, as a slot hit.
+      return this.slotKernel[slot] ?? (this.slotKernel[slot] = this.kernelTable.get(pair, pk, stateKey));
+    }
+    // Each key lives in the table when it fits, else in the Maps: one place either way.
+    const dense = this.kernelTable.holds(pair, pk, stateKey);
+    let byState: Map<number, DuelKernel> | undefined;
+    let hit: DuelKernel | undefined;
+    if (dense) hit = this.kernelTable.get(pair, pk, stateKey);
+    else {
+      const byPair = this.kernels[pair]!;
+      byState = byPair.get(pk);
+      if (!byState) byPair.set(pk, (byState = new Map()));
+      hit = byState.get(stateKey);
+    }
     if (hit) {
       if (hit.chunk !== this.chunk) {
         hit.chunk = this.chunk;
         this.used.push([hit.id!, hit.cost!]);
+        if (dense) this.kernelLost.set(pair, pk, stateKey, hit.expectedBasesLost, this.chunk);
       }
       this.slotPk[slot] = pk;
       this.slotState[slot] = stateKey;
       this.slotKernel[slot] = hit;
+      this.slotLost[slot] = hit.expectedBasesLost;
       return hit;
     }
-    const id = `${this.typeOf[f]! * this.types.length + this.typeOf[tgt]!}:${pk}:${stateKey}`;
+    const id = `${pair}:${pk}:${stateKey}`;
     // Paid for by the run this chunk is played again for: computed, not counted again.
     const budget = this.prepaid?.has(id) ? { ops: 0, limit: Infinity } : this.budget;
     const paid = budget.ops;
@@ -344,7 +518,7 @@ export class Engine {
     const n = ex.dist.size;
     const keys = new Float64Array(n);
     const probs = new Float64Array(n);
-    const cdf = new Float64Array(n);
+    const draw = new Float64Array(2 * n);
     let i = 0;
     let acc = 0;
     let expectedHull = 0;
@@ -354,7 +528,8 @@ export class Engine {
       keys[i] = k;
       probs[i] = p;
       acc += p;
-      cdf[i] = acc;
+      draw[2 * i] = acc;
+      draw[2 * i + 1] = k;
       const h = Math.floor(k / tt.stride);
       expectedHull += p * (hull - h);
       expectedBasesLost += p * (b0 - basesOf(h, tt.p.hp));
@@ -362,13 +537,42 @@ export class Engine {
     }
     let rolled = 0;
     for (const t of ex.tallies) rolled += t.expectedDice ?? 0;
-    const kern: DuelKernel = { keys, probs, cdf, expectedHull, expectedBasesLost, dice: rolled, cost: budget.ops - paid, id, chunk: this.chunk };
+    const kern: DuelKernel = { keys, probs, draw, expectedHull, expectedBasesLost, dice: rolled, cost: budget.ops - paid, id, chunk: this.chunk };
     this.used.push([id, kern.cost!]);
-    byState.set(stateKey, kern);
+    if (dense) {
+      this.kernelTable.set(pair, pk, stateKey, kern);
+      this.kernelLost.set(pair, pk, stateKey, kern.expectedBasesLost, this.chunk);
+    } else byState!.set(stateKey, kern);
     this.slotPk[slot] = pk;
     this.slotState[slot] = stateKey;
     this.slotKernel[slot] = kern;
+    this.slotLost[slot] = kern.expectedBasesLost;
     return kern;
+  }
+
+  /**
+   * The expected bases f's unaimed Fire action at tgt removes (`kernel(...).expectedBasesLost`),
+   * read from the last-kernel slot when it holds that kernel (as `kernel` would return it, without
+   * touching the kernel); undefined when the work limit is reached.
+   */
+  basesLost(f: number, tgt: number, ri: number, attBases: number, sh: number, hull: number, braced: boolean): number | undefined {
+    const pk = smallInt(this.planKey(f, tgt, ri, attBases, undefined, braced) * 2 + this.coverOf[tgt]!);
+    const stateKey = smallInt(hull * this.types[this.typeOf[tgt]!]!.stride + sh);
+    const slot = (f * this.n + tgt) * 2;
+    if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotLost[slot];
+    const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
+    if (this.kernelTable.holds(pair, pk, stateKey)) {
+      // In the table and already listed by this chunk: what `kernel` would do, from two numbers
+      // (the slot's kernel is fetched when `kernel` is asked for it).
+      const at = this.kernelLost.at(pair, pk, stateKey);
+      if (at >= 0 && this.kernelLost.pool[at + 1] === this.chunk) {
+        this.slotPk[slot] = pk;
+        this.slotState[slot] = stateKey;
+        this.slotKernel[slot] = undefined;
+        return (this.slotLost[slot] = this.kernelLost.pool[at]!);
+      }
+    }
+    return this.kernel(f, tgt, ri, attBases, undefined, sh, hull, braced)?.expectedBasesLost;
   }
 
   /** P(side 0 activates first) this round: each side rolls the LD of its unit with the most expected successes. */
@@ -426,14 +630,14 @@ export class Engine {
   }
 
   canBoard(u: number, e: number): boolean {
-    return this.units[u]!.profile.cr !== undefined && this.units[e]!.profile.cr !== undefined && this.sh[e] === 0 && this.dist(u, e) <= BOARD_RANGE;
+    return this.hasCr[u] === 1 && this.hasCr[e] === 1 && this.sh[e] === 0 && this.dist(u, e) <= BOARD_RANGE;
   }
 
   canRam(u: number, e: number): boolean {
-    return (this.units[u]!.profile.tonnage ?? 0) > 0 && this.dist(u, e) <= RAM_RANGE;
+    return this.canRamOf[u] === 1 && this.dist(u, e) <= RAM_RANGE;
   }
 
   pointsPerBase(u: number): number {
-    return this.units[u]!.points / this.units[u]!.profile.bases;
+    return this.pointsPerBaseOf[u]!;
   }
 }

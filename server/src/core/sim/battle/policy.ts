@@ -17,6 +17,16 @@ const maxShieldsOf = maxShields;
 export const NO_DECISION: Decision = { action: 'none', value: -Infinity };
 const ZERO3 = new Float64Array(3);
 
+/** What protectValues found: [as it is, if braced, after Shields Back Online] (read before it is asked again). */
+const PROTECT = new Float64Array(3);
+
+function found(v: Float64Array): true {
+  PROTECT[0] = v[0]!;
+  PROTECT[1] = v[1]!;
+  PROTECT[2] = v[2]!;
+  return true;
+}
+
 /**
  * Packs small whole numbers into one exact number key (mixed radix: part i is a digit below
  * sizes[i]), or a string when they would not fit. The key must never be shared by two different
@@ -59,32 +69,64 @@ function part(i: number, x: number, size: number): void {
  * if u braced, after u's Shields Back Online roll (an expectation over the roll)]. Cached by
  * everything it depends on: the two cards, f's bases and reach, u's cover and state.
  */
-function protectValues(e: Engine, f: number, u: number): Float64Array | undefined {
+function protectValues(e: Engine, f: number, u: number): boolean {
   const ft = e.types[e.typeOf[f]!]!;
   const ri = reachOf(ft, e.dist(f, u));
-  if (ri < 0) return ZERO3;
+  if (ri < 0) return found(ZERO3);
   const ut = e.types[e.typeOf[u]!]!;
   const fb = basesOf(e.hull[f]!, ft.p.hp);
   const sh = e.sh[u]!;
   const hull = e.hull[u]!;
   const T = e.types.length;
-  // The two cards last: the sizes before them depend on them (see pack).
-  part(0, fb, ft.p.bases + 1);
-  part(1, ri, ft.reaches.length);
-  part(2, e.units[u]!.cover ? 1 : 0, 2);
-  part(3, sh, ut.stride);
-  part(4, hull, ut.fullHull + 1);
-  part(5, e.typeOf[f]!, T);
-  part(6, e.typeOf[u]!, T);
-  const key = pack(7);
-  const hit = e.protects.get(key);
-  if (hit) return hit;
+  // In the table when every part is a whole number in range (each tuple has one place: the
+  // table, or the Map below).
+  const pair = e.typeOf[f]! * T + e.typeOf[u]!;
+  const sub = (fb * ft.reaches.length + ri) * 2 + e.coverOf[u]!;
+  const state = hull * ut.stride + sh;
+  const dense =
+    fb >>> 0 === fb &&
+    fb <= ft.p.bases &&
+    ri < ft.reaches.length &&
+    sh >>> 0 === sh &&
+    sh < ut.stride &&
+    hull >>> 0 === hull &&
+    e.protectTable.holds(pair, sub, state);
+  let key: number | string = 0;
+  const slot = f * e.n + u;
+  if (dense) {
+    const vals = e.protectSlotValues;
+    if (e.protectSlotSub[slot] === sub && e.protectSlotState[slot] === state) {
+      PROTECT[0] = vals[3 * slot]!;
+      PROTECT[1] = vals[3 * slot + 1]!;
+      PROTECT[2] = vals[3 * slot + 2]!;
+      return true;
+    }
+    const hit = e.protectTable.get(pair, sub, state);
+    if (hit) {
+      e.protectSlotSub[slot] = sub;
+      e.protectSlotState[slot] = state;
+      vals.set(hit, 3 * slot);
+      return found(hit);
+    }
+  } else {
+    // The two cards last: the sizes before them depend on them (see pack).
+    part(0, fb, ft.p.bases + 1);
+    part(1, ri, ft.reaches.length);
+    part(2, e.coverOf[u]!, 2);
+    part(3, sh, ut.stride);
+    part(4, hull, ut.fullHull + 1);
+    part(5, e.typeOf[f]!, T);
+    part(6, e.typeOf[u]!, T);
+    key = pack(7);
+    const hit = e.protects.get(key);
+    if (hit) return found(hit);
+  }
   const plain = e.kernel(f, u, ri, fb, undefined, sh, hull, false)?.expectedHull;
-  if (plain === undefined) return undefined;
+  if (plain === undefined) return false;
   let braced = plain;
   if (ut.canBrace) {
     const x = e.kernel(f, u, ri, fb, undefined, sh, hull, true)?.expectedHull;
-    if (x === undefined) return undefined;
+    if (x === undefined) return false;
     braced = x;
   }
   const max = maxShieldsOf(ut.p, hull);
@@ -93,13 +135,18 @@ function protectValues(e: Engine, f: number, u: number): Float64Array | undefine
     after = 0;
     for (let k = 0; k < e.rechargePmf.length; k++) {
       const y = e.kernel(f, u, ri, fb, undefined, Math.min(max, sh + k), hull, false)?.expectedHull;
-      if (y === undefined) return undefined;
+      if (y === undefined) return false;
       after += e.rechargePmf[k]! * y;
     }
   }
   const v = Float64Array.of(plain, braced, after);
-  e.protects.set(key, v);
-  return v;
+  if (dense) {
+    e.protectTable.set(pair, sub, state, v);
+    e.protectSlotSub[slot] = sub;
+    e.protectSlotState[slot] = state;
+    e.protectSlotValues.set(v, 3 * slot);
+  } else e.protects.set(key, v);
+  return found(v);
 }
 
 /** The best Aim of u at tgt: the weapon whose aimed Fire action adds the most expected hull damage (cached by state). */
@@ -111,18 +158,37 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
   const fhull = e.hull[tgt]!;
   const fbr = e.braced[tgt] === 1;
   const T = e.types.length;
-  // The two cards last: the sizes before them depend on them (see pack).
-  part(0, myBases, ut.p.bases + 1);
-  part(1, ri, ut.reaches.length);
-  part(2, e.units[tgt]!.cover ? 1 : 0, 2);
-  part(3, fbr ? 1 : 0, 2);
-  part(4, fsh, tt.stride);
-  part(5, fhull, tt.fullHull + 1);
-  part(6, e.typeOf[u]!, T);
-  part(7, e.typeOf[tgt]!, T);
-  const key = pack(8);
-  const hit = e.aims.get(key);
-  if (hit) return hit;
+  // In the table when every part is a whole number in range (one place per tuple, as above).
+  const pair = e.typeOf[u]! * T + e.typeOf[tgt]!;
+  const sub = ((myBases * ut.reaches.length + ri) * 2 + e.coverOf[tgt]!) * 2 + (fbr ? 1 : 0);
+  const state = fhull * tt.stride + fsh;
+  const dense =
+    myBases >>> 0 === myBases &&
+    myBases <= ut.p.bases &&
+    ri >>> 0 === ri &&
+    ri < ut.reaches.length &&
+    fsh >>> 0 === fsh &&
+    fsh < tt.stride &&
+    fhull >>> 0 === fhull &&
+    e.aimTable.holds(pair, sub, state);
+  let key: number | string = 0;
+  if (dense) {
+    const hit = e.aimTable.get(pair, sub, state);
+    if (hit) return hit;
+  } else {
+    // The two cards last: the sizes before them depend on them (see pack).
+    part(0, myBases, ut.p.bases + 1);
+    part(1, ri, ut.reaches.length);
+    part(2, e.coverOf[tgt]!, 2);
+    part(3, fbr ? 1 : 0, 2);
+    part(4, fsh, tt.stride);
+    part(5, fhull, tt.fullHull + 1);
+    part(6, e.typeOf[u]!, T);
+    part(7, e.typeOf[tgt]!, T);
+    key = pack(8);
+    const hit = e.aims.get(key);
+    if (hit) return hit;
+  }
   const foeBases = basesOf(fhull, tt.p.hp);
   const plain = e.kernel(u, tgt, ri, myBases, undefined, fsh, fhull, fbr)?.expectedHull;
   if (plain === undefined) return undefined;
@@ -139,7 +205,8 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
     }
   }
   const r = { aim, value };
-  e.aims.set(key, r);
+  if (dense) e.aimTable.set(pair, sub, state, r);
+  else e.aims.set(key, r);
   return r;
 }
 
@@ -149,7 +216,7 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
  * damage it adds; Shields Back Online and Brace the expected hull damage they avert from those
  * enemies' next unaimed Fire actions. The highest wins; ties to Aim, then Shields, then Brace.
  */
-function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: UnitList): Decision | undefined {
+function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: UnitList, out: Decision): Decision | undefined {
   const ut = e.types[e.typeOf[u]!]!;
   let action: SecondAction = 'none';
   let aim: number | undefined;
@@ -168,11 +235,10 @@ function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: 
   let after = 0;
   for (let k = 0; k < threats.length; k++) {
     const f = threats.at[k]!;
-    const v = protectValues(e, f, u);
-    if (!v) return undefined;
-    threat += v[0]!;
-    braced += v[1]!;
-    after += v[2]!;
+    if (!protectValues(e, f, u)) return undefined;
+    threat += PROTECT[0]!;
+    braced += PROTECT[1]!;
+    after += PROTECT[2]!;
   }
   if (e.sh[u]! < maxShieldsOf(ut.p, e.hull[u]!) && threat - after > value) {
     value = threat - after;
@@ -184,8 +250,17 @@ function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: 
     action = 'brace';
     aim = undefined;
   }
-  return { action, aim, value };
+  out.action = action;
+  out.aim = aim;
+  out.value = value;
+  return out;
 }
+
+/**
+ * The decision of a lookup that is not cached, reused: the caller reads it before it asks again
+ * (an object made for every activation was a good part of what a trial allocated).
+ */
+const scratch: Decision = { action: 'none', aim: undefined, value: 0 };
 
 /** The fixed rule of dice mode: Shields if missing; else Aim the in-reach weapon with most attacks x damage; else Brace. */
 function decideRule(e: Engine, u: number, d: number | undefined): Decision {
@@ -211,7 +286,7 @@ function decideRule(e: Engine, u: number, d: number | undefined): Decision {
 export function decide(e: Engine, u: number, tgt: number, ri: number, threats: UnitList): Decision | undefined {
   if (e.mode === 'dice') return decideRule(e, u, tgt >= 0 ? e.dist(u, tgt) : undefined);
   const solo = threats.length === 0 || (threats.length === 1 && threats.at[0] === tgt);
-  if (!solo || tgt < 0) return decideExpected(e, u, tgt, ri, threats);
+  if (!solo || tgt < 0) return decideExpected(e, u, tgt, ri, threats, scratch);
   const ut = e.types[e.typeOf[u]!]!;
   const tt = e.types[e.typeOf[tgt]!]!;
   const et = reachOf(tt, e.dist(tgt, u));
@@ -236,7 +311,7 @@ export function decide(e: Engine, u: number, tgt: number, ri: number, threats: U
   if (typeof key === 'number') key = smallInt(key);
   const hit = e.decisions.get(key);
   if (hit) return hit;
-  const d = decideExpected(e, u, tgt, ri, threats);
+  const d = decideExpected(e, u, tgt, ri, threats, { action: 'none', aim: undefined, value: 0 });
   if (d) e.decisions.set(key, d);
   return d;
 }
@@ -268,6 +343,7 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
   let tgt = -1;
   let tgtRi = -1;
   let tgtValue = -Infinity;
+  let tgtDist = 0;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
     const d = e.dist(u, t);
@@ -276,15 +352,16 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
     let value: number;
     if (enemies.length === 1) value = 0;
     else if (e.mode === 'kernel') {
-      const k = e.kernel(u, t, ri, myBases, undefined, e.sh[t]!, e.hull[t]!, e.braced[t] === 1);
-      if (!k) return false;
-      value = k.expectedBasesLost * e.pointsPerBase(t);
+      const lost = e.basesLost(u, t, ri, myBases, e.sh[t]!, e.hull[t]!, e.braced[t] === 1);
+      if (lost === undefined) return false;
+      value = lost * e.pointsPerBase(t);
       e.ops += 2;
     } else value = 0;
-    if (tgt < 0 || value > tgtValue || (value === tgtValue && (d < e.dist(u, tgt) || (d === e.dist(u, tgt) && e.hull[t]! < e.hull[tgt]!)))) {
+    if (tgt < 0 || value > tgtValue || (value === tgtValue && (d < tgtDist || (d === tgtDist && e.hull[t]! < e.hull[tgt]!)))) {
       tgt = t;
       tgtRi = ri;
       tgtValue = value;
+      tgtDist = d;
     }
   }
   target.t = tgt;

@@ -5,7 +5,7 @@
  */
 import { Dice } from '../dice';
 import type { RandomGenerator } from '../dice';
-import { basesLeft, maxShields } from '../fire';
+import { basesLeft } from '../fire';
 import { activate } from './actions';
 import { Engine, SAMPLING_WORK_LIMIT, UnitList, reachOf } from './engine';
 import { decide } from './policy';
@@ -13,7 +13,6 @@ import type { BattleActions, BattleHooks, BattleOutcome, BattleSetup, BattleTota
 
 // Hot-path aliases (see engagement.ts): imported bindings can be getters under some loaders.
 const basesOf = basesLeft;
-const maxShieldsOf = maxShields;
 
 /**
  * Trial i rolls from the seed's generator jumped i times (xoroshiro128+'s jump: 2^64 draws apart),
@@ -296,7 +295,7 @@ function identityKernel(hull: number, sh: number, stride: number): DuelKernel {
   return {
     keys: Float64Array.of(hull * stride + sh),
     probs: Float64Array.of(1),
-    cdf: Float64Array.of(1),
+    draw: Float64Array.of(1, hull * stride + sh),
     expectedHull: 0,
     expectedBasesLost: 0,
   };
@@ -316,16 +315,27 @@ function sideRouted(e: Engine, s: number): boolean {
   return false;
 }
 
-/** Units of side s that may still activate this round. */
-function waiting(e: Engine, s: number): number {
-  let n = 0;
-  for (const i of e.order[s]!) if (e.alive[i] && !e.activated[i] && (e.host[i]! < 0 || e.onTable[i] || e.onTable[e.host[i]!])) n++;
-  return n;
-}
+/** The first unit (in `order`) that `waiting` found, or -1. */
+let firstWaiting = -1;
 
-function nextUnit(e: Engine, s: number): number {
-  for (const i of e.order[s]!) if (e.alive[i] && !e.activated[i] && (e.host[i]! < 0 || e.onTable[i] || e.onTable[e.host[i]!])) return i;
-  return -1;
+/** Units of side s that may still activate this round; the first of them into `firstWaiting`. */
+function waiting(e: Engine, s: number): number {
+  const order = e.orderOf[s]!;
+  const alive = e.alive;
+  const activated = e.activated;
+  const host = e.host;
+  const onTable = e.onTable;
+  let n = 0;
+  let first = -1;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    if (alive[i] && !activated[i] && (host[i]! < 0 || onTable[i] || onTable[host[i]!])) {
+      if (n === 0) first = i;
+      n++;
+    }
+  }
+  firstWaiting = first;
+  return n;
 }
 
 /** The per-unit action counts a trial adds to, which an over-budget trial puts back. */
@@ -340,20 +350,18 @@ function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice):
   const t = totals.tally;
   const snap = e.snapshot;
   for (const k of TALLY_ARRAYS) snap[k].set(t[k]);
-  for (let i = 0; i < e.n; i++) {
-    snap.alive.set(totals.alive[i]!, i * rounds);
-    snap.routedBy.set(totals.routedBy[i]!, i * rounds);
-  }
   const w0 = totals.withdrew[0];
   const w1 = totals.withdrew[1];
   e.tally = t;
   if (runTrial(e, totals, rounds, dice)) return true;
   if (e.overBudget) {
     for (const k of TALLY_ARRAYS) t[k].set(snap[k]);
-    for (let i = 0; i < e.n; i++) {
-      totals.alive[i]!.set(snap.alive.subarray(i * rounds, (i + 1) * rounds));
-      totals.routedBy[i]!.set(snap.routedBy.subarray(i * rounds, (i + 1) * rounds));
-    }
+    // The alive and routed counts of the rounds it finished, taken back (whole numbers: exact).
+    for (let r = 0; r < e.roundsTallied; r++)
+      for (let i = 0; i < e.n; i++) {
+        totals.alive[i]![r]! -= snap.alive[i * rounds + r]!;
+        totals.routedBy[i]![r]! -= snap.routedBy[i * rounds + r]!;
+      }
     totals.withdrew[0] = w0;
     totals.withdrew[1] = w1;
   }
@@ -362,20 +370,16 @@ function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice):
 
 /** One trial; false when the exact kernels ran out of work (or it went past its work budget). */
 function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): boolean {
-  for (let i = 0; i < e.n; i++) {
-    const u = e.units[i]!;
-    const full = u.profile.bases * u.profile.hp;
-    e.hull[i] = u.start?.hull ?? full;
-    e.startHull[i] = e.hull[i]!;
-    e.credit[i] = 0;
-    e.sh[i] = u.start?.sh ?? maxShieldsOf(u.profile, e.hull[i]!);
-    e.braced[i] = 0;
-    e.alive[i] = 1;
-    e.routed[i] = 0;
-    e.pos[i] = 0;
-    // With a fixed range every unit stands on the table; embarked units still launch first.
-    e.onTable[i] = e.fixed && e.host[i]! < 0 ? 1 : 0;
-  }
+  e.hull.set(e.initHull);
+  e.startHull.set(e.initHull);
+  e.credit.fill(0);
+  e.sh.set(e.initSh);
+  e.braced.fill(0);
+  e.alive.fill(1);
+  e.routed.fill(0);
+  e.pos.fill(0);
+  e.onTable.set(e.initOnTable);
+  e.roundsTallied = 0;
   const lost: [number, number] = [0, 0];
   const pts: [number, number] = [0, 0];
   let played = 0;
@@ -394,8 +398,9 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
     e.ops += 2;
     let turn: number = first;
     for (;;) {
-      const w0 = waiting(e, turn);
+      // The other side first, so that firstWaiting is this side's next unit.
       const w1 = waiting(e, 1 - turn);
+      const w0 = waiting(e, turn);
       if (w0 + w1 === 0) break;
       if (w0 === 0) {
         turn = 1 - turn;
@@ -407,7 +412,7 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
         turn = 1 - turn;
         continue;
       }
-      const u = nextUnit(e, turn);
+      const u = firstWaiting;
       if (!activate(e, u, dice, lost, pts)) return false;
       // The work budget holds inside a trial too (see Engine.stopAt).
       if (e.ops > e.stopAt) {
@@ -425,10 +430,17 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
     // A side whose last units fled at the end of this round: the battle lasted this round.
     if (!over && (!sideAlive(e, 0) || !sideAlive(e, 1))) over = true;
     if ((over || r === rounds - 1) && h.endOfBattle) h.endOfBattle(view(e, r + 1, pts), act!);
+    // What an over-budget trial takes back (see playTrial): 1 where a count was added.
+    const log = e.snapshot;
     for (let i = 0; i < e.n; i++) {
-      if (e.alive[i]) totals.alive[i]![r]!++;
-      if (e.routed[i]) totals.routedBy[i]![r]!++;
+      const a = e.alive[i] ? 1 : 0;
+      const g = e.routed[i] ? 1 : 0;
+      totals.alive[i]![r]! += a;
+      totals.routedBy[i]![r]! += g;
+      log.alive[i * rounds + r] = a;
+      log.routedBy[i * rounds + r] = g;
     }
+    e.roundsTallied = r + 1;
   }
   // Alive (and routed) after rounds that were never played: as at the end.
   for (let r = played; r < rounds; r++)

@@ -106,7 +106,11 @@ export interface BattleHooks {
 export interface DuelKernel {
   keys: Float64Array;
   probs: Float64Array;
-  cdf: Float64Array;
+  /**
+   * The cumulative probabilities and the states interleaved (cdf[0], keys[0], cdf[1], keys[1], ...):
+   * what a sampled Fire action searches, in one array.
+   */
+  draw: Float64Array;
   expectedHull: number;
   expectedBasesLost: number;
   /** The d10s the Fire action rolls at the table, on average (see volley-exact.ts `WeaponTally.expectedDice`). */
