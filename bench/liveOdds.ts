@@ -119,7 +119,7 @@ export async function benchLiveOdds(): Promise<Row[]> {
         async () => {
           const lenses = await c.request<Lens[]>('textDocument/codeLens', { textDocument: { uri: fleetUri } });
           title = lenses.find((l) => /^(wins|Live odds) /.test(l.command?.title ?? ''))?.command?.title ?? '';
-          return title.startsWith('wins ') && !/\(simulating\)|battles\)$/.test(title);
+          return title.startsWith('wins ') && !/\(simulating\)|of [\d,]+ battles\)$/.test(title);
         },
         120000,
       )
