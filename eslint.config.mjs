@@ -78,7 +78,7 @@ const MAY_IMPORT = [
   },
   {
     folder: ['scripts', 'syntaxes'],
-    may: [...core('rules', 'model', 'sim', 'balance', 'examples'), ...CORE_FILES, 'server/src/node', 'scripts', 'test'],
+    may: [...core('rules', 'model', 'sim', 'balance', 'examples'), ...CORE_FILES, 'server/src/node', 'server/src/cli/price-pool.ts', 'scripts', 'test'],
     says: "Scripts read the rules pack, the model, the simulator, the estimate and the examples, and run battles on server/src/node's pool: not check/, features/ or the LSP layer.",
   },
 ];

@@ -23,8 +23,9 @@ import * as prettier from 'prettier';
 import { writeOrCheck } from './generated-files';
 import { bundledBattleField } from '../server/src/core/balance/fitted';
 import { cardFingerprint, playInProcess, priceCard, pricingFingerprint } from '../server/src/core/balance/battles';
-import type { BattlePrice, PricedCard, PricingField, PlayBattles, PricingTotals } from '../server/src/core/balance/battles';
-import { cores, SimPool, workerFile } from '../server/src/node/sim-pool';
+import type { BattlePrice, PricedCard, PricingField, PlayBattles } from '../server/src/core/balance/battles';
+import { cores } from '../server/src/node/sim-pool';
+import { pricePool } from '../server/src/cli/price-pool';
 import { CLASSES, LAUNCH_BAY, RANGE_BANDS, SMALL_CRAFT_MAX_RANGE, SYNTHETIC, WEAPON_TYPES } from '../server/src/core/rules/data';
 import type { UnitProfile, WeaponProfile } from '../server/src/core/sim/types';
 import { PROFILE_LIMITS, sanitizeProfile } from '../server/src/core/sim/profile';
@@ -289,18 +290,6 @@ export async function syntheticPricesOf(
   };
 }
 
-/** The simulations' worker threads playing each pricing battle whole (as `balance --battles` does); in process without the worker bundle. */
-function threadsPool(threads: number): { play: PlayBattles; threads: number; close: () => Promise<void> } {
-  const file = workerFile();
-  if (!file || threads <= 1) return { play: playInProcess(), threads: 1, close: async () => {} };
-  const pool = new SimPool(threads, file, { eager: true });
-  return {
-    threads,
-    play: (battles) => Promise.all(battles.map((battle) => pool.run<PricingTotals>({ kind: 'price', battle }))),
-    close: () => pool.close(),
-  };
-}
-
 async function write(file: SyntheticPricesFile): Promise<void> {
   const options = (await prettier.resolveConfig(SYNTHETIC_PRICES_JSON)) ?? {};
   const text = await prettier.format(JSON.stringify(withFeatures(file)), { ...options, filepath: SYNTHETIC_PRICES_JSON });
@@ -316,7 +305,7 @@ async function main(): Promise<void> {
   const field = bundledBattleField();
   const cards = syntheticCards(field);
   const at = process.argv.indexOf('--threads');
-  const pool = threadsPool(at > 0 ? Number(process.argv[at + 1]) : cores());
+  const pool = pricePool(at > 0 ? Number(process.argv[at + 1]) : cores());
   const t0 = process.cpuUsage();
   const started = Date.now();
   try {
