@@ -17,7 +17,7 @@ const ALLOWED = [
   /^package\.json$/,
   /^(README|CHANGELOG)\.md$/,
   /^LICENSE$/,
-  /^dist\/(client|server|engagement|battle|sim-worker)\.js$/,
+  /^dist\/(client|server|engagement|battle|sim-worker|sim-thread)\.js$/,
   /^dist\/entry\/worker\.js$/,
   /^dist\/(engagement|battle)\.css$/,
   /^language-configuration\.json$/,
