@@ -7,7 +7,7 @@
  */
 import { threadId, type MessagePort } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import { readlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
 import { runChunkTask, SessionCache, type BattleJob, type ChunkTask } from '../core/sim/chunked';
@@ -202,6 +202,17 @@ export type HostReply = { id: number; m: SimMessage } | { id: number; result: Ba
 export const HOST_GROUP_NICE = 5;
 
 /**
+ * The nice the background process gives its scheduling group, from the server's group (its
+ * `/proc/<pid>/autogroup`, "/autogroup-N nice K"): `HOST_GROUP_NICE`, or the server's own if that
+ * is already lower (a session started at a lower priority, as a CI runner's may be), so that the
+ * battles never weigh more than the editor they run for.
+ */
+export function hostGroupNice(serverGroup: string): number {
+  const m = / nice (-?\d+)\s*$/.exec(serverGroup);
+  return Math.min(19, Math.max(HOST_GROUP_NICE, m ? Number(m[1]) : 0));
+}
+
+/**
  * The background process lowers the priority of its whole scheduling group. Linux shares the
  * machine between groups first (a session's processes: the editor, the server and every thread
  * of theirs), and only then between the threads of a group by their nice values: a battle on one
@@ -215,7 +226,7 @@ export const HOST_GROUP_NICE = 5;
 function lowerOwnGroup(): void {
   if (process.platform === 'linux')
     try {
-      writeFileSync('/proc/self/autogroup', String(HOST_GROUP_NICE));
+      writeFileSync('/proc/self/autogroup', String(hostGroupNice(readFileSync(`/proc/${process.ppid}/autogroup`, 'utf8'))));
     } catch {
       // No autogroups (or not allowed): the process's nice below still applies.
     }
