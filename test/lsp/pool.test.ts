@@ -5,7 +5,7 @@
  * (the live odds lens's soft cancel) stops within its slice, not at its end.
  */
 import { strict as assert } from 'node:assert';
-import { CancellationTokenSource } from 'vscode-languageserver/node';
+import { CancellationTokenSource, type CancellationToken } from 'vscode-languageserver/node';
 import { SimulationQueue } from '../../server/src/lsp/pool';
 import { statSync } from 'node:fs';
 import { SimPool, workerFile } from '../../server/src/node/sim-pool';
@@ -75,6 +75,28 @@ describe('simulation queue on worker threads', function () {
     const seen: string[] = [];
     const r = await q.run<BattleResult>('a', small(1), new CancellationTokenSource().token, (m) => seen.push(Object.keys(m)[0]!));
     assert.equal(r.trials, 200);
+    await q.close();
+  });
+
+  it("stops listening for a run's cancellation once it is answered: cancelling a finished run makes nothing (the live lens cancels at every keystroke)", async () => {
+    const q = new SimulationQueue(1, 8);
+    let listening = 0;
+    let disposed = 0;
+    const source = new CancellationTokenSource();
+    const token: CancellationToken = {
+      get isCancellationRequested() {
+        return source.token.isCancellationRequested;
+      },
+      onCancellationRequested: (f: (e: unknown) => unknown) => {
+        listening++;
+        const d = source.token.onCancellationRequested(f);
+        return { dispose: () => (disposed++, d.dispose()) };
+      },
+    };
+    const r = await q.run<BattleResult>('a', small(1), token, () => undefined);
+    assert.equal(r.trials, 200);
+    assert.deepEqual({ listening, disposed }, { listening: 1, disposed: 1 });
+    source.cancel();
     await q.close();
   });
 

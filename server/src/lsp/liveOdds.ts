@@ -105,15 +105,34 @@ export class LiveOdds {
     run.source.dispose();
   }
 
+  /** The last setting's candidate files (`candidates`), and the folders they were made from. */
+  private lastCandidates: { setting: string; folders: readonly unknown[]; uris: string[] } | undefined;
+
+  /**
+   * The files a setting naming a file may mean: the path itself, or the path in each workspace
+   * folder. Kept while the setting and the folders stay: the lenses are asked for at every
+   * keystroke, before its diagnostics, and making these URLs each time was a measurable part of
+   * the lens's cost there.
+   */
+  private candidates(setting: string): string[] {
+    const folders = this.state.folders;
+    const last = this.lastCandidates;
+    if (last && last.setting === setting && last.folders === folders) return last.uris;
+    const uris = path.isAbsolute(setting)
+      ? [pathToFileURL(setting).toString()]
+      : folders
+          .map((f) => f.uri)
+          .filter((u) => u.startsWith('file:'))
+          .map((f) => pathToFileURL(path.join(fileURLToPath(f), setting)).toString());
+    this.lastCandidates = { setting, folders, uris };
+    return uris;
+  }
+
   /** The opponent the setting names: a fleet file, or a fleet by name (the workspace's, then a bundled example's). */
   private opponent(setting: string): Opponent | { why: string } {
     const ws = this.state.ws;
     if (namesFile(setting)) {
-      const folders = this.state.folders.map((f) => f.uri).filter((u) => u.startsWith('file:'));
-      const candidates = path.isAbsolute(setting)
-        ? [pathToFileURL(setting).toString()]
-        : folders.map((f) => pathToFileURL(path.join(fileURLToPath(f), setting)).toString());
-      for (const uri of candidates) {
+      for (const uri of this.candidates(setting)) {
         const open = this.state.documents.get(uri) ? this.state.ensure(uri) : ws.get(uri);
         if (open?.kind === 'fleet') return { uri, name: open.name.value || path.basename(setting), doc: open, ws };
       }

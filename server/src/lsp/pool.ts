@@ -41,6 +41,8 @@ interface Job {
   soft?: boolean;
   /** While a soft job runs: stops it (sets its flag, or tells the background process). */
   halt?: () => void;
+  /** Its cancellation listener, disposed when it settles. */
+  listening?: { dispose(): void };
 }
 
 export class SimulationQueue {
@@ -90,8 +92,14 @@ export class SimulationQueue {
       // Cancelled at its next part, its thread or process kept (sim-worker.ts `SessionTask.stop`).
       if (o.softCancel) job.soft = true;
       this.waiting.push(job);
-      token.onCancellationRequested(() => this.drop(job, new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled')));
-      if (token.isCancellationRequested) this.drop(job, new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled'));
+      // The error is made only for a job still unsettled: making one (its stack trace) took a
+      // tenth of a millisecond, and the live lens cancels its finished run at every keystroke,
+      // before that keystroke's diagnostics.
+      const cancel = () => {
+        if (!job.settled) this.drop(job, new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled'));
+      };
+      job.listening = token.onCancellationRequested(cancel);
+      if (token.isCancellationRequested) cancel();
       this.pump();
     });
   }
@@ -106,14 +114,21 @@ export class SimulationQueue {
   }
 
   private drop(job: Job, error: ResponseError<void>): void {
-    if (job.settled) return;
-    job.settled = true;
+    if (!this.settle(job)) return;
     // A soft job that is running stops at its next part; its thread or process stays for the next one.
     if (job.soft && job.halt && this.running.has(job)) job.halt();
     else job.abort.abort(error);
     const i = this.waiting.indexOf(job);
     if (i >= 0) this.waiting.splice(i, 1);
     job.reject(error);
+  }
+
+  /** Marks a job settled (false if it already was) and stops listening for its cancellation. */
+  private settle(job: Job): boolean {
+    if (job.settled) return false;
+    job.settled = true;
+    job.listening?.dispose();
+    return true;
   }
 
   private pump(): void {
@@ -139,13 +154,9 @@ export class SimulationQueue {
         : this.o.apart
           ? await this.apart(job, task, this.file)
           : await this.onThread(job, task, this.file);
-      if (!job.settled) {
-        job.settled = true;
-        job.resolve(result);
-      }
+      if (this.settle(job)) job.resolve(result);
     } catch (e) {
-      if (job.settled) return;
-      job.settled = true;
+      if (!this.settle(job)) return;
       if (e instanceof ResponseError) job.reject(e);
       else job.reject(new ResponseError(LSPErrorCodes.RequestFailed, `The simulation failed: ${e instanceof Error ? e.message : String(e)}`));
     }
