@@ -660,6 +660,20 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
     await v.page.waitForSelector(`#${I.fleetCompare}[hidden]`, { state: 'attached' });
   });
 
+  it('reads a saved version of another name (the edit renamed the list) as this list changed', async () => {
+    const v = await suite.view(THEMES.dark);
+    const c = edited.compareFleets!;
+    const renamed: BattleResult = {
+      ...edited,
+      compareFleets: { ...c, result: { ...c.result, sides: [{ ...c.result.sides[0], fleet: 'Lantern Watch (old)' }, c.result.sides[1]] } },
+    };
+    await v.send({ type: 'compareWith', label: 'the saved version' });
+    await v.send({ type: 'result', result: renamed, partial: false });
+    await v.page.waitForFunction((id: string) => /With your change/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
+    const heads = await v.page.locator(`#${I.fleetCompare} thead th`).allTextContents();
+    assert.deepEqual(heads, ['', 'Now', 'The saved version', 'Change']);
+  });
+
   it('sets a different fleet list ("Compare with…") beside this one as two lists, never as "your change"', async () => {
     const v = await suite.view(THEMES.dark);
     await v.send({ type: 'compareWith', label: '"Veil Patrol"', another: true });

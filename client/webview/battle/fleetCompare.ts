@@ -61,9 +61,10 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
     return;
   }
   const name = r.sides[0].fleet || 'Your fleet';
-  // Another list (not this one changed): its figures are its own, so rows and words do not give them this list's name.
-  // (A list of another name is another list even when the host did not say so: `battle --compare-with` it.)
-  const otherList = another || c.result.sides[0].fleet !== r.sides[0].fleet;
+  // Another list (not this one changed): its figures are its own, so rows and words do not give them
+  // this list's name. Only the host knows which it is: a saved version may have another name (the
+  // edit renamed the list) and is still this list changed.
+  const otherList = another;
   const rows: { label: string; now: number; then: number; d: Paired }[] = [];
   r.sides.forEach((s, i) => {
     const o = c.result.sides[i]!;
