@@ -8,6 +8,7 @@
  * The lens's battles run in a process of their own, in a scheduling group of its own at the lowest
  * priority (so that they never take the server's share of a busy machine), which ends with the server.
  */
+import { performance } from 'node:perf_hooks';
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -106,6 +107,27 @@ describe('live odds lens over stdio', function () {
     const args = lens.command!.arguments?.[0] as { fleet: { uri: string }; vs: { uri: string; name: string } };
     assert.equal(args.vs.uri, c.uri('fleets/standard-1000-myr-valari.fleet.yaml'));
     assert.equal(args.vs.name, 'Lantern Watch');
+  });
+
+  it("answers the lenses asked for right behind an edit after that edit's diagnostics", async () => {
+    const uri = c.uri('fleets/standard-1000.fleet.yaml');
+    await finalLens(uri);
+    // After a typing pause the edit is checked at once; the editor's lens request follows it.
+    await new Promise((r) => setTimeout(r, 400));
+    const t0 = performance.now();
+    const version = await c.edit(uri, 'unit: Oblivion Maw', 'unit: Oblivion Mawx');
+    try {
+      const lenses = await c.request<{ command?: { title: string } }[]>('textDocument/codeLens', { textDocument: { uri } });
+      const answered = performance.now();
+      const diag = c.arrivals.get(uri);
+      assert.equal(diag?.version, version, 'the diagnostics of the edit had arrived when the lenses did');
+      assert.ok(diag!.at >= t0 && diag!.at <= answered);
+      // The edited fleet's run starts once typing pauses: until then the lens says it is coming.
+      assert.match(lenses.find((l) => /^(wins|Live odds) /.test(l.command?.title ?? ''))!.command!.title, /simulating/);
+    } finally {
+      await c.edit(uri, 'unit: Oblivion Mawx', 'unit: Oblivion Maw');
+      await finalLens(uri);
+    }
   });
 
   it("after an edit, shows the edited fleet's figure (the old run cancelled)", async () => {
@@ -258,7 +280,7 @@ describe('live odds lens: where its battles run', function () {
 });
 
 describe("live odds lens: the battles' scheduling group", () => {
-  it('is at HOST_GROUP_NICE, or at the server group\'s nice where that is already lower, never above 19', () => {
+  it("is at HOST_GROUP_NICE, or at the server group's nice where that is already lower, never above 19", () => {
     assert.equal(hostGroupNice('/autogroup-12 nice 0'), HOST_GROUP_NICE);
     assert.equal(hostGroupNice('/autogroup-12 nice -5\n'), HOST_GROUP_NICE);
     assert.equal(hostGroupNice('/autogroup-12 nice 10\n'), 10);

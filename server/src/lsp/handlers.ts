@@ -403,14 +403,20 @@ export const HANDLERS: HandlerEntry[] = [
     name: 'codeLens',
     register: (c, b) =>
       c.onCodeLens(
-        aboutDocument(b, async (ctx, r, params: CodeLensParams) => {
-          const { state } = ctx;
-          const settings = await state.settingsFor(params.textDocument.uri);
-          const lenses = codeLenses(r.doc, state.ws, settings);
-          // Live odds against the opponent the settings name (issue 32), on a worker thread.
-          const live = r.doc.kind === 'fleet' && settings.codeLens.enabled ? liveOdds(ctx, c).lens(r.doc, settings) : undefined;
-          return (live ? [...lenses, live] : lenses).map((l) => convert.codeLens(l, r.td));
-        }),
+        b.guarded(async (ctx, params: CodeLensParams, token) => {
+          // An editor asks for the lenses with every keystroke, right behind the change: the
+          // change's diagnostics (waiting a turn of the event loop, scheduler.ts) go first, then
+          // the lenses, read from the document as it is then.
+          await nextTurn();
+          return inDocument(async (ctx, r, params: CodeLensParams) => {
+            const { state } = ctx;
+            const settings = await state.settingsFor(params.textDocument.uri);
+            const lenses = codeLenses(r.doc, state.ws, settings);
+            // Live odds against the opponent the settings name (issue 32), in a background process.
+            const live = r.doc.kind === 'fleet' && settings.codeLens.enabled ? liveOdds(ctx, c).lens(r.doc, settings) : undefined;
+            return (live ? [...lenses, live] : lenses).map((l) => convert.codeLens(l, r.td));
+          })(ctx, params, token);
+        }, null),
       ),
   },
 
