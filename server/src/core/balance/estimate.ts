@@ -33,6 +33,7 @@ import { getMemo, memo, setMemo } from '../model/memo';
 import { profileFromCard, sanitizeProfile } from '../sim/profile';
 import type { UnitProfile } from '../sim/types';
 import { clearVolleyMemo, defenseKey, offenseKey, shareOf } from './volleys';
+import { approachFires, inReachAt, moverOf } from './approach';
 import type { Share } from './volleys';
 
 /** A card with the faction of its file (a workspace `CardRef` is one). */
@@ -664,6 +665,13 @@ export interface BattleFeatures {
   logFR: number;
   /** log of durability, and minus the log of the share of the field's rounds that reach it. */
   logH: number;
+  /**
+   * Firepower and durability on the approach (approach.ts): each Fire action, the card's at a field
+   * member and the member's at the card, counted in the rounds it is fired in on the approach table
+   * and with the weapons that reach at that distance (logs; per round of the battle).
+   */
+  logFA: number;
+  logHA: number;
   cover: number;
   move: number;
   small: number;
@@ -680,13 +688,16 @@ export interface BattleFeatures {
 }
 
 /** The fitted terms, in order; each weight at least `TERM_FLOOR` where one is given (so that a better stat never lowers the estimate). */
-export const BATTLE_TERMS = ['logF', 'logFR', 'logH', 'cover', 'move', 'small', 'squadron', 'cr', 'logBases', 'logClass', 'smallF', 'smallH'] as const;
+export const BATTLE_TERMS = ['logF', 'logFR', 'logH', 'logFA', 'logHA', 'cover', 'move', 'small', 'squadron', 'cr', 'logBases', 'logClass', 'smallF', 'smallH'] as const;
 export type BattleTerm = (typeof BATTLE_TERMS)[number];
 /**
  * Lower bounds: firepower's weight is split between plain and reach-weighed firepower, both at
  * least 0 (so more range, attacks or damage never lower it); durability, cover and CR at least 0.
  */
-const TERM_FLOOR: Partial<Record<BattleTerm, number>> = { logF: 0, logFR: 0, logH: 0, cover: 0, cr: 0 };
+const TERM_FLOOR: Partial<Record<BattleTerm, number>> = { logF: 0, logFR: 0, logH: 0, logFA: 0, logHA: 0, cover: 0, cr: 0 };
+
+/** The least share of its rounds a unit's Fire actions count for on the approach (one that never reaches still threatens). */
+const APPROACH_FLOOR = 0.05;
 
 export interface BattleModel {
   /** estimate = exp(a + sum of weight * feature) + b * carried */
@@ -743,11 +754,33 @@ export function battleFeatures(profile: UnitProfile, bays: BayCapacity, field: R
     taken += reachShare(longest, mine + moveOf(m.profile));
   }
   const exposed = n ? taken / n : 1;
+  // On the approach: each pair's Fire actions, round by round, with the weapons in reach.
+  const me = moverOf(profile);
+  const def = defenseKey(profile);
+  let dealtA = 0;
+  let takenA = 0;
+  for (const m of field.members) {
+    const them = moverOf(m.profile);
+    const [mineAt, theirsAt] = approachFires(me, them, BATTLE_TABLE.rounds);
+    for (const [d, k] of mineAt) {
+      const sub = inReachAt(profile, me, d);
+      if (sub.weapons.length) dealtA += k * shareOf(sub, m.profile, offenseKey(sub), m.def).sequential * m.points;
+    }
+    for (const [d, k] of theirsAt) {
+      const sub = inReachAt(m.profile, them, d);
+      if (sub.weapons.length) takenA += k * shareOf(sub, profile, offenseKey(sub), def).sequential;
+    }
+  }
+  const perRound = n * BATTLE_TABLE.rounds;
+  const fa = Math.max(dealtA / perRound, APPROACH_FLOOR * all.firepower);
+  const ha = Math.min(takenA > 0 ? perRound / takenA : Infinity, all.durability / APPROACH_FLOOR);
   const cr = profile.cr ? profile.cr.dice * pSuccess(profile.cr.target) : 0;
   return {
     logF: Math.log(all.firepower),
     logFR: Math.log(all.firepower * reach),
     logH: Math.log(all.durability),
+    logFA: Math.log(fa),
+    logHA: Math.log(ha),
     cover: -Math.log(exposed),
     move: mine / 10,
     small: CLASSES[profile.class]?.smallCraft ? 1 : 0,
