@@ -10,10 +10,11 @@
  * on its first activation with its first Move stick (one AP); while no enemy is within its longest
  * weapon's reach it moves toward the enemy with its next stick (one AP each, as many sticks as its
  * Move has), stopping at that reach; with an AP left and the enemy within reach, it fires every
- * weapon whose reach the distance is within. Who activates first in a round is the initiative roll:
+ * weapon whose reach the distance is within; a unit with CR that has not moved closes on an enemy
+ * with CR to boarding range first (one AP). Who activates first in a round is the initiative roll:
  * both orders are played and weighed alike. Tables: every game size's depth (section 17).
  */
-import { ACTION_POINTS_PER_ACTIVATION, GAME_SIZES } from '../rules/data';
+import { ACTION_POINTS_PER_ACTIVATION, BOARDING, GAME_SIZES } from '../rules/data';
 import { weaponReach } from '../sim/fire';
 import type { UnitProfile } from '../sim/types';
 
@@ -24,11 +25,30 @@ export interface Mover {
   reaches: readonly number[];
   /** The longest reach (-1: no weapon). */
   maxReach: number;
+  /** It has CR: with both AP left and a move unused, it closes on an enemy with CR to boarding range. */
+  cr: boolean;
+  /** The distance it closes to before it fires (the engine's policy: its longest reach). */
+  stopAt: number;
 }
 
-export function moverOf(p: UnitProfile): Mover {
+/** A unit as the engine's policy moves it, or closing to `stopAt` (at most its longest reach) before it fires. */
+export function moverOf(p: UnitProfile, stopAt?: number): Mover {
   const reaches = p.weapons.map((w) => (w.attacks > 0 ? weaponReach(p, w) : -1));
-  return { move: p.move ?? [], reaches, maxReach: reaches.reduce((m, r) => Math.max(m, r), -1) };
+  const maxReach = reaches.reduce((m, r) => Math.max(m, r), -1);
+  return { move: p.move ?? [], reaches, maxReach, cr: p.cr !== undefined, stopAt: Math.min(stopAt ?? maxReach, maxReach) };
+}
+
+/**
+ * The distances a unit could close to before it fires: every whole inch up to its longest reach,
+ * and each reach. The engine's policy takes the longest; the estimate takes the best of them, so
+ * that a longer gun never lowers it (with the same stopping distance, every weapon that fired
+ * still fires, and the other side's fire is unchanged).
+ */
+export function stoppingDistances(p: UnitProfile): number[] {
+  const m = moverOf(p);
+  const out = new Set<number>(m.reaches.filter((r) => r >= 0));
+  for (let d = 0; d <= m.maxReach; d++) out.add(d);
+  return [...out].sort((a, b) => b - a);
 }
 
 /**
@@ -48,9 +68,10 @@ export function approachDuel(a: Mover, b: Mover, depth: number, rounds: number, 
       let ap = ACTION_POINTS_PER_ACTIVATION;
       let moves = 0;
       const inReach = () => on[other]! && me.maxReach >= 0 && dist() <= me.maxReach;
+      const closeEnough = () => on[other]! && me.maxReach >= 0 && dist() <= me.stopAt;
       const moveToward = (stick: number) => {
         const best = on[other] ? dist() : Math.max(0, depth - pos[u]!);
-        pos[u]! += Math.min(stick, Math.max(0, best - Math.max(0, me.maxReach)));
+        pos[u]! += Math.min(stick, Math.max(0, best - Math.max(0, me.stopAt)));
       };
       if (!on[u]) {
         on[u] = true;
@@ -59,10 +80,15 @@ export function approachDuel(a: Mover, b: Mover, depth: number, rounds: number, 
         ap--;
         moves++;
       }
-      while (ap > 0 && moves < me.move.length && !inReach()) {
+      while (ap > 0 && moves < me.move.length && !closeEnough()) {
         moveToward(me.move[moves]!);
         ap--;
         moves++;
+      }
+      // A unit with CR closes on an enemy with CR to board it, giving up its second action.
+      if (on[other] && ap === ACTION_POINTS_PER_ACTIVATION && moves < me.move.length && me.cr && units[other]!.cr && dist() > BOARDING.range) {
+        pos[u]! += Math.min(me.move[moves]!, dist() - BOARDING.range);
+        ap--;
       }
       fires[u]![r] = ap > 0 && inReach() ? dist() : undefined;
     }
@@ -77,6 +103,9 @@ export function approachDuel(a: Mover, b: Mover, depth: number, rounds: number, 
  * at `a`.
  */
 export function approachFires(a: Mover, b: Mover, rounds: number): [Map<number, number>, Map<number, number>] {
+  const key = `${moverKey(a)}|${moverKey(b)}|${rounds}`;
+  const hit = FIRES.get(key);
+  if (hit) return hit;
   const out: [Map<number, number>, Map<number, number>] = [new Map(), new Map()];
   const weight = 1 / (GAME_SIZES.length * 2);
   for (const g of GAME_SIZES)
@@ -85,7 +114,22 @@ export function approachFires(a: Mover, b: Mover, rounds: number): [Map<number, 
       for (let s = 0; s < 2; s++)
         for (const d of f[s]!) if (d !== undefined) out[s]!.set(d, (out[s]!.get(d) ?? 0) + weight);
     }
+  if (FIRES.size >= FIRES_MAX) FIRES.clear();
+  FIRES.set(key, out);
   return out;
+}
+
+/** Approaches already played, by the two movers (the same moves, reaches and CR give the same approach). */
+const FIRES = new Map<string, [Map<number, number>, Map<number, number>]>();
+const FIRES_MAX = 50_000;
+
+/** Forgets the approaches played (the benchmark's cold start; tests). */
+export function clearApproachMemo(): void {
+  FIRES.clear();
+}
+
+function moverKey(m: Mover): string {
+  return `${m.move.join('/')};${m.maxReach};${m.stopAt};${m.cr ? 1 : 0}`;
 }
 
 /** The weapons of `p` that reach `d` (the Fire action at that distance). */

@@ -33,7 +33,7 @@ import { getMemo, memo, setMemo } from '../model/memo';
 import { profileFromCard, sanitizeProfile } from '../sim/profile';
 import type { UnitProfile } from '../sim/types';
 import { clearVolleyMemo, defenseKey, offenseKey, shareOf } from './volleys';
-import { approachFires, inReachAt, moverOf } from './approach';
+import { approachFires, clearApproachMemo, inReachAt, moverOf, stoppingDistances } from './approach';
 import type { Share } from './volleys';
 
 /** A card with the faction of its file (a workspace `CardRef` is one). */
@@ -321,6 +321,7 @@ export function clearEstimateMemo(): void {
   workspacePrices.clear();
   bundledShape = undefined;
   clearVolleyMemo();
+  clearApproachMemo();
 }
 
 /**
@@ -622,7 +623,7 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
       if (measured !== undefined) {
         est = measured;
         out.measured = true;
-      } else if (x && m) est = modelEstimate(m, x);
+      } else if (x && m) est = bestEstimate(m, p.profile, x, field);
     }
     if (!Number.isFinite(est) || !(est > 0)) {
       out.reason = 'its figures are beyond what can be estimated.';
@@ -730,8 +731,55 @@ export function carriedPoints(bays: BayCapacity, members: readonly FieldMember[]
   return total;
 }
 
-/** A card's features against a field (undefined: it deals or takes no damage). */
-export function battleFeatures(profile: UnitProfile, bays: BayCapacity, field: ReferenceField): BattleFeatures | undefined {
+/**
+ * Firepower and durability on the approach (logs): each pair of the card and a field member on the
+ * approach table (approach.ts), the Fire actions each makes with the weapons in reach, per round of
+ * the battle; the card closing to `stopAt` before it fires (default: the engine's policy, its
+ * longest reach).
+ */
+function approachFigures(
+  profile: UnitProfile,
+  field: ReferenceField,
+  all: { firepower: number; durability: number },
+  stopAt?: number,
+): { logFA: number; logHA: number } {
+  const me = moverOf(profile, stopAt);
+  const def = defenseKey(profile);
+  let dealt = 0;
+  let taken = 0;
+  for (const m of field.members) {
+    const them = moverOf(m.profile);
+    const [mineAt, theirsAt] = approachFires(me, them, BATTLE_TABLE.rounds);
+    for (const [d, k] of mineAt) {
+      const sub = inReachAt(profile, me, d);
+      if (sub.weapons.length) dealt += k * shareOf(sub, m.profile, offenseKey(sub), m.def).sequential * m.points;
+    }
+    for (const [d, k] of theirsAt) {
+      const sub = inReachAt(m.profile, them, d);
+      if (sub.weapons.length) taken += k * shareOf(sub, profile, offenseKey(sub), def).sequential;
+    }
+  }
+  const perRound = field.members.length * BATTLE_TABLE.rounds;
+  const fa = Math.max(dealt / perRound, APPROACH_FLOOR * all.firepower);
+  const ha = Math.min(taken > 0 ? perRound / taken : Infinity, all.durability / APPROACH_FLOOR);
+  return { logFA: Math.log(fa), logHA: Math.log(ha) };
+}
+
+/**
+ * The model's estimate of a card: the best over the distances it could close to before it fires
+ * (approach.ts `stoppingDistances`; the engine's policy is the longest reach, and the features the
+ * model is fitted on are the policy's), so that a longer gun never lowers the estimate.
+ */
+export function bestEstimate(m: BattleModel, profile: UnitProfile, x: BattleFeatures, field: ReferenceField): number {
+  let best = modelEstimate(m, x);
+  if (!m.weights.logFA && !m.weights.logHA) return best;
+  const all = { firepower: Math.exp(x.logF), durability: Math.exp(x.logH) };
+  for (const d of stoppingDistances(profile)) best = Math.max(best, modelEstimate(m, { ...x, ...approachFigures(profile, field, all, d) }));
+  return best;
+}
+
+/** A card's features against a field (undefined: it deals or takes no damage); on the approach it closes to `stopAt` (default: its longest reach). */
+export function battleFeatures(profile: UnitProfile, bays: BayCapacity, field: ReferenceField, stopAt?: number): BattleFeatures | undefined {
   const all = figures(profile, field);
   if (!(all.firepower > 0) || !Number.isFinite(all.durability)) return undefined;
   const n = field.members.length;
@@ -754,33 +802,14 @@ export function battleFeatures(profile: UnitProfile, bays: BayCapacity, field: R
     taken += reachShare(longest, mine + moveOf(m.profile));
   }
   const exposed = n ? taken / n : 1;
-  // On the approach: each pair's Fire actions, round by round, with the weapons in reach.
-  const me = moverOf(profile);
-  const def = defenseKey(profile);
-  let dealtA = 0;
-  let takenA = 0;
-  for (const m of field.members) {
-    const them = moverOf(m.profile);
-    const [mineAt, theirsAt] = approachFires(me, them, BATTLE_TABLE.rounds);
-    for (const [d, k] of mineAt) {
-      const sub = inReachAt(profile, me, d);
-      if (sub.weapons.length) dealtA += k * shareOf(sub, m.profile, offenseKey(sub), m.def).sequential * m.points;
-    }
-    for (const [d, k] of theirsAt) {
-      const sub = inReachAt(m.profile, them, d);
-      if (sub.weapons.length) takenA += k * shareOf(sub, profile, offenseKey(sub), def).sequential;
-    }
-  }
-  const perRound = n * BATTLE_TABLE.rounds;
-  const fa = Math.max(dealtA / perRound, APPROACH_FLOOR * all.firepower);
-  const ha = Math.min(takenA > 0 ? perRound / takenA : Infinity, all.durability / APPROACH_FLOOR);
+  const { logFA, logHA } = approachFigures(profile, field, all, stopAt);
   const cr = profile.cr ? profile.cr.dice * pSuccess(profile.cr.target) : 0;
   return {
     logF: Math.log(all.firepower),
     logFR: Math.log(all.firepower * reach),
     logH: Math.log(all.durability),
-    logFA: Math.log(fa),
-    logHA: Math.log(ha),
+    logFA,
+    logHA,
     cover: -Math.log(exposed),
     move: mine / 10,
     small: CLASSES[profile.class]?.smallCraft ? 1 : 0,
@@ -937,7 +966,7 @@ function fitAt(
  * what reach already counts, squadrons, CR, bases and the class's points each made the variants'
  * cross-validated error worse or no better, so they are left at 0.
  */
-export const BATTLE_MODEL_TERMS: readonly BattleTerm[] = ['logFR', 'logH', 'small'];
+export const BATTLE_MODEL_TERMS: readonly BattleTerm[] = ['logFA', 'logHA', 'small'];
 
 /** The estimate's model on a field: what it was fitted to, the model, each member's leave-one-out model, and its leave-one-out error. */
 export interface FieldModel {
@@ -1033,7 +1062,7 @@ function looRows(field: ReferenceField, fm: FieldModel): LooRow[] {
     const row: LooRow = { name: m.name, faction: m.faction, class: m.class, points: m.points };
     const x = battleFeatures(m.profile, m.bays, field);
     const model = fm.loo[i];
-    const pred = x && model ? modelEstimate(model, x) : NaN;
+    const pred = x && model ? bestEstimate(model, m.profile, x, field) : NaN;
     const target = fm.fittedTo === 'battle prices' ? fm.measured[i] : m.points;
     if (fm.fittedTo === 'battle prices' && target !== undefined) row.price = target;
     if (Number.isFinite(pred) && pred > 0 && target !== undefined) {
@@ -1144,7 +1173,7 @@ function fieldModel(field: ReferenceField): FieldModel | undefined {
       if (!own) return;
       const lm = fit(rows.filter((r) => r.group !== m.name));
       loo[i] = lm;
-      const e = lm ? modelEstimate(lm, own.x) : NaN;
+      const e = lm ? bestEstimate(lm, m.profile, own.x, field) : NaN;
       if (e > 0) residuals.push(Math.log(own.price / e));
     });
   } else {
@@ -1167,7 +1196,7 @@ function fieldModel(field: ReferenceField): FieldModel | undefined {
     for (const r of rows) {
       const m = fit(rows.filter((o) => o !== r));
       loo[r.i] = m;
-      const e = m ? modelEstimate(m, r.x) : NaN;
+      const e = m ? bestEstimate(m, field.members[r.i]!.profile, r.x, field) : NaN;
       if (e > 0) residuals.push(Math.log(r.y / e));
     }
   }
