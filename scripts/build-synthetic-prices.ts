@@ -8,11 +8,16 @@
  * points, kept within the rulebook's limits (stat limits, range bands, weapon systems by class, a
  * class's bases, small craft's range); and prices each by battle against the bundled field, exactly as
  * `balance --battles` does (scripts/build-battle-prices.ts's settings). The estimate is fitted to
- * these prices and the bundled field's. A few minutes of CPU on the price pool's worker threads
- * (after `npm run build`; in process without the bundle). A test fails while the field's
- * fingerprint or the variants the seed makes differ from the file's.
+ * these prices and the bundled field's. Then `SYNTHETIC.reach.count` reach variants of the small
+ * hulls (a weapon's range, the movement or both changed; `reachCards`): the random ones change
+ * reach on small hulls too seldom. A few minutes of CPU on the price pool's worker threads
+ * (after `npm run build`; in process without the bundle); a variant already in the file with the
+ * same fingerprint, priced against the same field, keeps its price (the pricing is deterministic),
+ * so adding variants prices only the new ones (64 in 54 s on 2 threads); --reprice prices all
+ * again (--check with it checks every price). A test fails while the field's fingerprint or the
+ * variants the seeds make differ from the file's.
  *
- *   node --import=tsx scripts/build-synthetic-prices.ts [--check] [--threads N] [--features]
+ *   node --import=tsx scripts/build-synthetic-prices.ts [--check] [--reprice] [--threads N] [--features]
  *
  * --features: only each variant's features against the bundled field again (the estimate reads
  * them, so as not to compute some 160 cards' volleys when it starts), keeping the prices.

@@ -655,6 +655,9 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
  *   the approach table (the gap closes by the card's and the field's mean move each round, from
  *   the Standard table's depth), and the card is exposed for the share of the field's rounds in
  *   which the field's weapons reach it (logs);
+ * - the approach (approach.ts, the shipped terms): the card and each field member closing on every
+ *   game size's table as the engine's policy moves them, each Fire action counted in the rounds it
+ *   is made, with the weapons in reach at that distance (logs);
  * - movement: the card's move per round (inches, both sticks);
  * - small craft (Fighters and Bombers) and Combined Shields squadrons: fitted factors;
  * - CR: the expected successes of its CR roll (boarding);
@@ -961,9 +964,10 @@ function fitAt(
 
 /**
  * The terms the shipped model fits (with b, the share of the carried craft's points), chosen by
- * cross-validation on the synthetic variants alone (bench/battle-prices.ts prints the comparison):
- * reach-weighed firepower, durability and small craft. Plain firepower, exposure, movement beyond
- * what reach already counts, squadrons, CR, bases and the class's points each made the variants'
+ * cross-validation on the synthetic variants alone (bench/battle-prices.ts prints the comparison;
+ * greedy forward selection picks the same): firepower and durability on the approach, and small
+ * craft. Plain and reach-weighed firepower, plain durability, exposure, movement beyond what the
+ * approach counts, squadrons, CR, bases and the class's points each made the variants'
  * cross-validated error worse or no better, so they are left at 0.
  */
 export const BATTLE_MODEL_TERMS: readonly BattleTerm[] = ['logFA', 'logHA', 'small'];
