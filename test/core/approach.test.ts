@@ -8,7 +8,7 @@ import type { Mover } from '../../server/src/core/balance/approach';
 import { GAME_SIZES } from '../../server/src/core/rules/data';
 import type { UnitProfile } from '../../server/src/core/sim/types';
 
-const mover = (move: number[], reach: number, cr = false): Mover => ({ move, reaches: [reach], maxReach: reach, cr, stopAt: reach });
+const mover = (move: number[], reach: number, cr = false): Mover => ({ move, reaches: [reach], maxReach: reach, cr, stopAt: reach, key: `${move.join('/')};${reach};${reach};${cr}` });
 
 function profile(move: number[], ranges: number[], cr = false): UnitProfile {
   return {
@@ -59,11 +59,10 @@ describe('the approach (points estimate)', () => {
     for (const d of a.keys()) assert.ok(d <= 18);
   });
 
-  it('stopping distances run from the longest reach down to 0, each reach among them; a unit that stops short of its longest reach first fires from closer', () => {
-    const p = profile([6, 3], [24, 9]);
+  it('stopping distances are the range bands up to the longest reach and each reach; a unit that stops short of its longest reach first fires from closer', () => {
+    const p = profile([6, 3], [24, 10]);
     const ds = stoppingDistances(p);
-    assert.equal(ds[0], 24);
-    assert.ok(ds.includes(9) && ds.includes(0));
+    assert.deepEqual(ds, [24, 21, 18, 15, 12, 10, 9, 6, 3]);
     assert.equal(moverOf(p).stopAt, 24, 'the engine\u2019s policy: the longest reach');
     assert.equal(moverOf(p, 9).stopAt, 9);
     assert.equal(moverOf(p, 40).stopAt, 24, 'never beyond the longest reach');

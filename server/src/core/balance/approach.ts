@@ -14,7 +14,7 @@
  * with CR to boarding range first (one AP). Who activates first in a round is the initiative roll:
  * both orders are played and weighed alike. Tables: every game size's depth (section 17).
  */
-import { ACTION_POINTS_PER_ACTIVATION, BOARDING, GAME_SIZES } from '../rules/data';
+import { ACTION_POINTS_PER_ACTIVATION, BOARDING, GAME_SIZES, RANGE_BANDS } from '../rules/data';
 import { weaponReach } from '../sim/fire';
 import type { UnitProfile } from '../sim/types';
 
@@ -29,25 +29,57 @@ export interface Mover {
   cr: boolean;
   /** The distance it closes to before it fires (the engine's policy: its longest reach). */
   stopAt: number;
+  /** What its approach depends on, as a key. */
+  key: string;
 }
 
 /** A unit as the engine's policy moves it, or closing to `stopAt` (at most its longest reach) before it fires. */
 export function moverOf(p: UnitProfile, stopAt?: number): Mover {
   const reaches = p.weapons.map((w) => (w.attacks > 0 ? weaponReach(p, w) : -1));
   const maxReach = reaches.reduce((m, r) => Math.max(m, r), -1);
-  return { move: p.move ?? [], reaches, maxReach, cr: p.cr !== undefined, stopAt: Math.min(stopAt ?? maxReach, maxReach) };
+  const move = p.move ?? [];
+  const cr = p.cr !== undefined;
+  const stop = Math.min(stopAt ?? maxReach, maxReach);
+  return { move, reaches, maxReach, cr, stopAt: stop, key: `${move.join('/')};${maxReach};${stop};${cr ? 1 : 0}` };
+}
+
+/** A unit's Fire actions by distance: its weapons that reach each distance, nested (the longest reach first), with their volley keys. */
+export interface InReach {
+  /** Distinct reaches, longest first; `subsets[i]` is the unit with the weapons of reach at least `reaches[i]`. */
+  reaches: number[];
+  subsets: { profile: UnitProfile; key: string }[];
+}
+
+export function inReachOf(p: UnitProfile, key: (p: UnitProfile) => string): InReach {
+  const m = moverOf(p);
+  const reaches = [...new Set(m.reaches.filter((r) => r >= 0))].sort((a, b) => b - a);
+  return {
+    reaches,
+    subsets: reaches.map((r) => {
+      const sub = inReachAt(p, m, r);
+      return { profile: sub, key: key(sub) };
+    }),
+  };
+}
+
+/** The unit with the weapons that reach `d` (undefined: none does). */
+export function subsetAt(r: InReach, d: number): { profile: UnitProfile; key: string } | undefined {
+  let k = -1;
+  for (let i = 0; i < r.reaches.length && r.reaches[i]! >= d; i++) k = i;
+  return k >= 0 ? r.subsets[k] : undefined;
 }
 
 /**
- * The distances a unit could close to before it fires: every whole inch up to its longest reach,
- * and each reach. The engine's policy takes the longest; the estimate takes the best of them, so
- * that a longer gun never lowers it (with the same stopping distance, every weapon that fired
- * still fires, and the other side's fire is unchanged).
+ * The distances a unit could close to before it fires: each range band (section 12) up to its
+ * longest reach, and each of its reaches. The engine's policy takes the longest; the estimate takes
+ * the best of them, so that a longer gun never lowers it (with the same stopping distance, every
+ * weapon that fired still fires, and the other side's fire is unchanged; a weapon's range is a band,
+ * so the shorter gun's stopping distance is still among the longer one's).
  */
 export function stoppingDistances(p: UnitProfile): number[] {
   const m = moverOf(p);
   const out = new Set<number>(m.reaches.filter((r) => r >= 0));
-  for (let d = 0; d <= m.maxReach; d++) out.add(d);
+  for (const b of RANGE_BANDS) if (b <= m.maxReach) out.add(b);
   return [...out].sort((a, b) => b - a);
 }
 
@@ -129,7 +161,7 @@ export function clearApproachMemo(): void {
 }
 
 function moverKey(m: Mover): string {
-  return `${m.move.join('/')};${m.maxReach};${m.stopAt};${m.cr ? 1 : 0}`;
+  return m.key;
 }
 
 /** The weapons of `p` that reach `d` (the Fire action at that distance). */

@@ -33,7 +33,8 @@ import { getMemo, memo, setMemo } from '../model/memo';
 import { profileFromCard, sanitizeProfile } from '../sim/profile';
 import type { UnitProfile } from '../sim/types';
 import { clearVolleyMemo, defenseKey, offenseKey, shareOf } from './volleys';
-import { approachFires, clearApproachMemo, inReachAt, moverOf, stoppingDistances } from './approach';
+import { approachFires, clearApproachMemo, inReachOf, moverOf, stoppingDistances, subsetAt } from './approach';
+import type { InReach, Mover } from './approach';
 import type { Share } from './volleys';
 
 /** A card with the faction of its file (a workspace `CardRef` is one). */
@@ -104,7 +105,12 @@ export interface ReferenceField {
    */
   battle?: FieldModel;
   /** A card's figures against this field, by its attacker and defender keys (shared by every card alike). */
-  memo: { dealt: Map<string, { sum: number; exact: boolean }>; taken: Map<string, { sum: number; exact: boolean }> };
+  memo: {
+    dealt: Map<string, { sum: number; exact: boolean }>;
+    taken: Map<string, { sum: number; exact: boolean }>;
+    /** Each member's movement and Fire actions by distance on the approach (approach.ts), made once. */
+    approach?: { mover: Mover; inReach: InReach }[];
+  };
 }
 
 export interface PointsEstimate {
@@ -745,23 +751,26 @@ function approachFigures(
   field: ReferenceField,
   all: { firepower: number; durability: number },
   stopAt?: number,
+  inReach?: InReach,
 ): { logFA: number; logHA: number } {
   const me = moverOf(profile, stopAt);
+  const mine = inReach ?? inReachOf(profile, offenseKey);
   const def = defenseKey(profile);
+  const members = (field.memo.approach ??= field.members.map((m) => ({ mover: moverOf(m.profile), inReach: inReachOf(m.profile, offenseKey) })));
   let dealt = 0;
   let taken = 0;
-  for (const m of field.members) {
-    const them = moverOf(m.profile);
-    const [mineAt, theirsAt] = approachFires(me, them, BATTLE_TABLE.rounds);
+  field.members.forEach((m, i) => {
+    const them = members[i]!;
+    const [mineAt, theirsAt] = approachFires(me, them.mover, BATTLE_TABLE.rounds);
     for (const [d, k] of mineAt) {
-      const sub = inReachAt(profile, me, d);
-      if (sub.weapons.length) dealt += k * shareOf(sub, m.profile, offenseKey(sub), m.def).sequential * m.points;
+      const sub = subsetAt(mine, d);
+      if (sub) dealt += k * shareOf(sub.profile, m.profile, sub.key, m.def).sequential * m.points;
     }
     for (const [d, k] of theirsAt) {
-      const sub = inReachAt(m.profile, them, d);
-      if (sub.weapons.length) taken += k * shareOf(sub, profile, offenseKey(sub), def).sequential;
+      const sub = subsetAt(them.inReach, d);
+      if (sub) taken += k * shareOf(sub.profile, profile, sub.key, def).sequential;
     }
-  }
+  });
   const perRound = field.members.length * BATTLE_TABLE.rounds;
   const fa = Math.max(dealt / perRound, APPROACH_FLOOR * all.firepower);
   const ha = Math.min(taken > 0 ? perRound / taken : Infinity, all.durability / APPROACH_FLOOR);
@@ -777,7 +786,8 @@ export function bestEstimate(m: BattleModel, profile: UnitProfile, x: BattleFeat
   let best = modelEstimate(m, x);
   if (!m.weights.logFA && !m.weights.logHA) return best;
   const all = { firepower: Math.exp(x.logF), durability: Math.exp(x.logH) };
-  for (const d of stoppingDistances(profile)) best = Math.max(best, modelEstimate(m, { ...x, ...approachFigures(profile, field, all, d) }));
+  const mine = inReachOf(profile, offenseKey);
+  for (const d of stoppingDistances(profile)) best = Math.max(best, modelEstimate(m, { ...x, ...approachFigures(profile, field, all, d, mine) }));
   return best;
 }
 
