@@ -8,7 +8,14 @@ import type { Mover } from '../../server/src/core/balance/approach';
 import { GAME_SIZES } from '../../server/src/core/rules/data';
 import type { UnitProfile } from '../../server/src/core/sim/types';
 
-const mover = (move: number[], reach: number, cr = false): Mover => ({ move, reaches: [reach], maxReach: reach, cr, stopAt: reach, key: `${move.join('/')};${reach};${reach};${cr}` });
+const mover = (move: number[], reach: number, cr = false): Mover => ({
+  move,
+  reaches: [reach],
+  maxReach: reach,
+  cr,
+  stopAt: reach,
+  key: `${move.join('/')};${reach};${reach};${cr}`,
+});
 
 function profile(move: number[], ranges: number[], cr = false): UnitProfile {
   return {
@@ -47,9 +54,15 @@ describe('the approach (points estimate)', () => {
 
   it('a unit with CR closes on an enemy with CR to boarding range with its second action, and fires with the other', () => {
     const [a] = approachDuel(mover([9, 3], 18, true), mover([6, 3], 18, true), 48, 6, true);
-    assert.ok(a.some((d) => d !== undefined && d <= 3), `${a}`);
+    assert.ok(
+      a.some((d) => d !== undefined && d <= 3),
+      `${a}`,
+    );
     const [plain] = approachDuel(mover([9, 3], 18), mover([6, 3], 18, true), 48, 6, true);
-    assert.ok(plain.every((d) => d === undefined || d >= 18 - 1e-9), `${plain}`);
+    assert.ok(
+      plain.every((d) => d === undefined || d >= 18 - 1e-9),
+      `${plain}`,
+    );
   });
 
   it('weighs every game size and both initiative orders alike: one battle\u2019s Fire actions in all', () => {

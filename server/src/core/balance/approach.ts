@@ -143,8 +143,7 @@ export function approachFires(a: Mover, b: Mover, rounds: number): [Map<number, 
   for (const g of GAME_SIZES)
     for (const aFirst of [true, false]) {
       const f = approachDuel(a, b, g.depth, rounds, aFirst);
-      for (let s = 0; s < 2; s++)
-        for (const d of f[s]!) if (d !== undefined) out[s]!.set(d, (out[s]!.get(d) ?? 0) + weight);
+      for (let s = 0; s < 2; s++) for (const d of f[s]!) if (d !== undefined) out[s]!.set(d, (out[s]!.get(d) ?? 0) + weight);
     }
   if (FIRES.size >= FIRES_MAX) FIRES.clear();
   FIRES.set(key, out);

@@ -698,7 +698,22 @@ export interface BattleFeatures {
 }
 
 /** The fitted terms, in order; each weight at least `TERM_FLOOR` where one is given (so that a better stat never lowers the estimate). */
-export const BATTLE_TERMS = ['logF', 'logFR', 'logH', 'logFA', 'logHA', 'cover', 'move', 'small', 'squadron', 'cr', 'logBases', 'logClass', 'smallF', 'smallH'] as const;
+export const BATTLE_TERMS = [
+  'logF',
+  'logFR',
+  'logH',
+  'logFA',
+  'logHA',
+  'cover',
+  'move',
+  'small',
+  'squadron',
+  'cr',
+  'logBases',
+  'logClass',
+  'smallF',
+  'smallH',
+] as const;
 export type BattleTerm = (typeof BATTLE_TERMS)[number];
 /**
  * Lower bounds: firepower's weight is split between plain and reach-weighed firepower, both at
