@@ -3,7 +3,7 @@
  * issue 31): two units closing on the table as the engine's policy moves them, where each fires.
  */
 import { strict as assert } from 'node:assert';
-import { approachDuel, approachFires, moverOf, stoppingDistances } from '../../server/src/core/balance/approach';
+import { approachDuel, approachFires, approachFleet, moverOf, stoppingDistances } from '../../server/src/core/balance/approach';
 import type { Mover } from '../../server/src/core/balance/approach';
 import { GAME_SIZES } from '../../server/src/core/rules/data';
 import type { UnitProfile } from '../../server/src/core/sim/types';
@@ -83,5 +83,31 @@ describe('the approach (points estimate)', () => {
     const [near] = approachDuel(moverOf(p, 9), mover([6, 3], 6), 48, 6, true);
     const first = (f: (number | undefined)[]) => f.find((d) => d !== undefined)!;
     assert.ok(first(far) > 9 && first(near) <= 9, `${far} / ${near}`);
+  });
+
+  it('a field of one unit: the fleet approach is the duel', () => {
+    for (const [card, other] of [
+      [mover([9, 3], 18), mover([6, 3], 9)],
+      [mover([6, 6], 9, true), mover([6, 3], 24, true)],
+      [mover([12, 6], 6), mover([3, 3], 30)],
+    ] as const) {
+      const [a, b] = approachFires(card, other, 6);
+      const fleet = approachFleet(card, [other], 6);
+      assert.deepEqual([...fleet.mine[0]!].sort(), [...a].sort());
+      assert.deepEqual([...fleet.theirs[0]!].sort(), [...b].sort());
+    }
+  });
+
+  it('on one line: the card closes on the front-most unit, and a slow long gun behind it fires from beyond the card\u2019s reach', () => {
+    const card = mover([6, 3], 12);
+    const fleet = approachFleet(card, [mover([12, 12], 3), mover([3, 3], 30)], 6);
+    assert.ok([...fleet.mine[0]!.keys()].length > 0 && [...fleet.mine[0]!.keys()].every((d) => d <= 12));
+    assert.ok(
+      [...fleet.theirs[1]!.keys()].some((d) => d > 12),
+      `${[...fleet.theirs[1]!.keys()]}`,
+    );
+    // Each of the card's Fire actions is shared among the units in reach: at most one per round in all.
+    const total = fleet.mine.reduce((t, m) => t + [...m.values()].reduce((a, b) => a + b, 0), 0);
+    assert.ok(total <= 6 + 1e-9 && total > 0);
   });
 });

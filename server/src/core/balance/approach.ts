@@ -13,6 +13,8 @@
  * weapon whose reach the distance is within; a unit with CR that has not moved closes on an enemy
  * with CR to boarding range first (one AP). Who activates first in a round is the initiative roll:
  * both orders are played and weighed alike. Tables: every game size's depth (section 17).
+ * `approachDuel` plays two units alone; `approachFleet` the card's fleet against the whole field as
+ * one fleet (every unit closing on its nearest enemy, on one line).
  */
 import { ACTION_POINTS_PER_ACTIVATION, BOARDING, GAME_SIZES, RANGE_BANDS } from '../rules/data';
 import { weaponReach } from '../sim/fire';
@@ -166,4 +168,102 @@ function moverKey(m: Mover): string {
 /** The weapons of `p` that reach `d` (the Fire action at that distance). */
 export function inReachAt(p: UnitProfile, m: Mover, d: number): UnitProfile {
   return { ...p, weapons: p.weapons.filter((_, i) => m.reaches[i]! >= d) };
+}
+
+/**
+ * The approach of a card's fleet against the whole field as one fleet (the card's copies move as
+ * one): every unit moves toward the nearest enemy, so the card closes on the field's front-most
+ * unit and, positions being on one line, comes as close to every unit as far forward. Per field
+ * member: the card's Fire actions at it by distance (each Fire action shared among the members in
+ * reach, as one target among them), and its Fire actions at the card by distance; over every game
+ * size's table and both initiative orders, per battle of `rounds` rounds.
+ */
+export function approachFleet(card: Mover, field: readonly Mover[], rounds: number): { mine: Map<number, number>[]; theirs: Map<number, number>[] } {
+  const mine = field.map(() => new Map<number, number>());
+  const theirs = field.map(() => new Map<number, number>());
+  const weight = 1 / (GAME_SIZES.length * 2);
+  const add = (m: Map<number, number>, d: number, w: number) => m.set(d, (m.get(d) ?? 0) + w);
+  for (const g of GAME_SIZES)
+    for (const cardFirst of [true, false]) {
+      const depth = g.depth;
+      let pos = 0;
+      let on = false;
+      const fpos = field.map(() => 0);
+      const fon = field.map(() => false);
+      const dist = (j: number) => Math.max(0, depth - pos - fpos[j]!);
+      /** The nearest field unit on the table (the front-most), or -1. */
+      const nearest = (cr: boolean) => {
+        let best = -1;
+        for (let j = 0; j < field.length; j++) if (fon[j] && (!cr || field[j]!.cr) && (best < 0 || fpos[j]! > fpos[best]!)) best = j;
+        return best;
+      };
+      const activateCard = (r: number) => {
+        let ap = ACTION_POINTS_PER_ACTIVATION;
+        let moves = 0;
+        const near = () => {
+          const j = nearest(false);
+          return j < 0 ? Infinity : dist(j);
+        };
+        const closeEnough = () => card.maxReach >= 0 && near() <= card.stopAt;
+        const moveToward = (stick: number) => {
+          const best = nearest(false) < 0 ? Math.max(0, depth - pos) : near();
+          pos += Math.min(stick, Math.max(0, best - Math.max(0, card.stopAt)));
+        };
+        if (!on) {
+          on = true;
+          pos = 0;
+          moveToward(card.move[0] ?? 0);
+          ap--;
+          moves++;
+        }
+        while (ap > 0 && moves < card.move.length && !closeEnough()) {
+          moveToward(card.move[moves]!);
+          ap--;
+          moves++;
+        }
+        const jc = card.cr ? nearest(true) : -1;
+        if (jc >= 0 && ap === ACTION_POINTS_PER_ACTIVATION && moves < card.move.length && dist(jc) > BOARDING.range) {
+          pos += Math.min(card.move[moves]!, dist(jc) - BOARDING.range, near());
+          ap--;
+        }
+        if (ap === 0 || card.maxReach < 0) return;
+        const inReach: number[] = [];
+        for (let j = 0; j < field.length; j++) if (fon[j] && dist(j) <= card.maxReach) inReach.push(j);
+        for (const j of inReach) add(mine[j]!, dist(j), weight / inReach.length);
+        void r;
+      };
+      const activateMember = (j: number) => {
+        const me = field[j]!;
+        let ap = ACTION_POINTS_PER_ACTIVATION;
+        let moves = 0;
+        const closeEnough = () => on && me.maxReach >= 0 && dist(j) <= me.stopAt;
+        const moveToward = (stick: number) => {
+          const best = on ? dist(j) : Math.max(0, depth - fpos[j]!);
+          fpos[j]! += Math.min(stick, Math.max(0, best - Math.max(0, me.stopAt)));
+        };
+        if (!fon[j]) {
+          fon[j] = true;
+          fpos[j] = 0;
+          moveToward(me.move[0] ?? 0);
+          ap--;
+          moves++;
+        }
+        while (ap > 0 && moves < me.move.length && !closeEnough()) {
+          moveToward(me.move[moves]!);
+          ap--;
+          moves++;
+        }
+        if (on && me.cr && card.cr && ap === ACTION_POINTS_PER_ACTIVATION && moves < me.move.length && dist(j) > BOARDING.range) {
+          fpos[j]! += Math.min(me.move[moves]!, dist(j) - BOARDING.range);
+          ap--;
+        }
+        if (ap > 0 && on && me.maxReach >= 0 && dist(j) <= me.maxReach) add(theirs[j]!, dist(j), weight);
+      };
+      for (let r = 0; r < rounds; r++) {
+        if (cardFirst) activateCard(r);
+        for (let j = 0; j < field.length; j++) activateMember(j);
+        if (!cardFirst) activateCard(r);
+      }
+    }
+  return { mine, theirs };
 }
