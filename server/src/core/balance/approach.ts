@@ -66,9 +66,15 @@ export function inReachOf(p: UnitProfile, key: (p: UnitProfile) => string): InRe
 
 /** The unit with the weapons that reach `d` (undefined: none does). */
 export function subsetAt(r: InReach, d: number): { profile: UnitProfile; key: string } | undefined {
+  const k = subsetIndex(r, d);
+  return k >= 0 ? r.subsets[k] : undefined;
+}
+
+/** The index in `r.subsets` of the weapons that reach `d` (-1: none does). */
+export function subsetIndex(r: InReach, d: number): number {
   let k = -1;
   for (let i = 0; i < r.reaches.length && r.reaches[i]! >= d; i++) k = i;
-  return k >= 0 ? r.subsets[k] : undefined;
+  return k;
 }
 
 /**
@@ -94,40 +100,44 @@ export function approachDuel(a: Mover, b: Mover, depth: number, rounds: number, 
   const pos = [0, 0];
   const on = [false, false];
   const fires: [(number | undefined)[], (number | undefined)[]] = [[], []];
-  const dist = () => Math.max(0, depth - pos[0]! - pos[1]!);
+  // Plain loops (no closures per activation: this runs for every pair of movers the estimate meets).
   for (let r = 0; r < rounds; r++) {
-    for (const u of aFirst ? [0, 1] : [1, 0]) {
+    for (let i = 0; i < 2; i++) {
+      const u = aFirst ? i : 1 - i;
       const me = units[u]!;
       const other = 1 - u;
       let ap = ACTION_POINTS_PER_ACTIVATION;
       let moves = 0;
-      const inReach = () => on[other]! && me.maxReach >= 0 && dist() <= me.maxReach;
-      const closeEnough = () => on[other]! && me.maxReach >= 0 && dist() <= me.stopAt;
-      const moveToward = (stick: number) => {
-        const best = on[other] ? dist() : Math.max(0, depth - pos[u]!);
-        pos[u]! += Math.min(stick, Math.max(0, best - Math.max(0, me.stopAt)));
-      };
       if (!on[u]) {
         on[u] = true;
         pos[u] = 0;
-        moveToward(me.move[0] ?? 0);
+        pos[u] += moveStep(me, me.move[0] ?? 0, on[other] ? Math.max(0, depth - pos[0]! - pos[1]!) : depth);
         ap--;
         moves++;
       }
-      while (ap > 0 && moves < me.move.length && !closeEnough()) {
-        moveToward(me.move[moves]!);
+      while (ap > 0 && moves < me.move.length) {
+        const d = Math.max(0, depth - pos[0]! - pos[1]!);
+        if (on[other] && me.maxReach >= 0 && d <= me.stopAt) break;
+        pos[u]! += moveStep(me, me.move[moves]!, on[other] ? d : Math.max(0, depth - pos[u]!));
         ap--;
         moves++;
       }
       // A unit with CR closes on an enemy with CR to board it, giving up its second action.
-      if (on[other] && ap === ACTION_POINTS_PER_ACTIVATION && moves < me.move.length && me.cr && units[other]!.cr && dist() > BOARDING.range) {
-        pos[u]! += Math.min(me.move[moves]!, dist() - BOARDING.range);
+      const d = Math.max(0, depth - pos[0]! - pos[1]!);
+      if (on[other] && ap === ACTION_POINTS_PER_ACTIVATION && moves < me.move.length && me.cr && units[other]!.cr && d > BOARDING.range) {
+        pos[u]! += Math.min(me.move[moves]!, d - BOARDING.range);
         ap--;
       }
-      fires[u]![r] = ap > 0 && inReach() ? dist() : undefined;
+      const now = Math.max(0, depth - pos[0]! - pos[1]!);
+      fires[u]![r] = ap > 0 && on[other] && me.maxReach >= 0 && now <= me.maxReach ? now : undefined;
     }
   }
   return fires;
+}
+
+/** How far a unit moves with one stick toward an enemy `best` inches away (or its edge): up to its stopping distance. */
+function moveStep(me: Mover, stick: number, best: number): number {
+  return Math.min(stick, Math.max(0, best - Math.max(0, me.stopAt)));
 }
 
 /**
@@ -137,8 +147,9 @@ export function approachDuel(a: Mover, b: Mover, depth: number, rounds: number, 
  * at `a`.
  */
 export function approachFires(a: Mover, b: Mover, rounds: number): [Map<number, number>, Map<number, number>] {
-  const key = `${moverKey(a)}|${moverKey(b)}|${rounds}`;
-  const hit = FIRES.get(key);
+  const key = `${moverKey(b)}|${rounds}`;
+  let row = FIRES.get(moverKey(a));
+  const hit = row?.get(key);
   if (hit) return hit;
   const out: [Map<number, number>, Map<number, number>] = [new Map(), new Map()];
   const weight = 1 / (GAME_SIZES.length * 2);
@@ -147,18 +158,26 @@ export function approachFires(a: Mover, b: Mover, rounds: number): [Map<number, 
       const f = approachDuel(a, b, g.depth, rounds, aFirst);
       for (let s = 0; s < 2; s++) for (const d of f[s]!) if (d !== undefined) out[s]!.set(d, (out[s]!.get(d) ?? 0) + weight);
     }
-  if (FIRES.size >= FIRES_MAX) FIRES.clear();
-  FIRES.set(key, out);
+  if (firesCount >= FIRES_MAX) {
+    FIRES.clear();
+    firesCount = 0;
+    row = undefined;
+  }
+  if (!row) FIRES.set(moverKey(a), (row = new Map()));
+  row.set(key, out);
+  firesCount++;
   return out;
 }
 
 /** Approaches already played, by the two movers (the same moves, reaches and CR give the same approach). */
-const FIRES = new Map<string, [Map<number, number>, Map<number, number>]>();
+const FIRES = new Map<string, Map<string, [Map<number, number>, Map<number, number>]>>();
+let firesCount = 0;
 const FIRES_MAX = 50_000;
 
 /** Forgets the approaches played (the benchmark's cold start; tests). */
 export function clearApproachMemo(): void {
   FIRES.clear();
+  firesCount = 0;
 }
 
 function moverKey(m: Mover): string {

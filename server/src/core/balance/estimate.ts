@@ -33,7 +33,7 @@ import { getMemo, memo, setMemo } from '../model/memo';
 import { profileFromCard, sanitizeProfile } from '../sim/profile';
 import type { UnitProfile } from '../sim/types';
 import { clearVolleyMemo, defenseKey, offenseKey, shareOf } from './volleys';
-import { approachFires, approachFleet, clearApproachMemo, inReachOf, moverOf, stoppingDistances, subsetAt } from './approach';
+import { approachFires, approachFleet, clearApproachMemo, inReachOf, moverOf, stoppingDistances, subsetIndex } from './approach';
 import type { InReach, Mover } from './approach';
 import type { Share } from './volleys';
 
@@ -766,6 +766,48 @@ export function carriedPoints(bays: BayCapacity, members: readonly FieldMember[]
 }
 
 /**
+ * A card's Fire actions against the field on the approach, by the subsets of weapons in reach
+ * (approach.ts `InReach`): its own subsets' points removed from each member, and each member's
+ * subsets' share of the card, computed on first use and kept for the card's stopping distances.
+ */
+interface CardShares {
+  mine: InReach;
+  def: string;
+  /** [card subset][member]: sequential share x the member's points. */
+  dealt: number[][];
+  /** [member][member subset]: sequential share of the card. */
+  taken: number[][];
+}
+
+function cardShares(profile: UnitProfile, field: ReferenceField): CardShares {
+  const mine = inReachOf(profile, offenseKey);
+  return { mine, def: defenseKey(profile), dealt: mine.subsets.map(() => []), taken: field.members.map(() => []) };
+}
+
+function fieldApproach(field: ReferenceField): { mover: Mover; inReach: InReach }[] {
+  return (field.memo.approach ??= field.members.map((m) => ({ mover: moverOf(m.profile), inReach: inReachOf(m.profile, offenseKey) })));
+}
+
+function dealtBy(c: CardShares, field: ReferenceField, k: number, j: number): number {
+  let v = c.dealt[k]![j];
+  if (v === undefined) {
+    const m = field.members[j]!;
+    const sub = c.mine.subsets[k]!;
+    v = c.dealt[k]![j] = shareOf(sub.profile, m.profile, sub.key, m.def).sequential * m.points;
+  }
+  return v;
+}
+
+function takenFrom(c: CardShares, field: ReferenceField, profile: UnitProfile, j: number, k: number): number {
+  let v = c.taken[j]![k];
+  if (v === undefined) {
+    const sub = fieldApproach(field)[j]!.inReach.subsets[k]!;
+    v = c.taken[j]![k] = shareOf(sub.profile, profile, sub.key, c.def).sequential;
+  }
+  return v;
+}
+
+/**
  * Firepower and durability on the approach (logs): each pair of the card and a field member on the
  * approach table (approach.ts), the Fire actions each makes with the weapons in reach, per round of
  * the battle; the card closing to `stopAt` before it fires (default: the engine's policy, its
@@ -775,27 +817,25 @@ function approachFigures(
   profile: UnitProfile,
   field: ReferenceField,
   all: { firepower: number; durability: number },
-  stopAt?: number,
-  inReach?: InReach,
+  stopAt: number | undefined,
+  c: CardShares,
 ): { logFA: number; logHA: number } {
   const me = moverOf(profile, stopAt);
-  const mine = inReach ?? inReachOf(profile, offenseKey);
-  const def = defenseKey(profile);
-  const members = (field.memo.approach ??= field.members.map((m) => ({ mover: moverOf(m.profile), inReach: inReachOf(m.profile, offenseKey) })));
+  const members = fieldApproach(field);
   let dealt = 0;
   let taken = 0;
-  field.members.forEach((m, i) => {
-    const them = members[i]!;
+  for (let j = 0; j < members.length; j++) {
+    const them = members[j]!;
     const [mineAt, theirsAt] = approachFires(me, them.mover, BATTLE_TABLE.rounds);
-    for (const [d, k] of mineAt) {
-      const sub = subsetAt(mine, d);
-      if (sub) dealt += k * shareOf(sub.profile, m.profile, sub.key, m.def).sequential * m.points;
+    for (const [d, n] of mineAt) {
+      const k = subsetIndex(c.mine, d);
+      if (k >= 0) dealt += n * dealtBy(c, field, k, j);
     }
-    for (const [d, k] of theirsAt) {
-      const sub = subsetAt(them.inReach, d);
-      if (sub) taken += k * shareOf(sub.profile, profile, sub.key, def).sequential;
+    for (const [d, n] of theirsAt) {
+      const k = subsetIndex(them.inReach, d);
+      if (k >= 0) taken += n * takenFrom(c, field, profile, j, k);
     }
-  });
+  }
   const perRound = field.members.length * BATTLE_TABLE.rounds;
   const fa = Math.max(dealt / perRound, APPROACH_FLOOR * all.firepower);
   const ha = Math.min(taken > 0 ? perRound / taken : Infinity, all.durability / APPROACH_FLOOR);
@@ -809,13 +849,11 @@ function fleetFigures(
   profile: UnitProfile,
   field: ReferenceField,
   all: { firepower: number; durability: number },
-  stopAt?: number,
-  inReach?: InReach,
+  stopAt: number | undefined,
+  c: CardShares,
 ): { logFF: number; logHF: number } {
   const me = moverOf(profile, stopAt);
-  const mine = inReach ?? inReachOf(profile, offenseKey);
-  const def = defenseKey(profile);
-  const members = (field.memo.approach ??= field.members.map((m) => ({ mover: moverOf(m.profile), inReach: inReachOf(m.profile, offenseKey) })));
+  const members = fieldApproach(field);
   const played = (field.memo.fleet ??= new Map());
   let fleet = played.get(me.key);
   if (!fleet) {
@@ -829,16 +867,16 @@ function fleetFigures(
   }
   let dealt = 0;
   let taken = 0;
-  field.members.forEach((m, i) => {
-    for (const [d, k] of fleet.mine[i]!) {
-      const sub = subsetAt(mine, d);
-      if (sub) dealt += k * shareOf(sub.profile, m.profile, sub.key, m.def).sequential * m.points;
+  for (let j = 0; j < members.length; j++) {
+    for (const [d, n] of fleet.mine[j]!) {
+      const k = subsetIndex(c.mine, d);
+      if (k >= 0) dealt += n * dealtBy(c, field, k, j);
     }
-    for (const [d, k] of fleet.theirs[i]!) {
-      const sub = subsetAt(members[i]!.inReach, d);
-      if (sub) taken += k * shareOf(sub.profile, profile, sub.key, def).sequential;
+    for (const [d, n] of fleet.theirs[j]!) {
+      const k = subsetIndex(members[j]!.inReach, d);
+      if (k >= 0) taken += n * takenFrom(c, field, profile, j, k);
     }
-  });
+  }
   const rounds = BATTLE_TABLE.rounds;
   const perRound = field.members.length * rounds;
   const fa = Math.max(dealt / rounds, APPROACH_FLOOR * all.firepower);
@@ -855,11 +893,11 @@ export function bestEstimate(m: BattleModel, profile: UnitProfile, x: BattleFeat
   let best = modelEstimate(m, x);
   if (!m.weights.logFA && !m.weights.logHA && !m.weights.logFF && !m.weights.logHF && !m.weights.smallFA) return best;
   const all = { firepower: Math.exp(x.logF), durability: Math.exp(x.logH) };
-  const mine = inReachOf(profile, offenseKey);
+  const c = cardShares(profile, field);
   const fleet = !!(m.weights.logFF || m.weights.logHF);
   for (const d of stoppingDistances(profile)) {
-    const a = approachFigures(profile, field, all, d, mine);
-    const at = { ...x, ...a, smallFA: x.small ? a.logFA : 0, ...(fleet ? fleetFigures(profile, field, all, d, mine) : {}) };
+    const a = approachFigures(profile, field, all, d, c);
+    const at = { ...x, ...a, smallFA: x.small ? a.logFA : 0, ...(fleet ? fleetFigures(profile, field, all, d, c) : {}) };
     best = Math.max(best, modelEstimate(m, at));
   }
   return best;
@@ -889,8 +927,9 @@ export function battleFeatures(profile: UnitProfile, bays: BayCapacity, field: R
     taken += reachShare(longest, mine + moveOf(m.profile));
   }
   const exposed = n ? taken / n : 1;
-  const { logFA, logHA } = approachFigures(profile, field, all, stopAt);
-  const { logFF, logHF } = fleetFigures(profile, field, all, stopAt);
+  const shares = cardShares(profile, field);
+  const { logFA, logHA } = approachFigures(profile, field, all, stopAt, shares);
+  const { logFF, logHF } = fleetFigures(profile, field, all, stopAt, shares);
   const cr = profile.cr ? profile.cr.dice * pSuccess(profile.cr.target) : 0;
   return {
     logF: Math.log(all.firepower),
