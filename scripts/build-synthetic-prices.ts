@@ -8,16 +8,21 @@
  * points, kept within the rulebook's limits (stat limits, range bands, weapon systems by class, a
  * class's bases, small craft's range); and prices each by battle against the bundled field, exactly as
  * `balance --battles` does (scripts/build-battle-prices.ts's settings). The estimate is fitted to
- * these prices and the bundled field's. A few minutes of CPU on the price pool's worker threads
- * (after `npm run build`; in process without the bundle). A test fails while the field's
- * fingerprint or the variants the seed makes differ from the file's.
+ * these prices and the bundled field's. Then `SYNTHETIC.reach.count` reach variants of the small
+ * hulls (a weapon's range, the movement or both changed; `reachCards`): the random ones change
+ * reach on small hulls too seldom. A few minutes of CPU on the price pool's worker threads
+ * (after `npm run build`; in process without the bundle); a variant already in the file with the
+ * same fingerprint, priced against the same field, keeps its price (the pricing is deterministic),
+ * so adding variants prices only the new ones (64 in 54 s on 2 threads); --reprice prices all
+ * again (--check with it checks every price). A test fails while the field's fingerprint or the
+ * variants the seeds make differ from the file's.
  *
- *   node --import=tsx scripts/build-synthetic-prices.ts [--check] [--threads N] [--features]
+ *   node --import=tsx scripts/build-synthetic-prices.ts [--check] [--reprice] [--threads N] [--features]
  *
  * --features: only each variant's features against the bundled field again (the estimate reads
  * them, so as not to compute some 160 cards' volleys when it starts), keeping the prices.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as prettier from 'prettier';
 import { writeOrCheck } from './generated-files';
@@ -91,6 +96,27 @@ type Mutation = (p: UnitProfile, c: SyntheticCard, r: () => number) => string | 
 const pickWeapon = (p: UnitProfile, r: () => number) => (p.weapons.length ? Math.floor(r() * p.weapons.length) : -1);
 const step = (r: () => number, n: number) => (r() < 0.5 ? -1 : 1) * (1 + Math.floor(r() * n));
 
+/** A weapon's range moved to another legal band. */
+const rangeMutation: Mutation = (p, _c, r) => {
+  const i = pickWeapon(p, r);
+  if (i < 0) return undefined;
+  const w = p.weapons[i]!;
+  const to = legalRange(p, w.range * (0.4 + r() * 1.8));
+  if (to === w.range) return undefined;
+  p.weapons[i] = { ...w, range: to };
+  return `${w.name} range ${w.range} -> ${to}`;
+};
+
+/** Movement: the first stick by 3", the second half of it or the same. */
+const moveMutation: Mutation = (p, _c, r) => {
+  const from = p.move ?? [6, 3];
+  const a = clampInt(from[0]! + 3 * step(r, 1), LIMITS.moveMin, LIMITS.moveMax);
+  const to = [a, clampInt(r() < 0.5 ? a / 2 : a, LIMITS.moveMin, a)];
+  if (to.join('/') === from.join('/')) return undefined;
+  p.move = to;
+  return `M ${from.join('/')} -> ${to.join('/')}`;
+};
+
 /** The mutations, each a small edit a designer might make; undefined: it does not apply to this card. */
 const MUTATIONS: Mutation[] = [
   (p, _c, r) => {
@@ -111,15 +137,7 @@ const MUTATIONS: Mutation[] = [
     p.weapons[i] = { ...w, damage: to };
     return `${w.name} damage ${w.damage} -> ${to}`;
   },
-  (p, _c, r) => {
-    const i = pickWeapon(p, r);
-    if (i < 0) return undefined;
-    const w = p.weapons[i]!;
-    const to = legalRange(p, w.range * (0.4 + r() * 1.8));
-    if (to === w.range) return undefined;
-    p.weapons[i] = { ...w, range: to };
-    return `${w.name} range ${w.range} -> ${to}`;
-  },
+  rangeMutation,
   (p, _c, r) => {
     const to = clampInt(p.bs + step(r, 2), LIMITS.best, LIMITS.worst);
     if (to === p.bs) return undefined;
@@ -157,14 +175,7 @@ const MUTATIONS: Mutation[] = [
     else p.sh = to;
     return `SH ${from} -> ${to}`;
   },
-  (p, _c, r) => {
-    const from = p.move ?? [6, 3];
-    const a = clampInt(from[0]! + 3 * step(r, 1), LIMITS.moveMin, LIMITS.moveMax);
-    const to = [a, clampInt(r() < 0.5 ? a / 2 : a, LIMITS.moveMin, a)];
-    if (to.join('/') === from.join('/')) return undefined;
-    p.move = to;
-    return `M ${from.join('/')} -> ${to.join('/')}`;
-  },
+  moveMutation,
   (p, _c, r) => {
     if (CLASSES[p.class].smallCraft) return undefined;
     const from = p.cr;
@@ -219,20 +230,82 @@ const MUTATIONS: Mutation[] = [
 /** The variants the seed makes of the field's cards: round-robin over the field, two to four mutations each, points moved too. */
 export function syntheticCards(field: PricingField, count: number = SYNTHETIC.count, seed: number = SYNTHETIC.seed): SyntheticCard[] {
   const r = rng(seed);
-  const out: SyntheticCard[] = [];
-  for (let i = 0; out.length < count && i < count * 4; i++) {
-    const parent = field.cards[i % field.cards.length]!;
-    const p: UnitProfile = JSON.parse(JSON.stringify(parent.profile)) as UnitProfile;
-    const c: SyntheticCard = { ...parent, profile: p, parent: parent.name, mutations: [], name: '' };
-    if (parent.bays) c.bays = { ...parent.bays };
+  return variantsOf(field.cards, count, r, (p, c) => {
     const want = 2 + Math.floor(r() * 3);
     for (let tries = 0; c.mutations.length < want && tries < 20; tries++) {
       const m = MUTATIONS[Math.floor(r() * MUTATIONS.length)]!(p, c, r);
       if (m) c.mutations.push(m);
     }
+  });
+}
+
+/** Small hulls: squadrons and small craft (a class of more than one base, or small craft). */
+export function smallHull(cls: PricedCard['class']): boolean {
+  return CLASSES[cls].bases > 1 || CLASSES[cls].smallCraft;
+}
+
+/**
+ * The reach variants (`SYNTHETIC.reach`): the field's small hulls (squadrons and small craft), each
+ * with a weapon's range changed, its movement, or both, and, one time in two, one other mutation;
+ * points moved too. The random variants change reach on small hulls too seldom for the fit
+ * to learn what reach and speed are worth to them (a handful among 160).
+ */
+export function reachCards(field: PricingField, count: number = SYNTHETIC.reach.count, seed: number = SYNTHETIC.reach.seed): SyntheticCard[] {
+  const r = rng(seed);
+  const small = field.cards.filter((c) => smallHull(c.class));
+  return variantsOf(
+    small,
+    count,
+    r,
+    (p, c) => {
+      // Range, movement or both (each once, so that no change undoes another).
+      const first = r() < 0.5 ? [rangeMutation, moveMutation] : [moveMutation, rangeMutation];
+      const kinds = r() < 0.5 ? first : first.slice(0, 1);
+      for (const kind of kinds)
+        for (let tries = 0; tries < 20; tries++) {
+          const m = kind(p, c, r);
+          if (m) {
+            c.mutations.push(m);
+            break;
+          }
+        }
+      if (r() < 0.5)
+        for (let tries = 0; tries < 20; tries++) {
+          const m = MUTATIONS[Math.floor(r() * MUTATIONS.length)]!(p, c, r);
+          if (m) {
+            c.mutations.push(m);
+            break;
+          }
+        }
+    },
+    'r',
+  );
+}
+
+/** Every variant the file holds: the random ones, then the reach variants. */
+export function allSyntheticCards(field: PricingField): SyntheticCard[] {
+  return [...syntheticCards(field), ...reachCards(field)];
+}
+
+/** `count` variants of `parents` in turn, each mutated by `mutate`, with its points moved; named `<parent> <tag><n>`. */
+function variantsOf(
+  parents: readonly PricedCard[],
+  count: number,
+  r: () => number,
+  mutate: (p: UnitProfile, c: SyntheticCard) => void,
+  tag = 'v',
+): SyntheticCard[] {
+  const out: SyntheticCard[] = [];
+  if (!parents.length) return out;
+  for (let i = 0; out.length < count && i < count * 4; i++) {
+    const parent = parents[i % parents.length]!;
+    const p: UnitProfile = JSON.parse(JSON.stringify(parent.profile)) as UnitProfile;
+    const c: SyntheticCard = { ...parent, profile: p, parent: parent.name, mutations: [], name: '' };
+    if (parent.bays) c.bays = { ...parent.bays };
+    mutate(p, c);
     // Points: around the class's, so that the search starts from all sides of the price.
     c.points = Math.max(5, Math.round((parent.points * (0.6 + r() * 0.9)) / 5) * 5);
-    c.name = `${parent.name} v${out.length + 1}`;
+    c.name = `${parent.name} ${tag}${out.length + 1}`;
     p.name = c.name;
     c.profile = sanitizeProfile(p);
     out.push(c);
@@ -257,16 +330,28 @@ async function pooled<T, R>(items: readonly T[], limit: number, f: (x: T, i: num
 
 const r1 = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10) / 10);
 
-/** The variants' battle prices against the field, as the file holds them (`parallel` cards priced at once). */
+/** What the file keeps of a variant's battle price. */
+type Priced = Pick<BattlePrice, 'price' | 'low' | 'high' | 'trials' | 'fleets'>;
+
+/**
+ * The variants' battle prices against the field, as the file holds them (`parallel` cards priced at
+ * once); those in `kept` (by name and fingerprint, priced against this field) keep their price.
+ */
 export async function syntheticPricesOf(
   field: PricingField,
   cards: readonly SyntheticCard[],
   play: PlayBattles = playInProcess(),
   parallel = 1,
   log?: (s: string) => void,
+  kept: ReadonlyMap<string, SyntheticPricesFile['cards'][number]> = new Map(),
 ): Promise<SyntheticPricesFile> {
   let done = 0;
-  const prices: BattlePrice[] = await pooled(cards, parallel, async (c) => {
+  const prices: Priced[] = await pooled(cards, parallel, async (c): Promise<Priced> => {
+    const old = kept.get(`${c.name}\u0000${cardFingerprint(c)}`);
+    if (old) {
+      done++;
+      return { price: old.price ?? undefined, low: old.low ?? undefined, high: old.high ?? undefined, trials: old.trials, fleets: old.fleets };
+    }
     const p = await priceCard(c, field, play);
     log?.(`${++done}/${cards.length} ${c.name} (${c.mutations.join('; ')}): ${p.price?.toFixed(0) ?? p.reason}`);
     return p;
@@ -303,13 +388,20 @@ async function main(): Promise<void> {
     return;
   }
   const field = bundledBattleField();
-  const cards = syntheticCards(field);
+  const cards = allSyntheticCards(field);
+  // A variant already in the file, priced against this field with these settings, keeps its price
+  // (the pricing is deterministic: the same card gives the same price); --reprice prices them all again.
+  const kept = new Map<string, SyntheticPricesFile['cards'][number]>();
+  if (!process.argv.includes('--reprice') && existsSync(SYNTHETIC_PRICES_JSON)) {
+    const old = JSON.parse(readFileSync(SYNTHETIC_PRICES_JSON, 'utf8')) as SyntheticPricesFile;
+    if (old.fingerprint === pricingFingerprint(field)) for (const c of old.cards) kept.set(`${c.name}\u0000${c.fingerprint}`, c);
+  }
   const at = process.argv.indexOf('--threads');
   const pool = pricePool(at > 0 ? Number(process.argv[at + 1]) : cores());
   const t0 = process.cpuUsage();
   const started = Date.now();
   try {
-    const file = await syntheticPricesOf(field, cards, pool.play, Math.max(2, pool.threads * 2), (s) => console.error(s));
+    const file = await syntheticPricesOf(field, cards, pool.play, Math.max(2, pool.threads * 2), (s) => console.error(s), kept);
     const cpu = process.cpuUsage(t0);
     console.error(
       `priced ${cards.length} variants in ${((Date.now() - started) / 1000).toFixed(0)} s on ${pool.threads} thread(s) (${((cpu.user + cpu.system) / 1e6).toFixed(0)} s CPU on this thread)`,

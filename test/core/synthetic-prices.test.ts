@@ -14,7 +14,7 @@ import { CLASS_NAMES, SYNTHETIC } from '../../server/src/core/rules/data';
 import { fieldFor } from '../../server/src/core/balance/index';
 import { BATTLE_TERMS, fitBattleModel, modelEstimate, syntheticFeatures, syntheticTraining, trainingRows } from '../../server/src/core/balance/estimate';
 import type { TrainingRow } from '../../server/src/core/balance/estimate';
-import { syntheticCards, syntheticPricesOf } from '../../scripts/build-synthetic-prices';
+import { allSyntheticCards, reachCards, smallHull, syntheticCards, syntheticPricesOf } from '../../scripts/build-synthetic-prices';
 
 const REGENERATE = 'run node --import=tsx scripts/build-synthetic-prices.ts (after npm run build, for the worker threads)';
 
@@ -24,8 +24,9 @@ describe('the estimate\u2019s training set (synthetic variants priced by battle)
   it('ships the variants the seed makes, priced with the current settings against the current field', () => {
     assert.equal(syntheticPrices.fingerprint, pricingFingerprint(field), REGENERATE);
     assert.equal(syntheticPrices.seed, SYNTHETIC.seed, REGENERATE);
-    const made = syntheticCards(field);
-    assert.equal(made.length, SYNTHETIC.count);
+    const made = allSyntheticCards(field);
+    assert.equal(made.length, SYNTHETIC.count + SYNTHETIC.reach.count);
+    assert.deepEqual(made.slice(0, SYNTHETIC.count), syntheticCards(field), 'the random variants first, the same as before the reach variants came');
     assert.equal(syntheticPrices.cards.length, made.length, REGENERATE);
     for (const [i, c] of made.entries()) {
       const row = syntheticPrices.cards[i]!;
@@ -56,6 +57,22 @@ describe('the estimate\u2019s training set (synthetic variants priced by battle)
     assert.ok(Math.min(...ratios) < 0.7 && Math.max(...ratios) > 1.6, `${Math.min(...ratios)} .. ${Math.max(...ratios)}`);
   });
 
+  it('the reach variants are small hulls with a weapon\u2019s range or their movement changed, spread over every small hull of the field', () => {
+    const reach = reachCards(field);
+    assert.equal(reach.length, SYNTHETIC.reach.count);
+    const small = field.cards.filter((c) => smallHull(c.class));
+    assert.ok(small.length >= 4 && small.every((c) => c.class !== 'Cruiser'));
+    for (const c of reach) {
+      assert.ok(smallHull(c.class), c.name);
+      assert.match(c.mutations[0]!, /range|^M /, c.name);
+      const parent = small.find((p) => p.name === c.parent)!;
+      const moved = JSON.stringify(c.profile.move) !== JSON.stringify(parent.profile.move);
+      const ranged = c.profile.weapons.some((w) => !parent.profile.weapons.some((p) => p.name === w.name && p.range === w.range));
+      assert.ok(moved || ranged || c.profile.weapons.length < parent.profile.weapons.length, `${c.name}: ${c.mutations.join('; ')}`);
+    }
+    for (const p of small) assert.ok(reach.filter((c) => c.parent === p.name).length >= SYNTHETIC.reach.count / small.length - 1, p.name);
+  });
+
   it('the same seed makes the same variants; another seed others', () => {
     assert.deepEqual(syntheticCards(field, 10), syntheticCards(field, 10));
     assert.notDeepEqual(
@@ -79,7 +96,7 @@ describe('the estimate\u2019s training set (synthetic variants priced by battle)
   it('cross-validated by bundled card, the estimate predicts unseen variants better than k x sqrt(F x H) refitted the same way', () => {
     const f = fieldFor([]);
     const rows = trainingRows(f, f.battle!.measured);
-    assert.ok(rows.length >= 20 + 0.9 * SYNTHETIC.count);
+    assert.ok(rows.length >= 20 + 0.9 * (SYNTHETIC.count + SYNTHETIC.reach.count));
     const groups = [...new Set(rows.map((r) => r.group))];
     const cv = (fit: (rs: TrainingRow[]) => ((r: TrainingRow) => number) | undefined) => {
       const errs: number[] = [];

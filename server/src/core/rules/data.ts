@@ -531,6 +531,8 @@ export const BATTLE_PRICE = {
 } as const;
 /**
  * The points estimate's training set (scripts/build-synthetic-prices.ts): this many variants of the
- * bundled cards, made from this seed, priced by battle. Not rules: the project's settings.
+ * bundled cards, made from this seed, priced by battle; then `reach.count` reach variants of the
+ * small hulls (a weapon's range or the movement changed) from their own seed. Not rules: the
+ * project's settings.
  */
-export const SYNTHETIC = { count: 160, seed: 31 } as const;
+export const SYNTHETIC = { count: 160, seed: 31, reach: { count: 64, seed: 32 } } as const;
