@@ -626,12 +626,15 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
     const fm = field.battle;
     if (fm) {
       const measured = idx !== undefined ? fm.measured[idx] : undefined;
-      const x = battleFeatures(p.profile, bayCapacity(card), field);
       const m = idx !== undefined ? fm.loo[idx] : fm.model;
       if (measured !== undefined) {
         est = measured;
         out.measured = true;
-      } else if (x && m) est = bestEstimate(m, p.profile, x, field);
+      } else if (m) {
+        // Only the features the model weighs (a single weapon's volleys, say, cost as much as a card's).
+        const x = battleFeatures(p.profile, bayCapacity(card), field, undefined, termsOf(m));
+        if (x) est = bestEstimate(m, p.profile, x, field);
+      }
     }
     if (!Number.isFinite(est) || !(est > 0)) {
       out.reason = 'its figures are beyond what can be estimated.';
@@ -807,34 +810,68 @@ function takenFrom(c: CardShares, field: ReferenceField, profile: UnitProfile, j
   return v;
 }
 
+const FLAT = new WeakMap<Map<number, number>, Float64Array>();
+
+/**
+ * An approach's Fire actions by distance as distance, count, distance, count...: the estimate
+ * reads each approach some thirty times (every card's stopping distances against every member),
+ * and walking a Map's entries allocated each time.
+ */
+function flat(m: Map<number, number>): Float64Array {
+  let f = FLAT.get(m);
+  if (!f) {
+    f = new Float64Array(m.size * 2);
+    let i = 0;
+    for (const [d, n] of m) {
+      f[i++] = d;
+      f[i++] = n;
+    }
+    FLAT.set(m, f);
+  }
+  return f;
+}
+
+/** What the card's Fire actions at distances `at` remove of member `j` (its points). */
+function dealtAt(c: CardShares, field: ReferenceField, j: number, at: Float64Array): number {
+  let dealt = 0;
+  for (let i = 0; i < at.length; i += 2) {
+    const k = subsetIndex(c.mine, at[i]!);
+    if (k >= 0) dealt += at[i + 1]! * dealtBy(c, field, k, j);
+  }
+  return dealt;
+}
+
+/** What member `j`'s Fire actions at distances `at` (its weapons `inReach`) take of the card. */
+function takenAt(c: CardShares, field: ReferenceField, profile: UnitProfile, j: number, inReach: InReach, at: Float64Array): number {
+  let taken = 0;
+  for (let i = 0; i < at.length; i += 2) {
+    const k = subsetIndex(inReach, at[i]!);
+    if (k >= 0) taken += at[i + 1]! * takenFrom(c, field, profile, j, k);
+  }
+  return taken;
+}
+
 /**
  * Firepower and durability on the approach (logs): each pair of the card and a field member on the
  * approach table (approach.ts), the Fire actions each makes with the weapons in reach, per round of
- * the battle; the card closing to `stopAt` before it fires (default: the engine's policy, its
+ * the battle; the card closing to `me.stopAt` before it fires (the engine's policy: its
  * longest reach).
  */
 function approachFigures(
   profile: UnitProfile,
   field: ReferenceField,
   all: { firepower: number; durability: number },
-  stopAt: number | undefined,
+  me: Mover,
   c: CardShares,
 ): { logFA: number; logHA: number } {
-  const me = moverOf(profile, stopAt);
   const members = fieldApproach(field);
   let dealt = 0;
   let taken = 0;
   for (let j = 0; j < members.length; j++) {
     const them = members[j]!;
     const [mineAt, theirsAt] = approachFires(me, them.mover, BATTLE_TABLE.rounds);
-    for (const [d, n] of mineAt) {
-      const k = subsetIndex(c.mine, d);
-      if (k >= 0) dealt += n * dealtBy(c, field, k, j);
-    }
-    for (const [d, n] of theirsAt) {
-      const k = subsetIndex(them.inReach, d);
-      if (k >= 0) taken += n * takenFrom(c, field, profile, j, k);
-    }
+    dealt += dealtAt(c, field, j, flat(mineAt));
+    taken += takenAt(c, field, profile, j, them.inReach, flat(theirsAt));
   }
   const perRound = field.members.length * BATTLE_TABLE.rounds;
   const fa = Math.max(dealt / perRound, APPROACH_FLOOR * all.firepower);
@@ -849,10 +886,11 @@ function fleetFigures(
   profile: UnitProfile,
   field: ReferenceField,
   all: { firepower: number; durability: number },
-  stopAt: number | undefined,
+  me: Mover,
   c: CardShares,
+  /** Whether its firepower is wanted (else logFF is 0: only its durability is computed). */
+  firepower = true,
 ): { logFF: number; logHF: number } {
-  const me = moverOf(profile, stopAt);
   const members = fieldApproach(field);
   const played = (field.memo.fleet ??= new Map());
   let fleet = played.get(me.key);
@@ -868,20 +906,14 @@ function fleetFigures(
   let dealt = 0;
   let taken = 0;
   for (let j = 0; j < members.length; j++) {
-    for (const [d, n] of fleet.mine[j]!) {
-      const k = subsetIndex(c.mine, d);
-      if (k >= 0) dealt += n * dealtBy(c, field, k, j);
-    }
-    for (const [d, n] of fleet.theirs[j]!) {
-      const k = subsetIndex(members[j]!.inReach, d);
-      if (k >= 0) taken += n * takenFrom(c, field, profile, j, k);
-    }
+    if (firepower) dealt += dealtAt(c, field, j, flat(fleet.mine[j]!));
+    taken += takenAt(c, field, profile, j, members[j]!.inReach, flat(fleet.theirs[j]!));
   }
   const rounds = BATTLE_TABLE.rounds;
   const perRound = field.members.length * rounds;
   const fa = Math.max(dealt / rounds, APPROACH_FLOOR * all.firepower);
   const ha = Math.min(taken > 0 ? perRound / taken : Infinity, all.durability / APPROACH_FLOOR);
-  return { logFF: Math.log(fa), logHF: Math.log(ha) };
+  return { logFF: firepower ? Math.log(fa) : 0, logHF: Math.log(ha) };
 }
 
 /**
@@ -895,16 +927,26 @@ export function bestEstimate(m: BattleModel, profile: UnitProfile, x: BattleFeat
   const all = { firepower: Math.exp(x.logF), durability: Math.exp(x.logH) };
   const c = cardShares(profile, field);
   const fleet = !!(m.weights.logFF || m.weights.logHF);
+  const policy = moverOf(profile).stopAt;
   for (const d of stoppingDistances(profile)) {
-    const a = approachFigures(profile, field, all, d, c);
-    const at = { ...x, ...a, smallFA: x.small ? a.logFA : 0, ...(fleet ? fleetFigures(profile, field, all, d, c) : {}) };
+    // The policy's own distance is the one `x` was computed at.
+    if (d >= policy) continue;
+    const me = moverOf(profile, d);
+    const a = approachFigures(profile, field, all, me, c);
+    const at = { ...x, ...a, smallFA: x.small ? a.logFA : 0, ...(fleet ? fleetFigures(profile, field, all, me, c, !!m.weights.logFF) : {}) };
     best = Math.max(best, modelEstimate(m, at));
   }
   return best;
 }
 
 /** A card's features against a field (undefined: it deals or takes no damage); on the approach it closes to `stopAt` (default: its longest reach). */
-export function battleFeatures(profile: UnitProfile, bays: BayCapacity, field: ReferenceField, stopAt?: number): BattleFeatures | undefined {
+export function battleFeatures(
+  profile: UnitProfile,
+  bays: BayCapacity,
+  field: ReferenceField,
+  stopAt?: number,
+  only?: ReadonlySet<BattleTerm>,
+): BattleFeatures | undefined {
   const all = figures(profile, field);
   if (!(all.firepower > 0) || !Number.isFinite(all.durability)) return undefined;
   const n = field.members.length;
@@ -913,12 +955,15 @@ export function battleFeatures(profile: UnitProfile, bays: BayCapacity, field: R
   // Reach of its weapons: each weapon's firepower alone, weighed by the share of rounds it fires.
   let sum = 0;
   let weighted = 0;
-  for (const w of profile.weapons) {
-    const one = { ...profile, weapons: [w] };
-    const f = figures(one, field).firepower;
-    sum += f;
-    weighted += f * reachShare(w.range, mine + fieldMove);
-  }
+  // (Each weapon alone is a card of its own to the volleys: skipped where no term reads it.)
+  const wanted = (...ts: BattleTerm[]) => !only || ts.some((t) => only.has(t));
+  if (wanted('logFR', 'smallF'))
+    for (const w of profile.weapons) {
+      const one = { ...profile, weapons: [w] };
+      const f = figures(one, field).firepower;
+      sum += f;
+      weighted += f * reachShare(w.range, mine + fieldMove);
+    }
   const reach = sum > 0 ? weighted / sum : 1;
   // The field's reach at it: the mean over the field of its longest weapon's share of rounds.
   let taken = 0;
@@ -928,8 +973,9 @@ export function battleFeatures(profile: UnitProfile, bays: BayCapacity, field: R
   }
   const exposed = n ? taken / n : 1;
   const shares = cardShares(profile, field);
-  const { logFA, logHA } = approachFigures(profile, field, all, stopAt, shares);
-  const { logFF, logHF } = fleetFigures(profile, field, all, stopAt, shares);
+  const me = moverOf(profile, stopAt);
+  const { logFA, logHA } = wanted('logFA', 'logHA', 'smallFA') ? approachFigures(profile, field, all, me, shares) : { logFA: 0, logHA: 0 };
+  const { logFF, logHF } = wanted('logFF', 'logHF') ? fleetFigures(profile, field, all, me, shares, wanted('logFF')) : { logFF: 0, logHF: 0 };
   const cr = profile.cr ? profile.cr.dice * pSuccess(profile.cr.target) : 0;
   return {
     logF: Math.log(all.firepower),
@@ -951,6 +997,15 @@ export function battleFeatures(profile: UnitProfile, bays: BayCapacity, field: R
     smallFA: CLASSES[profile.class]?.smallCraft ? logFA : 0,
     carried: carriedPoints(bays, field.members),
   };
+}
+
+const TERMS_OF = new WeakMap<BattleModel, ReadonlySet<BattleTerm>>();
+
+/** The terms a model weighs (a non-zero weight): the features an estimate with it needs. */
+export function termsOf(m: BattleModel): ReadonlySet<BattleTerm> {
+  let t = TERMS_OF.get(m);
+  if (!t) TERMS_OF.set(m, (t = new Set(BATTLE_TERMS.filter((k) => m.weights[k] !== 0))));
+  return t;
 }
 
 function core(m: BattleModel, x: BattleFeatures): number {
