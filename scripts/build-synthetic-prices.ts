@@ -14,7 +14,8 @@
  * (after `npm run build`; in process without the bundle); a variant already in the file with the
  * same fingerprint, priced against the same field, keeps its price (the pricing is deterministic),
  * so adding variants prices only the new ones (64 in 54 s on 2 threads); --reprice prices all
- * again (--check with it checks every price). A test fails while the field's fingerprint or the
+ * again (--check with it checks every price); then scripts/build-bundled-fit.ts (the fit the
+ * estimate ships). A test fails while the field's fingerprint or the
  * variants the seeds make differ from the file's.
  *
  *   node --import=tsx scripts/build-synthetic-prices.ts [--check] [--reprice] [--threads N] [--features]

@@ -147,18 +147,48 @@ function moveStep(me: Mover, stick: number, best: number): number {
  * at `a`.
  */
 export function approachFires(a: Mover, b: Mover, rounds: number): [Map<number, number>, Map<number, number>] {
+  return approachFiresOf(a, b, rounds).maps;
+}
+
+/**
+ * A unit's Fire actions by distance as distance, count, distance, count...: the estimate reads
+ * each approach some thirty times (every card's stopping distances against every member), and
+ * walking a Map's entries allocated each time.
+ */
+export function flatFires(m: Map<number, number>): Float64Array {
+  const f = new Float64Array(m.size * 2);
+  let i = 0;
+  for (const [d, n] of m) {
+    f[i++] = d;
+    f[i++] = n;
+  }
+  return f;
+}
+
+/** `approachFires` as flat arrays (`flatFires`), made once with it. */
+export function approachFiresFlat(a: Mover, b: Mover, rounds: number): [Float64Array, Float64Array] {
+  return approachFiresOf(a, b, rounds).flat;
+}
+
+interface Fires {
+  maps: [Map<number, number>, Map<number, number>];
+  flat: [Float64Array, Float64Array];
+}
+
+function approachFiresOf(a: Mover, b: Mover, rounds: number): Fires {
   // By the movers' keys as they are (a string made here would be hashed again at every call: the
   // estimate asks some 200,000 times for 2,000 cards), then the rounds.
   let row = FIRES.get(a.key)?.get(rounds);
   const hit = row?.get(b.key);
   if (hit) return hit;
-  const out: [Map<number, number>, Map<number, number>] = [new Map(), new Map()];
+  const maps: [Map<number, number>, Map<number, number>] = [new Map(), new Map()];
   const weight = 1 / (GAME_SIZES.length * 2);
   for (const g of GAME_SIZES)
     for (const aFirst of [true, false]) {
       const f = approachDuel(a, b, g.depth, rounds, aFirst);
-      for (let s = 0; s < 2; s++) for (const d of f[s]!) if (d !== undefined) out[s]!.set(d, (out[s]!.get(d) ?? 0) + weight);
+      for (let s = 0; s < 2; s++) for (const d of f[s]!) if (d !== undefined) maps[s]!.set(d, (maps[s]!.get(d) ?? 0) + weight);
     }
+  const out: Fires = { maps, flat: [flatFires(maps[0]), flatFires(maps[1])] };
   if (firesCount >= FIRES_MAX) {
     FIRES.clear();
     firesCount = 0;
@@ -175,7 +205,7 @@ export function approachFires(a: Mover, b: Mover, rounds: number): [Map<number, 
 }
 
 /** Approaches already played, by the two movers (the same moves, reaches and CR give the same approach) and the rounds. */
-const FIRES = new Map<string, Map<number, Map<string, [Map<number, number>, Map<number, number>]>>>();
+const FIRES = new Map<string, Map<number, Map<string, Fires>>>();
 let firesCount = 0;
 const FIRES_MAX = 50_000;
 

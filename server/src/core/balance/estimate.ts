@@ -24,6 +24,8 @@ import { bayCapacity } from '../model/derived';
 import type { BayCapacity } from '../model/derived';
 import battlePrices from './battle-prices.json';
 import syntheticPrices from './synthetic-prices.json';
+import bundledFit from './bundled-fit.json';
+import { createHash } from 'node:crypto';
 import { cardFingerprint } from './battles';
 import type { PricedCard } from './battles';
 import { pSuccess } from '../sim/dice';
@@ -33,7 +35,7 @@ import { getMemo, memo, setMemo } from '../model/memo';
 import { profileFromCard, sanitizeProfile } from '../sim/profile';
 import type { UnitProfile } from '../sim/types';
 import { clearVolleyMemo, defenseKey, offenseKey, shareOf } from './volleys';
-import { approachFires, approachFleet, clearApproachMemo, inReachOf, moverOf, stoppingDistances, subsetIndex } from './approach';
+import { approachFiresFlat, approachFleet, clearApproachMemo, flatFires, inReachOf, moverOf, stoppingDistances, subsetIndex } from './approach';
 import type { InReach, Mover } from './approach';
 import type { Share } from './volleys';
 
@@ -111,7 +113,8 @@ export interface ReferenceField {
     /** Each member's movement and Fire actions by distance on the approach (approach.ts), made once. */
     approach?: { mover: Mover; inReach: InReach }[];
     /** The fleet approaches played against this field, by the card's mover. */
-    fleet?: Map<string, ReturnType<typeof approachFleet>>;
+    /** The card's fleet's approach against the field by its mover's key, as flat arrays (approach.ts `flatFires`). */
+    fleet?: Map<string, { mine: Float64Array[]; theirs: Float64Array[] }>;
   };
 }
 
@@ -382,10 +385,17 @@ function fieldOf(members: FieldMember[], available: number, source: FieldSource,
   const picked = members.length < available ? `${members.length} of the ${available} cards` : `${members.length} cards`;
   const description = `${picked} at their class's standard points from ${where}`;
   const field: ReferenceField = { id: `${source}\u0002${fitKey}`, source, description, available, ...fit };
-  // The model is fitted once per field (with the fit it is memoized with).
+  // The model is fitted once per field (with the fit it is memoized with); the bundled field's fit is shipped.
   if (!('battle' in fit)) {
-    fit.battle = fieldModel(field);
-    if (fit.battle) fit.loo = looRows(field, fit.battle);
+    const shipped = shippedFit(field, fitKey);
+    if (shipped) {
+      fit.battle = shipped.battle;
+      fit.loo = shipped.loo;
+      if (field.source === 'examples') bundledShape = shipped.battle.model;
+    } else {
+      fit.battle = fieldModel(field);
+      if (fit.battle) fit.loo = looRows(field, fit.battle);
+    }
     field.loo = fit.loo;
   }
   field.battle = fit.battle;
@@ -394,6 +404,64 @@ function fieldOf(members: FieldMember[], available: number, source: FieldSource,
     field.spreadPct = pct(field.battle.spreadLog);
   }
   return field;
+}
+
+/**
+ * The bundled field's fit as scripts/build-bundled-fit.ts made it (bundled-fit.json): the same
+ * figures `fieldModel` and `looRows` give (a test), kept because fitting them (the model, and the
+ * model again without each of the 20 cards) was a third of the estimate's first second in a
+ * process. Used only for the field its key was made from: these members, priced as they are, and
+ * the same training set.
+ */
+export interface ShippedFit {
+  key: string;
+  battle: FieldModel;
+  loo: LooRow[];
+}
+
+/** Whether the shipped fit is read (off: the script that makes it, and the test that checks it). */
+let readShipped = true;
+export function useShippedFit(on: boolean): void {
+  readShipped = on;
+  fitMemo.clear();
+  bundledShape = undefined;
+}
+
+/** What the bundled field's fit depends on beside the code: its members, their battle prices and the training set. */
+export function fitInputsKey(field: ReferenceField, fitKey: string): string {
+  const measured = field.members.map((m) => measuredPrice(m) ?? null);
+  return createHash('sha256')
+    .update(fitKey)
+    .update('\u0003')
+    .update(JSON.stringify(measured))
+    .update('\u0003')
+    .update(syntheticKey())
+    .digest('hex')
+    .slice(0, 32);
+}
+
+let syntheticKeyMemo: string | undefined;
+function syntheticKey(): string {
+  return (syntheticKeyMemo ??= createHash('sha256').update(JSON.stringify(syntheticPrices)).digest('hex'));
+}
+
+function shippedFit(field: ReferenceField, fitKey: string): { battle: FieldModel; loo: LooRow[] } | undefined {
+  const f = bundledFit as unknown as Partial<ShippedFit>;
+  if (!readShipped || !f.key || !f.battle || !f.loo || f.key !== fitInputsKey(field, fitKey)) return undefined;
+  // JSON has no undefined: a member without a measured price or a leave-one-out model was written as null.
+  const battle: FieldModel = {
+    ...f.battle,
+    loo: f.battle.loo.map((m) => m ?? undefined),
+    measured: f.battle.measured.map((x) => x ?? undefined),
+  };
+  return { battle, loo: f.loo };
+}
+
+/** The bundled field's fit as the code makes it now (what bundled-fit.json holds). */
+export function computeBundledFit(field: ReferenceField): ShippedFit | undefined {
+  const battle = fieldModel(field);
+  if (!battle) return undefined;
+  return { key: fitInputsKey(field, field.members.map((m) => m.key).join('\u0001')), battle, loo: looRows(field, battle) };
 }
 
 function mean(xs: number[]): number {
@@ -810,27 +878,6 @@ function takenFrom(c: CardShares, field: ReferenceField, profile: UnitProfile, j
   return v;
 }
 
-const FLAT = new WeakMap<Map<number, number>, Float64Array>();
-
-/**
- * An approach's Fire actions by distance as distance, count, distance, count...: the estimate
- * reads each approach some thirty times (every card's stopping distances against every member),
- * and walking a Map's entries allocated each time.
- */
-function flat(m: Map<number, number>): Float64Array {
-  let f = FLAT.get(m);
-  if (!f) {
-    f = new Float64Array(m.size * 2);
-    let i = 0;
-    for (const [d, n] of m) {
-      f[i++] = d;
-      f[i++] = n;
-    }
-    FLAT.set(m, f);
-  }
-  return f;
-}
-
 /** What the card's Fire actions at distances `at` remove of member `j` (its points). */
 function dealtAt(c: CardShares, field: ReferenceField, j: number, at: Float64Array): number {
   let dealt = 0;
@@ -869,9 +916,9 @@ function approachFigures(
   let taken = 0;
   for (let j = 0; j < members.length; j++) {
     const them = members[j]!;
-    const [mineAt, theirsAt] = approachFires(me, them.mover, BATTLE_TABLE.rounds);
-    dealt += dealtAt(c, field, j, flat(mineAt));
-    taken += takenAt(c, field, profile, j, them.inReach, flat(theirsAt));
+    const [mineAt, theirsAt] = approachFiresFlat(me, them.mover, BATTLE_TABLE.rounds);
+    dealt += dealtAt(c, field, j, mineAt);
+    taken += takenAt(c, field, profile, j, them.inReach, theirsAt);
   }
   const perRound = field.members.length * BATTLE_TABLE.rounds;
   const fa = Math.max(dealt / perRound, APPROACH_FLOOR * all.firepower);
@@ -895,19 +942,20 @@ function fleetFigures(
   const played = (field.memo.fleet ??= new Map());
   let fleet = played.get(me.key);
   if (!fleet) {
-    fleet = approachFleet(
+    const maps = approachFleet(
       me,
       members.map((m) => m.mover),
       BATTLE_TABLE.rounds,
     );
+    fleet = { mine: maps.mine.map(flatFires), theirs: maps.theirs.map(flatFires) };
     if (played.size >= FLEET_MEMO_MAX) played.clear();
     played.set(me.key, fleet);
   }
   let dealt = 0;
   let taken = 0;
   for (let j = 0; j < members.length; j++) {
-    if (firepower) dealt += dealtAt(c, field, j, flat(fleet.mine[j]!));
-    taken += takenAt(c, field, profile, j, members[j]!.inReach, flat(fleet.theirs[j]!));
+    if (firepower) dealt += dealtAt(c, field, j, fleet.mine[j]);
+    taken += takenAt(c, field, profile, j, members[j]!.inReach, fleet.theirs[j]);
   }
   const rounds = BATTLE_TABLE.rounds;
   const perRound = field.members.length * rounds;
