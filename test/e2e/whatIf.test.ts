@@ -147,7 +147,10 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     // Fewer escorts lose more often than the saved list: the change is marked down, beyond its error.
     assert.ok(a.pointsVictory.p < c.result.sides[0].pointsVictory.p, 'the CLI says the edit does not weaken the fleet');
     const change = winsRow.locator('td.change');
-    assert.deepEqual(await change.evaluate((el) => Array.from(el.classList).sort()), ['change', 'down'], `the change cell: ${cells[2]}`);
+    assert.deepEqual(await change.evaluate((el) => Array.from(el.classList).sort()), ['bad', 'change', 'down'], `the change cell: ${cells[2]}`);
+    // The opponent winning more is marked up, in the colour of bad news (never green).
+    const theirs = section.locator('tbody tr', { hasText: `${b.fleet} comes out ahead` }).locator('td.change');
+    assert.deepEqual(await theirs.evaluate((el) => Array.from(el.classList).sort()), ['bad', 'change', 'up']);
     assert.match(cells[2]!, /^−\d/, cells[2]);
     // Every change cell in words a player reads: no "+0% ± 0%", no "−<0.01%".
     const changes = (await section.locator('td.change').allInnerTexts()).map(squash);

@@ -64,15 +64,17 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
   // Another list (not this one changed): its figures are its own, so rows and words do not give them this list's name.
   // (A list of another name is another list even when the host did not say so: `battle --compare-with` it.)
   const otherList = another || c.result.sides[0].fleet !== r.sides[0].fleet;
-  const rows: { label: string; now: number; then: number; d: Paired }[] = [];
+  // `mine`: the row is the player's own fleet doing well (more is good news); else the opponent's (more is bad news) or a draw.
+  const rows: { label: string; now: number; then: number; d: Paired; mine?: boolean }[] = [];
   r.sides.forEach((s, i) => {
     const o = c.result.sides[i]!;
     const d = c.difference.sides[i]!;
     // The difference is the other version minus this one: turned round, it is the change made.
     const back = (x: Paired): Paired => ({ delta: -x.delta, se: x.se });
     const who = i === 0 && otherList ? 'Your list' : s.fleet || (i === 0 ? 'Your fleet' : 'The opponent');
-    rows.push({ label: `${who} comes out ahead`, now: s.pointsVictory.p, then: o.pointsVictory.p, d: back(d.pointsVictory) });
-    rows.push({ label: `${who} sweeps the other fleet from the table`, now: s.annihilation.p, then: o.annihilation.p, d: back(d.annihilation) });
+    const mine = i === 0;
+    rows.push({ label: `${who} comes out ahead`, now: s.pointsVictory.p, then: o.pointsVictory.p, d: back(d.pointsVictory), mine });
+    rows.push({ label: `${who} sweeps the other fleet from the table`, now: s.annihilation.p, then: o.annihilation.p, d: back(d.annihilation), mine });
   });
   rows.push({ label: 'Draw on points', now: r.draw.p, then: c.result.draw.p, d: { delta: -c.difference.draw.delta, se: c.difference.draw.se } });
   const wins = rows[0]!;
@@ -107,6 +109,8 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
       cells: [formatPercent(x.now), formatPercent(x.then)],
       change: changeText(x.d, yes),
       direction: yes ? (x.d.delta > 0 ? 'up' : 'down') : 'same',
+      // Green is good news for the player: their fleet winning more, never the opponent's; a draw neither.
+      tone: x.mine === undefined ? 'neutral' : x.d.delta > 0 === x.mine ? 'good' : 'bad',
     };
   });
   section.appendChild(
