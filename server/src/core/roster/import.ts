@@ -771,8 +771,11 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
         return;
       }
       // A unit misspelt, with no bullet or count, before the first one read: reported, not taken for the name.
-      // So is a line that holds a card's name among other words, after the name ("Shardlight Escort (2x)").
-      if (!f && !HEADING.test(trimmed) && (near(r.head.name) || (!pts && d.name !== undefined && !/[.?!:]\s*$/.test(trimmed) && cardInside(trimmed, cards)))) {
+      // So is a line that holds a card's name among other words, after the name ("Shardlight Escort (2x)"),
+      // or after a heading that gave the faction or the limit but no name ("Myr-Valari 1000" then
+      // "Lumen Cruiser 190 (magnetised)"): taken for the name, that unit was lost without a word.
+      const afterHeading = d.name !== undefined || (line !== firstLine && (d.faction !== undefined || d.points !== undefined));
+      if (!f && !HEADING.test(trimmed) && (near(r.head.name) || (!pts && afterHeading && !/[.?!:]\s*$/.test(trimmed) && cardInside(trimmed, cards)))) {
         d.loose.push({ line, text: trimmed, name: r.head.name });
         return;
       }
