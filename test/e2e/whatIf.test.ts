@@ -320,6 +320,13 @@ describe('what-if and live odds on a fleet (code-server)', function () {
       return t !== post ? t : undefined;
     });
     assert.equal(text.replace(/\r\n/g, '\n'), expected);
+    // The new list was never saved: "Compare with Saved Version" says so, not that it has no unsaved changes.
+    await wb.runCommand('Fabled Star: Compare with Saved Version');
+    const never = wb.page.locator('.notification-toast', { hasText: 'Compare with' }).last();
+    await never.waitFor({ state: 'visible', timeout: 30_000 });
+    const said = squash(await never.innerText());
+    assert.match(said, /never been saved/, said);
+    assert.doesNotMatch(said, /no unsaved changes/, said);
     await wb.runCommand('View: Revert and Close Editor');
   });
 
