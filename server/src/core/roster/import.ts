@@ -766,7 +766,17 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
       const { f, pts } = headerFacts(trimmed, line);
       if (labelled) {
         // A name the text labels wins over one guessed from a line of chat.
-        if (d.name === undefined || weakName) d.name = postText(labelled[1]!);
+        // The quotes around it ("Fleet: \"Veil & Shadow\"") mark the name, they are not part of it.
+        if (d.name === undefined || weakName) {
+          const name = postText(labelled[1]!);
+          const quoted = /^"([^"]+)"$|^\u201c([^\u201c\u201d]+)\u201d$|^\u00ab([^\u00ab\u00bb]+)\u00bb$|^'([^']+)'$/u.exec(name);
+          d.name = quoted
+            ? quoted
+                .slice(1)
+                .find((x) => x !== undefined)!
+                .trim()
+            : name;
+        }
         weakName = false;
         return;
       }
