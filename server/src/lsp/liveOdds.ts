@@ -172,14 +172,22 @@ export class LiveOdds {
       // fight says why now: queued, its reason waited behind the run it replaced until that run's
       // process (at the lowest priority, so starved on a busy machine) answered the stop, and the
       // lens read "(simulating)" all that while.
-      const prepared = prepareBattle(
-        [
-          { doc, ws: this.state.ws },
-          { doc: opp.doc, ws: opp.ws },
-        ],
-        { trials, seed: BATTLE_DEFAULTS.seed },
-        this.checks,
-      );
+      let prepared: ReturnType<typeof prepareBattle>;
+      try {
+        prepared = prepareBattle(
+          [
+            { doc, ws: this.state.ws },
+            { doc: opp.doc, ws: opp.ws },
+          ],
+          { trials, seed: BATTLE_DEFAULTS.seed },
+          this.checks,
+        );
+      } catch (e) {
+        // Never out of a timer (it would end the server): the lens says what went wrong, as a failed run does.
+        run.state = { kind: 'failed', why: e instanceof Error ? e.message : String(e) };
+        this.scheduleRefresh(run, true);
+        return;
+      }
       if ('refused' in prepared) {
         const why = prepared.refused.errors[0] ?? 'it has errors';
         run.state = { kind: 'failed', why: prepared.refused.side === 0 ? `this fleet cannot fight yet: ${why}` : `the opponent cannot fight: ${why}` };
