@@ -340,6 +340,13 @@ export function compareWithSaved(ctx: Ctx, panels: BattlePanels): Cmd {
         void vscode.window.showInformationMessage('Open a fleet list (*.fleet.yaml) to compare it with its saved version.');
         return;
       }
+      if (doc.isUntitled) {
+        // A list "Paste Roster as Fleet" made (an untitled editor), not saved yet: it has no saved version (not "no unsaved changes").
+        void vscode.window.showInformationMessage(
+          'This fleet list has never been saved, so it has no saved version to compare with. Save it, or use "Compare with\u2026" to pick another fleet list.',
+        );
+        return;
+      }
       const now = doc.getText();
       let other: { text: string; label: string } | undefined;
       if (doc.isDirty && doc.uri.scheme === 'file') {

@@ -33,6 +33,12 @@ export interface CompareTableRow {
   cells: [string, string];
   change: string;
   direction: 'up' | 'down' | 'same';
+  /**
+   * Whether the change is good or bad news for the player, when that is not its direction (the
+   * opponent winning more is up, and bad): the colour follows it, the arrow the direction.
+   * Without it, up reads as good and down as bad.
+   */
+  tone?: 'good' | 'bad' | 'neutral';
 }
 
 /**
@@ -56,7 +62,8 @@ export function compareTable(className: string, caption: string, heads: [string,
     const tr = el('tr');
     const th = el('th', r.label);
     th.scope = 'row';
-    tr.append(th, el('td', r.cells[0]), el('td', r.cells[1]), el('td', r.change, `change ${r.direction}`));
+    const tone = r.tone && r.direction !== 'same' ? ` ${r.tone}` : '';
+    tr.append(th, el('td', r.cells[0]), el('td', r.cells[1]), el('td', r.change, `change ${r.direction}${tone}`));
     body.appendChild(tr);
   }
   table.appendChild(body);

@@ -147,7 +147,10 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     // Fewer escorts lose more often than the saved list: the change is marked down, beyond its error.
     assert.ok(a.pointsVictory.p < c.result.sides[0].pointsVictory.p, 'the CLI says the edit does not weaken the fleet');
     const change = winsRow.locator('td.change');
-    assert.deepEqual(await change.evaluate((el) => Array.from(el.classList).sort()), ['change', 'down'], `the change cell: ${cells[2]}`);
+    assert.deepEqual(await change.evaluate((el) => Array.from(el.classList).sort()), ['bad', 'change', 'down'], `the change cell: ${cells[2]}`);
+    // The opponent winning more is marked up, in the colour of bad news (never green).
+    const theirs = section.locator('tbody tr', { hasText: `${b.fleet} comes out ahead` }).locator('td.change');
+    assert.deepEqual(await theirs.evaluate((el) => Array.from(el.classList).sort()), ['bad', 'change', 'up']);
     assert.match(cells[2]!, /^−\d/, cells[2]);
     // Every change cell in words a player reads: no "+0% ± 0%", no "−<0.01%".
     const changes = (await section.locator('td.change').allInnerTexts()).map(squash);
@@ -257,7 +260,7 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     assert.match(compare, new RegExp(`Compared with "${otherName}"`), compare);
     // Another list, not a version of this one: set side by side, never read as "your change".
     assert.doesNotMatch(compare, /your change/i, compare);
-    const cells = (await section.locator('tbody tr', { hasText: 'Your list comes out ahead' }).locator('td').allInnerTexts()).map(squash);
+    const cells = (await section.locator('tbody tr', { hasText: 'The list comes out ahead' }).locator('td').allInnerTexts()).map(squash);
     assert.equal(cells[0], formatPercent(a.pointsVictory.p), cells.join(' | '));
     assert.equal(cells[1], formatPercent(c.result.sides[0].pointsVictory.p), cells.join(' | '));
     // Another list's figures are not given this list's name.
@@ -317,6 +320,13 @@ describe('what-if and live odds on a fleet (code-server)', function () {
       return t !== post ? t : undefined;
     });
     assert.equal(text.replace(/\r\n/g, '\n'), expected);
+    // The new list was never saved: "Compare with Saved Version" says so, not that it has no unsaved changes.
+    await wb.runCommand('Fabled Star: Compare with Saved Version');
+    const never = wb.page.locator('.notification-toast', { hasText: 'Compare with' }).last();
+    await never.waitFor({ state: 'visible', timeout: 30_000 });
+    const said = squash(await never.innerText());
+    assert.match(said, /never been saved/, said);
+    assert.doesNotMatch(said, /no unsaved changes/, said);
     await wb.runCommand('View: Revert and Close Editor');
   });
 

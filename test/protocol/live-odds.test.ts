@@ -288,3 +288,43 @@ describe("live odds lens: the battles' scheduling group", () => {
     assert.equal(hostGroupNice('garbage'), HOST_GROUP_NICE);
   });
 });
+
+describe('live odds lens: a fleet that cannot fight, while the battles before it are still stopping', function () {
+  this.timeout(120_000);
+  it('says why at once, without waiting for the background process (busy, at the lowest priority, on a loaded machine)', async () => {
+    const files = exampleFiles();
+    const c = await startServer({ files, settings: { liveOdds: { opponent: 'fleets/standard-1000-myr-valari.fleet.yaml', trials: 50_000 } } });
+    let host: number | undefined;
+    try {
+      const uri = await c.open('fleets/standard-1000.fleet.yaml', files['fleets/standard-1000.fleet.yaml']);
+      const lens = async (): Promise<string> => {
+        const all = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+        const live = all.find((l) => /^wins |^Live odds /.test(l.command?.title ?? ''));
+        return live?.command?.title ?? '';
+      };
+      // The battles under way (a partial figure), in their process.
+      await c.poll('the battles under way', async () => / of [\d,]+ battles\)$/.test(await lens()), 60_000);
+      host = childrenOf(c.child.pid!)[0];
+      assert.ok(host, 'no process for the battles');
+      // Frozen, as a process at the lowest priority is while other work takes every core: it cannot answer the stop.
+      process.kill(host, 'SIGSTOP');
+      await c.edit(uri, 'unit: Oblivion Maw', 'unit: No Such Maw');
+      const title = await c
+        .poll(
+          'the lens to say why the fleet cannot fight',
+          async () => {
+            const t = await lens();
+            return /cannot fight/.test(t) ? t : undefined;
+          },
+          10_000,
+        )
+        .catch(async (e: Error) => {
+          throw new Error(`${e.message}; the lens: ${await lens()}`);
+        });
+      assert.match(title, /^Live odds vs Lantern Watch: this fleet cannot fight yet: line \d+: /);
+    } finally {
+      if (host) process.kill(host, 'SIGCONT');
+      await c.stop();
+    }
+  });
+});

@@ -616,12 +616,20 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
     const cells = await v.page.locator(`#${I.fleetCompare} td.change`).evaluateAll((cs) => cs.map((c) => [c.className, c.textContent]));
     // The first row is the fleet's wins: down, by the paired difference turned round, with its error.
     const d = edited.compareFleets!.difference.sides[0]!.pointsVictory;
-    assert.equal(cells[0]![0], 'change down');
+    assert.equal(cells[0]![0], 'change down bad');
     assert.equal(cells[0]![1], `\u2212${formatPercent(d.delta)} \u00b1 ${formatPercent(d.se)}`);
-    assert.ok(
-      cells.some(([c]) => c === 'change up'),
-      'the opponent wins more',
-    );
+    // The opponent winning more is bad news for the player: marked up, but in the colour of a loss
+    // (green for the opponent's gain read as "good" beside the fleet's own red drop).
+    const opponentWins = await v.page
+      .locator(`#${I.fleetCompare} tbody tr`, { hasText: `${edited.sides[1].fleet} comes out ahead` })
+      .locator('td.change')
+      .evaluate((c) => [c.className, getComputedStyle(c).color]);
+    assert.equal(opponentWins[0], 'change up bad', 'the opponent wins more');
+    const ownColour = await v.page
+      .locator(`#${I.fleetCompare} td.change`)
+      .first()
+      .evaluate((c) => getComputedStyle(c).color);
+    assert.equal(opponentWins[1], ownColour, 'the opponent\u2019s gain is coloured as the fleet\u2019s own loss');
     mkdirSync(OUTPUT, { recursive: true });
     await v.page.screenshot({ path: join(OUTPUT, 'battle-what-if.png'), fullPage: true });
   });

@@ -65,15 +65,18 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
   // this list's name. Only the host knows which it is: a saved version may have another name (the
   // edit renamed the list) and is still this list changed.
   const otherList = another;
-  const rows: { label: string; now: number; then: number; d: Paired }[] = [];
+  // `mine`: the row is the player's own fleet doing well (more is good news); else the opponent's (more is bad news) or a draw.
+  const rows: { label: string; now: number; then: number; d: Paired; mine?: boolean }[] = [];
   r.sides.forEach((s, i) => {
     const o = c.result.sides[i]!;
     const d = c.difference.sides[i]!;
     // The difference is the other version minus this one: turned round, it is the change made.
     const back = (x: Paired): Paired => ({ delta: -x.delta, se: x.se });
-    const who = i === 0 && otherList ? 'Your list' : s.fleet || (i === 0 ? 'Your fleet' : 'The opponent');
-    rows.push({ label: `${who} comes out ahead`, now: s.pointsVictory.p, then: o.pointsVictory.p, d: back(d.pointsVictory) });
-    rows.push({ label: `${who} sweeps the other fleet from the table`, now: s.annihilation.p, then: o.annihilation.p, d: back(d.annihilation) });
+    // Beside another list, each column is its own list's figure: the row names neither.
+    const who = i === 0 && otherList ? 'The list' : s.fleet || (i === 0 ? 'Your fleet' : 'The opponent');
+    const mine = i === 0;
+    rows.push({ label: `${who} comes out ahead`, now: s.pointsVictory.p, then: o.pointsVictory.p, d: back(d.pointsVictory), mine });
+    rows.push({ label: `${who} sweeps the other fleet from the table`, now: s.annihilation.p, then: o.annihilation.p, d: back(d.annihilation), mine });
   });
   rows.push({ label: 'Draw on points', now: r.draw.p, then: c.result.draw.p, d: { delta: -c.difference.draw.delta, se: c.difference.draw.se } });
   const wins = rows[0]!;
@@ -108,6 +111,8 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
       cells: [formatPercent(x.now), formatPercent(x.then)],
       change: changeText(x.d, yes),
       direction: yes ? (x.d.delta > 0 ? 'up' : 'down') : 'same',
+      // Green is good news for the player: their fleet winning more, never the opponent's; a draw neither.
+      tone: x.mine === undefined ? 'neutral' : x.d.delta > 0 === x.mine ? 'good' : 'bad',
     };
   });
   section.appendChild(

@@ -6,8 +6,9 @@
  * background process at the lowest priority (../node/sim-host.ts), its
  * figure so far arriving as partial results, each followed by a code lens refresh (throttled), so
  * that the lens sharpens as the battles run. The next edit of the fleet cancels the run (and so
- * does closing it); this thread only reads the fleets when the run's turn comes, so diagnostics
- * never wait for it.
+ * does closing it); this thread reads the fleets only once typing pauses (the diagnostics' delay),
+ * so diagnostics never wait for it, and a fleet that cannot fight says why then, without waiting
+ * for the queue.
  */
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,6 +29,7 @@ import {
   type FleetDocument,
   type Lens,
   type LiveOddsState,
+  type PreparedBattle,
 } from '../core/service';
 import { MAX_READ_BYTES, readCappedSync } from '../node/read';
 import type { SimulationQueue } from './pool';
@@ -165,35 +167,46 @@ export class LiveOdds {
     const current = () => this.runs.get(doc.uri) === run && !source.token.isCancellationRequested;
     run.timer = setTimeout(() => {
       run.timer = undefined;
-      if (current()) this.play(doc, opp, run, trials, current);
+      if (!current()) return;
+      // Read after the typing pause, with the checks the diagnostics keep. A fleet that cannot
+      // fight says why now: queued, its reason waited behind the run it replaced until that run's
+      // process (at the lowest priority, so starved on a busy machine) answered the stop, and the
+      // lens read "(simulating)" all that while.
+      let prepared: ReturnType<typeof prepareBattle>;
+      try {
+        prepared = prepareBattle(
+          [
+            { doc, ws: this.state.ws },
+            { doc: opp.doc, ws: opp.ws },
+          ],
+          { trials, seed: BATTLE_DEFAULTS.seed },
+          this.checks,
+        );
+      } catch (e) {
+        // Never out of a timer (it would end the server): the lens says what went wrong, as a failed run does.
+        run.state = { kind: 'failed', why: e instanceof Error ? e.message : String(e) };
+        this.scheduleRefresh(run, true);
+        return;
+      }
+      if ('refused' in prepared) {
+        const why = prepared.refused.errors[0] ?? 'it has errors';
+        run.state = { kind: 'failed', why: prepared.refused.side === 0 ? `this fleet cannot fight yet: ${why}` : `the opponent cannot fight: ${why}` };
+        this.scheduleRefresh(run, true);
+        return;
+      }
+      this.play(doc, prepared.battle, run, trials, current);
     }, delayMs);
     return run;
   }
 
   /** The battles on a worker thread, their figure so far and at the end in `run.state`. */
-  private play(doc: FleetDocument, opp: Opponent, run: Run, trials: number, current: () => boolean): void {
+  private play(doc: FleetDocument, battle: PreparedBattle, run: Run, trials: number, current: () => boolean): void {
     let requested = trials;
     let done = 0;
     this.queue()
       .run<BattleResult>(
         `liveOdds ${doc.uri}`,
-        () => {
-          // Read when the run's turn comes, with the checks the diagnostics keep.
-          const ws = this.state.ws;
-          const prepared = prepareBattle(
-            [
-              { doc, ws },
-              { doc: opp.doc, ws: opp.ws },
-            ],
-            { trials, seed: BATTLE_DEFAULTS.seed },
-            this.checks,
-          );
-          if ('refused' in prepared) {
-            const why = prepared.refused.errors[0] ?? 'it has errors';
-            throw new Error(prepared.refused.side === 0 ? `this fleet cannot fight yet: ${why}` : `the opponent cannot fight: ${why}`);
-          }
-          return { kind: 'battle', battle: prepared.battle, sliceOps: SLICE_OPS };
-        },
+        () => ({ kind: 'battle', battle, sliceOps: SLICE_OPS }),
         run.source.token,
         (m) => {
           if (!current()) return;

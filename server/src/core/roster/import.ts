@@ -766,13 +766,26 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
       const { f, pts } = headerFacts(trimmed, line);
       if (labelled) {
         // A name the text labels wins over one guessed from a line of chat.
-        if (d.name === undefined || weakName) d.name = postText(labelled[1]!);
+        // The quotes around it ("Fleet: \"Veil & Shadow\"") mark the name, they are not part of it.
+        if (d.name === undefined || weakName) {
+          const name = postText(labelled[1]!);
+          const quoted = /^"([^"]+)"$|^\u201c([^\u201c\u201d]+)\u201d$|^\u00ab([^\u00ab\u00bb]+)\u00bb$|^'([^']+)'$/u.exec(name);
+          d.name = quoted
+            ? quoted
+                .slice(1)
+                .find((x) => x !== undefined)!
+                .trim()
+            : name;
+        }
         weakName = false;
         return;
       }
       // A unit misspelt, with no bullet or count, before the first one read: reported, not taken for the name.
-      // So is a line that holds a card's name among other words, after the name ("Shardlight Escort (2x)").
-      if (!f && !HEADING.test(trimmed) && (near(r.head.name) || (!pts && d.name !== undefined && !/[.?!:]\s*$/.test(trimmed) && cardInside(trimmed, cards)))) {
+      // So is a line that holds a card's name among other words, after the name ("Shardlight Escort (2x)"),
+      // or after a heading that gave the faction or the limit but no name ("Myr-Valari 1000" then
+      // "Lumen Cruiser 190 (magnetised)"): taken for the name, that unit was lost without a word.
+      const afterHeading = d.name !== undefined || (line !== firstLine && (d.faction !== undefined || d.points !== undefined));
+      if (!f && !HEADING.test(trimmed) && (near(r.head.name) || (!pts && afterHeading && !/[.?!:]\s*$/.test(trimmed) && cardInside(trimmed, cards)))) {
         d.loose.push({ line, text: trimmed, name: r.head.name });
         return;
       }
