@@ -355,11 +355,11 @@ export function compareWithSaved(ctx: Ctx, panels: BattlePanels): Cmd {
       }
       if (!other) {
         const head = await gitHeadText(doc.uri);
-        if (head !== undefined && head !== now) other = { text: head, label: "git's HEAD" };
+        if (head !== undefined && head !== now) other = { text: head, label: 'the last commit' };
       }
       if (!other) {
         void vscode.window.showInformationMessage(
-          'This fleet list has no unsaved changes and is as git\u2019s HEAD has it (or not in a git repository): nothing to compare. Use "Compare with\u2026" to pick another fleet list.',
+          'This fleet list has no unsaved changes and is as it was last committed (or it is not in a git repository): nothing to compare. Use "Compare with\u2026" to pick another fleet list.',
         );
         return;
       }

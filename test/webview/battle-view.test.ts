@@ -652,7 +652,7 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
 
   it('says when the change makes no difference, and hides the section without a comparison', async () => {
     const v = await suite.view(THEMES.light);
-    await v.send({ type: 'compareWith', label: "git's HEAD" });
+    await v.send({ type: 'compareWith', label: 'the last commit' });
     await v.send({ type: 'result', result: unchanged, partial: false });
     await v.page.waitForFunction((id: string) => /makes no difference/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
     const cells = await v.page.locator(`#${I.fleetCompare} td.change`).evaluateAll((cs) => cs.map((c) => c.className));

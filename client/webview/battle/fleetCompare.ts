@@ -124,7 +124,7 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
     ),
   );
   const details = el('details', undefined, 'advanced');
-  details.appendChild(el('summary', 'Advanced: how the change is measured'));
+  details.appendChild(el('summary', otherList ? 'Advanced: how the difference is measured' : 'Advanced: how the change is measured'));
   details.appendChild(
     el(
       'p',
