@@ -495,4 +495,33 @@ units:
     assert.equal(verifyRoster(text.replace('**2× Hauler**', '**3× Hauler**'), ws).status, 'mismatch');
     assert.equal(verifyRoster(text.replace(/fs1-[0-9a-f]+/g, ''), ws).status, 'no-digest');
   });
+
+  for (const format of ROSTER_FORMATS)
+    it(`verify: a ${format} roster whose printed points or weapon were changed by hand does not match, naming the line`, () => {
+      const ws = new Workspace();
+      ws.set('file:///ws/t.unit.yaml', CARDS);
+      const text = renderRoster(buildRoster(ws.set('file:///ws/t.fleet.yaml', FLEET) as FleetDocument, ws), format);
+      assert.equal(verifyRoster(text, ws).status, 'match');
+      assert.equal(verifyRoster(text.replace(/\n/g, '\r\n'), ws).status, 'match', 'line endings are not the sheet');
+      // The Lance's damage 2 -> 4 (the weapon as every format prints it), and the Wing's 60 pts -> 6 pts.
+      const weapon: Record<string, [RegExp, string]> = {
+        html: [/(18"<\/td><td class="n">)2</, '$14<'],
+        json: [/("damage": )2/, '$14'],
+      };
+      const edits: [RegExp, string][] = [weapon[format] ?? [/(18", )2(, 3)/, '$14$2'], [/\b60\b/, '6']];
+      for (const [from, to] of edits) {
+        if (format === 'short' && from.source.includes('18')) continue; // the one line prints no weapons
+        const doctored = text.replace(from, to);
+        assert.notEqual(doctored, text, `${format}: ${from}`);
+        const v = verifyRoster(doctored, ws);
+        assert.equal(v.status, 'mismatch', `${format} ${from}: ${v.summary}`);
+        const line =
+          doctored
+            .replace(/\r/g, '')
+            .split('\n')
+            .findIndex((l, i) => l !== text.split('\n')[i]) + 1;
+        if (format !== 'json') assert.equal(v.printed?.line, line, v.summary);
+        assert.match(v.summary, /what it prints does not/);
+      }
+    });
 });

@@ -7,6 +7,8 @@ import type { Workspace } from '../workspace';
 import { buildRoster } from './model';
 import { importRoster, type ImportProblem, type ImportFormat } from './import';
 import { rulesVersion, type RulesVersion } from './digest';
+import { renderRoster, type RosterFormat } from './render';
+import { printedDifference, type PrintedDifference } from './printed';
 
 export type VerifyStatus = 'match' | 'mismatch' | 'no-digest';
 
@@ -22,6 +24,8 @@ export interface VerifyResult {
   rules: RulesVersion;
   /** Whether the roster names another rules version than the tools apply. */
   rulesDiffer: boolean;
+  /** Where what the roster prints differs from what its list gives with these cards (points or a stat changed by hand), if it does. */
+  printed?: PrintedDifference;
   /** Lines that name no card here (a card renamed or gone). */
   problems: ImportProblem[];
   /** Whether the fleet is legal with these cards, and its error count. */
@@ -39,20 +43,30 @@ export function verifyRoster(text: string, ws: Workspace): VerifyResult {
   const imported = importRoster(text, ws, { asWritten: true });
   const doc = ws.set(VERIFY_URI, imported.fleet, 'fleet', 'unlikely');
   let roster;
+  let printed: PrintedDifference | undefined;
   try {
     if (!doc || doc.kind !== 'fleet') throw new Error('not a fleet');
     roster = buildRoster(doc, ws);
+    // Rendered while the list is in the workspace (the cards' figures as the export had them).
+    printed = imported.digest !== undefined ? printedDifference(text, renderRoster(roster, imported.format as RosterFormat), imported.format) : undefined;
   } finally {
     ws.delete(VERIFY_URI);
   }
   const rules = rulesVersion();
   const claimed = imported.digest;
-  const status: VerifyStatus = claimed === undefined ? 'no-digest' : claimed === roster.digest && imported.problems.length === 0 ? 'match' : 'mismatch';
+  const digestMatches = claimed === roster.digest && imported.problems.length === 0;
+  const status: VerifyStatus = claimed === undefined ? 'no-digest' : digestMatches && !printed ? 'match' : 'mismatch';
   const rulesDiffer = imported.rules !== undefined && imported.rules !== rules.version;
   const parts: string[] = [];
   if (status === 'match') parts.push(`The roster matches these card files (digest ${roster.digest}).`);
   else if (status === 'no-digest')
     parts.push(`The roster carries no digest (export it again with fabled-star roster); with these card files it would be ${roster.digest}.`);
+  else if (digestMatches && printed)
+    parts.push(
+      `The roster's list and digest match these card files, but what it prints does not: ${
+        printed.line ? `line ${printed.line} says "${printed.says}"` : 'it ends early'
+      }; they give ${printed.gives ? `"${printed.gives}"` : 'nothing more there'}. The sheet was changed after it was exported.`,
+    );
   else
     parts.push(
       `The roster does not match these card files: it says ${claimed}, they give ${roster.digest}${imported.problems.length ? ` (${imported.problems.length} of its lines name no card here)` : ''}; the list or a card it uses has changed since it was exported.`,
@@ -67,6 +81,7 @@ export function verifyRoster(text: string, ws: Workspace): VerifyResult {
     claimedRules: imported.rules,
     rules,
     rulesDiffer,
+    ...(printed ? { printed } : {}),
     problems: imported.problems,
     legal: roster.legal,
     errors: roster.counts.errors,
