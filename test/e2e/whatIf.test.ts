@@ -20,7 +20,7 @@ import type { Browser, Frame } from 'playwright-core';
 import { BATTLE_IDS } from '../../client/webview/battle/html';
 import { IDS } from '../../client/webview/engagement/html';
 import { formatPercent } from '../../client/webview/format';
-import { oddsFigure } from '../../server/src/core/features/liveOdds';
+import { winsFigure } from '../../server/src/core/features/liveOdds';
 import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
 import { E2E_SETTINGS, workbenchUrl } from './fixture';
 import { CLI, cliBattle, cliSim, loadWorkspace, ROOT } from './oracle';
@@ -193,8 +193,8 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     const after = cliBattle(sandbox.folder, editedFile, vs, ['--trials', String(trials)]);
     const opponent = before.sides[1].fleet;
     const own = before.sides[0];
-    const expectBefore = `wins ${oddsFigure(own.pointsVictory.p, own.pointsVictory.se)} vs ${opponent} (${trials.toLocaleString('en-US')} battles)`;
-    const expectAfter = `wins ${oddsFigure(after.sides[0].pointsVictory.p, after.sides[0].pointsVictory.se)} vs ${opponent} (${trials.toLocaleString('en-US')} battles)`;
+    const expectBefore = `${winsFigure(own.pointsVictory, before.draw.p)} vs ${opponent} (${trials.toLocaleString('en-US')} battles)`;
+    const expectAfter = `${winsFigure(after.sides[0].pointsVictory, after.draw.p)} vs ${opponent} (${trials.toLocaleString('en-US')} battles)`;
     assert.notEqual(expectBefore, expectAfter, 'the edit does not change the figure: the test could not see a refresh');
     // A player names the opponent in the workspace's settings while VS Code runs.
     mkdirSync(join(sandbox.folder, '.vscode'), { recursive: true });
@@ -218,11 +218,11 @@ describe('what-if and live odds on a fleet (code-server)', function () {
         throw new Error(`${String(e)}; lenses: ${JSON.stringify(await lenses())}`);
       });
     const first = await odds(expectBefore);
-    assert.match(first, /wins \d+% ± [\d.]+% vs /);
+    assert.match(first, /wins [\d.]+% ± [\d.]+%(, draws \d+%)? vs /);
     await wb.screenshot(join(OUT, 'live-odds-lens.png'));
     await takeOneOut();
     const second = await odds(expectAfter);
-    assert.match(second, /wins \d+% ± [\d.]+% vs /);
+    assert.match(second, /wins [\d.]+% ± [\d.]+%(, draws \d+%)? vs /);
     await wb.screenshot(join(OUT, 'live-odds-lens-after-edit.png'));
     await wb.runCommand('File: Revert File');
     await poll('the edit reverted', async () => (await editorText()).includes('count: 2'));

@@ -18,7 +18,7 @@ import { startServer, type Client } from './harness';
 import type { BattleResult } from '../../server/src/core/sim/types';
 import { runBattle } from '../../server/src/cli/battle';
 import { nodeIO } from '../../server/src/cli/io';
-import { oddsFigure } from '../../server/src/core/features/liveOdds';
+import { winsFigure } from '../../server/src/core/features/liveOdds';
 import { HOST_GROUP_NICE, hostGroupNice } from '../../server/src/node/sim-worker';
 import { EXAMPLES } from '../exampleFleets';
 
@@ -100,7 +100,7 @@ describe('live odds lens over stdio', function () {
       '1',
     ]);
     const s = r.sides[0].pointsVictory;
-    assert.equal(lens.command!.title, `wins ${oddsFigure(s.p, s.se)} vs Lantern Watch (${TRIALS.toLocaleString('en-US')} battles)`);
+    assert.equal(lens.command!.title, `${winsFigure(s, r.draw.p)} vs Lantern Watch (${TRIALS.toLocaleString('en-US')} battles)`);
     assert.ok(refreshes > 0, 'the server asked the editor for the lenses again');
     // The lens opens the battle view against that opponent.
     assert.equal(lens.command!.command, 'fabledStar.simulateBattle');
@@ -151,7 +151,7 @@ describe('live odds lens over stdio', function () {
         String(TRIALS),
       ]);
       const s = r.sides[0].pointsVictory;
-      assert.equal(after.command!.title, `wins ${oddsFigure(s.p, s.se)} vs Lantern Watch (${TRIALS.toLocaleString('en-US')} battles)`);
+      assert.equal(after.command!.title, `${winsFigure(s, r.draw.p)} vs Lantern Watch (${TRIALS.toLocaleString('en-US')} battles)`);
       assert.notEqual(after.command!.title, before);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -214,7 +214,7 @@ describe('live odds lens over stdio', function () {
     };
     await reconfigure({ opponent: 'the long hunger', trials: 300 });
     const named = await finalLens(uri);
-    assert.match(named.command!.title, /^wins \d+% \u00b1 [\d.]+% vs The Long Hunger \([\d,]+ battles\)$/);
+    assert.match(named.command!.title, /^wins [\d.]+% \u00b1 [\d.]+%(, draws \d+%)? vs The Long Hunger \([\d,]+ battles\)$/);
     await reconfigure({ opponent: 'Nobody Here', trials: 300 });
     assert.match((await finalLens(uri)).command!.title, /^Live odds vs Nobody Here: no fleet named "Nobody Here"/);
     await reconfigure({ opponent: 'The Long Hunger', trials: 300 });

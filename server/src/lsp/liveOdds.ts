@@ -215,7 +215,7 @@ export class LiveOdds {
             done = m.progress.trials;
           } else {
             const s = m.partial.sides[0].pointsVictory;
-            run.state = { kind: 'partial', p: s.p, se: s.se, trials: Math.max(done, m.partial.trials), requested };
+            run.state = { kind: 'partial', p: s.p, se: s.se, draw: m.partial.draw.p, trials: Math.max(done, m.partial.trials), requested };
             this.scheduleRefresh(run);
           }
         },
@@ -225,7 +225,7 @@ export class LiveOdds {
         (r) => {
           if (!current()) return;
           const s = r.sides[0].pointsVictory;
-          run.state = { kind: 'final', p: s.p, se: s.se, trials: r.trials, requested: r.requestedTrials ?? r.trials };
+          run.state = { kind: 'final', p: s.p, se: s.se, draw: r.draw.p, trials: r.trials, requested: r.requestedTrials ?? r.trials };
           this.scheduleRefresh(run, true);
         },
         (e: unknown) => {

@@ -22,15 +22,31 @@ export function namesFile(setting: string): boolean {
   return /\.fleet\.ya?ml$/i.test(setting.trim()) || /[\\/]/.test(setting);
 }
 
-/** A share as a player reads it: whole percents, a standard error under 1% with one decimal. */
+/**
+ * A share as a player reads it, to the precision its error allows: whole percents while the error
+ * is a point or more ("54% ± 2%"), one decimal under that ("4.4% ± 0.3%": "4% ± 0.3%" read as
+ * 4, and the battle view's 4.9% as another figure); none never happened or always did ("0%").
+ */
 export function oddsFigure(p: number, se: number): string {
   const e = 100 * se;
-  return `${Math.round(100 * p)}% \u00b1 ${e >= 0.95 ? Math.round(e) : e.toFixed(1)}%`;
+  if (e === 0) return `${Math.round(100 * p)}%`;
+  return e >= 0.95 ? `${Math.round(100 * p)}% \u00b1 ${Math.round(e)}%` : `${(100 * p).toFixed(1)}% \u00b1 ${e.toFixed(1)}%`;
+}
+
+/** Below this share of draws the lens says only the wins. */
+export const LIVE_ODDS_DRAWS_SHOWN = 0.05;
+
+/**
+ * "wins 34% ± 1%, draws 31%": the wins (a points victory), and the draws when there are enough of
+ * them to matter, so that a mirror match's 34% is not read as 66% lost.
+ */
+export function winsFigure(wins: { p: number; se: number }, draw: number): string {
+  return `wins ${oddsFigure(wins.p, wins.se)}${draw >= LIVE_ODDS_DRAWS_SHOWN ? `, draws ${Math.round(100 * draw)}%` : ''}`;
 }
 
 /** What the lens knows of its run: nothing yet, the figure so far, the final figure, or why there is none. */
 export type LiveOddsState =
-  { kind: 'waiting' } | { kind: 'partial' | 'final'; p: number; se: number; trials: number; requested: number } | { kind: 'failed'; why: string };
+  { kind: 'waiting' } | { kind: 'partial' | 'final'; p: number; se: number; draw: number; trials: number; requested: number } | { kind: 'failed'; why: string };
 
 /** Battle counts as `battle` prints them ("1,000"); made once (toLocaleString makes a formatter at every call). */
 const COUNT = new Intl.NumberFormat('en-US');
@@ -42,10 +58,10 @@ export function liveOddsTitle(vs: string, s: LiveOddsState): string {
     case 'waiting':
       return `wins \u2026 ${against} (simulating)`;
     case 'partial':
-      return `wins ${oddsFigure(s.p, s.se)} ${against} (${COUNT.format(s.trials)} of ${COUNT.format(s.requested)} battles)`;
+      return `${winsFigure(s, s.draw)} ${against} (${COUNT.format(s.trials)} of ${COUNT.format(s.requested)} battles)`;
     case 'final':
       // The count says why the battle view's figure (of its own, often more, battles) may differ by a point or two.
-      return `wins ${oddsFigure(s.p, s.se)} ${against} (${COUNT.format(s.trials)} battles)`;
+      return `${winsFigure(s, s.draw)} ${against} (${COUNT.format(s.trials)} battles)`;
     case 'failed':
       return `Live odds ${against}: ${iconSafe(s.why, 160)}`;
   }
