@@ -55,6 +55,33 @@ const BASE = ['--fleet', '/ws/a.fleet.yaml', '--vs', '/ws/b.fleet.yaml', '--tria
 
 describe('battle CLI', function () {
   this.timeout(120000);
+  it("takes the opponent by a bundled example fleet's name, as the live odds lens does, with the figures of its file; a misspelt one names the closest", async () => {
+    const args = (vs: string) => [
+      '--fleet',
+      join(EXAMPLES, 'fleets/standard-1000.fleet.yaml'),
+      '--vs',
+      vs,
+      '--cards',
+      EXAMPLES,
+      '--trials',
+      '400',
+      '--format',
+      'json',
+    ];
+    const byFile = memoryIO(FILES);
+    Object.assign(byFile, nodeIO(), { stdout: (t: string) => (byFile.out += t), stderr: (t: string) => (byFile.err += t) });
+    assert.equal(await runBattle(args(join(EXAMPLES, 'fleets/standard-1000-myr-valari.fleet.yaml')), byFile), 0, byFile.err);
+    const byName = memoryIO(FILES);
+    Object.assign(byName, nodeIO(), { stdout: (t: string) => (byName.out += t), stderr: (t: string) => (byName.err += t) });
+    assert.equal(await runBattle(args('lantern watch'), byName), 0, byName.err);
+    assert.deepEqual(JSON.parse(byName.out), JSON.parse(byFile.out));
+    const typo = memoryIO(FILES);
+    Object.assign(typo, nodeIO(), { stdout: (t: string) => (typo.out += t), stderr: (t: string) => (typo.err += t) });
+    assert.equal(await runBattle(args('Lanturn Watch'), typo), 2);
+    assert.match(typo.err, /no bundled example fleet named "Lanturn Watch"; did you mean "Lantern Watch"\?/);
+    assert.equal(typo.out, '');
+  });
+
   it('prints exactly the JSON shape of FORMATS.md', async () => {
     const io = memoryIO(FILES);
     assert.equal(await runBattle([...BASE, '--format', 'json', '--seed', '5', '--rounds', '4'], io), 0, io.err);

@@ -217,6 +217,9 @@ describe('live odds lens over stdio', function () {
     assert.match(named.command!.title, /^wins [\d.]+% \u00b1 [\d.]+%(, draws \d+%)? vs The Long Hunger \([\d,]+ battles\)$/);
     await reconfigure({ opponent: 'Nobody Here', trials: 300 });
     assert.match((await finalLens(uri)).command!.title, /^Live odds vs Nobody Here: no fleet named "Nobody Here"/);
+    // A misspelt name: the closest first, where a narrow editor still shows it.
+    await reconfigure({ opponent: 'Lanturn Wach', trials: 300 });
+    assert.match((await finalLens(uri)).command!.title, /^Live odds vs Lanturn Wach: no fleet named "Lanturn Wach"; did you mean "Lantern Watch"\?/);
     await reconfigure({ opponent: 'The Long Hunger', trials: 300 });
     await c.edit(uri, 'unit: Oblivion Maw', 'unit: No Such Maw');
     assert.match((await finalLens(uri)).command!.title, /^Live odds vs The Long Hunger: this fleet cannot fight yet: line \d+: /);

@@ -24,6 +24,11 @@ import {
   compareInChunks,
   renderFleetComparison,
   type ChangedFleet,
+  exampleFleets,
+  exampleWorkspace,
+  fleetNamed,
+  namesFile,
+  noFleetNamed,
 } from '../core/service';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -33,7 +38,7 @@ import { command, type OptionRow } from './args';
 import { escapeControls } from './terminal';
 import { readVariantFlags, twoSidedCommand, VARIANT_HELP } from './variants';
 
-export const BATTLE_HELP = `Usage: fabled-star battle --fleet FILE --vs FILE [--cards PATH]... [options]
+export const BATTLE_HELP = `Usage: fabled-star battle --fleet FILE --vs FILE|NAME [--cards PATH]... [options]
 
 Plays the two fleet lists against each other for a number of rounds, many times over with seeded
 dice, and prints how often each side wins (by destroying the other fleet, or by points destroyed),
@@ -41,7 +46,9 @@ the points each side destroys, and each unit's chance to survive each round.
 
 Options:
   --fleet FILE             your fleet list (*.fleet.yaml); side 1 of the report
-  --vs FILE                the opponent's fleet list; side 2
+  --vs FILE|NAME           the opponent's fleet list; side 2. Or a bundled example fleet by its
+                           name ("Lantern Watch"), with its own cards, as the live odds lens
+                           takes it (fabledStar.liveOdds.opponent)
   --cards PATH             a *.unit.yaml / *.faction.yaml file or a folder searched recursively;
                            may repeat (default: the current folder)
   --range INCHES           fight at a fixed range (every unit that far from every enemy, as in
@@ -210,7 +217,18 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     return usage(`--threads must be a whole number of threads from 1 to ${MAX_THREADS}, not ${describeValue(values.threads)}.`);
 
   const changedPath = values['compare-with'];
-  for (const p of changedPath === undefined ? [fleetPath, vsPath] : [fleetPath, vsPath, changedPath]) {
+  // The opponent by name: a bundled example fleet (no such file, and not a path).
+  const example = !io.exists(vsPath) && !namesFile(vsPath) ? fleetNamed(vsPath, exampleFleets()) : undefined;
+  if (!io.exists(vsPath) && !namesFile(vsPath) && !example)
+    return usage(
+      `--vs: no such file, and ${noFleetNamed(
+        vsPath,
+        exampleFleets().map((f) => f.name.value ?? ''),
+        [],
+        'give a *.fleet.yaml file',
+      ).replace(/^no fleet/, 'no bundled example fleet')}`,
+    );
+  for (const p of [fleetPath, ...(example ? [] : [vsPath]), ...(changedPath === undefined ? [] : [changedPath])]) {
     if (!io.exists(p)) return usage(`no such file: ${p}`);
     if (io.isDirectory(p)) return usage(`${p} is a folder; give a *.fleet.yaml file.`);
     if (!/\.fleet\.ya?ml$/i.test(p)) return usage(`${p} is not a fleet list (*.fleet.yaml).`);
@@ -226,6 +244,10 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     if (problems.length) return usage(...problems);
     const fleets: FleetDocument[] = [];
     for (const p of changedPath === undefined ? [fleetPath, vsPath] : [fleetPath, vsPath, changedPath]) {
+      if (fleets.length === 1 && example) {
+        fleets.push(example);
+        continue;
+      }
       let text: string;
       try {
         text = io.readFile(p);
@@ -238,7 +260,9 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
       fleets.push(doc);
     }
     const options = { ...v.options, variants: rules.choices, compare: rules.compare };
-    const sides = (pair: [FleetDocument, FleetDocument]) => pair.map((doc): BattleSide => ({ doc, ws })) as [BattleSide, BattleSide];
+    // A bundled example fleet fights with the bundled cards, as the lens has it.
+    const sides = (pair: [FleetDocument, FleetDocument]) =>
+      pair.map((doc): BattleSide => ({ doc, ws: doc === example ? exampleWorkspace() : ws })) as [BattleSide, BattleSide];
     const prepared = prepareBattle(sides([fleets[0]!, fleets[1]!]), options);
     // With --compare-with, the changed fleet against the same opponent (core/sim/compare.ts).
     const other = fleets[2] ? prepareBattle(sides([fleets[2], fleets[1]!]), options) : undefined;

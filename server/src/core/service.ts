@@ -232,7 +232,7 @@ export { battleInChunks, localExecutor, SessionCache } from './sim/chunked';
 export { compareInChunks, FleetComparisonSession } from './sim/compare';
 export type { ChangedFleet } from './sim/compare';
 export { renderFleetComparison } from './sim/compare-report';
-export { fleetNamed, liveOddsLens, liveOddsTitle, namesFile } from './features/liveOdds';
+export { fleetNamed, liveOddsLens, liveOddsTitle, namesFile, noFleetNamed } from './features/liveOdds';
 export type { LiveOddsState } from './features/liveOdds';
 export { CHUNK_TRIALS } from './sim/battle';
 

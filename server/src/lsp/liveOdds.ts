@@ -21,6 +21,7 @@ import {
   liveOddsLens,
   liveOddsTitle,
   namesFile,
+  noFleetNamed,
   prepareBattle,
   BATTLE_DEFAULTS,
   Workspace,
@@ -152,8 +153,8 @@ export class LiveOdds {
     if (own) return { uri: own.uri, name: own.name.value ?? setting, doc: own, ws };
     const example = fleetNamed(setting, exampleFleets());
     if (example) return { uri: example.uri, name: example.name.value ?? setting, doc: example, ws: exampleWorkspace() };
-    const names = exampleFleets().map((f) => `"${f.name.value}"`);
-    return { why: `no fleet named "${setting}" (fabledStar.liveOdds.opponent: a fleet file, or a fleet's name such as ${names.slice(0, 3).join(', ')})` };
+    const names = (fs: Iterable<FleetDocument>) => [...fs].map((f) => f.name.value ?? '').filter(Boolean);
+    return { why: noFleetNamed(setting, names(exampleFleets()), names(ws.fleets()), 'fabledStar.liveOdds.opponent: a fleet file') };
   }
 
   /**

@@ -8,6 +8,7 @@
 import type { FleetDocument, Span } from '../model/types';
 import { iconSafe } from './shared';
 import type { Lens } from './codeLens';
+import { suggest } from '../model/yaml';
 
 /** The fleet of that name (case and spacing aside), or undefined. */
 export function fleetNamed(name: string, fleets: Iterable<FleetDocument>): FleetDocument | undefined {
@@ -15,6 +16,17 @@ export function fleetNamed(name: string, fleets: Iterable<FleetDocument>): Fleet
   if (!want) return undefined;
   for (const f of fleets) if ((f.name.value ?? '').trim().replace(/\s+/g, ' ').toLowerCase() === want) return f;
   return undefined;
+}
+
+/**
+ * Why no fleet goes by that name: the closest name first ("did you mean"), where a narrow lens or
+ * a terminal shows it, then what else would do, with the bundled examples' names (`examples`) and
+ * the names the workspace has (`known`, closest looked up among them too).
+ */
+export function noFleetNamed(name: string, examples: readonly string[], known: readonly string[] = [], what = 'a fleet file'): string {
+  const close = suggest(name.trim(), [...known, ...examples]);
+  const shown = examples.slice(0, 5).map((n) => `"${n}"`);
+  return `no fleet named "${name}"${close ? `; did you mean "${close}"?` : ''} (${what}, or a fleet's name such as ${shown.join(', ')})`;
 }
 
 /** Whether the setting names a file rather than a fleet: it ends in .fleet.yaml or has a folder in it. */
