@@ -785,7 +785,13 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
       // or after a heading that gave the faction or the limit but no name ("Myr-Valari 1000" then
       // "Lumen Cruiser 190 (magnetised)"): taken for the name, that unit was lost without a word.
       const afterHeading = d.name !== undefined || (line !== firstLine && (d.faction !== undefined || d.points !== undefined));
-      if (!f && !HEADING.test(trimmed) && (near(r.head.name) || (!pts && afterHeading && !/[.?!:]\s*$/.test(trimmed) && cardInside(trimmed, cards)))) {
+      // And a line that starts with a card's name and then its points ("Lumen Cruiser 190 (magnetised)",
+      // "Lumen Cruiser x2 - 380/1000"), first or after a heading: a unit with a note, never the fleet's name.
+      const unitFirst = !f && cardFirst(trimmed, cards) && /^\S[^\d]*\s(?:x\s*)?\d/i.test(trimmed.replace(/^[\s\-*\u2022]+/, ''));
+      if (
+        unitFirst ||
+        (!f && !HEADING.test(trimmed) && (near(r.head.name) || (!pts && afterHeading && !/[.?!:]\s*$/.test(trimmed) && cardInside(trimmed, cards))))
+      ) {
         d.loose.push({ line, text: trimmed, name: r.head.name });
         return;
       }
@@ -842,6 +848,15 @@ function escapeRe(s: string): string {
 // Writing the fleet.
 
 /** The longest card name inside a line, at word boundaries (bounded: a line is cut to IMPORT_LIMITS.lineChars). */
+/** Whether the text starts with a card's whole name (letter case, quotes and spacing aside). */
+function cardFirst(text: string, cards: Cards): boolean {
+  const k = `${nameKey(text)
+    .replace(/[^\p{L}\p{N}'-]+/gu, ' ')
+    .trim()} `;
+  for (const key of cards.byKey.keys()) if (key.length >= 4 && k.startsWith(`${key.replace(/[^\p{L}\p{N}'-]+/gu, ' ')} `)) return true;
+  return false;
+}
+
 function cardInside(text: string, cards: Cards): string | undefined {
   const k = ` ${nameKey(text).replace(/[^\p{L}\p{N}'-]+/gu, ' ')} `;
   let best: CardRef | undefined;
