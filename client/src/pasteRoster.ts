@@ -91,6 +91,13 @@ export function pasteRosterAsFleet(ctx: Ctx): (arg?: unknown) => Promise<vscode.
       }
       const r = await ctx.request(ImportRosterRequest.type, { text });
       if (!r) throw new Error('the language server could not read the text');
+      // Chat, not a list (no unit read, no line close to a card): an empty fleet list would only have to be closed again.
+      if (r.entries === 0 && r.problems.every((p) => !p.closest)) {
+        void vscode.window.showInformationMessage(
+          'No units in the copied text: no line names a card. Paste Roster as Fleet reads lists as players post them ("2x Lumen Cruiser", "Lumen Cruiser - 190 pts") and rosters exported by Fabled Star.',
+        );
+        return undefined;
+      }
       const doc = await openNewFleet(r.name, r.fleet);
       await vscode.window.showTextDocument(doc, { preview: false });
       const units = `${r.entries} ${r.entries === 1 ? 'entry' : 'entries'}`;

@@ -66,6 +66,16 @@ describe('Paste Roster as Fleet', function () {
     await checkFleet(doc);
   });
 
+  it('opens nothing for text that names no unit (chat), and says what it reads', async () => {
+    const before = vscode.workspace.textDocuments.length;
+    const doc = await vscode.commands.executeCommand<vscode.TextDocument | undefined>(
+      'fabledStar.pasteRosterAsFleet',
+      'hey guys, what do you think of my list? thinking of going heavy on cruisers',
+    );
+    assert.equal(doc, undefined);
+    assert.equal(vscode.workspace.textDocuments.length, before, 'no new document');
+  });
+
   it('reads the clipboard', async () => {
     await vscode.env.clipboard.writeText(POST);
     assert.equal(await vscode.env.clipboard.readText(), POST, 'the clipboard holds the post');
