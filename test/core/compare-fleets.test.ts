@@ -106,6 +106,15 @@ describe('battle --compare-with: a fleet against its changed copy on the same di
       for (const s of c.difference.sides) for (const d of [s.annihilation, s.pointsVictory]) assert.deepEqual(d, { delta: 0, se: 0 });
       assert.deepEqual(c.difference.draw, { delta: 0, se: 0 });
       assert.match(c.summary[0]!, /^With the change: Lances wins about as often as before/);
+      // The text report says so in words, as the battle view does, not "+0.0% ± 0.0".
+      const io = memoryIO(FILES);
+      assert.equal(
+        await runBattle(['--fleet', '/ws/a.fleet.yaml', ...RUN, '--compare-with', '/ws/a-copy.fleet.yaml', '--cards', '/ws/cards', '--threads', '1'], io),
+        0,
+        io.err,
+      );
+      assert.match(io.out, /no change/);
+      assert.doesNotMatch(io.out, /[+\u2212]0\.0% \u00b1 0\.0/);
       assert.ok(
         c.summary.some((l) => l.includes('the change makes no difference')),
         c.summary.join('\n'),

@@ -8,6 +8,8 @@ import { textTable } from './text-table';
 
 const pct = (p: number) => `${(100 * p).toFixed(1)}%`;
 const signed = (d: PairedDelta) => {
+  // The same battles on the same dice: nothing to read "+0.0% ± 0.0" into (the battle view's words).
+  if (d.delta === 0 && d.se === 0) return 'no change';
   const shown = (100 * Math.abs(d.delta)).toFixed(1);
   return `${d.delta >= 0 || Number(shown) === 0 ? '+' : '\u2212'}${shown}% \u00b1 ${(100 * d.se).toFixed(1)}`;
 };
