@@ -157,7 +157,10 @@ describe('points from battles', () => {
   it('says which part of a card stops "Price by battle", as the hover does (not a generic list)', async () => {
     const ws = new Workspace();
     const uri = 'file:///ws/drydock.unit.yaml';
-    ws.set(uri, 'faction: Lab\nunits:\n  - name: Drydock Hulk\n    class: Cruiser\n    points: 190\n    stats: "6/6 5+ 8+ 6 5+ 7 6/3 7/3 5"\n    weapons:\n      - Mystery Gun \u2014 Kinetic, 18", 2, 4\n');
+    ws.set(
+      uri,
+      'faction: Lab\nunits:\n  - name: Drydock Hulk\n    class: Cruiser\n    points: 190\n    stats: "6/6 5+ 8+ 6 5+ 7 6/3 7/3 5"\n    weapons:\n      - Mystery Gun \u2014 Kinetic, 18", 2, 4\n',
+    );
     const doc = ws.get(uri) as UnitDocument;
     const r = await priceByBattle(doc.units[0]!, ws, playInProcess());
     assert.equal(r.result, undefined);
