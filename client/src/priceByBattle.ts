@@ -6,23 +6,14 @@
  * what was priced).
  */
 import * as vscode from 'vscode';
-import { PriceByBattlePartial, PriceByBattleRequest, type BattlePriceResult, type CardName, type PriceByBattleResult } from '../../protocol';
+import { PriceByBattlePartial, PriceByBattleRequest, type CardName, type PriceByBattleResult } from '../../protocol';
 import { cardAt, fleetCardAt, listCards, pickCard, selector } from './cards';
 import { reportFailure, type Cmd } from './commands';
 import type { Ctx } from './ctx';
+import { battlePriceProgress, battlePriceWords } from './priceWords';
 
 let tokens = 0;
 const progressToken = () => `fabledStar-price-${process.pid}-${++tokens}`;
-
-/** The price in words (names come from files: plain text in a notification). */
-export function battlePriceWords(r: BattlePriceResult): string {
-  if (r.price === undefined || r.low === undefined || r.high === undefined)
-    return r.done ? `${r.name}: no battle price${r.reason ? ` — ${r.reason}` : ''}` : `${r.name}: ${r.battles} battles played, no fleet bracketed yet…`;
-  const printed = r.points !== undefined && r.ratio !== undefined ? ` Printed ${r.points} pts is ${r.ratio.toFixed(2)} × it.` : '';
-  const est = r.estimate !== undefined ? ` The instant estimate says ≈ ${r.estimate}.` : '';
-  const sofar = r.done ? '' : ` (so far: ${r.fleets} of ${r.tried} reference fleets)`;
-  return `${r.name}: battle price ≈ ${Math.round(r.price)} pts, 95% ${Math.round(r.low)}–${Math.round(r.high)}${sofar}.${printed}${est}`;
-}
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -53,7 +44,7 @@ export function priceByBattle(ctx: Ctx): Cmd {
         async (progress, token) => {
           const partial = progressToken();
           const sub = ctx.onProgress(PriceByBattlePartial, partial, (r) => {
-            if (!token.isCancellationRequested) progress.report({ message: battlePriceWords(r) });
+            if (!token.isCancellationRequested) progress.report({ message: battlePriceProgress(r) });
           });
           try {
             return await ctx.request(PriceByBattleRequest.type, { card, partialResultToken: partial }, token);

@@ -25,6 +25,7 @@ import { parseDocument } from '../../server/src/core/model/parse';
 import type { UnitDocument } from '../../server/src/core/model/types';
 import { Workspace } from '../../server/src/core/workspace';
 import { pointsEstimateProblems } from '../../server/src/core/features/pointsEstimate';
+import { priceByBattle } from '../../server/src/core/features/priceByBattle';
 import { codeActions, fixAll } from '../../server/src/core/features/codeActions';
 import { checkDocument } from '../../server/src/core/check';
 import { runCheck } from '../../server/src/cli/check';
@@ -151,6 +152,21 @@ describe('points from battles', () => {
     const r = await priceCard(popgun, field, playInProcess(), { trials: 20, sizes: [500] });
     assert.equal(r.price, undefined);
     assert.match(r.reason!, /no reference fleet could be brought to break even/);
+  });
+
+  it('says which part of a card stops "Price by battle", as the hover does (not a generic list)', async () => {
+    const ws = new Workspace();
+    const uri = 'file:///ws/drydock.unit.yaml';
+    ws.set(
+      uri,
+      'faction: Lab\nunits:\n  - name: Drydock Hulk\n    class: Cruiser\n    points: 190\n    stats: "6/6 5+ 8+ 6 5+ 7 6/3 7/3 5"\n    weapons:\n      - Mystery Gun \u2014 Kinetic, 18", 2, 4\n',
+    );
+    const doc = ws.get(uri) as UnitDocument;
+    const r = await priceByBattle(doc.units[0]!, ws, playInProcess());
+    assert.equal(r.result, undefined);
+    assert.match(r.error!, /Drydock Hulk/);
+    assert.match(r.error!, /Mystery Gun/);
+    assert.match(r.error!, /Kinetic/);
   });
 
   it('ships the bundled field\u2019s battle prices up to date (the fingerprint of the field and the settings)', () => {

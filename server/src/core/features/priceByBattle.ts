@@ -11,6 +11,7 @@ import { priceCard, pricedCardOf } from '../balance/battles';
 import type { BattlePrice, PlayBattles, PricingField } from '../balance/battles';
 import type { ReferenceField } from '../balance/estimate';
 import type { BattlePriceResult } from '../api';
+import { profileFromCard } from '../sim/profile';
 
 /** The field as the battle pricing takes it. */
 export function pricingFieldOf(field: ReferenceField): PricingField {
@@ -55,7 +56,11 @@ export async function priceByBattle(
 ): Promise<{ result?: BattlePriceResult; error?: string }> {
   const faction = card.faction.value ?? '';
   const priced = pricedCardOf(card, faction);
-  if (!priced) return { error: `${card.name.value ?? 'This card'} cannot be simulated: it needs a class, BS, HP and readable weapons.` };
+  if (!priced) {
+    // The part of the card that stops it, as the hover's estimate says it (a weapon's unknown type, a missing HP).
+    const why = profileFromCard(card).error;
+    return { error: why ?? `${card.name.value ?? 'This card'} cannot be simulated: it needs a class, BS, HP and readable weapons.` };
+  }
   const field = workspaceField(ws);
   const estimate = estimateInWorkspace(card, faction, ws).estimate;
   // From the printed points, as `balance --battles` and the generated prices search: the same card, the same price.
