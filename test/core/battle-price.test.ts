@@ -264,6 +264,21 @@ describe('the estimate where a designer looks', () => {
     assert.ok(Math.abs(c.battle.ratio - c.points / c.battle.price) < 0.01);
     assert.equal(c.battle.fleets, GAME_SIZES.length * BATTLE_PRICE.referenceFleetsPerSize);
     assert.ok(c.battle.trials >= BATTLE_PRICE.trials * c.battle.fleets);
+    // The text says the battle's verdict beside the estimate's: the same card at three times its battle price is far too dear by battle.
+    const text = memoryIO({
+      '/ws/lab/fair.unit.yaml': LAB.split('  - name: Fair Cruiser')[0]!
+        .replace('Gilded Destroyer', 'Fair Destroyer')
+        .replace('9+ - - - 3', '5+ 7+ 4 6+ 5')
+        .replace('Blast, 6", 1, 1', 'Energy, 18", 2, 3')
+        .replace(/points: \d+/, `points: ${Math.round(3 * c.battle.high)}`),
+    });
+    assert.equal(await runBalance(['/ws/lab', '--battles'], text), 0, text.err);
+    const lines = text.out.split('\n').filter((l) => /^card |^Fair Destroyer /.test(l));
+    const [head, row] = lines;
+    assert.equal(lines.length, 2, text.out);
+    assert.match(head!, /b\.ratio {2}by battle +by estimate/);
+    assert.match(row!, /far too dear/);
+    assert.ok(row!.indexOf('far too dear') < head!.indexOf('by estimate'), row);
     // Without --battles the JSON is issue 13's.
     const plain = memoryIO({ '/ws/lab/fair.unit.yaml': LAB });
     assert.equal(await runBalance(['/ws/lab', '--format', 'json'], plain), 0);

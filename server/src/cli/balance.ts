@@ -178,13 +178,39 @@ function pad(s: string, n: number, right = false): string {
   return right ? s.padStart(n) : s.padEnd(n);
 }
 
+/**
+ * The battle price's verdict: mis-costed when the printed points are beyond x/÷`flagRatio` of it
+ * over its whole 95% interval, "on the line" when only part of the interval is (the battles cannot
+ * tell), else nothing.
+ */
+function battleVerdict(row: BalanceRow): string {
+  const b = row.battle;
+  if (!b || b.price == null || b.low == null || b.high == null || row.points === null || !(row.points > 0)) return '';
+  const r = POINTS_ESTIMATE.flagRatio;
+  if (row.points / b.high > r) return 'far too dear';
+  if (row.points / b.low < 1 / r) return 'far too cheap';
+  if (row.points / b.low > r || row.points / b.high < 1 / r) return 'on the line';
+  return '';
+}
+
 function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: PointsEstimate }[], battles?: Map<BalanceRow, BattlePrice>): string {
   const out: string[] = [];
   const spread = Number.isFinite(field.spreadPct) ? `±${field.spreadPct.toFixed(0)}%` : 'unknown';
   out.push(`Reference field: ${escapeControls(field.description)}.`);
   out.push(`${estimateWords(field)}; leave-one-out error ${spread}.`);
   out.push('');
-  const head = ['card', 'class', 'points', 'estimate', 'ratio', 'firepower', 'durability', ...(battles ? ['battle', '95%', 'b.ratio'] : []), '', 'where'];
+  const head = [
+    'card',
+    'class',
+    'points',
+    'estimate',
+    'ratio',
+    'firepower',
+    'durability',
+    ...(battles ? ['battle', '95%', 'b.ratio', 'by battle'] : []),
+    'by estimate',
+    'where',
+  ];
   const body = rows.map(({ row, estimate: e }) => [
     escapeControls(row.name),
     row.class ?? '?',
@@ -199,13 +225,14 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
           row.battle?.price == null ? '-' : row.battle.price.toFixed(0),
           row.battle?.low == null || row.battle.high == null ? '-' : `${row.battle.low.toFixed(0)}-${row.battle.high.toFixed(0)}`,
           row.battle?.ratio == null ? '-' : row.battle.ratio.toFixed(2),
+          battleVerdict(row),
         ]
       : []),
     e.reason ? 'no estimate' : e.farOff ? (e.ratio! > 1 ? 'far too dear' : 'far too cheap') : e.inField ? 'in the field' : '',
     `${escapeControls(row.file)}:${row.line}`,
   ]);
   const widths = head.map((h, i) => Math.min(40, Math.max(h.length, ...body.map((r) => r[i]!.length))));
-  const right = [false, false, true, true, true, true, true, ...(battles ? [true, true, true] : []), false, false];
+  const right = [false, false, true, true, true, true, true, ...(battles ? [true, true, true, false] : []), false, false];
   const line = (r: string[]) =>
     r
       .map((c, i) => pad(c, widths[i]!, right[i]))
@@ -226,7 +253,7 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
       `Far off: points and estimate differ by more than ${POINTS_ESTIMATE.flagSpreads} x the spread and by more than x/${POINTS_ESTIMATE.flagRatio}. ` +
       'Not priced: LD, CR, tonnage, orders, abilities.' +
       (battles
-        ? ' Battle: the break-even price from fleets of copies against reference fleets of the field at each game size (95% interval); b.ratio = points / battle price.'
+        ? ` Battle: the break-even price from fleets of copies against reference fleets of the field at each game size (95% interval); b.ratio = points / battle price; by battle: far too dear or cheap when beyond x/${POINTS_ESTIMATE.flagRatio} over the whole interval, on the line when over part of it.`
         : ''),
   );
   return out.join('\n') + '\n';
