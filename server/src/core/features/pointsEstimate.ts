@@ -73,7 +73,7 @@ export function pointsEstimateMarkdown(card: UnitCard, ws: Workspace): string {
       : '';
   const advanced =
     `Advanced: costed like ${field.description}${self}. ${md(estimateWords(field))}; ` +
-    `its leave-one-out error is ${spreadWords(field)}; a note appears beyond ${POINTS_ESTIMATE.flagSpreads} × that and beyond ×/÷${POINTS_ESTIMATE.flagRatio}.` +
+    `its leave-one-out error is ${spreadWords(field)} (on the field's own cards: a card unlike them can be further off, which Price by battle measures); a note appears beyond ${POINTS_ESTIMATE.flagSpreads} × that and beyond ×/÷${POINTS_ESTIMATE.flagRatio}.` +
     (e.exact ? '' : ' Some of its Fire actions were too large to compute exactly and were sampled.');
   lines.push(advanced);
   return lines.join('\n\n');
@@ -127,7 +127,8 @@ export function pointsEstimateProblems(doc: FabledDocument, ws: Workspace, probl
         severity: CODES['FS-POINTS-ESTIMATE'].severity,
         message:
           `${e.points} pts is ${verdict(e)}: ${noteSource(e, field)} about ${round(e.estimate)} pts ` +
-          `(printed ${e.ratio.toFixed(2)} × the estimate, beyond ×/÷${POINTS_ESTIMATE.flagRatio} and ${POINTS_ESTIMATE.flagSpreads} × the estimate's typical error of ${spreadWords(field)}). ` +
+          // The words for a designer; how far off a note needs is the hover's Advanced line.
+          `(printed ${e.ratio.toFixed(2)} × the estimate). ` +
           `Not priced: ${e.unpriced.join(', ')}. The cost is the designer's call.`,
         span: { start: span.start, end: span.end },
         // The quick fix "Set points to the estimate (about N)" (only where points are written).
