@@ -8,6 +8,7 @@
  * - cards far too cheap and far too dear are flagged; odd cards get a reason, never an exception;
  * - the bundled example cards are the fallback field.
  */
+import { pointsEstimateMarkdown } from '../../server/src/core/features/pointsEstimate';
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { CLASSES, CLASS_NAMES, POINTS_ESTIMATE, RANGE_BANDS, WEAPON_TYPES } from '../../server/src/core/rules/data';
@@ -228,6 +229,11 @@ describe('points estimate', () => {
     assert.equal(workspaceField(ws), field, 'kept while the workspace is unchanged');
     const card = (ws.get('file:///w/3.unit.yaml') as UnitDocument).units[0]!;
     assert.ok(estimateInWorkspace(card, 'W', ws).inField);
+    // The hover says which cards it is costed against where a designer reads it, not only under Advanced.
+    ws.set('file:///w/new.unit.yaml', cardText({ ...specs[3]!, points: 2 * specs[3]!.points }, 'New Card', 'W'));
+    const hover = pointsEstimateMarkdown((ws.get('file:///w/new.unit.yaml') as UnitDocument).units[0]!, ws);
+    const [main] = hover.split('Advanced:');
+    assert.match(main!, /Costed like 10 cards at their class's standard points from this workspace: /);
   });
 
   it('caps a large field with an even pick across classes', () => {

@@ -63,7 +63,9 @@ export function pointsEstimateMarkdown(card: UnitCard, ws: Workspace): string {
     lines.push(
       field.battle?.fittedTo === 'battle prices'
         ? 'It predicts the card’s battle price against the reference field: **Price by battle** (the lens above) measures it.'
-        : 'Its weights are fitted to battle prices and its scale to this field’s printed points: **Price by battle** (the lens above) measures the card’s battle price.',
+        : // Which cards it is costed against, where a designer reads it: from ten cards at their class's standard points
+          // the workspace's replace the bundled examples, and every estimate moves.
+          `Costed like ${md(field.description)}: its weights are fitted to battle prices, its scale to those cards’ printed points. **Price by battle** (the lens above) measures the card’s battle price.`,
     );
   lines.push(`Not priced: ${e.unpriced.join(', ')}.`);
   const self = e.measured
