@@ -880,6 +880,16 @@ units:
         assert.equal(l.simulate, undefined, 'informational: no command');
         assert.match(doc.text.slice(l.span.start, l.span.end), /^points$/);
       }
+      assert.equal(codeLenses(doc, ws, settings).filter((l) => l.title === 'Price by battle').length, 6);
+      // A card the simulator cannot read (a weapon of no known type) gets no "Price by battle" to fail on click.
+      const odd = ws.set(
+        'file:///ws/odd.unit.yaml',
+        'faction: Myr-Valari\nunits:\n  - name: Odd Gun\n    class: Destroyer\n    points: 145\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/3 3"\n    weapons:\n      - Mystery Gun — Kinetic, 18", 2, 3\n',
+      )!;
+      assert.deepEqual(
+        codeLenses(odd, ws, settings).filter((l) => l.title === 'Price by battle'),
+        [],
+      );
       const off = resolveSettings({ pointsEstimate: { enabled: false } });
       assert.equal(codeLenses(doc, ws, off).filter((l) => l.title.startsWith('≈')).length, 0);
       assert.equal(resolveSettings({}).pointsEstimate.enabled, true);

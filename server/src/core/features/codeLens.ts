@@ -10,6 +10,7 @@ import { fleetSummary, pointsLabel } from './fleetSummary';
 import { cardsOf, iconSafe, RESULT_CAP } from './shared';
 import { referenceCard } from './odds';
 import { pointsEstimateLenses } from './pointsEstimate';
+import { profileFromCard } from '../sim/profile';
 import { count, pointsLeft } from '../rules/words';
 
 export interface Lens {
@@ -54,10 +55,11 @@ export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Setting
     }
     if (settings.pointsEstimate.enabled) {
       for (const l of pointsEstimateLenses(doc, ws)) if (out.length < 2 * RESULT_CAP) out.push(l);
-      // "Price by battle" beside each card's estimate: the figure the estimate predicts, measured.
+      // "Price by battle" beside each card's estimate: the figure the estimate predicts, measured. Not on a
+      // card the simulator cannot read (its hover says why): clicked, it could only fail.
       for (const card of cardsOf(doc)) {
         const name = card.name.value;
-        if (!name || out.length >= 3 * RESULT_CAP) continue;
+        if (!name || out.length >= 3 * RESULT_CAP || !profileFromCard(card).profile) continue;
         const faction = card.faction.value;
         out.push({
           span: card.points.keySpan ?? card.points.span,
