@@ -14,25 +14,14 @@ import { profileFromCard } from '../server/src/core/sim/profile';
 import { median, type Row } from './util';
 import { bundledBattleField } from '../server/src/core/balance/fitted';
 import { playInProcess, priceCards } from '../server/src/core/balance/battles';
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../scripts/seeded';
 
 const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
 const tn = (n: number | undefined) => (n === undefined ? '-' : `${n}+`);
 
 /** `count` homebrew cards, 20 to a file: each a bundled card with a few changes. */
 export function homebrewWorkspace(count: number, standardPoints = false, seed = 13): Workspace {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
   const bases = bundledCards()
     .map((c) => ({ card: c.card, profile: profileFromCard(c.card).profile! }))

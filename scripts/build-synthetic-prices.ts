@@ -38,6 +38,7 @@ import { PROFILE_LIMITS, sanitizeProfile } from '../server/src/core/sim/profile'
 import { fieldFor } from '../server/src/core/balance/index';
 import { syntheticFeatures } from '../server/src/core/balance/estimate';
 import type { BattleFeatures } from '../server/src/core/balance/estimate';
+import { mulberry32 } from './seeded';
 
 export const SYNTHETIC_PRICES_JSON = resolve(__dirname, '..', 'server', 'src', 'core', 'balance', 'synthetic-prices.json');
 
@@ -67,18 +68,6 @@ export interface SyntheticPricesFile {
 export function withFeatures(file: SyntheticPricesFile): SyntheticPricesFile {
   const field = fieldFor([]);
   return { ...file, cards: file.cards.map((c) => ({ ...c, features: syntheticFeatures(c, field) ?? null })) };
-}
-
-/** mulberry32: a small seeded generator (the variants must not depend on the dice engine's streams). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const clampInt = (x: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, Math.round(x)));
@@ -230,7 +219,7 @@ const MUTATIONS: Mutation[] = [
 
 /** The variants the seed makes of the field's cards: round-robin over the field, two to four mutations each, points moved too. */
 export function syntheticCards(field: PricingField, count: number = SYNTHETIC.count, seed: number = SYNTHETIC.seed): SyntheticCard[] {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   return variantsOf(field.cards, count, r, (p, c) => {
     const want = 2 + Math.floor(r() * 3);
     for (let tries = 0; c.mutations.length < want && tries < 20; tries++) {
@@ -252,7 +241,7 @@ export function smallHull(cls: PricedCard['class']): boolean {
  * to learn what reach and speed are worth to them (a handful among 160).
  */
 export function reachCards(field: PricingField, count: number = SYNTHETIC.reach.count, seed: number = SYNTHETIC.reach.seed): SyntheticCard[] {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const small = field.cards.filter((c) => smallHull(c.class));
   return variantsOf(
     small,

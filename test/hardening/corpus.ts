@@ -7,6 +7,7 @@
  * Shared by the core tests, the CLI and server tests, and `npm run fuzz`.
  */
 import { bigUnitFile } from '../../bench/generate';
+import { mulberry32 } from '../../scripts/seeded';
 
 export interface HostileCase {
   name: string;
@@ -23,21 +24,9 @@ export interface HostileCase {
 
 const MB = 1024 * 1024;
 
-/** A small deterministic generator (mulberry32), so "binary junk" is the same junk every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Random bytes (deterministic). */
 export function junkBytes(bytes: number, seed = 1): Buffer {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const buf = Buffer.alloc(bytes);
   for (let i = 0; i < bytes; i++) buf[i] = Math.floor(r() * 256);
   return buf;

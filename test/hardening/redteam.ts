@@ -4,21 +4,11 @@
  * generators, shared by redteam.test.ts and the measuring script (./redteam-measure.ts).
  */
 
-/** A deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../scripts/seeded';
 
 /** A name of `length` letters and spaces, different for every seed. */
 export function longName(length: number, seed: number): string {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   let s = '';
   while (s.length < length) s += r() < 0.15 ? ' ' : String.fromCharCode(97 + Math.floor(r() * 26));
   return 'N' + s.slice(1).replace(/ +$/, 'x');
