@@ -357,7 +357,12 @@ function lines(text: string): string[] {
 }
 
 function decodeHtml(s: string): string {
-  return s.replace(/<[^>]*>/g, '').replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|#39|nbsp);/gi, (all, e: string) => {
+  return decodeEntities(s.replace(/<[^>]*>/g, ''));
+}
+
+/** HTML's entities as the roster's renderer writes them (render.ts `esc`), and numeric ones, as characters. */
+export function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|#39|nbsp);/gi, (all, e: string) => {
     const k = e.toLowerCase();
     if (k.startsWith('#x')) return safeChar(parseInt(k.slice(2), 16), all);
     if (k.startsWith('#')) return safeChar(parseInt(k.slice(1), 10), all);

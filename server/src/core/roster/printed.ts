@@ -9,6 +9,7 @@
  * they are in) are left out.
  */
 import { ROSTER_FORMATS, type RosterFormat } from './render';
+import { decodeEntities } from './import';
 
 /** The first line where the sheet and the cards differ. */
 export interface PrintedDifference {
@@ -36,21 +37,6 @@ const COUNTS_NOTE = /\s*\(\d+ errors?(, \d+ warnings?)?\)/g;
 interface Line {
   line: number;
   text: string;
-}
-
-/** HTML entities as the renderer writes them (render.ts `esc`), and numeric ones. */
-function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|#39|nbsp);/gi, (m, e: string) => {
-    const k = e.toLowerCase();
-    if (k === 'amp') return '&';
-    if (k === 'lt') return '<';
-    if (k === 'gt') return '>';
-    if (k === 'quot') return '"';
-    if (k === 'apos' || k === '#39') return "'";
-    if (k === 'nbsp') return ' ';
-    const code = k.startsWith('#x') ? parseInt(k.slice(2), 16) : parseInt(k.slice(1), 10);
-    return Number.isFinite(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
-  });
 }
 
 /** The roster's lines as the comparison reads them: trimmed, spaces collapsed, empty ones and the left-out sections gone. */
