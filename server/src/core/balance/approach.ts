@@ -147,7 +147,13 @@ function moveStep(me: Mover, stick: number, best: number): number {
  * at `a`.
  */
 export function approachFires(a: Mover, b: Mover, rounds: number): [Map<number, number>, Map<number, number>] {
-  return approachFiresOf(a, b, rounds).maps;
+  const [mine, theirs] = approachFiresFlat(a, b, rounds);
+  const map = (f: Float64Array) => {
+    const m = new Map<number, number>();
+    for (let i = 0; i < f.length; i += 2) m.set(f[i]!, f[i + 1]!);
+    return m;
+  };
+  return [map(mine), map(theirs)];
 }
 
 /**
@@ -165,17 +171,8 @@ export function flatFires(m: Map<number, number>): Float64Array {
   return f;
 }
 
-/** `approachFires` as flat arrays (`flatFires`), made once with it. */
-export function approachFiresFlat(a: Mover, b: Mover, rounds: number): [Float64Array, Float64Array] {
-  return approachFiresOf(a, b, rounds).flat;
-}
-
-interface Fires {
-  maps: [Map<number, number>, Map<number, number>];
-  flat: [Float64Array, Float64Array];
-}
-
-function approachFiresOf(a: Mover, b: Mover, rounds: number): Fires {
+/** `approachFires` as flat arrays (`flatFires`): what the memo keeps and the estimate reads. */
+export function approachFiresFlat(a: Mover, b: Mover, rounds: number): Fires {
   // By the movers' keys as they are (a string made here would be hashed again at every call: the
   // estimate asks some 200,000 times for 2,000 cards), then the rounds.
   let row = FIRES.get(a.key)?.get(rounds);
@@ -188,7 +185,7 @@ function approachFiresOf(a: Mover, b: Mover, rounds: number): Fires {
       const f = approachDuel(a, b, g.depth, rounds, aFirst);
       for (let s = 0; s < 2; s++) for (const d of f[s]!) if (d !== undefined) maps[s]!.set(d, (maps[s]!.get(d) ?? 0) + weight);
     }
-  const out: Fires = { maps, flat: [flatFires(maps[0]), flatFires(maps[1])] };
+  const out: Fires = [flatFires(maps[0]), flatFires(maps[1])];
   if (firesCount >= FIRES_MAX) {
     FIRES.clear();
     firesCount = 0;
@@ -203,6 +200,8 @@ function approachFiresOf(a: Mover, b: Mover, rounds: number): Fires {
   firesCount++;
   return out;
 }
+
+type Fires = [Float64Array, Float64Array];
 
 /** Approaches already played, by the two movers (the same moves, reaches and CR give the same approach) and the rounds. */
 const FIRES = new Map<string, Map<number, Map<string, Fires>>>();
