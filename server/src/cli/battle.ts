@@ -218,8 +218,9 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
 
   const changedPath = values['compare-with'];
   // The opponent by name: a bundled example fleet (no such file, and not a path).
-  const example = !io.exists(vsPath) && !namesFile(vsPath) ? fleetNamed(vsPath, exampleFleets()) : undefined;
-  if (!io.exists(vsPath) && !namesFile(vsPath) && !example)
+  const byName = !io.exists(vsPath) && !namesFile(vsPath);
+  const example = byName ? fleetNamed(vsPath, exampleFleets()) : undefined;
+  if (byName && !example)
     return usage(
       `--vs: no such file, and ${noFleetNamed(
         vsPath,
