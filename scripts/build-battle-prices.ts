@@ -17,21 +17,20 @@ import type { PricedCard, PricingField, PlayBattles } from '../server/src/core/b
 
 export const BATTLE_PRICES_JSON = resolve(__dirname, '..', 'server', 'src', 'core', 'balance', 'battle-prices.json');
 
+/** A card's battle price as the generated files hold it (null: it could not be priced). */
+export interface PriceFields {
+  price: number | null;
+  low: number | null;
+  high: number | null;
+  trials: number;
+  fleets: number;
+  fingerprint: string;
+}
+
 export interface BattlePricesFile {
   fingerprint: string;
   note: string;
-  cards: {
-    name: string;
-    faction: string;
-    class: string;
-    points: number;
-    price: number | null;
-    low: number | null;
-    high: number | null;
-    trials: number;
-    fleets: number;
-    fingerprint: string;
-  }[];
+  cards: ({ name: string; faction: string; class: string; points: number } & PriceFields)[];
 }
 
 const r1 = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10) / 10);

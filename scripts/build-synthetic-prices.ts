@@ -39,6 +39,7 @@ import { fieldFor } from '../server/src/core/balance/index';
 import { syntheticFeatures } from '../server/src/core/balance/estimate';
 import type { BattleFeatures } from '../server/src/core/balance/estimate';
 import { mulberry32 } from './seeded';
+import type { PriceFields } from './build-battle-prices';
 
 export const SYNTHETIC_PRICES_JSON = resolve(__dirname, '..', 'server', 'src', 'core', 'balance', 'synthetic-prices.json');
 
@@ -53,15 +54,7 @@ export interface SyntheticPricesFile {
   fingerprint: string;
   note: string;
   seed: number;
-  cards: (SyntheticCard & {
-    price: number | null;
-    low: number | null;
-    high: number | null;
-    trials: number;
-    fleets: number;
-    fingerprint: string;
-    features?: BattleFeatures | null;
-  })[];
+  cards: (SyntheticCard & PriceFields & { features?: BattleFeatures | null })[];
 }
 
 /** Each variant's features against the bundled field (the estimate reads them instead of computing some 160 cards' volleys). */
