@@ -139,6 +139,9 @@ describe('fleet battle view (Chromium)', function () {
     assert.match(await v.text(I.method), /200 battles .*\(still running/);
     assert.equal(await v.page.inputValue(`#${I.trials}`), '', 'a partial result does not set the number of battles asked for');
     await v.send({ type: 'progress', done: 2000, total: 4000 });
+    await v.page
+      .waitForFunction((id: string) => /2,000 of/.test(document.getElementById(id)!.textContent ?? ''), I.status, { timeout: 10_000 })
+      .catch(() => undefined);
     assert.match(await v.text(I.status), /2,000 of 4,000 battles played/);
     await show(v, final);
     assert.doesNotMatch(await v.text(I.method), /still running/);
@@ -242,6 +245,11 @@ describe('fleet battle view (Chromium)', function () {
     await v.page.click(`#${I.cancel}`);
     await v.waitForPosted('cancel' as never);
     await v.send({ type: 'cancelled' });
+    // window.postMessage is delivered in a later task: wait for the view to take it in (read at
+    // once, a loaded machine still showed "Simulating the battle…").
+    await v.page
+      .waitForFunction((id: string) => /^Cancelled/.test(document.getElementById(id)!.textContent ?? ''), I.status, { timeout: 10_000 })
+      .catch(() => undefined);
     assert.match(await v.text(I.status), /Cancelled: showing the 4,000 battles/);
   });
 
@@ -267,6 +275,9 @@ describe('fleet battle view (Chromium)', function () {
     await v.waitForPosted('rerun');
     assert.deepEqual((await reruns())[0]!.options, { rounds: 6, trials: 4000, seed: 10 });
     await v.send({ type: 'busy' });
+    await v.page
+      .waitForFunction((id: string) => /new ones follow/.test(document.getElementById(id)!.textContent ?? ''), I.stale, { timeout: 10_000 })
+      .catch(() => undefined);
     assert.match(await v.text(I.stale), /new ones follow/);
     const reseeded = simulateBattle(fleets(), { trials: 4000, seed: 10 });
     await v.send({ type: 'result', result: reseeded, partial: false });
