@@ -285,9 +285,14 @@ describe('a new player\u2019s first session (code-server)', function () {
     const input = wb.page.locator('.quick-input-widget input[type="text"]');
     await input.waitFor({ state: 'visible' });
     const rows = wb.page.locator('.quick-input-list .monaco-list-row');
-    const labels = await poll('the opponents to be listed', async () => {
-      const t = await rows.allInnerTexts().catch(() => [] as string[]);
-      return t.some((x) => x.includes('Example:')) ? t : undefined;
+    // The list fills as the workspace's and the bundled fleets are read: wait for it to hold the
+    // example asked for (a loaded CI run read it with two of the five examples in it).
+    let seen: string[] = [];
+    const labels = await poll('the opponents to be listed, The Hunger Within among them', async () => {
+      seen = await rows.allInnerTexts().catch(() => [] as string[]);
+      return seen.filter((x) => x.includes('Example:')).length >= 3 && seen.some((x) => /The Hunger Within/.test(x)) ? seen : undefined;
+    }).catch((e: Error) => {
+      throw new Error(`${e.message}; listed:\n${seen.join('\n')}`);
     });
     // The example fleets (not only the fleet itself), each saying it is bundled, with its faction and game size.
     const examples = labels.filter((l) => l.includes('Example:'));
