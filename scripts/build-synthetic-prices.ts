@@ -100,6 +100,20 @@ const moveMutation: Mutation = (p, _c, r) => {
   return `M ${from.join('/')} -> ${to.join('/')}`;
 };
 
+/** CR: its target and dice moved, or taken away one time in four (small craft have none). */
+const crMutation: Mutation = (p, _c, r) => {
+  if (CLASSES[p.class].smallCraft) return undefined;
+  const from = p.cr;
+  const to =
+    r() < 0.25
+      ? undefined
+      : { target: clampInt((from?.target ?? 6) + step(r, 2), LIMITS.best, LIMITS.worst), dice: clampInt((from?.dice ?? 3) + step(r, 2), 1, 10) };
+  if (!from && !to) return undefined;
+  if (to) p.cr = to;
+  else delete p.cr;
+  return `CR ${from ? `${from.target}/${from.dice}` : '-'} -> ${to ? `${to.target}/${to.dice}` : '-'}`;
+};
+
 /** The mutations, each a small edit a designer might make; undefined: it does not apply to this card. */
 const MUTATIONS: Mutation[] = [
   (p, _c, r) => {
@@ -159,18 +173,7 @@ const MUTATIONS: Mutation[] = [
     return `SH ${from} -> ${to}`;
   },
   moveMutation,
-  (p, _c, r) => {
-    if (CLASSES[p.class].smallCraft) return undefined;
-    const from = p.cr;
-    const to =
-      r() < 0.25
-        ? undefined
-        : { target: clampInt((from?.target ?? 6) + step(r, 2), LIMITS.best, LIMITS.worst), dice: clampInt((from?.dice ?? 3) + step(r, 2), 1, 10) };
-    if (!from && !to) return undefined;
-    if (to) p.cr = to;
-    else delete p.cr;
-    return `CR ${from ? `${from.target}/${from.dice}` : '-'} -> ${to ? `${to.target}/${to.dice}` : '-'}`;
-  },
+  crMutation,
   (_p, c, r) => {
     // Launch Bay Tier N on a single-base ship (a Carrier's reserves are its class's, not a stat).
     if (CLASSES[c.class].bases > 1 || c.class === LAUNCH_BAY.carrierClass) return undefined;
@@ -265,9 +268,46 @@ export function reachCards(field: PricingField, count: number = SYNTHETIC.reach.
   );
 }
 
-/** Every variant the file holds: the random ones, then the reach variants. */
+/**
+ * The boarding variants (`SYNTHETIC.cr`): the field's ships that may have CR (not small craft),
+ * each with its CR set anew (from a boarding specialist's 3+/10 dice to a token 8+/1) or, one time
+ * in five, taken away, and, one time in two, one other mutation; points moved too. Among the random
+ * variants CR changes a handful of times, too few for the fit to learn what boarding is worth.
+ */
+export function crCards(field: PricingField, count: number = SYNTHETIC.cr.count, seed: number = SYNTHETIC.cr.seed): SyntheticCard[] {
+  const r = mulberry32(seed);
+  const ships = field.cards.filter((c) => !CLASSES[c.class].smallCraft);
+  return variantsOf(
+    ships,
+    count,
+    r,
+    (p, c) => {
+      const from = p.cr;
+      const same = (a?: { target: number; dice: number }, b?: { target: number; dice: number }) => a?.target === b?.target && a?.dice === b?.dice;
+      let to = from;
+      for (let tries = 0; tries < 20 && same(to, from); tries++)
+        to = r() < 0.2 ? undefined : { target: clampInt(3 + r() * 5.99, LIMITS.best, 8), dice: clampInt(1 + r() * 9.99, 1, 10) };
+      if (to) p.cr = to;
+      else delete p.cr;
+      if (!same(to, from)) c.mutations.push(`CR ${from ? `${from.target}/${from.dice}` : '-'} -> ${to ? `${to.target}/${to.dice}` : '-'}`);
+      // One other mutation, not of CR again.
+      const others = MUTATIONS.filter((m) => m !== crMutation);
+      if (r() < 0.5)
+        for (let tries = 0; tries < 20; tries++) {
+          const m = others[Math.floor(r() * others.length)]!(p, c, r);
+          if (m) {
+            c.mutations.push(m);
+            break;
+          }
+        }
+    },
+    'b',
+  );
+}
+
+/** Every variant the file holds: the random ones, the reach variants, then the boarding variants. */
 export function allSyntheticCards(field: PricingField): SyntheticCard[] {
-  return [...syntheticCards(field), ...reachCards(field)];
+  return [...syntheticCards(field), ...reachCards(field), ...crCards(field)];
 }
 
 /** `count` variants of `parents` in turn, each mutated by `mutate`, with its points moved; named `<parent> <tag><n>`. */

@@ -88,7 +88,7 @@ describe('balance CLI', () => {
     assert.ok(Math.abs(dear.ratio - dear.points / dear.estimate) < 0.001 + (dear.points / dear.estimate) * (0.05 / dear.estimate));
     assert.ok(dear.ratio > 2 && cheap.ratio < 0.5 && fair.ratio > 0.7 && fair.ratio < 1.4);
     assert.ok(cheap.firepower > fair.firepower && cheap.durability > fair.durability);
-    assert.deepEqual(fair.unpriced, ['LD', 'CR', 'tonnage', 'orders']);
+    assert.deepEqual(fair.unpriced, ['LD', 'tonnage', 'orders']);
     assert.deepEqual([none.estimate, none.ratio, none.firepower], [null, null, 0]);
   });
 

@@ -3,7 +3,7 @@
  * - its volleys are the simulator's exact figures;
  * - the reference field (bundled examples, or the workspace's standard-cost cards) and its
  *   leave-one-out error, printed here and quoted in the README;
- * - monotonicity (fast-check): a better BS, D, AC, SH, HP, attacks, damage or range never lowers the
+ * - monotonicity (fast-check): a better BS, D, AC, SH, HP, CR, attacks, damage or range never lowers the
  *   estimate and a worse one never raises it, against the bundled field and inside a workspace field;
  * - cards far too cheap and far too dear are flagged; odd cards get a reason, never an exception;
  * - the bundled example cards are the fallback field.
@@ -40,13 +40,15 @@ interface Spec {
   sh?: number;
   ac?: number;
   hp: number;
+  /** CR as target/dice (7+/2 when not given). */
+  cr?: { target: number; dice: number };
   weapons: { type: string; range: number; damage: number; attacks: number }[];
 }
 
 const target = (n: number | undefined) => (n === undefined ? '-' : `${n}+`);
 
 function cardText(s: Spec, name = 'Lab Card', faction = 'Lab'): string {
-  const stats = `6/6 ${s.bs}+ ${target(s.d)} ${s.sh ?? '-'} ${target(s.ac)} ${s.hp} 6/3 7/2 3`;
+  const stats = `6/6 ${s.bs}+ ${target(s.d)} ${s.sh ?? '-'} ${target(s.ac)} ${s.hp} 6/3 ${s.cr ? `${s.cr.target}/${s.cr.dice}` : '7/2'} 3`;
   const weapons = s.weapons.map((w, i) => `      - Gun ${i + 1} — ${w.type}, ${w.range}", ${w.damage}, ${w.attacks}`);
   return [
     `faction: ${faction}`,
@@ -96,6 +98,7 @@ const specArb: fc.Arbitrary<Spec> = fc.constantFrom(...CLASS_NAMES).chain((cls) 
     sh: fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
     ac: fc.option(fc.integer({ min: 3, max: 10 }), { nil: undefined }),
     hp: fc.integer({ min: 1, max: 12 }),
+    cr: fc.option(fc.record({ target: fc.integer({ min: 3, max: 8 }), dice: fc.integer({ min: 1, max: 10 }) }), { nil: undefined }),
     weapons: fc.array(weaponArb, { minLength: 1, maxLength: CLASSES[cls].weapons }),
   }),
 );
@@ -115,6 +118,15 @@ const editArb: fc.Arbitrary<Edit> = fc.oneof(
   fc.constant<Edit>({ stat: 'AC', better: (s) => (lower(s.ac) === undefined ? undefined : { ...s, ac: lower(s.ac) }) }),
   fc.integer({ min: 1, max: 4 }).map<Edit>((n) => ({ stat: 'SH', better: (s) => ({ ...s, sh: (s.sh ?? 0) + n }) })),
   fc.integer({ min: 1, max: 4 }).map<Edit>((n) => ({ stat: 'HP', better: (s) => ({ ...s, hp: s.hp + n }) })),
+  // CR (boarding): a lower target or more dice (a card keeps having CR: taking it away is no "better" or "worse").
+  fc.constant<Edit>({
+    stat: 'CR target',
+    better: (s) => ((s.cr?.target ?? 7) > 3 ? { ...s, cr: { target: (s.cr?.target ?? 7) - 1, dice: s.cr?.dice ?? 2 } } : undefined),
+  }),
+  fc.integer({ min: 1, max: 3 }).map<Edit>((n) => ({
+    stat: 'CR dice',
+    better: (s) => ((s.cr?.dice ?? 2) + n <= 10 ? { ...s, cr: { target: s.cr?.target ?? 7, dice: (s.cr?.dice ?? 2) + n } } : undefined),
+  })),
   fc.tuple(fc.nat(3), fc.integer({ min: 1, max: 3 })).map<Edit>(([i, n]) => ({
     stat: 'attacks',
     better: weaponEdit(i, (w) => ({ ...w, attacks: w.attacks + n })),
@@ -348,17 +360,13 @@ describe('points estimate', () => {
   it('lists what it does not price', () => {
     const e = estimateCard(bundledCards()[4]!.card, bundledCards()[4]!.faction, bundledField());
     // Movement, weapon range and launch bays are priced (the battle model): the Carrier's Launch Bays are not "abilities" left out;
-    // CR is not (the fit to battle prices found it adds too little to weigh), so a card with CR says so.
+    // CR is too (boarding on the approach), so a card with CR does not list it.
     assert.equal(bundledCards()[4]!.card.name.value, 'Brood Carrier');
-    assert.deepEqual(e.unpriced, ['LD', 'CR', 'tonnage', 'orders']);
+    assert.deepEqual(e.unpriced, ['LD', 'tonnage', 'orders']);
     const lumen = bundledCards().find((c) => c.card.name.value === 'Lumen Destroyer')!;
-    assert.deepEqual(
-      estimateCard(lumen.card, lumen.faction, bundledField()).unpriced,
-      ['LD', 'CR', 'tonnage', 'orders', 'abilities'],
-      'Hit & Run is not priced',
-    );
+    assert.deepEqual(estimateCard(lumen.card, lumen.faction, bundledField()).unpriced, ['LD', 'tonnage', 'orders', 'abilities'], 'Hit & Run is not priced');
     const bare = estimate({ class: 'Destroyer', points: 145, bs: 5, hp: 5, weapons: [{ type: 'Auto', range: 9, damage: 1, attacks: 3 }] });
-    assert.ok(!bare.unpriced.includes('movement') && !bare.unpriced.includes('orders') && bare.unpriced.includes('CR'), 'its CR 7/2 is not weighed');
+    assert.ok(!bare.unpriced.includes('movement') && !bare.unpriced.includes('orders') && !bare.unpriced.includes('CR'), 'its CR 7/2 is weighed');
   });
 
   it('never throws on odd cards: a result with a reason', () => {

@@ -10,11 +10,11 @@ import { strict as assert } from 'node:assert';
 import syntheticPrices from '../../server/src/core/balance/synthetic-prices.json';
 import { cardFingerprint, playInProcess, pricingFingerprint } from '../../server/src/core/balance/battles';
 import { bundledBattleField } from '../../server/src/core/balance/fitted';
-import { CLASS_NAMES, SYNTHETIC } from '../../server/src/core/rules/data';
+import { CLASSES, CLASS_NAMES, SYNTHETIC } from '../../server/src/core/rules/data';
 import { fieldFor } from '../../server/src/core/balance/index';
 import { BATTLE_TERMS, fitBattleModel, modelEstimate, syntheticFeatures, syntheticTraining, trainingRows } from '../../server/src/core/balance/estimate';
 import type { TrainingRow } from '../../server/src/core/balance/estimate';
-import { allSyntheticCards, reachCards, smallHull, syntheticCards, syntheticPricesOf } from '../../scripts/build-synthetic-prices';
+import { allSyntheticCards, crCards, reachCards, smallHull, syntheticCards, syntheticPricesOf } from '../../scripts/build-synthetic-prices';
 
 const REGENERATE = 'run node --import=tsx scripts/build-synthetic-prices.ts (after npm run build, for the worker threads)';
 
@@ -25,7 +25,7 @@ describe('the estimate\u2019s training set (synthetic variants priced by battle)
     assert.equal(syntheticPrices.fingerprint, pricingFingerprint(field), REGENERATE);
     assert.equal(syntheticPrices.seed, SYNTHETIC.seed, REGENERATE);
     const made = allSyntheticCards(field);
-    assert.equal(made.length, SYNTHETIC.count + SYNTHETIC.reach.count);
+    assert.equal(made.length, SYNTHETIC.count + SYNTHETIC.reach.count + SYNTHETIC.cr.count);
     assert.deepEqual(made.slice(0, SYNTHETIC.count), syntheticCards(field), 'the random variants first, the same as before the reach variants came');
     assert.equal(syntheticPrices.cards.length, made.length, REGENERATE);
     for (const [i, c] of made.entries()) {
@@ -73,6 +73,21 @@ describe('the estimate\u2019s training set (synthetic variants priced by battle)
     for (const p of small) assert.ok(reach.filter((c) => c.parent === p.name).length >= SYNTHETIC.reach.count / small.length - 1, p.name);
   });
 
+  it('the boarding variants are ships (not small craft) with their CR changed or taken away, spread over every such card of the field', () => {
+    const boarding = crCards(field);
+    assert.equal(boarding.length, SYNTHETIC.cr.count);
+    const ships = field.cards.filter((c) => !CLASSES[c.class].smallCraft);
+    for (const c of boarding) {
+      const parent = ships.find((p) => p.name === c.parent)!;
+      assert.ok(parent, c.name);
+      assert.match(c.mutations[0]!, /^CR /, c.name);
+      assert.notDeepEqual(c.profile.cr, parent.profile.cr, `${c.name}: ${c.mutations.join('; ')}`);
+      assert.equal(c.mutations.filter((m) => m.startsWith('CR ')).length, 1, `${c.name}: one CR change`);
+    }
+    assert.ok(boarding.some((c) => !c.profile.cr) && boarding.some((c) => (c.profile.cr?.dice ?? 0) >= 8), 'CR taken away, and boarding specialists');
+    for (const p of ships) assert.ok(boarding.filter((c) => c.parent === p.name).length >= Math.floor(SYNTHETIC.cr.count / ships.length), p.name);
+  });
+
   it('the same seed makes the same variants; another seed others', () => {
     assert.deepEqual(syntheticCards(field, 10), syntheticCards(field, 10));
     assert.notDeepEqual(
@@ -96,7 +111,7 @@ describe('the estimate\u2019s training set (synthetic variants priced by battle)
   it('cross-validated by bundled card, the estimate predicts unseen variants better than k x sqrt(F x H) refitted the same way', () => {
     const f = fieldFor([]);
     const rows = trainingRows(f, f.battle!.measured);
-    assert.ok(rows.length >= 20 + 0.9 * (SYNTHETIC.count + SYNTHETIC.reach.count));
+    assert.ok(rows.length >= 20 + 0.9 * (SYNTHETIC.count + SYNTHETIC.reach.count + SYNTHETIC.cr.count));
     const groups = [...new Set(rows.map((r) => r.group))];
     const cv = (fit: (rs: TrainingRow[]) => ((r: TrainingRow) => number) | undefined) => {
       const errs: number[] = [];

@@ -34,9 +34,9 @@ The reference field is the cards that cost exactly their class's standard points
 points a card removes per Fire action; durability the Fire actions of the field it takes to
 destroy it (shields carry over between Fire actions). The estimate weighs them with what battles
 show matters (each weapon's reach on the approach table, from the ranges and moves; small craft;
-launch capacity and what it carries) and is fitted to the battle prices of the bundled field and
-generated variants of its cards. The spread is its leave-one-out error. Not priced: LD, CR (the
-battles play boarding; it adds too little to weigh), tonnage, orders, abilities.
+launch capacity and what it carries; boarding, from CR, within 3" on the approach) and is fitted
+to the battle prices of the bundled field and generated variants of its cards. The spread is its
+leave-one-out error. Not priced: LD, tonnage, orders, abilities.
 
 --battles prices every card by battle too (BATTLE.md "Points from battles"): fleets of copies of it
 fight reference fleets built from the field at each game size, on the same dice, and the price at
@@ -251,7 +251,7 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
   out.push(
     `Firepower: points of the field removed per Fire action. Durability: Fire actions of the field to destroy it. ` +
       `Far off: points and estimate differ by more than ${POINTS_ESTIMATE.flagSpreads} x the spread and by more than x/${POINTS_ESTIMATE.flagRatio}. ` +
-      'Not priced: LD, CR, tonnage, orders, abilities.' +
+      'Not priced: LD, tonnage, orders, abilities.' +
       (battles
         ? ` Battle: the break-even price from fleets of copies against reference fleets of the field at each game size (95% interval); b.ratio = points / battle price; by battle: far too dear or cheap when beyond x/${POINTS_ESTIMATE.flagRatio} over the whole interval, on the line when over part of it.`
         : ''),

@@ -25,7 +25,7 @@ export function verdict(e: PointsEstimate): string | undefined {
 /** The estimate's formula in words: the hover's Advanced part and `balance` say the same. */
 export function estimateWords(field: ReferenceField): string {
   if (!field.battle) return `Estimate = ${Number.isFinite(field.k) ? field.k.toFixed(2) : '?'} x sqrt(firepower x durability)`;
-  const weighed = 'Estimate: firepower weighed by its reach on the approach table (ranges and moves), durability, small craft and launch capacity';
+  const weighed = 'Estimate: firepower weighed by its reach on the approach table (ranges and moves), durability, small craft, launch capacity and boarding (CR)';
   const weights = 'the weights fitted to the battle prices of the bundled field and variants of its cards';
   if (field.battle.fittedTo === 'printed points') return `${weighed} (${weights}), scaled to this field's points`;
   return field.battle.measured.every((x, i) => x === undefined || x === measuredPrice(field.members[i]!))

@@ -532,7 +532,8 @@ export const BATTLE_PRICE = {
 /**
  * The points estimate's training set (scripts/build-synthetic-prices.ts): this many variants of the
  * bundled cards, made from this seed, priced by battle; then `reach.count` reach variants of the
- * small hulls (a weapon's range or the movement changed) from their own seed. Not rules: the
+ * small hulls (a weapon's range or the movement changed) from their own seed, and `cr.count` boarding
+ * variants (CR set anew or taken away) from theirs. Not rules: the
  * project's settings.
  */
-export const SYNTHETIC = { count: 160, seed: 31, reach: { count: 64, seed: 32 } } as const;
+export const SYNTHETIC = { count: 160, seed: 31, reach: { count: 64, seed: 32 }, cr: { count: 48, seed: 33 } } as const;
