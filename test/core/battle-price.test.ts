@@ -284,4 +284,43 @@ describe('the estimate where a designer looks', () => {
     assert.equal(await runBalance(['/ws/lab', '--format', 'json'], plain), 0);
     assert.ok(!('battle' in JSON.parse(plain.out).cards[0]));
   });
+
+  it('balance --format json says why a card has no estimate and, with --battles, no battle price', async () => {
+    const cards = [
+      'faction: Lab',
+      'units:',
+      '  - name: Classless',
+      '    points: 100',
+      '    stats: "6/3 5+ 7+ 3 7+ 3 6/2 4/4 2"',
+      '    weapons:',
+      '      - Gun — Energy, 12", 2, 2',
+      '  - name: Hull Missing',
+      '    class: Frigate',
+      '    points: 110',
+      '    stats: "9/3 5+"',
+      '    weapons:',
+      '      - Gun — Energy, 12", 2, 2',
+      '',
+    ].join('\n');
+    for (const battles of [false, true]) {
+      const io = memoryIO({ '/ws/lab/odd.unit.yaml': cards });
+      assert.equal(await runBalance(['/ws/lab', ...(battles ? ['--battles'] : []), '--format', 'json'], io), 0, io.err);
+      const rows = JSON.parse(io.out).cards as { name: string; estimate: number | null; reason?: string; battle?: { price: number | null; reason?: string } }[];
+      const by = (n: string) => rows.find((r) => r.name === n)!;
+      assert.equal(by('Classless').estimate, null);
+      assert.match(by('Classless').reason ?? '', /class/);
+      assert.match(by('Hull Missing').reason ?? '', /HP/);
+      if (battles)
+        for (const r of rows) {
+          assert.equal(r.battle?.price, null, r.name);
+          assert.equal(r.battle?.reason, r.reason, `${r.name}: the same reason as the estimate's`);
+        }
+      else assert.ok(rows.every((r) => !('battle' in r)));
+      // The text says the same, each on its card's line.
+      const text = memoryIO({ '/ws/lab/odd.unit.yaml': cards });
+      assert.equal(await runBalance(['/ws/lab', ...(battles ? ['--battles'] : [])], text), 0, text.err);
+      assert.match(text.out, new RegExp(`odd\\.unit\\.yaml:3: Classless: no estimate: ${by('Classless').reason!.replace(/[.]/g, '\\.')}`));
+      if (battles) assert.match(text.out, /odd\.unit\.yaml:8: Hull Missing: no battle price: HP/);
+    }
+  });
 });

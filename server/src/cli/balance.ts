@@ -64,6 +64,8 @@ export interface BalanceRow {
   firepower: number | null;
   durability: number | null;
   unpriced: string[];
+  /** Why there is no estimate (only then: the text's "no estimate" note says the same). */
+  reason?: string;
   /** With --battles: the battle price (FORMATS.md). */
   battle?: BattleRow;
 }
@@ -75,6 +77,8 @@ export interface BattleRow {
   ratio: number | null;
   trials: number;
   fleets: number;
+  /** Why there is no battle price (only then). */
+  reason?: string;
 }
 
 export interface BalanceReport {
@@ -123,6 +127,7 @@ export function balanceReport(
         firepower: round(e.firepower, 3),
         durability: round(e.durability, 3),
         unpriced: e.unpriced,
+        ...(e.reason ? { reason: e.reason } : {}),
       },
     });
   }
@@ -160,14 +165,40 @@ export async function addBattlePrices(
   let next = 0;
   const lane = async () => {
     while (next < rows.length) {
-      const { row } = rows[next++]!;
+      const { row, estimate } = rows[next++]!;
       const ref = refs.find((r) => r.card.name.value?.trim() === row.name && r.faction === row.faction && (r.card.points.value ?? null) === row.points);
       const card = ref ? cards.get(`${ref.uri}\u0000${ref.card.span.start}`) : undefined;
-      if (!card) continue;
+      if (!card) {
+        // A card the battles cannot read (no class, a stat that cannot be read): the text's "no battle price" note and the JSON say why.
+        const reason = estimate.reason ?? 'its class or stats cannot be read.';
+        out.set(row, {
+          name: row.name,
+          faction: row.faction,
+          class: row.class as BattlePrice['class'],
+          points: row.points ?? 0,
+          trials: 0,
+          fleets: 0,
+          tried: 0,
+          carried: [],
+          against: [],
+          reason,
+          cutShort: false,
+        });
+        row.battle = { price: null, low: null, high: null, ratio: null, trials: 0, fleets: 0, reason };
+        continue;
+      }
       // The search starts from the printed points, as the generated prices' and the editor's do: the same card, the same price.
       const p = await priceCard(card, pricing, play);
       out.set(row, p);
-      row.battle = { price: round(p.price, 1), low: round(p.low, 1), high: round(p.high, 1), ratio: round(p.ratio, 3), trials: p.trials, fleets: p.fleets };
+      row.battle = {
+        price: round(p.price, 1),
+        low: round(p.low, 1),
+        high: round(p.high, 1),
+        ratio: round(p.ratio, 3),
+        trials: p.trials,
+        fleets: p.fleets,
+        ...(p.reason ? { reason: p.reason } : {}),
+      };
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
