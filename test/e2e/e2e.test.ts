@@ -240,6 +240,13 @@ describe('the packaged extension in VS Code (code-server)', function () {
       return squash(lines).includes(`points: ${n}`) ? true : undefined;
     });
     assert.ok(Number(n) > 70, `a 70-point Frigate like the bundled 110-point one is worth more: ${n}`);
+    // The lens now says the measured price (kept with the new points: the same card against the same field).
+    const measured = wb.page.locator('.contentWidgets .codelens-decoration a', { hasText: /Battle price \d+ pts \(\d+–\d+\)/ });
+    const said = await poll('the lens to show the measured price', async () =>
+      (await measured.count()) > 0 ? squash(await measured.first().innerText()) : undefined,
+    );
+    assert.match(said, new RegExp(`^Battle price ${n} pts`), `the lens and the notification give the same price: ${said}`);
+    await wb.screenshot(join(OUT, 'price-by-battle-lens.png'));
     // Leave the workspace as the other tests expect it: the edit reverted, the editor closed, the file gone.
     await wb.runCommand('File: Revert File');
     await wb.runCommand('View: Close Editor');

@@ -65,6 +65,39 @@ describe('fabledStar/priceByBattle over stdio', function () {
     assert.deepEqual(r.pointsRange, { start: { line: 4, character: 12 }, end: { line: 4, character: 15 } });
   });
 
+  it('then shows the measured price on the lens and in the hover of points, kept when only the points change, gone when a stat does', async () => {
+    const uri = c.uri('cards/lab.unit.yaml');
+    const r = await c.request<PriceByBattleResult>('fabledStar/priceByBattle', { card: { name: 'Lab Frigate' } });
+    const words = `Battle price ${Math.round(r.price!)} pts (${Math.round(r.low!)}\u2013${Math.round(r.high!)})`;
+    const priceLens = async () => {
+      const lenses = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+      return lenses.find((l) => l.command?.command === PRICE_COMMAND);
+    };
+    const lens = (await priceLens())!;
+    assert.equal(lens.command!.title, words, 'the lens says the measured price');
+    assert.deepEqual(lens.command!.arguments, [{ card: { name: 'Lab Frigate', uri, faction: 'Lab' } }], 'clicked, it measures again');
+    const hoverText = async () => {
+      const h = await c.request<Hover>('textDocument/hover', { textDocument: { uri }, position: c.pos(uri, 'points: ', 9) });
+      return (h?.contents as { value: string }).value;
+    };
+    const replaceAll = (text: string) => c.change(uri, [{ text }], text);
+    let hover = await hoverText();
+    assert.ok(hover.includes(`**${words}**, measured by Price by battle; printed points are ${(110 / r.price!).toFixed(2)} × it`), hover);
+    // Only the points changed: the same card against the same field, the same price; the ratio is the new points'.
+    const repriced = CARD.replace('points: 110', `points: ${Math.round(r.price!)}`);
+    await replaceAll(repriced);
+    assert.equal((await priceLens())!.command!.title, words);
+    hover = await hoverText();
+    assert.ok(hover.includes(`printed points are ${(Math.round(r.price!) / r.price!).toFixed(2)} × it`), hover);
+    // A stat changed: another card, not measured yet.
+    const stronger = repriced.replace('Lance — Energy, 12", 2, 2', 'Lance — Energy, 12", 2, 4');
+    await replaceAll(stronger);
+    assert.equal((await priceLens())!.command!.title, 'Price by battle');
+    assert.ok(!(await hoverText()).includes('Battle price'));
+    await replaceAll(CARD);
+    assert.equal((await priceLens())!.command!.title, words, 'back to the measured card');
+  });
+
   it('stops when cancelled, and fails with a sentence on an unknown card', async () => {
     const source = new CancellationTokenSource();
     let first!: () => void;

@@ -11,6 +11,7 @@ import {
   type PointsEstimate,
   type ReferenceField,
   POINTS_ESTIMATE,
+  battleVerdict,
   estimateWords,
   playInProcess,
   priceCard,
@@ -209,21 +210,6 @@ function pad(s: string, n: number, right = false): string {
   return right ? s.padStart(n) : s.padEnd(n);
 }
 
-/**
- * The battle price's verdict: mis-costed when the printed points are beyond x/÷`flagRatio` of it
- * over its whole 95% interval, "on the line" when only part of the interval is (the battles cannot
- * tell), else nothing.
- */
-function battleVerdict(row: BalanceRow): string {
-  const b = row.battle;
-  if (!b || b.price == null || b.low == null || b.high == null || row.points === null || !(row.points > 0)) return '';
-  const r = POINTS_ESTIMATE.flagRatio;
-  if (row.points / b.high > r) return 'far too dear';
-  if (row.points / b.low < 1 / r) return 'far too cheap';
-  if (row.points / b.low > r || row.points / b.high < 1 / r) return 'on the line';
-  return '';
-}
-
 function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: PointsEstimate }[], battles?: Map<BalanceRow, BattlePrice>): string {
   const out: string[] = [];
   const spread = Number.isFinite(field.spreadPct) ? `±${field.spreadPct.toFixed(0)}%` : 'unknown';
@@ -256,7 +242,7 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
           row.battle?.price == null ? '-' : row.battle.price.toFixed(0),
           row.battle?.low == null || row.battle.high == null ? '-' : `${row.battle.low.toFixed(0)}-${row.battle.high.toFixed(0)}`,
           row.battle?.ratio == null ? '-' : row.battle.ratio.toFixed(2),
-          battleVerdict(row),
+          battleVerdict(row.points, row.battle?.low, row.battle?.high) ?? '',
         ]
       : []),
     e.reason ? 'no estimate' : e.farOff ? (e.ratio! > 1 ? 'far too dear' : 'far too cheap') : e.inField ? 'in the field' : '',

@@ -237,7 +237,7 @@ export type { LiveOddsState } from './features/liveOdds';
 export { CHUNK_TRIALS } from './sim/battle';
 
 // The points estimate and points from battles.
-export { cardEstimate, estimateWords } from './features/pointsEstimate';
+export { battleVerdict, cardEstimate, estimateWords } from './features/pointsEstimate';
 export {
   bundledCards,
   estimateCard,

@@ -625,6 +625,8 @@ export const HANDLERS: HandlerEntry[] = [
               if (partial !== undefined) void c.sendProgress(PriceByBattlePartial, partial, sofar);
             });
             if (!r.result) throw new ResponseError(LSPErrorCodes.RequestFailed, r.error ?? 'The card cannot be priced.');
+            // The card's lens now shows the measured price (measuredBattlePrice): lenses are asked for again.
+            if (ctx.state.client.lensRefresh) void c.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
             const out: PriceByBattleResult = { ...r.result };
             const td = ctx.state.textDoc(ref.uri);
             const span = ref.card.points.span;

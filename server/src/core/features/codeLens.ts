@@ -9,7 +9,8 @@ import type { BattleCommandArgs, PriceCommandArgs, Settings, SimulateCommandArgs
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { cardsOf, iconSafe, RESULT_CAP } from './shared';
 import { referenceCard } from './odds';
-import { pointsEstimateLenses } from './pointsEstimate';
+import { battlePriceWords, pointsEstimateLenses } from './pointsEstimate';
+import { measuredBattlePrice } from './priceByBattle';
 import { profileFromCard } from '../sim/profile';
 import { count, pointsLeft } from '../rules/words';
 
@@ -61,9 +62,11 @@ export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Setting
         const name = card.name.value;
         if (!name || out.length >= 3 * RESULT_CAP || !profileFromCard(card).profile) continue;
         const faction = card.faction.value;
+        // Once measured (and while the card's stats and the field stay), the lens shows the price; clicked, it measures again.
+        const measured = measuredBattlePrice(card, ws);
         out.push({
           span: card.points.keySpan ?? card.points.span,
-          title: 'Price by battle',
+          title: measured ? battlePriceWords(measured) : 'Price by battle',
           price: { card: { name, uri: doc.uri, ...(faction !== undefined ? { faction } : {}) } },
         });
       }

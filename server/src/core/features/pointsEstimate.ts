@@ -12,7 +12,8 @@ import { estimateInWorkspace, workspaceField } from '../balance/index';
 import { measuredPrice } from '../balance/estimate';
 import type { PointsEstimate, ReferenceField } from '../balance/index';
 import { cardsOf, md, RESULT_CAP } from './shared';
-import type { CardEstimate } from '../api';
+import type { BattlePriceResult, CardEstimate } from '../api';
+import { measuredBattlePrice } from './priceByBattle';
 
 const round = (v: number) => Math.round(v).toLocaleString('en-US');
 
@@ -22,10 +23,31 @@ export function verdict(e: PointsEstimate): string | undefined {
   return e.ratio > 1 ? 'far too dear' : 'far too cheap';
 }
 
+/** A measured battle price in words, as the lens and the hover show it: "Battle price 146 pts (138–155)". */
+export function battlePriceWords(r: BattlePriceResult): string {
+  const range = r.low !== undefined && r.high !== undefined ? ` (${Math.round(r.low)}\u2013${Math.round(r.high)})` : '';
+  return `Battle price ${Math.round(r.price!)} pts${range}`;
+}
+
+/**
+ * A battle price's verdict (`balance --battles`, the hover): far too dear or cheap when the printed
+ * points are beyond ×/÷`flagRatio` of the price over its whole 95% interval, "on the line" when
+ * only part of the interval is (the battles cannot tell), else undefined.
+ */
+export function battleVerdict(points: number | undefined | null, low: number | undefined | null, high: number | undefined | null): string | undefined {
+  if (points == null || !(points > 0) || low == null || high == null) return undefined;
+  const f = POINTS_ESTIMATE.flagRatio;
+  if (points / high > f) return 'far too dear';
+  if (points / low < 1 / f) return 'far too cheap';
+  if (points / low > f || points / high < 1 / f) return 'on the line';
+  return undefined;
+}
+
 /** The estimate's formula in words: the hover's Advanced part and `balance` say the same. */
 export function estimateWords(field: ReferenceField): string {
   if (!field.battle) return `Estimate = ${Number.isFinite(field.k) ? field.k.toFixed(2) : '?'} x sqrt(firepower x durability)`;
-  const weighed = 'Estimate: firepower weighed by its reach on the approach table (ranges and moves), durability, small craft, launch capacity and boarding (CR)';
+  const weighed =
+    'Estimate: firepower weighed by its reach on the approach table (ranges and moves), durability, small craft, launch capacity and boarding (CR)';
   const weights = 'the weights fitted to the battle prices of the bundled field and variants of its cards';
   if (field.battle.fittedTo === 'printed points') return `${weighed} (${weights}), scaled to this field's points`;
   return field.battle.measured.every((x, i) => x === undefined || x === measuredPrice(field.members[i]!))
@@ -66,6 +88,14 @@ export function pointsEstimateMarkdown(card: UnitCard, ws: Workspace): string {
         : // Which cards it is costed against, where a designer reads it: from ten cards at their class's standard points
           // the workspace's replace the bundled examples, and every estimate moves.
           `Costed like ${md(field.description)}: its weights are fitted to battle prices, its scale to those cards’ printed points. **Price by battle** (the lens above) measures the card’s battle price.`,
+    );
+  const measured = measuredBattlePrice(card, ws);
+  const verdictOf = (r: BattlePriceResult) => battleVerdict(r.points, r.low, r.high);
+  if (measured)
+    lines.push(
+      `**${battlePriceWords(measured)}**, measured by Price by battle` +
+        (measured.ratio !== undefined ? `; printed points are ${measured.ratio.toFixed(2)} × it` : '') +
+        `${verdictOf(measured) ? ` — **${verdictOf(measured)}**` : ''}.`,
     );
   lines.push(`Not priced: ${e.unpriced.join(', ')}.`);
   const self = e.measured

@@ -7,7 +7,7 @@
 import type { UnitCard } from '../model/types';
 import type { Workspace } from '../workspace';
 import { estimateInWorkspace, pricedMember, workspaceField } from '../balance/index';
-import { priceCard, pricedCardOf } from '../balance/battles';
+import { cardFingerprint, priceCard, pricedCardOf } from '../balance/battles';
 import type { BattlePrice, PlayBattles, PricingField } from '../balance/battles';
 import type { ReferenceField } from '../balance/estimate';
 import type { BattlePriceResult } from '../api';
@@ -68,5 +68,50 @@ export async function priceByBattle(
     progress: (played, now) => sofar?.(resultOf(card, now, estimate, field, false, played)),
   });
   const battles = p.against.reduce((t, a) => t + a.tried.length, 0);
-  return { result: resultOf(card, p, estimate, field, true, battles) };
+  const result = resultOf(card, p, estimate, field, true, battles);
+  if (result.price !== undefined && !p.cutShort) remember(measuredKey(priced, field), result);
+  return { result };
+}
+
+/**
+ * The battle prices "Price by battle" measured, by card and field: the lens and the hover show the
+ * last one while the card's stats and the field stay as they were. Not by printed points (the price
+ * is what the card is worth, whatever it costs: "Set points to N" keeps it). At most `MEASURED_MAX`.
+ */
+const MEASURED = new Map<string, BattlePriceResult>();
+const MEASURED_MAX = 500;
+
+function measuredKey(priced: NonNullable<ReturnType<typeof pricedCardOf>>, field: ReferenceField): string {
+  // The profile carries the points too: both left out.
+  return `${field.id}\u0000${cardFingerprint({ ...priced, points: 0, profile: { ...priced.profile, points: undefined } })}`;
+}
+
+function remember(key: string, r: BattlePriceResult): void {
+  MEASURED.delete(key);
+  if (MEASURED.size >= MEASURED_MAX) MEASURED.delete(MEASURED.keys().next().value!);
+  MEASURED.set(key, r);
+}
+
+/** The card's battle price as Price by battle last measured it against its workspace's field, if it did (the ratio from its points now). */
+export function measuredBattlePrice(card: UnitCard, ws: Workspace): BattlePriceResult | undefined {
+  if (MEASURED.size === 0) return undefined;
+  const priced = pricedCardOf(card, card.faction.value ?? '');
+  if (!priced) return undefined;
+  const r = MEASURED.get(measuredKey(priced, workspaceField(ws)));
+  if (!r || r.price === undefined) return undefined;
+  const points = card.points.value;
+  const out: BattlePriceResult = { ...r };
+  if (typeof points === 'number' && points > 0) {
+    out.points = points;
+    out.ratio = Math.round((points / r.price) * 100) / 100;
+  } else {
+    delete out.points;
+    delete out.ratio;
+  }
+  return out;
+}
+
+/** Forgets every measured price (tests). */
+export function clearMeasuredBattlePrices(): void {
+  MEASURED.clear();
 }
