@@ -73,8 +73,22 @@ describe('balance CLI', () => {
     assert.equal(r.field.cards, 20);
     assert.ok(r.field.k > 0 && r.field.spreadPct > 0);
     assert.equal(r.cards.length, 4);
+    // FORMATS.md's fields; `reason` beside them only where there is no estimate.
     for (const c of r.cards)
-      assert.deepEqual(Object.keys(c), ['file', 'line', 'name', 'faction', 'class', 'points', 'estimate', 'ratio', 'firepower', 'durability', 'unpriced']);
+      assert.deepEqual(Object.keys(c), [
+        'file',
+        'line',
+        'name',
+        'faction',
+        'class',
+        'points',
+        'estimate',
+        'ratio',
+        'firepower',
+        'durability',
+        'unpriced',
+        ...(c.estimate === null ? ['reason'] : []),
+      ]);
     assert.deepEqual(
       r.cards.map((c: { name: string }) => c.name),
       ['Gilded Destroyer', 'Bargain Cruiser', 'Fair Cruiser', 'No Guns'],
@@ -90,6 +104,7 @@ describe('balance CLI', () => {
     assert.ok(cheap.firepower > fair.firepower && cheap.durability > fair.durability);
     assert.deepEqual(fair.unpriced, ['LD', 'tonnage', 'orders']);
     assert.deepEqual([none.estimate, none.ratio, none.firepower], [null, null, 0]);
+    assert.match(none.reason, /deals no damage|weapon/i, none.reason);
   });
 
   it('takes its field from the cards given when ten cost their class\u2019s standard points', async () => {
