@@ -80,6 +80,8 @@ describe('core features', () => {
           /Not priced: LD, .*orders/,
           /its battle price, measured by fleets of its copies/,
           /fitted to the battle prices of the bundled field and \d+ variants of its cards; its leave-one-out error is ±\d+%/,
+          // In the order a designer reads: the estimate first, then the class card's cost, the details ("Advanced") last.
+          /Points estimate:[\s\S]*costs 145 pts[\s\S]*Advanced:/,
         ],
       },
       { name: 'a weapon type', uri: UNITS, before: 'type: Ener', has: ['**Energy** weapon', 'Critical Hit', '§12 Weapons'] },

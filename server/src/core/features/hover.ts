@@ -39,7 +39,7 @@ import { atLeast, cardAt, md, num, pSuccess, pct, statLine, within } from './sha
 import { fieldOf, type FieldOwner } from '../model/fields';
 import { fleetSummary, pointsLabel } from './fleetSummary';
 import { weaponOddsMarkdown } from './odds';
-import { pointsEstimateMarkdown } from './pointsEstimate';
+import { pointsEstimateParts } from './pointsEstimate';
 import { isExampleUri } from '../examples/index';
 import type { Settings } from '../api';
 
@@ -131,13 +131,16 @@ function cardHover(doc: FabledDocument, ws: Workspace, off: number, settings: Se
   }
   if (within(card.points.span, off) || within(card.points.keySpan, off)) {
     const p = card.points.value;
+    // The estimate (and a measured battle price) first, where a designer looks; its details last.
+    const estimate = pointsEstimateParts(card, ws);
     const head = join(
       fieldHead('card', 'points', p ?? '?'),
+      estimate.main,
       row
         ? `The ${cls} class card (${md(row.card)}) costs ${row.points} pts${p !== undefined && p !== row.points ? `; this card costs ${p} (${p > row.points ? '+' : ''}${p - row.points}, a homebrew cost)` : ''}.`
         : undefined,
       'A fleet adds up its cards\u2019 points (each copy, embarked units included) against its limit.',
-      pointsEstimateMarkdown(card, ws),
+      estimate.advanced,
     );
     // A card's standard cost is printed on its class card (no numbered section prices cards).
     return result(spanOf(card.points, off), head, cls ? classCardMarkdown(cls) : undefined);

@@ -67,6 +67,16 @@ function spreadWords(field: ReferenceField): string {
 
 /** The estimate part of the hover of `points` (Markdown; card text escaped). */
 export function pointsEstimateMarkdown(card: UnitCard, ws: Workspace): string {
+  const { main, advanced } = pointsEstimateParts(card, ws);
+  return `${main}\n\n${advanced}`;
+}
+
+/**
+ * The same in two parts: what a designer reads first (the estimate, the measured battle price,
+ * what is not priced) and the "Advanced:" paragraph (the field, the formula, its error), so that
+ * the hover can put the estimate at the top and the details at the end.
+ */
+export function pointsEstimateParts(card: UnitCard, ws: Workspace): { main: string; advanced: string } {
   const field = workspaceField(ws);
   const e = estimateInWorkspace(card, card.faction.value ?? '', ws);
   const lines: string[] = [];
@@ -107,8 +117,7 @@ export function pointsEstimateMarkdown(card: UnitCard, ws: Workspace): string {
     `Advanced: costed like ${field.description}${self}. ${md(estimateWords(field))}; ` +
     `its leave-one-out error is ${spreadWords(field)} (on the field's own cards: a card unlike them can be further off, which Price by battle measures); a note appears beyond ${POINTS_ESTIMATE.flagSpreads} × that and beyond ×/÷${POINTS_ESTIMATE.flagRatio}.` +
     (e.exact ? '' : ' Some of its Fire actions were too large to compute exactly and were sampled.');
-  lines.push(advanced);
-  return lines.join('\n\n');
+  return { main: lines.join('\n\n'), advanced };
 }
 
 export interface EstimateLens {
