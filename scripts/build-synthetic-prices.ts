@@ -225,6 +225,17 @@ export function syntheticCards(field: PricingField, count: number = SYNTHETIC.co
   });
 }
 
+/** One mutation drawn from `from` that applies to the card (up to 20 draws), recorded in its mutations. */
+function oneMutation(p: UnitProfile, c: SyntheticCard, r: () => number, from: readonly Mutation[] = MUTATIONS): void {
+  for (let tries = 0; tries < 20; tries++) {
+    const m = from[Math.floor(r() * from.length)]!(p, c, r);
+    if (m) {
+      c.mutations.push(m);
+      return;
+    }
+  }
+}
+
 /** Small hulls: squadrons and small craft (a class of more than one base, or small craft). */
 export function smallHull(cls: PricedCard['class']): boolean {
   return CLASSES[cls].bases > 1 || CLASSES[cls].smallCraft;
@@ -255,14 +266,7 @@ export function reachCards(field: PricingField, count: number = SYNTHETIC.reach.
             break;
           }
         }
-      if (r() < 0.5)
-        for (let tries = 0; tries < 20; tries++) {
-          const m = MUTATIONS[Math.floor(r() * MUTATIONS.length)]!(p, c, r);
-          if (m) {
-            c.mutations.push(m);
-            break;
-          }
-        }
+      if (r() < 0.5) oneMutation(p, c, r);
     },
     'r',
   );
@@ -291,15 +295,13 @@ export function crCards(field: PricingField, count: number = SYNTHETIC.cr.count,
       else delete p.cr;
       if (!same(to, from)) c.mutations.push(`CR ${from ? `${from.target}/${from.dice}` : '-'} -> ${to ? `${to.target}/${to.dice}` : '-'}`);
       // One other mutation, not of CR again.
-      const others = MUTATIONS.filter((m) => m !== crMutation);
       if (r() < 0.5)
-        for (let tries = 0; tries < 20; tries++) {
-          const m = others[Math.floor(r() * others.length)]!(p, c, r);
-          if (m) {
-            c.mutations.push(m);
-            break;
-          }
-        }
+        oneMutation(
+          p,
+          c,
+          r,
+          MUTATIONS.filter((m) => m !== crMutation),
+        );
     },
     'b',
   );
