@@ -7,11 +7,12 @@ import type { BattlePriceResult } from '../../protocol';
 /** The price without the card's name, for the progress lines under the title "Price by battle: NAME". */
 export function battlePriceProgress(r: BattlePriceResult): string {
   if (r.price === undefined || r.low === undefined || r.high === undefined)
-    return r.done ? `No battle price${r.reason ? ` — ${r.reason}` : ''}` : `${r.battles} battles played, no fleet bracketed yet…`;
+    return r.done ? `No battle price${r.reason ? ` — ${r.reason}` : ''}` : `${r.battles} battles played, no price yet…`;
   const printed = r.points !== undefined && r.ratio !== undefined ? ` Printed ${r.points} pts is ${r.ratio.toFixed(2)} × it.` : '';
   const est = r.estimate !== undefined ? ` The instant estimate says ≈ ${r.estimate}.` : '';
-  const sofar = r.done ? '' : ` (so far: ${r.fleets} of ${r.tried} reference fleets)`;
-  return `Battle price ≈ ${Math.round(r.price)} pts, 95% ${Math.round(r.low)}–${Math.round(r.high)}${sofar}.${printed}${est}`;
+  // "Likely": the 95% interval, in a designer's words (as the lens and the hover say it; the CLI says 95%).
+  const sofar = r.done ? '' : `, from ${r.fleets} of ${r.tried} opposing fleets so far`;
+  return `Battle price ≈ ${Math.round(r.price)} pts (likely ${Math.round(r.low)}–${Math.round(r.high)})${sofar}.${printed}${est}`;
 }
 
 /** The price with the card's name, for the message that stands alone. */

@@ -217,7 +217,7 @@ describe('the estimate where a designer looks', () => {
     const notes = JSON.parse(io.out).diagnostics.filter((d: { code: string }) => d.code === 'FS-POINTS-ESTIMATE');
     assert.equal(notes.length, 1);
     assert.equal(notes[0].line, 5);
-    assert.match(notes[0].message, /^280 pts is far too dear: battles against the reference field would put it at about \d+ pts/);
+    assert.match(notes[0].message, /^280 pts is far too dear: its estimated battle price against the reference field is about \d+ pts/);
     // The same notes as the language server's (the same function, the same workspace).
     const ws = new Workspace();
     ws.set('file:///ws/lab.unit.yaml', LAB);

@@ -80,6 +80,8 @@ describe('core features', () => {
           /Not priced: LD, .*orders/,
           /its battle price, measured by fleets of its copies/,
           /fitted to the battle prices of the bundled field and \d+ variants of its cards; its leave-one-out error is ±\d+%/,
+          // What the bundled Destroyers, at the class's standard cost, price at by battle (a designer's yardstick).
+          /For comparison, by battle: (Lumen|Reaver) Destroyer \(145 pts\) at \d+ pts( and (Lumen|Reaver) Destroyer \(145 pts\) at \d+ pts)?\./,
           // In the order a designer reads: the estimate first, then the class card's cost, the details ("Advanced") last.
           /Points estimate:[\s\S]*costs 145 pts[\s\S]*Advanced:/,
         ],

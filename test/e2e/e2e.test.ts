@@ -224,7 +224,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
       async () => {
         const t = (await toast.allInnerTexts())
           .map(squash)
-          .find((x) => /battle price ≈ \d+ pts, 95% \d+–\d+\. Printed 70 pts/.test(x) && x.includes('Set points to'));
+          .find((x) => /battle price ≈ \d+ pts \(likely \d+–\d+\)\. Printed 70 pts/.test(x) && x.includes('Set points to'));
         return t;
       },
       180_000,
@@ -241,7 +241,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
     });
     assert.ok(Number(n) > 70, `a 70-point Frigate like the bundled 110-point one is worth more: ${n}`);
     // The lens now says the measured price (kept with the new points: the same card against the same field).
-    const measured = wb.page.locator('.contentWidgets .codelens-decoration a', { hasText: /Battle price \d+ pts \(\d+–\d+\)/ });
+    const measured = wb.page.locator('.contentWidgets .codelens-decoration a', { hasText: /Battle price \d+ pts \(likely \d+–\d+\)/ });
     const said = await poll('the lens to show the measured price', async () =>
       (await measured.count()) > 0 ? squash(await measured.first().innerText()) : undefined,
     );

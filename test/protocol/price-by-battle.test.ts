@@ -68,7 +68,7 @@ describe('fabledStar/priceByBattle over stdio', function () {
   it('then shows the measured price on the lens and in the hover of points, kept when only the points change, gone when a stat does', async () => {
     const uri = c.uri('cards/lab.unit.yaml');
     const r = await c.request<PriceByBattleResult>('fabledStar/priceByBattle', { card: { name: 'Lab Frigate' } });
-    const words = `Battle price ${Math.round(r.price!)} pts (${Math.round(r.low!)}\u2013${Math.round(r.high!)})`;
+    const words = `Battle price ${Math.round(r.price!)} pts (likely ${Math.round(r.low!)}\u2013${Math.round(r.high!)})`;
     const priceLens = async () => {
       const lenses = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
       return lenses.find((l) => l.command?.command === PRICE_COMMAND);

@@ -23,9 +23,9 @@ export function verdict(e: PointsEstimate): string | undefined {
   return e.ratio > 1 ? 'far too dear' : 'far too cheap';
 }
 
-/** A measured battle price in words, as the lens and the hover show it: "Battle price 146 pts (138–155)". */
+/** A measured battle price in words, as the lens and the hover show it: "Battle price 146 pts (likely 138–155)", the 95% interval. */
 export function battlePriceWords(r: BattlePriceResult): string {
-  const range = r.low !== undefined && r.high !== undefined ? ` (${Math.round(r.low)}\u2013${Math.round(r.high)})` : '';
+  const range = r.low !== undefined && r.high !== undefined ? ` (likely ${Math.round(r.low)}\u2013${Math.round(r.high)})` : '';
   return `Battle price ${Math.round(r.price!)} pts${range}`;
 }
 
@@ -43,6 +43,27 @@ export function battleVerdict(points: number | undefined | null, low: number | u
   return undefined;
 }
 
+/**
+ * What the field's cards of the card's class price at by battle, beside their printed points: the
+ * rulebook's own standard-cost cards are not all worth their printed points in battle (the bundled
+ * ones from 0.82 to 1.47 × them), so a designer reads "≈ 171 pts" on a 145-point Destroyer against
+ * what a standard Destroyer is measured at. Undefined where the field has no measured price of
+ * that class (other than the card's own).
+ */
+function classPeers(card: UnitCard, field: ReferenceField): string | undefined {
+  const cls = card.class.value;
+  if (!cls) return undefined;
+  const name = card.name.value?.trim();
+  const peers = field.members
+    .map((m) => ({ m, price: m.class === cls && m.name !== name ? measuredPrice(m) : undefined }))
+    .filter((x): x is { m: (typeof field.members)[number]; price: number } => x.price !== undefined)
+    .slice(0, 3);
+  if (!peers.length) return undefined;
+  const list = peers.map((x) => `${md(x.m.name)} (${x.m.points} pts) at ${round(x.price)} pts`);
+  const last = list.pop()!;
+  return `For comparison, by battle: ${list.length ? `${list.join(', ')} and ${last}` : last}.`;
+}
+
 /** The estimate's formula in words: the hover's Advanced part and `balance` say the same. */
 export function estimateWords(field: ReferenceField): string {
   if (!field.battle) return `Estimate = ${Number.isFinite(field.k) ? field.k.toFixed(2) : '?'} x sqrt(firepower x durability)`;
@@ -58,7 +79,7 @@ export function estimateWords(field: ReferenceField): string {
 /** What the note's figure is: a measured battle price, a predicted one, or (a workspace field not priced) a cost like its cards'. */
 function noteSource(e: PointsEstimate, field: ReferenceField): string {
   if (e.measured) return 'its battle price against the reference field is';
-  return field.battle?.fittedTo === 'battle prices' ? 'battles against the reference field would put it at' : 'cards costed like it would put it at';
+  return field.battle?.fittedTo === 'battle prices' ? 'its estimated battle price against the reference field is' : 'cards costed like it would put it at';
 }
 
 function spreadWords(field: ReferenceField): string {
@@ -107,6 +128,8 @@ export function pointsEstimateParts(card: UnitCard, ws: Workspace): { main: stri
         (measured.ratio !== undefined ? `; printed points are ${measured.ratio.toFixed(2)} × it` : '') +
         `${verdictOf(measured) ? ` — **${verdictOf(measured)}**` : ''}.`,
     );
+  const peers = classPeers(card, field);
+  if (peers) lines.push(peers);
   lines.push(`Not priced: ${e.unpriced.join(', ')}.`);
   const self = e.measured
     ? ' (this card is one of them: its estimate is its battle price, measured by fleets of its copies against fleets of the field)'
