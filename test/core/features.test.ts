@@ -794,7 +794,27 @@ describe('core features', () => {
       const ws = workspace();
       const doc = ws.get(UNITS)!;
       const labels = inlayHints(doc, ws, { start: 0, end: doc.text.length }, settings).map((h) => h.label);
-      assert.deepEqual(labels, ['pool 4', 'pool 6']);
+      // Both cards write a stat line: the hint sits inside it, in brackets.
+      assert.deepEqual(labels, ['(SH pool 4)', '(SH pool 6)']);
+      // A stats mapping: at the end of SH's own line, no brackets needed.
+      const mapped = [
+        'faction: Lab',
+        'units:',
+        '  - name: Lab Escort',
+        '    class: Escort',
+        '    points: 80',
+        '    stats:',
+        '      M: 9/6',
+        '      BS: 5+',
+        '      SH: 2',
+        '      HP: 2',
+        '',
+      ].join('\n');
+      const w = workspace({ 'cards/lab.unit.yaml': mapped });
+      const d = w.get(U('cards/lab.unit.yaml'))!;
+      const [hint] = inlayHints(d, w, { start: 0, end: d.text.length }, settings);
+      assert.equal(hint?.label, 'SH pool 4', 'an Escort has 2 bases');
+      assert.equal(hint.offset, mapped.indexOf('      SH: 2') + '      SH: 2'.length);
     });
     it('hints each weapon\u2019s odds against the reference target', () => {
       const ws = workspace();

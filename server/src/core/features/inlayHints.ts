@@ -74,7 +74,8 @@ export function inlayHints(doc: FabledDocument, ws: Workspace, range: Span, sett
           const bases = card.bases?.value ?? CLASSES[cls].bases;
           out.push({
             offset: card.stats!.form === 'line' ? sh.span.end : lineEnd(doc.text, sh.span.end),
-            label: `pool ${num(sh.value.n * bases)}`,
+            // Inside a stat line it sits between two stats: in brackets, so that it does not read as one more.
+            label: card.stats!.form === 'line' ? `(SH pool ${num(sh.value.n * bases)})` : `SH pool ${num(sh.value.n * bases)}`,
             tooltip: `Combined Shields: ${sh.value.n} SH per base × ${bases} bases = a pool of ${sh.value.n * bases}. The pool's maximum falls as bases are destroyed.`,
             kind: 'shields',
           });
