@@ -110,8 +110,3 @@ export function measuredBattlePrice(card: UnitCard, ws: Workspace): BattlePriceR
   }
   return out;
 }
-
-/** Forgets every measured price (tests). */
-export function clearMeasuredBattlePrices(): void {
-  MEASURED.clear();
-}
