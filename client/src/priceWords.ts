@@ -11,7 +11,8 @@ export function battlePriceProgress(r: BattlePriceResult): string {
   const printed = r.points !== undefined && r.ratio !== undefined ? ` Printed ${r.points} pts is ${r.ratio.toFixed(2)} × it.` : '';
   const est = r.estimate !== undefined ? ` The instant estimate says ≈ ${r.estimate}.` : '';
   // "Likely": the 95% interval, in a designer's words (as the lens and the hover say it; the CLI says 95%).
-  const sofar = r.done ? '' : `, from ${r.fleets} of ${r.tried} opposing fleets so far`;
+  // Every opposing fleet priced but not done: the interval is still being narrowed (the final figure can move).
+  const sofar = r.done ? '' : r.fleets < r.tried ? `, from ${r.fleets} of ${r.tried} opposing fleets so far` : ', still refining';
   return `Battle price ≈ ${Math.round(r.price)} pts (likely ${Math.round(r.low)}–${Math.round(r.high)})${sofar}.${printed}${est}`;
 }
 

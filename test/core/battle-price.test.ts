@@ -25,7 +25,7 @@ import { parseDocument } from '../../server/src/core/model/parse';
 import type { UnitDocument } from '../../server/src/core/model/types';
 import { Workspace } from '../../server/src/core/workspace';
 import { pointsEstimateProblems } from '../../server/src/core/features/pointsEstimate';
-import { priceByBattle } from '../../server/src/core/features/priceByBattle';
+import { priceByBattle, shownBattlePrice } from '../../server/src/core/features/priceByBattle';
 import { codeActions, fixAll } from '../../server/src/core/features/codeActions';
 import { checkDocument } from '../../server/src/core/check';
 import { runCheck } from '../../server/src/cli/check';
@@ -167,6 +167,46 @@ describe('points from battles', () => {
     assert.match(r.error!, /Drydock Hulk/);
     assert.match(r.error!, /Mystery Gun/);
     assert.match(r.error!, /Kinetic/);
+  });
+
+  it('balance --battles prints a card\u2019s battle figures as Price by battle gives them in the editor, never rounded twice', async () => {
+    // The JSON's ratio is to three decimals: 0.94507 is 0.945 there, which two decimals make 0.94; the editor said 0.95.
+    assert.equal(shownBattlePrice({ price: 148.13, low: 137.4, high: 160.5, ratio: 0.94507 }).ratio, 0.95);
+    assert.equal(Number((0.94507).toFixed(3)).toFixed(2), '0.94', 'the double rounding this guards against');
+    assert.deepEqual(
+      shownBattlePrice({ price: 148.45, low: 137.4, high: 160.5 }),
+      { price: 149, low: 137, high: 161, ratio: undefined },
+      'whole points from the 0.1 figures the editor gets',
+    );
+    const text = LAB.split('  - name: Fair Cruiser')[0]!;
+    const io = memoryIO({ '/ws/lab/one.unit.yaml': text });
+    assert.equal(await runBalance(['/ws/lab', '--battles'], io), 0, io.err);
+    const row = io.out.split('\n').find((l) => l.startsWith('Gilded Destroyer '))!;
+    const ws = new Workspace();
+    ws.set('file:///ws/lab/one.unit.yaml', text);
+    const r = (await priceByBattle((ws.get('file:///ws/lab/one.unit.yaml') as UnitDocument).units[0]!, ws, playInProcess())).result!;
+    const shown = shownBattlePrice(r);
+    assert.match(row, new RegExp(` ${shown.price} +${shown.low}-${shown.high} +${r.ratio!.toFixed(2).replace('.', '\\.')} `), `editor: ${JSON.stringify(r)}`);
+  });
+
+  it('offers "Set points to the battle price (N)" on a card\u2019s points once Price by battle has measured it, and not when the points are N', async () => {
+    const text = LAB.split('  - name: Fair Cruiser')[0]!.replace('Gilded Destroyer', 'Measured Destroyer');
+    const uri = 'file:///ws/measured.unit.yaml';
+    const ws = new Workspace();
+    ws.set(uri, text);
+    const card = () => (ws.get(uri) as UnitDocument).units[0]!;
+    const at = () => ({ start: card().points.span.start, end: card().points.span.start });
+    const titles = () => codeActions(ws.get(uri)!, at(), [], ws).map((a) => a.title);
+    assert.ok(!titles().some((t) => t.includes('battle price')), 'nothing measured yet');
+    const r = (await priceByBattle(card(), ws, playInProcess())).result!;
+    const n = shownBattlePrice(r).price!;
+    const fix = codeActions(ws.get(uri)!, at(), [], ws).find((a) => a.title === `Set points to the battle price (${n})`);
+    assert.ok(fix, titles().join('; '));
+    const e = fix.edits[0]!;
+    const after = text.slice(0, e.span.start) + e.newText + text.slice(e.span.end);
+    assert.equal(after, text.replace('points: 280', `points: ${n}`), 'only the points change');
+    ws.set(uri, after);
+    assert.ok(!titles().some((t) => t.includes('battle price')), 'the points are the battle price already');
   });
 
   it('ships the bundled field\u2019s battle prices up to date (the fingerprint of the field and the settings)', () => {

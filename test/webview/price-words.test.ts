@@ -17,6 +17,8 @@ describe('Price by battle, in words', () => {
     assert.match(early, /^6 battles played, no price yet/);
     const sofar = battlePriceProgress({ ...base, price: 128, low: 118, high: 140, ratio: 0.47, fleets: 5, estimate: 110 });
     assert.equal(count(sofar, 'Longshot Picket'), 0, sofar);
+    const refining = battlePriceProgress({ ...base, price: 128, low: 118, high: 140, ratio: 0.47, fleets: 6, estimate: 110 });
+    assert.match(refining, /^Battle price \u2248 128 pts \(likely 118\u2013140\), still refining\. Printed/, 'all six fleets priced is not done yet');
     assert.match(
       sofar,
       /^Battle price \u2248 128 pts \(likely 118\u2013140\), from 5 of 6 opposing fleets so far\. Printed 60 pts is 0\.47 \u00d7 it\. The instant estimate says \u2248 110\.$/,

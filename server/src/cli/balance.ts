@@ -13,6 +13,7 @@ import {
   POINTS_ESTIMATE,
   battleVerdict,
   estimateWords,
+  shownBattlePrice,
   playInProcess,
   priceCard,
   pricedCardOf,
@@ -228,26 +229,31 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
     'by estimate',
     'where',
   ];
-  const body = rows.map(({ row, estimate: e }) => [
-    escapeControls(row.name),
-    row.class ?? '?',
-    row.points === null ? '?' : String(row.points),
-    // From the estimate itself, as a hover writes it: the JSON's rounded figures rounded again could differ (0.875 -> 0.88).
-    e.estimate === undefined ? '-' : String(Math.round(e.estimate)),
-    e.ratio === undefined ? '-' : e.ratio.toFixed(2),
-    e.firepower === undefined ? '-' : e.firepower.toFixed(1),
-    e.durability === undefined ? '-' : e.durability.toFixed(1),
-    ...(battles
-      ? [
-          row.battle?.price == null ? '-' : row.battle.price.toFixed(0),
-          row.battle?.low == null || row.battle.high == null ? '-' : `${row.battle.low.toFixed(0)}-${row.battle.high.toFixed(0)}`,
-          row.battle?.ratio == null ? '-' : row.battle.ratio.toFixed(2),
-          battleVerdict(row.points, row.battle?.low, row.battle?.high) ?? '',
-        ]
-      : []),
-    e.reason ? 'no estimate' : e.farOff ? (e.ratio! > 1 ? 'far too dear' : 'far too cheap') : e.inField ? 'in the field' : '',
-    `${escapeControls(row.file)}:${row.line}`,
-  ]);
+  const body = rows.map(({ row, estimate: e }) => {
+    // The battle figures as the editor shows them (from the price itself, not the JSON's rounded figures).
+    const b = battles?.get(row);
+    const shown = b ? shownBattlePrice(b) : {};
+    return [
+      escapeControls(row.name),
+      row.class ?? '?',
+      row.points === null ? '?' : String(row.points),
+      // From the estimate itself, as a hover writes it: the JSON's rounded figures rounded again could differ (0.875 -> 0.88).
+      e.estimate === undefined ? '-' : String(Math.round(e.estimate)),
+      e.ratio === undefined ? '-' : e.ratio.toFixed(2),
+      e.firepower === undefined ? '-' : e.firepower.toFixed(1),
+      e.durability === undefined ? '-' : e.durability.toFixed(1),
+      ...(battles
+        ? [
+            shown.price === undefined ? '-' : String(shown.price),
+            shown.low === undefined || shown.high === undefined ? '-' : `${shown.low}-${shown.high}`,
+            shown.ratio === undefined ? '-' : shown.ratio.toFixed(2),
+            battleVerdict(row.points, row.battle?.low, row.battle?.high) ?? '',
+          ]
+        : []),
+      e.reason ? 'no estimate' : e.farOff ? (e.ratio! > 1 ? 'far too dear' : 'far too cheap') : e.inField ? 'in the field' : '',
+      `${escapeControls(row.file)}:${row.line}`,
+    ];
+  });
   const widths = head.map((h, i) => Math.min(40, Math.max(h.length, ...body.map((r) => r[i]!.length))));
   const right = [false, false, true, true, true, true, true, ...(battles ? [true, true, true, false] : []), false, false];
   const line = (r: string[]) =>

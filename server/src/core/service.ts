@@ -251,7 +251,7 @@ export {
   workspaceField,
 } from './balance/index';
 export { playInProcess, playInSlices, priceCard, pricedCardOf, PricingCancelled } from './balance/battles';
-export { priceByBattle, pricingFieldOf } from './features/priceByBattle';
+export { priceByBattle, pricingFieldOf, shownBattlePrice } from './features/priceByBattle';
 
 // ---------------------------------------------------------------------------------------------
 // Types the edges name.

@@ -25,6 +25,7 @@ import {
   type OffsetEdit,
 } from '../model/edit';
 import { countEdit, disembarkEdit, embarkEdit, removeEntryEdit } from '../roster/edits';
+import { measuredBattlePrice, shownBattlePrice } from './priceByBattle';
 
 export interface TextEdit {
   uri: string;
@@ -136,6 +137,7 @@ export function codeActions(doc: FabledDocument, range: Span, problems: Problem[
       if (all && all.count > 1)
         out.push({ title: `Fix all in this file: ${CODES[code as keyof typeof CODES]?.title ?? code} (${all.count})`, kind: 'quickfix', edits: all.edits });
     }
+    if (ws) out.push(...battlePriceFix(doc, range, ws));
     out.push(...refactors(doc, range));
   } catch {
     // A failed fix must not take the other actions with it.
@@ -509,6 +511,21 @@ function indentOfNextLine(text: string, keyLineEnd: number, keySpan: Span): stri
 
 // ------------------------------------------------------------------------------------------
 // Refactors
+
+/**
+ * "Set points to the battle price (N)" on a card's points once Price by battle has measured it (the
+ * price its lens and hover show): the figure paid a run for stays on offer after the notification
+ * that first offered it is gone. Not when the points are that already.
+ */
+function battlePriceFix(doc: FabledDocument, range: Span, ws: Workspace): CodeActionData[] {
+  const card = cardsOf(doc).find((c) => within(c.points.span, range.start) || within(c.points.keySpan, range.start));
+  const span = card?.points.span;
+  if (!card || !span || span.end <= span.start) return [];
+  const m = measuredBattlePrice(card, ws);
+  const n = m ? shownBattlePrice(m).price : undefined;
+  if (n === undefined || card.points.value === n) return [];
+  return [{ title: `Set points to the battle price (${n})`, kind: 'quickfix', edits: [edit(doc, span, String(n))] }];
+}
 
 function refactors(doc: FabledDocument, range: Span): CodeActionData[] {
   const out: CodeActionData[] = [];

@@ -20,6 +20,22 @@ export function pricingFieldOf(field: ReferenceField): PricingField {
 
 const r1 = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? undefined : Math.round(v * 10) / 10);
 
+/**
+ * A battle price's figures as a player reads them, in the editor (the request's figures to 0.1,
+ * which the lens, hover and notification round to whole points; the ratio to two decimals) and in
+ * `balance --battles`'s table alike: rounding the JSON's 0.945 again gave 0.94 where the editor said
+ * 0.95.
+ */
+export function shownBattlePrice(p: Pick<BattlePrice, 'price' | 'low' | 'high' | 'ratio'>): { price?: number; low?: number; high?: number; ratio?: number } {
+  const whole = (v: number | undefined) => (r1(v) === undefined ? undefined : Math.round(r1(v)!));
+  return {
+    price: whole(p.price),
+    low: whole(p.low),
+    high: whole(p.high),
+    ratio: p.ratio === undefined || !Number.isFinite(p.ratio) ? undefined : Math.round(p.ratio * 100) / 100,
+  };
+}
+
 function resultOf(card: UnitCard, p: BattlePrice, estimate: number | undefined, field: ReferenceField, done: boolean, battles: number): BattlePriceResult {
   const out: BattlePriceResult = {
     name: p.name,
@@ -37,7 +53,8 @@ function resultOf(card: UnitCard, p: BattlePrice, estimate: number | undefined, 
     out.price = price;
     out.low = r1(p.low)!;
     out.high = r1(p.high)!;
-    if (p.ratio !== undefined) out.ratio = Math.round(p.ratio * 100) / 100;
+    const ratio = shownBattlePrice(p).ratio;
+    if (ratio !== undefined) out.ratio = ratio;
   }
   if (estimate !== undefined) out.estimate = Math.round(estimate);
   if (p.reason && done) out.reason = p.reason;
@@ -102,8 +119,9 @@ export function measuredBattlePrice(card: UnitCard, ws: Workspace): BattlePriceR
   const points = card.points.value;
   const out: BattlePriceResult = { ...r };
   if (typeof points === 'number' && points > 0) {
+    // The measured ratio where the points are those it was measured at (from the unrounded price); else from the price shown.
+    if (points !== r.points) out.ratio = Math.round((points / r.price) * 100) / 100;
     out.points = points;
-    out.ratio = Math.round((points / r.price) * 100) / 100;
   } else {
     delete out.points;
     delete out.ratio;
