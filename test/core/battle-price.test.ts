@@ -269,6 +269,18 @@ describe('the estimate where a designer looks', () => {
     const off = memoryIO({ '/ws/lab.unit.yaml': LAB });
     assert.equal(runCheck(['/ws/lab.unit.yaml', '--no-estimate', '--format', 'json'], off), 0, off.err);
     assert.equal(JSON.parse(off.out).diagnostics.filter((d: { code: string }) => d.code === 'FS-POINTS-ESTIMATE').length, 0);
+    // In the file's order, the notes among the checks (not after them): the same in the text.
+    const all = JSON.parse(io.out).diagnostics as { line: number; column: number; code: string }[];
+    assert.ok(all.length > notes.length, 'checks and notes both');
+    for (let i = 1; i < all.length; i++)
+      assert.ok(all[i - 1]!.line < all[i]!.line || (all[i - 1]!.line === all[i]!.line && all[i - 1]!.column <= all[i]!.column), JSON.stringify(all));
+    const text = memoryIO({ '/ws/lab.unit.yaml': LAB });
+    runCheck(['/ws/lab.unit.yaml'], text);
+    const lines = text.out.split('\n').flatMap((l) => /^[^:]+:(\d+):(\d+):/.exec(l)?.slice(1).map(Number) ?? []);
+    assert.deepEqual(
+      lines,
+      all.flatMap((d) => [d.line, d.column]),
+    );
   });
 
   it('offers "Set points to the estimate (\u2248 N)", which changes only the points, and never applies it in fix-all', () => {

@@ -93,7 +93,9 @@ export function checkFiles(
     // The editor's notes too (the language server adds them the same way), unless turned off.
     const d = diagnose(doc, ws, opts.estimateNotes !== false);
     if (d.failure !== undefined) throw d.failure;
-    for (const p of d.problems) {
+    // In the file's order (a reader goes down the file; the checks and the estimate notes come in two runs), stable within a place.
+    const inOrder = d.problems.map((p, i) => ({ p, i })).sort((a, b) => a.p.span.start - b.p.span.start || a.i - b.i);
+    for (const { p } of inOrder) {
       diagnostics.push(toJson(rel, lines, p));
       if (p.severity === 'error') summary.errors++;
       else if (p.severity === 'warning') summary.warnings++;
