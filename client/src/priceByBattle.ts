@@ -49,7 +49,11 @@ export function priceByBattle(ctx: Ctx): Cmd {
           try {
             return await ctx.request(PriceByBattleRequest.type, { card, partialResultToken: partial }, token);
           } catch (e) {
-            if (token.isCancellationRequested) return undefined;
+            if (token.isCancellationRequested) {
+              // Said where it does not ask for a click: nothing was measured, the lens still offers the run.
+              vscode.window.setStatusBarMessage(`Price by battle of ${name} cancelled: nothing measured.`, 5000);
+              return undefined;
+            }
             throw e;
           } finally {
             sub?.dispose();

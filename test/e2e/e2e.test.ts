@@ -194,6 +194,45 @@ describe('the packaged extension in VS Code (code-server)', function () {
     await wb.page.keyboard.press('Escape');
   });
 
+  it('cancels Price by battle from its notification: it says nothing was measured, and the lens still offers the run', async () => {
+    mkdirSync(join(sandbox.folder, 'lab'), { recursive: true });
+    const file = 'lab/cancelled.unit.yaml';
+    // A Dreadnought with every weapon system it may carry: its battles take seconds, time to cancel them.
+    writeFileSync(
+      join(sandbox.folder, file),
+      [
+        'faction: Lab',
+        'units:',
+        '  - name: Lab Dreadnought',
+        '    class: Dreadnought',
+        '    points: 480',
+        '    stats: "6/3 4+ 10+ 20 3+ 16 4/5 5/5 10"',
+        '    weapons:',
+        '      - Spinal Lance — Energy, 30", 4, 3',
+        '      - Broadside — Auto, 18", 2, 8',
+        '      - Ion Battery — Ion, 24", 1, 6',
+        '      - Flak — Auto, 9", 1, 8',
+        '',
+      ].join('\n'),
+    );
+    await wb.closePanel();
+    await wb.openFile(file);
+    const lens = wb.page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Price by battle' }).first();
+    await poll('the Price by battle lens', async () => (await lens.count()) > 0);
+    await lens.click();
+    const toast = wb.page.locator('.notification-toast', { hasText: 'Price by battle: Lab Dreadnought' });
+    await toast.waitFor({ state: 'visible', timeout: 30_000 });
+    await toast.locator('a.monaco-button, .monaco-button', { hasText: 'Cancel' }).first().click();
+    await poll('the status bar to say the run was cancelled', async () =>
+      (await wb.statusBarText()).includes('Price by battle of Lab Dreadnought cancelled: nothing measured') ? true : undefined,
+    );
+    await wb.screenshot(join(OUT, 'price-by-battle-cancelled.png'));
+    assert.equal(await wb.page.locator('.notification-toast', { hasText: 'Lab Dreadnought: battle price' }).count(), 0, 'no price offered');
+    assert.ok((await lens.count()) > 0, 'the lens still offers the run');
+    await wb.runCommand('View: Close Editor');
+    unlinkSync(join(sandbox.folder, file));
+  });
+
   it('prices a homebrew card by battle from its lens, shows the price converging, and sets its points on request', async () => {
     // A designer's walk (issue 31): a new card, its "Price by battle" lens, the notification, "Set points to N".
     mkdirSync(join(sandbox.folder, 'lab'), { recursive: true });
