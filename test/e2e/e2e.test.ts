@@ -194,32 +194,32 @@ describe('the packaged extension in VS Code (code-server)', function () {
     await wb.page.keyboard.press('Escape');
   });
 
-  it('cancels Price by battle from its notification: it says nothing was measured, and the lens still offers the run', async () => {
+  /** Writes a card file of `lines` under lab/, opens it and clicks its "Price by battle" lens; the lens. */
+  async function priceFromLens(file: string, lines: string[]) {
     mkdirSync(join(sandbox.folder, 'lab'), { recursive: true });
-    const file = 'lab/cancelled.unit.yaml';
-    // A Dreadnought with every weapon system it may carry: its battles take seconds, time to cancel them.
-    writeFileSync(
-      join(sandbox.folder, file),
-      [
-        'faction: Lab',
-        'units:',
-        '  - name: Lab Dreadnought',
-        '    class: Dreadnought',
-        '    points: 480',
-        '    stats: "6/3 4+ 10+ 20 3+ 16 4/5 5/5 10"',
-        '    weapons:',
-        '      - Spinal Lance — Energy, 30", 4, 3',
-        '      - Broadside — Auto, 18", 2, 8',
-        '      - Ion Battery — Ion, 24", 1, 6',
-        '      - Flak — Auto, 9", 1, 8',
-        '',
-      ].join('\n'),
-    );
+    writeFileSync(join(sandbox.folder, file), ['faction: Lab', 'units:', ...lines, ''].join('\n'));
     await wb.closePanel();
     await wb.openFile(file);
     const lens = wb.page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Price by battle' }).first();
     await poll('the Price by battle lens', async () => (await lens.count()) > 0);
     await lens.click();
+    return lens;
+  }
+
+  it('cancels Price by battle from its notification: it says nothing was measured, and the lens still offers the run', async () => {
+    const file = 'lab/cancelled.unit.yaml';
+    // A Dreadnought with every weapon system it may carry: its battles take seconds, time to cancel them.
+    const lens = await priceFromLens(file, [
+      '  - name: Lab Dreadnought',
+      '    class: Dreadnought',
+      '    points: 480',
+      '    stats: "6/3 4+ 10+ 20 3+ 16 4/5 5/5 10"',
+      '    weapons:',
+      '      - Spinal Lance — Energy, 30", 4, 3',
+      '      - Broadside — Auto, 18", 2, 8',
+      '      - Ion Battery — Ion, 24", 1, 6',
+      '      - Flak — Auto, 9", 1, 8',
+    ]);
     const toast = wb.page.locator('.notification-toast', { hasText: 'Price by battle: Lab Dreadnought' });
     await toast.waitFor({ state: 'visible', timeout: 30_000 });
     await toast.locator('a.monaco-button, .monaco-button', { hasText: 'Cancel' }).first().click();
@@ -235,28 +235,16 @@ describe('the packaged extension in VS Code (code-server)', function () {
 
   it('prices a homebrew card by battle from its lens, shows the price converging, and sets its points on request', async () => {
     // A designer's walk (issue 31): a new card, its "Price by battle" lens, the notification, "Set points to N".
-    mkdirSync(join(sandbox.folder, 'lab'), { recursive: true });
     const file = 'lab/priced.unit.yaml';
-    writeFileSync(
-      join(sandbox.folder, file),
-      [
-        'faction: Lab',
-        'units:',
-        '  - name: Lab Frigate',
-        '    class: Frigate',
-        '    points: 70',
-        '    stats: "9/3 5+ 7+ 3 7+ 3 6/2 8/2 2"',
-        '    weapons:',
-        '      - Lance — Energy, 12", 2, 2',
-        '      - Battery — Auto, 9", 1, 3',
-        '',
-      ].join('\n'),
-    );
-    await wb.closePanel();
-    await wb.openFile(file);
-    const lens = wb.page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Price by battle' }).first();
-    await poll('the Price by battle lens', async () => (await lens.count()) > 0);
-    await lens.click();
+    await priceFromLens(file, [
+      '  - name: Lab Frigate',
+      '    class: Frigate',
+      '    points: 70',
+      '    stats: "9/3 5+ 7+ 3 7+ 3 6/2 8/2 2"',
+      '    weapons:',
+      '      - Lance — Energy, 12", 2, 2',
+      '      - Battery — Auto, 9", 1, 3',
+    ]);
     const toast = wb.page.locator('.notification-toast', { hasText: 'Lab Frigate: battle price' });
     const text = await poll(
       'the price in a notification',
