@@ -165,8 +165,7 @@ export function unpricedOf(card: UnitCard): string[] {
     return !!v && v.kind !== 'none';
   };
   if (has('LD')) out.push('LD');
-  // CR is priced by boarding on the approach (boardFA, boardHA) while the model weighs it.
-  if (has('CR') && !BATTLE_MODEL_TERMS.some((t) => t === 'cr' || t === 'boardFA' || t === 'boardHA')) out.push('CR');
+  if (has('CR') && !PRICES_CR) out.push('CR');
   if (has('T')) out.push('tonnage');
   if ((card.orders?.items.length ?? 0) > 0) out.push('orders');
   const abilities = (card.abilities?.items ?? []).filter((a) => {
@@ -825,6 +824,11 @@ const TERM_FLOOR: Partial<Record<BattleTerm, number>> = {
   boardHA: 0,
 };
 
+/** The terms read from the approach pairwise (`approachFigures`) and from the card's fleet against the field's (`fleetFigures`): they move with the card's stopping distance. */
+const APPROACH_TERMS = ['logFA', 'logHA', 'smallFA', 'boardFA', 'boardHA'] as const satisfies readonly BattleTerm[];
+const FLEET_TERMS = ['logFF', 'logHF'] as const satisfies readonly BattleTerm[];
+const MOVING_TERMS: readonly BattleTerm[] = [...APPROACH_TERMS, ...FLEET_TERMS];
+
 /** The least share of its rounds a unit's Fire actions count for on the approach (one that never reaches still threatens). */
 const APPROACH_FLOOR = 0.05;
 
@@ -1040,11 +1044,10 @@ function fleetFigures(
  */
 export function bestEstimate(m: BattleModel, profile: UnitProfile, x: BattleFeatures, field: ReferenceField): number {
   let best = modelEstimate(m, x);
-  if (!m.weights.logFA && !m.weights.logHA && !m.weights.logFF && !m.weights.logHF && !m.weights.smallFA && !m.weights.boardFA && !m.weights.boardHA)
-    return best;
+  if (!MOVING_TERMS.some((t) => m.weights[t])) return best;
   const all = { firepower: Math.exp(x.logF), durability: Math.exp(x.logH) };
   const c = cardShares(profile, field);
-  const fleet = !!(m.weights.logFF || m.weights.logHF);
+  const fleet = FLEET_TERMS.some((t) => m.weights[t]);
   const policy = moverOf(profile).stopAt;
   for (const d of stoppingDistances(profile)) {
     // The policy's own distance is the one `x` was computed at.
@@ -1092,10 +1095,10 @@ export function battleFeatures(
   const exposed = n ? taken / n : 1;
   const shares = cardShares(profile, field);
   const me = moverOf(profile, stopAt);
-  const { logFA, logHA, boardFA, boardHA } = wanted('logFA', 'logHA', 'smallFA', 'boardFA', 'boardHA')
+  const { logFA, logHA, boardFA, boardHA } = wanted(...APPROACH_TERMS)
     ? approachFigures(profile, field, all, me, shares)
     : { logFA: 0, logHA: 0, boardFA: 0, boardHA: 0 };
-  const { logFF, logHF } = wanted('logFF', 'logHF') ? fleetFigures(profile, field, all, me, shares, wanted('logFF')) : { logFF: 0, logHF: 0 };
+  const { logFF, logHF } = wanted(...FLEET_TERMS) ? fleetFigures(profile, field, all, me, shares, wanted('logFF')) : { logFF: 0, logHF: 0 };
   const cr = profile.cr ? profile.cr.dice * pSuccess(profile.cr.target) : 0;
   return {
     logF: Math.log(all.firepower),
@@ -1283,6 +1286,8 @@ function fitAt(
  * made the variants' cross-validated error worse or no better, so they are left at 0.
  */
 export const BATTLE_MODEL_TERMS: readonly BattleTerm[] = ['logFA', 'logHA', 'smallFA', 'boardHA', 'boardFA'];
+/** CR is priced while the model weighs boarding on the approach (boardFA, boardHA) or CR's successes. */
+const PRICES_CR = BATTLE_MODEL_TERMS.some((t) => t === 'cr' || t === 'boardFA' || t === 'boardHA');
 
 /** The estimate's model on a field: what it was fitted to, the model, each member's leave-one-out model, and its leave-one-out error. */
 export interface FieldModel {

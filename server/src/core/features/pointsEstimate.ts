@@ -121,13 +121,14 @@ export function pointsEstimateParts(card: UnitCard, ws: Workspace): { main: stri
           `Costed like ${md(field.description)}: its weights are fitted to battle prices, its scale to those cards’ printed points. **Price by battle** (the lens above) measures the card’s battle price.`,
     );
   const measured = measuredBattlePrice(card, ws);
-  const verdictOf = (r: BattlePriceResult) => battleVerdict(r.points, r.low, r.high);
-  if (measured)
+  if (measured) {
+    const v = battleVerdict(measured.points, measured.low, measured.high);
     lines.push(
       `**${battlePriceWords(measured)}**, measured by Price by battle` +
         (measured.ratio !== undefined ? `; printed points are ${measured.ratio.toFixed(2)} × it` : '') +
-        `${verdictOf(measured) ? ` — **${verdictOf(measured)}**` : ''}.`,
+        `${v ? ` — **${v}**` : ''}.`,
     );
+  }
   const peers = classPeers(card, field);
   if (peers) lines.push(peers);
   lines.push(`Not priced: ${e.unpriced.join(', ')}.`);
