@@ -1,7 +1,7 @@
 /** `fabled-star check PATHS... [--cards DIR] [--format text|json|sarif]` (FORMATS.md). */
 import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { Workspace, exampleFallback, CODES, fileTooLarge, kindOfUri, LIMITS, type Problem, count, diagnose } from '../core/service';
+import { Workspace, exampleFallback, CODES, fileTooLarge, kindOfPath, LIMITS, type Problem, count, diagnose } from '../core/service';
 import { expandPaths, fileUri, type CliIO } from './io';
 import { escapeControls } from './terminal';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
@@ -136,13 +136,13 @@ export const runCheck = command(CHECK_COMMAND, ({ values, positionals, format, f
   const problems = [...missing, ...cards.missing].map((m) => `${m}: no such file or folder`);
   problems.push(...cards.unreadable.map((u) => `${u} (--cards)`));
   problems.push(...listing.unreadable);
-  const skipped = files.filter((f) => !kindOfUri(f));
+  const skipped = files.filter((f) => !kindOfPath(f));
   for (const f of skipped) problems.push(`${f}: not a Fabled Star file (name it *.unit.yaml, *.faction.yaml or *.fleet.yaml)`);
-  const ours = files.filter((f) => kindOfUri(f));
+  const ours = files.filter((f) => kindOfPath(f));
   const { report, unreadable } = checkFiles(
     io,
     ours,
-    cards.files.filter((f) => kindOfUri(f)),
+    cards.files.filter((f) => kindOfPath(f)),
     { estimateNotes: !values['no-estimate'] },
   );
   problems.push(...unreadable);

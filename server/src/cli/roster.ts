@@ -3,7 +3,7 @@
  * fleet's roster for the table, a forum post or a tournament organiser (FORMATS.md).
  */
 import * as path from 'node:path';
-import { Workspace, exampleFallback, kindOfUri, LIMITS, renderRoster, ROSTER_FORMATS, type RosterFormat, roster as prepareRoster } from '../core/service';
+import { Workspace, exampleFallback, kindOfPath, LIMITS, renderRoster, ROSTER_FORMATS, type RosterFormat, roster as prepareRoster } from '../core/service';
 import { expandPaths, fileUri } from './io';
 import { escapeControls } from './terminal';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
@@ -42,7 +42,7 @@ export const runRoster = command(ROSTER_COMMAND, ({ values, positionals, format,
     return fail(`give exactly one fleet file (*.fleet.yaml)${positionals.length ? `, not ${positionals.length} paths` : ''}; see --help`);
   const fleet = positionals[0]!;
   // Paths go into one-line messages (fail escapes them): a line break or an escape in them must not break out.
-  if (kindOfUri(fleet) !== 'fleet') return fail(`${fleet}: not a fleet list (name it *.fleet.yaml)`);
+  if (kindOfPath(fleet) !== 'fleet') return fail(`${fleet}: not a fleet list (name it *.fleet.yaml)`);
   if (!io.exists(fleet) || io.isDirectory(fleet)) return fail(`${fleet}: no such file`);
   const cards = expandPaths(io, values.cards?.length ? values.cards : [io.cwd]);
   if (cards.missing.length) return fail(`${cards.missing[0]!}: no such file or folder`);
@@ -62,7 +62,7 @@ export const runRoster = command(ROSTER_COMMAND, ({ values, positionals, format,
   const fleetText = read(fleet);
   if (fleetText instanceof Error) return fail(`${fleet}: ${fleetText.message}`);
   for (const file of cards.files) {
-    const kind = kindOfUri(file);
+    const kind = kindOfPath(file);
     if (kind !== 'unit' && kind !== 'faction') continue;
     const uri = fileUri(path.resolve(io.cwd, file));
     const text = read(file);

@@ -190,7 +190,7 @@ export { pointsEstimateProblems } from './features/pointsEstimate';
 
 // Documents and the workspace.
 export { Workspace } from './workspace';
-export { kindOfLanguage, kindOfUri, fileTooLarge, LANGUAGE_IDS } from './model/parse';
+export { kindOfLanguage, kindOfUri, kindOfPath, fileTooLarge, LANGUAGE_IDS } from './model/parse';
 export { LIMITS, clip } from './model/limits';
 export { CODES } from './check/index';
 export { count } from './rules/words';

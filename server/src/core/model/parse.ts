@@ -58,9 +58,14 @@ const SUFFIXES: readonly [string, DocKind][] = [
   ['.fleet.yml', 'fleet'],
 ];
 
-/** The file name decides the kind (FORMATS.md). */
+/** The file name decides the kind (FORMATS.md): a uri's path, its query and fragment left out. */
 export function kindOfUri(uri: string): DocKind | undefined {
-  const lower = uri.toLowerCase().replace(/[?#].*$/, '');
+  return kindOfPath(uri.replace(/[?#].*$/, ''));
+}
+
+/** The kind a file path names: a path is no uri, so "#" and "?" are part of its names (`C#/a.unit.yaml`). */
+export function kindOfPath(file: string): DocKind | undefined {
+  const lower = file.toLowerCase();
   for (const [suffix, kind] of SUFFIXES) if (lower.endsWith(suffix)) return kind;
   return undefined;
 }

@@ -1,0 +1,77 @@
+/**
+ * File paths as the CLI meets them on disk: folders whose names hold "#" or "?" (`list#2/`, `C#/`)
+ * are paths, not uris, so nothing after the "#" is a fragment; and the SARIF report names each file
+ * by a relative uri reference (RFC 3986) that decodes back to the file's path.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { runCheck } from '../../server/src/cli/check';
+import { runRoster } from '../../server/src/cli/roster';
+import { nodeIO, type CliIO } from '../../server/src/cli/io';
+
+/** Runs a command on real files; the paths are given from `cwd` (the process's own is elsewhere). */
+function run(cmd: (argv: string[], io: CliIO) => number | Promise<number>, args: string[], cwd: string) {
+  args = args.map((a, i) => (a.startsWith('-') || args[i - 1] === '--format' ? a : path.join(cwd, a)));
+  let out = '';
+  let err = '';
+  const code = cmd(args, { ...nodeIO(), cwd, stdout: (s) => (out += s), stderr: (s) => (err += s) }) as number;
+  return { code, out, err };
+}
+
+/** A faction no bundled example has: a card the fleet needs is unknown unless these files are read. */
+const CARDS = `faction: Hash Collective
+units:
+  - name: Sharp Corvette
+    class: Frigate
+    points: 60
+    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"
+    weapons:
+      - Lance — Energy, 18", 2, 3
+`;
+const FLEET = `name: Pound Sign
+faction: Hash Collective
+points: 500
+units:
+  - unit: Sharp Corvette
+    count: 2
+`;
+
+describe('CLI: paths whose folders hold "#" or "?"', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'fabled-paths-'));
+    for (const sub of ['list#2', 'C#', 'what?', 'both#?x']) mkdirSync(path.join(dir, sub));
+    writeFileSync(path.join(dir, 'C#', 'hash.unit.yaml'), CARDS);
+    writeFileSync(path.join(dir, 'what?', 'hash.unit.yaml'), CARDS);
+    writeFileSync(path.join(dir, 'list#2', 'pound.fleet.yaml'), FLEET);
+    writeFileSync(path.join(dir, 'both#?x', 'hash.unit.yaml'), CARDS);
+    writeFileSync(path.join(dir, 'both#?x', 'pound.fleet.yaml'), FLEET);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('check reads every file below such folders as the kind its name says', () => {
+    const r = run(runCheck, ['both#?x'], dir);
+    assert.doesNotMatch(r.err, /not a Fabled Star file/);
+    assert.equal(r.err, '');
+    assert.match(r.out, /^2 files checked: 0 errors/m);
+    assert.equal(r.code, 0, r.out);
+  });
+
+  for (const cards of ['C#', 'what?', path.join('C#', 'hash.unit.yaml')])
+    it(`check --cards ${cards}: the cards are read, the fleet's entry resolves`, () => {
+      const r = run(runCheck, [path.join('list#2', 'pound.fleet.yaml'), '--cards', cards], dir);
+      assert.equal(r.err, '');
+      assert.doesNotMatch(r.out, /FS-UNKNOWN|Sharp Corvette/, r.out);
+      assert.match(r.out, /^1 file checked: 0 errors/m);
+      assert.equal(r.code, 0);
+    });
+
+  it('roster of a fleet in such a folder, with cards from another', () => {
+    const r = run(runRoster, [path.join('list#2', 'pound.fleet.yaml'), '--cards', 'C#', '--format', 'short'], dir);
+    assert.equal(r.err, '');
+    assert.match(r.out, /^Pound Sign \(Hash Collective\): 2× Sharp Corvette 120; 120\/500 · /);
+    assert.equal(r.code, 0);
+  });
+});
