@@ -6,6 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as path from 'node:path';
 import { runCheck } from '../../server/src/cli/check';
 import { runRoster } from '../../server/src/cli/roster';
@@ -73,5 +74,39 @@ describe('CLI: paths whose folders hold "#" or "?"', () => {
     assert.equal(r.err, '');
     assert.match(r.out, /^Pound Sign \(Hash Collective\): 2× Sharp Corvette 120; 120\/500 · /);
     assert.equal(r.code, 0);
+  });
+});
+
+describe('CLI: check --format sarif names files by uri references', () => {
+  let dir: string;
+  const NAMES = ['my cards.unit.yaml', '100%.unit.yaml', 'C#/a b#1.unit.yaml', 'what?/x.unit.yaml', 'über [1].unit.yaml', 'a:b.unit.yaml'];
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'fabled-sarif-'));
+    for (const n of NAMES) {
+      mkdirSync(path.dirname(path.join(dir, n)), { recursive: true });
+      // Each file a different faction: no duplicate names across them, and one problem each at least.
+      writeFileSync(path.join(dir, n), CARDS.replace('Hash Collective', `Faction ${NAMES.indexOf(n)}`));
+    }
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('each result uri is a relative uri reference that resolves to its file', () => {
+    const r = run(runCheck, ['.', '--format', 'sarif'], dir);
+    assert.equal(r.err, '');
+    const sarif = JSON.parse(r.out) as { runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] };
+    const uris = new Set(sarif.runs[0]!.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri));
+    assert.equal(uris.size, NAMES.length, [...uris].join(', '));
+    const base = pathToFileURL(dir + path.sep);
+    for (const uri of uris) {
+      // RFC 3986: only unreserved characters, sub-delims, "/" and percent escapes; no scheme.
+      assert.match(uri, /^(?:[A-Za-z0-9\-._~!$&'()*+,;=@/]|%[0-9A-F]{2})+$/, uri);
+      assert.doesNotMatch(uri, /^[^/]*:/, `${uri} would read as a scheme`);
+      const file = fileURLToPath(new URL(uri, base));
+      assert.ok(
+        NAMES.some((n) => path.join(dir, n) === file),
+        `${uri} -> ${file}`,
+      );
+      assert.ok(NAMES.includes(decodeURIComponent(uri)), uri);
+    }
   });
 });

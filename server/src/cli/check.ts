@@ -166,6 +166,20 @@ export function toText(report: CheckReport): string {
 
 const SARIF_LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
+/**
+ * A file as SARIF names it: a uri reference (RFC 3986), relative to where the check ran, each
+ * segment percent-encoded ("my cards.unit.yaml" -> "my%20cards.unit.yaml", "100%" -> "100%25",
+ * "C#" -> "C%23"), so that a code-scanning service maps it back to the file; an absolute path is a
+ * file: uri.
+ */
+export function sarifUri(file: string): string {
+  const encoded = file.split('/').map(encodeURIComponent).join('/');
+  if (file.startsWith('/')) return `file://${encoded}`;
+  // A drive letter ("C:/…"): an absolute file: uri too (its colon stays, as in file:///C:/…).
+  if (/^[A-Za-z]:\//.test(file)) return `file:///${file.slice(0, 2)}${encoded.slice(file.indexOf('/'))}`;
+  return encoded;
+}
+
 export function toSarif(report: CheckReport): object {
   const codes = Object.keys(CODES) as (keyof typeof CODES)[];
   return {
@@ -195,7 +209,7 @@ export function toSarif(report: CheckReport): object {
           locations: [
             {
               physicalLocation: {
-                artifactLocation: { uri: d.file },
+                artifactLocation: { uri: sarifUri(d.file) },
                 region: { startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn },
               },
             },
