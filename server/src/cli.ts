@@ -53,7 +53,20 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
+/**
+ * A reader that has gone (`fabled-star check … | head -1`): what is left to write goes nowhere, and
+ * the command runs on to its own exit status, without Node's EPIPE stack on stderr.
+ */
+export function quietWhenClosed(stream: NodeJS.WriteStream): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') return;
+    throw e;
+  });
+}
+
 if (require.main === module || process.argv[1]?.match(/fabled-star(\.js)?$|cli\.js$/)) {
+  quietWhenClosed(process.stdout);
+  quietWhenClosed(process.stderr);
   main(process.argv.slice(2), nodeIO()).then(
     (code) => {
       process.exitCode = code;

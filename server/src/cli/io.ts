@@ -37,8 +37,9 @@ const OURS = /\.(unit|faction|fleet)\.ya?ml$/i;
 export function nodeIO(): CliIO {
   return {
     // The last line of defence: whatever a command writes, no control character reaches the terminal.
-    stdout: (s) => process.stdout.write(escapeControls(s, true)),
-    stderr: (s) => process.stderr.write(escapeControls(s, true)),
+    // Nothing once the reader has gone (a closed pipe destroys the stream): see cli.ts quietWhenClosed.
+    stdout: (s) => void (process.stdout.destroyed || process.stdout.write(escapeControls(s, true))),
+    stderr: (s) => void (process.stderr.destroyed || process.stderr.write(escapeControls(s, true))),
     readFile: (p) => {
       // A device or a pipe named like a card file (/dev/zero, a FIFO) would be read forever, and so
       // would /proc/self/pagemap, which stat says is empty: read with a cap, on the opened file.
