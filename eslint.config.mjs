@@ -78,8 +78,8 @@ const MAY_IMPORT = [
   },
   {
     folder: ['scripts', 'syntaxes'],
-    may: [...core('rules', 'model', 'sim', 'balance', 'examples'), ...CORE_FILES, 'server/src/node', 'server/src/cli/price-pool.ts', 'scripts', 'test'],
-    says: "Scripts read the rules pack, the model, the simulator, the estimate and the examples, and run battles on server/src/node's pool: not check/, features/ or the LSP layer.",
+    may: [...core('rules', 'model', 'sim', 'balance', 'examples'), ...CORE_FILES, 'server/src/node', 'server/src/cli/price-pool.ts', 'server/src/cli.ts', 'server/src/cli/args.ts', 'scripts', 'test'],
+    says: "Scripts read the rules pack, the model, the simulator, the estimate and the examples, run battles on server/src/node's pool, and read the CLI's command tables (cli.ts, cli/args.ts) for its reference page: not check/, features/ or the LSP layer.",
   },
 ];
 // A folder of the core that the table does not name yet may import the core's lower layers only, until it is given its line.
