@@ -78,7 +78,16 @@ const MAY_IMPORT = [
   },
   {
     folder: ['scripts', 'syntaxes'],
-    may: [...core('rules', 'model', 'sim', 'balance', 'examples'), ...CORE_FILES, 'server/src/node', 'server/src/cli/price-pool.ts', 'server/src/cli.ts', 'server/src/cli/args.ts', 'scripts', 'test'],
+    may: [
+      ...core('rules', 'model', 'sim', 'balance', 'examples'),
+      ...CORE_FILES,
+      'server/src/node',
+      'server/src/cli/price-pool.ts',
+      'server/src/cli.ts',
+      'server/src/cli/args.ts',
+      'scripts',
+      'test',
+    ],
     says: "Scripts read the rules pack, the model, the simulator, the estimate and the examples, run battles on server/src/node's pool, and read the CLI's command tables (cli.ts, cli/args.ts) for its reference page: not check/, features/ or the LSP layer.",
   },
 ];
