@@ -511,11 +511,16 @@ export class Files {
     const { connection } = this.state;
     let last = 0;
     let ended = false;
+    // Each token the client created gets one begin and one end, whenever its answer comes: a client
+    // that answers after the scan has ended gets both at once (an end alone would be for a token
+    // never begun). A client that answers with an error created none: nothing is sent on it.
     const reporter = this.state.client.workDoneProgress
       ? connection.window.createWorkDoneProgress().then(
           (r) => {
-            if (!ended) r.begin('Fabled Star: indexing the workspace', 0, 'listing files', false);
-            return r;
+            r.begin('Fabled Star: indexing the workspace', 0, 'listing files', false);
+            if (!ended) return r;
+            r.done();
+            return undefined;
           },
           () => undefined,
         )
