@@ -36,7 +36,7 @@ function here(t: SessionTask): BattleResult {
 
 const stateOf = (pid: number) => {
   try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0];
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0] ?? '?';
   } catch {
     return 'gone';
   }

@@ -34,7 +34,7 @@ function childrenOf(pid: number): number[] {
 }
 const stateOf = (pid: number) => {
   try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0];
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0] ?? '?';
   } catch {
     return 'gone';
   }
@@ -57,7 +57,7 @@ describe('live odds lens: a background process that hangs', function () {
         return all.find((l) => /^wins |^Live odds /.test(l.command?.title ?? ''))?.command?.title ?? '';
       };
       // Its battles under way, in their process.
-      host = await c.poll(
+      const pid = await c.poll(
         'the battles under way in their process',
         async () => {
           await lens();
@@ -65,7 +65,8 @@ describe('live odds lens: a background process that hangs', function () {
         },
         60_000,
       );
-      process.kill(host, 'SIGSTOP');
+      host = pid;
+      process.kill(pid, 'SIGSTOP');
       const stoppedAt = performance.now();
       const restarted = await c.poll(
         'the lens to say the battles were restarted',
@@ -77,8 +78,8 @@ describe('live odds lens: a background process that hangs', function () {
       );
       assert.ok(performance.now() - stoppedAt >= STALL_MS * 0.9, 'not before the bound');
       assert.match(restarted, /^wins .* vs Lantern Watch \(.*restarted: the simulation had stalled\)$/);
-      assert.ok(['gone', 'Z'].includes(stateOf(host)), `the stopped process was ended (${stateOf(host)})`);
-      const next = childrenOf(c.child.pid!).find((p) => p !== host);
+      assert.ok(['gone', 'Z'].includes(stateOf(pid)), `the stopped process was ended (${stateOf(pid)})`);
+      const next = childrenOf(c.child.pid!).find((p) => p !== pid);
       assert.ok(next, 'another process plays the battles');
       // Then it goes on: a figure of the new run, or that it waits for a core this machine does not give it.
       const after = await c.poll(
