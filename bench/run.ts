@@ -14,6 +14,7 @@ import { benchRoster } from './roster';
 import { benchBattle } from './battle';
 import { benchLoad } from './load';
 import { benchLiveOdds } from './liveOdds';
+import { benchStorm } from './storm';
 
 interface Suite {
   title: string;
@@ -33,6 +34,7 @@ const SUITES: Suite[] = [
   { title: 'Fleet battle', key: 'battle', run: benchBattle },
   { title: 'Under load: hovers beside battles, threads, the dice floor', key: 'load', run: benchLoad },
   { title: 'Live odds lens beside diagnostics', key: 'liveOdds', run: benchLiveOdds },
+  { title: 'A storm of file events: 5,000 card files, one event each', key: 'storm', run: benchStorm },
 ];
 
 function fmt(ms: number): string {

@@ -53,6 +53,12 @@ export interface StartOptions {
   capabilities?: (caps: ClientCapabilities) => ClientCapabilities;
   /** Runs before initialize (to make files a plain write cannot: links, pipes). */
   before?: (root: string) => void;
+  /**
+   * How the client answers window/workDoneProgress/create: awaited before it answers (a client
+   * that answers late), and what it throws is the answer's error. Its progress is heard from the
+   * moment the request comes. Default: answered at once.
+   */
+  progressCreate?: (token: string | number) => Promise<void>;
 }
 
 export class Client {
@@ -306,12 +312,13 @@ export async function startServer(opts: StartOptions = {}): Promise<Client> {
   conn.onRequest('workspace/codeLens/refresh', () => null);
   // Progress is heard per token: a catch-all '$/progress' handler would replace the connection's own
   // dispatch, and the tests' conn.onProgress(type, token) listeners would never hear a thing.
-  conn.onRequest('window/workDoneProgress/create', (p: { token: string | number }) => {
+  conn.onRequest('window/workDoneProgress/create', async (p: { token: string | number }) => {
     client.progressTokens.push(p.token);
     conn.onProgress(WorkDoneProgress.type, p.token, (value) => {
       client.notifications.push({ method: '$/progress', params: { token: p.token, value } });
       client.notifyChanged();
     });
+    await opts.progressCreate?.(p.token);
     return null;
   });
   conn.listen();

@@ -42,6 +42,11 @@ export class Diagnostics {
   private readonly closedSent = new Map<string, string>();
   /** The reference field the notes were last computed against (see `fieldMoved`). */
   private fieldId: string | undefined;
+  /**
+   * The last diagnostics message sent: it settles once written, and the connection writes one
+   * message at a time, in order, so every message before it is written too (see `written`).
+   */
+  private lastSent: Promise<void> = Promise.resolve();
 
   constructor(private readonly state: ServerState) {}
 
@@ -110,11 +115,21 @@ export class Diagnostics {
     }
   }
 
-  /** A document left the workspace: its diagnostics go too (push mode). */
+  /** A document left the workspace: its diagnostics go too (push mode; not sent again when the client has none for it). */
   clear(uri: string): void {
+    const had = this.closedSent.get(uri);
     this.closedSent.delete(uri);
     this.diagnoser.clear(uri);
-    if (!this.state.client.pull) void this.state.connection.sendDiagnostics({ uri, diagnostics: [] });
+    if (!this.state.client.pull && had !== '[]') this.lastSent = this.state.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+
+  /**
+   * Settles once the diagnostics sent so far are written to the client. A burst of files gone (a
+   * storm of file events) waits for it between slices: the client reads each message at its pace,
+   * and the answer to a hover asked meanwhile is written after every message sent before it.
+   */
+  written(): Promise<void> {
+    return this.lastSent.catch(() => undefined);
   }
 
   private publishUnguarded(uri: string): void {
@@ -129,7 +144,7 @@ export class Diagnostics {
       if (this.closedSent.get(uri) === sent) return this.fleetChanged(uri);
       this.closedSent.set(uri, sent);
     } else this.closedSent.delete(uri);
-    void connection.sendDiagnostics({ uri, version: r.version, diagnostics: r.diagnostics });
+    this.lastSent = connection.sendDiagnostics({ uri, version: r.version, diagnostics: r.diagnostics });
     this.fleetChanged(uri);
   }
 

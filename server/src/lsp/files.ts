@@ -40,6 +40,13 @@ export class Files {
   private loading = 0;
   /** The workspace folders' real paths (links resolved), for the folders they were computed from. */
   private roots: { key: string; paths: Promise<string[]> } | undefined;
+  /**
+   * Card files of watcher events waiting to be read or forgotten (see `drain`), in the order their
+   * last event came: a later event for a file replaces its place and its kind.
+   */
+  private readonly queued = new Map<string, 'read' | 'forget'>();
+  /** Whether `drain` is reading the queue. */
+  private draining = false;
 
   constructor(
     private readonly state: ServerState,
@@ -125,7 +132,7 @@ export class Files {
    */
   async load(uri: string, changes?: ModelChange[]): Promise<void> {
     this.touch(uri);
-    const me: Reading = { touched: new Set(), gone: [] };
+    const me: Reading = { touched: new Set(), gone: new Set() };
     this.readings.add(me);
     this.loading++;
     try {
@@ -141,6 +148,85 @@ export class Files {
   /** The file changed or went: a text of it read before is older than what the server knows now. */
   private touch(uri: string): void {
     for (const r of this.readings) r.touched.add(uri);
+  }
+
+  /**
+   * A watcher event said the file was created or changed (`read`), or deleted (`forget`): done with
+   * the others that came (`drain`). A read under way (a scan, a closed buffer's load) has an older
+   * text now.
+   */
+  private enqueue(uri: string, kind: 'read' | 'forget'): void {
+    this.touch(uri);
+    this.queued.delete(uri);
+    this.queued.set(uri, kind);
+    this.startDrain();
+  }
+
+  private startDrain(): void {
+    if (this.draining || !this.queued.size) return;
+    this.draining = true;
+    this.loading++;
+    void this.drain()
+      .catch((e: unknown) => this.state.logError('Reading the changed files failed', e))
+      .finally(() => {
+        this.loading--;
+        this.draining = false;
+        // What a failure left is read by another drain.
+        this.startDrain();
+      });
+  }
+
+  /**
+   * Reads (or forgets) the queued files, one slice per turn of the event loop: as many as fit in
+   * EVENT_SLICE_MS, each read and indexed in that turn (no event comes between a file's read and
+   * its indexing), so that hovers are answered between two slices; events that come meanwhile
+   * join the queue. Then the dependents of them all are found once, and the files and their
+   * dependents are checked in one pass: thousands of events (a checkout, an unzip into a known
+   * folder) cost what a folder of that many files costs, not a walk of the fleets and a settings
+   * request for each. Each file costs the same whatever else is queued or being read.
+   */
+  private async drain(): Promise<void> {
+    const changes: ModelChange[] = [];
+    const read: string[] = [];
+    while (this.queued.size) {
+      // The files forgotten last time cleared their diagnostics: written first (at the client's pace).
+      await this.diagnostics.written();
+      await new Promise<void>((r) => setImmediate(r));
+      const folders = this.folderPaths();
+      const within = await folders.real;
+      const realDirs = new Map<string, string>();
+      const end = performance.now() + EVENT_SLICE_MS;
+      for (const [uri, kind] of this.queued) {
+        this.queued.delete(uri);
+        if (kind === 'forget') this.forget(uri, changes);
+        else {
+          // Read and indexed in this turn: the folders checked by the read still hold.
+          this.apply(uri, this.readNow(uri, folders.given, within, realDirs), true, changes);
+          read.push(uri);
+        }
+        if (performance.now() >= end) break;
+      }
+    }
+    this.state.onModelsChange(changes);
+    // The files read are checked too (a fleet file's dependents do not include itself).
+    const there = read.filter((u) => this.state.ws.kindOf(u) && !this.state.documents.get(u));
+    if (there.length <= SMALL_SCAN) for (const uri of there) this.scheduler.schedule(uri, 'dependent');
+    else this.scheduler.revalidateAll(there);
+  }
+
+  /** `read`, synchronously (as the scan reads: small files, opened without blocking), in the folders given. */
+  private readNow(uri: string, given: readonly string[], within: readonly string[], realDirs: Map<string, string>): ReadOutcome {
+    if (this.state.documents.get(uri)) return 'skip';
+    let p: string;
+    try {
+      const u = URI.parse(uri);
+      if (u.scheme !== 'file') return 'forget';
+      p = u.fsPath;
+    } catch {
+      return 'forget';
+    }
+    if (!given.some((root) => isInside(p, root))) return 'forget';
+    return this.outcome(p, readCappedSync(p, { maxBytes: MAX_READ_BYTES, within, realDirs }));
   }
 
   /** The reading half of `load`: the file's text, or what to do instead. */
@@ -168,7 +254,7 @@ export class Files {
     if (read === 'forget') return this.forget(uri, changes);
     const text = read.text;
     if (state.documents.get(uri)) return; // opened meanwhile: the editor's text wins
-    if (!inFolder && !this.inFolders(uri)) return this.forget(uri); // its folder was removed meanwhile
+    if (!inFolder && !this.inFolders(uri)) return this.forget(uri, changes); // its folder was removed meanwhile
     const before = state.ws.get(uri);
     const kind = kindOfUri(uri);
     if (!kind) return;
@@ -221,7 +307,7 @@ export class Files {
   forgetUnder(folders: readonly string[]): void {
     const prefixes = new Set(folders.map((f) => (f.endsWith('/') ? f : f + '/')));
     if (!prefixes.size) return;
-    for (const r of this.readings) r.gone.push(...prefixes);
+    for (const r of this.readings) for (const p of prefixes) r.gone.add(p);
     const { state } = this;
     const known = new Set([...state.onDisk, ...state.ws.uris(), ...state.disk.keys()]);
     // Told at once: each file's dependents, and a points-estimate field that moved, are found once.
@@ -244,21 +330,17 @@ export class Files {
    * deletion of the old path and a creation of the new one, in that order.
    */
   watched(params: DidChangeWatchedFilesParams): void {
-    const seen = new Set<string>();
-    const gone: string[] = [];
-    const created: string[] = [];
+    // A card file matches both globs: it may come twice (sets, and the queue keeps a file once).
+    const gone = new Set<string>();
+    const created = new Set<string>();
     for (const ch of params.changes) {
       const uri = ch.uri;
-      // A card file matches both globs: one event each.
-      const key = `${ch.type} ${uri}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
       if (ch.type === FileChangeType.Deleted) {
         // Anything deleted may have been a folder of cards (even one named like a card file).
-        gone.push(uri);
+        gone.add(uri);
       }
       if (!kindOfUri(uri)) {
-        if (ch.type === FileChangeType.Created) created.push(uri);
+        if (ch.type === FileChangeType.Created) created.add(uri);
         continue;
       }
       if (this.state.documents.get(uri)) {
@@ -267,14 +349,12 @@ export class Files {
         else this.state.onDisk.add(uri);
         continue;
       }
-      if (ch.type === FileChangeType.Deleted) this.forget(uri);
-      else {
-        // Created then deleted in one batch: the deletion (handled above, in order) wins.
-        void this.load(uri).then(() => this.scheduler.schedule(uri, 'dependent'));
-      }
+      // Read or forgotten with the others (`drain`); the last event for a file wins (created then
+      // deleted: forgotten; deleted then created: read).
+      this.enqueue(uri, ch.type === FileChangeType.Deleted ? 'forget' : 'read');
     }
     // Deletions under folders first, then creations (a folder renamed: its old path, then its new one).
-    this.forgetUnder(gone);
+    this.forgetUnder([...gone]);
     for (const uri of created) void this.folderCreated(uri);
   }
 
@@ -439,7 +519,7 @@ export class Files {
    */
   private async indexListed(listed: Listed[], max: number, total: number, progress: ScanProgress): Promise<void> {
     const { ws } = this.state;
-    const scan: Reading = { touched: new Set(), gone: [] };
+    const scan: Reading = { touched: new Set(), gone: new Set() };
     this.readings.add(scan);
     try {
       const slices = await this.readFolders(listed, max, total, progress);
@@ -511,11 +591,16 @@ export class Files {
     const { connection } = this.state;
     let last = 0;
     let ended = false;
+    // Each token the client created gets one begin and one end, whenever its answer comes: a client
+    // that answers after the scan has ended gets both at once (an end alone would be for a token
+    // never begun). A client that answers with an error created none: nothing is sent on it.
     const reporter = this.state.client.workDoneProgress
       ? connection.window.createWorkDoneProgress().then(
           (r) => {
-            if (!ended) r.begin('Fabled Star: indexing the workspace', 0, 'listing files', false);
-            return r;
+            r.begin('Fabled Star: indexing the workspace', 0, 'listing files', false);
+            if (!ended) return r;
+            r.done();
+            return undefined;
           },
           () => undefined,
         )
@@ -580,11 +665,15 @@ type ReadOutcome = { text: string } | 'skip' | 'forget';
  */
 interface Reading {
   touched: Set<string>;
-  gone: string[];
+  gone: Set<string>;
 }
 
 function stale(r: Reading, uri: string): boolean {
-  return r.touched.has(uri) || r.gone.some((p) => uri.startsWith(p));
+  if (r.touched.has(uri)) return true;
+  if (!r.gone.size) return false;
+  // Each ancestor of the file (a lookup per level: thousands of paths may have gone at once).
+  for (let at = uri.lastIndexOf('/', uri.length - 2); at > 0; at = uri.lastIndexOf('/', at - 1)) if (r.gone.has(uri.slice(0, at + 1))) return true;
+  return false;
 }
 
 /** A workspace folder, or a folder inside one, to read. */
@@ -615,6 +704,8 @@ interface ScanProgress {
 export const SCAN_SLICE = 32;
 /** Files read at once during a scan (reading a small file costs far less than parsing it). */
 const READ_SLICE = 256;
+/** Watcher events' files are read and indexed for at most about this long (ms) between two turns of the event loop. */
+const EVENT_SLICE_MS = 10;
 /** A folder moved in with at most this many card files is read file by file (each one's dependents re-checked), not scanned. */
 export const SMALL_SCAN = 256;
 /** A folder created is listed again this long after (ms), for the files copied into it meanwhile. */

@@ -25,6 +25,7 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
       pull: () => state.client.pull,
       delayMs: (uri) => state.settingsFor(uri).then((s) => s.diagnostics.delayMs),
       publish: (uri) => diagnostics.publish(uri),
+      written: () => diagnostics.written(),
       refreshDiagnostics: () => {
         if (state.client.pullRefresh) void connection.languages.diagnostics.refresh().catch(() => undefined);
       },

@@ -40,6 +40,11 @@ import type { ServerState } from './state';
 const REFRESH_MS = 250;
 /** Work per slice on the worker between two progress posts (as the battle request's). */
 const SLICE_OPS = 1_000_000;
+/**
+ * What the lens says while its background process is quiet (../node/sim-host.ts `STALL_MS`): it
+ * waits for a core that other work holds, or it stopped answering and another took its place.
+ */
+export const STALL_NOTES = { waiting: 'waiting for a free core', restarted: 'restarted: the simulation had stalled' } as const;
 
 interface Opponent {
   uri: string;
@@ -200,7 +205,12 @@ export class LiveOdds {
     return run;
   }
 
-  /** The battles on a worker thread, their figure so far and at the end in `run.state`. */
+  /**
+   * The battles in the background process, their figure so far and at the end in `run.state`. A
+   * process that went quiet is said beside the figure (`STALL_NOTES`) until it speaks again; one
+   * restarted plays the battles again from the first (the same dice), and the figure shown stays
+   * until the new run has played more battles than it.
+   */
   private play(doc: FleetDocument, battle: PreparedBattle, run: Run, trials: number, current: () => boolean): void {
     let requested = trials;
     let done = 0;
@@ -211,16 +221,32 @@ export class LiveOdds {
         run.source.token,
         (m) => {
           if (!current()) return;
+          const st = run.state;
+          // Heard again: a wait for a core is over; a restarted run's note stays until its figure replaces the one shown.
+          if ((st.kind === 'waiting' && st.note) || (st.kind === 'partial' && st.note === STALL_NOTES.waiting)) {
+            delete st.note;
+            this.scheduleRefresh(run);
+          }
           if ('progress' in m) {
             requested = m.progress.requested;
             done = m.progress.trials;
           } else {
+            const shown = run.state.kind === 'partial' ? run.state.trials : 0;
             const s = m.partial.sides[0].pointsVictory;
-            run.state = { kind: 'partial', p: s.p, se: s.se, draw: m.partial.draw.p, trials: Math.max(done, m.partial.trials), requested };
+            const now = Math.max(done, m.partial.trials);
+            if (now >= shown) run.state = { kind: 'partial', p: s.p, se: s.se, draw: m.partial.draw.p, trials: now, requested };
             this.scheduleRefresh(run);
           }
         },
-        { softCancel: true },
+        {
+          softCancel: true,
+          onStall: (why) => {
+            if (!current() || (run.state.kind !== 'waiting' && run.state.kind !== 'partial')) return;
+            if (why === 'restarted') done = 0;
+            run.state = { ...run.state, note: STALL_NOTES[why] };
+            this.scheduleRefresh(run, true);
+          },
+        },
       )
       .then(
         (r) => {

@@ -17,7 +17,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { LSPErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver/node';
 import { cores, SimPool, workerFile } from '../node/sim-pool';
-import { SimHost } from '../node/sim-host';
+import { SimHost, type Stall } from '../node/sim-host';
 import { partialDue, sessionRunner, type SessionTask, type SimMessage } from '../node/sim-worker';
 import { nextTurn } from './diagnostics';
 
@@ -43,6 +43,8 @@ interface Job {
   halt?: () => void;
   /** Its cancellation listener, disposed when it settles. */
   listening?: { dispose(): void };
+  /** Hears when the background process running it went quiet (`apart`). */
+  onStall?: (s: Stall) => void;
 }
 
 export class SimulationQueue {
@@ -77,9 +79,16 @@ export class SimulationQueue {
    * Runs the simulation `setup` makes, when a thread is free: `key` says which simulation it is
    * (a newer request with the same key replaces this one), `on` hears its progress and partial
    * results. Rejects with RequestCancelled when `token` cancels it, ServerCancelled when it was
-   * replaced or dropped, and with what `setup` throws.
+   * replaced or dropped, and with what `setup` throws. `onStall` (`apart`): the background process
+   * went quiet, and waits for a core or was restarted (../node/sim-host.ts).
    */
-  run<T>(key: string, setup: () => SessionTask, token: CancellationToken, on: (m: SimMessage) => void, o: { softCancel?: boolean } = {}): Promise<T> {
+  run<T>(
+    key: string,
+    setup: () => SessionTask,
+    token: CancellationToken,
+    on: (m: SimMessage) => void,
+    o: { softCancel?: boolean; onStall?: (s: Stall) => void } = {},
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       for (const j of [...this.waiting, ...this.running])
         if (j.key === key) this.drop(j, new ResponseError(LSPErrorCodes.ServerCancelled, 'A newer request for the same simulation replaced this one.'));
@@ -91,6 +100,7 @@ export class SimulationQueue {
       const job: Job = { key, setup, on, abort: new AbortController(), resolve: resolve as (v: unknown) => void, reject, settled: false };
       // Cancelled at its next part, its thread or process kept (sim-worker.ts `SessionTask.stop`).
       if (o.softCancel) job.soft = true;
+      if (o.onStall) job.onStall = o.onStall;
       this.waiting.push(job);
       // The error is made only for a job still unsettled: making one (its stack trace) took a
       // tenth of a millisecond, and the live lens cancels its finished run at every keystroke,
@@ -187,6 +197,9 @@ export class SimulationQueue {
         if (!job.settled) job.on(m);
       },
       job.abort.signal,
+      (s) => {
+        if (!job.settled) job.onStall?.(s);
+      },
     );
     if (job.soft) job.halt = run.stop;
     return run.result;

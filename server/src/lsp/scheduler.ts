@@ -41,6 +41,13 @@ export interface SchedulerHost {
   delayMs(uri: string): number | Promise<number>;
   /** Computes and sends a document's diagnostics (push mode). */
   publish(uri: string): void;
+  /**
+   * Settles once what was published is written to the client. A batch of dependents waits for it
+   * between two documents: a client slower to read than the server to check (a busy machine, a
+   * pass over thousands of files) would otherwise find the answer to its hover behind every
+   * message the batch has sent.
+   */
+  written?(): Promise<void>;
   /** Asks the client to pull diagnostics again (pull mode), if it can. */
   refreshDiagnostics(): void;
   /** Asks the client to fetch inlay hints and code lenses again, if it can. */
@@ -168,6 +175,7 @@ export class DiagnosticsScheduler {
       }
       if (!this.timers.has(uri)) this.host.publish(uri);
       await new Promise<void>((r) => this.clock.setImmediate(r));
+      await this.host.written?.();
     }
   }
 }

@@ -56,9 +56,16 @@ export function winsFigure(wins: { p: number; se: number }, draw: number): strin
   return `wins ${oddsFigure(wins.p, wins.se)}${draw >= LIVE_ODDS_DRAWS_SHOWN ? `, draws ${Math.round(100 * draw)}%` : ''}`;
 }
 
-/** What the lens knows of its run: nothing yet, the figure so far, the final figure, or why there is none. */
+/**
+ * What the lens knows of its run: nothing yet, the figure so far, the final figure, or why there is
+ * none. `note`: why a run under way has not moved for a while (it waits for a free core, or it was
+ * restarted), said beside what it knows.
+ */
 export type LiveOddsState =
-  { kind: 'waiting' } | { kind: 'partial' | 'final'; p: number; se: number; draw: number; trials: number; requested: number } | { kind: 'failed'; why: string };
+  | { kind: 'waiting'; note?: string }
+  | { kind: 'partial'; p: number; se: number; draw: number; trials: number; requested: number; note?: string }
+  | { kind: 'final'; p: number; se: number; draw: number; trials: number; requested: number }
+  | { kind: 'failed'; why: string };
 
 /** Battle counts as `battle` prints them ("1,000"); made once (toLocaleString makes a formatter at every call). */
 const COUNT = new Intl.NumberFormat('en-US');
@@ -68,9 +75,9 @@ export function liveOddsTitle(vs: string, s: LiveOddsState): string {
   const against = `vs ${iconSafe(vs || 'the opponent')}`;
   switch (s.kind) {
     case 'waiting':
-      return `wins \u2026 ${against} (simulating)`;
+      return `wins \u2026 ${against} (${s.note ?? 'simulating'})`;
     case 'partial':
-      return `${winsFigure(s, s.draw)} ${against} (${COUNT.format(s.trials)} of ${COUNT.format(s.requested)} battles)`;
+      return `${winsFigure(s, s.draw)} ${against} (${COUNT.format(s.trials)} of ${COUNT.format(s.requested)} battles${s.note ? `; ${s.note}` : ''})`;
     case 'final':
       // The count says why the battle view's figure (of its own, often more, battles) may differ by a point or two.
       return `${winsFigure(s, s.draw)} ${against} (${COUNT.format(s.trials)} battles)`;
