@@ -125,6 +125,11 @@ interface Cards {
   /** Loose key (looseKeys' first) -> the names of the cards it may mean. */
   byLoose: Map<string, Set<string>>;
   prepared: Prepared[];
+  /**
+   * A card's name cut short ("Prism Frigate" for "Prism Frigate Squadron"): its first words (two or
+   * more, fewer than all, not a faction's name), as `wordsKey` writes them -> the card's name.
+   */
+  byPrefix: Map<string, string>;
   factions: string[];
   /** Names looked up already, in this import (a post asks about the same pieces several times). */
   memo: Map<string, CardRef[] | undefined>;
@@ -148,7 +153,23 @@ function cardsOf(ws: Workspace): Cards {
       else byLoose.set(lk, new Set([k]));
       names.push(ref.name);
     }
-  return { byKey, byLoose, prepared: prepare(names), factions, memo: new Map() };
+  const byPrefix = new Map<string, string>();
+  const factionKeys = new Set(factions.map((f) => wordsKey(f)));
+  for (const name of names) {
+    const words = wordsKey(name).split(' ');
+    for (let n = words.length - 1; n >= 2; n--) {
+      const k = words.slice(0, n).join(' ');
+      if (!factionKeys.has(k) && !byKey.has(k) && !byPrefix.has(k)) byPrefix.set(k, name);
+    }
+  }
+  return { byKey, byLoose, byPrefix, prepared: prepare(names), factions, memo: new Map() };
+}
+
+/** A name's words only: `nameKey` without punctuation ("Prism Frigate Squadron (x2)" -> "prism frigate squadron x2"). */
+function wordsKey(s: string): string {
+  return nameKey(s)
+    .replace(/[^\p{L}\p{N}'-]+/gu, ' ')
+    .trim();
 }
 
 /** The cards a name means: its exact key's, else its loose key's when that names one card name. */
@@ -350,10 +371,50 @@ interface Draft {
   loose: { line: number; text: string; name: string }[];
 }
 
-function lines(text: string): string[] {
-  const all = text.split(/\r\n|\r|\n/, IMPORT_LIMITS.lines);
-  for (let i = 0; i < all.length; i++) if (all[i]!.length > IMPORT_LIMITS.lineChars) all[i] = all[i]!.slice(0, IMPORT_LIMITS.lineChars);
-  return all;
+/**
+ * The text's lines, each cut to `IMPORT_LIMITS.lineChars` (the patterns of a line stay cheap), with
+ * the lines that were cut kept whole by line number (a list written on one line is read piece by
+ * piece: `longPieces`), and whether the text has more lines than are read.
+ */
+interface Lines {
+  all: string[];
+  /** 1-based line -> the whole line, for each line longer than the limit. */
+  long: Map<number, string>;
+  /** Whether lines after `IMPORT_LIMITS.lines` were left unread. */
+  more: boolean;
+}
+
+function lines(text: string): Lines {
+  const all = text.split(/\r\n|\r|\n/, IMPORT_LIMITS.lines + 1);
+  const more = all.length > IMPORT_LIMITS.lines;
+  if (more) all.length = IMPORT_LIMITS.lines;
+  const long = new Map<number, string>();
+  for (let i = 0; i < all.length; i++)
+    if (all[i]!.length > IMPORT_LIMITS.lineChars) {
+      long.set(i + 1, all[i]!);
+      all[i] = all[i]!.slice(0, IMPORT_LIMITS.lineChars);
+    }
+  return { all, long, more };
+}
+
+/**
+ * A line longer than the limit cut into pieces of at most `IMPORT_LIMITS.lineChars` at its list
+ * separators (", ", "; "), so that a list of 140 units on one line is read whole; undefined when a
+ * piece between two separators is itself too long (that line is read up to the limit and said so).
+ */
+function longPieces(line: string): string[] | undefined {
+  const max = IMPORT_LIMITS.lineChars;
+  const out: string[] = [];
+  let start = 0;
+  while (line.length - start > max) {
+    const window = line.slice(start, start + max + 1);
+    const cut = Math.max(window.lastIndexOf(', '), window.lastIndexOf('; '));
+    if (cut <= 0) return undefined;
+    out.push(line.slice(start, start + cut));
+    start += cut + 2;
+  }
+  out.push(line.slice(start));
+  return out;
 }
 
 function decodeHtml(s: string): string {
@@ -496,10 +557,15 @@ function fromMarkdown(all: string[]): Draft | undefined {
 }
 
 /** Our one-line roster: "Name (Faction): A 250, 2× B + C 160; 970/1000 · rules … · fs1-…". */
-function fromShort(all: string[], cards: Cards): Draft | undefined {
+function fromShort({ all, long }: Lines, cards: Cards): Draft | undefined {
   const nonBlank = all.map((l, i) => [l.trim(), i] as const).filter(([l]) => l);
   if (nonBlank.length !== 1) return undefined;
-  const [l, at] = nonBlank[0]!;
+  const at = nonBlank[0]![1];
+  // A fleet of a hundred entries is longer than a line of a post may be: the whole line is read. Its
+  // end is checked first, so that the pattern below (two spans that may backtrack) runs only on a roster's line.
+  const l = long.get(at + 1)?.trim() ?? nonBlank[0]![0];
+  if (l.length > IMPORT_LIMITS.lineChars && !/(?:^|; )(?:\d+ pts|\d+\/\d+)(?: \(\d+ errors?\))?(?: \u00b7 rules [^;]{0,300})?$/.test(l.slice(-400)))
+    return undefined;
   const m = /^(?:(.*?): )?(?:(.*); )?(\d+ pts|\d+\/\d+)(?: \(\d+ errors?\))?(?: \u00b7 rules .*)?$/.exec(l);
   if (!m) return undefined;
   // A fleet's name may hold ": " itself ("Choir's Wake: Second (Kith'ra): ..."): the head ends at the
@@ -624,7 +690,7 @@ function postLines(all: string[]): string[] {
 }
 
 /** A list as players post it. */
-function fromPost(written: string[], cards: Cards, near: (name: string) => boolean): Draft {
+function fromPost({ all: written, long }: Lines, cards: Cards, near: (name: string) => boolean): Draft {
   const all = postLines(written);
   const d: Draft = { format: 'post', units: [], unread: [], loose: [] };
   const factionKeys = cards.factions.map((f) => [nameKey(f), f] as const).sort((a, b) => b[0].length - a[0].length);
@@ -832,7 +898,18 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
     if (HEADING.test(trimmed) || TOTAL.test(key) || !/\p{L}/u.test(key)) return;
     d.loose.push({ line, text: trimmed, name: r.head.name });
   };
-  all.forEach((raw, i) => handle(raw, i + 1));
+  all.forEach((raw, i) => {
+    const whole = long.get(i + 1);
+    const pieces = whole === undefined ? undefined : longPieces(whole);
+    if (whole !== undefined && !pieces)
+      d.unread.push({
+        line: i + 1,
+        text: raw,
+        why: `the line is ${whole.length} characters long: only its first ${IMPORT_LIMITS.lineChars} were read (write one unit a line, or separate them with ", ")`,
+      });
+    if (pieces) for (const p of pieces) handle(postLines([p])[0]!, i + 1);
+    else handle(raw, i + 1);
+  });
   return d;
 }
 
@@ -913,24 +990,26 @@ function writeFleet(r: Omit<ImportResult, 'fleet'>): string {
 export function importRoster(text: string, ws: Workspace, opts: ImportOptions = {}): ImportResult {
   const cards = cardsOf(ws);
   const src = text.replace(/^\ufeff/, '');
-  const all = lines(src);
+  const read = lines(src);
+  const { all } = read;
   const budget = new SuggestBudget();
   // A plain line may be a unit written without a marker: reported when a card is close.
   // No bonus for a name inside a card's ("Escorts" is a heading, not "Shardlight Escort"), and a tighter bound.
+  // A card's name cut short on its own line is a unit too ("Prism Frigate" for "Prism Frigate Squadron").
   const closeTo = (name: string): string | undefined =>
     nearest(name, cards.prepared, {
       n: 1,
       bonus: 0,
       allowed: () => Math.max(2, Math.floor(Math.min(name.trim().length, SUGGEST_LIMITS.chars) / 5)),
       budget,
-    })[0];
+    })[0] ?? cards.byPrefix.get(wordsKey(name));
   const draft =
     fromJson(src) ??
     fromHtml(all) ??
     fromText(all) ??
     fromMarkdown(all) ??
-    fromShort(all, cards) ??
-    fromPost(all, cards, (name) => closeTo(name) !== undefined);
+    fromShort(read, cards) ??
+    fromPost(read, cards, (name) => closeTo(name) !== undefined);
   const closest = (name: string): string | undefined =>
     nearest(name, cards.prepared, {
       n: 1,
@@ -998,10 +1077,35 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
   }
   // A plain line may be a unit written without a marker: reported when a card is close, or when it
   // names a card inside other words and is no sentence ("Brood Carrier (two swarms)", not "Thoughts on the Radiant Court?").
+  // A line the bounded searches could not look at is said once, at the first (a limit reached says so).
+  let unsearched: number | undefined;
   draft.loose.forEach((l, i) => {
-    const near = closeTo(l.name) ?? (i >= IMPORT_LIMITS.cardInside || /[.?!:]\s*$/.test(l.text) ? undefined : cardInside(l.text, cards));
+    const sentence = /[.?!:]\s*$/.test(l.text);
+    const near = closeTo(l.name) ?? (i >= IMPORT_LIMITS.cardInside || sentence ? undefined : cardInside(l.text, cards));
     if (near) problemAt(l.line, l.text, `no card named "${comment(l.name)}"`, near);
+    else if (unsearched === undefined && (budget.exhausted || (i >= IMPORT_LIMITS.cardInside && !sentence))) {
+      unsearched = l.line;
+      problemAt(
+        l.line,
+        l.text,
+        budget.exhausted
+          ? 'the search for misspelt card names reached its work limit here: from this line on, a line that names no card exactly was passed over unchecked'
+          : `more than ${IMPORT_LIMITS.cardInside} lines name no card: from this line on, a line is not searched for a card's name among other words`,
+        undefined,
+      );
+    }
   });
+  // Lines past the limits are said, never dropped in silence.
+  if (read.more)
+    problemAt(
+      IMPORT_LIMITS.lines + 1,
+      '',
+      `the text has more than ${IMPORT_LIMITS.lines} lines: line ${IMPORT_LIMITS.lines + 1} and those after it were not read`,
+      undefined,
+    );
+  if (draft.format === 'html' || draft.format === 'text' || draft.format === 'markdown')
+    for (const [line, whole] of read.long)
+      problemAt(line, all[line - 1]!, `the line is ${whole.length} characters long: only its first ${IMPORT_LIMITS.lineChars} were read`, undefined);
   // A text in which no line names a card: said, not a fleet of nothing in silence.
   if (draft.format === 'post' && entries.length === 0 && problems.length === 0) {
     const at = all.findIndex((l) => /\p{L}/u.test(l));
