@@ -17,9 +17,11 @@
  */
 import type { CardRef, Workspace } from '../workspace';
 import { CLASS_NAMES, GAME_SIZES, LAUNCH_BAY, type UnitClass } from '../rules/data';
-import { nearest, prepare, SuggestBudget, SUGGEST_LIMITS, type Prepared } from '../model/suggest';
+import { boundedDistance, nearest, prepare, SuggestBudget, SUGGEST_LIMITS, type Prepared } from '../model/suggest';
 import { DIGEST_PATTERN } from './digest';
 import { clean } from './clean';
+import { candidatesNote, guessNote } from '../model/importNotes';
+import { LIMITS } from '../model/limits';
 
 export type ImportFormat = 'json' | 'html' | 'text' | 'markdown' | 'short' | 'post';
 
@@ -45,6 +47,26 @@ export interface ImportedEntry {
   embark: string[];
   /** 1-based line of the text the entry came from. */
   line: number;
+  /** The unit's name as written, when no card has it and the entry is the closest card (a typo). */
+  guess?: EntryGuess;
+  /** The same for each embarked unit (parallel to `embark`; undefined where the name was a card's). */
+  embarkGuess?: (EntryGuess | undefined)[];
+}
+
+/** A name read as the closest card: as written, and the other cards it might have meant. */
+export interface EntryGuess {
+  written: string;
+  others: string[];
+}
+
+/** A name read as the closest card, for the report ("2: 1x Celestial Batleship (280): read as Celestial Battleship"). */
+export interface ImportGuess extends EntryGuess {
+  /** 1-based line. */
+  line: number;
+  /** The line as written (one line, cut to 200 characters). */
+  text: string;
+  /** The card taken. */
+  unit: string;
 }
 
 export interface ImportProblem {
@@ -56,6 +78,8 @@ export interface ImportProblem {
   why: string;
   /** The closest card's name, when one is close. */
   closest: string | undefined;
+  /** The cards the line may mean, closest first (the first is `closest`), when a name is close to several. */
+  candidates?: string[];
 }
 
 export interface ImportResult {
@@ -70,6 +94,8 @@ export interface ImportResult {
   objectives: number | undefined;
   entries: ImportedEntry[];
   problems: ImportProblem[];
+  /** Names no card has, each read as the one card it is clearly close to (a typo, a plural, a name cut short). */
+  guesses: ImportGuess[];
   /** What the roster says about itself: its digest and rules version, when it carries them. */
   digest: string | undefined;
   rules: string | undefined;
@@ -129,7 +155,7 @@ interface Cards {
    * A card's name cut short ("Prism Frigate" for "Prism Frigate Squadron"): its first words (two or
    * more, fewer than all, not a faction's name), as `wordsKey` writes them -> the card's name.
    */
-  byPrefix: Map<string, string>;
+  byPrefix: Map<string, string[]>;
   factions: string[];
   /** Names looked up already, in this import (a post asks about the same pieces several times). */
   memo: Map<string, CardRef[] | undefined>;
@@ -153,13 +179,16 @@ function cardsOf(ws: Workspace): Cards {
       else byLoose.set(lk, new Set([k]));
       names.push(ref.name);
     }
-  const byPrefix = new Map<string, string>();
+  const byPrefix = new Map<string, string[]>();
   const factionKeys = new Set(factions.map((f) => wordsKey(f)));
   for (const name of names) {
     const words = wordsKey(name).split(' ');
     for (let n = words.length - 1; n >= 2; n--) {
       const k = words.slice(0, n).join(' ');
-      if (!factionKeys.has(k) && !byKey.has(k) && !byPrefix.has(k)) byPrefix.set(k, name);
+      if (factionKeys.has(k) || byKey.has(k)) continue;
+      const list = byPrefix.get(k);
+      if (!list) byPrefix.set(k, [name]);
+      else if (!list.includes(name) && list.length < 5) list.push(name);
     }
   }
   return { byKey, byLoose, byPrefix, prepared: prepare(names), factions, memo: new Map() };
@@ -210,6 +239,8 @@ interface LineRead {
   head: Item;
   /** `Name + Name` on the line: units embarked on the head. */
   carried: Item[];
+  /** "embarked on a cruiser": the head rides on an entry of the list, named by its class or its card. */
+  host?: string;
 }
 
 const COUNT_PREFIX = /^(?:(\d{1,4})\s*(?:[x\u00d7*]\s*|\s+(?=\D))|[x\u00d7]\s*(\d{1,4})\s+)/i;
@@ -342,6 +373,16 @@ function readLine(raw: string, known: (name: string) => boolean = () => false): 
   // BattleScribe's and New Recruit's "A [250pts]: 2x B, C": the unit's selections after a colon.
   const selections = /^(.+?)\s*:\s+(.+)$/.exec(s);
   if (selections && known(item(selections[1]!).name) && !known(item(s).name)) s = `${selections[1]} + ${selections[2]}`;
+  // "Veilwing Fighters (60) embarked on a cruiser", "A (aboard the Lumen Cruiser)": the host is another entry of the list.
+  let host: string | undefined;
+  const on =
+    /\s*[,;]?\s*\(?\s*\b(?:embark(?:ed|s|ing)?|carried|riding|aboard)\s+(?:(?:on(?:board)?|in|into|aboard)\s+)?(?:(?:a|an|the|my|one)\s+)?([^,;()]+?)\s*\)?\s*$/i.exec(
+      s,
+    );
+  if (!embarked && on && on.index > 0 && /\p{L}/u.test(on[1]!) && !known(item(s).name)) {
+    host = on[1]!.trim();
+    s = s.slice(0, on.index);
+  }
   const parts = s.split(/\s+\+\s+|\s*,?\s+(?:each\s+)?(?:w\/|w|with|carrying|embarking)\s+(?:an?\s+)?|\s*[,;]?\s+embark(?:ed|s)?\s*:\s*/i);
   // "Embarked: A, A, B" and "A carrying B, C and D": a list of the units carried.
   const pieces = embarked ? carriedItems(parts.join(' + '), known) : [parts[0] ?? ''];
@@ -350,7 +391,15 @@ function readLine(raw: string, known: (name: string) => boolean = () => false): 
   const carried = [...pieces.slice(1), ...(embarked ? [] : parts.slice(1).flatMap((p) => carriedItems(p, known)))].map(item);
   if (head.counted) marked = true;
   if (head.priced || carried.some((c) => c.priced)) priced = true;
-  return { indent, marked, priced, embarked, head: { name: head.name, count: head.count }, carried: carried.map((c) => ({ name: c.name, count: c.count })) };
+  return {
+    indent,
+    marked,
+    priced,
+    embarked,
+    head: { name: head.name, count: head.count },
+    carried: carried.map((c) => ({ name: c.name, count: c.count })),
+    ...(host !== undefined ? { host } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,7 +413,7 @@ interface Draft {
   points?: number;
   objectives?: number;
   /** Each unit as written, with its line. */
-  units: { name: string; count: number; embark: { name: string; line: number }[]; line: number }[];
+  units: { name: string; count: number; embark: { name: string; line: number }[]; line: number; host?: string }[];
   /** Lines that look like units but could not be read as any. */
   unread: { line: number; text: string; why: string }[];
   /** Lines to look up loosely: a plain line may be a unit without a marker (closest card only when close). */
@@ -806,14 +855,15 @@ function fromPost({ all: written, long }: Lines, cards: Cards, near: (name: stri
       }
       // An embarked unit: "+ Name", or a Fighter or Bomber indented under the entry just above ("  - 2x Veilwing Fighter Wing").
       const under = prev !== undefined && last !== undefined && r.indent > lastIndent;
-      const embarkedHere = r.embarked || (under && /^\s*\+/.test(raw)) || (under && smallCraft(r.head.name) && !smallCraft(prev.name));
+      const embarkedHere =
+        r.host === undefined && (r.embarked || (under && /^\s*\+/.test(raw)) || (under && smallCraft(r.head.name) && !smallCraft(prev.name)));
       if (embarkedHere && prev) {
         for (const c of [r.head, ...r.carried]) for (let k = 0; k < c.count; k++) prev.embark.push({ name: c.name, line });
         return;
       }
       const embark: { name: string; line: number }[] = [];
       for (const c of r.carried) for (let k = 0; k < c.count; k++) embark.push({ name: c.name, line });
-      d.units.push({ name: r.head.name, count: r.head.count, embark, line });
+      d.units.push({ name: r.head.name, count: r.head.count, embark, line, ...(r.host !== undefined ? { host: r.host } : {}) });
       lastIndent = r.indent;
       last = { raw, line, complete: isCard && r.carried.every((c) => known(c.name)) };
       return;
@@ -947,6 +997,55 @@ function cardInside(text: string, cards: Cards): string | undefined {
   return best?.name;
 }
 
+/**
+ * "Veilwing Fighters embarked on a cruiser": each entry read with a host goes aboard the entry it
+ * names, by its card's class ("a cruiser") or its card ("the Lumen Cruiser", "the Cruiser"), the first
+ * such entry of the list that is not itself aboard another. One copy of a host of several copies
+ * takes them (the entry is split in two: the others fly without). A host the list does not hold is
+ * said, and the unit stays an entry of its own.
+ */
+function embarkOnHosts(
+  entries: (ImportedEntry & { host?: string })[],
+  pick: (name: string) => CardRef | undefined,
+  report: (line: number, why: string) => void,
+): void {
+  const singular = (k: string) => new Set([k, k.replace(/ies$/, 'y'), k.replace(/([^s])s$/, '$1')]);
+  for (let i = 0; i < entries.length; i++) {
+    const rider = entries[i]!;
+    if (rider.host === undefined) continue;
+    const host = rider.host;
+    delete rider.host;
+    const forms = singular(wordsKey(host).replace(/^(?:a|an|the|my|one)\s+/, ''));
+    const fits = (e: ImportedEntry, how: 'class' | 'name') => {
+      const cls = wordsKey(pick(e.unit)?.cls ?? '');
+      const name = wordsKey(e.unit);
+      return how === 'class' ? forms.has(cls) : forms.has(name) || [...forms].some((f) => name.endsWith(` ${f}`));
+    };
+    const free = (e: ImportedEntry & { host?: string }, j: number) => j !== i && e.host === undefined;
+    let at = entries.findIndex((e, j) => free(e, j) && fits(e, 'name'));
+    if (at < 0) at = entries.findIndex((e, j) => free(e, j) && fits(e, 'class'));
+    if (at < 0) {
+      report(rider.line, `embarked on "${host.slice(0, 60)}", but no entry of the list is one: read as an entry of its own`);
+      continue;
+    }
+    let target = entries[at]!;
+    if (target.count > 1) {
+      target.count--;
+      const one: ImportedEntry = { ...target, count: 1, embark: [...target.embark] };
+      if (target.embarkGuess) one.embarkGuess = [...target.embarkGuess];
+      entries.splice(at + 1, 0, one);
+      target = one;
+      if (at < i) i++;
+    }
+    for (let k = 0; k < rider.count; k++) {
+      target.embark.push(rider.unit);
+      if (rider.guess || target.embarkGuess) (target.embarkGuess ??= target.embark.slice(0, -1).map(() => undefined)).push(rider.guess);
+    }
+    entries.splice(i, 1);
+    i--;
+  }
+}
+
 /** A YAML scalar: plain when it reads back as the same string, else double-quoted (JSON's escapes are YAML's). */
 export function yamlScalar(s: string): string {
   const plain =
@@ -964,7 +1063,10 @@ function comment(s: string): string {
 
 function writeFleet(r: Omit<ImportResult, 'fleet'>): string {
   const out: string[] = [`# Imported from a roster (${r.format === 'post' ? 'a posted list' : `the ${r.format} export`}) by fabled-star import.`];
-  for (const p of r.problems) out.push(`# line ${p.line}: ${comment(p.text)} (${p.why}${p.closest ? `; closest card: ${comment(p.closest)}` : ''})`);
+  for (const p of r.problems) {
+    const near = p.candidates ?? (p.closest !== undefined ? [p.closest] : []);
+    out.push(`# line ${p.line}: ${comment(p.text)} (${p.why}${near.length ? `; ${candidatesNote(near.map(comment))}` : ''})`);
+  }
   out.push(`name: ${yamlScalar(r.name)}`);
   if (r.faction !== undefined) out.push(`faction: ${yamlScalar(r.faction)}`);
   else out.push('# faction: the text names none and its units name no card; give --faction NAME');
@@ -973,12 +1075,14 @@ function writeFleet(r: Omit<ImportResult, 'fleet'>): string {
   if (r.objectives !== undefined) out.push(`objectives: ${r.objectives}`);
   if (r.entries.length === 0) out.push('units: []');
   else out.push('units:');
+  // A name read as the closest card says so on its line (check/fleet.ts warns there, with the other candidates as fixes).
+  const note = (g: EntryGuess | undefined) => (g ? ` # ${guessNote(comment(g.written), g.others.map(comment))}` : '');
   for (const e of r.entries) {
-    out.push(`  - unit: ${yamlScalar(e.unit)}`);
+    out.push(`  - unit: ${yamlScalar(e.unit)}${note(e.guess)}`);
     if (e.count !== 1) out.push(`    count: ${e.count}`);
     if (e.embark.length) {
       out.push('    embark:');
-      for (const x of e.embark) out.push(`      - ${yamlScalar(x)}`);
+      e.embark.forEach((x, i) => out.push(`      - ${yamlScalar(x)}${note(e.embarkGuess?.[i])}`));
     }
   }
   return out.join('\n') + '\n';
@@ -1002,7 +1106,7 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
       bonus: 0,
       allowed: () => Math.max(2, Math.floor(Math.min(name.trim().length, SUGGEST_LIMITS.chars) / 5)),
       budget,
-    })[0] ?? cards.byPrefix.get(wordsKey(name));
+    })[0] ?? cards.byPrefix.get(wordsKey(name))?.[0];
   const draft =
     fromJson(src) ??
     fromHtml(all) ??
@@ -1010,13 +1114,6 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
     fromMarkdown(all) ??
     fromShort(read, cards) ??
     fromPost(read, cards, (name) => closeTo(name) !== undefined);
-  const closest = (name: string): string | undefined =>
-    nearest(name, cards.prepared, {
-      n: 1,
-      bonus: 2 * SUGGEST_LIMITS.chars + 1,
-      allowed: () => Math.max(3, Math.ceil(Math.min(name.trim().length, SUGGEST_LIMITS.chars) / 2)),
-      budget,
-    })[0];
 
   // The faction: the text's, else the option's, else the one most of the named cards belong to.
   let faction = draft.faction !== undefined ? clean(draft.faction) : undefined;
@@ -1046,23 +1143,62 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
   };
 
   const problems: ImportProblem[] = [];
-  const problemAt = (line: number, textOf: string, why: string, near: string | undefined) =>
-    problems.push({ line, text: comment(textOf).slice(0, IMPORT_LIMITS.problemText), why, closest: near });
+  const problemAt = (line: number, textOf: string, why: string, near: string | undefined, candidates?: string[]) =>
+    problems.push({
+      line,
+      text: comment(textOf).slice(0, IMPORT_LIMITS.problemText),
+      why,
+      closest: candidates?.[0] ?? near,
+      ...(candidates && candidates.length ? { candidates } : {}),
+    });
   const lineText = (n: number) => (draft.format === 'json' ? '' : (all[n - 1] ?? ''));
   for (const u of draft.unread) problemAt(u.line, u.text, u.why, undefined);
 
-  const entries: ImportedEntry[] = [];
-  for (const u of draft.units) {
-    const ref = pick(u.name);
-    const embark: string[] = [];
-    for (const x of u.embark) {
-      const er = pick(x.name);
-      if (er) embark.push(er.name);
-      else problemAt(x.line, lineText(x.line) || x.name, `no card named "${comment(x.name)}" to embark`, closest(x.name));
+  /**
+   * A name no card has: the card it clearly means, and the cards it may mean (closest first). Clear
+   * is a name cut short or a plural of the first words of one card's name ("Veilwing Fighters" for
+   * "Veilwing Fighter Wing"), or one card within a typo's edit distance (a quarter of the name's
+   * letters, at least 2) with no other within 2 more edits ("Celestial Batleship"). The distance is
+   * suggest.ts's bounded one (the checks' "did you mean"), so a hostile paste stays cheap.
+   */
+  const guessCard = (name: string): { take?: CardRef; candidates: string[] } => {
+    const generous = () =>
+      nearest(name, cards.prepared, {
+        n: 3,
+        bonus: 2 * SUGGEST_LIMITS.chars + 1,
+        allowed: () => Math.max(3, Math.ceil(Math.min(name.trim().length, SUGGEST_LIMITS.chars) / 2)),
+        budget,
+      });
+    if (opts.asWritten) return { candidates: generous() };
+    const key = wordsKey(name);
+    for (const k of new Set([key, key.replace(/ies$/, 'y'), key.replace(/(s|x|z|ch|sh)es$/, '$1'), key.replace(/([^s])s$/, '$1')])) {
+      const list = cards.byPrefix.get(k);
+      if (list) return list.length === 1 ? { take: pick(list[0]!), candidates: list } : { candidates: list.slice(0, 3) };
     }
+    const q = name.trim().toLowerCase().slice(0, SUGGEST_LIMITS.chars);
+    const allowed = Math.max(2, Math.floor(q.length / 4));
+    const near = nearest(name, cards.prepared, { n: 3, bonus: 0, allowed: () => allowed, budget });
+    if (near.length) {
+      const d = near.map((c) => boundedDistance(q, c.toLowerCase().slice(0, SUGGEST_LIMITS.chars), allowed + 2, budget));
+      if (near.length === 1 || d[1]! - d[0]! >= 2) return { take: pick(near[0]!), candidates: near };
+      return { candidates: near };
+    }
+    return { candidates: generous() };
+  };
+  const guesses: ImportGuess[] = [];
+
+  const entries: (ImportedEntry & { host?: string })[] = [];
+  for (const u of draft.units) {
+    let ref = pick(u.name);
+    let guess: EntryGuess | undefined;
     if (!ref) {
-      problemAt(u.line, lineText(u.line) || u.name, `no card named "${comment(u.name)}"`, closest(u.name));
-      continue;
+      const g = guessCard(u.name);
+      if (!g.take) {
+        problemAt(u.line, lineText(u.line) || u.name, `no card named "${comment(u.name)}"`, undefined, g.candidates);
+        continue;
+      }
+      ref = g.take;
+      guess = { written: u.name, others: g.candidates.filter((c) => c !== g.take!.name) };
     }
     if (!Number.isInteger(u.count) || u.count < 0) {
       problemAt(u.line, lineText(u.line) || u.name, `"${u.count}" is not a number of copies`, undefined);
@@ -1073,8 +1209,36 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
       problemAt(u.line, lineText(u.line) || u.name, '0 copies: left out of the fleet', undefined);
       continue;
     }
-    entries.push({ unit: ref.name, count: u.count, embark, line: u.line });
+    const embark: string[] = [];
+    const embarkGuess: (EntryGuess | undefined)[] = [];
+    for (const x of u.embark) {
+      let er = pick(x.name);
+      let xg: EntryGuess | undefined;
+      if (!er) {
+        const g = guessCard(x.name);
+        if (!g.take) {
+          problemAt(x.line, lineText(x.line) || x.name, `no card named "${comment(x.name)}" to embark`, undefined, g.candidates);
+          continue;
+        }
+        er = g.take;
+        xg = { written: x.name, others: g.candidates.filter((c) => c !== g.take!.name) };
+        guesses.push({ line: x.line, text: comment(lineText(x.line) || x.name), unit: er.name, ...xg });
+      }
+      embark.push(er.name);
+      embarkGuess.push(xg);
+    }
+    if (guess) guesses.push({ line: u.line, text: comment(lineText(u.line) || u.name), unit: ref.name, ...guess });
+    entries.push({
+      unit: ref.name,
+      count: u.count,
+      embark,
+      line: u.line,
+      ...(guess ? { guess } : {}),
+      ...(embarkGuess.some((g) => g) ? { embarkGuess } : {}),
+      ...(u.host !== undefined ? { host: u.host } : {}),
+    });
   }
+  embarkOnHosts(entries, pick, (line, why) => problemAt(line, lineText(line), why, undefined));
   // A plain line may be a unit written without a marker: reported when a card is close, or when it
   // names a card inside other words and is no sentence ("Brood Carrier (two swarms)", not "Thoughts on the Radiant Court?").
   // A line the bounded searches could not look at is said once, at the first (a limit reached says so).
@@ -1095,7 +1259,14 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
       );
     }
   });
-  // Lines past the limits are said, never dropped in silence.
+  // Lines past the limits are said, never dropped in silence: the text's, and the fleet list's (it reads so many entries).
+  if (entries.length > LIMITS.listItems)
+    problemAt(
+      entries[LIMITS.listItems]!.line,
+      lineText(entries[LIMITS.listItems]!.line),
+      `the list has ${entries.length} entries: a fleet list reads its first ${LIMITS.listItems}, the rest are written but not read`,
+      undefined,
+    );
   if (read.more)
     problemAt(
       IMPORT_LIMITS.lines + 1,
@@ -1155,6 +1326,7 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
     objectives: draft.objectives,
     entries,
     problems,
+    guesses: guesses.sort((a, b) => a.line - b.line),
     digest,
     rules,
   };
