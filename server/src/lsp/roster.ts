@@ -169,6 +169,13 @@ export function importRosterData(params: ImportRosterParams, ws: Workspace): Imp
     ...(r.faction !== undefined ? { faction: r.faction } : {}),
     ...(r.points !== undefined ? { points: r.points } : {}),
     entries: r.entries.length,
-    problems: r.problems.map((p) => ({ line: p.line, text: p.text, why: p.why, ...(p.closest !== undefined ? { closest: p.closest } : {}) })),
+    problems: r.problems.map((p) => ({
+      line: p.line,
+      text: p.text,
+      why: p.why,
+      ...(p.closest !== undefined ? { closest: p.closest } : {}),
+      ...(p.candidates ? { candidates: p.candidates } : {}),
+    })),
+    guesses: r.guesses.map((g) => ({ line: g.line, text: g.text, written: g.written, unit: g.unit, others: g.others })),
   };
 }
