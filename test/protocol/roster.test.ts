@@ -213,7 +213,7 @@ describe('roster requests over stdio', function () {
     );
     const at = (code: string, n = 0) => ds.filter((d) => d.code === code)[n]!;
     assert.equal(at('FS-IMPORT-GUESS').severity, 2);
-    assert.match(at('FS-IMPORT-GUESS').message, /said "Lumen Destroyr".*read as Lumen Destroyer, the closest card/);
+    assert.match(String(at('FS-IMPORT-GUESS').message), /said "Lumen Destroyr".*read as Lumen Destroyer, the closest card/);
     const actions = async (d: Diagnostic) =>
       c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d], triggerKind: 2 } });
     const applied = (a: CodeAction | undefined) => {
