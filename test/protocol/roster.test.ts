@@ -191,6 +191,26 @@ describe('roster requests over stdio', function () {
     assert.equal(await c.request('fabledStar/importRoster', {}), null);
   });
 
+  it('reads a huge paste off the server thread: a hover asked meanwhile is answered before the import, and promptly', async () => {
+    // About five seconds of reading on a busy machine of two cores (on the server's thread, every hover waited for it).
+    const text = Array.from({ length: 40_000 }, (_, i) => (i % 2 ? '- 2x Lumen Destroyer' : `Some chatter about line ${i}`)).join('\n');
+    let imported = Infinity;
+    const started = Date.now();
+    const answer = c.request<ImportRosterResult | null>('fabledStar/importRoster', { text }).then((r) => {
+      imported = Date.now();
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const asked = Date.now();
+    const hover = await c.request<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri: fleet }, position: c.pos(fleet, 'unit: ', 8) });
+    const hovered = Date.now();
+    assert.ok(hover?.contents, 'the hover has its answer');
+    const r = await answer;
+    assert.equal(r?.entries, 20_000);
+    assert.ok(hovered < imported, `the hover (${hovered - started} ms) waited for the import (${imported - started} ms)`);
+    assert.ok(hovered - asked < 2000, `the hover took ${hovered - asked} ms while the import ran`);
+  });
+
   it('a pasted list with typos: each guess is a warning whose quick fixes keep it or take another candidate; a line close to several cards offers each', async () => {
     const post = 'Veil Patrol - Myr-Valari 1000\n1x Lumen Destroyr (145)\n2x Lumen Dxxtrxyxr\n3 x Shardlite Escort @ 80\n';
     const r = await c.request<ImportRosterResult | null>('fabledStar/importRoster', { text: post });

@@ -15,7 +15,7 @@
  * the closest card (model/suggest.ts, the same bounded "did you mean" the checks use), never
  * dropped in silence: it goes into the fleet as a comment. Pure, linear in the text, never throws.
  */
-import type { CardRef, Workspace } from '../workspace';
+import type { Workspace } from '../workspace';
 import { CLASS_NAMES, GAME_SIZES, LAUNCH_BAY, type UnitClass } from '../rules/data';
 import { boundedDistance, nearest, prepare, SuggestBudget, SUGGEST_LIMITS, type Prepared } from '../model/suggest';
 import { DIGEST_PATTERN } from './digest';
@@ -147,7 +147,7 @@ function looseKeys(key: string): string[] {
 
 interface Cards {
   /** Key -> cards of that name (several factions may share one). */
-  byKey: Map<string, CardRef[]>;
+  byKey: Map<string, ImportCard[]>;
   /** Loose key (looseKeys' first) -> the names of the cards it may mean. */
   byLoose: Map<string, Set<string>>;
   prepared: Prepared[];
@@ -158,27 +158,46 @@ interface Cards {
   byPrefix: Map<string, string[]>;
   factions: string[];
   /** Names looked up already, in this import (a post asks about the same pieces several times). */
-  memo: Map<string, CardRef[] | undefined>;
+  memo: Map<string, ImportCard[] | undefined>;
 }
 
-function cardsOf(ws: Workspace): Cards {
-  const byKey = new Map<string, CardRef[]>();
+/** A card as the importer reads it: a `CardRef`'s summary, as plain data (the import may run on a worker thread). */
+export interface ImportCard {
+  name: string;
+  faction: string;
+  cls: string | undefined;
+  points: number | undefined;
+}
+
+/** The cards a text is read against: every faction, and each faction's cards in the workspace's order. */
+export interface ImportCards {
+  factions: string[];
+  cards: ImportCard[];
+}
+
+/** The workspace's cards as plain data (each card's summary only: a closed file is not parsed again). */
+export function importCards(ws: Workspace): ImportCards {
+  const factions = ws.factions();
+  return { factions, cards: factions.flatMap((f) => ws.cardsOf(f).map((r) => ({ name: r.name, faction: r.faction, cls: r.cls, points: r.points }))) };
+}
+
+function cardsOf(src: ImportCards): Cards {
+  const byKey = new Map<string, ImportCard[]>();
   const byLoose = new Map<string, Set<string>>();
   const names: string[] = [];
-  const factions = ws.factions();
-  for (const f of factions)
-    for (const ref of ws.cardsOf(f)) {
-      const k = nameKey(ref.name);
-      if (!k) continue;
-      const list = byKey.get(k);
-      if (list) list.push(ref);
-      else byKey.set(k, [ref]);
-      const lk = looseKeys(k)[0]!;
-      const set = byLoose.get(lk);
-      if (set) set.add(k);
-      else byLoose.set(lk, new Set([k]));
-      names.push(ref.name);
-    }
+  const factions = src.factions;
+  for (const ref of src.cards) {
+    const k = nameKey(ref.name);
+    if (!k) continue;
+    const list = byKey.get(k);
+    if (list) list.push(ref);
+    else byKey.set(k, [ref]);
+    const lk = looseKeys(k)[0]!;
+    const set = byLoose.get(lk);
+    if (set) set.add(k);
+    else byLoose.set(lk, new Set([k]));
+    names.push(ref.name);
+  }
   const byPrefix = new Map<string, string[]>();
   const factionKeys = new Set(factions.map((f) => wordsKey(f)));
   for (const name of names) {
@@ -202,14 +221,14 @@ function wordsKey(s: string): string {
 }
 
 /** The cards a name means: its exact key's, else its loose key's when that names one card name. */
-function lookup(cards: Cards, name: string): CardRef[] | undefined {
+function lookup(cards: Cards, name: string): ImportCard[] | undefined {
   if (cards.memo.has(name)) return cards.memo.get(name);
   const found = lookupKey(cards, name);
   if (cards.memo.size < 50_000) cards.memo.set(name, found);
   return found;
 }
 
-function lookupKey(cards: Cards, name: string): CardRef[] | undefined {
+function lookupKey(cards: Cards, name: string): ImportCard[] | undefined {
   const key = nameKey(name);
   const exact = cards.byKey.get(key);
   if (exact || !key) return exact;
@@ -991,7 +1010,7 @@ function cardFirst(text: string, cards: Cards): boolean {
 
 function cardInside(text: string, cards: Cards): string | undefined {
   const k = ` ${nameKey(text).replace(/[^\p{L}\p{N}'-]+/gu, ' ')} `;
-  let best: CardRef | undefined;
+  let best: ImportCard | undefined;
   for (const [key, refs] of cards.byKey)
     if (key.length >= 4 && (!best || key.length > best.name.length) && k.includes(` ${key.replace(/[^\p{L}\p{N}'-]+/gu, ' ')} `)) best = refs[0];
   return best?.name;
@@ -1006,7 +1025,7 @@ function cardInside(text: string, cards: Cards): string | undefined {
  */
 function embarkOnHosts(
   entries: (ImportedEntry & { host?: string })[],
-  pick: (name: string) => CardRef | undefined,
+  pick: (name: string) => ImportCard | undefined,
   report: (line: number, why: string) => void,
 ): void {
   const singular = (k: string) => new Set([k, k.replace(/ies$/, 'y'), k.replace(/([^s])s$/, '$1')]);
@@ -1091,8 +1110,8 @@ function writeFleet(r: Omit<ImportResult, 'fleet'>): string {
 // ---------------------------------------------------------------------------------------------
 
 /** Reads a roster or a posted list; the fleet list and what could not be read. */
-export function importRoster(text: string, ws: Workspace, opts: ImportOptions = {}): ImportResult {
-  const cards = cardsOf(ws);
+export function importRoster(text: string, from: Workspace | ImportCards, opts: ImportOptions = {}): ImportResult {
+  const cards = cardsOf(Array.isArray((from as ImportCards).cards) ? (from as ImportCards) : importCards(from as Workspace));
   const src = text.replace(/^\ufeff/, '');
   const read = lines(src);
   const { all } = read;
@@ -1136,7 +1155,7 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
       factionFrom = 'cards';
     }
   }
-  const pick = (name: string): CardRef | undefined => {
+  const pick = (name: string): ImportCard | undefined => {
     const list = lookup(cards, name);
     if (!list?.length) return undefined;
     return (faction !== undefined ? list.find((r) => nameKey(r.faction) === nameKey(faction)) : undefined) ?? list[0];
@@ -1161,7 +1180,16 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
    * letters, at least 2) with no other within 2 more edits ("Celestial Batleship"). The distance is
    * suggest.ts's bounded one (the checks' "did you mean"), so a hostile paste stays cheap.
    */
-  const guessCard = (name: string): { take?: CardRef; candidates: string[] } => {
+  const guessed = new Map<string, { take?: ImportCard; candidates: string[] }>();
+  const guessCard = (name: string): { take?: ImportCard; candidates: string[] } => {
+    let g = guessed.get(name);
+    if (!g) {
+      g = guessOnce(name);
+      if (guessed.size < 50_000) guessed.set(name, g);
+    }
+    return g;
+  };
+  const guessOnce = (name: string): { take?: ImportCard; candidates: string[] } => {
     const generous = () =>
       nearest(name, cards.prepared, {
         n: 3,
