@@ -387,8 +387,10 @@ export interface ImportRosterResult {
   points?: number;
   /** Entries read. */
   entries: number;
-  /** Lines that could not be read, each with its 1-based line and the closest card. */
-  problems: { line: number; text: string; why: string; closest?: string }[];
+  /** Lines that could not be read, each with its 1-based line and the closest card (`candidates`: the cards it may mean, when several). */
+  problems: { line: number; text: string; why: string; closest?: string; candidates?: string[] }[];
+  /** Names no card has, each read as the card it clearly means (`unit`), with the others it might mean. */
+  guesses?: { line: number; text: string; written: string; unit: string; others: string[] }[];
 }
 
 /** client -> server: a roster written as text, read against the workspace's cards; null when the text is not a string. */

@@ -21,14 +21,33 @@ function run(cmd: (argv: string[], io: CliIO) => number | Promise<number>, args:
 
 describe('import CLI', () => {
   it('reads a posted list from standard input; each unreadable line on stderr as "LINE: text (why, closest card)", exit 1', () => {
-    const post = 'Veil Patrol - 500 pts\nMyr-Valari\n\n- Lumen Cruiser + Veilwing Fighter Wing\n- Prism Frigat Squadron\n- Shardlight Escort (80)\n';
+    const post = 'Veil Patrol - 500 pts\nMyr-Valari\n\n- Lumen Cruiser + Veilwing Fighter Wing\n- Prizm Frgt Sqdrn\n- Shardlight Escort (80)\n';
     const r = run(runImport, ['-', '--cards', EXAMPLES], { readStdin: () => post });
     assert.equal(r.code, 1);
-    assert.equal(r.err, '5: - Prism Frigat Squadron (no card named "Prism Frigat Squadron", closest card: Prism Frigate Squadron)\n');
+    assert.equal(r.err, '5: - Prizm Frgt Sqdrn (no card named "Prizm Frgt Sqdrn", closest card: Prism Frigate Squadron)\n');
     assert.match(r.out, /^name: Veil Patrol$/m);
     assert.match(r.out, /^faction: Myr-Valari$/m);
     assert.match(r.out, /^points: 500$/m);
     assert.match(r.out, /^ {2}- unit: Lumen Cruiser\n {4}embark:\n {6}- Veilwing Fighter Wing\n {2}- unit: Shardlight Escort\n/m);
+  });
+
+  it('a name clearly one card\'s is read as it, said on stderr and on the entry; exit 0; "embarked on a cruiser" embarks', () => {
+    const post =
+      'Myr-Valari 1000\n1x Celestial Batleship (280)\n3 x Shardlite Escort @ 80\nLumen Cruiser (190)\nVeilwing Fighters (60) embarked on a cruiser\n';
+    const r = run(runImport, ['-', '--cards', EXAMPLES], { readStdin: () => post });
+    assert.equal(r.code, 0, r.err);
+    assert.equal(
+      r.err,
+      [
+        '2: 1x Celestial Batleship (280) (read as Celestial Battleship, the closest card to "Celestial Batleship")',
+        '3: 3 x Shardlite Escort @ 80 (read as Shardlight Escort, the closest card to "Shardlite Escort")',
+        '5: Veilwing Fighters (60) embarked on a cruiser (read as Veilwing Fighter Wing, the closest card to "Veilwing Fighters")',
+        '',
+      ].join('\n'),
+    );
+    assert.match(r.out, /^ {2}- unit: Celestial Battleship # import: "Celestial Batleship" read as the closest card$/m);
+    assert.match(r.out, /^ {2}- unit: Shardlight Escort # import: "Shardlite Escort" read as the closest card\n {4}count: 3$/m);
+    assert.match(r.out, /^ {2}- unit: Lumen Cruiser\n {4}embark:\n {6}- Veilwing Fighter Wing # import: "Veilwing Fighters" read as the closest card$/m);
   });
 
   it('every line read: exit 0; flags fill in what the text does not say', () => {

@@ -3,7 +3,8 @@
  * `NAME.txt` the post as pasted (forum, Reddit, Discord, BattleScribe and New Recruit text, tables,
  * CRLF, tabs, no-break spaces, smart quotes, emoji, typos, plurals) and `NAME.json` what a player
  * means by it: `units` as `[count, card, [embarked...]]`, the 1-based `problems` lines that must be
- * reported (the rest must be read), and the `name`, `faction` and `points` when the post says them.
+ * reported (the rest must be read), the lines whose name was read as the closest card (`guesses`: a
+ * typo, a plural, a name cut short), and the `name`, `faction` and `points` when the post says them.
  * `"cards": "kith"` reads the post against kith.unit.yaml (names with apostrophes, hyphens, a
  * macron, a comma and a digit) instead of the example cards. A post the player wrote correctly
  * imports to a fleet the checker passes without an error. Add a post: drop in the two files.
@@ -26,6 +27,7 @@ interface Want {
   points?: number;
   units: [number, string, string[]?][];
   problems?: number[];
+  guesses?: number[];
 }
 
 function workspace(cards: Want['cards']): Workspace {
@@ -57,8 +59,13 @@ describe('import: posts of fleet lists as players write them (test/core/import-p
         want.problems ?? [],
         why,
       );
+      assert.deepEqual(
+        r.guesses.map((g) => g.line),
+        want.guesses ?? [],
+        r.guesses.map((g) => `${g.line}: ${g.written} -> ${g.unit}`).join('\n'),
+      );
       for (const k of ['name', 'faction', 'points'] as const) if (want[k] !== undefined) assert.equal(r[k], want[k], k);
-      if (!want.problems?.length && want.cards !== 'kith') {
+      if (!want.problems?.length && !want.guesses?.length && want.cards !== 'kith') {
         const doc = ws.set('file:///ws/imported.fleet.yaml', r.fleet) as FleetDocument;
         const errors = diagnose(doc, ws).problems.filter((p) => p.severity === 'error');
         assert.deepEqual(

@@ -193,7 +193,7 @@ describe('import: lists as players post them', () => {
   });
 
   it('an unknown name is reported on its line with the closest card, kept in the fleet as a comment, never dropped', () => {
-    const r = post('Radiant Vanguard\n\n- 2x Lumen Destroyr (290)\n- Prism Frigate Squadron\n- Zzyzx Qwv 99\n');
+    const r = post('Radiant Vanguard\n\n- 2x Lumen Dxxtrxyxr (290)\n- Prism Frigate Squadron\n- Zzyzx Qwv 99\n');
     assert.deepEqual(
       r.problems.map((p) => [p.line, p.closest]),
       [
@@ -201,8 +201,8 @@ describe('import: lists as players post them', () => {
         [5, undefined],
       ],
     );
-    assert.match(r.problems[0]!.why, /no card named "Lumen Destroyr"/);
-    assert.match(r.fleet, /^# line 3: - 2x Lumen Destroyr \(290\) \(no card named "Lumen Destroyr"; closest card: Lumen Destroyer\)$/m);
+    assert.match(r.problems[0]!.why, /no card named "Lumen Dxxtrxyxr"/);
+    assert.match(r.fleet, /^# line 3: - 2x Lumen Dxxtrxyxr \(290\) \(no card named "Lumen Dxxtrxyxr"; closest cards: "Lumen Destroyer", "Lumen Cruiser"\)$/m);
     assert.match(r.fleet, /^# line 5: /m);
     assert.deepEqual(
       r.entries.map((e) => e.unit),
@@ -377,8 +377,10 @@ describe('import: hostile pastes never crash or hang', () => {
       const ws = exampleFallback(new Workspace());
       const doc = ws.set('file:///ws/h.fleet.yaml', r.fleet);
       assert.equal(doc?.kind, 'fleet');
+      // (A list of more entries than a fleet list reads says so in the import's report.)
+      const tooMany = r.problems.some((p) => /a fleet list reads its first/.test(p.why));
       assert.deepEqual(
-        doc.problems.filter((p) => p.code.startsWith('FS-YAML')),
+        doc.problems.filter((p) => p.code.startsWith('FS-YAML') && !(tooMany && /fleet entries; the rest are not read/.test(p.message))),
         [],
       );
       for (const l of r.fleet.split('\n'))

@@ -4,7 +4,7 @@
  * embarked), an export in any format, and edits that the client applies and the server re-reads.
  */
 import { strict as assert } from 'node:assert';
-import type { Range } from 'vscode-languageserver-protocol';
+import type { CodeAction, Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol';
 import { startServer, positionAt, type Client } from './harness';
 import { FILES, FLEET, lineOf } from './fixtures';
 import type { ImportRosterResult, RosterData, RosterEditResult } from '../../protocol';
@@ -167,11 +167,19 @@ describe('roster requests over stdio', function () {
   });
 
   it('reads a posted list into a fleet list against the workspace cards (Paste Roster as Fleet), the export round trip included', async () => {
-    const post = 'Radiant Vanguard - 1000 pts\r\n- 2x Lumen Destroyer (290)\r\n- Lumen Destroyr\r\n';
+    const post = 'Radiant Vanguard - 1000 pts\r\n- 2x Lumen Destroyer (290)\r\n- Lumen Dxxtrxyxr\r\n';
     const r = await c.request<ImportRosterResult | null>('fabledStar/importRoster', { text: post });
     assert.ok(r);
     assert.deepEqual([r.format, r.name, r.faction, r.points, r.entries], ['post', 'Radiant Vanguard', 'Myr-Valari', 1000, 1]);
-    assert.deepEqual(r.problems, [{ line: 3, text: '- Lumen Destroyr', why: 'no card named "Lumen Destroyr"', closest: 'Lumen Destroyer' }]);
+    assert.deepEqual(r.problems, [
+      {
+        line: 3,
+        text: '- Lumen Dxxtrxyxr',
+        why: 'no card named "Lumen Dxxtrxyxr"',
+        closest: 'Lumen Destroyer',
+        candidates: ['Lumen Destroyer', 'Lumen Cruiser'],
+      },
+    ]);
     assert.match(r.fleet, /^ {2}- unit: Lumen Destroyer\n {4}count: 2\n/m);
     // The open fleet's own markdown export reads back to its entries that name cards.
     const md = await c.request<RosterData>('fabledStar/roster', { uri: fleet, format: 'markdown' });
@@ -181,5 +189,75 @@ describe('roster requests over stdio', function () {
     // Not text: null, never a failure.
     assert.equal(await c.request('fabledStar/importRoster', { text: 42 }), null);
     assert.equal(await c.request('fabledStar/importRoster', {}), null);
+  });
+
+  it('reads a huge paste off the server thread: a hover asked meanwhile is answered before the import, and promptly', async () => {
+    // About five seconds of reading on a busy machine of two cores (on the server's thread, every hover waited for it).
+    const text = Array.from({ length: 40_000 }, (_, i) => (i % 2 ? '- 2x Lumen Destroyer' : `Some chatter about line ${i}`)).join('\n');
+    let imported = Infinity;
+    const started = Date.now();
+    const answer = c.request<ImportRosterResult | null>('fabledStar/importRoster', { text }).then((r) => {
+      imported = Date.now();
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const asked = Date.now();
+    const hover = await c.request<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri: fleet }, position: c.pos(fleet, 'unit: ', 8) });
+    const hovered = Date.now();
+    assert.ok(hover?.contents, 'the hover has its answer');
+    const r = await answer;
+    assert.equal(r?.entries, 20_000);
+    assert.ok(hovered < imported, `the hover (${hovered - started} ms) waited for the import (${imported - started} ms)`);
+    assert.ok(hovered - asked < 2000, `the hover took ${hovered - asked} ms while the import ran`);
+  });
+
+  it('a pasted list with typos: each guess is a warning whose quick fixes keep it or take another candidate; a line close to several cards offers each', async () => {
+    const post = 'Veil Patrol - Myr-Valari 1000\n1x Lumen Destroyr (145)\n2x Lumen Dxxtrxyxr\n3 x Shardlite Escort @ 80\n';
+    const r = await c.request<ImportRosterResult | null>('fabledStar/importRoster', { text: post });
+    assert.ok(r);
+    assert.deepEqual(
+      r.guesses?.map((g) => [g.line, g.written, g.unit]),
+      [
+        [2, 'Lumen Destroyr', 'Lumen Destroyer'],
+        [4, 'Shardlite Escort', 'Shardlight Escort'],
+      ],
+    );
+    // The list as Paste Roster as Fleet opens it, a note of another candidate added by hand to the escort's.
+    const text = r.fleet.replace('read as the closest card\n    count: 3', 'read as the closest card; other candidates: "Lumen Cruiser"\n    count: 3');
+    assert.notEqual(text, r.fleet);
+    const uri = await c.open('fleets/imported.fleet.yaml', text);
+    const ds = await c.diagnosticsWhere(
+      uri,
+      'the import notes',
+      (d: Diagnostic[]) => d.filter((x) => x.code === 'FS-IMPORT-GUESS').length === 2 && d.some((x) => x.code === 'FS-IMPORT-UNREAD'),
+    );
+    const at = (code: string, n = 0) => ds.filter((d) => d.code === code)[n]!;
+    assert.equal(at('FS-IMPORT-GUESS').severity, 2);
+    assert.match(String(at('FS-IMPORT-GUESS').message), /said "Lumen Destroyr".*read as Lumen Destroyer, the closest card/);
+    const actions = async (d: Diagnostic) =>
+      c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d], triggerKind: 2 } });
+    const applied = (a: CodeAction | undefined) => {
+      assert.ok(a?.edit?.changes?.[uri], JSON.stringify(a));
+      const lines = text.split('\n');
+      const off = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+      return [...(a.edit.changes[uri] as TextEdit[])]
+        .sort((x, y) => off(y.range.start) - off(x.range.start))
+        .reduce((t, e) => t.slice(0, off(e.range.start)) + e.newText + t.slice(off(e.range.end)), text);
+    };
+    // Keep the guess: the note goes, the line ends at its value.
+    const keep = (await actions(at('FS-IMPORT-GUESS'))).find((a) => a.title === "Keep Lumen Destroyer (remove the import's note)");
+    assert.match(applied(keep), /^ {2}- unit: Lumen Destroyer\n/m);
+    // Another candidate: the name changes and the note goes.
+    const other = (await actions(at('FS-IMPORT-GUESS', 1))).find((a) => a.title === 'Change to "Lumen Cruiser" (the import\'s other candidate)');
+    assert.match(applied(other), /^ {2}- unit: Lumen Cruiser\n {4}count: 3\n/m);
+    // A line close to two cards: one fix per card, each adds its copies and takes the note away.
+    const unread = await actions(at('FS-IMPORT-UNREAD'));
+    assert.deepEqual(
+      unread.filter((a) => /^Add /.test(a.title)).map((a) => a.title),
+      ['Add 2\u00d7 Lumen Destroyer for line 3 of the imported list', 'Add 2\u00d7 Lumen Cruiser for line 3 of the imported list'],
+    );
+    const added = applied(unread.find((a) => a.title.includes('Lumen Cruiser')));
+    assert.doesNotMatch(added, /^# line 3:/m);
+    assert.match(added, /^ {2}- unit: Lumen Cruiser\n {4}count: 2\n?$/m);
   });
 });

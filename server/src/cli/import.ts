@@ -2,7 +2,7 @@
  * `fabled-star import [FILE|-] [--cards PATH]... [--faction NAME] [--name NAME] [--points N]`: a
  * roster written as text into a fleet list on stdout (FORMATS.md; the reading is core/roster/import.ts).
  */
-import { importRoster, type ImportProblem } from '../core/service';
+import { importRoster, type ImportGuess, type ImportProblem } from '../core/service';
 import { loadCards, readProblem } from './io';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
 import type { CliIO } from './io';
@@ -16,8 +16,11 @@ players post them: "2x Name", "2 x Name", "Name x2", "- Name", "1. Name", "Name 
 "Name [145]", "Name - 250 pts", an embarked unit as an indented "+ Name" or as "Name + Name" on the
 entry's line; headings, totals and notes are passed over. Names match the cards case-insensitively.
 
-A line that names no card is listed on stderr as "LINE: text (why, closest card)" and kept in the
-fleet as a comment; the rest is still written.
+A name no card has that is clearly one card's (a typo, a plural, a name cut short) is read as that
+card: listed on stderr as "LINE: text (read as CARD, the closest card to "NAME"; other candidates:
+...)" and said in a comment on its entry. A line that names no card (or is close to several) is
+listed on stderr as "LINE: text (why, closest card)" and kept in the fleet as a comment with the
+cards it may mean; the rest is still written.
 
 Options:
   FILE             the roster (default, or "-": standard input)
@@ -29,8 +32,9 @@ Options:
                    holds the units)
   -h, --help       show this help
 
-Exit status: 0 every line was read, 1 some lines could not be read (listed on stderr; the fleet is
-still written), 2 usage or I/O problem (nothing is written to stdout).
+Exit status: 0 every line was read (names read as the closest card included), 1 some lines could
+not be read (listed on stderr; the fleet is still written), 2 usage or I/O problem (nothing is
+written to stdout).
 `;
 
 const IMPORT_COMMAND = {
@@ -41,9 +45,15 @@ const IMPORT_COMMAND = {
   formats: ['yaml'],
 } as const satisfies CommandSpec;
 
-/** "7: 2x Lumin Destroyer (no card named "Lumin Destroyer", closest card: Lumen Destroyer)". */
+/** "7: 2x Lumin Destroyer (no card named "Lumin Destroyer", closest card: Lumen Destroyer)"; several: "closest cards: A, B". */
 export function importProblemLine(p: ImportProblem): string {
-  return `${p.line}: ${p.text} (${p.why}${p.closest ? `, closest card: ${p.closest}` : ''})`;
+  const near = p.candidates && p.candidates.length > 1 ? `, closest cards: ${p.candidates.join(', ')}` : p.closest ? `, closest card: ${p.closest}` : '';
+  return `${p.line}: ${p.text} (${p.why}${near})`;
+}
+
+/** "2: 1x Celestial Batleship (280) (read as Celestial Battleship, the closest card to "Celestial Batleship")". */
+export function importGuessLine(g: ImportGuess): string {
+  return `${g.line}: ${g.text} (read as ${g.unit}, the closest card to "${g.written}"${g.others.length ? `; other candidates: ${g.others.join(', ')}` : ''})`;
 }
 
 /** The roster's text from FILE or standard input, or the usage problem's exit status. */
@@ -81,7 +91,12 @@ export const runImport = command(IMPORT_COMMAND, ({ values, positionals, fail },
     ...(values.name !== undefined ? { name: values.name } : {}),
     ...(points !== undefined ? { points } : {}),
   });
-  for (const p of r.problems) io.stderr(`${escapeControls(importProblemLine(p))}\n`);
+  // One report in line order: what was guessed and what could not be read.
+  const said = [
+    ...r.guesses.map((g) => ({ line: g.line, text: importGuessLine(g) })),
+    ...r.problems.map((p) => ({ line: p.line, text: importProblemLine(p) })),
+  ];
+  for (const s of said.sort((a, b) => a.line - b.line)) io.stderr(`${escapeControls(s.text)}\n`);
   io.stdout(r.fleet);
   return r.problems.length ? 1 : 0;
 });

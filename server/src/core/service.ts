@@ -215,7 +215,7 @@ export { glossary, sectionMarkdown, sections } from './rules/text';
 export { renderRoster, rosterShort, ROSTER_FORMATS } from './roster/render';
 export { addChoices, addUnitEdit, disembarkEdit, embarkEdit, removeEntryEdit } from './roster/edits';
 // A roster or a posted list read back into a fleet list, and a roster checked against its cards (issue 32).
-export { importRoster, type ImportProblem } from './roster/import';
+export { importCards, importRoster, type ImportCards, type ImportGuess, type ImportOptions, type ImportProblem, type ImportResult } from './roster/import';
 export { verifyRoster } from './roster/verify';
 export { rulesVersionText } from './roster/digest';
 

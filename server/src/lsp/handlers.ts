@@ -73,8 +73,10 @@ import {
   Workspace,
   LIMITS,
   type ChangedFleet,
+  type ImportResult,
 } from '../core/service';
-import { importRosterData, rosterData, rosterEdit, STALE, toTextEdit } from './roster';
+import { importHere, importRosterData, rosterData, rosterEdit, STALE, toTextEdit, type ImportRunner } from './roster';
+import { SimPool, workerFile } from '../node/sim-pool';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { MAX_WAITING, SimulationQueue } from './pool';
 import { LiveOdds } from './liveOdds';
@@ -121,6 +123,8 @@ export interface Context {
   diagnostics: Diagnostics;
   /** The simulations waiting for and running on worker threads (made on first use). */
   simulations?: SimulationQueue;
+  /** The thread pasted rosters are read on (Paste Roster as Fleet; made on first use, ended when idle). */
+  importThread?: SimPool;
   /** The live odds lens's, in a background process of their own (made on first use). */
   lensSimulations?: SimulationQueue;
   /** The live odds lens's runs (made on first use). */
@@ -478,10 +482,10 @@ export const HANDLERS: HandlerEntry[] = [
 
   customRequest(
     ImportRosterRequest,
-    ({ state }, params: ImportRosterParams | undefined): ImportRosterResult | null => {
+    async (ctx, params: ImportRosterParams | undefined, token): Promise<ImportRosterResult | null> => {
       if (!params || typeof params.text !== 'string') return null;
-      state.ensureAllOpen();
-      return importRosterData(params, state.ws);
+      ctx.state.ensureAllOpen();
+      return importRosterData(params, ctx.state.ws, importRunner(ctx, token));
     },
     null,
   ),
@@ -721,6 +725,21 @@ const SIDE = ['fleet', "opponent's fleet"] as const;
 
 /** The checks of a bundled example fleet (not in the diagnostics' workspace): the core's own, uncached. */
 const checkedAfresh = (doc: FabledDocument, ws: Workspace) => diagnose(doc, ws, false).checks;
+
+/**
+ * Where a pasted roster is read: a worker thread of its own (the simulations' bundle, one thread,
+ * ended after a few idle seconds), so that a long paste never holds up this thread; cancelling the
+ * request ends the reading. Without the worker bundle (the sources run without a build), here.
+ */
+function importRunner(ctx: Context, token: CancellationToken): ImportRunner {
+  const file = workerFile();
+  if (!file) return importHere;
+  return (task) => {
+    const abort = new AbortController();
+    const listening = token.onCancellationRequested(() => abort.abort(new ResponseError(LSPErrorCodes.RequestCancelled, 'The import was cancelled')));
+    return (ctx.importThread ??= new SimPool(1, file, { idleMs: 5_000 })).run<ImportResult>(task, abort.signal).finally(() => listening.dispose());
+  };
+}
 
 /** The simulations' queue (./pool.ts), made on first use. */
 function simulations(ctx: Context): SimulationQueue {

@@ -9,6 +9,7 @@ import {
   addUnitEdit,
   disembarkEdit,
   embarkEdit,
+  importCards,
   importRoster,
   removeEntryEdit,
   renderRoster,
@@ -17,6 +18,8 @@ import {
   ROSTER_FORMATS,
   type Checks,
   type FleetDocument,
+  type ImportOptions,
+  type ImportResult,
   type OffsetEdit,
   type PreparedRoster,
   type RosterProblem,
@@ -25,6 +28,7 @@ import {
 } from '../core/service';
 import type { ImportRosterParams, ImportRosterResult, RosterData, RosterEditParams, RosterParams, RosterProblemData } from '../../../protocol';
 import { MAX_READ_BYTES } from '../node/read';
+import type { ImportTask } from '../node/sim-worker';
 
 /** Offsets of a file (by uri) to a range; undefined when that file's text is not at hand. */
 export type ToRange = (uri: string, span: Span) => Range | undefined;
@@ -149,19 +153,33 @@ export function toTextEdit(e: OffsetEdit, toRange: (span: Span) => Range): TextE
   return { range: toRange({ start: e.start, end: e.end }), newText: e.newText };
 }
 
-/** "Paste Roster as Fleet": the pasted text read against the workspace's cards (a paste past the file cap is cut to it). */
-export function importRosterData(params: ImportRosterParams, ws: Workspace): ImportRosterResult {
+/**
+ * Where an import runs: `run` hands the task to a worker thread (../node/sim-worker.ts `ImportTask`),
+ * else (the sources run without a build) it runs here, a turn of the event loop later.
+ */
+export type ImportRunner = (task: ImportTask) => Promise<ImportResult>;
+
+export const importHere: ImportRunner = (task) => new Promise((resolve) => setImmediate(() => resolve(importRoster(task.text, task.cards, task.options))));
+
+/**
+ * "Paste Roster as Fleet": the pasted text read against the workspace's cards (a paste past the file
+ * cap is cut to it). The reading runs where `run` puts it, a worker thread in the server: a paste
+ * of 200,000 lines takes seconds, during which this thread still answers hovers and edits. Only the
+ * cards' summaries are gathered here.
+ */
+export async function importRosterData(params: ImportRosterParams, ws: Workspace, run: ImportRunner = importHere): Promise<ImportRosterResult> {
   const opt = <T>(v: unknown, ok: (x: unknown) => x is T): T | undefined => (ok(v) ? v : undefined);
   const str = (x: unknown): x is string => typeof x === 'string' && x.trim() !== '';
   const pts = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x > 0;
   const faction = opt(params.faction, str);
   const name = opt(params.name, str);
   const points = opt(params.points, pts);
-  const r = importRoster(params.text.slice(0, MAX_READ_BYTES), ws, {
+  const options: ImportOptions = {
     ...(faction !== undefined ? { faction } : {}),
     ...(name !== undefined ? { name } : {}),
     ...(points !== undefined ? { points } : {}),
-  });
+  };
+  const r = await run({ kind: 'import', text: params.text.slice(0, MAX_READ_BYTES), cards: importCards(ws), options });
   return {
     fleet: r.fleet,
     format: r.format,
@@ -169,6 +187,13 @@ export function importRosterData(params: ImportRosterParams, ws: Workspace): Imp
     ...(r.faction !== undefined ? { faction: r.faction } : {}),
     ...(r.points !== undefined ? { points: r.points } : {}),
     entries: r.entries.length,
-    problems: r.problems.map((p) => ({ line: p.line, text: p.text, why: p.why, ...(p.closest !== undefined ? { closest: p.closest } : {}) })),
+    problems: r.problems.map((p) => ({
+      line: p.line,
+      text: p.text,
+      why: p.why,
+      ...(p.closest !== undefined ? { closest: p.closest } : {}),
+      ...(p.candidates ? { candidates: p.candidates } : {}),
+    })),
+    guesses: r.guesses.map((g) => ({ line: g.line, text: g.text, written: g.written, unit: g.unit, others: g.others })),
   };
 }

@@ -17,6 +17,7 @@ import { simulationRun, type SimulationInput } from '../core/features/simulate';
 import type { ChunkOutcome } from '../core/sim/battle';
 import type { BattleResult, SimulationResult } from '../core/sim/types';
 import { playBattle, type PricingBattle, type PricingTotals } from '../core/balance/battles';
+import { importRoster, type ImportCards, type ImportOptions, type ImportResult } from '../core/roster/import';
 
 /** A battle or an engagement run whole in one thread, reporting on `port`. */
 export interface SessionTask {
@@ -44,7 +45,19 @@ export interface PriceTask {
   battle: PricingBattle;
 }
 
-export type SimTask = ChunkTask | SessionTask | PriceTask;
+/**
+ * A roster or a posted list read into a fleet list (Paste Roster as Fleet, core/roster/import.ts):
+ * a paste of 200,000 lines takes seconds, which the server's thread never spends (it would answer
+ * no hover meanwhile). The cards go as their summaries (`importCards`), plain data.
+ */
+export interface ImportTask {
+  kind: 'import';
+  text: string;
+  cards: ImportCards;
+  options: ImportOptions;
+}
+
+export type SimTask = ChunkTask | SessionTask | PriceTask | ImportTask;
 
 /**
  * With a stop flag: the work between two looks at it. A slice (`sliceOps`) is tens of milliseconds
@@ -296,8 +309,9 @@ export function loggedChunk(task: ChunkTask, cache = sessions): ChunkOutcome {
   return r;
 }
 
-export default function simTask(task: SimTask): ChunkOutcome | BattleResult | SimulationResult | StoppedRun | PricingTotals {
+export default function simTask(task: SimTask): ChunkOutcome | BattleResult | SimulationResult | StoppedRun | PricingTotals | ImportResult {
   if (task.kind === 'price') return playBattle(task.battle);
+  if (task.kind === 'import') return importRoster(task.text, task.cards, task.options);
   try {
     if (task.kind === 'chunk') return loggedChunk(task);
     return runSession(task);

@@ -9,6 +9,7 @@ import type { CheckContext } from './context';
 import { bayCapacity, hasStat } from '../model/derived';
 import { clip } from '../model/limits';
 import { count, pluralOf, withArticle } from '../rules/words';
+import { copiesIn, guessNoteAt, unreadNotes } from '../model/importNotes';
 
 function related(ref: CardRef | undefined, message: string): Problem['related'] {
   return ref ? [{ uri: ref.uri, span: ref.nameSpan, message }] : undefined;
@@ -78,7 +79,9 @@ export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
     }
     if (ws) checkName(ctx, entry.unit, faction, ws);
     if (entry.embark && ws) checkEmbark(ctx, ep, faction, ws);
+    for (const f of [entry.unit, ...(entry.embark?.items ?? [])]) checkImportGuess(ctx, doc, f);
   }
+  checkImportUnread(ctx, doc);
   if (ws) checkInitiative(ctx, doc, totals.entries);
   const limit = doc.points.value;
   if (ws && limit !== undefined && limit > 0) {
@@ -110,6 +113,35 @@ export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
         size ? { replacements: [String(size.objectives.min)] } : undefined,
       );
     }
+  }
+}
+
+/**
+ * A name `import` read as the closest card (its note on the line, model/importNotes.ts): a warning
+ * until the player keeps the guess (removes the note) or picks another candidate (the quick fixes).
+ */
+function checkImportGuess(ctx: CheckContext, doc: FleetDocument, f: Field<string>): void {
+  if (!f.value) return;
+  const note = guessNoteAt(doc.text, f.span.end);
+  if (!note) return;
+  const others = note.others.length ? `; other candidates: ${note.others.map((o) => `"${clip(o)}"`).join(', ')}` : '';
+  ctx.report(
+    'FS-IMPORT-GUESS',
+    `The imported list said "${clip(note.written)}", which no card is called: read as ${clip(f.value)}, the closest card${others}. Keep it (remove the note) or pick another`,
+    f.span,
+    { others: note.others, note: { start: note.start, end: note.end } },
+  );
+}
+
+/** A line `import` could not read, kept as a note with the cards it may mean: one fix per card adds it. */
+function checkImportUnread(ctx: CheckContext, doc: FleetDocument): void {
+  for (const n of unreadNotes(doc.text)) {
+    ctx.report(
+      'FS-IMPORT-UNREAD',
+      `Line ${n.line} of the imported list was not read ("${clip(n.text, 80)}"): it may mean ${n.candidates.map((c) => `"${clip(c)}"`).join(' or ')}`,
+      { start: n.start, end: n.end },
+      { candidates: n.candidates, copies: copiesIn(n.text) },
+    );
   }
 }
 

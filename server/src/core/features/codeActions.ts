@@ -24,7 +24,8 @@ import {
   wholeLines,
   type OffsetEdit,
 } from '../model/edit';
-import { countEdit, disembarkEdit, embarkEdit, removeEntryEdit } from '../roster/edits';
+import { addUnitEdit, countEdit, disembarkEdit, embarkEdit, removeEntryEdit } from '../roster/edits';
+import { copiesIn, guessNoteAt, unreadNotes } from '../model/importNotes';
 import { measuredBattlePrice, shownBattlePrice } from './priceByBattle';
 
 export interface TextEdit {
@@ -269,6 +270,12 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
     case 'FS-EMBARK-NO-BAY':
       if (doc.kind === 'fleet' && ws) out.push(...moveEmbarkedFixes(doc, p, ws));
       break;
+    case 'FS-IMPORT-GUESS':
+      if (doc.kind === 'fleet') out.push(...importGuessFixes(doc, p));
+      break;
+    case 'FS-IMPORT-UNREAD':
+      if (doc.kind === 'fleet') out.push(...importUnreadFixes(doc, p));
+      break;
     case 'FS-ORDER-UNREACHABLE': {
       const ld = card?.stats?.entries.LD?.value;
       const o = card?.orders?.items.find((x) => within(x.span, p.span.start));
@@ -284,6 +291,49 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
     }
   }
   return out;
+}
+
+/**
+ * A name `import` read as the closest card: keep it (the note goes), or take another candidate the
+ * note names (the name changes and the note goes). The note is removed with the spaces before it, so
+ * the line ends at its value again.
+ */
+function importGuessFixes(doc: FleetDocument, p: Problem): CodeActionData[] {
+  const note = guessNoteAt(doc.text, p.span.end);
+  if (!note) return [];
+  let from = note.start;
+  while (from > p.span.end && /[ \t]/.test(doc.text[from - 1]!)) from--;
+  const dropNote = edit(doc, { start: from, end: note.end }, '');
+  const current = doc.text.slice(p.span.start, p.span.end);
+  return [
+    { title: `Keep ${current.trim()} (remove the import's note)`, kind: 'quickfix', edits: [dropNote], problem: p },
+    ...note.others.map((c) => ({
+      title: `Change to "${c}" (the import's other candidate)`,
+      kind: 'quickfix' as const,
+      edits: [edit(doc, p.span, fit(doc, p.span, c)), dropNote],
+      problem: p,
+    })),
+  ];
+}
+
+/** A line `import` could not read: add the card it may mean (as many copies as the line asked for), the note goes. */
+function importUnreadFixes(doc: FleetDocument, p: Problem): CodeActionData[] {
+  const note = unreadNotes(doc.text).find((n) => n.start === p.span.start);
+  if (!note) return [];
+  const copies = copiesIn(note.text);
+  const lines = wholeLines(doc.text, note.start, note.end);
+  return note.candidates.flatMap((c) => {
+    const add = addUnitEdit(doc, c, copies);
+    if (!add || add.start < lines.end) return [];
+    return [
+      {
+        title: `Add ${copies > 1 ? `${copies}\u00d7 ` : ''}${c} for line ${note.line} of the imported list`,
+        kind: 'quickfix' as const,
+        edits: [edit(doc, lines, ''), fromOffsets(doc, add)],
+        problem: p,
+      },
+    ];
+  });
 }
 
 /**

@@ -81,6 +81,9 @@ export const CODES = {
   'FS-EMBARK-CAPACITY': { severity: 'error', title: 'Launch Bay over capacity', section: '6' },
   'FS-FLEET-NO-LD': { severity: 'warning', title: 'No unit on the table has LD: the fleet never wins the initiative', section: '14' },
   'FS-OBJECTIVES': { severity: 'warning', title: 'Objectives outside the recommendation', section: '20' },
+  // Notes left by `import` (Paste Roster as Fleet) in the fleet list it writes (model/importNotes.ts)
+  'FS-IMPORT-GUESS': { severity: 'warning', title: 'Imported name read as the closest card', section: 'FORMATS' },
+  'FS-IMPORT-UNREAD': { severity: 'warning', title: 'Imported line not read: it may name one of several cards', section: 'FORMATS' },
 } as const satisfies Record<string, CodeInfo>;
 
 export type Code = keyof typeof CODES;

@@ -15,11 +15,13 @@
  * the closest card (model/suggest.ts, the same bounded "did you mean" the checks use), never
  * dropped in silence: it goes into the fleet as a comment. Pure, linear in the text, never throws.
  */
-import type { CardRef, Workspace } from '../workspace';
+import type { Workspace } from '../workspace';
 import { CLASS_NAMES, GAME_SIZES, LAUNCH_BAY, type UnitClass } from '../rules/data';
-import { nearest, prepare, SuggestBudget, SUGGEST_LIMITS, type Prepared } from '../model/suggest';
+import { boundedDistance, nearest, prepare, SuggestBudget, SUGGEST_LIMITS, type Prepared } from '../model/suggest';
 import { DIGEST_PATTERN } from './digest';
 import { clean } from './clean';
+import { candidatesNote, guessNote } from '../model/importNotes';
+import { LIMITS } from '../model/limits';
 
 export type ImportFormat = 'json' | 'html' | 'text' | 'markdown' | 'short' | 'post';
 
@@ -45,6 +47,26 @@ export interface ImportedEntry {
   embark: string[];
   /** 1-based line of the text the entry came from. */
   line: number;
+  /** The unit's name as written, when no card has it and the entry is the closest card (a typo). */
+  guess?: EntryGuess;
+  /** The same for each embarked unit (parallel to `embark`; undefined where the name was a card's). */
+  embarkGuess?: (EntryGuess | undefined)[];
+}
+
+/** A name read as the closest card: as written, and the other cards it might have meant. */
+export interface EntryGuess {
+  written: string;
+  others: string[];
+}
+
+/** A name read as the closest card, for the report ("2: 1x Celestial Batleship (280): read as Celestial Battleship"). */
+export interface ImportGuess extends EntryGuess {
+  /** 1-based line. */
+  line: number;
+  /** The line as written (one line, cut to 200 characters). */
+  text: string;
+  /** The card taken. */
+  unit: string;
 }
 
 export interface ImportProblem {
@@ -56,6 +78,8 @@ export interface ImportProblem {
   why: string;
   /** The closest card's name, when one is close. */
   closest: string | undefined;
+  /** The cards the line may mean, closest first (the first is `closest`), when a name is close to several. */
+  candidates?: string[];
 }
 
 export interface ImportResult {
@@ -70,6 +94,8 @@ export interface ImportResult {
   objectives: number | undefined;
   entries: ImportedEntry[];
   problems: ImportProblem[];
+  /** Names no card has, each read as the one card it is clearly close to (a typo, a plural, a name cut short). */
+  guesses: ImportGuess[];
   /** What the roster says about itself: its digest and rules version, when it carries them. */
   digest: string | undefined;
   rules: string | undefined;
@@ -121,45 +147,88 @@ function looseKeys(key: string): string[] {
 
 interface Cards {
   /** Key -> cards of that name (several factions may share one). */
-  byKey: Map<string, CardRef[]>;
+  byKey: Map<string, ImportCard[]>;
   /** Loose key (looseKeys' first) -> the names of the cards it may mean. */
   byLoose: Map<string, Set<string>>;
   prepared: Prepared[];
+  /**
+   * A card's name cut short ("Prism Frigate" for "Prism Frigate Squadron"): its first words (two or
+   * more, fewer than all, not a faction's name), as `wordsKey` writes them -> the card's name.
+   */
+  byPrefix: Map<string, string[]>;
   factions: string[];
   /** Names looked up already, in this import (a post asks about the same pieces several times). */
-  memo: Map<string, CardRef[] | undefined>;
+  memo: Map<string, ImportCard[] | undefined>;
 }
 
-function cardsOf(ws: Workspace): Cards {
-  const byKey = new Map<string, CardRef[]>();
+/** A card as the importer reads it: a `CardRef`'s summary, as plain data (the import may run on a worker thread). */
+export interface ImportCard {
+  name: string;
+  faction: string;
+  cls: string | undefined;
+  points: number | undefined;
+}
+
+/** The cards a text is read against: every faction, and each faction's cards in the workspace's order. */
+export interface ImportCards {
+  factions: string[];
+  cards: ImportCard[];
+}
+
+/** The workspace's cards as plain data (each card's summary only: a closed file is not parsed again). */
+export function importCards(ws: Workspace): ImportCards {
+  const factions = ws.factions();
+  return { factions, cards: factions.flatMap((f) => ws.cardsOf(f).map((r) => ({ name: r.name, faction: r.faction, cls: r.cls, points: r.points }))) };
+}
+
+function cardsOf(src: ImportCards): Cards {
+  const byKey = new Map<string, ImportCard[]>();
   const byLoose = new Map<string, Set<string>>();
   const names: string[] = [];
-  const factions = ws.factions();
-  for (const f of factions)
-    for (const ref of ws.cardsOf(f)) {
-      const k = nameKey(ref.name);
-      if (!k) continue;
-      const list = byKey.get(k);
-      if (list) list.push(ref);
-      else byKey.set(k, [ref]);
-      const lk = looseKeys(k)[0]!;
-      const set = byLoose.get(lk);
-      if (set) set.add(k);
-      else byLoose.set(lk, new Set([k]));
-      names.push(ref.name);
+  const factions = src.factions;
+  for (const ref of src.cards) {
+    const k = nameKey(ref.name);
+    if (!k) continue;
+    const list = byKey.get(k);
+    if (list) list.push(ref);
+    else byKey.set(k, [ref]);
+    const lk = looseKeys(k)[0]!;
+    const set = byLoose.get(lk);
+    if (set) set.add(k);
+    else byLoose.set(lk, new Set([k]));
+    names.push(ref.name);
+  }
+  const byPrefix = new Map<string, string[]>();
+  const factionKeys = new Set(factions.map((f) => wordsKey(f)));
+  for (const name of names) {
+    const words = wordsKey(name).split(' ');
+    for (let n = words.length - 1; n >= 2; n--) {
+      const k = words.slice(0, n).join(' ');
+      if (factionKeys.has(k) || byKey.has(k)) continue;
+      const list = byPrefix.get(k);
+      if (!list) byPrefix.set(k, [name]);
+      else if (!list.includes(name) && list.length < 5) list.push(name);
     }
-  return { byKey, byLoose, prepared: prepare(names), factions, memo: new Map() };
+  }
+  return { byKey, byLoose, byPrefix, prepared: prepare(names), factions, memo: new Map() };
+}
+
+/** A name's words only: `nameKey` without punctuation ("Prism Frigate Squadron (x2)" -> "prism frigate squadron x2"). */
+function wordsKey(s: string): string {
+  return nameKey(s)
+    .replace(/[^\p{L}\p{N}'-]+/gu, ' ')
+    .trim();
 }
 
 /** The cards a name means: its exact key's, else its loose key's when that names one card name. */
-function lookup(cards: Cards, name: string): CardRef[] | undefined {
+function lookup(cards: Cards, name: string): ImportCard[] | undefined {
   if (cards.memo.has(name)) return cards.memo.get(name);
   const found = lookupKey(cards, name);
   if (cards.memo.size < 50_000) cards.memo.set(name, found);
   return found;
 }
 
-function lookupKey(cards: Cards, name: string): CardRef[] | undefined {
+function lookupKey(cards: Cards, name: string): ImportCard[] | undefined {
   const key = nameKey(name);
   const exact = cards.byKey.get(key);
   if (exact || !key) return exact;
@@ -189,6 +258,8 @@ interface LineRead {
   head: Item;
   /** `Name + Name` on the line: units embarked on the head. */
   carried: Item[];
+  /** "embarked on a cruiser": the head rides on an entry of the list, named by its class or its card. */
+  host?: string;
 }
 
 const COUNT_PREFIX = /^(?:(\d{1,4})\s*(?:[x\u00d7*]\s*|\s+(?=\D))|[x\u00d7]\s*(\d{1,4})\s+)/i;
@@ -321,6 +392,16 @@ function readLine(raw: string, known: (name: string) => boolean = () => false): 
   // BattleScribe's and New Recruit's "A [250pts]: 2x B, C": the unit's selections after a colon.
   const selections = /^(.+?)\s*:\s+(.+)$/.exec(s);
   if (selections && known(item(selections[1]!).name) && !known(item(s).name)) s = `${selections[1]} + ${selections[2]}`;
+  // "Veilwing Fighters (60) embarked on a cruiser", "A (aboard the Lumen Cruiser)": the host is another entry of the list.
+  let host: string | undefined;
+  const on =
+    /\s*[,;]?\s*\(?\s*\b(?:embark(?:ed|s|ing)?|carried|riding|aboard)\s+(?:(?:on(?:board)?|in|into|aboard)\s+)?(?:(?:a|an|the|my|one)\s+)?([^,;()]+?)\s*\)?\s*$/i.exec(
+      s,
+    );
+  if (!embarked && on && on.index > 0 && /\p{L}/u.test(on[1]!) && !known(item(s).name)) {
+    host = on[1]!.trim();
+    s = s.slice(0, on.index);
+  }
   const parts = s.split(/\s+\+\s+|\s*,?\s+(?:each\s+)?(?:w\/|w|with|carrying|embarking)\s+(?:an?\s+)?|\s*[,;]?\s+embark(?:ed|s)?\s*:\s*/i);
   // "Embarked: A, A, B" and "A carrying B, C and D": a list of the units carried.
   const pieces = embarked ? carriedItems(parts.join(' + '), known) : [parts[0] ?? ''];
@@ -329,7 +410,15 @@ function readLine(raw: string, known: (name: string) => boolean = () => false): 
   const carried = [...pieces.slice(1), ...(embarked ? [] : parts.slice(1).flatMap((p) => carriedItems(p, known)))].map(item);
   if (head.counted) marked = true;
   if (head.priced || carried.some((c) => c.priced)) priced = true;
-  return { indent, marked, priced, embarked, head: { name: head.name, count: head.count }, carried: carried.map((c) => ({ name: c.name, count: c.count })) };
+  return {
+    indent,
+    marked,
+    priced,
+    embarked,
+    head: { name: head.name, count: head.count },
+    carried: carried.map((c) => ({ name: c.name, count: c.count })),
+    ...(host !== undefined ? { host } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -343,17 +432,57 @@ interface Draft {
   points?: number;
   objectives?: number;
   /** Each unit as written, with its line. */
-  units: { name: string; count: number; embark: { name: string; line: number }[]; line: number }[];
+  units: { name: string; count: number; embark: { name: string; line: number }[]; line: number; host?: string }[];
   /** Lines that look like units but could not be read as any. */
   unread: { line: number; text: string; why: string }[];
   /** Lines to look up loosely: a plain line may be a unit without a marker (closest card only when close). */
   loose: { line: number; text: string; name: string }[];
 }
 
-function lines(text: string): string[] {
-  const all = text.split(/\r\n|\r|\n/, IMPORT_LIMITS.lines);
-  for (let i = 0; i < all.length; i++) if (all[i]!.length > IMPORT_LIMITS.lineChars) all[i] = all[i]!.slice(0, IMPORT_LIMITS.lineChars);
-  return all;
+/**
+ * The text's lines, each cut to `IMPORT_LIMITS.lineChars` (the patterns of a line stay cheap), with
+ * the lines that were cut kept whole by line number (a list written on one line is read piece by
+ * piece: `longPieces`), and whether the text has more lines than are read.
+ */
+interface Lines {
+  all: string[];
+  /** 1-based line -> the whole line, for each line longer than the limit. */
+  long: Map<number, string>;
+  /** Whether lines after `IMPORT_LIMITS.lines` were left unread. */
+  more: boolean;
+}
+
+function lines(text: string): Lines {
+  const all = text.split(/\r\n|\r|\n/, IMPORT_LIMITS.lines + 1);
+  const more = all.length > IMPORT_LIMITS.lines;
+  if (more) all.length = IMPORT_LIMITS.lines;
+  const long = new Map<number, string>();
+  for (let i = 0; i < all.length; i++)
+    if (all[i]!.length > IMPORT_LIMITS.lineChars) {
+      long.set(i + 1, all[i]!);
+      all[i] = all[i]!.slice(0, IMPORT_LIMITS.lineChars);
+    }
+  return { all, long, more };
+}
+
+/**
+ * A line longer than the limit cut into pieces of at most `IMPORT_LIMITS.lineChars` at its list
+ * separators (", ", "; "), so that a list of 140 units on one line is read whole; undefined when a
+ * piece between two separators is itself too long (that line is read up to the limit and said so).
+ */
+function longPieces(line: string): string[] | undefined {
+  const max = IMPORT_LIMITS.lineChars;
+  const out: string[] = [];
+  let start = 0;
+  while (line.length - start > max) {
+    const window = line.slice(start, start + max + 1);
+    const cut = Math.max(window.lastIndexOf(', '), window.lastIndexOf('; '));
+    if (cut <= 0) return undefined;
+    out.push(line.slice(start, start + cut));
+    start += cut + 2;
+  }
+  out.push(line.slice(start));
+  return out;
 }
 
 function decodeHtml(s: string): string {
@@ -496,10 +625,15 @@ function fromMarkdown(all: string[]): Draft | undefined {
 }
 
 /** Our one-line roster: "Name (Faction): A 250, 2× B + C 160; 970/1000 · rules … · fs1-…". */
-function fromShort(all: string[], cards: Cards): Draft | undefined {
+function fromShort({ all, long }: Lines, cards: Cards): Draft | undefined {
   const nonBlank = all.map((l, i) => [l.trim(), i] as const).filter(([l]) => l);
   if (nonBlank.length !== 1) return undefined;
-  const [l, at] = nonBlank[0]!;
+  const at = nonBlank[0]![1];
+  // A fleet of a hundred entries is longer than a line of a post may be: the whole line is read. Its
+  // end is checked first, so that the pattern below (two spans that may backtrack) runs only on a roster's line.
+  const l = long.get(at + 1)?.trim() ?? nonBlank[0]![0];
+  if (l.length > IMPORT_LIMITS.lineChars && !/(?:^|; )(?:\d+ pts|\d+\/\d+)(?: \(\d+ errors?\))?(?: \u00b7 rules [^;]{0,300})?$/.test(l.slice(-400)))
+    return undefined;
   const m = /^(?:(.*?): )?(?:(.*); )?(\d+ pts|\d+\/\d+)(?: \(\d+ errors?\))?(?: \u00b7 rules .*)?$/.exec(l);
   if (!m) return undefined;
   // A fleet's name may hold ": " itself ("Choir's Wake: Second (Kith'ra): ..."): the head ends at the
@@ -624,7 +758,7 @@ function postLines(all: string[]): string[] {
 }
 
 /** A list as players post it. */
-function fromPost(written: string[], cards: Cards, near: (name: string) => boolean): Draft {
+function fromPost({ all: written, long }: Lines, cards: Cards, near: (name: string) => boolean): Draft {
   const all = postLines(written);
   const d: Draft = { format: 'post', units: [], unread: [], loose: [] };
   const factionKeys = cards.factions.map((f) => [nameKey(f), f] as const).sort((a, b) => b[0].length - a[0].length);
@@ -740,14 +874,15 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
       }
       // An embarked unit: "+ Name", or a Fighter or Bomber indented under the entry just above ("  - 2x Veilwing Fighter Wing").
       const under = prev !== undefined && last !== undefined && r.indent > lastIndent;
-      const embarkedHere = r.embarked || (under && /^\s*\+/.test(raw)) || (under && smallCraft(r.head.name) && !smallCraft(prev.name));
+      const embarkedHere =
+        r.host === undefined && (r.embarked || (under && /^\s*\+/.test(raw)) || (under && smallCraft(r.head.name) && !smallCraft(prev.name)));
       if (embarkedHere && prev) {
         for (const c of [r.head, ...r.carried]) for (let k = 0; k < c.count; k++) prev.embark.push({ name: c.name, line });
         return;
       }
       const embark: { name: string; line: number }[] = [];
       for (const c of r.carried) for (let k = 0; k < c.count; k++) embark.push({ name: c.name, line });
-      d.units.push({ name: r.head.name, count: r.head.count, embark, line });
+      d.units.push({ name: r.head.name, count: r.head.count, embark, line, ...(r.host !== undefined ? { host: r.host } : {}) });
       lastIndent = r.indent;
       last = { raw, line, complete: isCard && r.carried.every((c) => known(c.name)) };
       return;
@@ -832,7 +967,18 @@ function fromPost(written: string[], cards: Cards, near: (name: string) => boole
     if (HEADING.test(trimmed) || TOTAL.test(key) || !/\p{L}/u.test(key)) return;
     d.loose.push({ line, text: trimmed, name: r.head.name });
   };
-  all.forEach((raw, i) => handle(raw, i + 1));
+  all.forEach((raw, i) => {
+    const whole = long.get(i + 1);
+    const pieces = whole === undefined ? undefined : longPieces(whole);
+    if (whole !== undefined && !pieces)
+      d.unread.push({
+        line: i + 1,
+        text: raw,
+        why: `the line is ${whole.length} characters long: only its first ${IMPORT_LIMITS.lineChars} were read (write one unit a line, or separate them with ", ")`,
+      });
+    if (pieces) for (const p of pieces) handle(postLines([p])[0]!, i + 1);
+    else handle(raw, i + 1);
+  });
   return d;
 }
 
@@ -864,10 +1010,59 @@ function cardFirst(text: string, cards: Cards): boolean {
 
 function cardInside(text: string, cards: Cards): string | undefined {
   const k = ` ${nameKey(text).replace(/[^\p{L}\p{N}'-]+/gu, ' ')} `;
-  let best: CardRef | undefined;
+  let best: ImportCard | undefined;
   for (const [key, refs] of cards.byKey)
     if (key.length >= 4 && (!best || key.length > best.name.length) && k.includes(` ${key.replace(/[^\p{L}\p{N}'-]+/gu, ' ')} `)) best = refs[0];
   return best?.name;
+}
+
+/**
+ * "Veilwing Fighters embarked on a cruiser": each entry read with a host goes aboard the entry it
+ * names, by its card's class ("a cruiser") or its card ("the Lumen Cruiser", "the Cruiser"), the first
+ * such entry of the list that is not itself aboard another. One copy of a host of several copies
+ * takes them (the entry is split in two: the others fly without). A host the list does not hold is
+ * said, and the unit stays an entry of its own.
+ */
+function embarkOnHosts(
+  entries: (ImportedEntry & { host?: string })[],
+  pick: (name: string) => ImportCard | undefined,
+  report: (line: number, why: string) => void,
+): void {
+  const singular = (k: string) => new Set([k, k.replace(/ies$/, 'y'), k.replace(/([^s])s$/, '$1')]);
+  for (let i = 0; i < entries.length; i++) {
+    const rider = entries[i]!;
+    if (rider.host === undefined) continue;
+    const host = rider.host;
+    delete rider.host;
+    const forms = singular(wordsKey(host).replace(/^(?:a|an|the|my|one)\s+/, ''));
+    const fits = (e: ImportedEntry, how: 'class' | 'name') => {
+      const cls = wordsKey(pick(e.unit)?.cls ?? '');
+      const name = wordsKey(e.unit);
+      return how === 'class' ? forms.has(cls) : forms.has(name) || [...forms].some((f) => name.endsWith(` ${f}`));
+    };
+    const free = (e: ImportedEntry & { host?: string }, j: number) => j !== i && e.host === undefined;
+    let at = entries.findIndex((e, j) => free(e, j) && fits(e, 'name'));
+    if (at < 0) at = entries.findIndex((e, j) => free(e, j) && fits(e, 'class'));
+    if (at < 0) {
+      report(rider.line, `embarked on "${host.slice(0, 60)}", but no entry of the list is one: read as an entry of its own`);
+      continue;
+    }
+    let target = entries[at]!;
+    if (target.count > 1) {
+      target.count--;
+      const one: ImportedEntry = { ...target, count: 1, embark: [...target.embark] };
+      if (target.embarkGuess) one.embarkGuess = [...target.embarkGuess];
+      entries.splice(at + 1, 0, one);
+      target = one;
+      if (at < i) i++;
+    }
+    for (let k = 0; k < rider.count; k++) {
+      target.embark.push(rider.unit);
+      if (rider.guess || target.embarkGuess) (target.embarkGuess ??= target.embark.slice(0, -1).map(() => undefined)).push(rider.guess);
+    }
+    entries.splice(i, 1);
+    i--;
+  }
 }
 
 /** A YAML scalar: plain when it reads back as the same string, else double-quoted (JSON's escapes are YAML's). */
@@ -887,7 +1082,10 @@ function comment(s: string): string {
 
 function writeFleet(r: Omit<ImportResult, 'fleet'>): string {
   const out: string[] = [`# Imported from a roster (${r.format === 'post' ? 'a posted list' : `the ${r.format} export`}) by fabled-star import.`];
-  for (const p of r.problems) out.push(`# line ${p.line}: ${comment(p.text)} (${p.why}${p.closest ? `; closest card: ${comment(p.closest)}` : ''})`);
+  for (const p of r.problems) {
+    const near = p.candidates ?? (p.closest !== undefined ? [p.closest] : []);
+    out.push(`# line ${p.line}: ${comment(p.text)} (${p.why}${near.length ? `; ${candidatesNote(near.map(comment))}` : ''})`);
+  }
   out.push(`name: ${yamlScalar(r.name)}`);
   if (r.faction !== undefined) out.push(`faction: ${yamlScalar(r.faction)}`);
   else out.push('# faction: the text names none and its units name no card; give --faction NAME');
@@ -896,12 +1094,14 @@ function writeFleet(r: Omit<ImportResult, 'fleet'>): string {
   if (r.objectives !== undefined) out.push(`objectives: ${r.objectives}`);
   if (r.entries.length === 0) out.push('units: []');
   else out.push('units:');
+  // A name read as the closest card says so on its line (check/fleet.ts warns there, with the other candidates as fixes).
+  const note = (g: EntryGuess | undefined) => (g ? ` # ${guessNote(comment(g.written), g.others.map(comment))}` : '');
   for (const e of r.entries) {
-    out.push(`  - unit: ${yamlScalar(e.unit)}`);
+    out.push(`  - unit: ${yamlScalar(e.unit)}${note(e.guess)}`);
     if (e.count !== 1) out.push(`    count: ${e.count}`);
     if (e.embark.length) {
       out.push('    embark:');
-      for (const x of e.embark) out.push(`      - ${yamlScalar(x)}`);
+      e.embark.forEach((x, i) => out.push(`      - ${yamlScalar(x)}${note(e.embarkGuess?.[i])}`));
     }
   }
   return out.join('\n') + '\n';
@@ -910,34 +1110,29 @@ function writeFleet(r: Omit<ImportResult, 'fleet'>): string {
 // ---------------------------------------------------------------------------------------------
 
 /** Reads a roster or a posted list; the fleet list and what could not be read. */
-export function importRoster(text: string, ws: Workspace, opts: ImportOptions = {}): ImportResult {
-  const cards = cardsOf(ws);
+export function importRoster(text: string, from: Workspace | ImportCards, opts: ImportOptions = {}): ImportResult {
+  const cards = cardsOf(Array.isArray((from as ImportCards).cards) ? (from as ImportCards) : importCards(from as Workspace));
   const src = text.replace(/^\ufeff/, '');
-  const all = lines(src);
+  const read = lines(src);
+  const { all } = read;
   const budget = new SuggestBudget();
   // A plain line may be a unit written without a marker: reported when a card is close.
   // No bonus for a name inside a card's ("Escorts" is a heading, not "Shardlight Escort"), and a tighter bound.
+  // A card's name cut short on its own line is a unit too ("Prism Frigate" for "Prism Frigate Squadron").
   const closeTo = (name: string): string | undefined =>
     nearest(name, cards.prepared, {
       n: 1,
       bonus: 0,
       allowed: () => Math.max(2, Math.floor(Math.min(name.trim().length, SUGGEST_LIMITS.chars) / 5)),
       budget,
-    })[0];
+    })[0] ?? cards.byPrefix.get(wordsKey(name))?.[0];
   const draft =
     fromJson(src) ??
     fromHtml(all) ??
     fromText(all) ??
     fromMarkdown(all) ??
-    fromShort(all, cards) ??
-    fromPost(all, cards, (name) => closeTo(name) !== undefined);
-  const closest = (name: string): string | undefined =>
-    nearest(name, cards.prepared, {
-      n: 1,
-      bonus: 2 * SUGGEST_LIMITS.chars + 1,
-      allowed: () => Math.max(3, Math.ceil(Math.min(name.trim().length, SUGGEST_LIMITS.chars) / 2)),
-      budget,
-    })[0];
+    fromShort(read, cards) ??
+    fromPost(read, cards, (name) => closeTo(name) !== undefined);
 
   // The faction: the text's, else the option's, else the one most of the named cards belong to.
   let faction = draft.faction !== undefined ? clean(draft.faction) : undefined;
@@ -960,30 +1155,78 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
       factionFrom = 'cards';
     }
   }
-  const pick = (name: string): CardRef | undefined => {
+  const pick = (name: string): ImportCard | undefined => {
     const list = lookup(cards, name);
     if (!list?.length) return undefined;
     return (faction !== undefined ? list.find((r) => nameKey(r.faction) === nameKey(faction)) : undefined) ?? list[0];
   };
 
   const problems: ImportProblem[] = [];
-  const problemAt = (line: number, textOf: string, why: string, near: string | undefined) =>
-    problems.push({ line, text: comment(textOf).slice(0, IMPORT_LIMITS.problemText), why, closest: near });
+  const problemAt = (line: number, textOf: string, why: string, near: string | undefined, candidates?: string[]) =>
+    problems.push({
+      line,
+      text: comment(textOf).slice(0, IMPORT_LIMITS.problemText),
+      why,
+      closest: candidates?.[0] ?? near,
+      ...(candidates && candidates.length ? { candidates } : {}),
+    });
   const lineText = (n: number) => (draft.format === 'json' ? '' : (all[n - 1] ?? ''));
   for (const u of draft.unread) problemAt(u.line, u.text, u.why, undefined);
 
-  const entries: ImportedEntry[] = [];
-  for (const u of draft.units) {
-    const ref = pick(u.name);
-    const embark: string[] = [];
-    for (const x of u.embark) {
-      const er = pick(x.name);
-      if (er) embark.push(er.name);
-      else problemAt(x.line, lineText(x.line) || x.name, `no card named "${comment(x.name)}" to embark`, closest(x.name));
+  /**
+   * A name no card has: the card it clearly means, and the cards it may mean (closest first). Clear
+   * is a name cut short or a plural of the first words of one card's name ("Veilwing Fighters" for
+   * "Veilwing Fighter Wing"), or one card within a typo's edit distance (a quarter of the name's
+   * letters, at least 2) with no other within 2 more edits ("Celestial Batleship"). The distance is
+   * suggest.ts's bounded one (the checks' "did you mean"), so a hostile paste stays cheap.
+   */
+  const guessed = new Map<string, { take?: ImportCard; candidates: string[] }>();
+  const guessCard = (name: string): { take?: ImportCard; candidates: string[] } => {
+    let g = guessed.get(name);
+    if (!g) {
+      g = guessOnce(name);
+      if (guessed.size < 50_000) guessed.set(name, g);
     }
+    return g;
+  };
+  const guessOnce = (name: string): { take?: ImportCard; candidates: string[] } => {
+    const generous = () =>
+      nearest(name, cards.prepared, {
+        n: 3,
+        bonus: 2 * SUGGEST_LIMITS.chars + 1,
+        allowed: () => Math.max(3, Math.ceil(Math.min(name.trim().length, SUGGEST_LIMITS.chars) / 2)),
+        budget,
+      });
+    if (opts.asWritten) return { candidates: generous() };
+    const key = wordsKey(name);
+    for (const k of new Set([key, key.replace(/ies$/, 'y'), key.replace(/(s|x|z|ch|sh)es$/, '$1'), key.replace(/([^s])s$/, '$1')])) {
+      const list = cards.byPrefix.get(k);
+      if (list) return list.length === 1 ? { take: pick(list[0]!), candidates: list } : { candidates: list.slice(0, 3) };
+    }
+    const q = name.trim().toLowerCase().slice(0, SUGGEST_LIMITS.chars);
+    const allowed = Math.max(2, Math.floor(q.length / 4));
+    const near = nearest(name, cards.prepared, { n: 3, bonus: 0, allowed: () => allowed, budget });
+    if (near.length) {
+      const d = near.map((c) => boundedDistance(q, c.toLowerCase().slice(0, SUGGEST_LIMITS.chars), allowed + 2, budget));
+      if (near.length === 1 || d[1]! - d[0]! >= 2) return { take: pick(near[0]!), candidates: near };
+      return { candidates: near };
+    }
+    return { candidates: generous() };
+  };
+  const guesses: ImportGuess[] = [];
+
+  const entries: (ImportedEntry & { host?: string })[] = [];
+  for (const u of draft.units) {
+    let ref = pick(u.name);
+    let guess: EntryGuess | undefined;
     if (!ref) {
-      problemAt(u.line, lineText(u.line) || u.name, `no card named "${comment(u.name)}"`, closest(u.name));
-      continue;
+      const g = guessCard(u.name);
+      if (!g.take) {
+        problemAt(u.line, lineText(u.line) || u.name, `no card named "${comment(u.name)}"`, undefined, g.candidates);
+        continue;
+      }
+      ref = g.take;
+      guess = { written: u.name, others: g.candidates.filter((c) => c !== g.take!.name) };
     }
     if (!Number.isInteger(u.count) || u.count < 0) {
       problemAt(u.line, lineText(u.line) || u.name, `"${u.count}" is not a number of copies`, undefined);
@@ -994,14 +1237,74 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
       problemAt(u.line, lineText(u.line) || u.name, '0 copies: left out of the fleet', undefined);
       continue;
     }
-    entries.push({ unit: ref.name, count: u.count, embark, line: u.line });
+    const embark: string[] = [];
+    const embarkGuess: (EntryGuess | undefined)[] = [];
+    for (const x of u.embark) {
+      let er = pick(x.name);
+      let xg: EntryGuess | undefined;
+      if (!er) {
+        const g = guessCard(x.name);
+        if (!g.take) {
+          problemAt(x.line, lineText(x.line) || x.name, `no card named "${comment(x.name)}" to embark`, undefined, g.candidates);
+          continue;
+        }
+        er = g.take;
+        xg = { written: x.name, others: g.candidates.filter((c) => c !== g.take!.name) };
+        guesses.push({ line: x.line, text: comment(lineText(x.line) || x.name), unit: er.name, ...xg });
+      }
+      embark.push(er.name);
+      embarkGuess.push(xg);
+    }
+    if (guess) guesses.push({ line: u.line, text: comment(lineText(u.line) || u.name), unit: ref.name, ...guess });
+    entries.push({
+      unit: ref.name,
+      count: u.count,
+      embark,
+      line: u.line,
+      ...(guess ? { guess } : {}),
+      ...(embarkGuess.some((g) => g) ? { embarkGuess } : {}),
+      ...(u.host !== undefined ? { host: u.host } : {}),
+    });
   }
+  embarkOnHosts(entries, pick, (line, why) => problemAt(line, lineText(line), why, undefined));
   // A plain line may be a unit written without a marker: reported when a card is close, or when it
   // names a card inside other words and is no sentence ("Brood Carrier (two swarms)", not "Thoughts on the Radiant Court?").
+  // A line the bounded searches could not look at is said once, at the first (a limit reached says so).
+  let unsearched: number | undefined;
   draft.loose.forEach((l, i) => {
-    const near = closeTo(l.name) ?? (i >= IMPORT_LIMITS.cardInside || /[.?!:]\s*$/.test(l.text) ? undefined : cardInside(l.text, cards));
+    const sentence = /[.?!:]\s*$/.test(l.text);
+    const near = closeTo(l.name) ?? (i >= IMPORT_LIMITS.cardInside || sentence ? undefined : cardInside(l.text, cards));
     if (near) problemAt(l.line, l.text, `no card named "${comment(l.name)}"`, near);
+    else if (unsearched === undefined && (budget.exhausted || (i >= IMPORT_LIMITS.cardInside && !sentence))) {
+      unsearched = l.line;
+      problemAt(
+        l.line,
+        l.text,
+        budget.exhausted
+          ? 'the search for misspelt card names reached its work limit here: from this line on, a line that names no card exactly was passed over unchecked'
+          : `more than ${IMPORT_LIMITS.cardInside} lines name no card: from this line on, a line is not searched for a card's name among other words`,
+        undefined,
+      );
+    }
   });
+  // Lines past the limits are said, never dropped in silence: the text's, and the fleet list's (it reads so many entries).
+  if (entries.length > LIMITS.listItems)
+    problemAt(
+      entries[LIMITS.listItems]!.line,
+      lineText(entries[LIMITS.listItems]!.line),
+      `the list has ${entries.length} entries: a fleet list reads its first ${LIMITS.listItems}, the rest are written but not read`,
+      undefined,
+    );
+  if (read.more)
+    problemAt(
+      IMPORT_LIMITS.lines + 1,
+      '',
+      `the text has more than ${IMPORT_LIMITS.lines} lines: line ${IMPORT_LIMITS.lines + 1} and those after it were not read`,
+      undefined,
+    );
+  if (draft.format === 'html' || draft.format === 'text' || draft.format === 'markdown')
+    for (const [line, whole] of read.long)
+      problemAt(line, all[line - 1]!, `the line is ${whole.length} characters long: only its first ${IMPORT_LIMITS.lineChars} were read`, undefined);
   // A text in which no line names a card: said, not a fleet of nothing in silence.
   if (draft.format === 'post' && entries.length === 0 && problems.length === 0) {
     const at = all.findIndex((l) => /\p{L}/u.test(l));
@@ -1051,6 +1354,7 @@ export function importRoster(text: string, ws: Workspace, opts: ImportOptions = 
     objectives: draft.objectives,
     entries,
     problems,
+    guesses: guesses.sort((a, b) => a.line - b.line),
     digest,
     rules,
   };
