@@ -105,7 +105,7 @@ describe('core features', () => {
         name: 'the fleet\u2019s points',
         uri: FLEET,
         before: 'points: 10',
-        has: ['540 / 1000 pts', '460 pts left', 'Lumen Destroyr', 'Standard game', '§17 Deployment'],
+        has: ['650 / 1000 pts', '350 pts left', 'Lumen Destroyr', 'Standard game', '§17 Deployment'],
       },
       {
         name: 'a fleet entry',
@@ -762,10 +762,10 @@ describe('core features', () => {
       const ws = workspace();
       const [fleet] = documentSymbols(ws.get(FLEET)!, ws);
       assert.equal(fleet!.name, 'Radiant Vanguard');
-      assert.match(fleet!.detail!, /540 \/ 1000 pts/);
+      assert.match(fleet!.detail!, /650 \/ 1000 pts/);
       assert.deepEqual(
         fleet!.children.map((c) => `${c.name} ${c.detail}`),
-        ['Lumen Destroyer × 2 · 290 pts', 'Lumen Destroyr × 1', 'Lumen Cruiser × 1 · 250 pts', 'Maw Frigate × 1'],
+        ['Lumen Destroyer × 2 · 290 pts', 'Lumen Destroyr × 1', 'Lumen Cruiser × 1 · 250 pts', 'Maw Frigate × 1 · 110 pts'],
       );
     });
     it('finds cards by a workspace symbol query', () => {
@@ -781,11 +781,12 @@ describe('core features', () => {
       assert.deepEqual(
         hints.map((h) => h.label),
         [
-          '540 used · 460 left',
+          '650 used · 350 left',
           '2 × 145 = 290 pts · Σ 290 / 1000',
           '? pts · Σ 290 / 1000',
           '250 pts (incl. 60 embarked) · Σ 540 / 1000',
-          '? pts · Σ 540 / 1000',
+          // A card of another faction (the fleet's error says it does not belong) counts its points.
+          '110 pts · Σ 650 / 1000',
         ],
       );
       assert.equal(doc.text.slice(hints[1]!.offset - 'Lumen Destroyer'.length, hints[1]!.offset), 'Lumen Destroyer');
@@ -880,7 +881,7 @@ units:
       const ws = workspace();
       assert.deepEqual(
         codeLenses(ws.get(FLEET)!, ws, settings).map((l) => l.title),
-        ['540 / 1000 pts — 460 left (2 unknown cards not counted)', 'Battle vs …'],
+        ['650 / 1000 pts — 350 left (1 unknown card not counted)', 'Battle vs …'],
       );
       const fleetName = (ws.get(FLEET) as FleetDocument).name.value;
       assert.ok(fleetName);
@@ -922,7 +923,7 @@ units:
     it('sums a fleet', () => {
       const ws = workspace();
       const s = fleetSummary(ws.get(FLEET) as never, ws);
-      assert.deepEqual([s.total, s.limit, s.over, s.remaining, s.unknownUnits], [540, 1000, false, 460, ['Lumen Destroyr', 'Maw Frigate']]);
+      assert.deepEqual([s.total, s.limit, s.over, s.remaining, s.unknownUnits], [650, 1000, false, 350, ['Lumen Destroyr']]);
     });
   });
 

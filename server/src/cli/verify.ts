@@ -48,6 +48,7 @@ export const runVerify = command(VERIFY_COMMAND, ({ values, positionals, format,
     const out = [escapeControls(v.summary)];
     out.push(`  roster: ${v.claimed ?? '(no digest)'}${v.claimedRules ? `, rules ${escapeControls(v.claimedRules)}` : ''}`);
     out.push(`  files:  ${v.actual}, rules ${rulesVersionText(v.rules)}`);
+    if (v.printed) out.push(`  sheet:  ${v.printed.line ? `line ${v.printed.line} differs from what the files give` : 'ends before what the files give'}`);
     for (const p of v.problems) out.push(`  line ${escapeControls(importProblemLine(p))}`);
     io.stdout(out.join('\n') + '\n');
   }

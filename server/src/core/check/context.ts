@@ -2,7 +2,7 @@
  * What every check gets: the document, the workspace, and a place to put problems; and the scan
  * for inch figures in free text that several checks share.
  */
-import type { FabledDocument, Problem, ProblemData, Span } from '../model/types';
+import type { FabledDocument, Problem, ProblemData, Span, UnitCard } from '../model/types';
 import type { Workspace } from '../workspace';
 import { CODES, type Code } from '../model/codes';
 import { SuggestBudget, type Prepared } from '../model/suggest';
@@ -14,12 +14,31 @@ export class CheckContext {
   readonly suggestions = new SuggestBudget();
   /** Candidate names prepared once per document, by pool. */
   readonly pools = new Map<string, Prepared[]>();
+  /**
+   * The card being checked, while it is: a card that merges another mapping (`<<: *base`) has its
+   * problems with what it merged reported at its merge key, not on the mapping it came from.
+   */
+  card: UnitCard | undefined;
   constructor(
     readonly doc: FabledDocument,
     readonly ws: Workspace | undefined,
   ) {}
 
   report(code: Code, message: string, span: Span, data?: ProblemData, related?: Problem['related']): void {
+    const card = this.card;
+    if (card?.merge && !(card.span.start <= span.start && span.end <= card.span.end)) {
+      // No fix: it would edit the mapping merged from (another card, perhaps), not this one.
+      const from = { uri: this.doc.uri, span: { start: span.start, end: span.end }, message: 'This card merges it from here (<<)' };
+      const p: Problem = {
+        code,
+        severity: CODES[code].severity,
+        message,
+        span: { start: card.merge.start, end: card.merge.end },
+        related: [...(related ?? []), from],
+      };
+      this.problems.push(p);
+      return;
+    }
     const p: Problem = { code, severity: CODES[code].severity, message, span: { start: span.start, end: span.end } };
     if (data) p.data = data;
     if (related && related.length) p.related = related;

@@ -51,6 +51,12 @@ function checkName(ctx: CheckContext, f: Field<string>, faction: string | undefi
   return false;
 }
 
+/** Whether a faction file (its Command Board) names the faction: a faction with a board and no cards yet is known. */
+function hasBoard(ws: Workspace, faction: string): boolean {
+  const key = faction.trim().toLowerCase();
+  return ws.factionDocuments().some((d) => !d.unread && (d.faction.value ?? '').trim().toLowerCase() === key);
+}
+
 export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
   const ws = ctx.ws;
   const faction = doc.faction.value;
@@ -62,7 +68,7 @@ export function checkFleet(ctx: CheckContext, doc: FleetDocument): void {
       { replacements: GAME_SIZES.map((g) => String(g.points)) },
     );
   }
-  if (ws && faction !== undefined && !ws.hasCards(faction) && ws.hasOwnCards()) {
+  if (ws && faction !== undefined && !ws.hasCards(faction) && ws.hasOwnCards() && !hasBoard(ws, faction)) {
     const s = suggest(faction, ws.factions(), ctx.suggestions);
     ctx.report(
       'FS-FACTION-UNKNOWN',

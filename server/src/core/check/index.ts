@@ -49,7 +49,7 @@ export function cardErrors(ref: CardRef, ws: Workspace): Problem[] {
     problems = cachedCardChecks(chunk, doc).filter((p) => p.span.start >= card.span.start && p.span.end <= card.span.end);
   else {
     const ctx = new CheckContext(doc, undefined);
-    checkCard(ctx, card);
+    checkOne(ctx, card);
     problems = ctx.problems;
   }
   return problems.filter((p) => p.severity === 'error');
@@ -63,7 +63,8 @@ function checkCards(ctx: CheckContext, cards: UnitCard[]): void {
     if (chunk) {
       // A chunk holds one card; its checks are computed once and reused while its text stays.
       if (chunk.cards[0] === card) ctx.problems.push(...cachedCardChecks(chunk, ctx.doc));
-    } else checkCard(ctx, card);
+    } else checkOne(ctx, card);
+    ctx.card = card;
     if (ctx.ws) checkDuplicate(ctx, card);
     else if (card.name.value) {
       const key = card.name.value.toLowerCase();
@@ -71,6 +72,17 @@ function checkCards(ctx: CheckContext, cards: UnitCard[]): void {
         ctx.report('FS-DUPLICATE-CARD', `Another card in this file is already named "${card.name.value}"; names are unique per faction`, card.name.span);
       else names.set(key, card);
     }
+    ctx.card = undefined;
+  }
+}
+
+/** A card's own checks, said on the card (a merged card's too: see CheckContext.card). */
+function checkOne(ctx: CheckContext, card: UnitCard): void {
+  ctx.card = card;
+  try {
+    checkCard(ctx, card);
+  } finally {
+    ctx.card = undefined;
   }
 }
 
@@ -81,7 +93,7 @@ function checkCards(ctx: CheckContext, cards: UnitCard[]): void {
 function cachedCardChecks(chunk: ChunkResult, doc: FabledDocument): Problem[] {
   if (!chunk.checks) {
     const ctx = new CheckContext(doc, undefined);
-    for (const c of chunk.cards) checkCard(ctx, c);
+    for (const c of chunk.cards) checkOne(ctx, c);
     chunk.checks = ctx.problems;
   }
   return chunk.checks;
@@ -103,7 +115,9 @@ function checkDuplicate(ctx: CheckContext, card: UnitCard): void {
   }
   ctx.report(
     'FS-DUPLICATE-CARD',
-    `${clip(faction)} already has a card named "${clip(name)}" (${countOf(count, 'other')}); names are unique per faction across the workspace`,
+    `${clip(faction)} already has a card named "${clip(name)}" (${countOf(count, 'other')}); names are unique per faction across the workspace${
+      card.merge && card.name.span.start < card.span.start ? '; this card takes its name from the mapping it merges (<<): give it a name of its own' : ''
+    }`,
     card.name.span,
     undefined,
     others.map((r) => ({ uri: r.uri, span: r.nameSpan, message: `"${clip(name)}" is also defined here` })),

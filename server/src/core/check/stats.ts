@@ -21,9 +21,12 @@ export function checkStats(ctx: CheckContext, card: UnitCard, cls: UnitClass | u
   if (!block) return;
   const missing = STAT_ORDER.filter((s) => !block.entries[s]);
   if (missing.length) {
+    const which = block.unsure?.length
+      ? `${missing.length === 1 ? 'stat' : `${missing.length} stats`}: ${missing.length === 1 ? 'one' : `${missing.length}`} of ${block.unsure.join(', ')} (the values fit more than one reading)`
+      : `${noun(missing.length, 'stat')} ${missing.join(', ')}`;
     ctx.report(
       'FS-STAT-MISSING',
-      `Missing ${noun(missing.length, 'stat')} ${missing.join(', ')}: every card has all nine (${STAT_ORDER.join(' ')}); write "-" for one the unit does not have`,
+      `Missing ${which}: every card has all nine (${STAT_ORDER.join(' ')}); write "-" for one the unit does not have`,
       block.keySpan,
       {
         missing,

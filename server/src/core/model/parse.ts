@@ -345,6 +345,66 @@ export function parseStatToken(stat: StatName, raw: string): StatValue | undefin
   }
 }
 
+/** How well a value fits a stat: 2 read and within its limits, 1 read, 0 not its form. */
+function statFit(stat: StatName, raw: string): number {
+  const v = parseStatToken(stat, raw);
+  if (!v) return 0;
+  const spec = STATS[stat];
+  switch (v.kind) {
+    case 'none':
+      return spec.dashAllowed ? 2 : 1;
+    case 'sticks':
+      return v.parts.length <= (spec.maxParts ?? 1) && v.parts.every((p) => spec.sticks?.includes(p)) ? 2 : 1;
+    case 'target':
+      return v.target >= spec.min! && v.target <= spec.max! ? 2 : 1;
+    case 'count':
+      return v.n >= spec.min! && (spec.max === undefined || v.n <= spec.max) ? 2 : 1;
+    case 'targetDice': {
+      const t = spec.target!;
+      const d = spec.dice!;
+      return v.target >= t.best && v.target <= t.worst && v.dice >= d.min && v.dice <= d.max ? 2 : 1;
+    }
+  }
+}
+
+/**
+ * Which stats the values of a stat line with fewer than nine values are: of the ways to keep them
+ * in rulebook order (at most 126), the one they fit best; among equals, the one that leaves out the
+ * latest stats (the values as written, left to right). `unsure`: when equals leave out different
+ * stats, every stat one of them leaves out.
+ */
+function alignStats(raws: string[]): { stats: StatName[]; unsure: StatName[] } {
+  const n = raws.length;
+  const fit = raws.map((r) => STAT_ORDER.map((s) => statFit(s, r)));
+  let best = -1;
+  let bestStats: StatName[] = [];
+  const tied: StatName[][] = [];
+  const pick: number[] = [];
+  // Choices in lexicographic order: the first of the best keeps the values at the earliest stats.
+  const walk = (i: number, from: number, score: number): void => {
+    if (i === n) {
+      const stats = pick.map((k) => STAT_ORDER[k]!);
+      if (score > best) {
+        best = score;
+        bestStats = stats;
+        tied.length = 0;
+        tied.push(stats);
+      } else if (score === best) tied.push(stats);
+      return;
+    }
+    for (let k = from; k <= STAT_ORDER.length - (n - i); k++) {
+      pick.push(k);
+      walk(i + 1, k + 1, score + fit[i]![k]!);
+      pick.pop();
+    }
+  };
+  walk(0, 0, 0);
+  const missingOf = (stats: StatName[]) => STAT_ORDER.filter((s) => !stats.includes(s));
+  const first = missingOf(bestStats).join(' ');
+  const unsure = tied.some((t) => missingOf(t).join(' ') !== first) ? STAT_ORDER.filter((s) => tied.some((t) => !t.includes(s))) : [];
+  return { stats: bestStats, unsure };
+}
+
 /**
  * Where a scalar's characters sit in the source: for plain and simply quoted scalars, offsets of
  * the decoded text map one-to-one onto the source after the opening quote. For scalars where they
@@ -379,10 +439,20 @@ class Reader {
   }
 
   private report(code: Parameters<typeof problem>[0], message: string, span: Span, data?: Parameters<typeof problem>[3]): void {
+    const card = this.reading;
+    if (card?.merge && !(card.span.start <= span.start && span.end <= card.span.end)) {
+      // A value the card merged (`<<: *base`): said on the card, at its merge key, not on the mapping it came from
+      // (which may be another card); no fix, which would edit that mapping.
+      this.problems.push(problem(code, `${message} (in what this card merges with <<)`, card.merge));
+      return;
+    }
     // Without the blank lines the parser counts at a node's end: they differ between a card parsed
     // alone and the same card in the whole file.
     this.problems.push(problem(code, message, this.trimmed(span), data));
   }
+
+  /** The card being read, while its fields are (see `report`). */
+  private reading: { span: Span; merge: Span | undefined } | undefined;
 
   // ---------- fields ----------
 
@@ -538,6 +608,18 @@ class Reader {
   }
 
   private card(node: YAMLNode, m: ReturnType<typeof readMap>, faction: Field<string>, span: Span): UnitCard {
+    const merge = m.merges?.[0];
+    this.reading = { span, merge };
+    try {
+      const card = this.cardFields(node, m, faction, span);
+      if (merge) card.merge = merge;
+      return card;
+    } finally {
+      this.reading = undefined;
+    }
+  }
+
+  private cardFields(node: YAMLNode, m: ReturnType<typeof readMap>, faction: Field<string>, span: Span): UnitCard {
     const head = m.list[0]?.keySpan ?? { start: span.start, end: span.start };
     const g = (k: string) => m.entries.get(k);
     const name = this.required(this.str(g('name'), head, 'the card name'), g('name'), 'name', head, "the card's name");
@@ -604,12 +686,16 @@ class Reader {
       const span = base === undefined ? spanOf(node, this.base) : { start: base + m.index, end: base + m.index + m[0].length };
       tokens.push({ raw: m[0], span });
     }
-    STAT_ORDER.forEach((stat, i) => {
-      const t = tokens[i];
-      if (!t) return;
+    // Fewer than nine values: read as the stats they fit (a value left out in the middle is that
+    // stat missing, not every stat after it read from its neighbour's value).
+    const n = Math.min(tokens.length, STAT_ORDER.length);
+    const reading = n > 0 && n < STAT_ORDER.length ? alignStats(tokens.slice(0, n).map((t) => t.raw)) : { stats: STAT_ORDER.slice(0, n), unsure: [] };
+    reading.stats.forEach((stat, i) => {
+      const t = tokens[i]!;
       const entry: StatEntry = { stat, raw: t.raw, span: t.span, keySpan: t.span, value: parseStatToken(stat, t.raw) };
       block.entries[stat] = entry;
     });
+    if (reading.unsure.length) block.unsure = reading.unsure;
     if (tokens.length > STAT_ORDER.length) {
       const extra = tokens.slice(STAT_ORDER.length);
       this.report('FS-STAT-EXTRA', `The stat line has ${tokens.length} values; it holds exactly nine, in the order ${STAT_ORDER.join(' ')}`, {

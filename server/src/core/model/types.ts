@@ -79,6 +79,11 @@ export interface StatsBlock {
   keySpan: Span;
   span: Span;
   entries: Partial<Record<StatName, StatEntry>>;
+  /**
+   * A stat line with values left out, where the values fit more than one reading: every stat that
+   * may be the one left out (the entries follow one of the readings).
+   */
+  unsure?: StatName[];
 }
 
 export interface Weapon {
@@ -112,6 +117,11 @@ export interface Ability extends NamedRule {
 export interface UnitCard {
   /** The whole card's range (the list item, or the document for a top-level card). */
   span: Span;
+  /**
+   * The card's first merge key (`<<: *base`), when it merges another mapping: what it takes from
+   * there is written outside `span`, and its problems are reported here, on the card.
+   */
+  merge?: Span;
   name: Field<string>;
   class: Field<UnitClass>;
   points: Field<number>;

@@ -319,6 +319,8 @@ export interface ReadMap {
   entries: Map<string, Entry>;
   /** Entries in source order. */
   list: Entry[];
+  /** The `<<` keys of this mapping, when it merges others (their entries' ranges are where they were written). */
+  merges?: Span[];
 }
 
 /**
@@ -343,6 +345,7 @@ function readMapAt(
 ): ReadMap {
   const entries = new Map<string, Entry>();
   const list: Entry[] = [];
+  let merges: Span[] | undefined;
   // Made on the first merge key only: a card file reads thousands of mappings and merges none.
   let merged: Entry[] | undefined;
   const mappings = (node as YamlMap).mappings ?? [];
@@ -362,6 +365,7 @@ function readMapAt(
     if (key === '<<') {
       const deep = deepest ?? { past: false };
       collectMerge(value, (merged ??= []), base, depth + 1, (merging ??= new Set()), deep);
+      (merges ??= []).push(keySpan);
       // Said once, at the outermost merge: past the limit the reader stops following, and the keys beyond are not read.
       if (deep.past && depth === 0)
         problems.push(
@@ -409,7 +413,7 @@ function readMapAt(
       list.push(e);
     }
   }
-  return { entries, list };
+  return merges ? { entries, list, merges } : { entries, list };
 }
 
 /**

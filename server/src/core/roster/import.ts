@@ -662,15 +662,35 @@ function fromShort({ all, long }: Lines, cards: Cards): Draft | undefined {
     d.faction = hm[2];
   } else if (head) d.name = head;
   d.points = limitOf(m[3]!);
-  // Items are ", "-separated; a card's name may itself hold ", ": pieces are joined while the join names a card.
+  // Items are ", "-separated and a carried unit follows " + ", but a card's name may hold either
+  // ("Lance, Second", "Hammer + Anvil"): of the ways to cut the line into items, the one that names
+  // the most cards, then (our export: every item ends with its points) leaves the fewest items
+  // without points, then has the most items.
   const pieces = m[2] !== undefined ? m[2].split(', ') : [];
-  const known = (s: string) => cards.byKey.has(nameKey(shortItem(s).name));
-  for (let i = 0; i < pieces.length; i++) {
-    let p = pieces[i]!;
-    let j = i;
-    while (j + 1 < pieces.length && !known(p) && known(`${p}, ${pieces.slice(i + 1, j + 2).join(', ')}`)) p = `${p}, ${pieces[++j]}`;
-    i = j;
-    const r = shortItem(p);
+  const isCard = (n: string) => cards.byKey.has(nameKey(n));
+  const ours = / \u00b7 rules /.test(l);
+  const MAX_JOIN = 8;
+  const score = (p: string): [number, number] => {
+    const r = shortItem(p, isCard);
+    return [[r, ...r.carried].filter((x) => isCard(x.name)).length, ours && !SHORT_POINTS.test(p) ? -1 : 0];
+  };
+  // best[i]: the best cut of the first i pieces, as [cards named, items without points (negated), items] and where its last item starts.
+  const best: { v: [number, number, number]; from: number }[] = [{ v: [0, 0, 0], from: 0 }];
+  const better = (a: [number, number, number], b: [number, number, number]) => (a[0] !== b[0] ? a[0] > b[0] : a[1] !== b[1] ? a[1] > b[1] : a[2] > b[2]);
+  for (let i = 1; i <= pieces.length; i++) {
+    let pick: { v: [number, number, number]; from: number } | undefined;
+    for (let j = i - 1; j >= Math.max(0, i - MAX_JOIN); j--) {
+      const [k, bare] = score(pieces.slice(j, i).join(', '));
+      const prev = best[j]!.v;
+      const v: [number, number, number] = [prev[0] + k, prev[1] + bare, prev[2] + 1];
+      if (!pick || better(v, pick.v)) pick = { v, from: j };
+    }
+    best.push(pick!);
+  }
+  const items: string[] = [];
+  for (let i = pieces.length; i > 0; i = best[i]!.from) items.unshift(pieces.slice(best[i]!.from, i).join(', '));
+  for (const p of items) {
+    const r = shortItem(p, isCard);
     const embark: { name: string; line: number }[] = [];
     for (const c of r.carried) for (let k = 0; k < c.count; k++) embark.push({ name: c.name, line: at + 1 });
     d.units.push({ name: r.name, count: r.count, embark, line: at + 1 });
@@ -678,15 +698,33 @@ function fromShort({ all, long }: Lines, cards: Cards): Draft | undefined {
   return d;
 }
 
-/** One item of the one-line roster, as rosterShort writes it: "[N× ]Name[ + [k× ]Name]... POINTS". */
-function shortItem(s: string): Item & { carried: Item[] } {
-  const body = s.replace(/ (?:\d+(?:\+\?)?|\?)$/, '');
+/** An item's points as rosterShort writes them: "250", "250+?", "?". */
+const SHORT_POINTS = / (?:\d+(?:\+\?)?|\?)$/;
+
+/**
+ * One item of the one-line roster, as rosterShort writes it: "[N× ]Name[ + [k× ]Name]... POINTS".
+ * With `isCard`, a name that holds " + " itself is one name: the longest run of parts that names a card.
+ */
+function shortItem(s: string, isCard?: (name: string) => boolean): Item & { carried: Item[] } {
+  const body = s.replace(SHORT_POINTS, '');
   const parts = body.split(' + ');
   const counted = (p: string): Item => {
     const m = /^(\d+)\u00d7 (.*)$/.exec(p);
     return m ? { name: m[2]!, count: Number(m[1]) } : { name: p, count: 1 };
   };
-  return { ...counted(parts[0] ?? ''), carried: parts.slice(1).map(counted) };
+  const groups: Item[] = [];
+  for (let i = 0; i < parts.length;) {
+    let j = i + 1;
+    if (isCard)
+      for (let k = Math.min(parts.length, i + 8); k > i + 1; k--)
+        if (isCard(counted(parts.slice(i, k).join(' + ')).name)) {
+          j = k;
+          break;
+        }
+    groups.push(counted(parts.slice(i, j).join(' + ')));
+    i = j;
+  }
+  return { ...(groups[0] ?? { name: '', count: 1 }), carried: groups.slice(1) };
 }
 
 /** A section of a list by the class of its units, or by its role ("Carriers - 645pts", "Small craft"). */

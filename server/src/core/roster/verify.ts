@@ -6,9 +6,9 @@
 import type { Workspace } from '../workspace';
 import { buildRoster } from './model';
 import { importRoster, type ImportProblem, type ImportFormat } from './import';
-import { rulesVersion, type RulesVersion } from './digest';
-import { renderRoster, type RosterFormat } from './render';
-import { printedDifference, type PrintedDifference } from './printed';
+import { DIGEST_PATTERN, rulesVersion, type RulesVersion } from './digest';
+import { renderRoster, ROSTER_FORMATS, type RosterFormat } from './render';
+import { locationSlot, printedDifference, type PrintedDifference } from './printed';
 
 export type VerifyStatus = 'match' | 'mismatch' | 'no-digest';
 
@@ -39,21 +39,74 @@ export interface VerifyResult {
 /** The uri the roster's fleet is checked under (never a file on disk). */
 const VERIFY_URI = 'untitled:verify/roster.fleet.yaml';
 
+/** A line of a sheet as the summary quotes it. */
+const clip = (s: string) => (s.length > 300 ? `${s.slice(0, 300)}…` : s);
+
+/** 'line 12 says "…"; they give "…"'. */
+function where(p: PrintedDifference): string {
+  return `${p.line ? `line ${p.line} says "${clip(p.says)}"` : 'its end'}; they give ${p.gives ? `"${clip(p.gives)}"` : 'nothing more there'}`;
+}
+
+/** `fs1-` and 16 hex digits, as a whole. */
+const DIGEST = new RegExp(`^${DIGEST_PATTERN.source.replace(/^\\b|\\b$/g, '')}$`);
+
+/**
+ * The digest a roster carries where its format prints it (the provenance line, the JSON's
+ * `digest`, the end of the one line), not the first digest-like text: a fleet or a card may be
+ * named like one.
+ */
+function claimedDigest(text: string, format: string): string | undefined {
+  const src = text.replace(/^\ufeff/, '').slice(0, 5_000_000);
+  const found = (s: string | undefined) => (s !== undefined && DIGEST.test(s) ? s : undefined);
+  switch (format) {
+    case 'json':
+      try {
+        const o = JSON.parse(src) as { digest?: unknown };
+        return typeof o?.digest === 'string' ? found(o.digest) : undefined;
+      } catch {
+        return undefined;
+      }
+    case 'html':
+      return /<p class="digest">Rules: [^<\n]* \u00b7 Digest: <span class="code">(fs1-[0-9a-f]{16})<\/span><\/p>/.exec(src)?.[1];
+    case 'short':
+      return / \u00b7 (fs1-[0-9a-f]{16})\s*$/.exec(src)?.[1];
+    case 'text':
+    case 'markdown': {
+      // The name is the first line: a fleet named "Rules: … · Digest: fs1-…" is not the provenance line.
+      const lines = src
+        .split(/\r\n?|\n/)
+        .map((l) => l.trim())
+        .filter(Boolean);
+      for (const l of lines.slice(1)) {
+        const m = /^Rules: .* \u00b7 Digest: (fs1-[0-9a-f]{16})$/.exec(l);
+        if (m) return m[1];
+      }
+      return undefined;
+    }
+    default:
+      return DIGEST_PATTERN.exec(src)?.[0];
+  }
+}
+
 export function verifyRoster(text: string, ws: Workspace): VerifyResult {
   const imported = importRoster(text, ws, { asWritten: true });
+  const claimed = claimedDigest(text, imported.format);
   const doc = ws.set(VERIFY_URI, imported.fleet, 'fleet', 'unlikely');
   let roster;
   let printed: PrintedDifference | undefined;
   try {
     if (!doc || doc.kind !== 'fleet') throw new Error('not a fleet');
     roster = buildRoster(doc, ws);
-    // Rendered while the list is in the workspace (the cards' figures as the export had them).
-    printed = imported.digest !== undefined ? printedDifference(text, renderRoster(roster, imported.format as RosterFormat), imported.format) : undefined;
+    // The whole sheet rendered again while the list is in the workspace (the cards' figures as the
+    // export had them), every problem's file a slot (the exporter's files are not here).
+    if (claimed !== undefined && (ROSTER_FORMATS as readonly string[]).includes(imported.format)) {
+      const slot = locationSlot();
+      printed = printedDifference(text, renderRoster(roster, imported.format as RosterFormat, { file: () => slot }), imported.format, slot);
+    }
   } finally {
     ws.delete(VERIFY_URI);
   }
   const rules = rulesVersion();
-  const claimed = imported.digest;
   const digestMatches = claimed === roster.digest && imported.problems.length === 0;
   const status: VerifyStatus = claimed === undefined ? 'no-digest' : digestMatches && !printed ? 'match' : 'mismatch';
   const rulesDiffer = imported.rules !== undefined && imported.rules !== rules.version;
@@ -63,13 +116,15 @@ export function verifyRoster(text: string, ws: Workspace): VerifyResult {
     parts.push(`The roster carries no digest (export it again with fabled-star roster); with these card files it would be ${roster.digest}.`);
   else if (digestMatches && printed)
     parts.push(
-      `The roster's list and digest match these card files, but what it prints does not: ${
-        printed.line ? `line ${printed.line} says "${printed.says}"` : 'it ends early'
-      }; they give ${printed.gives ? `"${printed.gives}"` : 'nothing more there'}. The sheet was changed after it was exported.`,
+      `The roster's list and digest match these card files, but what it prints does not: ${where(printed)}. The sheet was changed after it was exported${
+        !roster.board && /Command Board/.test(text) ? ', or it prints a Command Board whose faction file is not among the files given' : ''
+      }.`,
     );
   else
     parts.push(
-      `The roster does not match these card files: it says ${claimed}, they give ${roster.digest}${imported.problems.length ? ` (${imported.problems.length} of its lines name no card here)` : ''}; the list or a card it uses has changed since it was exported.`,
+      `The roster does not match these card files: it says ${claimed}, they give ${roster.digest}${imported.problems.length ? ` (${imported.problems.length} of its lines name no card here)` : ''}; the list or a card it uses has changed since it was exported.${
+        printed ? ` What it prints first differs from what they give at ${where(printed)}.` : ''
+      }`,
     );
   if (rulesDiffer) parts.push(`It was exported under rules ${imported.rules}; these tools apply ${rules.version}.`);
   if (!roster.legal) parts.push(`With these cards the fleet is not legal: ${roster.counts.errors} error${roster.counts.errors === 1 ? '' : 's'}.`);
