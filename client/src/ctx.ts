@@ -20,6 +20,7 @@ import {
 import type { ProgressType, RequestParam, RequestType } from 'vscode-languageclient';
 import { FleetSummaryChangedNotification, SETTINGS_SECTION } from '../../protocol';
 import { CrashBudget } from './crashBudget';
+import { linkHere } from './codePages';
 
 export const CLIENT_ID = 'fabledStar';
 export const CLIENT_NAME = 'Fabled Star';
@@ -91,6 +92,19 @@ export class Ctx implements vscode.Disposable {
       errorHandler: this.errorHandler(),
       // Our error handler tells the user once per crash; the client's own popups would repeat it.
       revealOutputChannelOn: RevealOutputChannelOn.Never,
+      // A problem's code opens its page from the package, inside the editor (codePages.ts).
+      middleware: {
+        handleDiagnostics: (uri, diagnostics, next) =>
+          next(
+            uri,
+            diagnostics.map((d) => linkHere(this.extension.extension.id, d)),
+          ),
+        provideDiagnostics: async (document, previousResultId, token, next) => {
+          const report = await next(document, previousResultId, token);
+          if (report && 'items' in report) report.items = report.items.map((d) => linkHere(this.extension.extension.id, d));
+          return report;
+        },
+      },
     };
     const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
     this.client = client;

@@ -13,6 +13,7 @@ import * as fleet from './fleetView';
 import { RuleDocuments } from './ruleDocuments';
 import { priceByBattle } from './priceByBattle';
 import { pasteRosterAsFleet } from './pasteRoster';
+import { CodePages } from './codePages';
 
 let ctx: Ctx | undefined;
 
@@ -45,6 +46,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('fabledStar.newFleet', commands.newFile(c, 'fleet')),
     vscode.commands.registerCommand('fabledStar.newUnitCards', commands.newFile(c, 'unit')),
     vscode.commands.registerCommand('fabledStar.priceByBattle', priceByBattle(c)),
+    vscode.window.registerUriHandler(new CodePages(context)),
   );
   const fleetView = new fleet.FleetView(c);
   context.subscriptions.push(

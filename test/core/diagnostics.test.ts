@@ -13,8 +13,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Workspace } from '../../server/src/core/workspace';
-import { checkDocument, CODES } from '../../server/src/core/check';
-import { pointsEstimateProblems } from '../../server/src/core/features/pointsEstimate';
+import { CODES } from '../../server/src/core/check';
+import { diagnose } from '../../server/src/core/service';
 import { fileUri } from '../../server/src/cli/io';
 
 const ROOT = path.join(__dirname, 'fixtures');
@@ -57,9 +57,9 @@ function runWorkspace(dir: string) {
     const doc = ws.get(fileUri(f));
     assert.ok(doc, `${f} is not a Fabled Star file`);
     const lines = TextDocument.create('x', 'yaml', 0, text);
-    // What the language server reports: the checks, then the points-estimate notes (on by default).
-    const checked = checkDocument(doc, ws);
-    const problems = [...checked, ...pointsEstimateProblems(doc, ws, checked)].map((p) => ({
+    // What the language server reports: the checks, then the points-estimate notes (on by default),
+    // less what the file's suppression comments hide, and those comments' own problems.
+    const problems = diagnose(doc, ws).problems.map((p) => ({
       ...p,
       line: lines.positionAt(p.span.start).line,
       text: text.slice(p.span.start, p.span.end),

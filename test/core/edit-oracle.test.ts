@@ -462,7 +462,8 @@ function checkFixes(ws: Workspace, g: GenFleet, tried: Map<string, number>): voi
   const base = (): Model[] => g.entries.map((e) => ({ name: e.name, count: e.count, embark: [...(e.embark?.names ?? [])] }));
   const n = g.entries.length;
   for (const p of problems.filter((x) => x.code === 'FS-FLEET-OVER' || x.code === 'FS-EMBARK-NO-BAY')) {
-    for (const a of codeActions(doc, p.span, [p], ws)) {
+    // "Ignore FS-CODE on this line" writes a comment, no roster edit (test/core/suppression.test.ts).
+    for (const a of codeActions(doc, p.span, [p], ws).filter((x) => !x.title.startsWith('Ignore '))) {
       const kind = a.title.split(' ')[0]!;
       tried.set(kind, (tried.get(kind) ?? 0) + 1);
       const text = applyEdits(

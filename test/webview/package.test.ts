@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from './harness';
@@ -26,6 +26,9 @@ const ALLOWED = [
   /^icons\/fabled-star\.png$/,
   // The screenshots of the player's page and the walkthrough.
   /^docs\/images\/[\w-]+\.png$/,
+  // Each problem code's page (the Problems panel opens it in the editor) and the format page they link to.
+  /^docs\/codes\/(FS-[A-Z0-9-]+|README)\.md$/,
+  /^docs\/format\.md$/,
 ];
 
 /** Every `./path` (or `icons/...`-style path) that the manifest names. */
@@ -74,6 +77,12 @@ describe('VSIX contents (vsce ls)', function () {
       .map((l) => l.trim())
       .filter(Boolean)
       .sort();
+  });
+
+  it("ships every problem code's page, which the editor opens from the package", () => {
+    const pages = readdirSync(join(ROOT, 'docs', 'codes')).filter((f) => f.endsWith('.md'));
+    assert.ok(pages.length > 50, `${pages.length} pages`);
+    for (const p of pages) assert.ok(files.includes(`docs/codes/${p}`), `docs/codes/${p} is not shipped (.vscodeignore)`);
   });
 
   it('ships nothing but what runs: no sources, source maps or node_modules', () => {

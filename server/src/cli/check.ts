@@ -1,7 +1,7 @@
 /** `fabled-star check PATHS... [--cards DIR] [--format text|json|sarif]` (FORMATS.md). */
 import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { Workspace, exampleFallback, CODES, fileTooLarge, kindOfPath, LIMITS, type Problem, count, diagnose } from '../core/service';
+import { Workspace, exampleFallback, CODES, codeHref, fileTooLarge, kindOfPath, LIMITS, type Problem, count, diagnose } from '../core/service';
 import { expandPaths, fileUri, type CliIO } from './io';
 import { escapeControls } from './terminal';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
@@ -31,6 +31,8 @@ export interface JsonDiagnostic {
   severity: 'error' | 'warning' | 'info';
   code: string;
   message: string;
+  /** The link to the code's page in the manual. */
+  href: string;
 }
 
 export interface CheckReport {
@@ -81,7 +83,17 @@ export function checkFiles(
     summary.files++;
     summary.errors++;
     const p = fileTooLarge(bytes, { start: 0, end: 0 }, atLeast);
-    diagnostics.push({ file: relative(file), line: 1, column: 1, endLine: 1, endColumn: 1, severity: p.severity, code: p.code, message: p.message });
+    diagnostics.push({
+      file: relative(file),
+      line: 1,
+      column: 1,
+      endLine: 1,
+      endColumn: 1,
+      severity: p.severity,
+      code: p.code,
+      message: p.message,
+      href: codeHref(p.code),
+    });
   }
   for (const { file, uri, text } of texts.values()) {
     if (!reported.has(uri)) continue;
@@ -117,6 +129,7 @@ function toJson(file: string, lines: TextDocument, p: Problem): JsonDiagnostic {
     severity: p.severity,
     code: p.code,
     message: p.message,
+    href: codeHref(p.code),
   };
 }
 
@@ -195,6 +208,7 @@ export function toSarif(report: CheckReport): object {
               id: c,
               name: CODES[c].title.replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ? ch.toUpperCase() : '')),
               shortDescription: { text: CODES[c].title },
+              helpUri: codeHref(c),
               defaultConfiguration: { level: SARIF_LEVEL[CODES[c].severity] },
               properties: { section: CODES[c].section },
             })),

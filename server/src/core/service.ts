@@ -14,6 +14,7 @@ import type { FabledDocument, FleetDocument, Problem, UnitCard } from './model/t
 import type { Workspace } from './workspace';
 import { cardErrors, checkDocument } from './check/index';
 import { pointsEstimateProblems } from './features/pointsEstimate';
+import { suppress } from './model/directives';
 import { fleetForBattle } from './features/battle';
 import { fleetTotals, type FleetTotals } from './fleetPoints';
 import { buildRoster, type Roster } from './roster/model';
@@ -28,10 +29,11 @@ import type { BattleOptions, SimulationResult } from './sim/types';
 // ---------------------------------------------------------------------------------------------
 // Diagnostics: the checks and the points-estimate notes of a document, cached.
 
-/** A document's problems: the checks' and the estimate's notes (cards only), and both together. */
+/** A document's problems: the checks' and the estimate's notes (cards only), and both together as shown. */
 export interface Diagnosis {
   checks: Problem[];
   notes: Problem[];
+  /** The checks and the notes less what the file's suppression comments hide, plus those comments' own problems. */
   problems: Problem[];
   /** The checks threw (a bug, never bad input): `problems` are the model's own; the edge logs it. */
   failure?: unknown;
@@ -42,7 +44,9 @@ export function diagnose(doc: FabledDocument, ws: Workspace, estimateNotes = tru
   try {
     const checks = checkDocument(doc, ws);
     const notes = estimateNotes && doc.kind !== 'fleet' ? pointsEstimateProblems(doc, ws, checks) : [];
-    return { checks, notes, problems: notes.length ? [...checks, ...notes] : checks };
+    // What is shown goes through the file's suppression comments; `checks` stay whole (a battle
+    // refuses a fleet with an error even when its line hides it).
+    return { checks, notes, problems: suppress(doc.text, notes.length ? [...checks, ...notes] : checks) };
   } catch (failure) {
     return { checks: doc.problems, notes: [], problems: doc.problems, failure };
   }
@@ -193,6 +197,7 @@ export { Workspace } from './workspace';
 export { kindOfLanguage, kindOfUri, kindOfPath, fileTooLarge, LANGUAGE_IDS } from './model/parse';
 export { LIMITS, clip } from './model/limits';
 export { CODES } from './check/index';
+export { codeHref } from './model/codes';
 export { count } from './rules/words';
 export { nearest, SuggestBudget, SUGGEST_LIMITS } from './model/suggest';
 export { exampleCards, exampleFallback, exampleFiles, exampleFleets, exampleText, exampleWorkspace, findExampleCard, isExampleUri } from './examples/index';

@@ -3,6 +3,7 @@
  * maps between the two; every function is pure over a TextDocument.
  */
 import {
+  codeHref,
   markdownToPlain,
   type Problem,
   type Span,
@@ -92,6 +93,7 @@ export function toDiagnostic(p: Problem, td: TextDocument, related: TextOf | und
     range: rangeOf ? rangeOf(p.span) : range(td, p.span),
     severity: p.severity === 'error' ? DiagnosticSeverity.Error : p.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information,
     code: p.code,
+    codeDescription: { href: codeHref(p.code) },
     source: 'fabled-star',
     message: p.message,
   };

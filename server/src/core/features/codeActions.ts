@@ -12,8 +12,10 @@ import { universalRule } from '../rules/lookup';
 import { fleetTotals } from '../fleetPoints';
 import { cardsOf, flowScalar, inStyleOf, within, yamlScalar } from './shared';
 import { noun } from '../rules/words';
+import { DIRECTIVE_MARK, directivesIn, lineOf, lineStarts } from '../model/directives';
 import {
   appendItem,
+  applyEdit,
   commentsIn,
   contentEnd,
   lineEnd,
@@ -124,10 +126,17 @@ export function codeActions(doc: FabledDocument, range: Span, problems: Problem[
   const out: CodeActionData[] = [];
   try {
     const here = new Set<string>();
+    const ignores: CodeActionData[] = [];
+    const ignored = new Set<string>();
     for (const p of problems) {
       if (!overlaps(p.span, range)) continue;
       here.add(p.code);
       out.push(...fixesFor(doc, p, ws));
+      const ignore = ignoreOnLine(doc, p);
+      if (ignore && !ignored.has(ignore.title + ignore.edits[0]!.span.start)) {
+        ignored.add(ignore.title + ignore.edits[0]!.span.start);
+        ignores.push(ignore);
+      }
     }
     for (const code of here) {
       const all = fixAllOf(
@@ -139,11 +148,41 @@ export function codeActions(doc: FabledDocument, range: Span, problems: Problem[
         out.push({ title: `Fix all in this file: ${CODES[code as keyof typeof CODES]?.title ?? code} (${all.count})`, kind: 'quickfix', edits: all.edits });
     }
     if (ws) out.push(...battlePriceFix(doc, range, ws));
+    // After the fixes: hiding a problem is the last resort.
+    out.push(...ignores);
     out.push(...refactors(doc, range));
   } catch {
     // A failed fix must not take the other actions with it.
   }
   return out;
+}
+
+/**
+ * "Ignore FS-CODE on this line": a `# fabled-star-disable-next-line FS-CODE` comment above the
+ * problem's line, at its indentation (or the code added to such a comment already there). Not
+ * offered where a comment cannot go (a line inside a block scalar's text): the edited text is read
+ * back, and the fix is offered only when its comment hides the code on that line.
+ */
+function ignoreOnLine(doc: FabledDocument, p: Problem): CodeActionData | undefined {
+  if (!(p.code in CODES) || p.code.startsWith('FS-DISABLE-')) return undefined;
+  const text = doc.text;
+  const starts = lineStarts(text);
+  const line = lineOf(starts, p.span.start);
+  const above = directivesIn(text, starts).find((d) => d.kind === 'next-line' && d.ownLine && d.line === line - 1 && d.codes.length > 0);
+  let e: OffsetEdit;
+  if (above) {
+    const end = above.codes[above.codes.length - 1]!.span.end;
+    e = offsetEdit(text, end, end, `, ${p.code}`);
+  } else {
+    const start = starts[line]!;
+    const indent = /^[ \t]*/.exec(text.slice(start, lineEnd(text, start)))![0];
+    e = offsetEdit(text, start, start, `${indent}# ${DIRECTIVE_MARK}-next-line ${p.code}\n`);
+  }
+  const after = applyEdit(text, e);
+  const target = above ? line : line + 1;
+  const hides = directivesIn(after).some((d) => d.kind === 'next-line' && d.line === target - 1 && d.codes.some((c) => c.code === p.code));
+  if (!hides) return undefined;
+  return { title: `Ignore ${p.code} on this line`, kind: 'quickfix', edits: [fromOffsets(doc, e)], problem: p };
 }
 
 /** source.fixAll: every problem of the file that has one clear (preferred) fix, in one edit. */

@@ -29,7 +29,7 @@ import {
 } from '../rules/data';
 import { fieldOf, keysOf, type FieldOwner } from '../model/fields';
 import { bayCapacity, ruleFits } from '../model/derived';
-import { cursorContext, linesAbove, linesBelow, pathKeys, type CursorContext, type LineInfo } from './context';
+import { cursorContext, lineAt, linesAbove, linesBelow, pathKeys, type CursorContext, type LineInfo } from './context';
 import { cardsOf, md, pSuccess, pct, yamlScalar, within } from './shared';
 import type { Span } from '../model/types';
 import { templatesFor, type TemplatePlace } from './templates';
@@ -67,7 +67,13 @@ const MAX_ITEMS = 500;
 export function complete(doc: FabledDocument | undefined, ws: Workspace, text: string, off: number): CompletionList {
   try {
     // The cursor's context reads lines by "\n": a lone CR is one too (same length, so offsets hold).
-    const list = completeInner(doc, ws, text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text, off);
+    const lf = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+    const list = completeInner(doc, ws, lf, off);
+    // The LSP's rule for an item's edit: one line, and it contains the cursor. The context gives such
+    // spans; an item that would break the rule is left out rather than sent to be misplaced.
+    const line = lineAt(lf, off);
+    const lineEnd = line.start + line.text.length;
+    list.items = list.items.filter((i) => i.span.start <= off && off <= i.span.end && i.span.start >= line.start && i.span.end <= lineEnd);
     // Templates and list keys are written with "\n": they go in with the file's line ending (the edit layer's).
     if (eolOf(text) !== '\n') for (const item of list.items) if (item.insertText) item.insertText = withEol(text, item.insertText);
     return list;
@@ -79,6 +85,7 @@ export function complete(doc: FabledDocument | undefined, ws: Workspace, text: s
 function completeInner(doc: FabledDocument | undefined, ws: Workspace, text: string, off: number): CompletionList {
   if (!doc) return { items: [], isIncomplete: false };
   const ctx = cursorContext(text, off);
+  if (!completesAt(ctx, off)) return { items: [], isIncomplete: false };
   const path = pathKeys(ctx);
   const kind = doc.kind;
   const items: Completion[] = [];
@@ -105,6 +112,35 @@ function completeInner(doc: FabledDocument | undefined, ws: Workspace, text: str
 
   const isIncomplete = items.length > MAX_ITEMS;
   return { items: items.slice(0, MAX_ITEMS), isIncomplete };
+}
+
+/**
+ * Whether anything is offered at the cursor: not in a comment, not in the indentation (or the
+ * "- ") before a line's content. Elsewhere an item whose span does not reach the cursor (in the
+ * blanks past a value, between a key's colon and its value) is left out by `complete`.
+ */
+function completesAt(ctx: CursorContext, off: number): boolean {
+  const line = ctx.line;
+  const col = off - line.start;
+  const trimmed = line.text.trimStart();
+  if (trimmed.startsWith('#')) return false;
+  const comment = commentCol(line.text);
+  if (comment !== undefined && col > comment) return false;
+  return trimmed === '' || col >= line.contentCol;
+}
+
+/** The column of a line's comment ("#" at the start or after a blank, outside quotes), if any. */
+function commentCol(text: string): number | undefined {
+  let q: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (q) {
+      if (c === q) q = undefined;
+    } else if (c === '"' || c === "'") {
+      if (i === 0 || /[\s[{,:-]/.test(text[i - 1]!)) q = c;
+    } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) return i;
+  }
+  return undefined;
 }
 
 /** The path relative to the card the cursor is in ([] = the card's own keys), or undefined when not in a card. */

@@ -84,6 +84,21 @@ export const CODES = {
   // Notes left by `import` (Paste Roster as Fleet) in the fleet list it writes (model/importNotes.ts)
   'FS-IMPORT-GUESS': { severity: 'warning', title: 'Imported name read as the closest card', section: 'FORMATS' },
   'FS-IMPORT-UNREAD': { severity: 'warning', title: 'Imported line not read: it may name one of several cards', section: 'FORMATS' },
+  // Suppression comments (FORMATS.md)
+  'FS-DISABLE-UNUSED': { severity: 'info', title: 'Suppression comment that suppresses nothing', section: 'FORMATS' },
+  'FS-DISABLE-UNKNOWN': { severity: 'info', title: 'Suppression comment naming no known code', section: 'FORMATS' },
 } as const satisfies Record<string, CodeInfo>;
 
 export type Code = keyof typeof CODES;
+
+/**
+ * Where each code's page is published: the manual's `docs/codes/FS-CODE.md` in the project's
+ * repository, which a browser opens (the language server's `codeDescription.href`, `check`'s JSON
+ * `href` and SARIF `helpUri`). The VS Code extension opens the same page from its package instead.
+ */
+export const CODE_PAGES = 'https://github.com/fabled-star/fabled-star-tools/blob/main/docs/codes/';
+
+/** The link to a code's page in the manual. */
+export function codeHref(code: string): string {
+  return `${CODE_PAGES}${encodeURIComponent(code)}.md`;
+}
