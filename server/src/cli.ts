@@ -7,6 +7,7 @@ import { runRoster } from './cli/roster';
 import { runBattle } from './cli/battle';
 import { runImport } from './cli/import';
 import { runVerify } from './cli/verify';
+import { runCards } from './cli/cards';
 import { escapeControls } from './cli/terminal';
 
 const HELP = `Usage: fabled-star <command> [options]
@@ -19,6 +20,7 @@ Commands:
   battle           play two fleet lists against each other and report who wins and how often
   import [FILE|-]  read a roster or a list as players post it into a fleet list
   verify ROSTER    say whether an exported roster still matches the card files (its digest)
+  cards PATHS...   write printable unit cards with damage tracks (HTML or PDF)
 
 Run "fabled-star <command> --help" for a command's options.
 `;
@@ -32,6 +34,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIO) => number | Promise<n
   battle: runBattle,
   import: runImport,
   verify: runVerify,
+  cards: runCards,
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

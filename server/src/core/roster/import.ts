@@ -15,6 +15,7 @@
  * the closest card (model/suggest.ts, the same bounded "did you mean" the checks use), never
  * dropped in silence: it goes into the fleet as a comment. Pure, linear in the text, never throws.
  */
+import { linkText } from './link';
 import type { CardRef, Workspace } from '../workspace';
 import { CLASS_NAMES, GAME_SIZES, LAUNCH_BAY, type UnitClass } from '../rules/data';
 import { nearest, prepare, SuggestBudget, SUGGEST_LIMITS, type Prepared } from '../model/suggest';
@@ -912,7 +913,8 @@ function writeFleet(r: Omit<ImportResult, 'fleet'>): string {
 /** Reads a roster or a posted list; the fleet list and what could not be read. */
 export function importRoster(text: string, ws: Workspace, opts: ImportOptions = {}): ImportResult {
   const cards = cardsOf(ws);
-  const src = text.replace(/^\ufeff/, '');
+  // A `fabledstar:` link is the one line, percent-encoded (link.ts).
+  const src = linkText(text.replace(/^\ufeff/, ''));
   const all = lines(src);
   const budget = new SuggestBudget();
   // A plain line may be a unit written without a marker: reported when a card is close.
