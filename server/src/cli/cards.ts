@@ -4,7 +4,7 @@
  * core/roster/cards.ts, the PDF cli/pdf.ts).
  */
 import * as path from 'node:path';
-import { cardSheet, kindOfPath, PAPER_NAMES, type Paper } from '../core/service';
+import { cardSheet, kindOfPath, PAPER_NAMES, type FleetDocument, type Paper } from '../core/service';
 import { expandPaths, fileUri, loadCards } from './io';
 import { CARDS_OPTION, command, wordList, type CommandSpec } from './args';
 import { escapeControls } from './terminal';
@@ -57,19 +57,22 @@ export const runCards = command(CARDS_COMMAND, async ({ values, positionals, for
   const { ws, problems } = loadCards(io, sources.length ? sources : [io.cwd]);
   if (problems.length) return fail(...problems);
   const printed = new Set(expandPaths(io, positionals).files.map((f) => fileUri(path.resolve(io.cwd, f))));
-  let fleet: { uri: string; text: string } | undefined;
+  let fleet: FleetDocument | undefined;
   if (values.fleet !== undefined) {
     const f = values.fleet;
     if (kindOfPath(f) !== 'fleet') return fail(`${f}: not a fleet list (name it *.fleet.yaml)`);
     if (!io.exists(f) || io.isDirectory(f)) return fail(`${f}: no such file`);
+    let text: string;
     try {
-      fleet = { uri: fileUri(path.resolve(io.cwd, f)), text: io.readFile(f) };
+      text = io.readFile(f);
     } catch (e) {
       return fail(`${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
+    const doc = ws.set(fileUri(path.resolve(io.cwd, f)), text);
+    if (!doc || doc.kind !== 'fleet') return fail(`${f}: not a fleet list`);
+    fleet = doc;
   }
   const sheet = cardSheet(ws, { cardsOf: (uri) => printed.has(uri), fleet, paper: paper as Paper });
-  if (sheet.problem) return fail(`${values.fleet ?? ''}: ${sheet.problem}`);
   for (const name of sheet.unknown) io.stderr(`fabled-star cards: no card named "${escapeControls(name)}" in the fleet's faction (left out)\n`);
   if (format === 'html') io.stdout(sheet.html);
   else {

@@ -113,19 +113,19 @@ export function roster(doc: FleetDocument, ws: Workspace, checks: Checks = runCh
 export interface CardSheetRequest {
   /** Whether every card of this file gets a card. */
   cardsOf: (uri: string) => boolean;
-  /** A fleet list, added to `ws`: its units as fielded, and its one line with a QR code on each page. */
-  fleet?: { uri: string; text: string } | undefined;
+  /** A fleet list of `ws`: its units as fielded, and its one line with a QR code on each page. */
+  fleet?: FleetDocument | undefined;
   paper: Paper;
 }
 
 export interface CardSheet {
   html: string;
+  /** The fleet's name, or "Unit cards". */
+  title: string;
   /** Cards on the sheet. */
   cards: number;
   /** Names in the fleet that resolve to no card (left out). */
   unknown: string[];
-  /** Why there is no sheet (the fleet file is not a fleet list). */
-  problem?: string;
 }
 
 export function cardSheet(ws: Workspace, req: CardSheetRequest, checks: Checks = runChecks): CardSheet {
@@ -137,9 +137,7 @@ export function cardSheet(ws: Workspace, req: CardSheetRequest, checks: Checks =
   let share: string | undefined;
   const unknown: string[] = [];
   if (req.fleet) {
-    const doc = ws.set(req.fleet.uri, req.fleet.text);
-    if (!doc || doc.kind !== 'fleet') return { html: '', cards: 0, unknown, problem: 'not a fleet list' };
-    const prepared = roster(doc, ws, checks);
+    const prepared = roster(req.fleet, ws, checks);
     cards.push(...fleetSheetCards(prepared.totals));
     for (const ep of prepared.totals.entries) {
       if (!ep.card) unknown.push(ep.entry.unit.value ?? '');
@@ -148,7 +146,7 @@ export function cardSheet(ws: Workspace, req: CardSheetRequest, checks: Checks =
     title = prepared.roster.name || 'Fleet';
     share = rosterShort(prepared.roster);
   }
-  return { html: cardSheetHtml(cards, { paper: req.paper, title, ...(share ? { share } : {}) }), cards: cards.length, unknown };
+  return { html: cardSheetHtml(cards, { paper: req.paper, title, ...(share ? { share } : {}) }), title, cards: cards.length, unknown };
 }
 
 // ---------------------------------------------------------------------------------------------

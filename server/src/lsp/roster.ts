@@ -10,6 +10,7 @@ import {
   disembarkEdit,
   embarkEdit,
   importRoster,
+  rosterLink,
   removeEntryEdit,
   renderRoster,
   roster,
@@ -75,6 +76,7 @@ export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, 
       fits: r.remaining === undefined || (c.points ?? 0) <= r.remaining,
     })),
     copyText: rosterShort(r),
+    copyLink: rosterLink(rosterShort(r)),
     ...(format ? { rendered: renderRoster(r, format) } : {}),
   };
 }

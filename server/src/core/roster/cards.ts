@@ -145,7 +145,7 @@ export function shorten(text: string, max: number, tail = ''): string {
   const space = cut.lastIndexOf(' ');
   // At a word: a name of one 12,000-letter word has none, and is cut where the room ends.
   if (space > room / 3) cut = cut.slice(0, space);
-  return `${cut.replace(/[\s,;:.—–-]+$/, '')}…${tail}`;
+  return `${cut.replace(/[\s,;:.\u2014\u2013-]+$/, '')}…${tail}`;
 }
 
 /** " (§13)", " (Carrier card)": where the rulebook has the text in full. */
