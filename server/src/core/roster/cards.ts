@@ -301,7 +301,7 @@ body { font-family: "DejaVu Sans Condensed", "Liberation Sans Narrow", "Arial Na
 function statCell(v: string): string {
   const t = clean(v);
   if (!t) return '?';
-  return /^[-—–]$/.test(t) ? '—' : t;
+  return /^[-\u2014\u2013]$/.test(t) ? '—' : t;
 }
 
 function track(kind: 'hp' | 'sh' | 'bay', label: string, groups: number, n: number, note = ''): string {
