@@ -229,7 +229,7 @@ export function fitTexts(items: TextItem[], lines: number, cpl: number): { mode:
     const order = need.map((n, i) => i).sort((a, b) => need[a]! - need[b]!);
     let remaining = order.length;
     for (const i of order) {
-      const share = Math.floor(left / remaining);
+      const share = Math.ceil(left / remaining);
       const add = Math.min(need[i]! - 1, share);
       give[i]! += add;
       left -= add;
