@@ -106,6 +106,22 @@ describe('fabled-star cards', () => {
     assert.match(tty.err, /write it to a file/);
   });
 
+  it('a PDF without a Chromium: says how to get one, writes nothing', async () => {
+    const saved = { PATH: process.env.PATH, CHROMIUM_PATH: process.env.CHROMIUM_PATH };
+    process.env.PATH = '/nonexistent';
+    delete process.env.CHROMIUM_PATH;
+    try {
+      const bytes: Uint8Array[] = [];
+      const io = Object.assign(memoryIO(files), { stdoutBytes: (b: Uint8Array) => void bytes.push(b), stdoutIsTerminal: () => false });
+      assert.equal(await runCards(['/ws/reef.unit.yaml', '--format', 'pdf'], io), 2);
+      assert.match(io.err, /no Chromium found.*apt-get install chromium.*CHROMIUM_PATH.*--format html/);
+      assert.deepEqual(bytes, []);
+    } finally {
+      process.env.PATH = saved.PATH;
+      if (saved.CHROMIUM_PATH !== undefined) process.env.CHROMIUM_PATH = saved.CHROMIUM_PATH;
+    }
+  });
+
   it('texts: cut at a word with the section that has them in full; names only when not a line each fits', () => {
     assert.equal(shorten('one two three four', 12, ''), 'one two…');
     assert.equal(shorten('x'.repeat(50), 10), `${'x'.repeat(9)}…`);
