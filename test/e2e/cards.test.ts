@@ -53,7 +53,8 @@ describe('Print Unit Cards (code-server)', function () {
     await installVsix(sandbox, vsix);
     server = await startCodeServer(sandbox);
     browser = await launchBrowser();
-    wb = await Workbench.open(browser, workbenchUrl(server));
+    // A machine under load loads the workbench slowly: more than the default 30 s to its load event.
+    wb = await Workbench.open(browser, workbenchUrl(server), async (page) => page.setDefaultNavigationTimeout(180_000));
   });
 
   after(async function () {
