@@ -24,7 +24,7 @@ export function sheetInView(sheet: CardSheetData, nonce: string): string {
   const toolbar =
     '<div class="fs-toolbar"><button id="fs-print" type="button">Print…</button><button id="fs-save" type="button">Save HTML…</button>' +
     `<span>${words} · Print opens the sheet in your browser; print at 100% scale, no margins.</span></div>` +
-    '<style>.fs-toolbar { position: sticky; top: 0; z-index: 1; display: flex; gap: 8px; align-items: center; padding: 6px 10px; background: #f3f4f7; border-bottom: 1px solid #c9ccd6; font: 13px system-ui, sans-serif; color: #1b1d24; } .fs-toolbar button { font: inherit; padding: 3px 12px; } @media print { .fs-toolbar { display: none; } }</style>' +
+    '<style>.fs-toolbar { position: sticky; top: 0; z-index: 1; display: flex; gap: 8px; align-items: center; padding: 6px 10px; background: #f3f4f7; border-bottom: 1px solid #c9ccd6; font: 13px system-ui, sans-serif; color: #1b1d24; } .fs-toolbar button { font: inherit; padding: 3px 12px; white-space: nowrap; } @media print { .fs-toolbar { display: none; } }</style>' +
     `<script nonce="${nonce}">const vscode = acquireVsCodeApi(); for (const [id, what] of [['fs-print', 'print'], ['fs-save', 'save']]) document.getElementById(id).addEventListener('click', () => vscode.postMessage({ what }));</script>`;
   return sheet.html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, csp).replace('<body>', `<body>${toolbar}`);
 }
