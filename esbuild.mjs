@@ -29,7 +29,8 @@ const withPool = {
 
 const bundles = [
   { ...withPool, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' },
-  { ...withPool, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js' },
+  // playwright-core prints `cards --format pdf` when installed (server/src/cli/pdf.ts); never bundled.
+  { ...withPool, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', external: ['playwright-core'] },
   { ...withPool, entryPoints: ['server/src/node/sim-worker.ts'], outfile: 'dist/sim-worker.js' },
   { ...withPool, entryPoints: ['node_modules/tinypool/dist/entry/worker.js'], outfile: 'dist/entry/worker.js' },
   { ...node, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },

@@ -358,6 +358,8 @@ export interface RosterData {
   addChoices: RosterChoice[];
   /** The short line players post ("Radiant Court 340, …; 970/1000"). */
   copyText: string;
+  /** The same line as a `fabledstar:` link (Copy Roster as Link), which Paste Roster as Fleet reads. */
+  copyLink: string;
   /** The roster in `params.format`, when asked. */
   rendered?: string;
 }
@@ -367,6 +369,25 @@ export interface RosterData {
  * null when the uri is not a fleet the server knows. Refresh on `fabledStar/fleetSummaryChanged`.
  */
 export const RosterRequest = request<RosterParams, RosterData | null>('fabledStar/roster');
+
+/** A printable sheet of unit cards (Print Unit Cards; `fabled-star cards`). */
+export interface CardSheetParams {
+  /** A unit cards or faction file (every card in it), or a fleet list (its units as fielded). */
+  uri: string;
+  paper?: 'a4' | 'letter';
+}
+
+export interface CardSheetData {
+  /** One self-contained HTML page: print CSS only, no script. */
+  html: string;
+  title: string;
+  cards: number;
+  /** Names in the fleet that resolve to no card (left out). */
+  unknown: string[];
+}
+
+/** client -> server: the card sheet of a file; null when the uri is no Fabled Star file the server knows. */
+export const CardSheetRequest = request<CardSheetParams, CardSheetData | null>('fabledStar/cardSheet');
 
 /** A roster or a posted list to read into a fleet list ("Paste Roster as Fleet"; `fabled-star import`). */
 export interface ImportRosterParams {

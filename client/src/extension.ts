@@ -14,6 +14,7 @@ import { RuleDocuments } from './ruleDocuments';
 import { priceByBattle } from './priceByBattle';
 import { pasteRosterAsFleet } from './pasteRoster';
 import { CodePages } from './codePages';
+import { printCards } from './cardSheet';
 
 let ctx: Ctx | undefined;
 
@@ -59,6 +60,11 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('fabledStar.fleet.embark', fleet.embark(c, fleetView)),
     vscode.commands.registerCommand('fabledStar.exportRoster', fleet.exportRoster(c, fleetView)),
     vscode.commands.registerCommand('fabledStar.copyRosterText', fleet.copyRosterText(c, fleetView)),
+    vscode.commands.registerCommand('fabledStar.copyRosterLink', fleet.copyRosterLink(c, fleetView)),
+    vscode.commands.registerCommand(
+      'fabledStar.printCards',
+      printCards(c, () => fleetView.current),
+    ),
     vscode.commands.registerCommand('fabledStar.pasteRosterAsFleet', pasteRosterAsFleet(c)),
   );
 

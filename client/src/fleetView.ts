@@ -411,6 +411,15 @@ export function exportRoster(ctx: Ctx, view: FleetView): Command {
   });
 }
 
+/** Copy Roster as Link: the one line as a `fabledstar:` link, which Paste Roster as Fleet and `fabled-star import` read. */
+export function copyRosterLink(ctx: Ctx, view: FleetView): Command {
+  return onFleet(ctx, view, 'Could not copy the roster', async (uri) => {
+    const r = await fetchRoster(ctx, uri);
+    await vscode.env.clipboard.writeText(r.copyLink);
+    vscode.window.setStatusBarMessage(`$(link) Copied the roster as a link (${r.copyLink.length} characters)`, 5000);
+  });
+}
+
 export function copyRosterText(ctx: Ctx, view: FleetView): Command {
   return onFleet(ctx, view, 'Could not copy the roster', async (uri) => {
     const r = await fetchRoster(ctx, uri);

@@ -7,6 +7,7 @@ import { runRoster } from './cli/roster';
 import { runBattle } from './cli/battle';
 import { runImport } from './cli/import';
 import { runVerify } from './cli/verify';
+import { runCards } from './cli/cards';
 import { escapeControls } from './cli/terminal';
 import type { Command } from './cli/args';
 
@@ -20,6 +21,7 @@ Commands:
   battle           play two fleet lists against each other and report who wins and how often
   import [FILE|-]  read a roster or a list as players post it into a fleet list
   verify ROSTER    say whether an exported roster still matches the card files (its digest)
+  cards PATHS...   write printable unit cards with damage tracks (HTML or PDF)
 
 Run "fabled-star <command> --help" for a command's options.
 `;
@@ -33,6 +35,7 @@ export const COMMANDS: Record<string, Command> = {
   battle: runBattle,
   import: runImport,
   verify: runVerify,
+  cards: runCards,
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

@@ -141,7 +141,8 @@ describe('roster escaping', () => {
     const html = rosterHtml(r);
     const tags = new Set([...html.matchAll(/<\/?([a-zA-Z][a-zA-Z0-9]*)/g)].map((m) => m[1]!.toLowerCase()));
     const allowed =
-      'html head meta title style body header h1 h2 h3 p span section ul li small table thead tbody tfoot tr th td strong div article dl dt dd em footer';
+      // svg, rect and path: the roster's QR code (qr.ts).
+      'html head meta title style body header h1 h2 h3 p span section ul li small table thead tbody tfoot tr th td strong div article dl dt dd em footer svg rect path';
     for (const t of tags) assert.ok(allowed.split(' ').includes(t), `unexpected <${t}>`);
     for (const [tag] of html.matchAll(/<[a-zA-Z][^>]*>/g)) assert.doesNotMatch(tag, /\s(on[a-z]+|href|src|action|formaction)\s*=/i, tag);
     assert.match(html, /default-src 'none'/);

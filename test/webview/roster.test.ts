@@ -106,7 +106,9 @@ describe('printable roster (Chromium)', function () {
     const { page, errors, requests } = await open('hostile', rosterHtml(buildRoster(fleet, ws)));
     assert.deepEqual(errors, []);
     assert.deepEqual(requests, []);
-    assert.equal(await page.evaluate(() => document.querySelectorAll('script, img, svg, iframe, marquee, a, u, i, b').length), 0);
+    // The one svg is the roster's own QR code (render.ts), never markup from a name.
+    assert.equal(await page.evaluate(() => document.querySelectorAll('script, img, svg:not(.qr), iframe, marquee, a, u, i, b').length), 0);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('svg.qr').length), 1);
     assert.equal(await page.locator('h1').textContent(), clean(HOSTILE.fleet));
     const names = await page.locator('.units tr.entry strong').allTextContents();
     assert.equal(names[0], clean(HOSTILE.script));

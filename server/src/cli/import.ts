@@ -11,7 +11,8 @@ import { escapeControls } from './terminal';
 export const IMPORT_HELP = `Usage: fabled-star import [FILE|-] [--cards PATH]... [--faction NAME] [--name NAME] [--points N]
 
 Reads a roster written as text and writes a fleet list (*.fleet.yaml) to stdout. It reads every
-roster this tool exports (text, markdown, the one line, JSON, printable HTML), and lists as
+roster this tool exports (text, markdown, the one line or its fabledstar: link, JSON, printable
+HTML; the QR code on a printed roster or card sheet holds the one line), and lists as
 players post them: "2x Name", "2 x Name", "Name x2", "- Name", "1. Name", "Name (250)",
 "Name [145]", "Name - 250 pts", an embarked unit as an indented "+ Name" or as "Name + Name" on the
 entry's line; headings, totals and notes are passed over. Names match the cards case-insensitively.

@@ -11,6 +11,9 @@ import { Workspace, exampleFallback } from '../core/service';
 export interface CliIO {
   stdout(s: string): void;
   stderr(s: string): void;
+  /** Bytes to stdout as they are (a PDF), and whether stdout is a terminal (a PDF is not written there). */
+  stdoutBytes?(b: Uint8Array): void;
+  stdoutIsTerminal?(): boolean;
   /**
    * Throws (with a readable message) when the file cannot be read, or is not a regular file; throws
    * `{ code: 'too-large', bytes }` past `MAX_READ_BYTES`, however small `stat` says the file is.
@@ -40,6 +43,8 @@ export function nodeIO(): CliIO {
     // Nothing once the reader has gone (a closed pipe destroys the stream): see cli.ts quietWhenClosed.
     stdout: (s) => void (process.stdout.destroyed || process.stdout.write(escapeControls(s, true))),
     stderr: (s) => void (process.stderr.destroyed || process.stderr.write(escapeControls(s, true))),
+    stdoutBytes: (b) => void (process.stdout.destroyed || process.stdout.write(b)),
+    stdoutIsTerminal: () => process.stdout.isTTY === true,
     readFile: (p) => {
       // A device or a pipe named like a card file (/dev/zero, a FIFO) would be read forever, and so
       // would /proc/self/pagemap, which stat says is empty: read with a cap, on the opened file.

@@ -19,6 +19,8 @@ import { fleetForBattle } from './features/battle';
 import { fleetTotals, type FleetTotals } from './fleetPoints';
 import { buildRoster, type Roster } from './roster/model';
 import { embarkChooser } from './roster/edits';
+import { cardSheetHtml, fleetSheetCards, sheetCard, type Paper, type SheetCard } from './roster/cards';
+import { rosterShort } from './roster/render';
 import { profileFromCard, simulate } from './sim/index';
 import { validateOptions, type OptionName } from './sim/options';
 import { parseVariants } from './sim/variants/index';
@@ -109,6 +111,46 @@ export interface PreparedRoster {
 export function roster(doc: FleetDocument, ws: Workspace, checks: Checks = runChecks): PreparedRoster {
   const totals = fleetTotals(doc, ws);
   return { roster: buildRoster(doc, ws, { totals, checks }), totals, embarkChoices: embarkChooser(doc, ws, totals) };
+}
+
+/** A sheet of unit cards to print (roster/cards.ts): the cards of some files, and a fleet's as fielded. */
+export interface CardSheetRequest {
+  /** Whether every card of this file gets a card. */
+  cardsOf: (uri: string) => boolean;
+  /** A fleet list of `ws`: its units as fielded, and its one line with a QR code on each page. */
+  fleet?: FleetDocument | undefined;
+  paper: Paper;
+}
+
+export interface CardSheet {
+  html: string;
+  /** The fleet's name, or "Unit cards". */
+  title: string;
+  /** Cards on the sheet. */
+  cards: number;
+  /** Names in the fleet that resolve to no card (left out). */
+  unknown: string[];
+}
+
+export function cardSheet(ws: Workspace, req: CardSheetRequest, checks: Checks = runChecks): CardSheet {
+  const cards: SheetCard[] = ws
+    .allCards()
+    .filter((r) => req.cardsOf(r.uri))
+    .map(sheetCard);
+  let title = 'Unit cards';
+  let share: string | undefined;
+  const unknown: string[] = [];
+  if (req.fleet) {
+    const prepared = roster(req.fleet, ws, checks);
+    cards.push(...fleetSheetCards(prepared.totals));
+    for (const ep of prepared.totals.entries) {
+      if (!ep.card) unknown.push(ep.entry.unit.value ?? '');
+      for (const x of ep.embarked) if (!x.card) unknown.push(x.name);
+    }
+    title = prepared.roster.name || 'Fleet';
+    share = rosterShort(prepared.roster);
+  }
+  return { html: cardSheetHtml(cards, { paper: req.paper, title, ...(share ? { share } : {}) }), title, cards: cards.length, unknown };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -223,6 +265,9 @@ export { addChoices, addUnitEdit, disembarkEdit, embarkEdit, removeEntryEdit } f
 export { importCards, importRoster, type ImportCards, type ImportGuess, type ImportOptions, type ImportProblem, type ImportResult } from './roster/import';
 export { verifyRoster } from './roster/verify';
 export { rulesVersionText } from './roster/digest';
+// The printable card sheet (cards.ts; `cardSheet` above builds it).
+export { PAPER_NAMES, type Paper } from './roster/cards';
+export { rosterLink } from './roster/link';
 
 // Simulations: options, variants, reports, the battle's chunks.
 export { BATTLE_DEFAULTS, ENGAGEMENT_DEFAULTS, POINTS_ESTIMATE } from './rules/data';

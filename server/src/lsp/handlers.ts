@@ -27,6 +27,7 @@ import {
   type WorkspaceSymbolParams,
 } from 'vscode-languageserver/node';
 import {
+  cardSheet,
   hover,
   markdownToPlain,
   complete,
@@ -97,6 +98,7 @@ import {
   RosterEditRequest,
   RosterRequest,
   ImportRosterRequest,
+  CardSheetRequest,
   RuleTextRequest,
   SimulateRequest,
   type CardAtParams,
@@ -110,6 +112,8 @@ import {
   type RosterParams,
   type ImportRosterParams,
   type ImportRosterResult,
+  type CardSheetData,
+  type CardSheetParams,
   type RuleTextEntry,
   type RuleTextParams,
   type SimulateParams,
@@ -479,6 +483,23 @@ export const HANDLERS: HandlerEntry[] = [
     };
     return rosterData(doc, state.ws, toRange, params, state.documents.get(doc.uri)?.version, ctx.diagnostics.diagnoser.checks);
   }),
+
+  customRequest(
+    CardSheetRequest,
+    ({ state, diagnostics }, params: CardSheetParams | undefined): CardSheetData | null => {
+      if (!params || typeof params.uri !== 'string') return null;
+      state.ensureAllOpen();
+      const doc = state.ensure(params.uri);
+      if (!doc) return null;
+      const paper = params.paper === 'letter' ? 'letter' : 'a4';
+      return cardSheet(
+        state.ws,
+        doc.kind === 'fleet' ? { cardsOf: () => false, fleet: doc, paper } : { cardsOf: (uri) => uri === doc.uri, paper },
+        diagnostics.diagnoser.checks,
+      );
+    },
+    null,
+  ),
 
   customRequest(
     ImportRosterRequest,

@@ -11,6 +11,7 @@ import {
   embarkEdit,
   importCards,
   importRoster,
+  rosterLink,
   removeEntryEdit,
   renderRoster,
   roster,
@@ -79,6 +80,7 @@ export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, 
       fits: r.remaining === undefined || (c.points ?? 0) <= r.remaining,
     })),
     copyText: rosterShort(r),
+    copyLink: rosterLink(rosterShort(r)),
     ...(format ? { rendered: renderRoster(r, format) } : {}),
   };
 }

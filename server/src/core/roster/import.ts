@@ -15,7 +15,8 @@
  * the closest card (model/suggest.ts, the same bounded "did you mean" the checks use), never
  * dropped in silence: it goes into the fleet as a comment. Pure, linear in the text, never throws.
  */
-import type { Workspace } from '../workspace';
+import { linkText } from './link';
+import type { CardRef, Workspace } from '../workspace';
 import { CLASS_NAMES, GAME_SIZES, LAUNCH_BAY, type UnitClass } from '../rules/data';
 import { boundedDistance, nearest, prepare, SuggestBudget, SUGGEST_LIMITS, type Prepared } from '../model/suggest';
 import { DIGEST_PATTERN } from './digest';
@@ -1150,7 +1151,8 @@ function writeFleet(r: Omit<ImportResult, 'fleet'>): string {
 /** Reads a roster or a posted list; the fleet list and what could not be read. */
 export function importRoster(text: string, from: Workspace | ImportCards, opts: ImportOptions = {}): ImportResult {
   const cards = cardsOf(Array.isArray((from as ImportCards).cards) ? (from as ImportCards) : importCards(from as Workspace));
-  const src = text.replace(/^\ufeff/, '');
+  // A `fabledstar:` link is the one line, percent-encoded (link.ts).
+  const src = linkText(text.replace(/^\ufeff/, ''));
   const read = lines(src);
   const { all } = read;
   const budget = new SuggestBudget();

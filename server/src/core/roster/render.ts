@@ -7,6 +7,7 @@ import { STAT_ORDER } from '../rules/data';
 import { count, pointsLeft } from '../rules/words';
 import { escapeMarkdown } from '../rules/text';
 import { rulesVersionText } from './digest';
+import { qrSvg } from './qr';
 import type { ProblemCounts, Roster, RosterCard, RosterEntry, RosterProblem, RosterWeapon, RosterOrder, RosterAbility } from './model';
 
 export const ROSTER_FORMATS = ['markdown', 'html', 'json', 'text', 'short'] as const;
@@ -304,6 +305,8 @@ tfoot td { font-weight: 700; }
 .classes { width: auto; min-width: 50%; }
 .board dt { font-weight: 700; break-after: avoid; page-break-after: avoid; }
 .board dd { margin: 0 0 .3rem 1rem; }
+body > header { position: relative; }
+svg.qr.share { position: absolute; top: 0; right: 0; width: 30mm; height: 30mm; }
 footer { margin-top: 1.5rem; color: var(--muted); font-size: .85em; }
 @page { size: A4; margin: 12mm; }
 @media print {
@@ -330,7 +333,9 @@ export function rosterHtml(r: Roster, opts: RenderOptions = {}): string {
   if (r.objectives !== undefined) meta.push(count(r.objectives, 'objective'));
   h.push(`<p class="meta">${meta.join(' · ')}</p>`);
   h.push(`<p class="points${r.over ? ' over' : ''}">${pointsText(r)}${leftText(r) ? ` <span class="left">· ${leftText(r)}</span>` : ''}</p>`);
-  h.push(`<p class="digest">Rules: ${esc(rulesVersionText(r.rules))} · Digest: <span class="code">${esc(r.digest)}</span></p>`, '</header>');
+  h.push(`<p class="digest">Rules: ${esc(rulesVersionText(r.rules))} · Digest: <span class="code">${esc(r.digest)}</span></p>`);
+  // The one line with its digest as a QR code, for another player to scan and import (no text: an import reads the page's text).
+  h.push(qrSvg(rosterShort(r), 'QR code of the roster&#39;s one line, which fabled-star import reads back', 'share') ?? '', '</header>');
   const ps = allProblems(r);
   if (!r.legal) {
     h.push(`<section class="verdict" role="alert">⚠ Not legal as written: ${verdictText(r)}.<ul>`);

@@ -3,6 +3,7 @@
  * (import.ts, as written, nothing guessed), its fleet's roster is built against the cards given, and
  * the digest that gives is compared with the one the roster carries (digest.ts).
  */
+import { linkText } from './link';
 import type { Workspace } from '../workspace';
 import { buildRoster } from './model';
 import { importRoster, type ImportProblem, type ImportFormat } from './import';
@@ -89,6 +90,8 @@ function claimedDigest(text: string, format: string): string | undefined {
 }
 
 export function verifyRoster(text: string, ws: Workspace): VerifyResult {
+  // A `fabledstar:` link is checked as the one line it carries.
+  text = linkText(text);
   const imported = importRoster(text, ws, { asWritten: true });
   const claimed = claimedDigest(text, imported.format);
   const doc = ws.set(VERIFY_URI, imported.fleet, 'fleet', 'unlikely');

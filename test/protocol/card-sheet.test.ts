@@ -1,0 +1,49 @@
+/**
+ * `fabledStar/cardSheet` (Print Unit Cards) over stdio against the bundled server: a unit file's
+ * cards, a fleet's as fielded with its QR code, the paper, and the roster's `copyLink`.
+ */
+import { strict as assert } from 'node:assert';
+import { startServer, type Client } from './harness';
+import { FILES, FLEET } from './fixtures';
+import type { CardSheetData, RosterData } from '../../protocol';
+
+describe('card sheet request over stdio', function () {
+  this.timeout(60000);
+  let c: Client;
+  let fleet: string;
+
+  before(async () => {
+    c = await startServer({ files: FILES });
+    fleet = await c.open('fleets/vanguard.fleet.yaml', FLEET);
+    await c.poll('the workspace cards', async () => {
+      const r = await c.request<RosterData | null>('fabledStar/roster', { uri: fleet });
+      return r && r.entries[0]!.class === 'Destroyer' && r;
+    });
+  });
+  after(async () => c?.stop());
+
+  it("a fleet's cards as fielded, with its one line as a QR code; the paper as asked", async () => {
+    const r = await c.request<RosterData>('fabledStar/roster', { uri: fleet });
+    const s = await c.request<CardSheetData | null>('fabledStar/cardSheet', { uri: fleet, paper: 'letter' });
+    assert.ok(s);
+    assert.equal(s.title, 'Radiant Vanguard');
+    const names = [...s.html.matchAll(/<article class="card" data-card="([^"]*)"/g)].map((m) => m[1]);
+    const expected = r.entries.flatMap((e) => (e.class ? Array.from({ length: e.count }, () => [e.unit, ...e.embarked.map((x) => x.name)]).flat() : []));
+    assert.deepEqual(names, expected);
+    assert.equal(s.cards, expected.length);
+    // Maw Frigate is a card of another faction: no card of the fleet's.
+    assert.deepEqual(s.unknown, ['Lumen Destroyr', 'Maw Frigate']);
+    assert.match(s.html, /<svg class="qr"/);
+    assert.match(s.html, /size: letter landscape/);
+    assert.equal(r.copyLink, `fabledstar:${encodeURIComponent(r.copyText)}`);
+  });
+
+  it('a unit cards file: every card in it; an unknown uri: null', async () => {
+    const uri = c.uri('cards/myr.unit.yaml');
+    const s = await c.request<CardSheetData | null>('fabledStar/cardSheet', { uri });
+    assert.ok(s && s.cards > 0);
+    assert.doesNotMatch(s.html, /<svg/);
+    assert.match(s.html, /size: A4/);
+    assert.equal(await c.request('fabledStar/cardSheet', { uri: c.uri('nothing.unit.yaml') }), null);
+  });
+});
