@@ -14,6 +14,7 @@ import { benchRoster } from './roster';
 import { benchBattle } from './battle';
 import { benchLoad } from './load';
 import { benchLiveOdds } from './liveOdds';
+import { benchVsField } from './vsField';
 
 interface Suite {
   title: string;
@@ -33,6 +34,7 @@ const SUITES: Suite[] = [
   { title: 'Fleet battle (issue 12)', key: 'battle', run: benchBattle },
   { title: 'Under load: hovers beside battles, threads, the dice floor (issue 27)', key: 'load', run: benchLoad },
   { title: 'Live odds lens beside diagnostics (issue 32)', key: 'liveOdds', run: benchLiveOdds },
+  { title: 'One card against the field (sim --vs-field)', key: 'vsField', run: benchVsField },
 ];
 
 function fmt(ms: number): string {

@@ -74,20 +74,23 @@ export function shotsToKill(attacker: UnitProfile, defender: UnitProfile, opts: 
     return (rows[i] = { to, p });
   };
 
-  let mass = new Float64Array(1);
-  mass[0] = 1;
   indexOf(hull0 * stride + v.resolved.defenderShields);
+  // Two buffers, swapped each Fire action (grown when new states appear), so that a long chain allocates nothing per step.
+  let mass = new Float64Array(16);
+  let next = new Float64Array(16);
+  mass[0] = 1;
   const cdf: number[] = [];
   let killed = 0;
   let alive = 1;
   let note: string | undefined;
   let stuck = false;
   while (alive >= SHOTS_TO_KILL_TOLERANCE && cdf.length < SHOTS_TO_KILL_MAX_ACTIONS) {
-    let next = new Float64Array(keys.length);
+    const live = keys.length;
+    next.fill(0, 0, live);
     let kill = 0;
     let moved = false;
     let stopped = false;
-    for (let i = 0; i < mass.length; i++) {
+    for (let i = 0; i < live; i++) {
       const w = mass[i]!;
       if (w === 0) continue;
       const row = rowOf(i);
@@ -96,15 +99,20 @@ export function shotsToKill(attacker: UnitProfile, defender: UnitProfile, opts: 
         break;
       }
       if (next.length < keys.length) {
-        const grown = new Float64Array(keys.length);
+        const size = 2 * keys.length;
+        const grown = new Float64Array(size);
         grown.set(next);
         next = grown;
+        const grownMass = new Float64Array(size);
+        grownMass.set(mass);
+        mass = grownMass;
       }
-      for (let j = 0; j < row.to.length; j++) {
-        const t = row.to[j]!;
-        if (t < 0) kill += w * row.p[j]!;
+      const { to, p } = row;
+      for (let j = 0; j < to.length; j++) {
+        const t = to[j]!;
+        if (t < 0) kill += w * p[j]!;
         else {
-          next[t]! += w * row.p[j]!;
+          next[t]! += w * p[j]!;
           if (t !== i) moved = true;
         }
       }
@@ -120,9 +128,9 @@ export function shotsToKill(attacker: UnitProfile, defender: UnitProfile, opts: 
     }
     killed += kill;
     alive = 0;
-    for (let i = 0; i < next.length; i++) alive += next[i]!;
+    for (let i = 0; i < keys.length; i++) alive += next[i]!;
     cdf.push(Math.min(1, killed));
-    mass = next;
+    [mass, next] = [next, mass];
   }
   if (killed === 0) return note ? { ...never(), converged: false, note } : never();
   let sum = 0;
