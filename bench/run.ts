@@ -15,6 +15,7 @@ import { benchBattle } from './battle';
 import { benchLoad } from './load';
 import { benchLiveOdds } from './liveOdds';
 import { benchStorm } from './storm';
+import { benchVsField } from './vsField';
 
 interface Suite {
   title: string;
@@ -35,6 +36,7 @@ const SUITES: Suite[] = [
   { title: 'Under load: hovers beside battles, threads, the dice floor', key: 'load', run: benchLoad },
   { title: 'Live odds lens beside diagnostics', key: 'liveOdds', run: benchLiveOdds },
   { title: 'A storm of file events: 5,000 card files, one event each', key: 'storm', run: benchStorm },
+  { title: 'One card against the field (sim --vs-field)', key: 'vsField', run: benchVsField },
 ];
 
 function fmt(ms: number): string {

@@ -48,6 +48,7 @@ export const SCHEMA_FILES = {
   unit: 'fabled-unit.schema.json',
   faction: 'fabled-faction.schema.json',
   fleet: 'fabled-fleet.schema.json',
+  collection: 'fabled-collection.schema.json',
 } as const;
 
 /** A JSON Schema node; the generator builds plain objects. */
@@ -572,12 +573,35 @@ function fleetFileSchema(): Schema {
   };
 }
 
+function collectionFileSchema(): Schema {
+  const entryMapping: Schema = {
+    type: 'object',
+    ...described('A model you own: the card and how many.'),
+    required: ['unit'],
+    properties: {
+      unit: text(doc('ownedEntry', 'unit')),
+      count: whole(doc('ownedEntry', 'count'), 1, undefined),
+    },
+  };
+  return {
+    $schema: DRAFT_07,
+    title: 'Fabled Star collection (*.collection.yaml)',
+    ...described('The models a player owns, by card name: a fleet that fields more copies than owned is warned about.'),
+    type: 'object',
+    required: ['owned'],
+    properties: {
+      owned: listOf(doc('collection', 'owned'), { oneOf: [entryMapping, { type: 'string' }, { type: 'number' }] }, [], false),
+    },
+  };
+}
+
 /** The schemas by file name. */
 export function buildSchemas(): Record<string, Schema> {
   return {
     [SCHEMA_FILES.unit]: unitFileSchema(),
     [SCHEMA_FILES.faction]: factionFileSchema(),
     [SCHEMA_FILES.fleet]: fleetFileSchema(),
+    [SCHEMA_FILES.collection]: collectionFileSchema(),
   };
 }
 

@@ -23,6 +23,7 @@ export const LANGUAGES = [
   { id: 'fabled-unit', scope: 'source.fabled-unit', name: 'Fabled Star unit cards', file: 'fabled-unit.tmLanguage.json' },
   { id: 'fabled-faction', scope: 'source.fabled-faction', name: 'Fabled Star faction', file: 'fabled-faction.tmLanguage.json' },
   { id: 'fabled-fleet', scope: 'source.fabled-fleet', name: 'Fabled Star fleet list', file: 'fabled-fleet.tmLanguage.json' },
+  { id: 'fabled-collection', scope: 'source.fabled-collection', name: 'Fabled Star collection', file: 'fabled-collection.tmLanguage.json' },
 ] as const;
 
 export const INJECTION = { scope: 'fabled.injection', file: 'fabled.injection.tmLanguage.json' } as const;

@@ -24,7 +24,7 @@ import { linkHere } from './codePages';
 
 export const CLIENT_ID = 'fabledStar';
 export const CLIENT_NAME = 'Fabled Star';
-export const LANGUAGE_IDS = ['fabled-unit', 'fabled-faction', 'fabled-fleet'] as const;
+export const LANGUAGE_IDS = ['fabled-unit', 'fabled-faction', 'fabled-fleet', 'fabled-collection'] as const;
 export type LanguageId = (typeof LANGUAGE_IDS)[number];
 
 export function isFabledDocument(doc: vscode.TextDocument | undefined): boolean {

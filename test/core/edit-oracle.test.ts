@@ -631,7 +631,7 @@ function renderCard(g: GenCard): RenderedCard {
 }
 
 function statsOf(doc: FabledDocument): Record<string, unknown> {
-  const card = doc.kind === 'fleet' ? undefined : doc.units[0];
+  const card = doc.kind === 'unit' || doc.kind === 'faction' ? doc.units[0] : undefined;
   return Object.fromEntries(Object.entries(card?.stats?.entries ?? {}).map(([k, e]) => [k, e?.value]));
 }
 
@@ -645,7 +645,7 @@ function checkCard(ws: Workspace, g: GenCard, tried: Map<string, number>): void 
     JSON.stringify(r.text),
   );
   const problems = checkDocument(doc, ws);
-  const card = doc.kind === 'fleet' ? undefined : doc.units[0];
+  const card = doc.kind === 'unit' || doc.kind === 'faction' ? doc.units[0] : undefined;
   assert.ok(card?.stats, JSON.stringify(r.text));
   // Every action at the stats (the refactors, the missing-stat fix) and the misfit rule's fix.
   const at = (p: Problem | undefined, range: { start: number; end: number }) => codeActions(doc, range, p ? [p] : problems, ws);

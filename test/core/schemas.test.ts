@@ -48,6 +48,7 @@ const validators: Record<DocKind, ValidateFunction> = {
   unit: ajv.compile(readSchema(SCHEMA_FILES.unit)),
   faction: ajv.compile(readSchema(SCHEMA_FILES.faction)),
   fleet: ajv.compile(readSchema(SCHEMA_FILES.fleet)),
+  collection: ajv.compile(readSchema(SCHEMA_FILES.collection)),
 };
 
 function schemaErrors(kind: DocKind, data: unknown): string[] {

@@ -26,7 +26,12 @@ export const SAMPLES: { file: string; kind: DocKind; text: string }[] = [
   text: fs.readFileSync(file, 'utf8'),
 }));
 
-export const URIS: Record<DocKind, string> = { unit: 'file:///fuzz/a.unit.yaml', faction: 'file:///fuzz/a.faction.yaml', fleet: 'file:///fuzz/a.fleet.yaml' };
+export const URIS: Record<DocKind, string> = {
+  unit: 'file:///fuzz/a.unit.yaml',
+  faction: 'file:///fuzz/a.faction.yaml',
+  fleet: 'file:///fuzz/a.fleet.yaml',
+  collection: 'file:///fuzz/a.collection.yaml',
+};
 
 /** Pieces of text that mean something to YAML or to Fabled Star, and some that mean nothing. */
 export const TOKENS = [

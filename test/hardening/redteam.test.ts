@@ -222,7 +222,7 @@ describe('red team (issue 17): low', () => {
   it('13. the aim error quotes at most a short piece of a 100,000-character input', () => {
     const ws = new Workspace();
     const doc = ws.set('file:///w/c.unit.yaml', cards)!;
-    const a = profileFromCard(doc.kind === 'fleet' ? undefined! : doc.units[0]!).profile!;
+    const a = profileFromCard(doc.kind === 'unit' || doc.kind === 'faction' ? doc.units[0]! : undefined!).profile!;
     const v = validateOptions({ aim: 'x'.repeat(100_000) }, a, a);
     assert.ok(!v.options);
     for (const e of v.errors) assert.ok(e.length <= 1000, `${e.length} characters`);

@@ -192,11 +192,22 @@ const engagementSchema = v.object({
   ),
 });
 
+/** Shots to kill (FORMATS.md): nulls when the attacker can never destroy the defender. */
+const shotsToKillSchema = v.object({
+  mean: v.nullable(nonNegative),
+  p50: v.nullable(nonNegative),
+  p90: v.nullable(nonNegative),
+  cdf: v.pipe(v.array(probability), v.maxLength(1000)),
+  converged: v.boolean(),
+  note: v.optional(text),
+});
+
 export const simulationResultSchema = v.object({
   attacker: text,
   defender: text,
   options: resultOptionsSchema,
   volley: volleySchema,
+  shotsToKill: v.optional(shotsToKillSchema),
   engagement: engagementSchema,
   assumptions: v.pipe(v.array(text), v.maxLength(1000)),
   reach: v.optional(v.object({ attacker: nonNegative, defender: nonNegative })),
@@ -264,11 +275,12 @@ const shapeChecks: [
   Same<keyof Out<typeof engagementSchema>, keyof SimulationResult['engagement']>,
   Same<keyof Out<typeof weaponSchema>, keyof SimulationResult['volley']['weapons'][number]>,
   Same<keyof Out<typeof simulationResultSchema>, keyof SimulationResult>,
+  Same<keyof Out<typeof shotsToKillSchema>, keyof NonNullable<SimulationResult['shotsToKill']>>,
   Same<keyof NonNullable<Out<typeof engagementSchema>['exact']>, keyof NonNullable<SimulationResult['engagement']['exact']>>,
   Same<keyof NonNullable<Out<typeof engagementSchema>['actions']>['attacker'], keyof ActionCounts>,
   Same<Out<typeof unitFactsSchema>, UnitFacts>,
   Same<keyof Out<typeof unitFactsSchema>, keyof UnitFacts>,
   Same<Out<typeof estimateSchema>, CardEstimate>,
   Same<keyof Out<typeof estimateSchema>, keyof CardEstimate>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void shapeChecks;

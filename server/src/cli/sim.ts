@@ -15,13 +15,19 @@ import {
   SUGGEST_LIMITS,
   prepareSimulation,
   runSimulation,
+  prepareVsField,
+  vsField,
+  renderVsField,
+  exampleWorkspace,
 } from '../core/service';
-import { loadCards } from './io';
+import { loadCards, type CliIO } from './io';
 import { escapeStrings } from './terminal';
-import { command, type OptionRow } from './args';
+import { CARDS_OPTION, command, type CommandSpec, type OptionRow } from './args';
 import { readVariantFlags, twoSidedCommand, VARIANT_HELP } from './variants';
 
 export const SIM_HELP = `Usage: fabled-star sim --attacker NAME --defender NAME [--cards PATH]... [options]
+       fabled-star sim --attacker NAME --vs-field [--range INCHES] [--cards PATH]...
+       fabled-star sim --defender NAME --vs-field [--range INCHES] [--cards PATH]...
 
 Computes one Fire action of the attacker at the defender exactly (the distribution of hull damage,
 shields removed, bases destroyed, the kill probability and a per-weapon breakdown), and the odds
@@ -48,6 +54,12 @@ ${VARIANT_HELP}
                            engine, without the exact chain; the single Fire action is unchanged)
   --format text|json       a readable report (default) or one JSON object on stdout
   -h, --help               show this help
+
+Against the field (--vs-field, with --attacker or --defender and only --range and --cards): one row
+per card of the field (the cards of --cards without an error, else the bundled examples; the card
+itself too), the figures of "sim" for that pair (expected hull damage and kill chance of one Fire
+action, shots to kill) and the points destroyed per Fire action per 100 points of the attacker,
+highest first. With --defender, each card of the field fires at the card.
 
 Exit status: 0 success, 2 usage problem, unknown or unusable card, or unreadable file.
 `;
@@ -96,7 +108,45 @@ const SIM_COMMAND = twoSidedCommand({
   flags: Object.fromEntries(OPTION_SPECS.map((o) => [o.flag, { type: o.kind === 'boolean' ? 'boolean' : 'string' } satisfies OptionRow])),
 });
 
-export const runSim = command(SIM_COMMAND, async ({ values, format, fail: usage }, io) => {
+const VS_FIELD_COMMAND = {
+  name: 'sim',
+  help: SIM_HELP,
+  options: {
+    attacker: { type: 'string' },
+    defender: { type: 'string' },
+    'vs-field': { type: 'boolean' },
+    range: { type: 'string' },
+    cards: CARDS_OPTION,
+  },
+  formats: ['text', 'json'],
+} as const satisfies CommandSpec;
+
+const runVsField = command(VS_FIELD_COMMAND, ({ values, format, fail: usage }, io) => {
+  const { attacker, defender } = values;
+  if ((attacker === undefined) === (defender === undefined))
+    return usage('--vs-field takes one card: --attacker NAME (it fires at the field) or --defender NAME (the field fires at it), not both.');
+  const side = attacker !== undefined ? 'attacker' : 'defender';
+  const { ws, problems } = loadCards(io, values.cards ?? [io.cwd]);
+  if (problems.length) return usage(...problems);
+  const found = findCard(ws, side === 'attacker' ? 'Attacker' : 'Defender', (attacker ?? defender)!);
+  // A workspace without cards plays against the bundled examples: the card may be one of them.
+  const ref =
+    found.ref ??
+    (ws.allCards().length === 0 ? findCard(exampleWorkspace(), side === 'attacker' ? 'Attacker' : 'Defender', (attacker ?? defender)!).ref : undefined);
+  if (!ref) return usage(found.error!);
+  const prepared = prepareVsField(ws, ref, side, values.range, (spec) => `--${spec.flag}`);
+  if ('refused' in prepared) return usage(...prepared.refused);
+  const result = vsField(prepared.input);
+  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderVsField(escapeStrings(result)));
+  return 0;
+});
+
+/** `sim`: the duel of two cards, or, with --vs-field, one card against the field. */
+export function runSim(argv: string[], io: CliIO): number | Promise<number> {
+  return argv.includes('--vs-field') ? runVsField(argv, io) : runDuel(argv, io);
+}
+
+const runDuel = command(SIM_COMMAND, async ({ values, format, fail: usage }, io) => {
   const { attacker: attackerName, defender: defenderName } = values;
   const rules = readVariantFlags(values, usage);
   if (rules === 2) return 2;

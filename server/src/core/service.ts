@@ -25,6 +25,9 @@ import { profileFromCard, simulate } from './sim/index';
 import { validateOptions, type OptionName } from './sim/options';
 import { parseVariants } from './sim/variants/index';
 import type { SimulationInput } from './features/simulate';
+import { prepareVsField as prepareVsFieldWith } from './features/vsField';
+import type { VsFieldInput } from './sim/vs-field';
+import type { CardRef } from './workspace';
 import type { BattleJob } from './sim/chunked';
 import type { BattleOptions, SimulationResult } from './sim/types';
 
@@ -227,6 +230,26 @@ export function runSimulation(s: SimulationInput): SimulationResult {
   return simulate(s.attacker, s.defender, s.options, { variants: s.variants, compare: s.compare });
 }
 
+/**
+ * A card against every card of the field (the workspace's cards without an error, else the bundled
+ * examples), checked and ready to run as plain data; or why not (the card cannot be simulated, or
+ * the range is not a distance: sentences naming the option as `name` says).
+ */
+export function prepareVsField(
+  ws: Workspace,
+  ref: CardRef,
+  side: 'attacker' | 'defender',
+  rawRange: unknown,
+  name?: OptionName,
+): { input: VsFieldInput } | { refused: string[] } {
+  const p = profileFromCard(ref.card);
+  if (!p.profile) return { refused: [p.error ?? `${ref.name} cannot be simulated.`] };
+  const v = validateOptions(rawRange === undefined ? {} : { range: rawRange }, p.profile, p.profile, name);
+  if (!v.options || v.errors.length) return { refused: v.errors };
+  const r = prepareVsFieldWith(ws, ref, side, v.options.range, cardErrors);
+  return 'refused' in r ? { refused: [r.refused] } : r;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The rest of the requests: pure features, each under the request it answers.
 
@@ -276,6 +299,7 @@ export { asNumber, describeValue } from './sim/options';
 export { BATTLE_OPTION_KEYS, BattleSession, validateBattleOptions } from './sim/fleet-battle';
 export { parseVariants, variantHelp } from './sim/variants/index';
 export { renderReport } from './sim/index';
+export { vsField, renderVsField } from './sim/vs-field';
 export { renderBattleVariants } from './sim/variants/report';
 export { textTable } from './sim/report';
 export { battleInChunks, localExecutor, SessionCache } from './sim/chunked';
@@ -321,6 +345,7 @@ export type { OptionName } from './sim/options';
 export type { Fleet } from './sim/fleet-battle';
 export type { VariantChoice } from './sim/variants/index';
 export type { BattleOptions, BattleResult, SimulationResult } from './sim/types';
+export type { VsFieldInput, VsFieldResult, FieldRow } from './sim/vs-field';
 export type { SimulationInput } from './features/simulate';
 export type { BattleJob } from './sim/chunked';
 export type { PointsEstimate, ReferenceField } from './balance/index';

@@ -3,7 +3,7 @@
  * it never touches a file system. Documents are parsed once per text and kept, except closed unit
  * files, which are kept as their text and a summary of their cards and parsed again on demand.
  */
-import type { DocKind, FabledDocument, FleetDocument, FactionDocument, Span, UnitCard } from './model/types';
+import type { CollectionDocument, DocKind, FabledDocument, FleetDocument, FactionDocument, Span, UnitCard } from './model/types';
 import type { UnitClass } from './rules/data';
 import { parseDocument, kindOfUri } from './model/parse';
 import { ChunkCache } from './model/chunks';
@@ -442,6 +442,16 @@ export class Workspace {
   }
 
   /**
+   * The collections (FORMATS.md: at most one per workspace is read, the first by path), sorted by
+   * path: the first is the one in use, any other is reported.
+   */
+  collections(): CollectionDocument[] {
+    const out: CollectionDocument[] = [];
+    for (const [uri, kind] of this.kinds) if (kind === 'collection') out.push(this.get(uri) as CollectionDocument);
+    return out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  }
+
+  /**
    * The URIs of the documents whose changes made `cardsVersion` move on from `since` (repeats
    * possible), or undefined when that is too long ago to say (then derive afresh).
    */
@@ -493,7 +503,7 @@ export class Workspace {
     this.contributed.delete(uri);
     this.contributedKeys.delete(uri);
     this.fileFaction.delete(uri);
-    if (!doc || doc.kind === 'fleet') return;
+    if (!doc || doc.kind === 'fleet' || doc.kind === 'collection') return;
     // Kept past the model: copies, not slices of its text (see `detached`).
     const faction = detached(doc.faction.value ?? '');
     if (faction.trim()) this.fileFaction.set(uri, faction.trim());

@@ -45,7 +45,7 @@ export function fieldFor(cards: readonly CardLike[]): ReferenceField {
 const docCandidates = new WeakMap<FabledDocument, FieldMember[]>();
 
 function candidatesOf(doc: FabledDocument): FieldMember[] {
-  if (doc.kind === 'fleet') return [];
+  if (doc.kind === 'fleet' || doc.kind === 'collection') return [];
   let list = docCandidates.get(doc);
   if (!list) {
     const faction = doc.faction.value ?? '';
@@ -73,7 +73,7 @@ interface Candidate {
 /** Each document's candidates, kept by the workspace with the document's text (a closed file is not parsed again for them). */
 const CANDIDATES: Derivation<Candidate[]> = {
   make: (doc) => {
-    if (doc.kind === 'fleet') return [];
+    if (doc.kind === 'fleet' || doc.kind === 'collection') return [];
     const faction = doc.faction.value ?? '';
     return standardCardsAt(doc.units.map((card) => ({ card, faction }))).map(({ member, at }) => ({
       id: detached(member.id),
@@ -217,7 +217,7 @@ class FieldState {
 /** A candidate's field member, from its card (a closed file's parsed again). */
 function memberAt(ws: Workspace, c: Candidate): FieldMember | undefined {
   const doc = ws.get(c.uri);
-  const card = doc && doc.kind !== 'fleet' ? doc.units[c.at] : undefined;
+  const card = doc && (doc.kind === 'unit' || doc.kind === 'faction') ? doc.units[c.at] : undefined;
   return card ? fieldMemberOf(card, c.faction) : undefined;
 }
 

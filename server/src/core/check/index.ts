@@ -10,6 +10,7 @@ import { clip } from '../model/limits';
 import { checkCard } from './card';
 import { checkBoard } from './board';
 import { checkFleet } from './fleet';
+import { checkCollection, checkOwnership } from './collection';
 import { count as countOf } from '../rules/words';
 
 export { CODES, type Code } from '../model/codes';
@@ -29,6 +30,10 @@ export function checkDocument(doc: FabledDocument, ws?: Workspace): Problem[] {
       break;
     case 'fleet':
       checkFleet(ctx, doc);
+      checkOwnership(ctx, doc);
+      break;
+    case 'collection':
+      checkCollection(ctx, doc);
       break;
   }
   return sortProblems([...doc.problems, ...ctx.problems]);

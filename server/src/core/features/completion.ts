@@ -91,7 +91,7 @@ function completeInner(doc: FabledDocument | undefined, ws: Workspace, text: str
   const items: Completion[] = [];
 
   // Unit and faction files hold cards under units[] (a unit file may hold one card at top level).
-  const cardPath = kind !== 'fleet' ? cardRelative(path, kind, text) : undefined;
+  const cardPath = kind === 'unit' || kind === 'faction' ? cardRelative(path, kind, text) : undefined;
 
   if (ctx.mode === 'key' || ctx.mode === 'item') {
     // Keys of the mapping the cursor is in.

@@ -35,9 +35,9 @@ export function code(text: string): string {
 // YAML scalars for new text live with the edit layer (the roster's edits write them too).
 export { hasControl, doubleQuoted, yamlScalar, flowScalar, inStyleOf } from '../model/scalars';
 
-/** Every unit card of a document (fleets have none). */
+/** Every unit card of a document (fleets and collections have none). */
 export function cardsOf(doc: FabledDocument): UnitCard[] {
-  return doc.kind === 'fleet' ? [] : doc.units;
+  return doc.kind === 'fleet' || doc.kind === 'collection' ? [] : doc.units;
 }
 
 /** The card whose range holds the offset. */

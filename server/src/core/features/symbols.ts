@@ -28,6 +28,11 @@ export function documentSymbols(doc: FabledDocument, ws: Workspace): DocSymbol[]
   let count = 0;
   const take = () => ++count <= RESULT_CAP;
   const out: DocSymbol[] = [];
+  if (doc.kind === 'collection') {
+    const root = sym('Collection', 'fleet', { start: 0, end: doc.text.length }, undefined, 'models owned');
+    for (const e of doc.owned?.items ?? []) if (take()) root.children.push(sym(e.unit.value, 'entry', e.span, e.unit.span, `× ${e.count.value ?? '?'}`));
+    return [root];
+  }
   if (doc.kind === 'fleet') {
     const s = fleetSummary(doc, ws);
     const fleetSpan = { start: 0, end: doc.text.length };

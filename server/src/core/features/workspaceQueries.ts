@@ -12,7 +12,7 @@ const norm = (s: string) => s.trim().toLowerCase();
 
 /** Adds the card names and the faction (normalised) of a card or faction file to the sets. */
 export function namesAndFactions(doc: FabledDocument | undefined, names: Set<string>, factions: Set<string>): void {
-  if (!doc || doc.kind === 'fleet') return;
+  if (!doc || doc.kind === 'fleet' || doc.kind === 'collection') return;
   if (doc.faction.value) factions.add(norm(doc.faction.value));
   for (const c of cardsOf(doc)) if (c.name.value) names.add(norm(c.name.value));
 }
@@ -82,6 +82,10 @@ export function findCard(ws: Workspace, sel: { name: string; faction?: string } 
   if ('name' in sel) return ws.resolve(sel, 'ownFirst').ref;
   const doc = ws.get(sel.uri);
   if (!doc) return undefined;
+  if (doc.kind === 'collection') {
+    const e = (doc.owned?.items ?? []).find((x) => within(x.span, sel.offset));
+    return e?.unit.value ? findCard(ws, { name: e.unit.value }) : undefined;
+  }
   if (doc.kind === 'fleet') {
     const e = (doc.units?.items ?? []).find((x) => within(x.span, sel.offset));
     const x = e?.embark?.items.find((i) => within(i.span, sel.offset));

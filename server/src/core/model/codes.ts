@@ -87,6 +87,17 @@ export const CODES = {
   // Suppression comments (FORMATS.md)
   'FS-DISABLE-UNUSED': { severity: 'info', title: 'Suppression comment that suppresses nothing', section: 'FORMATS' },
   'FS-DISABLE-UNKNOWN': { severity: 'info', title: 'Suppression comment naming no known code', section: 'FORMATS' },
+  // The collection (FORMATS.md "Collection"): the models a player owns
+  /**
+   * A fleet fields more copies of a card than the workspace's collection owns (embarked units
+   * counted, each fleet on its own): on each entry (or embarked name) that fields the card, naming
+   * the card and both counts. Never said without a collection.
+   */
+  'FS-COLLECTION-SHORT': { severity: 'warning', title: 'Fleet fields more copies of a card than the collection owns', section: 'FORMATS' },
+  /** A collection entry names no card of the workspace: on the name, with the closest card names. */
+  'FS-COLLECTION-UNKNOWN': { severity: 'warning', title: 'Collection entry names no card', section: 'FORMATS' },
+  /** A second collection in one workspace: only the first by path is read; on the later one's `owned` key. */
+  'FS-COLLECTION-SECOND': { severity: 'warning', title: 'A second collection in the workspace (ignored)', section: 'FORMATS' },
 } as const satisfies Record<string, CodeInfo>;
 
 export type Code = keyof typeof CODES;

@@ -133,6 +133,8 @@ export const FIELDS = {
     f('count', 'scalar', 'How many of this card (default 1). With `embark`, each copy carries the listed units.'),
     f('embark', 'list', "Units carried in this ship's Launch Bay(s) at the start; their points count toward the fleet.", [6]),
   ],
+  collection: [f('owned', 'list', 'The models you own, by card name (as in fleet lists): a fleet that fields more copies than you own is warned about.')],
+  ownedEntry: [f('unit', 'scalar', "The card's name (as a fleet list names it)."), f('count', 'scalar', 'How many of this model you own (default 1).')],
 } as const;
 
 export type FieldOwner = keyof typeof FIELDS;

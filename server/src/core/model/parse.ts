@@ -16,6 +16,8 @@ import type {
   Field,
   FleetDocument,
   FleetEntry,
+  CollectionDocument,
+  OwnedEntry,
   Order,
   NamedRule,
   Problem,
@@ -56,6 +58,8 @@ const SUFFIXES: readonly [string, DocKind][] = [
   ['.faction.yml', 'faction'],
   ['.fleet.yaml', 'fleet'],
   ['.fleet.yml', 'fleet'],
+  ['.collection.yaml', 'collection'],
+  ['.collection.yml', 'collection'],
 ];
 
 /** The file name decides the kind (FORMATS.md): a uri's path, its query and fragment left out. */
@@ -70,7 +74,12 @@ export function kindOfPath(file: string): DocKind | undefined {
   return undefined;
 }
 
-export const LANGUAGE_IDS: Readonly<Record<DocKind, string>> = { unit: 'fabled-unit', faction: 'fabled-faction', fleet: 'fabled-fleet' };
+export const LANGUAGE_IDS: Readonly<Record<DocKind, string>> = {
+  unit: 'fabled-unit',
+  faction: 'fabled-faction',
+  fleet: 'fabled-fleet',
+  collection: 'fabled-collection',
+};
 
 /** The kind an editor's language id names (an untitled buffer has no file name to tell it). */
 export function kindOfLanguage(languageId: string | undefined): DocKind | undefined {
@@ -83,6 +92,8 @@ export const UNIT_FILE_KEYS = keysOf('unitFile');
 export const FACTION_KEYS = keysOf('faction');
 export const FLEET_KEYS = keysOf('fleet');
 export const FLEET_ENTRY_KEYS = keysOf('fleetEntry');
+export const COLLECTION_KEYS = keysOf('collection');
+export const OWNED_ENTRY_KEYS = keysOf('ownedEntry');
 export const WEAPON_KEYS = keysOf('weapon');
 export const ORDER_KEYS = keysOf('order');
 export const ABILITY_KEYS = keysOf('ability');
@@ -113,7 +124,7 @@ export function parseDocument(uri: string, text: string, kind: DocKind | undefin
     ),
   );
   let doc: FabledDocument | undefined;
-  if (kind !== 'fleet') {
+  if (kind === 'unit' || kind === 'faction') {
     const split = splitList(source);
     if (split) doc = parseSplit(uri, source, kind, split, cache ?? new ChunkCache());
   }
@@ -165,6 +176,8 @@ function unread(uri: string, text: string, kind: DocKind, problems: Problem[]): 
       return { kind, uri, text, problems, unread: true, faction: none(), doctrine: none(), units: [] };
     case 'fleet':
       return { kind, uri, text, problems, unread: true, name: none(), faction: none(), points: none() };
+    case 'collection':
+      return { kind, uri, text, problems, unread: true };
   }
 }
 
@@ -212,6 +225,8 @@ export function parseWhole(uri: string, text: string, kind: DocKind): FabledDocu
       return r.factionDoc(uri, text, top);
     case 'fleet':
       return r.fleetDoc(uri, text, top);
+    case 'collection':
+      return r.collectionDoc(uri, text, top);
   }
 }
 
@@ -267,7 +282,7 @@ function parseSplit(uri: string, text: string, kind: 'unit' | 'faction', split: 
 }
 
 function topKeys(kind: DocKind): readonly string[] {
-  return kind === 'unit' ? UNIT_FILE_KEYS : kind === 'faction' ? FACTION_KEYS : FLEET_KEYS;
+  return kind === 'unit' ? UNIT_FILE_KEYS : kind === 'faction' ? FACTION_KEYS : kind === 'fleet' ? FLEET_KEYS : COLLECTION_KEYS;
 }
 
 /** Signed whole numbers: read them, so the checks can say what range is allowed. */
@@ -1041,6 +1056,47 @@ class Reader {
       }
     }
     return doc;
+  }
+
+  // ---------- collection ----------
+
+  collectionDoc(uri: string, text: string, top: YAMLNode | undefined): CollectionDocument {
+    const docSpan = firstLine(text);
+    const doc: CollectionDocument = this.docHead('collection', uri, text);
+    const read = this.topLevel(top, docSpan, COLLECTION_KEYS, 'in a collection', 'This collection is empty: list the models you own under "owned"');
+    if (!read) return doc;
+    const { at, g } = read;
+    const owned = this.list(g('owned'), false, 'owned models');
+    if (!g('owned')) this.report('FS-MISSING-FIELD', 'Missing "owned": the models you own, by card name', at);
+    if (owned) {
+      doc.owned = { ...owned, items: [] };
+      for (const item of owned.items) {
+        const entry = this.ownedEntry(item);
+        if (entry) doc.owned.items.push(entry);
+      }
+    }
+    return doc;
+  }
+
+  /** An owned model: `{unit, count}` or a bare card name (one). */
+  private ownedEntry(node: YAMLNode): OwnedEntry | undefined {
+    const span = spanOf(node, this.base);
+    if (isScalar(node)) {
+      const raw = scalarText(node);
+      return { span, unit: { value: raw.trim() || undefined, raw, span }, count: { value: 1, raw: '', span: { start: span.end, end: span.end } } };
+    }
+    if (node.kind !== Kind.MAP) {
+      this.report('FS-TYPE', `An owned model is a mapping (unit, count) or a card name, not ${describeKind(node)}`, span);
+      return undefined;
+    }
+    const m = readMap(node, this.problems, OWNED_ENTRY_KEYS, 'on an owned model', this.base);
+    const head = m.list[0]?.keySpan ?? span;
+    const g = (k: string) => m.entries.get(k);
+    const unit = this.required(this.str(g('unit'), head, "a card's name"), g('unit'), 'unit', head, "the card's name");
+    const count: Field<number> = g('count')
+      ? this.num(g('count'), head, 'a whole number', signed)
+      : { value: 1, raw: '', span: { start: head.end, end: head.end } };
+    return { span, unit, count };
   }
 
   private fleetEntry(node: YAMLNode): FleetEntry | undefined {

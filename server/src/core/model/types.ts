@@ -12,7 +12,7 @@ export interface Span {
   end: number;
 }
 
-export type DocKind = 'unit' | 'faction' | 'fleet';
+export type DocKind = 'unit' | 'faction' | 'fleet' | 'collection';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -195,4 +195,17 @@ export interface FleetDocument extends DocBase {
   units?: ListField<FleetEntry>;
 }
 
-export type FabledDocument = UnitDocument | FactionDocument | FleetDocument;
+/** One model a player owns: a card name and how many (FORMATS.md "Collection"). */
+export interface OwnedEntry {
+  span: Span;
+  unit: Field<string>;
+  count: Field<number>;
+}
+
+/** The models a player owns (`*.collection.yaml`). */
+export interface CollectionDocument extends DocBase {
+  kind: 'collection';
+  owned?: ListField<OwnedEntry>;
+}
+
+export type FabledDocument = UnitDocument | FactionDocument | FleetDocument | CollectionDocument;

@@ -9,6 +9,7 @@ import type { EngagementOptions, EngagementResult, SimulationResult, UnitProfile
 import type { VariantChoice } from './variants/index';
 import { comparedDone, comparedProgress, engagementDifference, engagementSummary, stepCompared, type RunProgress } from './variants/compare';
 import { simulateVolley } from './volley';
+import { shotsToKill } from './shots-to-kill';
 import { ENGAGEMENT_ASSUMPTIONS, EngagementRun } from './engagement';
 import { FIRE_ASSUMPTIONS, weaponReach } from './fire';
 import { resolveOptions } from './options';
@@ -16,6 +17,7 @@ import { sanitizeProfile } from './profile';
 import { ENGAGEMENT_DEFAULTS } from '../rules/data';
 
 export { simulateVolley } from './volley';
+export { shotsToKill, SHOTS_TO_KILL_MAX_ACTIONS, SHOTS_TO_KILL_TOLERANCE } from './shots-to-kill';
 export { simulateEngagement, initiativeOdds, POLICY_EXPECTED, POLICY_RULE, EngagementRun } from './engagement';
 export { BattleSession, simulateBattle, validateBattleOptions, gameSizeFor, BATTLE_POLICY, withComparison } from './fleet-battle';
 export { VARIANTS, VARIANT_NAMES, VARIANT_CONFLICTS, parseVariants, composeVariants, variantHelp } from './variants/index';
@@ -41,6 +43,7 @@ export class SimulationRun {
   private readonly opts: EngagementOptions;
   private readonly engagement: EngagementRun;
   private volley: SimulationResult['volley'] | undefined;
+  private shots: SimulationResult['shotsToKill'] | undefined;
 
   private readonly variants: readonly VariantChoice[];
   /** With `compare` and variants: the standard rules' engagement, run after the variant one. */
@@ -65,6 +68,7 @@ export class SimulationRun {
 
   step(ops?: number): boolean {
     this.volley ??= simulateVolley(this.att, this.def, this.opts);
+    this.shots ??= shotsToKill(this.att, this.def, this.opts);
     return stepCompared(this.engagement, this.standard, ops);
   }
 
@@ -81,11 +85,15 @@ export class SimulationRun {
     const att = this.att;
     const r = resolveOptions(att, this.def, this.opts);
     this.volley ??= simulateVolley(att, this.def, this.opts);
+    this.shots ??= shotsToKill(att, this.def, this.opts);
     let engagement = this.engagement.result();
     if (this.standard?.done) engagement = engagementWithComparison(this.standard.result(), engagement, [att.name, this.def.name]);
     const assumptions = [...ASSUMPTIONS];
     if (r.volleyRange === undefined)
       assumptions.unshift(`No range given: every weapon fires in the volley; the engagement is fought at ${ENGAGEMENT_DEFAULTS.range}".`);
+    assumptions.push(
+      'Shots to kill: the volley above (without Aim or Brace) is fired again and again; the defender takes no action between them, so its shields never come back. Computed exactly until less than 1e-9 of the chance is left, or 1,000 Fire actions.',
+    );
     if (this.variants.length)
       assumptions.push(
         'Variants: the engagement is played as a fleet battle of two one-unit fleets at the fixed range, by seeded sampling (the exact chain knows only the standard rules); the single volley above is one Fire action under the standard rules.',
@@ -113,6 +121,7 @@ export class SimulationRun {
         seed: r.seed,
       },
       volley: this.volley,
+      shotsToKill: this.shots,
       engagement,
       assumptions,
       reach: { attacker: longestReach(att), defender: longestReach(this.def) },

@@ -3,7 +3,7 @@
  * histogram of hull damage, and the engagement odds, policy and assumptions. Plain text; names
  * from cards are printed as they are (a terminal does not interpret HTML).
  */
-import type { Point, SimulationResult } from './types';
+import type { Point, ShotsToKill, SimulationResult } from './types';
 import { renderEngagementVariants } from './variants/report';
 import { textTable } from './text-table';
 
@@ -56,6 +56,31 @@ export function renderAtLeast(points: readonly Point[], maxRows = 16): string[] 
   return ['', 'Chance of at least N HP lost in one Fire action', ...rows.map((r) => `  at least ${String(r.value).padStart(w)} HP  ${pct(r.p).padStart(6)}`)];
 }
 
+/**
+ * Shots to kill in words: the mean, median and 90% figures, then rows "destroyed within N Fire
+ * actions" (every N up to where 99.9% is reached, at most `maxRows`, evenly spaced, the last always
+ * shown): the JSON's `shotsToKill.cdf`.
+ */
+export function renderShotsToKill(s: ShotsToKill | undefined, maxRows = 12): string[] {
+  if (!s) return [];
+  const out = ['Shots to kill: Fire actions one after another (no Aim, no Brace, the defender taking no action)'];
+  if (s.mean === null) {
+    out.push(s.note ? `  Not computed: ${s.note}` : '  It can never be destroyed this way: no weapon that reaches it can hurt it.');
+    return out;
+  }
+  const times = (n: number | null) => (n === null ? `more than ${s.cdf.length}` : String(n));
+  out.push(`  Mean ${num(s.mean)} Fire actions; half the time within ${times(s.p50)}, 90% of the time within ${times(s.p90)}`);
+  let last = s.cdf.findIndex((c) => c >= 0.999);
+  if (last < 0) last = s.cdf.length - 1;
+  const step = Math.ceil((last + 1) / maxRows);
+  const ns: number[] = [];
+  for (let i = 0; i <= last; i++) if (i % step === 0 || i === last) ns.push(i + 1);
+  const w = String(ns[ns.length - 1]!).length;
+  for (const n of ns) out.push(`  destroyed within ${String(n).padStart(w)} Fire action${n === 1 ? ' ' : 's'}  ${pct(s.cdf[n - 1]!).padStart(6)}`);
+  if (s.note) out.push(`  Note: ${s.note}`);
+  return out;
+}
+
 export function renderReport(result: SimulationResult): string {
   // A card against itself: its two sides are named apart ("X" and "X (2)"), as in the battle.
   const r = result.attacker === result.defender && result.attacker !== '' ? { ...result, defender: `${result.defender} (2)` } : result;
@@ -99,6 +124,8 @@ export function renderReport(result: SimulationResult): string {
   out.push(...renderHistogram(v.hullDamage));
   out.push(...renderAtLeast(v.hullDamageAtLeast ?? []));
   out.push('');
+  const shots = renderShotsToKill(r.shotsToKill);
+  if (shots.length) out.push(...shots, '');
   out.push(`Engagement: up to ${e.rounds} rounds at ${e.range}" (${e.method}, ${e.trials} trials, seed ${e.seed})`);
   if (e.cutShort)
     out.push(

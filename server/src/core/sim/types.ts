@@ -109,6 +109,24 @@ export interface VolleyResult {
   note?: string;
 }
 
+/**
+ * The exact distribution of the number of consecutive Fire actions until the defender is destroyed
+ * (FORMATS.md `shotsToKill`; sim/shots-to-kill.ts).
+ */
+export interface ShotsToKill {
+  /** Mean Fire actions to destroy it, over the computed distribution (null: it can never be destroyed). */
+  mean: number | null;
+  /** The fewest Fire actions that destroy it with at least 50% (90%); null when never or not within the computed actions. */
+  p50: number | null;
+  p90: number | null;
+  /** cdf[n - 1]: the chance it is destroyed within n Fire actions. */
+  cdf: number[];
+  /** False when the 1,000-action cap (or the work limit, see `note`) stopped it with more probability left. */
+  converged: boolean;
+  /** Why the figures are partial, when they are. */
+  note?: string;
+}
+
 export interface EngagementResult {
   method: 'sampled' | 'exact';
   rounds: number;
@@ -181,6 +199,8 @@ export interface SimulationResult {
   defender: string;
   options: EngagementOptions;
   volley: VolleyResult;
+  /** Fire action after Fire action of the volley above (no Aim, no Brace, shields never back) until the defender is destroyed (always set by the engine; a view restored from an older result may lack it). */
+  shotsToKill?: ShotsToKill;
   engagement: EngagementResult;
   /** The model's assumptions in words, shown beside the numbers. */
   assumptions: string[];
