@@ -22,7 +22,7 @@ import {
 } from '../core/service';
 import { loadCards, type CliIO } from './io';
 import { escapeStrings } from './terminal';
-import { CARDS_OPTION, command, type CommandSpec, type OptionRow } from './args';
+import { CARDS_OPTION, command, type Command, type CommandSpec, type OptionRow } from './args';
 import { readVariantFlags, twoSidedCommand, VARIANT_HELP } from './variants';
 
 export const SIM_HELP = `Usage: fabled-star sim --attacker NAME --defender NAME [--cards PATH]... [options]
@@ -141,10 +141,14 @@ const runVsField = command(VS_FIELD_COMMAND, ({ values, format, fail: usage }, i
   return 0;
 });
 
-/** `sim`: the duel of two cards, or, with --vs-field, one card against the field. */
-export function runSim(argv: string[], io: CliIO): number | Promise<number> {
-  return argv.includes('--vs-field') ? runVsField(argv, io) : runDuel(argv, io);
-}
+/**
+ * `sim`: the duel of two cards, or, with --vs-field, one card against the field. Its option table
+ * (for the CLI reference) is the duel's with --vs-field added.
+ */
+export const runSim: Command = Object.assign(
+  (argv: string[], io: CliIO): number | Promise<number> => (argv.includes('--vs-field') ? runVsField(argv, io) : runDuel(argv, io)),
+  { spec: { ...SIM_COMMAND, options: { ...SIM_COMMAND.options, 'vs-field': VS_FIELD_COMMAND.options['vs-field'] } } as CommandSpec },
+);
 
 const runDuel = command(SIM_COMMAND, async ({ values, format, fail: usage }, io) => {
   const { attacker: attackerName, defender: defenderName } = values;
