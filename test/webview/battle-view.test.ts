@@ -253,6 +253,65 @@ describe('fleet battle view (Chromium)', function () {
     assert.match(await v.text(I.status), /Cancelled: showing the 4,000 battles/);
   });
 
+  it('marks the figures out of date when a fleet is edited, says why a fleet cannot fight, and takes the new figures', async () => {
+    const v = await view();
+    await show(v, final);
+    await v.page.waitForFunction((id: string) => /Done: 4,000 battles/.test(document.getElementById(id)!.textContent ?? ''), I.status);
+    const note = v.page.locator(`#${I.stale}`);
+    const dimmed = () => v.page.evaluate((id: string) => document.getElementById(id)!.classList.contains('stale'), I.results);
+    const settled = (id: string, re: RegExp) =>
+      v.page
+        .waitForFunction(([el, src]) => new RegExp(src as string).test(document.getElementById(el as string)!.textContent ?? ''), [id, re.source] as const, {
+          timeout: 10_000,
+        })
+        .catch(() => undefined);
+    // The host saw an edit that changes the battle: the figures say they are the old lists', then the run begins.
+    await v.send({ type: 'fleetsEdited' });
+    await settled(I.stale, /A fleet changed/);
+    assert.match(await v.text(I.stale), /A fleet changed since these figures: they are for the lists before the edit\. New figures follow/);
+    assert.equal(await dimmed(), true);
+    assert.doesNotMatch(await v.text(I.status), /Done|up to date/);
+    await v.send({ type: 'busy' });
+    await settled(I.status, /Simulating/);
+    assert.match(await v.text(I.stale), /A fleet changed/, 'the run keeps saying why the figures are old');
+    // Editing the options meanwhile never says "up to date" over the old lists' figures.
+    await v.page.fill(`#${I.seed}`, '9');
+    assert.doesNotMatch(await v.text(I.status), /up to date/);
+    // Edited again, over its points: the run stops, the fleet's sentence is shown, the figures stay marked.
+    const sentence = 'The fleet "Lantern Watch" cannot fight: line 4: The fleet costs 1230 pts, 230 over its 1000 pts limit';
+    await v.send({ type: 'cannotFight', message: sentence });
+    await settled(I.error, /cannot fight/);
+    assert.equal(await v.text(I.error), sentence);
+    assert.equal(await v.page.locator(`#${I.error}`).isVisible(), true);
+    assert.match(await v.text(I.stale), /cannot fight as it stands now .* the figures below are for the lists before the edit/);
+    assert.equal(await v.page.locator(`#${I.cancel}`).isVisible(), false, 'no run goes on');
+    assert.doesNotMatch(await v.text(I.status), /Simulating|up to date|Done/);
+    assert.equal(await dimmed(), true);
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-fleet-cannot-fight.png') });
+    await v.page.fill(`#${I.seed}`, '9');
+    assert.doesNotMatch(await v.text(I.status), /up to date/, 'options as played, the lists not');
+    // The edit undone: the figures are the lists' again.
+    await v.send({ type: 'fleetsCurrent' });
+    await settled(I.status, /up to date/);
+    assert.equal(await note.isVisible(), false);
+    assert.equal(await v.page.locator(`#${I.error}`).isVisible(), false);
+    assert.match(await v.text(I.status), /Figures up to date with the fleets and the options/);
+    // Fixed otherwise: the host reruns, and the new lists' figures replace the marked ones.
+    await v.send({ type: 'fleetsEdited' });
+    await v.send({ type: 'busy' });
+    // The same options, one Lumen Destroyer fewer.
+    const [mine, theirs] = fleets();
+    const edited = simulateBattle([{ ...mine, units: mine.units.slice(0, 2) }, theirs], { trials: 4000, seed: 9 });
+    await v.send({ type: 'result', result: edited, partial: false });
+    await settled(I.status, /Done/);
+    assert.equal(await note.isVisible(), false);
+    assert.equal(await dimmed(), false);
+    assert.match(await v.text(I.status), /Done: 4,000 battles/);
+    const units = (await v.page.locator(`#${I.actionsTable}`).textContent()) ?? '';
+    assert.ok(units.includes('Lumen Destroyer') && !units.includes('Lumen Destroyer #2'), `the new lists\u2019 figures: ${units}`);
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-fleet-rerun.png') });
+  });
+
   it('marks the figures stale as soon as an option changes, and plays the new options after a pause, as the engagement view does', async () => {
     const v = await view();
     await show(v, final);

@@ -409,6 +409,12 @@ function resultOptions(r: BattleResult): BattleOptions {
   };
 }
 
+/** The note over figures played before an edit of a fleet (or of a card either uses); a run follows. */
+const FLEETS_EDITED = 'A fleet changed since these figures: they are for the lists before the edit. New figures follow as the battles are played.';
+/** The note over figures played before an edit after which a fleet cannot fight (the message above says why). */
+const CANNOT_FIGHT =
+  'A fleet changed since these figures and cannot fight as it stands now (see the message above): the figures below are for the lists before the edit.';
+
 /** What the note over old figures says once the options above them changed. */
 const OPTIONS_CHANGED = 'Options changed: the figures below are still for the previous options. New figures follow in a moment.';
 /** How long the view waits after the last edit before it asks for new figures (as the engagement view does). */
@@ -569,7 +575,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'busy':
       showRefusal(undefined);
       ui.progress.value = 0;
-      markStale('The figures below are still from the previous run: new ones follow as the battles are played.');
+      // A run after an edit of the fleets keeps saying why the figures shown are old.
+      markStale(staleNote === FLEETS_EDITED ? FLEETS_EDITED : 'The figures below are still from the previous run: new ones follow as the battles are played.');
       setRunning(true, 'Simulating the battle…');
       break;
     case 'progress': {
@@ -607,6 +614,27 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       compareLabel = m.label;
       compareAnother = !!m.another;
       if (current) renderFleetComparison(ui.fleetCompare, current, compareLabel, running, compareAnother);
+      break;
+    case 'fleetsEdited':
+      markStale(FLEETS_EDITED);
+      if (!running) ui.status.textContent = '';
+      break;
+    case 'cannotFight':
+      // The host stopped any run that was playing the lists before the edit.
+      setRunning(false, '');
+      refused = false;
+      ui.error.hidden = false;
+      ui.error.textContent = m.message;
+      markStale(CANNOT_FIGHT);
+      break;
+    case 'fleetsCurrent':
+      // The edit was undone: the figures shown are the lists' again.
+      if (staleNote === CANNOT_FIGHT) {
+        markStale(undefined);
+        ui.error.hidden = true;
+        ui.error.textContent = '';
+        if (!running) ui.status.textContent = 'Figures up to date with the fleets and the options.';
+      }
       break;
     case 'fleets':
       // The heading before any result: never "Battle:  vs " while the first run loads or fails.
