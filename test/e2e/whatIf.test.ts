@@ -156,9 +156,16 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     const changes = (await section.locator('td.change').allInnerTexts()).map(squash);
     assert.ok(!changes.some((t) => /[+−]<|[+−]0% ± 0%/.test(t)), changes.join(' | '));
     assert.ok(
-      compare.includes(`With your change: ${a.fleet} wins ${formatPercent(a.pointsVictory.p)} instead of ${formatPercent(c.result.sides[0].pointsVictory.p)}.`),
+      compare.includes(`With your change: ${a.fleet} wins ${formatPercent(a.pointsVictory.p)} instead of ${formatPercent(c.result.sides[0].pointsVictory.p)}`),
       compare,
     );
+    // The opponent's wins, named in the headline too when they moved beyond the noise (as the CLI's paired difference says).
+    const theirWins = c.difference.sides[1]!.pointsVictory;
+    if (Math.abs(theirWins.delta) > 2 * theirWins.se && Math.round(100 * b.pointsVictory.p) !== Math.round(100 * c.result.sides[1].pointsVictory.p))
+      assert.ok(
+        compare.includes(`; ${b.fleet} wins ${formatPercent(b.pointsVictory.p)} instead of ${formatPercent(c.result.sides[1].pointsVictory.p)}`),
+        compare,
+      );
     await wb.closePanel();
     // The choice of where the fleets stand reads whole in the panel, not "... and close i".
     const select = await view.evaluate((id: string) => {
@@ -185,6 +192,49 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     await wb.openFile(fleet);
     await wb.runCommand('File: Revert File');
     await poll('the edit reverted', async () => (await editorText()).includes('count: 2'));
+  });
+
+  it('after a save, still compares the list with the version it had when it was opened, with the CLI’s figures', async () => {
+    const original = join(sandbox.root, 'original.fleet.yaml');
+    writeFileSync(original, saved);
+    const cli = cliBattle(sandbox.folder, editedFile, vs, ['--compare-with', original]);
+    const c = cli.compareFleets;
+    assert.ok(c, 'the CLI gave no compareFleets');
+    const [a, b] = cli.sides;
+    await wb.openFile(fleet);
+    await takeOneOut();
+    await wb.runCommand('File: Save');
+    await poll('the edit saved', async () => readFileSync(join(sandbox.folder, fleet), 'utf8') === edited);
+    await wb.runCommand('Fabled Star: Compare with Saved Version');
+    // Nothing unsaved, no git here: the version when the file was opened is the one to compare with.
+    await wb.pickQuick(b.fleet);
+    const view: Frame = await wb.frameWith(`#${BATTLE_IDS.fleetCompare}`, 60_000);
+    const text = async (id: string) =>
+      squash(
+        await view
+          .locator(`#${id}`)
+          .innerText()
+          .catch(() => ''),
+      );
+    await poll(
+      'the view to finish both versions',
+      async () => {
+        const method = await text(BATTLE_IDS.method);
+        const compare = await text(BATTLE_IDS.fleetCompare);
+        return method.startsWith(cli.trials.toLocaleString('en-US')) && !method.includes('still running') && compare.includes('Now') ? true : undefined;
+      },
+      240_000,
+    );
+    const compare = await text(BATTLE_IDS.fleetCompare);
+    assert.match(compare, /Compared with the version when you opened it/, compare);
+    assert.ok(
+      compare.includes(`With your change: ${a.fleet} wins ${formatPercent(a.pointsVictory.p)} instead of ${formatPercent(c.result.sides[0].pointsVictory.p)}`),
+      compare,
+    );
+    await view.locator(`#${BATTLE_IDS.fleetCompare}`).scrollIntoViewIfNeeded();
+    await wb.screenshot(join(OUT, 'what-if-compare-opened.png'));
+    await wb.runCommand('View: Close All Editor Groups');
+    writeFileSync(join(sandbox.folder, fleet), saved);
   });
 
   it('marks the battle view out of date when the fleet is edited and plays it again, with the CLI’s figures; a fleet that cannot fight says why', async () => {

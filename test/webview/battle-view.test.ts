@@ -177,6 +177,13 @@ describe('fleet battle view (Chromium)', function () {
     await v.send({ type: 'error', message: 'The opponent\'s fleet "The Hunger Within" cannot fight: line 3: no card named "X"' });
     await v.page.waitForFunction((id: string) => !document.getElementById(id)!.hidden, I.error);
     assert.equal(await v.text(I.title), 'Battle: Ember Vanguard vs The <i>Hunger</i> Within', 'still named after a failure');
+    // The refused run's options stay in the form (never empty fields), ready to run again once the list is fixed.
+    assert.deepEqual(await Promise.all([I.rounds, I.trials, I.seed].map((id) => v.page.inputValue(`#${id}`))), ['6', '20000', '1']);
+    assert.equal(await v.page.inputValue(`#${I.mode}`), 'approach');
+    await v.page.click(`#${I.run}`);
+    await v.waitForPosted('rerun');
+    const rerun = (await v.posted()).find((m) => m.type === ('rerun' as string)) as unknown as { options: unknown };
+    assert.deepEqual(rerun.options, { rounds: 6, trials: 20000, seed: 1 });
     mkdirSync(OUTPUT, { recursive: true });
     await v.page.screenshot({ path: join(OUTPUT, 'battle-failed-first-run.png') });
     // A result names the sides itself; a late names message does not overwrite it.
@@ -674,7 +681,13 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
     const now = edited.sides[0].pointsVictory.p;
     const then = edited.compareFleets!.result.sides[0].pointsVictory.p;
     assert.ok(now < then, 'dropping a destroyer loses battles');
-    assert.ok(section.includes(`With your change: Lantern Watch wins ${formatPercent(now)} instead of ${formatPercent(then)}.`), section);
+    const theirs = [edited.sides[1].pointsVictory.p, edited.compareFleets!.result.sides[1].pointsVictory.p] as const;
+    assert.ok(
+      section.includes(
+        `With your change: Lantern Watch wins ${formatPercent(now)} instead of ${formatPercent(then)}; ${HOSTILE} wins ${formatPercent(theirs[0])} instead of ${formatPercent(theirs[1])}.`,
+      ),
+      section,
+    );
     assert.ok(section.includes(HOSTILE), 'the hostile fleet name is shown as text');
     // Player words in the sentence: no "battle i", no standard errors (those are under Advanced).
     const summary = (await v.page.locator(`#${I.fleetCompare} .compare-summary`).textContent()) ?? '';
@@ -704,7 +717,7 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
     await v.page.screenshot({ path: join(OUTPUT, 'battle-what-if.png'), fullPage: true });
   });
 
-  it('writes a change too small to show in hundredths of a percent as about the same, without "−<0.01%"', async () => {
+  it('writes a change too small to show in hundredths of a percent as within the noise, without "−<0.01%"', async () => {
     const v = await suite.view(THEMES.dark);
     // A sweep that got a hair more likely (as a real run shows it: 0% beside <0.01%).
     const c = edited.compareFleets!;
@@ -715,9 +728,61 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
     await v.page.waitForFunction((id: string) => /With your change/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
     const row = v.page.locator(`#${I.fleetCompare} tbody tr`, { hasText: 'sweeps the other fleet' }).first();
     const cell = await row.locator('td.change').textContent();
-    assert.equal(cell, 'about the same (under 0.01%)');
+    assert.equal(cell, 'within the noise (under 0.01%)');
     const all = (await v.page.locator(`#${I.fleetCompare} td.change`).allTextContents()).join(' | ');
     assert.doesNotMatch(all, /[+\u2212]</, all);
+  });
+
+  it('names every way a battle ends that moved: lost wins that became draws, the opponent\u2019s wins unmoved', async () => {
+    const v = await suite.view(THEMES.dark);
+    const c = edited.compareFleets!;
+    const chance = (p: number, se = 0.004) => ({ p, se });
+    // Now: 41.30% wins, 23.20% draws, 35.50% for the opponent; the saved version: 64.50%, 0%, 35.50%.
+    const sides = [
+      { ...edited.sides[0], pointsVictory: chance(0.413) },
+      { ...edited.sides[1], pointsVictory: chance(0.355) },
+    ] as BattleResult['sides'];
+    const thenSides = [
+      { ...c.result.sides[0], pointsVictory: chance(0.645) },
+      { ...c.result.sides[1], pointsVictory: chance(0.355) },
+    ] as BattleResult['sides'];
+    const moved: BattleResult = {
+      ...edited,
+      sides,
+      draw: chance(0.232),
+      compareFleets: {
+        ...c,
+        result: { ...c.result, sides: thenSides, draw: chance(0) },
+        difference: {
+          sides: [
+            { ...c.difference.sides[0], pointsVictory: { delta: 0.232, se: 0.005 }, annihilation: { delta: 0, se: 0 } },
+            { ...c.difference.sides[1], pointsVictory: { delta: 0, se: 0.002 }, annihilation: { delta: 0, se: 0 } },
+          ],
+          draw: { delta: -0.232, se: 0.005 },
+        },
+      },
+    };
+    await v.send({ type: 'compareWith', label: 'the saved version' });
+    await v.send({ type: 'result', result: moved, partial: false });
+    await v.page.waitForFunction((id: string) => /With your change/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
+    const lead = (await v.page.locator(`#${I.fleetCompare} .compare-summary li`).first().textContent()) ?? '';
+    assert.equal(
+      lead,
+      `With your change: Lantern Watch wins 41.30% instead of 64.50%; 23.20% of battles are drawn instead of 0%. Within the dice\u2019s noise: ${HOSTILE}\u2019s wins (35.50%).`,
+    );
+    // The line that promises to mark only what is beyond the noise, and the cells that are not: no "about the same" under it.
+    const summary = (await v.page.locator(`#${I.fleetCompare} .compare-summary`).textContent()) ?? '';
+    assert.match(summary, /a smaller one reads \u201cwithin the noise\u201d/);
+    const cells = await v.page.locator(`#${I.fleetCompare} td.change`).allTextContents();
+    assert.ok(!cells.some((t) => /about the same/.test(t)), cells.join(' | '));
+    const draw = await v.page.locator(`#${I.fleetCompare} tbody tr`, { hasText: 'Draw on points' }).locator('td.change').getAttribute('class');
+    assert.equal(draw, 'change up neutral');
+    const theirs = await v.page
+      .locator(`#${I.fleetCompare} tbody tr`, { hasText: `${HOSTILE} comes out ahead` })
+      .locator('td.change')
+      .textContent();
+    assert.match(theirs ?? '', /within the noise/);
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-what-if-draws.png'), fullPage: true });
   });
 
   it('says when the change makes no difference, and hides the section without a comparison', async () => {

@@ -382,6 +382,24 @@ function fillControls(r: BattleResult, partial: boolean): void {
   syncRange();
 }
 
+/**
+ * A first run that was refused (a fleet or the version compared with cannot fight) leaves no result
+ * to fill the controls from: they show the options the run asked for (the host's defaults unless
+ * the player chose others), so that Run again plays them once the list is fixed.
+ */
+function fillAsked(): void {
+  if (filled || current) return;
+  const o = asked;
+  ui.mode.value = o?.range !== undefined ? 'fixed' : 'approach';
+  ui.range.value = String(o?.range ?? 12);
+  ui.rounds.value = String(o?.rounds ?? BATTLE_DEFAULTS.rounds);
+  ui.trials.value = String(o?.trials ?? BATTLE_DEFAULTS.trials);
+  ui.seed.value = String(o?.seed ?? BATTLE_DEFAULTS.seed);
+  picker.set({ variants: o?.variants ?? [], compare: o?.compare ?? true });
+  lockRounds(ui.rounds, o?.variants ?? []);
+  syncRange();
+}
+
 /** The fixed range a result was played at, as its assumptions say it; undefined when the fleets approach. */
 function fixedRange(r: BattleResult): number | undefined {
   const m = r.mode === 'fixed' ? /every unit stands (\d+(?:\.\d+)?)"/.exec(r.assumptions.join(' ')) : null;
@@ -645,7 +663,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       refused = false;
       ui.error.hidden = false;
       ui.error.textContent = m.message;
-      if (!current) ui.empty.textContent = 'No result.';
+      if (!current) {
+        ui.empty.textContent = 'No result.';
+        fillAsked();
+      }
       markStale('The figures below are still from the previous run: the new one could not be played (see the message above).');
       break;
   }
