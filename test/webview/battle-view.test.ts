@@ -480,6 +480,58 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     await v.page.screenshot({ path: join(OUTPUT, 'battle-variants.png'), fullPage: true });
   });
 
+  it('says "destroyed or routed" where units flee, with each apart, one name for destroying the whole fleet, and why two figures are the same', async () => {
+    const v = await suite.view(THEMES.dark);
+    await v.send({ type: 'result', result: compared, partial: false });
+    await v.page.waitForSelector(`#${I.variantSection}:not([hidden])`);
+    assert.equal(await v.text(I.pointsHeading), 'Points destroyed or routed');
+    const heads = await v.page.locator(`#${I.pointsTable} thead th`).allTextContents();
+    assert.deepEqual(heads.slice(0, 4), ['Fleet', 'Destroys or routs on average', 'Of which destroyed', 'Of which routed']);
+    // Each apart, from the other fleet's units: its points times its chance to end destroyed, or fled.
+    const [a, b] = compared.sides;
+    const lost = (how: 'destroyed' | 'routed') =>
+      b.units.reduce((t, u) => {
+        const fled = u.routed!.at(-1)!;
+        return t + u.points * (how === 'routed' ? fled : Math.max(0, 1 - u.alive.at(-1)! - fled));
+      }, 0);
+    const row = (await v.page.locator(`#${I.pointsTable} tbody tr`).first().locator('th, td').allTextContents()).map((x) => x.trim());
+    assert.deepEqual(row.slice(0, 4), [a.fleet, a.pointsDestroyed.mean.toFixed(0), lost('destroyed').toFixed(0), lost('routed').toFixed(0)]);
+    assert.ok(Math.abs(lost('destroyed') + lost('routed') - a.pointsDestroyed.mean) < 1, 'destroyed and routed add up to the points lost');
+    assert.match(await v.text(I.verdict), /more points destroyed or routed when the battle ends/);
+    // Destroying the whole other fleet has one name in the whole view.
+    const all = (await v.page.locator('#app').textContent()) ?? '';
+    assert.doesNotMatch(all, /wipes out|sweeps the/);
+    assert.match(all, /destroys the whole other fleet/);
+    // A fleet that destroys everything in most battles: its typical and good battles are the same, and the view says why.
+    const sweep: BattleResult = {
+      ...compared,
+      sides: [
+        { ...a, pointsDestroyed: { mean: 250, p10: 80, p50: b.points, p90: b.points } },
+        { ...b, pointsDestroyed: { mean: 100, p10: 10, p50: 90, p90: 200 } },
+      ],
+    };
+    await v.send({ type: 'result', result: sweep, partial: false });
+    await v.page.waitForFunction((id: string) => /whole unit at a time/.test(document.getElementById(id)!.textContent ?? ''), I.pointsSteps);
+    assert.equal(
+      await v.text(I.pointsSteps),
+      `Points fall a whole unit at a time, so many battles end on the same points. ${a.fleet} destroys or routs all ${b.points} points in at least half of the battles, so its typical and good battles are the same.`,
+    );
+    await v.page.locator(`#${I.pointsTable}`).scrollIntoViewIfNeeded();
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-points-routed.png') });
+    await v.send({
+      type: 'result',
+      result: {
+        ...compared,
+        sides: [
+          { ...a, pointsDestroyed: { mean: 100, p10: 10, p50: 90, p90: 200 } },
+          { ...b, pointsDestroyed: { mean: 100, p10: 10, p50: 90, p90: 200 } },
+        ],
+      },
+      partial: false,
+    });
+    await v.page.waitForFunction((id: string) => (document.getElementById(id)!.textContent ?? '') === '', I.pointsSteps);
+  });
+
   it('posts the picked variants with a rerun, and refuses a conflicting pair with a message', async () => {
     const v = await suite.view(THEMES.light);
     await v.send({ type: 'result', result: compared, partial: false });
@@ -726,7 +778,7 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
     await v.send({ type: 'compareWith', label: 'the saved version' });
     await v.send({ type: 'result', result: tiny, partial: false });
     await v.page.waitForFunction((id: string) => /With your change/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
-    const row = v.page.locator(`#${I.fleetCompare} tbody tr`, { hasText: 'sweeps the other fleet' }).first();
+    const row = v.page.locator(`#${I.fleetCompare} tbody tr`, { hasText: 'destroys the whole other fleet' }).first();
     const cell = await row.locator('td.change').textContent();
     assert.equal(cell, 'within the noise (under 0.01%)');
     const all = (await v.page.locator(`#${I.fleetCompare} td.change`).allTextContents()).join(' | ');

@@ -77,7 +77,7 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
     const who = i === 0 && otherList ? 'The list' : s.fleet || (i === 0 ? 'Your fleet' : 'The opponent');
     const mine = i === 0;
     rows.push({ label: `${who} comes out ahead`, now: s.pointsVictory.p, then: o.pointsVictory.p, d: back(d.pointsVictory), mine });
-    rows.push({ label: `${who} sweeps the other fleet from the table`, now: s.annihilation.p, then: o.annihilation.p, d: back(d.annihilation), mine });
+    rows.push({ label: `${who} destroys the whole other fleet`, now: s.annihilation.p, then: o.annihilation.p, d: back(d.annihilation), mine });
   });
   rows.push({ label: 'Draw on points', now: r.draw.p, then: c.result.draw.p, d: { delta: -c.difference.draw.delta, se: c.difference.draw.se } });
   const wins = rows[0]!;

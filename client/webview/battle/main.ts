@@ -147,8 +147,8 @@ function render(r: BattleResult, partial: boolean): void {
   const retreats = [a, b].filter((s) => (s.retreated?.p ?? 0) > 0).map((s) => `${fleetName(s)} retreats in ${formatPercent(s.retreated!.p)}`);
   ui.verdict.textContent =
     (victory && moraleLead.variantVictory ? `${fleetName(moraleLead)} ${victory} in ${formatPercent(moraleLead.variantVictory.p)} of battles; ` : '') +
-    `${fleetName(lead)} comes out ahead in ${formatPercent(lead.pointsVictory.p)} of battles (more points destroyed when the battle ends); ` +
-    `${fleetName(a)} wipes out the other fleet in ${formatPercent(a.annihilation.p)}, ${fleetName(b)} in ${formatPercent(b.annihilation.p)}` +
+    `${fleetName(lead)} comes out ahead in ${formatPercent(lead.pointsVictory.p)} of battles (more points ${routs ? 'destroyed or routed' : 'destroyed'} when the battle ends); ` +
+    `${fleetName(a)} destroys the whole other fleet in ${formatPercent(a.annihilation.p)}, ${fleetName(b)} in ${formatPercent(b.annihilation.p)}` +
     (r.bothDestroyed.p > 0 ? `, and both fleets are destroyed at once (a Ram) in ${formatPercent(r.bothDestroyed.p)}` : '') +
     '.' +
     (routs ? ' Units that fled are off the table intact: not destroyed, but lost for points.' : '') +
@@ -183,19 +183,38 @@ function render(r: BattleResult, partial: boolean): void {
   );
   ui.meanRounds.textContent = `Battles last ${r.meanRounds.toFixed(1)} rounds on average.`;
 
+  // Under variants that rout, a unit that fled is lost for points but not destroyed: the table says
+  // "destroyed or routed" and gives each apart (each enemy unit's points times its chance to end so).
+  const lost = (i: number, how: 'destroyed' | 'routed') =>
+    r.sides[1 - i]!.units.reduce((t, u) => {
+      const fled = fledAtEnd(u) ?? 0;
+      const alive = u.alive[u.alive.length - 1] ?? 1;
+      return t + u.points * (how === 'routed' ? fled : Math.max(0, 1 - alive - fled));
+    }, 0);
+  ui.pointsHeading.textContent = routs ? 'Points destroyed or routed' : 'Points destroyed';
   table(
     ui.pointsTable,
-    ['Fleet', 'Destroys on average', 'In a bad battle (1 in 10)', 'Typical', 'In a good battle (1 in 10)', 'Out of'],
+    [
+      'Fleet',
+      routs ? 'Destroys or routs on average' : 'Destroys on average',
+      ...(routs ? ['Of which destroyed', 'Of which routed'] : []),
+      'In a bad battle (1 in 10)',
+      'Typical',
+      'In a good battle (1 in 10)',
+      'Out of',
+    ],
     r.sides.map((s, i) => [
       fleetName(s),
       s.pointsDestroyed.mean.toFixed(0),
+      ...(routs ? [lost(i, 'destroyed').toFixed(0), lost(i, 'routed').toFixed(0)] : []),
       String(s.pointsDestroyed.p10),
       String(s.pointsDestroyed.p50),
       String(s.pointsDestroyed.p90),
       String(r.sides[1 - i]!.points),
     ]),
-    'Points destroyed by each fleet',
+    routs ? 'Points destroyed or routed by each fleet' : 'Points destroyed by each fleet',
   );
+  ui.pointsSteps.textContent = pointsSteps(r, routs);
 
   drawSurvival(r);
 
@@ -229,20 +248,43 @@ function render(r: BattleResult, partial: boolean): void {
   if (!partial) vscode.setState({ result: r });
 }
 
+/**
+ * Why two of a fleet's figures (bad, typical, good battle) are the same, when they are: points fall
+ * a whole unit at a time, so many battles end on exactly the same points. Empty when none are.
+ */
+function pointsSteps(r: BattleResult, routs: boolean): string {
+  const verb = routs ? 'destroys or routs' : 'destroys';
+  const out: string[] = [];
+  r.sides.forEach((s, i) => {
+    const { p10, p50, p90 } = s.pointsDestroyed;
+    const all = r.sides[1 - i]!.points;
+    const name = fleetName(s);
+    if (p50 === p90 && p90 === all && all > 0)
+      out.push(`${name} ${verb} all ${all} points in at least half of the battles, so its typical and good battles are the same.`);
+    else if (p10 === p90) out.push(`${name} ${verb} exactly ${p50} points in at least 8 battles in 10, so its bad, typical and good battles are the same.`);
+    else if (p50 === p90)
+      out.push(`${name} ${verb} exactly ${p50} points in at least 4 battles in 10 (from its typical to its good battles), so those two are the same.`);
+    else if (p10 === p50)
+      out.push(`${name} ${verb} exactly ${p50} points in at least 4 battles in 10 (from its bad to its typical battles), so those two are the same.`);
+  });
+  return out.length ? `Points fall a whole unit at a time, so many battles end on the same points. ${out.join(' ')}` : '';
+}
+
 /** The variants played, beside the standard rules when they were compared. */
 function renderVariants(r: BattleResult, partial: boolean): void {
   const c = r.compare;
+  const { routs } = variantEffects(r.variants);
   const rows: CompareRow[] = [];
   if (c) {
     r.sides.forEach((s, i) => {
       const o = c.standard.sides[i]!;
       rows.push({ label: `${fleetName(s)} comes out ahead`, variant: s.pointsVictory.p, standard: o.pointsVictory.p, kind: 'chance' });
-      rows.push({ label: `${fleetName(s)} sweeps the other fleet from the table`, variant: s.annihilation.p, standard: o.annihilation.p, kind: 'chance' });
+      rows.push({ label: `${fleetName(s)} destroys the whole other fleet`, variant: s.annihilation.p, standard: o.annihilation.p, kind: 'chance' });
     });
     rows.push({ label: 'Draw on points', variant: r.draw.p, standard: c.standard.draw.p, kind: 'chance' });
     r.sides.forEach((s, i) =>
       rows.push({
-        label: `Points ${fleetName(s)} destroys, on average`,
+        label: `Points ${fleetName(s)} ${routs ? 'destroys or routs' : 'destroys'}, on average`,
         variant: s.pointsDestroyed.mean,
         standard: c.standard.sides[i]!.pointsDestroyed.mean,
         kind: 'number',

@@ -90,7 +90,7 @@ export function fleetComparison(base: BattleResult, baseOutcome: BattleOutcome, 
   const lead = b.fleet && b.fleet !== a.fleet ? `With ${b.fleet} in place of ${name}:` : `With the change: ${name}`;
   const summary = [
     `${lead} ${change('wins', sides[0]!.pointsVictory, b.pointsVictory.p, a.pointsVictory.p)}; ${change(
-      'sweeps the other fleet from the table',
+      'destroys the whole other fleet',
       sides[0]!.annihilation,
       b.annihilation.p,
       a.annihilation.p,
@@ -100,7 +100,7 @@ export function fleetComparison(base: BattleResult, baseOutcome: BattleOutcome, 
   if (clearChange(sides[1]!.pointsVictory, p.pointsVictory.p, o.pointsVictory.p) || clearChange(sides[1]!.annihilation, p.annihilation.p, o.annihilation.p))
     summary.push(
       `${rival} ${change('wins', sides[1]!.pointsVictory, p.pointsVictory.p, o.pointsVictory.p)}; ${change(
-        'sweeps the other fleet from the table',
+        'destroys the whole other fleet',
         sides[1]!.annihilation,
         p.annihilation.p,
         o.annihilation.p,

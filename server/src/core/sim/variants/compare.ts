@@ -110,7 +110,7 @@ export function battleSummary(standard: BattleResult, variant: BattleResult): st
     const o = standard.sides[i]!;
     const name = s.fleet || `Fleet ${i + 1}`;
     out.push(
-      `${with_}: ${name} ${change('wins', s.pointsVictory.p, o.pointsVictory.p, n1, n2)}; ${change('sweeps the other fleet from the table', s.annihilation.p, o.annihilation.p, n1, n2)}.`,
+      `${with_}: ${name} ${change('wins', s.pointsVictory.p, o.pointsVictory.p, n1, n2)}; ${change('destroys the whole other fleet', s.annihilation.p, o.annihilation.p, n1, n2)}.`,
     );
     if (s.retreated) out.push(`${name} retreats in ${pct(s.retreated.p)} of battles.`);
     if (s.variantVictory) out.push(`${name} wins on morale in ${pct(s.variantVictory.p)} of battles (its points victory above is by points destroyed).`);
