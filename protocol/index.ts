@@ -507,6 +507,24 @@ export interface RunProgress {
 /** server -> client, as `$/progress` on the battle request's `progressToken`: the battles played so far. */
 export const BattleProgress = new ProgressType<RunProgress>();
 
+export interface BattleInputsParams {
+  fleet: BattleFleetSelector;
+  vs: BattleFleetSelector;
+}
+
+/**
+ * What a battle of two fleets would play, as it stands now: `key` names the two fleets' units and
+ * every number of the cards they use (the same key, the same battle); `cannotFight` is the sentence
+ * a battle request would fail with (a fleet with errors, an unknown file).
+ */
+export type BattleInputs = { key: string } | { cannotFight: string };
+
+/**
+ * client -> server: the inputs of the battle of `fleet` against `vs` (a battle view asks after an
+ * edit of a fleet or a card: a new key means its figures are for lists that are no more).
+ */
+export const BattleInputsRequest = request<BattleInputsParams, BattleInputs>('fabledStar/battleInputs');
+
 export interface PriceByBattleParams extends WorkDoneProgressParams, PartialResultParams {
   card: CardSelector;
 }

@@ -6,6 +6,7 @@
  * here so that nothing outside the server reaches into the server's tree.
  */
 export { BATTLE_DEFAULTS, ENGAGEMENT_DEFAULTS, RANGE_BANDS, WEAPON_TYPES } from '../server/src/core/rules/data';
+export { formatPercent, formatPercentError } from '../server/src/core/rules/words';
 export {
   OPTION_LIMITS,
   OPTION_SPECS,

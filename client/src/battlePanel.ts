@@ -4,8 +4,9 @@
  * (the view fills in at once and sharpens), and cancels the request when the user presses Cancel,
  * reruns, or closes the panel. Every message from the view is checked with the shared parser.
  */
-import type * as vscode from 'vscode';
-import { type BattleCompareWith, BattlePartialResult, BattleProgress, BattleRequest } from '../../protocol';
+import * as vscode from 'vscode';
+import { type BattleCompareWith, BattleInputsRequest, BattlePartialResult, BattleProgress, BattleRequest } from '../../protocol';
+import { BattleInputsWatch } from './battleInputs';
 import { renderBattleHtml } from '../webview/battle/html';
 import {
   parseBattleResult,
@@ -16,7 +17,7 @@ import {
   type BattleViewMessage,
 } from '../webview/battle/messages';
 import { playedRules } from '../webview/variant-messages';
-import type { Ctx } from './ctx';
+import { isFabledDocument, type Ctx } from './ctx';
 import { fitText } from '../webview/schema';
 import { pairTitle, ViewPanel, ViewPanels, type ViewKind } from './viewPanel';
 
@@ -57,6 +58,7 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
       onDispose,
     );
     this.result = restored;
+    this.followEdits();
     if (restored)
       this.options = {
         rounds: restored.rounds,
@@ -64,6 +66,34 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
         seed: restored.seed,
         ...(restored.variants.length ? { variants: playedRules(restored), ...(restored.compare ? { compare: true } : {}) } : {}),
       };
+  }
+
+  /** Follows edits of the two fleets and their cards (./battleInputs.ts): out-of-date figures are said so and played again. */
+  private readonly watch = new BattleInputsWatch({
+    ask: () => this.ctx.request(BattleInputsRequest.type, { fleet: { uri: this.fleet }, vs: { uri: this.vs } }),
+    changed: () => {
+      this.post({ type: 'fleetsEdited' });
+      void this.run();
+    },
+    cannotFight: (message) => {
+      // A run still playing plays the lists before the edit: its figures would read as current.
+      this.cancel();
+      this.post({ type: 'cannotFight', message });
+    },
+    current: () => this.post({ type: 'fleetsCurrent' }),
+  });
+
+  private followEdits(): void {
+    // Any Fabled Star file: a fleet list, or a unit or faction file whose cards a fleet may use (the
+    // server says whether the battle changed). Files changed on disk come through the server too.
+    const edited = () => this.watch.edited();
+    this.track(
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length && isFabledDocument(e.document)) edited();
+      }),
+      this.ctx.onFleetSummaryChanged(edited),
+      { dispose: () => this.watch.dispose() },
+    );
   }
 
   get comparing(): boolean {
@@ -89,6 +119,8 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
 
   /** Asks the server for the battle, superseding (cancelling) a run still in flight. */
   run(): Promise<void> {
+    // What these figures will be for (asked before the battle, which reads the fleets when its turn comes).
+    this.watch.started(this.ctx.request(BattleInputsRequest.type, { fleet: { uri: this.fleet }, vs: { uri: this.vs } }));
     return this.request(
       `Battle of ${this.fleet} vs ${this.vs}`,
       async (token) => {

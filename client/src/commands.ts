@@ -12,6 +12,8 @@ import { cardAt, fleetCardAt, fleetCards, listCards, pickCard, selector } from '
 import { ServerNotRunningError, type Ctx } from './ctx';
 import type { EngagementPanels, PanelCard } from './engagementPanel';
 import type { RuleDocuments } from './ruleDocuments';
+import { lastPickedFirst, overLimitWarning, versionsToCompare } from './whatIfChoices';
+import { openedText } from './openedVersions';
 
 export type Cmd = (...args: unknown[]) => unknown;
 
@@ -126,6 +128,8 @@ interface FleetPick extends vscode.QuickPickItem {
   uri: vscode.Uri;
   /** The fleet's name as its file gives it (the label may say more: "Example: ...", "(itself)"). */
   name?: string;
+  /** Why the list cannot fight as it stands (over its points limit), said before it is offered. */
+  over?: string;
 }
 
 /** A fleet's line in a pick: its faction, points and game size. */
@@ -162,6 +166,7 @@ async function fleetPicks(ctx: Ctx): Promise<FleetPick[]> {
       label: name.replace(/\$\(/g, '$\u200b('),
       description: s ? fleetDescription(s) : 'not read yet',
       detail: vscode.workspace.asRelativePath(uri),
+      ...(overLimitWarning(s) ? { over: overLimitWarning(s) } : {}),
     });
   }
   return picks.sort((a, b) => a.label.localeCompare(b.label));
@@ -193,6 +198,9 @@ export function parseBattleVs(args: unknown[]): { uri: vscode.Uri; name: string 
 }
 
 /** The opponent for a battle of `fleet`: the workspace's other fleets, the bundled examples, or the fleet against itself. */
+/** Where the opponent picked last is kept (per workspace). */
+const LAST_OPPONENT = 'fabledStar.lastOpponent';
+
 async function pickOpponent(ctx: Ctx, fleet: vscode.Uri, picks: FleetPick[], title: string): Promise<FleetPick | undefined> {
   const mine = fleet.toString();
   const own = picks.find((p) => p.uri.toString() === mine);
@@ -213,11 +221,17 @@ async function pickOpponent(ctx: Ctx, fleet: vscode.Uri, picks: FleetPick[], tit
     void vscode.window.showInformationMessage('There is no other fleet list in this workspace to fight.');
     return undefined;
   }
-  const vs = await vscode.window.showQuickPick(opponents, {
-    title,
-    placeHolder: 'The opponent: type to search by name, faction or points',
-    matchOnDescription: true,
-  });
+  // The opponent picked last comes first: comparing one change after another is against the same fleet.
+  const last = ctx.extension.workspaceState.get<string>(LAST_OPPONENT);
+  const vs = await vscode.window.showQuickPick(
+    lastPickedFirst(opponents, last, (p) => (p.kind === vscode.QuickPickItemKind.Separator ? undefined : p.uri.toString()), separator),
+    {
+      title,
+      placeHolder: 'The opponent: type to search by name, faction or points',
+      matchOnDescription: true,
+    },
+  );
+  if (vs) void ctx.extension.workspaceState.update(LAST_OPPONENT, vs.uri.toString());
   return vs;
 }
 
@@ -348,22 +362,26 @@ export function compareWithSaved(ctx: Ctx, panels: BattlePanels): Cmd {
         return;
       }
       const now = doc.getText();
-      let other: { text: string; label: string } | undefined;
-      if (doc.isDirty && doc.uri.scheme === 'file') {
-        const saved = new TextDecoder().decode(await vscode.workspace.fs.readFile(doc.uri));
-        if (saved !== now) other = { text: saved, label: 'the saved version' };
-      }
-      if (!other) {
-        const head = await gitHeadText(doc.uri);
-        if (head !== undefined && head !== now) other = { text: head, label: 'the last commit' };
-      }
-      if (!other) {
+      // The saved text (unsaved edits), the text when the file was opened (edits saved since), git's HEAD.
+      const saved = doc.isDirty && doc.uri.scheme === 'file' ? new TextDecoder().decode(await vscode.workspace.fs.readFile(doc.uri)) : undefined;
+      const versions = versionsToCompare(now, { saved, opened: openedText(doc.uri), head: await gitHeadText(doc.uri) });
+      if (!versions.length) {
         void vscode.window.showInformationMessage(
-          'This fleet list has no unsaved changes and is as it was last committed (or it is not in a git repository): nothing to compare. Use "Compare with\u2026" to pick another fleet list.',
+          'This fleet list has no unsaved changes, is as it was when you opened it and as it was last committed (or it is not in a git repository): nothing to compare. Use "Compare with\u2026" to pick another fleet list.',
         );
         return;
       }
-      await openWhatIf(ctx, panels, doc, other, `Compare with ${other.label}: vs \u2026`);
+      const other =
+        versions.length === 1
+          ? versions[0]!
+          : (
+              await vscode.window.showQuickPick(
+                versions.map((v) => ({ label: v.label[0]!.toUpperCase() + v.label.slice(1), description: v.description, version: v })),
+                { title: 'Compare with Saved Version: which version?', placeHolder: 'The version of this list to play beside it as it is now' },
+              )
+            )?.version;
+      if (!other) return;
+      await openWhatIf(ctx, panels, doc, { text: other.text, label: other.label }, `Compare with ${other.label}: vs \u2026`);
     } catch (e) {
       await reportFailure(ctx, 'Could not compare the fleet', e);
     }
@@ -379,7 +397,12 @@ export function compareWithFleet(ctx: Ctx, panels: BattlePanels): Cmd {
         void vscode.window.showInformationMessage('Open a fleet list (*.fleet.yaml) to compare it with another version.');
         return;
       }
-      const picks = (await fleetPicks(ctx)).filter((p) => p.uri.toString() !== doc.uri.toString());
+      // A list over its points limit cannot fight: it says so in the list, after those that can.
+      const all = (await fleetPicks(ctx)).filter((p) => p.uri.toString() !== doc.uri.toString());
+      const picks = [
+        ...all.filter((p) => !p.over),
+        ...all.filter((p) => p.over).map((p) => ({ ...p, description: `$(warning) ${p.description ?? ''}`, detail: `${p.over} \u00b7 ${p.detail ?? ''}` })),
+      ];
       const browse: FleetPick = { label: '$(folder-opened) Another file\u2026', uri: doc.uri };
       const picked = await vscode.window.showQuickPick([...picks, browse], {
         title: 'Compare with\u2026 (1/2): the other version of this list',

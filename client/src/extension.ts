@@ -8,6 +8,7 @@ import * as commands from './commands';
 import { Ctx, CLIENT_NAME } from './ctx';
 import { EngagementPanels, VIEW_TYPE } from './engagementPanel';
 import { BattlePanels, BATTLE_VIEW_TYPE } from './battlePanel';
+import { trackOpenedVersions } from './openedVersions';
 import { FleetStatus } from './fleetStatus';
 import * as fleet from './fleetView';
 import { RuleDocuments } from './ruleDocuments';
@@ -42,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): void {
     battles,
     vscode.window.registerWebviewPanelSerializer(BATTLE_VIEW_TYPE, battles),
     vscode.commands.registerCommand('fabledStar.simulateBattle', commands.simulateBattle(c, battles)),
+    trackOpenedVersions(),
     vscode.commands.registerCommand('fabledStar.compareWithSaved', commands.compareWithSaved(c, battles)),
     vscode.commands.registerCommand('fabledStar.compareWith', commands.compareWithFleet(c, battles)),
     vscode.commands.registerCommand('fabledStar.newFleet', commands.newFile(c, 'fleet')),

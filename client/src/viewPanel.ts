@@ -88,6 +88,11 @@ export abstract class ViewPanel<HostMessage extends { type: string }, ViewMessag
     );
   }
 
+  /** Disposes of these with the panel. */
+  protected track(...d: vscode.Disposable[]): void {
+    this.disposables.push(...d);
+  }
+
   /** Posts what the panel has to a view that (re)loaded; false when there is no result to show yet. */
   protected abstract replay(): boolean;
 

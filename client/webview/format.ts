@@ -5,23 +5,8 @@
  */
 import type { Point } from '../../protocol/simulation';
 
-const PERCENT_DIGITS = 2;
-const SMALLEST = 10 ** -(PERCENT_DIGITS + 2);
-
-export function formatPercent(p: number): string {
-  if (!Number.isFinite(p)) return '—';
-  if (p <= 0) return '0%';
-  if (p >= 1) return '100%';
-  if (p < SMALLEST) return `<${(SMALLEST * 100).toFixed(PERCENT_DIGITS)}%`;
-  if (p > 1 - SMALLEST) return `>${((1 - SMALLEST) * 100).toFixed(PERCENT_DIGITS)}%`;
-  return `${(p * 100).toFixed(PERCENT_DIGITS)}%`;
-}
-
-/** A standard error of a probability, in percentage points. */
-export function formatPercentError(se: number): string {
-  if (!Number.isFinite(se)) return '';
-  return `± ${(se * 100).toFixed(PERCENT_DIGITS)}%`;
-}
+// One rule for chances everywhere (the CLI, the summaries and the views): the core's, through the protocol.
+export { formatPercent, formatPercentError } from '../../protocol/simulation';
 
 export function formatNumber(x: number, digits = 2): string {
   if (!Number.isFinite(x)) return '—';

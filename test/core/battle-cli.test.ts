@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { battlePool, runBattle } from '../../server/src/cli/battle';
 import { battleInChunks, localExecutor, runChunkTask, SessionCache, type ChunkTask } from '../../server/src/core/sim/chunked';
-import { prepareBattle } from '../../server/src/core/service';
+import { formatPercent, formatPercentError, prepareBattle, type BattleResult } from '../../server/src/core/service';
 import type { FleetDocument } from '../../server/src/core/model/types';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -151,6 +151,24 @@ describe('battle CLI', function () {
     assert.match(io.out, /Maw Frigate #3/);
     assert.match(io.out, /Policy: /);
     assert.match(io.out, /Assumptions/);
+  });
+
+  it('writes every chance as the views do (one rounding rule: 0.06% is never 0.1%)', async () => {
+    const text = memoryIO(FILES);
+    const json = memoryIO(FILES);
+    assert.equal(await runBattle(BASE, text), 0);
+    assert.equal(await runBattle([...BASE, '--format', 'json'], json), 0);
+    const r = JSON.parse(json.out) as BattleResult;
+    const lines = text.out.split('\n');
+    const row = (name: string) => lines.slice(lines.indexOf('Who wins')).find((l) => l.trimStart().startsWith(name)) ?? '';
+    for (const s of r.sides) {
+      const line = row(s.fleet);
+      for (const c of [s.annihilation, s.pointsVictory]) assert.ok(line.includes(`${formatPercent(c.p)}`) && line.includes(formatPercentError(c.se)), line);
+    }
+    assert.ok(row('Draw on points').includes(formatPercent(r.draw.p)), row('Draw on points'));
+    const unit = r.sides[1].units[2]!;
+    assert.ok(row('Maw Frigate #3').includes(formatPercent(unit.alive[unit.alive.length - 1]!)), row('Maw Frigate #3'));
+    assert.equal(formatPercent(0.0006), '0.06%');
   });
 
   it('--help exits 0 and lists the options', async () => {

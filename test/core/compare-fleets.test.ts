@@ -6,6 +6,7 @@
  * paired error; the differences are A2's figures minus the fleet's, run apart from the same seed;
  * and the numbers are the same in one thread, in chunks over threads, and a slice at a time.
  */
+import { formatPercent } from '../../server/src/core/rules/words';
 import { strict as assert } from 'node:assert';
 import { runBattle } from '../../server/src/cli/battle';
 import { memoryIO } from './memoryIO';
@@ -128,7 +129,8 @@ describe('battle --compare-with: a fleet against its changed copy on the same di
     assert.ok(d.sides[0]!.pointsVictory.se > 0);
     assert.ok(d.sides[0]!.pointsVictory.delta > 4 * d.sides[0]!.pointsVictory.se, JSON.stringify(d));
     assert.ok(d.sides[1]!.pointsVictory.delta < -4 * d.sides[1]!.pointsVictory.se, JSON.stringify(d));
-    const pct = (p: number) => `${Math.round(100 * p)}%`;
+    // Chances as every figure shown writes them (the views, the CLI).
+    const pct = formatPercent;
     assert.equal(
       r.compareFleets!.summary[0]!.split(';')[0],
       `With the change: Lances wins ${pct(r.compareFleets!.result.sides[0].pointsVictory.p)} instead of ${pct(r.sides[0].pointsVictory.p)}`,
@@ -194,7 +196,7 @@ describe('battle --compare-with: a fleet against its changed copy on the same di
       io.err,
     );
     assert.match(io.out, /Compared with the changed list \(435 pts; the fleet has 290\), on the same dice/);
-    assert.match(io.out, /With the change: Lances wins \d+% instead of \d+%/);
+    assert.match(io.out, /With the change: Lances wins \d+(?:\.\d+)?% instead of \d+(?:\.\d+)?%/);
     assert.match(io.out, /\+\d+\.\d% \u00b1 \d\.\d/);
     for (const [file, why] of [
       ['/ws/none.fleet.yaml', /no such file: \/ws\/none\.fleet\.yaml/],
@@ -210,7 +212,7 @@ describe('battle --compare-with: a fleet against its changed copy on the same di
       await runBattle(['--fleet', '/ws/a.fleet.yaml', ...RUN, '--compare-with', '/ws/other.fleet.yaml', '--cards', '/ws/cards', '--threads', '1'], renamed),
       0,
     );
-    assert.match(renamed.out, /With Other Lances in place of Lances: wins \d+% instead of \d+%/);
+    assert.match(renamed.out, /With Other Lances in place of Lances: wins \d+(?:\.\d+)?% instead of \d+(?:\.\d+)?%/);
     assert.doesNotMatch(renamed.out, /With the change: Lances/);
     // The fleet's own file is no changed copy: a usage error that says so.
     const self = memoryIO(FILES);

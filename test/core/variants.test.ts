@@ -522,7 +522,7 @@ describe('variants: compare', () => {
     assert.deepEqual(c.standard.variants, []);
     assert.equal(c.standard.rounds, 6);
     assert.equal(c.difference.sides[0]!.pointsVictory, Math.round((r.sides[0].pointsVictory.p - c.standard.sides[0].pointsVictory.p) * 1e6) / 1e6);
-    assert.match(c.summary[0]!, /^With morale: Vanguard wins \d+% instead of \d+%/);
+    assert.match(c.summary[0]!, /^With morale: Vanguard wins \d+(?:\.\d+)?% instead of \d+(?:\.\d+)?%/);
     // Without compare, no standard result.
     assert.equal(simulateBattle([a, b], { range: 12, trials: 10, variants: ['morale'] }).compare, undefined);
   });
@@ -623,7 +623,7 @@ describe('variants: a variant run and the standard run beside it', () => {
     );
     assert.ok(squadron.engagement.retreated!.defender > 0);
     assert.ok(
-      squadron.engagement.compare!.summary.some((x) => /^S retreats in \d+%/.test(x) || / retreats in .* S in \d+%/.test(x)),
+      squadron.engagement.compare!.summary.some((x) => /^S retreats in \d+(?:\.\d+)?%/.test(x) || / retreats in .* S in \d+(?:\.\d+)?%/.test(x)),
       squadron.engagement.compare!.summary.join(' | '),
     );
   });

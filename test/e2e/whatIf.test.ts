@@ -156,9 +156,16 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     const changes = (await section.locator('td.change').allInnerTexts()).map(squash);
     assert.ok(!changes.some((t) => /[+−]<|[+−]0% ± 0%/.test(t)), changes.join(' | '));
     assert.ok(
-      compare.includes(`With your change: ${a.fleet} wins ${formatPercent(a.pointsVictory.p)} instead of ${formatPercent(c.result.sides[0].pointsVictory.p)}.`),
+      compare.includes(`With your change: ${a.fleet} wins ${formatPercent(a.pointsVictory.p)} instead of ${formatPercent(c.result.sides[0].pointsVictory.p)}`),
       compare,
     );
+    // The opponent's wins, named in the headline too when they moved beyond the noise (as the CLI's paired difference says).
+    const theirWins = c.difference.sides[1]!.pointsVictory;
+    if (Math.abs(theirWins.delta) > 2 * theirWins.se && Math.round(100 * b.pointsVictory.p) !== Math.round(100 * c.result.sides[1].pointsVictory.p))
+      assert.ok(
+        compare.includes(`; ${b.fleet} wins ${formatPercent(b.pointsVictory.p)} instead of ${formatPercent(c.result.sides[1].pointsVictory.p)}`),
+        compare,
+      );
     await wb.closePanel();
     // The choice of where the fleets stand reads whole in the panel, not "... and close i".
     const select = await view.evaluate((id: string) => {
@@ -185,6 +192,118 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     await wb.openFile(fleet);
     await wb.runCommand('File: Revert File');
     await poll('the edit reverted', async () => (await editorText()).includes('count: 2'));
+  });
+
+  it('after a save, still compares the list with the version it had when it was opened, with the CLI’s figures', async () => {
+    const original = join(sandbox.root, 'original.fleet.yaml');
+    writeFileSync(original, saved);
+    const cli = cliBattle(sandbox.folder, editedFile, vs, ['--compare-with', original]);
+    const c = cli.compareFleets;
+    assert.ok(c, 'the CLI gave no compareFleets');
+    const [a, b] = cli.sides;
+    await wb.openFile(fleet);
+    await takeOneOut();
+    await wb.runCommand('File: Save');
+    await poll('the edit saved', async () => readFileSync(join(sandbox.folder, fleet), 'utf8') === edited);
+    await wb.runCommand('Fabled Star: Compare with Saved Version');
+    // Nothing unsaved, no git here: the version when the file was opened is the one to compare with.
+    await wb.pickQuick(b.fleet);
+    const view: Frame = await wb.frameWith(`#${BATTLE_IDS.fleetCompare}`, 60_000);
+    const text = async (id: string) =>
+      squash(
+        await view
+          .locator(`#${id}`)
+          .innerText()
+          .catch(() => ''),
+      );
+    await poll(
+      'the view to finish both versions',
+      async () => {
+        const method = await text(BATTLE_IDS.method);
+        const compare = await text(BATTLE_IDS.fleetCompare);
+        return method.startsWith(cli.trials.toLocaleString('en-US')) && !method.includes('still running') && compare.includes('Now') ? true : undefined;
+      },
+      240_000,
+    );
+    const compare = await text(BATTLE_IDS.fleetCompare);
+    assert.match(compare, /Compared with the version when you opened it/, compare);
+    assert.ok(
+      compare.includes(`With your change: ${a.fleet} wins ${formatPercent(a.pointsVictory.p)} instead of ${formatPercent(c.result.sides[0].pointsVictory.p)}`),
+      compare,
+    );
+    await view.locator(`#${BATTLE_IDS.fleetCompare}`).scrollIntoViewIfNeeded();
+    await wb.screenshot(join(OUT, 'what-if-compare-opened.png'));
+    await wb.runCommand('View: Close All Editor Groups');
+    writeFileSync(join(sandbox.folder, fleet), saved);
+  });
+
+  it('marks the battle view out of date when the fleet is edited and plays it again, with the CLI’s figures; a fleet that cannot fight says why', async () => {
+    const before = cliBattle(sandbox.folder, fleet, vs);
+    const after = cliBattle(sandbox.folder, editedFile, vs);
+    const [a, b] = before.sides;
+    assert.notEqual(after.sides[0].pointsVictory.p, a.pointsVictory.p, 'the edit changes the figures');
+    await wb.openFile(fleet);
+    await wb.runCommand('Fabled Star: Simulate Fleet Battle');
+    await wb.pickQuick(b.fleet, 'The opponent');
+    await wb.page.locator(`.tabs-container .tab[aria-label*="Battle: ${a.fleet} vs ${b.fleet}"]`).waitFor({ state: 'visible', timeout: 120_000 });
+    const view: Frame = await wb.frameWith(`#${BATTLE_IDS.verdict}`, 60_000);
+    const text = async (id: string) =>
+      squash(
+        await view
+          .locator(`#${id}`)
+          .innerText()
+          .catch(() => ''),
+      );
+    const aheadCell = async () => squash(await view.locator(`#${BATTLE_IDS.outcomeTable} tbody tr`).first().locator('td').first().innerText());
+    /** Waits for the view to show a finished run whose fleet comes out ahead in `p` of battles. */
+    const finished = (what: string, p: number) =>
+      poll(
+        what,
+        async () => {
+          const status = await text(BATTLE_IDS.status);
+          return /^Done/.test(status) && !(await view.locator(`#${BATTLE_IDS.stale}`).isVisible()) && (await aheadCell()).startsWith(formatPercent(p));
+        },
+        240_000,
+      );
+    await finished('the first run, with the CLI’s figures', a.pointsVictory.p);
+    // Back to the fleet's editor (the view opened beside it), one escort out, unsaved.
+    await wb.runCommand('View: Focus First Editor Group');
+    await takeOneOut();
+    const note = await poll(
+      'the figures marked as the list before the edit',
+      async () => {
+        const t = await text(BATTLE_IDS.stale);
+        return /A fleet changed/.test(t) ? t : undefined;
+      },
+      60_000,
+      25,
+    );
+    assert.match(note, /they are for the lists before the edit/);
+    assert.doesNotMatch(await text(BATTLE_IDS.status), /up to date/);
+    await wb.screenshot(join(OUT, 'battle-fleet-edited-stale.png'));
+    await finished('the edited list’s figures, as the CLI gives them', after.sides[0].pointsVictory.p);
+    await wb.screenshot(join(OUT, 'battle-fleet-edited-rerun.png'));
+    // Nine escorts: over the points, the fleet cannot fight; the view says so, and keeps the figures marked.
+    await wb.goTo(countLine, saved.split('\n')[countLine - 1]!.indexOf('2') + 1);
+    await wb.page.keyboard.press('Shift+ArrowRight');
+    await wb.page.keyboard.type('9');
+    const error = await poll(
+      'the view to say the fleet cannot fight',
+      async () => {
+        const t = await text(BATTLE_IDS.error);
+        return /cannot fight/.test(t) ? t : undefined;
+      },
+      60_000,
+    );
+    assert.match(error, new RegExp(`^The fleet "${a.fleet}" cannot fight: line \\d+: .*over its 1000 pts limit`));
+    assert.match(await text(BATTLE_IDS.stale), /cannot fight as it stands now/);
+    await view.locator(`#${BATTLE_IDS.title}`).scrollIntoViewIfNeeded();
+    await wb.screenshot(join(OUT, 'battle-fleet-cannot-fight.png'));
+    await wb.openFile(fleet);
+    await wb.runCommand('File: Revert File');
+    await poll('the edit reverted', async () => (await editorText()).includes('count: 2'));
+    await finished('the saved list’s figures again', a.pointsVictory.p);
+    await wb.runCommand('View: Close All Editor Groups');
   });
 
   it('shows live odds against the opponent the settings name, and plays them again after an edit', async () => {

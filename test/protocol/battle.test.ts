@@ -176,6 +176,44 @@ describe('fabledStar/battle over stdio', function () {
     sub.dispose();
   });
 
+  it('names what a battle would play (fabledStar/battleInputs): a new key after an edit of a fleet or a card it uses, the same after any other edit, and the sentence of a fleet that cannot fight', async () => {
+    const fleet = c.uri('fleets/standard-1000.fleet.yaml');
+    const vs = c.uri('fleets/standard-1000-myr-valari.fleet.yaml');
+    const inputs = () => c.request<{ key?: string; cannotFight?: string }>('fabledStar/battleInputs', { fleet: { uri: fleet }, vs: { uri: vs } });
+    const first = await inputs();
+    assert.ok(first.key, JSON.stringify(first));
+    assert.deepEqual(await inputs(), first, 'asked twice, the same battle');
+    const cards = await c.open('consumed/maw-squadrons.unit.yaml', readFileSync(join(EXAMPLES, 'consumed/maw-squadrons.unit.yaml'), 'utf8'));
+    // A card neither fleet uses: the same battle.
+    await c.edit(cards, 'points: 75', 'points: 95');
+    assert.deepEqual(await inputs(), first, 'an edit of the Maw Bomber Brood (in neither fleet)');
+    // A card the fleet uses: another battle.
+    await c.edit(cards, 'Hook Cannon — Auto, 9", 1, 3', 'Hook Cannon — Auto, 9", 2, 3');
+    const escorts = await inputs();
+    assert.ok(escorts.key && escorts.key !== first.key, 'an edit of the Maw Escort Pack (in the fleet)');
+    await c.edit(cards, 'Hook Cannon — Auto, 9", 2, 3', 'Hook Cannon — Auto, 9", 1, 3');
+    assert.deepEqual(await inputs(), first, 'the card edit undone');
+    // The fleet itself: a comment changes nothing, a count does; over its points it cannot fight.
+    const list = await c.open('fleets/standard-1000.fleet.yaml', readFileSync(join(EXAMPLES, 'fleets/standard-1000.fleet.yaml'), 'utf8'));
+    assert.equal(list, fleet);
+    await c.edit(fleet, '# A 1000-point', '# My 1000-point');
+    assert.deepEqual(await inputs(), first, 'a comment');
+    await c.edit(fleet, 'count: 2', 'count: 1');
+    const fewer = await inputs();
+    assert.ok(fewer.key && fewer.key !== first.key, 'one escort fewer');
+    await c.edit(fleet, 'count: 1', 'count: 9');
+    const over = await inputs();
+    assert.match(
+      over.cannotFight ?? '',
+      /^The fleet "The Hunger Within" cannot fight: line \d+: The fleet costs \d+ pts, \d+ over its 1000 pts limit/,
+      JSON.stringify(over),
+    );
+    await c.edit(fleet, 'count: 9', 'count: 2');
+    assert.deepEqual(await inputs(), first, 'the fleet edit undone');
+    await c.close(fleet);
+    await c.close(cards);
+  });
+
   it('fails with a sentence on a fleet with errors, an unknown fleet, or bad options', async () => {
     const broken = await c.open('fleets/broken.fleet.yaml', 'name: Broken\nfaction: Consumed\npoints: 500\nunits:\n  - unit: Oblivion Maww\n');
     const good = c.uri('fleets/standard-1000.fleet.yaml');

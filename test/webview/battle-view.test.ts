@@ -177,6 +177,13 @@ describe('fleet battle view (Chromium)', function () {
     await v.send({ type: 'error', message: 'The opponent\'s fleet "The Hunger Within" cannot fight: line 3: no card named "X"' });
     await v.page.waitForFunction((id: string) => !document.getElementById(id)!.hidden, I.error);
     assert.equal(await v.text(I.title), 'Battle: Ember Vanguard vs The <i>Hunger</i> Within', 'still named after a failure');
+    // The refused run's options stay in the form (never empty fields), ready to run again once the list is fixed.
+    assert.deepEqual(await Promise.all([I.rounds, I.trials, I.seed].map((id) => v.page.inputValue(`#${id}`))), ['6', '20000', '1']);
+    assert.equal(await v.page.inputValue(`#${I.mode}`), 'approach');
+    await v.page.click(`#${I.run}`);
+    await v.waitForPosted('rerun');
+    const rerun = (await v.posted()).find((m) => m.type === ('rerun' as string)) as unknown as { options: unknown };
+    assert.deepEqual(rerun.options, { rounds: 6, trials: 20000, seed: 1 });
     mkdirSync(OUTPUT, { recursive: true });
     await v.page.screenshot({ path: join(OUTPUT, 'battle-failed-first-run.png') });
     // A result names the sides itself; a late names message does not overwrite it.
@@ -251,6 +258,65 @@ describe('fleet battle view (Chromium)', function () {
       .waitForFunction((id: string) => /^Cancelled/.test(document.getElementById(id)!.textContent ?? ''), I.status, { timeout: 10_000 })
       .catch(() => undefined);
     assert.match(await v.text(I.status), /Cancelled: showing the 4,000 battles/);
+  });
+
+  it('marks the figures out of date when a fleet is edited, says why a fleet cannot fight, and takes the new figures', async () => {
+    const v = await view();
+    await show(v, final);
+    await v.page.waitForFunction((id: string) => /Done: 4,000 battles/.test(document.getElementById(id)!.textContent ?? ''), I.status);
+    const note = v.page.locator(`#${I.stale}`);
+    const dimmed = () => v.page.evaluate((id: string) => document.getElementById(id)!.classList.contains('stale'), I.results);
+    const settled = (id: string, re: RegExp) =>
+      v.page
+        .waitForFunction(([el, src]) => new RegExp(src as string).test(document.getElementById(el as string)!.textContent ?? ''), [id, re.source] as const, {
+          timeout: 10_000,
+        })
+        .catch(() => undefined);
+    // The host saw an edit that changes the battle: the figures say they are the old lists', then the run begins.
+    await v.send({ type: 'fleetsEdited' });
+    await settled(I.stale, /A fleet changed/);
+    assert.match(await v.text(I.stale), /A fleet changed since these figures: they are for the lists before the edit\. New figures follow/);
+    assert.equal(await dimmed(), true);
+    assert.doesNotMatch(await v.text(I.status), /Done|up to date/);
+    await v.send({ type: 'busy' });
+    await settled(I.status, /Simulating/);
+    assert.match(await v.text(I.stale), /A fleet changed/, 'the run keeps saying why the figures are old');
+    // Editing the options meanwhile never says "up to date" over the old lists' figures.
+    await v.page.fill(`#${I.seed}`, '9');
+    assert.doesNotMatch(await v.text(I.status), /up to date/);
+    // Edited again, over its points: the run stops, the fleet's sentence is shown, the figures stay marked.
+    const sentence = 'The fleet "Lantern Watch" cannot fight: line 4: The fleet costs 1230 pts, 230 over its 1000 pts limit';
+    await v.send({ type: 'cannotFight', message: sentence });
+    await settled(I.error, /cannot fight/);
+    assert.equal(await v.text(I.error), sentence);
+    assert.equal(await v.page.locator(`#${I.error}`).isVisible(), true);
+    assert.match(await v.text(I.stale), /cannot fight as it stands now .* the figures below are for the lists before the edit/);
+    assert.equal(await v.page.locator(`#${I.cancel}`).isVisible(), false, 'no run goes on');
+    assert.doesNotMatch(await v.text(I.status), /Simulating|up to date|Done/);
+    assert.equal(await dimmed(), true);
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-fleet-cannot-fight.png') });
+    await v.page.fill(`#${I.seed}`, '9');
+    assert.doesNotMatch(await v.text(I.status), /up to date/, 'options as played, the lists not');
+    // The edit undone: the figures are the lists' again.
+    await v.send({ type: 'fleetsCurrent' });
+    await settled(I.status, /up to date/);
+    assert.equal(await note.isVisible(), false);
+    assert.equal(await v.page.locator(`#${I.error}`).isVisible(), false);
+    assert.match(await v.text(I.status), /Figures up to date with the fleets and the options/);
+    // Fixed otherwise: the host reruns, and the new lists' figures replace the marked ones.
+    await v.send({ type: 'fleetsEdited' });
+    await v.send({ type: 'busy' });
+    // The same options, one Lumen Destroyer fewer.
+    const [mine, theirs] = fleets();
+    const edited = simulateBattle([{ ...mine, units: mine.units.slice(0, 2) }, theirs], { trials: 4000, seed: 9 });
+    await v.send({ type: 'result', result: edited, partial: false });
+    await settled(I.status, /Done/);
+    assert.equal(await note.isVisible(), false);
+    assert.equal(await dimmed(), false);
+    assert.match(await v.text(I.status), /Done: 4,000 battles/);
+    const units = (await v.page.locator(`#${I.actionsTable}`).textContent()) ?? '';
+    assert.ok(units.includes('Lumen Destroyer') && !units.includes('Lumen Destroyer #2'), `the new lists\u2019 figures: ${units}`);
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-fleet-rerun.png') });
   });
 
   it('marks the figures stale as soon as an option changes, and plays the new options after a pause, as the engagement view does', async () => {
@@ -412,6 +478,58 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     assert.match(label!, /fled intact/);
     mkdirSync(OUTPUT, { recursive: true });
     await v.page.screenshot({ path: join(OUTPUT, 'battle-variants.png'), fullPage: true });
+  });
+
+  it('says "destroyed or routed" where units flee, with each apart, one name for destroying the whole fleet, and why two figures are the same', async () => {
+    const v = await suite.view(THEMES.dark);
+    await v.send({ type: 'result', result: compared, partial: false });
+    await v.page.waitForSelector(`#${I.variantSection}:not([hidden])`);
+    assert.equal(await v.text(I.pointsHeading), 'Points destroyed or routed');
+    const heads = await v.page.locator(`#${I.pointsTable} thead th`).allTextContents();
+    assert.deepEqual(heads.slice(0, 4), ['Fleet', 'Destroys or routs on average', 'Of which destroyed', 'Of which routed']);
+    // Each apart, from the other fleet's units: its points times its chance to end destroyed, or fled.
+    const [a, b] = compared.sides;
+    const lost = (how: 'destroyed' | 'routed') =>
+      b.units.reduce((t, u) => {
+        const fled = u.routed!.at(-1)!;
+        return t + u.points * (how === 'routed' ? fled : Math.max(0, 1 - u.alive.at(-1)! - fled));
+      }, 0);
+    const row = (await v.page.locator(`#${I.pointsTable} tbody tr`).first().locator('th, td').allTextContents()).map((x) => x.trim());
+    assert.deepEqual(row.slice(0, 4), [a.fleet, a.pointsDestroyed.mean.toFixed(0), lost('destroyed').toFixed(0), lost('routed').toFixed(0)]);
+    assert.ok(Math.abs(lost('destroyed') + lost('routed') - a.pointsDestroyed.mean) < 1, 'destroyed and routed add up to the points lost');
+    assert.match(await v.text(I.verdict), /more points destroyed or routed when the battle ends/);
+    // Destroying the whole other fleet has one name in the whole view.
+    const all = (await v.page.locator('#app').textContent()) ?? '';
+    assert.doesNotMatch(all, /wipes out|sweeps the/);
+    assert.match(all, /destroys the whole other fleet/);
+    // A fleet that destroys everything in most battles: its typical and good battles are the same, and the view says why.
+    const sweep: BattleResult = {
+      ...compared,
+      sides: [
+        { ...a, pointsDestroyed: { mean: 250, p10: 80, p50: b.points, p90: b.points } },
+        { ...b, pointsDestroyed: { mean: 100, p10: 10, p50: 90, p90: 200 } },
+      ],
+    };
+    await v.send({ type: 'result', result: sweep, partial: false });
+    await v.page.waitForFunction((id: string) => /whole unit at a time/.test(document.getElementById(id)!.textContent ?? ''), I.pointsSteps);
+    assert.equal(
+      await v.text(I.pointsSteps),
+      `Points fall a whole unit at a time, so many battles end on the same points. ${a.fleet} destroys or routs all ${b.points} points in at least half of the battles, so its typical and good battles are the same.`,
+    );
+    await v.page.locator(`#${I.pointsTable}`).scrollIntoViewIfNeeded();
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-points-routed.png') });
+    await v.send({
+      type: 'result',
+      result: {
+        ...compared,
+        sides: [
+          { ...a, pointsDestroyed: { mean: 100, p10: 10, p50: 90, p90: 200 } },
+          { ...b, pointsDestroyed: { mean: 100, p10: 10, p50: 90, p90: 200 } },
+        ],
+      },
+      partial: false,
+    });
+    await v.page.waitForFunction((id: string) => (document.getElementById(id)!.textContent ?? '') === '', I.pointsSteps);
   });
 
   it('posts the picked variants with a rerun, and refuses a conflicting pair with a message', async () => {
@@ -615,7 +733,13 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
     const now = edited.sides[0].pointsVictory.p;
     const then = edited.compareFleets!.result.sides[0].pointsVictory.p;
     assert.ok(now < then, 'dropping a destroyer loses battles');
-    assert.ok(section.includes(`With your change: Lantern Watch wins ${formatPercent(now)} instead of ${formatPercent(then)}.`), section);
+    const theirs = [edited.sides[1].pointsVictory.p, edited.compareFleets!.result.sides[1].pointsVictory.p] as const;
+    assert.ok(
+      section.includes(
+        `With your change: Lantern Watch wins ${formatPercent(now)} instead of ${formatPercent(then)}; ${HOSTILE} wins ${formatPercent(theirs[0])} instead of ${formatPercent(theirs[1])}.`,
+      ),
+      section,
+    );
     assert.ok(section.includes(HOSTILE), 'the hostile fleet name is shown as text');
     // Player words in the sentence: no "battle i", no standard errors (those are under Advanced).
     const summary = (await v.page.locator(`#${I.fleetCompare} .compare-summary`).textContent()) ?? '';
@@ -645,7 +769,7 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
     await v.page.screenshot({ path: join(OUTPUT, 'battle-what-if.png'), fullPage: true });
   });
 
-  it('writes a change too small to show in hundredths of a percent as about the same, without "−<0.01%"', async () => {
+  it('writes a change too small to show in hundredths of a percent as within the noise, without "−<0.01%"', async () => {
     const v = await suite.view(THEMES.dark);
     // A sweep that got a hair more likely (as a real run shows it: 0% beside <0.01%).
     const c = edited.compareFleets!;
@@ -654,11 +778,63 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
     await v.send({ type: 'compareWith', label: 'the saved version' });
     await v.send({ type: 'result', result: tiny, partial: false });
     await v.page.waitForFunction((id: string) => /With your change/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
-    const row = v.page.locator(`#${I.fleetCompare} tbody tr`, { hasText: 'sweeps the other fleet' }).first();
+    const row = v.page.locator(`#${I.fleetCompare} tbody tr`, { hasText: 'destroys the whole other fleet' }).first();
     const cell = await row.locator('td.change').textContent();
-    assert.equal(cell, 'about the same (under 0.01%)');
+    assert.equal(cell, 'within the noise (under 0.01%)');
     const all = (await v.page.locator(`#${I.fleetCompare} td.change`).allTextContents()).join(' | ');
     assert.doesNotMatch(all, /[+\u2212]</, all);
+  });
+
+  it('names every way a battle ends that moved: lost wins that became draws, the opponent\u2019s wins unmoved', async () => {
+    const v = await suite.view(THEMES.dark);
+    const c = edited.compareFleets!;
+    const chance = (p: number, se = 0.004) => ({ p, se });
+    // Now: 41.30% wins, 23.20% draws, 35.50% for the opponent; the saved version: 64.50%, 0%, 35.50%.
+    const sides = [
+      { ...edited.sides[0], pointsVictory: chance(0.413) },
+      { ...edited.sides[1], pointsVictory: chance(0.355) },
+    ] as BattleResult['sides'];
+    const thenSides = [
+      { ...c.result.sides[0], pointsVictory: chance(0.645) },
+      { ...c.result.sides[1], pointsVictory: chance(0.355) },
+    ] as BattleResult['sides'];
+    const moved: BattleResult = {
+      ...edited,
+      sides,
+      draw: chance(0.232),
+      compareFleets: {
+        ...c,
+        result: { ...c.result, sides: thenSides, draw: chance(0) },
+        difference: {
+          sides: [
+            { ...c.difference.sides[0], pointsVictory: { delta: 0.232, se: 0.005 }, annihilation: { delta: 0, se: 0 } },
+            { ...c.difference.sides[1], pointsVictory: { delta: 0, se: 0.002 }, annihilation: { delta: 0, se: 0 } },
+          ],
+          draw: { delta: -0.232, se: 0.005 },
+        },
+      },
+    };
+    await v.send({ type: 'compareWith', label: 'the saved version' });
+    await v.send({ type: 'result', result: moved, partial: false });
+    await v.page.waitForFunction((id: string) => /With your change/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
+    const lead = (await v.page.locator(`#${I.fleetCompare} .compare-summary li`).first().textContent()) ?? '';
+    assert.equal(
+      lead,
+      `With your change: Lantern Watch wins 41.30% instead of 64.50%; 23.20% of battles are drawn instead of 0%. Within the dice\u2019s noise: ${HOSTILE}\u2019s wins (35.50%).`,
+    );
+    // The line that promises to mark only what is beyond the noise, and the cells that are not: no "about the same" under it.
+    const summary = (await v.page.locator(`#${I.fleetCompare} .compare-summary`).textContent()) ?? '';
+    assert.match(summary, /a smaller one reads \u201cwithin the noise\u201d/);
+    const cells = await v.page.locator(`#${I.fleetCompare} td.change`).allTextContents();
+    assert.ok(!cells.some((t) => /about the same/.test(t)), cells.join(' | '));
+    const draw = await v.page.locator(`#${I.fleetCompare} tbody tr`, { hasText: 'Draw on points' }).locator('td.change').getAttribute('class');
+    assert.equal(draw, 'change up neutral');
+    const theirs = await v.page
+      .locator(`#${I.fleetCompare} tbody tr`, { hasText: `${HOSTILE} comes out ahead` })
+      .locator('td.change')
+      .textContent();
+    assert.match(theirs ?? '', /within the noise/);
+    await v.page.screenshot({ path: join(OUTPUT, 'battle-what-if-draws.png'), fullPage: true });
   });
 
   it('says when the change makes no difference, and hides the section without a comparison', async () => {

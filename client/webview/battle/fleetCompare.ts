@@ -5,7 +5,8 @@
  * version minus this one); here they are turned round to read as the change made: "With your
  * edits: Lantern Watch wins 58% instead of 52%", each figure now and then, and the change marked up
  * or down when it is beyond two paired standard errors (the variants' comparison's marks), or
- * "about the same". Text from files is set as text, never HTML.
+ * "within the noise"; the headline names every way a battle ends that moved (wins, draws, the
+ * opponent's wins). Text from files is set as text, never HTML.
  */
 import type { BattleResult } from './messages';
 import { compareTable, el, type CompareTableRow } from '../variants';
@@ -21,15 +22,15 @@ function clear(now: number, then: number, d: Paired): boolean {
 }
 
 /**
- * The Change cell: "no change" when every battle ended alike, "about the same (under 0.01%)" for a
+ * The Change cell: "no change" when every battle ended alike, "within the noise (under 0.01%)" for a
  * change too small to write in hundredths of a percent (never "−<0.01% ± <0.01%"), else the change
- * with its paired error, "(about the same)" when it is within the dice's noise.
+ * with its paired error, "(within the noise)" when it is within the dice's noise.
  */
 function changeText(d: Paired, yes: boolean): string {
   if (d.delta === 0 && d.se === 0) return 'no change';
   const size = formatPercent(Math.abs(d.delta));
-  if (size.startsWith('<')) return `about the same (under ${size.slice(1)})`;
-  return `${signed(d.delta)} \u00b1 ${formatPercent(d.se)}${yes ? '' : ' (about the same)'}`;
+  if (size.startsWith('<')) return `within the noise (under ${size.slice(1)})`;
+  return `${signed(d.delta)} \u00b1 ${formatPercent(d.se)}${yes ? '' : ' (within the noise)'}`;
 }
 
 /**
@@ -76,31 +77,62 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
     const who = i === 0 && otherList ? 'The list' : s.fleet || (i === 0 ? 'Your fleet' : 'The opponent');
     const mine = i === 0;
     rows.push({ label: `${who} comes out ahead`, now: s.pointsVictory.p, then: o.pointsVictory.p, d: back(d.pointsVictory), mine });
-    rows.push({ label: `${who} sweeps the other fleet from the table`, now: s.annihilation.p, then: o.annihilation.p, d: back(d.annihilation), mine });
+    rows.push({ label: `${who} destroys the whole other fleet`, now: s.annihilation.p, then: o.annihilation.p, d: back(d.annihilation), mine });
   });
   rows.push({ label: 'Draw on points', now: r.draw.p, then: c.result.draw.p, d: { delta: -c.difference.draw.delta, se: c.difference.draw.se } });
   const wins = rows[0]!;
+  const draws = rows[rows.length - 1]!;
+  const theirs = rows[2]!;
+  const opponent = r.sides[1].fleet || 'the opponent';
   const same = rows.every((x) => x.d.delta === 0 && x.d.se === 0);
   const list = el('ul', undefined, 'compare-summary');
-  const decided = clear(wins.now, wins.then, wins.d);
+  // Every way a battle ends that moved beyond the dice's noise: the fleet's wins, draws, the
+  // opponent's wins (lost wins may have become draws, the opponent winning no more).
+  const endings = [
+    {
+      row: wins,
+      own: (a: string, b: string) => `${name} wins ${a} instead of ${b}`,
+      other: (a: string, b: string) => `This list (${name}) wins ${a}; ${then} in its place wins ${b}.`,
+    },
+    {
+      row: draws,
+      own: (a: string, b: string) => `${a} of battles are drawn instead of ${b}`,
+      other: (a: string, b: string) => `Draws: ${a} with this list, ${b} with ${then}.`,
+    },
+    {
+      row: theirs,
+      own: (a: string, b: string) => `${opponent} wins ${a} instead of ${b}`,
+      other: (a: string, b: string) => `${opponent} wins ${a} against this list, ${b} against ${then}.`,
+    },
+  ];
+  const moved = endings.filter((e) => clear(e.row.now, e.row.then, e.row.d));
+  const still = endings.filter((e) => !moved.includes(e));
+  const fig = (x: number) => formatPercent(x);
+  const stillWords = (e: (typeof endings)[number]) =>
+    e.row === wins
+      ? `${otherList ? 'this list' : name}\u2019s wins (${fig(e.row.now)})`
+      : e.row === draws
+        ? `draws (${fig(e.row.now)})`
+        : `${opponent}\u2019s wins (${fig(e.row.now)})`;
+  const within = still.length && moved.length ? ` Within the dice\u2019s noise: ${still.map(stillWords).join(', ')}.` : '';
   const lead = otherList
     ? same
       ? `On these dice the two lists do the same: every battle of this list (${name}) ends as it does with ${then}.`
-      : decided
-        ? `This list (${name}) wins ${formatPercent(wins.now)}; ${then} in its place wins ${formatPercent(wins.then)}.`
-        : `This list (${name}) and ${then} win about as often (${formatPercent(wins.now)} and ${formatPercent(wins.then)}).`
+      : moved.length
+        ? `${moved.map((e) => e.other(fig(e.row.now), fig(e.row.then))).join(' ')}${within}`
+        : `This list (${name}) and ${then} end their battles alike within the dice\u2019s noise: ${name} wins ${fig(wins.now)} and ${fig(wins.then)}, draws ${fig(draws.now)} and ${fig(draws.then)}.`
     : same
       ? `On these dice your change makes no difference: every battle ends as it did with ${then}.`
-      : decided
-        ? `With your change: ${name} wins ${formatPercent(wins.now)} instead of ${formatPercent(wins.then)}.`
-        : `With your change: ${name} wins about as often as before (${formatPercent(wins.now)}, was ${formatPercent(wins.then)}).`;
+      : moved.length
+        ? `With your change: ${moved.map((e) => e.own(fig(e.row.now), fig(e.row.then))).join('; ')}.${within}`
+        : `With your change: no way a battle ends moved beyond the dice\u2019s noise (${name} wins ${fig(wins.now)}, was ${fig(wins.then)}; draws ${fig(draws.now)}, were ${fig(draws.then)}).`;
   list.appendChild(el('li', lead));
   list.appendChild(
     el(
       'li',
       otherList
-        ? 'Both were played against the same opponent with the same dice, battle for battle, so what differs is the lists, not luck. A difference is marked when it is too large to be the dice\u2019s noise.'
-        : 'Both were played against the same opponent with the same dice, battle for battle, so what differs is the change, not luck. A change is marked when it is too large to be the dice\u2019s noise.',
+        ? 'Both were played against the same opponent with the same dice, battle for battle, so what differs is the lists, not luck. A difference too large to be the dice\u2019s noise is marked up or down; a smaller one reads \u201cwithin the noise\u201d: these battles cannot tell it from luck.'
+        : 'Both were played against the same opponent with the same dice, battle for battle, so what differs is the change, not luck. A change too large to be the dice\u2019s noise is marked up or down; a smaller one reads \u201cwithin the noise\u201d: these battles cannot tell it from luck.',
     ),
   );
   section.appendChild(list);
@@ -128,7 +160,7 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
   details.appendChild(
     el(
       'p',
-      `Battle i of this list and battle i of ${then} were rolled with the same dice (the same seed). Each change is the difference of the two figures \u00b1 its paired standard error (from the battle-by-battle differences); it is marked up or down when it is beyond twice that error and shows in whole percents, else it reads "about the same".`,
+      `Battle i of this list and battle i of ${then} were rolled with the same dice (the same seed). Each change is the difference of the two figures \u00b1 its paired standard error (from the battle-by-battle differences); it is marked up or down when it is beyond twice that error and shows in whole percents, else it reads "within the noise".`,
     ),
   );
   section.appendChild(details);

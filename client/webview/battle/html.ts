@@ -33,6 +33,8 @@ export const BATTLE_IDS = {
   outcomeTable: 'outcome-table',
   meanRounds: 'mean-rounds',
   pointsTable: 'points-table',
+  pointsHeading: 'points-heading',
+  pointsSteps: 'points-steps',
   survivalCharts: 'survival-charts',
   survivalTables: 'survival-tables',
   actionsTable: 'actions-table',
@@ -85,8 +87,9 @@ export function renderBattleHtml(cspSource: string, nonce: string, scriptUri: st
         <p id="${I.meanRounds}"></p>
       </section>
       <section aria-labelledby="points-heading">
-        <h2 id="points-heading">Points destroyed</h2>
+        <h2 id="${I.pointsHeading}">Points destroyed</h2>
         <div class="table-scroll"><table id="${I.pointsTable}" class="data"></table></div>
+        <p id="${I.pointsSteps}" class="note"></p>
       </section>
       <section aria-labelledby="survival-heading">
         <h2 id="survival-heading">Which units survive, round by round</h2>

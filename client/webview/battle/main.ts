@@ -147,8 +147,8 @@ function render(r: BattleResult, partial: boolean): void {
   const retreats = [a, b].filter((s) => (s.retreated?.p ?? 0) > 0).map((s) => `${fleetName(s)} retreats in ${formatPercent(s.retreated!.p)}`);
   ui.verdict.textContent =
     (victory && moraleLead.variantVictory ? `${fleetName(moraleLead)} ${victory} in ${formatPercent(moraleLead.variantVictory.p)} of battles; ` : '') +
-    `${fleetName(lead)} comes out ahead in ${formatPercent(lead.pointsVictory.p)} of battles (more points destroyed when the battle ends); ` +
-    `${fleetName(a)} wipes out the other fleet in ${formatPercent(a.annihilation.p)}, ${fleetName(b)} in ${formatPercent(b.annihilation.p)}` +
+    `${fleetName(lead)} comes out ahead in ${formatPercent(lead.pointsVictory.p)} of battles (more points ${routs ? 'destroyed or routed' : 'destroyed'} when the battle ends); ` +
+    `${fleetName(a)} destroys the whole other fleet in ${formatPercent(a.annihilation.p)}, ${fleetName(b)} in ${formatPercent(b.annihilation.p)}` +
     (r.bothDestroyed.p > 0 ? `, and both fleets are destroyed at once (a Ram) in ${formatPercent(r.bothDestroyed.p)}` : '') +
     '.' +
     (routs ? ' Units that fled are off the table intact: not destroyed, but lost for points.' : '') +
@@ -183,19 +183,38 @@ function render(r: BattleResult, partial: boolean): void {
   );
   ui.meanRounds.textContent = `Battles last ${r.meanRounds.toFixed(1)} rounds on average.`;
 
+  // Under variants that rout, a unit that fled is lost for points but not destroyed: the table says
+  // "destroyed or routed" and gives each apart (each enemy unit's points times its chance to end so).
+  const lost = (i: number, how: 'destroyed' | 'routed') =>
+    r.sides[1 - i]!.units.reduce((t, u) => {
+      const fled = fledAtEnd(u) ?? 0;
+      const alive = u.alive[u.alive.length - 1] ?? 1;
+      return t + u.points * (how === 'routed' ? fled : Math.max(0, 1 - alive - fled));
+    }, 0);
+  ui.pointsHeading.textContent = routs ? 'Points destroyed or routed' : 'Points destroyed';
   table(
     ui.pointsTable,
-    ['Fleet', 'Destroys on average', 'In a bad battle (1 in 10)', 'Typical', 'In a good battle (1 in 10)', 'Out of'],
+    [
+      'Fleet',
+      routs ? 'Destroys or routs on average' : 'Destroys on average',
+      ...(routs ? ['Of which destroyed', 'Of which routed'] : []),
+      'In a bad battle (1 in 10)',
+      'Typical',
+      'In a good battle (1 in 10)',
+      'Out of',
+    ],
     r.sides.map((s, i) => [
       fleetName(s),
       s.pointsDestroyed.mean.toFixed(0),
+      ...(routs ? [lost(i, 'destroyed').toFixed(0), lost(i, 'routed').toFixed(0)] : []),
       String(s.pointsDestroyed.p10),
       String(s.pointsDestroyed.p50),
       String(s.pointsDestroyed.p90),
       String(r.sides[1 - i]!.points),
     ]),
-    'Points destroyed by each fleet',
+    routs ? 'Points destroyed or routed by each fleet' : 'Points destroyed by each fleet',
   );
+  ui.pointsSteps.textContent = pointsSteps(r, routs);
 
   drawSurvival(r);
 
@@ -229,20 +248,43 @@ function render(r: BattleResult, partial: boolean): void {
   if (!partial) vscode.setState({ result: r });
 }
 
+/**
+ * Why two of a fleet's figures (bad, typical, good battle) are the same, when they are: points fall
+ * a whole unit at a time, so many battles end on exactly the same points. Empty when none are.
+ */
+function pointsSteps(r: BattleResult, routs: boolean): string {
+  const verb = routs ? 'destroys or routs' : 'destroys';
+  const out: string[] = [];
+  r.sides.forEach((s, i) => {
+    const { p10, p50, p90 } = s.pointsDestroyed;
+    const all = r.sides[1 - i]!.points;
+    const name = fleetName(s);
+    if (p50 === p90 && p90 === all && all > 0)
+      out.push(`${name} ${verb} all ${all} points in at least half of the battles, so its typical and good battles are the same.`);
+    else if (p10 === p90) out.push(`${name} ${verb} exactly ${p50} points in at least 8 battles in 10, so its bad, typical and good battles are the same.`);
+    else if (p50 === p90)
+      out.push(`${name} ${verb} exactly ${p50} points in at least 4 battles in 10 (from its typical to its good battles), so those two are the same.`);
+    else if (p10 === p50)
+      out.push(`${name} ${verb} exactly ${p50} points in at least 4 battles in 10 (from its bad to its typical battles), so those two are the same.`);
+  });
+  return out.length ? `Points fall a whole unit at a time, so many battles end on the same points. ${out.join(' ')}` : '';
+}
+
 /** The variants played, beside the standard rules when they were compared. */
 function renderVariants(r: BattleResult, partial: boolean): void {
   const c = r.compare;
+  const { routs } = variantEffects(r.variants);
   const rows: CompareRow[] = [];
   if (c) {
     r.sides.forEach((s, i) => {
       const o = c.standard.sides[i]!;
       rows.push({ label: `${fleetName(s)} comes out ahead`, variant: s.pointsVictory.p, standard: o.pointsVictory.p, kind: 'chance' });
-      rows.push({ label: `${fleetName(s)} sweeps the other fleet from the table`, variant: s.annihilation.p, standard: o.annihilation.p, kind: 'chance' });
+      rows.push({ label: `${fleetName(s)} destroys the whole other fleet`, variant: s.annihilation.p, standard: o.annihilation.p, kind: 'chance' });
     });
     rows.push({ label: 'Draw on points', variant: r.draw.p, standard: c.standard.draw.p, kind: 'chance' });
     r.sides.forEach((s, i) =>
       rows.push({
-        label: `Points ${fleetName(s)} destroys, on average`,
+        label: `Points ${fleetName(s)} ${routs ? 'destroys or routs' : 'destroys'}, on average`,
         variant: s.pointsDestroyed.mean,
         standard: c.standard.sides[i]!.pointsDestroyed.mean,
         kind: 'number',
@@ -382,6 +424,24 @@ function fillControls(r: BattleResult, partial: boolean): void {
   syncRange();
 }
 
+/**
+ * A first run that was refused (a fleet or the version compared with cannot fight) leaves no result
+ * to fill the controls from: they show the options the run asked for (the host's defaults unless
+ * the player chose others), so that Run again plays them once the list is fixed.
+ */
+function fillAsked(): void {
+  if (filled || current) return;
+  const o = asked;
+  ui.mode.value = o?.range !== undefined ? 'fixed' : 'approach';
+  ui.range.value = String(o?.range ?? 12);
+  ui.rounds.value = String(o?.rounds ?? BATTLE_DEFAULTS.rounds);
+  ui.trials.value = String(o?.trials ?? BATTLE_DEFAULTS.trials);
+  ui.seed.value = String(o?.seed ?? BATTLE_DEFAULTS.seed);
+  picker.set({ variants: o?.variants ?? [], compare: o?.compare ?? true });
+  lockRounds(ui.rounds, o?.variants ?? []);
+  syncRange();
+}
+
 /** The fixed range a result was played at, as its assumptions say it; undefined when the fleets approach. */
 function fixedRange(r: BattleResult): number | undefined {
   const m = r.mode === 'fixed' ? /every unit stands (\d+(?:\.\d+)?)"/.exec(r.assumptions.join(' ')) : null;
@@ -408,6 +468,12 @@ function resultOptions(r: BattleResult): BattleOptions {
     ...(variants.length ? { variants, ...(r.compare ? { compare: true } : {}) } : {}),
   };
 }
+
+/** The note over figures played before an edit of a fleet (or of a card either uses); a run follows. */
+const FLEETS_EDITED = 'A fleet changed since these figures: they are for the lists before the edit. New figures follow as the battles are played.';
+/** The note over figures played before an edit after which a fleet cannot fight (the message above says why). */
+const CANNOT_FIGHT =
+  'A fleet changed since these figures and cannot fight as it stands now (see the message above): the figures below are for the lists before the edit.';
 
 /** What the note over old figures says once the options above them changed. */
 const OPTIONS_CHANGED = 'Options changed: the figures below are still for the previous options. New figures follow in a moment.';
@@ -569,7 +635,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'busy':
       showRefusal(undefined);
       ui.progress.value = 0;
-      markStale('The figures below are still from the previous run: new ones follow as the battles are played.');
+      // A run after an edit of the fleets keeps saying why the figures shown are old.
+      markStale(staleNote === FLEETS_EDITED ? FLEETS_EDITED : 'The figures below are still from the previous run: new ones follow as the battles are played.');
       setRunning(true, 'Simulating the battle…');
       break;
     case 'progress': {
@@ -608,6 +675,27 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       compareAnother = !!m.another;
       if (current) renderFleetComparison(ui.fleetCompare, current, compareLabel, running, compareAnother);
       break;
+    case 'fleetsEdited':
+      markStale(FLEETS_EDITED);
+      if (!running) ui.status.textContent = '';
+      break;
+    case 'cannotFight':
+      // The host stopped any run that was playing the lists before the edit.
+      setRunning(false, '');
+      refused = false;
+      ui.error.hidden = false;
+      ui.error.textContent = m.message;
+      markStale(CANNOT_FIGHT);
+      break;
+    case 'fleetsCurrent':
+      // The edit was undone: the figures shown are the lists' again.
+      if (staleNote === CANNOT_FIGHT) {
+        markStale(undefined);
+        ui.error.hidden = true;
+        ui.error.textContent = '';
+        if (!running) ui.status.textContent = 'Figures up to date with the fleets and the options.';
+      }
+      break;
     case 'fleets':
       // The heading before any result: never "Battle:  vs " while the first run loads or fails.
       if (!current) showNames(m.fleet, m.vs);
@@ -617,7 +705,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       refused = false;
       ui.error.hidden = false;
       ui.error.textContent = m.message;
-      if (!current) ui.empty.textContent = 'No result.';
+      if (!current) {
+        ui.empty.textContent = 'No result.';
+        fillAsked();
+      }
       markStale('The figures below are still from the previous run: the new one could not be played (see the message above).');
       break;
   }

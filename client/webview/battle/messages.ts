@@ -22,7 +22,13 @@ export type BattleHostMessage =
   /** The two fleets' names, for the heading before any result (while the first run loads, or when it fails). */
   | { type: 'fleets'; fleet: string; vs: string }
   /** What-if (issue 32): the fleet is played beside another version of it, named so ("Saved version"); empty: no longer. */
-  | { type: 'compareWith'; label: string; another?: boolean };
+  | { type: 'compareWith'; label: string; another?: boolean }
+  /** A fleet or a card either fleet uses was edited: the figures are for the lists before (a run follows). */
+  | { type: 'fleetsEdited' }
+  /** A fleet cannot fight as it now stands: the sentence says why (nothing runs until it can). */
+  | { type: 'cannotFight'; message: string }
+  /** After `cannotFight`: the lists are back to what the figures were played with. */
+  | { type: 'fleetsCurrent' };
 
 /** View -> host. */
 export type BattleViewMessage = { type: 'ready' } | { type: 'rerun'; options: BattleOptions } | { type: 'cancel' };
@@ -120,6 +126,9 @@ const hostSchema = v.variant('type', [
   v.object({ type: v.literal('error'), message: text }),
   v.object({ type: v.literal('fleets'), fleet: text, vs: text }),
   v.object({ type: v.literal('compareWith'), label: text, another: v.optional(v.boolean()) }),
+  v.object({ type: v.literal('fleetsEdited') }),
+  v.object({ type: v.literal('cannotFight'), message: text }),
+  v.object({ type: v.literal('fleetsCurrent') }),
 ]);
 
 const viewSchema = v.variant('type', [

@@ -29,6 +29,8 @@ import {
   fleetNamed,
   namesFile,
   noFleetNamed,
+  formatPercent,
+  formatPercentError,
 } from '../core/service';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -70,7 +72,8 @@ ${VARIANT_HELP}
 Exit status: 0 success, 2 usage problem, unreadable file, a fleet with errors or an unknown card.
 `;
 
-const pct = (p: number, digits = 1) => `${(100 * p).toFixed(digits)}%`;
+/** Chances as every figure shown to players writes them (the views too). */
+const pct = formatPercent;
 const num = (x: number, d = 1) => x.toFixed(d);
 
 /** The readable report, in the manner of `sim`'s. */
@@ -90,17 +93,17 @@ export function renderBattleReport(r: BattleResult): string {
   out.push('Who wins');
   // Under morale the win on morale is a column of its own: points victory stays by points.
   const morale = a.variantVictory !== undefined && b.variantVictory !== undefined;
-  const mor = (s: typeof a) => (morale ? [pct(s.variantVictory!.p), `± ${pct(s.variantVictory!.se, 2)}`] : []);
+  const mor = (s: typeof a) => (morale ? [pct(s.variantVictory!.p), formatPercentError(s.variantVictory!.se)] : []);
   const blank = morale ? ['', ''] : [];
   out.push(
     ...table(
       [
         ['', 'destroys the other fleet', '', 'more points destroyed', '', ...(morale ? ['wins on morale', ''] : [])],
-        [name(a), pct(a.annihilation.p), `± ${pct(a.annihilation.se, 2)}`, pct(a.pointsVictory.p), `± ${pct(a.pointsVictory.se, 2)}`, ...mor(a)],
-        [name(b), pct(b.annihilation.p), `± ${pct(b.annihilation.se, 2)}`, pct(b.pointsVictory.p), `± ${pct(b.pointsVictory.se, 2)}`, ...mor(b)],
-        ['Draw on points', '', '', pct(r.draw.p), `± ${pct(r.draw.se, 2)}`, ...blank],
+        [name(a), pct(a.annihilation.p), formatPercentError(a.annihilation.se), pct(a.pointsVictory.p), formatPercentError(a.pointsVictory.se), ...mor(a)],
+        [name(b), pct(b.annihilation.p), formatPercentError(b.annihilation.se), pct(b.pointsVictory.p), formatPercentError(b.pointsVictory.se), ...mor(b)],
+        ['Draw on points', '', '', pct(r.draw.p), formatPercentError(r.draw.se), ...blank],
         ...(r.bothDestroyed.p > 0
-          ? [['Both fleets destroyed at once (a Ram)', pct(r.bothDestroyed.p), `± ${pct(r.bothDestroyed.se, 2)}`, '', '', ...blank]]
+          ? [['Both fleets destroyed at once (a Ram)', pct(r.bothDestroyed.p), formatPercentError(r.bothDestroyed.se), '', '', ...blank]]
           : []),
       ],
       [false, true, true, true, true, ...(morale ? [true, true] : [])],
@@ -125,8 +128,8 @@ export function renderBattleReport(r: BattleResult): string {
     const rows = s.units.map((u) => [
       `${escapeControls(u.name)}${s.units.filter((x) => x.name === u.name).length > 1 ? ` #${u.copy}` : ''}`,
       String(u.points),
-      ...u.alive.map((x) => pct(x, 0)),
-      ...(routs ? [pct(u.routed?.[u.routed.length - 1] ?? 0, 0)] : []),
+      ...u.alive.map((x) => pct(x)),
+      ...(routs ? [pct(u.routed?.[u.routed.length - 1] ?? 0)] : []),
       num(u.fired, 2),
       num(u.boarded, 2),
       num(u.rammed, 2),

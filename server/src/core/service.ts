@@ -346,6 +346,7 @@ export type { Fleet } from './sim/fleet-battle';
 export type { VariantChoice } from './sim/variants/index';
 export type { BattleOptions, BattleResult, SimulationResult } from './sim/types';
 export type { VsFieldInput, VsFieldResult, FieldRow } from './sim/vs-field';
+export { formatPercent, formatPercentError } from './rules/words';
 export type { SimulationInput } from './features/simulate';
 export type { BattleJob } from './sim/chunked';
 export type { PointsEstimate, ReferenceField } from './balance/index';

@@ -3,6 +3,7 @@
  * registered on the connection, what it does, and what it answers when it fails. A handler reads
  * the state, calls a pure feature of the core, and converts the answer with ./convert.
  */
+import { createHash } from 'node:crypto';
 import {
   CodeActionKind,
   ErrorCodes,
@@ -70,6 +71,8 @@ import {
   prepareSimulation,
   simulationRefusal,
   type BattleSide,
+  type BattleOptions,
+  type PreparedBattle,
   diagnose,
   Workspace,
   LIMITS,
@@ -85,6 +88,10 @@ import {
   BattlePartialResult,
   BattleProgress,
   BattleRequest,
+  BattleInputsRequest,
+  type BattleInputs,
+  type BattleInputsParams,
+  type BattleFleetSelector,
   type BattleParams,
   type BattleCompareWith,
   PriceByBattlePartial,
@@ -587,30 +594,10 @@ export const HANDLERS: HandlerEntry[] = [
                 state.ensureAllOpen();
                 const v = validateBattleOptions(params?.options ?? {});
                 if (!v.options) throw new ResponseError(LSPErrorCodes.RequestFailed, v.errors.join(' '));
-                const sides = [params?.fleet, params?.vs].map((sel, i): BattleSide => {
-                  const uri = sel && typeof sel.uri === 'string' ? sel.uri : undefined;
-                  // A bundled example fleet fights with the bundled example cards.
-                  const ws = uri && isExampleUri(uri) ? exampleWorkspace() : state.ws;
-                  const doc = uri ? (ws === state.ws ? state.ensure(uri) : ws.get(uri)) : undefined;
-                  if (!doc || doc.kind !== 'fleet')
-                    throw new ResponseError(LSPErrorCodes.RequestFailed, `No ${SIDE[i]} list at ${clip(uri ?? '(no uri)', 200)}`);
-                  return { doc, ws };
-                }) as [BattleSide, BattleSide];
-                // The checks as the diagnostics have them (cached), for the workspace's fleets.
-                const prepared = prepareBattle(sides, v.options, (doc, ws) =>
-                  ws === state.ws ? ctx.diagnostics.diagnoser.checks(doc, ws) : checkedAfresh(doc, ws),
-                );
-                if ('refused' in prepared) {
-                  const { side, doc, errors } = prepared.refused;
-                  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-                  throw new ResponseError(
-                    LSPErrorCodes.RequestFailed,
-                    `The ${SIDE[side]} "${clip(doc.name.value ?? '', 200)}" cannot fight: ${errors[0]}${more}`,
-                  );
-                }
+                const { sides, battle } = battleOf(ctx, params?.fleet, params?.vs, v.options);
                 // What-if (issue 32): the other version of the fleet against the same opponent.
                 const changed = params?.compareWith ? compareWithFleet(ctx, params.fleet, params.compareWith, sides[1]) : undefined;
-                return { kind: 'battle', battle: prepared.battle, ...(changed ? { changed } : {}), sliceOps: WORKER_SLICE_OPS };
+                return { kind: 'battle', battle, ...(changed ? { changed } : {}), sliceOps: WORKER_SLICE_OPS };
               },
               token,
               (m) => {
@@ -629,6 +616,22 @@ export const HANDLERS: HandlerEntry[] = [
         }),
       ),
   },
+
+  customRequest(
+    BattleInputsRequest,
+    (ctx, params: BattleInputsParams | undefined): BattleInputs => {
+      ctx.state.ensureAllOpen();
+      try {
+        const { battle } = battleOf(ctx, params?.fleet, params?.vs, {});
+        // The units and every number they fight with, digested: the same key, the same battle.
+        return { key: createHash('sha256').update(JSON.stringify(battle.fleets)).digest('base64') };
+      } catch (e) {
+        if (e instanceof ResponseError) return { cannotFight: e.message };
+        throw e;
+      }
+    },
+    { cannotFight: 'The fleets could not be read (see the log).' },
+  ),
 
   {
     name: 'priceByBattle',
@@ -702,6 +705,35 @@ export const SLICE_OPS = 150_000;
 
 /** Work per slice on a worker thread, between two progress reports (about 20-30 ms). */
 export const WORKER_SLICE_OPS = 1_000_000;
+
+/**
+ * The battle of two fleet lists (a workspace file, an open document or a bundled example), checked
+ * and ready to play; a fleet that is unknown or cannot fight fails with the sentence that says why.
+ */
+function battleOf(
+  ctx: Context,
+  fleet: BattleFleetSelector | undefined,
+  vs: BattleFleetSelector | undefined,
+  options: BattleOptions,
+): { sides: [BattleSide, BattleSide]; battle: PreparedBattle } {
+  const { state } = ctx;
+  const sides = [fleet, vs].map((sel, i): BattleSide => {
+    const uri = sel && typeof sel.uri === 'string' ? sel.uri : undefined;
+    // A bundled example fleet fights with the bundled example cards.
+    const ws = uri && isExampleUri(uri) ? exampleWorkspace() : state.ws;
+    const doc = uri ? (ws === state.ws ? state.ensure(uri) : ws.get(uri)) : undefined;
+    if (!doc || doc.kind !== 'fleet') throw new ResponseError(LSPErrorCodes.RequestFailed, `No ${SIDE[i]} list at ${clip(uri ?? '(no uri)', 200)}`);
+    return { doc, ws };
+  }) as [BattleSide, BattleSide];
+  // The checks as the diagnostics have them (cached), for the workspace's fleets.
+  const prepared = prepareBattle(sides, options, (doc, ws) => (ws === state.ws ? ctx.diagnostics.diagnoser.checks(doc, ws) : checkedAfresh(doc, ws)));
+  if ('refused' in prepared) {
+    const { side, doc, errors } = prepared.refused;
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+    throw new ResponseError(LSPErrorCodes.RequestFailed, `The ${SIDE[side]} "${clip(doc.name.value ?? '', 200)}" cannot fight: ${errors[0]}${more}`);
+  }
+  return { sides, battle: prepared.battle };
+}
 
 /**
  * The other version of a fleet a what-if plays (BattleParams.compareWith): its text (parsed on its

@@ -89,3 +89,26 @@ export function pointsLeft(remaining: number, short = false): string {
   if (remaining < 0) return short ? `${-remaining} over` : `${-remaining} pts over the limit`;
   return 'exactly on the limit';
 }
+
+/**
+ * A chance as every figure shown to players writes it (the views, the CLI's battle report, the
+ * summaries): hundredths of a percent, "54.12%"; never a misleading 0% or 100% for a chance that
+ * is neither: "<0.01%" and ">99.99%" at the edges; "\u2014" for no number.
+ */
+export function formatPercent(p: number): string {
+  if (!Number.isFinite(p)) return '\u2014';
+  if (p <= 0) return '0%';
+  if (p >= 1) return '100%';
+  if (p < PERCENT_SMALLEST) return `<${(PERCENT_SMALLEST * 100).toFixed(PERCENT_DIGITS)}%`;
+  if (p > 1 - PERCENT_SMALLEST) return `>${((1 - PERCENT_SMALLEST) * 100).toFixed(PERCENT_DIGITS)}%`;
+  return `${(p * 100).toFixed(PERCENT_DIGITS)}%`;
+}
+
+/** The standard error of a chance, in percentage points, as `formatPercent` writes chances: "\u00b1 0.35%". */
+export function formatPercentError(se: number): string {
+  if (!Number.isFinite(se)) return '';
+  return `\u00b1 ${(se * 100).toFixed(PERCENT_DIGITS)}%`;
+}
+
+const PERCENT_DIGITS = 2;
+const PERCENT_SMALLEST = 10 ** -(PERCENT_DIGITS + 2);

@@ -23,7 +23,7 @@ export function renderFleetComparison(r: BattleResult, clean: (s: string) => str
   const named = now.fleet === was.fleet ? '' : ` "${clean(now.fleet || '(unnamed fleet)')}"`;
   const out = ['', `Compared with the changed list${named} (${now.points} pts; the fleet has ${was.points}), on the same dice`];
   for (const line of c.summary) out.push(`  ${clean(line)}`);
-  const rows = [['', 'wins', 'with the change', 'difference', 'sweeps the table', 'with the change', 'difference']];
+  const rows = [['', 'wins', 'with the change', 'difference', 'destroys the other fleet', 'with the change', 'difference']];
   r.sides.forEach((s, i) => {
     const after = c.result.sides[i]!;
     const d = c.difference.sides[i]!;

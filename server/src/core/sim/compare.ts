@@ -9,6 +9,7 @@
  * thread (the language server's worker, a view that sharpens), and `compareInChunks` with the
  * trials in chunks over threads (`battle --compare-with --threads N`). Pure: no I/O.
  */
+import { formatPercent } from '../rules/words';
 import { trialEnd, type BattleOutcome, type Fleet } from './battle';
 import { battleInChunks, type BattleJob, type ChunkExecutor } from './chunked';
 import { BattleSession } from './fleet-battle';
@@ -59,7 +60,8 @@ export function pairedDelta(before: readonly number[], after: readonly number[],
   return { delta, se: round6(Math.sqrt(variance / n)) };
 }
 
-const pct = (p: number) => `${Math.round(100 * p)}%`;
+/** Chances as every figure shown writes them. */
+const pct = formatPercent;
 const points = (d: number) => `${d >= 0 ? '+' : '\u2212'}${(100 * Math.abs(d)).toFixed(1)}`;
 
 /** A change told apart from the dice's noise: beyond two paired standard errors, and visible in whole percents. */
@@ -90,7 +92,7 @@ export function fleetComparison(base: BattleResult, baseOutcome: BattleOutcome, 
   const lead = b.fleet && b.fleet !== a.fleet ? `With ${b.fleet} in place of ${name}:` : `With the change: ${name}`;
   const summary = [
     `${lead} ${change('wins', sides[0]!.pointsVictory, b.pointsVictory.p, a.pointsVictory.p)}; ${change(
-      'sweeps the other fleet from the table',
+      'destroys the whole other fleet',
       sides[0]!.annihilation,
       b.annihilation.p,
       a.annihilation.p,
@@ -100,7 +102,7 @@ export function fleetComparison(base: BattleResult, baseOutcome: BattleOutcome, 
   if (clearChange(sides[1]!.pointsVictory, p.pointsVictory.p, o.pointsVictory.p) || clearChange(sides[1]!.annihilation, p.annihilation.p, o.annihilation.p))
     summary.push(
       `${rival} ${change('wins', sides[1]!.pointsVictory, p.pointsVictory.p, o.pointsVictory.p)}; ${change(
-        'sweeps the other fleet from the table',
+        'destroys the whole other fleet',
         sides[1]!.annihilation,
         p.annihilation.p,
         o.annihilation.p,

@@ -4,6 +4,7 @@
  * instead of 48%"). A difference within the sampling noise (two standard errors of the difference)
  * is said to be about the same.
  */
+import { formatPercent } from '../../rules/words';
 import type { BattleDifference, BattleResult, EngagementDifference, EngagementResult } from '../types';
 import { clearlyDifferent, variantTitles } from './catalog';
 import type { BattleRun } from '../battle';
@@ -72,7 +73,8 @@ export function comparedProgress(run: RunProgress, standard: RunProgress | undef
   return standard ? { trials: run.trials + standard.trials, requested: run.requested + standard.requested } : { trials: run.trials, requested: run.requested };
 }
 
-const pct = (p: number) => `${Math.round(100 * p)}%`;
+/** Chances as every figure shown writes them. */
+const pct = formatPercent;
 
 function change(what: string, now: number, was: number, n1: number, n2: number): string {
   return clearlyDifferent(now, was, n1, n2) ? `${what} ${pct(now)} instead of ${pct(was)}` : `${what} about as often as before (${pct(now)}, was ${pct(was)})`;
@@ -110,7 +112,7 @@ export function battleSummary(standard: BattleResult, variant: BattleResult): st
     const o = standard.sides[i]!;
     const name = s.fleet || `Fleet ${i + 1}`;
     out.push(
-      `${with_}: ${name} ${change('wins', s.pointsVictory.p, o.pointsVictory.p, n1, n2)}; ${change('sweeps the other fleet from the table', s.annihilation.p, o.annihilation.p, n1, n2)}.`,
+      `${with_}: ${name} ${change('wins', s.pointsVictory.p, o.pointsVictory.p, n1, n2)}; ${change('destroys the whole other fleet', s.annihilation.p, o.annihilation.p, n1, n2)}.`,
     );
     if (s.retreated) out.push(`${name} retreats in ${pct(s.retreated.p)} of battles.`);
     if (s.variantVictory) out.push(`${name} wins on morale in ${pct(s.variantVictory.p)} of battles (its points victory above is by points destroyed).`);
@@ -140,7 +142,7 @@ export function engagementDifference(standard: EngagementResult, variant: Engage
 /** The retreat threshold a result was played with, as a share ("50%"). */
 function retreatShare(r: EngagementResult): string {
   const t = r.variantRules?.find((v) => v.name === 'retreat')?.parameters['threshold'];
-  return t === undefined ? 'the threshold' : pct(t);
+  return t === undefined ? 'the threshold' : `${Math.round(100 * t)}%`;
 }
 
 export function engagementSummary(standard: EngagementResult, variant: EngagementResult, names: [string, string]): string[] {

@@ -49,7 +49,7 @@ export function renderBattleVariants(r: BattleResult, clean: (s: string) => stri
   if (!c) return out;
   out.push('', 'Beside the standard rules (same seed)');
   for (const line of c.summary) out.push(`  ${clean(line)}`);
-  const rows = [['', 'wins', 'standard', 'change', 'sweeps the table', 'standard', 'change', 'points destroyed', 'change']];
+  const rows = [['', 'wins', 'standard', 'change', 'destroys the other fleet', 'standard', 'change', 'points destroyed', 'change']];
   r.sides.forEach((s, i) => {
     const o = c.standard.sides[i]!;
     const d = c.difference.sides[i]!;
