@@ -235,15 +235,17 @@ describe('battle rules: a mirror match names its sides and copies apart', () => 
 });
 
 describe('battle rules: craft launch at their first chance', () => {
-  it('each carried unit launches in the round its host enters, on the side’s next activations after the host', () => {
+  it('each carried unit launches in the round its host enters, on the side’s activations after the host, in the side’s order', () => {
     const host = unit({ name: 'Carrier', hp: 50, move: [6, 3] });
     const craft = (name: string) => unit({ name, class: 'Fighter', bases: 4, baseMm: 25, hp: 1, move: [9, 6], weapons: [gun('Energy', 1, 1, 6)] });
     const a = fleet('A', [member(host), member(craft('F1'), 60, { host: 0 }), member(craft('F2'), 60, { host: 0 }), member(unit({ name: 'Line', hp: 20 }))]);
     const b = fleet('B', [member(unit({ name: 'Far', hp: 50, move: [3] })), member(unit({ name: 'Far 2', hp: 50, move: [3] }))]);
     const seen: string[] = [];
     run(a, b, { rounds: 1, trials: 1, depth: 48 }, { onActivation: (u, v) => u < 4 && seen.push(`${a.units[u]!.name}@${v.pos[u]}`) });
-    // The carrier enters 6" and moves 3" more; each craft launches from it (its table edge) with 9" + 6".
-    assert.deepEqual(seen, ['Carrier@9', 'F1@24', 'F2@24', 'Line@15']);
+    // Nobody can fire yet, so the side activates the most points first (BATTLE.md): the carrier
+    // (100) enters 6" and moves 3" more, then Line (100, after "Carrier" by name); each craft (60)
+    // launches from the carrier (its table edge) with 9" + 6".
+    assert.deepEqual(seen, ['Carrier@9', 'Line@15', 'F1@24', 'F2@24']);
     const r = simulateBattle([a, b], { trials: 10 });
     assert.ok(
       r.assumptions.some((x) => /launch .*first chance/i.test(x) && /host's position/.test(x)),
@@ -260,6 +262,11 @@ describe('battle rules: the printed policy and assumptions say what BATTLE.md sa
       /Board replaces that second action, whichever it would be \(Aim, Shields Back Online or Brace\), when .* boarding is expected to remove more hull points/,
     );
     assert.match(r.policy, /Rams as a last resort/);
+    assert.match(
+      r.policy,
+      /first a unit that can Fire, Board or Ram now, then the units that must move .*the most points first, ties by card name, then copy: never the order the fleet list is written in/,
+    );
+    assert.match(r.policy, /ties to the nearer, then to fewer HP left, then by card name, then copy/);
     const a = r.assumptions.join('\n');
     assert.match(a, /dodges each hit with D except a natural 10 \(a Critical Hit cannot be Dodged/);
     assert.match(a, /both fleets destroyed\): neither side annihilates/);

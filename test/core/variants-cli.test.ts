@@ -153,8 +153,10 @@ describe('variants through the CLI JSON (generated fleets)', function () {
     );
     const r = await battleJson(f, ['--trials', '1500', '--rounds', '4', '--variant', 'retreat', '--compare']);
     const std = r.compare!.standard;
+    // With BATTLE.md's order of activation (the Destroyers, most points, first): the Allies retreat
+    // in half the battles, the Foes in a fifth.
     assert.ok(
-      r.sides.every((s) => s.retreated!.p > 0.3),
+      r.sides.every((s) => s.retreated!.p > 0.2),
       'both sides retreat in many battles',
     );
     for (const s of [0, 1] as const)
@@ -165,7 +167,7 @@ describe('variants through the CLI JSON (generated fleets)', function () {
         assert.deepEqual(u.alive.slice(0, 2), was.slice(0, 2), `side ${s} unit ${i}`);
         u.alive.forEach((p, k) => assert.ok(p >= was[k]! - 1e-12, `side ${s} unit ${i} after round ${k + 1}: ${p} with retreat, ${was[k]} without`));
       });
-    assert.equal(r.sides[0].units[0]!.alive[1], 0.958);
+    assert.equal(r.sides[0].units[0]!.alive[1], 0.962);
   });
 
   it('break-tests: routed units count as lost and never fire again', async () => {

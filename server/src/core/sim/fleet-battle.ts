@@ -79,18 +79,20 @@ export const BATTLE_POLICY =
   'Each activation spends 2 AP. A unit that is not on the table enters (or launches from its host) with its first Move. ' +
   "A unit with no enemy it can Fire at, Board or Ram moves toward the nearest enemy (1 AP, then the B stick if it is still out of reach), stopping at its longest weapon's range " +
   `(a unit without weapons closes to ${BOARDING.range}" to Board, or to base contact to Ram). ` +
-  'It fires at the enemy in range whose expected points removed by this Fire action is highest (kill chance x card points for a single-base unit, expected bases lost x points per base for a squadron; ties to the nearer, then to fewer HP left), ' +
+  'It fires at the enemy in range whose expected points removed by this Fire action is highest (kill chance x card points for a single-base unit, expected bases lost x points per base for a squadron; ties to the nearer, then to fewer HP left, then by card name, then copy), ' +
   'and spends its other AP as the duel does: Aim, Shields Back Online or Brace, whichever is worth the most expected hull points ' +
   '(Shields and Brace against the Fire actions of every enemy that can reach it). ' +
   `Board replaces that second action, whichever it would be (Aim, Shields Back Online or Brace), when an enemy with CR within ${BOARDING.range}" has SH 0 and boarding is expected to remove more hull points: ` +
   'Board comes after the Fire action, so it is weighed against Aim before firing (the Fire action is then unaimed) and against Shields Back Online or Brace after it; it boards the enemy whose expected hull points removed are worth the most points. ' +
   `A unit with CR that is in range but more than ${BOARDING.range}" from an enemy with CR spends its first AP closing on it (to Board once its shields are down) and fires with the other. ` +
-  'A unit that can neither fire nor board Rams as a last resort. Units activate in fleet order (a carrier before what it carries); ' +
-  'a side spends an Action Token instead of activating while the other side has more units waiting.';
+  'A unit that can neither fire nor board Rams as a last resort. ' +
+  'A side activates first a unit that can Fire, Board or Ram now, then the units that must move to reach an enemy (or enter, or launch); within each, the most points first, ties by card name, then copy: never the order the fleet list is written in. ' +
+  'Every other tie (whom to Board or Ram, the enemy to close on) ends by card name, then copy. ' +
+  'A side spends an Action Token instead of activating while the other side has more units waiting.';
 
 export const BATTLE_POLICY_DICE =
   ' (These cards are too costly for exact expectations: the second action follows a fixed rule — Shields Back Online if SH is missing, else Aim the weapon with the most attacks x damage, else Brace — ' +
-  `Board replaces it whenever an enemy within ${BOARDING.range}" can be boarded, and the target is the nearest enemy, then the one with fewer HP left.)`;
+  `Board replaces it whenever an enemy within ${BOARDING.range}" can be boarded, and the target is the nearest enemy, then the one with fewer HP left, then by card name, then copy.)`;
 
 function assumptions(mode: 'approach' | 'fixed', range: number | undefined, size: GameSize, out: BattleOutcome): string[] {
   const a: string[] = [];
@@ -107,7 +109,7 @@ function assumptions(mode: 'approach' | 'fixed', range: number | undefined, size
     'Action Tokens: at the start of each round the side that has lost more units gains the difference, for that round.',
     mode === 'fixed'
       ? "Embarked units launch at their first chance: their own activation in round 1, from their host's position, spending their first Move on it (so they fire with their other AP only and take no second action that round); a host destroyed with units still embarked destroys them, and their points count as destroyed."
-      : "Embarked units launch at their first chance: their own activation in the round their host enters (right after it in fleet order, a side's activations alternating with the enemy's), from their host's position, which is their table edge (section 6), moving on with their own Move. So they start their approach as far forward as the host stands, reach the enemy (and are reached) a round or so sooner than the same craft entering from the table edge, and die with the host if it is destroyed first; their points count as destroyed.",
+      : "Embarked units launch at their first chance: their own activation in the round their host enters (once the host is on the table, in the side's order of activation, a side's activations alternating with the enemy's), from their host's position, which is their table edge (section 6), moving on with their own Move. So they start their approach as far forward as the host stands, reach the enemy (and are reached) a round or so sooner than the same craft entering from the table edge, and die with the host if it is destroyed first; their points count as destroyed.",
     `Board: both roll CR; the attacker's successes above the defender's are HP damage dealt 1 HP at a time (none lost); at most once per activation. Ram: Tonnage dice hit on ${RAMMING.hitTarget}+ (${RAMMING.hitTargetMoved}+ if the target moved ${RAMMING.movedAtLeast}" or more this round), the target dodges each hit with D except a natural 10 (a Critical Hit cannot be Dodged, section 2), and each hit left deals 1 HP to both units (shields ignored), each unit saving with its own AC.`,
     'A Ram that destroys the last units of both fleets at once is its own outcome (both fleets destroyed): neither side annihilates the other. Annihilation is destroying every unit of the other fleet; a fleet whose units fled (rule variants) was not destroyed.',
     'A fleet against itself names its second side "(2)"; a card that appears more than once in a fleet is numbered (#1, #2, ...).',

@@ -69,12 +69,16 @@ function destroy(e: Engine, u: number, lost: [number, number], pts: [number, num
   e.hull[u] = 0;
   lost[e.side[u]!]!++;
   credit(e, u, pts);
-  for (let i = 0; i < e.n; i++)
+  // What it carries by card name then copy: the points add up in one order.
+  const mine = e.byName[e.side[u]!]!;
+  for (let k = 0; k < mine.length; k++) {
+    const i = mine[k]!;
     if (e.host[i] === u && e.alive[i] && !e.onTable[i]) {
       e.alive[i] = 0;
       lost[e.side[i]!]!++;
       credit(e, i, pts);
     }
+  }
 }
 
 /** After damage to unit u: destruction or lost bases are recorded; the Combined Shields pool shrinks with its bases. */
@@ -88,24 +92,29 @@ function afterDamage(e: Engine, u: number, lost: [number, number], pts: [number,
   if (e.sh[u]! > max) e.sh[u] = max;
 }
 
-/** The enemies of u that are alive and on the table, into `out`. */
+/**
+ * The enemies of u that are alive and on the table, into `out`, by card name then copy
+ * (`Engine.byName`): every choice made by scanning them (a target, whom to Board or Ram) keeps the
+ * first of equals it meets, so each of its ties ends by card name, then copy (BATTLE.md).
+ */
 function enemiesOf(e: Engine, u: number, out: UnitList): UnitList {
   out.length = 0;
-  const s = e.side[u]!;
-  const lo = s === 0 ? e.offset : 0;
-  const hi = s === 0 ? e.n : e.offset;
-  for (let i = lo; i < hi; i++) if (e.alive[i] && e.onTable[i]) out.push(i);
+  const them = e.byName[1 - e.side[u]!]!;
+  for (let k = 0; k < them.length; k++) {
+    const i = them[k]!;
+    if (e.alive[i] && e.onTable[i]) out.push(i);
+  }
   return out;
 }
 
 /** Moves u toward the nearest enemy by at most `stick` inches, stopping at its wanted distance. */
 function moveToward(e: Engine, u: number, stick: number): void {
-  const s = e.side[u]!;
-  const lo = s === 0 ? e.offset : 0;
-  const hi = s === 0 ? e.n : e.offset;
+  // By card name then copy: of enemies equally near, the first (BATTLE.md's ties).
+  const them = e.byName[1 - e.side[u]!]!;
   let nearest = -1;
   let best = Infinity;
-  for (let i = lo; i < hi; i++) {
+  for (let k = 0; k < them.length; k++) {
+    const i = them[k]!;
     if (!e.alive[i] || !e.onTable[i]) continue;
     const d = e.dist(u, i);
     if (d < best) {

@@ -73,6 +73,28 @@ export function boardingPmf(a: { target: number; dice: number }, d: { target: nu
 export const BOARD_RANGE = BOARDING.range;
 export const RAM_RANGE = RAMMING.range;
 
+/**
+ * The card name of a battle unit: its name without the " #2" the battle adds to copies of a card
+ * (fleet-battle.ts `namedApart`).
+ */
+function cardName(u: BattleUnit): string {
+  const suffix = ` #${u.copy}`;
+  return u.name.endsWith(suffix) ? u.name.slice(0, -suffix.length) : u.name;
+}
+
+/**
+ * Two units by card name (character codes, the same on every machine), then copy: how every tie of
+ * the battle ends (BATTLE.md), never by the order the fleet list is written in. 0 only for two
+ * units of one name and copy (a caller's fleet that numbers no copies); the engine then keeps
+ * their order in the fleet.
+ */
+export function byCardName(a: BattleUnit, b: BattleUnit): number {
+  const x = cardName(a);
+  const y = cardName(b);
+  if (x !== y) return x < y ? -1 : 1;
+  return a.copy - b.copy;
+}
+
 /** The smallest weapon reach of type t that is at least d (the same weapons fire), or -1. */
 export function reachOf(t: UnitType, d: number): number {
   const r = t.reaches;
@@ -257,6 +279,13 @@ export class Engine {
   roundsTallied = 0;
   /** `order` as arrays of unit indices, for the scans of every activation. */
   readonly orderOf: [Int32Array, Int32Array];
+  /**
+   * Each side's units by card name, then copy (`byName`): the order every scan over the enemies
+   * goes in, so that a tie the policy breaks by taking the first it met ends by card name, then
+   * copy, never by the order the fleet list is written in (BATTLE.md), and sums over units add up
+   * in one order.
+   */
+  readonly byName: [Int32Array, Int32Array];
 
   // Per-trial state, indexed by unit.
   readonly sh: Float64Array;
@@ -273,7 +302,11 @@ export class Engine {
   readonly startHull: Float64Array;
   readonly credit: Float64Array;
   readonly host: Int32Array;
-  /** Units of each side, in fleet order, each host followed by what it carries. */
+  /**
+   * Units of each side in the order a side activates them when they are alike (BATTLE.md "The
+   * round"): the most points first, then by card name, then copy. `waiting` (run.ts) takes the first
+   * that can Fire, Board or Ram now, else the first that must move.
+   */
   readonly order: [number[], number[]];
   /** Global index of the first unit of side 1. */
   readonly offset: number;
@@ -368,18 +401,13 @@ export class Engine {
     this.kernelLost = new PairNumbers(this.kernelTable.subSize, this.kernelTable.stateSize);
     this.protectTable = new PairCache(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2));
     this.aimTable = new PairCache(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2 * 2));
-    this.order = [[], []];
     this.enemyList = new UnitList(this.n);
     this.threatList = new UnitList(this.n);
-    for (const s of [0, 1] as const) {
-      const lo = s === 0 ? 0 : this.offset;
-      const hi = s === 0 ? this.offset : this.n;
-      for (let i = lo; i < hi; i++) {
-        if (this.host[i]! >= 0) continue;
-        this.order[s].push(i);
-        for (let j = lo; j < hi; j++) if (this.host[j] === i) this.order[s].push(j);
-      }
-    }
+    const sides = [0, 1].map((s) => Array.from({ length: s === 0 ? this.offset : this.n - this.offset }, (_, k) => (s === 0 ? 0 : this.offset) + k));
+    const byName = (a: number, b: number) => byCardName(this.units[a]!, this.units[b]!) || a - b;
+    this.byName = [Int32Array.from([...sides[0]!].sort(byName)), Int32Array.from([...sides[1]!].sort(byName))];
+    const byPoints = (a: number, b: number) => this.units[b]!.points - this.units[a]!.points || byName(a, b);
+    this.order = [[...sides[0]!].sort(byPoints), [...sides[1]!].sort(byPoints)];
     this.orderOf = [Int32Array.from(this.order[0]), Int32Array.from(this.order[1])];
     this.fixed = setup.range !== undefined;
     this.range = setup.range ?? 0;

@@ -7,7 +7,7 @@ import { Dice } from '../dice';
 import type { RandomGenerator } from '../dice';
 import { basesLeft } from '../fire';
 import { activate } from './actions';
-import { Engine, SAMPLING_WORK_LIMIT, UnitList, reachOf } from './engine';
+import { BOARD_RANGE, Engine, RAM_RANGE, SAMPLING_WORK_LIMIT, UnitList, reachOf } from './engine';
 import { decide } from './policy';
 import type { BattleActions, BattleHooks, BattleOutcome, BattleSetup, BattleTotals, BattleView, ChunkOutcome, DuelAccess, DuelKernel, Fleet } from './types';
 
@@ -315,27 +315,65 @@ function sideRouted(e: Engine, s: number): boolean {
   return false;
 }
 
-/** The first unit (in `order`) that `waiting` found, or -1. */
+/** The unit `waiting` found the side activates next (BATTLE.md "The round"), or -1. */
 let firstWaiting = -1;
 
-/** Units of side s that may still activate this round; the first of them into `firstWaiting`. */
-function waiting(e: Engine, s: number): number {
+/**
+ * Units of side s that may still activate this round; with `pick`, the one it activates next into
+ * `firstWaiting` (BATTLE.md "The round"): first a unit that can Fire, Board or Ram now, then the
+ * units that must move to reach an enemy (or enter, or launch); within each group the most points
+ * first, ties by card name, then copy (`order`). Never the order of the fleet list.
+ */
+function waiting(e: Engine, s: number, pick: boolean): number {
   const order = e.orderOf[s]!;
   const alive = e.alive;
   const activated = e.activated;
   const host = e.host;
   const onTable = e.onTable;
+  // What "can act now" needs of the enemies (actions.ts `canAct`): the distance to the nearest one
+  // on the table, and to the nearest with CR and SH 0 (Board). On one line the nearest is the one
+  // standing farthest from its own edge; at a fixed range every enemy is at that range.
+  let front = -1;
+  let frontBoard = -1;
+  if (pick) {
+    const lo = s === 0 ? e.offset : 0;
+    const hi = s === 0 ? e.n : e.offset;
+    for (let t = lo; t < hi; t++) {
+      if (!alive[t] || !onTable[t]) continue;
+      const p = e.fixed ? 0 : e.pos[t]!;
+      if (p > front) front = p;
+      if (e.hasCr[t] === 1 && e.sh[t] === 0 && p > frontBoard) frontBoard = p;
+    }
+  }
   let n = 0;
   let first = -1;
+  let firstActs = -1;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
     if (alive[i] && !activated[i] && (host[i]! < 0 || onTable[i] || onTable[host[i]!])) {
       if (n === 0) first = i;
       n++;
+      if (pick && firstActs < 0 && onTable[i] && front >= 0 && canActNow(e, i, front, frontBoard)) firstActs = i;
     }
   }
-  firstWaiting = first;
+  firstWaiting = firstActs >= 0 ? firstActs : first;
   return n;
+}
+
+/**
+ * Whether unit u, on the table, can Fire, Board or Ram from where it stands, given the positions of
+ * the nearest enemy and of the nearest it could board (-1: none): what actions.ts `canAct` finds
+ * by scanning the enemies, from the two distances that decide it.
+ */
+function canActNow(e: Engine, u: number, front: number, frontBoard: number): boolean {
+  const d = e.fixed ? e.range : Math.max(0, e.depth - e.pos[u]! - front);
+  if (d <= e.types[e.typeOf[u]!]!.maxReach) return true;
+  if (e.canRamOf[u] === 1 && d <= RAM_RANGE) return true;
+  if (e.hasCr[u] === 1 && frontBoard >= 0) {
+    const b = e.fixed ? e.range : Math.max(0, e.depth - e.pos[u]! - frontBoard);
+    if (b <= BOARD_RANGE) return true;
+  }
+  return false;
 }
 
 /** The per-unit action counts a trial adds to, which an over-budget trial puts back. */
@@ -399,8 +437,8 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
     let turn: number = first;
     for (;;) {
       // The other side first, so that firstWaiting is this side's next unit.
-      const w1 = waiting(e, 1 - turn);
-      const w0 = waiting(e, turn);
+      const w1 = waiting(e, 1 - turn, false);
+      const w0 = waiting(e, turn, true);
       if (w0 + w1 === 0) break;
       if (w0 === 0) {
         turn = 1 - turn;
@@ -494,7 +532,9 @@ function hookActions(e: Engine, dice: Dice, lost: [number, number], pts: [number
     rout: (u) => {
       if (!Number.isInteger(u) || u < 0 || u >= e.n || !e.alive[u]) return;
       rout(u);
-      for (let i = 0; i < e.n; i++) if (e.host[i] === u && !e.onTable[i]) rout(i);
+      // What it carries by card name then copy (Engine.byName): the points add up in one order.
+      const mine = e.byName[e.side[u]!]!;
+      for (let k = 0; k < mine.length; k++) if (e.host[mine[k]!] === u && !e.onTable[mine[k]!]) rout(mine[k]!);
     },
     withdraw: (side) => {
       totals.withdrew[side]++;
