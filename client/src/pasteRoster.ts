@@ -30,6 +30,13 @@ export function problemSummary(r: ImportRosterResult, n = 3): string {
   return shown.join('; ') + more;
 }
 
+/** "line 2: Celestial Batleship read as Celestial Battleship" for the message; at most `n`. */
+export function guessSummary(r: ImportRosterResult, n = 3): string {
+  const g = r.guesses ?? [];
+  const shown = g.slice(0, n).map((x) => `line ${x.line}: ${x.written.slice(0, 60)} read as ${x.unit}`);
+  return shown.join('; ') + (g.length > n ? `; and ${g.length - n} more` : '');
+}
+
 /** "Veil Patrol" -> "veil-patrol": the file name the new list is offered under (letters and digits, dashes). */
 export function fleetFileStem(name: string): string {
   const stem = name
@@ -101,12 +108,17 @@ export function pasteRosterAsFleet(ctx: Ctx): (arg?: unknown) => Promise<vscode.
       const doc = await openNewFleet(r.name, r.fleet);
       await vscode.window.showTextDocument(doc, { preview: false });
       const units = `${r.entries} ${r.entries === 1 ? 'entry' : 'entries'}`;
+      // Names read as the closest card: said, with where to pick another (the entry's note, its warning's quick fixes).
+      const guessed = r.guesses?.length
+        ? ` ${guessSummary(r)}, the closest ${r.guesses.length === 1 ? 'card' : 'cards'}: each entry says so in a note, and its warning's quick fixes (Ctrl+.) pick another.`
+        : '';
       if (r.problems.length) {
         void vscode.window.showWarningMessage(
           // What to fix first (a notification shows only its first line or so); where it went last.
-          `No card for ${problemSummary(r)}. Read ${units} into a new fleet list; ${r.problems.length === 1 ? 'that line is' : 'those lines are'} kept as comments at its top.`,
+          `No card for ${problemSummary(r)}. Read ${units} into a new fleet list; ${r.problems.length === 1 ? 'that line is' : 'those lines are'} kept as comments at its top.${guessed}`,
         );
-      } else vscode.window.setStatusBarMessage(`$(check) Read ${units} of "${r.name}" into a new fleet list; save it to keep it`, 8000);
+      } else if (guessed) void vscode.window.showWarningMessage(`Read ${units} into a new fleet list.${guessed}`);
+      else vscode.window.setStatusBarMessage(`$(check) Read ${units} of "${r.name}" into a new fleet list; save it to keep it`, 8000);
       return doc;
     } catch (e) {
       await reportFailure(ctx, 'Could not read the roster', e);

@@ -74,7 +74,8 @@ export interface UnreadNote {
   end: number;
 }
 
-const UNREAD = /^#\s*line (\d+): (.*) \(.*; closest cards?: (.*)\)[ \t]*$/gm;
+// Bounded spans (the import writes at most 200 characters of a line, and of each name): a hostile comment stays cheap.
+const UNREAD = /^#[ \t]*line (\d{1,7}): (.{0,400}) \(.{0,1000}; closest cards?: (.{1,2500})\)[ \t]*$/gm;
 
 /** Every line-not-read note with candidates in a fleet list's text (comments at the start of a line). */
 export function unreadNotes(text: string): UnreadNote[] {
