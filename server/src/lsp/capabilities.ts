@@ -51,6 +51,8 @@ export function serverCapabilities(client: ClientFeatures): ServerCapabilities {
     completionProvider: { triggerCharacters: [' ', ':', '-', '"'], resolveProvider: false },
     codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite, CodeActionKind.SourceFixAll], resolveProvider: false },
     documentSymbolProvider: { label: 'Fabled Star' },
+    foldingRangeProvider: true,
+    selectionRangeProvider: true,
     workspaceSymbolProvider: true,
     definitionProvider: true,
     referencesProvider: true,

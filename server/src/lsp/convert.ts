@@ -12,6 +12,7 @@ import {
   type DocSymbol,
   type SymbolKindName,
   type CodeActionData,
+  type Fold,
   type Hint,
   type Lens,
 } from '../core/service';
@@ -28,10 +29,12 @@ import {
   type CompletionList,
   type Diagnostic,
   type DocumentSymbol,
+  type FoldingRange,
   type InlayHint,
   type Location,
   type Position,
   type Range,
+  type SelectionRange,
   type SymbolInformation,
   type TextEdit,
 } from 'vscode-languageserver/node';
@@ -262,4 +265,25 @@ export function codeLens(l: Lens, td: TextDocument): CodeLens {
         ? { title: l.title, command: PRICE_COMMAND, arguments: [l.price] }
         : { title: l.title, command: l.simulate ? SIMULATE_COMMAND : '', ...(l.simulate ? { arguments: [l.simulate] } : {}) },
   };
+}
+
+/** Folds as line ranges: one per start line (the outermost), only those of more than one line. */
+export function foldingRangeList(folds: Fold[], td: TextDocument): FoldingRange[] {
+  const byStart = new Map<number, FoldingRange>();
+  for (const f of folds) {
+    const startLine = td.positionAt(f.start).line;
+    const endLine = td.positionAt(f.end).line;
+    if (endLine <= startLine) continue;
+    const have = byStart.get(startLine);
+    if (have && have.endLine >= endLine) continue;
+    byStart.set(startLine, { startLine, endLine, ...(f.kind ? { kind: f.kind } : {}) });
+  }
+  return [...byStart.values()].sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
+}
+
+/** Spans innermost first -> a selection range with its parents (an empty chain: the position itself). */
+export function selectionRange(spans: Span[], td: TextDocument, at: Position): SelectionRange {
+  let out: SelectionRange | undefined;
+  for (const s of [...spans].reverse()) out = { range: range(td, s), ...(out ? { parent: out } : {}) };
+  return out ?? { range: { start: at, end: at } };
 }

@@ -17,6 +17,8 @@ import {
   type Connection,
   type DefinitionParams,
   type DocumentSymbolParams,
+  type FoldingRangeParams,
+  type SelectionRangeParams,
   type HoverParams,
   type InlayHintParams,
   type PrepareRenameParams,
@@ -33,6 +35,8 @@ import {
   markdownToPlain,
   complete,
   codeActions,
+  foldingRanges,
+  selectionSpans,
   fixAll,
   documentSymbols,
   workspaceSymbols,
@@ -340,6 +344,22 @@ export const HANDLERS: HandlerEntry[] = [
         aboutDocument(b, ({ state }, r, _params: DocumentSymbolParams) => {
           return convert.documentSymbolList(documentSymbols(r.doc, state.ws), r.td, state.client.hierarchicalSymbols);
         }),
+      ),
+  },
+
+  {
+    name: 'foldingRange',
+    register: (c, b) =>
+      c.onFoldingRanges(aboutDocument(b, (_s, r, _params: FoldingRangeParams) => convert.foldingRangeList(foldingRanges(r.td.getText()), r.td))),
+  },
+
+  {
+    name: 'selectionRange',
+    register: (c, b) =>
+      c.onSelectionRanges(
+        aboutDocument(b, (_s, r, params: SelectionRangeParams) =>
+          params.positions.map((p) => convert.selectionRange(selectionSpans(r.td.getText(), r.td.offsetAt(p)), r.td, p)),
+        ),
       ),
   },
 
