@@ -67,8 +67,8 @@ const MAY_IMPORT = [
   { folder: ['server/src/node'], may: [CORE], says: 'server/src/node imports only the core.' },
   {
     folder: ['protocol'],
-    may: [`${CORE}/api.ts`, ...core('rules', 'sim')],
-    says: "protocol/ imports only the core's shared types (api.ts, sim/) and the rules pack.",
+    may: [`${CORE}/api.ts`, ...core('rules', 'sim'), 'package.json'],
+    says: "protocol/ imports only the core's shared types (api.ts, sim/), the rules pack and the manifest's settings table (package.json).",
   },
   { folder: ['client/src'], may: ['protocol', 'client/webview'], says: "The client never imports from the server's tree: go through protocol/." },
   {
@@ -78,8 +78,18 @@ const MAY_IMPORT = [
   },
   {
     folder: ['scripts', 'syntaxes'],
-    may: [...core('rules', 'model', 'sim', 'balance', 'examples'), ...CORE_FILES, 'server/src/node', 'server/src/cli/price-pool.ts', 'scripts', 'test'],
-    says: "Scripts read the rules pack, the model, the simulator, the estimate and the examples, and run battles on server/src/node's pool: not check/, features/ or the LSP layer.",
+    may: [
+      ...core('rules', 'model', 'sim', 'balance', 'examples'),
+      ...CORE_FILES,
+      'server/src/node',
+      'server/src/cli/price-pool.ts',
+      'server/src/cli.ts',
+      'server/src/cli/args.ts',
+      'protocol/settings.ts',
+      'scripts',
+      'test',
+    ],
+    says: "Scripts read the rules pack, the model, the simulator, the estimate and the examples, run battles on server/src/node's pool, and read the CLI's command tables (cli.ts, cli/args.ts) and the settings table (protocol/settings.ts) for the reference pages: not check/, features/ or the LSP layer.",
   },
 ];
 // A folder of the core that the table does not name yet may import the core's lower layers only, until it is given its line.

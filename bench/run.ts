@@ -24,15 +24,15 @@ interface Suite {
 // bench/run.ts is bundled by esbuild before it runs (npm run bench), so what is timed is the same
 // bundled code the CLI and the server ship, not a transpile-on-the-fly of the sources.
 const SUITES: Suite[] = [
-  { title: 'Validator and CLI core (issue 2)', key: 'core', run: benchCore },
-  { title: 'Simulator (issue 4)', key: 'sim', run: benchSim },
-  { title: 'Language server over stdio (issue 3)', key: 'server', run: benchServer },
-  { title: 'Speed as the editor sees it: built server vs yaml-language-server over stdio (issue 14)', key: 'editor', run: benchEditor },
-  { title: 'Points estimate (issue 13)', key: 'balance', run: benchBalance },
-  { title: 'Rosters (issue 15)', key: 'roster', run: benchRoster },
-  { title: 'Fleet battle (issue 12)', key: 'battle', run: benchBattle },
-  { title: 'Under load: hovers beside battles, threads, the dice floor (issue 27)', key: 'load', run: benchLoad },
-  { title: 'Live odds lens beside diagnostics (issue 32)', key: 'liveOdds', run: benchLiveOdds },
+  { title: 'Validator and CLI core', key: 'core', run: benchCore },
+  { title: 'Simulator', key: 'sim', run: benchSim },
+  { title: 'Language server over stdio', key: 'server', run: benchServer },
+  { title: 'Speed as the editor sees it: built server vs yaml-language-server over stdio', key: 'editor', run: benchEditor },
+  { title: 'Points estimate', key: 'balance', run: benchBalance },
+  { title: 'Rosters', key: 'roster', run: benchRoster },
+  { title: 'Fleet battle', key: 'battle', run: benchBattle },
+  { title: 'Under load: hovers beside battles, threads, the dice floor', key: 'load', run: benchLoad },
+  { title: 'Live odds lens beside diagnostics', key: 'liveOdds', run: benchLiveOdds },
 ];
 
 function fmt(ms: number): string {

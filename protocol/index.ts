@@ -12,6 +12,7 @@ import type { PartialResultParams, Position, Range, TextEdit, WorkDoneProgressPa
 import type { BattleRequestOptions, BattleResult } from '../server/src/core/sim/types';
 import type { VariantChoice } from '../server/src/core/sim/variants/catalog';
 import type { EngagementOptions, SimulationResult } from './simulation';
+import { settingValue, type SettingProblem } from './settings';
 import type {
   BattleCommandArgs,
   BattlePriceResult,
@@ -34,6 +35,8 @@ import type {
  * setting.
  */
 export type { Settings };
+export type { SettingProblem };
+export { SETTING_DECLARATIONS } from './settings';
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   referenceTarget: '',
@@ -51,42 +54,42 @@ export const SETTINGS_SECTION = 'fabledStar';
 function obj(v: unknown): Record<string, unknown> {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
-function bool(v: unknown, d: boolean): boolean {
-  return typeof v === 'boolean' ? v : d;
-}
-function int(v: unknown, d: number, min: number, max: number): number {
-  return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.round(v))) : d;
-}
 
 /**
- * Settings as the client sent them (any shape, possibly null) -> complete, valid Settings.
- * The one place settings are defaulted.
+ * Settings as the client sent them (any shape, possibly null) -> complete, valid Settings, and what
+ * could not be taken as given (a wrong type, a number out of the manifest's bounds), each in a
+ * sentence naming the setting and the value used. The one place settings are defaulted; the
+ * bounds and types are package.json's (protocol/settings.ts).
  */
-export function resolveSettings(raw: unknown): Settings {
+export function readSettings(raw: unknown): { settings: Settings; problems: SettingProblem[] } {
+  const problems: SettingProblem[] = [];
   const r = obj(raw);
-  const hints = obj(r.inlayHints);
-  const lens = obj(r.codeLens);
-  const diag = obj(r.diagnostics);
-  const ws = obj(r.workspace);
-  const estimate = obj(r.pointsEstimate);
-  const live = obj(r.liveOdds);
-  const d = DEFAULT_SETTINGS;
-  return {
-    referenceTarget: typeof r.referenceTarget === 'string' ? r.referenceTarget.trim() : d.referenceTarget,
-    inlayHints: {
-      points: bool(hints.points, d.inlayHints.points),
-      combinedShields: bool(hints.combinedShields, d.inlayHints.combinedShields),
-      weaponOdds: bool(hints.weaponOdds, d.inlayHints.weaponOdds),
-    },
-    codeLens: { enabled: bool(lens.enabled, d.codeLens.enabled) },
-    diagnostics: { delayMs: int(diag.delayMs, d.diagnostics.delayMs, 0, 5000) },
-    workspace: { maxFiles: int(ws.maxFiles, d.workspace.maxFiles, 1, 100000) },
-    pointsEstimate: { enabled: bool(estimate.enabled, d.pointsEstimate.enabled) },
-    liveOdds: {
-      opponent: typeof live.opponent === 'string' ? live.opponent.trim().slice(0, 1000) : d.liveOdds.opponent,
-      trials: int(live.trials, d.liveOdds.trials, 100, 50000),
-    },
+  /** `fabledStar.a.b` from `{a: {b: ...}}`. */
+  const get = (path: string): unknown => {
+    let v: unknown = r;
+    for (const part of path.split('.')) v = obj(v)[part];
+    return v;
   };
+  const value = <T>(path: string): T => settingValue(`${SETTINGS_SECTION}.${path}`, get(path), problems) as T;
+  const settings: Settings = {
+    referenceTarget: value<string>('referenceTarget').trim(),
+    inlayHints: {
+      points: value('inlayHints.points'),
+      combinedShields: value('inlayHints.combinedShields'),
+      weaponOdds: value('inlayHints.weaponOdds'),
+    },
+    codeLens: { enabled: value('codeLens.enabled') },
+    diagnostics: { delayMs: value('diagnostics.delayMs') },
+    workspace: { maxFiles: value('workspace.maxFiles') },
+    pointsEstimate: { enabled: value('pointsEstimate.enabled') },
+    liveOdds: { opponent: value<string>('liveOdds.opponent').trim(), trials: value('liveOdds.trials') },
+  };
+  return { settings, problems };
+}
+
+/** `readSettings` without the problems: for callers that only need the values. */
+export function resolveSettings(raw: unknown): Settings {
+  return readSettings(raw).settings;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,8 +9,9 @@ import { runImport } from './cli/import';
 import { runVerify } from './cli/verify';
 import { runCards } from './cli/cards';
 import { escapeControls } from './cli/terminal';
+import type { Command } from './cli/args';
 
-const HELP = `Usage: fabled-star <command> [options]
+export const HELP = `Usage: fabled-star <command> [options]
 
 Commands:
   check PATHS...   check unit cards, Command Boards and fleet lists against the rulebook
@@ -26,7 +27,7 @@ Run "fabled-star <command> --help" for a command's options.
 `;
 
 /** The commands, by their word; each reads its own options (cli/args.ts). */
-const COMMANDS: Record<string, (argv: string[], io: CliIO) => number | Promise<number>> = {
+export const COMMANDS: Record<string, Command> = {
   check: runCheck,
   sim: runSim,
   balance: runBalance,
@@ -67,7 +68,7 @@ export function quietWhenClosed(stream: NodeJS.WriteStream): void {
   });
 }
 
-if (require.main === module || process.argv[1]?.match(/fabled-star(\.js)?$|cli\.js$/)) {
+if (require.main === module || process.argv[1]?.match(/fabled-star(\.js)?$/)) {
   quietWhenClosed(process.stdout);
   quietWhenClosed(process.stderr);
   main(process.argv.slice(2), nodeIO()).then(

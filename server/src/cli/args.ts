@@ -132,9 +132,15 @@ export function parseCommand<O extends Record<string, OptionRow>>(spec: CommandS
 export function command<O extends Record<string, OptionRow>, R extends number | Promise<number>>(
   spec: CommandSpec<O>,
   run: (cmd: ParsedCommand<O>, io: CliIO) => R,
-): (argv: string[], io: CliIO) => R | number {
-  return (argv, io) => {
+): Command<R> {
+  const runCommand = (argv: string[], io: CliIO): R | number => {
     const cmd = parseCommand(spec, argv, io);
     return typeof cmd === 'number' ? cmd : run(cmd, io);
   };
+  return Object.assign(runCommand, { spec });
 }
+
+/** A command as the CLI runs it, with its option table (the CLI reference in docs/ is generated from it). */
+export type Command<R extends number | Promise<number> = number | Promise<number>> = ((argv: string[], io: CliIO) => R | number) & {
+  spec: CommandSpec;
+};

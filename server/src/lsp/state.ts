@@ -3,11 +3,19 @@
  * the client can do, and the settings. Brings the index up to date with an open document lazily,
  * once per version, when something needs it.
  */
-import { TextDocuments, type CancellationToken, type Connection, type InitializeParams, type WorkspaceFolder } from 'vscode-languageserver/node';
+import {
+  MessageType,
+  ShowMessageNotification,
+  TextDocuments,
+  type CancellationToken,
+  type Connection,
+  type InitializeParams,
+  type WorkspaceFolder,
+} from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { Workspace, exampleFallback, trackWorkspaceField, kindOfLanguage, kindOfUri, type DocKind, type FabledDocument } from '../core/service';
-import { SETTINGS_SECTION, resolveSettings, type Settings } from '../../../protocol';
+import { SETTINGS_SECTION, readSettings, resolveSettings, type Settings } from '../../../protocol';
 import { clientFeatures, type ClientFeatures } from './capabilities';
 
 /** Resources whose settings are kept: far more than the files open at once. */
@@ -74,8 +82,23 @@ export class ServerState {
       (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : params.rootPath ? [{ uri: URI.file(params.rootPath).toString(), name: 'root' }] : []);
     const init = params.initializationOptions as { settings?: unknown } | undefined;
     if (init && typeof init === 'object' && SETTINGS_SECTION in (init as object))
-      this.globalSettings = resolveSettings((init as Record<string, unknown>)[SETTINGS_SECTION]);
-    else if (init?.settings) this.globalSettings = resolveSettings(init.settings);
+      this.globalSettings = this.takeSettings((init as Record<string, unknown>)[SETTINGS_SECTION]);
+    else if (init?.settings) this.globalSettings = this.takeSettings(init.settings);
+  }
+
+  /** Sentences already shown about settings that could not be taken as given (each once until the configuration changes). */
+  private readonly settingWarnings = new Set<string>();
+
+  /** Settings from what the client sent; a value of the wrong type or out of bounds is a warning naming it and the value used. */
+  private takeSettings(raw: unknown): Settings {
+    const { settings, problems } = readSettings(raw);
+    for (const p of problems) {
+      if (this.settingWarnings.has(p.message)) continue;
+      this.settingWarnings.add(p.message);
+      // A notification (window/showMessage), not the request showWarningMessage sends: nothing to answer.
+      void this.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `Fabled Star settings: ${p.message}` });
+    }
+    return settings;
   }
 
   /** Settings for a resource: read and defaulted in protocol/, cached until the configuration changes. */
@@ -89,9 +112,10 @@ export class ServerState {
       this.settingsCache.set(key, p);
       return p;
     }
-    p = this.connection.workspace
-      .getConfiguration(uri ? { scopeUri: uri, section: SETTINGS_SECTION } : { section: SETTINGS_SECTION })
-      .then(resolveSettings, () => this.globalSettings);
+    p = this.connection.workspace.getConfiguration(uri ? { scopeUri: uri, section: SETTINGS_SECTION } : { section: SETTINGS_SECTION }).then(
+      (raw) => this.takeSettings(raw),
+      () => this.globalSettings,
+    );
     this.settingsCache.set(key, p);
     while (this.settingsCache.size > SETTINGS_CACHE_MAX) this.settingsCache.delete(this.settingsCache.keys().next().value!);
     return p;
@@ -110,9 +134,10 @@ export class ServerState {
   /** The configuration changed: forget cached settings; `pushed` is what the client sent, for clients that cannot be asked. */
   configurationChanged(pushed: unknown): void {
     this.settingsCache.clear();
+    this.settingWarnings.clear();
     if (!this.client.configurationPull) {
       const s = (pushed as Record<string, unknown> | undefined)?.[SETTINGS_SECTION];
-      this.globalSettings = resolveSettings(s);
+      this.globalSettings = this.takeSettings(s);
     }
   }
 
