@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CardSheetRequest, type CardSheetData } from '../../protocol';
 import { reportFailure } from './commands';
+import { cardsPaper } from './config';
 import type { Ctx } from './ctx';
 
 export const CARDS_VIEW_TYPE = 'fabledStar.cards';
@@ -44,7 +45,7 @@ export function printCards(ctx: Ctx, fleetOfView: () => string | undefined): (ar
     try {
       const uri = sheetUri(arg, fleetOfView);
       if (!uri) return void vscode.window.showInformationMessage('Open a unit cards file (*.unit.yaml) or a fleet list (*.fleet.yaml) first.');
-      const paper = vscode.workspace.getConfiguration('fabledStar', vscode.Uri.parse(uri)).get<string>('cards.paper') === 'letter' ? 'letter' : 'a4';
+      const paper = cardsPaper(vscode.Uri.parse(uri));
       const sheet = await ctx.request(CardSheetRequest.type, { uri, paper });
       if (!sheet) return void vscode.window.showInformationMessage('This is not a Fabled Star file the language server knows.');
       if (sheet.cards === 0) return void vscode.window.showInformationMessage('No unit cards in this file.');

@@ -34,3 +34,16 @@ export function simulationOptions(resource?: vscode.Uri): EngagementOptions {
   }
   return options;
 }
+
+/** The paper of Print Unit Cards, `fabledStar.cards.paper` (the manifest's enum; a value it does not list is said and A4 used). */
+export function cardsPaper(resource?: vscode.Uri): 'a4' | 'letter' {
+  const i = vscode.workspace.getConfiguration(SECTION, resource).inspect('cards.paper');
+  const problems: SettingProblem[] = [];
+  const paper = settingValue(`${SECTION}.cards.paper`, i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue, problems);
+  for (const p of problems) {
+    if (warned.has(p.message)) continue;
+    warned.add(p.message);
+    void vscode.window.showWarningMessage(`Fabled Star settings: ${p.message}`);
+  }
+  return paper === 'letter' ? 'letter' : 'a4';
+}

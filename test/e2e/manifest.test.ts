@@ -54,6 +54,7 @@ const CLIENT_SETTINGS: [string, unknown, { min: number; max: number } | undefine
   // null: no distance given, as the CLI without --range (every weapon fires in the volley).
   ['simulation.range', null, { min: 0, max: Math.max(...RANGE_BANDS) }],
   ['trace.server', 'off', undefined],
+  ['cards.paper', 'a4', undefined],
 ];
 
 describe('the extension manifest', () => {
