@@ -309,6 +309,16 @@ units:
     });
 });
 
+describe('verify: a list that wrote the names in other letter case', () => {
+  for (const format of ROSTER_FORMATS)
+    it(`${format}: the sheet prints them as the cards do, and matches`, () => {
+      const { text, ws } = exported(format, FLEET.replace('unit: Hauler', 'unit: hauler').replace('embark: [Wing]', 'embark: [WING]'));
+      assert.ok(!/\bhauler\b|WING/.test(text), 'names as the cards spell them');
+      const v = verifyRoster(text, ws);
+      assert.equal(v.status, 'match', v.summary);
+    });
+});
+
 describe('verify CLI: where the sheet differs', () => {
   it('names the line of a doctored sheet in text and JSON, exit 1; an untouched sheet with problems exits 0', () => {
     const io = memoryIO({ '/ws/cards/t.unit.yaml': CARDS, '/ws/lists/t.fleet.yaml': FLEET });
