@@ -40,18 +40,16 @@ function cardsYaml(faction: string, cards: GenCard[]): string {
 }
 
 const BOARD = (faction: string) => `faction: ${q(faction)}
-doctrine: Balanced
-cp: 2
-faction_ability:
-  name: Steady
-  text: Once per game reroll one die.
-command_abilities:
+doctrine: Elite
+cpSources: [{ name: Commander Burst, cp: 2 }, { name: First Officer Burst, cp: 2 }]
+factionAbility: { name: Steady, text: Once per game reroll one die. }
+commandAbilities:
   - { name: A1, cost: 1, timing: Any, effect: One. }
   - { name: A2, cost: 1, timing: Any, effect: Two. }
-  - { name: A3, cost: 1, timing: Any, effect: Three. }
-  - { name: A4, cost: 1, timing: Any, effect: Four. }
-  - { name: A5, cost: 1, timing: Any, effect: Five. }
-  - { name: A6, cost: 1, timing: Any, effect: Six. }
+  - { name: A3, cost: 2, timing: Any, effect: Three. }
+  - { name: A4, cost: 2, timing: Any, effect: Four. }
+  - { name: A5, cost: 4, timing: Any, effect: Five. }
+  - { name: A6, cost: 3, timing: Any, effect: Six. }
 `;
 
 interface GenFleet {
@@ -306,6 +304,16 @@ units:
       const v = verifyRoster(text, ws);
       assert.equal(v.status, 'match', v.summary);
       assert.notEqual(v.claimed, 'fs1-0123456789abcdef');
+    });
+});
+
+describe('verify: a list that wrote the names in other letter case', () => {
+  for (const format of ROSTER_FORMATS)
+    it(`${format}: the sheet prints them as the cards do, and matches`, () => {
+      const { text, ws } = exported(format, FLEET.replace('unit: Hauler', 'unit: hauler').replace('embark: [Wing]', 'embark: [WING]'));
+      assert.ok(!/\bhauler\b|WING/.test(text), 'names as the cards spell them');
+      const v = verifyRoster(text, ws);
+      assert.equal(v.status, 'match', v.summary);
     });
 });
 

@@ -54,7 +54,7 @@ describe('roster requests over stdio', function () {
     const r = await roster();
     assert.deepEqual(
       [r.name, r.faction, r.limit, r.gameSize, r.total, r.remaining, r.over, r.legal],
-      ['Radiant Vanguard', 'Myr-Valari', 1000, 'Standard', 540, 460, false, false],
+      ['Radiant Vanguard', 'Myr-Valari', 1000, 'Standard', 650, 350, false, false],
     );
     assert.deepEqual(
       r.entries.map((e) => [e.unit, e.class ?? null, e.count, e.each, e.total, e.complete]),
@@ -62,7 +62,8 @@ describe('roster requests over stdio', function () {
         ['Lumen Destroyer', 'Destroyer', 2, 145, 290, true],
         ['Lumen Destroyr', null, 1, 0, 0, false],
         ['Lumen Cruiser', 'Cruiser', 1, 250, 250, true],
-        ['Maw Frigate', null, 1, 0, 0, false],
+        // A card of another faction: its points count (its FS-UNIT-FACTION error says it does not belong).
+        ['Maw Frigate', 'Frigate', 1, 110, 110, true],
       ],
     );
     const line = (range: Range) => range.start.line;
@@ -88,7 +89,7 @@ describe('roster requests over stdio', function () {
     );
     assert.match(
       r.copyText,
-      /^Radiant Vanguard \(Myr-Valari\): 2× Lumen Destroyer 290, Lumen Destroyr \?, Lumen Cruiser \+ Veilwing Fighter Wing 250, Maw Frigate \?; 540\/1000 \(2 errors\) · rules July 30 · fs1-[0-9a-f]{16}$/,
+      /^Radiant Vanguard \(Myr-Valari\): 2× Lumen Destroyer 290, Lumen Destroyr \?, Lumen Cruiser \+ Veilwing Fighter Wing 250, Maw Frigate 110; 650\/1000 \(2 errors\) · rules July 30 · fs1-[0-9a-f]{16}$/,
     );
   });
 

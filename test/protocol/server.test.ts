@@ -65,7 +65,7 @@ describe('language server over stdio (push diagnostics)', function () {
     c = await startServer({ files: FILES });
     fleet = await c.open(FLEET_PATH, FLEET);
     // The workspace folder is indexed after start: wait until the fleet's cards resolve.
-    await c.diagnosticsWhere(fleet, 'the fleet to see the workspace cards', (d) => d.some((x) => x.code === 'FS-FLEET-UNDER' && /540/.test(msg(x))));
+    await c.diagnosticsWhere(fleet, 'the fleet to see the workspace cards', (d) => d.some((x) => x.code === 'FS-FLEET-UNDER' && /650/.test(msg(x))));
   });
   after(async () => c?.stop());
 
@@ -112,7 +112,7 @@ describe('language server over stdio (push diagnostics)', function () {
     const v = await c.edit(fleet, 'Lumen Destroyr', 'Lumen Destroyer');
     const ds = await c.diagnosticsWhere(fleet, 'the typo fixed', (d) => !d.some((x) => x.code === 'FS-UNIT-UNKNOWN'));
     assert.equal(c.diagnostics.get(fleet)!.version, v);
-    assert.match(msg(ds.find((d) => d.code === 'FS-FLEET-UNDER')!), /685 of 1000/);
+    assert.match(msg(ds.find((d) => d.code === 'FS-FLEET-UNDER')!), /795 of 1000/);
     await c.edit(fleet, 'Lumen Destroyer\n  - unit: Lumen Cruiser', 'Lumen Destroyr\n  - unit: Lumen Cruiser');
     await c.diagnosticsWhere(fleet, 'the typo back', (d) => d.some((x) => x.code === 'FS-UNIT-UNKNOWN'));
   });
@@ -207,7 +207,7 @@ describe('language server over stdio (push diagnostics)', function () {
     const cls = await c.request<Hover>('textDocument/hover', { textDocument: { uri: units }, position: c.pos(units, 'class: Cruiser', 9) });
     assert.match(md(cls), /1 base · 2 weapon systems · 1 order · 1 ability · 190 pts standard/);
     const pts = await c.request<Hover>('textDocument/hover', { textDocument: { uri: fleet }, position: c.pos(fleet, 'points: 1000', 9) });
-    assert.match(md(pts), /\*\*540 \/ 1000 pts\*\*[\s\S]*460 pts left[\s\S]*§17/);
+    assert.match(md(pts), /\*\*650 \/ 1000 pts\*\*[\s\S]*350 pts left[\s\S]*§17/);
     await c.close(units);
   });
 
@@ -326,7 +326,7 @@ describe('language server over stdio (push diagnostics)', function () {
     assert.ok(byLine.includes(`${lineOf(FLEET, 'unit: Lumen Destroyer')}:2 × 145 = 290 pts · Σ 290 / 1000`), byLine.join('\n'));
     assert.ok(byLine.includes(`${lineOf(FLEET, 'unit: Lumen Cruiser')}:250 pts (incl. 60 embarked) · Σ 540 / 1000`), byLine.join('\n'));
     const lens = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: fleet } });
-    assert.match(lens[0]!.command!.title, /^540 \/ 1000 pts — 460 left/);
+    assert.match(lens[0]!.command!.title, /^650 \/ 1000 pts — 350 left/);
     assert.equal(lens[1]!.command!.title, 'Battle vs …');
     assert.equal(lens[1]!.command!.command, 'fabledStar.simulateBattle');
     assert.equal((lens[1]!.command!.arguments![0] as { fleet: { uri: string } }).fleet.uri, fleet);
@@ -395,14 +395,15 @@ describe('language server over stdio (push diagnostics)', function () {
       (await c.request<CardInfo[]>('fabledStar/listCards', { faction: 'consumed' })).map((x) => x.name),
       ['Maw Frigate'],
     );
-    // The cards a fleet uses, as the fleet resolves them: not Maw Frigate (a Consumed card in a Myr-Valari fleet), not the misspelt entry.
+    // The cards a fleet uses, as the fleet resolves them: Maw Frigate too (a Consumed card in a Myr-Valari fleet: its points count), not the misspelt entry.
     assert.deepEqual((await c.request<CardInfo[]>('fabledStar/listCards', { fleet })).map((x) => `${x.faction}/${x.name}`).sort(), [
+      'Consumed/Maw Frigate',
       'Myr-Valari/Lumen Cruiser',
       'Myr-Valari/Lumen Destroyer',
       'Myr-Valari/Veilwing Fighter Wing',
     ]);
     const s = await c.request<FleetSummary>('fabledStar/fleetSummary', { uri: fleet });
-    assert.deepEqual([s.total, s.limit, s.over, s.remaining], [540, 1000, false, 460]);
+    assert.deepEqual([s.total, s.limit, s.over, s.remaining], [650, 1000, false, 350]);
     assert.equal(await c.request('fabledStar/fleetSummary', { uri: c.uri(UNITS_PATH) }), null);
     const sim = await c.request<SimulationResult>('fabledStar/simulate', {
       attacker: { name: 'Lumen Destroyer' },

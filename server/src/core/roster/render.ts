@@ -82,8 +82,17 @@ function statsText(c: RosterCard): string {
   return STAT_ORDER.map((s) => `${s} ${clean(c.stats[s]) || '?'}`).join(' · ');
 }
 
+/**
+ * An entry's or an embarked unit's name as the sheet prints it: as its card spells it (as the
+ * faction is), whatever letter case the list wrote, so that a sheet follows from its digest (which
+ * reads names so) and `verify` can render it again; as written when no card has it.
+ */
+function unitName(x: { unit?: string; name?: string; card: RosterCard | undefined }): string {
+  return x.card?.name || (x.unit ?? x.name ?? '');
+}
+
 function entryTitle(e: RosterEntry): string {
-  return `${e.count !== 1 ? `${e.count}× ` : ''}${clean(e.unit) || '(no name)'}`;
+  return `${e.count !== 1 ? `${e.count}× ` : ''}${clean(unitName(e)) || '(no name)'}`;
 }
 
 function entryPoints(e: RosterEntry): string {
@@ -128,10 +137,10 @@ function allProblems(r: Roster): RosterProblem[] {
 export function rosterShort(r: Roster): string {
   const items = r.entries.map((e) => {
     const groups = new Map<string, number>();
-    for (const x of e.embarked) groups.set(clean(x.name) || '?', (groups.get(clean(x.name) || '?') ?? 0) + 1);
+    for (const x of e.embarked) groups.set(clean(unitName(x)) || '?', (groups.get(clean(unitName(x)) || '?') ?? 0) + 1);
     const carried = [...groups].map(([n, k]) => ` + ${k > 1 ? `${k}× ` : ''}${n}`).join('');
     const pts = e.complete ? String(e.total) : e.total > 0 ? `${e.total}+?` : '?';
-    return `${e.count !== 1 ? `${e.count}× ` : ''}${clean(e.unit) || '?'}${carried} ${pts}`;
+    return `${e.count !== 1 ? `${e.count}× ` : ''}${clean(unitName(e)) || '?'}${carried} ${pts}`;
   });
   const head = [clean(r.name), r.faction ? `(${clean(r.faction)})` : ''].filter(Boolean).join(' ');
   const total = r.limit !== undefined ? `${r.total}/${r.limit}` : `${r.total} pts`;
@@ -150,7 +159,7 @@ export function rosterText(r: Roster, opts: RenderOptions = {}): string {
   out.push('', 'Units');
   for (const e of r.entries) {
     out.push(`  ${entryTitle(e)} [${classOf(e)}] ${entryPoints(e)}`);
-    for (const x of e.embarked) out.push(`    + embarked: ${clean(x.name) || '?'} [${classOf(x)}] ${x.card ? `${x.points} pts` : '? pts'}`);
+    for (const x of e.embarked) out.push(`    + embarked: ${clean(unitName(x)) || '?'} [${classOf(x)}] ${x.card ? `${x.points} pts` : '? pts'}`);
     if (e.card) cardText(e.card, out, '      ');
     for (const p of e.problems) out.push(`      ${p.severity.toUpperCase()} ${p.code}: ${clean(p.message)} (${where(p, opts)})`);
   }
@@ -217,7 +226,7 @@ export function rosterMarkdown(r: Roster, opts: RenderOptions = {}): string {
   out.push('## Units', '');
   for (const e of r.entries) {
     out.push(`- **${md(entryTitle(e))}** · ${md(classOf(e))} · ${entryPoints(e)}`);
-    for (const x of e.embarked) out.push(`  - Embarked: **${md(x.name) || '?'}** · ${md(classOf(x))} · ${x.card ? `${x.points} pts` : '? pts'}`);
+    for (const x of e.embarked) out.push(`  - Embarked: **${md(unitName(x)) || '?'}** · ${md(classOf(x))} · ${x.card ? `${x.points} pts` : '? pts'}`);
     if (e.card) cardMarkdown(e.card, out);
     for (const p of e.problems) out.push(`  - ⚠ ${p.severity} ${p.code}: ${md(p.message)}`);
   }
@@ -349,12 +358,12 @@ export function rosterHtml(r: Roster, opts: RenderOptions = {}): string {
   h.push('<thead><tr><th class="n">Qty</th><th>Unit</th><th>Class</th><th class="n">Each</th><th class="n">Points</th></tr></thead>', '<tbody>');
   for (const e of r.entries) {
     h.push(
-      `<tr class="entry"><td class="n">${e.count}</td><td><strong>${esc(e.unit) || '(no name)'}</strong></td><td>${esc(classOf(e))}</td>` +
+      `<tr class="entry"><td class="n">${e.count}</td><td><strong>${esc(unitName(e)) || '(no name)'}</strong></td><td>${esc(classOf(e))}</td>` +
         `<td class="n">${e.card ? (e.cardPoints ?? '?') : '?'}</td><td class="n">${e.complete ? e.total : e.total > 0 ? `${e.total}+?` : '?'}</td></tr>`,
     );
     for (const x of e.embarked)
       h.push(
-        `<tr class="embarked"><td class="n"></td><td>↳ ${esc(x.name) || '?'}${e.count > 1 ? ` <small>(each copy)</small>` : ''}</td><td>${esc(classOf(x))}</td><td class="n">${x.card ? x.points : '?'}</td><td class="n"></td></tr>`,
+        `<tr class="embarked"><td class="n"></td><td>↳ ${esc(unitName(x)) || '?'}${e.count > 1 ? ` <small>(each copy)</small>` : ''}</td><td>${esc(classOf(x))}</td><td class="n">${x.card ? x.points : '?'}</td><td class="n"></td></tr>`,
       );
     for (const p of e.problems)
       h.push(
@@ -472,7 +481,7 @@ export function rosterJson(r: Roster, opts: RenderOptions = {}): object {
     fleetCounts: r.fleetCounts,
     cardCounts: r.cardCounts,
     entries: r.entries.map((e) => ({
-      unit: e.unit,
+      unit: unitName(e),
       class: e.card ? e.card.class : null,
       count: e.count,
       cardPoints: e.cardPoints ?? null,
@@ -480,7 +489,7 @@ export function rosterJson(r: Roster, opts: RenderOptions = {}): object {
       total: e.total,
       complete: e.complete,
       card: cardJson(e.card, opts),
-      embarked: e.embarked.map((x) => ({ name: x.name, class: x.card ? x.card.class : null, points: x.points, known: !!x.card })),
+      embarked: e.embarked.map((x) => ({ name: unitName(x), class: x.card ? x.card.class : null, points: x.points, known: !!x.card })),
       problems: e.problems.map((p) => problemJson(p, opts)),
     })),
     byClass: r.byClass,
