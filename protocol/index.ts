@@ -292,6 +292,8 @@ export interface RosterChoice {
   points: number | undefined;
   /** Add: within the points left (or no limit). Embark: a bay still has room for it. */
   fits: boolean;
+  /** Add, with a collection in the workspace: copies owned that this fleet does not field yet (0: one more would be a model not owned). */
+  spare?: number;
 }
 
 export interface RosterEmbarkedData {
@@ -355,6 +357,8 @@ export interface RosterData {
   addChoices: RosterChoice[];
   /** The short line players post ("Radiant Court 340, …; 970/1000"). */
   copyText: string;
+  /** With a collection in the workspace: "To field this list: 1 x Lumen Cruiser" (or that every model is owned). */
+  toBuy?: string;
   /** The roster in `params.format`, when asked. */
   rendered?: string;
 }

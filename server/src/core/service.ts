@@ -240,6 +240,9 @@ export { addChoices, addUnitEdit, disembarkEdit, embarkEdit, removeEntryEdit } f
 // A roster or a posted list read back into a fleet list, and a roster checked against its cards (issue 32).
 export { importRoster, type ImportProblem } from './roster/import';
 export { verifyRoster } from './roster/verify';
+// What a player owns (the collection): what a fleet needs beyond it.
+export { activeCollection, fleetToBuy, spareCopies } from './collection';
+export { toBuyLine } from './roster/model';
 export { rulesVersionText } from './roster/digest';
 
 // Simulations: options, variants, reports, the battle's chunks.

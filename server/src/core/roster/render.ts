@@ -8,6 +8,7 @@ import { count, pointsLeft } from '../rules/words';
 import { escapeMarkdown } from '../rules/text';
 import { rulesVersionText } from './digest';
 import type { ProblemCounts, Roster, RosterCard, RosterEntry, RosterProblem, RosterWeapon, RosterOrder, RosterAbility } from './model';
+import { toBuyLine } from './model';
 
 export const ROSTER_FORMATS = ['markdown', 'html', 'json', 'text', 'short'] as const;
 export type RosterFormat = (typeof ROSTER_FORMATS)[number];
@@ -145,6 +146,8 @@ export function rosterText(r: Roster, opts: RenderOptions = {}): string {
   out.push(`${clean(r.faction) || '(no faction)'} · ${gameText(r)}${r.objectives !== undefined ? ` · ${count(r.objectives, 'objective')}` : ''}`);
   out.push(`Points: ${pointsText(r)}${leftText(r) ? ` (${leftText(r)})` : ''}`);
   out.push(provenanceText(r));
+  const buy = toBuyLine(r);
+  if (buy) out.push(clean(buy));
   if (!r.legal) out.push('', `NOT LEGAL AS WRITTEN: ${verdictText(r)} (see Problems below)`);
   out.push('', 'Units');
   for (const e of r.entries) {
@@ -212,6 +215,8 @@ export function rosterMarkdown(r: Roster, opts: RenderOptions = {}): string {
   out.push(meta.join(' · '), '');
   out.push(`**${pointsText(r)}**${leftText(r) ? ` · ${leftText(r)}` : ''}`, '');
   out.push(provenanceText(r), '');
+  const buy = toBuyLine(r);
+  if (buy) out.push(md(buy), '');
   if (!r.legal) out.push(`> **⚠ Not legal as written: ${verdictText(r)}.** See Problems below.`, '');
   out.push('## Units', '');
   for (const e of r.entries) {
@@ -332,6 +337,8 @@ export function rosterHtml(r: Roster, opts: RenderOptions = {}): string {
   h.push(`<p class="points${r.over ? ' over' : ''}">${pointsText(r)}${leftText(r) ? ` <span class="left">· ${leftText(r)}</span>` : ''}</p>`);
   h.push(`<p class="digest">Rules: ${esc(rulesVersionText(r.rules))} · Digest: <span class="code">${esc(r.digest)}</span></p>`, '</header>');
   const ps = allProblems(r);
+  const buy = toBuyLine(r);
+  if (buy) h.push(`<p class="to-buy">${esc(buy)}</p>`);
   if (!r.legal) {
     h.push(`<section class="verdict" role="alert">⚠ Not legal as written: ${verdictText(r)}.<ul>`);
     for (const p of ps.filter((x) => x.severity === 'error')) h.push(`<li>${esc(p.message)} <small>(${esc(p.code)}, ${esc(where(p, opts))})</small></li>`);
@@ -461,6 +468,7 @@ export function rosterJson(r: Roster, opts: RenderOptions = {}): object {
     remaining: r.remaining ?? null,
     over: r.over,
     legal: r.legal,
+    ...(r.toBuy ? { toBuy: r.toBuy } : {}),
     rules: r.rules,
     digest: r.digest,
     counts: r.counts,
