@@ -16,6 +16,7 @@ import { Workspace } from '../../server/src/core/workspace';
 import { checkDocument } from '../../server/src/core/check/index';
 import { rosterData } from '../../server/src/lsp/roster';
 import type { FleetDocument } from '../../server/src/core/model/types';
+import { complete } from '../../server/src/core/features/completion';
 
 const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
 const FLEET = path.join(EXAMPLES, 'fleets', 'standard-1000-myr-valari.fleet.yaml');
@@ -135,5 +136,14 @@ describe('collection', () => {
       'Veilwing Fighter Wing: You own 2 Veilwing Fighter Wing; this fleet fields 4',
       'Veilwing Fighter Wing: You own 2 Veilwing Fighter Wing; this fleet fields 4',
     ]);
+  });
+
+  it("completion offers a collection's keys and every card's name", () => {
+    const ws = new Workspace();
+    ws.set(fileUri(path.join(EXAMPLES, 'myr-valari/myr-valari.unit.yaml')), fs.readFileSync(path.join(EXAMPLES, 'myr-valari/myr-valari.unit.yaml'), 'utf8'));
+    const labels = (text: string) => complete(ws.set('file:///c/a.collection.yaml', text), ws, text, text.length).items.map((i) => i.label);
+    assert.deepEqual(labels(''), ['owned']);
+    assert.deepEqual(labels('owned:\n  - unit: Lum'), ['Lumen Bomber Wing', 'Lumen Cruiser', 'Lumen Destroyer']);
+    assert.ok(labels('owned:\n  - Lum').includes('Lumen Cruiser'));
   });
 });
