@@ -295,6 +295,8 @@ export interface RosterChoice {
   points: number | undefined;
   /** Add: within the points left (or no limit). Embark: a bay still has room for it. */
   fits: boolean;
+  /** Add, with a collection in the workspace: copies owned that this fleet does not field yet (0: one more would be a model not owned). */
+  spare?: number;
 }
 
 export interface RosterEmbarkedData {
@@ -360,6 +362,8 @@ export interface RosterData {
   copyText: string;
   /** The same line as a `fabledstar:` link (Copy Roster as Link), which Paste Roster as Fleet reads. */
   copyLink: string;
+  /** With a collection in the workspace: "To field this list: 1 x Lumen Cruiser" (or that every model is owned). */
+  toBuy?: string;
   /** The roster in `params.format`, when asked. */
   rendered?: string;
 }

@@ -23,6 +23,7 @@ export const FLEET_VIEW_ID = 'fabledStar.fleet';
 
 type Node =
   | { kind: 'limit'; roster: RosterData }
+  | { kind: 'toBuy'; roster: RosterData }
   | { kind: 'entry'; roster: RosterData; entry: RosterEntryData }
   | { kind: 'embarked'; roster: RosterData; entry: RosterEntryData; index: number }
   | { kind: 'problem'; roster: RosterData; problem: RosterProblemData }
@@ -139,6 +140,8 @@ export class FleetView implements vscode.TreeDataProvider<Node>, vscode.Disposab
     if (!r) return [];
     if (!node) {
       const out: Node[] = [{ kind: 'limit', roster: r }];
+      // With a collection in the workspace: what to buy to field this list (or that every model is owned).
+      if (r.toBuy) out.push({ kind: 'toBuy', roster: r });
       for (const entry of r.entries) out.push({ kind: 'entry', roster: r, entry });
       if (r.byClass.length) out.push({ kind: 'classes', roster: r });
       if (r.problems.length) out.push({ kind: 'problems', roster: r });
@@ -168,6 +171,15 @@ export class FleetView implements vscode.TreeDataProvider<Node>, vscode.Disposab
         item.iconPath = new vscode.ThemeIcon(r.over ? 'error' : 'rocket', r.over ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined);
         item.tooltip = `${r.name || 'Fleet'}${r.faction ? ` (${r.faction})` : ''}: ${r.total} pts${r.limit !== undefined ? ` of ${r.limit}; ${leftText(r)}` : ''}`;
         item.contextValue = 'fleetLimit';
+        return item;
+      }
+      case 'toBuy': {
+        const text = r.toBuy ?? '';
+        const item = new vscode.TreeItem(text);
+        item.id = `${r.uri}#to-buy`;
+        item.iconPath = new vscode.ThemeIcon(/^To field/.test(text) ? 'package' : 'pass');
+        item.tooltip = `${text}\n\nFrom the collection (*.collection.yaml) of this workspace: the models you own.`;
+        item.contextValue = 'fleetToBuy';
         return item;
       }
       case 'entry': {
@@ -321,7 +333,10 @@ export function addUnit(ctx: Ctx, view: FleetView): Command {
     const items = r.addChoices.map((c) => ({
       label: c.name,
       description: `${c.class} · ${pts(c.points)}`,
-      detail: c.fits ? undefined : `$(warning) does not fit: ${leftText(r)}`,
+      detail:
+        [c.fits ? '' : `$(warning) does not fit: ${leftText(r)}`, c.spare === 0 ? '$(package) not owned: your collection has no spare model of it' : '']
+          .filter(Boolean)
+          .join(' · ') || undefined,
       choice: c,
     }));
     const pick = await vscode.window.showQuickPick(items, {

@@ -6,14 +6,18 @@ import { expandPaths, fileUri, type CliIO } from './io';
 import { escapeControls } from './terminal';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
 
-export const CHECK_HELP = `Usage: fabled-star check PATHS... [--cards DIR]... [--no-estimate] [--format text|json|sarif]
+export const CHECK_HELP = `Usage: fabled-star check PATHS... [--cards DIR]... [--collection FILE] [--no-estimate] [--format text|json|sarif]
 
-Checks Fabled Star unit cards (*.unit.yaml), Command Boards (*.faction.yaml) and fleet lists
-(*.fleet.yaml) against the rulebook. PATHS are files or folders (searched recursively).
+Checks Fabled Star unit cards (*.unit.yaml), Command Boards (*.faction.yaml), fleet lists
+(*.fleet.yaml) and a collection (*.collection.yaml) against the rulebook. PATHS are files or
+folders (searched recursively).
 
 Options:
   --cards DIR      also read cards from DIR (file or folder; may repeat) to resolve fleet entries;
                    its files are not reported on
+  --collection FILE  the models you own (*.collection.yaml): each fleet that fields more copies
+                   of a card than owned gets FS-COLLECTION-SHORT; without it, a collection among
+                   PATHS (the first by path) is used, and without any nothing is said about owning
   --no-estimate    leave out the FS-POINTS-ESTIMATE notes (a card's printed points far from the
                    points estimate, as the editor shows them; on by default)
   --format FMT     text (default, like a compiler), json (one object on stdout) or sarif (2.1.0)
@@ -45,7 +49,7 @@ export function checkFiles(
   io: CliIO,
   files: string[],
   cardFiles: string[] = [],
-  opts: { estimateNotes?: boolean } = {},
+  opts: { estimateNotes?: boolean; collection?: string } = {},
 ): { report: CheckReport; unreadable: string[] } {
   // A faction without a card here is the bundled example one, as in the editor (a pasted example fleet resolves).
   const ws = exampleFallback(new Workspace());
@@ -53,7 +57,8 @@ export function checkFiles(
   const unreadable: string[] = [];
   /** Files too large to check, by uri: reported without reading them (a 5 GB file would not fit in memory). */
   const tooLarge = new Map<string, { file: string; bytes: number; atLeast?: boolean }>();
-  for (const file of [...files, ...cardFiles]) {
+  if (opts.collection !== undefined) ws.chosenCollection = fileUri(opts.collection);
+  for (const file of [...files, ...cardFiles, ...(opts.collection !== undefined ? [opts.collection] : [])]) {
     const uri = fileUri(file);
     if (texts.has(uri) || tooLarge.has(uri)) continue;
     // UTF-8 takes at most 3 bytes per UTF-16 unit, so a file this large is over the limit for sure.
@@ -136,7 +141,7 @@ function toJson(file: string, lines: TextDocument, p: Problem): JsonDiagnostic {
 const CHECK_COMMAND = {
   name: 'check',
   help: CHECK_HELP,
-  options: { cards: CARDS_OPTION, 'no-estimate': { type: 'boolean' } },
+  options: { cards: CARDS_OPTION, collection: { type: 'string' }, 'no-estimate': { type: 'boolean' } },
   positionals: true,
   formats: ['text', 'json', 'sarif'],
 } as const satisfies CommandSpec;
@@ -150,13 +155,18 @@ export const runCheck = command(CHECK_COMMAND, ({ values, positionals, format, f
   problems.push(...cards.unreadable.map((u) => `${u} (--cards)`));
   problems.push(...listing.unreadable);
   const skipped = files.filter((f) => !kindOfPath(f));
-  for (const f of skipped) problems.push(`${f}: not a Fabled Star file (name it *.unit.yaml, *.faction.yaml or *.fleet.yaml)`);
+  for (const f of skipped) problems.push(`${f}: not a Fabled Star file (name it *.unit.yaml, *.faction.yaml, *.fleet.yaml or *.collection.yaml)`);
   const ours = files.filter((f) => kindOfPath(f));
+  const collection = values.collection;
+  if (collection !== undefined) {
+    if (kindOfPath(collection) !== 'collection') return fail(`--collection ${collection}: a collection is a *.collection.yaml file`);
+    if (!io.exists(collection) || io.isDirectory(collection)) return fail(`--collection ${collection}: no such file`);
+  }
   const { report, unreadable } = checkFiles(
     io,
     ours,
     cards.files.filter((f) => kindOfPath(f)),
-    { estimateNotes: !values['no-estimate'] },
+    { estimateNotes: !values['no-estimate'], ...(collection !== undefined ? { collection } : {}) },
   );
   problems.push(...unreadable);
   for (const p of problems) io.stderr(`fabled-star check: ${escapeControls(p)}\n`);

@@ -35,7 +35,7 @@ export interface CliIO {
 
 const SKIP = new Set(['node_modules', '.git']);
 const MAX_DEPTH = 32;
-const OURS = /\.(unit|faction|fleet)\.ya?ml$/i;
+const OURS = /\.(unit|faction|fleet|collection)\.ya?ml$/i;
 
 export function nodeIO(): CliIO {
   return {

@@ -14,7 +14,8 @@ Writes the roster of a fleet list (*.fleet.yaml) to stdout: its name, faction, g
 points limit, every entry with its card's class, stat line, weapons, orders and abilities, points
 per entry and in total, embarked units, points by class, what is left under the limit, the
 faction's Command Board when its *.faction.yaml is among the cards, and every problem the checker
-finds in the fleet or in the cards it uses. A roster with errors says so at the top.
+finds in the fleet or in the cards it uses. A roster with errors says so at the top. With a
+collection (*.collection.yaml) among the cards, it says what to buy to field the list.
 
 Options:
   --cards PATH     a *.unit.yaml / *.faction.yaml file or a folder searched recursively; may
@@ -63,7 +64,8 @@ export const runRoster = command(ROSTER_COMMAND, ({ values, positionals, format,
   if (fleetText instanceof Error) return fail(`${fleet}: ${fleetText.message}`);
   for (const file of cards.files) {
     const kind = kindOfPath(file);
-    if (kind !== 'unit' && kind !== 'faction') continue;
+    // A collection among the cards' folders says what to buy to field the list.
+    if (kind !== 'unit' && kind !== 'faction' && kind !== 'collection') continue;
     const uri = fileUri(path.resolve(io.cwd, file));
     const text = read(file);
     // One unreadable card file among many should not stop the roster: its cards are simply

@@ -82,3 +82,23 @@ export function fleetToBuy(fleet: FleetDocument, ws: Workspace | undefined): { s
   const short = shortfalls(fleet, c, ws);
   return { short, text: toBuyText(short) };
 }
+
+/**
+ * With a collection: for a card name, the copies owned that `fleet` does not field yet (never below
+ * 0), for "Add Unit…" to mark the cards one more of which would not be owned. Undefined without one.
+ */
+export function spareCopies(fleet: FleetDocument, ws: Workspace | undefined): ((name: string) => number) | undefined {
+  const c = activeCollection(ws);
+  if (!c) return undefined;
+  const owned = ownedCounts(c);
+  const fielded = new Map<string, number>();
+  for (const entry of fleet.units?.items ?? []) {
+    const n = entry.count.value !== undefined && entry.count.value > 0 ? entry.count.value : 0;
+    for (const raw of [entry.unit.value, ...(entry.embark?.items ?? []).map((e) => e.value)]) {
+      if (!raw) continue;
+      const key = ownedKey(ws?.card(raw, fleet.faction.value, 'own')?.name ?? raw);
+      fielded.set(key, (fielded.get(key) ?? 0) + n);
+    }
+  }
+  return (name) => Math.max(0, (owned.get(ownedKey(name))?.count ?? 0) - (fielded.get(ownedKey(name)) ?? 0));
+}

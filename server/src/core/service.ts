@@ -288,6 +288,9 @@ export { addChoices, addUnitEdit, disembarkEdit, embarkEdit, removeEntryEdit } f
 // A roster or a posted list read back into a fleet list, and a roster checked against its cards (issue 32).
 export { importCards, importRoster, type ImportCards, type ImportGuess, type ImportOptions, type ImportProblem, type ImportResult } from './roster/import';
 export { verifyRoster } from './roster/verify';
+// What a player owns (the collection): what a fleet needs beyond it.
+export { activeCollection, fleetToBuy, spareCopies } from './collection';
+export { toBuyLine } from './roster/model';
 export { rulesVersionText } from './roster/digest';
 // The printable card sheet (cards.ts; `cardSheet` above builds it).
 export { PAPER_NAMES, type Paper } from './roster/cards';

@@ -448,8 +448,12 @@ export class Workspace {
   collections(): CollectionDocument[] {
     const out: CollectionDocument[] = [];
     for (const [uri, kind] of this.kinds) if (kind === 'collection') out.push(this.get(uri) as CollectionDocument);
-    return out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+    const rank = (d: CollectionDocument) => (d.uri === this.chosenCollection ? 0 : 1);
+    return out.sort((a, b) => rank(a) - rank(b) || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
   }
+
+  /** The collection the user named (`check --collection FILE`): the one in use whatever the others' paths. */
+  chosenCollection: string | undefined;
 
   /**
    * The URIs of the documents whose changes made `cardsVersion` move on from `since` (repeats

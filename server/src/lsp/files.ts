@@ -18,7 +18,7 @@ import type { DiagnosticsScheduler } from './scheduler';
 import type { Diagnostics } from './diagnostics';
 import { openFleetFilter, openFleetKey, publishOpenFleets } from './early';
 
-export const FILE_GLOB = '**/*.{unit,faction,fleet}.{yaml,yml}';
+export const FILE_GLOB = '**/*.{unit,faction,fleet,collection}.{yaml,yml}';
 /**
  * Every path, for its creation and deletion only: a folder moved, copied or deleted comes as one
  * event for the folder, and a client only sends it when a registered glob matches the folder.

@@ -51,9 +51,11 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     const names = new Set<string>();
     const factions = new Set<string>();
     let cards = false;
+    let collection = false;
     for (const { before, after, gone } of changes) {
       const kind = gone?.kind ?? (before ?? after)?.kind;
-      if (kind && kind !== 'fleet') cards = true;
+      if (kind === 'collection') collection = true;
+      else if (kind && kind !== 'fleet') cards = true;
       if (gone)
         for (const [f, n] of gone.keys) {
           factions.add(f);
@@ -66,9 +68,13 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     const deps = new Set(dependentsOf(state.ws, names, factions, changed));
     // A new reference field for the points estimate moves every card's note, in every file.
     if (cards && diagnostics.fieldMoved()) for (const u of state.ws.uris()) if (!changed.has(u) && state.ws.kindOf(u) !== 'fleet') deps.add(u);
+    // The collection says what every fleet fields beyond it (and which of two collections is read);
+    // a card renamed may make a collection's name known or unknown.
+    if (collection || cards) for (const d of state.ws.collections()) if (!changed.has(d.uri)) deps.add(d.uri);
+    if (collection) for (const d of state.ws.fleets()) if (!changed.has(d.uri)) deps.add(d.uri);
     // Open documents first: in a big workspace the closed files of a faction can number thousands.
     const open = [...deps].filter((d) => state.documents.get(d));
-    scheduler.changed(changes[0]!.uri, open.length ? new Set([...open, ...deps]) : deps, cards);
+    scheduler.changed(changes[0]!.uri, open.length ? new Set([...open, ...deps]) : deps, cards || collection);
   };
   const readEstimateSetting = () =>
     void state.settingsFor(undefined).then((s) => {

@@ -15,6 +15,8 @@ import {
   removeEntryEdit,
   renderRoster,
   roster,
+  spareCopies,
+  toBuyLine,
   rosterShort,
   ROSTER_FORMATS,
   type Checks,
@@ -41,6 +43,8 @@ export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, 
   // The totals are resolved once, for the roster and every entry's Embark… choices (a fleet may have hundreds of entries).
   const { roster: r, embarkChoices: choose } = roster(doc, ws, checks);
   const at = (uri: string, span: Span) => toRange(uri, span) ?? NOWHERE;
+  const spare = spareCopies(doc, ws);
+  const buy = toBuyLine(r);
   const problem = (p: RosterProblem): RosterProblemData => ({ severity: p.severity, code: p.code, message: p.message, uri: p.uri, range: at(p.uri, p.span) });
   const format = params?.format && (ROSTER_FORMATS as readonly string[]).includes(params.format) ? params.format : undefined;
   return {
@@ -78,9 +82,11 @@ export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, 
       class: c.class,
       points: c.points,
       fits: r.remaining === undefined || (c.points ?? 0) <= r.remaining,
+      ...(spare ? { spare: spare(c.name) } : {}),
     })),
     copyText: rosterShort(r),
     copyLink: rosterLink(rosterShort(r)),
+    ...(buy !== undefined ? { toBuy: buy } : {}),
     ...(format ? { rendered: renderRoster(r, format) } : {}),
   };
 }

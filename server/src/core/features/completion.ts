@@ -36,6 +36,7 @@ import { templatesFor, type TemplatePlace } from './templates';
 import { weaponTypeText } from './hover';
 import { eolOf, withEol } from '../model/edit';
 import { count, withArticle } from '../rules/words';
+import { listCards } from './workspaceQueries';
 
 export type CompletionKind = 'key' | 'value' | 'enum' | 'card' | 'snippet' | 'order' | 'ability' | 'faction';
 
@@ -185,6 +186,11 @@ function keysFor(kind: FabledDocument['kind'], path: string[], cardPath: string[
     if (p === 'factionAbility') return set('factionAbility');
     if (p === 'commandAbilities.[]' || (p === 'commandAbilities' && itemStart)) return set('commandAbility');
     if (p === 'units' && itemStart) return set('card');
+    return undefined;
+  }
+  if (kind === 'collection') {
+    if (p === '') return set('collection');
+    if (p === 'owned.[]' || (p === 'owned' && itemStart)) return set('ownedEntry');
     return undefined;
   }
   if (p === '') return set('fleet');
@@ -404,6 +410,8 @@ function valuesFor(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path:
     return o;
   }
   if (doc.kind === 'fleet' && path.join('.') === 'units.[]' && key === 'unit') return cardItems(fleetCards(doc, ws, text(doc)), span, ctx.prefix);
+  // A collection names any card of the workspace.
+  if (doc.kind === 'collection' && path.join('.') === 'owned.[]' && key === 'unit') return cardItems(listCards(ws), span, ctx.prefix);
   if (doc.kind === 'fleet' && path.join('.') === 'units.[]' && key === 'embark') return [];
   if (doc.kind === 'fleet' && path.join('.') === 'units.[].embark.[]' && key === 'unit') return embarkItems(doc, ws, ctx, span);
   return out;
@@ -465,6 +473,7 @@ function itemValues(doc: FabledDocument, ws: Workspace, ctx: CursorContext, path
   if (c === 'abilities.[]') return abilityItems(span, card, card?.class.value);
   if (doc.kind === 'fleet' && path.join('.') === 'units.[]') return cardItems(fleetCards(doc, ws, doc.text), span, ctx.prefix);
   if (doc.kind === 'fleet' && path.join('.') === 'units.[].embark.[]') return embarkItems(doc, ws, ctx, span);
+  if (doc.kind === 'collection' && path.join('.') === 'owned.[]') return cardItems(listCards(ws), span, ctx.prefix);
   return [];
 }
 
@@ -641,7 +650,7 @@ function templatePlaces(kind: FabledDocument['kind'], path: string[], cardPath: 
   const p = path.join('.');
   const out: TemplatePlace[] = [];
   const blankFile = ctx.mode === 'key' && path.length === 0 && text.trim() === ctx.prefix.trim();
-  if (blankFile) out.push(kind === 'unit' ? 'unitFile' : kind === 'faction' ? 'factionFile' : 'fleetFile');
+  if (blankFile && kind !== 'collection') out.push(kind === 'unit' ? 'unitFile' : kind === 'faction' ? 'factionFile' : 'fleetFile');
   if (kind === 'fleet') {
     if (listAt(p, 'units')) out.push('fleetEntry');
     return out;

@@ -9,6 +9,7 @@ import type { CardRef, Workspace } from '../workspace';
 import { checkDocument as runChecks } from '../check/index';
 import { cpPerRound } from '../model/derived';
 import { fleetTotals, type FleetTotals } from '../fleetPoints';
+import { fleetToBuy } from '../collection';
 import { GAME_SIZES, STAT_ORDER, type StatName } from '../rules/data';
 import { fleetDigest, rulesVersion, type RulesVersion } from './digest';
 
@@ -147,6 +148,12 @@ export interface Roster {
   /** The rulebook version the checks apply, and the digest of the fleet and the cards it uses (digest.ts). */
   rules: RulesVersion;
   digest: string;
+  /**
+   * With a collection in the workspace (FORMATS.md "Collection"): the models to buy to field this
+   * list, each card with how many more than owned (empty: every model is owned). Absent without a
+   * collection: nothing is said about owning.
+   */
+  toBuy?: { name: string; count: number }[];
 }
 
 const UNKNOWN_CARD = 'Unknown card';
@@ -355,7 +362,21 @@ export function buildRoster(doc: FleetDocument, ws: Workspace, given: RosterInpu
     legal: counts.errors === 0,
     rules: rulesVersion(),
     digest,
+    ...toBuyOf(doc, ws),
   };
+}
+
+function toBuyOf(doc: FleetDocument, ws: Workspace): Pick<Roster, 'toBuy'> {
+  const b = fleetToBuy(doc, ws);
+  return b ? { toBuy: b.short.map((s) => ({ name: s.name, count: s.fielded - s.owned })) } : {};
+}
+
+/** "To field this list: 1 x Lumen Cruiser", or that every model is owned; undefined without a collection. */
+export function toBuyLine(r: Pick<Roster, 'toBuy'>): string | undefined {
+  if (!r.toBuy) return undefined;
+  return r.toBuy.length
+    ? `To field this list: ${r.toBuy.map((b) => `${b.count} x ${b.name}`).join(', ')}`
+    : 'Your collection holds every model this list fields.';
 }
 
 const CLASS_ORDER = ['Capital Ship', 'Dreadnought', 'Battleship', 'Carrier', 'Cruiser', 'Destroyer', 'Frigate', 'Escort', 'Bomber', 'Fighter'];

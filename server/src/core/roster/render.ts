@@ -9,6 +9,7 @@ import { escapeMarkdown } from '../rules/text';
 import { rulesVersionText } from './digest';
 import { qrSvg } from './qr';
 import type { ProblemCounts, Roster, RosterCard, RosterEntry, RosterProblem, RosterWeapon, RosterOrder, RosterAbility } from './model';
+import { toBuyLine } from './model';
 
 export const ROSTER_FORMATS = ['markdown', 'html', 'json', 'text', 'short'] as const;
 export type RosterFormat = (typeof ROSTER_FORMATS)[number];
@@ -155,6 +156,8 @@ export function rosterText(r: Roster, opts: RenderOptions = {}): string {
   out.push(`${clean(r.faction) || '(no faction)'} · ${gameText(r)}${r.objectives !== undefined ? ` · ${count(r.objectives, 'objective')}` : ''}`);
   out.push(`Points: ${pointsText(r)}${leftText(r) ? ` (${leftText(r)})` : ''}`);
   out.push(provenanceText(r));
+  const buy = toBuyLine(r);
+  if (buy) out.push(clean(buy));
   if (!r.legal) out.push('', `NOT LEGAL AS WRITTEN: ${verdictText(r)} (see Problems below)`);
   out.push('', 'Units');
   for (const e of r.entries) {
@@ -222,6 +225,8 @@ export function rosterMarkdown(r: Roster, opts: RenderOptions = {}): string {
   out.push(meta.join(' · '), '');
   out.push(`**${pointsText(r)}**${leftText(r) ? ` · ${leftText(r)}` : ''}`, '');
   out.push(provenanceText(r), '');
+  const buy = toBuyLine(r);
+  if (buy) out.push(md(buy), '');
   if (!r.legal) out.push(`> **⚠ Not legal as written: ${verdictText(r)}.** See Problems below.`, '');
   out.push('## Units', '');
   for (const e of r.entries) {
@@ -346,6 +351,8 @@ export function rosterHtml(r: Roster, opts: RenderOptions = {}): string {
   // The one line with its digest as a QR code, for another player to scan and import (no text: an import reads the page's text).
   h.push(qrSvg(rosterShort(r), 'QR code of the roster&#39;s one line, which fabled-star import reads back', 'share') ?? '', '</header>');
   const ps = allProblems(r);
+  const buy = toBuyLine(r);
+  if (buy) h.push(`<p class="to-buy">${esc(buy)}</p>`);
   if (!r.legal) {
     h.push(`<section class="verdict" role="alert">⚠ Not legal as written: ${verdictText(r)}.<ul>`);
     for (const p of ps.filter((x) => x.severity === 'error')) h.push(`<li>${esc(p.message)} <small>(${esc(p.code)}, ${esc(where(p, opts))})</small></li>`);
@@ -475,6 +482,7 @@ export function rosterJson(r: Roster, opts: RenderOptions = {}): object {
     remaining: r.remaining ?? null,
     over: r.over,
     legal: r.legal,
+    ...(r.toBuy ? { toBuy: r.toBuy } : {}),
     rules: r.rules,
     digest: r.digest,
     counts: r.counts,
