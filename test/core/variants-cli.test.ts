@@ -266,7 +266,7 @@ describe('variants: CLI flags and words', function () {
     const b = await cli(runBattle, [...fleets, '--trials', '2000', '--variant', 'break-tests', '--compare']);
     assert.equal(b.code, 0, b.err);
     assert.match(b.out, /Beside the standard rules \(same seed\)/);
-    assert.match(b.out, /With break tests: The Hunger Within (wins \d+% instead of \d+%|wins about as often as before)/);
+    assert.match(b.out, /With break tests: The Hunger Within (wins \d+(?:\.\d+)?% instead of \d+(?:\.\d+)?%|wins about as often as before)/);
     assert.match(b.out, /break tests: After each round/);
   });
 

@@ -5,14 +5,13 @@
  * with a vowel, a vowel letter said with a consonant sound, and a consonant, and every message,
  * hover and completion detail is read for "a Escort", "an Cruiser", "2 abilitys", "1 bases".
  */
-import { pointsEstimateProblems } from '../../server/src/core/features/pointsEstimate';
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { article, count, listOf, noun, pluralOf, pointsLeft, withArticle } from '../../server/src/core/rules/words';
 import { CLASS_NAMES, DOCTRINES } from '../../server/src/core/rules/data';
 import { CODES } from '../../server/src/core/model/codes';
-import { checkDocument } from '../../server/src/core/check/index';
+import { diagnose } from '../../server/src/core/service';
 import { hover } from '../../server/src/core/features/hover';
 import { complete } from '../../server/src/core/features/completion';
 import { codeLenses } from '../../server/src/core/features/codeLens';
@@ -154,8 +153,8 @@ describe('words: no message, hover or completion reads wrong', () => {
       const doc = ws.get(uri);
       if (!doc) continue;
       // What the language server reports: the checks, then the points-estimate notes.
-      const checked = checkDocument(doc, ws);
-      for (const p of [...checked, ...pointsEstimateProblems(doc, ws, checked)]) {
+      // (through the file's suppression comments, whose own notes are read too).
+      for (const p of diagnose(doc, ws).problems) {
         codes.add(p.code);
         out.push({ where: `${path.basename(uri)} ${p.code}`, text: p.message });
       }
