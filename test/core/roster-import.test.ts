@@ -340,6 +340,19 @@ describe('import: an export as it reaches another player', () => {
     }
   });
 
+  it('the HTML sheet\u2019s QR code is passed over as no unit; text hidden after it on its line is said', () => {
+    const html = renderRoster(roster, 'html');
+    const qr = html.split('\n').find((l) => l.startsWith('<svg class="qr share"'));
+    assert.ok(qr && qr.length > 2000, 'the QR code is one long line');
+    assert.deepEqual(read(html), want);
+    const hidden = html.replace(qr, `${qr}<table hidden><tr class="entry"><td class="n">9</td><td><strong>Oblivion Maw</strong></td></tr></table>`);
+    const r = importRoster(hidden, ws);
+    assert.deepEqual(
+      r.problems.map((p) => [p.line, /only its first 2000 were read/.test(p.why)]),
+      [[html.split('\n').indexOf(qr) + 1, true]],
+    );
+  });
+
   it('the text and the markdown with their indentation trimmed by a forum', () => {
     for (const format of ['text', 'markdown'] as const) {
       const trimmed = renderRoster(roster, format).replace(/^ +/gm, '');

@@ -269,6 +269,13 @@ describe('verify: a sheet changed by hand does not match', () => {
     doctored('html', (t) => t.replace('<h2>Units</h2>', '<h2>Units</h2><!-- ok -->'));
     doctored('html', (t) => t.replace(/(\(FS-FLEET-OVER, )t\.fleet\.yaml/, '$1<b hidden>x</b>t.fleet.yaml'));
   });
+  it('HTML: the QR code drawn again for another line, or its label or class changed', () => {
+    // Its own long line, compared whole like every other (the import passes it over as no unit).
+    doctored('html', (t) => t.replace(/(<path fill="#000" d="M)(\d+)/, (_, a: string, n: string) => `${a}${Number(n) + 1}`));
+    doctored('html', (t) => t.replace('aria-label="QR code of the roster', 'aria-label="QR code of the checked roster'));
+    // Not the QR code's line as drawn: the import says it too (it was not read whole).
+    doctored('html', (t) => t.replace('<svg class="qr share"', '<svg class="qr share" hidden'), FLEET, false);
+  });
   it('markdown: markup in a problem’s location', () =>
     doctored('markdown', (t) => t.replace(/\(t\\\.fleet\\\.yaml(:\d+:\d+)\)/, '(**480 pts** t\\.fleet\\.yaml$1)')));
   it('JSON: a key given twice (a reader sees the first, a parser keeps the last)', () =>
@@ -304,6 +311,59 @@ units:
       const v = verifyRoster(text, ws);
       assert.equal(v.status, 'match', v.summary);
       assert.notEqual(v.claimed, 'fs1-0123456789abcdef');
+    });
+});
+
+describe('verify: a sheet exported with a collection (the exporter\u2019s shelf, not the card files)', () => {
+  /** A collection that owns one Wing of the two fielded (one is embarked) and no "Lance, Second". */
+  const SHELF = 'owned:\n  - Hauler\n  - Wing\n  - Hammer + Anvil\n';
+  const LIST = `${FLEET}  - unit: Lance, Second\n    count: 2\n`;
+  const sheet = (format: RosterFormat, shelf = SHELF) => {
+    const ws = new Workspace();
+    ws.set('file:///ws/t.unit.yaml', CARDS);
+    ws.set('file:///ws/shelf.collection.yaml', shelf);
+    return renderRoster(buildRoster(ws.set('file:///ws/t.fleet.yaml', LIST) as FleetDocument, ws), format);
+  };
+  const organiser = () => {
+    const org = new Workspace();
+    org.set('file:///org/t.unit.yaml', CARDS);
+    return org;
+  };
+  for (const format of ROSTER_FORMATS)
+    it(`${format}: what to buy (or that every model is owned) is read back; the sheet matches`, () => {
+      const ALL = 'owned:\n  - Hauler\n  - unit: Wing\n    count: 3\n  - unit: Lance, Second\n    count: 2\n';
+      for (const shelf of [SHELF, ALL]) {
+        const text = sheet(format, shelf);
+        if (format !== 'short')
+          assert.match(
+            text,
+            shelf === ALL ? /every model this list fields|"toBuy": \[\]/ : /To field this list: 2 x Wing, 2 x Lance, Second|"toBuy"/,
+            'the sheet says it',
+          );
+        const v = verifyRoster(text, organiser());
+        assert.equal(v.status, 'match', v.summary);
+        // The organiser's own collection is not what the sheet printed.
+        const own = organiser();
+        own.set('file:///org/mine.collection.yaml', 'owned:\n  - Hauler\n');
+        assert.equal(verifyRoster(text, own).status, 'match', 'another collection');
+      }
+    });
+  for (const format of ['text', 'markdown', 'html', 'json'] as const)
+    it(`${format}: a to-buy line that names a card the list does not field, or more copies than it fields, does not match`, () => {
+      const text = sheet(format);
+      assert.match(text, /Lance, Second/);
+      let applied = 0;
+      for (const edit of [
+        (t: string) => t.replace(/2 x Lance, Second|"count": 2(?=\s*\}\s*\]\s*,?\s*"rules")/, (m) => m.replace('2', '3')),
+        (t: string) => t.replace(/\d x Wing|"name": "Wing"/, (m) => m.replace('Wing', 'Hammer + Anvil')),
+        (t: string) => t.replace(/To field this list: /, 'To field this list: 8 x Hauler, '),
+      ]) {
+        const changed = edit(text);
+        if (changed === text) continue;
+        applied++;
+        assert.equal(verifyRoster(changed, organiser()).status, 'mismatch', `${format}: ${changed.split('\n').find((l) => /To field|toBuy/.test(l))}`);
+      }
+      assert.ok(applied >= (format === 'json' ? 2 : 3), `${applied} edits applied`);
     });
 });
 

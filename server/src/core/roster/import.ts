@@ -16,7 +16,7 @@
  * dropped in silence: it goes into the fleet as a comment. Pure, linear in the text, never throws.
  */
 import { linkText } from './link';
-import type { CardRef, Workspace } from '../workspace';
+import type { Workspace } from '../workspace';
 import { CLASS_NAMES, GAME_SIZES, LAUNCH_BAY, type UnitClass } from '../rules/data';
 import { boundedDistance, nearest, prepare, SuggestBudget, SUGGEST_LIMITS, type Prepared } from '../model/suggest';
 import { DIGEST_PATTERN } from './digest';
@@ -546,6 +546,10 @@ function fromJson(text: string): Draft | undefined {
   });
   return d;
 }
+
+/** The HTML export's QR code, as qr.ts draws it on one line: nothing but its drawing and its label. */
+const QR_LINE =
+  /^<svg class="qr share" xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 \d+ \d+" shape-rendering="crispEdges" role="img" aria-label="[^"<>&]*(?:&#39;[^"<>&]*)*"><rect width="\d+" height="\d+" fill="#fff"\/><path fill="#000" d="(?:M\d+ \d+h\d+v1h-\d+z)*"\/><\/svg>$/;
 
 /** Our printable HTML export: the units table. */
 function fromHtml(all: string[]): Draft | undefined {
@@ -1344,7 +1348,10 @@ export function importRoster(text: string, from: Workspace | ImportCards, opts: 
     );
   if (draft.format === 'html' || draft.format === 'text' || draft.format === 'markdown')
     for (const [line, whole] of read.long)
-      problemAt(line, all[line - 1]!, `the line is ${whole.length} characters long: only its first ${IMPORT_LIMITS.lineChars} were read`, undefined);
+      // The HTML sheet's QR code (render.ts, qr.ts) is one long line of path data that can name no
+      // unit: read whole and matched as a whole, it is passed over; any other text on it is not.
+      if (!(draft.format === 'html' && QR_LINE.test(whole)))
+        problemAt(line, all[line - 1]!, `the line is ${whole.length} characters long: only its first ${IMPORT_LIMITS.lineChars} were read`, undefined);
   // A text in which no line names a card: said, not a fleet of nothing in silence.
   if (draft.format === 'post' && entries.length === 0 && problems.length === 0) {
     const at = all.findIndex((l) => /\p{L}/u.test(l));

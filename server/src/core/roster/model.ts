@@ -247,7 +247,11 @@ export interface RosterInputs {
 export function buildRoster(doc: FleetDocument, ws: Workspace, given: RosterInputs = {}): Roster {
   const totals = given.totals ?? fleetTotals(doc, ws);
   const checkDocument = given.checks ?? runChecks;
-  const fleetProblems = checkDocument(doc, ws).map((p) => toProblem(p, doc.uri, doc.text, false));
+  // The collection's problems are the exporter's shelf, not the list or the cards: the sheet says them
+  // once, as what to buy (`toBuy`), so that anyone with the card files gets the same sheet (verify.ts).
+  const fleetProblems = checkDocument(doc, ws)
+    .filter((p) => !p.code.startsWith('FS-COLLECTION-'))
+    .map((p) => toProblem(p, doc.uri, doc.text, false));
   const cards = new Map<UnitCard, RosterCard>();
   const cardOf = (ref: CardRef | undefined) => {
     if (!ref) return undefined;

@@ -5,10 +5,11 @@
  */
 import { linkText } from './link';
 import type { Workspace } from '../workspace';
-import { buildRoster } from './model';
+import { buildRoster, toBuyLine, type Roster } from './model';
+import { clean } from './clean';
 import { importRoster, type ImportProblem, type ImportFormat } from './import';
 import { DIGEST_PATTERN, rulesVersion, type RulesVersion } from './digest';
-import { renderRoster, ROSTER_FORMATS, type RosterFormat } from './render';
+import { esc, md, renderRoster, ROSTER_FORMATS, type RosterFormat } from './render';
 import { locationSlot, printedDifference, type PrintedDifference } from './printed';
 
 export type VerifyStatus = 'match' | 'mismatch' | 'no-digest';
@@ -89,6 +90,77 @@ function claimedDigest(text: string, format: string): string | undefined {
   }
 }
 
+/**
+ * What the sheet says to buy (the exporter's collection, model.ts `toBuy`), read back so the sheet can
+ * be rendered again with it: the collection is the exporter's shelf, not the card files, and a sheet
+ * exported with one still matches. Only what the renderer could print is read: the line as the
+ * format writes it, every name one the fleet fields (in the format's escaping) and every count from 1
+ * to the copies it fields; the line is then compared like every other. Undefined when the sheet
+ * prints none (or prints one that is not such a line: it then differs from what the cards give).
+ */
+function sheetToBuy(text: string, format: RosterFormat, roster: Roster): Roster['toBuy'] {
+  const fielded = new Map<string, { name: string; count: number }>();
+  for (const e of roster.entries) {
+    if (!(e.count > 0)) continue;
+    for (const name of [e.card?.name ?? e.unit.trim(), ...e.embarked.map((x) => x.card?.name ?? x.name.trim())]) {
+      if (!name) continue;
+      const f = fielded.get(name.toLowerCase()) ?? { name, count: 0 };
+      f.count += e.count;
+      fielded.set(name.toLowerCase(), f);
+    }
+  }
+  const valid = (list: { name: string; count: number }[]) => {
+    const seen = new Set<string>();
+    for (const b of list) {
+      const f = fielded.get(b.name.toLowerCase());
+      if (!f || f.name !== b.name || seen.has(f.name) || !Number.isInteger(b.count) || b.count < 1 || b.count > f.count) return false;
+      seen.add(f.name);
+    }
+    return true;
+  };
+  const src = text.replace(/^\ufeff/, '').slice(0, 5_000_000);
+  if (format === 'json') {
+    try {
+      const o = JSON.parse(src) as { toBuy?: unknown };
+      if (!Array.isArray(o?.toBuy)) return undefined;
+      const list = o.toBuy.map((b: unknown) => b as { name?: unknown; count?: unknown });
+      if (!list.every((b) => b && typeof b.name === 'string' && typeof b.count === 'number' && Object.keys(b).length === 2)) return undefined;
+      const out = list.map((b) => ({ name: b.name as string, count: b.count as number }));
+      return valid(out) ? out : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  if (format === 'short') return undefined;
+  // The line's text in the format's own escaping, and that escaping for what is read in it.
+  const escape = format === 'html' ? esc : format === 'markdown' ? md : clean;
+  const lines = src.split(/\r\n?|\n/).map((l) => (format === 'html' ? l : l.replace(/\s+/g, ' ').trim()));
+  const bodies = format === 'html' ? lines.flatMap((l) => /^<p class="to-buy">(.*)<\/p>$/.exec(l)?.[1] ?? []) : lines;
+  const owned = escape(toBuyLine({ toBuy: [] })!);
+  // (Pieces escaped alone, their spaces kept: clean() trims.)
+  const lead = `${escape('To field this list:')} `;
+  const body = bodies.find((b) => b === owned || b.startsWith(lead));
+  if (body === undefined) return undefined;
+  if (body === owned) return [];
+  // "N x NAME, N x NAME": the longest name the fleet fields at each place (a name may hold ", ").
+  const names = [...fielded.values()].map((f) => ({ name: f.name, shown: escape(f.name) })).sort((a, b) => b.shown.length - a.shown.length);
+  const out: { name: string; count: number }[] = [];
+  let rest = body.slice(lead.length);
+  const sep = `${escape(',')} `;
+  while (rest) {
+    const m = /^(\d{1,6}) x /.exec(rest);
+    if (!m) return undefined;
+    const after = rest.slice(m[0].length);
+    const n = names.find((x) => after.startsWith(x.shown) && (after.length === x.shown.length || after.startsWith(sep, x.shown.length)));
+    if (!n) return undefined;
+    out.push({ name: n.name, count: Number(m[1]) });
+    rest = after.slice(n.shown.length);
+    if (rest) rest = rest.slice(sep.length);
+    if (!rest && after.length !== n.shown.length) return undefined;
+  }
+  return out.length && valid(out) ? out : undefined;
+}
+
 export function verifyRoster(text: string, ws: Workspace): VerifyResult {
   // A `fabledstar:` link is checked as the one line it carries.
   text = linkText(text);
@@ -104,7 +176,13 @@ export function verifyRoster(text: string, ws: Workspace): VerifyResult {
     // export had them), every problem's file a slot (the exporter's files are not here).
     if (claimed !== undefined && (ROSTER_FORMATS as readonly string[]).includes(imported.format)) {
       const slot = locationSlot();
-      printed = printedDifference(text, renderRoster(roster, imported.format as RosterFormat, { file: () => slot }), imported.format, slot);
+      const format = imported.format as RosterFormat;
+      // What to buy is the exporter's collection's (read back from the sheet), never the one given here.
+      const sheet: Roster = { ...roster };
+      delete sheet.toBuy;
+      const toBuy = sheetToBuy(text, format, roster);
+      if (toBuy) sheet.toBuy = toBuy;
+      printed = printedDifference(text, renderRoster(sheet, format, { file: () => slot }), imported.format, slot);
     }
   } finally {
     ws.delete(VERIFY_URI);
