@@ -122,16 +122,26 @@ function fit(doc: FabledDocument, span: Span, r: string): string {
  * actions need all of them); `ws` lets fixes look across files (an ability another card defines,
  * the fleet's other entries' cards).
  */
+/** How many problems of one request are offered "Ignore FS-CODE on this line". */
+const IGNORE_MAX = 5;
+/** The longest text (UTF-16 units) whose problems are offered "Ignore FS-CODE on this line". */
+const IGNORE_TEXT_MAX = 300_000;
+
 export function codeActions(doc: FabledDocument, range: Span, problems: Problem[], ws?: Workspace): CodeActionData[] {
   const out: CodeActionData[] = [];
   try {
     const here = new Set<string>();
     const ignores: CodeActionData[] = [];
     const ignored = new Set<string>();
+    let ignoreTries = 0;
     for (const p of problems) {
       if (!overlaps(p.span, range)) continue;
       here.add(p.code);
       out.push(...fixesFor(doc, p, ws));
+      // Each "Ignore" reads the whole text twice (to be sure its comment is a comment): offered for
+      // the first few problems of a range, and not in a text past IGNORE_TEXT_MAX (a generated or
+      // hostile file of thousands of lines), so that the answer stays quick whatever is selected.
+      if (++ignoreTries > IGNORE_MAX || doc.text.length > IGNORE_TEXT_MAX) continue;
       const ignore = ignoreOnLine(doc, p);
       if (ignore && !ignored.has(ignore.title + ignore.edits[0]!.span.start)) {
         ignored.add(ignore.title + ignore.edits[0]!.span.start);
