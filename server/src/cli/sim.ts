@@ -147,7 +147,7 @@ const runVsField = command(VS_FIELD_COMMAND, ({ values, format, fail: usage }, i
  */
 export const runSim: Command = Object.assign(
   (argv: string[], io: CliIO): number | Promise<number> => (argv.includes('--vs-field') ? runVsField(argv, io) : runDuel(argv, io)),
-  { spec: { ...SIM_COMMAND, options: { ...SIM_COMMAND.options, 'vs-field': VS_FIELD_COMMAND.options['vs-field'] } } as CommandSpec },
+  { spec: { ...SIM_COMMAND, options: { ...SIM_COMMAND.options, 'vs-field': VS_FIELD_COMMAND.options['vs-field'] } } },
 );
 
 const runDuel = command(SIM_COMMAND, async ({ values, format, fail: usage }, io) => {
