@@ -126,7 +126,7 @@ describe('the server in headless Neovim (its own LSP client)', function () {
       );
       assert.ok(r.diagnostics.every((d) => d.source === 'fabled-star'));
       assert.match(r.diagnostics.find((d) => d.lnum === lineOf(FLEET, 'Lumen Destroyr'))!.message, /did you mean "Lumen Destroyer"/);
-      assert.match(r.hover ?? '', /540 \/ 1000 pts[\s\S]*§17 Deployment & Battlefield Setup/);
+      assert.match(r.hover ?? '', /650 \/ 1000 pts[\s\S]*§17 Deployment & Battlefield Setup/);
       assert.deepEqual(r.definition, { uri: `file://${join(root, 'cards/myr.unit.yaml')}`, line: lineOf(MYR_UNITS, 'name: Lumen Cruiser') });
       assert.ok(r.completion.includes('Lumen Destroyer') && !r.completion.includes('Maw Frigate'), r.completion.join(', '));
     } finally {
