@@ -92,7 +92,7 @@ describe('the extension manifest', () => {
     const source = readFileSync(join(ROOT, 'client', 'src', 'extension.ts'), 'utf8');
     for (const c of pkg.contributes.commands) {
       assert.equal(c.category, 'Fabled Star');
-      assert.ok(source.includes(`registerCommand('${c.command}'`), `${c.command} is not registered`);
+      assert.ok(new RegExp(`registerCommand\\(\\s*'${c.command.replace(/\./g, '\\.')}'`).test(source), `${c.command} is not registered`);
     }
     const ids = new Set(pkg.contributes.commands.map((c) => c.command));
     for (const [menu, items] of Object.entries(pkg.contributes.menus)) {
@@ -148,9 +148,10 @@ describe('the extension manifest', () => {
     assert.match(readme.split('\n## ')[0]!, /npm install && npm start[^\n]*\nnpm test /, "the repository's README keeps its two commands at the top");
   });
 
-  it('declares the three file kinds of FORMATS.md', () => {
+  it('declares the four file kinds of FORMATS.md', () => {
     const byId = Object.fromEntries(pkg.contributes.languages.map((l) => [l.id, l.extensions]));
-    assert.deepEqual(Object.keys(byId).sort(), ['fabled-faction', 'fabled-fleet', 'fabled-unit']);
+    assert.deepEqual(Object.keys(byId).sort(), ['fabled-collection', 'fabled-faction', 'fabled-fleet', 'fabled-unit']);
+    assert.ok(byId['fabled-collection']!.includes('.collection.yaml'));
     assert.ok(byId['fabled-unit']!.includes('.unit.yaml'));
     assert.ok(byId['fabled-faction']!.includes('.faction.yaml'));
     assert.ok(byId['fabled-fleet']!.includes('.fleet.yaml'));
