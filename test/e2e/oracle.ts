@@ -71,10 +71,11 @@ export function loadWorkspace(folder: string): Workspace {
  */
 export function fleetPoints(ws: Workspace, fleet: FleetDocument): { total: number; limit: number | undefined } {
   const faction = fleet.faction.value;
-  // A card of another faction is an error in a fleet and, like an unknown name, adds nothing.
+  // A card of another faction is an error in a fleet, but its points count (the error says it does
+  // not belong); an unknown name adds nothing.
   const points = (name: string | undefined): number => {
     if (!name) return 0;
-    const card = (faction ? ws.findCards(name, faction) : ws.findCards(name))[0];
+    const card = (faction ? ws.findCards(name, faction)[0] : undefined) ?? ws.findCards(name)[0];
     return card?.card.points.value ?? 0;
   };
   let total = 0;
