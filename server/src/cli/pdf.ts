@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import type { chromium as Chromium } from 'playwright-core';
 
 /** The flags TESTING.md gives: without the networking ones Chromium keeps trying the network. */
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
