@@ -2,7 +2,8 @@
  * A suppression comment in real VS Code (code-server) with the packaged extension: a card with two
  * problems, the player takes the quick fix "Ignore FS-RANGE-BAND on this line" from the light bulb
  * menu (Ctrl+.), and that problem leaves the Problems panel while the other one, not suppressed,
- * stays; saved, the file holds the comment above the weapon and every other line as it was.
+ * stays; saved, the file holds the comment above the weapon and every other line as it was. The
+ * code of the problem left, clicked in the panel, opens its page from the package in the editor.
  *
  *   npx mocha --config test/e2e/.mocharc.json test/e2e/suppression.test.ts
  *   (FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)
@@ -144,5 +145,25 @@ describe('a suppression comment in VS Code (code-server)', function () {
       ['FS-BASES'],
       `offered: ${offered.join(' | ')}`,
     );
+  });
+
+  it("the problem's code in the Problems panel opens its page, shipped in the package, inside the editor", async () => {
+    await wb.runCommand('View: Focus Problems');
+    const link = wb.page.locator('.markers-panel .monaco-list-row a', { hasText: 'FS-BASES' }).first();
+    await link.waitFor({ state: 'visible', timeout: 30_000 });
+    await link.click();
+    // VS Code's Markdown preview of the shipped docs/codes/FS-BASES.md, in a tab of this window.
+    await wb.page.locator('.tabs-container .tab[aria-label*="FS-BASES.md"]').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const frame = await wb.frameWith('h1', 60_000);
+    const title = await poll('the page to show its title', async () => {
+      const t = await frame
+        .locator('h1')
+        .first()
+        .innerText()
+        .catch(() => '');
+      return t.startsWith('FS-BASES') ? t : undefined;
+    });
+    assert.match(title, /^FS-BASES: /);
+    await wb.screenshot(join(OUT, 'suppression-code-page.png'));
   });
 });
