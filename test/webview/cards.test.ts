@@ -50,6 +50,18 @@ async function pdfText(bytes: Uint8Array): Promise<{ pages: number; text: string
   return { pages: doc.numPages, text };
 }
 
+/** Each page's size in points, as the PDF gives it (its view box). */
+async function pdfPageSizes(bytes: Uint8Array): Promise<{ w: number; h: number }[]> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false }).promise;
+  const out: { w: number; h: number }[] = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const [x0, y0, x1, y1] = (await doc.getPage(i)).view;
+    out.push({ w: x1! - x0!, h: y1! - y0! });
+  }
+  return out;
+}
+
 const squash = (s: string) => s.replace(/\s+/g, '');
 
 interface Box {
@@ -156,6 +168,9 @@ describe('printable unit cards (Chromium)', function () {
       assert.equal(pdf.code, 0, pdf.err);
       const { pages, text } = await pdfText(Buffer.concat(pdf.bytes));
       assert.equal(pages, Math.ceil(boxes.length / 9));
+      // Each page of the PDF is an A4 page: 595.3 x 841.9 pt.
+      for (const size of await pdfPageSizes(Buffer.concat(pdf.bytes)))
+        assert.ok(Math.abs(size.w - 595.3) <= 2 && Math.abs(size.h - 841.9) <= 2, `a page of ${size.w} x ${size.h} pt`);
       const flat = squash(text);
       const ws = new Workspace();
       for (const f of exampleFiles) ws.set(`file://${f}`, readFileSync(f, 'utf8'));
@@ -176,14 +191,30 @@ describe('printable unit cards (Chromium)', function () {
     assert.ok(boxes.some((b) => b.card === 'Veilwing Fighter Wing') && boxes.some((b) => b.card === 'Lumen Bomber Wing'));
   });
 
-  it('letter: eight cards to a landscape page', async () => {
+  it('letter: eight cards to a landscape page, 63 x 88 mm boxes inside it', async () => {
     const html = await cli(['cards', 'examples/consumed', 'examples/myr-valari', '--paper', 'letter']);
     await page.setContent(html.out);
     const boxes = await measure(page);
+    assert.equal(boxes.length, 20);
     assert.equal(Math.max(...boxes.map((b) => b.page)), Math.ceil(20 / 8));
-    assert.ok(boxes.every((b) => b.inside));
+    for (const b of boxes) {
+      assert.ok(Math.abs(b.w - 63) <= 1 && Math.abs(b.h - 88) <= 1, `${b.card}: ${b.w.toFixed(2)} x ${b.h.toFixed(2)} mm`);
+      assert.ok(b.inside, `${b.card} is inside its page`);
+      assert.deepEqual(b.overflow, [], `${b.card}: nothing spills out`);
+    }
+    // The sheet is the page Letter is, turned: 279.4 x 215.9 mm.
+    const sheets = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('.sheet') as NodeListOf<HTMLElement>).map((s) => {
+        const r = s.getBoundingClientRect();
+        return { w: r.width / (96 / 25.4), h: r.height / (96 / 25.4) };
+      }),
+    );
+    for (const s of sheets) assert.ok(Math.abs(s.w - 279.4) <= 1 && Math.abs(s.h - 215.9) <= 1, `a sheet of ${s.w.toFixed(1)} x ${s.h.toFixed(1)} mm`);
     const pdf = await cli(['cards', 'examples/consumed', 'examples/myr-valari', '--paper', 'letter', '--format', 'pdf']);
-    assert.equal((await pdfText(Buffer.concat(pdf.bytes))).pages, 3);
+    const bytes = Buffer.concat(pdf.bytes);
+    assert.equal((await pdfText(bytes)).pages, 3);
+    // Each page of the PDF is a Letter page turned landscape: 792 x 612 pt.
+    for (const size of await pdfPageSizes(bytes)) assert.ok(Math.abs(size.w - 792) <= 2 && Math.abs(size.h - 612) <= 2, `a page of ${size.w} x ${size.h} pt`);
   });
 
   it('the longest texts (every ability with its full rule text, six weapons) fit the box; a 12,000-character name ends in an ellipsis', async () => {

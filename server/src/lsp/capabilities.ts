@@ -20,6 +20,8 @@ export interface ClientFeatures {
   markdownDocs: boolean;
   /** window/workDoneProgress/create: the server may show progress (the workspace scan). */
   workDoneProgress: boolean;
+  /** The client resolves a completion item's documentation (completionItem/resolve) when it shows it. */
+  completionResolve: boolean;
 }
 
 export function clientFeatures(caps: ClientCapabilities): ClientFeatures {
@@ -41,6 +43,7 @@ export function clientFeatures(caps: ClientCapabilities): ClientFeatures {
     markdownHover: !hf || hf.length === 0 || hf.includes('markdown'),
     markdownDocs: !df || df.length === 0 || df.includes('markdown'),
     workDoneProgress: caps.window?.workDoneProgress === true,
+    completionResolve: !!caps.textDocument?.completion?.completionItem?.resolveSupport?.properties?.includes('documentation'),
   };
 }
 
@@ -48,7 +51,7 @@ export function serverCapabilities(client: ClientFeatures): ServerCapabilities {
   return {
     textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
     hoverProvider: true,
-    completionProvider: { triggerCharacters: [' ', ':', '-', '"'], resolveProvider: false },
+    completionProvider: { triggerCharacters: [' ', ':', '-', '"'], resolveProvider: true },
     codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite, CodeActionKind.SourceFixAll], resolveProvider: false },
     documentSymbolProvider: { label: 'Fabled Star' },
     foldingRangeProvider: true,

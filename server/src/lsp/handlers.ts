@@ -13,6 +13,7 @@ import {
   type CancellationToken,
   type CodeActionParams,
   type CodeLensParams,
+  type CompletionItem,
   type CompletionParams,
   type Connection,
   type DefinitionParams,
@@ -294,7 +295,10 @@ export const HANDLERS: HandlerEntry[] = [
 
   {
     name: 'completion',
-    register: (c, b) =>
+    register: (c, b) => {
+      // Each item's documentation waits on the server until the client resolves the item (when it says it does).
+      const docs = new convert.CompletionDocs();
+      c.onCompletionResolve(b.direct(({ state }, item: CompletionItem) => docs.resolve(item, state.client.markdownDocs)));
       c.onCompletion(
         b.guarded(({ state }, params: CompletionParams, token) => {
           const uri = params.textDocument.uri;
@@ -307,9 +311,11 @@ export const HANDLERS: HandlerEntry[] = [
             r.td,
             state.client.snippets,
             state.client.markdownDocs,
+            state.client.completionResolve ? docs : undefined,
           );
         }, null),
-      ),
+      );
+    },
   },
 
   {
