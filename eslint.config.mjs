@@ -181,7 +181,7 @@ export default tseslint.config(
   ),
   layer(['client/webview/**/*.ts'], [ban('^vscode', 'The view runs in a browser: no vscode or LSP libraries (protocol/simulation has what it needs).')]),
 
-  // The edges reach the core only through its facade (issue 25): core/service.ts, and the shared
+  // The edges reach the core only through its facade: core/service.ts, and the shared
   // shapes of core/api.ts. Its own rule (not a layer row), so that it adds to the layer rules above.
   {
     files: ['server/src/lsp/**/*.ts', 'server/src/cli/**/*.ts', 'server/src/cli.ts', 'server/src/server.ts'],
