@@ -12,14 +12,13 @@ import * as path from 'node:path';
 import { runCheck } from '../../server/src/cli/check';
 import { runRoster } from '../../server/src/cli/roster';
 import { fileUri } from '../../server/src/cli/io';
-import { runCli as cli } from '../helpers';
+import { runCli as cli, EXAMPLES } from '../helpers';
 import { Workspace } from '../../server/src/core/workspace';
 import { checkDocument } from '../../server/src/core/check/index';
 import { rosterData } from '../../server/src/lsp/roster';
 import type { FleetDocument } from '../../server/src/core/model/types';
 import { complete } from '../../server/src/core/features/completion';
 
-const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
 const FLEET = path.join(EXAMPLES, 'fleets', 'standard-1000-myr-valari.fleet.yaml');
 
 /** Everything the list fields (Lantern Watch), with one Lumen Cruiser fewer than it fields. */

@@ -7,11 +7,10 @@ import { runImport } from '../../server/src/cli/import';
 import { runVerify } from '../../server/src/cli/verify';
 import { runRoster } from '../../server/src/cli/roster';
 import { type CliIO } from '../../server/src/cli/io';
-import { runCliSync, type Command } from '../helpers';
+import { runCliSync, type Command, EXAMPLES } from '../helpers';
 import { memoryIO } from './memoryIO';
 
 const ROOT = path.resolve(__dirname, '../..');
-const EXAMPLES = path.join(ROOT, 'examples');
 
 const run = (cmd: Command, args: string[], io: Partial<CliIO> = {}) => runCliSync(cmd, args, { cwd: ROOT, ...io });
 

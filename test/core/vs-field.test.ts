@@ -3,17 +3,14 @@
  * `sim --attacker X --defender Y` for that pair, sorted by points destroyed per Fire action.
  */
 import { strict as assert } from 'node:assert';
-import * as path from 'node:path';
 import { runSim } from '../../server/src/cli/sim';
-import { runCli, type CliRun } from '../helpers';
+import { runCli, type CliRun, EXAMPLES } from '../helpers';
 import { exampleWorkspace } from '../../server/src/core/examples/index';
 import { cardErrors } from '../../server/src/core/check/index';
 import type { FieldRow, VsFieldResult } from '../../server/src/core/sim/vs-field';
 import type { SimulationResult } from '../../server/src/core/sim/types';
 import { profileFromCard } from '../../server/src/core/sim/index';
 import { memoryIO } from './memoryIO';
-
-const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
 
 const cli = (args: string[]): Promise<CliRun> => runCli(runSim, args);
 
