@@ -1,5 +1,5 @@
 /**
- * Issue 13's benchmark: the points estimate of 2,000 homebrew cards, cold (every memo empty), and
+ * The points estimate benchmark: the points estimate of 2,000 homebrew cards, cold (every memo empty), and
  * what an edit costs once the memo is warm. The cards are deterministic variants of the bundled
  * example cards (one to three stats or weapons changed, a homebrew cost), as a designer's
  * workspace would hold them; a second run has 2,000 cards at standard points, so the field is the
@@ -147,7 +147,7 @@ export async function benchBalance(): Promise<Row[]> {
     note: `cpu ${own.cpu.toFixed(0)} ms; leave-one-out spread of that field ${field.spreadPct.toFixed(1)}%`,
   });
 
-  // Issue 31: balance --battles on the 20 bundled cards (in process, one thread), as the CLI runs it.
+  // Points from battles: balance --battles on the 20 bundled cards (in process, one thread), as the CLI runs it.
   const battleField = bundledBattleField();
   const c0 = process.cpuUsage();
   const t0 = performance.now();

@@ -1,5 +1,5 @@
 /**
- * Issue 31's measurement: how well instant estimates predict battle prices on homebrew cards that
+ * The battle prices measurement: how well instant estimates predict battle prices on homebrew cards that
  * are neither in the reference field nor in the estimate's training set: two sets (HOMEBREW_SETS,
  * bench/homebrew/, all ten classes, some mis-costed on purpose, some near fair), never fitted on.
  *
@@ -153,7 +153,7 @@ function firstLooEstimate(f: ReferenceField, i: number): number {
 export async function measure(reprice = false, set: HomebrewSet = HOMEBREW_SETS[0]): Promise<Measured[]> {
   const prices = await homebrewPrices(reprice, set);
   const field = fieldFor([]);
-  // The first model: k x sqrt(F x H) fitted to printed points, as before issue 31.
+  // The first model: k x sqrt(F x H) fitted to printed points, before the estimate was fitted to battle prices.
   const first = fieldFor([]);
   const hullPrice = Math.exp(field.members.reduce((t, m) => t + Math.log(m.points / (m.profile.hp * m.profile.bases)), 0) / field.members.length);
   const out: Measured[] = [];

@@ -1,5 +1,5 @@
 /**
- * Issue 12's benchmark: the fleet battle of the example fleets (examples/fleets), read and built
+ * The fleet battle benchmark: the fleet battle of the example fleets (examples/fleets), read and built
  * as the CLI does, 20,000 trials of 6 rounds: the two 1,000-point fleets (goal under 2 s) and the
  * two 2,000-point fleets (goal under 5 s), with the cost per trial against the duel's.
  */
@@ -57,7 +57,7 @@ export async function benchBattle(): Promise<Row[]> {
         `points victory ${(100 * r.sides[0].pointsVictory.p).toFixed(1)}% / ${(100 * r.sides[1].pointsVictory.p).toFixed(1)}%${r.trials < trials ? `; CUT SHORT at ${r.trials}` : ''}`,
     });
   }
-  // Issue 16: each rule variant on the two 1,000-point fleets (the standard run above is the baseline).
+  // The rule variants: each rule variant on the two 1,000-point fleets (the standard run above is the baseline).
   const standard = exampleBattle(ws, 'standard-1000.fleet.yaml', 'standard-1000-myr-valari.fleet.yaml');
   for (const variant of ['sustained-damage', 'break-tests', 'retreat', 'morale']) {
     const run = () =>

@@ -1,5 +1,5 @@
 /**
- * Issue 2's benchmark: the CLI core (parse + every check) on (a) one 20,000-line unit file and
+ * The core benchmark: the CLI core (parse + every check) on (a) one 20,000-line unit file and
  * (b) a workspace of 2,000 cards and 500 fleets, next to the peer yaml-language-server validating
  * (a) against our JSON Schema, in the same run.
  */

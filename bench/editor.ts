@@ -1,5 +1,5 @@
 /**
- * Speed as the editor sees it (issue 14): the BUILT server (dist/server.js) over stdio, driven by a
+ * Speed as the editor sees it: the BUILT server (dist/server.js) over stdio, driven by a
  * real LSP client (vscode-languageserver-protocol's createProtocolConnection, as the protocol
  * tests do), side by side with yaml-language-server over stdio configured with our JSON schema, in
  * the same run, with the bare parse of the position-keeping YAML parsers as the floor.
@@ -9,7 +9,7 @@
  *     diagnostics; hover latency during the scan; work-done progress seen; RSS after indexing.
  * (c) Edit -> diagnostics in a fleet (a fleet edit, and a card edit the fleet depends on) in
  *     workspaces of 1,000, 10,000 and 20,000 card files: the curve should stay flat.
- * (d) Where the open fleet's cards are (issue 28): in the same 20,000-file workspace, an open fleet
+ * (d) Where the open fleet's cards are: in the same 20,000-file workspace, an open fleet
  *     naming the cards of the first, the middle and the last files read, for a client that is
  *     published to and for one that pulls (VS Code); beside the floor, a fresh process that lists,
  *     reads and parses every file with the server's parser. And the folder of those 20,000 card files

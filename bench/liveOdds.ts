@@ -1,5 +1,5 @@
 /**
- * Issue 32's benchmark: the live odds lens never delays diagnostics. Over stdio against the built
+ * The live odds benchmark: the live odds lens never delays diagnostics. Over stdio against the built
  * server, with the example workspace, a one-line edit of a 1,000-point fleet after a typing pause
  * (longer than the re-validation delay, so each is validated at once; 0.2, 0.8 or 1.6 s, so that
  * some edits land before the lens's battles start and some while they run), and after each edit the

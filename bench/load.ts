@@ -1,5 +1,5 @@
 /**
- * Issue 27's benchmark: a server that never goes deaf, and battles spread over threads.
+ * The load benchmark: a server that never goes deaf, and battles spread over threads.
  *
  * - Hover latency (median, max) on a fleet entry while 0, 8 and 40 battle requests are in flight,
  *   over stdio against the built server, as a busy editor sends them (each a different seed, so

@@ -1,5 +1,5 @@
 /**
- * Issue 15's benchmark: the roster of a fleet of 500 entries (the most a fleet list is read for),
+ * The roster benchmark: the roster of a fleet of 500 entries (the most a fleet list is read for),
  * built, rendered as printable HTML, and answered as the Fleet view's data, over the examples' cards.
  */
 import * as fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The language server over stdio, driven as an editor drives it (issue 3): the time from a one-line
+ * The language server over stdio, driven as an editor drives it: the time from a one-line
  * edit to fresh diagnostics for a 300-line fleet in a workspace of 200 card files and for one line of
  * a 20,000-line unit file, with push diagnostics (publishDiagnostics) and with pull diagnostics
  * (textDocument/diagnostic right after the change, as VS Code does); and hover and completion latency.

@@ -1,5 +1,5 @@
 /**
- * Issue 4's benchmark: the exact Fire action of a four-weapon Dreadnought against a Frigate
+ * The simulator benchmark: the exact Fire action of a four-weapon Dreadnought against a Frigate
  * squadron and against a Battleship, a 20,000-trial 6-round engagement between two Capital Ships,
  * sampled volleys per second, and the sampled fallback on an absurd card. The profiles are the
  * example cards (examples/), written out here so that the benchmark does not depend on the parser.

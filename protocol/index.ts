@@ -470,7 +470,7 @@ export interface BattleParams extends WorkDoneProgressParams, PartialResultParam
   /** Where the battles played so far go, as `BattleProgress` (`{done, total}`), beside the work-done progress for people. */
   progressToken?: string | number;
   /**
-   * What-if (issue 32): another version of `fleet` (its saved text, git's HEAD, or another fleet
+   * What-if: another version of `fleet` (its saved text, git's HEAD, or another fleet
    * file) played against the same opponent on the same dice; the result carries it in
    * `compareFleets` (FORMATS.md: `result` is that version, `difference` it minus `fleet`).
    */

@@ -1,6 +1,6 @@
 /**
- * The approach the points estimate weighs each Fire action by (server/src/core/balance/approach.ts,
- * issue 31): two units closing on the table as the engine's policy moves them, where each fires.
+ * The approach the points estimate weighs each Fire action by (server/src/core/balance/approach.ts):
+ * two units closing on the table as the engine's policy moves them, where each fires.
  */
 import { strict as assert } from 'node:assert';
 import { approachDuel, approachFires, approachFleet, moverOf, stoppingDistances } from '../../server/src/core/balance/approach';

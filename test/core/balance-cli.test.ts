@@ -63,7 +63,7 @@ function memoryIO(files: Record<string, string>): CliIO & { out: string; err: st
 const FILES = { '/ws/lab/homebrew.unit.yaml': HOMEBREW, '/ws/ref/field.unit.yaml': FIELD };
 
 describe('balance CLI', () => {
-  it('prints the JSON of issue 13, most off first', async () => {
+  it("prints the estimate's JSON, most off first", async () => {
     const io = memoryIO(FILES);
     assert.equal(await runBalance(['/ws/lab', '--format', 'json'], io), 0, io.err);
     const r = JSON.parse(io.out);

@@ -1,5 +1,5 @@
 /**
- * The points estimate (BATTLE.md "The points estimate", issue 13):
+ * The points estimate (BATTLE.md "The points estimate"):
  * - its volleys are the simulator's exact figures;
  * - the reference field (bundled examples, or the workspace's standard-cost cards) and its
  *   leave-one-out error, printed here and quoted in the README;

@@ -1,5 +1,5 @@
 /**
- * Issue 27 (the engine's speed): the battle engine keeps its exact kernels, protection values and
+ * The engine's speed: the battle engine keeps its exact kernels, protection values and
  * Aims in arrays indexed by the two cards and the target's state (engine.ts PairCache) when the
  * key fits, and in Maps when it does not. Where a key is kept must never change a number, nor the
  * kernels a chunk lists (what threads add up): each battle here is played twice, once with the

@@ -1,5 +1,5 @@
 /**
- * Points from battles (BATTLE.md "Points from battles", issue 31): the battle price of a card,
+ * Points from battles (BATTLE.md "Points from battles"): the battle price of a card,
  * the reference fleets and packages it is built from, the runner it takes, the generated prices of
  * the bundled field (up to date: a cheap fingerprint test; the generator itself on a tiny field),
  * and where the estimate shows up: `check`'s notes, `balance --battles`, the quick fix.
@@ -331,7 +331,7 @@ describe('the estimate where a designer looks', () => {
     assert.match(head!, /b\.ratio {2}by battle +by estimate/);
     assert.match(row!, /far too dear/);
     assert.ok(row!.indexOf('far too dear') < head!.indexOf('by estimate'), row);
-    // Without --battles the JSON is issue 13's.
+    // Without --battles the JSON is the estimate's alone.
     const plain = memoryIO({ '/ws/lab/fair.unit.yaml': LAB });
     assert.equal(await runBalance(['/ws/lab', '--format', 'json'], plain), 0);
     assert.ok(!('battle' in JSON.parse(plain.out).cards[0]));

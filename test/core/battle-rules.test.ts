@@ -1,6 +1,6 @@
 /**
  * The fight as the rulebook and BATTLE.md play it, where an independent model of the battle found the
- * engine reading them otherwise (issue #26): Board in place of Aim, the duel boarding and ramming as
+ * engine reading them otherwise: Board in place of Aim, the duel boarding and ramming as
  * the one-unit battle does, a ram's natural 10 that cannot be dodged, both fleets destroyed by one
  * Ram, routs that are neither destructions nor annihilations, morale's win apart from points
  * victory, a battle whose last units flee, mirror matches named apart, and when craft launch.

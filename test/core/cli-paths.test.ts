@@ -10,15 +10,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as path from 'node:path';
 import { runCheck } from '../../server/src/cli/check';
 import { runRoster } from '../../server/src/cli/roster';
-import { nodeIO, type CliIO } from '../../server/src/cli/io';
+import { runCliSync, type Command } from '../helpers';
 
 /** Runs a command on real files; the paths are given from `cwd` (the process's own is elsewhere). */
-function run(cmd: (argv: string[], io: CliIO) => number | Promise<number>, args: string[], cwd: string) {
-  args = args.map((a, i) => (a.startsWith('-') || args[i - 1] === '--format' ? a : path.join(cwd, a)));
-  let out = '';
-  let err = '';
-  const code = cmd(args, { ...nodeIO(), cwd, stdout: (s) => (out += s), stderr: (s) => (err += s) }) as number;
-  return { code, out, err };
+function run(cmd: Command, args: string[], cwd: string) {
+  return runCliSync(
+    cmd,
+    args.map((a, i) => (a.startsWith('-') || args[i - 1] === '--format' ? a : path.join(cwd, a))),
+    { cwd },
+  );
 }
 
 /** A faction no bundled example has: a card the fleet needs is unknown unless these files are read. */

@@ -1,5 +1,5 @@
 /**
- * What the cold-open work (issue 14) changed inside the parse and the estimate must not change
+ * What the cold-open work changed inside the parse and the estimate must not change
  * what they give: an unshifted piece's tree read with its offset gives the shifted tree's
  * positions (with a byte order mark too), readMap over a piece gives the document's positions, and
  * profiles keep their keys and key order.

@@ -11,14 +11,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCheck } from '../../server/src/cli/check';
 import { runRoster } from '../../server/src/cli/roster';
-import { nodeIO, fileUri, type CliIO } from '../../server/src/cli/io';
+import { fileUri } from '../../server/src/cli/io';
+import { runCli as cli, EXAMPLES } from '../helpers';
 import { Workspace } from '../../server/src/core/workspace';
 import { checkDocument } from '../../server/src/core/check/index';
 import { rosterData } from '../../server/src/lsp/roster';
 import type { FleetDocument } from '../../server/src/core/model/types';
 import { complete } from '../../server/src/core/features/completion';
 
-const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
 const FLEET = path.join(EXAMPLES, 'fleets', 'standard-1000-myr-valari.fleet.yaml');
 
 /** Everything the list fields (Lantern Watch), with one Lumen Cruiser fewer than it fields. */
@@ -43,14 +43,6 @@ before(() => {
   fs.writeFileSync(path.join(dir, 'everything.collection.yaml'), ONE_SHORT.replace('count: 0', 'count: 3'));
 });
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-async function cli(run: (argv: string[], io: CliIO) => number | Promise<number>, args: string[]) {
-  let out = '';
-  let err = '';
-  const io: CliIO = { ...nodeIO(), stdout: (s) => void (out += s), stderr: (s) => void (err += s) };
-  const code = await run(args, io);
-  return { code, out, err };
-}
 
 interface Report {
   diagnostics: { file: string; line: number; column: number; code: string; message: string; severity: string }[];

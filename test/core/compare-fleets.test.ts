@@ -1,5 +1,5 @@
 /**
- * Issue 32, what-if on the same dice: `battle --compare-with A2` plays the fleet and its changed
+ * What-if on the same dice: `battle --compare-with A2` plays the fleet and its changed
  * copy against the same opponent, battle i of both from the same dice, and reports each difference
  * with its paired standard error (BATTLE.md "What-if", FORMATS.md `compareFleets`). Identical
  * fleets give differences of exactly 0; a clearly stronger copy a difference far beyond its

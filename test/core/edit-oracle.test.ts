@@ -12,7 +12,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import YAML from 'yaml';
-import { Workspace } from '../../server/src/core/workspace';
+import type { Workspace } from '../../server/src/core/workspace';
+import { workspaceOf } from '../helpers';
 import type { FabledDocument, FleetDocument, Problem } from '../../server/src/core/model/types';
 import { applyEdits } from '../../server/src/core/model/edit';
 import { checkDocument } from '../../server/src/core/check';
@@ -52,10 +53,7 @@ const NAMES = ['Lumen Destroyer', 'Lumen Cruiser', 'Shardlight Escort', 'Ærith 
 const WINGS = ['Veilwing Fighter Wing', 'Lumen Bomber Wing'];
 
 function workspace(): Workspace {
-  const ws = new Workspace();
-  ws.set('file:///ws/cards/myr.unit.yaml', MYR_UNITS);
-  ws.set('file:///ws/cards/extra.unit.yaml', EXTRA_CARDS);
-  return ws;
+  return workspaceOf({ 'file:///ws/cards/myr.unit.yaml': MYR_UNITS, 'file:///ws/cards/extra.unit.yaml': EXTRA_CARDS });
 }
 
 interface GenEntry {

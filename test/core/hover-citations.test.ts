@@ -2,10 +2,11 @@
  * Every kind of hover that quotes the rulebook quotes the place that says what the hover says: the
  * cited block (after the hover's rule line) has the section's or class card's heading, and it
  * holds the words the hover's figures come from. A hover of a card's points once cited §17
- * (battlefield sizes) instead of the class card that prints the cost (issue #29).
+ * (battlefield sizes) instead of the class card that prints the cost.
  */
 import { strict as assert } from 'node:assert';
-import { Workspace } from '../../server/src/core/workspace';
+import type { Workspace } from '../../server/src/core/workspace';
+import { workspaceOf } from '../helpers';
 import { hover } from '../../server/src/core/features/hover';
 import { resolveSettings } from '../../protocol';
 
@@ -270,8 +271,7 @@ const cases: Case[] = [
 const plain = (md: string) => md.replace(/\\(.)/g, '$1');
 
 describe('hover citations: each hover quotes the place that says what it says', () => {
-  const ws = new Workspace();
-  for (const [uri, text] of Object.entries(FILES)) ws.set(uri, text);
+  const ws = workspaceOf(FILES);
 
   for (const c of cases) {
     it(c.kind, () => {

@@ -6,18 +6,13 @@ import * as path from 'node:path';
 import { runImport } from '../../server/src/cli/import';
 import { runVerify } from '../../server/src/cli/verify';
 import { runRoster } from '../../server/src/cli/roster';
-import { nodeIO, type CliIO } from '../../server/src/cli/io';
+import { type CliIO } from '../../server/src/cli/io';
+import { runCliSync, type Command, EXAMPLES } from '../helpers';
 import { memoryIO } from './memoryIO';
 
 const ROOT = path.resolve(__dirname, '../..');
-const EXAMPLES = path.join(ROOT, 'examples');
 
-function run(cmd: (argv: string[], io: CliIO) => number | Promise<number>, args: string[], io: Partial<CliIO> = {}) {
-  let out = '';
-  let err = '';
-  const code = cmd(args, { ...nodeIO(), cwd: ROOT, stdout: (s) => (out += s), stderr: (s) => (err += s), ...io }) as number;
-  return { code, out, err };
-}
+const run = (cmd: Command, args: string[], io: Partial<CliIO> = {}) => runCliSync(cmd, args, { cwd: ROOT, ...io });
 
 describe('import CLI', () => {
   it('reads a posted list from standard input; each unreadable line on stderr as "LINE: text (why, closest card)", exit 1', () => {

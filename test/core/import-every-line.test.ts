@@ -1,5 +1,5 @@
 /**
- * `import` reads a unit line into the fleet or reports it (core/roster/import.ts): generated posts
+ * `import` reads a unit line into the fleet or reports it (core/roster/import/): generated posts
  * mixing well-written unit lines, noise (headings, totals, chat), card names cut short on their own
  * line and lists of a hundred units or more on one line (longer than a line is read at once). Every
  * unit line ends as an entry of its line (its units all there) or as a problem of its line; no noise

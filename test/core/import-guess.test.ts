@@ -1,5 +1,5 @@
 /**
- * `import` (core/roster/import.ts) and names no card has: one clearly meant (a typo, a plural, a name
+ * `import` (core/roster/import/) and names no card has: one clearly meant (a typo, a plural, a name
  * cut short) is read as that card and said so (the result's guesses, a comment on the entry); one
  * close to several is kept as a comment naming them. "embarked on a cruiser" goes aboard the
  * cruiser entry of the list.

@@ -1,5 +1,5 @@
 /**
- * Lists as players post them (core/roster/import.ts), one file each in test/core/import-posts/:
+ * Lists as players post them (core/roster/import/), one file each in test/core/import-posts/:
  * `NAME.txt` the post as pasted (forum, Reddit, Discord, BattleScribe and New Recruit text, tables,
  * CRLF, tabs, no-break spaces, smart quotes, emoji, typos, plurals) and `NAME.json` what a player
  * means by it: `units` as `[count, card, [embarked...]]`, the 1-based `problems` lines that must be

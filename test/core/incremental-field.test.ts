@@ -1,5 +1,5 @@
 /**
- * The points estimate's reference field is kept up to date document by document (issue 14): after
+ * The points estimate's reference field is kept up to date document by document: after
  * any sequence of card additions, edits, deletions and kind changes, `workspaceField` equals the
  * field built afresh from every document. Random sequences (fast-check, fixed seed), with enough
  * standard-cost cards across classes for the field to be capped, and names shared across files and

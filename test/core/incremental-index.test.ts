@@ -1,5 +1,5 @@
 /**
- * The card index is kept up to date document by document (issue 14): after any sequence of edits,
+ * The card index is kept up to date document by document: after any sequence of edits,
  * additions, deletions and kind changes, every answer of the index equals that of an index built
  * afresh from the same documents in the same order. Random sequences (fast-check, fixed seed).
  */

@@ -1,5 +1,5 @@
 /**
- * The scan's name filter (issue 14) finds, without parsing, the files that may define a card an
+ * The scan's name filter finds, without parsing, the files that may define a card an
  * open fleet names: it must never miss one, however the name is written (plain, quoted, escaped,
  * folded over lines, in a block scalar, in any case), and it should pass over files that cannot.
  */
@@ -76,7 +76,7 @@ describe('the name filter of the first scan', () => {
 
   it('takes the files past ASCII for a name whose lower case is past ASCII, and passes over the others', () => {
     const may = cardNameFilter(['Éclair', 'Bench Cruiser 1'])!;
-    assert.ok(may, 'a filter, so that those files go first (issue 28)');
+    assert.ok(may, 'a filter, so that those files go first');
     assert.equal(may(unitText('ÉCLAIR', 0)), true);
     assert.equal(may(unitText('Bench Cruiser 1', 0)), true);
     assert.equal(may(unitText('Other', 0)), false);

@@ -3,17 +3,18 @@
  * card is meant when factions share names. A table of cases over a small workspace.
  */
 import { strict as assert } from 'node:assert';
-import { Workspace, type CardPolicy } from '../../server/src/core/workspace';
+import type { Workspace, CardPolicy } from '../../server/src/core/workspace';
+import { workspaceOf } from '../helpers';
 
 const cards = (faction: string, ...names: string[]) =>
   `faction: ${faction}\nunits:\n` + names.map((n) => `  - name: ${n}\n    class: Frigate\n    points: 40\n`).join('');
 
 function workspace(): Workspace {
-  const ws = new Workspace();
-  ws.set('file:///ws/a.unit.yaml', cards('Myr-Valari', 'Lance', 'Only Myr'));
-  ws.set('file:///ws/b.unit.yaml', cards('Consumed', 'Lance', 'Only Consumed', 'Twice'));
-  ws.set('file:///ws/c.unit.yaml', cards('Consumed', 'Twice'));
-  return ws;
+  return workspaceOf({
+    'file:///ws/a.unit.yaml': cards('Myr-Valari', 'Lance', 'Only Myr'),
+    'file:///ws/b.unit.yaml': cards('Consumed', 'Lance', 'Only Consumed', 'Twice'),
+    'file:///ws/c.unit.yaml': cards('Consumed', 'Twice'),
+  });
 }
 
 interface Case {

@@ -1,5 +1,5 @@
 /**
- * Issue 27: the Fleet view's roster of a big fleet stays small. 500 Carrier entries in a faction of
+ * The Fleet view's roster of a big fleet stays small. 500 Carrier entries in a faction of
  * 2,000 cards (1,800 of them Fighters and Bombers its bays carry) answered 34 MB, every entry
  * carrying every choice; now each entry carries the first EMBARK_CHOICES_SHOWN (20) with the total, and
  * `embarkFor` asks for one entry's all.

@@ -7,7 +7,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runRoster } from '../../server/src/cli/roster';
-import { nodeIO, type CliIO } from '../../server/src/cli/io';
+import { type CliIO } from '../../server/src/cli/io';
+import { runCliSync, type CliRun } from '../helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 const GOLDEN = path.join(__dirname, 'roster-golden');
@@ -20,18 +21,7 @@ const FLEETS = [
 ];
 const FORMATS = { text: 'txt', markdown: 'md', html: 'html', json: 'json', short: 'short.txt' } as const;
 
-function run(args: string[], io?: Partial<CliIO>): { code: number; out: string; err: string } {
-  let out = '';
-  let err = '';
-  const code = runRoster(args, {
-    ...nodeIO(),
-    cwd: ROOT,
-    stdout: (s) => (out += s),
-    stderr: (s) => (err += s),
-    ...io,
-  });
-  return { code, out, err };
-}
+const run = (args: string[], io?: Partial<CliIO>): CliRun => runCliSync(runRoster, args, { cwd: ROOT, ...io });
 
 describe('roster CLI: golden files of the example fleets', () => {
   for (const fleet of FLEETS) {

@@ -1,5 +1,8 @@
 /** Fleets and cards for the roster tests: hostile names everywhere file text reaches a roster. */
-import { Workspace } from '../../server/src/core/workspace';
+import type { Workspace } from '../../server/src/core/workspace';
+import { workspaceOf } from '../helpers';
+
+export { workspaceOf };
 import type { FleetDocument } from '../../server/src/core/model/types';
 
 /** Names as a hostile (or merely careless) card author might write them, decoded. */
@@ -120,12 +123,6 @@ export const HOSTILE_TEXTS = [
   HOSTILE.mention,
   HOSTILE.fleet,
 ];
-
-export function workspaceOf(files: Record<string, string>): Workspace {
-  const ws = new Workspace();
-  for (const [uri, text] of Object.entries(files)) ws.set(uri, text);
-  return ws;
-}
 
 export function hostileWorkspace(): { ws: Workspace; fleet: FleetDocument } {
   const ws = workspaceOf({

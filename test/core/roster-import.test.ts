@@ -1,5 +1,5 @@
 /**
- * Import from text (core/roster/import.ts) and the roster digest (digest.ts, verify.ts): every
+ * Import from text (core/roster/import/) and the roster digest (digest.ts, verify.ts): every
  * export of generated fleets imports back to the same fleet and verifies; lists as players post
  * them; unknown names reported on their line with the closest card; hostile pastes never crash or
  * hang; the digest ignores what does not change the fleet and follows what does.

@@ -1,5 +1,5 @@
 /**
- * The core's facade (server/src/core/service.ts, issue 25): the checks cached once per workspace
+ * The core's facade (server/src/core/service.ts): the checks cached once per workspace
  * version and read by the roster, a battle and a duel set up once for every edge, and a prepared
  * battle that is plain data (a worker thread takes it by structured clone and plays the same battle).
  */

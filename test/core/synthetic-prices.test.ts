@@ -1,5 +1,5 @@
 /**
- * The points estimate's training set (issue 31): variants of the bundled cards priced by battle
+ * The points estimate's training set: variants of the bundled cards priced by battle
  * (scripts/build-synthetic-prices.ts, server/src/core/balance/synthetic-prices.json). The shipped
  * file is what the seed makes and what the pricing's settings give (a cheap fingerprint test); the
  * variants span every class and every kind of mutation; the estimate is fitted to them, and predicts

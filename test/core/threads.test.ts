@@ -1,5 +1,5 @@
 /**
- * Issue 27: a battle's trials in chunks over threads give one run's numbers, whatever the number
+ * A battle's trials in chunks over threads give one run's numbers, whatever the number
  * of threads and in whatever order the chunks come back (core/sim/chunked.ts), including where the
  * work limit cuts the run and where the exact kernels give way to dice; and the work budget holds
  * inside a trial. The executors here play the chunks in this thread, on one engine per "thread",

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { runBattle } from '../../server/src/cli/battle';
 import { runSim } from '../../server/src/cli/sim';
-import { nodeIO, type CliIO } from '../../server/src/cli/io';
+import { runCli as cli } from '../helpers';
 import type { BattleResult, SimulationResult } from '../../server/src/core/sim/types';
 import { propertySettings } from './property-settings';
 import { EXAMPLES, EXAMPLE_BATTLE_ARGS } from '../exampleFleets';
@@ -57,14 +57,6 @@ function writeFleets(a: Omit<Card, 'name'>[], b: Omit<Card, 'name'>[]): { dir: s
   fs.writeFileSync(path.join(dir, 'a.fleet.yaml'), fleet('Allies', 'Ally', a.length));
   fs.writeFileSync(path.join(dir, 'b.fleet.yaml'), fleet('Foes', 'Foe', b.length));
   return { dir, fleet: path.join(dir, 'a.fleet.yaml'), vs: path.join(dir, 'b.fleet.yaml') };
-}
-
-async function cli(run: (argv: string[], io: CliIO) => number | Promise<number>, argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const real = nodeIO();
-  let out = '';
-  let err = '';
-  const code = await run(argv, { ...real, stdout: (s) => (out += s), stderr: (s) => (err += s) });
-  return { code, out, err };
 }
 
 async function battleJson(f: { dir: string; fleet: string; vs: string }, extra: string[]): Promise<BattleResult> {

@@ -3,9 +3,8 @@
  * `sim --attacker X --defender Y` for that pair, sorted by points destroyed per Fire action.
  */
 import { strict as assert } from 'node:assert';
-import * as path from 'node:path';
 import { runSim } from '../../server/src/cli/sim';
-import { nodeIO, type CliIO } from '../../server/src/cli/io';
+import { runCli, type CliRun, EXAMPLES } from '../helpers';
 import { exampleWorkspace } from '../../server/src/core/examples/index';
 import { cardErrors } from '../../server/src/core/check/index';
 import type { FieldRow, VsFieldResult } from '../../server/src/core/sim/vs-field';
@@ -13,15 +12,7 @@ import type { SimulationResult } from '../../server/src/core/sim/types';
 import { profileFromCard } from '../../server/src/core/sim/index';
 import { memoryIO } from './memoryIO';
 
-const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
-
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { ...nodeIO(), stdout: (s) => void (out += s), stderr: (s) => void (err += s) };
-  const code = await runSim(args, io);
-  return { code, out, err };
-}
+const cli = (args: string[]): Promise<CliRun> => runCli(runSim, args);
 
 async function json<T>(args: string[]): Promise<T> {
   const r = await cli([...args, '--format', 'json']);

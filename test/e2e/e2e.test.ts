@@ -234,7 +234,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
   });
 
   it('prices a homebrew card by battle from its lens, shows the price converging, and sets its points on request', async () => {
-    // A designer's walk (issue 31): a new card, its "Price by battle" lens, the notification, "Set points to N".
+    // A designer's walk: a new card, its "Price by battle" lens, the notification, "Set points to N".
     const file = 'lab/priced.unit.yaml';
     await priceFromLens(file, [
       '  - name: Lab Frigate',

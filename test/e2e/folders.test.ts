@@ -1,6 +1,6 @@
 /**
  * Folders of cards moved in and out of the workspace on disk, in real VS Code (code-server) with
- * the packaged extension (issue 28). VS Code's watcher reports a folder moved as ONE event for the
+ * the packaged extension. VS Code's watcher reports a folder moved as ONE event for the
  * folder; the open fleet, the status bar, the battle picker and the engagement picker must follow.
  *
  *   npx mocha --no-config --node-option import=tsx --timeout 600000 test/e2e/folders.test.ts

@@ -158,7 +158,7 @@ describe('the extension manifest', () => {
   });
 
   it('gives each language a grammar, an icon and the language configuration, and no static snippets', () => {
-    // Templates come from the language server, offered only where they fit (issue #11); VS Code
+    // Templates come from the language server, offered only where they fit; VS Code
     // offers a contributed snippet everywhere, values included.
     assert.equal((pkg.contributes as { snippets?: unknown }).snippets, undefined);
     for (const l of pkg.contributes.languages) {

@@ -3,9 +3,9 @@
  * empty folder: create a card file and write it from completion alone (the suggest widget, the
  * template's tab stops), save it; create a fleet from completion, with the card picked from the
  * suggestions; simulate the card (the engagement view opens); close the card file, and the fleet
- * still resolves its card with the right points (issue #11); fight the fleet against a bundled
+ * still resolves its card with the right points; fight the fleet against a bundled
  * example fleet, offered among the opponents; open the walkthrough, whose first button makes a fleet
- * list (issue #30). The user settings are VS Code's own
+ * list. The user settings are VS Code's own
  * (no test overrides for suggestions), so the extension's per-language defaults are what runs.
  *
  *   npm run test:e2e      (FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)

@@ -1,5 +1,5 @@
 /**
- * What-if and live odds (issue 32) in real VS Code (code-server) with the packaged extension, as a
+ * What-if and live odds in real VS Code (code-server) with the packaged extension, as a
  * player uses them: edit a fleet without saving, run "Compare with Saved Version", pick the
  * opponent, and read the battle view's comparison (the list as it is now beside its saved text,
  * the change marked); then name an opponent in the workspace settings and watch the live odds

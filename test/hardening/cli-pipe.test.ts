@@ -8,10 +8,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { EXAMPLES } from '../helpers';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'bin', 'fabled-star.js');
-const EXAMPLES = join(ROOT, 'examples');
 
 /**
  * Runs `fabled-star ARGS | READER` in bash: the CLI's exit status (PIPESTATUS), its stderr, and

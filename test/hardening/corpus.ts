@@ -322,7 +322,7 @@ export const CASES: HostileCase[] = [
 export const NORMAL_UNIT = unitFile(goodCard('Normal Destroyer'));
 
 /**
- * Hostile simulations (issue 17, item 1): cards and options that pass every size guard yet, without
+ * Hostile simulations: cards and options that pass every size guard yet, without
  * a work budget, kept `sim` busy for minutes and a server deaf. Each is a card file (two cards) and
  * the options of a `fabled-star sim` / `fabledStar/simulate` run between them.
  */

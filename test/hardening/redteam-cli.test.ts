@@ -1,5 +1,5 @@
 /**
- * The red-team review (issue 17), CLI items: control characters from files reach the terminal (3),
+ * The red-team review, CLI items: control characters from files reach the terminal (3),
  * reads that trust `stat` (4), folders that cannot be read (5). Runs the built CLI (bin/) in a
  * process of its own, with a bounded heap and time.
  */
@@ -83,7 +83,7 @@ export const ESCAPING_CARDS = [
   '',
 ].join('\n');
 
-describe('red team (issue 17): the CLI', function () {
+describe('red team: the CLI', function () {
   this.timeout(120_000);
   let dir: string;
   before(() => {

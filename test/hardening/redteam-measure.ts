@@ -1,5 +1,5 @@
 /**
- * Time and memory of each red-team case (issue 17), for the README and SECURITY.md:
+ * Time and memory of each red-team case, for the README and SECURITY.md:
  *
  *   npm run build && node --import tsx test/hardening/redteam-measure.ts
  *

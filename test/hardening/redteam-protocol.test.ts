@@ -1,5 +1,5 @@
 /**
- * The red-team review (issue 17), protocol edges, over stdio with raw bytes: requests before
+ * The red-team review, protocol edges, over stdio with raw bytes: requests before
  * `initialize` and after `shutdown` get the errors the LSP spec names, and a frame the server
  * cannot read (a bad Content-Length) is logged and ends the process, so that the client restarts
  * it, instead of leaving it alive and deaf.
@@ -66,7 +66,7 @@ async function until<T>(what: string, f: () => T | undefined, ms = 10_000): Prom
 const INIT = { processId: null, rootUri: null, workspaceFolders: null, capabilities: {} };
 const HOVER = { textDocument: { uri: 'file:///x/a.unit.yaml' }, position: { line: 0, character: 0 } };
 
-describe('red team (issue 17): protocol edges over stdio', function () {
+describe('red team: protocol edges over stdio', function () {
   this.timeout(60_000);
 
   it('11. answers a request before initialize with ServerNotInitialized (-32002), and one after shutdown with InvalidRequest (-32600)', async () => {

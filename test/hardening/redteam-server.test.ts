@@ -1,5 +1,5 @@
 /**
- * The red-team review (issue 17), language-server items, over stdio with the bundled server:
+ * The red-team review, language-server items, over stdio with the bundled server:
  * files the server reads (6), URI spellings (7), folders removed while scanned (8), a change that
  * reuses a version (11), plain-text clients (12) and untitled documents (13).
  */
@@ -22,7 +22,7 @@ const unitFile = (...names: string[]) => `faction: Red\nunits:\n${names.map((n) 
 const canonical = (uri: string) => URI.parse(uri).toString();
 const names = async (c: Client) => (await c.request<CardInfo[]>('fabledStar/listCards', {})).map((x) => x.name).sort();
 
-describe('red team (issue 17): the language server', function () {
+describe('red team: the language server', function () {
   this.timeout(120_000);
   let c: Client | undefined;
   const cleanup: string[] = [];
@@ -216,7 +216,7 @@ describe('red team (issue 17): the language server', function () {
   });
 });
 
-describe('red team (issue 17): the settings cache', () => {
+describe('red team: the settings cache', () => {
   it('9. keeps the settings of at most a bounded number of resources, and forgets a closed one', async () => {
     let asked = 0;
     const connection = {

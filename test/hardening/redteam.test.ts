@@ -1,5 +1,5 @@
 /**
- * The red-team review (issue 17): each attack that was reproduced, as a test that failed before
+ * The red-team review: each attack that was reproduced, as a test that failed before
  * its fix. Figures for each case: `node --import tsx test/hardening/redteam-measure.ts`.
  */
 import { strict as assert } from 'node:assert';
@@ -20,7 +20,7 @@ import { markdownToPlain } from '../../server/src/core/features/plaintext';
 import { iconSafe as clientIconSafe } from '../../client/src/labels';
 import { alikeName, longNameCardFiles, unknownEntriesFleet } from './redteam';
 
-describe('red team (issue 17): did you mean', function () {
+describe('red team: did you mean', function () {
   this.timeout(120_000);
 
   it('2. checks a 500-entry fleet of unknown 900-character names against 2,000 cards of 900-character names within 5 s (it took minutes)', () => {
@@ -86,7 +86,7 @@ function apply(text: string, edits: { span: { start: number; end: number }; newT
   return [...edits].sort((a, b) => b.span.start - a.span.start).reduce((t, e) => t.slice(0, e.span.start) + e.newText + t.slice(e.span.end), text);
 }
 
-describe('red team (issue 17): names with control characters in edits', () => {
+describe('red team: names with control characters in edits', () => {
   /** Card names a pasted file can hold: CR, other C0 and C1 controls, DEL, separators, flow indicators. */
   const NAMES = [
     'Evil\rName',
@@ -174,7 +174,7 @@ describe('red team (issue 17): names with control characters in edits', () => {
   });
 });
 
-describe('red team (issue 17): low', () => {
+describe('red team: low', () => {
   const HOSTILE = 'Visit https://evil.example/pay www.evil.example mail@evil.example $(alert) $(sync~spin)';
   const cards = `faction: F\nunits:\n  - name: "${HOSTILE}"\n    class: Frigate\n    points: 110\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n    weapons:\n      - Pulse Laser — Ion, 9", 2, 4\n`;
 
@@ -231,7 +231,7 @@ describe('red team (issue 17): low', () => {
   });
 });
 
-describe('red team (issue 17): plain text for clients that ask for it', () => {
+describe('red team: plain text for clients that ask for it', () => {
   it('12. shows a name full of Markdown and HTML exactly as the file has it, and a table as aligned columns', () => {
     const name = '<img src=x> *Shade* **B** | x \\ y_z_ `q` # 1. [l](u) https://e.example a@b.c';
     const ws = new Workspace();

@@ -1,5 +1,5 @@
 /**
- * Hostile inputs from the red-team review (issue 17) that need more than one file, a file system or
+ * Hostile inputs from the red-team review that need more than one file, a file system or
  * a protocol exchange, so they do not fit the one-file corpus (./corpus.ts). Deterministic
  * generators, shared by redteam.test.ts and the measuring script (./redteam-measure.ts).
  */

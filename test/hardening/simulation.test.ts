@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 1: simulations that pass every size guard but, without a work budget, ran for
+ * Hostile simulations: simulations that pass every size guard but, without a work budget, ran for
  * minutes. Each hostile case of the corpus (SIM_CASES) must end by counted work, not time: the
  * same result every run, fewer trials than asked when the budget ran out, and a result that says
  * so. (Before the budget, each of these ran for minutes and these tests timed out.)

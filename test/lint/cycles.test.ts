@@ -1,7 +1,7 @@
 /**
  * The cycle check that follows type imports (.dependency-cruiser.cjs, run by `npm run lint`): the
  * lint's import-x/no-cycle does not see `import type`, so a cycle of type imports only (as the one
- * issue 25 found among battle, fire, types and the variants) is caught here. Each case cruises
+ * once found among battle, fire, types and the variants) is caught here. Each case cruises
  * probe files written to a temporary folder with the project's config, and the product's own folders.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The facade rule of eslint.config.mjs (issue 25) fires: an edge (server/src/lsp, server/src/cli)
+ * The facade rule of eslint.config.mjs fires: an edge (server/src/lsp, server/src/cli)
  * imports the core only through core/service.ts and the shared shapes of core/api.ts, and the
  * facade itself may reach every layer of the core (but no editor library). Each case lints one
  * import placed in a file of a given folder (text only, nothing is written) with the project's config.

@@ -1,5 +1,5 @@
 /**
- * The server gives memory back when it goes idle after a burst of work (issue 14): the policy is
+ * The server gives memory back when it goes idle after a burst of work: the policy is
  * driven here with a fake heap and a fake event loop; the real collector is checked to exist.
  */
 import { strict as assert } from 'node:assert';

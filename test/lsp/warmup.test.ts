@@ -1,5 +1,5 @@
 /**
- * The fresh server's warm-up (server/src/lsp/warmup.ts, issue 14): small steps, one per turn, only
+ * The fresh server's warm-up (server/src/lsp/warmup.ts): small steps, one per turn, only
  * while no document is open, and nothing of it is seen in what the server answers.
  */
 import assert from 'node:assert/strict';

@@ -10,8 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { CompletionItem, CompletionList, InsertReplaceEdit, Range, TextEdit } from 'vscode-languageserver-protocol';
 import { startServer, type Client } from './harness';
-
-const EXAMPLES = join(__dirname, '..', '..', 'examples');
+import { EXAMPLES } from '../helpers';
 
 function filesUnder(dir: string): string[] {
   const out: string[] = [];

@@ -1,6 +1,6 @@
 /**
- * A workspace's own reference field priced by battle in the background (server/src/lsp/fieldPricing.ts,
- * issue 31): with ten cards at their class's standard points, the estimate starts scaled to their
+ * A workspace's own reference field priced by battle in the background (server/src/lsp/fieldPricing.ts):
+ * with ten cards at their class's standard points, the estimate starts scaled to their
  * printed points, and once the server has priced them by battle it is fitted to those prices: the
  * hover says so and the notes are made again, without an edit.
  */

@@ -1,5 +1,5 @@
 /**
- * Folders of cards moved, copied and deleted (issue 28), over stdio, with the file events as VS
+ * Folders of cards moved, copied and deleted, over stdio, with the file events as VS
  * Code sends them: ONE event for the folder (no extension), Created or Deleted, and a rename as
  * Deleted(old) + Created(new). The server registers a watcher whose glob matches folders, reads a
  * folder that comes, and forgets every card, faction and fleet under one that goes; the open

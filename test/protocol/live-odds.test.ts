@@ -1,5 +1,5 @@
 /**
- * Issue 32's live odds lens over stdio against the bundled server: with
+ * The live odds lens over stdio against the bundled server: with
  * `fabledStar.liveOdds.opponent` set, a fleet's code lenses include "wins 54% ± 1% vs Lantern
  * Watch", whose figure is `fabled-star battle`'s for the same seed and trials; it refreshes the
  * lenses while the battles run and after an edit shows the edited fleet's figure; a fleet named

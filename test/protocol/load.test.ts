@@ -1,5 +1,5 @@
 /**
- * Issue 27 over stdio against the bundled server: a burst of battle requests, as a busy editor
+ * Battles spread over threads, over stdio against the bundled server: a burst of battle requests, as a busy editor
  * sends them, neither starves the editor nor grows without bound. The battles run on worker
  * threads and wait in a bounded queue; hovers are answered meanwhile.
  */

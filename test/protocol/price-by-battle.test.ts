@@ -1,6 +1,6 @@
 /**
  * `fabledStar/priceByBattle` over stdio against the bundled server (BATTLE.md "Points from
- * battles", issue 31): the "Price by battle" lens above a card's points runs the client's command;
+ * battles"): the "Price by battle" lens above a card's points runs the client's command;
  * the request streams the price as it converges, answers other requests meanwhile, ends with the
  * price inside its 95% interval and where the card's points are written, stops when cancelled, and
  * fails with a sentence on an unknown card.

@@ -1,5 +1,5 @@
 /**
- * The first scan of a big workspace over stdio (issue 14): the client is shown work-done progress
+ * The first scan of a big workspace over stdio: the client is shown work-done progress
  * (create, then begin, reports and end on its token) when it can show it, and nothing when it
  * cannot; requests about an open document are answered while the scan is still reading; and once
  * the scan ends, the open fleet's diagnostics resolve every card it names.

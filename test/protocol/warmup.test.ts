@@ -1,5 +1,5 @@
 /**
- * The fresh server's warm-up over stdio (issue 14): a document opened at once (the warm-up stops)
+ * The fresh server's warm-up over stdio: a document opened at once (the warm-up stops)
  * and one opened after the warm-up has run get the same diagnostics, and the warm-up's example
  * files never reach the server's workspace.
  */

@@ -770,7 +770,7 @@ describe('engagement view: rule variants (Chromium)', function () {
     const v = await suite.view(THEMES.dark);
     const result = await showDuel(v, { name: 'morale', parameters: {} }, 2000);
     // The headline speaks of the 3 rounds played: "of 3-round duels", or, when morale rather than
-    // destruction decides every duel (issue 26), "Neither unit destroys the other ... in 3 rounds".
+    // destruction decides every duel, "Neither unit destroys the other ... in 3 rounds".
     const headline = await v.text(IDS.verdict);
     assert.match(headline, /\b3-round duels\b|\bin 3 rounds\b/);
     assert.doesNotMatch(headline, /\b6[- ]rounds?\b/, 'not the 6 rounds asked for');

@@ -1,5 +1,5 @@
 /**
- * The open fleets first while a big workspace is read (issues 14 and 28). A scan reads every file
+ * The open fleets first while a big workspace is read. A scan reads every file
  * (cheap), then parses them; a fleet names a few cards among thousands, so the files that can
  * define them (../core/features/nameFilter, a superset found without parsing) are indexed first,
  * wherever they are in the workspace, and the fleets are checked as soon as they are in.

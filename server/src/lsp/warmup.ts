@@ -1,5 +1,5 @@
 /**
- * The warm-up of a fresh server (issue 14, the cold open). The first document a process parses and
+ * The warm-up of a fresh server (the cold open). The first document a process parses and
  * checks pays once for what V8 does lazily: compiling each function on its first call, and running
  * it slowly until it has seen enough calls to be optimised. The points estimate is the extreme: the
  * 180 volleys of the benchmark file's reference field take 60–100 ms in a fresh process and about

@@ -15,7 +15,7 @@
  *
  * The battles themselves are played by a `PlayBattles` function (plain-data setups in, totals
  * out), so that the same pricing runs in-process (`playInProcess`: the CLI today, tests, the
- * generator script), on worker threads (the pool of issue 27 plugs in here: a worker runs
+ * generator script), on worker threads (the thread pool plugs in here: a worker runs
  * `playBattle` on each setup it is given, and its totals add up by `addTotals`), or in the editor
  * in slices that can be cancelled.
  */

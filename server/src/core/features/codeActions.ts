@@ -220,7 +220,8 @@ function fixAllOf(doc: FabledDocument, problems: Problem[], ws: Workspace | unde
   return count ? { edits, count } : undefined;
 }
 
-function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionData[] {
+/** The replacements a check offers for its problem, each a quick fix. */
+function replacementFixes(doc: FabledDocument, p: Problem): CodeActionData[] {
   const out: CodeActionData[] = [];
   const reps = p.data?.replacements ?? [];
   const current = doc.text.slice(p.span.start, p.span.end);
@@ -237,26 +238,57 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
       isPreferred: i === 0 && (reps.length === 1 || p.data?.preferFirst === true) && p.code !== 'FS-POINTS-ESTIMATE',
     });
   });
-  if (reps.length) return out;
+  return out;
+}
+
+/** FS-STAT-MISSING: add the missing stats with placeholder values. */
+function missingStatFixes(doc: FabledDocument, p: Problem, card: UnitCard | undefined): CodeActionData[] {
+  const missing = (Array.isArray(p.data?.missing) ? (p.data.missing as string[]) : []).filter((s): s is StatName =>
+    (STAT_ORDER as readonly string[]).includes(s),
+  );
+  const edit = card?.stats && missing.length ? addStats(doc, card.stats, missing) : undefined;
+  if (!edit) return [];
+  return [
+    {
+      title: `Add the missing ${noun(missing.length, 'stat')} ${missing.join(', ')} (placeholder values)`,
+      kind: 'quickfix',
+      edits: [edit],
+      problem: p,
+      isPreferred: true,
+    },
+  ];
+}
+
+/** FS-ABILITY-UNKNOWN: copy the ability's definition from another card that has it. */
+function copyAbilityFixes(doc: FabledDocument, p: Problem, card: UnitCard | undefined, ws: Workspace | undefined): CodeActionData[] {
+  const a = card?.abilities?.items.find((x) => within(x.span, p.span.start));
+  const def = a && card && ws ? definedElsewhere(ws, card, a) : undefined;
+  if (!a || !def || !card?.abilities) return [];
+  // In a flow list ("abilities: [A, B]") the definition is a flow mapping, on the item's place.
+  const flow = styleOf(doc.text, card.abilities).kind === 'flow';
+  const scalar = flow ? flowScalar : yamlScalar;
+  const pairs = [`name: ${scalar(def.ability.name.value!)}`];
+  if (def.ability.text?.value) pairs.push(`text: ${scalar(def.ability.text.value)}`);
+  if (def.ability.range?.value !== undefined) pairs.push(`range: ${def.ability.range.value}"`);
+  const newText = flow ? `{${pairs.join(', ')}}` : pairs.join('\n' + ' '.repeat(a.span.start - lineStart(doc.text, a.span.start)));
+  return [
+    {
+      title: `Copy the definition of ${def.ability.name.value} from ${def.card.name.value}`,
+      kind: 'quickfix',
+      edits: [edit(doc, { start: a.span.start, end: contentEnd(doc.text, a.span) }, newText)],
+      problem: p,
+      isPreferred: true,
+    },
+  ];
+}
+
+function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionData[] {
+  if (p.data?.replacements?.length) return replacementFixes(doc, p);
+  const out: CodeActionData[] = [];
   const card = cardsOf(doc).find((c) => within(c.span, p.span.start));
   switch (p.code) {
-    case 'FS-STAT-MISSING': {
-      const missing = (Array.isArray(p.data?.missing) ? (p.data.missing as string[]) : []).filter((s): s is StatName =>
-        (STAT_ORDER as readonly string[]).includes(s),
-      );
-      if (card?.stats && missing.length) {
-        const edit = addStats(doc, card.stats, missing);
-        if (edit)
-          out.push({
-            title: `Add the missing ${noun(missing.length, 'stat')} ${missing.join(', ')} (placeholder values)`,
-            kind: 'quickfix',
-            edits: [edit],
-            problem: p,
-            isPreferred: true,
-          });
-      }
-      break;
-    }
+    case 'FS-STAT-MISSING':
+      return missingStatFixes(doc, p, card);
     case 'FS-UNIVERSAL-RULE-CLASS': {
       const list = card?.abilities;
       const i = list ? list.items.findIndex((x) => within(x.span, p.span.start)) : -1;
@@ -288,27 +320,8 @@ function fixesFor(doc: FabledDocument, p: Problem, ws?: Workspace): CodeActionDa
       });
       break;
     }
-    case 'FS-ABILITY-UNKNOWN': {
-      const a = card?.abilities?.items.find((x) => within(x.span, p.span.start));
-      const def = a && card && ws ? definedElsewhere(ws, card, a) : undefined;
-      if (a && def && card?.abilities) {
-        // In a flow list ("abilities: [A, B]") the definition is a flow mapping, on the item's place.
-        const flow = styleOf(doc.text, card.abilities).kind === 'flow';
-        const scalar = flow ? flowScalar : yamlScalar;
-        const pairs = [`name: ${scalar(def.ability.name.value!)}`];
-        if (def.ability.text?.value) pairs.push(`text: ${scalar(def.ability.text.value)}`);
-        if (def.ability.range?.value !== undefined) pairs.push(`range: ${def.ability.range.value}"`);
-        const newText = flow ? `{${pairs.join(', ')}}` : pairs.join('\n' + ' '.repeat(a.span.start - lineStart(doc.text, a.span.start)));
-        out.push({
-          title: `Copy the definition of ${def.ability.name.value} from ${def.card.name.value}`,
-          kind: 'quickfix',
-          edits: [edit(doc, { start: a.span.start, end: contentEnd(doc.text, a.span) }, newText)],
-          problem: p,
-          isPreferred: true,
-        });
-      }
-      break;
-    }
+    case 'FS-ABILITY-UNKNOWN':
+      return copyAbilityFixes(doc, p, card, ws);
     case 'FS-SLOTS-WEAPONS':
     case 'FS-SLOTS-WEAPONS-UNDER':
       if (card) out.push(...weaponCountFixes(doc, card, p));

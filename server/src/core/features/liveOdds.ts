@@ -1,5 +1,5 @@
 /**
- * Live odds on a fleet (issue 32): a code lens that says how often the fleet wins against the
+ * Live odds on a fleet: a code lens that says how often the fleet wins against the
  * opponent the `fabledStar.liveOdds.opponent` setting names ("wins 54% ± 1% vs Lantern Watch"),
  * played again after each edit. The words and the lookups are here (pure); the server runs the
  * battles on a worker thread (lsp/liveOdds.ts). "Wins" is the points victory, as in `battle`'s

@@ -8,7 +8,7 @@
  * unless an escape (a backslash) or a character that lower-cases to ASCII (U+0130, U+212A) spells
  * it differently; files holding either are always taken. A name whose lower case is not ASCII, which
  * a regular expression's case folding does not follow, is written with a character past ASCII (or
- * an escape): files holding one are taken for it (issue 28: before, no file went first).
+ * an escape): files holding one are taken for it (otherwise no file would go first).
  */
 
 /** What a file must show to be taken whatever the names: escapes, and the two non-ASCII letters lower-casing to ASCII. */

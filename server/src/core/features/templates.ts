@@ -168,6 +168,82 @@ function commandAbilityItem(n: number, name: string): string[] {
   return listItem('commandAbility', { name: ph(n, name), cost: ph(n + 1, '1'), timing: ph(n + 2, 'When it may be used'), effect: ph(n + 3, 'What it does.') });
 }
 
+/** A new Command Board file. */
+function factionFileTemplates(ctx: TemplateContext): Template[] {
+  const abilities: string[] = [];
+  for (let i = 0; i < COMMAND_BOARD.commandAbilities; i++) abilities.push(...commandAbilityItem(5 + i * 4, `Command Ability ${i + 1}`).map((l) => `  ${l}`));
+  const doctrines = Object.keys(DOCTRINES);
+  return [
+    {
+      label: 'New Command Board',
+      detail: 'doctrine, faction ability, command abilities',
+      description: `A Command Board: doctrine, the faction ability and the ${COMMAND_BOARD.commandAbilities} command abilities.`,
+      words: ['faction', 'board', 'file'],
+      body: [
+        `faction: ${factionPlaceholder(1, ctx, 'My Faction')}`,
+        `doctrine: ${choice(2, ['Standard', ...doctrines.filter((d) => d !== 'Standard')])}`,
+        'factionAbility:',
+        `  name: ${ph(3, 'Faction Ability')}`,
+        `  text: ${ph(4, 'What it does.')}`,
+        'commandAbilities:',
+        ...abilities,
+        'units: []',
+        '$0',
+      ],
+    },
+  ];
+}
+
+/** A new fleet list. */
+function fleetFileTemplates(ctx: TemplateContext): Template[] {
+  const standard = GAME_SIZES.find((g) => g.name === 'Standard') ?? GAME_SIZES[0]!;
+  // Each size with its name as a YAML comment: a choice shows its text only.
+  const sizes = [standard, ...GAME_SIZES.filter((g) => g !== standard)].map((g) => `${g.points} # ${g.name}`);
+  const factions = [...ctx.factions, ...(ctx.exampleFactions ?? [])];
+  return [
+    {
+      label: 'New fleet',
+      detail: 'name, faction, points limit, units',
+      description: `A fleet list: name, faction (the workspace's, then the bundled example factions, whose cards it may use), points limit (${GAME_SIZES.map((g) => `${g.points} ${g.name}`).join(', ')}) and its first entry. Card names complete as you type.`,
+      words: ['fleet', 'file', 'list'],
+      // The entry's card is an empty stop: its completion lists the chosen faction's cards.
+      body: [
+        `name: ${ph(1, 'My Fleet')}`,
+        `faction: ${factionPlaceholder(2, { factions }, 'My Faction')}`,
+        `points: ${choice(3, sizes)}`,
+        'units:',
+        '  - unit: $4',
+        '    count: ${5:1}',
+        '$0',
+      ],
+    },
+  ];
+}
+
+/** A new order. */
+function orderTemplates(): Template[] {
+  return [
+    {
+      label: 'New order',
+      detail: keyList('order'),
+      description: 'An order with its LD difficulty, range and effect. Known orders complete by name alone.',
+      words: ['order'],
+      body: [
+        ...listItem('order', {
+          name: choice(
+            1,
+            KNOWN_ORDERS.map((o) => o.name),
+          ),
+          difficulty: ph(2, String(KNOWN_ORDERS[0]?.difficulty ?? 2)),
+          range: choice(3, bandsFrom(ORDER_BAND)),
+          effect: ph(4, 'What the order does.'),
+        }),
+        '$0',
+      ],
+    },
+  ];
+}
+
 /** The templates that fit a place, best first. */
 export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { factions: [] }): Template[] {
   switch (place) {
@@ -183,55 +259,10 @@ export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { fact
           body: [`faction: ${factionPlaceholder(1, ctx, 'My Faction')}`, 'units:', ...card.lines.map((l) => `  ${l}`), '$0'],
         };
       });
-    case 'factionFile': {
-      const abilities: string[] = [];
-      for (let i = 0; i < COMMAND_BOARD.commandAbilities; i++)
-        abilities.push(...commandAbilityItem(5 + i * 4, `Command Ability ${i + 1}`).map((l) => `  ${l}`));
-      const doctrines = Object.keys(DOCTRINES);
-      return [
-        {
-          label: 'New Command Board',
-          detail: 'doctrine, faction ability, command abilities',
-          description: `A Command Board: doctrine, the faction ability and the ${COMMAND_BOARD.commandAbilities} command abilities.`,
-          words: ['faction', 'board', 'file'],
-          body: [
-            `faction: ${factionPlaceholder(1, ctx, 'My Faction')}`,
-            `doctrine: ${choice(2, ['Standard', ...doctrines.filter((d) => d !== 'Standard')])}`,
-            'factionAbility:',
-            `  name: ${ph(3, 'Faction Ability')}`,
-            `  text: ${ph(4, 'What it does.')}`,
-            'commandAbilities:',
-            ...abilities,
-            'units: []',
-            '$0',
-          ],
-        },
-      ];
-    }
-    case 'fleetFile': {
-      const standard = GAME_SIZES.find((g) => g.name === 'Standard') ?? GAME_SIZES[0]!;
-      // Each size with its name as a YAML comment: a choice shows its text only.
-      const sizes = [standard, ...GAME_SIZES.filter((g) => g !== standard)].map((g) => `${g.points} # ${g.name}`);
-      const factions = [...ctx.factions, ...(ctx.exampleFactions ?? [])];
-      return [
-        {
-          label: 'New fleet',
-          detail: 'name, faction, points limit, units',
-          description: `A fleet list: name, faction (the workspace's, then the bundled example factions, whose cards it may use), points limit (${GAME_SIZES.map((g) => `${g.points} ${g.name}`).join(', ')}) and its first entry. Card names complete as you type.`,
-          words: ['fleet', 'file', 'list'],
-          // The entry's card is an empty stop: its completion lists the chosen faction's cards.
-          body: [
-            `name: ${ph(1, 'My Fleet')}`,
-            `faction: ${factionPlaceholder(2, { factions }, 'My Faction')}`,
-            `points: ${choice(3, sizes)}`,
-            'units:',
-            '  - unit: $4',
-            '    count: ${5:1}',
-            '$0',
-          ],
-        },
-      ];
-    }
+    case 'factionFile':
+      return factionFileTemplates(ctx);
+    case 'fleetFile':
+      return fleetFileTemplates(ctx);
     case 'card':
       return classesFirst().map((cls) => ({
         label: `New unit card: ${cls}`,
@@ -258,26 +289,7 @@ export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { fact
         },
       ];
     case 'order':
-      return [
-        {
-          label: 'New order',
-          detail: keyList('order'),
-          description: 'An order with its LD difficulty, range and effect. Known orders complete by name alone.',
-          words: ['order'],
-          body: [
-            ...listItem('order', {
-              name: choice(
-                1,
-                KNOWN_ORDERS.map((o) => o.name),
-              ),
-              difficulty: ph(2, String(KNOWN_ORDERS[0]?.difficulty ?? 2)),
-              range: choice(3, bandsFrom(ORDER_BAND)),
-              effect: ph(4, 'What the order does.'),
-            }),
-            '$0',
-          ],
-        },
-      ];
+      return orderTemplates();
     case 'ability':
       return [
         {

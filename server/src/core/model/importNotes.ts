@@ -1,5 +1,5 @@
 /**
- * The notes `import` (roster/import.ts) leaves in the fleet list it writes, in one place for the
+ * The notes `import` (roster/import/) leaves in the fleet list it writes, in one place for the
  * writer, the check that reports them (check/fleet.ts: FS-IMPORT-GUESS, FS-IMPORT-UNREAD) and their
  * quick fixes (features/codeActions.ts). docs/format.md, "Notes left by import", shows them.
  *

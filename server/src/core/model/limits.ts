@@ -58,6 +58,27 @@ function isBlank(c: number): boolean {
   return c === SPACE || c === TAB;
 }
 
+/** "- - x", "? - x", "- ? x" from `i`: each indicator followed by a blank opens one more level; how many, and where the node starts. */
+function compactIndicators(text: string, i: number, end: number): { count: number; at: number } {
+  let count = 0;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (
+      (c === 0x2d /* - */ || c === 0x3f /* ? */ || c === 0x3a) /* : */ &&
+      (i + 1 >= end || isBlank(text.charCodeAt(i + 1)) || text.charCodeAt(i + 1) === CR)
+    ) {
+      count++;
+      i++;
+      while (i < end && isBlank(text.charCodeAt(i))) i++;
+    } else return { count, at: i };
+  }
+}
+
+/** Whether the token is | or > with up to two indicators (|- or >2): the start of a block scalar. */
+function isBlockScalarIndicator(text: string, tokenStart: number, tokenEnd: number): boolean {
+  return tokenStart >= 0 && tokenEnd - tokenStart <= 3 && /^[|>][0-9+-]{0,2}$/.test(text.slice(tokenStart, tokenEnd));
+}
+
 /**
  * Finds the first place where the text nests deeper than `LIMITS.depth` (counting `enclosing`
  * levels around the text, for a piece of a document) or uses more than `LIMITS.tags` tags. The
@@ -99,18 +120,9 @@ export function findExcess(text: string, limits: { depth: number; tags: number }
       indent = i - pos;
       while (indents.length && indents[indents.length - 1]! > indent) indents.pop();
       if (!indents.length || indents[indents.length - 1]! < indent) indents.push(indent);
-      // "- - x", "? - x", "- ? x": each indicator followed by a blank opens one more level.
-      for (;;) {
-        const c = text.charCodeAt(i);
-        if (
-          (c === 0x2d /* - */ || c === 0x3f /* ? */ || c === 0x3a) /* : */ &&
-          (i + 1 >= end || isBlank(text.charCodeAt(i + 1)) || text.charCodeAt(i + 1) === CR)
-        ) {
-          compact++;
-          i++;
-          while (i < end && isBlank(text.charCodeAt(i))) i++;
-        } else break;
-      }
+      const node = compactIndicators(text, i, end);
+      compact = node.count;
+      i = node.at;
       if (indents.length + compact > max) return { what: 'depth', at: i };
     }
     const depthHere = indents.length + compact;
@@ -168,16 +180,7 @@ export function findExcess(text: string, limits: { depth: number; tags: number }
     }
     // A line of block context whose last token is | or > (with up to two indicators such as |- or
     // >2) opens a block scalar: the lines indented more than this one are its text.
-    if (
-      indent >= 0 &&
-      quote === 0 &&
-      flow === 0 &&
-      tokenStart >= 0 &&
-      tokenEnd - tokenStart <= 3 &&
-      /^[|>][0-9+-]{0,2}$/.test(text.slice(tokenStart, tokenEnd))
-    ) {
-      blockScalarParent = indent;
-    }
+    if (indent >= 0 && quote === 0 && flow === 0 && isBlockScalarIndicator(text, tokenStart, tokenEnd)) blockScalarParent = indent;
     pos = end + 1;
   }
   return undefined;

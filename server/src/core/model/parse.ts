@@ -988,28 +988,8 @@ class Reader {
     if (cas) {
       doc.commandAbilities = { ...cas, items: [] };
       for (const item of cas.items) {
-        if (item.kind !== Kind.MAP) {
-          this.report('FS-TYPE', `A command ability is a mapping (name, cost, timing, effect), not ${describeKind(item)}`, spanOf(item, this.base));
-          continue;
-        }
-        const cm = readMap(item, this.problems, COMMAND_ABILITY_KEYS, 'on a command ability', this.base);
-        const h = cm.list[0]?.keySpan ?? spanOf(item, this.base);
-        const ge = (k: string) => cm.entries.get(k);
-        const ca: CommandAbility = {
-          span: spanOf(item, this.base),
-          name: this.str(ge('name'), h, 'a name'),
-          cost: this.num(ge('cost'), h, 'a whole number of CP', signed),
-          timing: this.str(ge('timing'), h, 'when it may be used'),
-          effect: this.str(ge('effect'), h, 'what it does'),
-        };
-        const missing = COMMAND_ABILITY_KEYS.filter((k) => !ge(k));
-        if (missing.length)
-          this.report(
-            'FS-COMMAND-ABILITY-FIELD',
-            `This command ability lacks ${missing.map((k) => `"${k}"`).join(', ')}; each has a name, a CP cost, a timing and an effect`,
-            h,
-          );
-        doc.commandAbilities.items.push(ca);
+        const ca = this.commandAbility(item);
+        if (ca) doc.commandAbilities.items.push(ca);
       }
     }
     const units = g('units');
@@ -1018,6 +998,32 @@ class Reader {
       doc.units = this.cards(units, faction);
     }
     return doc;
+  }
+
+  /** One command ability of a Command Board (a mapping: name, cost, timing, effect); undefined, said, when it is not a mapping. */
+  commandAbility(item: YAMLNode): CommandAbility | undefined {
+    if (item.kind !== Kind.MAP) {
+      this.report('FS-TYPE', `A command ability is a mapping (name, cost, timing, effect), not ${describeKind(item)}`, spanOf(item, this.base));
+      return undefined;
+    }
+    const cm = readMap(item, this.problems, COMMAND_ABILITY_KEYS, 'on a command ability', this.base);
+    const h = cm.list[0]?.keySpan ?? spanOf(item, this.base);
+    const ge = (k: string) => cm.entries.get(k);
+    const missing = COMMAND_ABILITY_KEYS.filter((k) => !ge(k));
+    const ca: CommandAbility = {
+      span: spanOf(item, this.base),
+      name: this.str(ge('name'), h, 'a name'),
+      cost: this.num(ge('cost'), h, 'a whole number of CP', signed),
+      timing: this.str(ge('timing'), h, 'when it may be used'),
+      effect: this.str(ge('effect'), h, 'what it does'),
+    };
+    if (missing.length)
+      this.report(
+        'FS-COMMAND-ABILITY-FIELD',
+        `This command ability lacks ${missing.map((k) => `"${k}"`).join(', ')}; each has a name, a CP cost, a timing and an effect`,
+        h,
+      );
+    return ca;
   }
 
   // ---------- fleet ----------

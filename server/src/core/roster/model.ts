@@ -243,6 +243,41 @@ export interface RosterInputs {
   checks?: (doc: FabledDocument, ws: Workspace) => Problem[];
 }
 
+/**
+ * The problems of a card's own text (an illegal stat, too many weapons), which make the roster
+ * illegal too: each card file is checked once, and each card has one list, so a card used by
+ * several entries shows its problems on each but counts them once.
+ */
+function cardProblems(ws: Workspace, checkDocument: (doc: FabledDocument, ws: Workspace) => Problem[]): (ref: CardRef | undefined) => RosterProblem[] {
+  const cardFileProblems = new Map<string, Problem[]>();
+  const cardProblemLists = new Map<UnitCard, RosterProblem[]>();
+  return (ref) => {
+    if (!ref) return [];
+    const d = ws.get(ref.uri);
+    if (!d) return [];
+    let list = cardProblemLists.get(ref.card);
+    if (list) return list;
+    let ps = cardFileProblems.get(ref.uri);
+    if (!ps) cardFileProblems.set(ref.uri, (ps = checkDocument(d, ws)));
+    list = ps.filter((p) => contains(ref.card.span, p.span)).map((p) => toProblem(p, ref.uri, d.text, true));
+    cardProblemLists.set(ref.card, list);
+    return list;
+  };
+}
+
+/** The problems by severity: in all, in the fleet list, in the cards. */
+function countProblems(all: Iterable<RosterProblem>): { counts: ProblemCounts; fleetCounts: ProblemCounts; cardCounts: ProblemCounts } {
+  const counts: ProblemCounts = { errors: 0, warnings: 0, infos: 0 };
+  const fleetCounts: ProblemCounts = { errors: 0, warnings: 0, infos: 0 };
+  const cardCounts: ProblemCounts = { errors: 0, warnings: 0, infos: 0 };
+  for (const p of all) {
+    const key = p.severity === 'error' ? 'errors' : p.severity === 'warning' ? 'warnings' : 'infos';
+    counts[key]++;
+    (p.inCard ? cardCounts : fleetCounts)[key]++;
+  }
+  return { counts, fleetCounts, cardCounts };
+}
+
 /** The roster of a fleet. `ws` should hold the fleet's cards (and its Command Board, if any). */
 export function buildRoster(doc: FleetDocument, ws: Workspace, given: RosterInputs = {}): Roster {
   const totals = given.totals ?? fleetTotals(doc, ws);
@@ -259,23 +294,7 @@ export function buildRoster(doc: FleetDocument, ws: Workspace, given: RosterInpu
     if (!rc) cards.set(ref.card, (rc = rosterCard(ref)));
     return rc;
   };
-  // Problems of a card's own text (an illegal stat, too many weapons) make the roster illegal too;
-  // each card file is checked once.
-  const cardFileProblems = new Map<string, Problem[]>();
-  // One list per card, so a card used by several entries shows its problems on each but counts them once.
-  const cardProblemLists = new Map<UnitCard, RosterProblem[]>();
-  const problemsOfCard = (ref: CardRef | undefined): RosterProblem[] => {
-    if (!ref) return [];
-    const d = ws.get(ref.uri);
-    if (!d) return [];
-    let list = cardProblemLists.get(ref.card);
-    if (list) return list;
-    let ps = cardFileProblems.get(ref.uri);
-    if (!ps) cardFileProblems.set(ref.uri, (ps = checkDocument(d, ws)));
-    list = ps.filter((p) => contains(ref.card.span, p.span)).map((p) => toProblem(p, ref.uri, d.text, true));
-    cardProblemLists.set(ref.card, list);
-    return list;
-  };
+  const problemsOfCard = cardProblems(ws, checkDocument);
 
   const claimed = new Set<RosterProblem>();
   const byClass = new Map<string, ClassTotal>();
@@ -321,14 +340,7 @@ export function buildRoster(doc: FleetDocument, ws: Workspace, given: RosterInpu
   });
 
   const problems = fleetProblems.filter((p) => !claimed.has(p));
-  const counts: ProblemCounts = { errors: 0, warnings: 0, infos: 0 };
-  const fleetCounts: ProblemCounts = { errors: 0, warnings: 0, infos: 0 };
-  const cardCounts: ProblemCounts = { errors: 0, warnings: 0, infos: 0 };
-  for (const p of new Set([...problems, ...entries.flatMap((e) => e.problems)])) {
-    const key = p.severity === 'error' ? 'errors' : p.severity === 'warning' ? 'warnings' : 'infos';
-    counts[key]++;
-    (p.inCard ? cardCounts : fleetCounts)[key]++;
-  }
+  const { counts, fleetCounts, cardCounts } = countProblems(new Set([...problems, ...entries.flatMap((e) => e.problems)]));
   const limit = totals.limit !== undefined && totals.limit > 0 ? totals.limit : undefined;
   const size = GAME_SIZES.find((g) => g.points === limit);
   const order = [...new Set([...byClass.keys()])];

@@ -1,6 +1,6 @@
 /**
  * Whether a roster still matches the card files (`fabled-star verify`): the roster is read back
- * (import.ts, as written, nothing guessed), its fleet's roster is built against the cards given, and
+ * (import/, as written, nothing guessed), its fleet's roster is built against the cards given, and
  * the digest that gives is compared with the one the roster carries (digest.ts).
  */
 import { linkText } from './link';

@@ -106,20 +106,8 @@ class Bag {
   }
 }
 
-/**
- * The exact chain over joint states (SH, hull, braced of both units), indexed
- * `unitIndexA * NB + unitIndexB`, one activation at a time. An activation is applied in two passes:
- * first the Fire kernel moves the foe (and the activating unit's brace flag is set), with the mass
- * of units that chose Shields Back Online parked apart; then that mass is spread over the recharge
- * roll. The two transitions are independent, and doing them apart costs |kernel| + |recharge| per
- * state instead of their product. Undefined when it does not fit the state or work limits.
- */
-function markovRun(e: DuelAccess, sides: [DuelSide, DuelSide], pFirst: number, start: [UnitState, UnitState], rounds: number): RunTotals | undefined {
-  const size = sides.map((s) => (s.fullHull + 1) * s.stride * 2) as [number, number];
-  const N = size[0] * size[1];
-  if (N > MARKOV_MAX_STATES) return undefined;
-  const unitIndex = (f: 0 | 1, u: UnitState) => (u.hull * sides[f].stride + u.sh) * 2 + (u.braced ? 1 : 0);
-  // Decoding tables: unit index -> SH and hull.
+/** Decoding tables of each side's unit index: its SH and hull, and the most SH a hull may hold. */
+function decodingTables(sides: [DuelSide, DuelSide], size: [number, number]) {
   const tables = sides.map((side, f) => {
     const sh = new Float64Array(size[f as 0 | 1]);
     const hull = new Float64Array(size[f as 0 | 1]);
@@ -135,6 +123,52 @@ function markovRun(e: DuelAccess, sides: [DuelSide, DuelSide], pFirst: number, s
     for (let h = 0; h <= side.fullHull; h++) m[h] = maxShieldsOf(sides[f]!.p, h);
     return m;
   });
+  return { tables, maxSh };
+}
+
+/** Spreads the parked mass of side f over its Shields Back Online roll (`pmf`), into `out`; returns the work done. */
+function spreadRecharge(
+  f: 0 | 1,
+  parked: Bag,
+  out: Bag,
+  pmf: ArrayLike<number>,
+  size: [number, number],
+  tables: { sh: Float64Array; hull: Float64Array }[],
+  maxSh: Float64Array[],
+): number {
+  let work = 0;
+  for (let k = 0; k < parked.n; k++) {
+    const idx = parked.idx[k]!;
+    const w = parked.val[idx]!;
+    const iA = Math.floor(idx / size[1]);
+    const iB = idx - iA * size[1];
+    const iMe = f === 0 ? iA : iB;
+    const sh = tables[f]!.sh[iMe]!;
+    const max = maxSh[f]![tables[f]!.hull[iMe]!]!;
+    for (let r = 0; r < pmf.length; r++) {
+      const idxMe = iMe + 2 * (Math.min(max, sh + r) - sh);
+      out.add(f === 0 ? idxMe * size[1] + iB : iA * size[1] + idxMe, w * pmf[r]!);
+    }
+    work += pmf.length;
+  }
+  parked.clear();
+  return work;
+}
+
+/**
+ * The exact chain over joint states (SH, hull, braced of both units), indexed
+ * `unitIndexA * NB + unitIndexB`, one activation at a time. An activation is applied in two passes:
+ * first the Fire kernel moves the foe (and the activating unit's brace flag is set), with the mass
+ * of units that chose Shields Back Online parked apart; then that mass is spread over the recharge
+ * roll. The two transitions are independent, and doing them apart costs |kernel| + |recharge| per
+ * state instead of their product. Undefined when it does not fit the state or work limits.
+ */
+function markovRun(e: DuelAccess, sides: [DuelSide, DuelSide], pFirst: number, start: [UnitState, UnitState], rounds: number): RunTotals | undefined {
+  const size = sides.map((s) => (s.fullHull + 1) * s.stride * 2) as [number, number];
+  const N = size[0] * size[1];
+  if (N > MARKOV_MAX_STATES) return undefined;
+  const unitIndex = (f: 0 | 1, u: UnitState) => (u.hull * sides[f].stride + u.sh) * 2 + (u.braced ? 1 : 0);
+  const { tables, maxSh } = decodingTables(sides, size);
   let work = 0;
   const totals = emptyTotals(rounds);
   // Per side and joint state (own brace flag cleared): 1 + the index of its step in `kernels`/`actions`.
@@ -190,50 +224,34 @@ function markovRun(e: DuelAccess, sides: [DuelSide, DuelSide], pFirst: number, s
   };
   /** Pass two: spread the parked mass of side f over its Shields Back Online roll, into `out`. */
   const recharge = (f: 0 | 1, parked: Bag, out: Bag) => {
-    const pmf = e.rechargePmf;
-    for (let k = 0; k < parked.n; k++) {
-      const idx = parked.idx[k]!;
-      const w = parked.val[idx]!;
-      const iA = Math.floor(idx / size[1]);
-      const iB = idx - iA * size[1];
-      const iMe = f === 0 ? iA : iB;
-      const sh = tables[f]!.sh[iMe]!;
-      const max = maxSh[f]![tables[f]!.hull[iMe]!]!;
-      for (let r = 0; r < pmf.length; r++) {
-        const idxMe = iMe + 2 * (Math.min(max, sh + r) - sh);
-        out.add(f === 0 ? idxMe * size[1] + iB : iA * size[1] + idxMe, w * pmf[r]!);
-      }
-      work += pmf.length;
+    work += spreadRecharge(f, parked, out, e.rechargePmf, size, tables, maxSh);
+  };
+  const parked = new Bag(N);
+  /** Side f's activation in round r over the mass in `from` (times `w`), into `out`; false when it does not fit. */
+  const sweep = (f: 0 | 1, r: number, from: Bag, w: number, out: Bag): boolean => {
+    const o: 0 | 1 = f === 0 ? 1 : 0;
+    for (let k = 0; k < from.n; k++) {
+      const idx = from.idx[k]!;
+      const killed = fire(f, idx, from.val[idx]! * w, out, parked);
+      if (killed === undefined) return false;
+      totals.wins[f] += killed;
+      totals.ended[r]! += killed;
+      totals.deaths[o][r]! += killed;
     }
-    parked.clear();
+    return true;
   };
   let alive = new Bag(N);
   let next = new Bag(N);
   const mid = new Bag(N);
-  const parked = new Bag(N);
   alive.add(unitIndex(0, start[0]) * size[1] + unitIndex(1, start[1]), 1);
   for (let r = 0; r < rounds; r++) {
     for (const first of [0, 1] as const) {
       const pf = first === 0 ? pFirst : 1 - pFirst;
       if (pf === 0) continue;
       const second: 0 | 1 = first === 0 ? 1 : 0;
-      for (let k = 0; k < alive.n; k++) {
-        const idx = alive.idx[k]!;
-        const killed = fire(first, idx, alive.val[idx]! * pf, mid, parked);
-        if (killed === undefined) return undefined;
-        totals.wins[first] += killed;
-        totals.ended[r]! += killed;
-        totals.deaths[second][r]! += killed;
-      }
+      if (!sweep(first, r, alive, pf, mid)) return undefined;
       recharge(first, parked, mid);
-      for (let k = 0; k < mid.n; k++) {
-        const idx = mid.idx[k]!;
-        const killed = fire(second, idx, mid.val[idx]!, next, parked);
-        if (killed === undefined) return undefined;
-        totals.wins[second] += killed;
-        totals.ended[r]! += killed;
-        totals.deaths[first][r]! += killed;
-      }
+      if (!sweep(second, r, mid, 1, next)) return undefined;
       mid.clear();
       recharge(second, parked, next);
       if (work > MARKOV_WORK_LIMIT) return undefined;

@@ -133,6 +133,15 @@ export function shotsToKill(attacker: UnitProfile, defender: UnitProfile, opts: 
     [mass, next] = [next, mass];
   }
   if (killed === 0) return note ? { ...never(), converged: false, note } : never();
+  return summary(cdf, killed, alive, stuck, note);
+}
+
+/**
+ * The distribution's figures from its CDF (after n + 1 Fire actions, the chance it is destroyed),
+ * the chance destroyed in all, the chance left alive, whether the chain stopped changing, and the
+ * note of a work limit reached.
+ */
+function summary(cdf: number[], killed: number, alive: number, stuck: boolean, note: string | undefined): ShotsToKill {
   let sum = 0;
   let prev = 0;
   for (let n = 0; n < cdf.length; n++) {
