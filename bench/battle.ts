@@ -6,7 +6,17 @@
 import { simulateBattle } from '../server/src/core/sim/fleet-battle';
 import { simulateEngagement } from '../server/src/core/sim/engagement';
 import { profileFromCard } from '../server/src/core/sim/profile';
-import { exampleBattle, exampleWorkspace, median, type Row } from './util';
+import { exampleBattle, exampleWorkspace, load, median, type Row } from './util';
+
+/**
+ * The example battles' CPU per trial (µs, 20,000 trials, one thread, warm, a new engine each run)
+ * as the engine gave it before its speed work, measured beside the engine after it (load about 21
+ * on 2 cores): the goal is half.
+ */
+const ENGINE_BEFORE: readonly (readonly [string, string, number])[] = [
+  ['standard-1000.fleet.yaml', 'standard-1000-myr-valari.fleet.yaml', 96],
+  ['battle-2000.fleet.yaml', 'battle-2000-consumed.fleet.yaml', 165],
+];
 
 function time<T>(runs: number, fn: () => T): { ms: number; cpu: number; last: T } {
   const times: number[] = [];
@@ -55,6 +65,22 @@ export async function benchBattle(): Promise<Row[]> {
       note:
         `cpu ${t.cpu.toFixed(0)} ms; ${per.toFixed(0)} µs cpu per trial = ${(per / perDuel).toFixed(0)}x the duel's; ` +
         `points victory ${(100 * r.sides[0].pointsVictory.p).toFixed(1)}% / ${(100 * r.sides[1].pointsVictory.p).toFixed(1)}%${r.trials < trials ? `; CUT SHORT at ${r.trials}` : ''}`,
+    });
+  }
+  // The engine's speed: CPU per trial of each example battle on one thread, beside the goal of half
+  // the figure the engine had before its speed work (measured then with this same code).
+  for (const [a, b, before] of ENGINE_BEFORE) {
+    const job = exampleBattle(ws, a, b);
+    const run = () => simulateBattle(job.fleets, { trials, rounds: 6, seed: 1 }, { limits: job.limits });
+    run();
+    const t = time(3, run);
+    const per = (t.cpu * 1000) / t.last.trials;
+    rows.push({
+      name: `engine speed: ${a.replace('.fleet.yaml', '')} vs ${b.replace('.fleet.yaml', '')}, CPU per trial, one thread`,
+      medianMs: per,
+      unit: 'µs/trial',
+      goal: `<= ${(before / 2).toFixed(0)} µs (half of ${before} µs before)`,
+      note: `${load()}; cpu ${t.cpu.toFixed(0)} ms for ${t.last.trials.toLocaleString('en-US')} trials`,
     });
   }
   // The rule variants: each rule variant on the two 1,000-point fleets (the standard run above is the baseline).

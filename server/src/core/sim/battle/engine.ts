@@ -148,12 +148,14 @@ export const DENSE_CACHES = { maxStates: 512 };
  * so with MISS and the caller keeps it in its Map, so that each key has exactly one place.
  */
 export class PairCache<V> {
-  private readonly rows: ((V | undefined)[] | undefined)[][];
+  /** The rows of every pair in one array, pair after pair (`subBase`): one load less than a row per pair. */
+  private readonly rows: ((V | undefined)[] | undefined)[] = [];
+  private readonly subBase: Float64Array;
   constructor(
     readonly subSize: Int32Array,
     readonly stateSize: Int32Array,
   ) {
-    this.rows = Array.from(subSize, () => []);
+    this.subBase = subBases(subSize);
   }
   /** Whether (pair, sub, state) is held here (whole numbers in bounds). */
   holds(pair: number, sub: number, state: number): boolean {
@@ -161,15 +163,26 @@ export class PairCache<V> {
   }
   /** The value, or undefined; only for keys it `holds`. */
   get(pair: number, sub: number, state: number): V | undefined {
-    const row = this.rows[pair]![sub];
+    const row = this.rows[this.subBase[pair]! + sub];
     return row === undefined ? undefined : row[state];
   }
   set(pair: number, sub: number, state: number, v: V): void {
-    const rows = this.rows[pair]!;
-    let row = rows[sub];
-    if (row === undefined) rows[sub] = row = new Array<V | undefined>(this.stateSize[pair]!).fill(undefined);
+    const i = this.subBase[pair]! + sub;
+    let row = this.rows[i];
+    if (row === undefined) this.rows[i] = row = new Array<V | undefined>(this.stateSize[pair]!).fill(undefined);
     row[state] = v;
   }
+}
+
+/** Where each pair's rows start when the rows of all pairs are laid end to end (the sum of the sizes before it). */
+function subBases(subSize: Int32Array): Float64Array {
+  const base = new Float64Array(subSize.length);
+  let at = 0;
+  for (let p = 0; p < subSize.length; p++) {
+    base[p] = at;
+    at += subSize[p]!;
+  }
+  return base;
 }
 
 /**
@@ -178,24 +191,26 @@ export class PairCache<V> {
  * (for the kernels: the expected bases lost and the chunk that last listed the kernel). NaN: none.
  */
 export class PairNumbers {
-  /** Per pair, per sub: where its row starts in `pool`, or -1. */
-  private readonly rowOf: Int32Array[];
+  /** Per pair, per sub (pair after pair, from `subBase`): where its row starts in `pool`, or -1. */
+  private readonly rowOf: Int32Array;
+  private readonly subBase: Float64Array;
   pool = new Float64Array(1024).fill(NaN);
   private used = 0;
   constructor(
     subSize: Int32Array,
     private readonly stateSize: Int32Array,
   ) {
-    this.rowOf = Array.from(subSize, (n) => new Int32Array(n).fill(-1));
+    this.subBase = subBases(subSize);
+    this.rowOf = new Int32Array(subSize.reduce((a, b) => a + b, 0)).fill(-1);
   }
   /** Where the two numbers of (pair, sub, state) are in `pool`, or -1 when its row is not made; only for keys the PairCache holds. */
   at(pair: number, sub: number, state: number): number {
-    const r = this.rowOf[pair]![sub]!;
+    const r = this.rowOf[this.subBase[pair]! + sub]!;
     return r < 0 ? -1 : r + 2 * state;
   }
   set(pair: number, sub: number, state: number, a: number, b: number): void {
-    const rows = this.rowOf[pair]!;
-    let r = rows[sub]!;
+    const i = this.subBase[pair]! + sub;
+    let r = this.rowOf[i]!;
     if (r < 0) {
       const size = 2 * this.stateSize[pair]!;
       if (this.used + size > this.pool.length) {
@@ -203,7 +218,7 @@ export class PairNumbers {
         grown.set(this.pool.subarray(0, this.used));
         this.pool = grown;
       }
-      rows[sub] = r = this.used;
+      this.rowOf[i] = r = this.used;
       this.used += size;
     }
     this.pool[r + 2 * state] = a;
@@ -211,12 +226,75 @@ export class PairNumbers {
   }
 }
 
+/**
+ * The cards of a battle's units: each unit's side, its card (units of one card share a `UnitType`,
+ * by the card's numbers) and the unit it starts embarked in (-1: none; a host that is itself
+ * embarked, or out of its fleet, is ignored).
+ */
+function cardsOf(units: readonly BattleUnit[], offset: number): { side: Int8Array; typeOf: Int32Array; host: Int32Array; types: UnitType[] } {
+  const n = units.length;
+  const side = new Int8Array(n);
+  const typeOf = new Int32Array(n);
+  const host = new Int32Array(n).fill(-1);
+  const types: UnitType[] = [];
+  const typeKeys = new Map<string, number>();
+  units.forEach((u, i) => {
+    const s = i < offset ? 0 : 1;
+    side[i] = s;
+    const key = JSON.stringify(u.profile);
+    let t = typeKeys.get(key);
+    if (t === undefined) {
+      t = types.length;
+      typeKeys.set(key, t);
+      const p = u.profile;
+      const reaches = [...new Set(p.weapons.filter((w) => w.attacks > 0).map((w) => weaponReach(p, w)))].sort((a, b) => a - b);
+      types.push({
+        p,
+        stride: maxShields(p, p.bases * p.hp) + 1,
+        fullHull: p.bases * p.hp,
+        reaches,
+        maxReach: reaches.length ? reaches[reaches.length - 1]! : -1,
+        canBrace: p.armour !== undefined,
+        ldExpected: p.ld ? p.ld.dice * pSuccess(p.ld.target) : 0,
+      });
+    }
+    typeOf[i] = t;
+    const h = u.host;
+    const base = s === 0 ? 0 : offset;
+    const size = s === 0 ? offset : n - offset;
+    if (h !== undefined && Number.isInteger(h) && h >= 0 && h < size && h !== i - base && units[base + h]!.host === undefined) host[i] = base + h;
+  });
+  return { side, typeOf, host, types };
+}
+
+/**
+ * The sizes of a PairCache over the cards' pairs: per pair (a, b), the sub-key's size `sub(a)` and
+ * b's number of states, or 0 and 0 (nothing held in arrays) when b has more states than
+ * DENSE_CACHES allows or the sub-key is too large.
+ */
+function pairSizes(types: readonly UnitType[], sub: (a: UnitType) => number): [Int32Array, Int32Array] {
+  const T = types.length;
+  const subs = new Int32Array(T * T);
+  const states = new Int32Array(T * T);
+  for (let a = 0; a < T; a++)
+    for (let b = 0; b < T; b++) {
+      const tb = types[b]!;
+      const n = (tb.fullHull + 1) * tb.stride;
+      const k = sub(types[a]!);
+      if (n <= DENSE_CACHES.maxStates && Number.isSafeInteger(k) && k <= 0x7fffffff) {
+        subs[a * T + b] = k;
+        states[a * T + b] = n;
+      }
+    }
+  return [subs, states];
+}
+
 export class Engine {
   readonly n: number;
   readonly units: BattleUnit[];
   readonly side: Int8Array;
   readonly typeOf: Int32Array;
-  readonly types: UnitType[] = [];
+  readonly types: UnitType[];
   readonly fixed: boolean;
   readonly range: number;
   readonly depth: number;
@@ -340,38 +418,12 @@ export class Engine {
     this.units = [...fleets[0].units, ...fleets[1].units];
     this.offset = fleets[0].units.length;
     this.n = this.units.length;
-    this.side = new Int8Array(this.n);
-    this.typeOf = new Int32Array(this.n);
-    this.host = new Int32Array(this.n).fill(-1);
-    const typeKeys = new Map<string, number>();
-    this.units.forEach((u, i) => {
-      const s = i < this.offset ? 0 : 1;
-      this.side[i] = s;
-      const key = JSON.stringify(u.profile);
-      let t = typeKeys.get(key);
-      if (t === undefined) {
-        t = this.types.length;
-        typeKeys.set(key, t);
-        const p = u.profile;
-        const reaches = [...new Set(p.weapons.filter((w) => w.attacks > 0).map((w) => weaponReach(p, w)))].sort((a, b) => a - b);
-        this.types.push({
-          p,
-          stride: maxShields(p, p.bases * p.hp) + 1,
-          fullHull: p.bases * p.hp,
-          reaches,
-          maxReach: reaches.length ? reaches[reaches.length - 1]! : -1,
-          canBrace: p.armour !== undefined,
-          ldExpected: p.ld ? p.ld.dice * pSuccess(p.ld.target) : 0,
-        });
-      }
-      this.typeOf[i] = t;
-      const h = u.host;
-      const base = s === 0 ? 0 : this.offset;
-      const size = s === 0 ? this.offset : this.n - this.offset;
-      if (h !== undefined && Number.isInteger(h) && h >= 0 && h < size && h !== i - base && this.units[base + h]!.host === undefined) this.host[i] = base + h;
-    });
+    const cards = cardsOf(this.units, this.offset);
+    this.side = cards.side;
+    this.typeOf = cards.typeOf;
+    this.host = cards.host;
+    this.types = cards.types;
     for (let t = 0; t < this.types.length * this.types.length; t++) this.kernels.push(new Map());
-    const T = this.types.length;
     this.basesRadix = Int32Array.from(this.types, (t) => t.p.bases + 1);
     this.weaponsRadix = Int32Array.from(this.types, (t) => t.p.weapons.length + 1);
     this.coverOf = Uint8Array.from(this.units, (u) => (u.cover ? 1 : 0));
@@ -381,21 +433,7 @@ export class Engine {
     this.hpOf = Float64Array.from(this.units, (u) => u.profile.hp);
     this.moveCount = Int32Array.from(this.units, (u) => u.profile.move?.length ?? 0);
     this.moveStick = [Float64Array.from(this.units, (u) => u.profile.move?.[0] ?? 0), Float64Array.from(this.units, (u) => u.profile.move?.[1] ?? 0)];
-    const pairs = (sub: (a: UnitType) => number): [Int32Array, Int32Array] => {
-      const subs = new Int32Array(T * T);
-      const states = new Int32Array(T * T);
-      for (let a = 0; a < T; a++)
-        for (let b = 0; b < T; b++) {
-          const tb = this.types[b]!;
-          const n = (tb.fullHull + 1) * tb.stride;
-          const k = sub(this.types[a]!);
-          if (n <= DENSE_CACHES.maxStates && Number.isSafeInteger(k) && k <= 0x7fffffff) {
-            subs[a * T + b] = k;
-            states[a * T + b] = n;
-          }
-        }
-      return [subs, states];
-    };
+    const pairs = (sub: (a: UnitType) => number) => pairSizes(this.types, sub);
     // A plan key below these sizes when its digits are in range (see planKey; cover doubles it).
     this.kernelTable = new PairCache(...pairs((a) => a.reaches.length * (a.p.bases + 1) * (a.p.weapons.length + 1) * 2 * 2));
     this.kernelLost = new PairNumbers(this.kernelTable.subSize, this.kernelTable.stateSize);

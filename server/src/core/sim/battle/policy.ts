@@ -105,8 +105,11 @@ function protectValues(e: Engine, f: number, u: number): boolean {
     if (hit) {
       e.protectSlotSub[slot] = sub;
       e.protectSlotState[slot] = state;
-      vals.set(hit, 3 * slot);
-      return found(hit);
+      // Three stores, not TypedArray.prototype.set: a builtin call costs more than it copies here.
+      vals[3 * slot] = PROTECT[0] = hit[0]!;
+      vals[3 * slot + 1] = PROTECT[1] = hit[1]!;
+      vals[3 * slot + 2] = PROTECT[2] = hit[2]!;
+      return true;
     }
   } else {
     // The two cards last: the sizes before them depend on them (see pack).
@@ -144,7 +147,9 @@ function protectValues(e: Engine, f: number, u: number): boolean {
     e.protectTable.set(pair, sub, state, v);
     e.protectSlotSub[slot] = sub;
     e.protectSlotState[slot] = state;
-    e.protectSlotValues.set(v, 3 * slot);
+    e.protectSlotValues[3 * slot] = plain;
+    e.protectSlotValues[3 * slot + 1] = braced;
+    e.protectSlotValues[3 * slot + 2] = after;
   } else e.protects.set(key, v);
   return found(v);
 }

@@ -430,7 +430,8 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
     e.activated.fill(0);
     h.startOfRound?.(view(e, r + 1, pts), act!);
     // Action Tokens (section 15): the side that has lost more units gains the difference.
-    const tokens = [Math.max(0, lost[0] - lost[1]), Math.max(0, lost[1] - lost[0])];
+    let tokens0 = Math.max(0, lost[0] - lost[1]);
+    let tokens1 = Math.max(0, lost[1] - lost[0]);
     const first: 0 | 1 = dice.uniform() < e.initiativeFirst() ? 0 : 1;
     dice.tabletop += e.initiativeDice - 1;
     e.ops += 2;
@@ -444,8 +445,9 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
         turn = 1 - turn;
         continue;
       }
-      if (tokens[turn]! > 0 && w1 > w0) {
-        tokens[turn]!--;
+      if ((turn === 0 ? tokens0 : tokens1) > 0 && w1 > w0) {
+        if (turn === 0) tokens0--;
+        else tokens1--;
         e.hooks.onToken?.(turn as 0 | 1, view(e, r + 1, pts));
         turn = 1 - turn;
         continue;
