@@ -7,7 +7,14 @@
 import * as vscode from 'vscode';
 import { SIMULATE_COMMAND, VsFieldRequest, sameSelector, type CardName } from '../../protocol';
 import { renderFieldHtml } from '../webview/field/html';
-import { parseFieldHostMessage, parseFieldViewMessage, type FieldHostMessage, type FieldOptions, type FieldViewMessage, type VsFieldResult } from '../webview/field/messages';
+import {
+  parseFieldHostMessage,
+  parseFieldViewMessage,
+  type FieldHostMessage,
+  type FieldOptions,
+  type FieldViewMessage,
+  type VsFieldResult,
+} from '../webview/field/messages';
 import { cardAt, fleetCardAt, listCards, pickCard, selector } from './cards';
 import { reportFailure, type Cmd } from './commands';
 import type { Ctx } from './ctx';
@@ -54,10 +61,15 @@ class FieldPanel extends ViewPanel<FieldHostMessage, FieldViewMessage, FieldOpti
 
   protected override receive(message: FieldViewMessage): void {
     if (message.type !== 'simulate') return;
-    const other: CardName = { name: message.other.name, ...(message.other.faction ? { faction: message.other.faction } : {}), ...(message.other.example ? { example: true } : {}) };
+    const other: CardName = {
+      name: message.other.name,
+      ...(message.other.faction ? { faction: message.other.faction } : {}),
+      ...(message.other.example ? { example: true } : {}),
+    };
     const self: CardName = { ...this.card };
     // The engagement command reads names (a uri is only where the lens found the card).
-    const args: { attacker: CardName; defender: CardName } = this.current().side === 'attacker' ? { attacker: self, defender: other } : { attacker: other, defender: self };
+    const args: { attacker: CardName; defender: CardName } =
+      this.current().side === 'attacker' ? { attacker: self, defender: other } : { attacker: other, defender: self };
     void vscode.commands.executeCommand(SIMULATE_COMMAND, args);
   }
 
@@ -69,7 +81,8 @@ class FieldPanel extends ViewPanel<FieldHostMessage, FieldViewMessage, FieldOpti
     const options = this.current();
     return this.request(
       `The field against ${this.card.name}`,
-      (token) => this.ctx.request(VsFieldRequest.type, { card: this.card, side: options.side, ...(options.range !== undefined ? { range: options.range } : {}) }, token),
+      (token) =>
+        this.ctx.request(VsFieldRequest.type, { card: this.card, side: options.side, ...(options.range !== undefined ? { range: options.range } : {}) }, token),
       (result) => {
         this.result = result;
         this.shown = options;

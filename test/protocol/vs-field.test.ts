@@ -14,7 +14,13 @@ import type { VsFieldResult } from '../../protocol';
 import { VS_FIELD_COMMAND } from '../../protocol';
 import { EXAMPLES } from '../exampleFleets';
 
-const FILES = ['myr-valari/myr-valari.unit.yaml', 'myr-valari/myr-valari.faction.yaml', 'consumed/maw-capitals.unit.yaml', 'consumed/maw-squadrons.unit.yaml', 'consumed/consumed.faction.yaml'];
+const FILES = [
+  'myr-valari/myr-valari.unit.yaml',
+  'myr-valari/myr-valari.faction.yaml',
+  'consumed/maw-capitals.unit.yaml',
+  'consumed/maw-squadrons.unit.yaml',
+  'consumed/consumed.faction.yaml',
+];
 
 async function cliField(args: string[]): Promise<VsFieldResult> {
   let out = '';

@@ -381,9 +381,7 @@ function drawShots(result: SimulationResult): void {
   if (s.mean === null) {
     setText(
       sentence,
-      s.note
-        ? `Not worked out: ${s.note}`
-        : `${result.attacker} can never destroy ${result.defender} by firing alone: no weapon that reaches it can hurt it.`,
+      s.note ? `Not worked out: ${s.note}` : `${result.attacker} can never destroy ${result.defender} by firing alone: no weapon that reaches it can hurt it.`,
     );
     if (chartBox) chartBox.hidden = true;
     fillRows(ui.shotsTable, []);

@@ -177,7 +177,9 @@ function render(result: VsFieldResult): void {
     `The field: ${from}. Each row is one Fire action of every weapon that reaches (no Aim, no cover), computed exactly, ` +
       'the same figures as `fabled-star sim --vs-field`. "Fire actions to destroy" fires again and again while the target takes no action, ' +
       'so its shields never come back; a "+" means the 1,000-action limit stopped it first. ' +
-      (sampled ? `${formatCount(sampled)} row${sampled === 1 ? ' was' : 's were'} sampled, not exact (too many attacks to compute): its name's tooltip says so.` : ''),
+      (sampled
+        ? `${formatCount(sampled)} row${sampled === 1 ? ' was' : 's were'} sampled, not exact (too many attacks to compute): its name's tooltip says so.`
+        : ''),
   );
   ui.leftBox.hidden = result.left.length === 0;
   ui.left.replaceChildren(

@@ -31,9 +31,7 @@ export type FieldHostMessage =
 
 /** View -> host. `simulate`: open the engagement of the card and the row's card (the row's card by name). */
 export type FieldViewMessage =
-  | { type: 'ready' }
-  | { type: 'rerun'; options: FieldOptions }
-  | { type: 'simulate'; other: { name: string; faction?: string; example?: boolean } };
+  { type: 'ready' } | { type: 'rerun'; options: FieldOptions } | { type: 'simulate'; other: { name: string; faction?: string; example?: boolean } };
 
 const sideSchema = v.picklist(['attacker', 'defender']);
 const optionsSchema = v.object({ side: sideSchema, range: v.optional(numberOption('range')) });

@@ -173,7 +173,11 @@ export function partialDue(slices: number, sent: number): boolean {
  * due. Both drivers step the same parts: a thread's (`runSession`, its stop flag read at each
  * yield) and the background process's (./sim-host.ts, which lets its messages in at each).
  */
-export function* sessionParts(task: SessionTask, part: number, post?: (m: SimMessage) => void): Generator<number, BattleResult | SimulationResult | VsFieldResult> {
+export function* sessionParts(
+  task: SessionTask,
+  part: number,
+  post?: (m: SimMessage) => void,
+): Generator<number, BattleResult | SimulationResult | VsFieldResult> {
   const run = sessionRunner(task);
   const slice = Math.max(1, task.sliceOps);
   let slices = 0;
@@ -216,7 +220,8 @@ export const HOST_ENV = 'FABLED_SIM_HOST';
 /** What the server sends the background process: a run, or that a run is to stop. */
 export type HostRequest = { id: number; task: SessionTask } | { stop: number };
 /** What the background process sends back: a run's progress or partial result, its result, or why it failed. */
-export type HostReply = { id: number; m: SimMessage } | { id: number; result: BattleResult | SimulationResult | VsFieldResult | StoppedRun } | { id: number; error: string };
+export type HostReply =
+  { id: number; m: SimMessage } | { id: number; result: BattleResult | SimulationResult | VsFieldResult | StoppedRun } | { id: number; error: string };
 
 /**
  * The nice of the background process's scheduling group (Linux's autogroup: see `lowerOwnGroup`).

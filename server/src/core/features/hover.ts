@@ -3,7 +3,20 @@
  * rulebook section quoted (number and title). Every piece of file text is escaped (`md`); rule text
  * comes escaped from rules/text.ts.
  */
-import type { Ability, CollectionDocument, FabledDocument, FactionDocument, Field, FleetDocument, FleetEntry, Order, Span, StatEntry, UnitCard, Weapon } from '../model/types';
+import type {
+  Ability,
+  CollectionDocument,
+  FabledDocument,
+  FactionDocument,
+  Field,
+  FleetDocument,
+  FleetEntry,
+  Order,
+  Span,
+  StatEntry,
+  UnitCard,
+  Weapon,
+} from '../model/types';
 import type { Workspace } from '../workspace';
 import {
   CLASSES,
@@ -643,7 +656,12 @@ function collectionHover(doc: CollectionDocument, ws: Workspace, off: number): H
   const entry = (doc.owned?.items ?? []).find((e) => within(e.span, off));
   if (!entry) return undefined;
   const name = entry.unit.value;
-  const span = within(entry.count.span, off) && entry.count.span.end > entry.count.span.start ? entry.count.span : within(entry.unit.span, off) ? entry.unit.span : entry.span;
+  const span =
+    within(entry.count.span, off) && entry.count.span.end > entry.count.span.start
+      ? entry.count.span
+      : within(entry.unit.span, off)
+        ? entry.unit.span
+        : entry.span;
   if (!name) return undefined;
   const ref = ws.card(name, undefined, 'ownFirst');
   const active = activeCollection(ws);
@@ -670,11 +688,7 @@ function collectionHover(doc: CollectionDocument, ws: Workspace, off: number): H
   }
   return result(
     span,
-    join(
-      head,
-      `**You own ${owned}.**`,
-      fleets.length ? `Fleets that field it:\n${fleets.join('\n')}` : 'No fleet in the workspace fields it.',
-    ),
+    join(head, `**You own ${owned}.**`, fleets.length ? `Fleets that field it:\n${fleets.join('\n')}` : 'No fleet in the workspace fields it.'),
   );
 }
 
