@@ -12,7 +12,6 @@ import type { PartialResultParams, Position, Range, TextEdit, WorkDoneProgressPa
 import type { BattleRequestOptions, BattleResult } from '../server/src/core/sim/types';
 import type { VariantChoice } from '../server/src/core/sim/variants/catalog';
 import type { EngagementOptions, SimulationResult } from './simulation';
-import type { VsFieldCommandArgs } from '../server/src/core/features/codeLens';
 import type { FieldRow, VsFieldResult } from '../server/src/core/sim/vs-field';
 import { settingValue, type SettingProblem } from './settings';
 import type {
@@ -120,7 +119,8 @@ export type { PriceCommandArgs };
 
 /** The client command a card's "vs the field" code lens runs, with `[VsFieldCommandArgs]`: the card against every card of the field. */
 export const VS_FIELD_COMMAND = 'fabledStar.vsField';
-export type { VsFieldCommandArgs };
+/** The card as "Price by battle" names it: found by name, its own file's first. */
+export type VsFieldCommandArgs = PriceCommandArgs;
 
 // ---------------------------------------------------------------------------------------------
 // Requests and notifications

@@ -37,3 +37,4 @@ export type { VariantInfo } from '../server/src/core/sim/variants/types';
 export type { VariantChoice } from '../server/src/core/sim/variants/catalog';
 export type { BattleDifference, EngagementDifference, EngagementResult } from '../server/src/core/sim/types';
 export type { CardEstimate } from '../server/src/core/api';
+export type { FieldRow, VsFieldResult } from '../server/src/core/sim/vs-field';

@@ -49,7 +49,7 @@ describe('engagement view: shots to kill (Chromium)', function () {
       const v = await suite.view(THEMES.dark);
       await show(v, result);
       assert.equal(await v.page.isHidden(`#${IDS.shotsSection}`), false);
-      const rows = await v.page.$$eval(`#${IDS.shotsTable} tbody tr`, (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')));
+      const rows = await v.page.$$eval(`#${IDS.shotsTable} tbody tr`, (trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent ?? '')));
       assert.deepEqual(
         rows.map(([n, p]) => [/^(\d+)/.exec(n!)![1]!, p]),
         cliRows,

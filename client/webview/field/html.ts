@@ -67,7 +67,7 @@ export function renderFieldHtml(cspSource: string, nonce: string, scriptUri: str
         <h2 id="field-heading">One Fire action against each card</h2>
         <p id="${I.sortNote}" class="note"></p>
         <div class="table-scroll">
-          <table id="${I.table}" class="data field">
+          <table id="${I.table}" class="data field-rows">
             <thead><tr>
               <th scope="col" id="${I.otherHeading}">Card</th>
               <th scope="col">Faction</th><th scope="col">Class</th><th scope="col">Points</th>

@@ -5,6 +5,7 @@
  * with textContent, and every message is checked by ./messages.ts before use.
  */
 import '../style.css';
+import './field.css';
 import { ANY_RANGE, FIELD_IDS as I } from './html';
 import { parseFieldHostMessage, type FieldOptions, type FieldRow, type FieldViewMessage, type VsFieldResult } from './messages';
 import { formatCount, formatNumber, formatPercent } from '../format';

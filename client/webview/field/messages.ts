@@ -4,7 +4,7 @@
  * restored state is checked before it is used, on both sides.
  */
 import * as v from 'valibot';
-import type { VsFieldResult } from '../../../protocol';
+import type { VsFieldResult } from '../../../protocol/simulation';
 import { finite, nonNegative, numberOption, parser, probability, text } from '../schema';
 
 export type { VsFieldResult };
@@ -85,5 +85,5 @@ const viewMessageSchema = v.variant('type', [
   v.object({ type: v.literal('simulate'), other: v.object({ name: text, faction: v.optional(text), example: v.optional(v.boolean()) }) }),
 ]);
 
-export const parseFieldHostMessage = parser(hostMessageSchema) as (raw: unknown) => FieldHostMessage | undefined;
-export const parseFieldViewMessage = parser(viewMessageSchema) as (raw: unknown) => FieldViewMessage | undefined;
+export const parseFieldHostMessage: (raw: unknown) => FieldHostMessage | undefined = parser(hostMessageSchema);
+export const parseFieldViewMessage: (raw: unknown) => FieldViewMessage | undefined = parser(viewMessageSchema);

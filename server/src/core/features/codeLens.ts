@@ -23,13 +23,8 @@ export interface Lens {
   battle?: BattleCommandArgs;
   /** Or the card's battle price (BATTLE.md "Points from battles"). */
   price?: PriceCommandArgs;
-  /** Or the card against every card of the field (`sim --vs-field`). */
-  vsField?: VsFieldCommandArgs;
-}
-
-/** What a card's "vs the field" lens runs: the card (found by name, its own file's first) against the field. */
-export interface VsFieldCommandArgs {
-  card: { name: string; faction?: string; uri: string };
+  /** Or the card against every card of the field (`sim --vs-field`): the card as "Price by battle" names it. */
+  vsField?: PriceCommandArgs;
 }
 
 export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Settings): Lens[] {
