@@ -213,7 +213,9 @@ describe('the packaged extension in VS Code (code-server)', function () {
         encoding: 'utf8',
       }),
     ) as VsFieldResult;
-    const rows = await frame.locator(`#${FIELD_IDS.table} tbody tr`).evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent ?? '')));
+    const rows = await frame
+      .locator(`#${FIELD_IDS.table} tbody tr`)
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent ?? '')));
     assert.deepEqual(
       rows.map((r) => [r[0], r[4]]),
       cli.field.map((f) => [f.defender, formatPercent(f.killProbability)]),

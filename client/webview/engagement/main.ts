@@ -33,7 +33,8 @@ import {
   type ViewMessage,
 } from './messages';
 import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError, shotsToKillRows } from '../format';
-import { element, elements, vscodeApi, cssVar, STILL_CHART } from '../dom';
+import { element, elements, vscodeApi, STILL_CHART } from '../dom';
+import { onThemeChange, readPalette, type Palette } from '../palette';
 import { inFormWords, nothingHappens, plainAssumptions, verdict, volleyDoesNothing, volleySentence } from './words';
 import { lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow, type RulesChoice } from '../variants';
 import { choiceKey, playedRules } from '../variant-messages';
@@ -118,37 +119,6 @@ function post(message: ViewMessage): void {
 
 // ---------------------------------------------------------------------------------------------
 // Theme: every colour comes from VS Code's CSS variables, read again when the theme changes.
-
-interface Palette {
-  foreground: string;
-  muted: string;
-  grid: string;
-  attacker: string;
-  defender: string;
-  bar: string;
-  border: string;
-  font: string;
-  fontSize: number;
-  highContrast: boolean;
-}
-
-function readPalette(): Palette {
-  const style = getComputedStyle(document.body);
-  const foreground = cssVar(style, '--vscode-charts-foreground', cssVar(style, '--vscode-editor-foreground', style.color));
-  const highContrast = document.body.classList.contains('vscode-high-contrast') || document.body.classList.contains('vscode-high-contrast-light');
-  return {
-    foreground,
-    muted: cssVar(style, '--vscode-descriptionForeground', foreground),
-    grid: cssVar(style, '--vscode-charts-lines', cssVar(style, '--vscode-panel-border', foreground)),
-    attacker: cssVar(style, '--vscode-charts-blue', foreground),
-    defender: cssVar(style, '--vscode-charts-red', foreground),
-    bar: cssVar(style, '--vscode-charts-blue', foreground),
-    border: cssVar(style, '--vscode-contrastBorder', 'transparent'),
-    font: cssVar(style, '--vscode-font-family', style.fontFamily),
-    fontSize: Number.parseFloat(cssVar(style, '--vscode-font-size', style.fontSize)) || 13,
-    highContrast,
-  };
-}
 
 /** The colours in force; chart options read it through functions, so a theme change is one update. */
 let palette: Palette | undefined;
@@ -1004,9 +974,7 @@ window.addEventListener('message', (event: MessageEvent) => {
   }
 });
 
-// VS Code swaps the body's theme class and the variables on <html> when the theme changes.
-new MutationObserver(applyPalette).observe(document.body, { attributes: true, attributeFilter: ['class'] });
-new MutationObserver(applyPalette).observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
+onThemeChange(applyPalette);
 
 applyPalette();
 renderCosts();
