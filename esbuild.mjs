@@ -35,7 +35,7 @@ const bundles = [
   { ...withPool, entryPoints: ['node_modules/tinypool/dist/entry/worker.js'], outfile: 'dist/entry/worker.js' },
   { ...node, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
   // The views, one folder each (client/webview/<view>/main.ts -> dist/<view>.js and .css).
-  ...['engagement', 'battle'].map((view) => ({
+  ...['engagement', 'battle', 'field'].map((view) => ({
     ...common,
     entryPoints: [`client/webview/${view}/main.ts`],
     outfile: `dist/${view}.js`,

@@ -12,6 +12,7 @@ import type { PartialResultParams, Position, Range, TextEdit, WorkDoneProgressPa
 import type { BattleRequestOptions, BattleResult } from '../server/src/core/sim/types';
 import type { VariantChoice } from '../server/src/core/sim/variants/catalog';
 import type { EngagementOptions, SimulationResult } from './simulation';
+import type { FieldRow, VsFieldResult } from '../server/src/core/sim/vs-field';
 import { settingValue, type SettingProblem } from './settings';
 import type {
   BattleCommandArgs,
@@ -116,6 +117,11 @@ export type { BattleCommandArgs };
 export const PRICE_COMMAND = 'fabledStar.priceByBattle';
 export type { PriceCommandArgs };
 
+/** The client command a card's "vs the field" code lens runs, with `[VsFieldCommandArgs]`: the card against every card of the field. */
+export const VS_FIELD_COMMAND = 'fabledStar.vsField';
+/** The card as "Price by battle" names it: found by name, its own file's first. */
+export type VsFieldCommandArgs = PriceCommandArgs;
+
 // ---------------------------------------------------------------------------------------------
 // Requests and notifications
 
@@ -159,6 +165,24 @@ export interface SimulateResult extends SimulationResult {
  * `engagement.cutShort`.
  */
 export const SimulateRequest = request<SimulateParams, SimulateResult>('fabledStar/simulate');
+
+/** A card against the field: the card (by name or position), which side it takes, and the range (none: every weapon fires). */
+export interface VsFieldParams extends WorkDoneProgressParams {
+  card: CardSelector;
+  side: 'attacker' | 'defender';
+  /** Inches, as `sim --range`; absent: every weapon fires. */
+  range?: number;
+}
+
+export type { FieldRow, VsFieldResult };
+
+/**
+ * client -> server: one card against every card of the field (the workspace's cards without an
+ * error, else the bundled examples): the rows `fabled-star sim --vs-field --format json` prints, run
+ * on a worker thread. Fails with a ResponseError naming the problem when the card cannot be found or
+ * simulated, or the range is not a distance.
+ */
+export const VsFieldRequest = request<VsFieldParams, VsFieldResult>('fabledStar/vsField');
 
 export interface CardInfo {
   name: string;

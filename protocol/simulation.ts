@@ -6,7 +6,7 @@
  * here so that nothing outside the server reaches into the server's tree.
  */
 export { BATTLE_DEFAULTS, ENGAGEMENT_DEFAULTS, RANGE_BANDS, WEAPON_TYPES } from '../server/src/core/rules/data';
-export { formatPercent, formatPercentError } from '../server/src/core/rules/words';
+export { formatPercent, formatPercentError, shotsToKillRows } from '../server/src/core/rules/words';
 export {
   OPTION_LIMITS,
   OPTION_SPECS,
@@ -18,7 +18,7 @@ export {
   type OptionRun,
   type OptionSpec,
 } from '../server/src/core/sim/limits';
-export type { ActionCounts, EngagementOptions, Point, SimulationResult } from '../server/src/core/sim/types';
+export type { ActionCounts, EngagementOptions, Point, ShotsToKill, SimulationResult } from '../server/src/core/sim/types';
 export type { BattleOptions, BattleRequestOptions, BattleResult, BattleSideResult, BattleUnitResult, Chance } from '../server/src/core/sim/types';
 export {
   VARIANT_CATALOG,
@@ -37,3 +37,4 @@ export type { VariantInfo } from '../server/src/core/sim/variants/types';
 export type { VariantChoice } from '../server/src/core/sim/variants/catalog';
 export type { BattleDifference, EngagementDifference, EngagementResult } from '../server/src/core/sim/types';
 export type { CardEstimate } from '../server/src/core/api';
+export type { FieldRow, VsFieldResult } from '../server/src/core/sim/vs-field';

@@ -13,6 +13,7 @@ import { FleetStatus } from './fleetStatus';
 import * as fleet from './fleetView';
 import { RuleDocuments } from './ruleDocuments';
 import { priceByBattle } from './priceByBattle';
+import { FIELD_VIEW_TYPE, FieldPanels, vsField } from './fieldPanel';
 import { pasteRosterAsFleet } from './pasteRoster';
 import { CodePages } from './codePages';
 import { printCards } from './cardSheet';
@@ -28,6 +29,7 @@ export function activate(context: vscode.ExtensionContext): void {
   ctx = c;
   const panels = new EngagementPanels(c);
   const battles = new BattlePanels(c);
+  const fields = new FieldPanels(c);
   const rules = new RuleDocuments(c);
   const status = new FleetStatus(c);
   context.subscriptions.push(
@@ -49,6 +51,9 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('fabledStar.newFleet', commands.newFile(c, 'fleet')),
     vscode.commands.registerCommand('fabledStar.newUnitCards', commands.newFile(c, 'unit')),
     vscode.commands.registerCommand('fabledStar.priceByBattle', priceByBattle(c)),
+    fields,
+    vscode.window.registerWebviewPanelSerializer(FIELD_VIEW_TYPE, fields),
+    vscode.commands.registerCommand('fabledStar.vsField', vsField(c, fields)),
     vscode.window.registerUriHandler(new CodePages(context)),
   );
   const fleetView = new fleet.FleetView(c);

@@ -6,7 +6,7 @@
 import type { Point } from '../../protocol/simulation';
 
 // One rule for chances everywhere (the CLI, the summaries and the views): the core's, through the protocol.
-export { formatPercent, formatPercentError } from '../../protocol/simulation';
+export { formatPercent, formatPercentError, shotsToKillRows } from '../../protocol/simulation';
 
 export function formatNumber(x: number, digits = 2): string {
   if (!Number.isFinite(x)) return '—';

@@ -887,7 +887,13 @@ units:
       assert.ok(fleetName);
       assert.deepEqual(codeLenses(ws.get(FLEET)!, ws, settings)[1]!.battle, { fleet: { uri: FLEET, name: fleetName } });
       const cards = codeLenses(ws.get(UNITS)!, ws, resolveSettings({ referenceTarget: 'Maw Frigate', pointsEstimate: { enabled: false } }));
-      assert.equal(cards.length, 6);
+      // Per card: "Simulate vs ..." and "vs the field" (the card against every card of the field).
+      assert.equal(cards.length, 12);
+      assert.deepEqual(
+        cards.filter((l) => l.vsField).map((l) => l.vsField!.card.name),
+        cards.filter((l) => l.simulate).map((l) => l.simulate!.attacker.name),
+      );
+      assert.ok(cards.filter((l) => l.vsField).every((l) => l.title === 'vs the field'));
       assert.equal(cards[0]!.title, 'Simulate vs Maw Frigate');
       assert.deepEqual(cards[0]!.simulate, {
         attacker: { name: 'Lumen Destroyer', uri: UNITS, faction: 'Myr-Valari' },
@@ -914,6 +920,11 @@ units:
       assert.deepEqual(
         codeLenses(odd, ws, settings).filter((l) => l.title === 'Price by battle'),
         [],
+      );
+      assert.deepEqual(
+        codeLenses(odd, ws, settings).filter((l) => l.vsField),
+        [],
+        'nor "vs the field"',
       );
       const off = resolveSettings({ pointsEstimate: { enabled: false } });
       assert.equal(codeLenses(doc, ws, off).filter((l) => l.title.startsWith('≈')).length, 0);

@@ -106,7 +106,14 @@ describe('the extension manifest', () => {
     const views = Object.values(pkg.contributes.views ?? {}).flatMap((list) => list.map((v) => `onView:${v.id}`));
     assert.deepEqual(
       [...pkg.activationEvents].sort(),
-      [...languages, ...commands, ...views, 'onWebviewPanel:fabledStar.engagement', 'onWebviewPanel:fabledStar.battle'].sort(),
+      [
+        ...languages,
+        ...commands,
+        ...views,
+        'onWebviewPanel:fabledStar.engagement',
+        'onWebviewPanel:fabledStar.battle',
+        'onWebviewPanel:fabledStar.vsField',
+      ].sort(),
     );
   });
 

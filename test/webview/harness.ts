@@ -351,3 +351,51 @@ export function themeScript(theme: Theme): string {
 export async function setTheme(page: Page, theme: Theme): Promise<void> {
   await page.evaluate(themeScript(theme));
 }
+
+/** Any view's bundle (client/webview/<name>/main.ts), built as esbuild.mjs builds it, into test-output. */
+export async function buildNamedView(name: string): Promise<{ js: string; css: string }> {
+  const dir = join(OUTPUT, `${name}-build`);
+  mkdirSync(dir, { recursive: true });
+  await esbuild.build({
+    entryPoints: [join(ROOT, `client/webview/${name}/main.ts`)],
+    outfile: join(dir, `${name}.js`),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: true,
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+  return { js: join(dir, `${name}.js`), css: join(dir, `${name}.css`) };
+}
+
+/** Serves any view's page (its `render`, the host's own) and bundle on 127.0.0.1 with a random port. */
+export async function serveNamedView(
+  name: string,
+  files: { js: string; css: string },
+  render: (cspSource: string, nonce: string, scriptUri: string, styleUri: string) => string,
+): Promise<ViewServer> {
+  const nonce = randomBytes(16).toString('base64');
+  const requests: string[] = [];
+  let html = '';
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    requests.push(path);
+    const send = (type: string, body: string | Buffer) => {
+      res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(body);
+    };
+    if (path === '/') send('text/html; charset=utf-8', html);
+    else if (path === `/${name}.js`) send('text/javascript; charset=utf-8', readFileSync(files.js));
+    else if (path === `/${name}.css`) send('text/css; charset=utf-8', readFileSync(files.css));
+    else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  html = render(origin, nonce, `${origin}/${name}.js`, `${origin}/${name}.css`);
+  return { origin, nonce, html, requests, close: () => new Promise((r) => server.close(() => r())) };
+}

@@ -17,9 +17,9 @@ const ALLOWED = [
   /^package\.json$/,
   /^(README|CHANGELOG)\.md$/,
   /^LICENSE$/,
-  /^dist\/(client|server|engagement|battle|sim-worker|sim-thread)\.js$/,
+  /^dist\/(client|server|engagement|battle|field|sim-worker|sim-thread)\.js$/,
   /^dist\/entry\/worker\.js$/,
-  /^dist\/(engagement|battle)\.css$/,
+  /^dist\/(engagement|battle|field)\.css$/,
   /^language-configuration\.json$/,
   /^syntaxes\/[\w.-]+\.tmLanguage\.json$/,
   /^icons\/fabled-(unit|faction|fleet)\.svg$/,
@@ -61,13 +61,19 @@ function manifestPaths(manifest: Record<string, unknown>): string[] {
   return [...out].sort();
 }
 
+/** The views esbuild.mjs builds (its list of view folders): each one's bundle must ship, or its panel opens blank. */
+const VIEWS = (() => {
+  const m = /\.\.\.\[([^\]]+)\]\.map\(\(view\)/.exec(readFileSync(join(ROOT, 'esbuild.mjs'), 'utf8'));
+  return m ? [...m[1]!.matchAll(/'([\w-]+)'/g)].map((x) => x[1]!) : [];
+})();
+
 describe('VSIX contents (vsce ls)', function () {
   this.timeout(120_000);
   let files: string[];
 
   before(async function () {
     // vsce lists only files that exist; the bundles come from `npm run build` (which `npm test` runs first).
-    for (const bundle of ['dist/client.js', 'dist/server.js', 'dist/engagement.js', 'dist/engagement.css', 'dist/battle.js', 'dist/battle.css']) {
+    for (const bundle of ['dist/client.js', 'dist/server.js', ...VIEWS.flatMap((v) => [`dist/${v}.js`, `dist/${v}.css`])]) {
       assert.ok(existsSync(join(ROOT, bundle)), `${bundle} is missing: run npm run build first`);
     }
     const vsce = join(ROOT, 'node_modules', '.bin', 'vsce');
@@ -101,6 +107,11 @@ describe('VSIX contents (vsce ls)', function () {
     );
   });
 
+  it("ships every view's script and style sheet (esbuild.mjs's list of views)", () => {
+    assert.ok(VIEWS.length >= 3 && VIEWS.includes('engagement'), VIEWS.join(', '));
+    for (const v of VIEWS) for (const f of [`dist/${v}.js`, `dist/${v}.css`]) assert.ok(files.includes(f), `${f} is not shipped (.vscodeignore)`);
+  });
+
   it('ships the four bundles, the licence and the extension icon', () => {
     for (const f of [
       'dist/client.js',
@@ -109,6 +120,8 @@ describe('VSIX contents (vsce ls)', function () {
       'dist/engagement.css',
       'dist/battle.js',
       'dist/battle.css',
+      'dist/field.js',
+      'dist/field.css',
       // The simulations' worker threads: the server starts them from these three.
       'dist/sim-worker.js',
       'dist/sim-thread.js',

@@ -15,7 +15,8 @@ import { renderFleetComparison } from './fleetCompare';
 import { fixedRounds, lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow } from '../variants';
 import { choiceKey, playedRules } from '../variant-messages';
 import { BATTLE_DEFAULTS, variantEffects } from '../../../protocol/simulation';
-import { elements, vscodeApi, cssVar, STILL_CHART } from '../dom';
+import { elements, vscodeApi, STILL_CHART } from '../dom';
+import { onThemeChange, readPalette } from '../palette';
 
 Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
 
@@ -56,18 +57,6 @@ const FIX_OPTIONS = 'The figures below are still from the previous run: fix the 
 /** The note now over the figures, if any. */
 let staleNote: string | undefined;
 const charts: Chart<'line'>[] = [];
-
-/** A palette of distinct line colours from the theme's chart colours. */
-function palette(): { fg: string; grid: string; lines: string[] } {
-  const s = getComputedStyle(document.body);
-  const fg = cssVar(s, '--vscode-charts-foreground', cssVar(s, '--vscode-editor-foreground', s.color));
-  const names = ['blue', 'red', 'green', 'orange', 'purple', 'yellow'];
-  return {
-    fg,
-    grid: cssVar(s, '--vscode-charts-lines', cssVar(s, '--vscode-panel-border', fg)),
-    lines: names.map((n) => cssVar(s, `--vscode-charts-${n}`, fg)),
-  };
-}
 
 function text(parent: HTMLElement, tag: string, content: string, className?: string): HTMLElement {
   const e = document.createElement(tag);
@@ -305,7 +294,7 @@ function renderVariants(r: BattleResult, partial: boolean): void {
 const shownUnits: BattleResult['sides'][number]['units'][] = [];
 
 function drawSurvival(r: BattleResult): void {
-  const pal = palette();
+  const pal = readPalette();
   const labels = Array.from({ length: r.rounds }, (_, i) => `Round ${i + 1}`);
   ui.survivalTables.replaceChildren();
   r.sides.forEach((s, i) => {
@@ -339,7 +328,7 @@ function drawSurvival(r: BattleResult): void {
           ...STILL_CHART,
           plugins: {
             // Below the chart, in rows: beside it, a long unit name was cut off in a half-width panel.
-            legend: { position: 'bottom', labels: { color: pal.fg, boxWidth: 12 } },
+            legend: { position: 'bottom', labels: { color: pal.foreground, boxWidth: 12 } },
             tooltip: {
               callbacks: {
                 label: (ctx) => {
@@ -351,12 +340,12 @@ function drawSurvival(r: BattleResult): void {
             },
           },
           scales: {
-            x: { ticks: { color: pal.fg }, grid: { color: pal.grid } },
+            x: { ticks: { color: pal.foreground }, grid: { color: pal.grid } },
             y: {
               min: 0,
               max: 100,
-              title: { display: true, text: 'Chance alive', color: pal.fg },
-              ticks: { color: pal.fg, callback: (v) => `${Number(v)}%` },
+              title: { display: true, text: 'Chance alive', color: pal.foreground },
+              ticks: { color: pal.foreground, callback: (v) => `${Number(v)}%` },
               grid: { color: pal.grid },
             },
           },
@@ -715,12 +704,12 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 });
 
 // A theme change: redraw the charts in the new colours.
-new MutationObserver(() => {
+onThemeChange(() => {
   if (!current) return;
   for (const c of charts.splice(0)) c.destroy();
   ui.survivalCharts.replaceChildren();
   drawSurvival(current);
-}).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+});
 
 const saved = vscode.getState();
 const restored = parseBattleResult(saved && typeof saved === 'object' && 'result' in saved ? saved.result : undefined);

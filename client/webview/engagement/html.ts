@@ -60,6 +60,12 @@ export const IDS = {
   hullAtLeastNote: 'hull-at-least-note',
   shieldsTable: 'shields-table',
   weapons: 'weapons-table',
+  /** Shots to kill: Fire actions one after another until the defender is destroyed (a cumulative chart and its rows). */
+  shotsSection: 'shots-section',
+  shotsSentence: 'shots-sentence',
+  shotsChart: 'shots-chart',
+  shotsTable: 'shots-table',
+  shotsNote: 'shots-note',
   attackerWins: 'attacker-wins',
   defenderWins: 'defender-wins',
   neither: 'neither',
@@ -171,6 +177,19 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
         </div>
       </section>
 
+      <section id="${IDS.shotsSection}" class="card" aria-labelledby="shots-heading" hidden>
+        <h2 id="shots-heading">Fire after Fire: how long until it is destroyed</h2>
+        <p id="${IDS.shotsSentence}" class="lead"></p>
+        <figure class="chart">
+          <div class="chart-box"><canvas id="${IDS.shotsChart}" role="img"></canvas></div>
+          <figcaption>Chance the defender is destroyed within each number of Fire actions</figcaption>
+        </figure>
+        <details>
+          <summary>Destroyed within N Fire actions, as a table</summary>
+          <table id="${IDS.shotsTable}" class="data"><thead><tr><th scope="col">Destroyed within</th><th scope="col">Chance</th></tr></thead><tbody></tbody></table>
+        </details>
+      </section>
+
       <section id="${IDS.variantSection}" class="card variant-compare" hidden></section>
 
       <section id="${IDS.duelSection}" class="card" aria-labelledby="engagement-heading">
@@ -207,6 +226,7 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
         <p id="${IDS.estimateDetail}" class="note" hidden></p>
         <p id="${IDS.volleyError}" class="note" hidden></p>
         <p id="${IDS.hullAtLeastNote}" class="note" hidden></p>
+        <p id="${IDS.shotsNote}" class="note" hidden></p>
         <p id="${IDS.engagementMeta}" class="note"></p>
         <p id="${IDS.engagementExact}" class="note" hidden></p>
         <p id="${IDS.actions}" class="note" hidden></p>

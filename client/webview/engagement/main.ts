@@ -32,8 +32,9 @@ import {
   type UnitFacts,
   type ViewMessage,
 } from './messages';
-import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError } from '../format';
-import { element, elements, vscodeApi, cssVar, STILL_CHART } from '../dom';
+import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError, shotsToKillRows } from '../format';
+import { element, elements, vscodeApi, STILL_CHART } from '../dom';
+import { onThemeChange, readPalette, type Palette } from '../palette';
 import { inFormWords, nothingHappens, plainAssumptions, verdict, volleyDoesNothing, volleySentence } from './words';
 import { lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow, type RulesChoice } from '../variants';
 import { choiceKey, playedRules } from '../variant-messages';
@@ -77,6 +78,8 @@ const ui = {
       roundsTable: HTMLTableElement;
       survivalChart: HTMLCanvasElement;
       survivalTable: HTMLTableElement;
+      shotsChart: HTMLCanvasElement;
+      shotsTable: HTMLTableElement;
     }
   >(IDS),
   app: element('app'),
@@ -88,6 +91,7 @@ let state: ViewState = restoreState();
 let busy = false;
 let hullChart: Chart<'bar'> | undefined;
 let survivalChart: Chart<'line'> | undefined;
+let shotsChart: Chart<'line'> | undefined;
 
 // ---------------------------------------------------------------------------------------------
 // State
@@ -116,37 +120,6 @@ function post(message: ViewMessage): void {
 // ---------------------------------------------------------------------------------------------
 // Theme: every colour comes from VS Code's CSS variables, read again when the theme changes.
 
-interface Palette {
-  foreground: string;
-  muted: string;
-  grid: string;
-  attacker: string;
-  defender: string;
-  bar: string;
-  border: string;
-  font: string;
-  fontSize: number;
-  highContrast: boolean;
-}
-
-function readPalette(): Palette {
-  const style = getComputedStyle(document.body);
-  const foreground = cssVar(style, '--vscode-charts-foreground', cssVar(style, '--vscode-editor-foreground', style.color));
-  const highContrast = document.body.classList.contains('vscode-high-contrast') || document.body.classList.contains('vscode-high-contrast-light');
-  return {
-    foreground,
-    muted: cssVar(style, '--vscode-descriptionForeground', foreground),
-    grid: cssVar(style, '--vscode-charts-lines', cssVar(style, '--vscode-panel-border', foreground)),
-    attacker: cssVar(style, '--vscode-charts-blue', foreground),
-    defender: cssVar(style, '--vscode-charts-red', foreground),
-    bar: cssVar(style, '--vscode-charts-blue', foreground),
-    border: cssVar(style, '--vscode-contrastBorder', 'transparent'),
-    font: cssVar(style, '--vscode-font-family', style.fontFamily),
-    fontSize: Number.parseFloat(cssVar(style, '--vscode-font-size', style.fontSize)) || 13,
-    highContrast,
-  };
-}
-
 /** The colours in force; chart options read it through functions, so a theme change is one update. */
 let palette: Palette | undefined;
 const pal = (): Palette => (palette ??= readPalette());
@@ -159,7 +132,7 @@ function applyPalette(): void {
   Chart.defaults.font.size = palette.fontSize;
   // Chart.js caches resolved plain-value options between updates; options given as functions
   // (below) are resolved again on every update, so the new colours take effect here.
-  for (const chart of [hullChart, survivalChart]) {
+  for (const chart of [hullChart, survivalChart, shotsChart]) {
     if (!chart) continue;
     restyle(chart);
     chart.update('none');
@@ -334,6 +307,104 @@ function drawSurvivalChart(result: SimulationResult): void {
     ui.survivalTable,
     result.engagement.survival.map((s) => [String(s.round), formatPercent(s.attacker), formatPercent(s.defender)]),
   );
+}
+
+/** The shots-to-kill chart's options: one line, no legend, the chance destroyed as a percentage. */
+function shotsChartOptions(): ChartOptions<'line'> {
+  return {
+    ...STILL_CHART,
+    plugins: {
+      legend: { display: false },
+      tooltip: {
+        callbacks: {
+          title: (items) => `Within ${items[0]?.label ?? ''} Fire action${items[0]?.label === '1' ? '' : 's'}`,
+          label: (ctx) => `Destroyed: ${formatPercent(Number(ctx.parsed.y) / 100)}`,
+        },
+      },
+    },
+    scales: {
+      x: themedAxis('Fire actions'),
+      y: { ...themedAxis('Chance destroyed'), min: 0, max: 100, ticks: { callback: percentTick, color: pal().foreground } },
+    },
+  };
+}
+
+/** The points the chart draws: every Fire action up to where 99.9% is reached (as the rows), at most this many. */
+const SHOTS_CHART_POINTS = 120;
+
+/**
+ * Shots to kill: a sentence, the cumulative chart and the rows "destroyed within N Fire actions"
+ * (the CLI's rows, `shotsToKillRows`, written by the one rounding rule). Hidden when the result has
+ * none (an older server).
+ */
+function drawShots(result: SimulationResult): void {
+  const s = result.shotsToKill;
+  const section = document.getElementById(IDS.shotsSection);
+  const sentence = document.getElementById(IDS.shotsSentence);
+  const note = document.getElementById(IDS.shotsNote);
+  if (!section || !sentence || !note) return;
+  section.hidden = s === undefined;
+  note.hidden = true;
+  if (!s) return;
+  const chartBox = ui.shotsChart.closest('figure');
+  const rows = shotsToKillRows(s);
+  if (s.mean === null) {
+    setText(
+      sentence,
+      s.note ? `Not worked out: ${s.note}` : `${result.attacker} can never destroy ${result.defender} by firing alone: no weapon that reaches it can hurt it.`,
+    );
+    if (chartBox) chartBox.hidden = true;
+    fillRows(ui.shotsTable, []);
+    return;
+  }
+  const within = (n: number | null) => (n === null ? `more than ${formatCount(s.cdf.length)}` : formatCount(n));
+  setText(
+    sentence,
+    `Firing again and again while ${result.defender} does nothing, ${result.attacker} destroys it in ${formatNumber(s.mean)} Fire actions on average: ` +
+      `half the time within ${within(s.p50)}, 9 times in 10 within ${within(s.p90)}.`,
+  );
+  if (chartBox) chartBox.hidden = false;
+  // Up to the last row (99.9% destroyed, or the last computed), thinned evenly past SHOTS_CHART_POINTS.
+  const lastActions = rows[rows.length - 1]?.actions ?? s.cdf.length;
+  const step = Math.ceil(lastActions / SHOTS_CHART_POINTS);
+  const points: { actions: number; p: number }[] = [];
+  for (let n = 1; n <= lastActions; n++) if ((n - 1) % step === 0 || n === lastActions) points.push({ actions: n, p: s.cdf[n - 1]! });
+  const datasets: ChartDataset<'line', number[]>[] = [
+    {
+      label: 'Destroyed within',
+      data: points.map((pt) => pt.p * 100),
+      pointStyle: 'circle',
+      pointRadius: points.length > 30 ? 0 : 3,
+      borderWidth: 2,
+      stepped: 'before',
+      borderColor: () => pal().defender,
+      backgroundColor: () => pal().defender,
+    },
+  ];
+  shotsChart = plot(
+    shotsChart,
+    ui.shotsChart,
+    'line',
+    points.map((pt) => String(pt.actions)),
+    datasets,
+    shotsChartOptions,
+  );
+  const line = shotsChart.data.datasets[0];
+  if (line) line.pointRadius = points.length > 30 ? 0 : 3;
+  shotsChart.update('none');
+  ui.shotsChart.setAttribute(
+    'aria-label',
+    `Line chart of the chance ${result.defender} is destroyed within each number of Fire actions: ` +
+      `${formatPercent(s.cdf[0] ?? 0)} within 1, ${formatPercent(s.cdf[lastActions - 1] ?? 0)} within ${lastActions}. The same figures are in the table below.`,
+  );
+  fillRows(
+    ui.shotsTable,
+    rows.map((r) => [`${formatCount(r.actions)} Fire action${r.actions === 1 ? '' : 's'}`, formatPercent(r.p)]),
+  );
+  if (s.note) {
+    note.hidden = false;
+    setText(note, `Shots to kill: ${s.note}`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -525,6 +596,7 @@ function renderResult(result: SimulationResult): void {
     ui.volleyError.hidden = true;
   }
   drawHullChart(result);
+  drawShots(result);
   fillRows(
     ui.shieldsTable,
     v.shieldsRemoved.map((pt) => [String(pt.value), formatPercent(pt.p)]),
@@ -902,9 +974,7 @@ window.addEventListener('message', (event: MessageEvent) => {
   }
 });
 
-// VS Code swaps the body's theme class and the variables on <html> when the theme changes.
-new MutationObserver(applyPalette).observe(document.body, { attributes: true, attributeFilter: ['class'] });
-new MutationObserver(applyPalette).observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
+onThemeChange(applyPalette);
 
 applyPalette();
 renderCosts();

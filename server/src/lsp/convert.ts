@@ -39,7 +39,7 @@ import {
   type TextEdit,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { BATTLE_COMMAND, PRICE_COMMAND, SIMULATE_COMMAND } from '../../../protocol';
+import { BATTLE_COMMAND, PRICE_COMMAND, SIMULATE_COMMAND, VS_FIELD_COMMAND } from '../../../protocol';
 
 /** Finds the text of a document the answer points into (open or on disk). */
 export type TextOf = (uri: string) => TextDocument | undefined;
@@ -309,7 +309,9 @@ export function codeLens(l: Lens, td: TextDocument): CodeLens {
       ? { title: l.title, command: BATTLE_COMMAND, arguments: [l.battle] }
       : l.price
         ? { title: l.title, command: PRICE_COMMAND, arguments: [l.price] }
-        : { title: l.title, command: l.simulate ? SIMULATE_COMMAND : '', ...(l.simulate ? { arguments: [l.simulate] } : {}) },
+        : l.vsField
+          ? { title: l.title, command: VS_FIELD_COMMAND, arguments: [l.vsField] }
+          : { title: l.title, command: l.simulate ? SIMULATE_COMMAND : '', ...(l.simulate ? { arguments: [l.simulate] } : {}) },
   };
 }
 

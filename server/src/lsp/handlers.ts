@@ -74,6 +74,8 @@ import {
   type FleetDocument,
   prepareBattle,
   prepareSimulation,
+  prepareVsField,
+  type VsFieldResult,
   simulationRefusal,
   type BattleSide,
   type BattleOptions,
@@ -129,6 +131,8 @@ import {
   type RuleTextEntry,
   type RuleTextParams,
   type SimulateParams,
+  VsFieldRequest,
+  type VsFieldParams,
 } from '../../../protocol';
 import * as convert from './convert';
 import { nextTurn, type Diagnostics } from './diagnostics';
@@ -593,6 +597,37 @@ export const HANDLERS: HandlerEntry[] = [
             );
             const { att, def } = cards!;
             return { ...result, pointsEstimate: { attacker: cardEstimate(att.card, ctx.state.ws), defender: cardEstimate(def.card, ctx.state.ws) } };
+          } finally {
+            progress.done();
+          }
+        }),
+      ),
+  },
+
+  {
+    // A card against the field ("vs the field" lens): every row on a worker thread, as `sim --vs-field`.
+    name: 'vsField',
+    register: (c, b) =>
+      c.onRequest(
+        VsFieldRequest.type,
+        b.direct(async (ctx, params: VsFieldParams | undefined, token) => {
+          const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
+          progress.begin('Firing at every card of the field', 0, undefined, true);
+          try {
+            return await simulations(ctx).run<VsFieldResult>(
+              simulationKey('vsField', params),
+              () => {
+                ctx.state.ensureAllOpen();
+                const side = params?.side === 'defender' ? 'defender' : 'attacker';
+                const ref = selectCard(ctx, params?.card);
+                if (!ref) throw new ResponseError(LSPErrorCodes.RequestFailed, 'No such card: it may have been renamed or its file closed.');
+                const prepared = prepareVsField(ctx.state.ws, ref, side, params?.range);
+                if ('refused' in prepared) throw new ResponseError(LSPErrorCodes.RequestFailed, prepared.refused.join(' '));
+                return { kind: 'vsField', vsField: prepared.input, sliceOps: WORKER_SLICE_OPS };
+              },
+              token,
+              () => undefined,
+            );
           } finally {
             progress.done();
           }

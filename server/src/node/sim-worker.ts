@@ -14,6 +14,7 @@ import { runChunkTask, SessionCache, type BattleJob, type ChunkTask } from '../c
 import { BattleSession } from '../core/sim/fleet-battle';
 import { FleetComparisonSession, type ChangedFleet } from '../core/sim/compare';
 import { simulationRun, type SimulationInput } from '../core/features/simulate';
+import { vsField, type VsFieldInput, type VsFieldResult } from '../core/sim/vs-field';
 import type { ChunkOutcome } from '../core/sim/battle';
 import type { BattleResult, SimulationResult } from '../core/sim/types';
 import { playBattle, type PricingBattle, type PricingTotals } from '../core/balance/battles';
@@ -21,9 +22,11 @@ import { importRoster, type ImportCards, type ImportOptions, type ImportResult }
 
 /** A battle or an engagement run whole in one thread, reporting on `port`. */
 export interface SessionTask {
-  kind: 'battle' | 'simulate';
+  kind: 'battle' | 'simulate' | 'vsField';
   battle?: BattleJob;
   simulate?: SimulationInput;
+  /** A card against the field (`sim --vs-field`): every row at once, the field's size as its progress. */
+  vsField?: VsFieldInput;
   /** Work per slice between two progress reports (the engine's operation counts). */
   sliceOps: number;
   /** With a battle: another version of its fleet, played against the same opponent on the same dice (sim/compare.ts). */
@@ -115,11 +118,22 @@ export interface SessionRunner {
   readonly progress: { trials: number; requested: number };
   /** The figures so far, for a partial result (battles only). */
   partial?(): BattleResult;
-  result(): BattleResult | SimulationResult;
+  result(): BattleResult | SimulationResult | VsFieldResult;
 }
 
 export function sessionRunner(task: SessionTask): SessionRunner {
   const slice = Math.max(1, task.sliceOps);
+  if (task.kind === 'vsField' && task.vsField) {
+    const input = task.vsField;
+    let result: VsFieldResult | undefined;
+    return {
+      step: () => (result ??= vsField(input)) !== undefined,
+      get progress() {
+        return { trials: result ? input.field.length : 0, requested: input.field.length };
+      },
+      result: () => (result ??= vsField(input)),
+    };
+  }
   if (task.kind === 'simulate' && task.simulate) {
     const run = simulationRun(task.simulate);
     return {
@@ -159,7 +173,11 @@ export function partialDue(slices: number, sent: number): boolean {
  * due. Both drivers step the same parts: a thread's (`runSession`, its stop flag read at each
  * yield) and the background process's (./sim-host.ts, which lets its messages in at each).
  */
-export function* sessionParts(task: SessionTask, part: number, post?: (m: SimMessage) => void): Generator<number, BattleResult | SimulationResult> {
+export function* sessionParts(
+  task: SessionTask,
+  part: number,
+  post?: (m: SimMessage) => void,
+): Generator<number, BattleResult | SimulationResult | VsFieldResult> {
   const run = sessionRunner(task);
   const slice = Math.max(1, task.sliceOps);
   let slices = 0;
@@ -180,7 +198,7 @@ export function* sessionParts(task: SessionTask, part: number, post?: (m: SimMes
   }
 }
 
-function runSession(task: SessionTask): BattleResult | SimulationResult | StoppedRun {
+function runSession(task: SessionTask): BattleResult | SimulationResult | VsFieldResult | StoppedRun {
   const port = task.port;
   const stop = task.stop;
   const slice = Math.max(1, task.sliceOps);
@@ -202,7 +220,8 @@ export const HOST_ENV = 'FABLED_SIM_HOST';
 /** What the server sends the background process: a run, or that a run is to stop. */
 export type HostRequest = { id: number; task: SessionTask } | { stop: number };
 /** What the background process sends back: a run's progress or partial result, its result, or why it failed. */
-export type HostReply = { id: number; m: SimMessage } | { id: number; result: BattleResult | SimulationResult | StoppedRun } | { id: number; error: string };
+export type HostReply =
+  { id: number; m: SimMessage } | { id: number; result: BattleResult | SimulationResult | VsFieldResult | StoppedRun } | { id: number; error: string };
 
 /**
  * The nice of the background process's scheduling group (Linux's autogroup: see `lowerOwnGroup`).
@@ -309,7 +328,7 @@ export function loggedChunk(task: ChunkTask, cache = sessions): ChunkOutcome {
   return r;
 }
 
-export default function simTask(task: SimTask): ChunkOutcome | BattleResult | SimulationResult | StoppedRun | PricingTotals | ImportResult {
+export default function simTask(task: SimTask): ChunkOutcome | BattleResult | SimulationResult | VsFieldResult | StoppedRun | PricingTotals | ImportResult {
   if (task.kind === 'price') return playBattle(task.battle);
   if (task.kind === 'import') return importRoster(task.text, task.cards, task.options);
   try {

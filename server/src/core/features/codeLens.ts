@@ -1,6 +1,6 @@
 /**
  * Code lenses: a fleet's points against its limit and "Battle vs ..." above the fleet, "Simulate vs ..."
- * above each card (the editor's simulate command with the card as attacker; the language server names
+ * and "vs the field" above each card (the editor's simulate command with the card as attacker; the language server names
  * the command), and the points estimate "≈ N pts" with "Price by battle" above each card's points.
  */
 import type { FabledDocument, Span } from '../model/types';
@@ -23,6 +23,8 @@ export interface Lens {
   battle?: BattleCommandArgs;
   /** Or the card's battle price (BATTLE.md "Points from battles"). */
   price?: PriceCommandArgs;
+  /** Or the card against every card of the field (`sim --vs-field`): the card as "Price by battle" names it. */
+  vsField?: PriceCommandArgs;
 }
 
 export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Settings): Lens[] {
@@ -52,6 +54,8 @@ export function codeLenses(doc: FabledDocument, ws: Workspace, settings: Setting
         title: ref ? `Simulate vs ${iconSafe(ref.name)}` : 'Simulate vs …',
         simulate: args,
       });
+      // Not on a card the simulator cannot read (its hover says why): clicked, it could only fail.
+      if (profileFromCard(card).profile) out.push({ span: card.name.keySpan ?? card.name.span, title: 'vs the field', vsField: { card: args.attacker } });
       if (out.length >= RESULT_CAP) break;
     }
     if (settings.pointsEstimate.enabled) {

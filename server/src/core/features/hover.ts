@@ -3,7 +3,20 @@
  * rulebook section quoted (number and title). Every piece of file text is escaped (`md`); rule text
  * comes escaped from rules/text.ts.
  */
-import type { Ability, FabledDocument, FactionDocument, Field, FleetDocument, FleetEntry, Order, Span, StatEntry, UnitCard, Weapon } from '../model/types';
+import type {
+  Ability,
+  CollectionDocument,
+  FabledDocument,
+  FactionDocument,
+  Field,
+  FleetDocument,
+  FleetEntry,
+  Order,
+  Span,
+  StatEntry,
+  UnitCard,
+  Weapon,
+} from '../model/types';
 import type { Workspace } from '../workspace';
 import {
   CLASSES,
@@ -42,6 +55,7 @@ import { weaponOddsMarkdown } from './odds';
 import { pointsEstimateParts } from './pointsEstimate';
 import { isExampleUri } from '../examples/index';
 import type { Settings } from '../api';
+import { activeCollection, ownedCounts, ownedKey, shortfalls } from '../collection';
 
 export interface HoverResult {
   markdown: string;
@@ -87,6 +101,8 @@ export function hover(doc: FabledDocument, ws: Workspace, off: number, settings:
         return factionHover(doc, ws, off) ?? cardHover(doc, ws, off, settings);
       case 'unit':
         return keyHover(doc.faction, off, () => factionKey('unitFile', doc.faction, ws)) ?? cardHover(doc, ws, off, settings);
+      case 'collection':
+        return collectionHover(doc, ws, off);
     }
   } catch {
     // A hover must never take the server down; a missing hover is the safe failure.
@@ -626,6 +642,54 @@ function cardRefHover(f: Field<string>, ws: Workspace, faction: string | undefin
       ? `_${article(ref.faction, true)} ${md(ref.faction)} card; this fleet is ${md(faction)}._`
       : undefined;
   return result(span, join(cardSummary(ref.card, ref.uri), `**${line}**`, other));
+}
+
+// ------------------------------------------------------------------------------------------
+// Collection
+
+/**
+ * A collection entry: the card it names (as a fleet entry's hover shows it), how many the collection
+ * owns of it, and each fleet of the workspace that fields it, with how many more it needs. A
+ * collection that is not the one in use says so (its counts are not read).
+ */
+function collectionHover(doc: CollectionDocument, ws: Workspace, off: number): HoverResult | undefined {
+  const entry = (doc.owned?.items ?? []).find((e) => within(e.span, off));
+  if (!entry) return undefined;
+  const name = entry.unit.value;
+  const span =
+    within(entry.count.span, off) && entry.count.span.end > entry.count.span.start
+      ? entry.count.span
+      : within(entry.unit.span, off)
+        ? entry.unit.span
+        : entry.span;
+  if (!name) return undefined;
+  const ref = ws.card(name, undefined, 'ownFirst');
+  const active = activeCollection(ws);
+  if (active && active.uri !== doc.uri)
+    return result(span, join(`**${md(name)}**`, 'This collection is not read: only one collection per workspace is, the first by path. Merge the two.'));
+  const owned = ownedCounts(doc).get(ownedKey(ref?.name ?? name))?.count ?? ownedCounts(doc).get(ownedKey(name))?.count ?? 0;
+  const head = ref ? cardSummary(ref.card, ref.uri) : `**${md(name)}**\n\nNo card of that name in the workspace.`;
+  const key = ownedKey(ref?.name ?? name);
+  const fleets: string[] = [];
+  for (const fleet of ws.fleets()) {
+    let fielded = 0;
+    const faction = fleet.faction.value;
+    for (const e of fleet.units?.items ?? []) {
+      const n = e.count.value !== undefined && e.count.value > 0 ? e.count.value : 0;
+      const same = (raw: string | undefined) => !!raw && ownedKey(ws.card(raw, faction, 'own')?.name ?? raw) === key;
+      if (same(e.unit.value)) fielded += n;
+      for (const x of e.embark?.items ?? []) if (same(x.value)) fielded += n;
+    }
+    if (!fielded) continue;
+    const short = shortfalls(fleet, doc, ws).find((x) => ownedKey(x.name) === key);
+    const fleetName = fleet.name.value || decodeURIComponent(fleet.uri.replace(/^.*\//, ''));
+    fleets.push(`- ${md(fleetName)}: fields ${fielded}${short ? `, **${short.fielded - short.owned} to buy**` : ''}`);
+    if (fleets.length >= 20) break;
+  }
+  return result(
+    span,
+    join(head, `**You own ${owned}.**`, fleets.length ? `Fleets that field it:\n${fleets.join('\n')}` : 'No fleet in the workspace fields it.'),
+  );
 }
 
 // ------------------------------------------------------------------------------------------

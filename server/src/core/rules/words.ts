@@ -112,3 +112,18 @@ export function formatPercentError(se: number): string {
 
 const PERCENT_DIGITS = 2;
 const PERCENT_SMALLEST = 10 ** -(PERCENT_DIGITS + 2);
+
+/**
+ * The rows "destroyed within N Fire actions" of a shots-to-kill distribution (its cumulative
+ * chances, `cdf[n - 1]` within n): every N up to where 99.9% is reached, at most `maxRows`, evenly
+ * spaced, the last always shown. The CLI's text and the engagement view's table show these rows.
+ */
+export function shotsToKillRows(s: { mean: number | null; cdf: readonly number[] } | undefined, maxRows = 12): { actions: number; p: number }[] {
+  if (!s || s.mean === null || s.cdf.length === 0) return [];
+  let last = s.cdf.findIndex((c) => c >= 0.999);
+  if (last < 0) last = s.cdf.length - 1;
+  const step = Math.ceil((last + 1) / Math.max(1, maxRows));
+  const rows: { actions: number; p: number }[] = [];
+  for (let i = 0; i <= last; i++) if (i % step === 0 || i === last) rows.push({ actions: i + 1, p: s.cdf[i]! });
+  return rows;
+}

@@ -6,6 +6,7 @@
 import type { Point, ShotsToKill, SimulationResult } from './types';
 import { renderEngagementVariants } from './variants/report';
 import { textTable } from './text-table';
+import { formatPercent, shotsToKillRows } from '../rules/words';
 
 const pct = (p: number, digits = 1) => {
   const floor = 0.5 * 10 ** -(digits + 2);
@@ -58,8 +59,8 @@ export function renderAtLeast(points: readonly Point[], maxRows = 16): string[] 
 
 /**
  * Shots to kill in words: the mean, median and 90% figures, then rows "destroyed within N Fire
- * actions" (every N up to where 99.9% is reached, at most `maxRows`, evenly spaced, the last always
- * shown): the JSON's `shotsToKill.cdf`.
+ * actions" (`shotsToKillRows`), each chance written as every view writes it (`formatPercent`):
+ * the JSON's `shotsToKill.cdf`.
  */
 export function renderShotsToKill(s: ShotsToKill | undefined, maxRows = 12): string[] {
   if (!s) return [];
@@ -70,13 +71,10 @@ export function renderShotsToKill(s: ShotsToKill | undefined, maxRows = 12): str
   }
   const times = (n: number | null) => (n === null ? `more than ${s.cdf.length}` : String(n));
   out.push(`  Mean ${num(s.mean)} Fire actions; half the time within ${times(s.p50)}, 90% of the time within ${times(s.p90)}`);
-  let last = s.cdf.findIndex((c) => c >= 0.999);
-  if (last < 0) last = s.cdf.length - 1;
-  const step = Math.ceil((last + 1) / maxRows);
-  const ns: number[] = [];
-  for (let i = 0; i <= last; i++) if (i % step === 0 || i === last) ns.push(i + 1);
-  const w = String(ns[ns.length - 1]!).length;
-  for (const n of ns) out.push(`  destroyed within ${String(n).padStart(w)} Fire action${n === 1 ? ' ' : 's'}  ${pct(s.cdf[n - 1]!).padStart(6)}`);
+  const rows = shotsToKillRows(s, maxRows);
+  const w = String(rows[rows.length - 1]?.actions ?? 1).length;
+  for (const r of rows)
+    out.push(`  destroyed within ${String(r.actions).padStart(w)} Fire action${r.actions === 1 ? ' ' : 's'}  ${formatPercent(r.p).padStart(7)}`);
   if (s.note) out.push(`  Note: ${s.note}`);
   return out;
 }
