@@ -16,6 +16,7 @@ import { cardErrors, checkDocument } from './check/index';
 import { pointsEstimateProblems } from './features/pointsEstimate';
 import { suppress } from './model/directives';
 import { fleetForBattle } from './features/battle';
+import { estimatesOf } from './balance/index';
 import { fleetTotals, type FleetTotals } from './fleetPoints';
 import { buildRoster, type Roster } from './roster/model';
 import { embarkChooser } from './roster/edits';
@@ -62,7 +63,7 @@ export function diagnose(doc: FabledDocument, ws: Workspace, estimateNotes = tru
  * cache: diagnostics, rosters and battles read it instead of running the checks again).
  */
 export class Diagnoser {
-  private readonly cache = new Map<string, { ws: Workspace; version: number; diagnosis: Diagnosis }>();
+  private readonly cache = new Map<string, { ws: Workspace; version: number; prices: number; diagnosis: Diagnosis }>();
   private notes = true;
 
   constructor(private readonly size = 5000) {}
@@ -78,9 +79,11 @@ export class Diagnoser {
 
   diagnose(doc: FabledDocument, ws: Workspace): Diagnosis {
     const c = this.cache.get(doc.uri);
-    if (c && c.ws === ws && c.version === ws.version) return c.diagnosis;
+    // A battle price arriving for the workspace's field moves the estimate notes with the workspace unchanged.
+    const prices = estimatesOf(ws).version;
+    if (c && c.ws === ws && c.version === ws.version && c.prices === prices) return c.diagnosis;
     const { failure, ...diagnosis } = diagnose(doc, ws, this.notes);
-    this.cache.set(doc.uri, { ws, version: ws.version, diagnosis });
+    this.cache.set(doc.uri, { ws, version: ws.version, prices, diagnosis });
     if (this.cache.size > this.size) this.cache.delete(this.cache.keys().next().value!);
     // The failure is told once, when it happens; the cache keeps the problems.
     return failure !== undefined ? { ...diagnosis, failure } : diagnosis;
@@ -89,7 +92,7 @@ export class Diagnoser {
   /** The checks of a document (what a roster or a battle reads), cached as `diagnose`. */
   readonly checks = (doc: FabledDocument, ws: Workspace): Problem[] => this.diagnose(doc, ws).checks;
 
-  /** Forgets one document, or every one (the estimate moved with the workspace unchanged). */
+  /** Forgets one document, or every one. */
   clear(uri?: string): void {
     if (uri === undefined) this.cache.clear();
     else this.cache.delete(uri);
@@ -319,6 +322,8 @@ export { battleVerdict, cardEstimate, estimateWords } from './features/pointsEst
 export {
   bundledCards,
   estimateCard,
+  estimatesOf,
+  newEstimates,
   fieldFor,
   fieldNeedsPrices,
   pricedMember,
@@ -354,5 +359,5 @@ export type { VsFieldInput, VsFieldResult, FieldRow } from './sim/vs-field';
 export { formatPercent, formatPercentError } from './rules/words';
 export type { SimulationInput } from './features/simulate';
 export type { BattleJob } from './sim/chunked';
-export type { PointsEstimate, ReferenceField } from './balance/index';
+export type { Estimates, PointsEstimate, ReferenceField } from './balance/index';
 export type { BattlePrice, PlayBattles, PricedCard, PricingTotals } from './balance/battles';

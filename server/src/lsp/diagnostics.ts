@@ -57,11 +57,6 @@ export class Diagnostics {
     return true;
   }
 
-  /** The estimate changed with the workspace unchanged (its field's battle prices arrived): check again. */
-  estimateChanged(): void {
-    this.diagnoser.clear();
-  }
-
   /** Whether the points-estimate notes are on. */
   get estimateNotesOn(): boolean {
     return this.diagnoser.estimateNotes;
