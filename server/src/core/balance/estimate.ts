@@ -117,6 +117,8 @@ export interface ReferenceField {
     /** The fleet approaches played against this field, by the card's mover. */
     /** The card's fleet's approach against the field by its mover's key, as flat arrays (approach.ts `flatFires`). */
     fleet?: Map<string, { mine: Float64Array[]; theirs: Float64Array[] }>;
+    /** Expected boarding damage (HP) by CR pair and hull cap (the field's cards' boardings). */
+    boarding?: Map<string, number>;
   };
 }
 
@@ -1031,8 +1033,9 @@ function approachFigures(
       // fires that close.
       const mine = withinBoarding(mineAt);
       const theirs = withinBoarding(theirsAt);
-      if (mine > 0) boarded += mine * boardingShare(cr, m.profile.cr, m.profile.hp * m.profile.bases) * m.points;
-      if (theirs > 0) boardedBy += theirs * boardingShare(m.profile.cr, cr, hp);
+      const boarding = (field.memo.boarding ??= new Map());
+      if (mine > 0) boarded += mine * boardingShare(boarding, cr, m.profile.cr, m.profile.hp * m.profile.bases) * m.points;
+      if (theirs > 0) boardedBy += theirs * boardingShare(boarding, m.profile.cr, cr, hp);
     }
   }
   const perRound = field.members.length * BATTLE_TABLE.rounds;
@@ -1054,23 +1057,21 @@ function withinBoarding(at: Float64Array): number {
 }
 
 /** The expected share of a unit of `hp` HP (all its bases) one boarding by `a` removes, defended by `d` (engine.ts `boardingPmf`). */
-function boardingShare(a: { target: number; dice: number }, d: { target: number; dice: number }, hp: number): number {
+function boardingShare(boardingDamage: Map<string, number>, a: { target: number; dice: number }, d: { target: number; dice: number }, hp: number): number {
   if (!(hp > 0)) return 0;
   // Few distinct CR pairs (each computed once); the damage depends on the hull only up to the attacker's dice.
   const cap = Math.min(hp, a.dice);
   const key = `${a.target}/${a.dice}/${d.target}/${d.dice}/${cap}`;
-  let s = BOARDING_DAMAGE.get(key);
+  let s = boardingDamage.get(key);
   if (s === undefined) {
     const pmf = boardingPmf(a, d);
     s = 0;
     for (let k = 1; k < pmf.length; k++) s += pmf[k]! * Math.min(k, cap);
-    if (BOARDING_DAMAGE.size > 100_000) BOARDING_DAMAGE.clear();
-    BOARDING_DAMAGE.set(key, s);
+    if (boardingDamage.size > 100_000) boardingDamage.clear();
+    boardingDamage.set(key, s);
   }
   return s / hp;
 }
-/** Expected boarding damage (HP) by CR pair and hull cap. */
-const BOARDING_DAMAGE = new Map<string, number>();
 
 const FLEET_MEMO_MAX = 20_000;
 
