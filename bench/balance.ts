@@ -8,13 +8,16 @@
 import { CLASSES, CLASS_NAMES, WEAPON_TYPES } from '../server/src/core/rules/data';
 import type { UnitClass } from '../server/src/core/rules/data';
 import { Workspace } from '../server/src/core/workspace';
-import { bundledCards, clearEstimateMemo, estimateCard, fieldFor, volleyStats } from '../server/src/core/balance/index';
+import { bundledCards, clearEstimateMemo, estimateCard, fieldFor, volleyStats, newEstimates } from '../server/src/core/balance/index';
 import type { CardLike } from '../server/src/core/balance/index';
 import { profileFromCard } from '../server/src/core/sim/profile';
 import { median, type Row } from './util';
 import { bundledBattleField } from '../server/src/core/balance/fitted';
 import { playInProcess, priceCards } from '../server/src/core/balance/battles';
 import { mulberry32 } from '../scripts/seeded';
+
+/** The points-estimate state these figures are made with (its fits and prices). */
+const estimates = newEstimates();
 
 const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
 const tn = (n: number | undefined) => (n === undefined ? '-' : `${n}+`);
@@ -84,7 +87,7 @@ export function homebrewWorkspace(count: number, standardPoints = false, seed = 
 function estimateAll(cards: readonly CardLike[]): { estimated: number; ms: number; cpu: number } {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const field = fieldFor(cards);
+  const field = fieldFor(cards, estimates);
   let estimated = 0;
   for (const c of cards) if (estimateCard(c.card, c.faction, field).estimate !== undefined) estimated++;
   const c = process.cpuUsage(c0);
@@ -97,13 +100,13 @@ export async function benchBalance(): Promise<Row[]> {
   const ws = homebrewWorkspace(2000);
   const cards = ws.allCards();
   // Cold: nothing memoized and this code never run before in this process.
-  clearEstimateMemo();
+  clearEstimateMemo(estimates);
   const first = estimateAll(cards);
   const computed = volleyStats.computed;
   const again: number[] = [];
   const againCpu: number[] = [];
   for (let i = 0; i < 5; i++) {
-    clearEstimateMemo();
+    clearEstimateMemo(estimates);
     const r = estimateAll(cards);
     again.push(r.ms);
     againCpu.push(r.cpu);
@@ -137,9 +140,9 @@ export async function benchBalance(): Promise<Row[]> {
   });
 
   const std = homebrewWorkspace(2000, true, 7).allCards();
-  clearEstimateMemo();
+  clearEstimateMemo(estimates);
   const own = estimateAll(std);
-  const field = fieldFor(std);
+  const field = fieldFor(std, estimates);
   rows.push({
     name: `points estimate: 2,000 cards at standard points, field from the workspace (${field.members.length} of ${field.available}), cold`,
     medianMs: own.ms,

@@ -23,10 +23,13 @@ import { bundledBattleField } from '../server/src/core/balance/fitted';
 import { priceCard, pricedCardOf, pricingFingerprint } from '../server/src/core/balance/battles';
 import { pricePool } from '../server/src/cli/price-pool';
 import type { PricedCard } from '../server/src/core/balance/battles';
-import { computeShare, estimateCard, fieldFor } from '../server/src/core/balance/index';
+import { computeShare, estimateCard, fieldFor, newEstimates } from '../server/src/core/balance/index';
 import type { ReferenceField } from '../server/src/core/balance/index';
 import { BATTLE_MODEL_TERMS, BATTLE_TERMS, bestEstimate, fitBattleModel, fitMatrix, modelEstimate, trainingRows } from '../server/src/core/balance/estimate';
 import type { BattleTerm, TrainingRow } from '../server/src/core/balance/estimate';
+
+/** The points-estimate state these figures are made with (its fits and prices). */
+const estimates = newEstimates();
 
 const DIR = path.join(__dirname, 'homebrew');
 
@@ -152,9 +155,9 @@ function firstLooEstimate(f: ReferenceField, i: number): number {
 /** Each homebrew card's verdicts against the bundled field. */
 export async function measure(reprice = false, set: HomebrewSet = HOMEBREW_SETS[0]): Promise<Measured[]> {
   const prices = await homebrewPrices(reprice, set);
-  const field = fieldFor([]);
+  const field = fieldFor([], estimates);
   // The first model: k x sqrt(F x H) fitted to printed points, before the estimate was fitted to battle prices.
-  const first = fieldFor([]);
+  const first = fieldFor([], estimates);
   const hullPrice = Math.exp(field.members.reduce((t, m) => t + Math.log(m.points / (m.profile.hp * m.profile.bases)), 0) / field.members.length);
   const out: Measured[] = [];
   for (const c of homebrewCards(set).cards) {
@@ -220,7 +223,7 @@ async function report(set: HomebrewSet): Promise<void> {
 
 /** The leave-one-out error on the bundled field. */
 function leaveOneOut(): void {
-  const f = fieldFor([]);
+  const f = fieldFor([], estimates);
   // Points per hull point on the bundled field, each card left out: c = the others' mean log(price / HP).
   const hp = f.members.map((m) => m.profile.hp * m.profile.bases);
   const price = f.loo.map((r) => r.price!);

@@ -35,11 +35,14 @@ import { pricePool } from '../server/src/cli/price-pool';
 import { CLASSES, LAUNCH_BAY, RANGE_BANDS, SMALL_CRAFT_MAX_RANGE, SYNTHETIC, WEAPON_TYPES } from '../server/src/core/rules/data';
 import type { UnitProfile, WeaponProfile } from '../server/src/core/sim/types';
 import { PROFILE_LIMITS, sanitizeProfile } from '../server/src/core/sim/profile';
-import { fieldFor } from '../server/src/core/balance/index';
+import { fieldFor, newEstimates } from '../server/src/core/balance/index';
 import { syntheticFeatures } from '../server/src/core/balance/estimate';
 import type { BattleFeatures } from '../server/src/core/balance/estimate';
 import { mulberry32 } from './seeded';
 import type { PriceFields } from './build-battle-prices';
+
+/** The points-estimate state these figures are made with (its fits and prices). */
+const estimates = newEstimates();
 
 export const SYNTHETIC_PRICES_JSON = resolve(__dirname, '..', 'server', 'src', 'core', 'balance', 'synthetic-prices.json');
 
@@ -59,7 +62,7 @@ export interface SyntheticPricesFile {
 
 /** Each variant's features against the bundled field (the estimate reads them instead of computing some 160 cards' volleys). */
 export function withFeatures(file: SyntheticPricesFile): SyntheticPricesFile {
-  const field = fieldFor([]);
+  const field = fieldFor([], estimates);
   return { ...file, cards: file.cards.map((c) => ({ ...c, features: syntheticFeatures(c, field) ?? null })) };
 }
 

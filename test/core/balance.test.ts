@@ -27,9 +27,13 @@ import {
   volleyStats,
   workspaceField,
   estimateInWorkspace,
+  newEstimates,
 } from '../../server/src/core/balance/index';
 import type { CardLike, PointsEstimate, ReferenceField } from '../../server/src/core/balance/index';
 import { fitMatrix, looSpreadPct } from '../../server/src/core/balance/estimate';
+
+/** The points-estimate state these figures are made with (its fits and prices). */
+const estimates = newEstimates();
 
 /** A card as the tools read it, from a plain description. */
 interface Spec {
@@ -68,7 +72,7 @@ function cardOf(s: Spec, name = 'Lab Card', faction = 'Lab'): UnitCard {
   return doc.units[0]!;
 }
 
-const bundledField = () => fieldFor([]);
+const bundledField = () => fieldFor([], estimates);
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -138,7 +142,7 @@ const editArb: fc.Arbitrary<Edit> = fc.oneof(
 const EPS = 1e-9;
 
 describe('points estimate', () => {
-  before(() => clearEstimateMemo());
+  before(() => clearEstimateMemo(estimates));
 
   it('falls back on the example cards that ship in the bundle (server/src/core/examples)', () => {
     const cards = bundledCards();
@@ -262,7 +266,7 @@ describe('points estimate', () => {
       };
       cards.push({ card: cardOf(spec, `Big ${i}`, 'Big'), faction: 'Big' });
     }
-    const field = fieldFor(cards);
+    const field = fieldFor(cards, estimates);
     assert.equal(field.members.length, POINTS_ESTIMATE.maxField);
     assert.equal(field.available, 120);
     for (const cls of CLASS_NAMES) assert.equal(field.members.filter((m) => m.class === cls).length, POINTS_ESTIMATE.maxField / CLASS_NAMES.length);
@@ -325,7 +329,7 @@ describe('points estimate', () => {
           const base: CardLike[] = [...bundledCards()];
           const orig = cardOf(spec, 'Original');
           const edited = cardOf(better, 'Edited');
-          const field = fieldFor([...base, { card: orig, faction: 'Lab' }, { card: edited, faction: 'Lab' }]);
+          const field = fieldFor([...base, { card: orig, faction: 'Lab' }, { card: edited, faction: 'Lab' }], estimates);
           const a = estimateCard(orig, 'Lab', field);
           const b = estimateCard(edited, 'Lab', field);
           if (a.estimate === undefined || b.estimate === undefined) return;

@@ -8,8 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Workspace } from '../../server/src/core/workspace';
 import { BUNDLED_FIT_JSON, bundledFitNow } from '../../scripts/build-bundled-fit';
-import { bundledCards, clearEstimateMemo, estimateCard, fieldFor } from '../../server/src/core/balance/index';
-import { fitInputsKey, useShippedFit } from '../../server/src/core/balance/estimate';
+import { bundledCards, clearEstimateMemo, estimateCard, fieldFor, newEstimates } from '../../server/src/core/balance/index';
+import { fitInputsKey } from '../../server/src/core/balance/estimate';
+
+/** The points-estimate state these figures are made with (its fits and prices). */
+const estimates = newEstimates();
 
 const REGENERATE = 'run node --import=tsx scripts/build-bundled-fit.ts';
 
@@ -28,8 +31,8 @@ describe('points estimate: the shipped fit of the bundled field', function () {
   });
 
   it('is read for the bundled field, and every estimate is the one fitting gives', () => {
-    clearEstimateMemo();
-    const field = fieldFor([]);
+    clearEstimateMemo(estimates);
+    const field = fieldFor([], estimates);
     assert.equal(fitInputsKey(field, field.members.map((m) => m.key).join('\u0001')), shipped.key);
     // The bundled cards (their measured prices) and homebrew ones the model predicts.
     const ws = new Workspace();
@@ -38,17 +41,17 @@ describe('points estimate: the shipped fit of the bundled field', function () {
     assert.ok(cards.length > 30);
     const read = cards.map((c) => estimateCard(c.card, c.faction, field));
     assert.ok(read.filter((e) => e.estimate !== undefined && !e.measured).length >= 15, 'homebrew cards are predicted');
-    useShippedFit(false);
+    estimates.useShippedFit(false);
     try {
-      const fitted = fieldFor([]);
+      const fitted = fieldFor([], estimates);
       assert.equal(fitted.spreadLog, field.spreadLog);
       assert.deepEqual(
         cards.map((c) => estimateCard(c.card, c.faction, fitted)),
         read,
       );
     } finally {
-      useShippedFit(true);
-      clearEstimateMemo();
+      estimates.useShippedFit(true);
+      clearEstimateMemo(estimates);
     }
   });
 });

@@ -3,7 +3,10 @@ import { strict as assert } from 'node:assert';
 import { getMemo, memo, setMemo } from '../../server/src/core/model/memo';
 import { parseDocument } from '../../server/src/core/model/parse';
 import { ChunkCache } from '../../server/src/core/model/chunks';
-import { estimateCard, bundledCards, fieldFor } from '../../server/src/core/balance/index';
+import { estimateCard, bundledCards, fieldFor, newEstimates } from '../../server/src/core/balance/index';
+
+/** The points-estimate state these figures are made with (its fits and prices). */
+const estimates = newEstimates();
 
 const TEXT =
   'faction: Myr\nunits:\n  - name: Lance\n    class: Frigate\n    points: 40\n    stats: "6/6 4+ 5+ 1 6+ 3 6/3 7/2 3"\n    weapons:\n      - Gun — Energy, 12", 1, 2\n';
@@ -28,8 +31,8 @@ describe('memo on model objects', () => {
     const fresh = parseDocument('file:///a.unit.yaml', TEXT, 'unit', new ChunkCache())!;
     const card = doc.kind === 'unit' ? doc.units[0]! : undefined;
     assert.ok(card);
-    const e1 = estimateCard(card, 'Myr', fieldFor(bundledCards()));
-    assert.equal(estimateCard(card, 'Myr', fieldFor(bundledCards())), e1, 'kept on the card');
+    const e1 = estimateCard(card, 'Myr', fieldFor(bundledCards(), estimates));
+    assert.equal(estimateCard(card, 'Myr', fieldFor(bundledCards(), estimates)), e1, 'kept on the card');
     assert.deepStrictEqual(doc, fresh);
     assert.equal(JSON.stringify(doc), JSON.stringify(fresh));
     assert.deepEqual(Object.keys(card), Object.keys(fresh.kind === 'unit' ? fresh.units[0]! : {}));

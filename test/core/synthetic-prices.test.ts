@@ -11,10 +11,13 @@ import syntheticPrices from '../../server/src/core/balance/synthetic-prices.json
 import { cardFingerprint, playInProcess, pricingFingerprint } from '../../server/src/core/balance/battles';
 import { bundledBattleField } from '../../server/src/core/balance/fitted';
 import { CLASSES, CLASS_NAMES, SYNTHETIC } from '../../server/src/core/rules/data';
-import { fieldFor } from '../../server/src/core/balance/index';
+import { fieldFor, newEstimates } from '../../server/src/core/balance/index';
 import { BATTLE_TERMS, fitBattleModel, modelEstimate, syntheticFeatures, syntheticTraining, trainingRows } from '../../server/src/core/balance/estimate';
 import type { TrainingRow } from '../../server/src/core/balance/estimate';
 import { allSyntheticCards, crCards, reachCards, smallHull, syntheticCards, syntheticPricesOf } from '../../scripts/build-synthetic-prices';
+
+/** The points-estimate state these figures are made with (its fits and prices). */
+const estimates = newEstimates();
 
 const REGENERATE = 'run node --import=tsx scripts/build-synthetic-prices.ts (after npm run build, for the worker threads)';
 
@@ -37,7 +40,7 @@ describe('the estimate\u2019s training set (synthetic variants priced by battle)
   });
 
   it('ships each variant\u2019s features as the estimate computes them now', () => {
-    const f = fieldFor([]);
+    const f = fieldFor([], estimates);
     for (const s of syntheticTraining()) {
       const now = syntheticFeatures(s.card, f)!;
       assert.ok(s.features, `${s.card.name}: node --import=tsx scripts/build-synthetic-prices.ts --features`);
@@ -109,7 +112,7 @@ describe('the estimate\u2019s training set (synthetic variants priced by battle)
   });
 
   it('cross-validated by bundled card, the estimate predicts unseen variants better than k x sqrt(F x H) refitted the same way', () => {
-    const f = fieldFor([]);
+    const f = fieldFor([], estimates);
     const rows = trainingRows(f, f.battle!.measured);
     assert.ok(rows.length >= 20 + 0.9 * (SYNTHETIC.count + SYNTHETIC.reach.count + SYNTHETIC.cr.count));
     const groups = [...new Set(rows.map((r) => r.group))];

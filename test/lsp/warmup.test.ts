@@ -5,10 +5,13 @@
 import assert from 'node:assert/strict';
 import { warmUp, warmUpSteps, type Step } from '../../server/src/lsp/warmup';
 import { exampleFiles } from '../../server/src/core/examples/index';
-import { fieldFor, volleyStats } from '../../server/src/core/balance/index';
+import { fieldFor, volleyStats, newEstimates } from '../../server/src/core/balance/index';
 import { Workspace } from '../../server/src/core/workspace';
 import { checkDocument } from '../../server/src/core/check/index';
 import { pointsEstimateProblems } from '../../server/src/core/features/pointsEstimate';
+
+/** The points-estimate state these figures are made with (its fits and prices). */
+const estimates = newEstimates();
 
 /** A hand-driven event loop: `next` queues, `turn` runs the oldest. */
 function loop() {
@@ -74,7 +77,7 @@ describe('warm-up of a fresh server', () => {
     assert.ok(ran > 2 * exampleFiles().length + 2, `the volley steps were added as it ran: ${ran} steps`);
     // The bundled field is worked out: asking for it (and for the examples' notes) computes no volley.
     const before = volleyStats.computed;
-    const field = fieldFor([]);
+    const field = fieldFor([], estimates);
     assert.equal(field.source, 'examples');
     assert.ok(field.members.length >= 10);
     const ws = new Workspace();

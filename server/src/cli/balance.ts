@@ -8,6 +8,7 @@ import {
   Workspace,
   estimateCard,
   fieldFor,
+  estimatesOf,
   type PointsEstimate,
   type ReferenceField,
   POINTS_ESTIMATE,
@@ -104,7 +105,7 @@ export function balanceReport(
   loaded: Loaded,
   cwd: string,
 ): { report: BalanceReport; field: ReferenceField; rows: { row: BalanceRow; estimate: PointsEstimate }[] } {
-  const field = fieldFor(loaded.ws.allCards());
+  const field = fieldFor(loaded.ws.allCards(), estimatesOf(loaded.ws));
   const rows: { row: BalanceRow; estimate: PointsEstimate; off: number }[] = [];
   const lines = new Map<string, TextDocument>();
   for (const ref of loaded.ws.allCards()) {

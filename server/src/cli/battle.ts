@@ -24,13 +24,13 @@ import {
   compareInChunks,
   renderFleetComparison,
   type ChangedFleet,
-  exampleFleets,
   exampleWorkspace,
-  fleetNamed,
   namesFile,
-  noFleetNamed,
   formatPercent,
   formatPercentError,
+  cannotFight,
+  createFabledService,
+  Workspace,
 } from '../core/service';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -222,16 +222,11 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
   const changedPath = values['compare-with'];
   // The opponent by name: a bundled example fleet (no such file, and not a path).
   const byName = !io.exists(vsPath) && !namesFile(vsPath);
-  const example = byName ? fleetNamed(vsPath, exampleFleets()) : undefined;
-  if (byName && !example)
-    return usage(
-      `--vs: no such file, and ${noFleetNamed(
-        vsPath,
-        exampleFleets().map((f) => f.name.value ?? ''),
-        [],
-        'give a *.fleet.yaml file',
-      ).replace(/^no fleet/, 'no bundled example fleet')}`,
-    );
+  const found = byName
+    ? createFabledService({ workspace: new Workspace() }).opponent({ name: vsPath, examplesOnly: true, what: 'give a *.fleet.yaml file' })
+    : undefined;
+  if (found && 'why' in found) return usage(`--vs: no such file, and ${found.why.replace(/^no fleet/, 'no bundled example fleet')}`);
+  const example = found?.doc;
   for (const p of [fleetPath, ...(example ? [] : [vsPath]), ...(changedPath === undefined ? [] : [changedPath])]) {
     if (!io.exists(p)) return usage(`no such file: ${p}`);
     if (io.isDirectory(p)) return usage(`${p} is a folder; give a *.fleet.yaml file.`);
@@ -277,8 +272,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
       if (!p || !('refused' in p)) continue;
       const { side, errors } = p.refused;
       const path = side === 0 ? file : vsPath;
-      const more = errors.length > 1 ? ` (and ${errors.length - 1} more; run "fabled-star check ${path}")` : '';
-      return usage(`${path}: the fleet cannot fight: ${errors[0]}${more}`);
+      return usage(cannotFight(`${path}: the fleet`, errors, `; run "fabled-star check ${path}"`));
     }
     if ('refused' in prepared || (other && 'refused' in other)) return 2;
     const changed = other ? { fleet: other.battle.fleets[0], limit: other.battle.limits?.[0] } : undefined;

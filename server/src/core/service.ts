@@ -16,6 +16,14 @@ import { cardErrors, checkDocument } from './check/index';
 import { pointsEstimateProblems } from './features/pointsEstimate';
 import { suppress } from './model/directives';
 import { fleetForBattle } from './features/battle';
+import { estimatesOf, workspaceField, type Estimates, type ReferenceField } from './balance/index';
+import { validateBattleOptions } from './sim/fleet-battle';
+import { clip } from './model/limits';
+import { exampleFleets, exampleWorkspace, isExampleUri } from './examples/index';
+import { fleetNamed, noFleetNamed } from './features/liveOdds';
+import { Workspace as WorkspaceClass } from './workspace';
+import type { ChangedFleet } from './sim/compare';
+import type { SimMessage, SimRunner, SimToken } from './sim/runner';
 import { fleetTotals, type FleetTotals } from './fleetPoints';
 import { buildRoster, type Roster } from './roster/model';
 import { embarkChooser } from './roster/edits';
@@ -29,7 +37,7 @@ import { prepareVsField as prepareVsFieldWith } from './features/vsField';
 import type { VsFieldInput } from './sim/vs-field';
 import type { CardRef } from './workspace';
 import type { BattleJob } from './sim/chunked';
-import type { BattleOptions, SimulationResult } from './sim/types';
+import type { BattleOptions, BattleResult, SimulationResult } from './sim/types';
 
 // ---------------------------------------------------------------------------------------------
 // Diagnostics: the checks and the points-estimate notes of a document, cached.
@@ -62,7 +70,7 @@ export function diagnose(doc: FabledDocument, ws: Workspace, estimateNotes = tru
  * cache: diagnostics, rosters and battles read it instead of running the checks again).
  */
 export class Diagnoser {
-  private readonly cache = new Map<string, { ws: Workspace; version: number; diagnosis: Diagnosis }>();
+  private readonly cache = new Map<string, { ws: Workspace; version: number; prices: number; diagnosis: Diagnosis }>();
   private notes = true;
 
   constructor(private readonly size = 5000) {}
@@ -78,9 +86,11 @@ export class Diagnoser {
 
   diagnose(doc: FabledDocument, ws: Workspace): Diagnosis {
     const c = this.cache.get(doc.uri);
-    if (c && c.ws === ws && c.version === ws.version) return c.diagnosis;
+    // A battle price arriving for the workspace's field moves the estimate notes with the workspace unchanged.
+    const prices = estimatesOf(ws).version;
+    if (c && c.ws === ws && c.version === ws.version && c.prices === prices) return c.diagnosis;
     const { failure, ...diagnosis } = diagnose(doc, ws, this.notes);
-    this.cache.set(doc.uri, { ws, version: ws.version, diagnosis });
+    this.cache.set(doc.uri, { ws, version: ws.version, prices, diagnosis });
     if (this.cache.size > this.size) this.cache.delete(this.cache.keys().next().value!);
     // The failure is told once, when it happens; the cache keeps the problems.
     return failure !== undefined ? { ...diagnosis, failure } : diagnosis;
@@ -89,7 +99,7 @@ export class Diagnoser {
   /** The checks of a document (what a roster or a battle reads), cached as `diagnose`. */
   readonly checks = (doc: FabledDocument, ws: Workspace): Problem[] => this.diagnose(doc, ws).checks;
 
-  /** Forgets one document, or every one (the estimate moved with the workspace unchanged). */
+  /** Forgets one document, or every one. */
   clear(uri?: string): void {
     if (uri === undefined) this.cache.clear();
     else this.cache.delete(uri);
@@ -251,6 +261,191 @@ export function prepareVsField(
 }
 
 // ---------------------------------------------------------------------------------------------
+// The service instance: one per workspace, owning its state (after vscode-markdown-languageservice's
+// `createLanguageService`). The diagnostics cache, the points estimate's fits and prices, and the
+// battle prices measured live in the instance, not in the core's modules.
+
+/** What a service is made from: its workspace, how it has simulations run, and where it tells a failure. */
+export interface FabledServiceOptions {
+  workspace: Workspace;
+  /** Runs the service's battles, duels and prices (absent: the service prepares them and the caller runs them). */
+  runner?: SimRunner;
+  /** Tells a failure the service survived (a check that threw: a bug, never bad input). */
+  log?: (message: string, error?: unknown) => void;
+  /** A document as the editor has it now (an open file not yet in the workspace); default: the workspace's. */
+  document?: (uri: string) => FabledDocument | undefined;
+  /** At most this many documents' diagnoses kept. */
+  diagnosesKept?: number;
+}
+
+/**
+ * Who an opponent is: a fleet list by URI (the workspace's, an open document, or a bundled
+ * example's), a fleet list's text read by the edge (a file outside the workspace, another version
+ * of a fleet: parsed on its own, never indexed, it fights with the workspace's cards), or a fleet
+ * by name (the workspace's, then a bundled example's). `what` says, in a "no fleet named" sentence,
+ * what else the user could give (the setting or flag it came from).
+ */
+export type OpponentSpec = { uri: string } | { uri: string; text: string } | { name: string; what?: string; examplesOnly?: boolean };
+
+/** An opponent found: its side of a battle, its URI and its name as the lens and the view show it. */
+export interface Opponent extends BattleSide {
+  uri: string;
+  name: string;
+}
+
+/** A fleet battle asked for: two fleets, the options as given (checked here) and a what-if's other version of the first fleet. */
+export interface BattleRequestSpec {
+  fleet: OpponentSpec;
+  vs: OpponentSpec;
+  options?: unknown;
+  /** The other version of `fleet` (BattleParams.compareWith), named by `label` in a refusal. */
+  compareWith?: { spec: OpponentSpec; label?: string };
+}
+
+/** A battle ready for a runner: its sides, the prepared battle, and the what-if's other version. */
+export interface PreparedBattleRequest {
+  sides: [BattleSide, BattleSide];
+  battle: PreparedBattle;
+  changed?: ChangedFleet;
+}
+
+/**
+ * "X cannot fight: the first reason (and N more)": the one sentence a battle's refusal is told in,
+ * by the language server, the live odds lens and the CLI (`hint` goes inside the parentheses: the
+ * CLI's "run fabled-star check FILE").
+ */
+export function cannotFight(who: string, errors: readonly string[], hint = '', verb = 'cannot fight'): string {
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more${hint})` : '';
+  return `${who} ${verb}: ${errors[0] ?? 'it has errors'}${more}`;
+}
+
+/** A refusal a request answers with: the sentence the user reads. */
+export class Refused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Refused';
+  }
+}
+
+/** The two sides of a battle request, as its refusals name them. */
+const SIDE_WORDS = ['fleet', "opponent's fleet"] as const;
+
+export interface FabledService {
+  readonly workspace: Workspace;
+  /** The points estimate's state: its fits, the field prices measured against it, the battle prices measured. */
+  readonly estimates: Estimates;
+  /** Whether cards get points-estimate notes (changing it empties the diagnoses kept). */
+  estimateNotes: boolean;
+  /** A document's problems, cached while the workspace (and its field's prices) stay as they are. */
+  diagnose(doc: FabledDocument): Diagnosis;
+  /** The checks of a document of any workspace: the cached ones for the service's own, else afresh. */
+  readonly checks: Checks;
+  /** Forgets one document's diagnosis, or every one. */
+  forget(uri?: string): void;
+  /** The battle prices of a field's members, measured against it: its notes, hovers and lenses move (and the diagnoses kept are stale). */
+  setFieldPrices(field: ReferenceField, prices: ReadonlyMap<string, number>): void;
+  /** The workspace's reference field (the points estimate's). */
+  field(): ReferenceField;
+  /** A fleet list's roster, from the cached checks. */
+  roster(doc: FleetDocument): PreparedRoster;
+  /** An opponent (or a side of a battle) as `spec` names it, or why there is none. */
+  opponent(spec: OpponentSpec): Opponent | { why: string };
+  /** A battle checked and ready to play; throws `Refused` with the sentence a user reads when it cannot be played. */
+  prepareBattle(request: BattleRequestSpec): PreparedBattleRequest;
+  /** A battle played on the service's runner (the prepared battle, with the what-if's other version). */
+  battle(request: BattleRequestSpec, progress?: (m: SimMessage) => void, token?: SimToken): Promise<BattleResult>;
+}
+
+export function createFabledService(options: FabledServiceOptions): FabledService {
+  const ws = options.workspace;
+  const diagnoser = new Diagnoser(options.diagnosesKept);
+  const estimates = estimatesOf(ws);
+  const documentAt = options.document ?? ((uri: string) => ws.get(uri));
+  const checks: Checks = (doc, dws) => (dws === ws ? diagnoser.checks(doc, dws) : diagnose(doc, dws, false).checks);
+
+  const opponent = (spec: OpponentSpec): Opponent | { why: string } => {
+    if ('name' in spec) {
+      const own = spec.examplesOnly ? undefined : fleetNamed(spec.name, ws.fleets());
+      if (own) return { uri: own.uri, name: own.name.value ?? spec.name, doc: own, ws };
+      const example = fleetNamed(spec.name, exampleFleets());
+      if (example) return { uri: example.uri, name: example.name.value ?? spec.name, doc: example, ws: exampleWorkspace() };
+      const names = (fs: Iterable<FleetDocument>) => [...fs].map((f) => f.name.value ?? '').filter(Boolean);
+      return { why: noFleetNamed(spec.name, names(exampleFleets()), spec.examplesOnly ? [] : names(ws.fleets()), spec.what) };
+    }
+    if ('text' in spec) {
+      // Parsed on its own (never indexed); its cards are the workspace's.
+      const doc = new WorkspaceClass().set(spec.uri, spec.text, 'fleet');
+      if (doc?.kind !== 'fleet') return { why: `${spec.uri} is not a fleet list` };
+      return { uri: doc.uri, name: doc.name.value ?? '', doc, ws };
+    }
+    // A bundled example fleet fights with the bundled example cards.
+    const example = isExampleUri(spec.uri);
+    const doc = example ? exampleWorkspace().get(spec.uri) : documentAt(spec.uri);
+    if (doc?.kind !== 'fleet') return { why: `no fleet list at ${spec.uri}` };
+    return { uri: doc.uri, name: doc.name.value ?? '', doc, ws: example ? exampleWorkspace() : ws };
+  };
+
+  const prepare = (request: BattleRequestSpec): PreparedBattleRequest => {
+    const v = validateBattleOptions(request.options ?? {});
+    if (!v.options) throw new Refused(v.errors.join(' '));
+    const sides = [request.fleet, request.vs].map((spec, i): BattleSide => {
+      const o = opponent(spec);
+      if ('why' in o) throw new Refused(`No ${SIDE_WORDS[i]} list at ${clip(('uri' in spec && spec.uri) || '(no uri)', 200)}`);
+      return { doc: o.doc, ws: o.ws };
+    }) as [BattleSide, BattleSide];
+    const prepared = prepareBattle(sides, v.options, checks);
+    if ('refused' in prepared) {
+      const { side, doc, errors } = prepared.refused;
+      throw new Refused(cannotFight(`The ${SIDE_WORDS[side]} "${clip(doc.name.value ?? '', 200)}"`, errors));
+    }
+    const w = request.compareWith;
+    if (!w) return { sides, battle: prepared.battle };
+    const label = clip(w.label ?? 'the version to compare with', 200);
+    const o = opponent(w.spec);
+    if ('why' in o) throw new Refused(`No fleet list to compare with (${label}).`);
+    // The version to compare with is checked afresh (it is not the document the workspace holds under its URI).
+    const other = prepareBattle([{ doc: o.doc, ws: o.ws }, sides[1]], {}, (d, dws) =>
+      dws === ws && d.uri !== o.doc.uri ? diagnoser.checks(d, dws) : diagnose(d, dws, false).checks,
+    );
+    if ('refused' in other) throw new Refused(cannotFight(`${label[0]!.toUpperCase()}${label.slice(1)}`, other.refused.errors));
+    return { sides, battle: prepared.battle, changed: { fleet: other.battle.fleets[0], limit: other.battle.limits?.[0] } };
+  };
+
+  return {
+    workspace: ws,
+    estimates,
+    get estimateNotes() {
+      return diagnoser.estimateNotes;
+    },
+    set estimateNotes(on: boolean) {
+      diagnoser.estimateNotes = on;
+    },
+    diagnose: (doc) => {
+      const d = diagnoser.diagnose(doc, ws);
+      if (d.failure !== undefined) options.log?.(`Checking ${doc.uri} failed`, d.failure);
+      return d;
+    },
+    checks,
+    forget: (uri) => diagnoser.clear(uri),
+    setFieldPrices: (field, prices) => estimates.setFieldPrices(field, prices),
+    field: () => workspaceField(ws),
+    roster: (doc) => roster(doc, ws, checks),
+    opponent,
+    prepareBattle: prepare,
+    battle: async (request, progress, token) => {
+      const runner = options.runner;
+      if (!runner) throw new Error('This service has no simulation runner.');
+      const { battle, changed } = prepare(request);
+      const task = { kind: 'battle', battle, sliceOps: BATTLE_SLICE_OPS, ...(changed ? { changed } : {}) } as const;
+      return (await runner.run(task, 'request', progress, token)) as BattleResult;
+    },
+  };
+}
+
+/** Work per slice of a battle on a runner's thread, between two progress reports (about 20-30 ms). */
+export const BATTLE_SLICE_OPS = 1_000_000;
+
+// ---------------------------------------------------------------------------------------------
 // The rest of the requests: pure features, each under the request it answers.
 
 // The warm-up's small steps (lsp/warmup.ts): the checks and the estimate notes apart.
@@ -319,6 +514,8 @@ export { battleVerdict, cardEstimate, estimateWords } from './features/pointsEst
 export {
   bundledCards,
   estimateCard,
+  estimatesOf,
+  newEstimates,
   fieldFor,
   fieldNeedsPrices,
   pricedMember,
@@ -354,5 +551,5 @@ export type { VsFieldInput, VsFieldResult, FieldRow } from './sim/vs-field';
 export { formatPercent, formatPercentError } from './rules/words';
 export type { SimulationInput } from './features/simulate';
 export type { BattleJob } from './sim/chunked';
-export type { PointsEstimate, ReferenceField } from './balance/index';
+export type { Estimates, PointsEstimate, ReferenceField } from './balance/index';
 export type { BattlePrice, PlayBattles, PricedCard, PricingTotals } from './balance/battles';

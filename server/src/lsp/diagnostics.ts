@@ -16,7 +16,7 @@ import {
   type WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { Diagnoser, workspaceField, type FabledDocument, type Problem } from '../core/service';
+import type { FabledDocument, Problem } from '../core/service';
 import { FleetSummaryChangedNotification } from '../../../protocol';
 import { toDiagnostic, toDiagnostics } from './convert';
 import type { ServerState } from './state';
@@ -31,9 +31,6 @@ function cancelled(): ResponseError<{ retriggerRequest: boolean }> {
 }
 
 export class Diagnostics {
-  /** Problems per document, valid while the workspace version is unchanged (the core's cache: rosters and battles read it too). */
-  readonly diagnoser = new Diagnoser();
-
   /**
    * What was last published for each closed workspace file: a card edit re-checks every closed file
    * of its faction, and sending each its unchanged diagnostics again floods the client (20,000
@@ -52,19 +49,14 @@ export class Diagnostics {
 
   /** Turns the points-estimate notes on or off; true when that changed anything. */
   setEstimateNotes(on: boolean): boolean {
-    if (on === this.diagnoser.estimateNotes) return false;
-    this.diagnoser.estimateNotes = on;
+    if (on === this.state.service.estimateNotes) return false;
+    this.state.service.estimateNotes = on;
     return true;
-  }
-
-  /** The estimate changed with the workspace unchanged (its field's battle prices arrived): check again. */
-  estimateChanged(): void {
-    this.diagnoser.clear();
   }
 
   /** Whether the points-estimate notes are on. */
   get estimateNotesOn(): boolean {
-    return this.diagnoser.estimateNotes;
+    return this.state.service.estimateNotes;
   }
 
   /**
@@ -72,10 +64,10 @@ export class Diagnostics {
    * class's standard points was edited): every card's note may then change, not only this file's.
    */
   fieldMoved(): boolean {
-    if (!this.diagnoser.estimateNotes) return false;
+    if (!this.state.service.estimateNotes) return false;
     let id: string | undefined;
     try {
-      id = workspaceField(this.state.ws).id;
+      id = this.state.service.field().id;
     } catch {
       return false;
     }
@@ -87,7 +79,8 @@ export class Diagnostics {
   problemsOf(uri: string): { doc: FabledDocument; problems: Problem[] } | undefined {
     const doc = this.state.ensure(uri);
     if (!doc) return undefined;
-    const d = this.diagnoser.diagnose(doc, this.state.ws);
+    // The service's cache: valid while the workspace version (and its field's prices) are unchanged; rosters and battles read it too.
+    const d = this.state.service.diagnose(doc);
     if (d.failure !== undefined) this.state.logError(`Validation of ${uri} failed`, d.failure);
     return { doc, problems: d.problems };
   }
@@ -119,7 +112,7 @@ export class Diagnostics {
   clear(uri: string): void {
     const had = this.closedSent.get(uri);
     this.closedSent.delete(uri);
-    this.diagnoser.clear(uri);
+    this.state.service.forget(uri);
     if (!this.state.client.pull && had !== '[]') this.lastSent = this.state.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 

@@ -60,10 +60,8 @@ import {
   findExampleCard,
   isExampleUri,
   type CardRef,
-  validateBattleOptions,
   type BattleResult,
   type SimulationResult,
-  clip,
   priceByBattle,
   playInSlices,
   PricingCancelled,
@@ -72,19 +70,14 @@ import {
   sections,
   type FabledDocument,
   type FleetDocument,
-  prepareBattle,
   prepareSimulation,
   prepareVsField,
   type VsFieldResult,
   simulationRefusal,
-  type BattleSide,
-  type BattleOptions,
-  type PreparedBattle,
-  diagnose,
-  Workspace,
   LIMITS,
-  type ChangedFleet,
   type ImportResult,
+  Refused,
+  type PreparedBattleRequest,
 } from '../core/service';
 import { importHere, importRosterData, rosterData, rosterEdit, STALE, toTextEdit, type ImportRunner } from './roster';
 import { SimPool, workerFile } from '../node/sim-pool';
@@ -518,12 +511,12 @@ export const HANDLERS: HandlerEntry[] = [
       const td = state.textDoc(uri);
       return td ? convert.range(td, s) : undefined;
     };
-    return rosterData(doc, state.ws, toRange, params, state.documents.get(doc.uri)?.version, ctx.diagnostics.diagnoser.checks);
+    return rosterData(doc, state.ws, toRange, params, state.documents.get(doc.uri)?.version, state.service.checks);
   }),
 
   customRequest(
     CardSheetRequest,
-    ({ state, diagnostics }, params: CardSheetParams | undefined): CardSheetData | null => {
+    ({ state }, params: CardSheetParams | undefined): CardSheetData | null => {
       if (!params || typeof params.uri !== 'string') return null;
       state.ensureAllOpen();
       const doc = state.ensure(params.uri);
@@ -532,7 +525,7 @@ export const HANDLERS: HandlerEntry[] = [
       return cardSheet(
         state.ws,
         doc.kind === 'fleet' ? { cardsOf: () => false, fleet: doc, paper } : { cardsOf: (uri) => uri === doc.uri, paper },
-        diagnostics.diagnoser.checks,
+        state.service.checks,
       );
     },
     null,
@@ -653,11 +646,7 @@ export const HANDLERS: HandlerEntry[] = [
               () => {
                 // Read when its turn comes: the fleets as they are then.
                 state.ensureAllOpen();
-                const v = validateBattleOptions(params?.options ?? {});
-                if (!v.options) throw new ResponseError(LSPErrorCodes.RequestFailed, v.errors.join(' '));
-                const { sides, battle } = battleOf(ctx, params?.fleet, params?.vs, v.options);
-                // What-if (issue 32): the other version of the fleet against the same opponent.
-                const changed = params?.compareWith ? compareWithFleet(ctx, params.fleet, params.compareWith, sides[1]) : undefined;
+                const { battle, changed } = battleOf(ctx, params, params?.options ?? {});
                 return { kind: 'battle', battle, ...(changed ? { changed } : {}), sliceOps: WORKER_SLICE_OPS };
               },
               token,
@@ -683,7 +672,7 @@ export const HANDLERS: HandlerEntry[] = [
     (ctx, params: BattleInputsParams | undefined): BattleInputs => {
       ctx.state.ensureAllOpen();
       try {
-        const { battle } = battleOf(ctx, params?.fleet, params?.vs, {});
+        const { battle } = battleOf(ctx, { fleet: params?.fleet, vs: params?.vs }, {});
         // The units and every number they fight with, digested: the same key, the same battle.
         return { key: createHash('sha256').update(JSON.stringify(battle.fleets)).digest('base64') };
       } catch (e) {
@@ -769,56 +758,31 @@ export const WORKER_SLICE_OPS = 1_000_000;
 
 /**
  * The battle of two fleet lists (a workspace file, an open document or a bundled example), checked
- * and ready to play; a fleet that is unknown or cannot fight fails with the sentence that says why.
+ * and ready to play, with a what-if's other version of the fleet (BattleParams.compareWith); a fleet
+ * that is unknown or cannot fight fails with the sentence that says why (the service's).
  */
 function battleOf(
   ctx: Context,
-  fleet: BattleFleetSelector | undefined,
-  vs: BattleFleetSelector | undefined,
-  options: BattleOptions,
-): { sides: [BattleSide, BattleSide]; battle: PreparedBattle } {
-  const { state } = ctx;
-  const sides = [fleet, vs].map((sel, i): BattleSide => {
-    const uri = sel && typeof sel.uri === 'string' ? sel.uri : undefined;
-    // A bundled example fleet fights with the bundled example cards.
-    const ws = uri && isExampleUri(uri) ? exampleWorkspace() : state.ws;
-    const doc = uri ? (ws === state.ws ? state.ensure(uri) : ws.get(uri)) : undefined;
-    if (!doc || doc.kind !== 'fleet') throw new ResponseError(LSPErrorCodes.RequestFailed, `No ${SIDE[i]} list at ${clip(uri ?? '(no uri)', 200)}`);
-    return { doc, ws };
-  }) as [BattleSide, BattleSide];
-  // The checks as the diagnostics have them (cached), for the workspace's fleets.
-  const prepared = prepareBattle(sides, options, (doc, ws) => (ws === state.ws ? ctx.diagnostics.diagnoser.checks(doc, ws) : checkedAfresh(doc, ws)));
-  if ('refused' in prepared) {
-    const { side, doc, errors } = prepared.refused;
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-    throw new ResponseError(LSPErrorCodes.RequestFailed, `The ${SIDE[side]} "${clip(doc.name.value ?? '', 200)}" cannot fight: ${errors[0]}${more}`);
+  params: { fleet?: BattleFleetSelector | undefined; vs?: BattleFleetSelector | undefined; compareWith?: BattleCompareWith | undefined } | undefined,
+  options: unknown,
+): PreparedBattleRequest {
+  const at = (sel: { uri?: unknown } | undefined) => ({ uri: sel && typeof sel.uri === 'string' ? sel.uri : '' });
+  const w = params?.compareWith;
+  if (typeof w?.text === 'string' && w.text.length > LIMITS.fileChars)
+    throw new ResponseError(LSPErrorCodes.RequestFailed, 'The version to compare with is too large.');
+  // The other version by its text (parsed on its own, never indexed, with the workspace's cards) or by URI.
+  const other = w && (typeof w.text === 'string' ? { uri: `${params?.fleet?.uri ?? 'untitled:fleet'}#compare`, text: w.text } : at(w));
+  try {
+    return ctx.state.service.prepareBattle({
+      fleet: at(params?.fleet),
+      vs: at(params?.vs),
+      options,
+      ...(other ? { compareWith: { spec: other, ...(w?.label !== undefined ? { label: w.label } : {}) } } : {}),
+    });
+  } catch (e) {
+    if (e instanceof Refused) throw new ResponseError(LSPErrorCodes.RequestFailed, e.message);
+    throw e;
   }
-  return { sides, battle: prepared.battle };
-}
-
-/**
- * The other version of a fleet a what-if plays (BattleParams.compareWith): its text (parsed on its
- * own, never indexed, with the workspace's cards) or a fleet list by URI, ready to fight the opponent.
- */
-function compareWithFleet(ctx: Context, fleet: BattleParams['fleet'] | undefined, w: BattleCompareWith, vs: BattleSide): ChangedFleet {
-  const { state } = ctx;
-  const fail = (why: string) => new ResponseError(LSPErrorCodes.RequestFailed, why);
-  let doc: FabledDocument | undefined;
-  if (typeof w.text === 'string') {
-    if (w.text.length > LIMITS.fileChars) throw fail('The version to compare with is too large.');
-    doc = new Workspace().set(`${fleet?.uri ?? 'untitled:fleet'}#compare`, w.text, 'fleet');
-  } else if (typeof w.uri === 'string') doc = isExampleUri(w.uri) ? exampleWorkspace().get(w.uri) : state.ensure(w.uri);
-  const label = clip(w.label ?? 'the version to compare with', 200);
-  if (!doc || doc.kind !== 'fleet') throw fail(`No fleet list to compare with (${label}).`);
-  const ws = w.uri && isExampleUri(w.uri) ? exampleWorkspace() : state.ws;
-  const prepared = prepareBattle([{ doc, ws }, vs], {}, (d, dws) =>
-    dws === state.ws && d.uri !== doc.uri ? ctx.diagnostics.diagnoser.checks(d, dws) : checkedAfresh(d, dws),
-  );
-  if ('refused' in prepared) {
-    const { errors } = prepared.refused;
-    throw fail(`${label[0]!.toUpperCase()}${label.slice(1)} cannot fight: ${errors[0]}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`);
-  }
-  return { fleet: prepared.battle.fleets[0], limit: prepared.battle.limits?.[0] };
 }
 
 /** The live odds lens's runs (./liveOdds.ts), made on first use. */
@@ -830,15 +794,9 @@ function liveOdds(ctx: Context, c: Connection): LiveOdds {
     () => {
       if (ctx.state.client.lensRefresh) void c.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
     },
-    (doc, ws) => (ws === ctx.state.ws ? ctx.diagnostics.diagnoser.checks(doc, ws) : checkedAfresh(doc, ws)),
+    ctx.state.service.checks,
   ));
 }
-
-/** The two sides of a battle request, as its errors name them. */
-const SIDE = ['fleet', "opponent's fleet"] as const;
-
-/** The checks of a bundled example fleet (not in the diagnostics' workspace): the core's own, uncached. */
-const checkedAfresh = (doc: FabledDocument, ws: Workspace) => diagnose(doc, ws, false).checks;
 
 /**
  * Where a pasted roster is read: a worker thread of its own (the simulations' bundle, one thread,

@@ -3,14 +3,14 @@
  * changes, and the parts wired together (state, files, scheduler, diagnostics, the handler table).
  */
 import { DidChangeWatchedFilesNotification, WatchKind, type Connection, type InitializeResult } from 'vscode-languageserver/node';
-import { dependentsOf, namesAndFactions } from '../core/service';
+import { dependentsOf, estimatesOf, namesAndFactions } from '../core/service';
 import { serverCapabilities } from './capabilities';
 import { Diagnostics } from './diagnostics';
 import { FILE_GLOB, FOLDER_GLOB, Files } from './files';
 import { registerHandlers } from './handlers';
 import { DiagnosticsScheduler, systemClock, type Clock } from './scheduler';
 import { ServerState } from './state';
-import { warmUp } from './warmup';
+import { warmUp, warmUpSteps } from './warmup';
 import { FieldPricing } from './fieldPricing';
 
 export function startServer(connection: Connection, clock: Clock = systemClock): void {
@@ -39,7 +39,7 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     state,
     () => diagnostics.estimateNotesOn,
     () => {
-      diagnostics.estimateChanged();
+      // The diagnoser's cache knows the prices' version: the cards' notes are checked again.
       files.revalidateAll();
       refreshViews();
     },
@@ -98,7 +98,7 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     void files.scan(state.folders);
     readEstimateSetting();
     // While no document is open, compile and warm the check pipeline on the bundled examples (./warmup).
-    void warmUp(() => state.documents.keys().length === 0);
+    void warmUp(() => state.documents.keys().length === 0, warmUpSteps(estimatesOf(state.ws)));
   });
 
   connection.onDidChangeConfiguration((change) => {

@@ -15,13 +15,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CancellationTokenSource } from 'vscode-languageserver/node';
 import type { Settings } from '../core/api';
 import {
-  exampleFleets,
-  exampleWorkspace,
-  fleetNamed,
   liveOddsLens,
   liveOddsTitle,
   namesFile,
-  noFleetNamed,
   prepareBattle,
   BATTLE_DEFAULTS,
   Workspace,
@@ -31,6 +27,7 @@ import {
   type Lens,
   type LiveOddsState,
   type PreparedBattle,
+  cannotFight,
 } from '../core/service';
 import { MAX_READ_BYTES, readCappedSync } from '../node/read';
 import type { SimulationQueue } from './pool';
@@ -154,12 +151,8 @@ export class LiveOdds {
       if (doc?.kind !== 'fleet') return { why: `${setting} is not a fleet list` };
       return { uri: doc.uri, name: doc.name.value || path.basename(file), doc, ws };
     }
-    const own = fleetNamed(setting, ws.fleets());
-    if (own) return { uri: own.uri, name: own.name.value ?? setting, doc: own, ws };
-    const example = fleetNamed(setting, exampleFleets());
-    if (example) return { uri: example.uri, name: example.name.value ?? setting, doc: example, ws: exampleWorkspace() };
-    const names = (fs: Iterable<FleetDocument>) => [...fs].map((f) => f.name.value ?? '').filter(Boolean);
-    return { why: noFleetNamed(setting, names(exampleFleets()), names(ws.fleets()), 'fabledStar.liveOdds.opponent: a fleet file') };
+    // A fleet by name: the workspace's, then a bundled example's (which fights with the bundled cards).
+    return this.state.service.opponent({ name: setting, what: 'fabledStar.liveOdds.opponent: a fleet file' });
   }
 
   /**
@@ -195,8 +188,12 @@ export class LiveOdds {
         return;
       }
       if ('refused' in prepared) {
-        const why = prepared.refused.errors[0] ?? 'it has errors';
-        run.state = { kind: 'failed', why: prepared.refused.side === 0 ? `this fleet cannot fight yet: ${why}` : `the opponent cannot fight: ${why}` };
+        // The lens is narrow: the first reason only.
+        const first = prepared.refused.errors.slice(0, 1);
+        run.state = {
+          kind: 'failed',
+          why: prepared.refused.side === 0 ? cannotFight('this fleet', first, '', 'cannot fight yet') : cannotFight('the opponent', first),
+        };
         this.scheduleRefresh(run, true);
         return;
       }

@@ -14,7 +14,17 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { Workspace, exampleFallback, trackWorkspaceField, kindOfLanguage, kindOfUri, type DocKind, type FabledDocument } from '../core/service';
+import {
+  Workspace,
+  createFabledService,
+  exampleFallback,
+  trackWorkspaceField,
+  kindOfLanguage,
+  kindOfUri,
+  type DocKind,
+  type FabledDocument,
+  type FabledService,
+} from '../core/service';
 import { SETTINGS_SECTION, readSettings, resolveSettings, type Settings } from '../../../protocol';
 import { clientFeatures, type ClientFeatures } from './capabilities';
 
@@ -36,6 +46,11 @@ export interface ModelChange {
 export class ServerState {
   /** The workspace's cards; a faction it has no card of resolves to the bundled example cards. */
   readonly ws = exampleFallback(new Workspace());
+  /**
+   * The core's service on the workspace: it owns the diagnostics' cache, the points estimate's fits
+   * and prices, and resolves opponents and battles (an open document as the editor has it now).
+   */
+  readonly service: FabledService = createFabledService({ workspace: this.ws, document: (uri) => this.ensure(uri) });
   readonly documents = new TextDocuments(TextDocument);
   /** Workspace files that are not open: their text as TextDocuments (for offset <-> position). */
   readonly disk = new Map<string, TextDocument>();

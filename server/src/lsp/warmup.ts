@@ -15,7 +15,19 @@
  * field is what a workspace with fewer than ten standard-cost cards is estimated against, so its
  * first card file is estimated at once.
  */
-import { Workspace, checkDocument, exampleFiles, bundledCards, fieldFor, shareOf, standardCards, pointsEstimateProblems, type Problem } from '../core/service';
+import {
+  Workspace,
+  checkDocument,
+  exampleFiles,
+  bundledCards,
+  fieldFor,
+  shareOf,
+  standardCards,
+  pointsEstimateProblems,
+  newEstimates,
+  type Estimates,
+  type Problem,
+} from '../core/service';
 
 export type Step = () => void;
 
@@ -26,8 +38,9 @@ const PAIRS_PER_STEP = 16;
  * The warm-up's steps, in order: each example file parsed, then each checked; the bundled example
  * cards' reference field, its volleys a few at a time; then each example file's estimate notes.
  * Some steps add the steps that follow them (how many volleys there are is known only then).
+ * `estimates`: the estimate state whose bundled field is fitted (the server's workspace's).
  */
-export function warmUpSteps(): Step[] {
+export function warmUpSteps(estimates: Estimates = newEstimates()): Step[] {
   const ws = new Workspace();
   const files = exampleFiles();
   const uri = (path: string) => `fabled-warmup:/${path}`;
@@ -51,7 +64,7 @@ export function warmUpSteps(): Step[] {
       steps.push(() => {
         for (const [a, d] of pairs.slice(from, from + PAIRS_PER_STEP)) shareOf(a.profile, d.profile, a.off, d.def);
       });
-    steps.push(() => void fieldFor([]));
+    steps.push(() => void fieldFor([], estimates));
     for (const f of files)
       steps.push(() => {
         const doc = ws.get(uri(f.path));

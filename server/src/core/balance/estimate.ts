@@ -39,6 +39,7 @@ import { clearVolleyMemo, defenseKey, offenseKey, shareOf } from './volleys';
 import { approachFiresFlat, approachFleet, clearApproachMemo, flatFires, inReachOf, moverOf, stoppingDistances, subsetIndex } from './approach';
 import type { InReach, Mover } from './approach';
 import type { Share } from './volleys';
+import type { BattlePriceResult } from '../api';
 
 /** A card with the faction of its file (a workspace `CardRef` is one). */
 export interface CardLike {
@@ -116,6 +117,8 @@ export interface ReferenceField {
     /** The fleet approaches played against this field, by the card's mover. */
     /** The card's fleet's approach against the field by its mover's key, as flat arrays (approach.ts `flatFires`). */
     fleet?: Map<string, { mine: Float64Array[]; theirs: Float64Array[] }>;
+    /** Expected boarding damage (HP) by CR pair and hull cap (the field's cards' boardings). */
+    boarding?: Map<string, number>;
   };
 }
 
@@ -324,13 +327,103 @@ function capField(members: FieldMember[], max: number): FieldMember[] {
   );
 }
 
-const fitMemo = new Map<string, Omit<ReferenceField, 'id' | 'source' | 'description' | 'available'>>();
+/** A field's fit, kept by its members' keys. */
+type FieldFit = Omit<ReferenceField, 'id' | 'source' | 'description' | 'available'>;
 
-/** Forgets every fit, figure and volley (the benchmark's cold start; tests). */
-export function clearEstimateMemo(): void {
-  fitMemo.clear();
-  workspacePrices.clear();
-  bundledShape = undefined;
+/**
+ * What the points estimate keeps between calls, owned by one service (the language server's, one
+ * CLI run's, a test's): the fits by field, the battle prices measured against a workspace field,
+ * the battle prices Price by battle measured, and whether the shipped fit is read. Two instances
+ * never see each other's figures; a price arriving clears this instance's fits only.
+ */
+export class Estimates {
+  /** Fits by their field's members' keys (a few). */
+  private readonly fits = new Map<string, FieldFit>();
+  /**
+   * Battle prices of a workspace field's members, measured against that field (by the language
+   * server, in the background): field (its members' keys) -> member key -> price. Kept for a few fields.
+   */
+  private readonly prices = new Map<string, Map<string, number>>();
+  private pricesVersion = 0;
+  /** The model fitted to the bundled field's battle prices (the shape a workspace field takes). */
+  bundledShape: BattleModel | undefined;
+  private readShipped = true;
+  private syntheticDigest: string | undefined;
+  /**
+   * The battle prices "Price by battle" measured, by card and field (features/priceByBattle.ts):
+   * the lens and the hover show the last one while the card's stats and the field stay as they were.
+   */
+  readonly measured = new Map<string, BattlePriceResult>();
+
+  /** `bundled`: the bundled example cards (the field when the given cards are too few). */
+  constructor(readonly bundled: () => readonly CardLike[]) {}
+
+  /** Bumped when a field's battle prices arrive: a field (or a card's note) made before is stale. */
+  get version(): number {
+    return this.pricesVersion;
+  }
+
+  /** Whether the shipped fit is read (off: the script that makes it, and the test that checks it). */
+  get shipped(): boolean {
+    return this.readShipped;
+  }
+
+  useShippedFit(on: boolean): void {
+    this.readShipped = on;
+    this.fits.clear();
+    this.bundledShape = undefined;
+  }
+
+  fit(key: string): FieldFit | undefined {
+    return this.fits.get(key);
+  }
+
+  keepFit(key: string, fit: FieldFit): void {
+    if (this.fits.size > 16) this.fits.clear();
+    this.fits.set(key, fit);
+  }
+
+  /** The battle prices measured against the field of these members' keys, if any. */
+  fieldPrices(key: string): ReadonlyMap<string, number> | undefined {
+    return this.prices.get(key);
+  }
+
+  /** The battle prices of a field's members (by member key), measured against it: its estimate is fitted to them from now on. */
+  setFieldPrices(field: ReferenceField, prices: ReadonlyMap<string, number>): void {
+    const key = fitKeyOf(field.members);
+    if (this.prices.size >= 8) this.prices.delete(this.prices.keys().next().value!);
+    this.prices.set(key, new Map(prices));
+    this.fits.delete(key);
+    this.pricesVersion++;
+  }
+
+  /** The digest of the generated training set (what the shipped fit was made from). */
+  syntheticKey(): string {
+    return (this.syntheticDigest ??= createHash('sha256').update(JSON.stringify(syntheticPrices)).digest('hex'));
+  }
+
+  /** Forgets every fit, price and measured price (the benchmark's cold start; tests). */
+  clear(): void {
+    this.fits.clear();
+    this.prices.clear();
+    this.measured.clear();
+    this.bundledShape = undefined;
+  }
+}
+
+/** The estimate state a field was made by (hidden on the field: comparisons and JSON do not see it). */
+const OWNER = memo<Estimates>('field owner');
+
+/** The Estimates instance that made a field. */
+export function ownerOf(field: ReferenceField): Estimates {
+  const owner = getMemo(field, OWNER);
+  if (!owner) throw new Error(`The reference field "${field.description}" was not made by an Estimates instance.`);
+  return owner;
+}
+
+/** Forgets every fit, figure and volley of an instance (the benchmark's cold start; tests). */
+export function clearEstimateMemo(st: Estimates): void {
+  st.clear();
   clearVolleyMemo();
   clearApproachMemo();
 }
@@ -340,60 +433,55 @@ export function clearEstimateMemo(): void {
  * `bundled` the bundled examples' cards, used when fewer than `POINTS_ESTIMATE.minField` of the
  * given ones cost their class's standard points.
  */
-export function referenceField(cards: readonly CardLike[], bundled: () => readonly CardLike[], where = 'the cards given'): ReferenceField {
-  return referenceFieldOf(standardCards(cards), bundled, where);
+export function referenceField(cards: readonly CardLike[], st: Estimates, where = 'the cards given'): ReferenceField {
+  return referenceFieldOf(standardCards(cards), st, where);
 }
 
 /** The same, from the standard-cost cards already picked out (one per faction and name). */
-export function referenceFieldOf(given: FieldMember[], bundled: () => readonly CardLike[], givenWhere = 'the cards given'): ReferenceField {
+export function referenceFieldOf(given: FieldMember[], st: Estimates, givenWhere = 'the cards given'): ReferenceField {
   if (given.length < POINTS_ESTIMATE.minField) {
-    const examples = standardCards(bundled());
-    return fieldOf(capField(examples, POINTS_ESTIMATE.maxField), examples.length, 'examples', 'the bundled example cards');
+    const examples = standardCards(st.bundled());
+    return fieldOf(st, capField(examples, POINTS_ESTIMATE.maxField), examples.length, 'examples', 'the bundled example cards');
   }
-  ensureBundledModel(bundled);
-  return fieldOf(capField(given, POINTS_ESTIMATE.maxField), given.length, 'workspace', givenWhere);
+  ensureBundledModel(st);
+  return fieldOf(st, capField(given, POINTS_ESTIMATE.maxField), given.length, 'workspace', givenWhere);
 }
 
 /** A workspace field takes the bundled fit's shape: the bundled field is fitted first. */
-function ensureBundledModel(bundled: () => readonly CardLike[]): void {
-  if (!bundledShape) referenceFieldOf([], bundled);
+function ensureBundledModel(st: Estimates): void {
+  if (!st.bundledShape) referenceFieldOf([], st);
 }
 
 /**
  * The same, from the members already capped: `members` is what `capField` picks out of `available`
  * standard-cost cards (one per faction and name). What a field kept up to date card by card gives.
  */
-export function referenceFieldOfCapped(
-  members: FieldMember[],
-  available: number,
-  bundled: () => readonly CardLike[],
-  givenWhere = 'the cards given',
-): ReferenceField {
-  if (available < POINTS_ESTIMATE.minField) return referenceFieldOf([], bundled, givenWhere);
-  ensureBundledModel(bundled);
-  return fieldOf(members, available, 'workspace', givenWhere);
+export function referenceFieldOfCapped(members: FieldMember[], available: number, st: Estimates, givenWhere = 'the cards given'): ReferenceField {
+  if (available < POINTS_ESTIMATE.minField) return referenceFieldOf([], st, givenWhere);
+  ensureBundledModel(st);
+  return fieldOf(st, members, available, 'workspace', givenWhere);
 }
 
-function fieldOf(members: FieldMember[], available: number, source: FieldSource, where: string): ReferenceField {
-  const fitKey = members.map((m) => m.key).join('\u0001');
-  let fit = fitMemo.get(fitKey);
+function fieldOf(st: Estimates, members: FieldMember[], available: number, source: FieldSource, where: string): ReferenceField {
+  const fitKey = fitKeyOf(members);
+  let fit = st.fit(fitKey);
   if (!fit) {
     fit = fitField(members);
-    if (fitMemo.size > 16) fitMemo.clear();
-    fitMemo.set(fitKey, fit);
+    st.keepFit(fitKey, fit);
   }
   const picked = members.length < available ? `${members.length} of the ${available} cards` : `${members.length} cards`;
   const description = `${picked} at their class's standard points from ${where}`;
   const field: ReferenceField = { id: `${source}\u0002${fitKey}`, source, description, available, ...fit };
+  setMemo(field, OWNER, st);
   // The model is fitted once per field (with the fit it is memoized with); the bundled field's fit is shipped.
   if (!('battle' in fit)) {
-    const shipped = shippedFit(field, fitKey);
+    const shipped = shippedFit(st, field, fitKey);
     if (shipped) {
       fit.battle = shipped.battle;
       fit.loo = shipped.loo;
-      if (field.source === 'examples') bundledShape = shipped.battle.model;
+      if (field.source === 'examples') st.bundledShape = shipped.battle.model;
     } else {
-      fit.battle = fieldModel(field);
+      fit.battle = fieldModel(st, field);
       if (fit.battle) fit.loo = looRows(field, fit.battle);
     }
     field.loo = fit.loo;
@@ -419,14 +507,6 @@ export interface ShippedFit {
   loo: LooRow[];
 }
 
-/** Whether the shipped fit is read (off: the script that makes it, and the test that checks it). */
-let readShipped = true;
-export function useShippedFit(on: boolean): void {
-  readShipped = on;
-  fitMemo.clear();
-  bundledShape = undefined;
-}
-
 /** What the bundled field's fit depends on beside the code: its members, their battle prices and the training set. */
 export function fitInputsKey(field: ReferenceField, fitKey: string): string {
   const measured = field.members.map((m) => measuredPrice(m) ?? null);
@@ -435,19 +515,14 @@ export function fitInputsKey(field: ReferenceField, fitKey: string): string {
     .update('\u0003')
     .update(JSON.stringify(measured))
     .update('\u0003')
-    .update(syntheticKey())
+    .update(ownerOf(field).syntheticKey())
     .digest('hex')
     .slice(0, 32);
 }
 
-let syntheticKeyMemo: string | undefined;
-function syntheticKey(): string {
-  return (syntheticKeyMemo ??= createHash('sha256').update(JSON.stringify(syntheticPrices)).digest('hex'));
-}
-
-function shippedFit(field: ReferenceField, fitKey: string): { battle: FieldModel; loo: LooRow[] } | undefined {
+function shippedFit(st: Estimates, field: ReferenceField, fitKey: string): { battle: FieldModel; loo: LooRow[] } | undefined {
   const f = bundledFit as unknown as Partial<ShippedFit>;
-  if (!readShipped || !f.key || !f.battle || !f.loo || f.key !== fitInputsKey(field, fitKey)) return undefined;
+  if (!st.shipped || !f.key || !f.battle || !f.loo || f.key !== fitInputsKey(field, fitKey)) return undefined;
   // JSON has no undefined: a member without a measured price or a leave-one-out model was written as null.
   const battle: FieldModel = {
     ...f.battle,
@@ -459,7 +534,7 @@ function shippedFit(field: ReferenceField, fitKey: string): { battle: FieldModel
 
 /** The bundled field's fit as the code makes it now (what bundled-fit.json holds). */
 export function computeBundledFit(field: ReferenceField): ShippedFit | undefined {
-  const battle = fieldModel(field);
+  const battle = fieldModel(ownerOf(field), field);
   if (!battle) return undefined;
   return { key: fitInputsKey(field, field.members.map((m) => m.key).join('\u0001')), battle, loo: looRows(field, battle) };
 }
@@ -958,8 +1033,9 @@ function approachFigures(
       // fires that close.
       const mine = withinBoarding(mineAt);
       const theirs = withinBoarding(theirsAt);
-      if (mine > 0) boarded += mine * boardingShare(cr, m.profile.cr, m.profile.hp * m.profile.bases) * m.points;
-      if (theirs > 0) boardedBy += theirs * boardingShare(m.profile.cr, cr, hp);
+      const boarding = (field.memo.boarding ??= new Map());
+      if (mine > 0) boarded += mine * boardingShare(boarding, cr, m.profile.cr, m.profile.hp * m.profile.bases) * m.points;
+      if (theirs > 0) boardedBy += theirs * boardingShare(boarding, m.profile.cr, cr, hp);
     }
   }
   const perRound = field.members.length * BATTLE_TABLE.rounds;
@@ -981,23 +1057,21 @@ function withinBoarding(at: Float64Array): number {
 }
 
 /** The expected share of a unit of `hp` HP (all its bases) one boarding by `a` removes, defended by `d` (engine.ts `boardingPmf`). */
-function boardingShare(a: { target: number; dice: number }, d: { target: number; dice: number }, hp: number): number {
+function boardingShare(boardingDamage: Map<string, number>, a: { target: number; dice: number }, d: { target: number; dice: number }, hp: number): number {
   if (!(hp > 0)) return 0;
   // Few distinct CR pairs (each computed once); the damage depends on the hull only up to the attacker's dice.
   const cap = Math.min(hp, a.dice);
   const key = `${a.target}/${a.dice}/${d.target}/${d.dice}/${cap}`;
-  let s = BOARDING_DAMAGE.get(key);
+  let s = boardingDamage.get(key);
   if (s === undefined) {
     const pmf = boardingPmf(a, d);
     s = 0;
     for (let k = 1; k < pmf.length; k++) s += pmf[k]! * Math.min(k, cap);
-    if (BOARDING_DAMAGE.size > 100_000) BOARDING_DAMAGE.clear();
-    BOARDING_DAMAGE.set(key, s);
+    if (boardingDamage.size > 100_000) boardingDamage.clear();
+    boardingDamage.set(key, s);
   }
   return s / hp;
 }
-/** Expected boarding damage (HP) by CR pair and hull cap. */
-const BOARDING_DAMAGE = new Map<string, number>();
 
 const FLEET_MEMO_MAX = 20_000;
 
@@ -1124,12 +1198,13 @@ export function battleFeatures(
   };
 }
 
-const TERMS_OF = new WeakMap<BattleModel, ReadonlySet<BattleTerm>>();
+/** A model's terms, kept on the model. */
+const TERMS_OF = memo<ReadonlySet<BattleTerm>>('model terms');
 
 /** The terms a model weighs (a non-zero weight): the features an estimate with it needs. */
 export function termsOf(m: BattleModel): ReadonlySet<BattleTerm> {
-  let t = TERMS_OF.get(m);
-  if (!t) TERMS_OF.set(m, (t = new Set(BATTLE_TERMS.filter((k) => m.weights[k] !== 0))));
+  let t = getMemo(m, TERMS_OF);
+  if (!t) setMemo(m, TERMS_OF, (t = new Set(BATTLE_TERMS.filter((k) => m.weights[k] !== 0))));
   return t;
 }
 
@@ -1321,49 +1396,29 @@ export function pricedMember(m: FieldMember): PricedCard {
   };
 }
 
-/**
- * Battle prices of a workspace field's members, measured against that field (by the language
- * server, in the background): field (its members' keys) -> member key -> price. Kept for a few fields.
- */
-const workspacePrices = new Map<string, Map<string, number>>();
-let pricesVersionNow = 0;
-
 function fitKeyOf(members: readonly FieldMember[]): string {
   return members.map((m) => m.key).join('\u0001');
-}
-
-/** Bumped when a field's battle prices arrive: a field built before is stale. */
-export function pricesVersion(): number {
-  return pricesVersionNow;
 }
 
 /** Whether the field's estimate would be fitted to battle prices once its members are priced (a workspace field not priced yet). */
 export function fieldNeedsPrices(field: ReferenceField): boolean {
   return (
-    field.source === 'workspace' && field.battle?.fittedTo !== 'battle prices' && field.members.length > 0 && !workspacePrices.has(fitKeyOf(field.members))
+    field.source === 'workspace' &&
+    field.battle?.fittedTo !== 'battle prices' &&
+    field.members.length > 0 &&
+    !ownerOf(field).fieldPrices(fitKeyOf(field.members))
   );
 }
 
-/** The battle prices of a field's members (by member key), measured against it: its estimate is fitted to them from now on. */
+/** The battle prices of a field's members (by member key), measured against it, told to the instance that made the field. */
 export function setFieldPrices(field: ReferenceField, prices: ReadonlyMap<string, number>): void {
-  const key = fitKeyOf(field.members);
-  if (workspacePrices.size >= 8) workspacePrices.delete(workspacePrices.keys().next().value!);
-  workspacePrices.set(key, new Map(prices));
-  fitMemo.delete(key);
-  pricesVersionNow++;
+  ownerOf(field).setFieldPrices(field, prices);
 }
 
 /** A member's measured battle price (the generated data), when it was priced as it is now. */
 export function measuredPrice(m: FieldMember): number | undefined {
   const hit = BATTLE_PRICES.get(m.id);
   return hit && hit.fingerprint === cardFingerprint(pricedMember(m)) ? hit.price : undefined;
-}
-
-let bundledShape: BattleModel | undefined;
-
-/** The model fitted to the bundled field's battle prices (the shape a workspace field takes). */
-function bundledModel(): BattleModel | undefined {
-  return bundledShape;
 }
 
 /** Refits only the scale `a` of a model to prices (the shape kept). */
@@ -1434,7 +1489,8 @@ export function syntheticTraining(): { card: PricedCard; parent: string; price: 
   return out;
 }
 
-let syntheticMemo: { field: object; rows: TrainingRow[] } | undefined;
+/** The generated variants' training rows, kept with the field's figure memo they were made against. */
+const SYNTHETIC = memo<TrainingRow[]>('synthetic rows');
 
 /** A variant's features against the field (what the generator stores). */
 export function syntheticFeatures(card: PricedCard, field: ReferenceField): BattleFeatures | undefined {
@@ -1452,7 +1508,8 @@ export function trainingRows(field: ReferenceField, measured: readonly (number |
     const y = measured[i];
     if (x && y !== undefined && y > 0) rows.push({ x, price: y, group: m.name, synthetic: false, hull: m.profile.hp * m.profile.bases, profile: m.profile });
   });
-  if (syntheticMemo?.field !== field.memo) {
+  let synthetic = getMemo(field.memo, SYNTHETIC);
+  if (!synthetic) {
     const syn: TrainingRow[] = [];
     for (const s of syntheticTraining()) {
       // The generated features (computing them is some 160 cards' volleys at the field: a third of a second cold).
@@ -1460,17 +1517,17 @@ export function trainingRows(field: ReferenceField, measured: readonly (number |
       if (x && s.price > 0)
         syn.push({ x, price: s.price, group: s.parent, synthetic: true, hull: s.card.profile.hp * s.card.profile.bases, profile: s.card.profile });
     }
-    syntheticMemo = { field: field.memo, rows: syn };
+    setMemo(field.memo, SYNTHETIC, (synthetic = syn));
   }
-  return [...rows, ...syntheticMemo.rows];
+  return [...rows, ...synthetic];
 }
 
-function fieldModel(field: ReferenceField): FieldModel | undefined {
+function fieldModel(st: Estimates, field: ReferenceField): FieldModel | undefined {
   // Fitted to battle prices where they were measured against this field: the bundled cards, wherever they are read from
   // (each as it was priced, and all of them), with their generated variants; any other field keeps the bundled fit's
   // shape, its scale fitted to the battle prices measured against it (priced in the background) or else to its points.
   const all = field.members.map((m) => measuredPrice(m));
-  const known = workspacePrices.get(fitKeyOf(field.members));
+  const known = st.fieldPrices(fitKeyOf(field.members));
   const bundledAll = all.length === BATTLE_PRICES.size && all.every((x) => x !== undefined);
   // Or priced in the background against this very field (the language server's FieldPricing).
   const ownPrices = !bundledAll && known ? field.members.map((m) => known.get(m.key)) : undefined;
@@ -1491,7 +1548,7 @@ function fieldModel(field: ReferenceField): FieldModel | undefined {
       );
     model = fit(rows);
     if (!model) return undefined;
-    if (field.source === 'examples') bundledShape = model;
+    if (field.source === 'examples') st.bundledShape = model;
     field.members.forEach((m, i) => {
       const own = rows.find((r) => !r.synthetic && r.group === m.name);
       if (!own) return;
@@ -1501,7 +1558,7 @@ function fieldModel(field: ReferenceField): FieldModel | undefined {
       if (e > 0) residuals.push(Math.log(own.price / e));
     });
   } else {
-    const shape = bundledModel();
+    const shape = st.bundledShape;
     if (!shape) return undefined;
     const rows: { i: number; x: BattleFeatures; y: number }[] = [];
     field.members.forEach((m, i) => {

@@ -7,11 +7,14 @@ import { bundledCards } from './index';
 import { standardCards } from './estimate';
 import { pricedCardOf } from './battles';
 import type { PricedCard, PricingField } from './battles';
+import { getMemo, memo, setMemo } from '../model/memo';
 
-let field: PricingField | undefined;
+/** The bundled battle field, kept with the bundled cards' list it is made from. */
+const BATTLE_FIELD = memo<PricingField>('bundled battle field');
 
 /** The bundled example cards at their class's standard points, as the battle pricing takes them. */
 export function bundledBattleField(): PricingField {
+  let field = getMemo(bundledCards(), BATTLE_FIELD);
   if (!field) {
     const ids = new Set(standardCards(bundledCards()).map((m) => m.id));
     const cards: PricedCard[] = [];
@@ -22,7 +25,7 @@ export function bundledBattleField(): PricingField {
       const p = pricedCardOf(c.card, c.faction);
       if (p) cards.push(p);
     }
-    field = { cards };
+    setMemo(bundledCards(), BATTLE_FIELD, (field = { cards }));
   }
   return field;
 }

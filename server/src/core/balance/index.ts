@@ -14,43 +14,69 @@ import {
   fieldMemberOf,
   evenPick,
   fieldOrder,
-  pricesVersion,
+  Estimates,
 } from './estimate';
 import { CLASS_NAMES, POINTS_ESTIMATE } from '../rules/data';
 import type { UnitClass } from '../rules/data';
 import type { CardLike, FieldMember, PointsEstimate, ReferenceField } from './estimate';
 import type { FabledDocument, UnitCard } from '../model/types';
+import { getMemo, memo, setMemo } from '../model/memo';
 
-export { referenceField, estimateCard, unpricedOf, standardCards, clearEstimateMemo, fieldNeedsPrices, setFieldPrices, pricedMember } from './estimate';
+export {
+  referenceField,
+  estimateCard,
+  unpricedOf,
+  standardCards,
+  clearEstimateMemo,
+  fieldNeedsPrices,
+  setFieldPrices,
+  pricedMember,
+  Estimates,
+} from './estimate';
 export type { CardLike, FieldMember, PointsEstimate, ReferenceField, LooRow, FieldSource } from './estimate';
 export { clearVolleyMemo, volleyStats, shareOf, computeShare, offenseKey, defenseKey } from './volleys';
 
-let bundled: CardLike[] | undefined;
+/** The bundled example cards, kept with the example workspace they are read from. */
+const BUNDLED = memo<readonly CardLike[]>('bundled cards');
 
 /** The bundled example cards (server/src/core/examples, shared with the engagement view's opponents). */
 export function bundledCards(): readonly CardLike[] {
-  if (!bundled)
-    bundled = exampleWorkspace()
-      .allCards()
-      .map((r) => ({ card: r.card, faction: r.faction }));
-  return bundled;
+  const ws = exampleWorkspace();
+  let cards = getMemo(ws, BUNDLED);
+  if (!cards) setMemo(ws, BUNDLED, (cards = ws.allCards().map((r) => ({ card: r.card, faction: r.faction }))));
+  return cards;
 }
 
-/** The reference field for a set of cards (the bundled examples when too few cost their class's points). */
-export function fieldFor(cards: readonly CardLike[]): ReferenceField {
-  return referenceField(cards, bundledCards);
+/** A new points-estimate state (its fits and prices), its fallback field the bundled example cards. */
+export function newEstimates(): Estimates {
+  return new Estimates(bundledCards);
 }
 
-/** Each document's standard-cost cards, by document object (a document's object changes with its text). */
-const docCandidates = new WeakMap<FabledDocument, FieldMember[]>();
+/** A workspace's points-estimate state (its own fits and prices), kept with the workspace object. */
+const ESTIMATES = memo<Estimates>('estimates');
+
+/** The points-estimate state of a workspace: what its service owns (made on first use). */
+export function estimatesOf(ws: Workspace): Estimates {
+  let st = getMemo(ws, ESTIMATES);
+  if (!st) setMemo(ws, ESTIMATES, (st = newEstimates()));
+  return st;
+}
+
+/** The reference field for a set of cards (the bundled examples when too few cost their class's points), made by `st`. */
+export function fieldFor(cards: readonly CardLike[], st: Estimates): ReferenceField {
+  return referenceField(cards, st);
+}
+
+/** Each document's standard-cost cards, kept with the document object (a document's object changes with its text). */
+const DOC_CANDIDATES = memo<FieldMember[]>('field candidates');
 
 function candidatesOf(doc: FabledDocument): FieldMember[] {
   if (doc.kind === 'fleet' || doc.kind === 'collection') return [];
-  let list = docCandidates.get(doc);
+  let list = getMemo(doc, DOC_CANDIDATES);
   if (!list) {
     const faction = doc.faction.value ?? '';
     list = standardCards(doc.units.map((card) => ({ card, faction })));
-    docCandidates.set(doc, list);
+    setMemo(doc, DOC_CANDIDATES, list);
   }
   return list;
 }
@@ -210,7 +236,7 @@ class FieldState {
       if (m) members.set(c, m);
     }
     this.members = members;
-    return referenceFieldOfCapped([...members.values()], available, bundledCards, 'this workspace');
+    return referenceFieldOfCapped([...members.values()], available, estimatesOf(ws), 'this workspace');
   }
 }
 
@@ -221,7 +247,8 @@ function memberAt(ws: Workspace, c: Candidate): FieldMember | undefined {
   return card ? fieldMemberOf(card, c.faction) : undefined;
 }
 
-const wsFields = new WeakMap<Workspace, FieldState>();
+/** A workspace's field, kept with the workspace object. */
+const FIELD = memo<FieldState>('reference field');
 
 /**
  * The reference field of a workspace, kept while its cards are unchanged and then brought up to
@@ -229,17 +256,18 @@ const wsFields = new WeakMap<Workspace, FieldState>();
  */
 export function workspaceField(ws: Workspace): ReferenceField {
   trackWorkspaceField(ws);
-  let st = wsFields.get(ws);
+  let st = getMemo(ws, FIELD);
+  const prices = estimatesOf(ws).version;
   // Fleets hold no cards: a fleet edit keeps the field (it is read after every edit).
-  if (st?.field && st.version === ws.cardsVersion && st.prices === pricesVersion()) return st.field;
+  if (st?.field && st.version === ws.cardsVersion && st.prices === prices) return st.field;
   const changes = st ? ws.cardChangesSince(st.version) : undefined;
   if (!st || !changes) {
     st = new FieldState();
     st.build(ws);
-    wsFields.set(ws, st);
+    setMemo(ws, FIELD, st);
   } else for (const uri of new Set(changes)) st.update(ws, uri);
   st.version = ws.cardsVersion;
-  st.prices = pricesVersion();
+  st.prices = prices;
   st.field = st.makeField(ws);
   return st.field;
 }
@@ -255,7 +283,7 @@ export function workspaceFieldAfresh(ws: Workspace): ReferenceField {
       candidates.push(m);
     }
   }
-  return referenceFieldOf(candidates, bundledCards, 'this workspace');
+  return referenceFieldOf(candidates, estimatesOf(ws), 'this workspace');
 }
 
 /** A card's estimate against its workspace's field. */

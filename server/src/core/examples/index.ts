@@ -8,6 +8,7 @@
 import { Workspace, type CardRef } from '../workspace';
 import type { FleetDocument } from '../model/types';
 import examplesJson from './examples.json';
+import { getMemo, memo, setMemo } from '../model/memo';
 
 export const EXAMPLE_SCHEME = 'fabled-example';
 
@@ -19,7 +20,8 @@ export function isExampleUri(uri: string): boolean {
   return uri.startsWith(`${EXAMPLE_SCHEME}:`);
 }
 
-let examples: Workspace | undefined;
+/** The example cards' workspace, kept with the bundled files it is parsed from (a constant parsed on first use). */
+const EXAMPLES = memo<Workspace>('example workspace');
 
 /** The bundled example files (paths relative to examples/, and their text). */
 export function exampleFiles(): readonly { path: string; text: string }[] {
@@ -28,9 +30,11 @@ export function exampleFiles(): readonly { path: string; text: string }[] {
 
 /** The example cards' own workspace, parsed once on first use. */
 export function exampleWorkspace(): Workspace {
+  let examples = getMemo(examplesJson, EXAMPLES);
   if (!examples) {
     examples = new Workspace();
     for (const f of exampleFiles()) examples.set(exampleUri(f.path), f.text);
+    setMemo(examplesJson, EXAMPLES, examples);
   }
   return examples;
 }

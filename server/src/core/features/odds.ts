@@ -53,13 +53,24 @@ export const ODDS_LABEL_MAX = 28;
 const NOTHING = 0.005;
 
 /**
- * Results by what the simulator reads: the attacker's profile, the weapon's and the target's (the
- * key is made of profileFromCard's output, so it cannot miss a field the simulator uses). A card's
+ * A workspace's odds, kept with the workspace: results by what the simulator reads, the attacker's
+ * profile, the weapon's and the target's (the key is made of profileFromCard's output, so it cannot
+ * miss a field the simulator uses), and the card's whole Fire action against the target. A card's
  * odds are recomputed only when one of the two profiles changes. Bounded so that a long session
- * does not grow it without end.
+ * does not grow them without end.
  */
-const cache = new Map<string, WeaponOdds | null>();
+interface OddsCache {
+  weapons: Map<string, WeaponOdds | null>;
+  whole: Map<string, VolleyResult | null>;
+}
+const ODDS = memo<OddsCache>('weapon odds');
 const CACHE_MAX = 2000;
+
+function oddsCache(ws: Workspace): OddsCache {
+  let c = getMemo(ws, ODDS);
+  if (!c) setMemo(ws, ODDS, (c = { weapons: new Map(), whole: new Map() }));
+  return c;
+}
 
 /** Profiles per parsed card (cards are reused across edits that do not touch them). */
 const PROFILE = memo<UnitProfile | null>('odds profile');
@@ -84,6 +95,8 @@ export function weaponOdds(ws: Workspace, card: UnitCard, w: Weapon, targetName:
   const wp = att?.weapons.find((x) => x.name === w.name.value) ?? (index >= 0 ? att?.weapons[index] : undefined);
   if (!att || !def || !wp) return undefined;
   const key = JSON.stringify([att, wp, def, target.uri]);
+  const caches = oddsCache(ws);
+  const cache = caches.weapons;
   const hit = cache.get(key);
   if (hit !== undefined) return hit ?? undefined;
   let out: WeaponOdds | null = null;
@@ -99,7 +112,7 @@ export function weaponOdds(ws: Workspace, card: UnitCard, w: Weapon, targetName:
         breakdown: volley.weapons[0],
         volley,
       };
-      const whole = att.weapons.length > 1 ? wholeFire(att, def) : volley;
+      const whole = att.weapons.length > 1 ? wholeFire(caches.whole, att, def) : volley;
       const mine = whole?.weapons[att.weapons.indexOf(wp)];
       if (whole && mine) {
         const share = (part: number, all: number) => (all > 0 ? Math.min(1, Math.max(0, part / all)) : 0);
@@ -122,9 +135,7 @@ export function weaponOdds(ws: Workspace, card: UnitCard, w: Weapon, targetName:
 }
 
 /** The card's whole Fire action against the target (every weapon firing), cached like single weapons. */
-const wholeCache = new Map<string, VolleyResult | null>();
-
-function wholeFire(att: UnitProfile, def: UnitProfile): VolleyResult | undefined {
+function wholeFire(wholeCache: Map<string, VolleyResult | null>, att: UnitProfile, def: UnitProfile): VolleyResult | undefined {
   const key = JSON.stringify([att, def]);
   const hit = wholeCache.get(key);
   if (hit !== undefined) return hit ?? undefined;

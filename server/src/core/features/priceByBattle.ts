@@ -6,7 +6,7 @@
  */
 import type { UnitCard } from '../model/types';
 import type { Workspace } from '../workspace';
-import { estimateInWorkspace, pricedMember, workspaceField } from '../balance/index';
+import { estimateInWorkspace, estimatesOf, pricedMember, workspaceField } from '../balance/index';
 import { cardFingerprint, priceCard, pricedCardOf } from '../balance/battles';
 import type { BattlePrice, PlayBattles, PricingField } from '../balance/battles';
 import type { ReferenceField } from '../balance/estimate';
@@ -86,16 +86,16 @@ export async function priceByBattle(
   });
   const battles = p.against.reduce((t, a) => t + a.tried.length, 0);
   const result = resultOf(card, p, estimate, field, true, battles);
-  if (result.price !== undefined && !p.cutShort) remember(measuredKey(priced, field), result);
+  if (result.price !== undefined && !p.cutShort) remember(estimatesOf(ws).measured, measuredKey(priced, field), result);
   return { result };
 }
 
 /**
- * The battle prices "Price by battle" measured, by card and field: the lens and the hover show the
- * last one while the card's stats and the field stay as they were. Not by printed points (the price
- * is what the card is worth, whatever it costs: "Set points to N" keeps it). At most `MEASURED_MAX`.
+ * The battle prices "Price by battle" measured are kept by the workspace's estimate state
+ * (`Estimates.measured`), by card and field: the lens and the hover show the last one while the
+ * card's stats and the field stay as they were. Not by printed points (the price is what the card
+ * is worth, whatever it costs: "Set points to N" keeps it). At most `MEASURED_MAX`.
  */
-const MEASURED = new Map<string, BattlePriceResult>();
 const MEASURED_MAX = 500;
 
 function measuredKey(priced: NonNullable<ReturnType<typeof pricedCardOf>>, field: ReferenceField): string {
@@ -103,18 +103,19 @@ function measuredKey(priced: NonNullable<ReturnType<typeof pricedCardOf>>, field
   return `${field.id}\u0000${cardFingerprint({ ...priced, points: 0, profile: { ...priced.profile, points: undefined } })}`;
 }
 
-function remember(key: string, r: BattlePriceResult): void {
-  MEASURED.delete(key);
-  if (MEASURED.size >= MEASURED_MAX) MEASURED.delete(MEASURED.keys().next().value!);
-  MEASURED.set(key, r);
+function remember(measured: Map<string, BattlePriceResult>, key: string, r: BattlePriceResult): void {
+  measured.delete(key);
+  if (measured.size >= MEASURED_MAX) measured.delete(measured.keys().next().value!);
+  measured.set(key, r);
 }
 
 /** The card's battle price as Price by battle last measured it against its workspace's field, if it did (the ratio from its points now). */
 export function measuredBattlePrice(card: UnitCard, ws: Workspace): BattlePriceResult | undefined {
-  if (MEASURED.size === 0) return undefined;
+  const measured = estimatesOf(ws).measured;
+  if (measured.size === 0) return undefined;
   const priced = pricedCardOf(card, card.faction.value ?? '');
   if (!priced) return undefined;
-  const r = MEASURED.get(measuredKey(priced, workspaceField(ws)));
+  const r = measured.get(measuredKey(priced, workspaceField(ws)));
   if (!r || r.price === undefined) return undefined;
   const points = card.points.value;
   const out: BattlePriceResult = { ...r };

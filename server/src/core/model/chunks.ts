@@ -9,6 +9,7 @@
  * card). Anything else is parsed whole.
  */
 import type { Problem, Span, UnitCard } from './types';
+import { getMemo, memo, setMemo } from './memo';
 
 export interface ItemRange {
   start: number;
@@ -118,15 +119,15 @@ export class ChunkCache {
   }
 }
 
-/** Where a card came from, for the validator's per-card cache. */
-const ORIGINS = new WeakMap<UnitCard, ChunkResult>();
+/** Where a card came from, for the validator's per-card cache (kept on the card). */
+const ORIGIN = memo<ChunkResult>('card origin');
 
 export function setOrigin(card: UnitCard, chunk: ChunkResult): void {
-  ORIGINS.set(card, chunk);
+  setMemo(card, ORIGIN, chunk);
 }
 
 export function originOf(card: UnitCard): ChunkResult | undefined {
-  return ORIGINS.get(card);
+  return getMemo(card, ORIGIN);
 }
 
 function isSpan(o: object): o is Span {

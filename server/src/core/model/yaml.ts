@@ -15,6 +15,7 @@ import { CODES, type Code } from './codes';
 import { shiftTree } from './chunks';
 import { clip, findExcess, LIMITS } from './limits';
 import type { Problem, Span, ProblemData } from './types';
+import { getMemo, memo, setMemo } from './memo';
 
 export { Kind };
 export type { YAMLNode, YAMLScalar, YAMLMapping, YamlMap, YAMLSequence };
@@ -306,12 +307,12 @@ export function entrySpan(e: Entry): Span {
   return { start: e.keySpan.start, end: Math.max(e.keySpan.end, e.valueSpan.end) };
 }
 
-/** Known-key lists as sets, made once per list (every key of every mapping is looked up). */
-const knownSets = new WeakMap<readonly string[], Set<string>>();
+/** Known-key lists as sets, made once per list and kept on it (every key of every mapping is looked up). */
+const KNOWN_SET = memo<Set<string>>('known keys');
 
 function knownSet(known: readonly string[]): Set<string> {
-  let set = knownSets.get(known);
-  if (!set) knownSets.set(known, (set = new Set(known)));
+  let set = getMemo(known, KNOWN_SET);
+  if (!set) setMemo(known, KNOWN_SET, (set = new Set(known)));
   return set;
 }
 

@@ -27,6 +27,7 @@ import type { CardRef } from '../workspace';
 import { STAT_ORDER } from '../rules/data';
 import { ruleText } from '../rules/text';
 import { clean } from './clean';
+import { getMemo, memo, setMemo } from '../model/memo';
 
 export const DIGEST_SCHEME = 'fs1';
 /** A digest as printed: `fs1-` and 16 lower-case hex digits. */
@@ -40,13 +41,17 @@ export interface RulesVersion {
   date: string;
 }
 
-let rulesCache: RulesVersion | undefined;
+/** The rules version, kept with the rule text it is read from. */
+const RULES_VERSION = memo<RulesVersion>('rules version');
 
 export function rulesVersion(): RulesVersion {
-  if (rulesCache) return rulesCache;
-  const log = ruleText().changelog;
-  const newest = [...log].sort((a, b) => b.date.localeCompare(a.date))[0];
-  return (rulesCache = { version: newest?.version ?? 'unknown', date: newest?.date ?? '' });
+  const text = ruleText();
+  const hit = getMemo(text, RULES_VERSION);
+  if (hit) return hit;
+  const newest = [...text.changelog].sort((a, b) => b.date.localeCompare(a.date))[0];
+  const v = { version: newest?.version ?? 'unknown', date: newest?.date ?? '' };
+  setMemo(text, RULES_VERSION, v);
+  return v;
 }
 
 /** "July 30 (2026-07-30)": how every export prints the rules version. */

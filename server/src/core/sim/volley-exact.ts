@@ -17,6 +17,7 @@
 import { binomialPmf, convolve } from './dice';
 import { absorb, applyHits, attacksAgainst, basesLeft } from './fire';
 import type { FireContext, WeaponPlan } from './fire';
+import { getMemo, memo, setMemo } from '../model/memo';
 
 /** A distribution over defender states, keyed `hull * stride + sh`. */
 export type StateDist = Map<number, number>;
@@ -232,11 +233,12 @@ class OutcomeCache {
   }
 }
 
-const outcomeCaches = new WeakMap<WeaponPlan, OutcomeCache>();
+/** A weapon plan's outcomes, kept on the plan. */
+const OUTCOMES = memo<OutcomeCache>('weapon outcomes');
 
 function cacheFor(plan: WeaponPlan): OutcomeCache {
-  let c = outcomeCaches.get(plan);
-  if (!c) outcomeCaches.set(plan, (c = new OutcomeCache(plan)));
+  let c = getMemo(plan, OUTCOMES);
+  if (!c) setMemo(plan, OUTCOMES, (c = new OutcomeCache(plan)));
   return c;
 }
 
