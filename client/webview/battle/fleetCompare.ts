@@ -61,13 +61,66 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
     );
     return;
   }
-  const name = r.sides[0].fleet || 'Your fleet';
   // Another list (not this one changed): its figures are its own, so rows and words do not give them
   // this list's name. Only the host knows which it is: a saved version may have another name (the
   // edit renamed the list) and is still this list changed.
   const otherList = another;
-  // `mine`: the row is the player's own fleet doing well (more is good news); else the opponent's (more is bad news) or a draw.
-  const rows: { label: string; now: number; then: number; d: Paired; mine?: boolean }[] = [];
+  const rows = compareRows(r, c, otherList);
+  const lead = compareLead(r, rows, then, otherList);
+  const list = el('ul', undefined, 'compare-summary');
+  list.appendChild(el('li', lead));
+  list.appendChild(
+    el(
+      'li',
+      otherList
+        ? 'Both were played against the same opponent with the same dice, battle for battle, so what differs is the lists, not luck. A difference too large to be the dice\u2019s noise is marked up or down; a smaller one reads \u201cwithin the noise\u201d: these battles cannot tell it from luck.'
+        : 'Both were played against the same opponent with the same dice, battle for battle, so what differs is the change, not luck. A change too large to be the dice\u2019s noise is marked up or down; a smaller one reads \u201cwithin the noise\u201d: these battles cannot tell it from luck.',
+    ),
+  );
+  section.appendChild(list);
+  const tableRows = rows.map((x): CompareTableRow => {
+    const yes = clear(x.now, x.then, x.d);
+    return {
+      label: x.label,
+      cells: [formatPercent(x.now), formatPercent(x.then)],
+      change: changeText(x.d, yes),
+      direction: yes ? (x.d.delta > 0 ? 'up' : 'down') : 'same',
+      // Green is good news for the player: their fleet winning more, never the opponent's; a draw neither.
+      tone: x.mine === undefined ? 'neutral' : x.d.delta > 0 === x.mine ? 'good' : 'bad',
+    };
+  });
+  section.appendChild(
+    compareTable(
+      'data compare fleet-compare',
+      `This list beside ${then}`,
+      ['', otherList ? 'This list' : 'Now', then[0]!.toUpperCase() + then.slice(1), otherList ? 'Difference' : 'Change'],
+      tableRows,
+    ),
+  );
+  const details = el('details', undefined, 'advanced');
+  details.appendChild(el('summary', otherList ? 'Advanced: how the difference is measured' : 'Advanced: how the change is measured'));
+  details.appendChild(
+    el(
+      'p',
+      `Battle i of this list and battle i of ${then} were rolled with the same dice (the same seed). Each change is the difference of the two figures \u00b1 its paired standard error (from the battle-by-battle differences); it is marked up or down when it is beyond twice that error and shows in whole percents, else it reads "within the noise".`,
+    ),
+  );
+  section.appendChild(details);
+}
+
+/** A row of the comparison: this version's figure, the other's, and their paired difference. */
+interface CompareRow {
+  label: string;
+  now: number;
+  then: number;
+  d: Paired;
+  /** The row is the player's own fleet doing well (more is good news); else the opponent's (more is bad news) or a draw. */
+  mine?: boolean;
+}
+
+/** Each side's points victory and annihilation, then the draw, this version beside the other. */
+function compareRows(r: BattleResult, c: NonNullable<BattleResult['compareFleets']>, otherList: boolean): CompareRow[] {
+  const rows: CompareRow[] = [];
   r.sides.forEach((s, i) => {
     const o = c.result.sides[i]!;
     const d = c.difference.sides[i]!;
@@ -80,12 +133,17 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
     rows.push({ label: `${who} destroys the whole other fleet`, now: s.annihilation.p, then: o.annihilation.p, d: back(d.annihilation), mine });
   });
   rows.push({ label: 'Draw on points', now: r.draw.p, then: c.result.draw.p, d: { delta: -c.difference.draw.delta, se: c.difference.draw.se } });
+  return rows;
+}
+
+/** The comparison's first sentence: every way a battle ends that moved beyond the dice's noise, and what did not. */
+function compareLead(r: BattleResult, rows: CompareRow[], then: string, otherList: boolean): string {
+  const name = r.sides[0].fleet || 'Your fleet';
   const wins = rows[0]!;
   const draws = rows[rows.length - 1]!;
   const theirs = rows[2]!;
   const opponent = r.sides[1].fleet || 'the opponent';
   const same = rows.every((x) => x.d.delta === 0 && x.d.se === 0);
-  const list = el('ul', undefined, 'compare-summary');
   // Every way a battle ends that moved beyond the dice's noise: the fleet's wins, draws, the
   // opponent's wins (lost wins may have become draws, the opponent winning no more).
   const endings = [
@@ -126,42 +184,5 @@ export function renderFleetComparison(section: HTMLElement, r: BattleResult, lab
       : moved.length
         ? `With your change: ${moved.map((e) => e.own(fig(e.row.now), fig(e.row.then))).join('; ')}.${within}`
         : `With your change: no way a battle ends moved beyond the dice\u2019s noise (${name} wins ${fig(wins.now)}, was ${fig(wins.then)}; draws ${fig(draws.now)}, were ${fig(draws.then)}).`;
-  list.appendChild(el('li', lead));
-  list.appendChild(
-    el(
-      'li',
-      otherList
-        ? 'Both were played against the same opponent with the same dice, battle for battle, so what differs is the lists, not luck. A difference too large to be the dice\u2019s noise is marked up or down; a smaller one reads \u201cwithin the noise\u201d: these battles cannot tell it from luck.'
-        : 'Both were played against the same opponent with the same dice, battle for battle, so what differs is the change, not luck. A change too large to be the dice\u2019s noise is marked up or down; a smaller one reads \u201cwithin the noise\u201d: these battles cannot tell it from luck.',
-    ),
-  );
-  section.appendChild(list);
-  const tableRows = rows.map((x): CompareTableRow => {
-    const yes = clear(x.now, x.then, x.d);
-    return {
-      label: x.label,
-      cells: [formatPercent(x.now), formatPercent(x.then)],
-      change: changeText(x.d, yes),
-      direction: yes ? (x.d.delta > 0 ? 'up' : 'down') : 'same',
-      // Green is good news for the player: their fleet winning more, never the opponent's; a draw neither.
-      tone: x.mine === undefined ? 'neutral' : x.d.delta > 0 === x.mine ? 'good' : 'bad',
-    };
-  });
-  section.appendChild(
-    compareTable(
-      'data compare fleet-compare',
-      `This list beside ${then}`,
-      ['', otherList ? 'This list' : 'Now', then[0]!.toUpperCase() + then.slice(1), otherList ? 'Difference' : 'Change'],
-      tableRows,
-    ),
-  );
-  const details = el('details', undefined, 'advanced');
-  details.appendChild(el('summary', otherList ? 'Advanced: how the difference is measured' : 'Advanced: how the change is measured'));
-  details.appendChild(
-    el(
-      'p',
-      `Battle i of this list and battle i of ${then} were rolled with the same dice (the same seed). Each change is the difference of the two figures \u00b1 its paired standard error (from the battle-by-battle differences); it is marked up or down when it is beyond twice that error and shows in whole percents, else it reads "within the noise".`,
-    ),
-  );
-  section.appendChild(details);
+  return lead;
 }

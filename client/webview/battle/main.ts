@@ -127,10 +127,27 @@ function render(r: BattleResult, partial: boolean): void {
   ui.empty.hidden = true;
   ui.results.hidden = false;
 
+  const { routs, victory } = variantEffects(r.variants);
+  renderVerdict(r, routs, victory);
+  renderOutcomes(r, victory);
+  renderPoints(r, routs);
+  drawSurvival(r);
+  renderActions(r, routs);
+  renderVariants(r, partial);
+  renderFleetComparison(ui.fleetCompare, r, compareLabel, partial, compareAnother);
+  ui.policy.textContent = r.policy;
+  ui.assumptions.replaceChildren();
+  for (const x of r.assumptions) text(ui.assumptions, 'li', x);
+  fillControls(r, partial);
+  if (!partial) vscode.setState({ result: r });
+}
+
+/** Who wins, in a sentence, and the bar of the three outcomes. */
+function renderVerdict(r: BattleResult, routs: boolean, victory: ReturnType<typeof variantEffects>['victory']): void {
+  const [a, b] = r.sides;
   // Who wins: points victory is the headline; destroying the whole fleet is the decisive form. Under
   // morale the side with the higher morale wins by it, a figure of its own beside points victory; a
   // fleet that fled was not destroyed, and a Ram may destroy both fleets at once: the words say so.
-  const { routs, victory } = variantEffects(r.variants);
   const lead = a.pointsVictory.p >= b.pointsVictory.p ? a : b;
   const moraleLead = (a.variantVictory?.p ?? 0) >= (b.variantVictory?.p ?? 0) ? a : b;
   const retreats = [a, b].filter((s) => (s.retreated?.p ?? 0) > 0).map((s) => `${fleetName(s)} retreats in ${formatPercent(s.retreated!.p)}`);
@@ -157,6 +174,11 @@ function render(r: BattleResult, partial: boolean): void {
     'aria-label',
     `${fleetName(a)} ahead ${formatPercent(a.pointsVictory.p)}, draw ${formatPercent(r.draw.p)}, ${fleetName(b)} ahead ${formatPercent(b.pointsVictory.p)}`,
   );
+}
+
+/** The chances of each outcome, with their errors, as a table. */
+function renderOutcomes(r: BattleResult, victory: ReturnType<typeof variantEffects>['victory']): void {
+  const [a, b] = r.sides;
   const own = victory !== undefined && a.variantVictory !== undefined && b.variantVictory !== undefined;
   // The error keeps to its sign ("± 0.90%", a no-break space) when a narrow panel wraps the cell after the figure.
   const cell = (c: { p: number; se: number } | undefined) => (c ? `${formatPercent(c.p)} ${formatPercentError(c.se).replace(' ', '\u00a0')}` : '');
@@ -171,7 +193,10 @@ function render(r: BattleResult, partial: boolean): void {
     'Chances of each outcome',
   );
   ui.meanRounds.textContent = `Battles last ${r.meanRounds.toFixed(1)} rounds on average.`;
+}
 
+/** The points each fleet destroys (or routs): on average, in a bad, typical and good battle. */
+function renderPoints(r: BattleResult, routs: boolean): void {
   // Under variants that rout, a unit that fled is lost for points but not destroyed: the table says
   // "destroyed or routed" and gives each apart (each enemy unit's points times its chance to end so).
   const lost = (i: number, how: 'destroyed' | 'routed') =>
@@ -204,9 +229,10 @@ function render(r: BattleResult, partial: boolean): void {
     routs ? 'Points destroyed or routed by each fleet' : 'Points destroyed by each fleet',
   );
   ui.pointsSteps.textContent = pointsSteps(r, routs);
+}
 
-  drawSurvival(r);
-
+/** What each unit did per battle. */
+function renderActions(r: BattleResult, routs: boolean): void {
   table(
     ui.actionsTable,
     ['Unit', 'Fleet', 'Points', 'Fired', 'Boarded', 'Rammed', 'Alive at the end', ...(routs ? ['Fled (intact)', 'Destroyed'] : [])],
@@ -228,13 +254,6 @@ function render(r: BattleResult, partial: boolean): void {
     ),
     'What each unit did per battle',
   );
-  renderVariants(r, partial);
-  renderFleetComparison(ui.fleetCompare, r, compareLabel, partial, compareAnother);
-  ui.policy.textContent = r.policy;
-  ui.assumptions.replaceChildren();
-  for (const x of r.assumptions) text(ui.assumptions, 'li', x);
-  fillControls(r, partial);
-  if (!partial) vscode.setState({ result: r });
 }
 
 /**

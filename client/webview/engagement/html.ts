@@ -84,14 +84,9 @@ export const IDS = {
 /** The range select's value for "any range" (no range option: every weapon fires, as the CLI without --range). */
 export const ANY_RANGE = '';
 
-export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: string, styleUri: string): string {
-  const bands = [
-    `<option value="${ANY_RANGE}">Any range (every weapon fires)</option>`,
-    ...RANGE_BANDS.map((b) => `<option value="${b}">${b}&quot;</option>`),
-  ].join('');
-  return renderPage(cspSource, nonce, scriptUri, styleUri, {
-    title: 'Engagement',
-    body: `    <header class="header">
+/** The heading: the two cards, the verdict and the status line. */
+function engagementHeader(): string {
+  return `    <header class="header">
       <h1 id="${IDS.title}">Engagement: <span id="${IDS.attacker}" class="unit attacker"></span> <span class="vs">vs</span> <span id="${IDS.defender}" class="unit defender"></span></h1>
       <ul id="${IDS.unitLines}" class="unit-lines" aria-label="The two cards" hidden>
         <li class="unit-line attacker"><span class="role">Attacker</span> <span id="${IDS.attackerFacts}" class="facts"></span> <span id="${IDS.attackerPoints}" class="points" hidden></span></li>
@@ -102,7 +97,12 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
       <div id="${IDS.error}" class="error" role="alert" hidden></div>
     </header>
 
-    <form id="${IDS.form}" class="controls" aria-label="Simulation options" novalidate>
+`;
+}
+
+/** The options a player changes before running again (trials and seed under "Advanced"). */
+function engagementControls(bands: string): string {
+  return `    <form id="${IDS.form}" class="controls" aria-label="Simulation options" novalidate>
       <div class="field">
         <label for="${IDS.range}">Range</label>
         <select id="${IDS.range}" name="range">${bands}</select>
@@ -134,11 +134,21 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
       </details>
     </form>
 
-    <p id="${IDS.stale}" class="stale-note" role="status" hidden></p>
+`;
+}
+
+/** The stale note, the empty note and the opening of the results. */
+function engagementStatus(): string {
+  return `    <p id="${IDS.stale}" class="stale-note" role="status" hidden></p>
     <p id="${IDS.empty}" class="empty">Waiting for a simulation result…</p>
 
     <div id="${IDS.results}" class="results" hidden>
-      <section id="${IDS.volleySection}" class="card" aria-labelledby="volley-heading">
+`;
+}
+
+/** One Fire action: the figures, the hull damage chart and the tables per weapon. */
+function engagementVolley(): string {
+  return `      <section id="${IDS.volleySection}" class="card" aria-labelledby="volley-heading">
         <h2 id="volley-heading">One Fire action</h2>
         <p id="${IDS.volleySentence}" class="lead"></p>
         <dl class="figures">
@@ -177,7 +187,12 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
         </div>
       </section>
 
-      <section id="${IDS.shotsSection}" class="card" aria-labelledby="shots-heading" hidden>
+`;
+}
+
+/** Fire after Fire: the chance the defender is destroyed within N Fire actions. */
+function engagementShots(): string {
+  return `      <section id="${IDS.shotsSection}" class="card" aria-labelledby="shots-heading" hidden>
         <h2 id="shots-heading">Fire after Fire: how long until it is destroyed</h2>
         <p id="${IDS.shotsSentence}" class="lead"></p>
         <figure class="chart">
@@ -190,7 +205,12 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
         </details>
       </section>
 
-      <section id="${IDS.variantSection}" class="card variant-compare" hidden></section>
+`;
+}
+
+/** The rule variants side by side, and the duel round by round. */
+function engagementDuel(): string {
+  return `      <section id="${IDS.variantSection}" class="card variant-compare" hidden></section>
 
       <section id="${IDS.duelSection}" class="card" aria-labelledby="engagement-heading">
         <h2 id="engagement-heading">The duel</h2>
@@ -215,7 +235,12 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
         </details>
       </section>
 
-      <section class="card" aria-labelledby="assumptions-heading">
+`;
+}
+
+/** What the figures assume, and how they were computed under "Advanced". */
+function engagementAdvanced(): string {
+  return `      <section class="card" aria-labelledby="assumptions-heading">
         <h2 id="assumptions-heading">What the figures assume</h2>
         <ul id="${IDS.plainAssumptions}"></ul>
       </section>
@@ -235,6 +260,16 @@ export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: s
         <h3>How each unit picks its second action</h3>
         <p id="${IDS.policy}"></p>
       </details>
-    </div>`,
+    </div>`;
+}
+
+export function renderWebviewHtml(cspSource: string, nonce: string, scriptUri: string, styleUri: string): string {
+  const bands = [
+    `<option value="${ANY_RANGE}">Any range (every weapon fires)</option>`,
+    ...RANGE_BANDS.map((b) => `<option value="${b}">${b}&quot;</option>`),
+  ].join('');
+  return renderPage(cspSource, nonce, scriptUri, styleUri, {
+    title: 'Engagement',
+    body: `${engagementHeader()}${engagementControls(bands)}${engagementStatus()}${engagementVolley()}${engagementShots()}${engagementDuel()}${engagementAdvanced()}`,
   });
 }
