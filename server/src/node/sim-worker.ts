@@ -10,24 +10,20 @@ import { performance } from 'node:perf_hooks';
 import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
-import { runChunkTask, SessionCache, type BattleJob, type ChunkTask } from '../core/sim/chunked';
-import { BattleSession } from '../core/sim/fleet-battle';
-import { FleetComparisonSession, type ChangedFleet } from '../core/sim/compare';
-import { simulationRun, type SimulationInput } from '../core/features/simulate';
+import { runChunkTask, SessionCache } from '../core/sim/chunked';
+import type { ChunkTask, PriceTask, PricingTotals, SessionTask as CoreSessionTask, SimMessage } from '../core/sim/runner';
+import { playPricing, sessionParts } from '../core/sim/run-here';
+export { partialDue, sessionParts, sessionRunner, type SessionRunner } from '../core/sim/run-here';
 import type { ChunkOutcome } from '../core/sim/battle';
 import type { BattleResult, SimulationResult } from '../core/sim/types';
-import { playBattle, type PricingBattle, type PricingTotals } from '../core/balance/battles';
+
 import { importRoster, type ImportCards, type ImportOptions, type ImportResult } from '../core/roster/import';
 
-/** A battle or an engagement run whole in one thread, reporting on `port`. */
-export interface SessionTask {
-  kind: 'battle' | 'simulate';
-  battle?: BattleJob;
-  simulate?: SimulationInput;
-  /** Work per slice between two progress reports (the engine's operation counts). */
-  sliceOps: number;
-  /** With a battle: another version of its fleet, played against the same opponent on the same dice (sim/compare.ts). */
-  changed?: ChangedFleet;
+/**
+ * A session task as a thread receives it: the core's (core/sim/runner.ts) with where it reports
+ * (`port`) and a flag to stop it (`stop`).
+ */
+export interface SessionTask extends CoreSessionTask {
   port?: MessagePort;
   /**
    * A flag shared with the server's thread (a SharedArrayBuffer): once element 0 is set, the run
@@ -37,12 +33,6 @@ export interface SessionTask {
    * cancelled at every edit, needs; and it gives the core back while the edit's diagnostics run.
    */
   stop?: Int32Array;
-}
-
-/** One battle of `balance --battles` (core/balance/battles.ts), played whole. */
-export interface PriceTask {
-  kind: 'price';
-  battle: PricingBattle;
 }
 
 /**
@@ -58,6 +48,7 @@ export interface ImportTask {
 }
 
 export type SimTask = ChunkTask | SessionTask | PriceTask | ImportTask;
+export type { PriceTask, SimMessage };
 
 /**
  * With a stop flag: the work between two looks at it. A slice (`sliceOps`) is tens of milliseconds
@@ -71,9 +62,6 @@ export const STOP_CHECK_OPS = 20_000;
 export interface StoppedRun {
   stopped: { trials: number };
 }
-
-/** What a session task posts on its port while it runs. */
-export type SimMessage = { progress: { trials: number; requested: number } } | { partial: BattleResult };
 
 const sessions = new SessionCache();
 
@@ -107,78 +95,6 @@ function lowerOwnPriority(): void {
   }
 }
 if (process.env[BACKGROUND_ENV]) lowerOwnPriority();
-
-/** A session task's run, a slice at a time: what the worker loops over (and a server without worker threads, between turns). */
-export interface SessionRunner {
-  /** Runs one slice (or `ops` of work); true when the run has ended. */
-  step(ops?: number): boolean;
-  readonly progress: { trials: number; requested: number };
-  /** The figures so far, for a partial result (battles only). */
-  partial?(): BattleResult;
-  result(): BattleResult | SimulationResult;
-}
-
-export function sessionRunner(task: SessionTask): SessionRunner {
-  const slice = Math.max(1, task.sliceOps);
-  if (task.kind === 'simulate' && task.simulate) {
-    const run = simulationRun(task.simulate);
-    return {
-      step: (ops = slice) => run.step(ops),
-      get progress() {
-        return run.progress;
-      },
-      result: () => run.result(),
-    };
-  }
-  const job = task.battle!;
-  // A what-if (issue 32): the fleet and another version of it, on the same dice.
-  const session = task.changed
-    ? new FleetComparisonSession(job, task.changed)
-    : new BattleSession(job.fleets, job.options, {
-        ...(job.limits ? { limits: job.limits } : {}),
-        ...(job.workLimit !== undefined ? { workLimit: job.workLimit } : {}),
-      });
-  return {
-    step: (ops = slice) => session.step(ops),
-    get progress() {
-      return session.progress;
-    },
-    partial: () => session.result(),
-    result: () => session.result(),
-  };
-}
-
-/** Whether to send a partial result after slice `slices` (the last one sent after slice `sent`): soon at first (a view fills in), then less often (each costs a summary). */
-export function partialDue(slices: number, sent: number): boolean {
-  return slices === 1 || slices >= sent * 2 + 4;
-}
-
-/**
- * A session task's run in parts of `part` operations, yielding the trials so far before each part
- * (where its driver may stop it), posting its progress once a slice and its partial results when
- * due. Both drivers step the same parts: a thread's (`runSession`, its stop flag read at each
- * yield) and the background process's (./sim-host.ts, which lets its messages in at each).
- */
-export function* sessionParts(task: SessionTask, part: number, post?: (m: SimMessage) => void): Generator<number, BattleResult | SimulationResult> {
-  const run = sessionRunner(task);
-  const slice = Math.max(1, task.sliceOps);
-  let slices = 0;
-  let sent = 0;
-  for (;;) {
-    let ended = false;
-    for (let ops = 0; ops < slice && !ended; ops += part) {
-      yield run.progress.trials;
-      ended = run.step(part);
-    }
-    if (ended) return run.result();
-    post?.({ progress: run.progress });
-    slices++;
-    if (post && run.partial && run.progress.trials > 0 && partialDue(slices, sent)) {
-      sent = slices;
-      post({ partial: run.partial() });
-    }
-  }
-}
 
 function runSession(task: SessionTask): BattleResult | SimulationResult | StoppedRun {
   const port = task.port;
@@ -310,7 +226,7 @@ export function loggedChunk(task: ChunkTask, cache = sessions): ChunkOutcome {
 }
 
 export default function simTask(task: SimTask): ChunkOutcome | BattleResult | SimulationResult | StoppedRun | PricingTotals | ImportResult {
-  if (task.kind === 'price') return playBattle(task.battle);
+  if (task.kind === 'price') return playPricing(task.battle);
   if (task.kind === 'import') return importRoster(task.text, task.cards, task.options);
   try {
     if (task.kind === 'chunk') return loggedChunk(task);

@@ -12,39 +12,13 @@
  * (`localExecutor`), or worker threads (server/src/node/sim-pool.ts).
  */
 import { CHUNK_TRIALS, KERNEL_WORK_LIMIT, SAMPLING_WORK_LIMIT, emptyTotals } from './battle';
-import type { BattleOutcome, BattleTotals, ChunkOutcome, Fleet } from './battle';
+import type { BattleOutcome, BattleTotals, ChunkOutcome } from './battle';
 import { jumpedRng, rngFromState } from './dice';
 import { BattleSession } from './fleet-battle';
-import type { BattleOptions, BattleResult } from './types';
+import type { BattleResult } from './types';
+import type { BattleJob, ChunkTask } from './runner';
 
-/** A battle as a worker receives it: what `BattleSession` is made from (plain data). */
-export interface BattleJob {
-  fleets: [Fleet, Fleet];
-  options: BattleOptions;
-  limits?: (number | undefined)[];
-  workLimit?: number;
-}
-
-/** One chunk of one battle's trials, as plain data (it crosses to a worker thread). */
-export interface ChunkTask {
-  kind: 'chunk';
-  job: BattleJob;
-  /** Names the battle, so that a worker keeps one engine (its caches) for all the chunks it plays of it. */
-  key: string;
-  /** The comparison's standard-rules run rather than the battle itself. */
-  standard: boolean;
-  index: number;
-  /** The generator's state at the chunk's first trial (`getState()`). */
-  state: number[];
-  count: number;
-  dice: boolean;
-  workLimit: number;
-  /**
-   * Played again exactly, on a fresh engine of its own: the kernels one run had paid for before this
-   * chunk (not charged again), and their work (where the kernel budget starts).
-   */
-  exact?: { prepaid: string[]; kernelWork: number };
-}
+export type { BattleJob, ChunkTask };
 
 export type ChunkExecutor = (task: ChunkTask, signal?: AbortSignal) => Promise<ChunkOutcome>;
 

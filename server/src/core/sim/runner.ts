@@ -1,0 +1,138 @@
+/**
+ * The one way the core has a simulation run: a `SimRunner`, supplied by whoever hosts the core.
+ * Every battle, duel (an engagement), chunk of a battle's trials and pricing battle is a plain-data
+ * task (it crosses to a worker thread, a background process or a web worker as it is) handed to
+ * `run`, which resolves with the task's result. The language server supplies worker threads for
+ * requests and a background process for the live odds lens, the CLI its threads, the tests this
+ * thread (`inProcessRunner` in ./run-here.ts), the browser build web workers. The core never starts
+ * a thread or a process itself.
+ */
+import type { BattleTotals, ChunkOutcome, Fleet } from './battle';
+import type { ChangedFleet } from './compare';
+import type { BattleOptions, BattleResult, EngagementOptions, SimulationResult, UnitProfile } from './types';
+import type { VariantChoice } from './variants/catalog';
+
+/** A battle as a runner receives it: what `BattleSession` is made from (plain data). */
+export interface BattleJob {
+  fleets: [Fleet, Fleet];
+  options: BattleOptions;
+  limits?: (number | undefined)[];
+  workLimit?: number;
+}
+
+/** An engagement between two units (a duel), as a runner receives it. */
+export interface SimulationInput {
+  attacker: UnitProfile;
+  defender: UnitProfile;
+  options: EngagementOptions;
+  variants: VariantChoice[];
+  compare: boolean;
+}
+
+/** One chunk of one battle's trials (core/sim/chunked.ts). */
+export interface ChunkTask {
+  kind: 'chunk';
+  job: BattleJob;
+  /** Names the battle, so that a runner keeps one engine (its caches) for all the chunks it plays of it. */
+  key: string;
+  /** The comparison's standard-rules run rather than the battle itself. */
+  standard: boolean;
+  index: number;
+  /** The generator's state at the chunk's first trial (`getState()`). */
+  state: number[];
+  count: number;
+  dice: boolean;
+  workLimit: number;
+  /**
+   * Played again exactly, on a fresh engine of its own: the kernels one run had paid for before this
+   * chunk (not charged again), and their work (where the kernel budget starts).
+   */
+  exact?: { prepaid: string[]; kernelWork: number };
+}
+
+/** A battle or an engagement run whole, reporting its progress (and a battle its partial results) as it goes. */
+export interface SessionTask {
+  kind: 'battle' | 'simulate';
+  battle?: BattleJob;
+  simulate?: SimulationInput;
+  /** Work per slice between two progress reports (the engine's operation counts). */
+  sliceOps: number;
+  /** With a battle: another version of its fleet, played against the same opponent on the same dice (sim/compare.ts). */
+  changed?: ChangedFleet;
+}
+
+/** One battle of pricing by battle (core/balance/battles.ts). */
+export interface PricingBattle {
+  /** Side 0: the copies; side 1: the reference fleet. */
+  fleets: [Fleet, Fleet];
+  /** The game size's points (the table the fleets approach on). */
+  size: number;
+  rounds: number;
+  trials: number;
+  seed: number;
+  /** The points both fleets are worth (the reference fleet's): shares are of this. */
+  worth: number;
+}
+
+/** What a pricing battle gives: sums over trials, which add up over chunks of trials. */
+export interface PricingTotals {
+  trials: number;
+  /** Sum over trials of (points destroyed by side 0 - points destroyed by side 1) / worth, and of its square. */
+  sumDiff: number;
+  sumDiffSq: number;
+  /** Sum over trials of the enemy's share destroyed, and of the own share lost. */
+  sumDealt: number;
+  sumLost: number;
+  /** The run stopped at its work limit before all its trials. */
+  cutShort: boolean;
+}
+
+/** A pricing battle played whole. */
+export interface PriceTask {
+  kind: 'price';
+  battle: PricingBattle;
+}
+
+export type SimTask = ChunkTask | SessionTask | PriceTask;
+
+/** What a task resolves with. */
+export type SimOutput<T extends SimTask> = T extends ChunkTask ? ChunkOutcome : T extends PriceTask ? PricingTotals : BattleResult | SimulationResult;
+
+/** What a session task reports while it runs. */
+export type SimMessage = { progress: { trials: number; requested: number } } | { partial: BattleResult };
+
+/**
+ * Who waits for the task. `request`: someone asked and waits (a command, a view's battle, Price by
+ * battle, a CLI run). `background`: nobody waits and it is often cancelled (the live odds lens, the
+ * workspace's field prices): it runs at the lowest priority and a cancel keeps its thread.
+ */
+export type SimPriority = 'request' | 'background';
+
+/** A cancellation token: the shape of the LSP's (vscode-jsonrpc `CancellationToken`), so that a request's token is passed as it is. */
+export interface SimToken {
+  readonly isCancellationRequested: boolean;
+  onCancellationRequested(listener: () => void): { dispose(): void };
+}
+
+/** What `run` rejects with when its token cancelled it, with the trials played by then. */
+export class SimCancelled extends Error {
+  constructor(readonly trials = 0) {
+    super('The simulation was cancelled.');
+    this.name = 'SimCancelled';
+  }
+}
+
+export interface SimRunner {
+  /** Tasks this runner plays at a time (a battle in chunks keeps that many in flight). */
+  readonly threads: number;
+  /**
+   * Runs `task`; `progress` hears a session task's progress and partial results; when `token`
+   * cancels it, rejects with `SimCancelled`. Rejects with an Error when the task fails.
+   */
+  run<T extends SimTask>(task: T, priority: SimPriority, progress?: (m: SimMessage) => void, token?: SimToken): Promise<SimOutput<T>>;
+}
+
+/** A token that never cancels. */
+export const NEVER: SimToken = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+
+export type { BattleTotals, ChunkOutcome };
