@@ -60,7 +60,7 @@ export const STOP_CHECK_OPS = 20_000;
 
 /** What a run stopped by its flag returns: no figures (nobody waits for them), only how far it got. */
 export interface StoppedRun {
-  stopped: { trials: number };
+  halted: { trials: number };
 }
 
 const sessions = new SessionCache();
@@ -104,7 +104,7 @@ function runSession(task: SessionTask): BattleResult | SimulationResult | Stoppe
   const parts = sessionParts(task, stop ? Math.min(slice, STOP_CHECK_OPS) : slice, port ? (m) => port.postMessage(m) : undefined);
   for (let r = parts.next(); ; r = parts.next()) {
     if (r.done) return r.value;
-    if (stop !== undefined && Atomics.load(stop, 0) !== 0) return { stopped: { trials: r.value } };
+    if (stop !== undefined && Atomics.load(stop, 0) !== 0) return { halted: { trials: r.value } };
   }
 }
 
@@ -189,7 +189,7 @@ function hostMain(send: (r: HostReply) => void): void {
           if (r.done) return send({ id: m.id, result: r.value });
           // A stop sent while the last part ran arrives here.
           await new Promise((go) => setImmediate(go));
-          if (stopped.has(m.id)) return send({ id: m.id, result: { stopped: { trials: r.value } } });
+          if (stopped.has(m.id)) return send({ id: m.id, result: { halted: { trials: r.value } } });
         }
       } catch (e) {
         send({ id: m.id, error: e instanceof Error ? e.message : String(e) });

@@ -22,7 +22,7 @@
 import { CLASSES, CLASS_NAMES, GAME_SIZES, LAUNCH_BAY, BATTLE_PRICE } from '../rules/data';
 import type { UnitClass } from '../rules/data';
 import type { UnitProfile } from '../sim/types';
-import type { PricingBattle, PricingTotals } from '../sim/runner';
+import { SimCancelled, type PricingBattle, type PricingTotals, type SimPriority, type SimRunner, type SimToken } from '../sim/runner';
 import { playPricing, pricingRun, pricingTotals } from '../sim/run-here';
 import type { BattleUnit, Fleet } from '../sim/battle';
 import { profileFromCard, sanitizeProfile } from '../sim/profile';
@@ -49,6 +49,21 @@ export function addTotals(a: PricingTotals, b: PricingTotals): PricingTotals {
 
 /** One battle, played here to the end (or its work limit). Pure: the same setup gives the same totals. */
 export const playBattle = playPricing;
+
+/**
+ * Battles played on a simulation runner (core/sim/runner.ts), all handed out at once (the runner
+ * plays as many at a time as it has threads); a cancel by `token` rejects with PricingCancelled.
+ */
+export function playOn(runner: SimRunner, priority: SimPriority, token?: SimToken): PlayBattles {
+  return async (battles) => {
+    if (token?.isCancellationRequested) throw new PricingCancelled();
+    try {
+      return await Promise.all(battles.map((battle) => runner.run({ kind: 'price', battle }, priority, undefined, token)));
+    } catch (e) {
+      throw e instanceof SimCancelled || token?.isCancellationRequested ? new PricingCancelled() : e;
+    }
+  };
+}
 
 /**
  * The in-process runner: every battle on this thread, one after another, yielding to the event

@@ -165,13 +165,13 @@ export async function compareInChunks(
   changed: ChangedFleet,
   exec: ChunkExecutor,
   parallel: number,
-  hooks: { onProgress?: (trials: number, requested: number) => void; signal?: AbortSignal } = {},
+  hooks: { onProgress?: (trials: number, requested: number) => void; signal?: AbortSignal; precision?: number } = {},
 ): Promise<BattleResult> {
   const other = changedJob(job, changed);
   interface Played {
     result: BattleResult;
     outcome: BattleOutcome;
-    pair: { dice?: boolean; trials?: number };
+    pair: { dice?: boolean; trials?: number; sure?: boolean };
   }
   let requested = 0;
   let done = [0, 0];
@@ -186,10 +186,14 @@ export async function compareInChunks(
       },
       onOutcome: (o) => (outcome = o),
       pair,
+      // With a precision, the fleet's battle stops when sure and the changed one plays as many trials.
+      ...(which === 0 && hooks.precision !== undefined && pair.trials === undefined ? { precision: hooks.precision } : {}),
     });
     return { result, outcome: outcome!, pair };
   };
-  const runs: [Played, Played] = [await play(0, {}), await play(1, {})];
+  const first = await play(0, {});
+  const sure = first.result.stopped === 'precision';
+  const runs: [Played, Played] = [first, await play(1, sure ? { trials: first.outcome.totals.trials, sure } : {})];
   for (;;) {
     const dice = runs[0].outcome.mode !== runs[1].outcome.mode;
     const trials = Math.min(runs[0].outcome.totals.trials, runs[1].outcome.totals.trials);

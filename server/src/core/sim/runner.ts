@@ -132,6 +132,19 @@ export interface SimRunner {
   run<T extends SimTask>(task: T, priority: SimPriority, progress?: (m: SimMessage) => void, token?: SimToken): Promise<SimOutput<T>>;
 }
 
+/** A token that cancels when `signal` aborts. */
+export function tokenOf(signal: AbortSignal): SimToken {
+  return {
+    get isCancellationRequested() {
+      return signal.aborted;
+    },
+    onCancellationRequested(listener) {
+      signal.addEventListener('abort', listener, { once: true });
+      return { dispose: () => signal.removeEventListener('abort', listener) };
+    },
+  };
+}
+
 /** A token that never cancels. */
 export const NEVER: SimToken = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
 
