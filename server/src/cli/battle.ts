@@ -74,9 +74,8 @@ Options:
                            exactly N
   --seed N                 random seed; the same seed gives the same numbers (default ${BATTLE_DEFAULTS.seed})
   --threads N              threads to spread the trials over, this one and N - 1 workers
-                           (default: chosen from the trials, one for every
-                           ${TRIALS_PER_THREAD.toLocaleString('en-US')} up to the machine's cores, here ${cores()}); the
-                           numbers are the same whatever N
+                           (default: one for every ${TRIALS_PER_THREAD.toLocaleString('en-US')} trials, up to the machine's
+                           cores, here ${cores()}); the numbers are the same whatever N
 ${VARIANT_HELP}
   --compare-with FILE      a changed copy of --fleet (*.fleet.yaml): plays it against the same
                            opponent on the same dice (battle i of both rolls the same dice) and
@@ -103,8 +102,10 @@ export function renderBattleReport(r: BattleResult): string {
   out.push(
     `Up to ${r.rounds} rounds, ${r.mode === 'fixed' ? 'at a fixed range' : 'approaching from the table edges'} (${r.method}, ${r.trials} trials, seed ${r.seed})`,
   );
-  if (r.stopped === 'precision') out.push(`Sure to ±${percentOf(r.precision!)} after ${r.trials.toLocaleString('en-US')} battles.`);
-  else if (r.stopped === 'cap') out.push(`Stopped at the cap of ${r.trials.toLocaleString('en-US')} battles: ±${percentOf(r.precision!)}.`);
+  if (r.stopped)
+    out.push(
+      `Battles played: ${r.trials.toLocaleString('en-US')}, ${r.stopped === 'precision' ? 'sure to' : 'stopped at the cap:'} ±${percentOf(r.precision!)}.`,
+    );
   if (r.cutShort)
     out.push(
       `Cut short: ${r.trials.toLocaleString('en-US')} of ${(r.requestedTrials ?? r.trials).toLocaleString('en-US')} battles were played before the work limit; the figures are from those (see Assumptions).`,

@@ -31,6 +31,8 @@ export interface ClosableRunner extends SimRunner {
 /** An abort signal that follows `token` (aborted with SimCancelled), and how to stop following it. */
 function signalOf(token: SimToken | undefined): { signal?: AbortSignal; dispose: () => void } {
   if (!token) return { dispose: () => undefined };
+  // A token made of a signal (core/sim/runner.ts `tokenOf`): that signal, listened to only while its task runs.
+  if ('signal' in token && token.signal instanceof AbortSignal) return { signal: token.signal, dispose: () => undefined };
   const abort = new AbortController();
   const cancel = () => abort.abort(new SimCancelled());
   const listening = token.onCancellationRequested(cancel);

@@ -132,9 +132,10 @@ export interface SimRunner {
   run<T extends SimTask>(task: T, priority: SimPriority, progress?: (m: SimMessage) => void, token?: SimToken): Promise<SimOutput<T>>;
 }
 
-/** A token that cancels when `signal` aborts. */
-export function tokenOf(signal: AbortSignal): SimToken {
+/** A token that cancels when `signal` aborts (and carries it, for a runner that takes signals). */
+export function tokenOf(signal: AbortSignal): SimToken & { signal: AbortSignal } {
   return {
+    signal,
     get isCancellationRequested() {
       return signal.aborted;
     },
