@@ -12,15 +12,13 @@
 import { formatPercent } from '../rules/words';
 import { trialEnd, type BattleOutcome, type Fleet } from './battle';
 import { battleInChunks, type BattleJob, type ChunkExecutor } from './chunked';
+import type { ChangedFleet } from './runner';
 import { BattleSession } from './fleet-battle';
 import type { BattleOptions, BattleResult, FleetComparison, PairedDelta } from './types';
 import { comparedDone, comparedProgress, stepCompared, type RunProgress } from './variants/compare';
 
 /** The changed fleet of a comparison, with its points limit (the table's size comes from the limits). */
-export interface ChangedFleet {
-  fleet: Fleet;
-  limit?: number;
-}
+export type { ChangedFleet };
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 

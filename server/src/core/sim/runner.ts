@@ -8,7 +8,6 @@
  * a thread or a process itself.
  */
 import type { BattleTotals, ChunkOutcome, Fleet } from './battle';
-import type { ChangedFleet } from './compare';
 import type { BattleOptions, BattleResult, EngagementOptions, SimulationResult, UnitProfile } from './types';
 import type { VariantChoice } from './variants/catalog';
 
@@ -18,6 +17,12 @@ export interface BattleJob {
   options: BattleOptions;
   limits?: (number | undefined)[];
   workLimit?: number;
+}
+
+/** Another version of a battle's fleet, played against the same opponent on the same dice (sim/compare.ts). */
+export interface ChangedFleet {
+  fleet: Fleet;
+  limit?: number;
 }
 
 /** An engagement between two units (a duel), as a runner receives it. */
