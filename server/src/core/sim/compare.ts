@@ -10,7 +10,7 @@
  * trials in chunks over threads (`battle --compare-with --threads N`). Pure: no I/O.
  */
 import { formatPercent } from '../rules/words';
-import { trialEnd, type BattleOutcome, type Fleet } from './battle';
+import { trialEnd, type BattleOutcome } from './battle';
 import { battleInChunks, type BattleJob, type ChunkExecutor } from './chunked';
 import type { ChangedFleet } from './runner';
 import { BattleSession } from './fleet-battle';
