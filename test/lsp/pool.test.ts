@@ -9,6 +9,7 @@ import { CancellationTokenSource, type CancellationToken } from 'vscode-language
 import { SimulationQueue } from '../../server/src/lsp/pool';
 import { statSync } from 'node:fs';
 import { SimPool, workerFile } from '../../server/src/node/sim-pool';
+import { serverRunner, type ServerRunner } from '../../server/src/node/runners';
 import type { SessionTask, StoppedRun } from '../../server/src/node/sim-worker';
 import type { BattleResult } from '../../server/src/core/sim/types';
 import type { UnitProfile } from '../../server/src/core/sim/types';
@@ -60,6 +61,14 @@ const code = (p: Promise<unknown>) =>
 
 describe('simulation queue on worker threads', function () {
   this.timeout(120_000);
+  /** The server's runner on `threads` threads, closed after the tests. */
+  const runners: ServerRunner[] = [];
+  const queue = (threads: number, waiting: number) => {
+    const runner = serverRunner(threads);
+    runners.push(runner);
+    return new SimulationQueue(runner, threads, waiting);
+  };
+  after(() => Promise.all(runners.map((r) => r.close())));
   before(function () {
     if (!workerFile()) throw new Error('dist/sim-worker.js is missing: run npm run build first');
   });
@@ -71,7 +80,7 @@ describe('simulation queue on worker threads', function () {
   });
 
   it('answers a request from a worker thread, with progress', async () => {
-    const q = new SimulationQueue(1, 8);
+    const q = queue(1, 8);
     const seen: string[] = [];
     const r = await q.run<BattleResult>('a', small(1), new CancellationTokenSource().token, (m) => seen.push(Object.keys(m)[0]!));
     assert.equal(r.trials, 200);
@@ -79,7 +88,7 @@ describe('simulation queue on worker threads', function () {
   });
 
   it("stops listening for a run's cancellation once it is answered: cancelling a finished run makes nothing (the live lens cancels at every keystroke)", async () => {
-    const q = new SimulationQueue(1, 8);
+    const q = queue(1, 8);
     let listening = 0;
     let disposed = 0;
     const source = new CancellationTokenSource();
@@ -101,7 +110,7 @@ describe('simulation queue on worker threads', function () {
   });
 
   it('replaces a request by a newer one for the same simulation', async () => {
-    const q = new SimulationQueue(1, 8);
+    const q = queue(1, 8);
     const none = () => undefined;
     const blocker = q.run('block', endless, new CancellationTokenSource().token, none);
     const older = q.run('same', small(1), new CancellationTokenSource().token, none);
@@ -113,7 +122,7 @@ describe('simulation queue on worker threads', function () {
   });
 
   it('holds at most its cap waiting: the oldest waiting request is dropped', async () => {
-    const q = new SimulationQueue(1, 2);
+    const q = queue(1, 2);
     const none = () => undefined;
     const running = q.run('run', endless, new CancellationTokenSource().token, none);
     const waiting = [1, 2, 3, 4].map((s) => q.run(`w${s}`, small(s), new CancellationTokenSource().token, none));
@@ -125,7 +134,7 @@ describe('simulation queue on worker threads', function () {
   });
 
   it('stops a running trial when cancelled, at once', async () => {
-    const q = new SimulationQueue(1, 2);
+    const q = queue(1, 2);
     const source = new CancellationTokenSource();
     const p = q.run('endless', endless, source.token, () => undefined);
     await new Promise((r) => setTimeout(r, 1500));
@@ -150,8 +159,8 @@ describe('simulation queue on worker threads', function () {
       const run = pool.run<BattleResult | StoppedRun>(task);
       setTimeout(() => Atomics.store(stop, 0, 1), 300);
       const r = await run;
-      assert.ok('stopped' in r, `the run went on to the end (${'trials' in r ? r.trials : '?'} trials) after its flag was set`);
-      assert.ok(r.stopped.trials < 200_000, `stopped after ${r.stopped.trials} trials`);
+      assert.ok('halted' in r, `the run went on to the end (${'trials' in r ? r.trials : '?'} trials) after its flag was set`);
+      assert.ok(r.halted.trials < 200_000, `stopped after ${r.halted.trials} trials`);
       // The thread is kept and plays the next run whole.
       const next = await pool.run<BattleResult>(small(4)());
       assert.equal(next.trials, 200);

@@ -90,7 +90,7 @@ describe('the background simulation process when it stops answering', function (
     stopped.push(first);
     run.stop();
     const result = (await run.result) as StoppedRun;
-    assert.ok('stopped' in result, JSON.stringify(result).slice(0, 200));
+    assert.ok('halted' in result, JSON.stringify(result).slice(0, 200));
     assert.equal(host.pid, undefined, 'no process started for a run nobody waits for');
   });
 

@@ -9,7 +9,8 @@ import { join, relative } from 'node:path';
 import { CancellationTokenSource } from 'vscode-languageserver-protocol';
 import { startServer, type Client } from './harness';
 import { EXAMPLES } from '../exampleFleets';
-import { MAX_WAITING, serverThreads } from '../../server/src/lsp/pool';
+import { MAX_WAITING } from '../../server/src/lsp/pool';
+import { serverThreads } from '../../server/src/node/runners';
 
 function exampleFiles(): Record<string, string> {
   const out: Record<string, string> = {};

@@ -9,8 +9,10 @@ import {
   BattleSession,
   validateBattleOptions,
   battleInChunks,
-  localExecutor,
+  chunksOn,
+  inProcessRunner,
   SessionCache,
+  PRECISION_MIN_TRIALS,
   type BattleJob,
   CHUNK_TRIALS,
   asNumber,
@@ -35,10 +37,18 @@ import {
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CHUNK_LOG_ENV, CHUNK_YOUNG_MB, cores, loggedChunk, SimPool, workerFile } from '../node/sim-pool';
+import { poolRunner } from '../node/runners';
 import { fileUri, loadCards, readProblem } from './io';
 import { command, type OptionRow } from './args';
 import { escapeControls } from './terminal';
 import { readVariantFlags, twoSidedCommand, VARIANT_HELP } from './variants';
+
+/**
+ * Trials per thread that pay for starting it: a thread's first chunks pay its warm-up (loading the
+ * bundle, V8's tier-up, the exact kernels), about what a thousand or two trials of a 1,000-point
+ * battle cost, so a smaller run is faster on one thread (`npm run bench -- threads`).
+ */
+export const TRIALS_PER_THREAD = 8_000;
 
 export const BATTLE_HELP = `Usage: fabled-star battle --fleet FILE --vs FILE|NAME [--cards PATH]... [options]
 
@@ -57,11 +67,15 @@ Options:
                            \`sim\`); without it the fleets enter from opposite edges of the table of
                            their game size and close in
   --rounds N               round limit (default ${BATTLE_DEFAULTS.rounds})
-  --trials N               battles to sample (default ${BATTLE_DEFAULTS.trials})
+  --trials N               battles to sample (default ${BATTLE_DEFAULTS.trials}); with --precision, the most
+  --precision P            stop once every headline figure (each side's annihilation and points
+                           victory, the draw) is sure to within P (its 95% half-width: 0.01 is
+                           ±1%), after ${PRECISION_MIN_TRIALS.toLocaleString('en-US')} battles at least; without it --trials N plays
+                           exactly N
   --seed N                 random seed; the same seed gives the same numbers (default ${BATTLE_DEFAULTS.seed})
   --threads N              threads to spread the trials over, this one and N - 1 workers
-                           (default: the machine's cores, here ${cores()}); the numbers are the
-                           same whatever N
+                           (default: one for every ${TRIALS_PER_THREAD.toLocaleString('en-US')} trials, up to the machine's
+                           cores, here ${cores()}); the numbers are the same whatever N
 ${VARIANT_HELP}
   --compare-with FILE      a changed copy of --fleet (*.fleet.yaml): plays it against the same
                            opponent on the same dice (battle i of both rolls the same dice) and
@@ -76,6 +90,9 @@ Exit status: 0 success, 2 usage problem, unreadable file, a fleet with errors or
 const pct = formatPercent;
 const num = (x: number, d = 1) => x.toFixed(d);
 
+/** A half-width as a percentage, to a tenth at most: 0.01 is 1%, 0.0142 is 1.4%. */
+const percentOf = (x: number) => `${Number((x * 100).toFixed(1))}%`;
+
 /** The readable report, in the manner of `sim`'s. */
 export function renderBattleReport(r: BattleResult): string {
   const [a, b] = r.sides;
@@ -85,6 +102,10 @@ export function renderBattleReport(r: BattleResult): string {
   out.push(
     `Up to ${r.rounds} rounds, ${r.mode === 'fixed' ? 'at a fixed range' : 'approaching from the table edges'} (${r.method}, ${r.trials} trials, seed ${r.seed})`,
   );
+  if (r.stopped)
+    out.push(
+      `Battles played: ${r.trials.toLocaleString('en-US')}, ${r.stopped === 'precision' ? 'sure to' : 'stopped at the cap:'} ±${percentOf(r.precision!)}.`,
+    );
   if (r.cutShort)
     out.push(
       `Cut short: ${r.trials.toLocaleString('en-US')} of ${(r.requestedTrials ?? r.trials).toLocaleString('en-US')} battles were played before the work limit; the figures are from those (see Assumptions).`,
@@ -172,25 +193,30 @@ export function battlePool(trials: number, threads: number): SimPool | undefined
   return new SimPool(n - 1, file, { eager: true, youngMb: CHUNK_YOUNG_MB, tasksPerThread: 2 });
 }
 
+/** The threads for a run of `trials` trials: one for every TRIALS_PER_THREAD, at least one, at most the machine's cores. */
+export function threadsFor(trials: number, available = cores()): number {
+  return Math.max(1, Math.min(available, Math.floor(trials / TRIALS_PER_THREAD)));
+}
+
 /**
  * The battle, its trials in chunks over `threads` threads (core/sim/chunked.ts), this one and
  * worker threads: the same numbers as in one thread. One thread, or a run of one chunk, plays here
- * without starting any. A pool given (from `battlePool`) is its caller's to close.
+ * without starting any. A pool given (from `battlePool`) is its caller's to close. With
+ * `precision`, it stops once every headline figure is that sure (`battle --precision`).
  */
-export async function playBattle(job: BattleJob, threads: number, given?: SimPool, changed?: ChangedFleet): Promise<BattleResult> {
+export async function playBattle(job: BattleJob, threads: number, given?: SimPool, changed?: ChangedFleet, precision?: number): Promise<BattleResult> {
   const pool = given ?? battlePool(new BattleSession(job.fleets, job.options).run.setup.trials, threads);
-  // With --compare-with, the changed fleet against the same opponent on the same dice (core/sim/compare.ts).
-  const play = (exec: ReturnType<typeof localExecutor>, lanes: number) =>
-    changed ? compareInChunks(job, changed, exec, lanes) : battleInChunks(job, exec, lanes);
-  if (!pool) return play(localExecutor(), 1);
   const cache = new SessionCache();
+  // This thread plays chunks beside the workers (sim-pool.ts `executor`).
+  const runner = pool ? poolRunner(pool, { here: (task) => loggedChunk(task, cache), lanes: pool.threads + 1 }) : inProcessRunner();
+  const hooks = precision === undefined ? {} : { precision };
   try {
-    return await play(
-      pool.executor((task) => loggedChunk(task, cache)),
-      pool.threads + 1,
-    );
+    // With --compare-with, the changed fleet against the same opponent on the same dice (core/sim/compare.ts).
+    return changed
+      ? await compareInChunks(job, changed, chunksOn(runner), runner.threads, hooks)
+      : await battleInChunks(job, chunksOn(runner), runner.threads, hooks);
   } finally {
-    if (!given) await pool.close();
+    if (!given) await pool?.close();
   }
 }
 
@@ -198,10 +224,11 @@ const BATTLE_COMMAND = twoSidedCommand({
   name: 'battle',
   help: BATTLE_HELP,
   sides: { fleet: 'FILE', vs: 'FILE' },
-  // The battle's flags are its options' names (BATTLE_OPTION_KEYS), and --threads.
+  // The battle's flags are its options' names (BATTLE_OPTION_KEYS), --threads and --precision.
   flags: {
     ...Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, { type: 'string' } satisfies OptionRow])),
     threads: { type: 'string' } satisfies OptionRow,
+    precision: { type: 'string' } satisfies OptionRow,
     'compare-with': { type: 'string' } satisfies OptionRow,
   },
 });
@@ -215,7 +242,10 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
   if (!v.options) return usage(v.errors.join(' '));
   const rules = readVariantFlags(values, usage);
   if (rules === 2) return 2;
-  const threads = values.threads === undefined ? cores() : asNumber(values.threads);
+  const precision = values.precision === undefined ? undefined : asNumber(values.precision);
+  if (values.precision !== undefined && (precision === undefined || !(precision > 0 && precision < 0.5)))
+    return usage(`--precision must be a half-width above 0 and below 0.5 (0.01 is ±1%), not ${describeValue(values.precision)}.`);
+  const threads = values.threads === undefined ? threadsFor(v.options.trials ?? BATTLE_DEFAULTS.trials) : asNumber(values.threads);
   if (threads === undefined || !Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
     return usage(`--threads must be a whole number of threads from 1 to ${MAX_THREADS}, not ${describeValue(values.threads)}.`);
 
@@ -283,7 +313,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
         `fabled-star battle: note: ${escapeControls(changedPath!)} is a ${escapeControls(alt)} fleet and ${escapeControls(fleetPath)} a ${escapeControls(own)} one: "with the change" below means with the other faction's list.\n`,
       );
     stepLog('battle prepared');
-    const result = await playBattle(prepared.battle, threads, pool, changed);
+    const result = await playBattle(prepared.battle, threads, pool, changed, precision);
     stepLog('battle played');
     io.stdout(
       format === 'json'

@@ -501,7 +501,7 @@ export { renderReport } from './sim/index';
 export { vsField, renderVsField } from './sim/vs-field';
 export { renderBattleVariants } from './sim/variants/report';
 export { textTable } from './sim/report';
-export { battleInChunks, localExecutor, SessionCache } from './sim/chunked';
+export { battleInChunks, chunksOn, headlineHalfWidth, localExecutor, PRECISION_MIN_TRIALS, SessionCache } from './sim/chunked';
 export { compareInChunks, FleetComparisonSession } from './sim/compare';
 export type { ChangedFleet } from './sim/compare';
 export { renderFleetComparison } from './sim/compare-report';
@@ -525,7 +525,10 @@ export {
   trackWorkspaceField,
   workspaceField,
 } from './balance/index';
-export { playInProcess, playInSlices, priceCard, pricedCardOf, PricingCancelled } from './balance/battles';
+export { playInProcess, playInSlices, playOn, priceCard, pricedCardOf, PricingCancelled } from './balance/battles';
+export { SimCancelled, NEVER, tokenOf } from './sim/runner';
+export type { SimRunner, SimTask, SimOutput, SimMessage, SimPriority, SimToken, SessionTask, ChunkTask, PriceTask } from './sim/runner';
+export { inProcessRunner } from './sim/run-here';
 export { priceByBattle, pricingFieldOf, shownBattlePrice } from './features/priceByBattle';
 
 // ---------------------------------------------------------------------------------------------

@@ -1,14 +1,23 @@
 /**
  * A workspace's reference field priced in the background (BATTLE.md "Points from battles"): when
  * the field is the workspace's own (ten or more cards at their class's standard points) and not yet
- * priced, each of its cards is priced by battle against it, in slices between turns of the
- * server's event loop (hovers and edits are answered meanwhile); an edit that moves the field
+ * priced, each of its cards is priced by battle against it, its battles on the server's runner at
+ * the background priority (never on the server's thread); an edit that moves the field
  * cancels the run and starts again after a pause. Once priced, the estimate is fitted to those
  * battle prices (core/balance/estimate.ts `setFieldPrices`) and the notes, hovers and lenses are
  * made again. Off while the points estimate is turned off.
  */
-import { fieldNeedsPrices, pricedMember, setFieldPrices, workspaceField, playInSlices, priceCard, PricingCancelled, pricingFieldOf } from '../core/service';
-import { nextTurn } from './diagnostics';
+import {
+  fieldNeedsPrices,
+  pricedMember,
+  setFieldPrices,
+  workspaceField,
+  playOn,
+  priceCard,
+  PricingCancelled,
+  pricingFieldOf,
+  type SimRunner,
+} from '../core/service';
 import type { ServerState } from './state';
 
 /** How long the workspace must keep still before a field is priced (ms). */
@@ -20,6 +29,7 @@ export class FieldPricing {
 
   constructor(
     private readonly state: ServerState,
+    private readonly runner: SimRunner,
     private readonly enabled: () => boolean,
     private readonly priced: () => void,
   ) {}
@@ -54,7 +64,15 @@ export class FieldPricing {
     const me = { fieldId: field.id, stop: false };
     this.running = me;
     const pricing = pricingFieldOf(field);
-    const play = playInSlices({ turn: nextTurn, cancelled: () => me.stop || !this.enabled() || workspaceField(ws).id !== me.fieldId });
+    const cancelled = () => me.stop || !this.enabled() || workspaceField(ws).id !== me.fieldId;
+    // Asked before each battle starts: a run for a field that moved stops at its next battle.
+    const token = {
+      get isCancellationRequested() {
+        return cancelled();
+      },
+      onCancellationRequested: () => ({ dispose() {} }),
+    };
+    const play = playOn(this.runner, 'background', token);
     try {
       const prices = new Map<string, number>();
       for (const m of field.members) {

@@ -63,7 +63,7 @@ import {
   type BattleResult,
   type SimulationResult,
   priceByBattle,
-  playInSlices,
+  playOn,
   PricingCancelled,
   glossary,
   sectionMarkdown,
@@ -83,6 +83,7 @@ import { importHere, importRosterData, rosterData, rosterEdit, STALE, toTextEdit
 import { SimPool, workerFile } from '../node/sim-pool';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { MAX_WAITING, SimulationQueue } from './pool';
+import type { ServerRunner } from '../node/runners';
 import { LiveOdds } from './liveOdds';
 import {
   BattlePartialResult,
@@ -134,6 +135,8 @@ import type { ServerState } from './state';
 export interface Context {
   state: ServerState;
   diagnostics: Diagnostics;
+  /** Where every simulation runs (../node/runners.ts): worker threads, the background process; never this thread. */
+  runner: ServerRunner;
   /** The simulations waiting for and running on worker threads (made on first use). */
   simulations?: SimulationQueue;
   /** The thread pasted rosters are read on (Paste Roster as Fleet; made on first use, ended when idle). */
@@ -697,7 +700,7 @@ export const HANDLERS: HandlerEntry[] = [
           const partial = params?.partialResultToken;
           progress.begin(`Pricing ${ref.card.name.value ?? 'the card'} by battle`, 0, undefined, true);
           try {
-            const play = playInSlices({ turn: nextTurn, cancelled: () => token.isCancellationRequested });
+            const play = playOn(ctx.runner, 'request', token);
             const r = await priceByBattle(ref.card, ctx.state.ws, play, (sofar) => {
               progress.report(sofar.price !== undefined ? `≈ ${Math.round(sofar.price)} pts so far` : `${sofar.battles} battles`);
               if (partial !== undefined) void c.sendProgress(PriceByBattlePartial, partial, sofar);
@@ -790,7 +793,7 @@ function liveOdds(ctx: Context, c: Connection): LiveOdds {
   return (ctx.liveOdds ??= new LiveOdds(
     ctx.state,
     // Not the editor's requests' threads: a process of their own, at the lowest priority.
-    () => (ctx.lensSimulations ??= new SimulationQueue(1, MAX_WAITING, undefined, { apart: true })),
+    () => (ctx.lensSimulations ??= new SimulationQueue(ctx.runner, 1, MAX_WAITING, 'background')),
     () => {
       if (ctx.state.client.lensRefresh) void c.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
     },
@@ -815,7 +818,7 @@ function importRunner(ctx: Context, token: CancellationToken): ImportRunner {
 
 /** The simulations' queue (./pool.ts), made on first use. */
 function simulations(ctx: Context): SimulationQueue {
-  return (ctx.simulations ??= new SimulationQueue());
+  return (ctx.simulations ??= new SimulationQueue(ctx.runner));
 }
 
 /** Which simulation a request asks for: its method and parameters without its progress tokens (two such requests are duplicates). */

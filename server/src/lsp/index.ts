@@ -12,6 +12,7 @@ import { DiagnosticsScheduler, systemClock, type Clock } from './scheduler';
 import { ServerState } from './state';
 import { warmUp, warmUpSteps } from './warmup';
 import { FieldPricing } from './fieldPricing';
+import { serverRunner } from '../node/runners';
 
 export function startServer(connection: Connection, clock: Clock = systemClock): void {
   const state = new ServerState(connection);
@@ -34,9 +35,12 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     clock,
   );
   const files = new Files(state, scheduler, diagnostics);
+  // Where every simulation runs: worker threads and a background process, never this thread.
+  const runner = serverRunner();
   // The workspace's own reference field, priced by battle in the background (./fieldPricing).
   const pricing = new FieldPricing(
     state,
+    runner,
     () => diagnostics.estimateNotesOn,
     () => {
       // The diagnoser's cache knows the prices' version: the cards' notes are checked again.
@@ -110,7 +114,7 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
 
   connection.onDidChangeWatchedFiles((params) => files.watched(params));
   files.listen();
-  registerHandlers(connection, { state, diagnostics });
+  registerHandlers(connection, { state, diagnostics, runner });
   state.documents.listen(connection);
   connection.listen();
 }

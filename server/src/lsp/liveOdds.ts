@@ -236,7 +236,6 @@ export class LiveOdds {
           }
         },
         {
-          softCancel: true,
           onStall: (why) => {
             if (!current() || (run.state.kind !== 'waiting' && run.state.kind !== 'partial')) return;
             if (why === 'restarted') done = 0;

@@ -179,7 +179,7 @@ export class SimHost {
     for (const [id, run] of [...this.runs])
       if (run.stopping) {
         this.runs.delete(id);
-        run.resolve({ stopped: { trials: 0 } } satisfies StoppedRun);
+        run.resolve({ halted: { trials: 0 } } satisfies StoppedRun);
       }
     if (!this.runs.size) return;
     const child = this.start();

@@ -10,27 +10,21 @@ import { performance } from 'node:perf_hooks';
 import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
-import { runChunkTask, SessionCache, type BattleJob, type ChunkTask } from '../core/sim/chunked';
-import { BattleSession } from '../core/sim/fleet-battle';
-import { FleetComparisonSession, type ChangedFleet } from '../core/sim/compare';
-import { simulationRun, type SimulationInput } from '../core/features/simulate';
-import { vsField, type VsFieldInput, type VsFieldResult } from '../core/sim/vs-field';
+import { runChunkTask, SessionCache } from '../core/sim/chunked';
+import type { ChunkTask, PriceTask, PricingTotals, SessionTask as CoreSessionTask, SimMessage } from '../core/sim/runner';
+import { playPricing, sessionParts } from '../core/sim/run-here';
+export { partialDue, sessionParts, sessionRunner, type SessionRunner } from '../core/sim/run-here';
 import type { ChunkOutcome } from '../core/sim/battle';
 import type { BattleResult, SimulationResult } from '../core/sim/types';
-import { playBattle, type PricingBattle, type PricingTotals } from '../core/balance/battles';
+import type { VsFieldResult } from '../core/sim/vs-field';
+
 import { importRoster, type ImportCards, type ImportOptions, type ImportResult } from '../core/roster/import';
 
-/** A battle or an engagement run whole in one thread, reporting on `port`. */
-export interface SessionTask {
-  kind: 'battle' | 'simulate' | 'vsField';
-  battle?: BattleJob;
-  simulate?: SimulationInput;
-  /** A card against the field (`sim --vs-field`): every row at once, the field's size as its progress. */
-  vsField?: VsFieldInput;
-  /** Work per slice between two progress reports (the engine's operation counts). */
-  sliceOps: number;
-  /** With a battle: another version of its fleet, played against the same opponent on the same dice (sim/compare.ts). */
-  changed?: ChangedFleet;
+/**
+ * A session task as a thread receives it: the core's (core/sim/runner.ts) with where it reports
+ * (`port`) and a flag to stop it (`stop`).
+ */
+export interface SessionTask extends CoreSessionTask {
   port?: MessagePort;
   /**
    * A flag shared with the server's thread (a SharedArrayBuffer): once element 0 is set, the run
@@ -40,12 +34,6 @@ export interface SessionTask {
    * cancelled at every edit, needs; and it gives the core back while the edit's diagnostics run.
    */
   stop?: Int32Array;
-}
-
-/** One battle of `balance --battles` (core/balance/battles.ts), played whole. */
-export interface PriceTask {
-  kind: 'price';
-  battle: PricingBattle;
 }
 
 /**
@@ -61,6 +49,7 @@ export interface ImportTask {
 }
 
 export type SimTask = ChunkTask | SessionTask | PriceTask | ImportTask;
+export type { PriceTask, SimMessage };
 
 /**
  * With a stop flag: the work between two looks at it. A slice (`sliceOps`) is tens of milliseconds
@@ -72,11 +61,8 @@ export const STOP_CHECK_OPS = 20_000;
 
 /** What a run stopped by its flag returns: no figures (nobody waits for them), only how far it got. */
 export interface StoppedRun {
-  stopped: { trials: number };
+  halted: { trials: number };
 }
-
-/** What a session task posts on its port while it runs. */
-export type SimMessage = { progress: { trials: number; requested: number } } | { partial: BattleResult };
 
 const sessions = new SessionCache();
 
@@ -111,93 +97,6 @@ function lowerOwnPriority(): void {
 }
 if (process.env[BACKGROUND_ENV]) lowerOwnPriority();
 
-/** A session task's run, a slice at a time: what the worker loops over (and a server without worker threads, between turns). */
-export interface SessionRunner {
-  /** Runs one slice (or `ops` of work); true when the run has ended. */
-  step(ops?: number): boolean;
-  readonly progress: { trials: number; requested: number };
-  /** The figures so far, for a partial result (battles only). */
-  partial?(): BattleResult;
-  result(): BattleResult | SimulationResult | VsFieldResult;
-}
-
-export function sessionRunner(task: SessionTask): SessionRunner {
-  const slice = Math.max(1, task.sliceOps);
-  if (task.kind === 'vsField' && task.vsField) {
-    const input = task.vsField;
-    let result: VsFieldResult | undefined;
-    return {
-      step: () => (result ??= vsField(input)) !== undefined,
-      get progress() {
-        return { trials: result ? input.field.length : 0, requested: input.field.length };
-      },
-      result: () => (result ??= vsField(input)),
-    };
-  }
-  if (task.kind === 'simulate' && task.simulate) {
-    const run = simulationRun(task.simulate);
-    return {
-      step: (ops = slice) => run.step(ops),
-      get progress() {
-        return run.progress;
-      },
-      result: () => run.result(),
-    };
-  }
-  const job = task.battle!;
-  // A what-if (issue 32): the fleet and another version of it, on the same dice.
-  const session = task.changed
-    ? new FleetComparisonSession(job, task.changed)
-    : new BattleSession(job.fleets, job.options, {
-        ...(job.limits ? { limits: job.limits } : {}),
-        ...(job.workLimit !== undefined ? { workLimit: job.workLimit } : {}),
-      });
-  return {
-    step: (ops = slice) => session.step(ops),
-    get progress() {
-      return session.progress;
-    },
-    partial: () => session.result(),
-    result: () => session.result(),
-  };
-}
-
-/** Whether to send a partial result after slice `slices` (the last one sent after slice `sent`): soon at first (a view fills in), then less often (each costs a summary). */
-export function partialDue(slices: number, sent: number): boolean {
-  return slices === 1 || slices >= sent * 2 + 4;
-}
-
-/**
- * A session task's run in parts of `part` operations, yielding the trials so far before each part
- * (where its driver may stop it), posting its progress once a slice and its partial results when
- * due. Both drivers step the same parts: a thread's (`runSession`, its stop flag read at each
- * yield) and the background process's (./sim-host.ts, which lets its messages in at each).
- */
-export function* sessionParts(
-  task: SessionTask,
-  part: number,
-  post?: (m: SimMessage) => void,
-): Generator<number, BattleResult | SimulationResult | VsFieldResult> {
-  const run = sessionRunner(task);
-  const slice = Math.max(1, task.sliceOps);
-  let slices = 0;
-  let sent = 0;
-  for (;;) {
-    let ended = false;
-    for (let ops = 0; ops < slice && !ended; ops += part) {
-      yield run.progress.trials;
-      ended = run.step(part);
-    }
-    if (ended) return run.result();
-    post?.({ progress: run.progress });
-    slices++;
-    if (post && run.partial && run.progress.trials > 0 && partialDue(slices, sent)) {
-      sent = slices;
-      post({ partial: run.partial() });
-    }
-  }
-}
-
 function runSession(task: SessionTask): BattleResult | SimulationResult | VsFieldResult | StoppedRun {
   const port = task.port;
   const stop = task.stop;
@@ -206,7 +105,7 @@ function runSession(task: SessionTask): BattleResult | SimulationResult | VsFiel
   const parts = sessionParts(task, stop ? Math.min(slice, STOP_CHECK_OPS) : slice, port ? (m) => port.postMessage(m) : undefined);
   for (let r = parts.next(); ; r = parts.next()) {
     if (r.done) return r.value;
-    if (stop !== undefined && Atomics.load(stop, 0) !== 0) return { stopped: { trials: r.value } };
+    if (stop !== undefined && Atomics.load(stop, 0) !== 0) return { halted: { trials: r.value } };
   }
 }
 
@@ -292,7 +191,7 @@ function hostMain(send: (r: HostReply) => void): void {
           if (r.done) return send({ id: m.id, result: r.value });
           // A stop sent while the last part ran arrives here.
           await new Promise((go) => setImmediate(go));
-          if (stopped.has(m.id)) return send({ id: m.id, result: { stopped: { trials: r.value } } });
+          if (stopped.has(m.id)) return send({ id: m.id, result: { halted: { trials: r.value } } });
         }
       } catch (e) {
         send({ id: m.id, error: e instanceof Error ? e.message : String(e) });
@@ -329,7 +228,7 @@ export function loggedChunk(task: ChunkTask, cache = sessions): ChunkOutcome {
 }
 
 export default function simTask(task: SimTask): ChunkOutcome | BattleResult | SimulationResult | VsFieldResult | StoppedRun | PricingTotals | ImportResult {
-  if (task.kind === 'price') return playBattle(task.battle);
+  if (task.kind === 'price') return playPricing(task.battle);
   if (task.kind === 'import') return importRoster(task.text, task.cards, task.options);
   try {
     if (task.kind === 'chunk') return loggedChunk(task);

@@ -22,38 +22,15 @@
 import { CLASSES, CLASS_NAMES, GAME_SIZES, LAUNCH_BAY, BATTLE_PRICE } from '../rules/data';
 import type { UnitClass } from '../rules/data';
 import type { UnitProfile } from '../sim/types';
-import { BattleRun, type BattleUnit, type Fleet } from '../sim/battle';
-import { makeRng } from '../sim/dice';
-import { gameSizeFor } from '../sim/fleet-battle';
+import { SimCancelled, type PricingBattle, type PricingTotals, type SimPriority, type SimRunner, type SimToken } from '../sim/runner';
+import { playPricing, pricingRun, pricingTotals } from '../sim/run-here';
+import type { BattleUnit, Fleet } from '../sim/battle';
 import { profileFromCard, sanitizeProfile } from '../sim/profile';
 import { bayCapacity } from '../model/derived';
 import type { UnitCard } from '../model/types';
 
 /** One battle to play, as plain data (it crosses to a worker thread as it is). */
-export interface PricingBattle {
-  /** Side 0: the copies; side 1: the reference fleet. */
-  fleets: [Fleet, Fleet];
-  /** The game size's points (the table the fleets approach on). */
-  size: number;
-  rounds: number;
-  trials: number;
-  seed: number;
-  /** The points both fleets are worth (the reference fleet's): shares are of this. */
-  worth: number;
-}
-
-/** What a battle gives the pricing: sums over trials, which add up over chunks of trials. */
-export interface PricingTotals {
-  trials: number;
-  /** Sum over trials of (points destroyed by side 0 - points destroyed by side 1) / worth, and of its square. */
-  sumDiff: number;
-  sumDiffSq: number;
-  /** Sum over trials of the enemy's share destroyed, and of the own share lost. */
-  sumDealt: number;
-  sumLost: number;
-  /** The run stopped at its work limit before all its trials. */
-  cutShort: boolean;
-}
+export type { PricingBattle, PricingTotals };
 
 /** Plays battles and returns their totals in the same order. */
 export type PlayBattles = (battles: readonly PricingBattle[]) => Promise<PricingTotals[]>;
@@ -70,32 +47,22 @@ export function addTotals(a: PricingTotals, b: PricingTotals): PricingTotals {
   };
 }
 
-function battleRun(b: PricingBattle): BattleRun {
-  const depth = gameSizeFor([b.size]).depth;
-  return new BattleRun(b.fleets, { depth, rounds: b.rounds, trials: b.trials, seed: b.seed }, makeRng(b.seed));
-}
-
-function totalsOf(run: BattleRun, b: PricingBattle): PricingTotals {
-  const out = run.outcome();
-  const [dealt, lost] = out.totals.pointsDestroyed;
-  const t: PricingTotals = { trials: dealt.length, sumDiff: 0, sumDiffSq: 0, sumDealt: 0, sumLost: 0, cutShort: out.cutShort };
-  const w = b.worth > 0 ? b.worth : 1;
-  for (let i = 0; i < dealt.length; i++) {
-    const a = dealt[i]! / w;
-    const l = lost[i]! / w;
-    t.sumDiff += a - l;
-    t.sumDiffSq += (a - l) * (a - l);
-    t.sumDealt += a;
-    t.sumLost += l;
-  }
-  return t;
-}
-
 /** One battle, played here to the end (or its work limit). Pure: the same setup gives the same totals. */
-export function playBattle(b: PricingBattle): PricingTotals {
-  const run = battleRun(b);
-  run.step();
-  return totalsOf(run, b);
+export const playBattle = playPricing;
+
+/**
+ * Battles played on a simulation runner (core/sim/runner.ts), all handed out at once (the runner
+ * plays as many at a time as it has threads); a cancel by `token` rejects with PricingCancelled.
+ */
+export function playOn(runner: SimRunner, priority: SimPriority, token?: SimToken): PlayBattles {
+  return async (battles) => {
+    if (token?.isCancellationRequested) throw new PricingCancelled();
+    try {
+      return await Promise.all(battles.map((battle) => runner.run({ kind: 'price', battle }, priority, undefined, token)));
+    } catch (e) {
+      throw e instanceof SimCancelled || token?.isCancellationRequested ? new PricingCancelled() : e;
+    }
+  };
 }
 
 /**
@@ -124,13 +91,13 @@ export function playInSlices(opts: { turn: () => Promise<void>; cancelled?: () =
   return async (battles) => {
     const out: PricingTotals[] = [];
     for (const b of battles) {
-      const run = battleRun(b);
+      const run = pricingRun(b);
       for (;;) {
         await opts.turn();
         if (opts.cancelled?.()) throw new PricingCancelled();
         if (run.step(slice)) break;
       }
-      out.push(totalsOf(run, b));
+      out.push(pricingTotals(run, b));
     }
     return out;
   };

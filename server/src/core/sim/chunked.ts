@@ -12,41 +12,25 @@
  * (`localExecutor`), or worker threads (server/src/node/sim-pool.ts).
  */
 import { CHUNK_TRIALS, KERNEL_WORK_LIMIT, SAMPLING_WORK_LIMIT, emptyTotals } from './battle';
-import type { BattleOutcome, BattleTotals, ChunkOutcome, Fleet } from './battle';
+import type { BattleOutcome, BattleTotals, ChunkOutcome } from './battle';
 import { jumpedRng, rngFromState } from './dice';
 import { BattleSession } from './fleet-battle';
-import type { BattleOptions, BattleResult } from './types';
+import type { BattleResult } from './types';
+import { tokenOf, type BattleJob, type ChunkTask, type SimRunner } from './runner';
 
-/** A battle as a worker receives it: what `BattleSession` is made from (plain data). */
-export interface BattleJob {
-  fleets: [Fleet, Fleet];
-  options: BattleOptions;
-  limits?: (number | undefined)[];
-  workLimit?: number;
-}
-
-/** One chunk of one battle's trials, as plain data (it crosses to a worker thread). */
-export interface ChunkTask {
-  kind: 'chunk';
-  job: BattleJob;
-  /** Names the battle, so that a worker keeps one engine (its caches) for all the chunks it plays of it. */
-  key: string;
-  /** The comparison's standard-rules run rather than the battle itself. */
-  standard: boolean;
-  index: number;
-  /** The generator's state at the chunk's first trial (`getState()`). */
-  state: number[];
-  count: number;
-  dice: boolean;
-  workLimit: number;
-  /**
-   * Played again exactly, on a fresh engine of its own: the kernels one run had paid for before this
-   * chunk (not charged again), and their work (where the kernel budget starts).
-   */
-  exact?: { prepaid: string[]; kernelWork: number };
-}
+export type { BattleJob, ChunkTask };
 
 export type ChunkExecutor = (task: ChunkTask, signal?: AbortSignal) => Promise<ChunkOutcome>;
+
+/** The chunks played on a simulation runner. */
+export function chunksOn(runner: SimRunner): ChunkExecutor {
+  return (task, signal) => runner.run(task, 'request', undefined, signal && tokenOf(signal));
+}
+
+/** The session of a battle job (with other options). */
+export function sessionOf(j: BattleJob, options = j.options): BattleSession {
+  return new BattleSession(j.fleets, options, { ...(j.limits ? { limits: j.limits } : {}), ...(j.workLimit !== undefined ? { workLimit: j.workLimit } : {}) });
+}
 
 /** The sessions a thread keeps, by battle (a few: a thread plays chunks of one or two battles at a time). */
 export class SessionCache {
@@ -56,11 +40,7 @@ export class SessionCache {
   /** A session of its own for the battle of a task (or its standard-rules twin). */
   static fresh(task: ChunkTask): BattleSession {
     const j = task.job;
-    const options = task.standard ? { ...j.options, variants: [], compare: false } : { ...j.options, compare: false };
-    return new BattleSession(j.fleets, options, {
-      ...(j.limits ? { limits: j.limits } : {}),
-      ...(j.workLimit !== undefined ? { workLimit: j.workLimit } : {}),
-    });
+    return sessionOf(j, task.standard ? { ...j.options, variants: [], compare: false } : { ...j.options, compare: false });
   }
 
   get(task: ChunkTask): BattleSession {
@@ -119,6 +99,37 @@ export function addTotals(a: BattleTotals, b: BattleTotals): void {
   for (const k of ['fired', 'boarded', 'rammed', 'aim', 'shields', 'brace'] as const) add(a.tally[k], b.tally[k]);
 }
 
+/** The fewest trials a run stopped by its precision plays (`ChunkHooks.precision`). */
+export const PRECISION_MIN_TRIALS = 2000;
+
+/** The 95% half-width of the widest headline figure (each side's annihilation and points victory, the draw). */
+export function headlineHalfWidth(t: BattleTotals): number {
+  const n = t.trials;
+  if (n <= 0) return Infinity;
+  const counts = [t.annihilation[0], t.annihilation[1], t.pointsVictory[0], t.pointsVictory[1], t.draws];
+  return Math.max(...counts.map((k) => 1.96 * Math.sqrt(((k / n) * (1 - k / n)) / n)));
+}
+
+export interface ChunkHooks {
+  onProgress?: (trials: number, requested: number) => void;
+  signal?: AbortSignal;
+  /** Hears the outcome the result is made of (the trials' codes a comparison pairs, sim/compare.ts). */
+  onOutcome?: (outcome: BattleOutcome) => void;
+  /**
+   * Played in dice and/or for at most this many trials, to match a run beside it (as
+   * `BattleRun.restart`); `sure`: those trials are all the run asks for (the run beside it stopped
+   * by its precision), not a cut.
+   */
+  pair?: { dice?: boolean; trials?: number; sure?: boolean };
+  /**
+   * Stop once the 95% half-width of every headline figure is at most this (`headlineHalfWidth`),
+   * after `PRECISION_MIN_TRIALS` at least: checked as each chunk is merged, in chunk order, so the
+   * same seed stops at the same chunk whatever the threads. The result then says `stopped` and
+   * `precision`.
+   */
+  precision?: number;
+}
+
 interface Played {
   totals: BattleTotals;
   mode: 'kernel' | 'dice';
@@ -126,6 +137,137 @@ interface Played {
   ops: number;
   /** The exact kernels ran out of work: the run is to be played again with dice, its work so far counted. */
   fallback?: boolean;
+  /** Stopped by its precision. */
+  sure?: boolean;
+}
+
+/** One battle's runs in chunks: what every run of it shares. */
+interface Runs {
+  job: BattleJob;
+  exec: ChunkExecutor;
+  lanes: number;
+  /** Names the battle, so that a runner keeps one engine for its chunks. */
+  key: string;
+  sessions: [BattleSession, BattleSession | undefined];
+  hooks: ChunkHooks;
+  /** Hears the trials merged so far in the run being played. */
+  merged: (trials: number) => void;
+}
+
+/** The start states of a run's chunks from `seed`, one chunk's jumps at a time as they are needed (CHUNK_TRIALS jumps each). */
+function chunkStates(seed: number): (k: number) => number[] {
+  const states: number[][] = [];
+  const gen = jumpedRng(seed, 0);
+  return (k) => {
+    while (states.length <= k) {
+      states.push([...gen.getState()]);
+      for (let i = 0; i < CHUNK_TRIALS; i++) gen.jump();
+    }
+    return states[k]!;
+  };
+}
+
+/** The kernels one run would have computed by the chunk merged last, and their work. */
+class KernelLedger {
+  readonly paid = new Set<string>();
+  work = 0;
+  /** The work of the kernels in `used` not paid for yet. */
+  extra(used: [string, number][]): number {
+    let more = 0;
+    for (const [id, cost] of used) if (!this.paid.has(id)) more += cost;
+    return more;
+  }
+  pay(used: [string, number][]): void {
+    this.work += this.extra(used);
+    for (const [id] of used) this.paid.add(id);
+  }
+}
+
+/**
+ * One run of the battle (or of its standard-rules twin) for `trials` trials, as BattleRun.step
+ * plays it; `opsBefore` is the work done before (the kernel-mode trials of a run that fell back).
+ */
+async function playRun(c: Runs, standard: boolean, trials: number, dice: boolean, opsBefore: number, precision?: number): Promise<Played> {
+  const setup = c.sessions[standard ? 1 : 0]!.run.setup;
+  const limit = setup.workLimit ?? SAMPLING_WORK_LIMIT;
+  const chunks = Math.ceil(trials / CHUNK_TRIALS);
+  const stateOf = chunkStates(setup.seed);
+  const task = (k: number, workLimit: number, exact?: ChunkTask['exact']): ChunkTask => ({
+    ...{ kind: 'chunk', job: c.job, key: c.key, standard, index: k, state: stateOf(k) },
+    ...{ count: Math.min(CHUNK_TRIALS, trials - k * CHUNK_TRIALS), dice, workLimit, ...(exact ? { exact } : {}) },
+  });
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(c.hooks.signal?.reason);
+  c.hooks.signal?.addEventListener('abort', onAbort, { once: true });
+  const pending = new Map<number, Promise<ChunkOutcome>>();
+  const p: Played = {
+    totals: emptyTotals(c.job.fleets[0].units.length + c.job.fleets[1].units.length, setup.rounds),
+    mode: dice ? 'dice' : 'kernel',
+    cut: false,
+    ops: opsBefore,
+  };
+  const ledger = new KernelLedger();
+  try {
+    for (let k = 0; k < chunks && !p.cut && !p.sure; k++) {
+      // Keep every lane busy, well ahead of the chunk merged next: a thread that is still starting
+      // must not hold the others up (chunks past a cut, a fallback or a stop are dropped unplayed).
+      for (let next = pending.size + k; next < chunks && next < k + 4 + 4 * c.lanes; next++) {
+        const q = c.exec(task(next, limit), stop.signal);
+        q.catch(() => undefined);
+        pending.set(next, q);
+      }
+      let r = await pending.get(k)!;
+      pending.delete(k);
+      if (r.fallback || r.cut || p.ops + r.ops > limit || ledger.work + ledger.extra(r.used) > KERNEL_WORK_LIMIT) {
+        // Near a limit: played again on a fresh engine from the work this run has left, and the
+        // kernels it had paid for, as one run plays it.
+        r = await c.exec(task(k, limit - p.ops, { prepaid: [...ledger.paid], kernelWork: ledger.work }), c.hooks.signal);
+        if (r.fallback) return { ...p, ops: p.ops + r.ops, fallback: true };
+        p.cut = r.cut;
+      }
+      if (!p.cut) ledger.pay(r.used);
+      if (r.mode === 'dice') p.mode = 'dice';
+      addTotals(p.totals, r.totals);
+      p.ops += r.ops;
+      c.merged(p.totals.trials);
+      if (precision !== undefined && p.totals.trials >= PRECISION_MIN_TRIALS && headlineHalfWidth(p.totals) <= precision) p.sure = true;
+    }
+  } finally {
+    stop.abort();
+    c.hooks.signal?.removeEventListener('abort', onAbort);
+  }
+  if (c.hooks.signal?.aborted) throw c.hooks.signal.reason;
+  return p;
+}
+
+/** A whole run: in dice mode again when a chunk's exact kernels ran out of work (as BattleRun.step restarts). */
+async function wholeRun(c: Runs, standard: boolean, trials: number, dice: boolean, precision?: number): Promise<Played> {
+  const first = await playRun(c, standard, trials, dice, 0, precision);
+  return first.fallback ? playRun(c, standard, trials, true, first.ops, precision) : first;
+}
+
+type Matched = { dice: boolean; trials: boolean };
+
+/** The battle's run and its standard-rules twin's, paired as variants/compare.ts `pairRuns` pairs two runs: the same mode, the same trials. */
+async function pairWithStandard(c: Runs, runs: { v: Played; s: Played }, matched: { v: Matched; s: Matched }, limit: number): Promise<void> {
+  const limits = { v: limit, s: limit };
+  for (let again = true; again;) {
+    again = false;
+    const dice = runs.v.mode !== runs.s.mode;
+    const trials = Math.min(runs.v.totals.trials, runs.s.totals.trials);
+    for (const which of ['v', 's'] as const) {
+      const p = runs[which];
+      const m = matched[which];
+      if (!((dice && p.mode === 'kernel') || p.totals.trials > trials)) continue;
+      if (dice && p.mode === 'kernel') m.dice = true;
+      if (trials < limits[which]) {
+        limits[which] = trials;
+        m.trials = true;
+      }
+      runs[which] = await wholeRun(c, which === 's', limits[which], m.dice || p.mode === 'dice');
+      again = true;
+    }
+  }
 }
 
 let battles = 0;
@@ -135,181 +277,35 @@ let battles = 0;
  * a time: the same result as `simulateBattle(job.fleets, job.options, ...)`. `onProgress` hears the
  * trials merged so far; `signal` stops it (the promise then rejects with the signal's reason).
  */
-export async function battleInChunks(
-  job: BattleJob,
-  exec: ChunkExecutor,
-  parallel: number,
-  hooks: {
-    onProgress?: (trials: number, requested: number) => void;
-    signal?: AbortSignal;
-    /** Hears the outcome the result is made of (the trials' codes a comparison pairs, sim/compare.ts). */
-    onOutcome?: (outcome: BattleOutcome) => void;
-    /** Played in dice and/or for at most this many trials, to match a run beside it (as `BattleRun.restart`). */
-    pair?: { dice?: boolean; trials?: number };
-  } = {},
-): Promise<BattleResult> {
-  const session = new BattleSession(job.fleets, job.options, {
-    ...(job.limits ? { limits: job.limits } : {}),
-    ...(job.workLimit !== undefined ? { workLimit: job.workLimit } : {}),
-  });
-  const key = `${++battles}-${Math.random().toString(36).slice(2)}`;
-  const lanes = Math.max(1, Math.floor(parallel));
+export async function battleInChunks(job: BattleJob, exec: ChunkExecutor, parallel: number, hooks: ChunkHooks = {}): Promise<BattleResult> {
+  const session = sessionOf(job);
+  const standard = session.comparison;
   const requested = session.run.setup.trials;
-  const standardSession = session.comparison;
-  const totalRequested = requested * (standardSession ? 2 : 1);
-  let progressBase = 0;
-
-  /**
-   * One run of the battle (or of its standard-rules twin) for `trials` trials, as BattleRun.step
-   * plays it; `opsBefore` is the work done before (the kernel-mode trials of a run that fell back).
-   */
-  const play = async (standard: boolean, trials: number, dice: boolean, opsBefore = 0): Promise<Played> => {
-    const s = standard ? standardSession! : session;
-    const setup = s.run.setup;
-    const limit = setup.workLimit ?? SAMPLING_WORK_LIMIT;
-    const chunks = Math.ceil(trials / CHUNK_TRIALS);
-    // Start states, one chunk's jumps at a time as they are needed (CHUNK_TRIALS jumps each).
-    const states: number[][] = [];
-    const gen = jumpedRng(setup.seed, 0);
-    const stateOf = (k: number) => {
-      while (states.length <= k) {
-        states.push([...gen.getState()]);
-        for (let i = 0; i < CHUNK_TRIALS; i++) gen.jump();
-      }
-      return states[k]!;
-    };
-    const task = (k: number, workLimit: number, exact?: ChunkTask['exact']): ChunkTask => ({
-      kind: 'chunk',
-      job,
-      key,
-      standard,
-      index: k,
-      state: stateOf(k),
-      count: Math.min(CHUNK_TRIALS, trials - k * CHUNK_TRIALS),
-      dice,
-      workLimit,
-      ...(exact ? { exact } : {}),
-    });
-    const stop = new AbortController();
-    const onAbort = () => stop.abort(hooks.signal?.reason);
-    hooks.signal?.addEventListener('abort', onAbort, { once: true });
-    const pending = new Map<number, Promise<ChunkOutcome>>();
-    let next = 0;
-    const fill = (upTo: number) => {
-      while (next < chunks && next < upTo) {
-        const p = exec(task(next, limit), stop.signal);
-        // Chunks past a cut or a fallback are dropped: their failures are nobody's.
-        p.catch(() => undefined);
-        pending.set(next++, p);
-      }
-    };
-    const totals = emptyTotals(job.fleets[0].units.length + job.fleets[1].units.length, setup.rounds);
-    let offset = opsBefore;
-    let cut = false;
-    // The kernels one run would have computed by the chunk merged last, and their work.
-    const paid = new Set<string>();
-    let kernelWork = 0;
-    const pay = (used: [string, number][]) => {
-      for (const [id, cost] of used)
-        if (!paid.has(id)) {
-          paid.add(id);
-          kernelWork += cost;
-        }
-    };
-    let mode: 'kernel' | 'dice' = dice ? 'dice' : 'kernel';
-    try {
-      for (let k = 0; k < chunks; k++) {
-        // Keep every lane busy, well ahead of the chunk merged next: a thread that is still starting
-        // must not hold the others up (chunks past a cut or a fallback are dropped unplayed).
-        fill(k + 4 + 4 * lanes);
-        let r = await pending.get(k)!;
-        pending.delete(k);
-        let more = 0;
-        for (const [id, cost] of r.used) if (!paid.has(id)) more += cost;
-        if (r.fallback || r.cut || offset + r.ops > limit || kernelWork + more > KERNEL_WORK_LIMIT) {
-          // Near a limit: played again on a fresh engine from the work this run has left, and the
-          // kernels it had paid for, as one run plays it.
-          r = await exec(task(k, limit - offset, { prepaid: [...paid], kernelWork }), hooks.signal);
-          if (r.fallback) {
-            stop.abort();
-            return { totals, mode, cut: false, ops: offset + r.ops, fallback: true };
-          }
-          if (r.cut) {
-            stop.abort();
-            if (r.mode === 'dice') mode = 'dice';
-            addTotals(totals, r.totals);
-            offset += r.ops;
-            cut = true;
-            hooks.onProgress?.(progressBase + totals.trials, totalRequested);
-            break;
-          }
-        }
-        pay(r.used);
-        if (r.mode === 'dice') mode = 'dice';
-        addTotals(totals, r.totals);
-        offset += r.ops;
-        hooks.onProgress?.(progressBase + totals.trials, totalRequested);
-      }
-    } finally {
-      stop.abort();
-      hooks.signal?.removeEventListener('abort', onAbort);
-    }
-    if (hooks.signal?.aborted) throw hooks.signal.reason;
-    return { totals, mode, cut, ops: offset };
+  let base = 0;
+  const c: Runs = {
+    ...{ job, exec, lanes: Math.max(1, Math.floor(parallel)), key: `${++battles}-${Math.random().toString(36).slice(2)}` },
+    ...{ sessions: [session, standard], hooks, merged: (n) => hooks.onProgress?.(base + n, requested * (standard ? 2 : 1)) },
   };
-
-  /** A whole run: in dice mode again when a chunk's exact kernels ran out of work (as BattleRun.step restarts). */
-  const run = async (standard: boolean, trials: number, dice: boolean): Promise<Played> => {
-    const first = await play(standard, trials, dice);
-    if (!first.fallback) return first;
-    return play(standard, trials, true, first.ops);
-  };
-
-  const outcome = (p: Played, matched: { dice: boolean; trials: boolean }): BattleOutcome => ({
-    totals: p.totals,
-    mode: p.mode,
-    cutShort: p.cut || p.totals.trials < requested,
-    matched,
-    requested,
-    ops: p.ops,
-  });
-
   const forced = { dice: hooks.pair?.dice === true, trials: Math.min(requested, hooks.pair?.trials ?? requested) };
-  let v = await run(false, forced.trials, forced.dice);
-  const vm = { dice: forced.dice, trials: forced.trials < requested };
-  if (!standardSession) {
-    hooks.onOutcome?.(outcome(v, vm));
-    return session.resultOf(outcome(v, vm));
+  const v = await wholeRun(c, false, forced.trials, forced.dice, hooks.precision);
+  if (hooks.pair?.sure && !v.cut) v.sure = true;
+  const outcome = (p: Played, matched: Matched): BattleOutcome => ({
+    ...{ totals: p.totals, mode: p.mode, cutShort: p.cut || (!p.sure && p.totals.trials < requested) },
+    ...{ matched, requested, ops: p.ops },
+  });
+  const short = forced.trials < requested && hooks.pair?.sure !== true;
+  const matched = { v: { dice: forced.dice, trials: short }, s: { dice: forced.dice, trials: short } };
+  const runs = { v, s: v };
+  if (standard) {
+    base = v.totals.trials;
+    // A run stopped by its precision is paired with as many trials of the standard rules, all asked.
+    const trials = v.sure ? v.totals.trials : forced.trials;
+    runs.s = { ...(await wholeRun(c, true, trials, forced.dice)), sure: v.sure === true };
+    await pairWithStandard(c, runs, matched, forced.trials);
   }
-  progressBase = v.totals.trials;
-  let s = await run(true, forced.trials, forced.dice);
-  const sm = { dice: forced.dice, trials: forced.trials < requested };
-  // Paired as variants/compare.ts `pairRuns` pairs two runs: the same mode, the same trials.
-  let vLimit = forced.trials;
-  let sLimit = forced.trials;
-  for (;;) {
-    const dice = v.mode !== s.mode;
-    const trials = Math.min(v.totals.trials, s.totals.trials);
-    let again = false;
-    for (const which of ['v', 's'] as const) {
-      const p = which === 'v' ? v : s;
-      const m = which === 'v' ? vm : sm;
-      if (!((dice && p.mode === 'kernel') || p.totals.trials > trials)) continue;
-      if (dice && p.mode === 'kernel') m.dice = true;
-      let limitNow = which === 'v' ? vLimit : sLimit;
-      if (trials < limitNow) {
-        limitNow = trials;
-        m.trials = true;
-      }
-      if (which === 'v') vLimit = limitNow;
-      else sLimit = limitNow;
-      const replayed = await run(which === 's', limitNow, m.dice || p.mode === 'dice');
-      if (which === 'v') v = replayed;
-      else s = replayed;
-      again = true;
-    }
-    if (!again) break;
-  }
-  hooks.onOutcome?.(outcome(v, vm));
-  return session.resultOf(outcome(v, vm), outcome(s, sm));
+  hooks.onOutcome?.(outcome(runs.v, matched.v));
+  const result = standard ? session.resultOf(outcome(runs.v, matched.v), outcome(runs.s, matched.s)) : session.resultOf(outcome(runs.v, matched.v));
+  if (hooks.precision === undefined) return result;
+  const reached = Math.round(headlineHalfWidth(runs.v.totals) * 1e4) / 1e4;
+  return { ...result, stopped: runs.v.sure ? 'precision' : 'cap', precision: reached };
 }

@@ -10,17 +10,15 @@
  * trials in chunks over threads (`battle --compare-with --threads N`). Pure: no I/O.
  */
 import { formatPercent } from '../rules/words';
-import { trialEnd, type BattleOutcome, type Fleet } from './battle';
+import { trialEnd, type BattleOutcome } from './battle';
 import { battleInChunks, type BattleJob, type ChunkExecutor } from './chunked';
+import type { ChangedFleet } from './runner';
 import { BattleSession } from './fleet-battle';
 import type { BattleOptions, BattleResult, FleetComparison, PairedDelta } from './types';
 import { comparedDone, comparedProgress, stepCompared, type RunProgress } from './variants/compare';
 
 /** The changed fleet of a comparison, with its points limit (the table's size comes from the limits). */
-export interface ChangedFleet {
-  fleet: Fleet;
-  limit?: number;
-}
+export type { ChangedFleet };
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
@@ -165,13 +163,13 @@ export async function compareInChunks(
   changed: ChangedFleet,
   exec: ChunkExecutor,
   parallel: number,
-  hooks: { onProgress?: (trials: number, requested: number) => void; signal?: AbortSignal } = {},
+  hooks: { onProgress?: (trials: number, requested: number) => void; signal?: AbortSignal; precision?: number } = {},
 ): Promise<BattleResult> {
   const other = changedJob(job, changed);
   interface Played {
     result: BattleResult;
     outcome: BattleOutcome;
-    pair: { dice?: boolean; trials?: number };
+    pair: { dice?: boolean; trials?: number; sure?: boolean };
   }
   let requested = 0;
   let done = [0, 0];
@@ -186,10 +184,14 @@ export async function compareInChunks(
       },
       onOutcome: (o) => (outcome = o),
       pair,
+      // With a precision, the fleet's battle stops when sure and the changed one plays as many trials.
+      ...(which === 0 && hooks.precision !== undefined && pair.trials === undefined ? { precision: hooks.precision } : {}),
     });
     return { result, outcome: outcome!, pair };
   };
-  const runs: [Played, Played] = [await play(0, {}), await play(1, {})];
+  const first = await play(0, {});
+  const sure = first.result.stopped === 'precision';
+  const runs: [Played, Played] = [first, await play(1, sure ? { trials: first.outcome.totals.trials, sure } : {})];
   for (;;) {
     const dice = runs[0].outcome.mode !== runs[1].outcome.mode;
     const trials = Math.min(runs[0].outcome.totals.trials, runs[1].outcome.totals.trials);

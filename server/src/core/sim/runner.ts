@@ -8,9 +8,9 @@
  * a thread or a process itself.
  */
 import type { BattleTotals, ChunkOutcome, Fleet } from './battle';
-import type { ChangedFleet } from './compare';
 import type { BattleOptions, BattleResult, EngagementOptions, SimulationResult, UnitProfile } from './types';
 import type { VariantChoice } from './variants/catalog';
+import type { VsFieldInput, VsFieldResult } from './vs-field';
 
 /** A battle as a runner receives it: what `BattleSession` is made from (plain data). */
 export interface BattleJob {
@@ -18,6 +18,12 @@ export interface BattleJob {
   options: BattleOptions;
   limits?: (number | undefined)[];
   workLimit?: number;
+}
+
+/** Another version of a battle's fleet, played against the same opponent on the same dice (sim/compare.ts). */
+export interface ChangedFleet {
+  fleet: Fleet;
+  limit?: number;
 }
 
 /** An engagement between two units (a duel), as a runner receives it. */
@@ -52,9 +58,11 @@ export interface ChunkTask {
 
 /** A battle or an engagement run whole, reporting its progress (and a battle its partial results) as it goes. */
 export interface SessionTask {
-  kind: 'battle' | 'simulate';
+  kind: 'battle' | 'simulate' | 'vsField';
   battle?: BattleJob;
   simulate?: SimulationInput;
+  /** A card against the field (`sim --vs-field`): every row at once, the field's size as its progress. */
+  vsField?: VsFieldInput;
   /** Work per slice between two progress reports (the engine's operation counts). */
   sliceOps: number;
   /** With a battle: another version of its fleet, played against the same opponent on the same dice (sim/compare.ts). */
@@ -96,7 +104,11 @@ export interface PriceTask {
 export type SimTask = ChunkTask | SessionTask | PriceTask;
 
 /** What a task resolves with. */
-export type SimOutput<T extends SimTask> = T extends ChunkTask ? ChunkOutcome : T extends PriceTask ? PricingTotals : BattleResult | SimulationResult;
+export type SimOutput<T extends SimTask> = T extends ChunkTask
+  ? ChunkOutcome
+  : T extends PriceTask
+    ? PricingTotals
+    : BattleResult | SimulationResult | VsFieldResult;
 
 /** What a session task reports while it runs. */
 export type SimMessage = { progress: { trials: number; requested: number } } | { partial: BattleResult };
@@ -130,6 +142,20 @@ export interface SimRunner {
    * cancels it, rejects with `SimCancelled`. Rejects with an Error when the task fails.
    */
   run<T extends SimTask>(task: T, priority: SimPriority, progress?: (m: SimMessage) => void, token?: SimToken): Promise<SimOutput<T>>;
+}
+
+/** A token that cancels when `signal` aborts (and carries it, for a runner that takes signals). */
+export function tokenOf(signal: AbortSignal): SimToken & { signal: AbortSignal } {
+  return {
+    signal,
+    get isCancellationRequested() {
+      return signal.aborted;
+    },
+    onCancellationRequested(listener) {
+      signal.addEventListener('abort', listener, { once: true });
+      return { dispose: () => signal.removeEventListener('abort', listener) };
+    },
+  };
 }
 
 /** A token that never cancels. */

@@ -274,6 +274,10 @@ export interface BattleResult {
   /** Set when the work limit stopped the run before all the trials asked for (`requestedTrials`) ran; the assumptions say why. */
   cutShort?: true;
   requestedTrials?: number;
+  /** With a precision asked for (`battle --precision`): why the run stopped, its figures sure to `precision` or at the trials' cap. */
+  stopped?: 'precision' | 'cap';
+  /** With a precision asked for: the 95% half-width of the widest headline figure reached. */
+  precision?: number;
 }
 
 /** Variant minus standard, per side and per unit (chances as differences of probabilities). */

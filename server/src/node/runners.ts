@@ -1,0 +1,172 @@
+/**
+ * The simulation runners of Node hosts (core/sim/runner.ts `SimRunner`): `poolRunner` on worker
+ * threads (the CLI's, with this thread playing chunks too; the server's requests'), `hostRunner` in
+ * the background process (the live odds lens's), and `serverRunner`, the language server's: its
+ * background duels and battles in that process, everything else on its threads, nothing on its own
+ * thread (in this thread only when the worker bundle is missing: the sources run before a build).
+ */
+import { MessageChannel } from 'node:worker_threads';
+import { inProcessRunner } from '../core/sim/run-here';
+import {
+  SimCancelled,
+  type ChunkOutcome,
+  type ChunkTask,
+  type SessionTask,
+  type SimMessage,
+  type SimOutput,
+  type SimPriority,
+  type SimRunner,
+  type SimTask,
+  type SimToken,
+} from '../core/sim/runner';
+import { SimHost, type Stall } from './sim-host';
+import { cores, SimPool, workerFile } from './sim-pool';
+import type { StoppedRun } from './sim-worker';
+
+/** A runner that can be closed (its threads or process ended). */
+export interface ClosableRunner extends SimRunner {
+  close(): Promise<void>;
+}
+
+/** An abort signal that follows `token` (aborted with SimCancelled), and how to stop following it. */
+function signalOf(token: SimToken | undefined): { signal?: AbortSignal; dispose: () => void } {
+  if (!token) return { dispose: () => undefined };
+  // A token made of a signal (core/sim/runner.ts `tokenOf`): that signal, listened to only while its task runs.
+  if ('signal' in token && token.signal instanceof AbortSignal) return { signal: token.signal, dispose: () => undefined };
+  const abort = new AbortController();
+  const cancel = () => abort.abort(new SimCancelled());
+  const listening = token.onCancellationRequested(cancel);
+  if (token.isCancellationRequested) cancel();
+  return { signal: abort.signal, dispose: () => listening.dispose() };
+}
+
+/** A rejection caused by a cancel, as SimCancelled. */
+function cancelled(e: unknown, signal: AbortSignal | undefined): unknown {
+  return signal?.aborted ? (signal.reason instanceof SimCancelled ? signal.reason : new SimCancelled()) : e;
+}
+
+/** What a soft-stopped run returned, as the rejection the port promises. */
+function unlessHalted<T>(r: T | StoppedRun): T {
+  if (r && typeof r === 'object' && 'halted' in r) throw new SimCancelled(r.halted.trials);
+  return r;
+}
+
+/**
+ * A runner on `pool`'s threads. A chunk goes through the pool's executor (with `here`, this thread
+ * plays chunks too: the CLI's); a session task reports on a port of its own; a `background` session
+ * is stopped by a flag it reads every millisecond or two, which keeps its thread (the live lens is
+ * cancelled at every edit), a `request` by ending its thread, wherever its trial is.
+ */
+export function poolRunner(pool: SimPool, o: { here?: (task: ChunkTask) => ChunkOutcome; lanes?: number } = {}): ClosableRunner {
+  const chunks = pool.executor(o.here);
+  const session = async (task: SessionTask, priority: SimPriority, progress?: (m: SimMessage) => void, signal?: AbortSignal) => {
+    const stop = priority === 'background' ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
+    const channel = new MessageChannel();
+    channel.port1.on('message', (m: SimMessage) => progress?.(m));
+    const onAbort = () => stop && Atomics.store(stop, 0, 1);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const run = pool.run<unknown>({ ...task, port: channel.port2, ...(stop ? { stop } : {}) }, stop ? undefined : signal, [channel.port2]);
+      return unlessHalted(await run);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      channel.port1.close();
+    }
+  };
+  return {
+    threads: o.lanes ?? pool.threads,
+    async run<T extends SimTask>(task: T, priority: SimPriority, progress?: (m: SimMessage) => void, token?: SimToken): Promise<SimOutput<T>> {
+      const { signal, dispose } = signalOf(token);
+      try {
+        if (signal?.aborted) throw new SimCancelled();
+        if (task.kind === 'chunk') return (await chunks(task, signal)) as SimOutput<T>;
+        if (task.kind === 'price') return await pool.run<SimOutput<T>>(task, signal);
+        return (await session(task, priority, progress, signal)) as SimOutput<T>;
+      } catch (e) {
+        throw cancelled(e, signal);
+      } finally {
+        dispose();
+      }
+    },
+    close: () => pool.close(),
+  };
+}
+
+/** A runner in the background process (session tasks; the others on `rest`): a cancel asks the run to stop at its next part. */
+export function hostRunner(
+  host: SimHost,
+  rest: SimRunner,
+): SimRunner & {
+  run<T extends SimTask>(
+    task: T,
+    priority: SimPriority,
+    progress?: (m: SimMessage) => void,
+    token?: SimToken,
+    onStall?: (s: Stall) => void,
+  ): Promise<SimOutput<T>>;
+} {
+  return {
+    threads: 1,
+    async run<T extends SimTask>(task: T, priority: SimPriority, progress?: (m: SimMessage) => void, token?: SimToken, onStall?: (s: Stall) => void) {
+      if (task.kind !== 'battle' && task.kind !== 'simulate') return rest.run(task, priority, progress, token);
+      if (token?.isCancellationRequested) throw new SimCancelled();
+      const run = host.run<SimOutput<T>>(task, (m) => progress?.(m), undefined, onStall);
+      const listening = token?.onCancellationRequested(run.stop);
+      try {
+        return unlessHalted(await run.result);
+      } finally {
+        listening?.dispose();
+      }
+    },
+  };
+}
+
+/** The language server's simulation threads: the machine's cores but one (at least one), so that its own thread keeps a core. */
+export function serverThreads(): number {
+  return Math.max(1, cores() - 1);
+}
+
+/** The server's runner, with what the lens needs beyond the port (hearing that the background process went quiet). */
+export interface ServerRunner extends ClosableRunner {
+  run<T extends SimTask>(
+    task: T,
+    priority: SimPriority,
+    progress?: (m: SimMessage) => void,
+    token?: SimToken,
+    onStall?: (s: Stall) => void,
+  ): Promise<SimOutput<T>>;
+  /** The background process's id while it runs. */
+  readonly hostPid: number | undefined;
+}
+
+/**
+ * The language server's runner: `background` battles and duels (the live lens) in the background
+ * process, the rest on `threads` worker threads below the server's priority, started on first use
+ * and kept warm (a thread's first battle pays the engine's warm-up). Nothing on the server's thread,
+ * but without the worker bundle.
+ */
+export function serverRunner(threads = serverThreads(), file = workerFile()): ServerRunner {
+  if (!file) {
+    const here = inProcessRunner();
+    return { threads: 1, run: (t, p, g, k) => here.run(t, p, g, k), close: async () => undefined, hostPid: undefined };
+  }
+  let pool: ClosableRunner | undefined;
+  let host: SimHost | undefined;
+  const onThreads = (): ClosableRunner => (pool ??= poolRunner(new SimPool(threads, file, { background: true, eager: true })));
+  return {
+    threads,
+    run(task, priority, progress, token, onStall) {
+      if (priority !== 'background' || (task.kind !== 'battle' && task.kind !== 'simulate')) return onThreads().run(task, priority, progress, token);
+      return hostRunner((host ??= new SimHost(file)), onThreads()).run(task, priority, progress, token, onStall);
+    },
+    get hostPid() {
+      return host?.pid;
+    },
+    async close() {
+      await pool?.close();
+      await host?.close();
+      pool = undefined;
+      host = undefined;
+    },
+  };
+}
