@@ -26,7 +26,7 @@ import type { BayCapacity } from '../model/derived';
 import battlePrices from './battle-prices.json';
 import syntheticPrices from './synthetic-prices.json';
 import bundledFit from './bundled-fit.json';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../model/hash';
 import { cardFingerprint } from './battles';
 import type { PricedCard } from './battles';
 import { pSuccess } from '../sim/dice';
@@ -430,19 +430,12 @@ export function useShippedFit(on: boolean): void {
 /** What the bundled field's fit depends on beside the code: its members, their battle prices and the training set. */
 export function fitInputsKey(field: ReferenceField, fitKey: string): string {
   const measured = field.members.map((m) => measuredPrice(m) ?? null);
-  return createHash('sha256')
-    .update(fitKey)
-    .update('\u0003')
-    .update(JSON.stringify(measured))
-    .update('\u0003')
-    .update(syntheticKey())
-    .digest('hex')
-    .slice(0, 32);
+  return sha256Hex(`${fitKey}\u0003${JSON.stringify(measured)}\u0003${syntheticKey()}`).slice(0, 32);
 }
 
 let syntheticKeyMemo: string | undefined;
 function syntheticKey(): string {
-  return (syntheticKeyMemo ??= createHash('sha256').update(JSON.stringify(syntheticPrices)).digest('hex'));
+  return (syntheticKeyMemo ??= sha256Hex(JSON.stringify(syntheticPrices)));
 }
 
 function shippedFit(field: ReferenceField, fitKey: string): { battle: FieldModel; loo: LooRow[] } | undefined {
