@@ -59,6 +59,7 @@ const webSwaps = {
   'server/src/lsp/liveOdds.ts': 'server/src/web/liveOdds.ts',
   'server/src/node/sim-pool.ts': 'server/src/web/sim-pool.ts',
   'server/src/node/read.ts': 'server/src/web/read.ts',
+  'client/src/platform.ts': 'client/src/web/platform.ts',
 };
 const webLibraries = {
   'vscode-languageserver/node': 'vscode-languageserver/browser',
@@ -101,6 +102,8 @@ const web = {
 bundles.push(
   { ...web, entryPoints: ['server/src/web/server.ts'], outfile: 'dist/web/server.js' },
   { ...web, entryPoints: ['server/src/web/sim-worker.ts'], outfile: 'dist/web/sim-worker.js' },
+  // The web extension host loads it as CommonJS (module.exports.activate), with `vscode` given.
+  { ...web, format: 'cjs', entryPoints: ['client/src/web/extension.ts'], outfile: 'dist/web/client.js', external: ['vscode'] },
 );
 
 // A missing entry point is a broken build (a file moved without its line here), not a bundle to skip.
