@@ -12,7 +12,7 @@ import type { EngagementPanels, PanelCard } from './engagementPanel';
 import type { RuleDocuments } from './ruleDocuments';
 import { lastPickedFirst, overLimitWarning, versionsToCompare } from './whatIfChoices';
 import { openedText } from './openedVersions';
-import { gitHeadText } from './platform';
+import { findFleetFiles, gitHeadText } from './platform';
 
 export type Cmd = (...args: unknown[]) => unknown;
 
@@ -151,7 +151,7 @@ async function exampleFleetPicks(ctx: Ctx): Promise<FleetPick[]> {
 
 /** The workspace's fleet lists, each with its name, faction and points as the server reads them. */
 async function fleetPicks(ctx: Ctx): Promise<FleetPick[]> {
-  const files = await vscode.workspace.findFiles('**/*.fleet.{yaml,yml}', '**/node_modules/**', 500);
+  const files = await findFleetFiles(500);
   const open = vscode.workspace.textDocuments.filter((d) => d.languageId === 'fabled-fleet' && d.uri.scheme !== 'file').map((d) => d.uri);
   const picks: FleetPick[] = [];
   for (const uri of [...files, ...open]) {

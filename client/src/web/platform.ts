@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, DocumentSelector } from 'vscode-languageclient/browser';
-import { syncWorkspaceFiles } from './workspaceFiles';
+import { listFiles, syncWorkspaceFiles } from './workspaceFiles';
 
 /** The server: dist/web/server.js in a web worker. */
 export function serverOptions(extensionUri: vscode.Uri): Worker {
@@ -16,6 +16,18 @@ export function serverOptions(extensionUri: vscode.Uri): Worker {
 /** Our languages in any file system (vscode.dev and github.dev open folders of their own schemes). */
 export function documentSelector(languages: readonly string[]): DocumentSelector {
   return languages.map((language) => ({ language }));
+}
+
+/**
+ * The workspace's fleet lists (at most `max`): the folders walked, as `workspace.findFiles` never
+ * settles in a folder whose file system has no search provider.
+ */
+export function findFleetFiles(max: number): Thenable<vscode.Uri[]> {
+  return listFiles(
+    (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri),
+    (name) => /\.fleet\.ya?ml$/i.test(name),
+    max,
+  );
 }
 
 /** Once the client runs: the workspace's card, faction and fleet files go to the server, and their changes. */

@@ -19,6 +19,38 @@ const FILES = '**/*.{unit,faction,fleet,collection}.{yaml,yml}';
 
 const skipped = (name: string) => name === 'node_modules' || name.startsWith('.');
 
+/** The files under `folders` whose names pass `wanted` (at most `max`), breadth first; `found` hears each. */
+export async function listFiles(
+  folders: readonly vscode.Uri[],
+  wanted: (name: string) => boolean,
+  max: number,
+  found?: (uri: vscode.Uri) => Promise<void>,
+  stopped: () => boolean = () => false,
+): Promise<vscode.Uri[]> {
+  const out: vscode.Uri[] = [];
+  const queue = [...folders];
+  while (queue.length && !stopped()) {
+    const dir = queue.shift()!;
+    let entries: [string, vscode.FileType][];
+    try {
+      entries = await vscode.workspace.fs.readDirectory(dir);
+    } catch {
+      continue;
+    }
+    for (const [name, type] of entries) {
+      const uri = vscode.Uri.joinPath(dir, name);
+      if (type & vscode.FileType.Directory) {
+        if (!skipped(name) && !(type & vscode.FileType.SymbolicLink)) queue.push(uri);
+      } else if (type & vscode.FileType.File && wanted(name)) {
+        if (out.length >= max) return out;
+        out.push(uri);
+        await found?.(uri);
+      }
+    }
+  }
+  return out;
+}
+
 export function syncWorkspaceFiles(client: BaseLanguageClient, log: vscode.LogOutputChannel): vscode.Disposable {
   const disposables: vscode.Disposable[] = [];
   let disposed = false;
@@ -51,39 +83,24 @@ export function syncWorkspaceFiles(client: BaseLanguageClient, log: vscode.LogOu
   /** Walks folders breadth first, sending what it reads in batches; at most `maxFiles` files in all. */
   const walk = async (folders: readonly vscode.Uri[]): Promise<void> => {
     const max = maxFiles();
-    let found = 0;
     let batch: WorkspaceFile[] = [];
-    const queue = [...folders];
-    while (queue.length && !disposed) {
-      const dir = queue.shift()!;
-      let entries: [string, vscode.FileType][];
-      try {
-        entries = await vscode.workspace.fs.readDirectory(dir);
-      } catch {
-        continue;
-      }
-      for (const [name, type] of entries) {
-        const uri = vscode.Uri.joinPath(dir, name);
-        if (type & vscode.FileType.Directory) {
-          if (!skipped(name) && !(type & vscode.FileType.SymbolicLink)) queue.push(uri);
-        } else if (type & vscode.FileType.File && WORKSPACE_FILE.test(name)) {
-          if (found >= max) {
-            log.warn(`More than ${max} card, faction and fleet files in the workspace: the rest are not read (fabledStar.workspace.maxFiles).`);
-            queue.length = 0;
-            break;
-          }
-          found++;
-          const f = await read(uri);
-          if (f) batch.push(f);
-          if (batch.length >= BATCH) {
-            send(batch);
-            batch = [];
-          }
+    const listed = await listFiles(
+      folders,
+      (name) => WORKSPACE_FILE.test(name),
+      max,
+      async (uri) => {
+        const f = await read(uri);
+        if (f) batch.push(f);
+        if (batch.length >= BATCH) {
+          send(batch);
+          batch = [];
         }
-      }
-    }
+      },
+      () => disposed,
+    );
     send(batch, [], true);
-    log.info(`Sent ${found} workspace file(s) to the language server.`);
+    if (listed.length >= max) log.warn(`${max} card, faction and fleet files read from the workspace; any more are not (fabledStar.workspace.maxFiles).`);
+    log.info(`Sent ${listed.length} workspace file(s) to the language server.`);
   };
 
   const watch = (folder: vscode.WorkspaceFolder) => {

@@ -38,7 +38,8 @@ class MemFS {
     const dir = this.key(uri);
     const prefix = dir === '/' ? '/' : `${dir}/`;
     const out = [];
-    for (const [k, e] of this.entries) if (k !== dir && k.startsWith(prefix) && !k.slice(prefix.length).includes('/')) out.push([k.slice(prefix.length), e.type]);
+    for (const [k, e] of this.entries)
+      if (k !== dir && k.startsWith(prefix) && !k.slice(prefix.length).includes('/')) out.push([k.slice(prefix.length), e.type]);
     return out;
   }
   async readFile(uri) {
