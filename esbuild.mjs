@@ -2,6 +2,8 @@
 // `--production` minifies and drops source maps (what `npm run package` ships).
 import * as esbuild from 'esbuild';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -44,6 +46,65 @@ const bundles = [
     target: 'es2022',
   })),
 ];
+
+// The browser version (VS Code for the web: vscode.dev, github.dev): the client in the web
+// extension host, the server and its simulations in web workers, under dist/web/. No Node: esbuild
+// builds for the browser with no shims, and a test fails on any Node module in these bundles
+// (test/web-server/bundles.test.ts). The LSP layer is the desktop's; the few of its modules that
+// need Node are swapped for their browser counterparts (each with the same exports), and the
+// language libraries for their browser builds.
+const webSwaps = {
+  'server/src/lsp/files.ts': 'server/src/web/files.ts',
+  'server/src/lsp/pool.ts': 'server/src/web/pool.ts',
+  'server/src/lsp/liveOdds.ts': 'server/src/web/liveOdds.ts',
+  'server/src/node/sim-pool.ts': 'server/src/web/sim-pool.ts',
+  'server/src/node/read.ts': 'server/src/web/read.ts',
+  'client/src/platform.ts': 'client/src/web/platform.ts',
+};
+const webLibraries = {
+  'vscode-languageserver/node': 'vscode-languageserver/browser',
+  'vscode-languageclient/node': 'vscode-languageclient/browser',
+};
+const webSwap = {
+  name: 'web-swap',
+  setup(build) {
+    const root = path.dirname(fileURLToPath(import.meta.url));
+    const swaps = new Map(Object.entries(webSwaps).map(([from, to]) => [path.join(root, from), path.join(root, to)]));
+    build.onResolve({ filter: /^(vscode-languageserver|vscode-languageclient)\/node$/ }, (args) =>
+      build.resolve(webLibraries[args.path], { kind: args.kind, resolveDir: args.resolveDir }),
+    );
+    // The YAML parser reads `require('buffer').Buffer` only to hand `!!binary` values over as a
+    // Buffer when there is one, and an array of bytes when there is none (its type/binary.js): in
+    // the browser, none. Not a shim: the module it gets is empty.
+    build.onResolve({ filter: /^buffer$/ }, (args) =>
+      args.importer.includes(`${path.sep}@stoplight${path.sep}yaml-ast-parser${path.sep}`) ? { path: 'buffer', namespace: 'no-buffer' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'no-buffer' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const target = path.join(args.resolveDir, args.path);
+      for (const candidate of [target, `${target}.ts`]) {
+        const to = swaps.get(candidate);
+        if (to) return { path: to };
+      }
+      return undefined;
+    });
+  },
+};
+const web = {
+  ...common,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  plugins: [webSwap],
+  // Some libraries read process.env.NODE_ENV; a browser has no process.
+  define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
+};
+bundles.push(
+  { ...web, entryPoints: ['server/src/web/server.ts'], outfile: 'dist/web/server.js' },
+  { ...web, entryPoints: ['server/src/web/sim-worker.ts'], outfile: 'dist/web/sim-worker.js' },
+  // The web extension host loads it as CommonJS (module.exports.activate), with `vscode` given.
+  { ...web, format: 'cjs', entryPoints: ['client/src/web/extension.ts'], outfile: 'dist/web/client.js', external: ['vscode'] },
+);
 
 // A missing entry point is a broken build (a file moved without its line here), not a bundle to skip.
 const missing = bundles.flatMap((b) => b.entryPoints).filter((entry) => !existsSync(entry));

@@ -66,6 +66,11 @@ const MAY_IMPORT = [
   },
   { folder: ['server/src/node'], may: [CORE], says: 'server/src/node imports only the core.' },
   {
+    folder: ['server/src/web'],
+    may: [CORE, 'server/src/lsp', 'server/src/node', 'protocol'],
+    says: "The browser version's server wires the LSP layer and stands in for its Node parts: it imports the core, server/src/lsp, protocol/ and server/src/node's types.",
+  },
+  {
     folder: ['protocol'],
     may: [`${CORE}/api.ts`, ...core('rules', 'sim'), 'package.json'],
     says: "protocol/ imports only the core's shared types (api.ts, sim/), the rules pack and the manifest's settings table (package.json).",

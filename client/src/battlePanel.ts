@@ -20,11 +20,12 @@ import { playedRules } from '../webview/variant-messages';
 import { isFabledDocument, type Ctx } from './ctx';
 import { fitText } from '../webview/schema';
 import { pairTitle, ViewPanel, ViewPanels, type ViewKind } from './viewPanel';
+import { TOKEN_TAG } from './platform';
 
 export const BATTLE_VIEW_TYPE = 'fabledStar.battle';
 
 let tokens = 0;
-const progressToken = (what: string) => `fabledStar-battle-${what}-${process.pid}-${++tokens}`;
+const progressToken = (what: string) => `fabledStar-battle-${what}-${TOKEN_TAG}-${++tokens}`;
 
 const BATTLE_VIEW: ViewKind<BattleViewMessage> = {
   viewType: BATTLE_VIEW_TYPE,

@@ -6,13 +6,11 @@
  * where the user says (in a remote window, the way to take it to a local browser).
  */
 import * as vscode from 'vscode';
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CardSheetRequest, type CardSheetData } from '../../protocol';
 import { reportFailure } from './commands';
 import { cardsPaper } from './config';
 import type { Ctx } from './ctx';
+import { nonce, printFile } from './platform';
 
 export const CARDS_VIEW_TYPE = 'fabledStar.cards';
 
@@ -53,13 +51,14 @@ export function printCards(ctx: Ctx, fleetOfView: () => string | undefined): (ar
         enableScripts: true,
         localResourceRoots: [],
       });
-      panel.webview.html = sheetInView(sheet, randomBytes(16).toString('base64'));
+      panel.webview.html = sheetInView(sheet, nonce());
       const base = (vscode.Uri.parse(uri).path.split('/').pop() ?? 'cards').replace(/\.(unit|faction|fleet)\.ya?ml$/i, '');
       panel.webview.onDidReceiveMessage(async (m: { what?: unknown }) => {
         try {
           const bytes = new TextEncoder().encode(sheet.html);
           if (m?.what === 'print') {
-            const file = vscode.Uri.file(join(tmpdir(), `fabled-star-${base.replace(/[^\w.-]+/g, '_')}.cards.html`));
+            const file = printFile(`fabled-star-${base.replace(/[^\w.-]+/g, '_')}.cards.html`);
+            if (!file) return void vscode.window.showInformationMessage('Save the sheet and open it in a browser to print it.');
             await vscode.workspace.fs.writeFile(file, bytes);
             if (!(await vscode.env.openExternal(file))) void vscode.window.showWarningMessage(`Open ${file.fsPath} in a browser to print it.`);
           } else if (m?.what === 'save') {

@@ -3,8 +3,6 @@
  * context once and finds the current language client through it, so a server restart never leaves
  * a command holding a dead client.
  */
-import { execFile } from 'node:child_process';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ExampleFleetsRequest, FleetSummaryRequest, sameSelector, type CardInfo, type CardName, type FleetSummary } from '../../protocol';
 import type { BattlePanels } from './battlePanel';
@@ -14,6 +12,7 @@ import type { EngagementPanels, PanelCard } from './engagementPanel';
 import type { RuleDocuments } from './ruleDocuments';
 import { lastPickedFirst, overLimitWarning, versionsToCompare } from './whatIfChoices';
 import { openedText } from './openedVersions';
+import { findFleetFiles, gitHeadText } from './platform';
 
 export type Cmd = (...args: unknown[]) => unknown;
 
@@ -152,7 +151,7 @@ async function exampleFleetPicks(ctx: Ctx): Promise<FleetPick[]> {
 
 /** The workspace's fleet lists, each with its name, faction and points as the server reads them. */
 async function fleetPicks(ctx: Ctx): Promise<FleetPick[]> {
-  const files = await vscode.workspace.findFiles('**/*.fleet.{yaml,yml}', '**/node_modules/**', 500);
+  const files = await findFleetFiles(500);
   const open = vscode.workspace.textDocuments.filter((d) => d.languageId === 'fabled-fleet' && d.uri.scheme !== 'file').map((d) => d.uri);
   const picks: FleetPick[] = [];
   for (const uri of [...files, ...open]) {
@@ -306,17 +305,6 @@ export function newFile(ctx: Ctx, kind: 'fleet' | 'unit'): Cmd {
       await reportFailure(ctx, kind === 'fleet' ? 'Could not create a fleet list' : 'Could not create a unit cards file', e);
     }
   };
-}
-
-/** The file's text at git's HEAD, or undefined (not in a repository, not committed, no git). */
-export function gitHeadText(file: vscode.Uri): Promise<string | undefined> {
-  if (file.scheme !== 'file') return Promise.resolve(undefined);
-  const dir = path.dirname(file.fsPath);
-  return new Promise((resolve) =>
-    execFile('git', ['-C', dir, 'show', `HEAD:./${path.basename(file.fsPath)}`], { maxBuffer: 1 << 24, timeout: 10_000 }, (e, out) =>
-      resolve(e ? undefined : out),
-    ),
-  );
 }
 
 /** The fleet list a what-if is about: the active editor's (a fleet), or the one a menu passed. */

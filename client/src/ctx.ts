@@ -10,17 +10,16 @@ import {
   LanguageClient,
   RevealOutputChannelOn,
   State,
-  TransportKind,
   type CloseHandlerResult,
   type ErrorHandler,
   type ErrorHandlerResult,
   type LanguageClientOptions,
-  type ServerOptions,
 } from 'vscode-languageclient/node';
 import type { ProgressType, RequestParam, RequestType } from 'vscode-languageclient';
 import { FleetSummaryChangedNotification, SETTINGS_SECTION } from '../../protocol';
 import { CrashBudget } from './crashBudget';
 import { linkHere } from './codePages';
+import { afterStart, documentSelector, serverOptions } from './platform';
 
 export const CLIENT_ID = 'fabledStar';
 export const CLIENT_NAME = 'Fabled Star';
@@ -66,20 +65,8 @@ export class Ctx implements vscode.Disposable {
   /** Starts the server; resolves when it answered `initialize`, rejects when it could not start. */
   async start(): Promise<void> {
     if (this.client) return;
-    const serverModule = vscode.Uri.joinPath(this.extension.extensionUri, 'dist', 'server.js').fsPath;
-    const serverOptions: ServerOptions = {
-      run: { module: serverModule, transport: TransportKind.ipc },
-      debug: {
-        module: serverModule,
-        transport: TransportKind.ipc,
-        options: { execArgv: ['--nolazy', '--inspect=6019'] },
-      },
-    };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: LANGUAGE_IDS.flatMap((language) => [
-        { scheme: 'file', language },
-        { scheme: 'untitled', language },
-      ]),
+      documentSelector: documentSelector(LANGUAGE_IDS),
       synchronize: {
         // The server pulls settings (workspace/configuration) but only hears that they changed
         // through didChangeConfiguration, which the client sends for a section it is told about.
@@ -106,7 +93,7 @@ export class Ctx implements vscode.Disposable {
         },
       },
     };
-    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(this.extension.extensionUri), clientOptions);
     this.client = client;
     this.initialized = false;
     this.clientDisposables.push(
@@ -118,6 +105,8 @@ export class Ctx implements vscode.Disposable {
     try {
       await client.start();
       this.initialized = true;
+      const started = afterStart(client, this.log);
+      if (started) this.clientDisposables.push(started);
     } catch (e) {
       // Leave no half-started client behind, so that a later start() or restart() begins afresh.
       await this.stop();

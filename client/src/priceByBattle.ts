@@ -10,10 +10,11 @@ import { PriceByBattlePartial, PriceByBattleRequest, type CardName, type PriceBy
 import { cardAt, fleetCardAt, listCards, pickCard, selector } from './cards';
 import { reportFailure, type Cmd } from './commands';
 import type { Ctx } from './ctx';
+import { TOKEN_TAG } from './platform';
 import { battlePriceProgress, battlePriceWords } from './priceWords';
 
 let tokens = 0;
-const progressToken = () => `fabledStar-price-${process.pid}-${++tokens}`;
+const progressToken = () => `fabledStar-price-${TOKEN_TAG}-${++tokens}`;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -6,9 +6,9 @@
  * script), one request at a time (a new run cancels the one in flight), messages posted only while
  * the panel lives, and the set of open panels that reopens one rather than opening it twice.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Ctx } from './ctx';
+import { nonce as makeNonce } from './platform';
 import { fitText } from '../webview/schema';
 
 /** A view: what its panels are registered as, its bundle in dist/, its page, and its messages' parser. */
@@ -42,7 +42,7 @@ export function viewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
 
 /** The view's page for this webview: its bundle's script and style by webview URI, a fresh nonce. */
 export function viewHtml<M extends { type: string }>(kind: ViewKind<M>, webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
+  const nonce = makeNonce();
   const asset = (ext: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', `${kind.bundle}.${ext}`)).toString();
   return kind.render(webview.cspSource, nonce, asset('js'), asset('css'));
 }

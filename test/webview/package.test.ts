@@ -19,6 +19,8 @@ const ALLOWED = [
   /^LICENSE$/,
   /^dist\/(client|server|engagement|battle|field|sim-worker|sim-thread)\.js$/,
   /^dist\/entry\/worker\.js$/,
+  // The browser version (package.json `browser`).
+  /^dist\/web\/(client|server|sim-worker)\.js$/,
   /^dist\/(engagement|battle|field)\.css$/,
   /^language-configuration\.json$/,
   /^syntaxes\/[\w.-]+\.tmLanguage\.json$/,
@@ -43,6 +45,7 @@ function manifestPaths(manifest: Record<string, unknown>): string[] {
           key === 'light' ||
           key === 'dark' ||
           key === 'main' ||
+          key === 'browser' ||
           key === 'icon' ||
           key === 'image' ||
           key === 'markdown') &&
@@ -56,7 +59,7 @@ function manifestPaths(manifest: Record<string, unknown>): string[] {
     if (Array.isArray(v)) v.forEach((x) => walk(x, key));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
   };
-  walk({ main: manifest['main'], icon: manifest['icon'] }, '');
+  walk({ main: manifest['main'], browser: manifest['browser'], icon: manifest['icon'] }, '');
   walk(manifest['contributes'], 'contributes');
   return [...out].sort();
 }
@@ -100,7 +103,10 @@ describe('VSIX contents (vsce ls)', function () {
   it('ships every file the manifest points at', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
     const wanted = manifestPaths(manifest);
-    assert.ok(wanted.includes('dist/client.js') && wanted.includes('language-configuration.json'), `found ${wanted.join(', ')}`);
+    assert.ok(
+      wanted.includes('dist/client.js') && wanted.includes('dist/web/client.js') && wanted.includes('language-configuration.json'),
+      `found ${wanted.join(', ')}`,
+    );
     assert.deepEqual(
       wanted.filter((p) => !files.includes(p)),
       [],

@@ -3,7 +3,7 @@
  * registered on the connection, what it does, and what it answers when it fails. A handler reads
  * the state, calls a pure feature of the core, and converts the answer with ./convert.
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2';
 import {
   CodeActionKind,
   ErrorCodes,
@@ -677,7 +677,7 @@ export const HANDLERS: HandlerEntry[] = [
       try {
         const { battle } = battleOf(ctx, { fleet: params?.fleet, vs: params?.vs }, {});
         // The units and every number they fight with, digested: the same key, the same battle.
-        return { key: createHash('sha256').update(JSON.stringify(battle.fleets)).digest('base64') };
+        return { key: base64(sha256(JSON.stringify(battle.fleets))) };
       } catch (e) {
         if (e instanceof ResponseError) return { cannotFight: e.message };
         throw e;
@@ -799,6 +799,13 @@ function liveOdds(ctx: Context, c: Connection): LiveOdds {
     },
     ctx.state.service.checks,
   ));
+}
+
+/** Bytes as base64 (btoa: in Node and in a browser, as the library hashing them is). */
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
 }
 
 /**

@@ -26,7 +26,7 @@ import type { BayCapacity } from '../model/derived';
 import battlePrices from './battle-prices.json';
 import syntheticPrices from './synthetic-prices.json';
 import bundledFit from './bundled-fit.json';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../model/hash';
 import { cardFingerprint } from './battles';
 import type { PricedCard } from './battles';
 import { pSuccess } from '../sim/dice';
@@ -399,7 +399,7 @@ export class Estimates {
 
   /** The digest of the generated training set (what the shipped fit was made from). */
   syntheticKey(): string {
-    return (this.syntheticDigest ??= createHash('sha256').update(JSON.stringify(syntheticPrices)).digest('hex'));
+    return (this.syntheticDigest ??= sha256Hex(JSON.stringify(syntheticPrices)));
   }
 
   /** Forgets every fit, price and measured price (the benchmark's cold start; tests). */
@@ -510,14 +510,7 @@ export interface ShippedFit {
 /** What the bundled field's fit depends on beside the code: its members, their battle prices and the training set. */
 export function fitInputsKey(field: ReferenceField, fitKey: string): string {
   const measured = field.members.map((m) => measuredPrice(m) ?? null);
-  return createHash('sha256')
-    .update(fitKey)
-    .update('\u0003')
-    .update(JSON.stringify(measured))
-    .update('\u0003')
-    .update(ownerOf(field).syntheticKey())
-    .digest('hex')
-    .slice(0, 32);
+  return sha256Hex(`${fitKey}\u0003${JSON.stringify(measured)}\u0003${ownerOf(field).syntheticKey()}`).slice(0, 32);
 }
 
 function shippedFit(st: Estimates, field: ReferenceField, fitKey: string): { battle: FieldModel; loo: LooRow[] } | undefined {

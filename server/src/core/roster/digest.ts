@@ -21,7 +21,7 @@
  * JSON: a check against mistakes and quiet edits of a list or a card, which anyone can recompute.
  * "fs1" names this definition; a different definition would be "fs2".
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../model/hash';
 import type { StatValue, UnitCard } from '../model/types';
 import type { CardRef } from '../workspace';
 import { STAT_ORDER } from '../rules/data';
@@ -153,8 +153,6 @@ export function digestContent(input: DigestInput): unknown {
 
 /** `fs1-` and 16 hex digits. */
 export function fleetDigest(input: DigestInput): string {
-  const hash = createHash('sha256')
-    .update(JSON.stringify(digestContent(input)), 'utf8')
-    .digest('hex');
+  const hash = sha256Hex(JSON.stringify(digestContent(input)));
   return `${DIGEST_SCHEME}-${hash.slice(0, 16)}`;
 }
