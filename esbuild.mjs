@@ -55,7 +55,7 @@ const bundles = [
 // language libraries for their browser builds.
 const webSwaps = {
   'server/src/lsp/files.ts': 'server/src/web/files.ts',
-  'server/src/lsp/pool.ts': 'server/src/web/pool.ts',
+  'server/src/node/runners.ts': 'server/src/web/runners.ts',
   'server/src/lsp/liveOdds.ts': 'server/src/web/liveOdds.ts',
   'server/src/node/sim-pool.ts': 'server/src/web/sim-pool.ts',
   'server/src/node/read.ts': 'server/src/web/read.ts',

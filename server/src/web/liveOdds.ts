@@ -5,7 +5,7 @@
  */
 import type { Settings } from '../core/api';
 import { liveOddsLens, type Checks, type FleetDocument, type Lens } from '../core/service';
-import type { SimulationQueue } from './pool';
+import type { SimulationQueue } from '../lsp/pool';
 import type { ServerState } from '../lsp/state';
 
 export const STALL_NOTES = { waiting: 'waiting for a free core', restarted: 'restarted: the simulation had stalled' } as const;
