@@ -19,7 +19,7 @@ import type { ProgressType, RequestParam, RequestType } from 'vscode-languagecli
 import { FleetSummaryChangedNotification, SETTINGS_SECTION } from '../../protocol';
 import { CrashBudget } from './crashBudget';
 import { linkHere } from './codePages';
-import { afterStart, documentSelector, serverOptions } from './platform';
+import { afterStart, documentSelector, initializationOptions, serverOptions } from './platform';
 
 export const CLIENT_ID = 'fabledStar';
 export const CLIENT_NAME = 'Fabled Star';
@@ -79,6 +79,7 @@ export class Ctx implements vscode.Disposable {
       errorHandler: this.errorHandler(),
       // Our error handler tells the user once per crash; the client's own popups would repeat it.
       revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationOptions: initializationOptions(this.extension.extensionUri),
       // A problem's code opens its page from the package, inside the editor (codePages.ts).
       middleware: {
         handleDiagnostics: (uri, diagnostics, next) =>

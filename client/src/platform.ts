@@ -12,6 +12,11 @@ import * as vscode from 'vscode';
 import { TransportKind, type BaseLanguageClient, type DocumentSelector, type ServerOptions } from 'vscode-languageclient/node';
 
 /** The server: dist/server.js in a Node process, over IPC. */
+/** What the server is told when it starts, beside the settings: nothing on the desktop (it finds its own files). */
+export function initializationOptions(_extensionUri: vscode.Uri): Record<string, never> {
+  return {};
+}
+
 export function serverOptions(extensionUri: vscode.Uri): ServerOptions {
   const serverModule = vscode.Uri.joinPath(extensionUri, 'dist', 'server.js').fsPath;
   return {

@@ -70,6 +70,7 @@ describe('the browser version in VS Code for the web', function () {
   let server: Server;
   let context: BrowserContext;
   let page: Page;
+  let simWorkerFetched = false;
   let port = 0;
   const shots: string[] = [];
   /** Every path the workbench asked the server for. */
@@ -124,6 +125,10 @@ describe('the browser version in VS Code for the web', function () {
     page = context.pages()[0] ?? (await context.newPage());
     // What went wrong in the page or a view, for the report of a failure.
     context.on('console', (m) => m.type() === 'error' && !/404|manifest/i.test(m.text()) && console.log(`[console] ${m.text().slice(0, 300)}`));
+    // The battles are played in the simulation worker (dist/web/sim-worker.js), not on the server's worker.
+    context.on('request', (r) => {
+      if (/\/dist\/web\/sim-worker\.js/.test(r.url())) simWorkerFetched = true;
+    });
     context.on('requestfailed', (r) => console.log(`[request failed] ${r.url()} ${r.failure()?.errorText ?? ''}`));
   });
 
@@ -251,6 +256,7 @@ describe('the browser version in VS Code for the web', function () {
     assert.match(text, /The Hunger Within/);
     assert.match(text, /Lantern Watch/);
     assert.match(await frame.locator('#verdict').innerText(), /\d+(\.\d+)?\s*%/);
+    assert.ok(simWorkerFetched, 'the battle was played without loading dist/web/sim-worker.js (on the server worker itself)');
     await shot('4-battle');
   });
 });

@@ -13,6 +13,14 @@ export function serverOptions(extensionUri: vscode.Uri): Worker {
   return new Worker(vscode.Uri.joinPath(extensionUri, 'dist', 'web', 'server.js').toString(true));
 }
 
+/**
+ * What the server is told when it starts: where its simulation worker is. A web extension host
+ * starts workers from blob: URLs, so the server cannot find the file beside its own script.
+ */
+export function initializationOptions(extensionUri: vscode.Uri): { simWorker: string } {
+  return { simWorker: vscode.Uri.joinPath(extensionUri, 'dist', 'web', 'sim-worker.js').toString(true) };
+}
+
 /** Our languages in any file system (vscode.dev and github.dev open folders of their own schemes). */
 export function documentSelector(languages: readonly string[]): DocumentSelector {
   return languages.map((language) => ({ language }));

@@ -16,13 +16,43 @@ export function serverThreads(): number {
   return Math.max(1, Math.min(4, n - 1));
 }
 
-/** Where the simulation worker is: beside this bundle (a worker's `location` is its script's URL). */
+/** Where the client said the simulation worker is (`initializationOptions.simWorker`), once it has. */
+let toldUrl: string | undefined;
+
+/** The simulation worker's address, as the client gives it when the server starts (./server.ts). */
+export function useSimWorker(url: unknown): void {
+  if (typeof url === 'string' && url) toldUrl = url;
+}
+
+/**
+ * Where the simulation worker is: where the client said, else beside this bundle (a worker's
+ * `location` is its script's URL, unless it was started from a blob: URL, as a web extension host does).
+ */
 export function simWorkerUrl(): string | undefined {
+  if (toldUrl) return toldUrl;
   try {
     return new URL('sim-worker.js', (self as unknown as { location: { href: string } }).location.href).href;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A worker running the script at `url`. A worker's script must come from its creator's origin; a
+ * server started from a blob: URL (a web extension host's) or served from elsewhere starts one from
+ * a blob that loads the script with importScripts, which may cross origins.
+ */
+function startWorker(url: string): Worker {
+  const here = (self as unknown as { location?: { origin?: string } }).location?.origin;
+  let sameOrigin = false;
+  try {
+    sameOrigin = here !== undefined && here !== 'null' && new URL(url).origin === here;
+  } catch {
+    sameOrigin = false;
+  }
+  if (sameOrigin) return new Worker(url);
+  const loader = URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(url)});`], { type: 'text/javascript' }));
+  return new Worker(loader);
 }
 
 /** The server's runner, as ../node/runners.ts declares it (no background process here: `hostPid` is never set). */
@@ -40,17 +70,18 @@ export interface ServerRunner extends SimRunner {
 
 type Reply = { m: SimMessage } | { result: unknown } | { error: string };
 
-export function serverRunner(threads = serverThreads(), file: string | undefined = simWorkerUrl()): ServerRunner {
+export function serverRunner(threads = serverThreads(), file?: string): ServerRunner {
   const idle: Worker[] = [];
   const busy = new Set<Worker>();
-  let noWorkers = !file || typeof Worker !== 'function';
+  let noWorkers = typeof Worker !== 'function';
   const here = inProcessRunner();
   const worker = (): Worker | undefined => {
     const free = idle.pop();
     if (free) return free;
-    if (noWorkers) return undefined;
+    const url = file ?? simWorkerUrl();
+    if (noWorkers || !url) return undefined;
     try {
-      return new Worker(file!);
+      return startWorker(url);
     } catch {
       noWorkers = true;
       return undefined;

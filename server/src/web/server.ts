@@ -11,6 +11,7 @@ import './immediate';
 import { BrowserMessageReader, BrowserMessageWriter, createConnection, ProposedFeatures, type Message } from 'vscode-languageserver/browser';
 import { startServer } from '../lsp/index';
 import { normaliseUris } from '../lsp/uri';
+import { useSimWorker } from './runners';
 
 // The worker's global scope: it posts and hears messages as a Worker does (the DOM library has no worker scope type).
 const scope = self as unknown as Worker;
@@ -20,7 +21,9 @@ const writer = new BrowserMessageWriter(scope);
 const connection = createConnection(ProposedFeatures.all, reader, writer, {
   messageStrategy: {
     handleMessage(message: Message, next: (m: Message) => void) {
-      const m = message as Message & { params?: unknown };
+      const m = message as Message & { method?: string; params?: { initializationOptions?: { simWorker?: unknown } } };
+      // Where the simulation worker is, as the client says (a worker started from a blob: URL cannot find it beside itself).
+      if (m.method === 'initialize') useSimWorker(m.params?.initializationOptions?.simWorker);
       if ('params' in m) m.params = normaliseUris(m.params);
       next(message);
     },
