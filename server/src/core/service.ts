@@ -525,7 +525,7 @@ export {
   trackWorkspaceField,
   workspaceField,
 } from './balance/index';
-export { playInProcess, playInSlices, playOn, priceCard, pricedCardOf, PricingCancelled } from './balance/battles';
+export { playInProcess, playOn, priceCard, pricedCardOf, PricingCancelled } from './balance/battles';
 export { SimCancelled, NEVER, tokenOf } from './sim/runner';
 export type { SimRunner, SimTask, SimOutput, SimMessage, SimPriority, SimToken, SessionTask, ChunkTask, PriceTask } from './sim/runner';
 export { inProcessRunner } from './sim/run-here';

@@ -750,12 +750,6 @@ export const HANDLERS: HandlerEntry[] = [
   ),
 ];
 
-/**
- * Work per slice of a long simulation (in the engine's operation counts): a few tens of
- * milliseconds, so that hovers, diagnostics and cancellations wait at most that long.
- */
-export const SLICE_OPS = 150_000;
-
 /** Work per slice on a worker thread, between two progress reports (about 20-30 ms). */
 export const WORKER_SLICE_OPS = 1_000_000;
 
@@ -843,20 +837,6 @@ function throttled(ms = 100): () => boolean {
     last = now;
     return true;
   };
-}
-
-/**
- * Runs `step` a slice at a time, yielding to the event loop before each slice so that other
- * requests and `$/cancelRequest` are handled between slices; throws RequestCancelled when the
- * request is cancelled, whenever that happens.
- */
-export async function inSlices(step: (ops: number) => boolean, token: CancellationToken, progress?: () => void): Promise<void> {
-  for (;;) {
-    await nextTurn();
-    if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
-    if (step(SLICE_OPS)) return;
-    progress?.();
-  }
 }
 
 export function registerHandlers(connection: Connection, ctx: Context): void {

@@ -15,15 +15,14 @@
  *
  * The battles themselves are played by a `PlayBattles` function (plain-data setups in, totals
  * out), so that the same pricing runs in-process (`playInProcess`: the CLI today, tests, the
- * generator script), on worker threads (the thread pool plugs in here: a worker runs
- * `playBattle` on each setup it is given, and its totals add up by `addTotals`), or in the editor
- * in slices that can be cancelled.
+ * generator script) or on any simulation runner (`playOn`: the CLI's and the editor's worker
+ * threads, the browser's web workers; their totals add up by `addTotals`).
  */
 import { CLASSES, CLASS_NAMES, GAME_SIZES, LAUNCH_BAY, BATTLE_PRICE } from '../rules/data';
 import type { UnitClass } from '../rules/data';
 import type { UnitProfile } from '../sim/types';
 import { SimCancelled, type PricingBattle, type PricingTotals, type SimPriority, type SimRunner, type SimToken } from '../sim/runner';
-import { playPricing, pricingRun, pricingTotals } from '../sim/run-here';
+import { playPricing } from '../sim/run-here';
 import type { BattleUnit, Fleet } from '../sim/battle';
 import { profileFromCard, sanitizeProfile } from '../sim/profile';
 import { bayCapacity } from '../model/derived';
@@ -76,28 +75,6 @@ export function playInProcess(opts: { cancelled?: () => boolean } = {}): PlayBat
       if (opts.cancelled?.()) throw new PricingCancelled();
       out.push(playBattle(b));
       await new Promise<void>((r) => setImmediate(r));
-    }
-    return out;
-  };
-}
-
-/**
- * The runner of an editor: every battle on this thread, `sliceOps` units of work at a time (a
- * battle of large fleets takes a few hundred milliseconds), awaiting `turn()` between slices so that
- * the server answers hovers and edits meanwhile, and stopping at the next slice when `cancelled()`.
- */
-export function playInSlices(opts: { turn: () => Promise<void>; cancelled?: () => boolean; sliceOps?: number }): PlayBattles {
-  const slice = opts.sliceOps ?? 200_000;
-  return async (battles) => {
-    const out: PricingTotals[] = [];
-    for (const b of battles) {
-      const run = pricingRun(b);
-      for (;;) {
-        await opts.turn();
-        if (opts.cancelled?.()) throw new PricingCancelled();
-        if (run.step(slice)) break;
-      }
-      out.push(pricingTotals(run, b));
     }
     return out;
   };
