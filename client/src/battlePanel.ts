@@ -20,7 +20,7 @@ import { playedRules } from '../webview/variant-messages';
 import { isFabledDocument, type Ctx } from './ctx';
 import { fitText } from '../webview/schema';
 import { pairTitle, ViewPanel, ViewPanels, type ViewKind } from './viewPanel';
-import { TOKEN_TAG } from './platform';
+import { TOKEN_TAG } from './ids';
 
 export const BATTLE_VIEW_TYPE = 'fabledStar.battle';
 

@@ -10,7 +10,8 @@ import { CardSheetRequest, type CardSheetData } from '../../protocol';
 import { reportFailure } from './commands';
 import { cardsPaper } from './config';
 import type { Ctx } from './ctx';
-import { nonce, printFile } from './platform';
+import { nonce } from './ids';
+import { printFile } from './platform';
 
 export const CARDS_VIEW_TYPE = 'fabledStar.cards';
 

@@ -62,15 +62,3 @@ export function gitHeadText(file: vscode.Uri): Promise<string | undefined> {
 export function printFile(name: string): vscode.Uri | undefined {
   return vscode.Uri.file(path.join(tmpdir(), name));
 }
-
-/** Tells this window's progress tokens from another's. */
-export const TOKEN_TAG = String(process.pid);
-
-/** A nonce for a view's content security policy. */
-export function nonce(): string {
-  const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary);
-}

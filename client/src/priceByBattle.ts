@@ -10,7 +10,7 @@ import { PriceByBattlePartial, PriceByBattleRequest, type CardName, type PriceBy
 import { cardAt, fleetCardAt, listCards, pickCard, selector } from './cards';
 import { reportFailure, type Cmd } from './commands';
 import type { Ctx } from './ctx';
-import { TOKEN_TAG } from './platform';
+import { TOKEN_TAG } from './ids';
 import { battlePriceProgress, battlePriceWords } from './priceWords';
 
 let tokens = 0;

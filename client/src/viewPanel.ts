@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { Ctx } from './ctx';
-import { nonce as makeNonce } from './platform';
+import { nonce as makeNonce } from './ids';
 import { fitText } from '../webview/schema';
 
 /** A view: what its panels are registered as, its bundle in dist/, its page, and its messages' parser. */

@@ -52,15 +52,3 @@ export function gitHeadText(_file: vscode.Uri): Promise<string | undefined> {
 export function printFile(_name: string): vscode.Uri | undefined {
   return undefined;
 }
-
-/** Tells this window's progress tokens from another's (a browser has no process id). */
-export const TOKEN_TAG = Math.random().toString(36).slice(2, 10);
-
-/** A nonce for a view's content security policy. */
-export function nonce(): string {
-  const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary);
-}
