@@ -202,7 +202,8 @@ describe('the packaged extension in VS Code (code-server)', function () {
     const first = /^\s+- name: (.+)$/m.exec(text)![1]!.trim();
     await wb.closePanel();
     await wb.openFile(file);
-    const lens = wb.page.locator('.contentWidgets .codelens-decoration a', { hasText: 'vs the field' }).first();
+    // The lens of the editor in front (an editor behind its tab keeps its lenses in the page, hidden).
+    const lens = wb.page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: 'vs the field' }).first();
     await poll('the "vs the field" lens', async () => (await lens.count()) > 0);
     await lens.click();
     await wb.page.locator(`.tabs-container .tab[aria-label*="${first} vs the field"]`).waitFor({ state: 'visible', timeout: 60_000 });

@@ -137,21 +137,35 @@ export class Workbench {
     await poll(`the panel to be ${on ? 'maximized' : 'restored'}`, async () => (await isMax()) === on);
   }
 
-  /** Shows the hover at the cursor (the "Show or Focus Hover" command) and returns its text. */
+  /**
+   * Shows the hover at the cursor (the "Show or Focus Hover" command) and returns its text. Any
+   * other hover on the page (a breadcrumb's or a tab's tooltip under the mouse) is passed over: the
+   * editor's hover is the visible one with the expected text.
+   */
   async hoverAtCursor(expect: (text: string) => boolean): Promise<string> {
-    return poll(
-      'a hover with the expected text',
-      async () => {
-        const hover = this.page.locator('.monaco-hover:not(.hidden) .monaco-hover-content, .monaco-hover-content').first();
-        if (!(await hover.isVisible().catch(() => false))) {
-          await this.page.keyboard.press('Control+K');
-          await this.page.keyboard.press('Control+I');
-          await hover.waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
-        }
+    const shown = async (): Promise<string | undefined> => {
+      for (const hover of await this.page.locator('.monaco-hover-content').all()) {
+        if (!(await hover.isVisible().catch(() => false))) continue;
         const text = await hover.innerText().catch(() => '');
         // Wait out the fade-in too, so a screenshot shows the hover as a user reads it.
         const opaque = await hover.evaluate((el) => getComputedStyle(el.closest('.monaco-hover') ?? el).opacity === '1').catch(() => false);
-        return expect(text) && opaque ? text : undefined;
+        if (expect(text) && opaque) return text;
+      }
+      return undefined;
+    };
+    return poll(
+      'a hover with the expected text',
+      async () => {
+        const text = await shown();
+        if (text !== undefined) return text;
+        await this.page.keyboard.press('Control+K');
+        await this.page.keyboard.press('Control+I');
+        await this.page
+          .locator('.monaco-editor .monaco-hover-content')
+          .first()
+          .waitFor({ state: 'visible', timeout: 3000 })
+          .catch(() => undefined);
+        return shown();
       },
       30_000,
       250,
