@@ -35,7 +35,10 @@ describe('live odds lens: its words', () => {
       ['The Very Long Opponent Fleet Name Of The Outer Rim', final],
       ['Lantern Watch', { kind: 'waiting' }],
       ['Lantern Watch', { kind: 'partial', p: 0.5, se: 0.02, draw: 0.1, trials: 1000, requested: 4000, note: 'waiting for a free core' }],
-      ['Lanturn Wach', { kind: 'failed', why: 'no fleet named "Lanturn Wach"; did you mean "Lantern Watch"? (a fleet file, or a fleet\'s name such as "A", "B")' }],
+      [
+        'Lanturn Wach',
+        { kind: 'failed', why: 'no fleet named "Lanturn Wach"; did you mean "Lantern Watch"? (a fleet file, or a fleet\'s name such as "A", "B")' },
+      ],
       ['Lantern Watch', { kind: 'failed', why: 'this fleet cannot fight yet: line 4: YAML error: bad indentation of a mapping entry at line 4, column 9' }],
     ];
     for (const [vs, s] of states) {

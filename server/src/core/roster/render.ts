@@ -332,8 +332,11 @@ footer { margin-top: 1.5rem; color: var(--muted); font-size: .85em; }
 @media (max-width: 40rem) { .cards { grid-template-columns: 1fr; } }
 `;
 
-/** One self-contained printable HTML file: inline CSS, no scripts, every text escaped. */
-export function rosterHtml(r: Roster, opts: RenderOptions = {}): string {
+/**
+ * One self-contained printable HTML file: inline CSS, no scripts, every text escaped. A sheet for the
+ * table: it names no file (`_opts`, how files are named, is for the other formats' problem lists).
+ */
+export function rosterHtml(r: Roster, _opts: RenderOptions = {}): string {
   const h: string[] = [];
   const title = esc(r.name) || '(unnamed fleet)';
   h.push('<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8">');
