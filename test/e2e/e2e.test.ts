@@ -22,8 +22,6 @@ import { section, sectionTitle } from '../../server/src/core/rules/text';
 import type { FleetDocument } from '../../server/src/core/model/types';
 import { IDS } from '../../client/webview/engagement/html';
 import { BATTLE_IDS } from '../../client/webview/battle/html';
-import { FIELD_IDS } from '../../client/webview/field/html';
-import type { VsFieldResult } from '../../protocol';
 import { formatPercent } from '../../client/webview/format';
 import { findFiles, installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
 import { E2E_SETTINGS, workbenchUrl } from './fixture';
@@ -194,35 +192,6 @@ describe('the packaged extension in VS Code (code-server)', function () {
     assert.match(squash(hover), /its battle price, measured/);
     await wb.screenshot(join(OUT, 'points-estimate.png'));
     await wb.page.keyboard.press('Escape');
-  });
-
-  it('sets a card against the field from its "vs the field" lens: the view lists the rows of sim --vs-field', async () => {
-    const file = 'myr-valari/myr-valari.unit.yaml';
-    const text = readFileSync(join(sandbox.folder, file), 'utf8');
-    const first = /^\s+- name: (.+)$/m.exec(text)![1]!.trim();
-    await wb.closePanel();
-    await wb.openFile(file);
-    // The lens of the editor in front (an editor behind its tab keeps its lenses in the page, hidden).
-    const lens = wb.page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: 'vs the field' }).first();
-    await poll('the "vs the field" lens', async () => (await lens.count()) > 0);
-    await lens.click();
-    await wb.page.locator(`.tabs-container .tab[aria-label*="${first} vs the field"]`).waitFor({ state: 'visible', timeout: 60_000 });
-    const frame = await wb.frameWith(`#${FIELD_IDS.table} tbody tr`, 60_000);
-    const cli = JSON.parse(
-      execFileSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'sim', '--format', 'json', '--cards', '.', '--attacker', first, '--vs-field'], {
-        cwd: sandbox.folder,
-        encoding: 'utf8',
-      }),
-    ) as VsFieldResult;
-    const rows = await frame
-      .locator(`#${FIELD_IDS.table} tbody tr`)
-      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent ?? '')));
-    assert.deepEqual(
-      rows.map((r) => [r[0], r[4]]),
-      cli.field.map((f) => [f.defender, formatPercent(f.killProbability)]),
-    );
-    await wb.screenshot(join(OUT, 'vs-the-field.png'));
-    await wb.runCommand('View: Close Editor');
   });
 
   /** Writes a card file of `lines` under lab/, opens it and clicks its "Price by battle" lens; the lens. */
