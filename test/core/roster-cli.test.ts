@@ -95,6 +95,40 @@ describe('roster CLI: what the examples add up to', () => {
     const text = run([abs('examples/showcase/over-budget.fleet.yaml'), '--cards', abs('examples')]).out;
     assert.match(text.split('\n').slice(0, 6).join('\n'), /NOT LEGAL AS WRITTEN: 5 errors, 1 warning/);
   });
+
+  /** The page as a reader sees it: no style block, no QR code, no tags. */
+  const pageText = (html: string) =>
+    html
+      .replace(/<style>[\s\S]*?<\/style>/, '')
+      .replace(/<svg[\s\S]*?<\/svg>/g, '')
+      .replace(/<[^>]+>/g, ' ');
+
+  it('the HTML sheet says a list’s problems in words, with no problem codes or file positions', () => {
+    const fleet = abs('examples/showcase/over-budget.fleet.yaml');
+    const html = run([fleet, '--cards', abs('examples'), '--format', 'html']).out;
+    const s = JSON.parse(run([fleet, '--cards', abs('examples'), '--format', 'json']).out);
+    const page = pageText(html);
+    assert.doesNotMatch(page, /FS-[A-Z]/, 'a problem code on the sheet');
+    assert.doesNotMatch(page, /\.fleet\.yaml:\d+/, 'a file position on the sheet');
+    assert.doesNotMatch(html, /<h2>Problems<\/h2>|class="problems"/, 'the table of problems');
+    // Every problem is still there, in words: the errors in the verdict, the fleet's warning beside them.
+    const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+    const messages: string[] = [...s.problems, ...s.entries.flatMap((e: { problems: unknown[] }) => e.problems)].map((p: { message: string }) => p.message);
+    assert.equal(messages.length, 6);
+    for (const m of messages) assert.ok(html.includes(esc(m)), m);
+  });
+
+  it('the HTML sheet of a legal list says nothing of problems, even with a warning', () => {
+    const fleet = abs('examples/fleets/standard-1000.fleet.yaml');
+    const io = { readFile: (p: string) => fs.readFileSync(p, 'utf8').replace(p === fleet ? /^objectives: 6$/m : /$^/, 'objectives: 4') };
+    const s = JSON.parse(run([fleet, '--cards', abs('examples'), '--format', 'json'], io).out);
+    assert.equal(s.legal, true);
+    assert.equal(s.counts.warnings, 1, 'the test needs a legal list with a warning');
+    const html = run([fleet, '--cards', abs('examples'), '--format', 'html'], io).out;
+    const page = pageText(html);
+    assert.doesNotMatch(page, /FS-[A-Z]|warning|objectives, not 4|problem/i, page);
+    assert.match(page, /Legal as written\./);
+  });
 });
 
 describe('roster CLI: usage and I/O', () => {

@@ -265,9 +265,10 @@ describe('verify: a sheet changed by hand does not match', () => {
     // The entry's row: the list read back loses the unit as well, so its digest differs too.
     doctored('html', (t) => t.replace('<tr class="entry">', '<tr class="entry" hidden>'), FLEET, false);
   });
-  it('HTML: a comment, and markup in a problem’s location', () => {
+  it('HTML: a comment, and markup in a problem’s words', () => {
     doctored('html', (t) => t.replace('<h2>Units</h2>', '<h2>Units</h2><!-- ok -->'));
-    doctored('html', (t) => t.replace(/(\(FS-FLEET-OVER, )t\.fleet\.yaml/, '$1<b hidden>x</b>t.fleet.yaml'));
+    // The sheet says its problems in words (no codes, no file positions): markup hidden among them.
+    doctored('html', (t) => t.replace(/(<li>The fleet costs )/, '$1<b hidden>x</b>'));
   });
   it('HTML: the QR code drawn again for another line, or its label or class changed', () => {
     // Its own long line, compared whole like every other (the import passes it over as no unit).

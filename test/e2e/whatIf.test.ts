@@ -20,7 +20,7 @@ import type { Browser, Frame } from 'playwright-core';
 import { BATTLE_IDS } from '../../client/webview/battle/html';
 import { IDS } from '../../client/webview/engagement/html';
 import { formatPercent } from '../../client/webview/format';
-import { winsFigure } from '../../server/src/core/features/liveOdds';
+import { liveOddsTitle } from '../../server/src/core/features/liveOdds';
 import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
 import { E2E_SETTINGS, workbenchUrl } from './fixture';
 import { CLI, cliBattle, cliSim, loadWorkspace, ROOT } from './oracle';
@@ -312,8 +312,9 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     const after = cliBattle(sandbox.folder, editedFile, vs, ['--trials', String(trials)]);
     const opponent = before.sides[1].fleet;
     const own = before.sides[0];
-    const expectBefore = `${winsFigure(own.pointsVictory, before.draw.p)} vs ${opponent} (${trials.toLocaleString('en-US')} battles)`;
-    const expectAfter = `${winsFigure(after.sides[0].pointsVictory, after.draw.p)} vs ${opponent} (${trials.toLocaleString('en-US')} battles)`;
+    // The lens's short title (the battle count is in its tooltip).
+    const expectBefore = liveOddsTitle(opponent, { kind: 'final', ...own.pointsVictory, draw: before.draw.p, trials, requested: trials });
+    const expectAfter = liveOddsTitle(opponent, { kind: 'final', ...after.sides[0].pointsVictory, draw: after.draw.p, trials, requested: trials });
     assert.notEqual(expectBefore, expectAfter, 'the edit does not change the figure: the test could not see a refresh');
     // A player names the opponent in the workspace's settings while VS Code runs.
     mkdirSync(join(sandbox.folder, '.vscode'), { recursive: true });
@@ -327,7 +328,7 @@ describe('what-if and live odds on a fleet (code-server)', function () {
       poll(
         `the live odds lens "${want}"`,
         async () => {
-          // Lenses on one line read "a | b"; a partial figure reads "... (N of M battles)".
+          // Lenses on one line read "a | b"; a partial figure ends in "…".
           const all = (await lenses()).flatMap((t) => t.split(/\s*\|\s*/));
           return all.find((t) => t === want);
         },

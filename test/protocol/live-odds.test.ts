@@ -18,12 +18,12 @@ import { startServer, type Client } from './harness';
 import type { BattleResult } from '../../server/src/core/sim/types';
 import { runBattle } from '../../server/src/cli/battle';
 import { nodeIO } from '../../server/src/cli/io';
-import { winsFigure } from '../../server/src/core/features/liveOdds';
+import { LIVE_ODDS_TITLE_MAX, liveOddsTitle, winsFigure } from '../../server/src/core/features/liveOdds';
 import { HOST_GROUP_NICE, hostGroupNice } from '../../server/src/node/sim-worker';
 import { EXAMPLES } from '../exampleFleets';
 
 interface CodeLens {
-  command?: { title: string; command: string; arguments?: unknown[] };
+  command?: { title: string; tooltip?: string; command: string; arguments?: unknown[] };
 }
 
 function exampleFiles(): Record<string, string> {
@@ -67,16 +67,17 @@ describe('live odds lens over stdio', function () {
 
   const liveLens = async (uri: string): Promise<CodeLens | undefined> => {
     const lenses = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-    return lenses.find((l) => /^wins |^Live odds /.test(l.command?.title ?? ''));
+    return lenses.find((l) => /^wins |^Live odds\b/.test(l.command?.title ?? ''));
   };
-  /** Asks for the lenses until the live one is final (no "(simulating)", no "of N battles"). */
+  /** Asks for the lenses until the live one is final (its tooltip, the whole text, ends in "(N battles)" or says why not). */
   const finalLens = (uri: string) =>
     c.poll(
       'the final live odds',
       async () => {
         const l = await liveLens(uri);
-        const t = l?.command?.title ?? '';
-        return t && !/\(simulating\)|of [\d,]+ battles\)$/.test(t) ? l : undefined;
+        const t = l?.command?.tooltip ?? '';
+        // Final: "(N battles)" at the end, or why there is no figure (a note on a run under way is no final figure).
+        return /^Live odds /.test(t) || / \([\d,]+ battles\)$/.test(t) ? l : undefined;
       },
       120_000,
     );
@@ -100,7 +101,8 @@ describe('live odds lens over stdio', function () {
       '1',
     ]);
     const s = r.sides[0].pointsVictory;
-    assert.equal(lens.command!.title, `${winsFigure(s, r.draw.p)} vs Lantern Watch (${TRIALS.toLocaleString('en-US')} battles)`);
+    assert.equal(lens.command!.title, liveOddsTitle('Lantern Watch', { kind: 'final', ...s, draw: r.draw.p, trials: TRIALS, requested: TRIALS }));
+    assert.equal(lens.command!.tooltip, `${winsFigure(s, r.draw.p)} vs Lantern Watch (${TRIALS.toLocaleString('en-US')} battles)`);
     assert.ok(refreshes > 0, 'the server asked the editor for the lenses again');
     // The lens opens the battle view against that opponent.
     assert.equal(lens.command!.command, 'fabledStar.simulateBattle');
@@ -117,13 +119,13 @@ describe('live odds lens over stdio', function () {
     const t0 = performance.now();
     const version = await c.edit(uri, 'unit: Oblivion Maw', 'unit: Oblivion Mawx');
     try {
-      const lenses = await c.request<{ command?: { title: string } }[]>('textDocument/codeLens', { textDocument: { uri } });
+      const lenses = await c.request<{ command?: { title: string; tooltip?: string } }[]>('textDocument/codeLens', { textDocument: { uri } });
       const answered = performance.now();
       const diag = c.arrivals.get(uri);
       assert.equal(diag?.version, version, 'the diagnostics of the edit had arrived when the lenses did');
       assert.ok(diag!.at >= t0 && diag!.at <= answered);
       // The edited fleet's run starts once typing pauses: until then the lens says it is coming.
-      assert.match(lenses.find((l) => /^(wins|Live odds) /.test(l.command?.title ?? ''))!.command!.title, /simulating/);
+      assert.match(lenses.find((l) => /^(wins |Live odds\b)/.test(l.command?.title ?? ''))!.command!.tooltip!, /simulating/);
     } finally {
       await c.edit(uri, 'unit: Oblivion Mawx', 'unit: Oblivion Maw');
       await finalLens(uri);
@@ -132,7 +134,7 @@ describe('live odds lens over stdio', function () {
 
   it("after an edit, shows the edited fleet's figure (the old run cancelled)", async () => {
     const uri = c.uri('fleets/standard-1000.fleet.yaml');
-    const before = (await finalLens(uri)).command!.title;
+    const before = (await finalLens(uri)).command!.tooltip;
     // Drop the two escort packs: a weaker fleet.
     await c.edit(uri, '  - unit: Maw Escort Pack\n    count: 2\n', '');
     const after = await finalLens(uri);
@@ -151,8 +153,8 @@ describe('live odds lens over stdio', function () {
         String(TRIALS),
       ]);
       const s = r.sides[0].pointsVictory;
-      assert.equal(after.command!.title, `${winsFigure(s, r.draw.p)} vs Lantern Watch (${TRIALS.toLocaleString('en-US')} battles)`);
-      assert.notEqual(after.command!.title, before);
+      assert.equal(after.command!.tooltip, `${winsFigure(s, r.draw.p)} vs Lantern Watch (${TRIALS.toLocaleString('en-US')} battles)`);
+      assert.notEqual(after.command!.tooltip, before);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -214,15 +216,27 @@ describe('live odds lens over stdio', function () {
     };
     await reconfigure({ opponent: 'the long hunger', trials: 300 });
     const named = await finalLens(uri);
-    assert.match(named.command!.title, /^wins [\d.]+% \u00b1 [\d.]+%(, draws \d+%)? vs The Long Hunger \([\d,]+ battles\)$/);
+    assert.match(named.command!.title, /^wins [\d.]+% \u00b1 [\d.]+%(, draws \d+%)?( vs The Long Hunger)?$/);
+    assert.match(named.command!.tooltip!, /^wins [\d.]+% \u00b1 [\d.]+%(, draws \d+%)? vs The Long Hunger \([\d,]+ battles\)$/);
+    // Short titles (a half-width editor shows them whole), the whole text in the tooltip.
+    const short = (l: CodeLens) => {
+      assert.ok(l.command!.title.length <= LIVE_ODDS_TITLE_MAX, l.command!.title);
+      return l.command!;
+    };
     await reconfigure({ opponent: 'Nobody Here', trials: 300 });
-    assert.match((await finalLens(uri)).command!.title, /^Live odds vs Nobody Here: no fleet named "Nobody Here"/);
-    // A misspelt name: the closest first, where a narrow editor still shows it.
+    const nobody = short(await finalLens(uri));
+    assert.equal(nobody.title, 'Live odds: no fleet named "Nobody Here"');
+    assert.match(nobody.tooltip!, /^Live odds vs Nobody Here: no fleet named "Nobody Here"/);
+    // A misspelt name: the closest, where a narrow editor still shows it.
     await reconfigure({ opponent: 'Lanturn Wach', trials: 300 });
-    assert.match((await finalLens(uri)).command!.title, /^Live odds vs Lanturn Wach: no fleet named "Lanturn Wach"; did you mean "Lantern Watch"\?/);
+    const typo = short(await finalLens(uri));
+    assert.equal(typo.title, 'Live odds: did you mean "Lantern Watch"?');
+    assert.match(typo.tooltip!, /^Live odds vs Lanturn Wach: no fleet named "Lanturn Wach"; did you mean "Lantern Watch"\?/);
     await reconfigure({ opponent: 'The Long Hunger', trials: 300 });
     await c.edit(uri, 'unit: Oblivion Maw', 'unit: No Such Maw');
-    assert.match((await finalLens(uri)).command!.title, /^Live odds vs The Long Hunger: this fleet cannot fight yet: line \d+: /);
+    const broken = short(await finalLens(uri));
+    assert.equal(broken.title, 'Live odds: this fleet cannot fight yet');
+    assert.match(broken.tooltip!, /^Live odds vs The Long Hunger: this fleet cannot fight yet: line \d+: /);
     await c.edit(uri, 'unit: No Such Maw', 'unit: Oblivion Maw');
     await reconfigure({ opponent: '' });
     assert.equal(await liveLens(uri), undefined);
@@ -305,10 +319,11 @@ describe('live odds lens: a fleet that cannot fight, while the battles before it
     let host: number | undefined;
     try {
       const uri = await c.open('fleets/standard-1000.fleet.yaml', files['fleets/standard-1000.fleet.yaml']);
+      // The whole text, in the tooltip (the title is short).
       const lens = async (): Promise<string> => {
         const all = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-        const live = all.find((l) => /^wins |^Live odds /.test(l.command?.title ?? ''));
-        return live?.command?.title ?? '';
+        const live = all.find((l) => /^wins |^Live odds\b/.test(l.command?.title ?? ''));
+        return live?.command?.tooltip ?? '';
       };
       // The battles under way (a partial figure), in their process.
       await c.poll('the battles under way', async () => / of [\d,]+ battles\)$/.test(await lens()), 60_000);

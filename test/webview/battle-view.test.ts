@@ -769,6 +769,33 @@ describe('fleet battle view: what-if beside another version of the list (Chromiu
     await v.page.screenshot({ path: join(OUTPUT, 'battle-what-if.png'), fullPage: true });
   });
 
+  it('shows the comparison first: above the options form, in a narrow panel too', async () => {
+    const v = await suite.view(THEMES.dark);
+    await v.page.setViewportSize({ width: 420, height: 900 });
+    await v.send({ type: 'compareWith', label: 'the saved version' });
+    await v.send({ type: 'result', result: edited, partial: false });
+    await v.page.waitForFunction((id: string) => /With your change/.test(document.getElementById(id)!.textContent ?? ''), I.fleetCompare);
+    const order = await v.page.evaluate(
+      ([compare, form]) => {
+        const c = document.getElementById(compare)!;
+        const f = document.getElementById(form)!;
+        return {
+          before: Boolean(c.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_FOLLOWING),
+          compareBottom: c.getBoundingClientRect().bottom,
+          formTop: f.getBoundingClientRect().top,
+        };
+      },
+      [I.fleetCompare, I.form] as const,
+    );
+    assert.ok(order.before, 'the comparison comes before the options form');
+    assert.ok(order.compareBottom <= order.formTop, `the comparison (bottom ${order.compareBottom}) is above the form (top ${order.formTop})`);
+    // Once an option changes, the comparison is dimmed as out of date, as the figures under the form are.
+    const seed = await v.page.inputValue(`#${I.seed}`);
+    await v.page.fill(`#${I.seed}`, String(Number(seed) + 1));
+    assert.equal(await v.page.evaluate((id: string) => document.getElementById(id)!.classList.contains('stale'), I.answers), true);
+    assert.equal(await v.page.evaluate((id: string) => getComputedStyle(document.getElementById(id)!).opacity, I.fleetCompare), '0.55');
+  });
+
   it('writes a change too small to show in hundredths of a percent as within the noise, without "−<0.01%"', async () => {
     const v = await suite.view(THEMES.dark);
     // A sweep that got a hair more likely (as a real run shows it: 0% beside <0.01%).

@@ -28,6 +28,7 @@ export const BATTLE_IDS = {
   variants: 'opt-variants',
   variantSection: 'variant-compare',
   fleetCompare: 'fleet-compare',
+  answers: 'battle-answers',
   verdict: 'verdict',
   outcomeBar: 'outcome-bar',
   outcomeTable: 'outcome-table',
@@ -57,6 +58,11 @@ export function renderBattleHtml(cspSource: string, nonce: string, scriptUri: st
       <div id="${I.error}" class="error" role="alert" hidden></div>
     </header>
 
+    <!-- A comparison answers the question the view was opened with: above the options, not under them. -->
+    <div id="${I.answers}" class="battle-results">
+      <section id="${I.fleetCompare}" class="variant-compare" hidden></section>
+    </div>
+
     <form id="${I.form}" class="controls" aria-label="Battle options" novalidate>
       <div class="field">
         <label for="${I.mode}">Where the fleets stand</label>
@@ -78,7 +84,6 @@ export function renderBattleHtml(cspSource: string, nonce: string, scriptUri: st
     <div id="${I.results}" class="battle-results" hidden>
       <p id="${I.stale}" class="stale-note" role="status" hidden></p>
       <section id="${I.variantSection}" class="variant-compare" hidden></section>
-      <section id="${I.fleetCompare}" class="variant-compare" hidden></section>
       <section aria-labelledby="who-wins">
         <h2 id="who-wins">Who wins</h2>
         <p id="${I.verdict}" class="verdict"></p>

@@ -103,6 +103,7 @@ function markStale(note: string | undefined): void {
   const on = note !== undefined && current !== undefined;
   staleNote = on ? note : undefined;
   ui.results.classList.toggle('stale', on);
+  ui.answers.classList.toggle('stale', on);
   ui.stale.hidden = !on;
   ui.stale.textContent = on ? note : '';
 }

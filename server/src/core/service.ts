@@ -505,7 +505,7 @@ export { battleInChunks, chunksOn, headlineHalfWidth, localExecutor, PRECISION_M
 export { compareInChunks, FleetComparisonSession } from './sim/compare';
 export type { ChangedFleet } from './sim/compare';
 export { renderFleetComparison } from './sim/compare-report';
-export { fleetNamed, liveOddsLens, liveOddsTitle, namesFile, noFleetNamed } from './features/liveOdds';
+export { fleetNamed, liveOddsDetail, liveOddsLens, liveOddsTitle, namesFile, noFleetNamed } from './features/liveOdds';
 export type { LiveOddsState } from './features/liveOdds';
 export { CHUNK_TRIALS } from './sim/battle';
 

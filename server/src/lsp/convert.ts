@@ -303,15 +303,16 @@ export function inlayHint(h: Hint, td: TextDocument): InlayHint {
 
 /** A lens that simulates runs the client's simulate command; an informational lens runs nothing. */
 export function codeLens(l: Lens, td: TextDocument): CodeLens {
+  const tip = l.tooltip ? { tooltip: l.tooltip } : {};
   return {
     range: range(td, l.span),
     command: l.battle
-      ? { title: l.title, command: BATTLE_COMMAND, arguments: [l.battle] }
+      ? { title: l.title, ...tip, command: BATTLE_COMMAND, arguments: [l.battle] }
       : l.price
-        ? { title: l.title, command: PRICE_COMMAND, arguments: [l.price] }
+        ? { title: l.title, ...tip, command: PRICE_COMMAND, arguments: [l.price] }
         : l.vsField
-          ? { title: l.title, command: VS_FIELD_COMMAND, arguments: [l.vsField] }
-          : { title: l.title, command: l.simulate ? SIMULATE_COMMAND : '', ...(l.simulate ? { arguments: [l.simulate] } : {}) },
+          ? { title: l.title, ...tip, command: VS_FIELD_COMMAND, arguments: [l.vsField] }
+          : { title: l.title, ...tip, command: l.simulate ? SIMULATE_COMMAND : '', ...(l.simulate ? { arguments: [l.simulate] } : {}) },
   };
 }
 

@@ -16,6 +16,7 @@ import { CancellationTokenSource } from 'vscode-languageserver/node';
 import type { Settings } from '../core/api';
 import {
   liveOddsLens,
+  liveOddsDetail,
   liveOddsTitle,
   namesFile,
   prepareBattle,
@@ -88,7 +89,10 @@ export class LiveOdds {
       return undefined;
     }
     const opp = this.opponent(setting);
-    if ('why' in opp) return liveOddsLens(doc, undefined, liveOddsTitle(setting, { kind: 'failed', why: opp.why }));
+    if ('why' in opp) {
+      const failed = { kind: 'failed', why: opp.why } as const;
+      return liveOddsLens(doc, undefined, liveOddsTitle(setting, failed), liveOddsDetail(setting, failed));
+    }
     const trials = settings.liveOdds.trials;
     const ws = this.state.ws;
     const key = [doc.text, opp.uri, opp.doc.text, ws.cardsVersion, opp.ws === ws ? '' : opp.ws.cardsVersion, trials].join('\u0000');
@@ -97,7 +101,7 @@ export class LiveOdds {
       this.stop(doc.uri);
       run = this.start(doc, opp, key, trials, settings.diagnostics.delayMs);
     }
-    return liveOddsLens(doc, run.vs, liveOddsTitle(opp.name, run.state));
+    return liveOddsLens(doc, run.vs, liveOddsTitle(opp.name, run.state), liveOddsDetail(opp.name, run.state));
   }
 
   /** Cancels the fleet's run and forgets its figure. */

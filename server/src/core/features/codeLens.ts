@@ -17,6 +17,8 @@ import { count, pointsLeft } from '../rules/words';
 export interface Lens {
   span: Span;
   title: string;
+  /** The whole text where the title is short (an editor shows it on pointing at the lens). */
+  tooltip?: string;
   /** What the lens runs: a simulation with these cards. Absent: an informational lens (no command). */
   simulate?: SimulateCommandArgs;
   /** Or the fleet battle of this fleet against one the editor asks for. */

@@ -70,8 +70,11 @@ export type LiveOddsState =
 /** Battle counts as `battle` prints them ("1,000"); made once (toLocaleString makes a formatter at every call). */
 const COUNT = new Intl.NumberFormat('en-US');
 
-/** The lens's title (names are plain text: icon syntax disarmed). */
-export function liveOddsTitle(vs: string, s: LiveOddsState): string {
+/**
+ * The lens's whole text (names are plain text: icon syntax disarmed): its tooltip, where a narrow
+ * editor still shows all of it (the opponent's full name, the battle count, a "did you mean").
+ */
+export function liveOddsDetail(vs: string, s: LiveOddsState): string {
   const against = `vs ${iconSafe(vs || 'the opponent')}`;
   switch (s.kind) {
     case 'waiting':
@@ -82,12 +85,54 @@ export function liveOddsTitle(vs: string, s: LiveOddsState): string {
       // The count says why the battle view's figure (of its own, often more, battles) may differ by a point or two.
       return `${winsFigure(s, s.draw)} ${against} (${COUNT.format(s.trials)} battles)`;
     case 'failed':
-      return `Live odds ${against}: ${iconSafe(s.why, 160)}`;
+      return `Live odds ${against}: ${iconSafe(s.why, 400)}`;
   }
 }
 
+/**
+ * The longest lens title: a lens line shares the editor's width with the fleet's points and "Battle
+ * vs …", and what runs past the edge is cut off unseen, so the lens says the figure and the rest
+ * is in its tooltip (liveOddsDetail).
+ */
+export const LIVE_ODDS_TITLE_MAX = 40;
+
+/** The opponent's name as the short title has it. */
+const SHORT_NAME = 16;
+
+/** The lens's short title: the figure against whom, or what is wrong in a few words. */
+export function liveOddsTitle(vs: string, s: LiveOddsState): string {
+  const against = `vs ${iconSafe(vs || 'the opponent', SHORT_NAME)}`;
+  switch (s.kind) {
+    case 'waiting':
+      return clip(`wins \u2026 ${against}`);
+    // The figure first: the opponent's name only where it fits (it is in the tooltip, and in the setting).
+    case 'partial':
+      return fit(winsFigure(s, s.draw), ` ${against}`, ' \u2026');
+    case 'final':
+      return fit(winsFigure(s, s.draw), ` ${against}`, '');
+    case 'failed': {
+      // A misspelt opponent: the closest name, which is what to type. Otherwise the first clause ("no fleet
+      // named …", "this fleet cannot fight yet"); the reason after it is in the tooltip.
+      const close = /did you mean "([^"]*)"\?/.exec(s.why)?.[1];
+      const head = close !== undefined ? `did you mean "${close}"?` : s.why.split(/[:;(]/)[0]!.trim();
+      return clip(`Live odds: ${iconSafe(head, LIVE_ODDS_TITLE_MAX)}`);
+    }
+  }
+}
+
+/** `head` with `rest` and `end` where they fit in LIVE_ODDS_TITLE_MAX characters, else `head` and `end`. */
+function fit(head: string, rest: string, end: string): string {
+  const all = `${head}${rest}${end}`;
+  return all.length <= LIVE_ODDS_TITLE_MAX ? all : clip(`${head}${end}`);
+}
+
+/** A title cut to LIVE_ODDS_TITLE_MAX characters (an ellipsis where it was cut). */
+function clip(title: string): string {
+  return title.length <= LIVE_ODDS_TITLE_MAX ? title : `${title.slice(0, LIVE_ODDS_TITLE_MAX - 1).trimEnd()}\u2026`;
+}
+
 /** The lens on the fleet's name (or its first line), opening the battle view against the opponent. */
-export function liveOddsLens(doc: FleetDocument, vs: { uri: string; name: string } | undefined, title: string): Lens {
+export function liveOddsLens(doc: FleetDocument, vs: { uri: string; name: string } | undefined, title: string, tooltip?: string): Lens {
   const span: Span = doc.name.keySpan ?? doc.points.keySpan ?? { start: 0, end: 0 };
-  return { span, title, ...(vs ? { battle: { fleet: { uri: doc.uri, name: doc.name.value ?? '' }, vs } } : {}) };
+  return { span, title, ...(tooltip ? { tooltip } : {}), ...(vs ? { battle: { fleet: { uri: doc.uri, name: doc.name.value ?? '' }, vs } } : {}) };
 }

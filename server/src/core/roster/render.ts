@@ -315,7 +315,6 @@ tfoot td { font-weight: 700; }
 .card ul { margin: .3rem 0 0; padding-left: 1.1rem; }
 .card li { margin: .1rem 0; }
 .units th:nth-child(1) { width: 3.2em; } .units th:nth-child(3) { width: 9em; } .units th:nth-child(4) { width: 4.5em; } .units th:nth-child(5) { width: 7.5em; }
-.problems td:nth-child(2) { white-space: nowrap; }
 .classes { width: auto; min-width: 50%; }
 .board dt { font-weight: 700; break-after: avoid; page-break-after: avoid; }
 .board dd { margin: 0 0 .3rem 1rem; }
@@ -333,8 +332,11 @@ footer { margin-top: 1.5rem; color: var(--muted); font-size: .85em; }
 @media (max-width: 40rem) { .cards { grid-template-columns: 1fr; } }
 `;
 
-/** One self-contained printable HTML file: inline CSS, no scripts, every text escaped. */
-export function rosterHtml(r: Roster, opts: RenderOptions = {}): string {
+/**
+ * One self-contained printable HTML file: inline CSS, no scripts, every text escaped. A sheet for the
+ * table: it names no file (`_opts`, how files are named, is for the other formats' problem lists).
+ */
+export function rosterHtml(r: Roster, _opts: RenderOptions = {}): string {
   const h: string[] = [];
   const title = esc(r.name) || '(unnamed fleet)';
   h.push('<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8">');
@@ -353,12 +355,17 @@ export function rosterHtml(r: Roster, opts: RenderOptions = {}): string {
   const ps = allProblems(r);
   const buy = toBuyLine(r);
   if (buy) h.push(`<p class="to-buy">${esc(buy)}</p>`);
+  // A sheet for the table, not the editor: the problems in words (no codes, no file positions), and
+  // none on a legal list (the editor and `check` list its warnings for whoever edits it).
+  const onEntries = new Set(r.entries.flatMap((e) => e.problems));
   if (!r.legal) {
     h.push(`<section class="verdict" role="alert">⚠ Not legal as written: ${verdictText(r)}.<ul>`);
-    for (const p of ps.filter((x) => x.severity === 'error')) h.push(`<li>${esc(p.message)} <small>(${esc(p.code)}, ${esc(where(p, opts))})</small></li>`);
+    for (const p of ps.filter((x) => x.severity === 'error')) h.push(`<li>${esc(p.message)}</li>`);
+    // The fleet's own warnings (an entry's are on its row).
+    for (const p of ps.filter((x) => x.severity !== 'error' && !onEntries.has(x))) h.push(`<li class="problem ${p.severity}">Also: ${esc(p.message)}</li>`);
     h.push('</ul></section>');
   } else {
-    h.push(`<p class="legal">No errors: the fleet is legal as written${ps.length ? ` (${countsText(r.counts).replace(/^0 errors, /, '')})` : ''}.</p>`);
+    h.push('<p class="legal">Legal as written.</p>');
   }
 
   h.push('<h2>Units</h2>', '<table class="units">');
@@ -372,10 +379,8 @@ export function rosterHtml(r: Roster, opts: RenderOptions = {}): string {
       h.push(
         `<tr class="embarked"><td class="n"></td><td>↳ ${esc(unitName(x)) || '?'}${e.count > 1 ? ` <small>(each copy)</small>` : ''}</td><td>${esc(classOf(x))}</td><td class="n">${x.card ? x.points : '?'}</td><td class="n"></td></tr>`,
       );
-    for (const p of e.problems)
-      h.push(
-        `<tr class="problem-row"><td></td><td colspan="4" class="problem ${p.severity}">⚠ ${p.severity}: ${esc(p.message)} <small>(${esc(p.code)})</small></td></tr>`,
-      );
+    for (const p of r.legal ? [] : e.problems)
+      h.push(`<tr class="problem-row"><td></td><td colspan="4" class="problem ${p.severity}">⚠ ${esc(p.message)}</td></tr>`);
   }
   if (r.entries.length === 0) h.push('<tr><td></td><td colspan="4">(no units)</td></tr>');
   h.push(
@@ -409,12 +414,6 @@ export function rosterHtml(r: Roster, opts: RenderOptions = {}): string {
     h.push('</dl>');
   }
 
-  if (ps.length) {
-    h.push('<h2>Problems</h2>', '<table class="problems"><thead><tr><th>Severity</th><th>Code</th><th>Where</th><th>Message</th></tr></thead><tbody>');
-    for (const p of ps)
-      h.push(`<tr class="problem ${p.severity}"><td>${p.severity}</td><td>${esc(p.code)}</td><td>${esc(where(p, opts))}</td><td>${esc(p.message)}</td></tr>`);
-    h.push('</tbody></table>');
-  }
   h.push('<footer>Fleet roster from Fabled Star Tools. The YAML fleet list is the source of truth.</footer>', '</body>', '</html>');
   return h.join('\n') + '\n';
 }
