@@ -25,7 +25,6 @@ const STILL_HOLDING = new Map<string, string>([
   ['server/src/core/sim/battle/actions.ts', "the battle engine's per-turn scratch record (the hot loop's, not allocated per call)"],
   ['server/src/core/sim/battle/policy.ts', "the battle policy's scratch arrays and its target record (the hot loop's)"],
   ['server/src/core/sim/battle/run.ts', "the battle loop's waiting index (the hot loop's)"],
-  ['server/src/core/sim/chunked.ts', 'the count of battles played in this thread'],
 ]);
 
 /** Methods that change a Map, a Set, a WeakMap, an array or a typed array in place. */

@@ -270,7 +270,13 @@ async function pairWithStandard(c: Runs, runs: { v: Played; s: Played }, matched
   }
 }
 
-let battles = 0;
+/**
+ * A key for one run's sessions in the threads that play its chunks: two random draws (about 2^104
+ * keys), so that no count of runs has to live in this module.
+ */
+function runKey(): string {
+  return Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+}
 
 /**
  * The fleet battle of `job`, its chunks of trials played by `exec` with up to `parallel` of them at
@@ -283,7 +289,7 @@ export async function battleInChunks(job: BattleJob, exec: ChunkExecutor, parall
   const requested = session.run.setup.trials;
   let base = 0;
   const c: Runs = {
-    ...{ job, exec, lanes: Math.max(1, Math.floor(parallel)), key: `${++battles}-${Math.random().toString(36).slice(2)}` },
+    ...{ job, exec, lanes: Math.max(1, Math.floor(parallel)), key: runKey() },
     ...{ sessions: [session, standard], hooks, merged: (n) => hooks.onProgress?.(base + n, requested * (standard ? 2 : 1)) },
   };
   const forced = { dice: hooks.pair?.dice === true, trials: Math.min(requested, hooks.pair?.trials ?? requested) };
