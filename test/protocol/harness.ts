@@ -65,8 +65,8 @@ export class Client {
   readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
   /** When each uri's diagnostics last arrived (performance.now()), for the benchmark. */
   readonly arrivals = new Map<string, { version: number | undefined; at: number }>();
-  /** Every publication, in order: which uri, for which version. */
-  readonly published: { uri: string; version: number | undefined }[] = [];
+  /** Every publication, in order: which uri, for which version, with what. */
+  readonly published: { uri: string; version: number | undefined; diagnostics: PublishDiagnosticsParams['diagnostics'] }[] = [];
   readonly notifications: { method: string; params: unknown }[] = [];
   readonly versions = new Map<string, number>();
   readonly texts = new Map<string, string>();
@@ -280,7 +280,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Client> {
   child.stderr!.on('data', (d: Buffer) => (client.stderr += d.toString()));
   conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
     client.arrivals.set(p.uri, { version: p.version, at: performance.now() });
-    client.published.push({ uri: p.uri, version: p.version });
+    client.published.push({ uri: p.uri, version: p.version, diagnostics: p.diagnostics });
     client.diagnostics.set(p.uri, p);
     client.notifyChanged();
   });

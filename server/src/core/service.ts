@@ -55,22 +55,46 @@ export interface Diagnosis {
 /** A document's checks and, when `estimateNotes`, its points-estimate notes (a card's FS-POINTS-ESTIMATE); never throws. */
 export function diagnose(doc: FabledDocument, ws: Workspace, estimateNotes = true): Diagnosis {
   try {
-    const checks = checkDocument(doc, ws);
-    const notes = estimateNotes && doc.kind !== 'fleet' ? pointsEstimateProblems(doc, ws, checks) : [];
-    // What is shown goes through the file's suppression comments; `checks` stay whole (a battle
-    // refuses a fleet with an error even when its line hides it).
-    return { checks, notes, problems: suppress(doc.text, notes.length ? [...checks, ...notes] : checks) };
+    return withNotes(doc, ws, checkDocument(doc, ws), estimateNotes);
   } catch (failure) {
     return { checks: doc.problems, notes: [], problems: doc.problems, failure };
   }
 }
 
+/** The diagnosis of a document whose checks are `checks`: its notes added when asked (cards only). */
+function withNotes(doc: FabledDocument, ws: Workspace, checks: Problem[], estimateNotes: boolean): Diagnosis {
+  const notes = estimateNotes && doc.kind !== 'fleet' ? pointsEstimateProblems(doc, ws, checks) : [];
+  // What is shown goes through the file's suppression comments; `checks` stay whole (a battle
+  // refuses a fleet with an error even when its line hides it).
+  return { checks, notes, problems: suppress(doc.text, notes.length ? [...checks, ...notes] : checks) };
+}
+
+/**
+ * What is shown of a document while its notes are still to come: the checks through the file's
+ * suppression comments, less the comments that seem to hide nothing (one naming the notes' code
+ * hides something once the notes arrive).
+ */
+function checksAlone(doc: FabledDocument, checks: Problem[]): Diagnosis {
+  return { checks, notes: [], problems: suppress(doc.text, checks).filter((p) => p.code !== 'FS-DISABLE-UNUSED') };
+}
+
+interface Kept {
+  ws: Workspace;
+  version: number;
+  prices: number;
+  diagnosis: Diagnosis;
+  /** Only the checks are worked out (`diagnosis.notes` are still to come). */
+  partial: boolean;
+}
+
 /**
  * `diagnose` cached per document while the workspace's version stays (the language server's one
- * cache: diagnostics, rosters and battles read it instead of running the checks again).
+ * cache: diagnostics, rosters and battles read it instead of running the checks again). The checks
+ * can be had alone first (`diagnoseChecks`): a card file's notes cost more than its checks on
+ * first sight (the estimate's volleys), and the notes then follow, from the same checks.
  */
 export class Diagnoser {
-  private readonly cache = new Map<string, { ws: Workspace; version: number; prices: number; diagnosis: Diagnosis }>();
+  private readonly cache = new Map<string, Kept>();
   private notes = true;
 
   constructor(private readonly size = 5000) {}
@@ -84,20 +108,63 @@ export class Diagnoser {
     this.notes = on;
   }
 
-  diagnose(doc: FabledDocument, ws: Workspace): Diagnosis {
+  /** What is kept for `doc` and still holds for `ws` as it is now (its notes may be out of date). */
+  private kept(doc: FabledDocument, ws: Workspace): Kept | undefined {
     const c = this.cache.get(doc.uri);
-    // A battle price arriving for the workspace's field moves the estimate notes with the workspace unchanged.
-    const prices = estimatesOf(ws).version;
-    if (c && c.ws === ws && c.version === ws.version && c.prices === prices) return c.diagnosis;
-    const { failure, ...diagnosis } = diagnose(doc, ws, this.notes);
-    this.cache.set(doc.uri, { ws, version: ws.version, prices, diagnosis });
+    return c && c.ws === ws && c.version === ws.version ? c : undefined;
+  }
+
+  private keep(doc: FabledDocument, ws: Workspace, diagnosis: Diagnosis, partial: boolean): void {
+    this.cache.delete(doc.uri);
+    this.cache.set(doc.uri, { ws, version: ws.version, prices: estimatesOf(ws).version, diagnosis, partial });
     if (this.cache.size > this.size) this.cache.delete(this.cache.keys().next().value!);
+  }
+
+  diagnose(doc: FabledDocument, ws: Workspace): Diagnosis {
+    const c = this.kept(doc, ws);
+    // A battle price arriving for the workspace's field moves the estimate notes with the workspace unchanged.
+    if (c && !c.partial && c.prices === estimatesOf(ws).version) return c.diagnosis;
+    let d: Diagnosis;
+    if (c && c.diagnosis.failure === undefined) {
+      // The checks hold: only the notes are worked out.
+      try {
+        d = withNotes(doc, ws, c.diagnosis.checks, this.notes);
+      } catch (failure) {
+        d = { ...c.diagnosis, failure };
+      }
+    } else d = diagnose(doc, ws, this.notes);
+    const { failure, ...diagnosis } = d;
+    this.keep(doc, ws, diagnosis, false);
     // The failure is told once, when it happens; the cache keeps the problems.
     return failure !== undefined ? { ...diagnosis, failure } : diagnosis;
   }
 
-  /** The checks of a document (what a roster or a battle reads), cached as `diagnose`. */
-  readonly checks = (doc: FabledDocument, ws: Workspace): Problem[] => this.diagnose(doc, ws).checks;
+  /**
+   * The whole diagnosis when it is kept or has no notes to wait for (a fleet, the notes off);
+   * otherwise the checks alone, `complete: false`, and `diagnose` then adds the notes to them.
+   */
+  diagnoseChecks(doc: FabledDocument, ws: Workspace): { diagnosis: Diagnosis; complete: boolean } {
+    if (!this.notes || doc.kind === 'fleet') return { diagnosis: this.diagnose(doc, ws), complete: true };
+    const c = this.kept(doc, ws);
+    if (c && !c.partial && c.prices === estimatesOf(ws).version) return { diagnosis: c.diagnosis, complete: true };
+    if (c) return { diagnosis: c.partial ? c.diagnosis : checksAlone(doc, c.diagnosis.checks), complete: false };
+    const d = diagnose(doc, ws, false);
+    const { failure, ...checked } = d;
+    if (failure !== undefined) {
+      // The checks threw: there are no notes to add; kept whole, told once.
+      this.keep(doc, ws, checked, false);
+      return { diagnosis: d, complete: true };
+    }
+    const partial = checksAlone(doc, checked.checks);
+    this.keep(doc, ws, partial, true);
+    return { diagnosis: partial, complete: false };
+  }
+
+  /** The checks of a document (what a roster or a battle reads), cached as `diagnose`; never waits for notes. */
+  readonly checks = (doc: FabledDocument, ws: Workspace): Problem[] => {
+    const c = this.kept(doc, ws);
+    return c ? c.diagnosis.checks : this.diagnoseChecks(doc, ws).diagnosis.checks;
+  };
 
   /** Forgets one document, or every one. */
   clear(uri?: string): void {
@@ -338,6 +405,11 @@ export interface FabledService {
   estimateNotes: boolean;
   /** A document's problems, cached while the workspace (and its field's prices) stay as they are. */
   diagnose(doc: FabledDocument): Diagnosis;
+  /**
+   * A document's checks first: its whole diagnosis when that is kept or has nothing to wait for,
+   * else the checks alone (`complete: false`), to be followed by `diagnose`'s.
+   */
+  diagnoseChecks(doc: FabledDocument): { diagnosis: Diagnosis; complete: boolean };
   /** The checks of a document of any workspace: the cached ones for the service's own, else afresh. */
   readonly checks: Checks;
   /** Forgets one document's diagnosis, or every one. */
@@ -424,6 +496,11 @@ export function createFabledService(options: FabledServiceOptions): FabledServic
       const d = diagnoser.diagnose(doc, ws);
       if (d.failure !== undefined) options.log?.(`Checking ${doc.uri} failed`, d.failure);
       return d;
+    },
+    diagnoseChecks: (doc) => {
+      const r = diagnoser.diagnoseChecks(doc, ws);
+      if (r.diagnosis.failure !== undefined) options.log?.(`Checking ${doc.uri} failed`, r.diagnosis.failure);
+      return r;
     },
     checks,
     forget: (uri) => diagnoser.clear(uri),

@@ -90,19 +90,72 @@ export class Diagnostics {
     return toDiagnostic(p, td, this.state.client.relatedInfo ? (u) => this.state.textDoc(u) : undefined);
   }
 
-  diagnosticsOf(uri: string): { diagnostics: Diagnostic[]; version: number | undefined } | undefined {
+  /**
+   * A document's diagnostics. `checksFirst`: on a document's first sight its checks alone when
+   * its notes are still to be worked out (`pending`: they follow; see `notesFollow`).
+   */
+  diagnosticsOf(uri: string, checksFirst = false): { diagnostics: Diagnostic[]; version: number | undefined; pending: boolean } | undefined {
     const td = this.state.textDoc(uri);
     if (!td) return undefined;
-    const r = this.problemsOf(uri);
-    if (!r) return undefined;
+    let problems: Problem[];
+    let pending = false;
+    if (checksFirst && !this.notesShown.has(uri)) {
+      const doc = this.state.ensure(uri);
+      if (!doc) return undefined;
+      const r = this.state.service.diagnoseChecks(doc);
+      if (r.diagnosis.failure !== undefined) this.state.logError(`Validation of ${uri} failed`, r.diagnosis.failure);
+      problems = r.diagnosis.problems;
+      pending = !r.complete;
+    } else {
+      const r = this.problemsOf(uri);
+      if (!r) return undefined;
+      problems = r.problems;
+    }
+    if (checksFirst && !pending) this.notesShown.add(uri);
     const related = this.state.client.relatedInfo ? (u: string) => this.state.textDoc(u) : undefined;
-    return { diagnostics: toDiagnostics(r.problems, td, related), version: this.state.documents.get(uri)?.version };
+    return { diagnostics: toDiagnostics(problems, td, related), version: this.state.documents.get(uri)?.version, pending };
+  }
+
+  /**
+   * The open documents whose whole diagnostics (notes included) have been shown once. A document
+   * seen for the first time gets its checks' diagnostics first and its points-estimate notes a
+   * moment later: the notes of a big card file cost more than its checks the first time (the
+   * estimate's volleys), and an error should not wait for them. Later edits show both at once (the
+   * notes then come from memos), so they never blink.
+   */
+  private readonly notesShown = new Set<string>();
+  /** The documents whose notes are on their way (`notesFollow`). */
+  private readonly following = new Set<string>();
+
+  /**
+   * The notes of a document shown first with its checks alone: once that message is written, its
+   * whole diagnostics, pushed (or, to a pulling client, a refresh that has it pull them). Nothing
+   * when the document changed since: the change brings its own.
+   */
+  private notesFollow(uri: string, version: number | undefined): void {
+    if (this.following.has(uri)) return;
+    this.following.add(uri);
+    void this.written().then(() =>
+      setImmediate(() => {
+        this.following.delete(uri);
+        if (!this.state.documents.get(uri) || this.state.documents.get(uri)?.version !== version) return;
+        if (this.state.client.pull) {
+          const doc = this.state.ensure(uri);
+          if (doc) this.state.service.diagnose(doc);
+          this.notesShown.add(uri);
+          void this.state.connection.languages.diagnostics.refresh().catch(() => undefined);
+        } else {
+          this.notesShown.add(uri);
+          this.publish(uri, false);
+        }
+      }),
+    );
   }
 
   /** Push mode: computes and sends a document's diagnostics; a failure is logged, never thrown. */
-  publish(uri: string): void {
+  publish(uri: string, checksFirst = true): void {
     try {
-      this.publishUnguarded(uri);
+      this.publishUnguarded(uri, checksFirst);
     } catch (e) {
       this.state.logError(`Diagnostics for ${uri} failed`, e);
     }
@@ -112,6 +165,7 @@ export class Diagnostics {
   clear(uri: string): void {
     const had = this.closedSent.get(uri);
     this.closedSent.delete(uri);
+    this.notesShown.delete(uri);
     this.state.service.forget(uri);
     if (!this.state.client.pull && had !== '[]') this.lastSent = this.state.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
@@ -125,10 +179,11 @@ export class Diagnostics {
     return this.lastSent.catch(() => undefined);
   }
 
-  private publishUnguarded(uri: string): void {
+  private publishUnguarded(uri: string, checksFirst: boolean): void {
     const { documents, connection } = this.state;
     const version = documents.get(uri)?.version;
-    const r = this.diagnosticsOf(uri);
+    // Closed workspace files are published once, whole (a scan sends each one message).
+    const r = this.diagnosticsOf(uri, checksFirst && version !== undefined);
     if (!r) return;
     // Never publish for a version that is no longer the document's.
     if (documents.get(uri)?.version !== version) return;
@@ -139,6 +194,7 @@ export class Diagnostics {
     } else this.closedSent.delete(uri);
     this.lastSent = connection.sendDiagnostics({ uri, version: r.version, diagnostics: r.diagnostics });
     this.fleetChanged(uri);
+    if (r.pending) this.notesFollow(uri, version);
   }
 
   /** What each fleet's summary and roster were last said to depend on: its text and the cards' version. */
@@ -172,10 +228,13 @@ export class Diagnostics {
     state.ensure(uri);
     const resultId = `${state.ws.version}`;
     if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
-    const r = this.diagnosticsOf(uri);
+    // Checks first only where the client can be told to pull again for the notes.
+    const r = this.diagnosticsOf(uri, state.client.pullRefresh);
     if (token.isCancellationRequested) throw cancelled();
     this.fleetChanged(uri);
-    return { kind: DocumentDiagnosticReportKind.Full, resultId, items: r?.diagnostics ?? [] };
+    if (r?.pending) this.notesFollow(uri, state.documents.get(uri)?.version);
+    // Checks alone carry their own result id, so that the pull after the refresh gets the whole.
+    return { kind: DocumentDiagnosticReportKind.Full, resultId: r?.pending ? `${resultId}:checks` : resultId, items: r?.diagnostics ?? [] };
   }
 
   /** workspace/diagnostic: every workspace file that is not open (open ones are pulled one by one). */
