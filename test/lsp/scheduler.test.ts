@@ -165,6 +165,39 @@ describe('diagnostics scheduler (fake clock)', () => {
       );
     });
 
+    it('asks for the costly dependents only when the batch runs, after the changed document', async () => {
+      const { clock, scheduler, log } = setup({ delay: 100 });
+      const asked: number[] = [];
+      const later = () => (asked.push(clock.now()), ['card2', 'fleet1']);
+      scheduler.schedule('cards', 'now');
+      scheduler.changed('cards', ['fleet1'], true, later);
+      assert.deepEqual(asked, [], 'not while the change is read');
+      await clock.advance(0);
+      assert.deepEqual(
+        log.published.map((p) => p.uri),
+        ['cards'],
+        'the changed document first',
+      );
+      assert.deepEqual(asked, []);
+      scheduler.changed('cards', [], true, later);
+      await clock.advance(100);
+      assert.ok(asked.length > 0 && asked.every((t) => t === 100), `asked when the batch runs: ${asked.join(', ')}`);
+      assert.deepEqual(
+        log.published.map((p) => p.uri),
+        ['cards', 'fleet1', 'card2'],
+        'each dependent once',
+      );
+    });
+
+    it("never asks a pulling client's costly dependents: its refresh pulls everything", async () => {
+      const { clock, scheduler, log } = setup({ pull: true, delay: 100 });
+      let asked = 0;
+      scheduler.changed('cards', [], true, () => (asked++, ['card2']));
+      await clock.advance(1000);
+      assert.equal(asked, 0);
+      assert.equal(log.published.length, 0);
+    });
+
     it('asks once for hints and lenses after a burst of card changes, and never for a fleet change', async () => {
       const { clock, scheduler, log } = setup();
       scheduler.changed('fleet', [], false);

@@ -70,15 +70,16 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     }
     if (cards) pricing.kick();
     const deps = new Set(dependentsOf(state.ws, names, factions, changed));
-    // A new reference field for the points estimate moves every card's note, in every file.
-    if (cards && diagnostics.fieldMoved()) for (const u of state.ws.uris()) if (!changed.has(u) && state.ws.kindOf(u) !== 'fleet') deps.add(u);
     // The collection says what every fleet fields beyond it (and which of two collections is read);
     // a card renamed may make a collection's name known or unknown.
     if (collection || cards) for (const d of state.ws.collections()) if (!changed.has(d.uri)) deps.add(d.uri);
     if (collection) for (const d of state.ws.fleets()) if (!changed.has(d.uri)) deps.add(d.uri);
     // Open documents first: in a big workspace the closed files of a faction can number thousands.
     const open = [...deps].filter((d) => state.documents.get(d));
-    scheduler.changed(changes[0]!.uri, open.length ? new Set([...open, ...deps]) : deps, cards || collection);
+    // A new reference field for the points estimate moves every card's note, in every file: looked
+    // at after the changed files' own checks are out (fitting a new field is the estimate's work).
+    const fieldMoved = () => (cards && diagnostics.fieldMoved() ? [...state.ws.uris()].filter((u) => !changed.has(u) && state.ws.kindOf(u) !== 'fleet') : []);
+    scheduler.changed(changes[0]!.uri, open.length ? new Set([...open, ...deps]) : deps, cards || collection, cards ? fieldMoved : undefined);
   };
   const readEstimateSetting = () =>
     void state.settingsFor(undefined).then((s) => {

@@ -66,6 +66,8 @@ export class DiagnosticsScheduler {
   private readonly timers = new Map<string, Cancel>();
   private readonly lastChange = new Map<string, number>();
   private readonly pendingDependents = new Set<string>();
+  /** Dependents known only once the batch runs (`changed`'s `later`), asked for then. */
+  private pendingLater: (() => Iterable<string>)[] = [];
   /** Bumped to abandon a batch of dependent validations when newer work arrives. */
   private generation = 0;
   private dependentsTimer: Cancel | undefined;
@@ -119,11 +121,15 @@ export class DiagnosticsScheduler {
   /**
    * A document's model changed: validate the documents that depend on it after the delay, and
    * refresh hints and lenses when a card (not a fleet) changed, since other files show its figures.
+   * `later`: more dependents, costly to find (the points estimate's field), asked for when the
+   * batch runs, after the changed document's own diagnostics; never for a pulling client, whose
+   * refresh pulls everything again.
    */
-  changed(uri: string, dependents: Iterable<string>, cardsChanged: boolean): void {
+  changed(uri: string, dependents: Iterable<string>, cardsChanged: boolean, later?: () => Iterable<string>): void {
     if (cardsChanged) this.refreshViews();
     for (const d of dependents) this.pendingDependents.add(d);
-    if (this.pendingDependents.size === 0) return;
+    if (later && !this.host.pull()) this.pendingLater.push(later);
+    if (this.pendingDependents.size === 0 && this.pendingLater.length === 0) return;
     if (this.host.pull()) {
       this.pendingDependents.clear();
       this.requestRefresh();
@@ -164,6 +170,9 @@ export class DiagnosticsScheduler {
   /** Validates the affected documents one per event-loop turn, abandoning the batch if newer work arrives. */
   private async runDependents(): Promise<void> {
     const gen = this.generation;
+    const later = this.pendingLater;
+    this.pendingLater = [];
+    for (const f of later) for (const d of f()) this.pendingDependents.add(d);
     const list = [...this.pendingDependents];
     this.pendingDependents.clear();
     for (let i = 0; i < list.length; i++) {
