@@ -771,6 +771,8 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
         const x = battleFeatures(p.profile, bayCapacity(card), field, undefined, termsOf(m));
         if (x) est = bestEstimate(m, p.profile, x, field);
       }
+      // On the field's yardstick: its cards are fair on average.
+      est *= fm.fair;
     }
     if (!Number.isFinite(est) || !(est > 0)) {
       out.reason = 'its figures are beyond what can be estimated.';
@@ -1369,6 +1371,14 @@ export interface FieldModel {
   spreadLog: number;
   /** Variants of the bundled cards fitted on beside the field's cards (the generated training set; 0 for a workspace field). */
   variants: number;
+  /**
+   * The yardstick "fair": the geometric mean over the field's members of printed points / what the
+   * model was fitted to (their battle prices; 1 when fitted to printed points). Every estimate is
+   * the model's times it, so that the field's own cards are fair on average: fleets of copies of one
+   * card trade better per point than the mixed fleets they are priced against (docs/points.md), and
+   * a battle price alone would read the field's cards as cheap.
+   */
+  fair: number;
 }
 
 const BATTLE_PRICES = new Map<string, { price: number; fingerprint: string }>(
@@ -1581,5 +1591,17 @@ function fieldModel(st: Estimates, field: ReferenceField): FieldModel | undefine
     measured,
     spreadLog: residuals.length ? Math.sqrt(mean(residuals.map((v) => v * v))) : NaN,
     variants,
+    fair: fairScale(field.members, measured, fromBattles),
   };
+}
+
+/** The geometric mean of printed points / battle price over the members with a price (1 when the fit is to printed points). */
+function fairScale(members: readonly FieldMember[], measured: readonly (number | undefined)[], fromBattles: boolean): number {
+  if (!fromBattles) return 1;
+  const logs: number[] = [];
+  members.forEach((m, i) => {
+    const price = measured[i];
+    if (price !== undefined && price > 0 && m.points > 0) logs.push(Math.log(m.points / price));
+  });
+  return logs.length ? Math.exp(mean(logs)) : 1;
 }
