@@ -211,7 +211,8 @@ describe('points estimate', () => {
       const e = estimateCard(c.card, c.faction, field);
       assert.ok(e.inField && e.measured, `${i} ${e.name}`);
       const row = field.loo.find((r) => r.name === e.name)!;
-      assert.ok(Math.abs(e.estimate! - row.price!) < 1e-9, `${i} ${e.name}`);
+      // On the field's yardstick: its battle price times the field's fair scale.
+      assert.ok(Math.abs(e.estimate! - row.price! * field.battle!.fair) < 1e-9, `${i} ${e.name}`);
       assert.notEqual(row.predicted, row.price);
     }
     // A copy that differs in a figure the battle reads (here: a weapon's range) is not the card that was priced.
