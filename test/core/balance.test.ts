@@ -250,7 +250,9 @@ describe('points estimate', () => {
     ws.set('file:///w/new.unit.yaml', cardText({ ...specs[3]!, points: 2 * specs[3]!.points }, 'New Card', 'W'));
     const hover = pointsEstimateMarkdown((ws.get('file:///w/new.unit.yaml') as UnitDocument).units[0]!, ws);
     const [main] = hover.split('Advanced:');
-    assert.match(main!, /Costed like 10 cards at their class's standard points from this workspace: /);
+    assert.match(main!, /“Fair” is measured against 10 cards at their class's standard points from this workspace, on average: /);
+    // Said once: one sentence says what "fair" is measured against.
+    assert.equal(hover.match(/“Fair” is measured against/g)?.length, 1);
   });
 
   it('caps a large field with an even pick across classes', () => {
