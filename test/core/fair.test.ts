@@ -15,12 +15,14 @@ import { CLASSES, CLASS_NAMES, POINTS_ESTIMATE } from '../../server/src/core/rul
 import { Workspace } from '../../server/src/core/workspace';
 import type { UnitDocument } from '../../server/src/core/model/types';
 import { templatesFor } from '../../server/src/core/features/templates';
-import { pointsEstimateParts } from '../../server/src/core/features/pointsEstimate';
+import { battleVerdict, pointsEstimateParts } from '../../server/src/core/features/pointsEstimate';
 import { plainSnippet } from '../../server/src/lsp/convert';
 import { bundledCards, estimateCard, estimateInWorkspace, fieldFor, newEstimates, setFieldPrices, workspaceField } from '../../server/src/core/balance/index';
 
 const BALANCE = join(__dirname, '..', '..', 'server', 'src', 'core', 'balance');
-const shippedPrices = JSON.parse(readFileSync(join(BALANCE, 'battle-prices.json'), 'utf8')) as { cards: { name: string; points: number; price: number }[] };
+const shippedPrices = JSON.parse(readFileSync(join(BALANCE, 'battle-prices.json'), 'utf8')) as {
+  cards: { name: string; points: number; price: number; low: number; high: number }[];
+};
 const shippedFit = JSON.parse(readFileSync(join(BALANCE, 'bundled-fit.json'), 'utf8')) as { battle: { fair: number } };
 
 const geomean = (xs: number[]) => Math.exp(xs.reduce((t, x) => t + Math.log(x), 0) / xs.length);
@@ -44,6 +46,21 @@ describe('points estimate: the yardstick "fair"', function () {
     assert.equal(ratios.length, shippedPrices.cards.length);
     const g = geomean(ratios);
     assert.ok(Math.abs(Math.log(g)) < 0.005, `geometric mean of printed / estimated over the field: ${g.toFixed(4)}`);
+  });
+
+  it('a field card is flagged as battles flag it: only when its whole 95% interval, on the yardstick, is beyond the band', () => {
+    const field = fieldFor([], newEstimates());
+    const fair = field.battle!.fair;
+    let onTheLine = 0;
+    for (const c of bundledCards()) {
+      const e = estimateCard(c.card, c.faction, field);
+      const p = shippedPrices.cards.find((x) => x.name === e.name)!;
+      const v = battleVerdict(e.points, p.low * fair, p.high * fair);
+      assert.equal(e.farOff, v === 'far too dear' || v === 'far too cheap', `${e.name}: ${v}`);
+      if (v === 'on the line') onTheLine++;
+    }
+    // The Maw Fighter Swarm: 60 pts, about 40 on the yardstick (1.38 to 1.65 x it over its interval).
+    assert.ok(onTheLine >= 1);
   });
 
   it('a class template at its class\u2019s standard points reads fair, within the flag\u2019s band, and its hover gives no verdict', () => {

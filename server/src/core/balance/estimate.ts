@@ -781,9 +781,16 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
     out.estimate = est;
     if (points !== undefined && points > 0) {
       out.ratio = points / est;
+      const band = Math.max(POINTS_ESTIMATE.flagSpreads * field.spreadLog, Math.log(POINTS_ESTIMATE.flagRatio));
+      // A measured battle price is flagged as battles flag it: only when its whole 95% interval, on the field's
+      // yardstick, is beyond the band (battles cannot tell a card "on the line").
+      const interval = out.measured && idx !== undefined ? measuredInterval(field.members[idx]!) : undefined;
+      const scale = fm?.fair ?? 1;
       out.farOff =
         Number.isFinite(field.spreadLog) &&
-        Math.abs(Math.log(points / est)) > Math.max(POINTS_ESTIMATE.flagSpreads * field.spreadLog, Math.log(POINTS_ESTIMATE.flagRatio));
+        (interval
+          ? Math.log(points / (interval.high * scale)) > band || Math.log(points / (interval.low * scale)) < -band
+          : Math.abs(Math.log(points / est)) > band);
     }
     return out;
   } catch (e) {
@@ -1381,11 +1388,20 @@ export interface FieldModel {
   fair: number;
 }
 
-const BATTLE_PRICES = new Map<string, { price: number; fingerprint: string }>(
-  (battlePrices.cards as { name: string; faction: string; price: number | null; fingerprint: string }[])
+const BATTLE_PRICES = new Map<string, { price: number; low: number | null; high: number | null; fingerprint: string }>(
+  (battlePrices.cards as { name: string; faction: string; price: number | null; low: number | null; high: number | null; fingerprint: string }[])
     .filter((c) => c.price !== null)
-    .map((c) => [`${c.faction.trim().toLowerCase()}\u0000${c.name.trim().toLowerCase()}`, { price: c.price!, fingerprint: c.fingerprint }]),
+    .map((c) => [
+      `${c.faction.trim().toLowerCase()}\u0000${c.name.trim().toLowerCase()}`,
+      { price: c.price!, low: c.low, high: c.high, fingerprint: c.fingerprint },
+    ]),
 );
+
+/** A member's measured battle price's 95% interval (the generated data), when it was priced as it is now. */
+function measuredInterval(m: FieldMember): { low: number; high: number } | undefined {
+  const hit = BATTLE_PRICES.get(m.id);
+  return hit && hit.low !== null && hit.high !== null && hit.fingerprint === cardFingerprint(pricedMember(m)) ? { low: hit.low, high: hit.high } : undefined;
+}
 
 /** A field member as the battle pricing takes it. */
 export function pricedMember(m: FieldMember): PricedCard {
