@@ -3,7 +3,7 @@
  * are neither in the reference field nor in the estimate's training set: two sets (HOMEBREW_SETS,
  * bench/homebrew/, all ten classes, some mis-costed on purpose, some near fair), never fitted on.
  *
- *   npx tsx bench/battle-prices.ts [--reprice]
+ *   npx tsx bench/battle-prices.ts [--reprice] [--raw]
  *
  * Battle prices (BATTLE.md "Points from battles") are cached beside each set (battle-prices.json,
  * holdout-prices.json, with the field's fingerprint: a changed field or setting prices them again,
@@ -152,10 +152,15 @@ function firstLooEstimate(f: ReferenceField, i: number): number {
   return fitMatrix(f.members, m).loo[i]!.predicted!;
 }
 
-/** Each homebrew card's verdicts against the bundled field. */
-export async function measure(reprice = false, set: HomebrewSet = HOMEBREW_SETS[0]): Promise<Measured[]> {
+/**
+ * Each homebrew card's verdicts against the bundled field. The battle verdict is on the estimate's
+ * yardstick (`yardstick`, the default): printed / (battle price x the field's fair scale), so that
+ * "fair" means trading as the field's cards do on average; without it, printed / battle price.
+ */
+export async function measure(reprice = false, set: HomebrewSet = HOMEBREW_SETS[0], yardstick = true): Promise<Measured[]> {
   const prices = await homebrewPrices(reprice, set);
   const field = fieldFor([], estimates);
+  const fair = yardstick ? field.battle!.fair : 1;
   // The first model: k x sqrt(F x H) fitted to printed points, before the estimate was fitted to battle prices.
   const first = fieldFor([], estimates);
   const hullPrice = Math.exp(field.members.reduce((t, m) => t + Math.log(m.points / (m.profile.hp * m.profile.bases)), 0) / field.members.length);
@@ -168,7 +173,7 @@ export async function measure(reprice = false, set: HomebrewSet = HOMEBREW_SETS[
     out.push({
       name: c.priced.name,
       points: c.priced.points,
-      battle: c.priced.points / bp.price,
+      battle: c.priced.points / (bp.price * fair),
       estimate: c.priced.points / e.estimate,
       flagged: e.farOff,
       first: c.priced.points / (first.k * Math.sqrt(e.firepower * e.durability)),
@@ -184,11 +189,14 @@ if (require.main === module)
     leaveOneOut();
   })();
 
-/** One set's table and figures. */
+/** One set's table and figures (`--raw`: the battle verdict as printed / battle price, off the estimate's yardstick). */
 async function report(set: HomebrewSet): Promise<void> {
-  const rows = await measure(process.argv.includes('--reprice'), set);
+  const raw = process.argv.includes('--raw');
+  const rows = await measure(process.argv.includes('--reprice'), set, !raw);
   const prices = await homebrewPrices(false, set);
-  console.log(`\n${set.name} (bench/homebrew/${set.file})`);
+  console.log(
+    `\n${set.name} (bench/homebrew/${set.file}); battle verdict = printed / ${raw ? 'battle price' : `(battle price x ${fieldFor([], estimates).battle!.fair.toFixed(3)}, the field's fair scale)`}`,
+  );
   console.log('card                       battle  estimate  first  per-HP  battle price [95%]');
   for (const r of rows) {
     const p = prices.find((x) => x.name === r.name)!;

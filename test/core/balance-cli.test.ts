@@ -165,7 +165,10 @@ describe('balance CLI', () => {
     const io = memoryIO(FILES);
     assert.equal(await runBalance(['/ws/lab/homebrew.unit.yaml'], io), 0, io.err);
     assert.match(io.out, /^Reference field: 20 cards at their class's standard points from the bundled example cards\./);
-    assert.match(io.out, /fitted to the battle prices of the bundled field and \d+ variants of its cards; leave-one-out error ±\d+%/);
+    assert.match(
+      io.out,
+      /fitted to the battle prices of the bundled field and \d+ variants of its cards, times 0\.\d\d \(the field's printed points over its battle prices, on average\); leave-one-out error ±\d+%/,
+    );
     assert.match(io.out, /Gilded Destroyer +Destroyer +280 +\d+ +[\d.]+ .*far too dear +lab\/homebrew\.unit\.yaml:10/);
     assert.match(io.out, /Bargain Cruiser .*far too cheap/);
     assert.match(io.out, /No Guns: no estimate: it deals no damage/);

@@ -211,7 +211,8 @@ describe('points estimate', () => {
       const e = estimateCard(c.card, c.faction, field);
       assert.ok(e.inField && e.measured, `${i} ${e.name}`);
       const row = field.loo.find((r) => r.name === e.name)!;
-      assert.ok(Math.abs(e.estimate! - row.price!) < 1e-9, `${i} ${e.name}`);
+      // On the field's yardstick: its battle price times the field's fair scale.
+      assert.ok(Math.abs(e.estimate! - row.price! * field.battle!.fair) < 1e-9, `${i} ${e.name}`);
       assert.notEqual(row.predicted, row.price);
     }
     // A copy that differs in a figure the battle reads (here: a weapon's range) is not the card that was priced.
@@ -249,7 +250,9 @@ describe('points estimate', () => {
     ws.set('file:///w/new.unit.yaml', cardText({ ...specs[3]!, points: 2 * specs[3]!.points }, 'New Card', 'W'));
     const hover = pointsEstimateMarkdown((ws.get('file:///w/new.unit.yaml') as UnitDocument).units[0]!, ws);
     const [main] = hover.split('Advanced:');
-    assert.match(main!, /Costed like 10 cards at their class's standard points from this workspace: /);
+    assert.match(main!, /“Fair” is measured against 10 cards at their class's standard points from this workspace, on average: /);
+    // Said once: one sentence says what "fair" is measured against.
+    assert.equal(hover.match(/“Fair” is measured against/g)?.length, 1);
   });
 
   it('caps a large field with an even pick across classes', () => {

@@ -79,9 +79,11 @@ describe('core features', () => {
           /What it deals: [\d.]+ pts .* What it takes: [\d.]+ Fire actions/,
           /Not priced: LD, .*orders/,
           /its battle price, measured by fleets of its copies/,
-          /fitted to the battle prices of the bundled field and \d+ variants of its cards; its leave-one-out error is ±\d+%/,
-          // What the bundled Destroyers, at the class's standard cost, price at by battle (a designer's yardstick).
-          /For comparison, by battle: (Lumen|Reaver) Destroyer \(145 pts\) at \d+ pts( and (Lumen|Reaver) Destroyer \(145 pts\) at \d+ pts)?\./,
+          /fitted to the battle prices of the bundled field and \d+ variants of its cards, times 0\\?\.\d\d \(the field's printed points over its battle prices, on average\); its leave-one-out error is ±\d+%/,
+          // What "fair" is measured against, in one sentence, where a designer reads it (before "Advanced").
+          /“Fair” is measured against 20 cards at their class's standard points from the bundled example cards, on average: the estimate is the card’s battle price × 0\.\d\d, the scale at which their battle prices average their printed points\.[\s\S]*Advanced:/,
+          // What the bundled Destroyers, at the class's standard cost, read on the same yardstick.
+          /For comparison, on the same yardstick: (Lumen|Reaver) Destroyer \(145 pts\) at ≈ \d+ pts( and (Lumen|Reaver) Destroyer \(145 pts\) at ≈ \d+ pts)?\./,
           // In the order a designer reads: the estimate first, then the class card's cost, the details ("Advanced") last.
           /Points estimate:[\s\S]*costs 145 pts[\s\S]*Advanced:/,
         ],

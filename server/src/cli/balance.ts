@@ -208,6 +208,11 @@ export async function addBattlePrices(
   return out;
 }
 
+/** A battle price's bound on the estimate's yardstick. */
+function scaled(x: number | null | undefined, fair: number): number | undefined {
+  return x == null ? undefined : x * fair;
+}
+
 function pad(s: string, n: number, right = false): string {
   return right ? s.padStart(n) : s.padEnd(n);
 }
@@ -230,6 +235,7 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
     'by estimate',
     'where',
   ];
+  const fair = field.battle?.fair ?? 1;
   const body = rows.map(({ row, estimate: e }) => {
     // The battle figures as the editor shows them (from the price itself, not the JSON's rounded figures).
     const b = battles?.get(row);
@@ -248,7 +254,8 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
             shown.price === undefined ? '-' : String(shown.price),
             shown.low === undefined || shown.high === undefined ? '-' : `${shown.low}-${shown.high}`,
             shown.ratio === undefined ? '-' : shown.ratio.toFixed(2),
-            battleVerdict(row.points, row.battle?.low, row.battle?.high) ?? '',
+            // On the estimate's yardstick: the battle price times the field's fair scale.
+            battleVerdict(row.points, scaled(row.battle?.low, fair), scaled(row.battle?.high, fair)) ?? '',
           ]
         : []),
       e.reason ? 'no estimate' : e.farOff ? (e.ratio! > 1 ? 'far too dear' : 'far too cheap') : e.inField ? 'in the field' : '',
@@ -277,7 +284,7 @@ function renderText(field: ReferenceField, rows: { row: BalanceRow; estimate: Po
       `Far off: points and estimate differ by more than ${POINTS_ESTIMATE.flagSpreads} x the spread and by more than x/${POINTS_ESTIMATE.flagRatio}. ` +
       'Not priced: LD, tonnage, orders, abilities.' +
       (battles
-        ? ` Battle: the break-even price from fleets of copies against reference fleets of the field at each game size (95% interval); b.ratio = points / battle price; by battle: far too dear or cheap when beyond x/${POINTS_ESTIMATE.flagRatio} over the whole interval, on the line when over part of it.`
+        ? ` Battle: the break-even price from fleets of copies against reference fleets of the field at each game size (95% interval); b.ratio = points / battle price; by battle: on the estimate's yardstick (the battle price x ${fair.toFixed(2)}, the field's printed points over its battle prices on average), far too dear or cheap when beyond x/${POINTS_ESTIMATE.flagRatio} over the whole interval, on the line when over part of it.`
         : ''),
   );
   return out.join('\n') + '\n';

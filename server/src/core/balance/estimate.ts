@@ -771,6 +771,8 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
         const x = battleFeatures(p.profile, bayCapacity(card), field, undefined, termsOf(m));
         if (x) est = bestEstimate(m, p.profile, x, field);
       }
+      // On the field's yardstick: its cards are fair on average.
+      est *= fm.fair;
     }
     if (!Number.isFinite(est) || !(est > 0)) {
       out.reason = 'its figures are beyond what can be estimated.';
@@ -779,9 +781,16 @@ function estimateUncached(card: UnitCard, faction: string, field: ReferenceField
     out.estimate = est;
     if (points !== undefined && points > 0) {
       out.ratio = points / est;
+      const band = Math.max(POINTS_ESTIMATE.flagSpreads * field.spreadLog, Math.log(POINTS_ESTIMATE.flagRatio));
+      // A measured battle price is flagged as battles flag it: only when its whole 95% interval, on the field's
+      // yardstick, is beyond the band (battles cannot tell a card "on the line").
+      const interval = out.measured && idx !== undefined ? measuredInterval(field.members[idx]!) : undefined;
+      const scale = fm?.fair ?? 1;
       out.farOff =
         Number.isFinite(field.spreadLog) &&
-        Math.abs(Math.log(points / est)) > Math.max(POINTS_ESTIMATE.flagSpreads * field.spreadLog, Math.log(POINTS_ESTIMATE.flagRatio));
+        (interval
+          ? Math.log(points / (interval.high * scale)) > band || Math.log(points / (interval.low * scale)) < -band
+          : Math.abs(Math.log(points / est)) > band);
     }
     return out;
   } catch (e) {
@@ -1369,13 +1378,30 @@ export interface FieldModel {
   spreadLog: number;
   /** Variants of the bundled cards fitted on beside the field's cards (the generated training set; 0 for a workspace field). */
   variants: number;
+  /**
+   * The yardstick "fair": the geometric mean over the field's members of printed points / what the
+   * model was fitted to (their battle prices; 1 when fitted to printed points). Every estimate is
+   * the model's times it, so that the field's own cards are fair on average: fleets of copies of one
+   * card trade better per point than the mixed fleets they are priced against (docs/points.md), and
+   * a battle price alone would read the field's cards as cheap.
+   */
+  fair: number;
 }
 
-const BATTLE_PRICES = new Map<string, { price: number; fingerprint: string }>(
-  (battlePrices.cards as { name: string; faction: string; price: number | null; fingerprint: string }[])
+const BATTLE_PRICES = new Map<string, { price: number; low: number | null; high: number | null; fingerprint: string }>(
+  (battlePrices.cards as { name: string; faction: string; price: number | null; low: number | null; high: number | null; fingerprint: string }[])
     .filter((c) => c.price !== null)
-    .map((c) => [`${c.faction.trim().toLowerCase()}\u0000${c.name.trim().toLowerCase()}`, { price: c.price!, fingerprint: c.fingerprint }]),
+    .map((c) => [
+      `${c.faction.trim().toLowerCase()}\u0000${c.name.trim().toLowerCase()}`,
+      { price: c.price!, low: c.low, high: c.high, fingerprint: c.fingerprint },
+    ]),
 );
+
+/** A member's measured battle price's 95% interval (the generated data), when it was priced as it is now. */
+function measuredInterval(m: FieldMember): { low: number; high: number } | undefined {
+  const hit = BATTLE_PRICES.get(m.id);
+  return hit && hit.low !== null && hit.high !== null && hit.fingerprint === cardFingerprint(pricedMember(m)) ? { low: hit.low, high: hit.high } : undefined;
+}
 
 /** A field member as the battle pricing takes it. */
 export function pricedMember(m: FieldMember): PricedCard {
@@ -1581,5 +1607,17 @@ function fieldModel(st: Estimates, field: ReferenceField): FieldModel | undefine
     measured,
     spreadLog: residuals.length ? Math.sqrt(mean(residuals.map((v) => v * v))) : NaN,
     variants,
+    fair: fairScale(field.members, measured, fromBattles),
   };
+}
+
+/** The geometric mean of printed points / battle price over the members with a price (1 when the fit is to printed points). */
+function fairScale(members: readonly FieldMember[], measured: readonly (number | undefined)[], fromBattles: boolean): number {
+  if (!fromBattles) return 1;
+  const logs: number[] = [];
+  members.forEach((m, i) => {
+    const price = measured[i];
+    if (price !== undefined && price > 0 && m.points > 0) logs.push(Math.log(m.points / price));
+  });
+  return logs.length ? Math.exp(mean(logs)) : 1;
 }

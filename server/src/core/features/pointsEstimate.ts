@@ -44,24 +44,42 @@ export function battleVerdict(points: number | undefined | null, low: number | u
 }
 
 /**
- * What the field's cards of the card's class price at by battle, beside their printed points: the
- * rulebook's own standard-cost cards are not all worth their printed points in battle (the bundled
- * ones from 0.82 to 1.47 × them), so a designer reads "≈ 171 pts" on a 145-point Destroyer against
- * what a standard Destroyer is measured at. Undefined where the field has no measured price of
- * that class (other than the card's own).
+ * What the field's cards of the card's class are estimated at, on the same yardstick, beside their
+ * printed points: the rulebook's own standard-cost cards are not all worth their printed points
+ * (the bundled ones from 0.75 to 1.34 × them), so a designer reads "≈ 159 pts" on a 145-point
+ * Destroyer against what the standard Destroyers read. Undefined where the field has no measured
+ * price of that class (other than the card's own).
  */
 function classPeers(card: UnitCard, field: ReferenceField): string | undefined {
   const cls = card.class.value;
   if (!cls) return undefined;
   const name = card.name.value?.trim();
+  const fair = field.battle?.fair ?? 1;
   const peers = field.members
     .map((m) => ({ m, price: m.class === cls && m.name !== name ? measuredPrice(m) : undefined }))
     .filter((x): x is { m: (typeof field.members)[number]; price: number } => x.price !== undefined)
     .slice(0, 3);
   if (!peers.length) return undefined;
-  const list = peers.map((x) => `${md(x.m.name)} (${x.m.points} pts) at ${round(x.price)} pts`);
+  const list = peers.map((x) => `${md(x.m.name)} (${x.m.points} pts) at ≈ ${round(x.price * fair)} pts`);
   const last = list.pop()!;
-  return `For comparison, by battle: ${list.length ? `${list.join(', ')} and ${last}` : last}.`;
+  return `For comparison, on the same yardstick: ${list.length ? `${list.join(', ')} and ${last}` : last}.`;
+}
+
+/**
+ * What "fair" is measured against, in one sentence: the field's cards, on average. Fitted to
+ * battle prices, the estimate is the card's battle price times the field's fair scale (fleets of
+ * copies of one card trade better per point than the mixed fleets they are priced against, so a
+ * battle price alone reads the field's own cards as cheap); fitted to printed points, it is scaled
+ * to them already.
+ */
+export function fairWords(field: ReferenceField): string {
+  const fm = field.battle;
+  if (fm?.fittedTo === 'battle prices')
+    return (
+      `“Fair” is measured against ${md(field.description)}, on average: ` +
+      `the estimate is the card’s battle price × ${fm.fair.toFixed(2)}, the scale at which their battle prices average their printed points.`
+    );
+  return `“Fair” is measured against ${md(field.description)}, on average: the estimate’s weights are fitted to battle prices, its scale to those cards’ printed points.`;
 }
 
 /** The estimate's formula in words: the hover's Advanced part and `balance` say the same. */
@@ -72,8 +90,8 @@ export function estimateWords(field: ReferenceField): string {
   const weights = 'the weights fitted to the battle prices of the bundled field and variants of its cards';
   if (field.battle.fittedTo === 'printed points') return `${weighed} (${weights}), scaled to this field's points`;
   return field.battle.measured.every((x, i) => x === undefined || x === measuredPrice(field.members[i]!))
-    ? `${weighed}, fitted to the battle prices of the bundled field and ${field.battle.variants} variants of its cards`
-    : `${weighed} (${weights}), scaled to this field's battle prices (priced in the background)`;
+    ? `${weighed}, fitted to the battle prices of the bundled field and ${field.battle.variants} variants of its cards, times ${field.battle.fair.toFixed(2)} (the field's printed points over its battle prices, on average)`
+    : `${weighed} (${weights}), scaled to this field's battle prices (priced in the background), times ${field.battle.fair.toFixed(2)} (its printed points over its battle prices, on average)`;
 }
 
 /** What the note's figure is: a measured battle price, a predicted one, or (a workspace field not priced) a cost like its cards'. */
@@ -112,20 +130,22 @@ export function pointsEstimateParts(card: UnitCard, ws: Workspace): { main: stri
         `What it takes: ${e.durability!.toFixed(1)} Fire actions of theirs to destroy it.`,
     );
   }
-  if (e.estimate !== undefined && !e.measured)
-    lines.push(
-      field.battle?.fittedTo === 'battle prices'
-        ? 'It predicts the card’s battle price against the reference field: **Price by battle** (the lens above) measures it.'
-        : // Which cards it is costed against, where a designer reads it: from ten cards at their class's standard points
-          // the workspace's replace the bundled examples, and every estimate moves.
-          `Costed like ${md(field.description)}: its weights are fitted to battle prices, its scale to those cards’ printed points. **Price by battle** (the lens above) measures the card’s battle price.`,
-    );
+  // Which cards "fair" is measured against, where a designer reads it: from ten cards at their class's standard
+  // points the workspace's replace the bundled examples, and every estimate moves.
+  if (e.estimate !== undefined) lines.push(fairWords(field) + (e.measured ? '' : ' **Price by battle** (the lens above) measures the card’s battle price.'));
   const measured = measuredBattlePrice(card, ws);
   if (measured) {
-    const v = battleVerdict(measured.points, measured.low, measured.high);
+    // Its verdict on the same yardstick as the estimate's.
+    const scale = field.battle?.fair ?? 1;
+    const v = battleVerdict(
+      measured.points,
+      measured.low !== undefined ? measured.low * scale : undefined,
+      measured.high !== undefined ? measured.high * scale : undefined,
+    );
     lines.push(
       `**${battlePriceWords(measured)}**, measured by Price by battle` +
         (measured.ratio !== undefined ? `; printed points are ${measured.ratio.toFixed(2)} × it` : '') +
+        (scale !== 1 ? `; fair on the field’s yardstick at ≈ ${round(measured.price! * scale)} pts` : '') +
         `${v ? ` — **${v}**` : ''}.`,
     );
   }
@@ -133,7 +153,7 @@ export function pointsEstimateParts(card: UnitCard, ws: Workspace): { main: stri
   if (peers) lines.push(peers);
   lines.push(`Not priced: ${e.unpriced.join(', ')}.`);
   const self = e.measured
-    ? ' (this card is one of them: its estimate is its battle price, measured by fleets of its copies against fleets of the field)'
+    ? ' (this card is one of them: its estimate is its battle price, measured by fleets of its copies against fleets of the field, on the yardstick above)'
     : e.inField
       ? ' (this card is one of them, so it is estimated from the others)'
       : '';
