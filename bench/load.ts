@@ -211,6 +211,87 @@ export function benchFloor(): Row[] {
   ];
 }
 
+/** A fleet of `n` entries of the example Consumed cards (over its limit: a roster reports that too). */
+function bigFleet(n: number): string {
+  const names = ['Oblivion Maw', 'Gnawing Cruiser', 'Consumed Maw Frigate', 'Maw Escort Pack'];
+  const entries = Array.from({ length: n }, (_, i) => `  - unit: ${names[i % names.length]}\n    count: ${1 + (i % 3)}\n`);
+  return `name: Big Hunger\nfaction: Consumed\npoints: 1000\nobjectives: 6\nunits:\n${entries.join('')}`;
+}
+
+/**
+ * The server never blocks: a hover on a 500-entry fleet while the player edits it and its roster is
+ * asked again after each edit (as the Fleet view does), a Price by battle runs and 8 battles are in
+ * flight, beside the same hover idle.
+ */
+async function hoverBesideRosterAndPricing(): Promise<Row[]> {
+  const files = exampleFiles();
+  const big = bigFleet(500);
+  const c = await startServer({ files: { ...files, 'fleets/big.fleet.yaml': big } });
+  try {
+    const fleet = await c.open('fleets/big.fleet.yaml', big);
+    const vs = c.uri('fleets/standard-1000-myr-valari.fleet.yaml');
+    for (let i = 0; i < 200 && !(await c.request('fabledStar/fleetSummary', { uri: vs })); i++) await new Promise((r) => setTimeout(r, 50));
+    await c.request('fabledStar/roster', { uri: fleet });
+    await hovers(c, fleet, 10); // warm up
+    const idle = await hovers(c, fleet, 40);
+    const sources: CancellationTokenSource[] = [];
+    const pending: Promise<unknown>[] = [];
+    const quiet = (e: unknown) => void e;
+    const price = new CancellationTokenSource();
+    sources.push(price);
+    pending.push(c.conn.sendRequest('fabledStar/priceByBattle', { card: { name: 'Gnawing Cruiser' }, workDoneToken: 'load-price' }, price.token).catch(quiet));
+    const source = c.uri('fleets/standard-1000.fleet.yaml');
+    for (let i = 0; i < 8; i++) {
+      const s = new CancellationTokenSource();
+      sources.push(s);
+      pending.push(
+        c.conn
+          .sendRequest(
+            'fabledStar/battle',
+            { fleet: { uri: source }, vs: { uri: vs }, options: { trials: 20000, seed: 100 + i }, workDoneToken: `load-b${i}` },
+            s.token,
+          )
+          .catch(quiet),
+      );
+    }
+    // The player edits the fleet (a count goes up and down) and the Fleet view asks for its roster each time.
+    let editing = true;
+    let rosters = 0;
+    const editor = (async () => {
+      for (let k = 0; editing; k++) {
+        await c.edit(fleet, k % 2 ? '    count: 3' : '    count: 2', k % 2 ? '    count: 2' : '    count: 3');
+        await c.request('fabledStar/roster', { uri: fleet });
+        rosters++;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 300));
+    const busy = await hovers(c, fleet, 40);
+    editing = false;
+    await editor;
+    sources.forEach((s) => s.cancel());
+    await Promise.all(pending);
+    const m = median(idle);
+    return [
+      { name: 'hover on an entry of a 500-entry fleet, idle', medianMs: m, goal: 'reference', note: `max ${Math.max(...idle).toFixed(1)} ms` },
+      {
+        name: '... while it is edited and its roster asked after each edit, a Price by battle runs and 8 battles are in flight',
+        medianMs: median(busy),
+        goal: `<= 2x idle (${(2 * m).toFixed(1)} ms), at most 100 ms`,
+        note: `${(median(busy) / m).toFixed(2)}x idle; max ${Math.max(...busy).toFixed(1)} ms; ${rosters} rosters meanwhile; ${load()}`,
+      },
+    ];
+  } finally {
+    await c.stop();
+  }
+}
+
 export async function benchLoad(): Promise<Row[]> {
-  return [...(await hoverUnderLoad()), ...(await threads()), ...benchFloor()];
+  const parts = (process.env.BENCH_PARTS ?? 'hover,big,threads,floor').split(',');
+  const rows: Row[] = [];
+  if (parts.includes('hover')) rows.push(...(await hoverUnderLoad()));
+  if (parts.includes('big')) rows.push(...(await hoverBesideRosterAndPricing()));
+  if (parts.includes('threads')) rows.push(...(await threads()));
+  if (parts.includes('floor')) rows.push(...benchFloor());
+  return rows;
 }
