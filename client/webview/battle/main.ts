@@ -116,7 +116,8 @@ function showNames(fleet: string, vs: string): void {
 /** What the work limit did to a run: trials ended at the limit of one battle, or fewer trials to match the run beside it. */
 function cutShortText(r: BattleResult): string {
   const n = (x: number) => x.toLocaleString('en-US');
-  if (r.cutTrials) return `Cut short: ${n(r.cutTrials)} of ${n(r.trials)} battles reached the work limit of one battle and were ended there, scored as they stood`;
+  if (r.cutTrials)
+    return `Cut short: ${n(r.cutTrials)} of ${n(r.trials)} battles reached the work limit of one battle and were ended there, scored as they stood`;
   return `Cut short: ${n(r.trials)} of ${n(r.requestedTrials ?? r.trials)} battles were played, as many as the run beside this one`;
 }
 
@@ -666,10 +667,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'result':
       render(m.result, m.partial);
       if (!m.partial) {
-        setRunning(
-          false,
-          m.result.cutShort ? `${cutShortText(m.result)}.` : `Done: ${m.result.trials.toLocaleString('en-US')} battles.`,
-        );
+        setRunning(false, m.result.cutShort ? `${cutShortText(m.result)}.` : `Done: ${m.result.trials.toLocaleString('en-US')} battles.`);
         // Options changed while it ran: these figures are not theirs (the new run is on its way).
         const now = readOptions().options;
         if (now && !formMatchesFigures(now)) {

@@ -298,7 +298,9 @@ export class BattleSession {
       meanRounds: n > 0 ? t.roundsSum / n : 0,
       policy: BATTLE_POLICY + (out.mode === 'dice' ? BATTLE_POLICY_DICE : ''),
       assumptions: assumptions(this.mode, this.range, this.size, out, setup.workLimit ?? TRIAL_WORK_LIMIT),
-      ...(out.cutShort ? { cutShort: true as const, requestedTrials: out.requested, ...(out.totals.cutTrials > 0 ? { cutTrials: out.totals.cutTrials } : {}) } : {}),
+      ...(out.cutShort
+        ? { cutShort: true as const, requestedTrials: out.requested, ...(out.totals.cutTrials > 0 ? { cutTrials: out.totals.cutTrials } : {}) }
+        : {}),
     };
   }
 }

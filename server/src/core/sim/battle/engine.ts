@@ -21,12 +21,14 @@ const basesOf = basesLeft;
 export const KERNEL_WORK_LIMIT = 4e7;
 /**
  * Sampling work limit of one trial of a fleet battle, in the units of `ops` (about a table lookup
- * or a die each; a binomial draw of the sampled volley counts several). A trial of the two
- * 2,000-point example fleets takes a few thousand; a trial that reaches this (absurd cards:
- * hundreds of weapons, huge HP, a hundred rounds) ends there, is scored as it stands, and the
- * result says how many trials were ended so. A run plays every trial asked, however many.
+ * or a die each; a binomial draw of the sampled volley counts several; each activation counts the
+ * units on the table): about a third of a second. A trial of the two 2,000-point example fleets
+ * takes about 3,000 (4,500 at most, even over 100 rounds), one of 500 units a side about a million
+ * a round. A trial that reaches it (absurd cards: hundreds of weapons, huge HP, a hundred rounds)
+ * ends there, is scored as it stands, and the result says how many trials were ended so. A run
+ * plays every trial asked, however many.
  */
-export const TRIAL_WORK_LIMIT = 2e6;
+export const TRIAL_WORK_LIMIT = 1e7;
 /**
  * Sampling work limit of a whole duel's run (`sim`'s engagement: a duel's trial costs little, so a
  * run of 200,000 ordinary duels stays far below it); two absurd cards or a million trials of a

@@ -464,15 +464,10 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
       }
       const u = firstWaiting;
       if (!activate(e, u, dice, lost, pts)) return false;
-      // The work budget holds inside a trial too (see Engine.stopAt).
+      // The work budget holds inside a trial (Engine.stopAt): its own limit (scoreCut) ends it here, scored as it stands; a run's leaves it uncounted.
       if (e.ops > e.stopAt) {
-        if (!e.scoreCut) {
-          e.overBudget = true;
-          return false;
-        }
-        // The trial's own limit: it ends here, scored as it stands.
-        e.trialCut = true;
-        over = true;
+        if (!e.scoreCut) return !(e.overBudget = true);
+        e.trialCut = over = true;
         break;
       }
       e.hooks.onActivation?.(u, view(e, r + 1, pts));
