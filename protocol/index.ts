@@ -46,6 +46,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   diagnostics: Object.freeze({ delayMs: 150 }),
   workspace: Object.freeze({ maxFiles: 25000 }),
   pointsEstimate: Object.freeze({ enabled: true }),
+  simulation: Object.freeze({ threads: 0 }),
   liveOdds: Object.freeze({ opponent: '', trials: 4000 }),
 });
 
@@ -83,6 +84,7 @@ export function readSettings(raw: unknown): { settings: Settings; problems: Sett
     diagnostics: { delayMs: value('diagnostics.delayMs') },
     workspace: { maxFiles: value('workspace.maxFiles') },
     pointsEstimate: { enabled: value('pointsEstimate.enabled') },
+    simulation: { threads: value('simulation.threads') },
     liveOdds: { opponent: value<string>('liveOdds.opponent').trim(), trials: value('liveOdds.trials') },
   };
   return { settings, problems };

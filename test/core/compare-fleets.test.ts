@@ -159,8 +159,8 @@ describe('battle --compare-with: a fleet against its changed copy on the same di
         'with a variant beside the standard rules',
         { fleets: [a!.fleet, b!.fleet], options: { trials: 1200, seed: 5, variants: [{ name: 'retreat', parameters: {} }], compare: true } },
       ],
-      // The bigger fleet runs into the work limit sooner: the other is played again for as many trials.
-      ['cut short by the work limit', { fleets: [a!.fleet, b!.fleet], options: { trials: 6000, seed: 9 }, workLimit: 2.5e6 }],
+      // About 510 a trial, 590 with the bigger fleet: a limit of one trial that some trials of both reach.
+      ['cut short by the work limit of one trial', { fleets: [a!.fleet, b!.fleet], options: { trials: 6000, seed: 9 }, workLimit: 551 }],
     ];
     for (const [what, job] of cases) {
       const one = await compareInChunks(job, a2!, localExecutor(), 1);
@@ -171,7 +171,13 @@ describe('battle --compare-with: a fleet against its changed copy on the same di
       assert.deepEqual(session.result(), one, `${what}: a slice at a time`);
       assert.equal(one.compareFleets!.result.trials, one.trials, `${what}: both played the same battles`);
       if (what.startsWith('cut short')) {
-        assert.ok(one.trials < 6000, 'the limit cut the run');
+        assert.equal(one.trials, 6000, 'every trial is played');
+        const cut = [one.cutTrials!, one.compareFleets!.result.cutTrials!];
+        assert.ok(
+          cut.every((k) => k > 0 && k < 6000),
+          `trials ended at the limit: ${cut.join(', ')}`,
+        );
+        assert.ok(cut[1]! > cut[0]!, 'the bigger fleet reaches the limit more often');
         assert.equal(one.compareFleets!.result.cutShort, true);
       }
       if (what.startsWith('with a variant')) assert.ok(one.compare && one.compareFleets!.result.variants.includes('retreat'));

@@ -1,8 +1,9 @@
 /**
  * A battle's trials in chunks over threads give one run's numbers, whatever the number
- * of threads and in whatever order the chunks come back (core/sim/chunked.ts), including where the
- * work limit cuts the run and where the exact kernels give way to dice; and the work budget holds
- * inside a trial. The executors here play the chunks in this thread, on one engine per "thread",
+ * of threads and in whatever order the chunks come back (core/sim/chunked.ts), including which
+ * trials the work limit of one trial ends and where the exact kernels give way to dice; and the work
+ * limit guards each trial, not the run: a run plays every trial asked, a runaway trial ends at its
+ * limit and the run moves on. The executors here play the chunks in this thread, on one engine per "thread",
  * finishing in a shuffled order: what worker threads do, without their start-up cost.
  */
 import { strict as assert } from 'node:assert';
@@ -81,23 +82,24 @@ describe('battle over threads: the same numbers whatever the number of threads',
         ],
       }),
     ],
-    ['cut short by the work limit in the middle of a chunk', examples({ trials: 5000, seed: 9 }, 4e6)],
+    // About 1,400 a trial (1,724 at most; under morale's three rounds about 940): limits of one trial that some trials reach.
+    ['trials ended by the work limit of one trial, in every chunk', examples({ trials: 5000, seed: 9 }, 1_501)],
     [
-      'a variant whose run is cut short, paired with the standard one',
-      examples({ trials: 5000, seed: 9, variants: [{ name: 'morale', parameters: {} }], compare: true }, 3e6),
+      'a variant some of whose trials reach the limit, paired with the standard one',
+      examples({ trials: 5000, seed: 9, variants: [{ name: 'morale', parameters: {} }], compare: true }, 951),
     ],
     [
-      'cards whose exact kernels cost too much (dice), cut short',
+      'cards whose exact kernels cost too much (dice), every trial ended at its limit',
       {
         fleets: [fleet('A', [member(absurd)]), fleet('B', [member({ ...absurd, name: 'Other' })])],
-        options: { trials: 3000, seed: 2, rounds: 20, range: 12 },
-        workLimit: 4e7,
+        options: { trials: 2500, seed: 2, rounds: 20, range: 12 },
+        workLimit: 30_000,
       },
     ],
     [
       // Six cards whose kernels add up slowly: one run falls back to dice in its fifth chunk of
-      // trials, then plays dice from the start with the work it had done, and is cut short.
-      'kernels that run out of work in a later chunk, then dice cut short',
+      // trials, then plays dice from the start with the work it had done, every trial.
+      'kernels that run out of work in a later chunk, then dice',
       (() => {
         const side = (s: string) =>
           fleet(
@@ -130,58 +132,87 @@ describe('battle over threads: the same numbers whatever the number of threads',
       );
       assert.deepEqual(await battleInChunks(job, localExecutor(), 1), one, 'one thread');
       for (const threads of [2, 3]) assert.deepEqual(await battleInChunks(job, shuffledThreads(threads, threads * 31), threads), one, `${threads} threads`);
+      // Every trial asked is played, however many reach the limit of one trial.
+      assert.equal(one.trials, job.options.trials, 'every trial asked is played');
       if (what.startsWith('kernels that run out')) {
-        assert.equal(one.cutShort, true);
+        assert.equal(one.cutShort, undefined);
         assert.ok(one.assumptions.some((a) => a.startsWith('The exact Fire-action kernels would cost too much')));
+      }
+      if (what.includes('limit')) {
+        assert.equal(one.cutShort, true);
+        assert.ok(one.cutTrials! > 0 && one.cutTrials! <= one.trials, `${one.cutTrials} trials ended at the limit`);
+        assert.equal(one.cutTrials! === one.trials, what.includes('every trial'), `${one.cutTrials} of ${one.trials} ended at the limit`);
+        assert.ok(
+          one.assumptions.some((a) =>
+            a.startsWith(
+              `Cut short: ${one.cutTrials!.toLocaleString('en-US')} of ${one.trials.toLocaleString('en-US')} trials reached the work limit of one battle`,
+            ),
+          ),
+        );
       }
     });
 });
 
-describe('battle: the work budget holds inside a trial', () => {
+describe('battle: the work limit guards a trial, not a run', function () {
+  this.timeout(120_000);
   const absurd = unit({ name: 'Absurd', hp: 1e9, weapons: Array.from({ length: 300 }, (_, i) => ({ ...gun('Auto', 500, 1, 12), name: `w${i}` })) });
-  it('stops a trial that would run past it, and counts nothing of it', () => {
-    const limit = 3e6;
-    const run = new BattleRun(
-      [fleet('A', [member(absurd)]), fleet('B', [member({ ...absurd, name: 'Other' })])],
-      { range: 12, depth: 0, rounds: 100, trials: 10, seed: 1, workLimit: limit },
-      makeRng(1),
-    );
+  const absurdFleets = (): [Fleet, Fleet] => [fleet('A', [member(absurd)]), fleet('B', [member({ ...absurd, name: 'Other' })])];
+
+  it('ends a trial that would run past it where it stands, and moves on to the next', () => {
+    // One activation of these cards is about 40,000 ops; a 100-round trial about 7 million.
+    const limit = 3e5;
+    const started = performance.now();
+    const run = new BattleRun(absurdFleets(), { range: 12, depth: 0, rounds: 100, trials: 10, seed: 1, workLimit: limit }, makeRng(1));
     run.step();
     const out = run.outcome();
-    // One activation of these cards is about 40,000 ops: the run stops within one of the limit,
-    // not at the end of a 100-round trial (about 7 million).
-    assert.ok(out.ops <= limit + 1e5, `ran ${out.ops} ops against a limit of ${limit}`);
-    assert.equal(out.totals.trials, 0);
+    assert.ok(performance.now() - started < 20_000, 'ten trials of a tiny limit end quickly');
+    assert.ok(run.done);
+    // Each trial stops within one activation of its limit, not at the end of its 100 rounds.
+    assert.ok(out.ops <= 10 * (limit + 1e5), `ran ${out.ops} ops for 10 trials of ${limit}`);
+    assert.equal(out.totals.trials, 10, 'every trial is played');
+    assert.equal(out.totals.cutTrials, 10, 'every trial was ended at its limit');
     assert.ok(out.cutShort);
+    // Scored as they stood: nobody was destroyed (10^9 HP), so no annihilation, both alive every round.
+    assert.deepEqual(out.totals.annihilation, [0, 0]);
+    assert.ok(out.totals.alive.every((row) => row.every((x) => x === 10)));
     assert.ok(
-      out.totals.alive.every((row) => row.every((x) => x === 0)),
-      'the stopped trial left nothing in the totals',
+      out.totals.tally.fired.every((x) => x > 0),
+      'the units fired before the limit',
     );
-    assert.ok(out.totals.tally.fired.every((x) => x === 0));
+  });
+
+  it('ends such trials the same way over threads, and the run finishes', async () => {
+    const job: BattleJob = { fleets: absurdFleets(), options: { range: 12, trials: 2 * CHUNK_TRIALS + 3, rounds: 100, seed: 4 }, workLimit: 2e4 };
+    const started = performance.now();
+    const one = simulateBattle(job.fleets, job.options, { workLimit: job.workLimit! });
+    assert.equal(one.trials, 2 * CHUNK_TRIALS + 3);
+    assert.equal(one.cutTrials, one.trials);
+    assert.deepEqual(await battleInChunks(job, shuffledThreads(2, 5), 2), one, '2 threads');
+    assert.ok(performance.now() - started < 60_000, 'the runs end');
+  });
+
+  it('a run of many trials of a mirror plays every one (a limit a run-wide budget would have stopped at ~160 trials)', async () => {
+    const [a] = exampleFleets();
+    // About 1,200 a trial: 200,000 as a whole run's limit would stop near 160 trials; as one trial's, never.
+    const job: BattleJob = { fleets: [a.fleet!, a.fleet!], options: { trials: 3 * CHUNK_TRIALS, seed: 2 }, limits: [a.limit, a.limit], workLimit: 2e5 };
+    const one = simulateBattle(job.fleets, job.options, { limits: job.limits, workLimit: job.workLimit! });
+    assert.equal(one.trials, 3 * CHUNK_TRIALS);
+    assert.equal(one.cutShort, undefined);
+    assert.equal(one.cutTrials, undefined);
+    assert.ok(!one.assumptions.some((x) => x.startsWith('Cut short')));
+    assert.deepEqual(await battleInChunks(job, shuffledThreads(2, 3), 2), one, '2 threads');
   });
 
   it('says so at the top of the CLI report', () => {
-    const r = simulateBattle(
-      [fleet('A', [member(absurd)]), fleet('B', [member({ ...absurd, name: 'Other' })])],
-      { range: 12, trials: 5, rounds: 100 },
-      { workLimit: 3e7 },
-    );
+    const r = simulateBattle(absurdFleets(), { range: 12, trials: 5, rounds: 100 }, { workLimit: 3e5 });
     const lines = renderBattleReport(r).split('\n');
-    assert.match(lines[2]!, new RegExp(`^Cut short: ${r.trials} of 5 battles were played before the work limit`));
-  });
-
-  it('says so in the result when not one trial finished', () => {
-    const r = simulateBattle(
-      [fleet('A', [member(absurd)]), fleet('B', [member({ ...absurd, name: 'Other' })])],
-      { range: 12, trials: 5, rounds: 100 },
-      { workLimit: 3e6 },
-    );
-    assert.equal(r.trials, 0);
-    assert.equal(r.cutShort, true);
-    assert.equal(r.requestedTrials, 5);
+    assert.equal(r.trials, 5);
+    assert.match(lines[2]!, /^Cut short: 5 of 5 battles reached the work limit of one battle and were ended there, scored as they stood/);
     assert.ok(
-      r.assumptions.some((x) => x.startsWith('Cut short: not one of the 5 trials finished')),
-      r.assumptions.join('\n'),
+      r.assumptions.some(
+        (x) =>
+          x.startsWith('Cut short: 5 of 5 trials reached the work limit of one battle (300,000 steps of work)') && x.includes('no trial was played to its end'),
+      ),
     );
   });
 });

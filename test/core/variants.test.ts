@@ -586,17 +586,20 @@ describe('variants: a variant run and the standard run beside it', () => {
       );
   };
 
-  it('pairs the runs when one is cut short: the other plays the same trials again', () => {
-    // A work limit that the standard run (longer battles) reaches before the retreat run does.
+  it('plays every trial of both runs when some reach the work limit of one trial, each ended where it stood', () => {
+    // A limit of one trial (about 130 a trial, 300 at most) that some standard battles (longer) reach, fewer with the retreat.
     const options = { range: 12, rounds: 6, trials: 4000, seed: 5, variants: ['retreat:threshold=0.8'], compare: true };
-    const free = simulateBattle(pairFleets(), { ...options, compare: false });
-    const r = simulateBattle(pairFleets(), options, { workLimit: 200000 });
+    const r = simulateBattle(pairFleets(), options, { workLimit: 171 });
     const std = r.compare!.standard;
-    assert.ok(std.trials < options.trials, `the standard run is cut short (${std.trials} trials)`);
-    assert.equal(r.trials, std.trials, 'the retreat run plays exactly the trials the standard run played');
-    assert.ok(free.trials > r.trials, 'alone, the retreat run would have played more');
-    assert.match(std.assumptions.join(' '), /Cut short: the run reached its work limit after \d+ of 4000 trials/);
-    assert.match(r.assumptions.join(' '), /Cut short: \d+ of 4000 trials, as many as the run beside this one played before its work limit/);
+    assert.equal(std.trials, options.trials, 'the standard run plays every trial');
+    assert.equal(r.trials, options.trials, 'the retreat run plays every trial');
+    assert.ok(std.cutTrials! > 0 && std.cutTrials! < options.trials, `${std.cutTrials} standard trials ended at the limit`);
+    assert.ok((r.cutTrials ?? 0) <= std.cutTrials!, 'a retreat only shortens a battle');
+    assert.match(
+      std.assumptions.join(' '),
+      new RegExp(`Cut short: ${std.cutTrials!.toLocaleString('en-US')} of 4,000 trials reached the work limit of one battle`),
+    );
+    assert.ok(!r.assumptions.some((x) => x.includes('as many as the run beside')), 'no trials are dropped to match the other run');
     neverLower(r, std);
     assert.ok(
       r.sides.every((s) => s.retreated!.p > 0 && s.retreated!.p < 0.5),

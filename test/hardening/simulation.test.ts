@@ -1,7 +1,8 @@
 /**
  * Hostile simulations: simulations that pass every size guard but, without a work budget, ran for
  * minutes. Each hostile case of the corpus (SIM_CASES) must end by counted work, not time: the
- * same result every run, fewer trials than asked when the budget ran out, and a result that says
+ * same result every run, fewer trials than asked when a duel's budget ran out (a fleet battle's
+ * budget is one trial's: each trial ends at it and every trial is played), and a result that says
  * so. (Before the budget, each of these ran for minutes and these tests timed out.)
  */
 import { strict as assert } from 'node:assert';
@@ -52,7 +53,7 @@ describe('hardening: simulations bounded by counted work', function () {
     assert.deepEqual(one, two);
   });
 
-  it('a fleet battle of the hostile cards ends by its budget too', () => {
+  it('a fleet battle of the hostile cards ends each trial by its budget, and plays every trial', () => {
     const c = SIM_CASES[0]!;
     const [a, d] = profiles(c);
     const fleet = (p: typeof a) => ({
@@ -60,8 +61,14 @@ describe('hardening: simulations bounded by counted work', function () {
       faction: 'Hostile',
       units: [0, 1, 2].map((i) => ({ name: p.name, copy: i + 1, points: 480, profile: p })),
     });
-    const r = simulateBattle([fleet(a), fleet(d)], { trials: 1_000_000, rounds: 100 });
-    assert.ok(r.trials < 1_000_000);
-    assert.ok(r.assumptions.some((x) => x.startsWith('Cut short')));
+    // A fleet battle's limit is one trial's (TRIAL_WORK_LIMIT): a run plays every trial asked, so
+    // a few of these 100-round trials (tens of millions of steps each unbounded) end at their limit.
+    const started = performance.now();
+    const r = simulateBattle([fleet(a), fleet(d)], { trials: 3, rounds: 100 });
+    assert.ok(performance.now() - started < 60_000, 'three trials end by counted work');
+    assert.equal(r.trials, 3);
+    assert.equal(r.cutTrials, 3);
+    assert.ok(r.assumptions.some((x) => x.startsWith('Cut short: 3 of 3 trials reached the work limit of one battle')));
+    assert.deepEqual(simulateBattle([fleet(a), fleet(d)], { trials: 3, rounds: 100 }), r, 'the same result every run');
   });
 });

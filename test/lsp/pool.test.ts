@@ -9,7 +9,8 @@ import { CancellationTokenSource, type CancellationToken } from 'vscode-language
 import { SimulationQueue } from '../../server/src/lsp/pool';
 import { statSync } from 'node:fs';
 import { SimPool, workerFile } from '../../server/src/node/sim-pool';
-import { serverRunner, type ServerRunner } from '../../server/src/node/runners';
+import { serverRunner, serverThreads, threadsSetting, type ServerRunner } from '../../server/src/node/runners';
+import { readSettings } from '../../protocol';
 import type { SessionTask, StoppedRun } from '../../server/src/node/sim-worker';
 import type { BattleResult } from '../../server/src/core/sim/types';
 import type { UnitProfile } from '../../server/src/core/sim/types';
@@ -77,6 +78,50 @@ describe('simulation queue on worker threads', function () {
     const file = workerFile()!;
     assert.match(file, /sim-thread\.js$/);
     assert.ok(statSync(file).size < 1000, `${file}: ${statSync(file).size} bytes`);
+  });
+
+  it('runs on the threads fabledStar.simulation.threads asks for: a change applies to the simulations started after it, one running finishes', async () => {
+    // The setting: 0 (the default) is chosen from the machine, a positive whole number fixes the count.
+    assert.equal(readSettings({}).settings.simulation.threads, 0);
+    assert.equal(readSettings({ simulation: { threads: 3 } }).settings.simulation.threads, 3);
+    const bad = readSettings({ simulation: { threads: -2 } });
+    assert.equal(bad.settings.simulation.threads, 0);
+    assert.equal(bad.problems.length, 1);
+    assert.equal(threadsSetting(0), serverThreads());
+    assert.equal(threadsSetting(3), 3);
+
+    const runner = serverRunner(1);
+    runners.push(runner);
+    const q = new SimulationQueue(runner, undefined, 8);
+    assert.equal(q.threads, 1);
+    const none = () => undefined;
+    /** A battle that reports as it goes: `trials` of the small one, a slice at a time. */
+    const long = (trials: number, seed: number) => (): SessionTask =>
+      ({ ...small(seed)(), battle: { ...(small(seed)() as { battle: object }).battle, options: { trials, seed, range: 12 } }, sliceOps: 1e5 }) as SessionTask;
+    // Started on the pool of one thread, and still running when the count changes.
+    const first = q.run<BattleResult>('first', long(20_000, 1), new CancellationTokenSource().token, none);
+    runner.setThreads(2);
+    assert.equal(runner.threads, 2);
+    assert.equal(q.threads, 2, 'the queue runs as many at once as the runner has threads');
+    // Two long battles on the new pool: each reports while the other runs, so each has a thread of its own.
+    const heard = [0, 0];
+    const ended = [false, false];
+    const both = new Promise<void>((resolve) => {
+      const on = (i: number) => () => {
+        heard[i]!++;
+        if (heard[0]! > 0 && heard[1]! > 0) resolve();
+      };
+      for (const i of [0, 1])
+        void q
+          .run(`long${i}`, long(2_000_000, 2 + i), new CancellationTokenSource().token, on(i))
+          .catch(() => undefined)
+          .finally(() => (ended[i] = true));
+    });
+    await both;
+    assert.deepEqual(ended, [false, false], 'both were running at once');
+    const r = await first;
+    assert.equal(r.trials, 20_000, 'the battle started on the old threads finished');
+    await q.close();
   });
 
   it('answers a request from a worker thread, with progress', async () => {

@@ -71,7 +71,7 @@ describe('battle view messages: the result parser', () => {
     ['a battle at a fixed range', () => simulateBattle(fleets(), { trials: 300, seed: 5, range: 12, rounds: 3 })],
     ['a variant with a parameter', () => simulateBattle(fleets(), { trials: 300, seed: 6, variants: ['retreat:threshold=0.3'] })],
     ['variants compared with the standard rules', () => simulateBattle(fleets(), { trials: 300, seed: 7, variants: ['morale', 'break-tests'], compare: true })],
-    ['a run cut short by its work limit', () => simulateBattle(fleets(), { trials: 5000, seed: 8 }, { workLimit: 20_000 })],
+    ['a run whose trials reach the work limit of one trial', () => simulateBattle(fleets(), { trials: 2000, seed: 8 }, { workLimit: 607 })],
   ];
   for (const [what, make] of results) {
     it(`takes ${what} through JSON and back unchanged`, () => {
@@ -86,7 +86,8 @@ describe('battle view messages: the result parser', () => {
     assert.ok(compared.compare && compared.variantRules?.length === 2, 'a compared result carries both');
     const cut = results[4]![1]();
     assert.equal(cut.cutShort, true);
-    assert.ok(cut.requestedTrials === 5000 && cut.trials < 5000, `ran ${cut.trials} of ${cut.requestedTrials}`);
+    assert.ok(cut.requestedTrials === 2000 && cut.trials === 2000, `ran ${cut.trials} of ${cut.requestedTrials}`);
+    assert.ok(cut.cutTrials! > 0 && cut.cutTrials! < 2000, `${cut.cutTrials} trials ended at the limit`);
   });
 
   it('refuses a result the engine never sends', () => {

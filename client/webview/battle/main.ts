@@ -114,6 +114,14 @@ function showNames(fleet: string, vs: string): void {
   document.title = `Battle: ${ui.fleet.textContent} vs ${ui.vs.textContent}`;
 }
 
+/** What the work limit did to a run: trials ended at the limit of one battle, or fewer trials to match the run beside it. */
+function cutShortText(r: BattleResult): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (r.cutTrials)
+    return `Cut short: ${n(r.cutTrials)} of ${n(r.trials)} battles reached the work limit of one battle and were ended there, scored as they stood`;
+  return `Cut short: ${n(r.trials)} of ${n(r.requestedTrials ?? r.trials)} battles were played, as many as the run beside this one`;
+}
+
 function render(r: BattleResult, partial: boolean): void {
   current = r;
   markStale(undefined);
@@ -122,9 +130,7 @@ function render(r: BattleResult, partial: boolean): void {
   ui.method.textContent =
     `${r.trials.toLocaleString('en-US')} battles of up to ${r.rounds} rounds, ${r.mode === 'fixed' ? 'at a fixed range' : 'fleets entering from the table edges'}, seed ${r.seed}` +
     (partial ? ' (still running: figures sharpen as more battles are played)' : '') +
-    (r.cutShort && !partial
-      ? `. Cut short: ${r.trials.toLocaleString('en-US')} of ${(r.requestedTrials ?? r.trials).toLocaleString('en-US')} battles were played before the work limit (see the assumptions)`
-      : '');
+    (r.cutShort && !partial ? `. ${cutShortText(r)} (see the assumptions)` : '');
   ui.empty.hidden = true;
   ui.results.hidden = false;
 
@@ -662,12 +668,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'result':
       render(m.result, m.partial);
       if (!m.partial) {
-        setRunning(
-          false,
-          m.result.cutShort
-            ? `Cut short: ${m.result.trials.toLocaleString('en-US')} of ${(m.result.requestedTrials ?? m.result.trials).toLocaleString('en-US')} battles (the work limit).`
-            : `Done: ${m.result.trials.toLocaleString('en-US')} battles.`,
-        );
+        setRunning(false, m.result.cutShort ? `${cutShortText(m.result)}.` : `Done: ${m.result.trials.toLocaleString('en-US')} battles.`);
         // Options changed while it ran: these figures are not theirs (the new run is on its way).
         const now = readOptions().options;
         if (now && !formMatchesFigures(now)) {

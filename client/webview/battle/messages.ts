@@ -77,6 +77,7 @@ const resultEntries = {
   assumptions: v.pipe(v.array(text), v.maxLength(100)),
   cutShort: v.optional(v.literal(true)),
   requestedTrials: v.optional(nonNegative),
+  cutTrials: v.optional(nonNegative),
 };
 
 const sideDifference = v.object({

@@ -106,9 +106,13 @@ export function renderBattleReport(r: BattleResult): string {
     out.push(
       `Battles played: ${r.trials.toLocaleString('en-US')}, ${r.stopped === 'precision' ? 'sure to' : 'stopped at the cap:'} ±${percentOf(r.precision!)}.`,
     );
-  if (r.cutShort)
+  if (r.cutTrials)
     out.push(
-      `Cut short: ${r.trials.toLocaleString('en-US')} of ${(r.requestedTrials ?? r.trials).toLocaleString('en-US')} battles were played before the work limit; the figures are from those (see Assumptions).`,
+      `Cut short: ${r.cutTrials.toLocaleString('en-US')} of ${r.trials.toLocaleString('en-US')} battles reached the work limit of one battle and were ended there, scored as they stood (see Assumptions).`,
+    );
+  if (r.cutShort && r.requestedTrials !== undefined && r.trials < r.requestedTrials)
+    out.push(
+      `Cut short: ${r.trials.toLocaleString('en-US')} of ${r.requestedTrials.toLocaleString('en-US')} battles were played, as many as the run beside this one; the figures are from those (see Assumptions).`,
     );
   out.push('');
   out.push('Who wins');

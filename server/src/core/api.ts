@@ -44,6 +44,10 @@ export interface Settings {
     /** The "≈ N pts" code lens on cards and the FS-POINTS-ESTIMATE note (the hover of points always shows the estimate). */
     enabled: boolean;
   };
+  simulation: {
+    /** Worker threads the server's simulations run on: 0, chosen from the machine (its cores but one); a positive whole number fixes the count. */
+    threads: number;
+  };
   liveOdds: {
     /**
      * The opponent of a fleet's live odds lens ("wins 54% ± 1% vs Lantern Watch"): a fleet file (a

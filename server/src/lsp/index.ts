@@ -12,7 +12,7 @@ import { DiagnosticsScheduler, systemClock, type Clock } from './scheduler';
 import { ServerState } from './state';
 import { warmUp, warmUpSteps } from './warmup';
 import { FieldPricing } from './fieldPricing';
-import { serverRunner } from '../node/runners';
+import { serverRunner, threadsSetting } from '../node/runners';
 
 export function startServer(connection: Connection, clock: Clock = systemClock): void {
   const state = new ServerState(connection);
@@ -81,9 +81,11 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     const fieldMoved = () => (cards && diagnostics.fieldMoved() ? [...state.ws.uris()].filter((u) => !changed.has(u) && state.ws.kindOf(u) !== 'fleet') : []);
     scheduler.changed(changes[0]!.uri, open.length ? new Set([...open, ...deps]) : deps, cards || collection, cards ? fieldMoved : undefined);
   };
-  const readEstimateSetting = () =>
+  const readServerSettings = () =>
     void state.settingsFor(undefined).then((s) => {
       if (diagnostics.setEstimateNotes(s.pointsEstimate.enabled)) files.revalidateAll();
+      // fabledStar.simulation.threads: the simulations started from now on run on that many threads.
+      runner.setThreads(threadsSetting(s.simulation.threads));
     });
 
   connection.onInitialize((params): InitializeResult => {
@@ -101,7 +103,7 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     }
     if (state.client.workspaceFolders) connection.workspace.onDidChangeWorkspaceFolders((e) => files.foldersChanged(e));
     void files.scan(state.folders);
-    readEstimateSetting();
+    readServerSettings();
     // While no document is open, compile and warm the check pipeline on the bundled examples (./warmup).
     void warmUp(() => state.documents.keys().length === 0, warmUpSteps(estimatesOf(state.ws)));
   });
@@ -110,7 +112,7 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     state.configurationChanged(change.settings);
     refreshViews();
     files.revalidateAll();
-    readEstimateSetting();
+    readServerSettings();
   });
 
   connection.onDidChangeWatchedFiles((params) => files.watched(params));

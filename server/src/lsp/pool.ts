@@ -39,13 +39,22 @@ export class SimulationQueue {
   private readonly waiting: Job[] = [];
   private readonly running = new Set<Job>();
 
-  /** `priority`: the runner's (`background`: the live odds lens's, in the background process, one at a time). */
+  /**
+   * `threads`: at most this many at a time (default: the runner's threads, read as each waiting
+   * simulation starts, so that `fabledStar.simulation.threads` changed takes effect). `priority`:
+   * the runner's (`background`: the live odds lens's, in the background process, one at a time).
+   */
   constructor(
     private readonly runner: ServerRunner,
-    readonly threads = runner.threads,
+    private readonly fixedThreads?: number,
     readonly maxWaiting = MAX_WAITING,
     private readonly priority: SimPriority = 'request',
   ) {}
+
+  /** At most this many run at a time. */
+  get threads(): number {
+    return this.fixedThreads ?? this.runner.threads;
+  }
 
   /** Simulations waiting and running. */
   get size(): { waiting: number; running: number } {

@@ -126,6 +126,11 @@ export function serverThreads(): number {
   return Math.max(1, cores() - 1);
 }
 
+/** The thread count `fabledStar.simulation.threads` asks for: 0 (or nonsense), chosen from the machine (`serverThreads`); else that many. */
+export function threadsSetting(setting: number): number {
+  return Number.isInteger(setting) && setting > 0 ? setting : serverThreads();
+}
+
 /** The server's runner, with what the lens needs beyond the port (hearing that the background process went quiet). */
 export interface ServerRunner extends ClosableRunner {
   run<T extends SimTask>(
@@ -137,6 +142,21 @@ export interface ServerRunner extends ClosableRunner {
   ): Promise<SimOutput<T>>;
   /** The background process's id while it runs. */
   readonly hostPid: number | undefined;
+  /** The worker threads the simulations run on (`fabledStar.simulation.threads`). */
+  readonly threads: number;
+  /**
+   * Runs the simulations started from now on `threads` threads (at least 1): the pool of another
+   * count is retired, closed once the simulations it runs have ended (none is cut short).
+   */
+  setThreads(threads: number): void;
+}
+
+/** A pool's runner that counts the simulations it runs, so that a retired one closes when the last ends. */
+interface CountedPool {
+  runner: ClosableRunner;
+  threads: number;
+  running: number;
+  retired: boolean;
 }
 
 /**
@@ -148,13 +168,55 @@ export interface ServerRunner extends ClosableRunner {
 export function serverRunner(threads = serverThreads(), file = workerFile()): ServerRunner {
   if (!file) {
     const here = inProcessRunner();
-    return { threads: 1, run: (t, p, g, k) => here.run(t, p, g, k), close: async () => undefined, hostPid: undefined };
+    return { threads: 1, run: (t, p, g, k) => here.run(t, p, g, k), close: async () => undefined, hostPid: undefined, setThreads: () => undefined };
   }
-  let pool: ClosableRunner | undefined;
+  let count = Math.max(1, Math.floor(threads));
+  let pool: CountedPool | undefined;
   let host: SimHost | undefined;
-  const onThreads = (): ClosableRunner => (pool ??= poolRunner(new SimPool(threads, file, { background: true, eager: true })));
+  /** Pools of an earlier count still running simulations. */
+  const retired = new Set<CountedPool>();
+  const retire = (p: CountedPool) => {
+    p.retired = true;
+    if (p.running === 0) void p.runner.close();
+    else retired.add(p);
+  };
+  const current = (): CountedPool => {
+    if (!pool) {
+      const made = new SimPool(count, file, { background: true, eager: true });
+      pool = { runner: poolRunner(made), threads: count, running: 0, retired: false };
+    }
+    return pool;
+  };
+  /** The current pool as a runner, each simulation counted while it runs on it. */
+  const onThreads = (): SimRunner => {
+    const p = current();
+    return {
+      threads: p.threads,
+      run: async (task, priority, progress, token) => {
+        p.running++;
+        try {
+          return await p.runner.run(task, priority, progress, token);
+        } finally {
+          p.running--;
+          if (p.retired && p.running === 0) {
+            retired.delete(p);
+            void p.runner.close();
+          }
+        }
+      },
+    };
+  };
   return {
-    threads,
+    get threads() {
+      return count;
+    },
+    setThreads(n) {
+      const next = Math.max(1, Math.floor(n));
+      if (next === count) return;
+      count = next;
+      if (pool) retire(pool);
+      pool = undefined;
+    },
     run(task, priority, progress, token, onStall) {
       if (priority !== 'background' || (task.kind !== 'battle' && task.kind !== 'simulate')) return onThreads().run(task, priority, progress, token);
       return hostRunner((host ??= new SimHost(file)), onThreads()).run(task, priority, progress, token, onStall);
@@ -163,7 +225,9 @@ export function serverRunner(threads = serverThreads(), file = workerFile()): Se
       return host?.pid;
     },
     async close() {
-      await pool?.close();
+      await pool?.runner.close();
+      for (const p of retired) await p.runner.close();
+      retired.clear();
       await host?.close();
       pool = undefined;
       host = undefined;

@@ -65,12 +65,22 @@ export interface ServerRunner extends SimRunner {
     onStall?: (s: Stall) => void,
   ): Promise<SimOutput<T>>;
   readonly hostPid: number | undefined;
+  /** The simulations at most at a time, each on a worker of its own (`fabledStar.simulation.threads`). */
+  readonly threads: number;
+  /** Runs the simulations started from now on at most `threads` workers at a time. */
+  setThreads(threads: number): void;
   close(): Promise<void>;
+}
+
+/** The workers `fabledStar.simulation.threads` asks for: 0 (or nonsense), chosen from the browser (`serverThreads`); else that many. */
+export function threadsSetting(setting: number): number {
+  return Number.isInteger(setting) && setting > 0 ? setting : serverThreads();
 }
 
 type Reply = { m: SimMessage } | { result: unknown } | { error: string };
 
 export function serverRunner(threads = serverThreads(), file?: string): ServerRunner {
+  let count = Math.max(1, Math.floor(threads));
   const idle: Worker[] = [];
   const busy = new Set<Worker>();
   let noWorkers = typeof Worker !== 'function';
@@ -127,7 +137,12 @@ export function serverRunner(threads = serverThreads(), file?: string): ServerRu
       w.postMessage({ task });
     });
   return {
-    threads,
+    get threads() {
+      return count;
+    },
+    setThreads(n) {
+      count = Math.max(1, Math.floor(n));
+    },
     hostPid: undefined,
     run<T extends SimTask>(task: T, priority: SimPriority, progress?: (m: SimMessage) => void, token?: SimToken): Promise<SimOutput<T>> {
       const w = worker();

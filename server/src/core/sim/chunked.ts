@@ -4,14 +4,14 @@
  * one run, battle/run.ts `lanes`), and the chunks' totals are merged in chunk order. Each chunk's kernel
  * work is counted as if it had an engine of its own (battle/engine.ts `Engine.newChunk`) and sampling work
  * never depends on what an engine met before, so the chunks give what one run gives: the numbers
- * of `simulateBattle` for the same seed, whatever the number of threads, including where the work
- * limit cuts the run (the chunk that crosses it is played again with the exact work left) and
- * whether the exact kernels give way to dice (then every chunk is played again with dice).
+ * of `simulateBattle` for the same seed, whatever the number of threads, including which trials
+ * reach the work limit of one trial (a trial's work depends on its own dice only) and whether the
+ * exact kernels give way to dice (then every chunk is played again with dice).
  *
  * Pure: the chunks are handed to an executor (`ChunkExecutor`): the same function in this thread
  * (`localExecutor`), or worker threads (server/src/node/sim-pool.ts).
  */
-import { CHUNK_TRIALS, KERNEL_WORK_LIMIT, SAMPLING_WORK_LIMIT, emptyTotals } from './battle';
+import { CHUNK_TRIALS, KERNEL_WORK_LIMIT, TRIAL_WORK_LIMIT, emptyTotals } from './battle';
 import type { BattleOutcome, BattleTotals, ChunkOutcome } from './battle';
 import { jumpedRng, rngFromState } from './dice';
 import { BattleSession } from './fleet-battle';
@@ -89,6 +89,7 @@ export function addTotals(a: BattleTotals, b: BattleTotals): void {
   a.bothDestroyed += b.bothDestroyed;
   a.variantVictory[0] += b.variantVictory[0];
   a.variantVictory[1] += b.variantVictory[1];
+  a.cutTrials += b.cutTrials;
   const add = (x: Float64Array, y: Float64Array) => {
     for (let i = 0; i < x.length; i++) x[i]! += y[i]!;
   };
@@ -133,7 +134,6 @@ export interface ChunkHooks {
 interface Played {
   totals: BattleTotals;
   mode: 'kernel' | 'dice';
-  cut: boolean;
   ops: number;
   /** The exact kernels ran out of work: the run is to be played again with dice, its work so far counted. */
   fallback?: boolean;
@@ -189,7 +189,8 @@ class KernelLedger {
  */
 async function playRun(c: Runs, standard: boolean, trials: number, dice: boolean, opsBefore: number, precision?: number): Promise<Played> {
   const setup = c.sessions[standard ? 1 : 0]!.run.setup;
-  const limit = setup.workLimit ?? SAMPLING_WORK_LIMIT;
+  // The work limit of one trial: a chunk ends such a trial and plays the rest of its trials.
+  const limit = setup.workLimit ?? TRIAL_WORK_LIMIT;
   const chunks = Math.ceil(trials / CHUNK_TRIALS);
   const stateOf = chunkStates(setup.seed);
   const task = (k: number, workLimit: number, exact?: ChunkTask['exact']): ChunkTask => ({
@@ -203,14 +204,13 @@ async function playRun(c: Runs, standard: boolean, trials: number, dice: boolean
   const p: Played = {
     totals: emptyTotals(c.job.fleets[0].units.length + c.job.fleets[1].units.length, setup.rounds),
     mode: dice ? 'dice' : 'kernel',
-    cut: false,
     ops: opsBefore,
   };
   const ledger = new KernelLedger();
   try {
-    for (let k = 0; k < chunks && !p.cut && !p.sure; k++) {
+    for (let k = 0; k < chunks && !p.sure; k++) {
       // Keep every lane busy, well ahead of the chunk merged next: a thread that is still starting
-      // must not hold the others up (chunks past a cut, a fallback or a stop are dropped unplayed).
+      // must not hold the others up (chunks past a fallback or a stop are dropped unplayed).
       for (let next = pending.size + k; next < chunks && next < k + 4 + 4 * c.lanes; next++) {
         const q = c.exec(task(next, limit), stop.signal);
         q.catch(() => undefined);
@@ -218,14 +218,13 @@ async function playRun(c: Runs, standard: boolean, trials: number, dice: boolean
       }
       let r = await pending.get(k)!;
       pending.delete(k);
-      if (r.fallback || r.cut || p.ops + r.ops > limit || ledger.work + ledger.extra(r.used) > KERNEL_WORK_LIMIT) {
-        // Near a limit: played again on a fresh engine from the work this run has left, and the
-        // kernels it had paid for, as one run plays it.
-        r = await c.exec(task(k, limit - p.ops, { prepaid: [...ledger.paid], kernelWork: ledger.work }), c.hooks.signal);
+      if (r.fallback || ledger.work + ledger.extra(r.used) > KERNEL_WORK_LIMIT) {
+        // Near the kernels' limit: played again on a fresh engine from the kernel work this run
+        // has done, and the kernels it had paid for, as one run plays it.
+        r = await c.exec(task(k, limit, { prepaid: [...ledger.paid], kernelWork: ledger.work }), c.hooks.signal);
         if (r.fallback) return { ...p, ops: p.ops + r.ops, fallback: true };
-        p.cut = r.cut;
       }
-      if (!p.cut) ledger.pay(r.used);
+      ledger.pay(r.used);
       if (r.mode === 'dice') p.mode = 'dice';
       addTotals(p.totals, r.totals);
       p.ops += r.ops;
@@ -294,9 +293,9 @@ export async function battleInChunks(job: BattleJob, exec: ChunkExecutor, parall
   };
   const forced = { dice: hooks.pair?.dice === true, trials: Math.min(requested, hooks.pair?.trials ?? requested) };
   const v = await wholeRun(c, false, forced.trials, forced.dice, hooks.precision);
-  if (hooks.pair?.sure && !v.cut) v.sure = true;
+  if (hooks.pair?.sure) v.sure = true;
   const outcome = (p: Played, matched: Matched): BattleOutcome => ({
-    ...{ totals: p.totals, mode: p.mode, cutShort: p.cut || (!p.sure && p.totals.trials < requested) },
+    ...{ totals: p.totals, mode: p.mode, cutShort: p.totals.cutTrials > 0 || (!p.sure && p.totals.trials < requested) },
     ...{ matched, requested, ops: p.ops },
   });
   const short = forced.trials < requested && hooks.pair?.sure !== true;

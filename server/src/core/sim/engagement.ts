@@ -19,7 +19,7 @@ import type { RandomGenerator } from './dice';
 import { maxShields } from './fire';
 import { asResolved, type Resolved } from './options';
 import { sanitizeProfile } from './profile';
-import { BattleRun, KERNEL_WORK_LIMIT, initiativeOdds } from './battle';
+import { BattleRun, KERNEL_WORK_LIMIT, SAMPLING_WORK_LIMIT, initiativeOdds } from './battle';
 import type { BattleHooks, BattleOutcome, DuelAccess, DuelKernel, SecondAction } from './battle';
 import { composeVariants } from './variants/index';
 import { variantEffects } from './variants/catalog';
@@ -304,7 +304,8 @@ function duelRun(
         units: [{ name: def.name, copy: 1, points: 0, profile: def, start: { sh: r.defenderShields, hull: r.defenderHull }, cover: r.cover }],
       },
     ],
-    { range: r.range, depth: 0, rounds: r.rounds, trials: r.trials, seed: r.seed, ...(workLimit !== undefined ? { workLimit } : {}) },
+    // The duel's limit is its whole run's (SAMPLING_WORK_LIMIT): a duel's trial costs little.
+    { range: r.range, depth: 0, rounds: r.rounds, trials: r.trials, seed: r.seed, runWorkLimit: workLimit ?? SAMPLING_WORK_LIMIT },
     rng ?? makeRng(r.seed),
     variants.hooks,
   );

@@ -6,7 +6,7 @@
 import { BOARDING, GAME_SIZES, RAMMING, SHIELD_RECHARGE, type GameSize } from '../rules/data';
 import type { BattleOptions, BattleRequestOptions, BattleResult, BattleSideResult, Chance } from './types';
 import { makeRng } from './dice';
-import { BattleRun } from './battle';
+import { BattleRun, TRIAL_WORK_LIMIT } from './battle';
 import type { BattleHooks, BattleOutcome, Fleet } from './battle';
 import { OPTION_LIMITS, optionsOf, optionValue } from './limits';
 import { checkOptions, describeValue, type OptionName } from './options';
@@ -94,7 +94,7 @@ export const BATTLE_POLICY_DICE =
   ' (These cards are too costly for exact expectations: the second action follows a fixed rule — Shields Back Online if SH is missing, else Aim the weapon with the most attacks x damage, else Brace — ' +
   `Board replaces it whenever an enemy within ${BOARDING.range}" can be boarded, and the target is the nearest enemy, then the one with fewer HP left, then by card name, then copy.)`;
 
-function assumptions(mode: 'approach' | 'fixed', range: number | undefined, size: GameSize, out: BattleOutcome): string[] {
+function assumptions(mode: 'approach' | 'fixed', range: number | undefined, size: GameSize, out: BattleOutcome, trialLimit: number): string[] {
   const a: string[] = [];
   if (mode === 'fixed')
     a.push(
@@ -122,17 +122,22 @@ function assumptions(mode: 'approach' | 'fixed', range: number | undefined, size
         ? 'Every Fire action is rolled with dice, as in the run beside this one (whose exact Fire-action kernels would cost too much), so that both runs play the same battles.'
         : 'The exact Fire-action kernels would cost too much for these cards: every Fire action is rolled with dice.',
     );
-  if (out.cutShort && out.totals.trials === 0 && !out.matched.trials)
+  const n = out.totals.trials;
+  const k = out.totals.cutTrials;
+  if (k > 0)
     a.push(
-      `Cut short: not one of the ${out.requested} trials finished within the work limit (one battle of these cards takes more work than a whole run may), so there are no figures; fewer units, rounds or weapons would fit.`,
+      `Cut short: ${count(k)} of ${count(n)} trials reached the work limit of one battle (${count(trialLimit)} steps of work) and were ended there, each scored as it stood (points destroyed so far; a fleet not destroyed was not annihilated); ${k === n ? 'no trial was played to its end' : `the other ${count(n - k)} were played to the end`}. Fewer units, rounds or weapons would fit.`,
     );
-  else if (out.cutShort)
+  if (out.cutShort && n < out.requested)
     a.push(
-      out.matched.trials
-        ? `Cut short: ${out.totals.trials} of ${out.requested} trials, as many as the run beside this one played before its work limit, so that both runs play the same battles; the figures and their standard errors are from those ${out.totals.trials} trials.`
-        : `Cut short: the run reached its work limit after ${out.totals.trials} of ${out.requested} trials; the figures and their standard errors are from those ${out.totals.trials} trials.`,
+      `Cut short: ${count(n)} of ${count(out.requested)} trials, as many as the run beside this one played, so that both runs play the same battles; the figures and their standard errors are from those ${count(n)} trials.`,
     );
   return a;
+}
+
+/** A whole number as the reports write it (20,000). */
+function count(x: number): string {
+  return x.toLocaleString('en-US');
 }
 
 function chance(k: number, n: number): Chance {
@@ -292,8 +297,10 @@ export class BattleSession {
       draw: chance(t.draws, n),
       meanRounds: n > 0 ? t.roundsSum / n : 0,
       policy: BATTLE_POLICY + (out.mode === 'dice' ? BATTLE_POLICY_DICE : ''),
-      assumptions: assumptions(this.mode, this.range, this.size, out),
-      ...(out.cutShort ? { cutShort: true as const, requestedTrials: out.requested } : {}),
+      assumptions: assumptions(this.mode, this.range, this.size, out, setup.workLimit ?? TRIAL_WORK_LIMIT),
+      ...(out.cutShort
+        ? { cutShort: true as const, requestedTrials: out.requested, ...(out.totals.cutTrials > 0 ? { cutTrials: out.totals.cutTrials } : {}) }
+        : {}),
     };
   }
 }

@@ -271,9 +271,15 @@ export interface BattleResult {
   compare?: { standard: BattleResult; difference: BattleDifference; summary: string[] };
   /** With `--compare-with A2`: the changed fleet against the same opponent on the same dice (sim/compare.ts). */
   compareFleets?: FleetComparison;
-  /** Set when the work limit stopped the run before all the trials asked for (`requestedTrials`) ran; the assumptions say why. */
+  /**
+   * Set when the work limit cut the run: some trials reached the work limit of one battle and were
+   * ended there, scored as they stood (`cutTrials` of `trials`), or fewer trials than asked
+   * (`requestedTrials`) ran to match a run beside this one; the assumptions say which.
+   */
   cutShort?: true;
   requestedTrials?: number;
+  /** The trials ended at the work limit of one battle (scored as they stood). */
+  cutTrials?: number;
   /** With a precision asked for (`battle --precision`): why the run stopped, its figures sure to `precision` or at the trials' cap. */
   stopped?: 'precision' | 'cap';
   /** With a precision asked for: the 95% half-width of the widest headline figure reached. */

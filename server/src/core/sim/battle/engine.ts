@@ -20,11 +20,19 @@ const basesOf = basesLeft;
 /** Exact kernels stop (and the run restarts with dice) beyond this much work. */
 export const KERNEL_WORK_LIMIT = 4e7;
 /**
- * Sampling work limit of one run, in the units of `ops` (about a table lookup or a die each; a
- * binomial draw of the sampled volley counts several). A 20,000-trial battle of the two 2,000-point
- * example fleets uses about a third of it (1,600 per trial); two absurd cards (hundreds of
- * weapons, huge HP) or a million trials of a hundred rounds reach it and stop with fewer trials,
- * saying so.
+ * Sampling work limit of one trial of a fleet battle, in the units of `ops` (about a table lookup
+ * or a die each; a binomial draw of the sampled volley counts several; each activation counts the
+ * units on the table): about a third of a second. A trial of the two 2,000-point example fleets
+ * takes about 3,000 (4,500 at most, even over 100 rounds), one of 500 units a side about a million
+ * a round. A trial that reaches it (absurd cards: hundreds of weapons, huge HP, a hundred rounds)
+ * ends there, is scored as it stands, and the result says how many trials were ended so. A run
+ * plays every trial asked, however many.
+ */
+export const TRIAL_WORK_LIMIT = 1e7;
+/**
+ * Sampling work limit of a whole duel's run (`sim`'s engagement: a duel's trial costs little, so a
+ * run of 200,000 ordinary duels stays far below it); two absurd cards or a million trials of a
+ * hundred rounds reach it and stop with fewer trials, saying so.
  */
 export const SAMPLING_WORK_LIMIT = 1e8;
 /**
@@ -396,10 +404,14 @@ export class Engine {
   ops = 0;
   /**
    * The work budget inside a trial: a trial that takes `ops` past it stops at the next activation
-   * and is not counted (`overBudget` says why it stopped), so that no one trial can run for minutes.
+   * (`overBudget` says why it stopped), so that no one trial can run for minutes. With `scoreCut`
+   * (a fleet battle's per-trial limit) the trial then ends there and counts as it stands
+   * (`trialCut` says so); without (a duel's run-wide limit) it is not counted and the run stops.
    */
   stopAt = Infinity;
   overBudget = false;
+  scoreCut = false;
+  trialCut = false;
   /** The chunk of trials being played, and the kernels it has used so far: [id, cost] (see `newChunk`). */
   private chunk = 0;
   used: [string, number][] = [];

@@ -20,7 +20,7 @@
  * variants too), engine.ts (unit types, per-trial state, plans and exact kernels), policy.ts (what a
  * unit chooses), actions.ts (an activation and its actions), run.ts (trials, rounds, hooks, `BattleRun`).
  */
-export { CHUNK_TRIALS, KERNEL_WORK_LIMIT, SAMPLING_WORK_LIMIT, initiativeOdds } from './engine';
+export { CHUNK_TRIALS, KERNEL_WORK_LIMIT, SAMPLING_WORK_LIMIT, TRIAL_WORK_LIMIT, initiativeOdds } from './engine';
 export { BattleRun, emptyTotals, trialCode, trialEnd } from './run';
 export type {
   BattleActions,

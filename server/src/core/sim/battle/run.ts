@@ -7,7 +7,7 @@ import { Dice } from '../dice';
 import type { RandomGenerator } from '../dice';
 import { basesLeft } from '../fire';
 import { activate } from './actions';
-import { BOARD_RANGE, Engine, RAM_RANGE, SAMPLING_WORK_LIMIT, UnitList, reachOf } from './engine';
+import { BOARD_RANGE, Engine, RAM_RANGE, TRIAL_WORK_LIMIT, UnitList, reachOf } from './engine';
 import { decide } from './policy';
 import type { BattleActions, BattleHooks, BattleOutcome, BattleSetup, BattleTotals, BattleView, ChunkOutcome, DuelAccess, DuelKernel, Fleet } from './types';
 
@@ -71,6 +71,7 @@ export function emptyTotals(n: number, rounds: number): BattleTotals {
     bothDestroyed: 0,
     variantVictory: [0, 0],
     withdrew: [0, 0],
+    cutTrials: 0,
   };
 }
 
@@ -87,7 +88,10 @@ export class BattleRun {
   /** The next trial's stream (see `lanes`), or undefined for a generator that cannot jump. */
   private lane: (() => RandomGenerator) | undefined;
   private totals: BattleTotals;
-  private readonly workLimit: number;
+  /** The work limit of one trial (ended there and counted as it stands), or undefined with `runLimit`. */
+  private readonly trialWorkLimit: number;
+  /** The whole run's work limit (a duel's), or Infinity: a fleet battle's run plays every trial. */
+  private readonly runLimit: number;
   /** Trials to run: the setup's, or fewer after `restart` (a paired comparison's runs match in count). */
   private trialLimit: number;
   private readonly matched = { dice: false, trials: false };
@@ -106,7 +110,9 @@ export class BattleRun {
     this.lane = lanes(rng);
     this.totals = emptyTotals(this.e.n, setup.rounds);
     this.e.tally = this.totals.tally;
-    this.workLimit = setup.workLimit ?? SAMPLING_WORK_LIMIT;
+    this.runLimit = setup.runWorkLimit ?? Infinity;
+    this.trialWorkLimit = setup.runWorkLimit !== undefined ? Infinity : (setup.workLimit ?? TRIAL_WORK_LIMIT);
+    this.e.scoreCut = setup.runWorkLimit === undefined;
     this.trialLimit = setup.trials;
   }
 
@@ -179,16 +185,16 @@ export class BattleRun {
         this.stopped = true;
         break;
       }
-      if (e.ops >= this.workLimit) {
+      if (e.ops >= this.runLimit) {
         this.stopped = true;
         this.cut = true;
         break;
       }
       if (this.lane) this.dice.rng = this.lane();
-      e.stopAt = this.workLimit;
+      e.stopAt = Math.min(this.runLimit, e.ops + this.trialWorkLimit);
       const ok = playTrial(e, this.totals, this.setup.rounds, this.dice);
       if (!ok && e.overBudget) {
-        // Past the work limit inside a trial: that trial is not counted.
+        // Past the run's work limit inside a trial: that trial is not counted.
         this.stopped = true;
         this.cut = true;
         break;
@@ -209,7 +215,8 @@ export class BattleRun {
    * Plays one chunk of trials apart from this run's own totals (sim/chunked.ts spreads chunks over
    * threads): `count` trials, trial i rolling from \`start\` jumped i times (as trial c + i of the
    * whole run does when \`start\` is the seed's generator jumped c times), in dice mode with \`dice\`,
-   * its work counted from 0 and stopped at \`workLimit\` as \`step\` stops. The engine's kernels
+   * its work counted from 0, each trial ended at \`workLimit\` (the work limit of one trial) as
+   * \`step\` ends it, so that a chunk plays all its trials. The engine's kernels
    * stay between chunks. Played again exactly (\`prepaid\`, on a fresh run), the kernels named
    * there are not charged and the kernel budget starts at \`kernelWork\`, so that the chunk stops
    * where one run would.
@@ -231,16 +238,15 @@ export class BattleRun {
     const totals = emptyTotals(e.n, this.setup.rounds);
     const lane = lanes(start);
     const dice = new Dice(start.clone());
-    const limit = o.workLimit ?? this.workLimit;
+    const limit = o.workLimit ?? this.trialWorkLimit;
+    const scoreCut = e.scoreCut;
+    // A chunk is a fleet battle's: each trial has its own limit and the chunk plays them all.
+    e.scoreCut = true;
     let cut = false;
     let fallback = false;
     for (let i = 0; i < count; i++) {
-      if (e.ops >= limit) {
-        cut = true;
-        break;
-      }
       if (lane) dice.rng = lane();
-      e.stopAt = limit;
+      e.stopAt = e.ops + limit;
       if (!playTrial(e, totals, this.setup.rounds, dice)) {
         if (e.overBudget) cut = true;
         else fallback = true;
@@ -249,12 +255,13 @@ export class BattleRun {
     }
     e.tally = this.totals.tally;
     e.prepaid = undefined;
+    e.scoreCut = scoreCut;
     return { totals, ops: e.ops, cut, fallback, mode, used: e.used };
   }
 
   outcome(): BattleOutcome {
     // Fewer trials after a restart for a comparison: cut short too (its partner was).
-    const cutShort = this.cut || (this.stopped && this.totals.trials < this.setup.trials);
+    const cutShort = this.cut || this.totals.cutTrials > 0 || (this.stopped && this.totals.trials < this.setup.trials);
     return { totals: this.totals, mode: this.e.mode, cutShort, matched: { ...this.matched }, requested: this.setup.trials, ops: this.e.ops };
   }
 
@@ -381,10 +388,13 @@ const TALLY_ARRAYS = ['fired', 'boarded', 'rammed', 'aim', 'shields', 'brace'] a
 
 /**
  * One trial within the work budget: false when the exact kernels ran out of work, or when the trial
- * went past `e.stopAt` (then `e.overBudget` is set and the totals are as they were before it).
+ * went past `e.stopAt` without `e.scoreCut` (then `e.overBudget` is set and the totals are as they
+ * were before it). With `e.scoreCut`, a trial past `e.stopAt` ends there, is scored as it stands
+ * (`totals.cutTrials` counts it) and this returns true: the run moves on to the next trial.
  */
 function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): boolean {
   e.overBudget = false;
+  e.trialCut = false;
   const t = totals.tally;
   const snap = e.snapshot;
   for (const k of TALLY_ARRAYS) snap[k].set(t[k]);
@@ -454,10 +464,11 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
       }
       const u = firstWaiting;
       if (!activate(e, u, dice, lost, pts)) return false;
-      // The work budget holds inside a trial too (see Engine.stopAt).
+      // The work budget holds inside a trial (Engine.stopAt): its own limit (scoreCut) ends it here, scored as it stands; a run's leaves it uncounted.
       if (e.ops > e.stopAt) {
-        e.overBudget = true;
-        return false;
+        if (!e.scoreCut) return !(e.overBudget = true);
+        e.trialCut = over = true;
+        break;
       }
       e.hooks.onActivation?.(u, view(e, r + 1, pts));
       if (!sideAlive(e, 0) || !sideAlive(e, 1)) {
@@ -511,6 +522,7 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
   totals.outcomes.push(trialCode(a0 && gone1, a1 && gone0, winner));
   totals.roundsSum += played;
   for (let i = 0; i < e.n; i++) if (e.routed[i]) totals.routed[i]!++;
+  if (e.trialCut) totals.cutTrials++;
   totals.trials++;
   return true;
 }

@@ -38,8 +38,16 @@ export interface BattleSetup {
   rounds: number;
   trials: number;
   seed: number;
-  /** Sampling work limit (default SAMPLING_WORK_LIMIT). */
+  /**
+   * Sampling work limit of one trial (default TRIAL_WORK_LIMIT): a trial that reaches it ends
+   * there and counts as it stands (`BattleTotals.cutTrials`); the run goes on.
+   */
   workLimit?: number;
+  /**
+   * A limit on the whole run's sampling work instead (the duel's, SAMPLING_WORK_LIMIT): the trial
+   * that would pass it is not counted and the run stops there, with fewer trials.
+   */
+  runWorkLimit?: number;
 }
 
 /** What a hook sees of the battle: read-only views of the per-unit state. */
@@ -172,6 +180,8 @@ export interface BattleTotals {
   variantVictory: [number, number];
   /** Trials in which each side withdrew (rule variants). */
   withdrew: [number, number];
+  /** Trials that reached the work limit of one trial and were ended there, scored as they stood. */
+  cutTrials: number;
 }
 
 export interface Decision {
@@ -185,7 +195,10 @@ export interface Decision {
 export interface BattleOutcome {
   totals: BattleTotals;
   mode: 'kernel' | 'dice';
-  /** Whether the work limit stopped the run before all trials ran (its own, or its partner's in a comparison). */
+  /**
+   * Whether the work limit cut the run: trials ended at the work limit of one trial
+   * (`totals.cutTrials`), or fewer trials than asked (a duel's run-wide limit, or its partner's in a comparison).
+   */
   cutShort: boolean;
   /** What a comparison's pairing changed (`BattleRun.restart`): dice mode, and fewer trials, to match the run beside it. */
   matched: { dice: boolean; trials: boolean };
@@ -199,7 +212,7 @@ export interface ChunkOutcome {
   totals: BattleTotals;
   /** Sampling work done. */
   ops: number;
-  /** Stopped by the work limit (the trial that went past it is not counted). */
+  /** Stopped by a run-wide work limit (the trial that went past it is not counted); trials ended by their own limit are `totals.cutTrials`. */
   cut: boolean;
   /** The exact kernels ran out of work: the whole run must be played in dice mode. */
   fallback: boolean;
