@@ -1,10 +1,12 @@
 /**
- * The live odds lens in an editor of half the window's width (two editor groups side by side, the
- * Explorer open), as a player watches it while editing: every lens of the fleet shows whole inside
- * the editor (none runs past its right edge, where VS Code cuts it off unseen), and the lens's
- * tooltip carries the whole text (the opponent's full name and the battle count).
+ * A player at half the window's width (two editor groups side by side, the Explorer open), from a
+ * folder with one fleet list. The live odds lens, watched while editing: every lens of the fleet
+ * shows whole inside the editor (none runs past its right edge, where VS Code cuts it off unseen),
+ * and the lens's tooltip carries the whole text (the opponent's full name and the battle count).
+ * A list pasted from a forum with a misspelt card: the message says what Ctrl+. on the entry's
+ * warning offers, and it offers that.
  *
- *   FABLED_E2E_VSIX=path npx mocha --no-config --node-option import=tsx --timeout 600000 test/e2e/liveOddsHalfWidth.test.ts
+ *   FABLED_E2E_VSIX=path npx mocha --no-config --node-option import=tsx --timeout 600000 test/e2e/halfWidthWalk.test.ts
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
@@ -36,7 +38,7 @@ const FLEET = [
 ].join('\n');
 const OPPONENT = 'The Hunger Within';
 
-describe('the live odds lens at half the editor width (code-server)', function () {
+describe('a player at half the editor width (code-server)', function () {
   this.retries(1);
   let sandbox: Sandbox;
   let server: CodeServer;
@@ -60,7 +62,10 @@ describe('the live odds lens at half the editor width (code-server)', function (
     await installVsix(sandbox, vsix);
     server = await startCodeServer(sandbox);
     browser = await launchBrowser();
-    wb = await Workbench.open(browser, workbenchUrl(server));
+    wb = await Workbench.open(browser, workbenchUrl(server), (page) =>
+      // The clipboard is the player's: Paste Roster as Fleet reads it.
+      page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin }),
+    );
   });
 
   after(async function () {
@@ -117,6 +122,58 @@ describe('the live odds lens at half the editor width (code-server)', function (
       shown.join(' | '),
     );
     await wb.screenshot(join(OUT, 'live-odds-half-width.png'));
+  });
+
+  it('pastes a forum post with a misspelt card: the message says what Ctrl+. on its warning offers, and it offers that', async () => {
+    // One clear misspelling, no other card close to it: the only fix keeps the card.
+    const post = ['Dawn Tide - Myr-Valari 1000', '1x Lumen Cruiser (190)', '3 x Shardlite Escort @ 80', ''].join('\n');
+    await wb.page.evaluate((t) => navigator.clipboard.writeText(t), post);
+    await wb.runCommand('Fabled Star: Paste Roster as Fleet');
+    const toast = wb.page.locator('.notification-toast', { hasText: 'into a new fleet list' }).first();
+    await toast.waitFor({ state: 'visible', timeout: 60_000 });
+    const message = squash(await toast.innerText());
+    assert.match(message, /line 3: Shardlite Escort read as Shardlight Escort/, message);
+    await poll('the new fleet list in the editor', async () => (await wb.statusBarText()).includes('Fabled Star Fleet List'));
+    const text = await poll('the entry with its note', async () => {
+      const t = squash(await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText());
+      return /unit: Shardlight Escort # import:/.test(t) ? t : undefined;
+    });
+    assert.ok(text.includes('unit: Lumen Cruiser'), text);
+    // The entry's line (the editor shows every line of this short list, numbered from 1).
+    const lines = (await wb.page.locator('.editor-group-container.active .monaco-editor .view-line').allInnerTexts()).map(squash);
+    const tops = await wb.page
+      .locator('.editor-group-container.active .monaco-editor .view-line')
+      .evaluateAll((els) => els.map((e) => (e as HTMLElement).offsetTop));
+    const order = lines
+      .map((l, i) => [tops[i]!, l] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, l]) => l);
+    const line = order.findIndex((l) => /unit: Shardlight Escort/.test(l)) + 1;
+    assert.ok(line > 0, order.join('\n'));
+    await wb.goTo(line, order[line - 1]!.indexOf('Shardlight') + 3);
+    const fixes = await poll(
+      'the quick fixes on the entry',
+      async () => {
+        const menu = wb.page.locator('.action-widget').first();
+        if (!(await menu.isVisible().catch(() => false))) {
+          await wb.page.keyboard.press('Control+.');
+          return undefined;
+        }
+        const t = (await menu.locator('.monaco-list-row').allInnerTexts()).map(squash);
+        return t.some((x) => x.startsWith('Keep')) ? t : undefined;
+      },
+      30_000,
+      500,
+    );
+    await wb.screenshot(join(OUT, 'paste-roster-guess-fixes.png'));
+    await wb.page.keyboard.press('Escape');
+    assert.ok(fixes.includes("Keep Shardlight Escort (remove the import's note)"), fixes.join(' | '));
+    const others = fixes.filter((f) => /^Change to /.test(f));
+    // What the message promises is what the menu holds.
+    assert.match(message, /Ctrl\+\. on its warning keeps it/, message);
+    if (others.length) assert.match(message, /picks another/, `${message}\n${fixes.join(' | ')}`);
+    else assert.doesNotMatch(message, /pick(s)? another/, `${message}\n${fixes.join(' | ')}`);
+    await wb.runCommand('View: Revert and Close Editor');
   });
 });
 
