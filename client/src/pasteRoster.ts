@@ -37,6 +37,17 @@ export function guessSummary(r: ImportRosterResult, n = 3): string {
   return shown.join('; ') + (g.length > n ? `; and ${g.length - n} more` : '');
 }
 
+/**
+ * Names read as the closest card, said with what Ctrl+. on the entry's warning offers: keeping the
+ * card, and another card only where the import had other candidates (it offers none otherwise).
+ */
+export function guessSentence(r: ImportRosterResult): string {
+  const g = r.guesses ?? [];
+  if (!g.length) return '';
+  const others = g.some((x) => (x.others?.length ?? 0) > 0);
+  return ` ${guessSummary(r)}, the closest ${g.length === 1 ? 'card' : 'cards'}: each entry says so in a note, and Ctrl+. on its warning keeps it${others ? ' or picks another close card' : ''}.`;
+}
+
 /** "Veil Patrol" -> "veil-patrol": the file name the new list is offered under (letters and digits, dashes). */
 export function fleetFileStem(name: string): string {
   const stem = name
@@ -108,10 +119,7 @@ export function pasteRosterAsFleet(ctx: Ctx): (arg?: unknown) => Promise<vscode.
       const doc = await openNewFleet(r.name, r.fleet);
       await vscode.window.showTextDocument(doc, { preview: false });
       const units = `${r.entries} ${r.entries === 1 ? 'entry' : 'entries'}`;
-      // Names read as the closest card: said, with where to pick another (the entry's note, its warning's quick fixes).
-      const guessed = r.guesses?.length
-        ? ` ${guessSummary(r)}, the closest ${r.guesses.length === 1 ? 'card' : 'cards'}: each entry says so in a note, and its warning's quick fixes (Ctrl+.) pick another.`
-        : '';
+      const guessed = guessSentence(r);
       if (r.problems.length) {
         void vscode.window.showWarningMessage(
           // What to fix first (a notification shows only its first line or so); where it went last.

@@ -43,6 +43,20 @@ describe('import: names read as the closest card', () => {
     );
   });
 
+  it('says a line that names a card misspelt among other words, never passes it over in silence', () => {
+    const post = ['Myr-Valari list 1000', '2x Lumen Destroyer', 'Lumen Destroyr or a Bomber', '1 Lumen Cruiser'].join('\n');
+    const got = importRoster(post, ws);
+    const p = got.problems.find((x) => x.line === 3);
+    assert.ok(p, got.problems.map((x) => `${x.line}: ${x.why}`).join('\n'));
+    assert.equal(p.closest, 'Lumen Destroyer');
+    // Chat that names no card stays a note.
+    const chat = importRoster(['2x Lumen Destroyer', 'Good luck to my opponent today'].join('\n'), ws);
+    assert.deepEqual(
+      chat.problems.filter((x) => x.line === 2),
+      [],
+    );
+  });
+
   it('keeps a name close to several cards as a comment naming each', () => {
     assert.deepEqual(
       r.problems.map((p) => [p.line, p.candidates]),

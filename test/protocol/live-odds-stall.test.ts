@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { startServer } from './harness';
 import { EXAMPLES } from '../exampleFleets';
 import { STALL_NOTES } from '../../server/src/lsp/liveOdds';
+import { LIVE_ODDS_TITLE_MAX } from '../../server/src/core/features/liveOdds';
 import { STALL_MS } from '../../server/src/node/sim-host';
 
 function exampleFiles(): Record<string, string> {
@@ -41,7 +42,7 @@ const stateOf = (pid: number) => {
 };
 
 interface CodeLens {
-  command?: { title: string };
+  command?: { title: string; tooltip?: string };
 }
 
 describe('live odds lens: a background process that hangs', function () {
@@ -52,9 +53,13 @@ describe('live odds lens: a background process that hangs', function () {
     let host: number | undefined;
     try {
       const uri = await c.open('fleets/standard-1000.fleet.yaml', files['fleets/standard-1000.fleet.yaml']);
+      // The lens's short title (what a half-width editor shows whole) and its whole text, the tooltip.
+      let title = '';
       const lens = async (): Promise<string> => {
         const all = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-        return all.find((l) => /^wins |^Live odds /.test(l.command?.title ?? ''))?.command?.title ?? '';
+        const live = all.find((l) => /^wins |^Live odds\b/.test(l.command?.title ?? ''))?.command;
+        title = live?.title ?? '';
+        return live?.tooltip ?? '';
       };
       // Its battles under way, in their process.
       const pid = await c.poll(
@@ -78,6 +83,9 @@ describe('live odds lens: a background process that hangs', function () {
       );
       assert.ok(performance.now() - stoppedAt >= STALL_MS * 0.9, 'not before the bound');
       assert.match(restarted, /^wins .* vs Lantern Watch \(.*restarted: the simulation had stalled\)$/);
+      // The title stays short beside it: the figure so far, or that one is coming.
+      assert.match(title, /^wins /);
+      assert.ok(title.length <= LIVE_ODDS_TITLE_MAX, title);
       assert.ok(['gone', 'Z'].includes(stateOf(pid)), `the stopped process was ended (${stateOf(pid)})`);
       const next = childrenOf(c.child.pid!).find((p) => p !== pid);
       assert.ok(next, 'another process plays the battles');
@@ -91,6 +99,8 @@ describe('live odds lens: a background process that hangs', function () {
         120_000,
       );
       assert.doesNotMatch(after, /\(simulating\)$/);
+      assert.match(title, /^wins /);
+      assert.ok(title.length <= LIVE_ODDS_TITLE_MAX, title);
     } finally {
       if (host)
         try {

@@ -131,8 +131,12 @@ function clip(title: string): string {
   return title.length <= LIVE_ODDS_TITLE_MAX ? title : `${title.slice(0, LIVE_ODDS_TITLE_MAX - 1).trimEnd()}\u2026`;
 }
 
-/** The lens on the fleet's name (or its first line), opening the battle view against the opponent. */
+/**
+ * The lens on the fleet's `points:` line (or its name, or its first line), opening the battle view
+ * against the opponent. A line of its own: on the name's line, beside the points and "Battle vs …",
+ * a half-width editor cut the figure off at its edge.
+ */
 export function liveOddsLens(doc: FleetDocument, vs: { uri: string; name: string } | undefined, title: string, tooltip?: string): Lens {
-  const span: Span = doc.name.keySpan ?? doc.points.keySpan ?? { start: 0, end: 0 };
+  const span: Span = doc.points.keySpan ?? doc.name.keySpan ?? { start: 0, end: 0 };
   return { span, title, ...(tooltip ? { tooltip } : {}), ...(vs ? { battle: { fleet: { uri: doc.uri, name: doc.name.value ?? '' }, vs } } : {}) };
 }

@@ -149,6 +149,26 @@ function entryOf(r: Reading, u: Draft['units'][number]): (ImportedEntry & { host
   };
 }
 
+/** The most words a plain line is searched through for a misspelt card's name among them. */
+const INSIDE_WORDS = 24;
+
+/**
+ * A card whose name, misspelt, stands among other words of a line ("Lumen Destroyr or a Bomber"):
+ * each run of two to four words, longest first, looked up as a plain line is.
+ */
+function closeInside(text: string, names: Reading['names']): string | undefined {
+  const words = text
+    .split(/[^\p{L}\p{N}'-]+/u)
+    .filter(Boolean)
+    .slice(0, INSIDE_WORDS);
+  for (let n = Math.min(4, words.length - 1); n >= 2; n--)
+    for (let at = 0; at + n <= words.length; at++) {
+      const hit = names.closeTo(words.slice(at, at + n).join(' '));
+      if (hit) return hit;
+    }
+  return undefined;
+}
+
 /**
  * A plain line may be a unit written without a marker: reported when a card is close, or when it
  * names a card inside other words and is no sentence ("Brood Carrier (two swarms)", not "Thoughts on the Radiant Court?").
@@ -158,7 +178,8 @@ function reportLoose(r: Reading): void {
   let unsearched: number | undefined;
   r.draft.loose.forEach((l, i) => {
     const sentence = /[.?!:]\s*$/.test(l.text);
-    const near = r.names.closeTo(l.name) ?? (i >= IMPORT_LIMITS.cardInside || sentence ? undefined : cardInside(l.text, r.cards));
+    const inside = i >= IMPORT_LIMITS.cardInside || sentence ? undefined : (cardInside(l.text, r.cards) ?? closeInside(l.text, r.names));
+    const near = r.names.closeTo(l.name) ?? inside;
     const exhausted = r.names.budget.exhausted;
     if (near) problemAt(r, l.line, l.text, `no card named "${comment(l.name)}"`, near);
     else if (unsearched === undefined && (exhausted || (i >= IMPORT_LIMITS.cardInside && !sentence))) {
