@@ -8,10 +8,17 @@
  *   (FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)
  */
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { poll } from './codeServer';
-import { OUT, openSession, type Session } from './session';
-import type { Workbench } from './workbench';
+import type { Browser } from 'playwright-core';
+import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
+import { E2E_SETTINGS, workbenchUrl } from './fixture';
+import { ROOT } from './oracle';
+import { launchBrowser, Workbench } from './workbench';
+
+const OUT = join(ROOT, 'test-output', 'e2e');
 
 const FLEET = `name: Night Watch
 faction: Myr-Valari
@@ -25,16 +32,35 @@ units:
 
 describe('Print Unit Cards (code-server)', function () {
   this.retries(1);
-  let session: Session | undefined;
+  let sandbox: Sandbox;
+  let server: CodeServer;
+  let browser: Browser;
   let wb: Workbench;
 
   before(async function () {
-    session = await openSession({ workspace: { 'night.fleet.yaml': FLEET } });
-    wb = session.wb;
+    requireCodeServer();
+    mkdirSync(OUT, { recursive: true });
+    let vsix = process.env.FABLED_E2E_VSIX;
+    if (!vsix) {
+      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+      vsix = join(ROOT, 'fabled-star-tools.vsix');
+    }
+    assert.ok(existsSync(vsix), `${vsix} was not built`);
+    const source = mkdtempSync(join(tmpdir(), 'fabled-cards-'));
+    writeFileSync(join(source, 'night.fleet.yaml'), FLEET);
+    sandbox = makeSandbox(source, E2E_SETTINGS);
+    rmSync(source, { recursive: true, force: true });
+    await installVsix(sandbox, vsix);
+    server = await startCodeServer(sandbox);
+    browser = await launchBrowser();
+    // A machine under load loads the workbench slowly: more than the default 30 s to its load event.
+    wb = await Workbench.open(browser, workbenchUrl(server), async (page) => page.setDefaultNavigationTimeout(180_000));
   });
 
   after(async function () {
-    await session?.close();
+    await browser?.close();
+    await server?.stop();
+    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
   });
 
   afterEach(async function () {

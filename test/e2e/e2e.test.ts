@@ -16,7 +16,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame } from 'playwright-core';
+import type { Browser, Frame } from 'playwright-core';
 import { RANGE_BANDS, WEAPON_TYPE_SECTION } from '../../server/src/core/rules/data';
 import { section, sectionTitle } from '../../server/src/core/rules/text';
 import type { FleetDocument } from '../../server/src/core/model/types';
@@ -25,10 +25,12 @@ import { BATTLE_IDS } from '../../client/webview/battle/html';
 import { FIELD_IDS } from '../../client/webview/field/html';
 import type { VsFieldResult } from '../../protocol';
 import { formatPercent } from '../../client/webview/format';
-import { findFiles, poll, type Sandbox } from './codeServer';
+import { findFiles, installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
+import { E2E_SETTINGS, workbenchUrl } from './fixture';
 import { cliBattle, cliCheck, cliSim, fleetPoints, loadWorkspace, relativeTo, ROOT, type CliDiagnostic } from './oracle';
-import { OUT, openSession, type Session } from './session';
-import type { Workbench } from './workbench';
+import { launchBrowser, Workbench } from './workbench';
+
+const OUT = join(ROOT, 'test-output', 'e2e');
 
 /** "a b\n c" and "a b c" are the same text once rendered. */
 function squash(s: string): string {
@@ -49,18 +51,33 @@ describe('the packaged extension in VS Code (code-server)', function () {
   // the first attempt's failure is printed (retryReporter.cjs) so that a flaky test is seen, not hidden.
   this.retries(1);
   let sandbox: Sandbox;
-  let session: Session | undefined;
+  let server: CodeServer;
+  let browser: Browser;
   let wb: Workbench;
   let extensionDir: string;
   let diagnostics: CliDiagnostic[];
 
   before(async function () {
-    session = await openSession({ workspace: join(ROOT, 'examples'), prepare: (s) => (diagnostics = cliCheck(s.folder).diagnostics) });
-    ({ sandbox, wb, extensionDir } = session);
+    requireCodeServer();
+    mkdirSync(OUT, { recursive: true });
+    let vsix = process.env.FABLED_E2E_VSIX;
+    if (!vsix) {
+      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+      vsix = join(ROOT, 'fabled-star-tools.vsix');
+    }
+    assert.ok(existsSync(vsix), `${vsix} was not built`);
+    sandbox = makeSandbox(join(ROOT, 'examples'), E2E_SETTINGS);
+    extensionDir = await installVsix(sandbox, vsix);
+    diagnostics = cliCheck(sandbox.folder).diagnostics;
+    server = await startCodeServer(sandbox);
+    browser = await launchBrowser();
+    wb = await Workbench.open(browser, workbenchUrl(server));
   });
 
   after(async function () {
-    await session?.close();
+    await browser?.close();
+    await server?.stop();
+    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
   });
 
   afterEach(async function () {

@@ -7,11 +7,17 @@
  *   (FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, renameSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { poll, type Sandbox } from './codeServer';
-import { OUT, openSession, writeFiles, type Session } from './session';
-import type { Workbench } from './workbench';
+import type { Browser } from 'playwright-core';
+import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
+import { E2E_SETTINGS, workbenchUrl } from './fixture';
+import { ROOT } from './oracle';
+import { launchBrowser, Workbench } from './workbench';
+
+const OUT = join(ROOT, 'test-output', 'e2e');
 
 const card = (name: string) =>
   `  - name: ${name}\n    class: Destroyer\n    points: 145\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n    weapons:\n      - Gun — Energy, 12", 2, 3\n`;
@@ -19,34 +25,54 @@ const CARDS = (faction: string, ...names: string[]) => `faction: ${faction}\nuni
 const FLEET = (name: string, faction: string, ...units: string[]) =>
   `name: ${name}\nfaction: ${faction}\npoints: 500\nunits:\n${units.map((n) => `  - unit: ${n}\n`).join('')}`;
 
+function write(dir: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(dir, rel, '..'), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+}
+
 describe('folders of cards moved in and out of the workspace (code-server)', function () {
   this.retries(1);
   let sandbox: Sandbox;
-  let session: Session | undefined;
+  let server: CodeServer;
+  let browser: Browser;
   let wb: Workbench;
   let away: string;
 
   before(async function () {
-    session = await openSession({
-      workspace: {
-        'home/home.fleet.yaml': FLEET('Home Guard', 'Reef', 'Reef Hawk', 'Reef Lance'),
-        'home/anchor.unit.yaml': CARDS('Anchor', 'Anchor Post'),
-      },
-      // The folder to move in, outside the workspace (the same file system, so a move is a rename).
-      prepare: (s) => {
-        away = join(s.root, 'away');
-        writeFiles(away, {
-          'reef/reef.unit.yaml': CARDS('Reef', 'Reef Hawk', 'Reef Lance'),
-          'reef/deep/deep.unit.yaml': CARDS('Reef', 'Deep Warden'),
-          'reef/reef.fleet.yaml': FLEET('Reef Raiders', 'Reef', 'Reef Hawk', 'Deep Warden'),
-        });
-      },
+    requireCodeServer();
+    mkdirSync(OUT, { recursive: true });
+    let vsix = process.env.FABLED_E2E_VSIX;
+    if (!vsix) {
+      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+      vsix = join(ROOT, 'fabled-star-tools.vsix');
+    }
+    assert.ok(existsSync(vsix), `${vsix} was not built`);
+    const source = mkdtempSync(join(tmpdir(), 'fabled-folders-'));
+    write(source, {
+      'home/home.fleet.yaml': FLEET('Home Guard', 'Reef', 'Reef Hawk', 'Reef Lance'),
+      'home/anchor.unit.yaml': CARDS('Anchor', 'Anchor Post'),
     });
-    ({ sandbox, wb } = session);
+    sandbox = makeSandbox(source, E2E_SETTINGS);
+    rmSync(source, { recursive: true, force: true });
+    // The folder to move in, outside the workspace (the same file system, so a move is a rename).
+    away = join(sandbox.root, 'away');
+    write(away, {
+      'reef/reef.unit.yaml': CARDS('Reef', 'Reef Hawk', 'Reef Lance'),
+      'reef/deep/deep.unit.yaml': CARDS('Reef', 'Deep Warden'),
+      'reef/reef.fleet.yaml': FLEET('Reef Raiders', 'Reef', 'Reef Hawk', 'Deep Warden'),
+    });
+    await installVsix(sandbox, vsix);
+    server = await startCodeServer(sandbox);
+    browser = await launchBrowser();
+    wb = await Workbench.open(browser, workbenchUrl(server));
   });
 
   after(async function () {
-    await session?.close();
+    await browser?.close();
+    await server?.stop();
+    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
   });
 
   afterEach(async function () {

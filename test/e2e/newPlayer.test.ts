@@ -11,23 +11,29 @@
  *   npm run test:e2e      (FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
 import { Workspace } from '../../server/src/core/workspace';
 import { checkDocument } from '../../server/src/core/check/index';
 import { CLASSES } from '../../server/src/core/rules/data';
 import { EXAMPLE_CLASS } from '../../server/src/core/features/templates';
-import { poll, type Sandbox } from './codeServer';
-import { E2E_SETTINGS } from './fixture';
-import { OUT, openSession, type Session } from './session';
-import type { Workbench } from './workbench';
+import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
+import { E2E_SETTINGS, workbenchUrl } from './fixture';
+import { ROOT } from './oracle';
+import { launchBrowser, Workbench } from './workbench';
+
+const OUT = join(ROOT, 'test-output', 'e2e');
 
 /** The test settings, minus those that turn quick suggestions off: a new player has them on. */
 const SETTINGS = Object.fromEntries(Object.entries(E2E_SETTINGS).filter(([k]) => k !== 'editor.quickSuggestions' && !k.startsWith('[fabled-')));
 
 describe('a new player\u2019s first session (code-server)', function () {
   let sandbox: Sandbox;
-  let session: Session | undefined;
+  let server: CodeServer;
+  let browser: Browser;
   let wb: Workbench;
 
   const FACTION = 'Ashen Reach';
@@ -35,12 +41,31 @@ describe('a new player\u2019s first session (code-server)', function () {
   const points = CLASSES[EXAMPLE_CLASS].points;
 
   before(async function () {
-    session = await openSession({ workspace: {}, settings: SETTINGS });
-    ({ sandbox, wb } = session);
+    requireCodeServer();
+    mkdirSync(OUT, { recursive: true });
+    let vsix = process.env.FABLED_E2E_VSIX;
+    if (!vsix) {
+      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+      vsix = join(ROOT, 'fabled-star-tools.vsix');
+    }
+    assert.ok(existsSync(vsix), `${vsix} was not built`);
+    sandbox = makeSandbox(mkdtempSync(join(tmpdir(), 'fabled-empty-')), SETTINGS);
+    await installVsix(sandbox, vsix);
+    server = await startCodeServer(sandbox);
+    browser = await launchBrowser();
+    // An empty folder has no rows in the explorer: wait for the workbench only.
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(workbenchUrl(server));
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await page.waitForSelector('.explorer-folders-view', { timeout: 60_000 });
+    wb = new Workbench(page);
   });
 
   after(async function () {
-    await session?.close();
+    await browser?.close();
+    await server?.stop();
+    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
   });
 
   afterEach(async function () {

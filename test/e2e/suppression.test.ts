@@ -9,13 +9,17 @@
  *   (FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)
  */
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { poll, type Sandbox } from './codeServer';
-import { cliCheck } from './oracle';
-import { OUT, openSession, type Session } from './session';
-import type { Workbench } from './workbench';
+import type { Browser } from 'playwright-core';
+import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
+import { E2E_SETTINGS, workbenchUrl } from './fixture';
+import { cliCheck, ROOT } from './oracle';
+import { launchBrowser, Workbench } from './workbench';
 
+const OUT = join(ROOT, 'test-output', 'e2e');
 const FILE = 'hush.unit.yaml';
 
 // Two errors: a Destroyer on 2 bases (FS-BASES, line 6) and a 10" range (FS-RANGE-BAND, line 10).
@@ -39,16 +43,33 @@ function squash(s: string): string {
 describe('a suppression comment in VS Code (code-server)', function () {
   this.retries(1);
   let sandbox: Sandbox;
-  let session: Session | undefined;
+  let server: CodeServer;
+  let browser: Browser;
   let wb: Workbench;
 
   before(async function () {
-    session = await openSession({ workspace: { [FILE]: CARD } });
-    ({ sandbox, wb } = session);
+    requireCodeServer();
+    mkdirSync(OUT, { recursive: true });
+    let vsix = process.env.FABLED_E2E_VSIX;
+    if (!vsix) {
+      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+      vsix = join(ROOT, 'fabled-star-tools.vsix');
+    }
+    assert.ok(existsSync(vsix), `${vsix} was not built`);
+    const source = mkdtempSync(join(tmpdir(), 'fabled-suppress-'));
+    writeFileSync(join(source, FILE), CARD);
+    sandbox = makeSandbox(source, E2E_SETTINGS);
+    rmSync(source, { recursive: true, force: true });
+    await installVsix(sandbox, vsix);
+    server = await startCodeServer(sandbox);
+    browser = await launchBrowser();
+    wb = await Workbench.open(browser, workbenchUrl(server), async (page) => page.setDefaultNavigationTimeout(180_000));
   });
 
   after(async function () {
-    await session?.close();
+    await browser?.close();
+    await server?.stop();
+    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
   });
 
   afterEach(async function () {

@@ -14,17 +14,19 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame } from 'playwright-core';
+import type { Browser, Frame } from 'playwright-core';
 import { BATTLE_IDS } from '../../client/webview/battle/html';
 import { IDS } from '../../client/webview/engagement/html';
 import { formatPercent } from '../../client/webview/format';
 import { liveOddsTitle } from '../../server/src/core/features/liveOdds';
-import { poll, type Sandbox } from './codeServer';
+import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
+import { E2E_SETTINGS, workbenchUrl } from './fixture';
 import { CLI, cliBattle, cliSim, loadWorkspace, ROOT } from './oracle';
-import { OUT, openSession, type Session } from './session';
-import type { Workbench } from './workbench';
+import { launchBrowser, Workbench } from './workbench';
+
+const OUT = join(ROOT, 'test-output', 'e2e');
 
 function squash(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
@@ -33,7 +35,8 @@ function squash(s: string): string {
 describe('what-if and live odds on a fleet (code-server)', function () {
   this.retries(1);
   let sandbox: Sandbox;
-  let session: Session | undefined;
+  let server: CodeServer;
+  let browser: Browser;
   let wb: Workbench;
 
   // The Hunger Within (Consumed) against Lantern Watch (Myr-Valari), both bundled examples; the edit
@@ -46,26 +49,36 @@ describe('what-if and live odds on a fleet (code-server)', function () {
   let countLine: number;
 
   before(async function () {
-    session = await openSession({
-      workspace: join(ROOT, 'examples'),
-      prepare: (s) => {
-        saved = readFileSync(join(s.folder, fleet), 'utf8');
-        const lines = saved.split('\n');
-        countLine = lines.findIndex((l) => /^\s+count: 2\s*$/.test(l)) + 1;
-        assert.ok(countLine > 0, `${fleet} has no "count: 2" line to edit`);
-        edited = saved.replace(/^(\s+count: )2(\s*)$/m, '$11$2');
-        // The edited list for the CLI, outside the workspace (the extension must not see it as a fleet).
-        editedFile = join(s.root, 'edited.fleet.yaml');
-        writeFileSync(editedFile, edited);
-      },
-      // The clipboard is the player's: Paste Roster as Fleet reads it, and a test reads an editor through it.
-      beforeLoad: (page, server) => page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin }),
-    });
-    ({ sandbox, wb } = session);
+    requireCodeServer();
+    mkdirSync(OUT, { recursive: true });
+    let vsix = process.env.FABLED_E2E_VSIX;
+    if (!vsix) {
+      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+      vsix = join(ROOT, 'fabled-star-tools.vsix');
+    }
+    assert.ok(existsSync(vsix), `${vsix} was not built`);
+    sandbox = makeSandbox(join(ROOT, 'examples'), E2E_SETTINGS);
+    await installVsix(sandbox, vsix);
+    saved = readFileSync(join(sandbox.folder, fleet), 'utf8');
+    const lines = saved.split('\n');
+    countLine = lines.findIndex((l) => /^\s+count: 2\s*$/.test(l)) + 1;
+    assert.ok(countLine > 0, `${fleet} has no "count: 2" line to edit`);
+    edited = saved.replace(/^(\s+count: )2(\s*)$/m, '$11$2');
+    // The edited list for the CLI, outside the workspace (the extension must not see it as a fleet).
+    editedFile = join(sandbox.root, 'edited.fleet.yaml');
+    writeFileSync(editedFile, edited);
+    server = await startCodeServer(sandbox);
+    browser = await launchBrowser();
+    // The clipboard is the player's: Paste Roster as Fleet reads it, and a test reads an editor through it.
+    wb = await Workbench.open(browser, workbenchUrl(server), (page) =>
+      page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin }),
+    );
   });
 
   after(async function () {
-    await session?.close();
+    await browser?.close();
+    await server?.stop();
+    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
   });
 
   afterEach(async function () {

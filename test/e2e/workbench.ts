@@ -13,18 +13,15 @@ export function launchBrowser(): Promise<Browser> {
 export class Workbench {
   constructor(readonly page: Page) {}
 
-  /**
-   * Opens the workbench at `url` (see fixture.ts workbenchUrl) and waits for the explorer to list the
-   * folder (an empty folder has no rows: then for the explorer only).
-   */
-  static async open(browser: Browser, url: string, beforeLoad?: (page: Page) => Promise<unknown>, emptyFolder = false): Promise<Workbench> {
+  /** Opens the workbench at `url` (see fixture.ts workbenchUrl) and waits for the explorer to list the folder. */
+  static async open(browser: Browser, url: string, beforeLoad?: (page: Page) => Promise<void>): Promise<Workbench> {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     if (beforeLoad) await beforeLoad(page);
     await page.goto(url);
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
     // The explorer lists the folder once the workbench has restored the workspace.
-    await page.waitForSelector(emptyFolder ? '.explorer-folders-view' : '.explorer-folders-view .monaco-list-row', { timeout: 60_000 });
+    await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60_000 });
     return new Workbench(page);
   }
 
