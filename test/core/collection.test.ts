@@ -14,6 +14,7 @@ import { runRoster } from '../../server/src/cli/roster';
 import { fileUri } from '../../server/src/cli/io';
 import { runCli as cli, EXAMPLES } from '../helpers';
 import { Workspace } from '../../server/src/core/workspace';
+import { exampleFallback } from '../../server/src/core/examples/index';
 import { checkDocument } from '../../server/src/core/check/index';
 import { rosterData } from '../../server/src/lsp/roster';
 import type { FleetDocument } from '../../server/src/core/model/types';
@@ -128,6 +129,27 @@ describe('collection', () => {
       'Veilwing Fighter Wing: You own 2 Veilwing Fighter Wing; this fleet fields 4',
       'Veilwing Fighter Wing: You own 2 Veilwing Fighter Wing; this fleet fields 4',
     ]);
+  });
+
+  it('a card the fleets field from the bundled examples is a card to the collection too, where the workspace has cards of its own', () => {
+    // A new player's folder: a card of their own, a fleet of the Myr-Valari examples, a collection of those models.
+    const ws = exampleFallback(new Workspace());
+    ws.set('file:///shelf/mine.unit.yaml', 'faction: Ashen Reach\nunits:\n  - name: Cinder Hawk\n    class: Frigate\n    points: 110\n');
+    const fleet = ws.set(
+      'file:///shelf/my.fleet.yaml',
+      'name: Mine\nfaction: Myr-Valari\npoints: 1000\nunits:\n  - unit: Lumen Cruiser\n    count: 2\n',
+    ) as FleetDocument;
+    const collection = ws.set('file:///shelf/my.collection.yaml', 'owned:\n  - unit: Lumen Cruiser\n  - Lumen Crusier\n  - Cinder Hawk\n')!;
+    const unknown = checkDocument(collection, ws)
+      .filter((p) => p.code === 'FS-COLLECTION-UNKNOWN')
+      .map((p) => collection.text.slice(p.span.start, p.span.end));
+    assert.deepEqual(unknown, ['Lumen Crusier'], 'the fleet fields Lumen Cruiser: the collection knows it too');
+    assert.deepEqual(
+      checkDocument(fleet, ws)
+        .filter((p) => p.code === 'FS-COLLECTION-SHORT')
+        .map((p) => p.message),
+      ['You own 1 Lumen Cruiser; this fleet fields 2'],
+    );
   });
 
   it("completion offers a collection's keys and every card's name", () => {

@@ -22,6 +22,8 @@ import { section, sectionTitle } from '../../server/src/core/rules/text';
 import type { FleetDocument } from '../../server/src/core/model/types';
 import { IDS } from '../../client/webview/engagement/html';
 import { BATTLE_IDS } from '../../client/webview/battle/html';
+import { FIELD_IDS } from '../../client/webview/field/html';
+import type { VsFieldResult } from '../../protocol';
 import { formatPercent } from '../../client/webview/format';
 import { findFiles, installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
 import { E2E_SETTINGS, workbenchUrl } from './fixture';
@@ -194,14 +196,46 @@ describe('the packaged extension in VS Code (code-server)', function () {
     await wb.page.keyboard.press('Escape');
   });
 
+  it('sets a card against the field from its "vs the field" lens: the view lists the rows of sim --vs-field', async () => {
+    const file = 'myr-valari/myr-valari.unit.yaml';
+    const text = readFileSync(join(sandbox.folder, file), 'utf8');
+    const first = /^\s+- name: (.+)$/m.exec(text)![1]!.trim();
+    await wb.closePanel();
+    await wb.openFile(file);
+    // The test before left this editor scrolled to a card further down, whose lens would be the one
+    // in view: the top of the file brings the first card's lens into view, the topmost one.
+    await wb.goTo(1, 1);
+    await (await wb.topLens('vs the field')).click();
+    const tab = wb.page.locator(`.tabs-container .tab[aria-label*="${first} vs the field"]`);
+    await tab.waitFor({ state: 'visible', timeout: 60_000 });
+    const frame = await wb.frameWith(`#${FIELD_IDS.table} tbody tr`, 60_000);
+    const cli = JSON.parse(
+      execFileSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'sim', '--format', 'json', '--cards', '.', '--attacker', first, '--vs-field'], {
+        cwd: sandbox.folder,
+        encoding: 'utf8',
+      }),
+    ) as VsFieldResult;
+    const rows = await frame
+      .locator(`#${FIELD_IDS.table} tbody tr`)
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent ?? '')));
+    assert.deepEqual(
+      rows.map((r) => [r[0], r[4]]),
+      cli.field.map((f) => [f.defender, formatPercent(f.killProbability)]),
+    );
+    await wb.screenshot(join(OUT, 'vs-the-field.png'));
+    // The view opened beside the card: closing it leaves one editor group, as the tests after expect.
+    await wb.runCommand('View: Close Editor');
+    await tab.waitFor({ state: 'detached' });
+    await poll('one editor group', async () => (await wb.page.locator('.editor-group-container').count()) === 1);
+  });
+
   /** Writes a card file of `lines` under lab/, opens it and clicks its "Price by battle" lens; the lens. */
   async function priceFromLens(file: string, lines: string[]) {
     mkdirSync(join(sandbox.folder, 'lab'), { recursive: true });
     writeFileSync(join(sandbox.folder, file), ['faction: Lab', 'units:', ...lines, ''].join('\n'));
     await wb.closePanel();
     await wb.openFile(file);
-    const lens = wb.page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Price by battle' }).first();
-    await poll('the Price by battle lens', async () => (await lens.count()) > 0);
+    const lens = await wb.topLens('Price by battle');
     await lens.click();
     return lens;
   }

@@ -2,7 +2,7 @@
  * Drives VS Code's workbench (served by code-server) the way a user does: keyboard shortcuts, the
  * command palette, Quick Open, the Problems panel. Every wait polls the page for a state; none sleeps.
  */
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { poll } from './codeServer';
 import { launchChromium } from '../chromium';
 
@@ -170,6 +170,27 @@ export class Workbench {
       30_000,
       250,
     );
+  }
+
+  /**
+   * The link `text` of the topmost code lens in view in the editor in front. Monaco keeps every
+   * lens of an editor in the page: those scrolled out of view, those of the editor of another group
+   * and those of an editor behind a webview are there too, hidden, and may come first in the page's
+   * order; so the lens is looked for among the visible ones of the active group, by its place on screen.
+   */
+  async topLens(text: string | RegExp, timeoutMs = 30_000): Promise<Locator> {
+    const links = this.page.locator('.editor-group-container.active .contentWidgets .codelens-decoration a:visible', { hasText: text });
+    const index = await poll(
+      `a "${text}" code lens in view in the editor in front`,
+      async () => {
+        const tops = await links.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().top));
+        if (tops.length === 0) return undefined;
+        return tops.indexOf(Math.min(...tops));
+      },
+      timeoutMs,
+      200,
+    );
+    return links.nth(index);
   }
 
   /** The frame (webview iframes are nested) in which `selector` exists. */

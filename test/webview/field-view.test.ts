@@ -66,6 +66,17 @@ describe('vs the field view (Chromium)', function () {
     assert.equal(await v.page.isHidden(`#${I.stale}`), false);
   });
 
+  it('says "the only card of the field" when the field holds one card, not "each of 1 card"', async () => {
+    // A new player's folder with one card of their own: the field is that card.
+    const attacking = await cliField(['--attacker', 'Lumen Destroyer', '--range', '9']);
+    const v = await suite.view();
+    await show(v, { ...attacking, field: attacking.field.slice(0, 1) }, { side: 'attacker', range: 9 });
+    assert.equal(await v.text(I.lead), 'Lumen Destroyer fires once at the only card of the field at 9".');
+    const defending = await cliField(['--defender', 'Lumen Destroyer', '--range', '9']);
+    await show(v, { ...defending, field: defending.field.slice(0, 1) }, { side: 'defender', range: 9 });
+    assert.equal(await v.text(I.lead), 'The only card of the field fires once at Lumen Destroyer at 9".');
+  });
+
   it('puts names from files in as text, and ignores a message of the wrong shape', async () => {
     const result = await cliField(['--defender', 'Lumen Destroyer']);
     const hostile = '<img src=x onerror=alert(1)>Raider';

@@ -121,8 +121,8 @@ function render(result: VsFieldResult): void {
   setText(
     ui.lead,
     attacking
-      ? `${name} fires once at each of ${formatCount(n)} card${n === 1 ? '' : 's'} ${rangeWords(result.range)}.`
-      : `Each of ${formatCount(n)} card${n === 1 ? '' : 's'} fires once at ${name} ${rangeWords(result.range)}.`,
+      ? `${name} fires once at ${n === 1 ? 'the only card of the field' : `each of ${formatCount(n)} cards`} ${rangeWords(result.range)}.`
+      : `${n === 1 ? 'The only card of the field' : `Each of ${formatCount(n)} cards`} fires once at ${name} ${rangeWords(result.range)}.`,
   );
   setText(ui.otherHeading, attacking ? 'Target' : 'Firing card');
   setText(

@@ -25,7 +25,8 @@ export function checkCollection(ctx: CheckContext, doc: CollectionDocument): voi
     if (e.count.value !== undefined && e.count.value < 1)
       ctx.report('FS-COUNT', `count is a whole number of at least 1, not ${e.count.value}`, e.count.span, { replacements: ['1'] });
     const name = e.unit.value;
-    if (!name || !ws || !ws.hasOwnCards() || ws.findCards(name).length) continue;
+    // A card as fleets find it: this workspace's own, else a bundled example's (a fleet of an example faction fields those).
+    if (!name || !ws || !ws.hasOwnCards() || ws.resolve({ name }, 'ownFirst').candidates.length) continue;
     let pool = ctx.pools.get('all');
     if (!pool)
       ctx.pools.set(
