@@ -51,6 +51,8 @@ describe('vs the field view (Chromium)', function () {
       assert.equal(row[8], f.pointsPerAction === null ? '—' : f.pointsPerAction.toFixed(2));
     });
     assert.match(await v.text(I.lead), new RegExp(`Lumen Destroyer fires once at each of ${result.field.length} cards at 9"`));
+    // One Fire action's small hull damage beside a few Fire actions to destroy: said in words.
+    assert.match(await v.text(I.sortNote), /Shields soak up the first Fire action, so its hull damage can be small; shields knocked down stay down/);
     assert.equal(await v.page.inputValue(`#${I.range}`), '9');
     await v.page.screenshot({ path: join(OUTPUT, 'field-view.png'), fullPage: true });
 

@@ -18,6 +18,10 @@ interface ViewState {
   options?: FieldOptions;
 }
 
+/** Why one Fire action's hull damage can be small beside a few Fire actions to destroy (a player reads both side by side). */
+const SHIELDS_NOTE =
+  'Shields soak up the first Fire action, so its hull damage can be small; shields knocked down stay down, so a few more Fire actions can still destroy the target.';
+
 const vscode = vscodeApi<FieldViewMessage>();
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => element<T>(id);
 const ui = {
@@ -128,8 +132,8 @@ function render(result: VsFieldResult): void {
   setText(
     ui.sortNote,
     attacking
-      ? 'Best value first: the points of the target destroyed by one Fire action, for every 100 points of the card firing.'
-      : 'Most dangerous first: the points of this card destroyed by one Fire action, for every 100 points of the card firing.',
+      ? `Best value first: the points of the target destroyed by one Fire action, for every 100 points of the card firing. ${SHIELDS_NOTE}`
+      : `Most dangerous first: the points of this card destroyed by one Fire action, for every 100 points of the card firing. ${SHIELDS_NOTE}`,
   );
   const example = result.source === 'examples';
   const body = ui.table.tBodies[0] ?? ui.table.createTBody();
