@@ -86,6 +86,31 @@ describe('points estimate: the yardstick "fair"', function () {
     assert.deepEqual([...seen].sort(), [...CLASS_NAMES].sort());
   });
 
+  it('a class template is costed as its class card: near its points, on average fair', () => {
+    const ratios: number[] = [];
+    const seen: string[] = [];
+    for (const t of templatesFor('unitFile')) {
+      const ws = new Workspace();
+      ws.set('file:///t/template.unit.yaml', plainSnippet(t.body.join('\n')), 'unit');
+      const card = (ws.get('file:///t/template.unit.yaml') as UnitDocument).units[0]!;
+      const cls = card.class.value!;
+      const ratio = estimateInWorkspace(card, card.faction.value ?? '', ws).ratio!;
+      // The bundled class card of the same class at the same points, as the estimate reads it.
+      const own = bundledCards().find((c) => c.faction === 'Myr-Valari' && c.card.class.value === cls && c.card.points.value === CLASSES[cls].points);
+      assert.ok(own, cls);
+      const ownRatio = estimateInWorkspace(own.card, own.faction, new Workspace()).ratio!;
+      assert.ok(
+        Math.abs(Math.log(ratio)) < Math.log(1.25) || Math.abs(Math.log(ratio / ownRatio)) < 0.1,
+        `${cls}: printed ${card.points.value} is ${ratio.toFixed(2)} x the estimate (its class card ${ownRatio.toFixed(2)} x)`,
+      );
+      ratios.push(ratio);
+      seen.push(cls);
+    }
+    assert.equal(seen.length, CLASS_NAMES.length);
+    const mean = Math.exp(ratios.reduce((t, r) => t + Math.log(r), 0) / ratios.length);
+    assert.ok(Math.abs(Math.log(mean)) < Math.log(1.1), `the templates' printed points are ${mean.toFixed(3)} x their estimates on average`);
+  });
+
   it('a workspace field takes its own scale: 1 against its printed points, its battle prices\u2019 once priced', () => {
     const st = newEstimates();
     // The bundled cards under factions of their own: ten or more at standard points make a workspace field.

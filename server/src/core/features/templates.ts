@@ -24,6 +24,8 @@ import {
   type UnitClass,
 } from '../rules/data';
 import { count } from '../rules/words';
+import { exampleWorkspace } from '../examples/index';
+import type { Weapon } from '../model/types';
 import { yamlScalar } from './shared';
 import { keysOf, type FieldKey, type FieldOwner } from '../model/fields';
 
@@ -119,14 +121,22 @@ function cardBody(start: number, cls: UnitClass, name: string): { lines: string[
     ...STAT_ORDER.map((k, i) => `    ${k}: ${ph(next(), stats[i] ?? '')}`),
     '  weapons:',
   ];
+  const own = classCardWeapons(cls);
   for (let w = 0; w < row.weapons; w++) {
+    // The class card's weapon system where it has one (so that the card is costed as the class card
+    // is: a placeholder weapon on a big hull read as overpriced), else a placeholder's figures.
+    const cw = own[w];
+    const type = cw?.type.value;
+    const types = type ? [type, ...WEAPON_TYPES.filter((t) => t !== type)] : WEAPON_TYPES;
+    const range = cw?.range.value !== undefined ? band(cw.range.value) : band(w % 2 === 0 ? 12 : 9);
+    const figures = { damage: String(cw?.damage.value ?? (w % 2 === 0 ? 2 : 1)), attacks: String(cw?.attacks.value ?? (w % 2 === 0 ? 2 : 3)) };
     if (w % 2 === 0) {
-      lines.push(...weaponItem(n, `Weapon ${w + 1}`, band(12)).map((l) => `    ${l}`));
+      lines.push(...weaponItem(n, `Weapon ${w + 1}`, { types, range, ...figures }).map((l) => `    ${l}`));
       n += 5;
     } else {
       // The rulebook's one-line form, so a new card shows both ways of writing a weapon.
       lines.push(
-        `    - ${ph(next(), `Weapon ${w + 1}`)} ${DASH} ${choice(next(), WEAPON_TYPES)}, ${choice(next(), bandsFrom(band(9)))}, ${ph(next(), '1')}, ${ph(next(), '3')}`,
+        `    - ${ph(next(), `Weapon ${w + 1}`)} ${DASH} ${choice(next(), types)}, ${choice(next(), bandsFrom(range))}, ${ph(next(), figures.damage)}, ${ph(next(), figures.attacks)}`,
       );
     }
   }
@@ -153,14 +163,29 @@ function listItem<O extends FieldOwner>(owner: O, values: { [K in FieldKey<O>]?:
 const keyList = (owner: FieldOwner) => keysOf(owner).join(', ');
 
 /** A weapon system as a mapping, placeholders `n` to `n + 4`. */
-function weaponItem(n: number, name: string, band: string): string[] {
+function weaponItem(
+  n: number,
+  name: string,
+  w: { types: readonly string[]; range: string; damage: string; attacks: string } = { types: WEAPON_TYPES, range: '12"', damage: '2', attacks: '2' },
+): string[] {
   return listItem('weapon', {
     name: ph(n, name),
-    type: choice(n + 1, WEAPON_TYPES),
-    range: choice(n + 2, bandsFrom(band)),
-    damage: ph(n + 3, '2'),
-    attacks: ph(n + 4, '2'),
+    type: choice(n + 1, w.types),
+    range: choice(n + 2, bandsFrom(w.range)),
+    damage: ph(n + 3, w.damage),
+    attacks: ph(n + 4, w.attacks),
   });
+}
+
+/**
+ * The weapon systems of a class's class card: the bundled Myr-Valari card of that class at its
+ * standard points, as CLASS_CARD_STATS copies its stat line.
+ */
+function classCardWeapons(cls: UnitClass): readonly Weapon[] {
+  const ref = exampleWorkspace()
+    .allCards()
+    .find((r) => r.faction === 'Myr-Valari' && r.cls === cls && r.points === CLASSES[cls].points);
+  return ref?.card.weapons?.items ?? [];
 }
 
 /** A command ability, placeholders `n` to `n + 3`. */
@@ -278,7 +303,7 @@ export function templatesFor(place: TemplatePlace, ctx: TemplateContext = { fact
           detail: keyList('weapon'),
           description: 'A weapon system as a mapping: name, type, range band, damage and attacks.',
           words: ['weapon'],
-          body: [...weaponItem(1, 'Weapon', '12"'), '$0'],
+          body: [...weaponItem(1, 'Weapon'), '$0'],
         },
         {
           label: 'New weapon line',
