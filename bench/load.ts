@@ -30,6 +30,13 @@ import { EXAMPLES, ROOT, exampleBattle, exampleFiles, exampleWorkspace, load, me
 
 const CLI = path.join(ROOT, 'bin', 'fabled-star.js');
 
+/** A battle request of 20,000 trials left running (cancel it through its source). */
+function battleInFlight(c: Client, fleet: string, vs: string, seed: number): { source: CancellationTokenSource; done: Promise<unknown> } {
+  const source = new CancellationTokenSource();
+  const params = { fleet: { uri: fleet }, vs: { uri: vs }, options: { trials: 20000, seed }, workDoneToken: `load-${seed}` };
+  return { source, done: c.conn.sendRequest('fabledStar/battle', params, source.token) };
+}
+
 async function hovers(c: Client, uri: string, n: number): Promise<number[]> {
   const times: number[] = [];
   const position = c.pos(uri, 'unit: ', 8);
@@ -69,18 +76,12 @@ async function hoverUnderLoad(): Promise<Row[]> {
       const pending: Promise<unknown>[] = [];
       let dropped = 0;
       for (let i = 0; i < inFlight; i++) {
-        const s = new CancellationTokenSource();
-        sources.push(s);
+        const b = battleInFlight(c, fleet, vs, seed++);
+        sources.push(b.source);
         pending.push(
-          c.conn
-            .sendRequest(
-              'fabledStar/battle',
-              { fleet: { uri: fleet }, vs: { uri: vs }, options: { trials: 20000, seed: seed++ }, workDoneToken: `load-${seed}` },
-              s.token,
-            )
-            .catch((e: { code?: number }) => {
-              if (e.code === -32802) dropped++;
-            }),
+          b.done.catch((e: { code?: number }) => {
+            if (e.code === -32802) dropped++;
+          }),
         );
       }
       const t = await hovers(c, fleet, 40);
@@ -242,17 +243,9 @@ async function hoverBesideRosterAndPricing(): Promise<Row[]> {
     pending.push(c.conn.sendRequest('fabledStar/priceByBattle', { card: { name: 'Gnawing Cruiser' }, workDoneToken: 'load-price' }, price.token).catch(quiet));
     const source = c.uri('fleets/standard-1000.fleet.yaml');
     for (let i = 0; i < 8; i++) {
-      const s = new CancellationTokenSource();
-      sources.push(s);
-      pending.push(
-        c.conn
-          .sendRequest(
-            'fabledStar/battle',
-            { fleet: { uri: source }, vs: { uri: vs }, options: { trials: 20000, seed: 100 + i }, workDoneToken: `load-b${i}` },
-            s.token,
-          )
-          .catch(quiet),
-      );
+      const b = battleInFlight(c, source, vs, 100 + i);
+      sources.push(b.source);
+      pending.push(b.done.catch(quiet));
     }
     // The player edits the fleet (a count goes up and down) and the Fleet view asks for its roster each time.
     let editing = true;

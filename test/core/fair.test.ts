@@ -27,6 +27,16 @@ const shippedFit = JSON.parse(readFileSync(join(BALANCE, 'bundled-fit.json'), 'u
 
 const geomean = (xs: number[]) => Math.exp(xs.reduce((t, x) => t + Math.log(x), 0) / xs.length);
 
+/** Each card template of a new cards file, as a card in a workspace of its own. */
+function templateCards() {
+  return templatesFor('unitFile').map((t) => {
+    const ws = new Workspace();
+    ws.set('file:///t/template.unit.yaml', plainSnippet(t.body.join('\n')), 'unit');
+    const card = (ws.get('file:///t/template.unit.yaml') as UnitDocument).units[0]!;
+    return { t, ws, card, cls: card.class.value! };
+  });
+}
+
 describe('points estimate: the yardstick "fair"', function () {
   this.timeout(60_000);
 
@@ -67,11 +77,7 @@ describe('points estimate: the yardstick "fair"', function () {
     const field = fieldFor([], newEstimates());
     const band = Math.max(POINTS_ESTIMATE.flagSpreads * field.spreadLog, Math.log(POINTS_ESTIMATE.flagRatio));
     const seen: string[] = [];
-    for (const t of templatesFor('unitFile')) {
-      const ws = new Workspace();
-      ws.set('file:///t/template.unit.yaml', plainSnippet(t.body.join('\n')), 'unit');
-      const card = (ws.get('file:///t/template.unit.yaml') as UnitDocument).units[0]!;
-      const cls = card.class.value!;
+    for (const { t, ws, card, cls } of templateCards()) {
       assert.equal(card.points.value, CLASSES[cls].points, t.label);
       const e = estimateInWorkspace(card, card.faction.value ?? '', ws);
       assert.equal(workspaceField(ws).source, 'examples');
@@ -89,11 +95,7 @@ describe('points estimate: the yardstick "fair"', function () {
   it('a class template is costed as its class card: near its points, on average fair', () => {
     const ratios: number[] = [];
     const seen: string[] = [];
-    for (const t of templatesFor('unitFile')) {
-      const ws = new Workspace();
-      ws.set('file:///t/template.unit.yaml', plainSnippet(t.body.join('\n')), 'unit');
-      const card = (ws.get('file:///t/template.unit.yaml') as UnitDocument).units[0]!;
-      const cls = card.class.value!;
+    for (const { ws, card, cls } of templateCards()) {
       const ratio = estimateInWorkspace(card, card.faction.value ?? '', ws).ratio!;
       // The bundled class card of the same class at the same points, as the estimate reads it.
       const own = bundledCards().find((c) => c.faction === 'Myr-Valari' && c.card.class.value === cls && c.card.points.value === CLASSES[cls].points);
