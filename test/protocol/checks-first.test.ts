@@ -8,16 +8,16 @@ import type { Diagnostic, DocumentDiagnosticReport } from 'vscode-languageserver
 import { startServer } from './harness';
 
 /** Homebrew cards far off their points (so each gets a note), and one error the checks find. */
-function cards(n: number): string {
+function cards(n: number, prefix = 'Bargain', points = 190): string {
   const lines = ['faction: Myr-Valari', 'units:'];
   for (let i = 0; i < n; i++)
     lines.push(
-      `  - name: Bargain Cruiser ${i}`,
+      `  - name: ${prefix} Cruiser ${i}`,
       '    class: Cruiser',
-      `    points: ${i === 1 ? 'lots' : 190}`,
+      `    points: ${i === 1 ? 'lots' : points}`,
       `    stats: "6/6 3+ 6+ 14 3+ 16 6/3 7/3 5"`,
       '    weapons:',
-      `      - Bargain Lance ${i} — Energy, 24", ${3 + (i % 2)}, 5`,
+      `      - ${prefix} Lance ${i} — Energy, 24", ${3 + (i % 2)}, 5`,
       '      - Bargain Ion Array — Ion, 18", 3, 6',
     );
   return lines.join('\n') + '\n';
@@ -88,6 +88,32 @@ describe('first diagnostics: the checks first, the estimate notes after', functi
         previousResultId: second.kind === 'full' ? second.resultId : undefined,
       });
       assert.equal(third.kind, 'unchanged');
+    } finally {
+      await c.stop();
+    }
+  });
+
+  it('asks a pulling client once for the notes of several files shown at once', async () => {
+    const c = await startServer({ folder: false, pull: true });
+    try {
+      // Not at the class's standard points, so that they are not the estimate's reference field.
+      const uris: string[] = [];
+      for (let i = 0; i < 4; i++) uris.push(await c.open(`cards/bargain-${i}.unit.yaml`, cards(4 + i, `Lot${i}`, 120)));
+      const refreshes = c.refreshes;
+      const firsts = await Promise.all(uris.map((uri) => c.request<DocumentDiagnosticReport>('textDocument/diagnostic', { textDocument: { uri } })));
+      for (const r of firsts) assert.deepEqual(r.kind === 'full' ? notes(r.items) : ['unchanged'], [], 'checks alone first');
+      await c.waitFor('a refresh', () => c.refreshes > refreshes, 60000);
+      // Every file's notes are ready by then: one more pull each gets them, and no refresh follows.
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(c.refreshes - refreshes, 1, 'one refresh for the four files');
+      for (const [i, uri] of uris.entries()) {
+        const r = await c.request<DocumentDiagnosticReport>('textDocument/diagnostic', {
+          textDocument: { uri },
+          previousResultId: firsts[i]!.kind === 'full' ? firsts[i]!.resultId : undefined,
+        });
+        assert.equal(r.kind, 'full');
+        assert.ok(r.kind === 'full' && notes(r.items).length >= 3, `${uri}: ${r.kind === 'full' ? codes(r.items).join(' ') : r.kind}`);
+      }
     } finally {
       await c.stop();
     }

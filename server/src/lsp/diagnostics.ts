@@ -45,7 +45,14 @@ export class Diagnostics {
    */
   private lastSent: Promise<void> = Promise.resolve();
 
-  constructor(private readonly state: ServerState) {}
+  /**
+   * @param requestRefresh asks a pulling client to pull again, once per burst (the scheduler's
+   *   debounce): notes that follow for many documents at once ask once.
+   */
+  constructor(
+    private readonly state: ServerState,
+    private readonly requestRefresh: () => void = () => undefined,
+  ) {}
 
   /** Turns the points-estimate notes on or off; true when that changed anything. */
   setEstimateNotes(on: boolean): boolean {
@@ -143,7 +150,7 @@ export class Diagnostics {
           const doc = this.state.ensure(uri);
           if (doc) this.state.service.diagnose(doc);
           this.notesShown.add(uri);
-          void this.state.connection.languages.diagnostics.refresh().catch(() => undefined);
+          this.requestRefresh();
         } else {
           this.notesShown.add(uri);
           this.publish(uri, false);

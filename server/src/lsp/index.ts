@@ -16,7 +16,8 @@ import { serverRunner, threadsSetting } from '../node/runners';
 
 export function startServer(connection: Connection, clock: Clock = systemClock): void {
   const state = new ServerState(connection);
-  const diagnostics = new Diagnostics(state);
+  // The scheduler debounces the refreshes asked for by notes that follow their checks.
+  const diagnostics = new Diagnostics(state, () => scheduler.requestRefresh());
   const refreshViews = () => {
     if (state.client.inlayRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
     if (state.client.lensRefresh) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
