@@ -76,7 +76,7 @@ export class Ctx implements vscode.Disposable {
       // Pulled diagnostics follow edits and saves; the server debounces and cancels stale pulls.
       diagnosticPullOptions: { onChange: true, onSave: true },
       outputChannel: this.log,
-      errorHandler: this.errorHandler(),
+      errorHandler: this.errorHandler(() => client),
       // Our error handler tells the user once per crash; the client's own popups would repeat it.
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationOptions: initializationOptions(this.extension.extensionUri),
@@ -94,7 +94,7 @@ export class Ctx implements vscode.Disposable {
         },
       },
     };
-    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(this.extension.extensionUri), clientOptions);
+    const client: LanguageClient = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(this.extension.extensionUri), clientOptions);
     this.client = client;
     this.initialized = false;
     this.clientDisposables.push(
@@ -159,33 +159,55 @@ export class Ctx implements vscode.Disposable {
     return this.client?.code2ProtocolConverter;
   }
 
-  private errorHandler(): ErrorHandler {
+  /**
+   * What the language client does when its connection fails. We restart the server ourselves
+   * (see `crashed`), with a new client, rather than through the client's own restart: a server that
+   * dies while it starts leaves that client in a state it does not restart from, silently.
+   */
+  private errorHandler(client: () => LanguageClient): ErrorHandler {
     return {
-      error: (_error, _message, count): ErrorHandlerResult => {
-        // A few bad messages in a row are survivable; a stream of them means the connection is broken.
-        return { action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true };
-      },
+      // Carry on, always: a dead server is heard as its connection closing, and the close decides.
+      // Stopping on write errors instead stops it for good, without a word: messages written to a
+      // process that has just died fail before its close is heard, and vscode-jsonrpc's IPC writer
+      // counts each failed write twice, so the usual "more than 3 errors" rule fired at the second.
+      error: (): ErrorHandlerResult => ({ action: ErrorAction.Continue, handled: true }),
       closed: (): CloseHandlerResult => {
-        if (!this.initialized) return { action: CloseAction.DoNotRestart, handled: true };
-        const verdict = this.crashes.record();
-        if (verdict.restart) {
-          const message = `The Fabled Star language server stopped unexpectedly and was restarted (crash ${verdict.crashes} of ${verdict.limit} allowed within 3 minutes).`;
-          this.log.error(message);
-          void vscode.window.showWarningMessage(message, 'Show Log').then((pick) => {
-            if (pick) this.log.show(true);
-          });
-          return { action: CloseAction.Restart, handled: true };
-        }
-        const message = `The Fabled Star language server crashed ${verdict.crashes} times within 3 minutes and will not be restarted. Validation, hovers and simulations are off until you restart it.`;
-        this.log.error(message);
-        void vscode.window.showErrorMessage(message, 'Restart', 'Report Issue', 'Show Log').then((pick) => {
-          if (pick === 'Restart') void vscode.commands.executeCommand('fabledStar.restartServer');
-          else if (pick === 'Report Issue') void reportIssue(this.extension);
-          else if (pick === 'Show Log') this.log.show(true);
-        });
-        return { action: CloseAction.DoNotRestart, handled: true };
+        // Before `initialize` was answered the first time, the server did not crash, it failed to
+        // start: start() reports it (a restart after a crash counts it, see `crashed`).
+        // After the client has finished with its closed connection (it is stopped then).
+        if (this.initialized && this.client === client()) setTimeout(() => void this.crashed(), 0);
+        return { action: CloseAction.DoNotRestart, handled: true, message: 'The connection to the Fabled Star language server closed.' };
       },
     };
+  }
+
+  /** The running server died: start a new one, within the crash budget, and say so once. */
+  private async crashed(): Promise<void> {
+    const verdict = this.crashes.record();
+    if (!verdict.restart) {
+      await this.stop();
+      const message = `The Fabled Star language server crashed ${verdict.crashes} times within 3 minutes and will not be restarted. Validation, hovers and simulations are off until you restart it.`;
+      this.log.error(message);
+      void vscode.window.showErrorMessage(message, 'Restart', 'Report Issue', 'Show Log').then((pick) => {
+        if (pick === 'Restart') void vscode.commands.executeCommand('fabledStar.restartServer');
+        else if (pick === 'Report Issue') void reportIssue(this.extension);
+        else if (pick === 'Show Log') this.log.show(true);
+      });
+      return;
+    }
+    await this.stop();
+    try {
+      await this.start();
+    } catch (e) {
+      // It died again while starting: that is another crash.
+      this.log.warn(`The restarted server did not start: ${e instanceof Error ? e.message : String(e)}`);
+      return this.crashed();
+    }
+    const message = `The Fabled Star language server stopped unexpectedly and was restarted (crash ${verdict.crashes} of ${verdict.limit} allowed within 3 minutes).`;
+    this.log.error(message);
+    void vscode.window.showWarningMessage(message, 'Show Log').then((pick) => {
+      if (pick) this.log.show(true);
+    });
   }
 
   dispose(): void {

@@ -38,3 +38,42 @@ describe('the crash budget of the language client', () => {
     assert.deepEqual(budget.record(), { restart: true, crashes: 1, limit: 4 });
   });
 });
+
+/**
+ * Why the client's error handler carries on at every failed message (client/src/ctx.ts): the IPC
+ * writer of vscode-jsonrpc, given a server that has just died, fails each write, counting it twice,
+ * and the process's close follows. Stopping at "more than 3 errors" would stop the client at the
+ * second failed write, before the close that restarts the server is heard.
+ */
+describe('messages to a language server that has just died', () => {
+  it('fail with counts that pass 3 at the second write, and the close is heard after them', async () => {
+    const { fork } = await import('node:child_process');
+    const { IPCMessageWriter } = await import('vscode-languageserver-protocol/node');
+    const child = fork('-e', ['setInterval(() => undefined, 1000)'], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    await new Promise((r) => child.once('spawn', r));
+    const writer = new IPCMessageWriter(child);
+    // What the writer reports, in order: each failed write's count, then 'closed'.
+    const heard: (number | undefined | 'closed')[] = [];
+    writer.onError(([, , count]) => heard.push(count));
+    const closed = new Promise<void>((r) =>
+      writer.onClose(() => {
+        heard.push('closed');
+        r();
+      }),
+    );
+    child.kill('SIGKILL');
+    // Dead, but not yet heard as closed: wait for the process to be gone, not for its events.
+    const until = Date.now() + 200;
+    while (Date.now() < until) {
+      // Busy: the child's end is not seen until this turn ends.
+    }
+    for (let i = 0; i < 3; i++) void writer.write({ jsonrpc: '2.0', method: 'textDocument/didChange', params: { i } }).catch(() => undefined);
+    await closed;
+    const at = heard.indexOf('closed');
+    assert.ok(at >= 2, `the close came before two failed writes: ${JSON.stringify(heard)}`);
+    assert.ok(
+      heard.slice(0, at).some((c) => typeof c === 'number' && c > 3),
+      `no count over 3 before the close: ${JSON.stringify(heard)}`,
+    );
+  });
+});

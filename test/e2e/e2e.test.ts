@@ -712,10 +712,19 @@ describe('the packaged extension in VS Code (code-server)', function () {
       return items.count();
     }
 
-    it('restarts it, says so once, and keeps validating', async () => {
+    it('restarts it, says so once, and keeps validating, even when it dies while the editor writes to it', async () => {
       await wb.openFile(brokenFile);
       await poll('the server to run', () => serverPids().length > 0);
+      // Typing goes on as the server dies: the client's writes to the dead process fail before it
+      // hears the process end, and it must still restart it (a comment at the end changes no problem).
+      const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+      await editor.click();
+      await wb.page.keyboard.press('Control+End');
+      await wb.page.keyboard.press('Enter');
+      const typing = wb.page.keyboard.type('# a note typed while the server dies', { delay: 15 });
+      await new Promise((r) => setTimeout(r, 150));
       await crash(true);
+      await typing;
       await poll('one notification about the restart', async () => (await notifications('stopped unexpectedly and was restarted')) === 1);
       await wb.screenshot(join(OUT, 'crash-restarted.png'));
       await wb.runCommand('Notifications: Clear All Notifications');
