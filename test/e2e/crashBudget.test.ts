@@ -3,6 +3,7 @@
  * this one walks the edges (the window sliding, a manual restart clearing the count).
  */
 import { strict as assert } from 'node:assert';
+import type { NotificationMessage } from 'vscode-languageserver-protocol';
 import { CrashBudget } from '../../client/src/crashBudget';
 
 const MIN = 60_000;
@@ -67,7 +68,10 @@ describe('messages to a language server that has just died', () => {
     while (Date.now() < until) {
       // Busy: the child's end is not seen until this turn ends.
     }
-    for (let i = 0; i < 3; i++) void writer.write({ jsonrpc: '2.0', method: 'textDocument/didChange', params: { i } }).catch(() => undefined);
+    for (let i = 0; i < 3; i++) {
+      const change: NotificationMessage = { jsonrpc: '2.0', method: 'textDocument/didChange', params: { i } };
+      void writer.write(change).catch(() => undefined);
+    }
     await closed;
     const at = heard.indexOf('closed');
     assert.ok(at >= 2, `the close came before two failed writes: ${JSON.stringify(heard)}`);
