@@ -624,9 +624,10 @@ describe('the packaged extension in VS Code (code-server)', function () {
       // Monaco's lines are not in document order in the page: save, and read the file.
       await editor.click();
       await wb.page.keyboard.press('Control+S');
-      const saved = await poll('the fleet saved with the unit embarked again', () => {
+      // The file on disk names the unit from the start: wait for the save, which has its second copy.
+      const saved = await poll('the fleet saved with the unit added and embarked again', () => {
         const t = readFileSync(join(sandbox.folder, file), 'utf8');
-        return t.includes(`- unit: ${added}`) ? t : undefined;
+        return new RegExp(`- unit: ${added}\\n {4}count: 2\\n`).test(t) ? t : undefined;
       });
       assert.match(saved, /\n {2}- unit: Lumen Cruiser\n {4}embark:\n {6}- Veilwing Fighter Wing\n {2}- unit: Prism Frigate Squadron\n/);
       assert.deepEqual(
@@ -634,7 +635,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
           .diagnostics.filter((d) => d.file === file && d.severity === 'error')
           .map((d) => d.code),
         ['FS-FLEET-OVER'],
-        'the only error is the unit added over the limit',
+        `the only error is the unit added over the limit, in:\n${saved}`,
       );
     });
 
