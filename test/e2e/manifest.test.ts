@@ -4,7 +4,7 @@
  * stays lazy. A mistake here shows up in VS Code only as a silently missing feature.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS, SETTINGS_SECTION } from '../../protocol';
 import { ENGAGEMENT_DEFAULTS, RANGE_BANDS } from '../../server/src/core/rules/data';
@@ -212,5 +212,20 @@ describe('the extension manifest', () => {
   it('targets the VS Code API that @types/vscode describes', () => {
     assert.equal(pkg.engines.vscode, '^1.91.0');
     assert.match(pkg.devDependencies['@types/vscode'] ?? '', /^\^?1\.91(\.\d+)?$/);
+  });
+});
+
+describe('the e2e suites', () => {
+  it('run every test file under test/e2e: in code-server (npm run test:e2e) or, needing no browser, in the unit suite', () => {
+    const listed = (file: string) => (JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as { spec: string[] }).spec;
+    const run = new Set([...listed('test/e2e/.mocharc.json'), ...listed('.mocharc.json')]);
+    const files = readdirSync(join(ROOT, 'test', 'e2e'))
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => `test/e2e/${f}`);
+    assert.deepEqual(
+      files.filter((f) => !run.has(f)),
+      [],
+      'test files no suite runs',
+    );
   });
 });
