@@ -300,7 +300,8 @@ export function newFile(ctx: Ctx, kind: 'fleet' | 'unit'): Cmd {
         doc = await vscode.workspace.openTextDocument({ language: kind === 'fleet' ? 'fabled-fleet' : 'fabled-unit', content: '' });
       }
       await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('editor.action.triggerSuggest');
+      // Right after the window opened the server may still be starting: its completion is what to show.
+      if (await ctx.whenReady()) await vscode.commands.executeCommand('editor.action.triggerSuggest');
     } catch (e) {
       await reportFailure(ctx, kind === 'fleet' ? 'Could not create a fleet list' : 'Could not create a unit cards file', e);
     }

@@ -62,6 +62,26 @@ export class Ctx implements vscode.Disposable {
     return this.client?.state === State.Running;
   }
 
+  private readonly readyEmitter = new vscode.EventEmitter<void>();
+
+  /**
+   * Settles once the server runs with every feature registered (at once when it does): true then,
+   * false after `timeoutMs` without it. A command that opens a file and asks for completion right
+   * after the extension activated would otherwise find no completion provider yet.
+   */
+  whenReady(timeoutMs = 20_000): Promise<boolean> {
+    if (this.initialized && this.running) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ready: boolean) => {
+        sub.dispose();
+        clearTimeout(timer);
+        resolve(ready);
+      };
+      const sub = this.readyEmitter.event(() => done(true));
+      const timer = setTimeout(() => done(this.initialized && this.running), timeoutMs);
+    });
+  }
+
   /** Starts the server; resolves when it answered `initialize`, rejects when it could not start. */
   async start(): Promise<void> {
     if (this.client) return;
@@ -106,6 +126,7 @@ export class Ctx implements vscode.Disposable {
     try {
       await client.start();
       this.initialized = true;
+      this.readyEmitter.fire();
       const started = afterStart(client, this.log);
       if (started) this.clientDisposables.push(started);
     } catch (e) {
@@ -214,6 +235,7 @@ export class Ctx implements vscode.Disposable {
     for (const d of this.clientDisposables) d.dispose();
     this.stateEmitter.dispose();
     this.fleetEmitter.dispose();
+    this.readyEmitter.dispose();
   }
 }
 

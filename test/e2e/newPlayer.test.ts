@@ -351,4 +351,13 @@ describe('a new player\u2019s first session (code-server)', function () {
     await wb.screenshot(join(OUT, 'new-player-walkthrough-new-fleet.png'));
     await wb.page.keyboard.press('Escape');
   });
+
+  it('makes a cards file from "New Unit Cards File", and offers its template at once', async () => {
+    await wb.runCommand('Fabled Star: New Unit Cards File');
+    await wb.page.locator('.tabs-container .tab.active[aria-label*="my-cards.unit.yaml"]').waitFor({ state: 'visible', timeout: 30_000 });
+    // Offered without Ctrl+Space: the command asks for completion once the server can answer.
+    await poll('the template offered in the suggestions', async () => suggestRow(`New unit cards file: ${EXAMPLE_CLASS}`).isVisible(), 30_000);
+    await wb.screenshot(join(OUT, 'new-player-new-cards-file.png'));
+    await wb.page.keyboard.press('Escape');
+  });
 });

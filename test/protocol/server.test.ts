@@ -597,6 +597,47 @@ describe('language server over stdio (pull diagnostics)', function () {
     assert.ok(!r.items.some((i) => i.uri === c.uri(FLEET_PATH)), 'open documents are pulled one by one');
   });
 
+  it('clears the problems of a file deleted from disk: an empty report for it in the next workspace pull', async () => {
+    type Pull = { items: { uri: string; kind: string; resultId?: string; items?: Diagnostic[] }[] };
+    const gone = c.writeFile('cards/empty-then-gone.unit.yaml', '');
+    await c.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: gone, type: 1 }] });
+    const before = await c.poll('the new file in the workspace pull', async () => {
+      const r = await c.request<Pull>('workspace/diagnostic', { previousResultIds: [] });
+      return r.items.find((i) => i.uri === gone && (i.items?.length ?? 0) > 0) ? r : undefined;
+    });
+    rmSync(join(c.root, 'cards/empty-then-gone.unit.yaml'));
+    await c.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: gone, type: 3 }] });
+    // The client sends what it holds; a file left out of the answer would keep its old problems.
+    const previousResultIds = before.items.filter((i) => i.resultId).map((i) => ({ uri: i.uri, value: i.resultId! }));
+    const after = await c.poll('the deleted file reported empty', async () => {
+      const r = await c.request<Pull>('workspace/diagnostic', { previousResultIds });
+      const item = r.items.find((i) => i.uri === gone);
+      return item?.kind === 'full' && item.items?.length === 0 ? r : undefined;
+    });
+    assert.ok(
+      after.items.some((i) => i.uri !== gone),
+      'the other files are still reported',
+    );
+  });
+
+  it('clears the problems of a file pulled while open, then closed and deleted, which the client no longer names', async () => {
+    type Pull = { items: { uri: string; kind: string; items?: Diagnostic[] }[] };
+    const rel = 'cards/opened-then-gone.unit.yaml';
+    const gone = c.writeFile(rel, '');
+    await c.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: gone, type: 1 }] });
+    await c.open(rel, '');
+    const pulled = await c.request<{ kind: string; items?: Diagnostic[] }>('textDocument/diagnostic', { textDocument: { uri: gone } });
+    assert.ok((pulled.items?.length ?? 0) > 0, 'an empty card file has a problem');
+    await c.close(gone);
+    rmSync(join(c.root, rel));
+    await c.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: gone, type: 3 }] });
+    await c.poll('the deleted file reported empty', async () => {
+      const r = await c.request<Pull>('workspace/diagnostic', { previousResultIds: [] });
+      const item = r.items.find((i) => i.uri === gone);
+      return item?.kind === 'full' && item.items?.length === 0 ? r : undefined;
+    });
+  });
+
   it('asks the client to pull again when a card a fleet uses changes', async () => {
     const before = c.refreshes;
     const units = await c.open(UNITS_PATH, MYR_UNITS);

@@ -239,9 +239,20 @@ export class Diagnostics {
     const r = this.diagnosticsOf(uri, state.client.pullRefresh);
     if (token.isCancellationRequested) throw cancelled();
     this.fleetChanged(uri);
+    this.heldByClient(uri, r?.diagnostics ?? []);
     if (r?.pending) this.notesFollow(uri, state.documents.get(uri)?.version);
     // Checks alone carry their own result id, so that the pull after the refresh gets the whole.
     return { kind: DocumentDiagnosticReportKind.Full, resultId: r?.pending ? `${resultId}:checks` : resultId, items: r?.diagnostics ?? [] };
+  }
+
+  /** The documents whose last pulled report held problems (see `pullWorkspace`). */
+  private readonly holding = new Set<string>();
+
+  /** Notes what the client now holds for a document (`items`: a full report; undefined: unchanged). */
+  private heldByClient(uri: string, items: readonly Diagnostic[] | undefined): void {
+    if (items === undefined) return;
+    if (items.length > 0) this.holding.add(uri);
+    else this.holding.delete(uri);
   }
 
   /** workspace/diagnostic: every workspace file that is not open (open ones are pulled one by one). */
@@ -260,6 +271,15 @@ export class Diagnostics {
       }
       const r = this.diagnosticsOf(uri);
       items.push({ kind: DocumentDiagnosticReportKind.Full, uri, version: null, resultId, items: r?.diagnostics ?? [] });
+    }
+    for (const i of items) this.heldByClient(i.uri, i.kind === DocumentDiagnosticReportKind.Full ? i.items : undefined);
+    // A file the client may still show problems for that is gone (deleted, moved out of the
+    // workspace) and not open: an empty report, or its last problems stay. The client names only
+    // some of them: a document it pulled one by one while open is no longer among its result ids.
+    for (const uri of new Set([...previous.keys(), ...this.holding])) {
+      if (state.ws.get(uri) || state.documents.get(uri)) continue;
+      items.push({ kind: DocumentDiagnosticReportKind.Full, uri, version: null, resultId, items: [] });
+      this.holding.delete(uri);
     }
     return { items };
   }
