@@ -42,7 +42,7 @@ describe('collection hover', () => {
     ws.set(uri, SHELF);
     const cruiser = hoverAt(ws, uri, SHELF, 'Lumen Cruiser')!;
     assert.match(cruiser, /Lumen Cruiser/);
-    assert.match(cruiser, /You own 0\./);
+    assert.match(cruiser, /You own none\./);
     assert.match(cruiser, /Lantern Watch: fields 1, \*\*1 to buy\*\*/);
     // Embarked copies count: the fleet carries one Veilwing, two are owned, nothing to buy.
     const wing = hoverAt(ws, uri, SHELF, 'Veilwing')!;

@@ -62,7 +62,7 @@ describe('collection', () => {
     const d = found[0]!;
     assert.equal(d.code, 'FS-COLLECTION-SHORT');
     assert.equal(d.severity, 'warning');
-    assert.equal(d.message, 'You own 0 Lumen Cruiser; this fleet fields 1');
+    assert.equal(d.message, 'You own no Lumen Cruiser; this fleet fields 1');
     assert.match(d.file, /standard-1000-myr-valari\.fleet\.yaml$/);
     const lines = fs.readFileSync(FLEET, 'utf8').split('\n');
     assert.equal(lines[d.line - 1]!.slice(d.column - 1, d.column - 1 + 'Lumen Cruiser'.length), 'Lumen Cruiser');
@@ -125,7 +125,7 @@ describe('collection', () => {
       .filter((p) => p.code === 'FS-COLLECTION-SHORT')
       .map((p) => `${two.text.slice(p.span.start, p.span.end)}: ${p.message}`);
     assert.deepEqual(msgs, [
-      'Lumen Cruiser: You own 0 Lumen Cruiser; this fleet fields 2',
+      'Lumen Cruiser: You own no Lumen Cruiser; this fleet fields 2',
       'Veilwing Fighter Wing: You own 2 Veilwing Fighter Wing; this fleet fields 4',
       'Veilwing Fighter Wing: You own 2 Veilwing Fighter Wing; this fleet fields 4',
     ]);

@@ -53,5 +53,5 @@ export function checkOwnership(ctx: CheckContext, doc: FleetDocument): void {
   const collection = activeCollection(ctx.ws);
   if (!collection) return;
   for (const s of shortfalls(doc, collection, ctx.ws))
-    for (const at of s.sites) ctx.report('FS-COLLECTION-SHORT', `You own ${s.owned} ${clip(s.name)}; this fleet fields ${s.fielded}`, at);
+    for (const at of s.sites) ctx.report('FS-COLLECTION-SHORT', `You own ${s.owned || 'no'} ${clip(s.name)}; this fleet fields ${s.fielded}`, at);
 }

@@ -688,7 +688,11 @@ function collectionHover(doc: CollectionDocument, ws: Workspace, off: number): H
   }
   return result(
     span,
-    join(head, `**You own ${owned}.**`, fleets.length ? `Fleets that field it:\n${fleets.join('\n')}` : 'No fleet in the workspace fields it.'),
+    join(
+      head,
+      owned ? `**You own ${owned}.**` : '**You own none.**',
+      fleets.length ? `Fleets that field it:\n${fleets.join('\n')}` : 'No fleet in the workspace fields it.',
+    ),
   );
 }
 
