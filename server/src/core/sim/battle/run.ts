@@ -468,7 +468,9 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
         break;
       }
       e.hooks.onActivation?.(u, view(e, r + 1, pts));
-      if (!sideAlive(e, 0) || !sideAlive(e, 1)) {
+      // A side is gone when it has lost every unit: each unit that dies or routs is counted once
+      // in `lost` (actions.ts `destroy`, the hooks' `rout`), so no scan of the units is needed.
+      if (lost[0] === e.offset || lost[1] === e.n - e.offset) {
         over = true;
         break;
       }
