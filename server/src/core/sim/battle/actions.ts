@@ -27,40 +27,19 @@ const NATURAL_CRITICAL = DICE.critical;
 /** A sampled Fire action costs this many ops per unit of `sampleCost` (binomial draws are dear). */
 const DICE_FIRE_WEIGHT = 3;
 
-/**
- * A kernel's guide table (the cutpoint method): for each j of n, the first state whose cumulative
- * probability is above j / n (the last if none is). The state drawn for u lies at or after
- * guide[floor(u n)], and usually within a step of it.
- */
-function guideOf(draw: Float64Array, n: number): Int32Array {
-  const guide = new Int32Array(n);
-  let i = 0;
-  for (let j = 0; j < n; j++) {
-    const x = j / n;
-    while (i < n - 1 && !(draw[2 * i]! > x)) i++;
-    guide[j] = i;
-  }
-  return guide;
-}
-
 /** Draws the defender's next state from a kernel. */
 function drawKernel(e: Engine, k: DuelKernel, tgt: number, dice: Dice): void {
   const u = dice.uniform();
   const draw = k.draw;
   const n = draw.length >> 1;
-  // The first state whose cumulative probability is above u (the last if none is): from where the
-  // guide table says it may start, a step or two on; a binary search if that start is already past it.
-  const guide = k.guide ?? (k.guide = guideOf(draw, n));
-  let lo = guide[Math.min(n - 1, Math.floor(u * n))]!;
-  if (lo > 0 && draw[2 * lo - 2]! > u) {
-    let hi = lo - 1;
-    lo = 0;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (draw[2 * mid]! > u) hi = mid;
-      else lo = mid + 1;
-    }
-  } else while (lo < n - 1 && !(draw[2 * lo]! > u)) lo++;
+  let lo = 0;
+  let hi = n - 1;
+  // The first state whose cumulative probability is above u (the last if none is).
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (draw[2 * mid]! > u) hi = mid;
+    else lo = mid + 1;
+  }
   const key = draw[2 * lo + 1]!;
   const stride = e.types[e.typeOf[tgt]!]!.stride;
   const h = Math.floor(key / stride);

@@ -119,11 +119,6 @@ export interface DuelKernel {
    * what a sampled Fire action searches, in one array.
    */
   draw: Float64Array;
-  /**
-   * Where the search of `draw` may start (built on the first draw, see actions.ts `drawKernel`):
-   * guide[j] is the first state whose cumulative probability is above j / guide.length.
-   */
-  guide?: Int32Array;
   expectedHull: number;
   expectedBasesLost: number;
   /** The d10s the Fire action rolls at the table, on average (see volley-exact.ts `WeaponTally.expectedDice`). */
