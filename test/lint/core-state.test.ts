@@ -22,9 +22,6 @@ const CORE = join(ROOT, 'server/src/core');
 const STILL_HOLDING = new Map<string, string>([
   ['server/src/core/balance/volleys.ts', "the estimate's volley and outcome memos (content-keyed, pure) and its two scratch buffers"],
   ['server/src/core/balance/approach.ts', "the estimate's approach memo (content-keyed, pure)"],
-  ['server/src/core/sim/battle/actions.ts', "the battle engine's per-turn scratch record (the hot loop's, not allocated per call)"],
-  ['server/src/core/sim/battle/policy.ts', "the battle policy's scratch arrays and its target record (the hot loop's)"],
-  ['server/src/core/sim/battle/run.ts', "the battle loop's waiting index (the hot loop's)"],
 ]);
 
 /** Methods that change a Map, a Set, a WeakMap, an array or a typed array in place. */

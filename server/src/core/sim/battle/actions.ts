@@ -12,7 +12,7 @@ import { basesLeft, maxShields } from '../fire';
 import { sampleCost, sampleVolley } from '../volley-sample';
 import { BOARD_RANGE, RAM_RANGE } from './engine';
 import type { Engine, UnitList } from './engine';
-import { NO_DECISION, bestBoard, chooseTarget, decide, target, threatsTo, wantedDistance } from './policy';
+import { NO_DECISION, bestBoard, chooseTarget, decide, threatsTo, wantedDistance } from './policy';
 import type { Decision, DuelKernel, SecondAction } from './types';
 
 // Hot-path aliases (see engagement.ts): imported bindings can be getters under some loaders.
@@ -174,33 +174,11 @@ export function activate(e: Engine, u: number, dice: Dice, lost: [number, number
   if (!e.fixed && ap === 2 && moves < sticks && e.hasCr[u] === 1 && closeToBoard(e, u, enemies, e.moveStick[moves]![u]!)) ap--;
   const myBases = basesOf(e.hull[u]!, e.hpOf[u]!);
   if (!chooseTarget(e, u, enemies, myBases)) return false;
-  const threats = threatsTo(e, u, enemies, e.threatList);
-  // One object for the activation's context, reused (no allocation per activation).
-  turn.enemies = enemies;
-  turn.threats = threats;
-  turn.dice = dice;
-  turn.lost = lost;
-  turn.pts = pts;
-  if (target.t >= 0) return fireWithSecond(e, u, target.t, target.ri, myBases, ap, turn);
-  return withoutTarget(e, u, ap, turn);
+  threatsTo(e, u, enemies, e.threatList);
+  // The enemies and threats the actions below weigh are the engine's two lists, filled above.
+  if (e.target.t >= 0) return fireWithSecond(e, u, e.target.t, e.target.ri, myBases, ap, dice, lost, pts);
+  return withoutTarget(e, u, ap, dice, lost, pts);
 }
-
-/** What an activation's actions share: the enemies and threats it weighed, the dice, and the tallies of bases lost and points destroyed. */
-interface Turn {
-  enemies: UnitList;
-  threats: UnitList;
-  dice: Dice;
-  lost: [number, number];
-  pts: [number, number];
-}
-
-const turn: Turn = {
-  enemies: undefined as unknown as UnitList,
-  threats: undefined as unknown as UnitList,
-  dice: undefined as unknown as Dice,
-  lost: [0, 0],
-  pts: [0, 0],
-};
 
 /** Enter the table (from the unit's edge) or launch (from its host): its first Move action. */
 function enter(e: Engine, u: number): void {
@@ -231,7 +209,19 @@ function closeToBoard(e: Engine, u: number, enemies: UnitList, stick: number): b
  * A Fire action at tgt with the second action that goes with it (when u has 2 AP left). Board
  * replaces the second action, whichever it is, when it is worth more.
  */
-function fireWithSecond(e: Engine, u: number, tgt: number, ri: number, myBases: number, ap: number, { enemies, threats, dice, lost, pts }: Turn): boolean {
+function fireWithSecond(
+  e: Engine,
+  u: number,
+  tgt: number,
+  ri: number,
+  myBases: number,
+  ap: number,
+  dice: Dice,
+  lost: [number, number],
+  pts: [number, number],
+): boolean {
+  const enemies = e.enemyList;
+  const threats = e.threatList;
   let board = false;
   if (e.hasCr[u] === 1)
     for (let k = 0; k < enemies.length && !board; k++) {
@@ -269,7 +259,9 @@ function fireWithSecond(e: Engine, u: number, tgt: number, ri: number, myBases: 
 }
 
 /** Nothing to fire at: Board, else Ram as a last resort, then protect with what is left. */
-function withoutTarget(e: Engine, u: number, ap: number, { enemies, threats, dice, lost, pts }: Turn): boolean {
+function withoutTarget(e: Engine, u: number, ap: number, dice: Dice, lost: [number, number], pts: [number, number]): boolean {
+  const enemies = e.enemyList;
+  const threats = e.threatList;
   const b = bestBoard(e, u, enemies);
   if (b >= 0) {
     boardAction(e, u, b, dice, lost, pts);

@@ -332,6 +332,19 @@ export class Engine {
   readonly protects = new Map<number | string, Float64Array>();
   readonly aims = new Map<number | string, { aim?: number; value: number }>();
   /**
+   * The hot loop's scratch, one set per engine (never per call, never per module): the target
+   * policy.ts `chooseTarget` picked (-1: none in reach) and its reach index; what `protectValues`
+   * found ([as it is, if braced, after Shields Back Online]); the parts and sizes of a key being
+   * packed (`pack`); the decision of a lookup that is not cached; and the unit run.ts `waiting`
+   * found its side activates next. Each is read before it is written again.
+   */
+  readonly target = { t: -1, ri: -1 };
+  readonly protectOut = new Float64Array(3);
+  readonly keyParts = new Float64Array(8);
+  readonly keySizes = new Float64Array(8);
+  readonly decisionOut: Decision = { action: 'none', aim: undefined, value: 0 };
+  firstWaiting = -1;
+  /**
    * The same caches in arrays (see PairCache), for the keys that fit: the kernels by the pair of
    * cards, the plan key and the target's state (the numbers the Maps use); the protection values
    * by (shooter's bases, reach index, cover) and Aims by (bases, reach index, cover, braced).

@@ -17,13 +17,12 @@ const maxShieldsOf = maxShields;
 export const NO_DECISION: Decision = { action: 'none', value: -Infinity };
 const ZERO3 = new Float64Array(3);
 
-/** What protectValues found: [as it is, if braced, after Shields Back Online] (read before it is asked again). */
-const PROTECT = new Float64Array(3);
-
-function found(v: Float64Array): true {
-  PROTECT[0] = v[0]!;
-  PROTECT[1] = v[1]!;
-  PROTECT[2] = v[2]!;
+/** Into `e.protectOut`, what protectValues found: [as it is, if braced, after Shields Back Online] (read before it is asked again). */
+function found(e: Engine, v: Float64Array): true {
+  const out = e.protectOut;
+  out[0] = v[0]!;
+  out[1] = v[1]!;
+  out[2] = v[2]!;
   return true;
 }
 
@@ -34,34 +33,32 @@ function found(v: Float64Array): true {
  * parts last, with fixed sizes, so that the low digits say which sizes the high digits used.
  * A part outside its size (a state no card allows) falls back to the string too.
  */
-function pack(n: number): number | string {
+function pack(e: Engine, n: number): number | string {
+  const parts = e.keyParts;
+  const sizes = e.keySizes;
   let space = 1;
-  for (let i = 0; i < n; i++) space *= SIZES[i]!;
-  if (space >= Number.MAX_SAFE_INTEGER) return partsText(n);
+  for (let i = 0; i < n; i++) space *= sizes[i]!;
+  if (space >= Number.MAX_SAFE_INTEGER) return partsText(e, n);
   let k = 0;
   for (let i = 0; i < n; i++) {
-    const x = PARTS[i]!;
-    if (!Number.isInteger(x) || x < 0 || x >= SIZES[i]!) return partsText(n);
-    k = k * SIZES[i]! + x;
+    const x = parts[i]!;
+    if (!Number.isInteger(x) || x < 0 || x >= sizes[i]!) return partsText(e, n);
+    k = k * sizes[i]! + x;
   }
   return smallInt(k);
 }
 
-/**
- * The parts and sizes of the key being packed: filled in place by the caller (two arrays made for
- * every lookup were a third of what a trial allocated).
- */
-const PARTS = new Float64Array(8);
-const SIZES = new Float64Array(8);
-
-function partsText(n: number): string {
-  return Array.from(PARTS.subarray(0, n)).join(',');
+function partsText(e: Engine, n: number): string {
+  return Array.from(e.keyParts.subarray(0, n)).join(',');
 }
 
-/** Sets part i of the key being packed, and its size. */
-function part(i: number, x: number, size: number): void {
-  PARTS[i] = x;
-  SIZES[i] = size;
+/**
+ * Sets part i of the key being packed, and its size: the parts and sizes live on the engine,
+ * filled in place (two arrays made for every lookup were a third of what a trial allocated).
+ */
+function part(e: Engine, i: number, x: number, size: number): void {
+  e.keyParts[i] = x;
+  e.keySizes[i] = size;
 }
 
 /**
@@ -72,7 +69,7 @@ function part(i: number, x: number, size: number): void {
 function protectValues(e: Engine, f: number, u: number): boolean {
   const ft = e.types[e.typeOf[f]!]!;
   const ri = reachOf(ft, e.dist(f, u));
-  if (ri < 0) return found(ZERO3);
+  if (ri < 0) return found(e, ZERO3);
   const ut = e.types[e.typeOf[u]!]!;
   const fb = basesOf(e.hull[f]!, ft.p.hp);
   const sh = e.sh[u]!;
@@ -95,10 +92,11 @@ function protectValues(e: Engine, f: number, u: number): boolean {
   const slot = f * e.n + u;
   if (dense) {
     const vals = e.protectSlotValues;
+    const prot = e.protectOut;
     if (e.protectSlotSub[slot] === sub && e.protectSlotState[slot] === state) {
-      PROTECT[0] = vals[3 * slot]!;
-      PROTECT[1] = vals[3 * slot + 1]!;
-      PROTECT[2] = vals[3 * slot + 2]!;
+      prot[0] = vals[3 * slot]!;
+      prot[1] = vals[3 * slot + 1]!;
+      prot[2] = vals[3 * slot + 2]!;
       return true;
     }
     const hit = e.protectTable.get(pair, sub, state);
@@ -106,23 +104,23 @@ function protectValues(e: Engine, f: number, u: number): boolean {
       e.protectSlotSub[slot] = sub;
       e.protectSlotState[slot] = state;
       // Three stores, not TypedArray.prototype.set: a builtin call costs more than it copies here.
-      vals[3 * slot] = PROTECT[0] = hit[0]!;
-      vals[3 * slot + 1] = PROTECT[1] = hit[1]!;
-      vals[3 * slot + 2] = PROTECT[2] = hit[2]!;
+      vals[3 * slot] = prot[0] = hit[0]!;
+      vals[3 * slot + 1] = prot[1] = hit[1]!;
+      vals[3 * slot + 2] = prot[2] = hit[2]!;
       return true;
     }
   } else {
     // The two cards last: the sizes before them depend on them (see pack).
-    part(0, fb, ft.p.bases + 1);
-    part(1, ri, ft.reaches.length);
-    part(2, e.coverOf[u]!, 2);
-    part(3, sh, ut.stride);
-    part(4, hull, ut.fullHull + 1);
-    part(5, e.typeOf[f]!, T);
-    part(6, e.typeOf[u]!, T);
-    key = pack(7);
+    part(e, 0, fb, ft.p.bases + 1);
+    part(e, 1, ri, ft.reaches.length);
+    part(e, 2, e.coverOf[u]!, 2);
+    part(e, 3, sh, ut.stride);
+    part(e, 4, hull, ut.fullHull + 1);
+    part(e, 5, e.typeOf[f]!, T);
+    part(e, 6, e.typeOf[u]!, T);
+    key = pack(e, 7);
     const hit = e.protects.get(key);
-    if (hit) return found(hit);
+    if (hit) return found(e, hit);
   }
   const plain = e.kernel(f, u, ri, fb, undefined, sh, hull, false)?.expectedHull;
   if (plain === undefined) return false;
@@ -151,7 +149,7 @@ function protectValues(e: Engine, f: number, u: number): boolean {
     e.protectSlotValues[3 * slot + 1] = braced;
     e.protectSlotValues[3 * slot + 2] = after;
   } else e.protects.set(key, v);
-  return found(v);
+  return found(e, v);
 }
 
 /** The best Aim of u at tgt: the weapon whose aimed Fire action adds the most expected hull damage (cached by state). */
@@ -182,15 +180,15 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
     if (hit) return hit;
   } else {
     // The two cards last: the sizes before them depend on them (see pack).
-    part(0, myBases, ut.p.bases + 1);
-    part(1, ri, ut.reaches.length);
-    part(2, e.coverOf[tgt]!, 2);
-    part(3, fbr ? 1 : 0, 2);
-    part(4, fsh, tt.stride);
-    part(5, fhull, tt.fullHull + 1);
-    part(6, e.typeOf[u]!, T);
-    part(7, e.typeOf[tgt]!, T);
-    key = pack(8);
+    part(e, 0, myBases, ut.p.bases + 1);
+    part(e, 1, ri, ut.reaches.length);
+    part(e, 2, e.coverOf[tgt]!, 2);
+    part(e, 3, fbr ? 1 : 0, 2);
+    part(e, 4, fsh, tt.stride);
+    part(e, 5, fhull, tt.fullHull + 1);
+    part(e, 6, e.typeOf[u]!, T);
+    part(e, 7, e.typeOf[tgt]!, T);
+    key = pack(e, 8);
     const hit = e.aims.get(key);
     if (hit) return hit;
   }
@@ -238,12 +236,13 @@ function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: 
   let threat = 0;
   let braced = 0;
   let after = 0;
+  const prot = e.protectOut;
   for (let k = 0; k < threats.length; k++) {
     const f = threats.at[k]!;
     if (!protectValues(e, f, u)) return undefined;
-    threat += PROTECT[0]!;
-    braced += PROTECT[1]!;
-    after += PROTECT[2]!;
+    threat += prot[0]!;
+    braced += prot[1]!;
+    after += prot[2]!;
   }
   if (e.sh[u]! < maxShieldsOf(ut.p, e.hull[u]!) && threat - after > value) {
     value = threat - after;
@@ -260,12 +259,6 @@ function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: 
   out.value = value;
   return out;
 }
-
-/**
- * The decision of a lookup that is not cached, reused: the caller reads it before it asks again
- * (an object made for every activation was a good part of what a trial allocated).
- */
-const scratch: Decision = { action: 'none', aim: undefined, value: 0 };
 
 /** The fixed rule of dice mode: Shields if missing; else Aim the in-reach weapon with most attacks x damage; else Brace. */
 function decideRule(e: Engine, u: number, d: number | undefined): Decision {
@@ -291,7 +284,10 @@ function decideRule(e: Engine, u: number, d: number | undefined): Decision {
 export function decide(e: Engine, u: number, tgt: number, ri: number, threats: UnitList): Decision | undefined {
   if (e.mode === 'dice') return decideRule(e, u, tgt >= 0 ? e.dist(u, tgt) : undefined);
   const solo = threats.length === 0 || (threats.length === 1 && threats.at[0] === tgt);
-  if (!solo || tgt < 0) return decideExpected(e, u, tgt, ri, threats, scratch);
+  if (!solo || tgt < 0)
+    // A lookup that is not cached into the engine's one decision, reused: the caller reads it before
+    // it asks again (an object made for every activation was a good part of what a trial allocated).
+    return decideExpected(e, u, tgt, ri, threats, e.decisionOut);
   const ut = e.types[e.typeOf[u]!]!;
   const tt = e.types[e.typeOf[tgt]!]!;
   const et = reachOf(tt, e.dist(tgt, u));
@@ -335,12 +331,9 @@ export function wantedDistance(e: Engine, u: number, t: number | undefined): num
   return 0;
 }
 
-/** The target `chooseTarget` picked (-1: none in reach) and its reach index: one object, reused (no allocation per activation). */
-export const target = { t: -1, ri: -1 };
-
 /**
  * The enemy in reach whose expected points removed by u's Fire action are highest (ties to the
- * nearer, then to the one with less hull left), into `target`. False when the exact kernels ran
+ * nearer, then to the one with less hull left), into `e.target` (reused: no allocation per activation). False when the exact kernels ran
  * out of work.
  */
 export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: number): boolean {
@@ -369,8 +362,8 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
       tgtDist = d;
     }
   }
-  target.t = tgt;
-  target.ri = tgtRi;
+  e.target.t = tgt;
+  e.target.ri = tgtRi;
   return true;
 }
 

@@ -322,12 +322,9 @@ function sideRouted(e: Engine, s: number): boolean {
   return false;
 }
 
-/** The unit `waiting` found the side activates next (BATTLE.md "The round"), or -1. */
-let firstWaiting = -1;
-
 /**
  * Units of side s that may still activate this round; with `pick`, the one it activates next into
- * `firstWaiting` (BATTLE.md "The round"): first a unit that can Fire, Board or Ram now, then the
+ * `e.firstWaiting` (BATTLE.md "The round"): first a unit that can Fire, Board or Ram now, then the
  * units that must move to reach an enemy (or enter, or launch); within each group the most points
  * first, ties by card name, then copy (`order`). Never the order of the fleet list.
  */
@@ -363,7 +360,7 @@ function waiting(e: Engine, s: number, pick: boolean): number {
       if (pick && firstActs < 0 && onTable[i] && front >= 0 && canActNow(e, i, front, frontBoard)) firstActs = i;
     }
   }
-  firstWaiting = firstActs >= 0 ? firstActs : first;
+  e.firstWaiting = firstActs >= 0 ? firstActs : first;
   return n;
 }
 
@@ -447,7 +444,7 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
     e.ops += 2;
     let turn: number = first;
     for (;;) {
-      // The other side first, so that firstWaiting is this side's next unit.
+      // The other side first, so that e.firstWaiting is this side's next unit.
       const w1 = waiting(e, 1 - turn, false);
       const w0 = waiting(e, turn, true);
       if (w0 + w1 === 0) break;
@@ -462,7 +459,7 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
         turn = 1 - turn;
         continue;
       }
-      const u = firstWaiting;
+      const u = e.firstWaiting;
       if (!activate(e, u, dice, lost, pts)) return false;
       // The work budget holds inside a trial (Engine.stopAt): its own limit (scoreCut) ends it here, scored as it stands; a run's leaves it uncounted.
       if (e.ops > e.stopAt) {
@@ -471,7 +468,9 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
         break;
       }
       e.hooks.onActivation?.(u, view(e, r + 1, pts));
-      if (!sideAlive(e, 0) || !sideAlive(e, 1)) {
+      // A side is gone when it has lost every unit: each unit that dies or routs is counted once
+      // in `lost` (actions.ts `destroy`, the hooks' `rout`), so no scan of the units is needed.
+      if (lost[0] === e.offset || lost[1] === e.n - e.offset) {
         over = true;
         break;
       }
