@@ -508,14 +508,28 @@ export const HANDLERS: HandlerEntry[] = [
 
   customRequest(ExampleFleetsRequest, (): FleetSummary[] => exampleFleets().map((d) => fleetSummary(d, exampleWorkspace())), [] as FleetSummary[]),
 
-  fleetRequest(RosterRequest, (ctx, doc, params: RosterParams): RosterData => {
-    const { state } = ctx;
-    const toRange = (uri: string, s: Span) => {
-      const td = state.textDoc(uri);
-      return td ? convert.range(td, s) : undefined;
-    };
-    return rosterData(doc, state.ws, toRange, params, state.documents.get(doc.uri)?.version, state.service.checks);
-  }),
+  customRequest(
+    RosterRequest,
+    async (ctx, params: RosterParams | undefined, token): Promise<RosterData | null> => {
+      // A big fleet's roster takes tens of milliseconds on this thread: the Fleet view asks for it
+      // right behind each edit, so let the messages already read go first. The connection handles
+      // one queued message a turn, scheduled after this handler's first turn: hence two turns. A
+      // hover already queued is answered before the roster, and a roster the client cancelled
+      // meanwhile (superseded by the next edit) is not computed at all.
+      await nextTurn();
+      await nextTurn();
+      if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'The roster was cancelled');
+      const { state } = ctx;
+      const doc = requestedFleet(state, params?.uri);
+      if (!doc || !params) return null;
+      const toRange = (uri: string, s: Span) => {
+        const td = state.textDoc(uri);
+        return td ? convert.range(td, s) : undefined;
+      };
+      return rosterData(doc, state.ws, toRange, params, state.documents.get(doc.uri)?.version, state.service.checks);
+    },
+    null,
+  ),
 
   customRequest(
     CardSheetRequest,
