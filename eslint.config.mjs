@@ -56,6 +56,8 @@ const MAY_IMPORT = [
     says: 'The roster imports only check/, the workspace, the model and the rules pack.',
   },
   { folder: [FACADE], may: [CORE], says: 'The facade imports only the core.' },
+  // The service's request groups: each may call every layer of the core; only the facade imports them.
+  { folder: core('requests'), may: [CORE], says: "The service's request groups import only the core." },
   // The edges.
   { folder: ['server/src/server.ts'], may: ['server/src/lsp'], says: 'The server program only wires the LSP layer.' },
   { folder: ['server/src/lsp'], may: [CORE, 'server/src/node', 'protocol'], says: 'The LSP layer imports only the core, server/src/node and protocol/.' },

@@ -38,6 +38,9 @@ import type { VsFieldInput } from './sim/vs-field';
 import type { CardRef } from './workspace';
 import type { BattleJob } from './sim/chunked';
 import type { BattleOptions, BattleResult, SimulationResult } from './sim/types';
+import type { ServiceParts } from './requests/parts';
+import { editorRequests, type EditorRequests } from './requests/editor';
+import { simRequests, type SimRequests } from './requests/sims';
 
 // ---------------------------------------------------------------------------------------------
 // Diagnostics: the checks and the points-estimate notes of a document, cached.
@@ -334,7 +337,8 @@ export function prepareVsField(
 
 /** What a service is made from: its workspace, how it has simulations run, and where it tells a failure. */
 export interface FabledServiceOptions {
-  workspace: Workspace;
+  /** The workspace the service answers about (absent: a new, empty one). */
+  workspace?: Workspace;
   /** Runs the service's battles, duels and prices (absent: the service prepares them and the caller runs them). */
   runner?: SimRunner;
   /** Tells a failure the service survived (a check that threw: a bug, never bad input). */
@@ -397,7 +401,11 @@ export class Refused extends Error {
 /** The two sides of a battle request, as its refusals name them. */
 const SIDE_WORDS = ['fleet', "opponent's fleet"] as const;
 
-export interface FabledService {
+/**
+ * One workspace's service: its state (below) and its requests, grouped by what they serve
+ * (./requests/: the editor's, the simulator's), each bound to the instance's workspace.
+ */
+export interface FabledService extends EditorRequests, SimRequests {
   readonly workspace: Workspace;
   /** The points estimate's state: its fits, the field prices measured against it, the battle prices measured. */
   readonly estimates: Estimates;
@@ -429,7 +437,7 @@ export interface FabledService {
 }
 
 export function createFabledService(options: FabledServiceOptions): FabledService {
-  const ws = options.workspace;
+  const ws = options.workspace ?? new WorkspaceClass();
   const diagnoser = new Diagnoser(options.diagnosesKept);
   const estimates = estimatesOf(ws);
   const documentAt = options.document ?? ((uri: string) => ws.get(uri));
@@ -483,7 +491,10 @@ export function createFabledService(options: FabledServiceOptions): FabledServic
     return { sides, battle: prepared.battle, changed: { fleet: other.battle.fleets[0], limit: other.battle.limits?.[0] } };
   };
 
+  const parts: ServiceParts = { ws, checks, estimates, documentAt, log: options.log ?? (() => {}), runner: options.runner };
   return {
+    ...editorRequests(parts),
+    ...simRequests(parts),
     workspace: ws,
     estimates,
     get estimateNotes() {
