@@ -8,7 +8,7 @@
 import { CLASSES, CLASS_NAMES, WEAPON_TYPES } from '../server/src/core/rules/data';
 import type { UnitClass } from '../server/src/core/rules/data';
 import { Workspace } from '../server/src/core/workspace';
-import { bundledCards, clearEstimateMemo, estimateCard, fieldFor, volleyStats, newEstimates } from '../server/src/core/balance/index';
+import { bundledCards, clearEstimateMemo, estimateCard, fieldFor, newEstimates } from '../server/src/core/balance/index';
 import type { CardLike } from '../server/src/core/balance/index';
 import { profileFromCard } from '../server/src/core/sim/profile';
 import { median, type Row } from './util';
@@ -102,7 +102,7 @@ export async function benchBalance(): Promise<Row[]> {
   // Cold: nothing memoized and this code never run before in this process.
   clearEstimateMemo(estimates);
   const first = estimateAll(cards);
-  const computed = volleyStats.computed;
+  const computed = estimates.volleys.stats.computed;
   const again: number[] = [];
   const againCpu: number[] = [];
   for (let i = 0; i < 5; i++) {

@@ -24,7 +24,6 @@ import {
   computeShare,
   estimateCard,
   fieldFor,
-  volleyStats,
   workspaceField,
   estimateInWorkspace,
   newEstimates,
@@ -280,20 +279,20 @@ describe('points estimate', () => {
     const field = bundledField();
     const spec: Spec = { class: 'Cruiser', points: 200, bs: 5, d: 8, sh: 6, ac: 5, hp: 7, weapons: [{ type: 'Energy', range: 18, damage: 2, attacks: 4 }] };
     estimate(spec, field);
-    let before = volleyStats.computed;
+    let before = estimates.volleys.stats.computed;
     // The field's volleys at the card: each member with the weapons that reach it on the approach (nested by
     // reach: at most one per distinct reach of the member), at least each member's whole Fire action.
     estimate({ ...spec, hp: 9 }, field);
-    const atCard = volleyStats.computed - before;
+    const atCard = estimates.volleys.stats.computed - before;
     const reaches = field.members.reduce((t, m) => t + new Set(m.profile.weapons.map((w) => w.range)).size, 0);
     assert.ok(atCard >= field.members.length && atCard <= reaches, `${atCard} of ${field.members.length}..${reaches}`);
-    before = volleyStats.computed;
+    before = estimates.volleys.stats.computed;
     estimate({ ...spec, points: 250 }, field);
-    assert.equal(volleyStats.computed, before, 'points do not enter a volley');
+    assert.equal(estimates.volleys.stats.computed, before, 'points do not enter a volley');
     estimate({ ...spec, weapons: [{ ...spec.weapons[0]!, attacks: 5 }] }, field);
-    assert.equal(volleyStats.computed, before + field.members.length, 'a weapon edit recomputes the card firing at the field only');
+    assert.equal(estimates.volleys.stats.computed, before + field.members.length, 'a weapon edit recomputes the card firing at the field only');
     estimate({ ...spec, weapons: [{ ...spec.weapons[0]!, attacks: 5 }], hp: 8 }, field);
-    assert.equal(volleyStats.computed, before + field.members.length + atCard, 'an HP edit recomputes the field firing at the card only');
+    assert.equal(estimates.volleys.stats.computed, before + field.members.length + atCard, 'an HP edit recomputes the field firing at the card only');
   });
 
   describe('monotonicity', () => {

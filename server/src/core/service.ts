@@ -608,7 +608,6 @@ export {
   fieldNeedsPrices,
   pricedMember,
   setFieldPrices,
-  shareOf,
   standardCards,
   trackWorkspaceField,
   workspaceField,

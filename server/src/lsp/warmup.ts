@@ -21,7 +21,7 @@ import {
   exampleFiles,
   bundledCards,
   fieldFor,
-  shareOf,
+  estimatesOf,
   standardCards,
   pointsEstimateProblems,
   newEstimates,
@@ -42,6 +42,8 @@ const PAIRS_PER_STEP = 16;
  */
 export function warmUpSteps(estimates: Estimates = newEstimates()): Step[] {
   const ws = new Workspace();
+  // The warm-up's workspace has its own fits and prices, but fills the volleys and approaches of `estimates`.
+  estimatesOf(ws, () => newEstimates(estimates));
   const files = exampleFiles();
   const uri = (path: string) => `fabled-warmup:/${path}`;
   const checked = new Map<string, Problem[]>();
@@ -62,7 +64,7 @@ export function warmUpSteps(estimates: Estimates = newEstimates()): Step[] {
     const pairs = members.flatMap((a) => members.map((d) => [a, d] as const));
     for (let from = 0; from < pairs.length; from += PAIRS_PER_STEP)
       steps.push(() => {
-        for (const [a, d] of pairs.slice(from, from + PAIRS_PER_STEP)) shareOf(a.profile, d.profile, a.off, d.def);
+        for (const [a, d] of pairs.slice(from, from + PAIRS_PER_STEP)) estimates.volleys.shareOf(a.profile, d.profile, a.off, d.def);
       });
     steps.push(() => void fieldFor([], estimates));
     for (const f of files)

@@ -173,11 +173,6 @@ export function flatFires(m: Map<number, number>): Float64Array {
 
 /** `approachFires` as flat arrays (`flatFires`): what the memo keeps and the estimate reads. */
 export function approachFiresFlat(a: Mover, b: Mover, rounds: number): Fires {
-  // By the movers' keys as they are (a string made here would be hashed again at every call: the
-  // estimate asks some 200,000 times for 2,000 cards), then the rounds.
-  let row = FIRES.get(a.key)?.get(rounds);
-  const hit = row?.get(b.key);
-  if (hit) return hit;
   const maps: [Map<number, number>, Map<number, number>] = [new Map(), new Map()];
   const weight = 1 / (GAME_SIZES.length * 2);
   for (const g of GAME_SIZES)
@@ -185,33 +180,47 @@ export function approachFiresFlat(a: Mover, b: Mover, rounds: number): Fires {
       const f = approachDuel(a, b, g.depth, rounds, aFirst);
       for (let s = 0; s < 2; s++) for (const d of f[s]!) if (d !== undefined) maps[s]!.set(d, (maps[s]!.get(d) ?? 0) + weight);
     }
-  const out: Fires = [flatFires(maps[0]), flatFires(maps[1])];
-  if (firesCount >= FIRES_MAX) {
-    FIRES.clear();
-    firesCount = 0;
-    row = undefined;
-  }
-  if (!row) {
-    let byRounds = FIRES.get(a.key);
-    if (!byRounds) FIRES.set(a.key, (byRounds = new Map()));
-    byRounds.set(rounds, (row = new Map()));
-  }
-  row.set(b.key, out);
-  firesCount++;
-  return out;
+  return [flatFires(maps[0]), flatFires(maps[1])];
 }
 
 type Fires = [Float64Array, Float64Array];
 
-/** Approaches already played, by the two movers (the same moves, reaches and CR give the same approach) and the rounds. */
-const FIRES = new Map<string, Map<number, Map<string, Fires>>>();
-let firesCount = 0;
 const FIRES_MAX = 50_000;
 
-/** Forgets the approaches played (the benchmark's cold start; tests). */
-export function clearApproachMemo(): void {
-  FIRES.clear();
-  firesCount = 0;
+/** The approaches already played by one points-estimate state (an `Estimates` instance owns one). */
+export class Approaches {
+  /** By the two movers (the same moves, reaches and CR give the same approach) and the rounds. */
+  private readonly fires = new Map<string, Map<number, Map<string, Fires>>>();
+  private count = 0;
+
+  /** Forgets the approaches played (the benchmark's cold start; tests). */
+  clear(): void {
+    this.fires.clear();
+    this.count = 0;
+  }
+
+  /** `approachFiresFlat`, kept. */
+  firesOf(a: Mover, b: Mover, rounds: number): Fires {
+    // By the movers' keys as they are (a string made here would be hashed again at every call: the
+    // estimate asks some 200,000 times for 2,000 cards), then the rounds.
+    let row = this.fires.get(a.key)?.get(rounds);
+    const hit = row?.get(b.key);
+    if (hit) return hit;
+    const out = approachFiresFlat(a, b, rounds);
+    if (this.count >= FIRES_MAX) {
+      this.fires.clear();
+      this.count = 0;
+      row = undefined;
+    }
+    if (!row) {
+      let byRounds = this.fires.get(a.key);
+      if (!byRounds) this.fires.set(a.key, (byRounds = new Map()));
+      byRounds.set(rounds, (row = new Map()));
+    }
+    row.set(b.key, out);
+    this.count++;
+    return out;
+  }
 }
 
 /** The weapons of `p` that reach `d` (the Fire action at that distance). */

@@ -35,8 +35,8 @@ import type { UnitCard } from '../model/types';
 import { getMemo, memo, setMemo } from '../model/memo';
 import { profileFromCard, sanitizeProfile } from '../sim/profile';
 import type { UnitProfile } from '../sim/types';
-import { clearVolleyMemo, defenseKey, offenseKey, shareOf } from './volleys';
-import { approachFiresFlat, approachFleet, clearApproachMemo, flatFires, inReachOf, moverOf, stoppingDistances, subsetIndex } from './approach';
+import { defenseKey, offenseKey, Volleys } from './volleys';
+import { Approaches, approachFleet, flatFires, inReachOf, moverOf, stoppingDistances, subsetIndex } from './approach';
 import type { InReach, Mover } from './approach';
 import type { Share } from './volleys';
 import type { BattlePriceResult } from '../api';
@@ -354,9 +354,23 @@ export class Estimates {
    * the lens and the hover show the last one while the card's stats and the field stay as they were.
    */
   readonly measured = new Map<string, BattlePriceResult>();
+  /** The Fire actions worked out (the volley and weapon-outcome memos). */
+  readonly volleys: Volleys;
+  /** The approaches played. */
+  readonly approaches: Approaches;
 
-  /** `bundled`: the bundled example cards (the field when the given cards are too few). */
-  constructor(readonly bundled: () => readonly CardLike[]) {}
+  /**
+   * `bundled`: the bundled example cards (the field when the given cards are too few). `sharing`:
+   * an instance whose volley and approach memos this one uses too (they are keyed by content, so
+   * sharing them changes no figure: the warm-up's own workspace fills the server's).
+   */
+  constructor(
+    readonly bundled: () => readonly CardLike[],
+    sharing?: Estimates,
+  ) {
+    this.volleys = sharing?.volleys ?? new Volleys();
+    this.approaches = sharing?.approaches ?? new Approaches();
+  }
 
   /** Bumped when a field's battle prices arrive: a field (or a card's note) made before is stale. */
   get version(): number {
@@ -408,6 +422,8 @@ export class Estimates {
     this.prices.clear();
     this.measured.clear();
     this.bundledShape = undefined;
+    this.volleys.clear();
+    this.approaches.clear();
   }
 }
 
@@ -424,8 +440,6 @@ export function ownerOf(field: ReferenceField): Estimates {
 /** Forgets every fit, figure and volley of an instance (the benchmark's cold start; tests). */
 export function clearEstimateMemo(st: Estimates): void {
   st.clear();
-  clearVolleyMemo();
-  clearApproachMemo();
 }
 
 /**
@@ -466,7 +480,7 @@ function fieldOf(st: Estimates, members: FieldMember[], available: number, sourc
   const fitKey = fitKeyOf(members);
   let fit = st.fit(fitKey);
   if (!fit) {
-    fit = fitField(members);
+    fit = fitField(st.volleys, members);
     st.keepFit(fitKey, fit);
   }
   const picked = members.length < available ? `${members.length} of the ${available} cards` : `${members.length} cards`;
@@ -551,8 +565,8 @@ function pick(s: Share, model: ShareModel): number {
 }
 
 /** Shares between field members: m[i][j] for i firing at j. */
-function shareMatrix(members: FieldMember[], model: ShareModel): number[][] {
-  return members.map((a) => members.map((d) => pick(shareOf(a.profile, d.profile, a.off, d.def), model)));
+function shareMatrix(v: Volleys, members: FieldMember[], model: ShareModel): number[][] {
+  return members.map((a) => members.map((d) => pick(v.shareOf(a.profile, d.profile, a.off, d.def), model)));
 }
 
 interface Fit {
@@ -646,12 +660,12 @@ export function fitMatrix(members: FieldMember[], m: number[][], fitExponent = f
 const pct = (spreadLog: number) => (Math.exp(spreadLog) - 1) * 100;
 
 /** The leave-one-out spread (percent) of a model on a field: for the README's comparison and the tests. */
-export function looSpreadPct(members: FieldMember[], model: ShareModel, fitExponent: boolean): number {
-  return pct(fitMatrix(members, shareMatrix(members, model), fitExponent).spreadLog);
+export function looSpreadPct(members: FieldMember[], model: ShareModel, fitExponent: boolean, v = new Volleys()): number {
+  return pct(fitMatrix(members, shareMatrix(v, members, model), fitExponent).spreadLog);
 }
 
-function fitField(members: FieldMember[]): Omit<ReferenceField, 'id' | 'source' | 'description' | 'available'> {
-  const fit = fitMatrix(members, shareMatrix(members, 'sequential'));
+function fitField(v: Volleys, members: FieldMember[]): Omit<ReferenceField, 'id' | 'source' | 'description' | 'available'> {
+  const fit = fitMatrix(members, shareMatrix(v, members, 'sequential'));
   return {
     members,
     fitted: fit.fitted,
@@ -676,9 +690,10 @@ function figures(
 ): { firepower: number; durability: number; exact: boolean } {
   let dealt = field.memo.dealt.get(off);
   if (!dealt) {
+    const volleys = ownerOf(field).volleys;
     dealt = { sum: 0, exact: true };
     for (const x of field.members) {
-      const s = shareOf(profile, x.profile, off, x.def);
+      const s = volleys.shareOf(profile, x.profile, off, x.def);
       dealt.sum += s.sequential * x.points;
       dealt.exact &&= s.exact;
     }
@@ -687,9 +702,10 @@ function figures(
   }
   let taken = field.memo.taken.get(def);
   if (!taken) {
+    const volleys = ownerOf(field).volleys;
     taken = { sum: 0, exact: true };
     for (const x of field.members) {
-      const s = shareOf(x.profile, profile, x.off, def);
+      const s = volleys.shareOf(x.profile, profile, x.off, def);
       taken.sum += s.sequential;
       taken.exact &&= s.exact;
     }
@@ -968,7 +984,7 @@ function dealtBy(c: CardShares, field: ReferenceField, k: number, j: number): nu
   if (v === undefined) {
     const m = field.members[j]!;
     const sub = c.mine.subsets[k]!;
-    v = c.dealt[k]![j] = shareOf(sub.profile, m.profile, sub.key, m.def).sequential * m.points;
+    v = c.dealt[k]![j] = ownerOf(field).volleys.shareOf(sub.profile, m.profile, sub.key, m.def).sequential * m.points;
   }
   return v;
 }
@@ -977,7 +993,7 @@ function takenFrom(c: CardShares, field: ReferenceField, profile: UnitProfile, j
   let v = c.taken[j]![k];
   if (v === undefined) {
     const sub = fieldApproach(field)[j]!.inReach.subsets[k]!;
-    v = c.taken[j]![k] = shareOf(sub.profile, profile, sub.key, c.def).sequential;
+    v = c.taken[j]![k] = ownerOf(field).volleys.shareOf(sub.profile, profile, sub.key, c.def).sequential;
   }
   return v;
 }
@@ -1016,6 +1032,7 @@ function approachFigures(
   c: CardShares,
 ): { logFA: number; logHA: number; boardFA: number; boardHA: number } {
   const members = fieldApproach(field);
+  const approaches = ownerOf(field).approaches;
   const cr = profile.cr;
   const hp = profile.hp * profile.bases;
   let dealt = 0;
@@ -1024,7 +1041,7 @@ function approachFigures(
   let boardedBy = 0;
   for (let j = 0; j < members.length; j++) {
     const them = members[j]!;
-    const [mineAt, theirsAt] = approachFiresFlat(me, them.mover, BATTLE_TABLE.rounds);
+    const [mineAt, theirsAt] = approaches.firesOf(me, them.mover, BATTLE_TABLE.rounds);
     dealt += dealtAt(c, field, j, mineAt);
     taken += takenAt(c, field, profile, j, them.inReach, theirsAt);
     const m = field.members[j]!;

@@ -34,7 +34,7 @@ export {
   Estimates,
 } from './estimate';
 export type { CardLike, FieldMember, PointsEstimate, ReferenceField, LooRow, FieldSource } from './estimate';
-export { clearVolleyMemo, volleyStats, shareOf, computeShare, offenseKey, defenseKey } from './volleys';
+export { Volleys, computeShare, offenseKey, defenseKey } from './volleys';
 
 /** The bundled example cards, kept with the example workspace they are read from. */
 const BUNDLED = memo<readonly CardLike[]>('bundled cards');
@@ -47,18 +47,21 @@ export function bundledCards(): readonly CardLike[] {
   return cards;
 }
 
-/** A new points-estimate state (its fits and prices), its fallback field the bundled example cards. */
-export function newEstimates(): Estimates {
-  return new Estimates(bundledCards);
+/**
+ * A new points-estimate state (its fits and prices), its fallback field the bundled example cards;
+ * `sharing`: a state whose content-keyed volley and approach memos it uses too.
+ */
+export function newEstimates(sharing?: Estimates): Estimates {
+  return new Estimates(bundledCards, sharing);
 }
 
 /** A workspace's points-estimate state (its own fits and prices), kept with the workspace object. */
 const ESTIMATES = memo<Estimates>('estimates');
 
-/** The points-estimate state of a workspace: what its service owns (made on first use). */
-export function estimatesOf(ws: Workspace): Estimates {
+/** The points-estimate state of a workspace: what its service owns (made on first use, by `make` when given). */
+export function estimatesOf(ws: Workspace, make: () => Estimates = newEstimates): Estimates {
   let st = getMemo(ws, ESTIMATES);
-  if (!st) setMemo(ws, ESTIMATES, (st = newEstimates()));
+  if (!st) setMemo(ws, ESTIMATES, (st = make()));
   return st;
 }
 

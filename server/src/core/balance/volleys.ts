@@ -41,9 +41,6 @@ const FALLBACK_SEED = 1;
 const VOLLEY_MEMO_MAX = 200_000;
 const OUTCOME_MEMO_MAX = 50_000;
 
-/** Attacker key -> defender key -> share (two levels: the key strings are made once per card and reused). */
-const volleyMemo = new Map<string, Map<string, Share>>();
-let volleyCount = 0;
 /** A weapon outcome in flat arrays: unsaved-hit probabilities, and SH left when all was absorbed. */
 interface Flat {
   unsaved: Float64Array;
@@ -51,21 +48,79 @@ interface Flat {
   stayP: Float64Array;
 }
 
-/** Plan key -> (attacks * 4096 + SH) -> outcome. */
-const outcomeMemo = new Map<number, Map<number, Flat>>();
-let outcomeCount = 0;
+/**
+ * The two memo tables and the dense programme's scratch arrays of one points-estimate state (an
+ * `Estimates` instance owns one): two services never share figures or buffers.
+ */
+export class Volleys {
+  /** Attacker key -> defender key -> share (two levels: the key strings are made once per card and reused). */
+  private readonly shares = new Map<string, Map<string, Share>>();
+  private shareCount = 0;
+  /** Plan key -> (attacks * 4096 + SH) -> outcome. */
+  private readonly outcomes = new Map<number, Map<number, Flat>>();
+  private outcomeCount = 0;
+  /** Two scratch arrays for the dense programme, grown as needed and reused (no garbage per volley). */
+  bufA = new Float64Array(1024);
+  bufB = new Float64Array(1024);
+  /** Counters for tests and the benchmark: Fire actions computed and served from the memo. */
+  readonly stats = { computed: 0, memoHits: 0 };
 
-/** Counters for tests and the benchmark: Fire actions computed and served from the memo. */
-export const volleyStats = { computed: 0, memoHits: 0 };
+  /** Empties both memo tables (the benchmark's cold start; tests). */
+  clear(): void {
+    this.shares.clear();
+    this.shareCount = 0;
+    this.outcomes.clear();
+    this.outcomeCount = 0;
+    this.stats.computed = 0;
+    this.stats.memoHits = 0;
+  }
 
-/** Empties both memo tables (the benchmark's cold start; tests). */
-export function clearVolleyMemo(): void {
-  volleyMemo.clear();
-  volleyCount = 0;
-  outcomeMemo.clear();
-  outcomeCount = 0;
-  volleyStats.computed = 0;
-  volleyStats.memoHits = 0;
+  /** The outcome table of one weapon plan (by `planKey`), made on first use. */
+  outcomesFor(pk: number): Map<number, Flat> {
+    let m = this.outcomes.get(pk);
+    if (!m) {
+      if (this.outcomeCount >= OUTCOME_MEMO_MAX) {
+        this.outcomes.clear();
+        this.outcomeCount = 0;
+      }
+      this.outcomes.set(pk, (m = new Map()));
+    }
+    return m;
+  }
+
+  /** Counts an outcome added to a table (the tables start again empty past their size). */
+  countOutcome(): void {
+    this.outcomeCount++;
+  }
+
+  /** Without the share memo: what one Fire action of the attacker does to the defender (see `Share`). */
+  computeShare(att: UnitProfile, def: UnitProfile): Share {
+    return shareWith(this, att, def);
+  }
+
+  /**
+   * The memoized share; `att` and `def` must already be sanitized profiles (the estimate's are) and
+   * their keys may be passed in when the caller has them.
+   */
+  shareOf(att: UnitProfile, def: UnitProfile, attKey = offenseKey(att), defKey = defenseKey(def)): Share {
+    let row = this.shares.get(attKey);
+    const hit = row?.get(defKey);
+    if (hit) {
+      this.stats.memoHits++;
+      return hit;
+    }
+    const s = shareWith(this, att, def);
+    this.stats.computed++;
+    if (this.shareCount >= VOLLEY_MEMO_MAX) {
+      this.shares.clear();
+      this.shareCount = 0;
+      row = undefined;
+    }
+    if (!row) this.shares.set(attKey, (row = new Map()));
+    row.set(defKey, s);
+    this.shareCount++;
+    return s;
+  }
 }
 
 /** What a Fire action reads from its attacker: class (Dogfighters, Precision Strike), bases, BS, weapons. */
@@ -91,19 +146,7 @@ function planKey(plan: WeaponPlan): number {
   return k * 2 + (plan.energy ? 1 : 0);
 }
 
-function outcomesFor(pk: number): Map<number, Flat> {
-  let m = outcomeMemo.get(pk);
-  if (!m) {
-    if (outcomeCount >= OUTCOME_MEMO_MAX) {
-      outcomeMemo.clear();
-      outcomeCount = 0;
-    }
-    outcomeMemo.set(pk, (m = new Map()));
-  }
-  return m;
-}
-
-function outcome(plan: WeaponPlan, memo: Map<number, Flat>, a: number, sh: number, budget: Budget): Flat | undefined {
+function outcome(v: Volleys, plan: WeaponPlan, memo: Map<number, Flat>, a: number, sh: number, budget: Budget): Flat | undefined {
   const key = a * 4096 + sh;
   const hit = memo.get(key);
   if (hit) return hit;
@@ -112,7 +155,7 @@ function outcome(plan: WeaponPlan, memo: Map<number, Flat>, a: number, sh: numbe
   let last = o.unsaved.length - 1;
   while (last > 0 && o.unsaved[last] === 0) last--;
   const flat: Flat = { unsaved: o.unsaved.slice(0, last + 1), stayLeft: Int32Array.from(o.stay.keys()), stayP: Float64Array.from(o.stay.values()) };
-  outcomeCount++;
+  v.countOutcome();
   memo.set(key, flat);
   return flat;
 }
@@ -126,15 +169,17 @@ function outcome(plan: WeaponPlan, memo: Map<number, Flat>, a: number, sh: numbe
  */
 /** A Fire action planned once for both programmes: the weapon plans and their outcome tables. */
 interface Planned {
+  /** Whose outcome tables and scratch arrays the programmes use. */
+  v: Volleys;
   plans: WeaponPlan[];
   memos: Map<number, Flat>[];
   hp: number;
   hull0: number;
 }
 
-function plan(att: UnitProfile, def: UnitProfile): Planned {
+function plan(v: Volleys, att: UnitProfile, def: UnitProfile): Planned {
   const ctx = planFire(att, def, { attackerBases: att.bases, cover: false, brace: false });
-  return { plans: ctx.plans, memos: ctx.plans.map((p) => outcomesFor(planKey(p))), hp: ctx.hp, hull0: def.bases * ctx.hp };
+  return { v, plans: ctx.plans, memos: ctx.plans.map((p) => v.outcomesFor(planKey(p))), hp: ctx.hp, hull0: def.bases * ctx.hp };
 }
 
 function exactExpectation(pl: Planned, sh0: number): Expected | undefined {
@@ -154,19 +199,15 @@ interface Expected {
   shields: number;
 }
 
-/** Two scratch arrays for the dense programme, grown as needed and reused (no garbage per volley). */
-let bufA = new Float64Array(1024);
-let bufB = new Float64Array(1024);
-
 function denseProgramme(pl: Planned, sh0: number, stride: number, budget: Budget): Expected | undefined {
-  const { plans, memos, hp, hull0 } = pl;
+  const { v, plans, memos, hp, hull0 } = pl;
   const size = (hull0 + 1) * stride;
-  if (bufA.length < size) {
-    bufA = new Float64Array(size);
-    bufB = new Float64Array(size);
+  if (v.bufA.length < size) {
+    v.bufA = new Float64Array(size);
+    v.bufB = new Float64Array(size);
   }
-  let dist = bufA;
-  let next = bufB;
+  let dist = v.bufA;
+  let next = v.bufB;
   dist.fill(0, 0, size);
   dist[hull0 * stride + sh0] = 1;
   for (let k = 0; k < plans.length; k++) {
@@ -184,7 +225,7 @@ function denseProgramme(pl: Planned, sh0: number, stride: number, budget: Budget
         next[key]! += w;
         continue;
       }
-      const o = outcome(plan, memo, a, sh, budget);
+      const o = outcome(pl.v, plan, memo, a, sh, budget);
       if (!o) return undefined;
       const un = o.unsaved;
       const sl = o.stayLeft;
@@ -228,7 +269,7 @@ function sparseProgramme(pl: Planned, sh0: number, stride: number, budget: Budge
         next.set(key, (next.get(key) ?? 0) + w);
         continue;
       }
-      const o = outcome(plan, memo, a, sh, budget);
+      const o = outcome(pl.v, plan, memo, a, sh, budget);
       if (!o) return undefined;
       budget.ops += o.unsaved.length + o.stayLeft.length;
       if (budget.ops > budget.limit) return undefined;
@@ -262,11 +303,11 @@ function expectation(att: UnitProfile, def: UnitProfile, pl: Planned, shields: '
   return { hull: sampled.expectedHullDamage, shields: sampled.expectedShieldsRemoved, exact: false };
 }
 
-/** Without memo: what one Fire action of the attacker does to the defender (see `Share`). */
-export function computeShare(att: UnitProfile, def: UnitProfile): Share {
+/** What one Fire action of the attacker does to the defender (see `Share`), its weapon outcomes from `v`'s tables. */
+function shareWith(v: Volleys, att: UnitProfile, def: UnitProfile): Share {
   const total = def.bases * def.hp;
   if (!(total > 0)) return { share: 0, sequential: 0, exact: true };
-  const pl = plan(att, def);
+  const pl = plan(v, att, def);
   const full = expectation(att, def, pl, 'full');
   const share = Math.min(1, Math.max(0, full.hull / total));
   const sh0 = maxShields(def, total);
@@ -277,26 +318,7 @@ export function computeShare(att: UnitProfile, def: UnitProfile): Share {
   return { share, sequential: Number.isFinite(actions) && actions > 0 ? Math.min(1, 1 / actions) : 0, exact: full.exact && down.exact };
 }
 
-/**
- * The memoized share; `att` and `def` must already be sanitized profiles (the estimate's are) and
- * their keys may be passed in when the caller has them.
- */
-export function shareOf(att: UnitProfile, def: UnitProfile, attKey = offenseKey(att), defKey = defenseKey(def)): Share {
-  let row = volleyMemo.get(attKey);
-  const hit = row?.get(defKey);
-  if (hit) {
-    volleyStats.memoHits++;
-    return hit;
-  }
-  const s = computeShare(att, def);
-  volleyStats.computed++;
-  if (volleyCount >= VOLLEY_MEMO_MAX) {
-    volleyMemo.clear();
-    volleyCount = 0;
-    row = undefined;
-  }
-  if (!row) volleyMemo.set(attKey, (row = new Map()));
-  row.set(defKey, s);
-  volleyCount++;
-  return s;
+/** What one Fire action of the attacker does to the defender, worked out afresh (tests, the benchmark). */
+export function computeShare(att: UnitProfile, def: UnitProfile): Share {
+  return new Volleys().computeShare(att, def);
 }
