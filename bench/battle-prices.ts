@@ -25,8 +25,11 @@ import { pricePool } from '../server/src/cli/price-pool';
 import type { PricedCard } from '../server/src/core/balance/battles';
 import { computeShare, estimateCard, fieldFor, newEstimates } from '../server/src/core/balance/index';
 import type { ReferenceField } from '../server/src/core/balance/index';
-import { BATTLE_MODEL_TERMS, BATTLE_TERMS, bestEstimate, fitBattleModel, fitMatrix, modelEstimate, trainingRows } from '../server/src/core/balance/estimate';
-import type { BattleTerm, TrainingRow } from '../server/src/core/balance/estimate';
+import { BATTLE_MODEL_TERMS, bestEstimate, fitBattleModel, modelEstimate } from '../server/src/core/balance/model';
+import { fitMatrix } from '../server/src/core/balance/fit';
+import { trainingRows } from '../server/src/core/balance/prices';
+import type { TrainingRow } from '../server/src/core/balance/prices';
+import { BATTLE_TERMS, type BattleTerm } from '../server/src/core/balance/shapes';
 
 /** The points-estimate state these figures are made with (its fits and prices). */
 const estimates = newEstimates();

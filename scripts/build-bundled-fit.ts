@@ -13,7 +13,7 @@ import * as prettier from 'prettier';
 import { resolve } from 'node:path';
 import { runMain, writeOrCheck } from './generated-files';
 import { fieldFor, newEstimates } from '../server/src/core/balance/index';
-import { computeBundledFit, type ShippedFit } from '../server/src/core/balance/estimate';
+import { computeBundledFit, type ShippedFit } from '../server/src/core/balance/prices';
 
 export const BUNDLED_FIT_JSON = resolve(__dirname, '..', 'server', 'src', 'core', 'balance', 'bundled-fit.json');
 

@@ -36,10 +36,10 @@ import { CLASSES, LAUNCH_BAY, RANGE_BANDS, SMALL_CRAFT_MAX_RANGE, SYNTHETIC, WEA
 import type { UnitProfile, WeaponProfile } from '../server/src/core/sim/types';
 import { PROFILE_LIMITS, sanitizeProfile } from '../server/src/core/sim/profile';
 import { fieldFor, newEstimates } from '../server/src/core/balance/index';
-import { syntheticFeatures } from '../server/src/core/balance/estimate';
-import type { BattleFeatures } from '../server/src/core/balance/estimate';
+import { syntheticFeatures } from '../server/src/core/balance/prices';
 import { mulberry32 } from './seeded';
 import type { PriceFields } from './build-battle-prices';
+import { type BattleFeatures } from '../server/src/core/balance/shapes';
 
 /** The points-estimate state these figures are made with (its fits and prices). */
 const estimates = newEstimates();

@@ -29,7 +29,7 @@ import {
   newEstimates,
 } from '../../server/src/core/balance/index';
 import type { CardLike, PointsEstimate, ReferenceField } from '../../server/src/core/balance/index';
-import { fitMatrix, looSpreadPct } from '../../server/src/core/balance/estimate';
+import { fitMatrix, looSpreadPct } from '../../server/src/core/balance/fit';
 
 /** The points-estimate state these figures are made with (its fits and prices). */
 const estimates = newEstimates();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Workspace } from '../../server/src/core/workspace';
 import { BUNDLED_FIT_JSON, bundledFitNow } from '../../scripts/build-bundled-fit';
 import { bundledCards, clearEstimateMemo, estimateCard, fieldFor, newEstimates } from '../../server/src/core/balance/index';
-import { fitInputsKey } from '../../server/src/core/balance/estimate';
+import { fitInputsKey } from '../../server/src/core/balance/prices';
 
 /** The points-estimate state these figures are made with (its fits and prices). */
 const estimates = newEstimates();

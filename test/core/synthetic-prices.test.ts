@@ -12,9 +12,11 @@ import { cardFingerprint, playInProcess, pricingFingerprint } from '../../server
 import { bundledBattleField } from '../../server/src/core/balance/fitted';
 import { CLASSES, CLASS_NAMES, SYNTHETIC } from '../../server/src/core/rules/data';
 import { fieldFor, newEstimates } from '../../server/src/core/balance/index';
-import { BATTLE_TERMS, fitBattleModel, modelEstimate, syntheticFeatures, syntheticTraining, trainingRows } from '../../server/src/core/balance/estimate';
-import type { TrainingRow } from '../../server/src/core/balance/estimate';
+import { fitBattleModel, modelEstimate } from '../../server/src/core/balance/model';
+import { syntheticFeatures, syntheticTraining, trainingRows } from '../../server/src/core/balance/prices';
+import type { TrainingRow } from '../../server/src/core/balance/prices';
 import { allSyntheticCards, crCards, reachCards, smallHull, syntheticCards, syntheticPricesOf } from '../../scripts/build-synthetic-prices';
+import { BATTLE_TERMS } from '../../server/src/core/balance/shapes';
 
 /** The points-estimate state these figures are made with (its fits and prices). */
 const estimates = newEstimates();

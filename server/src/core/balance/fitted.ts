@@ -4,7 +4,7 @@
  * pricing takes it.
  */
 import { bundledCards } from './index';
-import { standardCards } from './estimate';
+import { standardCards } from './field';
 import { pricedCardOf } from './battles';
 import type { PricedCard, PricingField } from './battles';
 import { getMemo, memo, setMemo } from '../model/memo';

@@ -4,36 +4,20 @@
  */
 import { detached, type Derivation, type Workspace } from '../workspace';
 import { exampleWorkspace } from '../examples/index';
-import {
-  referenceField,
-  referenceFieldOf,
-  referenceFieldOfCapped,
-  estimateCard,
-  standardCards,
-  standardCardsAt,
-  fieldMemberOf,
-  evenPick,
-  fieldOrder,
-  Estimates,
-} from './estimate';
+import { referenceField, referenceFieldOf, referenceFieldOfCapped, estimateCard } from './estimate';
+import { standardCards, standardCardsAt, fieldMemberOf, evenPick, fieldOrder } from './field';
+import { Estimates } from './state';
 import { CLASS_NAMES, POINTS_ESTIMATE } from '../rules/data';
 import type { UnitClass } from '../rules/data';
-import type { CardLike, FieldMember, PointsEstimate, ReferenceField } from './estimate';
+import type { CardLike, FieldMember, PointsEstimate, ReferenceField } from './field';
 import type { FabledDocument, UnitCard } from '../model/types';
 import { getMemo, memo, setMemo } from '../model/memo';
 
-export {
-  referenceField,
-  estimateCard,
-  unpricedOf,
-  standardCards,
-  clearEstimateMemo,
-  fieldNeedsPrices,
-  setFieldPrices,
-  pricedMember,
-  Estimates,
-} from './estimate';
-export type { CardLike, FieldMember, PointsEstimate, ReferenceField, LooRow, FieldSource } from './estimate';
+export { referenceField, estimateCard, unpricedOf } from './estimate';
+export { standardCards, pricedMember } from './field';
+export { clearEstimateMemo, Estimates } from './state';
+export { fieldNeedsPrices, setFieldPrices } from './prices';
+export type { CardLike, FieldMember, PointsEstimate, ReferenceField, LooRow, FieldSource } from './field';
 export { Volleys, computeShare, offenseKey, defenseKey } from './volleys';
 
 /** The bundled example cards, kept with the example workspace they are read from. */

@@ -9,7 +9,7 @@ import type { Workspace } from '../workspace';
 import { CODES } from '../model/codes';
 import { POINTS_ESTIMATE } from '../rules/data';
 import { estimateInWorkspace, workspaceField } from '../balance/index';
-import { measuredPrice } from '../balance/estimate';
+import { measuredPrice } from '../balance/prices';
 import type { PointsEstimate, ReferenceField } from '../balance/index';
 import { cardsOf, md, RESULT_CAP } from './shared';
 import type { BattlePriceResult, CardEstimate } from '../api';

@@ -9,7 +9,7 @@ import type { Workspace } from '../workspace';
 import { estimateInWorkspace, estimatesOf, pricedMember, workspaceField } from '../balance/index';
 import { cardFingerprint, priceCard, pricedCardOf } from '../balance/battles';
 import type { BattlePrice, PlayBattles, PricingField } from '../balance/battles';
-import type { ReferenceField } from '../balance/estimate';
+import type { ReferenceField } from '../balance/field';
 import type { BattlePriceResult } from '../api';
 import { profileFromCard } from '../sim/profile';
 
