@@ -30,6 +30,9 @@ export function isFabledDocument(doc: vscode.TextDocument | undefined): boolean 
   return !!doc && (LANGUAGE_IDS as readonly string[]).includes(doc.languageId);
 }
 
+/** How long a request made while the server starts waits for it before it says the server is not running. */
+export const STARTING_WAIT_MS = 20_000;
+
 export class ServerNotRunningError extends Error {
   constructor() {
     super('The Fabled Star language server is not running.');
@@ -44,6 +47,8 @@ export class Ctx implements vscode.Disposable {
    * not crash, it failed to start: restarting it would fail the same way, so start() reports it.
    */
   private initialized = false;
+  /** A start() is under way (the first, a restart the user asked for, or one after a crash). */
+  private starting = false;
   private readonly stateEmitter = new vscode.EventEmitter<State>();
   /** Fires when the server starts, stops or restarts, so views can refresh. */
   readonly onDidChangeState = this.stateEmitter.event;
@@ -65,8 +70,8 @@ export class Ctx implements vscode.Disposable {
   private readonly readyEmitter = new vscode.EventEmitter<void>();
 
   /**
-   * Settles once the server runs with every feature registered (at once when it does): true then,
-   * false after `timeoutMs` without it. A command that opens a file and asks for completion right
+   * Settles once the server runs with every feature registered (at once when it does): true then;
+   * false when a start under way fails, or after `timeoutMs` without one. A command that opens a file and asks for completion right
    * after the extension activated would otherwise find no completion provider yet.
    */
   whenReady(timeoutMs = 20_000): Promise<boolean> {
@@ -77,7 +82,7 @@ export class Ctx implements vscode.Disposable {
         clearTimeout(timer);
         resolve(ready);
       };
-      const sub = this.readyEmitter.event(() => done(true));
+      const sub = this.readyEmitter.event(() => done(this.initialized && this.running));
       const timer = setTimeout(() => done(this.initialized && this.running), timeoutMs);
     });
   }
@@ -85,6 +90,17 @@ export class Ctx implements vscode.Disposable {
   /** Starts the server; resolves when it answered `initialize`, rejects when it could not start. */
   async start(): Promise<void> {
     if (this.client) return;
+    this.starting = true;
+    try {
+      await this.startClient();
+    } finally {
+      this.starting = false;
+      // Settles whoever waits (whenReady): with the server running, or not after all.
+      this.readyEmitter.fire();
+    }
+  }
+
+  private async startClient(): Promise<void> {
     const clientOptions: LanguageClientOptions = {
       documentSelector: documentSelector(LANGUAGE_IDS),
       synchronize: {
@@ -126,7 +142,6 @@ export class Ctx implements vscode.Disposable {
     try {
       await client.start();
       this.initialized = true;
-      this.readyEmitter.fire();
       const started = afterStart(client, this.log);
       if (started) this.clientDisposables.push(started);
     } catch (e) {
@@ -154,15 +169,20 @@ export class Ctx implements vscode.Disposable {
   /** A restart the user asked for: forget earlier crashes and start afresh. */
   async restart(): Promise<void> {
     this.crashes.reset();
+    // A request made meanwhile waits for the new server (start() clears this).
+    this.starting = true;
     await this.stop();
     await this.start();
   }
 
   /**
-   * Sends a request to the server. Throws {@link ServerNotRunningError} when it is not running, so
-   * callers can say so instead of waiting forever.
+   * Sends a request to the server. A request made while the server is starting (just after the
+   * extension activated, or while it restarts after a crash) waits for it, up to `STARTING_WAIT_MS`.
+   * Throws {@link ServerNotRunningError} when it is not running and not starting, so callers can
+   * say so instead of waiting forever.
    */
   async request<P, R, E>(type: RequestType<P, R, E>, params: RequestParam<P>, token?: vscode.CancellationToken): Promise<R> {
+    if (!this.running && this.starting) await this.whenReady(STARTING_WAIT_MS);
     const client = this.client;
     if (!client || client.state !== State.Running) throw new ServerNotRunningError();
     return client.sendRequest(type, params, token);
@@ -195,7 +215,9 @@ export class Ctx implements vscode.Disposable {
       closed: (): CloseHandlerResult => {
         // Before `initialize` was answered the first time, the server did not crash, it failed to
         // start: start() reports it (a restart after a crash counts it, see `crashed`).
-        // After the client has finished with its closed connection (it is stopped then).
+        //
+        // The restart waits for a turn of the event loop: the client finishes with its closed
+        // connection first (it is stopped then), and `crashed` replaces it.
         if (this.initialized && this.client === client()) setTimeout(() => void this.crashed(), 0);
         return { action: CloseAction.DoNotRestart, handled: true, message: 'The connection to the Fabled Star language server closed.' };
       },
@@ -216,6 +238,8 @@ export class Ctx implements vscode.Disposable {
       });
       return;
     }
+    // A request made meanwhile waits for the new server (start() clears this).
+    this.starting = true;
     await this.stop();
     try {
       await this.start();

@@ -8,17 +8,9 @@
  *   (FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
-import { E2E_SETTINGS, workbenchUrl } from './fixture';
-import { ROOT } from './oracle';
-import { launchBrowser, Workbench } from './workbench';
-
-const OUT = join(ROOT, 'test-output', 'e2e');
+import { poll } from './codeServer';
+import { codeServerSession, OUT } from './session';
 
 const FLEET = `name: Night Watch
 faction: Myr-Valari
@@ -32,46 +24,12 @@ units:
 
 describe('Print Unit Cards (code-server)', function () {
   this.retries(1);
-  let sandbox: Sandbox;
-  let server: CodeServer;
-  let browser: Browser;
-  let wb: Workbench;
-
-  before(async function () {
-    requireCodeServer();
-    mkdirSync(OUT, { recursive: true });
-    let vsix = process.env.FABLED_E2E_VSIX;
-    if (!vsix) {
-      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-      vsix = join(ROOT, 'fabled-star-tools.vsix');
-    }
-    assert.ok(existsSync(vsix), `${vsix} was not built`);
-    const source = mkdtempSync(join(tmpdir(), 'fabled-cards-'));
-    writeFileSync(join(source, 'night.fleet.yaml'), FLEET);
-    sandbox = makeSandbox(source, E2E_SETTINGS);
-    rmSync(source, { recursive: true, force: true });
-    await installVsix(sandbox, vsix);
-    server = await startCodeServer(sandbox);
-    browser = await launchBrowser();
-    // A machine under load loads the workbench slowly: more than the default 30 s to its load event.
-    wb = await Workbench.open(browser, workbenchUrl(server), async (page) => page.setDefaultNavigationTimeout(180_000));
-  });
-
-  after(async function () {
-    await browser?.close();
-    await server?.stop();
-    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
-  });
-
-  afterEach(async function () {
-    const test = this.currentTest;
-    if (test && test.state !== 'passed' && wb) await wb.screenshot(join(OUT, 'failed-cards.png')).catch(() => undefined);
-  });
+  const s = codeServerSession({ name: 'cards', workspace: { 'night.fleet.yaml': FLEET } });
 
   it("opens the open fleet's cards as fielded beside it, with a Print button and the fleet's QR code", async () => {
-    await wb.openFile('night.fleet.yaml');
-    await wb.runCommand('Fabled Star: Print Unit Cards');
-    const frame = await wb.frameWith('article.card', 60_000);
+    await s.wb.openFile('night.fleet.yaml');
+    await s.wb.runCommand('Fabled Star: Print Unit Cards');
+    const frame = await s.wb.frameWith('article.card', 60_000);
     const names = await poll('the cards to be drawn', async () => {
       const n = await frame.locator('article.card').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.card ?? ''));
       return n.length >= 5 ? n : undefined;
@@ -80,12 +38,12 @@ describe('Print Unit Cards (code-server)', function () {
     assert.equal(await frame.locator('#fs-print').innerText(), 'Print…');
     assert.equal(await frame.locator('svg.qr').count(), 1);
     assert.equal(await frame.locator('article.card').first().locator('[data-track="bay"]').count(), 3);
-    await wb.screenshot(join(OUT, 'print-unit-cards.png'));
+    await s.wb.screenshot(join(OUT, 'print-unit-cards.png'));
   });
 
   it('Copy Roster as Link is a command of the open fleet', async () => {
-    await wb.openFile('night.fleet.yaml');
-    await wb.runCommand('Fabled Star: Copy Roster as Link');
-    await poll('the status bar to say the link was copied', async () => ((await wb.statusBarText()) ?? '').includes('Copied the roster as a link'), 30_000);
+    await s.wb.openFile('night.fleet.yaml');
+    await s.wb.runCommand('Fabled Star: Copy Roster as Link');
+    await poll('the status bar to say the link was copied', async () => ((await s.wb.statusBarText()) ?? '').includes('Copied the roster as a link'), 30_000);
   });
 });

@@ -16,7 +16,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Frame } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { RANGE_BANDS, WEAPON_TYPE_SECTION } from '../../server/src/core/rules/data';
 import { section, sectionTitle } from '../../server/src/core/rules/text';
 import type { FleetDocument } from '../../server/src/core/model/types';
@@ -25,12 +25,9 @@ import { BATTLE_IDS } from '../../client/webview/battle/html';
 import { FIELD_IDS } from '../../client/webview/field/html';
 import type { VsFieldResult } from '../../protocol';
 import { formatPercent } from '../../client/webview/format';
-import { findFiles, installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
-import { E2E_SETTINGS, workbenchUrl } from './fixture';
+import { findFiles, poll } from './codeServer';
 import { cliBattle, cliCheck, cliSim, fleetPoints, loadWorkspace, relativeTo, ROOT, type CliDiagnostic } from './oracle';
-import { launchBrowser, Workbench } from './workbench';
-
-const OUT = join(ROOT, 'test-output', 'e2e');
+import { codeServerSession, OUT } from './session';
 
 /** "a b\n c" and "a b c" are the same text once rendered. */
 function squash(s: string): string {
@@ -50,61 +47,29 @@ describe('the packaged extension in VS Code (code-server)', function () {
   // A real workbench on a shared, noisy machine: a test whose first attempt fails runs once more, and
   // the first attempt's failure is printed (retryReporter.cjs) so that a flaky test is seen, not hidden.
   this.retries(1);
-  let sandbox: Sandbox;
-  let server: CodeServer;
-  let browser: Browser;
-  let wb: Workbench;
-  let extensionDir: string;
   let diagnostics: CliDiagnostic[];
-
-  before(async function () {
-    requireCodeServer();
-    mkdirSync(OUT, { recursive: true });
-    let vsix = process.env.FABLED_E2E_VSIX;
-    if (!vsix) {
-      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-      vsix = join(ROOT, 'fabled-star-tools.vsix');
-    }
-    assert.ok(existsSync(vsix), `${vsix} was not built`);
-    sandbox = makeSandbox(join(ROOT, 'examples'), E2E_SETTINGS);
-    extensionDir = await installVsix(sandbox, vsix);
-    diagnostics = cliCheck(sandbox.folder).diagnostics;
-    server = await startCodeServer(sandbox);
-    browser = await launchBrowser();
-    wb = await Workbench.open(browser, workbenchUrl(server));
-  });
-
-  after(async function () {
-    await browser?.close();
-    await server?.stop();
-    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
-  });
-
-  afterEach(async function () {
-    const test = this.currentTest;
-    // A failed attempt that is run again has no state yet (the retry reporter names it).
-    if (test && test.state !== 'passed' && wb) {
-      const name = test.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-      await wb.screenshot(join(OUT, `failed-${name}.png`)).catch(() => undefined);
-    }
+  const s = codeServerSession({
+    name: 'e2e',
+    workspace: join(ROOT, 'examples'),
+    prepare: (sandbox) => void (diagnostics = cliCheck(sandbox.folder).diagnostics),
   });
 
   it('installs from the VSIX with the bundles and without sources or node_modules', () => {
     for (const f of ['package.json', 'dist/client.js', 'dist/server.js', 'dist/engagement.js', 'language-configuration.json']) {
-      assert.ok(existsSync(join(extensionDir, f)), `the installed extension lacks ${f}`);
+      assert.ok(existsSync(join(s.extensionDir, f)), `the installed extension lacks ${f}`);
     }
     for (const f of ['node_modules', 'server/src', 'client/src', 'test', 'examples']) {
-      assert.ok(!existsSync(join(extensionDir, f)), `the installed extension carries ${f}`);
+      assert.ok(!existsSync(join(s.extensionDir, f)), `the installed extension carries ${f}`);
     }
   });
 
   const brokenFile = 'showcase/homebrew-mistakes.unit.yaml';
 
   it('activates on a unit card file and starts the language server', async () => {
-    await wb.openFile(brokenFile);
-    await poll('the language mode "Fabled Star Unit Cards"', async () => (await wb.statusBarText()).includes('Fabled Star Unit Cards'));
+    await s.wb.openFile(brokenFile);
+    await poll('the language mode "Fabled Star Unit Cards"', async () => (await s.wb.statusBarText()).includes('Fabled Star Unit Cards'));
     const log = await poll('the extension log to say the server is ready', () => {
-      const file = findFiles(join(sandbox.userDataDir, 'logs'), (n) => n === 'Fabled Star.log')[0];
+      const file = findFiles(join(s.sandbox.userDataDir, 'logs'), (n) => n === 'Fabled Star.log')[0];
       const text = file ? readFileSync(file, 'utf8') : '';
       return /Language server ready/.test(text) ? text : undefined;
     });
@@ -112,8 +77,8 @@ describe('the packaged extension in VS Code (code-server)', function () {
     const ready = Number(/Language server ready ([\d.]+) ms/.exec(log)?.[1]);
     assert.ok(activate >= 0 && ready >= activate, `unexpected log:\n${log}`);
     // VS Code's own measurement (Developer: Show Running Extensions): code loading plus activate().
-    await wb.runCommand('Developer: Show Running Extensions');
-    const row = wb.page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Fabled Star Tools' });
+    await s.wb.runCommand('Developer: Show Running Extensions');
+    const row = s.wb.page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Fabled Star Tools' });
     const rowText = await poll('our row in Running Extensions with an activation time', async () => {
       const t = await row
         .first()
@@ -121,7 +86,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
         .catch(() => '');
       return /\d+\s*ms/.test(t) ? t : undefined;
     });
-    await wb.page.keyboard.press('Control+W');
+    await s.wb.page.keyboard.press('Control+W');
     const vscodeActivation = Number(/Activation:\s*([\d.]+)\s*ms/.exec(rowText)?.[1]);
     const figures = { activateMs: activate, serverReadyMs: ready, vscodeActivationMs: vscodeActivation, runningExtensions: squash(rowText) };
     writeFileSync(join(OUT, 'activation.json'), JSON.stringify(figures, null, 2) + '\n');
@@ -131,14 +96,14 @@ describe('the packaged extension in VS Code (code-server)', function () {
   it('lists the same problems for the broken card file as the CLI does', async () => {
     const expected = diagnostics.filter((d) => d.file === brokenFile);
     assert.ok(expected.length >= 5, `the CLI finds only ${expected.length} problems in ${brokenFile}`);
-    await wb.openFile(brokenFile);
-    await wb.runCommand('View: Focus Problems');
-    await wb.filterProblems('homebrew-mistakes');
-    await wb.maximizePanel();
+    await s.wb.openFile(brokenFile);
+    await s.wb.runCommand('View: Focus Problems');
+    await s.wb.filterProblems('homebrew-mistakes');
+    await s.wb.maximizePanel();
     const rows = await poll(
       `all ${expected.length} problems of ${brokenFile} in the Problems panel`,
       async () => {
-        const texts = (await wb.page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(squash);
+        const texts = (await s.wb.page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(squash);
         const missing = expected.filter((d) => !texts.some((t) => t.includes(squash(d.message)) && t.includes(`[Ln ${d.line}, Col ${d.column}]`)));
         return missing.length === 0 ? texts : undefined;
       },
@@ -149,34 +114,34 @@ describe('the packaged extension in VS Code (code-server)', function () {
       const row = rows.find((t) => t.includes(squash(d.message)))!;
       assert.ok(row.includes(d.code), `the row for "${d.message}" does not show ${d.code}: ${row}`);
     }
-    await wb.screenshot(join(OUT, 'problems.png'));
-    await wb.maximizePanel(false);
-    await wb.filterProblems('');
+    await s.wb.screenshot(join(OUT, 'problems.png'));
+    await s.wb.maximizePanel(false);
+    await s.wb.filterProblems('');
   });
 
   it('shows the rulebook text of the weapons section on hover', async () => {
     const file = 'myr-valari/myr-valari.unit.yaml';
-    const text = readFileSync(join(sandbox.folder, file), 'utf8');
-    await wb.closePanel();
-    await wb.openFile(file);
+    const text = readFileSync(join(s.sandbox.folder, file), 'utf8');
+    await s.wb.closePanel();
+    await s.wb.openFile(file);
     // A weapon's type quotes the weapons section (the `weapons:` key quotes the slot counts by class, section 3).
     const at = positionOf(text, /^\s+type: (Piercing)/m);
-    await wb.goTo(at.line, at.column + 1);
+    await s.wb.goTo(at.line, at.column + 1);
     const title = sectionTitle(WEAPON_TYPE_SECTION)!;
     const firstSentence = squash(section(WEAPON_TYPE_SECTION)!.rule).split(/(?<=\.)\s/)[0]!;
-    const hover = await wb.hoverAtCursor((t) => squash(t).includes(title) && squash(t).includes(firstSentence));
+    const hover = await s.wb.hoverAtCursor((t) => squash(t).includes(title) && squash(t).includes(firstSentence));
     assert.ok(squash(hover).includes(firstSentence));
-    await wb.screenshot(join(OUT, 'hover.png'));
-    await wb.page.keyboard.press('Escape');
+    await s.wb.screenshot(join(OUT, 'hover.png'));
+    await s.wb.page.keyboard.press('Escape');
   });
 
   it('shows each card\u2019s points estimate as a code lens and in the hover of its points', async () => {
     const file = 'myr-valari/myr-valari.unit.yaml';
-    const text = readFileSync(join(sandbox.folder, file), 'utf8');
-    await wb.closePanel();
-    await wb.openFile(file);
+    const text = readFileSync(join(s.sandbox.folder, file), 'utf8');
+    await s.wb.closePanel();
+    await s.wb.openFile(file);
     const lenses = await poll('"≈ N pts" code lenses', async () => {
-      const t = (await wb.page.locator('.contentWidgets .codelens-decoration').allInnerTexts()).map(squash);
+      const t = (await s.wb.page.locator('.contentWidgets .codelens-decoration').allInnerTexts()).map(squash);
       return t.some((x) => /≈ \d+ pts/.test(x)) ? t : undefined;
     });
     assert.ok(
@@ -188,30 +153,30 @@ describe('the packaged extension in VS Code (code-server)', function () {
       lenses.join(' | '),
     );
     const at = positionOf(text, /name: Lumen Cruiser\n\s+class: Cruiser\n\s+(points): 190/);
-    await wb.goTo(at.line, at.column + 1);
-    const hover = await wb.hoverAtCursor((t) => /Points estimate: ≈ \d+ pts/.test(squash(t)));
+    await s.wb.goTo(at.line, at.column + 1);
+    const hover = await s.wb.hoverAtCursor((t) => /Points estimate: ≈ \d+ pts/.test(squash(t)));
     assert.match(squash(hover), /Not priced: LD/);
     assert.match(squash(hover), /its battle price, measured/);
-    await wb.screenshot(join(OUT, 'points-estimate.png'));
-    await wb.page.keyboard.press('Escape');
+    await s.wb.screenshot(join(OUT, 'points-estimate.png'));
+    await s.wb.page.keyboard.press('Escape');
   });
 
   it('sets a card against the field from its "vs the field" lens: the view lists the rows of sim --vs-field', async () => {
     const file = 'myr-valari/myr-valari.unit.yaml';
-    const text = readFileSync(join(sandbox.folder, file), 'utf8');
+    const text = readFileSync(join(s.sandbox.folder, file), 'utf8');
     const first = /^\s+- name: (.+)$/m.exec(text)![1]!.trim();
-    await wb.closePanel();
-    await wb.openFile(file);
+    await s.wb.closePanel();
+    await s.wb.openFile(file);
     // The test before left this editor scrolled to a card further down, whose lens would be the one
     // in view: the top of the file brings the first card's lens into view, the topmost one.
-    await wb.goTo(1, 1);
-    await (await wb.topLens('vs the field')).click();
-    const tab = wb.page.locator(`.tabs-container .tab[aria-label*="${first} vs the field"]`);
+    await s.wb.goTo(1, 1);
+    await (await s.wb.topLens('vs the field')).click();
+    const tab = s.wb.page.locator(`.tabs-container .tab[aria-label*="${first} vs the field"]`);
     await tab.waitFor({ state: 'visible', timeout: 60_000 });
-    const frame = await wb.frameWith(`#${FIELD_IDS.table} tbody tr`, 60_000);
+    const frame = await s.wb.frameWith(`#${FIELD_IDS.table} tbody tr`, 60_000);
     const cli = JSON.parse(
       execFileSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'sim', '--format', 'json', '--cards', '.', '--attacker', first, '--vs-field'], {
-        cwd: sandbox.folder,
+        cwd: s.sandbox.folder,
         encoding: 'utf8',
       }),
     ) as VsFieldResult;
@@ -222,20 +187,20 @@ describe('the packaged extension in VS Code (code-server)', function () {
       rows.map((r) => [r[0], r[4]]),
       cli.field.map((f) => [f.defender, formatPercent(f.killProbability)]),
     );
-    await wb.screenshot(join(OUT, 'vs-the-field.png'));
+    await s.wb.screenshot(join(OUT, 'vs-the-field.png'));
     // The view opened beside the card: closing it leaves one editor group, as the tests after expect.
-    await wb.runCommand('View: Close Editor');
+    await s.wb.runCommand('View: Close Editor');
     await tab.waitFor({ state: 'detached' });
-    await poll('one editor group', async () => (await wb.page.locator('.editor-group-container').count()) === 1);
+    await poll('one editor group', async () => (await s.wb.page.locator('.editor-group-container').count()) === 1);
   });
 
   /** Writes a card file of `lines` under lab/, opens it and clicks its "Price by battle" lens; the lens. */
   async function priceFromLens(file: string, lines: string[]) {
-    mkdirSync(join(sandbox.folder, 'lab'), { recursive: true });
-    writeFileSync(join(sandbox.folder, file), ['faction: Lab', 'units:', ...lines, ''].join('\n'));
-    await wb.closePanel();
-    await wb.openFile(file);
-    const lens = await wb.topLens('Price by battle');
+    mkdirSync(join(s.sandbox.folder, 'lab'), { recursive: true });
+    writeFileSync(join(s.sandbox.folder, file), ['faction: Lab', 'units:', ...lines, ''].join('\n'));
+    await s.wb.closePanel();
+    await s.wb.openFile(file);
+    const lens = await s.wb.topLens('Price by battle');
     await lens.click();
     return lens;
   }
@@ -254,17 +219,17 @@ describe('the packaged extension in VS Code (code-server)', function () {
       '      - Ion Battery — Ion, 24", 1, 6',
       '      - Flak — Auto, 9", 1, 8',
     ]);
-    const toast = wb.page.locator('.notification-toast', { hasText: 'Price by battle: Lab Dreadnought' });
+    const toast = s.wb.page.locator('.notification-toast', { hasText: 'Price by battle: Lab Dreadnought' });
     await toast.waitFor({ state: 'visible', timeout: 30_000 });
     await toast.locator('a.monaco-button, .monaco-button', { hasText: 'Cancel' }).first().click();
     await poll('the status bar to say the run was cancelled', async () =>
-      (await wb.statusBarText()).includes('Price by battle of Lab Dreadnought cancelled: nothing measured') ? true : undefined,
+      (await s.wb.statusBarText()).includes('Price by battle of Lab Dreadnought cancelled: nothing measured') ? true : undefined,
     );
-    await wb.screenshot(join(OUT, 'price-by-battle-cancelled.png'));
-    assert.equal(await wb.page.locator('.notification-toast', { hasText: 'Lab Dreadnought: battle price' }).count(), 0, 'no price offered');
+    await s.wb.screenshot(join(OUT, 'price-by-battle-cancelled.png'));
+    assert.equal(await s.wb.page.locator('.notification-toast', { hasText: 'Lab Dreadnought: battle price' }).count(), 0, 'no price offered');
     assert.ok((await lens.count()) > 0, 'the lens still offers the run');
-    await wb.runCommand('View: Close Editor');
-    unlinkSync(join(sandbox.folder, file));
+    await s.wb.runCommand('View: Close Editor');
+    unlinkSync(join(s.sandbox.folder, file));
   });
 
   it('prices a homebrew card by battle from its lens, shows the price converging, and sets its points on request', async () => {
@@ -279,7 +244,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
       '      - Lance — Energy, 12", 2, 2',
       '      - Battery — Auto, 9", 1, 3',
     ]);
-    const toast = wb.page.locator('.notification-toast', { hasText: 'Lab Frigate: battle price' });
+    const toast = s.wb.page.locator('.notification-toast', { hasText: 'Lab Frigate: battle price' });
     const text = await poll(
       'the price in a notification',
       async () => {
@@ -291,41 +256,41 @@ describe('the packaged extension in VS Code (code-server)', function () {
       180_000,
     );
     const n = /Set points to (\d+)/.exec(text)![1]!;
-    await wb.screenshot(join(OUT, 'price-by-battle.png'));
+    await s.wb.screenshot(join(OUT, 'price-by-battle.png'));
     await toast
       .locator('a.monaco-button, .monaco-button', { hasText: `Set points to ${n}` })
       .first()
       .click();
     await poll('the points set to the battle price', async () => {
-      const lines = await wb.page.locator('.view-lines').innerText();
+      const lines = await s.wb.page.locator('.view-lines').innerText();
       return squash(lines).includes(`points: ${n}`) ? true : undefined;
     });
     assert.ok(Number(n) > 70, `a 70-point Frigate like the bundled 110-point one is worth more: ${n}`);
     // The lens now says the measured price (kept with the new points: the same card against the same field).
-    const measured = wb.page.locator('.contentWidgets .codelens-decoration a', { hasText: /Battle price \d+ pts \(likely \d+–\d+\)/ });
+    const measured = s.wb.page.locator('.contentWidgets .codelens-decoration a', { hasText: /Battle price \d+ pts \(likely \d+–\d+\)/ });
     const said = await poll('the lens to show the measured price', async () =>
       (await measured.count()) > 0 ? squash(await measured.first().innerText()) : undefined,
     );
     assert.match(said, new RegExp(`^Battle price ${n} pts`), `the lens and the notification give the same price: ${said}`);
-    await wb.screenshot(join(OUT, 'price-by-battle-lens.png'));
+    await s.wb.screenshot(join(OUT, 'price-by-battle-lens.png'));
     // Leave the workspace as the other tests expect it: the edit reverted, the editor closed, the file gone.
-    await wb.runCommand('File: Revert File');
-    await wb.runCommand('View: Close Editor');
-    unlinkSync(join(sandbox.folder, file));
+    await s.wb.runCommand('File: Revert File');
+    await s.wb.runCommand('View: Close Editor');
+    unlinkSync(join(s.sandbox.folder, file));
   });
 
   describe('the fleet points status bar item', () => {
-    const ws = () => loadWorkspace(sandbox.folder);
+    const ws = () => loadWorkspace(s.sandbox.folder);
     const fleetFiles = findFiles(join(ROOT, 'examples'), (n) => n.endsWith('.fleet.yaml')).map((f) => relativeTo(join(ROOT, 'examples'), f));
     it('has fleets to show', () => assert.ok(fleetFiles.length >= 3, `only ${fleetFiles.length} fleet files`));
     for (const file of fleetFiles) {
       it(`shows the total of ${file} against its limit`, async () => {
         const w = ws();
-        const doc = w.get(`file://${join(sandbox.folder, file)}`) as FleetDocument;
+        const doc = w.get(`file://${join(s.sandbox.folder, file)}`) as FleetDocument;
         const { total, limit } = fleetPoints(w, doc);
         assert.ok(limit !== undefined, `${file} has no points limit`);
-        await wb.openFile(file);
-        const item = wb.page.locator('[id$="fabledStar.fleetPoints"]');
+        await s.wb.openFile(file);
+        const item = s.wb.page.locator('[id$="fabledStar.fleetPoints"]');
         await poll(`the status bar to show "${total} / ${limit} pts"`, async () =>
           (await item.innerText().catch(() => '')).includes(`${total} / ${limit} pts`),
         );
@@ -342,7 +307,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
         });
         if (total > limit) {
           assert.ok(painted, 'an over-limit fleet is not shown in the error colour');
-          await wb.screenshot(join(OUT, 'status-over-limit.png'));
+          await s.wb.screenshot(join(OUT, 'status-over-limit.png'));
         } else {
           assert.ok(!painted, 'a fleet within its limit is shown in the error colour');
         }
@@ -362,11 +327,11 @@ describe('the packaged extension in VS Code (code-server)', function () {
     }
 
     before(() => {
-      const ws = loadWorkspace(sandbox.folder);
+      const ws = loadWorkspace(s.sandbox.folder);
       const own = ws.findCards(attacker)[0];
       assert.ok(own, `no card ${attacker} in the examples`);
       for (const ref of ws.allCards().filter((c) => c.faction !== own.faction)) {
-        const p = cliSim(sandbox.folder, attacker, ref.card.name.value!).volley.killProbability;
+        const p = cliSim(s.sandbox.folder, attacker, ref.card.name.value!).volley.killProbability;
         if (p > 0.001 && p < 0.999) {
           defender = ref.card.name.value!;
           break;
@@ -377,15 +342,15 @@ describe('the packaged extension in VS Code (code-server)', function () {
 
     it('simulates the card at the cursor against a defender picked from the quick pick, as the CLI does', async () => {
       const file = 'myr-valari/myr-valari.unit.yaml';
-      const source = readFileSync(join(sandbox.folder, file), 'utf8');
-      await wb.openFile(file);
+      const source = readFileSync(join(s.sandbox.folder, file), 'utf8');
+      await s.wb.openFile(file);
       const at = positionOf(source, new RegExp(`name:\\s*(${attacker})\\s*$`, 'm'));
-      await wb.goTo(at.line, at.column + 1);
-      await wb.runCommand('Fabled Star: Simulate Engagement');
-      await wb.pickQuick(defender, `Defender for ${attacker}`);
-      await wb.page.locator(`.tabs-container .tab[aria-label*="Engagement: ${attacker} vs ${defender}"]`).waitFor({ state: 'visible' });
-      const cli = cliSim(sandbox.folder, attacker, defender);
-      view = await wb.frameWith(`#${IDS.kill}`);
+      await s.wb.goTo(at.line, at.column + 1);
+      await s.wb.runCommand('Fabled Star: Simulate Engagement');
+      await s.wb.pickQuick(defender, `Defender for ${attacker}`);
+      await s.wb.page.locator(`.tabs-container .tab[aria-label*="Engagement: ${attacker} vs ${defender}"]`).waitFor({ state: 'visible' });
+      const cli = cliSim(s.sandbox.folder, attacker, defender);
+      view = await s.wb.frameWith(`#${IDS.kill}`);
       await poll(
         `the view to show the CLI's kill probability ${formatPercent(cli.volley.killProbability)}`,
         async () => (await text(IDS.kill)).includes(formatPercent(cli.volley.killProbability)),
@@ -397,17 +362,17 @@ describe('the packaged extension in VS Code (code-server)', function () {
       // The form shows what was computed: no range given, so "any range" (every weapon fires).
       assert.equal(await view.locator(`#${IDS.range}`).inputValue(), '');
       assert.match(await text(IDS.verdict), new RegExp(`(${attacker}|${defender}) wins|Neither unit`));
-      await wb.closePanel();
-      await wb.screenshot(join(OUT, 'engagement-top.png'));
+      await s.wb.closePanel();
+      await s.wb.screenshot(join(OUT, 'engagement-top.png'));
       // Scroll the view to the figures and the chart, which is what the screenshot is for.
       await view.locator(`#${IDS.kill}`).evaluate((el) => el.closest('section')?.scrollIntoView({ block: 'start' }) ?? el.scrollIntoView());
-      await wb.screenshot(join(OUT, 'engagement.png'));
+      await s.wb.screenshot(join(OUT, 'engagement.png'));
     });
 
     it('reruns at another range from the view and matches the CLI at that range', async () => {
       const before = await text(IDS.kill);
       // A range band at which the CLI's figure differs from the one shown, so the rerun must change it.
-      const pick = RANGE_BANDS.map((range) => ({ range, cli: cliSim(sandbox.folder, attacker, defender, ['--range', String(range)]) })).find(
+      const pick = RANGE_BANDS.map((range) => ({ range, cli: cliSim(s.sandbox.folder, attacker, defender, ['--range', String(range)]) })).find(
         (x) => formatPercent(x.cli.volley.killProbability) !== before,
       );
       assert.ok(pick, `the kill probability is ${before} at every range band`);
@@ -421,7 +386,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
 
     it('plays a rule variant picked in the view and shows the standard rules beside it, as the CLI does', async () => {
       const range = await view.locator(`#${IDS.range}`).inputValue();
-      const cli = cliSim(sandbox.folder, attacker, defender, [...(range ? ['--range', range] : []), '--variant', 'morale', '--compare']);
+      const cli = cliSim(s.sandbox.folder, attacker, defender, [...(range ? ['--range', range] : []), '--variant', 'morale', '--compare']);
       const summary = cli.engagement.compare?.summary[0];
       assert.ok(summary, 'the CLI gave no comparison in words');
       await view.locator('#engagement-variant-morale').check();
@@ -432,7 +397,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
       assert.ok((await text(IDS.attackerWins)).includes(formatPercent(cli.engagement.attackerWins)));
       assert.match(squash(await section.innerText()), /Standard rules/);
       await section.scrollIntoViewIfNeeded();
-      await wb.screenshot(join(OUT, 'engagement-variant.png'));
+      await s.wb.screenshot(join(OUT, 'engagement-variant.png'));
       // Back to the standard rules, as the later tests expect.
       await view.locator('#engagement-variant-morale').uncheck();
       await view.locator(`#${IDS.run}`).click();
@@ -442,30 +407,30 @@ describe('the packaged extension in VS Code (code-server)', function () {
     it('comes back after a window reload with its last result', async () => {
       const shown = await text(IDS.kill);
       // VS Code's own reload, which saves the views' state on the way out as a user's reload does.
-      const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
-      await wb.runCommand('Developer: Reload Window');
+      const reloaded = s.wb.page.waitForEvent('load', { timeout: 60_000 });
+      await s.wb.runCommand('Developer: Reload Window');
       await reloaded;
-      await wb.page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60_000 });
-      view = await wb.frameWith(`#${IDS.kill}`, 60_000);
+      await s.wb.page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60_000 });
+      view = await s.wb.frameWith(`#${IDS.kill}`, 60_000);
       await poll('the restored view to show the same kill probability', async () => (await text(IDS.kill)) === shown);
     });
 
     it('simulates the card of the fleet entry under the cursor as the attacker', async () => {
       const file = 'fleets/standard-1000.fleet.yaml';
-      const source = readFileSync(join(sandbox.folder, file), 'utf8');
+      const source = readFileSync(join(s.sandbox.folder, file), 'utf8');
       const entry = /unit:\s*(Gnawing Cruiser)\s*$/m;
-      await wb.openFile(file);
+      await s.wb.openFile(file);
       const at = positionOf(source, entry);
-      await wb.goTo(at.line, at.column + 2);
-      await wb.runCommand('Fabled Star: Simulate Engagement');
+      await s.wb.goTo(at.line, at.column + 2);
+      await s.wb.runCommand('Fabled Star: Simulate Engagement');
       // Straight to the defender: the attacker is the entry's card.
-      await wb.pickQuick(attacker, 'Defender for Gnawing Cruiser');
-      await wb.page.locator(`.tabs-container .tab[aria-label*="Engagement: Gnawing Cruiser vs ${attacker}"]`).waitFor({ state: 'visible' });
+      await s.wb.pickQuick(attacker, 'Defender for Gnawing Cruiser');
+      await s.wb.page.locator(`.tabs-container .tab[aria-label*="Engagement: Gnawing Cruiser vs ${attacker}"]`).waitFor({ state: 'visible' });
       // Its figures arrive (nothing is left computing for the tests after this one), then it closes.
-      const fleetView = await wb.frameWith(`#${IDS.attacker}:has-text("Gnawing Cruiser")`, 60_000);
+      const fleetView = await s.wb.frameWith(`#${IDS.attacker}:has-text("Gnawing Cruiser")`, 60_000);
       await poll("the fleet entry's engagement figures", async () => /\d/.test(await fleetView.locator(`#${IDS.kill}`).innerText()), 60_000);
-      await wb.screenshot(join(OUT, 'engagement-from-fleet.png'));
-      await wb.runCommand('View: Close Editor');
+      await s.wb.screenshot(join(OUT, 'engagement-from-fleet.png'));
+      await s.wb.runCommand('View: Close Editor');
     });
   });
 
@@ -473,13 +438,13 @@ describe('the packaged extension in VS Code (code-server)', function () {
     it("battles the open fleet against one picked from the quick pick, and shows the CLI's figures from the same seed", async () => {
       const fleet = 'fleets/standard-1000.fleet.yaml';
       const vs = 'fleets/standard-1000-myr-valari.fleet.yaml';
-      const cli = cliBattle(sandbox.folder, fleet, vs);
+      const cli = cliBattle(s.sandbox.folder, fleet, vs);
       const [a, b] = cli.sides;
-      await wb.openFile(fleet);
-      await wb.runCommand('Fabled Star: Simulate Fleet Battle');
-      await wb.pickQuick(b.fleet, 'The opponent');
-      await wb.page.locator(`.tabs-container .tab[aria-label*="Battle: ${a.fleet} vs ${b.fleet}"]`).waitFor({ state: 'visible', timeout: 120_000 });
-      const view = await wb.frameWith(`#${BATTLE_IDS.verdict}`, 60_000);
+      await s.wb.openFile(fleet);
+      await s.wb.runCommand('Fabled Star: Simulate Fleet Battle');
+      await s.wb.pickQuick(b.fleet, 'The opponent');
+      await s.wb.page.locator(`.tabs-container .tab[aria-label*="Battle: ${a.fleet} vs ${b.fleet}"]`).waitFor({ state: 'visible', timeout: 120_000 });
+      const view = await s.wb.frameWith(`#${BATTLE_IDS.verdict}`, 60_000);
       const text = async (id: string) => squash(await view.locator(`#${id}`).innerText());
       await poll(
         "the view to finish and show the CLI's figures",
@@ -490,27 +455,27 @@ describe('the packaged extension in VS Code (code-server)', function () {
         180_000,
       );
       const outcome = await text(BATTLE_IDS.outcomeTable);
-      for (const s of cli.sides) {
-        assert.ok(outcome.includes(formatPercent(s.pointsVictory.p)), `${outcome} lacks ${formatPercent(s.pointsVictory.p)}`);
-        assert.ok(outcome.includes(formatPercent(s.annihilation.p)), `${outcome} lacks ${formatPercent(s.annihilation.p)}`);
+      for (const side of cli.sides) {
+        assert.ok(outcome.includes(formatPercent(side.pointsVictory.p)), `${outcome} lacks ${formatPercent(side.pointsVictory.p)}`);
+        assert.ok(outcome.includes(formatPercent(side.annihilation.p)), `${outcome} lacks ${formatPercent(side.annihilation.p)}`);
       }
       const points = await text(BATTLE_IDS.pointsTable);
       assert.ok(points.includes(a.pointsDestroyed.mean.toFixed(0)), points);
       assert.equal(await view.locator(`#${BATTLE_IDS.survivalCharts} canvas`).count(), 2);
       assert.equal(await view.locator(`#${BATTLE_IDS.trials}`).inputValue(), String(cli.trials));
-      await wb.closePanel();
-      await wb.screenshot(join(OUT, 'battle.png'));
+      await s.wb.closePanel();
+      await s.wb.screenshot(join(OUT, 'battle.png'));
     });
   });
 
   it('shows a rulebook section from Show Rule', async () => {
     const title = sectionTitle(WEAPON_TYPE_SECTION)!;
-    await wb.runCommand('Fabled Star: Show Rule');
-    await wb.pickQuick(title);
+    await s.wb.runCommand('Fabled Star: Show Rule');
+    await s.wb.pickQuick(title);
     const firstSentence = squash(section(WEAPON_TYPE_SECTION)!.rule).split(/(?<=\.)\s/)[0]!;
     // The Markdown preview is a webview too: look for the section's first sentence in any frame.
     await poll('the rule preview with the section text', async () => {
-      for (const f of wb.page.frames()) {
+      for (const f of s.wb.page.frames()) {
         const body = await f
           .locator('body')
           .innerText({ timeout: 500 })
@@ -519,32 +484,32 @@ describe('the packaged extension in VS Code (code-server)', function () {
       }
       return false;
     });
-    await wb.screenshot(join(OUT, 'show-rule.png'));
+    await s.wb.screenshot(join(OUT, 'show-rule.png'));
   });
 
   describe('the Fleet view', () => {
     const file = 'fleets/skirmish-500.fleet.yaml';
     const added = 'Shardlight Escort';
-    const pane = () => wb.page.locator('.pane', { has: wb.page.locator('.pane-header', { hasText: /^\s*Fleet/ }) });
+    const pane = () => s.wb.page.locator('.pane', { has: s.wb.page.locator('.pane-header', { hasText: /^\s*Fleet/ }) });
     const rows = async () => (await pane().locator('.monaco-list-row').allInnerTexts()).map(squash);
 
     it('shows the open fleet: points against the limit, entries with points and embarked units', async () => {
-      const w = loadWorkspace(sandbox.folder);
-      const doc = w.get(`file://${join(sandbox.folder, file)}`) as FleetDocument;
+      const w = loadWorkspace(s.sandbox.folder);
+      const doc = w.get(`file://${join(s.sandbox.folder, file)}`) as FleetDocument;
       const { total, limit } = fleetPoints(w, doc);
-      await wb.closePanel();
-      await wb.openFile(file);
-      await wb.runCommand('Explorer: Focus on Fleet View');
+      await s.wb.closePanel();
+      await s.wb.openFile(file);
+      await s.wb.runCommand('Explorer: Focus on Fleet View');
       // Give the view the side bar, as a player building a list would: the other sections folded,
       // the side bar wide enough for names and points.
-      const others = wb.page.locator('.part.sidebar .pane-header.expanded').filter({ hasNotText: /^\s*Fleet/ });
+      const others = s.wb.page.locator('.part.sidebar .pane-header.expanded').filter({ hasNotText: /^\s*Fleet/ });
       for (let i = 0; i < 6 && (await others.count()) > 0; i++) await others.first().click();
-      const bar = await wb.page.locator('.part.sidebar').boundingBox();
+      const bar = await s.wb.page.locator('.part.sidebar').boundingBox();
       if (bar && bar.width < 420) {
-        await wb.page.mouse.move(bar.x + bar.width + 1, bar.y + bar.height / 2);
-        await wb.page.mouse.down();
-        await wb.page.mouse.move(bar.x + 440, bar.y + bar.height / 2, { steps: 5 });
-        await wb.page.mouse.up();
+        await s.wb.page.mouse.move(bar.x + bar.width + 1, bar.y + bar.height / 2);
+        await s.wb.page.mouse.down();
+        await s.wb.page.mouse.move(bar.x + 440, bar.y + bar.height / 2, { steps: 5 });
+        await s.wb.page.mouse.up();
       }
       const shown = await poll(
         `the Fleet view to show ${total} / ${limit} pts and the fleet's entries`,
@@ -564,34 +529,34 @@ describe('the packaged extension in VS Code (code-server)', function () {
         shown.join('\n'),
       );
       await pane().screenshot({ path: join(OUT, 'fleet-view-pane.png') });
-      await wb.screenshot(join(OUT, 'fleet-view.png'));
+      await s.wb.screenshot(join(OUT, 'fleet-view.png'));
     });
 
     it('goes to an entry in the YAML when it is clicked', async () => {
-      const text = readFileSync(join(sandbox.folder, file), 'utf8');
+      const text = readFileSync(join(s.sandbox.folder, file), 'utf8');
       const at = positionOf(text, /- unit: (Prism Frigate Squadron)/);
       await pane().locator('.monaco-list-row', { hasText: 'Prism Frigate Squadron' }).first().click();
-      await poll(`the cursor on line ${at.line}`, async () => (await wb.statusBarText()).includes(`Ln ${at.line}, Col ${at.column - 'unit: '.length}`));
+      await poll(`the cursor on line ${at.line}`, async () => (await s.wb.statusBarText()).includes(`Ln ${at.line}, Col ${at.column - 'unit: '.length}`));
     });
 
     it('copies the short roster line', async () => {
-      await wb.openFile(file);
-      await wb.runCommand('Fabled Star: Copy Roster as Text');
+      await s.wb.openFile(file);
+      await s.wb.runCommand('Fabled Star: Copy Roster as Text');
       await poll('the status bar to say what was copied', async () =>
-        (await wb.statusBarText()).includes('Copied: Veil Patrol (Myr-Valari): Lumen Cruiser + Veilwing Fighter Wing 250'),
+        (await s.wb.statusBarText()).includes('Copied: Veil Patrol (Myr-Valari): Lumen Cruiser + Veilwing Fighter Wing 250'),
       );
     });
 
     it('adds a unit from the quick pick: a card the fleet fields alone gets one more copy, and the view follows', async () => {
-      await wb.openFile(file);
-      await wb.runCommand('Fabled Star: Add Unit…');
-      await wb.pickQuick(added, 'Myr-Valari card');
-      const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+      await s.wb.openFile(file);
+      await s.wb.runCommand('Fabled Star: Add Unit…');
+      await s.wb.pickQuick(added, 'Myr-Valari card');
+      const editor = s.wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
       // The fleet already has one Shardlight Escort: its entry gets a count, not a second entry.
       await poll('the fleet list to get a second copy', async () => squash(await editor.innerText()).includes('count: 2'));
-      const w = loadWorkspace(sandbox.folder);
+      const w = loadWorkspace(s.sandbox.folder);
       const card = w.findCards(added)[0]!;
-      const doc = w.get(`file://${join(sandbox.folder, file)}`) as FleetDocument;
+      const doc = w.get(`file://${join(s.sandbox.folder, file)}`) as FleetDocument;
       const { total, limit } = fleetPoints(w, doc);
       const now = total + card.card.points.value!;
       await poll(`the view to show ${now} / ${limit} pts and 2× ${added}`, async () => {
@@ -602,7 +567,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
           !r.some((t) => t.startsWith(added))
         );
       });
-      await wb.screenshot(join(OUT, 'fleet-view-added.png'));
+      await s.wb.screenshot(join(OUT, 'fleet-view-added.png'));
     });
 
     /** Runs a row's inline action (shown on hover), as a user clicks the icon. */
@@ -613,25 +578,25 @@ describe('the packaged extension in VS Code (code-server)', function () {
     }
 
     it('disembarks and embarks through the entries’ Remove and Embark… actions', async () => {
-      await wb.openFile(file);
-      const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+      await s.wb.openFile(file);
+      const editor = s.wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
       // The Lumen Cruiser's bay is full: take its Veilwing out (the embarked row comes right after it).
       await rowAction('Veilwing Fighter Wing', 0, 'Remove');
       await poll('the Cruiser at 190 pts', async () => (await rows()).some((t) => /Lumen Cruiser\s*190 pts · Cruiser/.test(t)));
       await rowAction('Lumen Cruiser', 0, 'Embark…');
-      await wb.pickQuick('Veilwing Fighter Wing', 'launch bays can carry');
+      await s.wb.pickQuick('Veilwing Fighter Wing', 'launch bays can carry');
       await poll('the Cruiser at 250 pts again', async () => (await rows()).some((t) => /Lumen Cruiser\s*250 pts · Cruiser/.test(t)));
       // Monaco's lines are not in document order in the page: save, and read the file.
       await editor.click();
-      await wb.page.keyboard.press('Control+S');
+      await s.wb.page.keyboard.press('Control+S');
       // The file on disk names the unit from the start: wait for the save, which has its second copy.
       const saved = await poll('the fleet saved with the unit added and embarked again', () => {
-        const t = readFileSync(join(sandbox.folder, file), 'utf8');
+        const t = readFileSync(join(s.sandbox.folder, file), 'utf8');
         return new RegExp(`- unit: ${added}\\n {4}count: 2\\n`).test(t) ? t : undefined;
       });
       assert.match(saved, /\n {2}- unit: Lumen Cruiser\n {4}embark:\n {6}- Veilwing Fighter Wing\n {2}- unit: Prism Frigate Squadron\n/);
       assert.deepEqual(
-        cliCheck(sandbox.folder)
+        cliCheck(s.sandbox.folder)
           .diagnostics.filter((d) => d.file === file && d.severity === 'error')
           .map((d) => d.code),
         ['FS-FLEET-OVER'],
@@ -640,32 +605,32 @@ describe('the packaged extension in VS Code (code-server)', function () {
     });
 
     it('takes one copy off through Remove One, and the whole entry through Remove All', async () => {
-      const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+      const editor = s.wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
       const listed = async (label: string) => (await rows()).some((t) => t.startsWith(label));
       await rowAction(`2× ${added}`, 0, 'Remove One');
       await poll(`one ${added} left`, async () => (await listed(added)) && !(await listed(`2× ${added}`)));
       await editor.click();
-      await wb.page.keyboard.press('Control+Z');
+      await s.wb.page.keyboard.press('Control+Z');
       await poll(`2× ${added} again`, async () => listed(`2× ${added}`));
       await rowAction(`2× ${added}`, 0, 'Remove All');
       await poll(`no ${added}`, async () => !(await listed(added)) && !(await listed(`2× ${added}`)));
       // Put it back, so the export below is of the fleet with the added unit.
       await editor.click();
-      await wb.page.keyboard.press('Control+Z');
+      await s.wb.page.keyboard.press('Control+Z');
       await poll(`2× ${added} listed again`, async () => listed(`2× ${added}`));
     });
 
     it('exports the roster as printable HTML that names the new unit and says it is over the limit', async () => {
-      await wb.openFile(file);
-      await wb.runCommand('Fabled Star: Export Fleet Roster');
-      await wb.pickQuick('HTML (printable)');
+      await s.wb.openFile(file);
+      await s.wb.runCommand('Fabled Star: Export Fleet Roster');
+      await s.wb.pickQuick('HTML (printable)');
       // code-server's save dialog is VS Code's simple one: a path in a quick input.
-      const input = wb.page.locator('.quick-input-widget input[type="text"]');
+      const input = s.wb.page.locator('.quick-input-widget input[type="text"]');
       await poll('the save dialog to offer skirmish-500.roster.html', async () =>
         ((await input.inputValue().catch(() => '')) ?? '').endsWith('skirmish-500.roster.html'),
       );
-      await wb.page.keyboard.press('Enter');
-      const out = join(sandbox.folder, 'fleets', 'skirmish-500.roster.html');
+      await s.wb.page.keyboard.press('Enter');
+      const out = join(s.sandbox.folder, 'fleets', 'skirmish-500.roster.html');
       const html = await poll('the roster file', () => (existsSync(out) ? readFileSync(out, 'utf8') : undefined));
       assert.match(html, /<h1>Veil Patrol<\/h1>/);
       assert.ok(html.includes(`<strong>${added}</strong>`), 'the added unit is not in the export');
@@ -673,7 +638,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
       assert.doesNotMatch(html, /<script/i);
       await poll(
         'the notification saying where the roster went',
-        async () => (await wb.page.locator('.notification-toast', { hasText: 'Roster written to fleets/skirmish-500.roster.html' }).count()) > 0,
+        async () => (await s.wb.page.locator('.notification-toast', { hasText: 'Roster written to fleets/skirmish-500.roster.html' }).count()) > 0,
       );
     });
   });
@@ -684,7 +649,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
      * extension host (and server) alive for a while in case it reconnects, so there may be several.
      */
     function serverPids(): number[] {
-      const script = join(extensionDir, 'dist', 'server.js');
+      const script = join(s.extensionDir, 'dist', 'server.js');
       const started = (pid: number): number => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]);
       const pids: number[] = [];
       for (const p of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
@@ -708,32 +673,32 @@ describe('the packaged extension in VS Code (code-server)', function () {
     }
 
     async function notifications(text: string): Promise<number> {
-      await wb.runCommand('Notifications: Show Notifications');
-      const items = wb.page.locator('.notifications-center .notification-list-item', { hasText: text });
+      await s.wb.runCommand('Notifications: Show Notifications');
+      const items = s.wb.page.locator('.notifications-center .notification-list-item', { hasText: text });
       return items.count();
     }
 
     it('restarts it, says so once, and keeps validating, even when it dies while the editor writes to it', async () => {
-      await wb.openFile(brokenFile);
+      await s.wb.openFile(brokenFile);
       await poll('the server to run', () => serverPids().length > 0);
       // Typing goes on as the server dies: the client's writes to the dead process fail before it
       // hears the process end, and it must still restart it (a comment at the end changes no problem).
-      const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+      const editor = s.wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
       await editor.click();
-      await wb.page.keyboard.press('Control+End');
-      await wb.page.keyboard.press('Enter');
-      const typing = wb.page.keyboard.type('# a note typed while the server dies', { delay: 15 });
+      await s.wb.page.keyboard.press('Control+End');
+      await s.wb.page.keyboard.press('Enter');
+      const typing = s.wb.page.keyboard.type('# a note typed while the server dies', { delay: 15 });
       await new Promise((r) => setTimeout(r, 150));
       await crash(true);
       await typing;
       await poll('one notification about the restart', async () => (await notifications('stopped unexpectedly and was restarted')) === 1);
-      await wb.screenshot(join(OUT, 'crash-restarted.png'));
-      await wb.runCommand('Notifications: Clear All Notifications');
+      await s.wb.screenshot(join(OUT, 'crash-restarted.png'));
+      await s.wb.runCommand('Notifications: Clear All Notifications');
       // The Problems panel lists errors first, so the first error is a row that is surely rendered.
       const first = diagnostics.find((d) => d.file === brokenFile && d.severity === 'error')!;
-      await wb.runCommand('View: Focus Problems');
+      await s.wb.runCommand('View: Focus Problems');
       await poll('the problems to be reported again by the new server', async () => {
-        const texts = (await wb.page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(squash);
+        const texts = (await s.wb.page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(squash);
         return texts.some((t) => t.includes(squash(first.message)));
       });
     });
@@ -745,14 +710,14 @@ describe('the packaged extension in VS Code (code-server)', function () {
       await crash(false);
       const message = 'will not be restarted';
       await poll('the give-up notification', async () => (await notifications(message)) === 1);
-      const item = wb.page.locator('.notifications-center .notification-list-item', { hasText: message });
+      const item = s.wb.page.locator('.notifications-center .notification-list-item', { hasText: message });
       const restartsBefore = serverPids();
       await item.getByRole('button', { name: 'Restart' }).click();
       await poll('a language server started from the notification', () => serverPids().some((p) => !restartsBefore.includes(p)));
       await poll('fleet points in the status bar again', async () => {
-        await wb.openFile('fleets/standard-1000.fleet.yaml');
+        await s.wb.openFile('fleets/standard-1000.fleet.yaml');
         return /\d+ \/ \d+ pts/.test(
-          await wb.page
+          await s.wb.page
             .locator('[id$="fabledStar.fleetPoints"]')
             .innerText()
             .catch(() => ''),

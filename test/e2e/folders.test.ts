@@ -7,17 +7,10 @@
  *   (FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
-import { E2E_SETTINGS, workbenchUrl } from './fixture';
-import { ROOT } from './oracle';
-import { launchBrowser, Workbench } from './workbench';
-
-const OUT = join(ROOT, 'test-output', 'e2e');
+import { poll } from './codeServer';
+import { codeServerSession, OUT } from './session';
 
 const card = (name: string) =>
   `  - name: ${name}\n    class: Destroyer\n    points: 145\n    stats: "9/6 5+ 7+ 4 6+ 5 6/3 7/2 3"\n    weapons:\n      - Gun — Energy, 12", 2, 3\n`;
@@ -34,56 +27,25 @@ function write(dir: string, files: Record<string, string>): void {
 
 describe('folders of cards moved in and out of the workspace (code-server)', function () {
   this.retries(1);
-  let sandbox: Sandbox;
-  let server: CodeServer;
-  let browser: Browser;
-  let wb: Workbench;
+  // The folder to move in, outside the workspace (the same file system, so a move is a rename).
   let away: string;
-
-  before(async function () {
-    requireCodeServer();
-    mkdirSync(OUT, { recursive: true });
-    let vsix = process.env.FABLED_E2E_VSIX;
-    if (!vsix) {
-      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-      vsix = join(ROOT, 'fabled-star-tools.vsix');
-    }
-    assert.ok(existsSync(vsix), `${vsix} was not built`);
-    const source = mkdtempSync(join(tmpdir(), 'fabled-folders-'));
-    write(source, {
+  const s = codeServerSession({
+    name: 'folders',
+    workspace: {
       'home/home.fleet.yaml': FLEET('Home Guard', 'Reef', 'Reef Hawk', 'Reef Lance'),
       'home/anchor.unit.yaml': CARDS('Anchor', 'Anchor Post'),
-    });
-    sandbox = makeSandbox(source, E2E_SETTINGS);
-    rmSync(source, { recursive: true, force: true });
-    // The folder to move in, outside the workspace (the same file system, so a move is a rename).
-    away = join(sandbox.root, 'away');
-    write(away, {
-      'reef/reef.unit.yaml': CARDS('Reef', 'Reef Hawk', 'Reef Lance'),
-      'reef/deep/deep.unit.yaml': CARDS('Reef', 'Deep Warden'),
-      'reef/reef.fleet.yaml': FLEET('Reef Raiders', 'Reef', 'Reef Hawk', 'Deep Warden'),
-    });
-    await installVsix(sandbox, vsix);
-    server = await startCodeServer(sandbox);
-    browser = await launchBrowser();
-    wb = await Workbench.open(browser, workbenchUrl(server));
+    },
+    prepare: (sandbox) => {
+      away = join(sandbox.root, 'away');
+      write(away, {
+        'reef/reef.unit.yaml': CARDS('Reef', 'Reef Hawk', 'Reef Lance'),
+        'reef/deep/deep.unit.yaml': CARDS('Reef', 'Deep Warden'),
+        'reef/reef.fleet.yaml': FLEET('Reef Raiders', 'Reef', 'Reef Hawk', 'Deep Warden'),
+      });
+    },
   });
 
-  after(async function () {
-    await browser?.close();
-    await server?.stop();
-    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
-  });
-
-  afterEach(async function () {
-    const test = this.currentTest;
-    if (test && test.state !== 'passed' && wb) {
-      const name = test.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-      await wb.screenshot(join(OUT, `failed-folders-${name}.png`)).catch(() => undefined);
-    }
-  });
-
-  const status = () => wb.page.locator('[id$="fabledStar.fleetPoints"]');
+  const status = () => s.wb.page.locator('[id$="fabledStar.fleetPoints"]');
   const statusShows = (text: string) =>
     poll(
       `the status bar to show "${text}"`,
@@ -95,32 +57,32 @@ describe('folders of cards moved in and out of the workspace (code-server)', fun
         ).includes(text),
       60_000,
     );
-  const rows = () => wb.page.locator('.quick-input-list .monaco-list-row');
+  const rows = () => s.wb.page.locator('.quick-input-list .monaco-list-row');
 
   /** The attacker picker of Simulate Engagement (the workspace's own cards), as text, then closed. */
   async function attackerPicks(): Promise<string> {
-    await wb.openFile('home/home.fleet.yaml');
-    await wb.goTo(1, 1);
-    await wb.runCommand('Fabled Star: Simulate Engagement');
+    await s.wb.openFile('home/home.fleet.yaml');
+    await s.wb.goTo(1, 1);
+    await s.wb.runCommand('Fabled Star: Simulate Engagement');
     // The command's own pick (not the palette's rows, which may still be closing).
-    const input = wb.page.locator('.quick-input-widget input[type="text"]');
+    const input = s.wb.page.locator('.quick-input-widget input[type="text"]');
     await poll(
       'the attacker picker with cards',
       async () => ((await input.getAttribute('placeholder')) ?? '').includes('Attacker') && (await rows().count()) > 0,
     );
     const text = (await rows().allInnerTexts()).join('\n');
-    await wb.closeQuickInput();
+    await s.wb.closeQuickInput();
     return text;
   }
 
   it('a folder of cards moved in: the open fleet resolves, and both pickers see its cards and fleet', async () => {
     // Run again after a failure: from the folder outside again.
-    if (existsSync(join(sandbox.folder, 'reef'))) renameSync(join(sandbox.folder, 'reef'), join(away, 'reef'));
-    await wb.openFile('home/home.fleet.yaml');
+    if (existsSync(join(s.sandbox.folder, 'reef'))) renameSync(join(s.sandbox.folder, 'reef'), join(away, 'reef'));
+    await s.wb.openFile('home/home.fleet.yaml');
     await statusShows('0 / 500 pts');
     assert.ok(!(await attackerPicks()).includes('Reef Hawk'));
-    renameSync(join(away, 'reef'), join(sandbox.folder, 'reef'));
-    await wb.openFile('home/home.fleet.yaml');
+    renameSync(join(away, 'reef'), join(s.sandbox.folder, 'reef'));
+    await s.wb.openFile('home/home.fleet.yaml');
     await statusShows('290 / 500 pts');
     // The picker is read again until it offers them (its list is the server's at the moment it opens).
     await poll('the engagement picker to offer the moved cards', async () => {
@@ -128,8 +90,8 @@ describe('folders of cards moved in and out of the workspace (code-server)', fun
       return ['Reef Hawk', 'Reef Lance', 'Deep Warden'].every((name) => picks.includes(name));
     });
     // The battle picker: the moved fleet is read (its faction and points), not "not read yet".
-    await wb.openFile('home/home.fleet.yaml');
-    await wb.runCommand('Fabled Star: Simulate Fleet Battle');
+    await s.wb.openFile('home/home.fleet.yaml');
+    await s.wb.runCommand('Fabled Star: Simulate Fleet Battle');
     const row = rows().filter({ hasText: 'Reef Raiders' }).first();
     const text = await poll(
       'the opponent "Reef Raiders" with its points',
@@ -140,19 +102,19 @@ describe('folders of cards moved in and out of the workspace (code-server)', fun
       60_000,
     );
     assert.ok(!text.includes('not read yet'), text);
-    await wb.screenshot(join(OUT, 'folders-moved-in.png'));
-    await wb.closeQuickInput();
+    await s.wb.screenshot(join(OUT, 'folders-moved-in.png'));
+    await s.wb.closeQuickInput();
   });
 
   it('the folder moved out again: its cards are gone from the fleet and the pickers at once', async () => {
-    renameSync(join(sandbox.folder, 'reef'), join(away, 'reef'));
-    await wb.openFile('home/home.fleet.yaml');
+    renameSync(join(s.sandbox.folder, 'reef'), join(away, 'reef'));
+    await s.wb.openFile('home/home.fleet.yaml');
     await statusShows('0 / 500 pts');
     const picks = await poll('the engagement picker without the moved cards', async () => {
       const text = await attackerPicks();
       return ['Reef Hawk', 'Reef Lance', 'Deep Warden'].every((name) => !text.includes(name)) ? text : undefined;
     });
     assert.ok(picks.includes('Anchor Post'), picks);
-    await wb.screenshot(join(OUT, 'folders-moved-out.png'));
+    await s.wb.screenshot(join(OUT, 'folders-moved-out.png'));
   });
 });

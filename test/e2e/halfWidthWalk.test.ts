@@ -9,17 +9,9 @@
  *   FABLED_E2E_VSIX=path npx mocha --no-config --node-option import=tsx --timeout 600000 test/e2e/halfWidthWalk.test.ts
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
-import { E2E_SETTINGS, workbenchUrl } from './fixture';
-import { ROOT } from './oracle';
-import { launchBrowser, Workbench } from './workbench';
-
-const OUT = join(ROOT, 'test-output', 'e2e');
+import { poll } from './codeServer';
+import { codeServerSession, OUT } from './session';
 
 // A player's list against a bundled example of a long name, the case the lens was cut off in.
 const FLEET = [
@@ -40,48 +32,23 @@ const OPPONENT = 'The Hunger Within';
 
 describe('a player at half the editor width (code-server)', function () {
   this.retries(1);
-  let sandbox: Sandbox;
-  let server: CodeServer;
-  let browser: Browser;
-  let wb: Workbench;
-
-  before(async function () {
-    requireCodeServer();
-    mkdirSync(OUT, { recursive: true });
-    let vsix = process.env.FABLED_E2E_VSIX;
-    if (!vsix) {
-      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-      vsix = join(ROOT, 'fabled-star-tools.vsix');
-    }
-    assert.ok(existsSync(vsix), `${vsix} was not built`);
-    const empty = mkdtempSync(join(tmpdir(), 'fabled-half-'));
-    writeFileSync(join(empty, 'dawn-tide.fleet.yaml'), FLEET);
-    mkdirSync(join(empty, '.vscode'));
-    writeFileSync(join(empty, '.vscode', 'settings.json'), JSON.stringify({ 'fabledStar.liveOdds.opponent': OPPONENT }, null, 2));
-    sandbox = makeSandbox(empty, E2E_SETTINGS);
-    await installVsix(sandbox, vsix);
-    server = await startCodeServer(sandbox);
-    browser = await launchBrowser();
-    wb = await Workbench.open(browser, workbenchUrl(server), (page) =>
-      // The clipboard is the player's: Paste Roster as Fleet reads it.
-      page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin }),
-    );
-  });
-
-  after(async function () {
-    await browser?.close();
-    await server?.stop();
-    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
+  const s = codeServerSession({
+    name: 'half-width',
+    workspace: {
+      'dawn-tide.fleet.yaml': FLEET,
+      '.vscode/settings.json': JSON.stringify({ 'fabledStar.liveOdds.opponent': OPPONENT }, null, 2),
+    },
+    clipboard: true,
   });
 
   it('shows every lens of the fleet whole, the figure among them, with the whole text in its tooltip', async () => {
-    await wb.openFile('dawn-tide.fleet.yaml');
-    await wb.runCommand('View: Split Editor Right');
-    await wb.runCommand('View: Focus First Editor Group');
-    await wb.goTo(1, 1);
-    const group = wb.page.locator('.editor-group-container').first();
+    await s.wb.openFile('dawn-tide.fleet.yaml');
+    await s.wb.runCommand('View: Split Editor Right');
+    await s.wb.runCommand('View: Focus First Editor Group');
+    await s.wb.goTo(1, 1);
+    const group = s.wb.page.locator('.editor-group-container').first();
     const editorBox = (await group.locator('.monaco-editor').first().boundingBox())!;
-    const window = wb.page.viewportSize()!;
+    const window = s.wb.page.viewportSize()!;
     assert.ok(editorBox.width < window.width / 2, `the editor is ${editorBox.width}px of a ${window.width}px window`);
     const live = group.locator('.codelens-decoration a', { hasText: /^wins / }).first();
     // The final figure: its tooltip ends in the battle count.
@@ -121,27 +88,27 @@ describe('a player at half the editor width (code-server)', function () {
       shown.some((s) => /^\d+ \/ 1000 pts/.test(s)),
       shown.join(' | '),
     );
-    await wb.screenshot(join(OUT, 'live-odds-half-width.png'));
+    await s.wb.screenshot(join(OUT, 'live-odds-half-width.png'));
   });
 
   it('pastes a forum post with a misspelt card: the message says what Ctrl+. on its warning offers, and it offers that', async () => {
     // One clear misspelling, no other card close to it: the only fix keeps the card.
     const post = ['Dawn Tide - Myr-Valari 1000', '1x Lumen Cruiser (190)', '3 x Shardlite Escort @ 80', ''].join('\n');
-    await wb.page.evaluate((t) => navigator.clipboard.writeText(t), post);
-    await wb.runCommand('Fabled Star: Paste Roster as Fleet');
-    const toast = wb.page.locator('.notification-toast', { hasText: 'into a new fleet list' }).first();
+    await s.wb.page.evaluate((t) => navigator.clipboard.writeText(t), post);
+    await s.wb.runCommand('Fabled Star: Paste Roster as Fleet');
+    const toast = s.wb.page.locator('.notification-toast', { hasText: 'into a new fleet list' }).first();
     await toast.waitFor({ state: 'visible', timeout: 60_000 });
     const message = squash(await toast.innerText());
     assert.match(message, /line 3: Shardlite Escort read as Shardlight Escort/, message);
-    await poll('the new fleet list in the editor', async () => (await wb.statusBarText()).includes('Fabled Star Fleet List'));
+    await poll('the new fleet list in the editor', async () => (await s.wb.statusBarText()).includes('Fabled Star Fleet List'));
     const text = await poll('the entry with its note', async () => {
-      const t = squash(await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText());
+      const t = squash(await s.wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText());
       return /unit: Shardlight Escort # import:/.test(t) ? t : undefined;
     });
     assert.ok(text.includes('unit: Lumen Cruiser'), text);
     // The entry's line (the editor shows every line of this short list, numbered from 1).
-    const lines = (await wb.page.locator('.editor-group-container.active .monaco-editor .view-line').allInnerTexts()).map(squash);
-    const tops = await wb.page
+    const lines = (await s.wb.page.locator('.editor-group-container.active .monaco-editor .view-line').allInnerTexts()).map(squash);
+    const tops = await s.wb.page
       .locator('.editor-group-container.active .monaco-editor .view-line')
       .evaluateAll((els) => els.map((e) => (e as HTMLElement).offsetTop));
     const order = lines
@@ -150,13 +117,13 @@ describe('a player at half the editor width (code-server)', function () {
       .map(([, l]) => l);
     const line = order.findIndex((l) => /unit: Shardlight Escort/.test(l)) + 1;
     assert.ok(line > 0, order.join('\n'));
-    await wb.goTo(line, order[line - 1]!.indexOf('Shardlight') + 3);
+    await s.wb.goTo(line, order[line - 1]!.indexOf('Shardlight') + 3);
     const fixes = await poll(
       'the quick fixes on the entry',
       async () => {
-        const menu = wb.page.locator('.action-widget').first();
+        const menu = s.wb.page.locator('.action-widget').first();
         if (!(await menu.isVisible().catch(() => false))) {
-          await wb.page.keyboard.press('Control+.');
+          await s.wb.page.keyboard.press('Control+.');
           return undefined;
         }
         const t = (await menu.locator('.monaco-list-row').allInnerTexts()).map(squash);
@@ -165,15 +132,15 @@ describe('a player at half the editor width (code-server)', function () {
       30_000,
       500,
     );
-    await wb.screenshot(join(OUT, 'paste-roster-guess-fixes.png'));
-    await wb.page.keyboard.press('Escape');
+    await s.wb.screenshot(join(OUT, 'paste-roster-guess-fixes.png'));
+    await s.wb.page.keyboard.press('Escape');
     assert.ok(fixes.includes("Keep Shardlight Escort (remove the import's note)"), fixes.join(' | '));
     const others = fixes.filter((f) => /^Change to /.test(f));
     // What the message promises is what the menu holds.
     assert.match(message, /Ctrl\+\. on its warning keeps it/, message);
     if (others.length) assert.match(message, /picks another/, `${message}\n${fixes.join(' | ')}`);
     else assert.doesNotMatch(message, /pick(s)? another/, `${message}\n${fixes.join(' | ')}`);
-    await wb.runCommand('View: Revert and Close Editor');
+    await s.wb.runCommand('View: Revert and Close Editor');
   });
 });
 

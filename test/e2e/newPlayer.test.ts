@@ -11,137 +11,107 @@
  *   npm run test:e2e      (FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { Workspace } from '../../server/src/core/workspace';
 import { checkDocument } from '../../server/src/core/check/index';
 import { CLASSES } from '../../server/src/core/rules/data';
 import { EXAMPLE_CLASS } from '../../server/src/core/features/templates';
-import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
-import { E2E_SETTINGS, workbenchUrl } from './fixture';
-import { ROOT } from './oracle';
-import { launchBrowser, Workbench } from './workbench';
-
-const OUT = join(ROOT, 'test-output', 'e2e');
+import { poll } from './codeServer';
+import { E2E_SETTINGS } from './fixture';
+import { Workbench } from './workbench';
+import { codeServerSession, OUT } from './session';
 
 /** The test settings, minus those that turn quick suggestions off: a new player has them on. */
 const SETTINGS = Object.fromEntries(Object.entries(E2E_SETTINGS).filter(([k]) => k !== 'editor.quickSuggestions' && !k.startsWith('[fabled-')));
 
 describe('a new player\u2019s first session (code-server)', function () {
-  let sandbox: Sandbox;
-  let server: CodeServer;
-  let browser: Browser;
-  let wb: Workbench;
+  const s = codeServerSession({
+    name: 'new-player',
+    workspace: {},
+    settings: SETTINGS,
+    // An empty folder has no rows in the explorer: wait for the workbench only.
+    open: async (browser, url) => {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+      await page.waitForSelector('.explorer-folders-view', { timeout: 60_000 });
+      return new Workbench(page);
+    },
+  });
 
   const FACTION = 'Ashen Reach';
   const CARD = 'Cinder Hawk';
   const points = CLASSES[EXAMPLE_CLASS].points;
 
-  before(async function () {
-    requireCodeServer();
-    mkdirSync(OUT, { recursive: true });
-    let vsix = process.env.FABLED_E2E_VSIX;
-    if (!vsix) {
-      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-      vsix = join(ROOT, 'fabled-star-tools.vsix');
-    }
-    assert.ok(existsSync(vsix), `${vsix} was not built`);
-    sandbox = makeSandbox(mkdtempSync(join(tmpdir(), 'fabled-empty-')), SETTINGS);
-    await installVsix(sandbox, vsix);
-    server = await startCodeServer(sandbox);
-    browser = await launchBrowser();
-    // An empty folder has no rows in the explorer: wait for the workbench only.
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(workbenchUrl(server));
-    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-    await page.waitForSelector('.explorer-folders-view', { timeout: 60_000 });
-    wb = new Workbench(page);
-  });
-
-  after(async function () {
-    await browser?.close();
-    await server?.stop();
-    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      const name = this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-      await wb.screenshot(join(OUT, `failed-new-player-${name}.png`)).catch(() => undefined);
-    }
-  });
-
-  const editor = () => wb.page.locator('.editor-group-container.active .monaco-editor').first();
-  const suggestRow = (label: string) => wb.page.locator('.editor-widget.suggest-widget.visible .monaco-list-row', { hasText: label }).first();
-  const disk = (rel: string) => readFileSync(join(sandbox.folder, rel), 'utf8');
+  const editor = () => s.wb.page.locator('.editor-group-container.active .monaco-editor').first();
+  const suggestRow = (label: string) => s.wb.page.locator('.editor-widget.suggest-widget.visible .monaco-list-row', { hasText: label }).first();
+  const disk = (rel: string) => readFileSync(join(s.sandbox.folder, rel), 'utf8');
 
   /** Creates a file from the explorer's "New File..." button, as a user does, and waits for its editor. */
   async function newFile(name: string): Promise<void> {
-    await wb.runCommand('View: Show Explorer');
+    await s.wb.runCommand('View: Show Explorer');
     // The folder's pane header carries the "New File..." action (shown on hover).
-    const header = wb.page.locator('.pane-header', { hasText: 'workspace' }).first();
+    const header = s.wb.page.locator('.pane-header', { hasText: 'workspace' }).first();
     await header.hover();
     await header.locator('.action-label[aria-label^="New File"]').click();
-    const input = wb.page.locator('.explorer-folders-view .monaco-inputbox input');
+    const input = s.wb.page.locator('.explorer-folders-view .monaco-inputbox input');
     await input.waitFor({ state: 'visible' });
     await input.fill(name);
-    await wb.page.keyboard.press('Enter');
-    await wb.page.locator(`.tabs-container .tab.active[aria-label*="${name}"]`).waitFor({ state: 'visible' });
+    await s.wb.page.keyboard.press('Enter');
+    await s.wb.page.locator(`.tabs-container .tab.active[aria-label*="${name}"]`).waitFor({ state: 'visible' });
     await editor().locator('.view-lines').click();
   }
 
   /** Types like a user; waits for the suggest widget to offer `label` focused, then accepts it with Enter. */
   async function accept(label: string, typed?: string): Promise<void> {
-    if (typed) await wb.page.keyboard.type(typed, { delay: 60 });
+    if (typed) await s.wb.page.keyboard.type(typed, { delay: 60 });
     await poll(
       `the suggestion "${label}" to be offered and focused`,
       async () => {
         const row = suggestRow(label);
         if (!(await row.isVisible().catch(() => false))) {
           // Still nothing after typing: ask, as a user would with Ctrl+Space.
-          await wb.page.keyboard.press('Control+Space');
+          await s.wb.page.keyboard.press('Control+Space');
           return false;
         }
         const focused = await row.evaluate((el) => el.classList.contains('focused')).catch(() => false);
-        if (!focused) await wb.page.keyboard.press('ArrowDown');
+        if (!focused) await s.wb.page.keyboard.press('ArrowDown');
         return focused;
       },
       30_000,
       400,
     );
-    await wb.page.keyboard.press('Enter');
-    await wb.page.locator('.editor-widget.suggest-widget.visible').waitFor({ state: 'hidden' });
+    await s.wb.page.keyboard.press('Enter');
+    await s.wb.page.locator('.editor-widget.suggest-widget.visible').waitFor({ state: 'hidden' });
   }
 
   /** The template's next tab stop: Tab, once any suggestion list (a choice's, or quick suggestions) is closed. */
   async function nextStop(): Promise<void> {
-    const widget = wb.page.locator('.editor-widget.suggest-widget.visible');
+    const widget = s.wb.page.locator('.editor-widget.suggest-widget.visible');
     // Quick suggestions open a moment after the last key (later on a busy machine): decide only once
     // the widget has stayed as it is for a while, or Tab would accept a late suggestion, or Escape
     // meant for a list that just closed would leave the template.
     let last = await widget.isVisible().catch(() => false);
     let steady = 0;
     for (let i = 0; i < 40 && steady < 4; i++) {
-      await wb.page.waitForTimeout(150);
+      await s.wb.page.waitForTimeout(150);
       const now = await widget.isVisible().catch(() => false);
       steady = now === last ? steady + 1 : 0;
       last = now;
     }
     if (last) {
-      await wb.page.keyboard.press('Escape');
+      await s.wb.page.keyboard.press('Escape');
       await widget.waitFor({ state: 'hidden' });
     }
-    await wb.page.keyboard.press('Tab');
+    await s.wb.page.keyboard.press('Tab');
   }
 
   async function save(rel: string, expect: (text: string) => boolean): Promise<string> {
-    await wb.page.keyboard.press('Control+S');
+    await s.wb.page.keyboard.press('Control+S');
     return poll(`${rel} to be saved`, () => {
-      const t = existsSync(join(sandbox.folder, rel)) ? disk(rel) : '';
+      const t = existsSync(join(s.sandbox.folder, rel)) ? disk(rel) : '';
       return expect(t) ? t : undefined;
     });
   }
@@ -150,7 +120,7 @@ describe('a new player\u2019s first session (code-server)', function () {
   function problems(): string[] {
     const ws = new Workspace();
     for (const rel of ['ashen.unit.yaml', 'first.fleet.yaml'])
-      if (existsSync(join(sandbox.folder, rel))) ws.set(`file://${join(sandbox.folder, rel)}`, disk(rel));
+      if (existsSync(join(s.sandbox.folder, rel))) ws.set(`file://${join(s.sandbox.folder, rel)}`, disk(rel));
     return ws
       .uris()
       .flatMap((u) => checkDocument(ws.get(u)!, ws))
@@ -159,8 +129,8 @@ describe('a new player\u2019s first session (code-server)', function () {
   }
 
   it('finds the Fleet view empty, with buttons to make a fleet list or a cards file', async () => {
-    await wb.runCommand('View: Show Explorer');
-    const pane = wb.page.locator('.pane', { has: wb.page.locator('.pane-header', { hasText: /^Fleet/ }) }).first();
+    await s.wb.runCommand('View: Show Explorer');
+    const pane = s.wb.page.locator('.pane', { has: s.wb.page.locator('.pane-header', { hasText: /^Fleet/ }) }).first();
     const header = pane.locator('.pane-header').first();
     await header.waitFor({ state: 'visible', timeout: 30_000 });
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
@@ -170,70 +140,70 @@ describe('a new player\u2019s first session (code-server)', function () {
       return /Open a fleet list/.test(t) ? t : undefined;
     });
     for (const name of ['New Fleet List', 'New Unit Cards File']) assert.equal(await welcome.getByRole('button', { name }).count(), 1, name);
-    await wb.screenshot(join(OUT, 'new-player-fleet-view-empty.png'));
+    await s.wb.screenshot(join(OUT, 'new-player-fleet-view-empty.png'));
   });
 
   it('writes a card file from completion: the template, its tab stops, saved with no problem', async () => {
     await newFile('ashen.unit.yaml');
-    await poll('the language mode "Fabled Star Unit Cards"', async () => (await wb.statusBarText()).includes('Fabled Star Unit Cards'));
+    await poll('the language mode "Fabled Star Unit Cards"', async () => (await s.wb.statusBarText()).includes('Fabled Star Unit Cards'));
     // Quick suggestions while typing (no Ctrl+Space): "New" offers the file template.
     await accept(`New unit cards file: ${EXAMPLE_CLASS}`, 'New');
     // First stop: the faction; second: the card's name (a stop of its own: the faction stays).
-    await wb.page.keyboard.type(FACTION, { delay: 30 });
+    await s.wb.page.keyboard.type(FACTION, { delay: 30 });
     await nextStop();
-    await wb.page.keyboard.type(CARD, { delay: 30 });
-    await wb.page.keyboard.press('Escape');
-    await wb.page.keyboard.press('Escape');
+    await s.wb.page.keyboard.type(CARD, { delay: 30 });
+    await s.wb.page.keyboard.press('Escape');
+    await s.wb.page.keyboard.press('Escape');
     const text = await save('ashen.unit.yaml', (t) => t.includes(CARD));
     assert.match(text, new RegExp(`^faction: ${FACTION}\\nunits:\\n  - name: ${CARD}\\n    class: ${EXAMPLE_CLASS}\\n`));
     assert.deepEqual(problems(), [], text);
-    await wb.runCommand('View: Focus Problems');
+    await s.wb.runCommand('View: Focus Problems');
     await poll('the Problems panel to say there are none', async () =>
       /No problems have been detected/.test(
-        await wb.page
+        await s.wb.page
           .locator('.markers-panel')
           .innerText()
           .catch(() => ''),
       ),
     );
-    await wb.closePanel();
-    await wb.screenshot(join(OUT, 'new-player-card.png'));
+    await s.wb.closePanel();
+    await s.wb.screenshot(join(OUT, 'new-player-card.png'));
   });
 
   it('writes a fleet from completion, picking the card from the suggestions', async () => {
     await newFile('first.fleet.yaml');
     await accept('New fleet', 'New');
-    await wb.page.keyboard.type('First Fleet', { delay: 30 });
+    await s.wb.page.keyboard.type('First Fleet', { delay: 30 });
     // Faction: a choice of the workspace's factions, the new one first; points: the Standard game.
     await nextStop();
     await nextStop();
     await nextStop();
     // The entry's card: an empty stop whose suggestions are the faction's cards.
     await accept(CARD);
-    await wb.page.keyboard.press('Escape');
+    await s.wb.page.keyboard.press('Escape');
     const text = await save('first.fleet.yaml', (t) => t.includes(`unit: ${CARD}`));
     assert.match(text, new RegExp(`faction: ${FACTION}\\npoints: 1000 # Standard\\nunits:\\n  - unit: ${CARD}\\n    count: 1\\n`));
     assert.deepEqual(problems(), [], text);
-    const item = wb.page.locator('[id$="fabledStar.fleetPoints"]');
+    const item = s.wb.page.locator('[id$="fabledStar.fleetPoints"]');
     await poll(`the status bar to show "${points} / 1000 pts"`, async () => (await item.innerText().catch(() => '')).includes(`${points} / 1000 pts`));
-    await wb.screenshot(join(OUT, 'new-player-fleet.png'));
+    await s.wb.screenshot(join(OUT, 'new-player-fleet.png'));
   });
 
   it('simulates the new card: the engagement view opens', async () => {
-    await wb.openFile('ashen.unit.yaml');
-    await wb.goTo(3, 12);
-    await wb.runCommand('Fabled Star: Simulate Engagement');
-    const input = wb.page.locator('.quick-input-widget input[type="text"]');
+    await s.wb.openFile('ashen.unit.yaml');
+    await s.wb.goTo(3, 12);
+    await s.wb.runCommand('Fabled Star: Simulate Engagement');
+    const input = s.wb.page.locator('.quick-input-widget input[type="text"]');
     await input.waitFor({ state: 'visible' });
-    await poll('a defender to pick', async () => (await wb.page.locator('.quick-input-list .monaco-list-row').count()) > 0);
-    await wb.pickQuick(CARD);
-    await wb.page.locator(`.tabs-container .tab[aria-label*="Engagement: ${CARD}"]`).waitFor({ state: 'visible', timeout: 60_000 });
+    await poll('a defender to pick', async () => (await s.wb.page.locator('.quick-input-list .monaco-list-row').count()) > 0);
+    await s.wb.pickQuick(CARD);
+    await s.wb.page.locator(`.tabs-container .tab[aria-label*="Engagement: ${CARD}"]`).waitFor({ state: 'visible', timeout: 60_000 });
     // The view's content (helper C's): any text naming the card, in the webview's frame.
     await poll(
       'the engagement view to show the card',
       async () => {
-        for (const f of wb.page.frames()) {
-          if (f === wb.page.mainFrame()) continue;
+        for (const f of s.wb.page.frames()) {
+          if (f === s.wb.page.mainFrame()) continue;
           const body = await f
             .locator('body')
             .innerText({ timeout: 500 })
@@ -245,46 +215,46 @@ describe('a new player\u2019s first session (code-server)', function () {
       60_000,
       250,
     );
-    await wb.screenshot(join(OUT, 'new-player-engagement.png'));
+    await s.wb.screenshot(join(OUT, 'new-player-engagement.png'));
   });
 
   it('closes the card file: the fleet still resolves its card, with the right points', async () => {
     // Its tab's close button, as a user closes it (the focus may be in the engagement view's group).
-    const tab = wb.page.locator('.tabs-container .tab[aria-label*="ashen.unit.yaml"]');
+    const tab = s.wb.page.locator('.tabs-container .tab[aria-label*="ashen.unit.yaml"]');
     await tab.hover();
     await tab.locator('.tab-actions .action-label').first().click();
     await tab.waitFor({ state: 'hidden' });
     // The fleet's tab: its group becomes the active one again (the engagement view had the focus).
-    await wb.page.locator('.tabs-container .tab[aria-label*="first.fleet.yaml"]').click();
-    await wb.page.locator('.tabs-container .tab.active[aria-label*="first.fleet.yaml"]').waitFor({ state: 'visible' });
+    await s.wb.page.locator('.tabs-container .tab[aria-label*="first.fleet.yaml"]').click();
+    await s.wb.page.locator('.tabs-container .tab.active[aria-label*="first.fleet.yaml"]').waitFor({ state: 'visible' });
     // An edit after the close, so that what is shown is computed after it: two copies of the card.
     const source = disk('first.fleet.yaml');
     const line = source.split('\n').findIndex((l) => /^\s+count: 1$/.test(l)) + 1;
     assert.ok(line > 0, source);
-    await wb.goTo(line, 13);
-    await wb.page.keyboard.press('Backspace');
-    await wb.page.keyboard.type('2');
-    const item = wb.page.locator('[id$="fabledStar.fleetPoints"]');
+    await s.wb.goTo(line, 13);
+    await s.wb.page.keyboard.press('Backspace');
+    await s.wb.page.keyboard.type('2');
+    const item = s.wb.page.locator('[id$="fabledStar.fleetPoints"]');
     await poll(`the status bar to show "${2 * points} / 1000 pts"`, async () => (await item.innerText().catch(() => '')).includes(`${2 * points} / 1000 pts`));
-    await wb.runCommand('View: Focus Problems');
+    await s.wb.runCommand('View: Focus Problems');
     const panel = await poll('the Problems panel to list the fleet\u2019s note and no unknown card', async () => {
-      const t = await wb.page
+      const t = await s.wb.page
         .locator('.markers-panel')
         .innerText()
         .catch(() => '');
       return /unspent/.test(t) ? t : undefined;
     });
     assert.ok(!/FS-UNIT-UNKNOWN|not a card/i.test(panel), panel);
-    await wb.screenshot(join(OUT, 'new-player-after-close.png'));
+    await s.wb.screenshot(join(OUT, 'new-player-after-close.png'));
   });
 
   it('fights the new fleet against a bundled example fleet, offered among the opponents and labelled', async () => {
-    await wb.page.locator('.tabs-container .tab[aria-label*="first.fleet.yaml"]').click();
-    await wb.page.locator('.tabs-container .tab.active[aria-label*="first.fleet.yaml"]').waitFor({ state: 'visible' });
-    await wb.runCommand('Fabled Star: Simulate Fleet Battle');
-    const input = wb.page.locator('.quick-input-widget input[type="text"]');
+    await s.wb.page.locator('.tabs-container .tab[aria-label*="first.fleet.yaml"]').click();
+    await s.wb.page.locator('.tabs-container .tab.active[aria-label*="first.fleet.yaml"]').waitFor({ state: 'visible' });
+    await s.wb.runCommand('Fabled Star: Simulate Fleet Battle');
+    const input = s.wb.page.locator('.quick-input-widget input[type="text"]');
     await input.waitFor({ state: 'visible' });
-    const rows = wb.page.locator('.quick-input-list .monaco-list-row');
+    const rows = s.wb.page.locator('.quick-input-list .monaco-list-row');
     // The list fills as the workspace's and the bundled fleets are read: wait for it to hold the
     // example asked for (a loaded CI run read it with two of the five examples in it).
     let seen: string[] = [];
@@ -301,9 +271,9 @@ describe('a new player\u2019s first session (code-server)', function () {
       examples.some((l) => /The Hunger Within/.test(l) && /Consumed/.test(l) && /Standard/.test(l)),
       examples.join('\n'),
     );
-    await wb.pickQuick('Example: The Hunger Within');
-    await wb.page.locator('.tabs-container .tab[aria-label*="Battle: First Fleet vs The Hunger Within"]').waitFor({ state: 'visible', timeout: 60_000 });
-    const frame = await wb.frameWith('#verdict', 60_000);
+    await s.wb.pickQuick('Example: The Hunger Within');
+    await s.wb.page.locator('.tabs-container .tab[aria-label*="Battle: First Fleet vs The Hunger Within"]').waitFor({ state: 'visible', timeout: 60_000 });
+    const frame = await s.wb.frameWith('#verdict', 60_000);
     await poll(
       'the battle view to name both fleets and say who wins',
       async () => {
@@ -316,22 +286,22 @@ describe('a new player\u2019s first session (code-server)', function () {
       120_000,
       500,
     );
-    await wb.screenshot(join(OUT, 'new-player-battle-example.png'));
+    await s.wb.screenshot(join(OUT, 'new-player-battle-example.png'));
   });
 
   it("opens the walkthrough, whose first step's button makes a fleet list and offers its template", async () => {
-    await wb.runCommand('Welcome: Open Walkthrough...');
-    await wb.pickQuick('Fabled Star: your first fleet');
-    const page = wb.page.locator('.gettingStartedContainer');
+    await s.wb.runCommand('Welcome: Open Walkthrough...');
+    await s.wb.pickQuick('Fabled Star: your first fleet');
+    const page = s.wb.page.locator('.gettingStartedContainer');
     await poll('the walkthrough with its four steps', async () => {
       const t = await page.innerText().catch(() => '');
       return ['Create a fleet', 'Fix its problems', 'Fight the example fleet', 'Price a card'].every((x) => t.includes(x));
     });
-    await wb.screenshot(join(OUT, 'new-player-walkthrough.png'));
+    await s.wb.screenshot(join(OUT, 'new-player-walkthrough.png'));
     await page.locator('.getting-started-step', { hasText: 'Create a fleet' }).first().click();
     await page.getByRole('button', { name: 'New Fleet List' }).first().click();
-    await wb.page.locator('.tabs-container .tab.active[aria-label*="my-fleet.fleet.yaml"]').waitFor({ state: 'visible', timeout: 30_000 });
-    await poll('my-fleet.fleet.yaml on disk', () => existsSync(join(sandbox.folder, 'my-fleet.fleet.yaml')));
+    await s.wb.page.locator('.tabs-container .tab.active[aria-label*="my-fleet.fleet.yaml"]').waitFor({ state: 'visible', timeout: 30_000 });
+    await poll('my-fleet.fleet.yaml on disk', () => existsSync(join(s.sandbox.folder, 'my-fleet.fleet.yaml')));
     // Its template is offered at once (or on Ctrl+Space once the server is ready).
     await poll(
       'the "New fleet" template to be suggested',
@@ -342,22 +312,22 @@ describe('a new player\u2019s first session (code-server)', function () {
             .catch(() => false)
         )
           return true;
-        await wb.page.keyboard.press('Control+Space');
+        await s.wb.page.keyboard.press('Control+Space');
         return false;
       },
       30_000,
       500,
     );
-    await wb.screenshot(join(OUT, 'new-player-walkthrough-new-fleet.png'));
-    await wb.page.keyboard.press('Escape');
+    await s.wb.screenshot(join(OUT, 'new-player-walkthrough-new-fleet.png'));
+    await s.wb.page.keyboard.press('Escape');
   });
 
   it('makes a cards file from "New Unit Cards File", and offers its template at once', async () => {
-    await wb.runCommand('Fabled Star: New Unit Cards File');
-    await wb.page.locator('.tabs-container .tab.active[aria-label*="my-cards.unit.yaml"]').waitFor({ state: 'visible', timeout: 30_000 });
+    await s.wb.runCommand('Fabled Star: New Unit Cards File');
+    await s.wb.page.locator('.tabs-container .tab.active[aria-label*="my-cards.unit.yaml"]').waitFor({ state: 'visible', timeout: 30_000 });
     // Offered without Ctrl+Space: the command asks for completion once the server can answer.
     await poll('the template offered in the suggestions', async () => suggestRow(`New unit cards file: ${EXAMPLE_CLASS}`).isVisible(), 30_000);
-    await wb.screenshot(join(OUT, 'new-player-new-cards-file.png'));
-    await wb.page.keyboard.press('Escape');
+    await s.wb.screenshot(join(OUT, 'new-player-new-cards-file.png'));
+    await s.wb.page.keyboard.press('Escape');
   });
 });

@@ -9,17 +9,12 @@
  *   (FABLED_E2E_VSIX=path tests that VSIX instead of packaging one)
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
-import { E2E_SETTINGS, workbenchUrl } from './fixture';
-import { cliCheck, ROOT } from './oracle';
-import { launchBrowser, Workbench } from './workbench';
+import { poll } from './codeServer';
+import { cliCheck } from './oracle';
+import { codeServerSession, OUT } from './session';
 
-const OUT = join(ROOT, 'test-output', 'e2e');
 const FILE = 'hush.unit.yaml';
 
 // Two errors: a Destroyer on 2 bases (FS-BASES, line 6) and a 10" range (FS-RANGE-BAND, line 10).
@@ -42,56 +37,23 @@ function squash(s: string): string {
 
 describe('a suppression comment in VS Code (code-server)', function () {
   this.retries(1);
-  let sandbox: Sandbox;
-  let server: CodeServer;
-  let browser: Browser;
-  let wb: Workbench;
-
-  before(async function () {
-    requireCodeServer();
-    mkdirSync(OUT, { recursive: true });
-    let vsix = process.env.FABLED_E2E_VSIX;
-    if (!vsix) {
-      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-      vsix = join(ROOT, 'fabled-star-tools.vsix');
-    }
-    assert.ok(existsSync(vsix), `${vsix} was not built`);
-    const source = mkdtempSync(join(tmpdir(), 'fabled-suppress-'));
-    writeFileSync(join(source, FILE), CARD);
-    sandbox = makeSandbox(source, E2E_SETTINGS);
-    rmSync(source, { recursive: true, force: true });
-    await installVsix(sandbox, vsix);
-    server = await startCodeServer(sandbox);
-    browser = await launchBrowser();
-    wb = await Workbench.open(browser, workbenchUrl(server), async (page) => page.setDefaultNavigationTimeout(180_000));
-  });
-
-  after(async function () {
-    await browser?.close();
-    await server?.stop();
-    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
-  });
-
-  afterEach(async function () {
-    const test = this.currentTest;
-    if (test && test.state !== 'passed' && wb) await wb.screenshot(join(OUT, 'failed-suppression.png')).catch(() => undefined);
-  });
+  const s = codeServerSession({ name: 'suppression', workspace: { [FILE]: CARD } });
 
   it('"Ignore FS-RANGE-BAND on this line" takes that problem out of the Problems panel and leaves the other', async () => {
     // What the CLI reports for the file as it is: the two problems the panel must show first.
-    const before = cliCheck(sandbox.folder).diagnostics.filter((d) => d.file === FILE);
+    const before = cliCheck(s.sandbox.folder).diagnostics.filter((d) => d.file === FILE);
     assert.deepEqual(before.map((d) => d.code).sort(), ['FS-BASES', 'FS-RANGE-BAND']);
     const band = before.find((d) => d.code === 'FS-RANGE-BAND')!;
     const bases = before.find((d) => d.code === 'FS-BASES')!;
     const row = (d: { message: string; line: number; column: number }) => (t: string) =>
       t.includes(squash(d.message)) && t.includes(`[Ln ${d.line}, Col ${d.column}]`);
 
-    await wb.openFile(FILE);
-    await wb.runCommand('View: Focus Problems');
+    await s.wb.openFile(FILE);
+    await s.wb.runCommand('View: Focus Problems');
     await poll(
       'both problems in the Problems panel',
       async () => {
-        const texts = (await wb.page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(squash);
+        const texts = (await s.wb.page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(squash);
         return texts.some(row(band)) && texts.some(row(bases));
       },
       90_000,
@@ -99,16 +61,16 @@ describe('a suppression comment in VS Code (code-server)', function () {
     );
 
     // The player puts the cursor on the range and opens the light bulb menu, as with Ctrl+. .
-    await wb.openFile(FILE);
-    await wb.goTo(band.line, band.column);
+    await s.wb.openFile(FILE);
+    await s.wb.goTo(band.line, band.column);
     const title = 'Ignore FS-RANGE-BAND on this line';
-    const item = wb.page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
+    const item = s.wb.page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
     await poll(
       `the quick fix menu to offer "${title}"`,
       async () => {
         if (!(await item.isVisible().catch(() => false))) {
-          await wb.page.keyboard.press('Escape');
-          await wb.page.keyboard.press('Control+.');
+          await s.wb.page.keyboard.press('Escape');
+          await s.wb.page.keyboard.press('Control+.');
           await item.waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
         }
         return item.isVisible();
@@ -116,30 +78,30 @@ describe('a suppression comment in VS Code (code-server)', function () {
       60_000,
       250,
     );
-    const offered = await wb.page.locator('.action-widget .monaco-list-row').allInnerTexts();
-    await wb.screenshot(join(OUT, 'suppression-quick-fix.png'));
+    const offered = await s.wb.page.locator('.action-widget .monaco-list-row').allInnerTexts();
+    await s.wb.screenshot(join(OUT, 'suppression-quick-fix.png'));
     await item.click();
 
-    await wb.runCommand('View: Focus Problems');
+    await s.wb.runCommand('View: Focus Problems');
     const after = await poll(
       'FS-RANGE-BAND to leave the Problems panel while FS-BASES stays',
       async () => {
-        const texts = (await wb.page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(squash);
+        const texts = (await s.wb.page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(squash);
         return !texts.some((t) => t.includes('FS-RANGE-BAND')) && texts.some(row(bases)) ? texts : undefined;
       },
       60_000,
       250,
     );
     assert.ok(!after.some((t) => t.includes('FS-DISABLE-UNUSED') || t.includes('FS-DISABLE-UNKNOWN')), `the new comment is reported: ${after.join(' | ')}`);
-    await wb.screenshot(join(OUT, 'suppression-problems.png'));
+    await s.wb.screenshot(join(OUT, 'suppression-problems.png'));
 
     // Saved, the file carries the comment above the weapon's line and nothing else changed.
-    await wb.openFile(FILE);
-    await wb.page.keyboard.press('Control+S');
+    await s.wb.openFile(FILE);
+    await s.wb.page.keyboard.press('Control+S');
     const expected = CARD.replace('      - Hush Battery', '      # fabled-star-disable-next-line FS-RANGE-BAND\n      - Hush Battery');
-    await poll('the file to be saved with the comment', () => readFileSync(join(sandbox.folder, FILE), 'utf8') === expected, 30_000, 200);
+    await poll('the file to be saved with the comment', () => readFileSync(join(s.sandbox.folder, FILE), 'utf8') === expected, 30_000, 200);
     // The CLI reads the saved file the same way: the suppressed problem is gone there too.
-    const cli = cliCheck(sandbox.folder).diagnostics.filter((d) => d.file === FILE);
+    const cli = cliCheck(s.sandbox.folder).diagnostics.filter((d) => d.file === FILE);
     assert.deepEqual(
       cli.map((d) => d.code),
       ['FS-BASES'],
@@ -148,13 +110,13 @@ describe('a suppression comment in VS Code (code-server)', function () {
   });
 
   it("the problem's code in the Problems panel opens its page, shipped in the package, inside the editor", async () => {
-    await wb.runCommand('View: Focus Problems');
-    const link = wb.page.locator('.markers-panel .monaco-list-row a', { hasText: 'FS-BASES' }).first();
+    await s.wb.runCommand('View: Focus Problems');
+    const link = s.wb.page.locator('.markers-panel .monaco-list-row a', { hasText: 'FS-BASES' }).first();
     await link.waitFor({ state: 'visible', timeout: 30_000 });
     await link.click();
     // VS Code's Markdown preview of the shipped docs/codes/FS-BASES.md, in a tab of this window.
-    await wb.page.locator('.tabs-container .tab[aria-label*="FS-BASES.md"]').first().waitFor({ state: 'visible', timeout: 60_000 });
-    const frame = await wb.frameWith('h1', 60_000);
+    await s.wb.page.locator('.tabs-container .tab[aria-label*="FS-BASES.md"]').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const frame = await s.wb.frameWith('h1', 60_000);
     const title = await poll('the page to show its title', async () => {
       const t = await frame
         .locator('h1')
@@ -164,6 +126,6 @@ describe('a suppression comment in VS Code (code-server)', function () {
       return t.startsWith('FS-BASES') ? t : undefined;
     });
     assert.match(title, /^FS-BASES: /);
-    await wb.screenshot(join(OUT, 'suppression-code-page.png'));
+    await s.wb.screenshot(join(OUT, 'suppression-code-page.png'));
   });
 });

@@ -14,19 +14,16 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Frame } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { BATTLE_IDS } from '../../client/webview/battle/html';
 import { IDS } from '../../client/webview/engagement/html';
 import { formatPercent } from '../../client/webview/format';
 import { liveOddsTitle } from '../../server/src/core/features/liveOdds';
-import { installVsix, makeSandbox, poll, removeSandbox, requireCodeServer, startCodeServer, type CodeServer, type Sandbox } from './codeServer';
-import { E2E_SETTINGS, workbenchUrl } from './fixture';
+import { poll } from './codeServer';
 import { CLI, cliBattle, cliSim, loadWorkspace, ROOT } from './oracle';
-import { launchBrowser, Workbench } from './workbench';
-
-const OUT = join(ROOT, 'test-output', 'e2e');
+import { codeServerSession, OUT } from './session';
 
 function squash(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
@@ -34,10 +31,22 @@ function squash(s: string): string {
 
 describe('what-if and live odds on a fleet (code-server)', function () {
   this.retries(1);
-  let sandbox: Sandbox;
-  let server: CodeServer;
-  let browser: Browser;
-  let wb: Workbench;
+  const s = codeServerSession({
+    name: 'what-if',
+    workspace: join(ROOT, 'examples'),
+    prepare: (sandbox) => {
+      saved = readFileSync(join(sandbox.folder, fleet), 'utf8');
+      const lines = saved.split('\n');
+      countLine = lines.findIndex((l) => /^\s+count: 2\s*$/.test(l)) + 1;
+      assert.ok(countLine > 0, `${fleet} has no "count: 2" line to edit`);
+      edited = saved.replace(/^(\s+count: )2(\s*)$/m, '$11$2');
+      // The edited list for the CLI, outside the workspace (the extension must not see it as a fleet).
+      editedFile = join(sandbox.root, 'edited.fleet.yaml');
+      writeFileSync(editedFile, edited);
+    },
+    // The clipboard is the player's: Paste Roster as Fleet reads it, and a test reads an editor through it.
+    clipboard: true,
+  });
 
   // The Hunger Within (Consumed) against Lantern Watch (Myr-Valari), both bundled examples; the edit
   // takes one Maw Escort Pack out (count 2 -> 1), which keeps the list within its points.
@@ -48,60 +57,19 @@ describe('what-if and live odds on a fleet (code-server)', function () {
   let editedFile: string;
   let countLine: number;
 
-  before(async function () {
-    requireCodeServer();
-    mkdirSync(OUT, { recursive: true });
-    let vsix = process.env.FABLED_E2E_VSIX;
-    if (!vsix) {
-      execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-      vsix = join(ROOT, 'fabled-star-tools.vsix');
-    }
-    assert.ok(existsSync(vsix), `${vsix} was not built`);
-    sandbox = makeSandbox(join(ROOT, 'examples'), E2E_SETTINGS);
-    await installVsix(sandbox, vsix);
-    saved = readFileSync(join(sandbox.folder, fleet), 'utf8');
-    const lines = saved.split('\n');
-    countLine = lines.findIndex((l) => /^\s+count: 2\s*$/.test(l)) + 1;
-    assert.ok(countLine > 0, `${fleet} has no "count: 2" line to edit`);
-    edited = saved.replace(/^(\s+count: )2(\s*)$/m, '$11$2');
-    // The edited list for the CLI, outside the workspace (the extension must not see it as a fleet).
-    editedFile = join(sandbox.root, 'edited.fleet.yaml');
-    writeFileSync(editedFile, edited);
-    server = await startCodeServer(sandbox);
-    browser = await launchBrowser();
-    // The clipboard is the player's: Paste Roster as Fleet reads it, and a test reads an editor through it.
-    wb = await Workbench.open(browser, workbenchUrl(server), (page) =>
-      page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin }),
-    );
-  });
-
-  after(async function () {
-    await browser?.close();
-    await server?.stop();
-    if (sandbox && !process.env.FABLED_E2E_KEEP) removeSandbox(sandbox);
-  });
-
-  afterEach(async function () {
-    const test = this.currentTest;
-    if (test && test.state !== 'passed' && wb) {
-      const name = test.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-      await wb.screenshot(join(OUT, `failed-what-if-${name}.png`)).catch(() => undefined);
-    }
-  });
-
   /** The active editor's rendered lines, as the player sees them. */
-  const editorText = async () => squash(await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText());
+  const editorText = async () => squash(await s.wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText());
 
   /** Changes the count on `countLine` from 2 to 1 in the editor, as a player does, without saving. */
   async function takeOneOut(): Promise<void> {
-    await wb.openFile(fleet);
+    await s.wb.openFile(fleet);
     const column = saved.split('\n')[countLine - 1]!.indexOf('2') + 1;
-    await wb.goTo(countLine, column);
-    await wb.page.keyboard.press('Shift+ArrowRight');
-    await wb.page.keyboard.type('1');
+    await s.wb.goTo(countLine, column);
+    await s.wb.page.keyboard.press('Shift+ArrowRight');
+    await s.wb.page.keyboard.type('1');
     await poll('the edit in the editor', async () => (await editorText()).includes('count: 1'));
     await poll(`the tab of ${fleet} to show unsaved changes`, async () =>
-      wb.page
+      s.wb.page
         .locator('.tabs-container .tab.active.dirty')
         .isVisible()
         .catch(() => false),
@@ -109,15 +77,15 @@ describe('what-if and live odds on a fleet (code-server)', function () {
   }
 
   it('compares the edited fleet with its saved version in the battle view, with the CLI’s figures and the change marked', async () => {
-    const cli = cliBattle(sandbox.folder, editedFile, vs, ['--compare-with', fleet]);
+    const cli = cliBattle(s.sandbox.folder, editedFile, vs, ['--compare-with', fleet]);
     const c = cli.compareFleets;
     assert.ok(c, 'the CLI gave no compareFleets');
     const [a, b] = cli.sides;
     await takeOneOut();
-    await wb.runCommand('Fabled Star: Compare with Saved Version');
-    await wb.pickQuick(b.fleet);
-    await wb.page.locator(`.tabs-container .tab[aria-label*="Battle: ${a.fleet} vs ${b.fleet}"]`).waitFor({ state: 'visible', timeout: 120_000 });
-    const view: Frame = await wb.frameWith(`#${BATTLE_IDS.fleetCompare}`, 60_000);
+    await s.wb.runCommand('Fabled Star: Compare with Saved Version');
+    await s.wb.pickQuick(b.fleet);
+    await s.wb.page.locator(`.tabs-container .tab[aria-label*="Battle: ${a.fleet} vs ${b.fleet}"]`).waitFor({ state: 'visible', timeout: 120_000 });
+    const view: Frame = await s.wb.frameWith(`#${BATTLE_IDS.fleetCompare}`, 60_000);
     const text = async (id: string) =>
       squash(
         await view
@@ -166,7 +134,7 @@ describe('what-if and live odds on a fleet (code-server)', function () {
         compare.includes(`; ${b.fleet} wins ${formatPercent(b.pointsVictory.p)} instead of ${formatPercent(c.result.sides[1].pointsVictory.p)}`),
         compare,
       );
-    await wb.closePanel();
+    await s.wb.closePanel();
     // The choice of where the fleets stand reads whole in the panel, not "... and close i".
     const select = await view.evaluate((id: string) => {
       const el = document.getElementById(id) as HTMLSelectElement;
@@ -183,32 +151,32 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     }, BATTLE_IDS.mode);
     assert.ok(select.text <= select.room, `"${select.option}" needs ${select.text.toFixed(0)}px in a ${select.room.toFixed(0)}px choice`);
     await view.locator(`#${BATTLE_IDS.title}`).scrollIntoViewIfNeeded();
-    await wb.screenshot(join(OUT, 'what-if-compare-saved-top.png'));
+    await s.wb.screenshot(join(OUT, 'what-if-compare-saved-top.png'));
     await section.scrollIntoViewIfNeeded();
-    await wb.screenshot(join(OUT, 'what-if-compare-saved.png'));
+    await s.wb.screenshot(join(OUT, 'what-if-compare-saved.png'));
     // The view does not save the list: the edit is still unsaved, the file on disk as it was.
-    assert.equal(readFileSync(join(sandbox.folder, fleet), 'utf8'), saved);
-    await wb.runCommand('View: Close Editor');
-    await wb.openFile(fleet);
-    await wb.runCommand('File: Revert File');
+    assert.equal(readFileSync(join(s.sandbox.folder, fleet), 'utf8'), saved);
+    await s.wb.runCommand('View: Close Editor');
+    await s.wb.openFile(fleet);
+    await s.wb.runCommand('File: Revert File');
     await poll('the edit reverted', async () => (await editorText()).includes('count: 2'));
   });
 
   it('after a save, still compares the list with the version it had when it was opened, with the CLI’s figures', async () => {
-    const original = join(sandbox.root, 'original.fleet.yaml');
+    const original = join(s.sandbox.root, 'original.fleet.yaml');
     writeFileSync(original, saved);
-    const cli = cliBattle(sandbox.folder, editedFile, vs, ['--compare-with', original]);
+    const cli = cliBattle(s.sandbox.folder, editedFile, vs, ['--compare-with', original]);
     const c = cli.compareFleets;
     assert.ok(c, 'the CLI gave no compareFleets');
     const [a, b] = cli.sides;
-    await wb.openFile(fleet);
+    await s.wb.openFile(fleet);
     await takeOneOut();
-    await wb.runCommand('File: Save');
-    await poll('the edit saved', async () => readFileSync(join(sandbox.folder, fleet), 'utf8') === edited);
-    await wb.runCommand('Fabled Star: Compare with Saved Version');
+    await s.wb.runCommand('File: Save');
+    await poll('the edit saved', async () => readFileSync(join(s.sandbox.folder, fleet), 'utf8') === edited);
+    await s.wb.runCommand('Fabled Star: Compare with Saved Version');
     // Nothing unsaved, no git here: the version when the file was opened is the one to compare with.
-    await wb.pickQuick(b.fleet);
-    const view: Frame = await wb.frameWith(`#${BATTLE_IDS.fleetCompare}`, 60_000);
+    await s.wb.pickQuick(b.fleet);
+    const view: Frame = await s.wb.frameWith(`#${BATTLE_IDS.fleetCompare}`, 60_000);
     const text = async (id: string) =>
       squash(
         await view
@@ -232,21 +200,21 @@ describe('what-if and live odds on a fleet (code-server)', function () {
       compare,
     );
     await view.locator(`#${BATTLE_IDS.fleetCompare}`).scrollIntoViewIfNeeded();
-    await wb.screenshot(join(OUT, 'what-if-compare-opened.png'));
-    await wb.runCommand('View: Close All Editor Groups');
-    writeFileSync(join(sandbox.folder, fleet), saved);
+    await s.wb.screenshot(join(OUT, 'what-if-compare-opened.png'));
+    await s.wb.runCommand('View: Close All Editor Groups');
+    writeFileSync(join(s.sandbox.folder, fleet), saved);
   });
 
   it('marks the battle view out of date when the fleet is edited and plays it again, with the CLI’s figures; a fleet that cannot fight says why', async () => {
-    const before = cliBattle(sandbox.folder, fleet, vs);
-    const after = cliBattle(sandbox.folder, editedFile, vs);
+    const before = cliBattle(s.sandbox.folder, fleet, vs);
+    const after = cliBattle(s.sandbox.folder, editedFile, vs);
     const [a, b] = before.sides;
     assert.notEqual(after.sides[0].pointsVictory.p, a.pointsVictory.p, 'the edit changes the figures');
-    await wb.openFile(fleet);
-    await wb.runCommand('Fabled Star: Simulate Fleet Battle');
-    await wb.pickQuick(b.fleet, 'The opponent');
-    await wb.page.locator(`.tabs-container .tab[aria-label*="Battle: ${a.fleet} vs ${b.fleet}"]`).waitFor({ state: 'visible', timeout: 120_000 });
-    const view: Frame = await wb.frameWith(`#${BATTLE_IDS.verdict}`, 60_000);
+    await s.wb.openFile(fleet);
+    await s.wb.runCommand('Fabled Star: Simulate Fleet Battle');
+    await s.wb.pickQuick(b.fleet, 'The opponent');
+    await s.wb.page.locator(`.tabs-container .tab[aria-label*="Battle: ${a.fleet} vs ${b.fleet}"]`).waitFor({ state: 'visible', timeout: 120_000 });
+    const view: Frame = await s.wb.frameWith(`#${BATTLE_IDS.verdict}`, 60_000);
     const text = async (id: string) =>
       squash(
         await view
@@ -267,7 +235,7 @@ describe('what-if and live odds on a fleet (code-server)', function () {
       );
     await finished('the first run, with the CLI’s figures', a.pointsVictory.p);
     // Back to the fleet's editor (the view opened beside it), one escort out, unsaved.
-    await wb.runCommand('View: Focus First Editor Group');
+    await s.wb.runCommand('View: Focus First Editor Group');
     await takeOneOut();
     const note = await poll(
       'the figures marked as the list before the edit',
@@ -280,13 +248,13 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     );
     assert.match(note, /they are for the lists before the edit/);
     assert.doesNotMatch(await text(BATTLE_IDS.status), /up to date/);
-    await wb.screenshot(join(OUT, 'battle-fleet-edited-stale.png'));
+    await s.wb.screenshot(join(OUT, 'battle-fleet-edited-stale.png'));
     await finished('the edited list’s figures, as the CLI gives them', after.sides[0].pointsVictory.p);
-    await wb.screenshot(join(OUT, 'battle-fleet-edited-rerun.png'));
+    await s.wb.screenshot(join(OUT, 'battle-fleet-edited-rerun.png'));
     // Nine escorts: over the points, the fleet cannot fight; the view says so, and keeps the figures marked.
-    await wb.goTo(countLine, saved.split('\n')[countLine - 1]!.indexOf('2') + 1);
-    await wb.page.keyboard.press('Shift+ArrowRight');
-    await wb.page.keyboard.type('9');
+    await s.wb.goTo(countLine, saved.split('\n')[countLine - 1]!.indexOf('2') + 1);
+    await s.wb.page.keyboard.press('Shift+ArrowRight');
+    await s.wb.page.keyboard.type('9');
     const error = await poll(
       'the view to say the fleet cannot fight',
       async () => {
@@ -298,18 +266,18 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     assert.match(error, new RegExp(`^The fleet "${a.fleet}" cannot fight: line \\d+: .*over its 1000 pts limit`));
     assert.match(await text(BATTLE_IDS.stale), /cannot fight as it stands now/);
     await view.locator(`#${BATTLE_IDS.title}`).scrollIntoViewIfNeeded();
-    await wb.screenshot(join(OUT, 'battle-fleet-cannot-fight.png'));
-    await wb.openFile(fleet);
-    await wb.runCommand('File: Revert File');
+    await s.wb.screenshot(join(OUT, 'battle-fleet-cannot-fight.png'));
+    await s.wb.openFile(fleet);
+    await s.wb.runCommand('File: Revert File');
     await poll('the edit reverted', async () => (await editorText()).includes('count: 2'));
     await finished('the saved list’s figures again', a.pointsVictory.p);
-    await wb.runCommand('View: Close All Editor Groups');
+    await s.wb.runCommand('View: Close All Editor Groups');
   });
 
   it('shows live odds against the opponent the settings name, and plays them again after an edit', async () => {
     const trials = 2000;
-    const before = cliBattle(sandbox.folder, fleet, vs, ['--trials', String(trials)]);
-    const after = cliBattle(sandbox.folder, editedFile, vs, ['--trials', String(trials)]);
+    const before = cliBattle(s.sandbox.folder, fleet, vs, ['--trials', String(trials)]);
+    const after = cliBattle(s.sandbox.folder, editedFile, vs, ['--trials', String(trials)]);
     const opponent = before.sides[1].fleet;
     const own = before.sides[0];
     // The lens's short title (the battle count is in its tooltip).
@@ -317,13 +285,13 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     const expectAfter = liveOddsTitle(opponent, { kind: 'final', ...after.sides[0].pointsVictory, draw: after.draw.p, trials, requested: trials });
     assert.notEqual(expectBefore, expectAfter, 'the edit does not change the figure: the test could not see a refresh');
     // A player names the opponent in the workspace's settings while VS Code runs.
-    mkdirSync(join(sandbox.folder, '.vscode'), { recursive: true });
+    mkdirSync(join(s.sandbox.folder, '.vscode'), { recursive: true });
     writeFileSync(
-      join(sandbox.folder, '.vscode', 'settings.json'),
+      join(s.sandbox.folder, '.vscode', 'settings.json'),
       JSON.stringify({ 'fabledStar.liveOdds.opponent': opponent, 'fabledStar.liveOdds.trials': trials }, null, 2),
     );
-    await wb.openFile(fleet);
-    const lenses = async () => (await wb.page.locator('.contentWidgets .codelens-decoration').allInnerTexts()).map(squash);
+    await s.wb.openFile(fleet);
+    const lenses = async () => (await s.wb.page.locator('.contentWidgets .codelens-decoration').allInnerTexts()).map(squash);
     const odds = (want: string) =>
       poll(
         `the live odds lens "${want}"`,
@@ -339,29 +307,29 @@ describe('what-if and live odds on a fleet (code-server)', function () {
       });
     const first = await odds(expectBefore);
     assert.match(first, /wins [\d.]+% ± [\d.]+%(, draws \d+%)? vs /);
-    await wb.screenshot(join(OUT, 'live-odds-lens.png'));
+    await s.wb.screenshot(join(OUT, 'live-odds-lens.png'));
     await takeOneOut();
     const second = await odds(expectAfter);
     assert.match(second, /wins [\d.]+% ± [\d.]+%(, draws \d+%)? vs /);
-    await wb.screenshot(join(OUT, 'live-odds-lens-after-edit.png'));
-    await wb.runCommand('File: Revert File');
+    await s.wb.screenshot(join(OUT, 'live-odds-lens-after-edit.png'));
+    await s.wb.runCommand('File: Revert File');
     await poll('the edit reverted', async () => (await editorText()).includes('count: 2'));
   });
   it('compares the fleet with another fleet file picked in "Compare with…", with the CLI’s figures', async () => {
     const other = 'fleets/skirmish-500.fleet.yaml';
     const mine = vs; // Lantern Watch, beside Veil Patrol, against The Hunger Within
-    const cli = cliBattle(sandbox.folder, mine, fleet, ['--compare-with', other]);
+    const cli = cliBattle(s.sandbox.folder, mine, fleet, ['--compare-with', other]);
     const c = cli.compareFleets;
     assert.ok(c, 'the CLI gave no compareFleets');
     const [a, b] = cli.sides;
     const otherName = c.result.sides[0].fleet;
     assert.ok(otherName && otherName !== a.fleet, `the other list's name: ${otherName}`);
-    await wb.openFile(mine);
-    await wb.runCommand('Fabled Star: Compare with…');
-    await wb.pickQuick(otherName, 'A fleet list to play beside this one');
-    await wb.pickQuick(b.fleet, 'The opponent');
-    await wb.page.locator(`.tabs-container .tab[aria-label*="Battle: ${a.fleet} vs ${b.fleet}"]`).waitFor({ state: 'visible', timeout: 120_000 });
-    const view = await wb.frameWith(`#${BATTLE_IDS.fleetCompare}`, 60_000);
+    await s.wb.openFile(mine);
+    await s.wb.runCommand('Fabled Star: Compare with…');
+    await s.wb.pickQuick(otherName, 'A fleet list to play beside this one');
+    await s.wb.pickQuick(b.fleet, 'The opponent');
+    await s.wb.page.locator(`.tabs-container .tab[aria-label*="Battle: ${a.fleet} vs ${b.fleet}"]`).waitFor({ state: 'visible', timeout: 120_000 });
+    const view = await s.wb.frameWith(`#${BATTLE_IDS.fleetCompare}`, 60_000);
     const section = view.locator(`#${BATTLE_IDS.fleetCompare}`);
     const compare = await poll(
       'the comparison with the other file',
@@ -391,10 +359,10 @@ describe('what-if and live odds on a fleet (code-server)', function () {
       compare,
     );
     assert.ok(!compare.includes(`${a.fleet} comes out ahead`), compare);
-    await wb.closePanel();
+    await s.wb.closePanel();
     await section.scrollIntoViewIfNeeded();
-    await wb.screenshot(join(OUT, 'what-if-compare-with.png'));
-    await wb.runCommand('View: Close Editor');
+    await s.wb.screenshot(join(OUT, 'what-if-compare-with.png'));
+    await s.wb.runCommand('View: Close Editor');
   });
 
   it('pastes a list as players post it into a new fleet list, as `fabled-star import` reads it, and names the misspelt card', async () => {
@@ -409,68 +377,68 @@ describe('what-if and live odds on a fleet (code-server)', function () {
       'Total: 1000',
       '',
     ].join('\n');
-    const postFile = join(sandbox.root, 'post.txt');
+    const postFile = join(s.sandbox.root, 'post.txt');
     writeFileSync(postFile, post);
     let expected = '';
     try {
-      expected = execFileSync(process.execPath, [CLI, 'import', postFile, '--cards', '.'], { cwd: sandbox.folder, encoding: 'utf8', stdio: 'pipe' });
+      expected = execFileSync(process.execPath, [CLI, 'import', postFile, '--cards', '.'], { cwd: s.sandbox.folder, encoding: 'utf8', stdio: 'pipe' });
     } catch (e) {
       // Exit 1: some line named no card; the fleet is still written.
       expected = String((e as { stdout?: string }).stdout ?? '');
     }
     // A typo that names one card clearly is read as it, with a note on its entry.
     assert.match(expected, /^ {2}- unit: Lumen Destroyer # import: "Lumin Destroyer" read as the closest card$/m);
-    await wb.page.evaluate((t) => navigator.clipboard.writeText(t), post);
-    await wb.runCommand('Fabled Star: Paste Roster as Fleet');
-    const toast = wb.page.locator('.notification-toast', { hasText: 'into a new fleet list' }).first();
+    await s.wb.page.evaluate((t) => navigator.clipboard.writeText(t), post);
+    await s.wb.runCommand('Fabled Star: Paste Roster as Fleet');
+    const toast = s.wb.page.locator('.notification-toast', { hasText: 'into a new fleet list' }).first();
     await toast.waitFor({ state: 'visible', timeout: 60_000 });
     const message = squash(await toast.innerText());
     assert.match(message, /line 6: Lumin Destroyer read as Lumen Destroyer/, message);
     // The tab names the fleet's file-to-be, not the comment on its first line.
-    await wb.page
+    await s.wb.page
       .locator('.editor-group-container.active .tabs-container .tab.active[aria-label*="lantern-watch.fleet.yaml"]')
       .waitFor({ state: 'visible', timeout: 30_000 });
-    await poll('the new fleet list in the editor', async () => (await wb.statusBarText()).includes('Fabled Star Fleet List'));
-    await wb.screenshot(join(OUT, 'paste-roster.png'));
+    await poll('the new fleet list in the editor', async () => (await s.wb.statusBarText()).includes('Fabled Star Fleet List'));
+    await s.wb.screenshot(join(OUT, 'paste-roster.png'));
     // The editor's text, exactly: copied out of it as a player would.
-    await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
-    await wb.page.keyboard.press('Control+A');
-    await wb.page.keyboard.press('Control+C');
+    await s.wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await s.wb.page.keyboard.press('Control+A');
+    await s.wb.page.keyboard.press('Control+C');
     const text = await poll('the editor text on the clipboard', async () => {
-      const t = await wb.page.evaluate(() => navigator.clipboard.readText());
+      const t = await s.wb.page.evaluate(() => navigator.clipboard.readText());
       return t !== post ? t : undefined;
     });
     assert.equal(text.replace(/\r\n/g, '\n'), expected);
     // The new list was never saved: "Compare with Saved Version" says so, not that it has no unsaved changes.
-    await wb.runCommand('Fabled Star: Compare with Saved Version');
-    const never = wb.page.locator('.notification-toast', { hasText: 'Compare with' }).last();
+    await s.wb.runCommand('Fabled Star: Compare with Saved Version');
+    const never = s.wb.page.locator('.notification-toast', { hasText: 'Compare with' }).last();
     await never.waitFor({ state: 'visible', timeout: 30_000 });
     const said = squash(await never.innerText());
     assert.match(said, /never been saved/, said);
     assert.doesNotMatch(said, /no unsaved changes/, said);
-    await wb.runCommand('View: Revert and Close Editor');
+    await s.wb.runCommand('View: Revert and Close Editor');
   });
 
   it('shows the chance of at least N HP lost beside the histogram, as `fabled-star sim` gives it', async () => {
     const attacker = 'Lumen Destroyer';
-    const ws = loadWorkspace(sandbox.folder);
+    const ws = loadWorkspace(s.sandbox.folder);
     const own = ws.findCards(attacker)[0];
     assert.ok(own, `no card ${attacker}`);
     const defender = ws
       .allCards()
       .filter((r) => r.faction !== own.faction)
       .map((r) => r.card.name.value!)
-      .find((d) => (cliSim(sandbox.folder, attacker, d).volley.hullDamageAtLeast?.length ?? 0) >= 3);
+      .find((d) => (cliSim(s.sandbox.folder, attacker, d).volley.hullDamageAtLeast?.length ?? 0) >= 3);
     assert.ok(defender, `no enemy card that ${attacker} can deal three or more outcomes of hull damage`);
-    const cli = cliSim(sandbox.folder, attacker, defender);
+    const cli = cliSim(s.sandbox.folder, attacker, defender);
     const file = 'myr-valari/myr-valari.unit.yaml';
-    const source = readFileSync(join(sandbox.folder, file), 'utf8');
+    const source = readFileSync(join(s.sandbox.folder, file), 'utf8');
     const line = source.split('\n').findIndex((l) => new RegExp(`name:\\s*${attacker}\\s*$`).test(l)) + 1;
-    await wb.openFile(file);
-    await wb.goTo(line, source.split('\n')[line - 1]!.indexOf(attacker) + 2);
-    await wb.runCommand('Fabled Star: Simulate Engagement');
-    await wb.pickQuick(defender, `Defender for ${attacker}`);
-    const view = await wb.frameWith(`#${IDS.hullAtLeast}`);
+    await s.wb.openFile(file);
+    await s.wb.goTo(line, source.split('\n')[line - 1]!.indexOf(attacker) + 2);
+    await s.wb.runCommand('Fabled Star: Simulate Engagement');
+    await s.wb.pickQuick(defender, `Defender for ${attacker}`);
+    const view = await s.wb.frameWith(`#${IDS.hullAtLeast}`);
     const want = (cli.volley.hullDamageAtLeast ?? []).map((p) => `${p.value} HP ${formatPercent(p.p)}`);
     const rows = await poll('the "at least" table with the CLI\u2019s rows', async () => {
       const r = (await view.locator(`#${IDS.hullAtLeast} tbody tr`).allInnerTexts()).map(squash);
@@ -481,9 +449,9 @@ describe('what-if and live odds on a fleet (code-server)', function () {
     });
     assert.ok(rows.length >= 3);
     assert.ok(await view.locator(`#${IDS.hullAtLeast}`).isVisible(), 'the table is hidden');
-    await wb.closePanel();
+    await s.wb.closePanel();
     await view.locator(`#${IDS.hullAtLeast}`).scrollIntoViewIfNeeded();
-    await wb.screenshot(join(OUT, 'engagement-at-least.png'));
-    await wb.runCommand('View: Close Editor');
+    await s.wb.screenshot(join(OUT, 'engagement-at-least.png'));
+    await s.wb.runCommand('View: Close Editor');
   });
 });

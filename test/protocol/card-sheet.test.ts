@@ -3,7 +3,7 @@
  * cards, a fleet's as fielded with its QR code, the paper, and the roster's `copyLink`.
  */
 import { strict as assert } from 'node:assert';
-import { startServer, type Client } from './harness';
+import { fleetServer, type Client } from './harness';
 import { FILES, FLEET } from './fixtures';
 import type { CardSheetData, RosterData } from '../../protocol';
 
@@ -13,15 +13,11 @@ describe('card sheet request over stdio', function () {
   let fleet: string;
 
   before(async () => {
-    c = await startServer({ files: FILES });
-    fleet = await c.open('fleets/vanguard.fleet.yaml', FLEET);
-    // The workspace is read in slices after the start: wait for every card file, the other faction's
-    // (Maw Frigate) and the unit file the second case prints.
-    await c.poll('the workspace cards', async () => {
-      const r = await c.request<RosterData | null>('fabledStar/roster', { uri: fleet });
+    // Every card file read: the other faction's (Maw Frigate) and the unit file the second case prints.
+    ({ c, uri: fleet } = await fleetServer(FILES, 'fleets/vanguard.fleet.yaml', FLEET, async (r, c) => {
       const cards = await c.request<CardSheetData | null>('fabledStar/cardSheet', { uri: c.uri('cards/myr.unit.yaml') });
-      return r && r.entries[0]!.class === 'Destroyer' && r.entries.some((e) => e.unit === 'Maw Frigate' && e.class) && cards && r;
-    });
+      return r.entries[0]!.class === 'Destroyer' && r.entries.some((e) => e.unit === 'Maw Frigate' && !!e.class) && !!cards;
+    }));
   });
   after(async () => c?.stop());
 

@@ -23,6 +23,7 @@ import {
   type Range,
   type TextDocumentContentChangeEvent,
 } from 'vscode-languageserver-protocol/node';
+import type { RosterData } from '../../protocol';
 
 /** The project root: the nearest folder above this file with the project's package.json (this file may run bundled, from elsewhere). */
 function projectRoot(): string {
@@ -333,4 +334,24 @@ export async function startServer(opts: StartOptions = {}): Promise<Client> {
   });
   await conn.sendNotification('initialized', {});
   return client;
+}
+
+/**
+ * A server on `files` with the fleet list `path` open, once its roster satisfies `ready`: the
+ * workspace is read in slices after the start, so a test about a fleet first waits for the cards
+ * (and anything else) its answers depend on.
+ */
+export async function fleetServer(
+  files: Record<string, string>,
+  path: string,
+  text: string,
+  ready: (roster: RosterData, c: Client, uri: string) => boolean | Promise<boolean>,
+): Promise<{ c: Client; uri: string }> {
+  const c = await startServer({ files });
+  const uri = await c.open(path, text);
+  await c.poll('the workspace cards', async () => {
+    const r = await c.request<RosterData | null>('fabledStar/roster', { uri });
+    return !!r && (await ready(r, c, uri));
+  });
+  return { c, uri };
 }

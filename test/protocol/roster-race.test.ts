@@ -7,7 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import type { TextEdit } from 'vscode-languageserver-protocol';
-import { startServer, positionAt, type Client } from './harness';
+import { fleetServer, positionAt, type Client } from './harness';
 import { FILES } from './fixtures';
 import type { RosterData, RosterEditResult } from '../../protocol';
 import { rosterEditOutcome, rosterEditParams, type RosterAction, type RosterEditOutcome } from '../../client/src/rosterEdits';
@@ -39,12 +39,7 @@ describe('the Fleet view never acts on another entry than the one clicked (stale
   let uri: string;
 
   before(async () => {
-    c = await startServer({ files: FILES });
-    uri = await c.open(PATH, TEXT);
-    await c.poll('the workspace cards', async () => {
-      const r = await c.request<RosterData | null>('fabledStar/roster', { uri });
-      return r && r.entries[1]?.class === 'Escort' && r;
-    });
+    ({ c, uri } = await fleetServer(FILES, PATH, TEXT, (r) => r.entries[1]?.class === 'Escort'));
   });
   after(async () => c?.stop());
 

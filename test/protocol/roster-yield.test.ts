@@ -6,7 +6,7 @@
  * messages are written in one write, so that the server reads them together whatever the pipe does.
  */
 import { strict as assert } from 'node:assert';
-import { startServer, type Client } from './harness';
+import { fleetServer, type Client } from './harness';
 import { FILES } from './fixtures';
 import type { RosterData } from '../../protocol';
 
@@ -22,12 +22,7 @@ describe('a big roster does not hold up what was asked with it', function () {
   let uri: string;
 
   before(async () => {
-    c = await startServer({ files: FILES });
-    uri = await c.open('fleets/big.fleet.yaml', bigFleet(500));
-    await c.poll('the workspace cards', async () => {
-      const r = await c.request<RosterData | null>('fabledStar/roster', { uri });
-      return r && r.entries.length === 500 && r.entries[1]?.class === 'Escort' && r;
-    });
+    ({ c, uri } = await fleetServer(FILES, 'fleets/big.fleet.yaml', bigFleet(500), (r) => r.entries.length === 500 && r.entries[1]?.class === 'Escort'));
   });
   after(async () => c?.stop());
 

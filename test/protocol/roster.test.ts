@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import type { CodeAction, Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol';
-import { startServer, positionAt, type Client } from './harness';
+import { fleetServer, positionAt, type Client } from './harness';
 import { FILES, FLEET, lineOf } from './fixtures';
 import type { ImportRosterResult, RosterData, RosterEditResult } from '../../protocol';
 
@@ -24,13 +24,13 @@ describe('roster requests over stdio', function () {
   let fleet: string;
 
   before(async () => {
-    c = await startServer({ files: FILES });
-    fleet = await c.open(FLEET_PATH, FLEET);
-    await c.poll('the workspace cards', async () => {
-      const r = await c.request<RosterData | null>('fabledStar/roster', { uri: fleet });
-      // Every workspace file indexed: the Myr-Valari cards resolve, and the Consumed card is known as one.
-      return r && r.entries[0]!.class === 'Destroyer' && r.entries[3]!.problems[0]?.code === 'FS-UNIT-FACTION' && r;
-    });
+    // Every workspace file indexed: the Myr-Valari cards resolve, and the Consumed card is known as one.
+    ({ c, uri: fleet } = await fleetServer(
+      FILES,
+      FLEET_PATH,
+      FLEET,
+      (r) => r.entries[0]!.class === 'Destroyer' && r.entries[3]!.problems[0]?.code === 'FS-UNIT-FACTION',
+    ));
   });
   after(async () => c?.stop());
 

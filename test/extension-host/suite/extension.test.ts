@@ -165,6 +165,16 @@ describe('Fabled Star Tools in the extension host', () => {
     assert.ok((tab.input as vscode.TabInputWebview).viewType.endsWith('fabledStar.engagement'));
   });
 
+  it('a command run while the server restarts waits for it, rather than saying it is not running', async () => {
+    await vscode.env.clipboard.writeText('');
+    // The restart is under way (the old server is stopping) when the command asks for the roster.
+    const restarted = vscode.commands.executeCommand('fabledStar.restartServer');
+    await vscode.commands.executeCommand('fabledStar.copyRosterText', fileUri('fleets/standard-1000.fleet.yaml'));
+    await restarted;
+    const copied = await vscode.env.clipboard.readText();
+    assert.match(copied, / · rules /, `the roster was copied: ${JSON.stringify(copied)}`);
+  });
+
   it('restarts the language server on request and validates again', async () => {
     await vscode.commands.executeCommand('fabledStar.restartServer');
     const uri = fileUri(BROKEN);
