@@ -22,15 +22,21 @@ import { PAPER_NAMES } from '../roster/cards';
 import { rosterLink } from '../roster/link';
 
 export const staticRequests = {
-  // Documents: a file's kind from its name (or its editor's language), the language of a kind, the problem of a file too large.
+  /** A document's kind from its URI's file name; undefined when it is not one of ours. */
   kindOfUri,
+  /** A document's kind from its path's file name; undefined when it is not one of ours. */
   kindOfPath,
+  /** A document's kind from the language an editor gave an untitled buffer. */
   kindOfLanguage,
+  /** The editor language of each kind of document. */
   LANGUAGE_IDS,
+  /** The problem of a file too large to read (its size in characters, where to put it). */
   fileTooLarge,
-  // The problem codes, their manual pages, and "3 errors".
+  /** Every problem code: its title, severity and rulebook section. */
   CODES,
+  /** The manual's page of a problem code. */
   codeHref,
+  /** "1 error", "3 errors". */
   count,
   /** Markdown as plain text, for a client that shows no markdown. */
   markdownToPlain,
@@ -38,25 +44,37 @@ export const staticRequests = {
   cardNameFilter,
   /** Adds a document's card names and factions (what its dependents name) to the sets. */
   namesAndFactions,
-  // The rulebook's text: its sections, a section as markdown, the glossary's terms.
+  /** The rulebook's sections. */
   sections,
+  /** A rulebook section as markdown (its parts as asked). */
   sectionMarkdown,
+  /** The glossary: each term and its section. */
   glossary,
-  // The bundled example files.
+  /** A bundled example file's text; undefined when the URI is none. */
   exampleText,
+  /** Whether a URI is a bundled example file's. */
   isExampleUri,
-  // Rosters: the formats, the renderers, the one line, its link and what to buy.
+  /** The formats a roster is rendered in. */
   ROSTER_FORMATS,
+  /** The paper sizes a card sheet is printed on. */
   PAPER_NAMES,
+  /** A roster rendered in one of ROSTER_FORMATS. */
   renderRoster,
+  /** A roster's one line ("Radiant Court 340, ...; 970/1000"). */
   rosterShort,
+  /** The link that carries a roster's one line. */
   rosterLink,
+  /** "To field this list: ..." when the collection is short of the roster's cards. */
   toBuyLine,
+  /** The rules version as a roster states it. */
   rulesVersionText,
-  // A fleet list's edits, as offsets.
+  /** The edit adding a unit to a fleet list, as offsets. */
   addUnitEdit,
+  /** The edit removing an entry (or one copy of it) from a fleet list. */
   removeEntryEdit,
+  /** The edit embarking a unit on an entry. */
   embarkEdit,
+  /** The edit disembarking an entry's embarked unit. */
   disembarkEdit,
   /** A roster's text read into a fleet list against cards gathered beforehand (`importCards`), where a worker thread can run it. */
   importRosterFrom: importRoster,
