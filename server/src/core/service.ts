@@ -296,7 +296,7 @@ export interface FabledServiceOptions {
   document?: (uri: string) => FabledDocument | undefined;
   /** At most this many documents' diagnoses kept. */
   diagnosesKept?: number;
-  /** The new workspace (no `workspace` given) falls back on the bundled example cards for a faction it has no card of. */
+  /** The workspace falls back on the bundled example cards for a faction it has no card of (the server's and the CLI's). */
   examplesFallback?: boolean;
   /** The workspace finds its reference field's candidates as it reads each file (the server's, before its first scan). */
   trackField?: boolean;
@@ -356,7 +356,8 @@ const SIDE_WORDS = ['fleet', "opponent's fleet"] as const;
 
 /**
  * One workspace's service: its state (below) and its requests, grouped by what they serve
- * (./requests/: the editor's, the simulator's), each bound to the instance's workspace.
+ * (./requests/: the editor's, the rosters', the simulator's), each bound to the instance's workspace;
+ * what needs no workspace is the `FabledService` value below.
  */
 export interface FabledService extends EditorRequests, RosterRequests, SimRequests {
   readonly workspace: Workspace;
