@@ -8,6 +8,7 @@ import { Workspace } from '../server/src/core/workspace';
 import type { FleetDocument } from '../server/src/core/model/types';
 import { buildRoster } from '../server/src/core/roster/model';
 import { renderRoster } from '../server/src/core/roster/render';
+import { createFabledService } from '../server/src/core/service';
 import { rosterData } from '../server/src/lsp/roster';
 import { median, type Row } from './util';
 
@@ -34,7 +35,7 @@ export async function benchRoster(): Promise<Row[]> {
   const build = time(7, () => buildRoster(doc, ws));
   const roster = buildRoster(doc, ws);
   const html = time(7, () => renderRoster(roster, 'html'));
-  const view = time(7, () => rosterData(doc, ws, () => undefined));
+  const view = time(7, () => rosterData(createFabledService({ workspace: ws }), doc, () => undefined));
   return [
     {
       name: `build the roster of a ${roster.entries.length}-entry fleet (checks included)`,

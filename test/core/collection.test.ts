@@ -16,6 +16,7 @@ import { runCli as cli, EXAMPLES } from '../helpers';
 import { Workspace } from '../../server/src/core/workspace';
 import { exampleFallback } from '../../server/src/core/examples/index';
 import { checkDocument } from '../../server/src/core/check/index';
+import { createFabledService } from '../../server/src/core/service';
 import { rosterData } from '../../server/src/lsp/roster';
 import type { FleetDocument } from '../../server/src/core/model/types';
 import { complete } from '../../server/src/core/features/completion';
@@ -106,11 +107,11 @@ describe('collection', () => {
     for (const f of ['myr-valari/myr-valari.unit.yaml', 'myr-valari/myr-valari.faction.yaml'])
       ws.set(fileUri(path.join(EXAMPLES, f)), fs.readFileSync(path.join(EXAMPLES, f), 'utf8'));
     const fleet = ws.set(fileUri(FLEET), fs.readFileSync(FLEET, 'utf8')) as FleetDocument;
-    const none = rosterData(fleet, ws, () => undefined);
+    const none = rosterData(createFabledService({ workspace: ws }), fleet, () => undefined);
     assert.equal(none.toBuy, undefined);
     assert.ok(none.addChoices.every((c) => c.spare === undefined));
     ws.set('file:///shelf/shelf.collection.yaml', ONE_SHORT);
-    const data = rosterData(fleet, ws, () => undefined);
+    const data = rosterData(createFabledService({ workspace: ws }), fleet, () => undefined);
     assert.equal(data.toBuy, 'To field this list: 1 x Lumen Cruiser');
     const spare = Object.fromEntries(data.addChoices.map((c) => [c.name, c.spare]));
     assert.equal(spare['Lumen Cruiser'], 0);

@@ -7,6 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { Workspace } from '../../server/src/core/workspace';
 import type { FleetDocument } from '../../server/src/core/model/types';
+import { createFabledService } from '../../server/src/core/service';
 import { EMBARK_CHOICES_SHOWN, rosterData } from '../../server/src/lsp/roster';
 import { embarkChoices } from '../../server/src/core/roster/edits';
 
@@ -52,7 +53,7 @@ describe('roster of a big fleet', function () {
   it('sends each entry the first choices with their total, and one entry all of them when asked', () => {
     const all = embarkChoices(doc, ws, 3);
     assert.ok(all.length >= 1800, `${all.length} choices`);
-    const r = rosterData(doc, ws, () => undefined);
+    const r = rosterData(createFabledService({ workspace: ws }), doc, () => undefined);
     assert.equal(r.entries.length, 500);
     for (const e of r.entries) {
       assert.equal(e.embarkChoices.length, EMBARK_CHOICES_SHOWN);
@@ -65,7 +66,7 @@ describe('roster of a big fleet', function () {
     );
     const size = JSON.stringify(r).length;
     assert.ok(size < 3e6, `the answer is ${(size / 1e6).toFixed(1)} MB`);
-    const one = rosterData(doc, ws, () => undefined, { uri: doc.uri, embarkFor: 3 });
+    const one = rosterData(createFabledService({ workspace: ws }), doc, () => undefined, { uri: doc.uri, embarkFor: 3 });
     assert.equal(one.entries[3]!.embarkChoices.length, all.length);
     assert.equal(one.entries[3]!.embarkChoicesTotal, undefined);
     assert.equal(one.entries[4]!.embarkChoices.length, EMBARK_CHOICES_SHOWN);

@@ -4,7 +4,7 @@
  * core/roster/cards.ts, the PDF cli/pdf.ts).
  */
 import * as path from 'node:path';
-import { cardSheet, kindOfPath, PAPER_NAMES, type FleetDocument, type Paper } from '../core/service';
+import { FabledService, type FleetDocument } from '../core/service';
 import { expandPaths, fileUri, loadCards } from './io';
 import { CARDS_OPTION, command, wordList, type CommandSpec } from './args';
 import { escapeControls } from './terminal';
@@ -47,6 +47,7 @@ const CARDS_COMMAND = {
 } as const satisfies CommandSpec;
 
 export const runCards = command(CARDS_COMMAND, async ({ values, positionals, format, fail }, io) => {
+  const { kindOfPath, PAPER_NAMES } = FabledService;
   const paper = (values.paper ?? 'a4').toLowerCase();
   if (!(PAPER_NAMES as string[]).includes(paper)) return fail(`--paper must be ${wordList(PAPER_NAMES)}, not "${paper.slice(0, 40)}".`);
   if (!positionals.length && values.fleet === undefined) return fail('give card files or folders (PATHS), or --fleet FILE; see --help');
@@ -54,7 +55,7 @@ export const runCards = command(CARDS_COMMAND, async ({ values, positionals, for
   if (fleetPaths.length) return fail(`${fleetPaths[0]!}: a fleet list; give it as --fleet ${fleetPaths[0]!}`);
   if (format === 'pdf' && io.stdoutIsTerminal?.()) return fail('a PDF is binary: write it to a file (fabled-star cards ... --format pdf > cards.pdf)');
   const sources = [...positionals, ...(values.cards ?? [])];
-  const { ws, problems } = loadCards(io, sources.length ? sources : [io.cwd]);
+  const { service, ws, problems } = loadCards(io, sources.length ? sources : [io.cwd]);
   if (problems.length) return fail(...problems);
   const printed = new Set(expandPaths(io, positionals).files.map((f) => fileUri(path.resolve(io.cwd, f))));
   let fleet: FleetDocument | undefined;
@@ -72,7 +73,7 @@ export const runCards = command(CARDS_COMMAND, async ({ values, positionals, for
     if (!doc || doc.kind !== 'fleet') return fail(`${f}: not a fleet list`);
     fleet = doc;
   }
-  const sheet = cardSheet(ws, { cardsOf: (uri) => printed.has(uri), fleet, paper: paper as Paper });
+  const sheet = service.cardSheet({ cardsOf: (uri) => printed.has(uri), fleet, paper: paper as (typeof PAPER_NAMES)[number] });
   for (const name of sheet.unknown) io.stderr(`fabled-star cards: no card named "${escapeControls(name)}" in the fleet's faction (left out)\n`);
   if (format === 'html') io.stdout(sheet.html);
   else {

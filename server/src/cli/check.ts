@@ -1,7 +1,7 @@
 /** `fabled-star check PATHS... [--cards DIR] [--format text|json|sarif]` (FORMATS.md). */
 import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { Workspace, exampleFallback, CODES, codeHref, fileTooLarge, kindOfPath, LIMITS, type Problem, count, diagnose } from '../core/service';
+import { createFabledService, FabledService, LIMITS, type Problem } from '../core/service';
 import { expandPaths, fileUri, type CliIO } from './io';
 import { escapeControls } from './terminal';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
@@ -52,7 +52,11 @@ export function checkFiles(
   opts: { estimateNotes?: boolean; collection?: string } = {},
 ): { report: CheckReport; unreadable: string[] } {
   // A faction without a card here is the bundled example one, as in the editor (a pasted example fleet resolves).
-  const ws = exampleFallback(new Workspace());
+  // Each file is checked once: no diagnosis is kept.
+  const service = createFabledService({ examplesFallback: true, diagnosesKept: 0 });
+  // The editor's notes too (the language server adds them the same way), unless turned off.
+  service.estimateNotes = opts.estimateNotes !== false;
+  const ws = service.workspace;
   const texts = new Map<string, { file: string; uri: string; text: string }>();
   const unreadable: string[] = [];
   /** Files too large to check, by uri: reported without reading them (a 5 GB file would not fit in memory). */
@@ -87,7 +91,7 @@ export function checkFiles(
     if (!reported.has(uri)) continue;
     summary.files++;
     summary.errors++;
-    const p = fileTooLarge(bytes, { start: 0, end: 0 }, atLeast);
+    const p = FabledService.fileTooLarge(bytes, { start: 0, end: 0 }, atLeast);
     diagnostics.push({
       file: relative(file),
       line: 1,
@@ -97,7 +101,7 @@ export function checkFiles(
       severity: p.severity,
       code: p.code,
       message: p.message,
-      href: codeHref(p.code),
+      href: FabledService.codeHref(p.code),
     });
   }
   for (const { file, uri, text } of texts.values()) {
@@ -107,8 +111,7 @@ export function checkFiles(
     if (!doc) continue;
     const lines = TextDocument.create(uri, 'yaml', 0, text);
     const rel = relative(file);
-    // The editor's notes too (the language server adds them the same way), unless turned off.
-    const d = diagnose(doc, ws, opts.estimateNotes !== false);
+    const d = service.diagnose(doc);
     if (d.failure !== undefined) throw d.failure;
     // In the file's order (a reader goes down the file; the checks and the estimate notes come in two runs), stable within a place.
     const inOrder = d.problems.map((p, i) => ({ p, i })).sort((a, b) => a.p.span.start - b.p.span.start || a.i - b.i);
@@ -134,7 +137,7 @@ function toJson(file: string, lines: TextDocument, p: Problem): JsonDiagnostic {
     severity: p.severity,
     code: p.code,
     message: p.message,
-    href: codeHref(p.code),
+    href: FabledService.codeHref(p.code),
   };
 }
 
@@ -154,6 +157,7 @@ export const runCheck = command(CHECK_COMMAND, ({ values, positionals, format, f
   const problems = [...missing, ...cards.missing].map((m) => `${m}: no such file or folder`);
   problems.push(...cards.unreadable.map((u) => `${u} (--cards)`));
   problems.push(...listing.unreadable);
+  const { kindOfPath } = FabledService;
   const skipped = files.filter((f) => !kindOfPath(f));
   for (const f of skipped) problems.push(`${f}: not a Fabled Star file (name it *.unit.yaml, *.faction.yaml, *.fleet.yaml or *.collection.yaml)`);
   const ours = files.filter((f) => kindOfPath(f));
@@ -183,6 +187,7 @@ export function toText(report: CheckReport): string {
   // File names and messages hold text from files: one line each, whatever they contain.
   const lines = report.diagnostics.map((d) => `${escapeControls(d.file)}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${escapeControls(d.message)}`);
   const s = report.summary;
+  const { count } = FabledService;
   lines.push(`${count(s.files, 'file')} checked: ${count(s.errors, 'error')}, ${count(s.warnings, 'warning')}, ${count(s.infos, 'info')}`);
   return lines.join('\n') + '\n';
 }
@@ -204,6 +209,7 @@ export function sarifUri(file: string): string {
 }
 
 export function toSarif(report: CheckReport): object {
+  const { CODES, codeHref } = FabledService;
   const codes = Object.keys(CODES) as (keyof typeof CODES)[];
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',

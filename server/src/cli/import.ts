@@ -2,11 +2,16 @@
  * `fabled-star import [FILE|-] [--cards PATH]... [--faction NAME] [--name NAME] [--points N]`: a
  * roster written as text into a fleet list on stdout (FORMATS.md; the reading is core/roster/import.ts).
  */
-import { importRoster, type ImportGuess, type ImportProblem } from '../core/service';
+import type { ImportResult } from '../core/service';
 import { loadCards, readProblem } from './io';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
 import type { CliIO } from './io';
 import { escapeControls } from './terminal';
+
+/** A line of a roster that names no card, and why. */
+type ImportProblem = ImportResult['problems'][number];
+/** A line read as the card closest to the name it gives. */
+type ImportGuess = ImportResult['guesses'][number];
 
 export const IMPORT_HELP = `Usage: fabled-star import [FILE|-] [--cards PATH]... [--faction NAME] [--name NAME] [--points N]
 
@@ -83,11 +88,11 @@ export const runImport = command(IMPORT_COMMAND, ({ values, positionals, fail },
     if (!/^\s*\d+\s*$/.test(values.points) || !Number.isSafeInteger(points) || points <= 0)
       return fail(`--points must be a positive whole number, not "${values.points.slice(0, 40)}".`);
   }
-  const { ws, problems } = loadCards(io, values.cards?.length ? values.cards : [io.cwd]);
+  const { service, problems } = loadCards(io, values.cards?.length ? values.cards : [io.cwd]);
   if (problems.length) return fail(...problems);
   const text = readRosterText(io, positionals[0], fail);
   if (text === 2) return 2;
-  const r = importRoster(text, ws, {
+  const r = service.importRoster(text, {
     ...(values.faction !== undefined ? { faction: values.faction } : {}),
     ...(values.name !== undefined ? { name: values.name } : {}),
     ...(points !== undefined ? { points } : {}),

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MAX_READ_BYTES, readCappedSync } from '../node/read';
 import { escapeControls } from './terminal';
-import { Workspace, exampleFallback } from '../core/service';
+import { createFabledService, type FabledService } from '../core/service';
 
 export interface CliIO {
   stdout(s: string): void;
@@ -143,24 +143,32 @@ export function readProblem(file: string, e: unknown): string {
   return `cannot read ${file}: ${err.code === 'too-large' ? err.message : (err.code ?? err.message)}`;
 }
 
+/** The cards read, in a new service's workspace (`ws`, the service's), or what stops them being read. */
+export interface LoadedCards {
+  service: FabledService;
+  ws: FabledService['workspace'];
+  problems: string[];
+}
+
 /**
  * The cards of files and folders (`--cards`; fleet lists among them are passed over) in a new
- * workspace, or what stops them being read: paths that do not exist, folders that cannot be
- * listed, the first file that cannot be read.
+ * service's workspace, or what stops them being read: paths that do not exist, folders that cannot
+ * be listed, the first file that cannot be read.
  */
-export function loadCards(io: CliIO, paths: string[]): { ws: Workspace; problems: string[] } {
+export function loadCards(io: CliIO, paths: string[]): LoadedCards {
   // A faction without a card here is the bundled example one, as in the editor (a pasted example fleet resolves).
-  const ws = exampleFallback(new Workspace());
+  const service = createFabledService({ examplesFallback: true });
+  const ws = service.workspace;
   const { files, missing, unreadable } = expandPaths(io, paths);
-  if (missing.length) return { ws, problems: [`no such file or folder: ${missing.join(', ')}`] };
-  if (unreadable.length) return { ws, problems: unreadable };
+  if (missing.length) return { service, ws, problems: [`no such file or folder: ${missing.join(', ')}`] };
+  if (unreadable.length) return { service, ws, problems: unreadable };
   for (const file of files) {
     if (/\.fleet\.ya?ml$/i.test(file)) continue;
     try {
       ws.set(fileUri(file), io.readFile(file));
     } catch (e) {
-      return { ws, problems: [readProblem(file, e)] };
+      return { service, ws, problems: [readProblem(file, e)] };
     }
   }
-  return { ws, problems: [] };
+  return { service, ws, problems: [] };
 }

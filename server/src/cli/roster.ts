@@ -3,7 +3,7 @@
  * fleet's roster for the table, a forum post or a tournament organiser (FORMATS.md).
  */
 import * as path from 'node:path';
-import { Workspace, exampleFallback, kindOfPath, LIMITS, renderRoster, ROSTER_FORMATS, type RosterFormat, roster as prepareRoster } from '../core/service';
+import { createFabledService, FabledService, LIMITS } from '../core/service';
 import { expandPaths, fileUri } from './io';
 import { escapeControls } from './terminal';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
@@ -34,7 +34,7 @@ const ROSTER_COMMAND = {
   help: ROSTER_HELP,
   options: { cards: CARDS_OPTION },
   positionals: true,
-  formats: ROSTER_FORMATS,
+  formats: FabledService.ROSTER_FORMATS,
   defaultFormat: 'text',
 } as const satisfies CommandSpec;
 
@@ -43,12 +43,14 @@ export const runRoster = command(ROSTER_COMMAND, ({ values, positionals, format,
     return fail(`give exactly one fleet file (*.fleet.yaml)${positionals.length ? `, not ${positionals.length} paths` : ''}; see --help`);
   const fleet = positionals[0]!;
   // Paths go into one-line messages (fail escapes them): a line break or an escape in them must not break out.
+  const { kindOfPath } = FabledService;
   if (kindOfPath(fleet) !== 'fleet') return fail(`${fleet}: not a fleet list (name it *.fleet.yaml)`);
   if (!io.exists(fleet) || io.isDirectory(fleet)) return fail(`${fleet}: no such file`);
   const cards = expandPaths(io, values.cards?.length ? values.cards : [io.cwd]);
   if (cards.missing.length) return fail(`${cards.missing[0]!}: no such file or folder`);
   // A faction without a card here is the bundled example one, as in the editor (a pasted example fleet resolves).
-  const ws = exampleFallback(new Workspace());
+  const service = createFabledService({ examplesFallback: true });
+  const ws = service.workspace;
   const fleetUri = fileUri(path.resolve(io.cwd, fleet));
   const read = (file: string): string | Error => {
     const bytes = io.fileSize?.(file);
@@ -75,7 +77,7 @@ export const runRoster = command(ROSTER_COMMAND, ({ values, positionals, format,
   }
   const doc = ws.set(fleetUri, fleetText);
   if (!doc || doc.kind !== 'fleet') return fail(`${fleet}: not a fleet list`);
-  const { roster } = prepareRoster(doc, ws);
+  const { roster } = service.roster(doc);
   const relative = (uri: string) => {
     let p = uri;
     try {
@@ -85,6 +87,6 @@ export const runRoster = command(ROSTER_COMMAND, ({ values, positionals, format,
     }
     return path.relative(io.cwd, p).split(path.sep).join('/') || p;
   };
-  io.stdout(renderRoster(roster, format as RosterFormat, { file: relative }));
+  io.stdout(FabledService.renderRoster(roster, format as (typeof FabledService.ROSTER_FORMATS)[number], { file: relative }));
   return roster.legal ? 0 : 1;
 });

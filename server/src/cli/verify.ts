@@ -2,7 +2,7 @@
  * `fabled-star verify ROSTER [--cards PATH]... [--format text|json]`: whether an exported roster
  * still matches the card files (a tournament organiser's check; core/roster/verify.ts).
  */
-import { rulesVersionText, verifyRoster } from '../core/service';
+import { FabledService } from '../core/service';
 import { loadCards } from './io';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
 import { escapeControls } from './terminal';
@@ -38,16 +38,16 @@ const VERIFY_COMMAND = {
 export const runVerify = command(VERIFY_COMMAND, ({ values, positionals, format, fail }, io) => {
   if (positionals.length !== 1)
     return fail(`give exactly one ROSTER file (or - for standard input)${positionals.length ? `, not ${positionals.length} paths` : ''}; see --help`);
-  const { ws, problems } = loadCards(io, values.cards?.length ? values.cards : [io.cwd]);
+  const { service, problems } = loadCards(io, values.cards?.length ? values.cards : [io.cwd]);
   if (problems.length) return fail(...problems);
   const text = readRosterText(io, positionals[0], fail);
   if (text === 2) return 2;
-  const v = verifyRoster(text, ws);
+  const v = service.verifyRoster(text);
   if (format === 'json') io.stdout(`${JSON.stringify(v, null, 2)}\n`);
   else {
     const out = [escapeControls(v.summary)];
     out.push(`  roster: ${v.claimed ?? '(no digest)'}${v.claimedRules ? `, rules ${escapeControls(v.claimedRules)}` : ''}`);
-    out.push(`  files:  ${v.actual}, rules ${rulesVersionText(v.rules)}`);
+    out.push(`  files:  ${v.actual}, rules ${FabledService.rulesVersionText(v.rules)}`);
     if (v.printed) out.push(`  sheet:  ${v.printed.line ? `line ${v.printed.line} differs from what the files give` : 'ends before what the files give'}`);
     for (const p of v.problems) out.push(`  line ${escapeControls(importProblemLine(p))}`);
     io.stdout(out.join('\n') + '\n');

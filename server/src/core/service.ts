@@ -24,11 +24,6 @@ import { fleetNamed, noFleetNamed } from './features/liveOdds';
 import { Workspace as WorkspaceClass } from './workspace';
 import type { ChangedFleet } from './sim/compare';
 import type { SimMessage, SimRunner, SimToken } from './sim/runner';
-import { fleetTotals, type FleetTotals } from './fleetPoints';
-import { buildRoster, type Roster } from './roster/model';
-import { embarkChooser } from './roster/edits';
-import { cardSheetHtml, fleetSheetCards, sheetCard, type Paper, type SheetCard } from './roster/cards';
-import { rosterShort } from './roster/render';
 import { profileFromCard, simulate } from './sim/index';
 import { validateOptions, type OptionName } from './sim/options';
 import { parseVariants } from './sim/variants/index';
@@ -40,6 +35,10 @@ import type { BattleJob } from './sim/chunked';
 import type { BattleOptions, BattleResult, SimulationResult } from './sim/types';
 import type { ServiceParts } from './requests/parts';
 import { editorRequests, type EditorRequests } from './requests/editor';
+import { rosterRequests, type RosterRequests } from './requests/rosters';
+import { staticRequests } from './requests/static';
+import { exampleFallback } from './examples/index';
+import { trackWorkspaceField } from './balance/index';
 import { simRequests, type SimRequests } from './requests/sims';
 
 // ---------------------------------------------------------------------------------------------
@@ -182,59 +181,9 @@ export type Checks = (doc: FabledDocument, ws: Workspace) => Problem[];
 const runChecks: Checks = (doc, ws) => checkDocument(doc, ws);
 
 // ---------------------------------------------------------------------------------------------
-// The roster: built from the cached problems, the fleet's totals computed once.
+// The roster and the card sheet (./requests/rosters.ts): built from the cached problems.
 
-export interface PreparedRoster {
-  roster: Roster;
-  totals: FleetTotals;
-  /** Every entry's Embark… choices, from the same totals. */
-  embarkChoices: ReturnType<typeof embarkChooser>;
-}
-
-export function roster(doc: FleetDocument, ws: Workspace, checks: Checks = runChecks): PreparedRoster {
-  const totals = fleetTotals(doc, ws);
-  return { roster: buildRoster(doc, ws, { totals, checks }), totals, embarkChoices: embarkChooser(doc, ws, totals) };
-}
-
-/** A sheet of unit cards to print (roster/cards.ts): the cards of some files, and a fleet's as fielded. */
-export interface CardSheetRequest {
-  /** Whether every card of this file gets a card. */
-  cardsOf: (uri: string) => boolean;
-  /** A fleet list of `ws`: its units as fielded, and its one line with a QR code on each page. */
-  fleet?: FleetDocument | undefined;
-  paper: Paper;
-}
-
-export interface CardSheet {
-  html: string;
-  /** The fleet's name, or "Unit cards". */
-  title: string;
-  /** Cards on the sheet. */
-  cards: number;
-  /** Names in the fleet that resolve to no card (left out). */
-  unknown: string[];
-}
-
-export function cardSheet(ws: Workspace, req: CardSheetRequest, checks: Checks = runChecks): CardSheet {
-  const cards: SheetCard[] = ws
-    .allCards()
-    .filter((r) => req.cardsOf(r.uri))
-    .map(sheetCard);
-  let title = 'Unit cards';
-  let share: string | undefined;
-  const unknown: string[] = [];
-  if (req.fleet) {
-    const prepared = roster(req.fleet, ws, checks);
-    cards.push(...fleetSheetCards(prepared.totals));
-    for (const ep of prepared.totals.entries) {
-      if (!ep.card) unknown.push(ep.entry.unit.value ?? '');
-      for (const x of ep.embarked) if (!x.card) unknown.push(x.name);
-    }
-    title = prepared.roster.name || 'Fleet';
-    share = rosterShort(prepared.roster);
-  }
-  return { html: cardSheetHtml(cards, { paper: req.paper, title, ...(share ? { share } : {}) }), title, cards: cards.length, unknown };
-}
+export { roster, cardSheet, type PreparedRoster, type CardSheetRequest, type CardSheet } from './requests/rosters';
 
 // ---------------------------------------------------------------------------------------------
 // The fleet battle and the duel: set up once for the language server, the CLI and the benchmarks.
@@ -347,6 +296,10 @@ export interface FabledServiceOptions {
   document?: (uri: string) => FabledDocument | undefined;
   /** At most this many documents' diagnoses kept. */
   diagnosesKept?: number;
+  /** The workspace falls back on the bundled example cards for a faction it has no card of (the server's and the CLI's). */
+  examplesFallback?: boolean;
+  /** The workspace finds its reference field's candidates as it reads each file (the server's, before its first scan). */
+  trackField?: boolean;
 }
 
 /**
@@ -403,9 +356,10 @@ const SIDE_WORDS = ['fleet', "opponent's fleet"] as const;
 
 /**
  * One workspace's service: its state (below) and its requests, grouped by what they serve
- * (./requests/: the editor's, the simulator's), each bound to the instance's workspace.
+ * (./requests/: the editor's, the rosters', the simulator's), each bound to the instance's workspace;
+ * what needs no workspace is the `FabledService` value below.
  */
-export interface FabledService extends EditorRequests, SimRequests {
+export interface FabledService extends EditorRequests, RosterRequests, SimRequests {
   readonly workspace: Workspace;
   /** The points estimate's state: its fits, the field prices measured against it, the battle prices measured. */
   readonly estimates: Estimates;
@@ -426,8 +380,6 @@ export interface FabledService extends EditorRequests, SimRequests {
   setFieldPrices(field: ReferenceField, prices: ReadonlyMap<string, number>): void;
   /** The workspace's reference field (the points estimate's). */
   field(): ReferenceField;
-  /** A fleet list's roster, from the cached checks. */
-  roster(doc: FleetDocument): PreparedRoster;
   /** An opponent (or a side of a battle) as `spec` names it, or why there is none. */
   opponent(spec: OpponentSpec): Opponent | { why: string };
   /** A battle checked and ready to play; throws `Refused` with the sentence a user reads when it cannot be played. */
@@ -436,10 +388,18 @@ export interface FabledService extends EditorRequests, SimRequests {
   battle(request: BattleRequestSpec, progress?: (m: SimMessage) => void, token?: SimToken): Promise<BattleResult>;
 }
 
+/**
+ * What a service answers without a workspace (./requests/static.ts: document kinds, codes, the
+ * rules text, the roster's formats and edits), read where there is no instance yet.
+ */
+export const FabledService = staticRequests;
+
 export function createFabledService(options: FabledServiceOptions): FabledService {
   const ws = options.workspace ?? new WorkspaceClass();
+  if (options.examplesFallback) exampleFallback(ws);
   const diagnoser = new Diagnoser(options.diagnosesKept);
   const estimates = estimatesOf(ws);
+  if (options.trackField) trackWorkspaceField(ws);
   const documentAt = options.document ?? ((uri: string) => ws.get(uri));
   const checks: Checks = (doc, dws) => (dws === ws ? diagnoser.checks(doc, dws) : diagnose(doc, dws, false).checks);
 
@@ -494,6 +454,7 @@ export function createFabledService(options: FabledServiceOptions): FabledServic
   const parts: ServiceParts = { ws, checks, estimates, documentAt, log: options.log ?? (() => {}), runner: options.runner };
   return {
     ...editorRequests(parts),
+    ...rosterRequests(parts),
     ...simRequests(parts),
     workspace: ws,
     estimates,
@@ -517,7 +478,6 @@ export function createFabledService(options: FabledServiceOptions): FabledServic
     forget: (uri) => diagnoser.clear(uri),
     setFieldPrices: (field, prices) => estimates.setFieldPrices(field, prices),
     field: () => workspaceField(ws),
-    roster: (doc) => roster(doc, ws, checks),
     opponent,
     prepareBattle: prepare,
     battle: async (request, progress, token) => {

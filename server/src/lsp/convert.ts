@@ -3,14 +3,11 @@
  * maps between the two; every function is pure over a TextDocument.
  */
 import {
-  codeHref,
-  markdownToPlain,
+  FabledService,
   type Problem,
   type Span,
-  type CompletionKind,
   type CompletionList as CoreCompletionList,
   type DocSymbol,
-  type SymbolKindName,
   type CodeActionData,
   type Fold,
   type Hint,
@@ -40,6 +37,11 @@ import {
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { BATTLE_COMMAND, PRICE_COMMAND, SIMULATE_COMMAND, VS_FIELD_COMMAND } from '../../../protocol';
+
+/** What a completion item is (a key, a value, a card's name...), as the core names it. */
+type CompletionKind = CoreCompletionList['items'][number]['kind'];
+/** What a symbol is (a card, a fleet, an entry...), as the core names it. */
+type SymbolKindName = DocSymbol['kind'];
 
 /** Finds the text of a document the answer points into (open or on disk). */
 export type TextOf = (uri: string) => TextDocument | undefined;
@@ -96,7 +98,7 @@ export function toDiagnostic(p: Problem, td: TextDocument, related: TextOf | und
     range: rangeOf ? rangeOf(p.span) : range(td, p.span),
     severity: p.severity === 'error' ? DiagnosticSeverity.Error : p.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information,
     code: p.code,
-    codeDescription: { href: codeHref(p.code) },
+    codeDescription: { href: FabledService.codeHref(p.code) },
     source: 'fabled-star',
     message: p.message,
   };
@@ -192,7 +194,7 @@ export class CompletionDocs {
     if (!data || typeof data.l !== 'number' || typeof data.i !== 'number') return item;
     const doc = this.lists.get(data.l)?.[data.i];
     if (doc === undefined) return item;
-    return { ...item, documentation: markdownDocs ? { kind: 'markdown', value: doc } : { kind: 'plaintext', value: markdownToPlain(doc) } };
+    return { ...item, documentation: markdownDocs ? { kind: 'markdown', value: doc } : { kind: 'plaintext', value: FabledService.markdownToPlain(doc) } };
   }
 
   static readonly KEPT = 4;
@@ -223,7 +225,9 @@ export function completionList(list: CoreCompletionList, td: TextDocument, snipp
     if (c.detail) item.detail = c.detail;
     if (c.documentation && lazy) item.data = { l: listId, i } satisfies CompletionData;
     else if (c.documentation)
-      item.documentation = markdownDocs ? { kind: 'markdown', value: c.documentation } : { kind: 'plaintext', value: markdownToPlain(c.documentation) };
+      item.documentation = markdownDocs
+        ? { kind: 'markdown', value: c.documentation }
+        : { kind: 'plaintext', value: FabledService.markdownToPlain(c.documentation) };
     if (c.sortText) item.sortText = c.sortText;
     if (c.filterText) item.filterText = c.filterText;
     // The text carries its own indentation: an editor must not add the line's indentation again.

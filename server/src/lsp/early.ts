@@ -14,7 +14,7 @@
  * after the scan as before. A pulling client is asked to pull again instead. The re-validation after
  * the scan publishes the open fleets again, first.
  */
-import { cardNameFilter, type Problem } from '../core/service';
+import { FabledService, type Problem } from '../core/service';
 import type { Diagnostics } from './diagnostics';
 import type { ServerState } from './state';
 
@@ -55,7 +55,7 @@ export function openFleetFilter(state: ServerState): ((text: string) => boolean)
       for (const x of e.embark?.items ?? []) if (x.value) names.push(x.value);
     }
   }
-  return names.length ? cardNameFilter(names) : undefined;
+  return names.length ? FabledService.cardNameFilter(names) : undefined;
 }
 
 /**

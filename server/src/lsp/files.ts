@@ -12,7 +12,7 @@ import fg from 'fast-glob';
 import { realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { MAX_READ_BYTES, isInside, readCapped, readCappedSync, type ReadResult } from '../node/read';
-import { kindOfUri, LANGUAGE_IDS, type FabledDocument } from '../core/service';
+import { FabledService, type FabledDocument } from '../core/service';
 import type { ModelChange, ServerState } from './state';
 import type { DiagnosticsScheduler } from './scheduler';
 import type { Diagnostics } from './diagnostics';
@@ -68,7 +68,7 @@ export class Files {
     documents.onDidClose((e) => this.closed(e.document.uri));
     // A save writes the file: it is on disk from now on, whether or not a watcher says so.
     documents.onDidSave((e) => {
-      if (kindOfUri(e.document.uri)) this.state.onDisk.add(e.document.uri);
+      if (FabledService.kindOfUri(e.document.uri)) this.state.onDisk.add(e.document.uri);
     });
   }
 
@@ -80,12 +80,12 @@ export class Files {
    */
   private closed(uri: string): void {
     const { state } = this;
-    if (!kindOfUri(uri) && !state.ws.get(uri)) return;
+    if (!FabledService.kindOfUri(uri) && !state.ws.get(uri)) return;
     this.scheduler.forget(uri);
     state.closed(uri);
     const last = state.ws.get(uri);
-    const kind = kindOfUri(uri);
-    if (last && kind) state.disk.set(uri, TextDocument.create(uri, LANGUAGE_IDS[kind], 0, last.text));
+    const kind = FabledService.kindOfUri(uri);
+    if (last && kind) state.disk.set(uri, TextDocument.create(uri, FabledService.LANGUAGE_IDS[kind], 0, last.text));
     void this.load(uri).then(() => {
       if (state.ws.get(uri) && !state.documents.get(uri)) this.scheduler.schedule(uri, 'now');
     });
@@ -256,7 +256,7 @@ export class Files {
     if (state.documents.get(uri)) return; // opened meanwhile: the editor's text wins
     if (!inFolder && !this.inFolders(uri)) return this.forget(uri, changes); // its folder was removed meanwhile
     const before = state.ws.get(uri);
-    const kind = kindOfUri(uri);
+    const kind = FabledService.kindOfUri(uri);
     if (!kind) return;
     let after: FabledDocument | undefined;
     try {
@@ -265,7 +265,7 @@ export class Files {
       state.logError(`Reading ${uri} failed`, e);
       return;
     }
-    state.disk.set(uri, TextDocument.create(uri, LANGUAGE_IDS[kind], 0, text));
+    state.disk.set(uri, TextDocument.create(uri, FabledService.LANGUAGE_IDS[kind], 0, text));
     state.onDisk.add(uri);
     if (after === before) return;
     // Kept for the caller, which tells them all at once; during a scan, the re-validation after it tells.
@@ -339,7 +339,7 @@ export class Files {
         // Anything deleted may have been a folder of cards (even one named like a card file).
         gone.add(uri);
       }
-      if (!kindOfUri(uri)) {
+      if (!FabledService.kindOfUri(uri)) {
         if (ch.type === FileChangeType.Created) created.add(uri);
         continue;
       }

@@ -31,43 +31,14 @@ import {
   type WorkspaceSymbolParams,
 } from 'vscode-languageserver/node';
 import {
-  cardSheet,
-  hover,
-  markdownToPlain,
-  complete,
-  codeActions,
-  foldingRanges,
-  selectionSpans,
-  fixAll,
-  documentSymbols,
-  workspaceSymbols,
-  definition,
-  prepareRename,
-  references,
-  rename,
-  inlayHints,
-  codeLenses,
-  fleetSummary,
+  FabledService,
   type Span,
-  cardsUsedBy,
-  findCard,
-  listCards,
   cardEstimate,
-  exampleCards,
-  exampleFleets,
-  exampleText,
-  exampleWorkspace,
-  findExampleCard,
-  isExampleUri,
-  type CardRef,
   type BattleResult,
   type SimulationResult,
   priceByBattle,
   playOn,
   PricingCancelled,
-  glossary,
-  sectionMarkdown,
-  sections,
   type FabledDocument,
   type FleetDocument,
   prepareSimulation,
@@ -233,18 +204,22 @@ function fleetRequest<P extends { uri: string }, R, E>(
   );
 }
 
-function selectCard({ state }: Context, sel: CardSelector | undefined) {
+/** A card of the workspace or of the bundled examples, with where it is. */
+type CardRef = NonNullable<ReturnType<FabledService['findCard']>>;
+
+function selectCard({ state }: Context, sel: CardSelector | undefined): CardRef | undefined {
+  const { service } = state;
   if (sel && 'uri' in sel && sel.position) {
     const td = state.textDoc(sel.uri);
     state.ensure(sel.uri);
-    return td ? findCard(state.ws, { uri: sel.uri, offset: td.offsetAt(sel.position) }) : undefined;
+    return td ? service.findCard({ uri: sel.uri, offset: td.offsetAt(sel.position) }) : undefined;
   }
   if (sel && 'name' in sel && typeof sel.name === 'string') {
     const faction = typeof sel.faction === 'string' ? sel.faction : undefined;
     // An example card when asked for one; else the workspace's, and an example only when it has none.
     if (sel.example === true)
-      return findExampleCard(sel.name, faction) ?? findCard(state.ws, { name: sel.name, ...(faction !== undefined ? { faction } : {}) });
-    return findCard(state.ws, { name: sel.name, ...(faction !== undefined ? { faction } : {}) }) ?? findExampleCard(sel.name, faction);
+      return service.findExampleCard(sel.name, faction) ?? service.findCard({ name: sel.name, ...(faction !== undefined ? { faction } : {}) });
+    return service.findCard({ name: sel.name, ...(faction !== undefined ? { faction } : {}) }) ?? service.findExampleCard(sel.name, faction);
   }
   return undefined;
 }
@@ -254,14 +229,14 @@ const exampleDocs = new Map<string, TextDocument>();
 
 function exampleDoc(uri: string): TextDocument | undefined {
   let td = exampleDocs.get(uri);
-  const text = td ? undefined : exampleText(uri);
+  const text = td ? undefined : FabledService.exampleText(uri);
   if (!td && text !== undefined) exampleDocs.set(uri, (td = TextDocument.create(uri, 'fabled-unit', 0, text)));
   return td;
 }
 
 /** A card as the client sees it; undefined when its document is not at hand. */
 function cardInfo({ state }: Context, ref: CardRef): CardInfo | undefined {
-  const example = isExampleUri(ref.uri);
+  const example = FabledService.isExampleUri(ref.uri);
   const td = example ? exampleDoc(ref.uri) : state.textDoc(ref.uri);
   if (!td || !ref.name) return undefined;
   return {
@@ -283,11 +258,11 @@ export const HANDLERS: HandlerEntry[] = [
       c.onHover(
         aboutDocument(b, async ({ state }, r, params: HoverParams) => {
           const settings = await state.settingsFor(params.textDocument.uri);
-          const h = hover(r.doc, state.ws, r.td.offsetAt(params.position), settings);
+          const h = state.service.hover(r.doc, r.td.offsetAt(params.position), settings);
           if (!h) return null;
           const contents = state.client.markdownHover
             ? { kind: 'markdown' as const, value: h.markdown }
-            : { kind: 'plaintext' as const, value: markdownToPlain(h.markdown) };
+            : { kind: 'plaintext' as const, value: FabledService.markdownToPlain(h.markdown) };
           return { contents, range: convert.range(r.td, h.span) };
         }),
       ),
@@ -307,7 +282,7 @@ export const HANDLERS: HandlerEntry[] = [
           const r = stale && td && !token.isCancellationRequested ? { td, doc: stale } : state.request(uri, token);
           if (!r) return null;
           return convert.completionList(
-            complete(r.doc, state.ws, r.td.getText(), r.td.offsetAt(params.position)),
+            state.service.complete(r.doc, r.td.getText(), r.td.offsetAt(params.position)),
             r.td,
             state.client.snippets,
             state.client.markdownDocs,
@@ -326,11 +301,11 @@ export const HANDLERS: HandlerEntry[] = [
           const p = diagnostics.problemsOf(params.textDocument.uri);
           const codes = new Set(params.context.diagnostics.map((d) => String(d.code ?? '')));
           const problems = (p?.problems ?? []).filter((x) => codes.size === 0 || codes.has(x.code));
-          const actions = codeActions(r.doc, convert.span(r.td, params.range), problems, state.ws);
+          const actions = state.service.codeActions(r.doc, convert.span(r.td, params.range), problems);
           // source.fixAll (on save, or "Fix All"): every problem of the file with one clear fix.
           const only = params.context.only;
           if (only?.some((o) => o === CodeActionKind.Source || o === CodeActionKind.SourceFixAll || o.startsWith(CodeActionKind.SourceFixAll + '.'))) {
-            const all = fixAll(r.doc, p?.problems ?? [], state.ws);
+            const all = state.service.fixAll(r.doc, p?.problems ?? []);
             if (all) actions.push(all);
           }
           return convert.codeActionList(
@@ -348,7 +323,7 @@ export const HANDLERS: HandlerEntry[] = [
     register: (c, b) =>
       c.onDocumentSymbol(
         aboutDocument(b, ({ state }, r, _params: DocumentSymbolParams) => {
-          return convert.documentSymbolList(documentSymbols(r.doc, state.ws), r.td, state.client.hierarchicalSymbols);
+          return convert.documentSymbolList(state.service.documentSymbols(r.doc), r.td, state.client.hierarchicalSymbols);
         }),
       ),
   },
@@ -356,15 +331,17 @@ export const HANDLERS: HandlerEntry[] = [
   {
     name: 'foldingRange',
     register: (c, b) =>
-      c.onFoldingRanges(aboutDocument(b, (_s, r, _params: FoldingRangeParams) => convert.foldingRangeList(foldingRanges(r.td.getText()), r.td))),
+      c.onFoldingRanges(
+        aboutDocument(b, ({ state }, r, _params: FoldingRangeParams) => convert.foldingRangeList(state.service.foldingRanges(r.td.getText()), r.td)),
+      ),
   },
 
   {
     name: 'selectionRange',
     register: (c, b) =>
       c.onSelectionRanges(
-        aboutDocument(b, (_s, r, params: SelectionRangeParams) =>
-          params.positions.map((p) => convert.selectionRange(selectionSpans(r.td.getText(), r.td.offsetAt(p)), r.td, p)),
+        aboutDocument(b, ({ state }, r, params: SelectionRangeParams) =>
+          params.positions.map((p) => convert.selectionRange(state.service.selectionSpans(r.td.getText(), r.td.offsetAt(p)), r.td, p)),
         ),
       ),
   },
@@ -375,7 +352,7 @@ export const HANDLERS: HandlerEntry[] = [
       c.onWorkspaceSymbol(
         b.guarded(({ state }, params: WorkspaceSymbolParams) => {
           const out: SymbolInformation[] = [];
-          for (const s of workspaceSymbols(state.ws, params.query)) {
+          for (const s of state.service.workspaceSymbols(params.query)) {
             const td = state.textDoc(s.uri);
             if (td) out.push({ name: s.name, kind: SymbolKind.Class, containerName: s.container, location: { uri: s.uri, range: convert.range(td, s.span) } });
           }
@@ -389,7 +366,7 @@ export const HANDLERS: HandlerEntry[] = [
     register: (c, b) =>
       c.onDefinition(
         aboutDocument(b, ({ state }, r, params: DefinitionParams) => {
-          return convert.locations(definition(r.doc, state.ws, r.td.offsetAt(params.position)), (u) => state.textDoc(u));
+          return convert.locations(state.service.definition(r.doc, r.td.offsetAt(params.position)), (u) => state.textDoc(u));
         }),
       ),
   },
@@ -399,7 +376,7 @@ export const HANDLERS: HandlerEntry[] = [
     register: (c, b) =>
       c.onReferences(
         aboutDocument(b, ({ state }, r, params: ReferenceParams) => {
-          return convert.locations(references(r.doc, state.ws, r.td.offsetAt(params.position), params.context.includeDeclaration), (u) => state.textDoc(u));
+          return convert.locations(state.service.references(r.doc, r.td.offsetAt(params.position), params.context.includeDeclaration), (u) => state.textDoc(u));
         }),
       ),
   },
@@ -409,7 +386,7 @@ export const HANDLERS: HandlerEntry[] = [
     register: (c, b) =>
       c.onPrepareRename(
         aboutDocument(b, ({ state }, r, params: PrepareRenameParams) => {
-          const p = prepareRename(r.doc, state.ws, r.td.offsetAt(params.position));
+          const p = state.service.prepareRename(r.doc, r.td.offsetAt(params.position));
           return p ? { range: convert.range(r.td, p.span), placeholder: p.placeholder } : null;
         }),
       ),
@@ -422,7 +399,7 @@ export const HANDLERS: HandlerEntry[] = [
         aboutDocument(b, ({ state }, r, params: RenameParams) => {
           // Every file the rename touches must be current in the workspace first.
           for (const td of state.documents.all()) state.ensure(td.uri);
-          const res = rename(r.doc, state.ws, r.td.offsetAt(params.position), params.newName, (u) => state.textDoc(u)?.getText());
+          const res = state.service.rename(r.doc, r.td.offsetAt(params.position), params.newName, (u) => state.textDoc(u)?.getText());
           if (res.error) throw new ResponseError(ErrorCodes.InvalidRequest, res.error);
           return { changes: convert.changes(res.edits, (u) => state.textDoc(u)) };
         }),
@@ -435,7 +412,7 @@ export const HANDLERS: HandlerEntry[] = [
       c.languages.inlayHint.on(
         aboutDocument(b, async ({ state }, r, params: InlayHintParams) => {
           const settings = await state.settingsFor(params.textDocument.uri);
-          return inlayHints(r.doc, state.ws, convert.span(r.td, params.range), settings).map((h) => convert.inlayHint(h, r.td));
+          return state.service.inlayHints(r.doc, convert.span(r.td, params.range), settings).map((h) => convert.inlayHint(h, r.td));
         }),
       ),
   },
@@ -452,7 +429,7 @@ export const HANDLERS: HandlerEntry[] = [
           return inDocument(async (ctx, r, params: CodeLensParams) => {
             const { state } = ctx;
             const settings = await state.settingsFor(params.textDocument.uri);
-            const lenses = codeLenses(r.doc, state.ws, settings);
+            const lenses = state.service.codeLenses(r.doc, settings);
             // Live odds against the opponent the settings name (issue 32), in a background process.
             const live = r.doc.kind === 'fleet' && settings.codeLens.enabled ? liveOdds(ctx, c).lens(r.doc, settings) : undefined;
             return (live ? [...lenses, live] : lenses).map((l) => convert.codeLens(l, r.td));
@@ -478,10 +455,10 @@ export const HANDLERS: HandlerEntry[] = [
     (ctx, params: ListCardsParams | undefined) => {
       ctx.state.ensureAllOpen();
       const { state } = ctx;
-      const refs = typeof params?.fleet === 'string' ? cardsUsedBy(state.ws, state.ensure(params.fleet)) : listCards(state.ws, params?.faction);
+      const refs = typeof params?.fleet === 'string' ? state.service.cardsUsedBy(state.ensure(params.fleet)) : state.service.listCards(params?.faction);
       if (params?.examples === true && typeof params.fleet !== 'string') {
         const wanted = params.faction?.trim().toLowerCase();
-        refs.push(...exampleCards(state.ws).filter((r) => wanted === undefined || r.faction.trim().toLowerCase() === wanted));
+        refs.push(...state.service.exampleCards().filter((r) => wanted === undefined || r.faction.trim().toLowerCase() === wanted));
       }
       const out: CardInfo[] = [];
       for (const ref of refs) {
@@ -504,9 +481,9 @@ export const HANDLERS: HandlerEntry[] = [
     null,
   ),
 
-  fleetRequest(FleetSummaryRequest, ({ state }, doc): FleetSummary => fleetSummary(doc, state.ws)),
+  fleetRequest(FleetSummaryRequest, ({ state }, doc): FleetSummary => state.service.fleetSummary(doc)),
 
-  customRequest(ExampleFleetsRequest, (): FleetSummary[] => exampleFleets().map((d) => fleetSummary(d, exampleWorkspace())), [] as FleetSummary[]),
+  customRequest(ExampleFleetsRequest, ({ state }): FleetSummary[] => state.service.exampleFleetSummaries(), [] as FleetSummary[]),
 
   customRequest(
     RosterRequest,
@@ -526,7 +503,7 @@ export const HANDLERS: HandlerEntry[] = [
         const td = state.textDoc(uri);
         return td ? convert.range(td, s) : undefined;
       };
-      return rosterData(doc, state.ws, toRange, params, state.documents.get(doc.uri)?.version, state.service.checks);
+      return rosterData(state.service, doc, toRange, params, state.documents.get(doc.uri)?.version);
     },
     null,
   ),
@@ -539,11 +516,7 @@ export const HANDLERS: HandlerEntry[] = [
       const doc = state.ensure(params.uri);
       if (!doc) return null;
       const paper = params.paper === 'letter' ? 'letter' : 'a4';
-      return cardSheet(
-        state.ws,
-        doc.kind === 'fleet' ? { cardsOf: () => false, fleet: doc, paper } : { cardsOf: (uri) => uri === doc.uri, paper },
-        state.service.checks,
-      );
+      return state.service.cardSheet(doc.kind === 'fleet' ? { cardsOf: () => false, fleet: doc, paper } : { cardsOf: (uri) => uri === doc.uri, paper });
     },
     null,
   ),
@@ -553,7 +526,7 @@ export const HANDLERS: HandlerEntry[] = [
     async (ctx, params: ImportRosterParams | undefined, token): Promise<ImportRosterResult | null> => {
       if (!params || typeof params.text !== 'string') return null;
       ctx.state.ensureAllOpen();
-      return importRosterData(params, ctx.state.ws, importRunner(ctx, token));
+      return importRosterData(params, ctx.state.service, importRunner(ctx, token));
     },
     null,
   ),
@@ -725,7 +698,7 @@ export const HANDLERS: HandlerEntry[] = [
             const out: PriceByBattleResult = { ...r.result };
             const td = ctx.state.textDoc(ref.uri);
             const span = ref.card.points.span;
-            if (td && span.end > span.start && !isExampleUri(ref.uri)) {
+            if (td && span.end > span.start && !FabledService.isExampleUri(ref.uri)) {
               out.uri = ref.uri;
               out.version = td.version;
               out.pointsRange = convert.range(td, span);
@@ -750,6 +723,7 @@ export const HANDLERS: HandlerEntry[] = [
               .replace(/^\s*\u00a7\s*/, '')
               .trim()
           : undefined;
+      const { sections, sectionMarkdown, glossary } = FabledService;
       const list = wanted !== undefined ? sections().filter((s) => String(s.number) === wanted) : sections();
       return list.map((s) => ({
         number: s.number,

@@ -3,7 +3,7 @@
  * changes, and the parts wired together (state, files, scheduler, diagnostics, the handler table).
  */
 import { DidChangeWatchedFilesNotification, WatchKind, type Connection, type InitializeResult } from 'vscode-languageserver/node';
-import { dependentsOf, estimatesOf, namesAndFactions } from '../core/service';
+import { FabledService } from '../core/service';
 import { serverCapabilities } from './capabilities';
 import { Diagnostics } from './diagnostics';
 import { FILE_GLOB, FOLDER_GLOB, Files } from './files';
@@ -66,11 +66,11 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
           factions.add(f);
           names.add(n);
         }
-      namesAndFactions(before, names, factions);
-      namesAndFactions(after, names, factions);
+      FabledService.namesAndFactions(before, names, factions);
+      FabledService.namesAndFactions(after, names, factions);
     }
     if (cards) pricing.kick();
-    const deps = new Set(dependentsOf(state.ws, names, factions, changed));
+    const deps = new Set(state.service.dependentsOf(names, factions, changed));
     // The collection says what every fleet fields beyond it (and which of two collections is read);
     // a card renamed may make a collection's name known or unknown.
     if (collection || cards) for (const d of state.ws.collections()) if (!changed.has(d.uri)) deps.add(d.uri);
@@ -106,7 +106,7 @@ export function startServer(connection: Connection, clock: Clock = systemClock):
     void files.scan(state.folders);
     readServerSettings();
     // While no document is open, compile and warm the check pipeline on the bundled examples (./warmup).
-    void warmUp(() => state.documents.keys().length === 0, warmUpSteps(estimatesOf(state.ws)));
+    void warmUp(() => state.documents.keys().length === 0, warmUpSteps(state.service.estimates));
   });
 
   connection.onDidChangeConfiguration((change) => {

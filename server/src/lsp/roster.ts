@@ -4,46 +4,29 @@
  * named refused as stale. The core does the work; this file converts and checks the target.
  */
 import type { Range, TextEdit } from 'vscode-languageserver-protocol';
-import {
-  addChoices,
-  addUnitEdit,
-  disembarkEdit,
-  embarkEdit,
-  importCards,
-  importRoster,
-  rosterLink,
-  removeEntryEdit,
-  renderRoster,
-  roster,
-  spareCopies,
-  toBuyLine,
-  rosterShort,
-  ROSTER_FORMATS,
-  type Checks,
-  type FleetDocument,
-  type ImportOptions,
-  type ImportResult,
-  type OffsetEdit,
-  type PreparedRoster,
-  type RosterProblem,
-  type Span,
-  type Workspace,
-} from '../core/service';
+import { FabledService, type FleetDocument, type ImportResult, type Roster, type Span } from '../core/service';
 import type { ImportRosterParams, ImportRosterResult, RosterData, RosterEditParams, RosterParams, RosterProblemData } from '../../../protocol';
 import { MAX_READ_BYTES } from '../node/read';
 import type { ImportTask } from '../node/sim-worker';
+
+/** An edit of a fleet list's text, as offsets. */
+type OffsetEdit = NonNullable<ReturnType<(typeof FabledService)['removeEntryEdit']>>;
+type RosterProblem = Roster['problems'][number];
+type PreparedRoster = ReturnType<FabledService['roster']>;
+
+const { addUnitEdit, disembarkEdit, embarkEdit, removeEntryEdit, renderRoster, rosterLink, rosterShort, toBuyLine, ROSTER_FORMATS } = FabledService;
 
 /** Offsets of a file (by uri) to a range; undefined when that file's text is not at hand. */
 export type ToRange = (uri: string, span: Span) => Range | undefined;
 
 const NOWHERE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-/** A fleet's roster as the client takes it; `checks` the server's cached ones (the core's Diagnoser). */
-export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, params?: RosterParams, version?: number, checks?: Checks): RosterData {
+/** A fleet's roster as the client takes it, from the service's (cached) checks. */
+export function rosterData(service: FabledService, doc: FleetDocument, toRange: ToRange, params?: RosterParams, version?: number): RosterData {
   // The totals are resolved once, for the roster and every entry's Embark… choices (a fleet may have hundreds of entries).
-  const { roster: r, embarkChoices: choose } = roster(doc, ws, checks);
+  const { roster: r, embarkChoices: choose } = service.roster(doc);
   const at = (uri: string, span: Span) => toRange(uri, span) ?? NOWHERE;
-  const spare = spareCopies(doc, ws);
+  const spare = service.spareCopies(doc);
   const buy = toBuyLine(r);
   const problem = (p: RosterProblem): RosterProblemData => ({ severity: p.severity, code: p.code, message: p.message, uri: p.uri, range: at(p.uri, p.span) });
   const format = params?.format && (ROSTER_FORMATS as readonly string[]).includes(params.format) ? params.format : undefined;
@@ -77,7 +60,7 @@ export function rosterData(doc: FleetDocument, ws: Workspace, toRange: ToRange, 
     })),
     byClass: r.byClass,
     problems: r.problems.map(problem),
-    addChoices: addChoices(doc, ws).map((c) => ({
+    addChoices: service.addChoices(doc).map((c) => ({
       name: c.name,
       class: c.class,
       points: c.points,
@@ -167,7 +150,8 @@ export function toTextEdit(e: OffsetEdit, toRange: (span: Span) => Range): TextE
  */
 export type ImportRunner = (task: ImportTask) => Promise<ImportResult>;
 
-export const importHere: ImportRunner = (task) => new Promise((resolve) => setImmediate(() => resolve(importRoster(task.text, task.cards, task.options))));
+export const importHere: ImportRunner = (task) =>
+  new Promise((resolve) => setImmediate(() => resolve(FabledService.importRosterFrom(task.text, task.cards, task.options))));
 
 /**
  * "Paste Roster as Fleet": the pasted text read against the workspace's cards (a paste past the file
@@ -175,19 +159,19 @@ export const importHere: ImportRunner = (task) => new Promise((resolve) => setIm
  * of 200,000 lines takes seconds, during which this thread still answers hovers and edits. Only the
  * cards' summaries are gathered here.
  */
-export async function importRosterData(params: ImportRosterParams, ws: Workspace, run: ImportRunner = importHere): Promise<ImportRosterResult> {
+export async function importRosterData(params: ImportRosterParams, service: FabledService, run: ImportRunner = importHere): Promise<ImportRosterResult> {
   const opt = <T>(v: unknown, ok: (x: unknown) => x is T): T | undefined => (ok(v) ? v : undefined);
   const str = (x: unknown): x is string => typeof x === 'string' && x.trim() !== '';
   const pts = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x > 0;
   const faction = opt(params.faction, str);
   const name = opt(params.name, str);
   const points = opt(params.points, pts);
-  const options: ImportOptions = {
+  const options: Parameters<FabledService['importRoster']>[1] = {
     ...(faction !== undefined ? { faction } : {}),
     ...(name !== undefined ? { name } : {}),
     ...(points !== undefined ? { points } : {}),
   };
-  const r = await run({ kind: 'import', text: params.text.slice(0, MAX_READ_BYTES), cards: importCards(ws), options });
+  const r = await run({ kind: 'import', text: params.text.slice(0, MAX_READ_BYTES), cards: service.importCards(), options });
   return {
     fleet: r.fleet,
     format: r.format,

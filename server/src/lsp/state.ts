@@ -14,17 +14,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import {
-  Workspace,
-  createFabledService,
-  exampleFallback,
-  trackWorkspaceField,
-  kindOfLanguage,
-  kindOfUri,
-  type DocKind,
-  type FabledDocument,
-  type FabledService,
-} from '../core/service';
+import { createFabledService, FabledService, type FabledDocument } from '../core/service';
 import { SETTINGS_SECTION, readSettings, resolveSettings, type Settings } from '../../../protocol';
 import { clientFeatures, type ClientFeatures } from './capabilities';
 
@@ -32,6 +22,9 @@ import { clientFeatures, type ClientFeatures } from './capabilities';
 export const SETTINGS_CACHE_MAX = 256;
 
 /** A document's model before and after a change (undefined: not there). */
+/** A document's kind (a card file, a Command Board, a fleet list, a collection). */
+type DocKind = FabledDocument['kind'];
+
 export interface ModelChange {
   uri: string;
   before: FabledDocument | undefined;
@@ -44,13 +37,15 @@ export interface ModelChange {
 }
 
 export class ServerState {
-  /** The workspace's cards; a faction it has no card of resolves to the bundled example cards. */
-  readonly ws = exampleFallback(new Workspace());
   /**
    * The core's service on the workspace: it owns the diagnostics' cache, the points estimate's fits
-   * and prices, and resolves opponents and battles (an open document as the editor has it now).
+   * and prices, and resolves opponents and battles (an open document as the editor has it now). Its
+   * workspace falls back on the bundled example cards for a faction it has no card of, and finds
+   * the points estimate's field candidates as each closed file is read (not by parsing it again).
    */
-  readonly service: FabledService = createFabledService({ workspace: this.ws, document: (uri) => this.ensure(uri) });
+  readonly service: FabledService = createFabledService({ examplesFallback: true, trackField: true, document: (uri) => this.ensure(uri) });
+  /** The workspace's cards (the service's). */
+  readonly ws = this.service.workspace;
   readonly documents = new TextDocuments(TextDocument);
   /** Workspace files that are not open: their text as TextDocuments (for offset <-> position). */
   readonly disk = new Map<string, TextDocument>();
@@ -83,8 +78,6 @@ export class ServerState {
   private readonly parsedRevision = new Map<string, number>();
 
   constructor(readonly connection: Connection) {
-    // The points estimate's field finds its candidates as each closed file is read, not by parsing it again.
-    trackWorkspaceField(this.ws);
     // Registered before anyone else listens, so the count is up to date when they hear of a change.
     this.documents.onDidChangeContent((e) => this.revision.set(e.document.uri, (this.revision.get(e.document.uri) ?? 0) + 1));
   }
@@ -158,7 +151,7 @@ export class ServerState {
 
   /** A document's kind: from its file name, or (an untitled buffer) from the language the editor gave it. */
   kindOf(uri: string): DocKind | undefined {
-    return kindOfUri(uri) ?? kindOfLanguage(this.documents.get(uri)?.languageId);
+    return FabledService.kindOfUri(uri) ?? FabledService.kindOfLanguage(this.documents.get(uri)?.languageId);
   }
 
   /** The open document, or else the workspace file's text. */

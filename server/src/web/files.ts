@@ -7,7 +7,7 @@
  */
 import { type DidChangeWatchedFilesParams, type WorkspaceFolder, type WorkspaceFoldersChangeEvent } from 'vscode-languageserver/browser';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { kindOfUri, LANGUAGE_IDS, type FabledDocument } from '../core/service';
+import { FabledService, type FabledDocument } from '../core/service';
 import { MAX_WORKSPACE_FILE_CHARS, WorkspaceFilesNotification, type WorkspaceFilesParams } from '../../../protocol/web';
 import type { DiagnosticsScheduler } from '../lsp/scheduler';
 import type { Diagnostics } from '../lsp/diagnostics';
@@ -56,7 +56,7 @@ export class Files {
   /** A file's text from the client (unless it is open: the editor's text wins). */
   private put(uri: string, text: string, changes: ModelChange[]): void {
     const { state } = this;
-    const kind = kindOfUri(uri);
+    const kind = FabledService.kindOfUri(uri);
     if (!kind) return;
     state.onDisk.add(uri);
     if (state.documents.get(uri)) return;
@@ -68,7 +68,7 @@ export class Files {
       state.logError(`Reading ${uri} failed`, e);
       return;
     }
-    state.disk.set(uri, TextDocument.create(uri, LANGUAGE_IDS[kind], 0, text));
+    state.disk.set(uri, TextDocument.create(uri, FabledService.LANGUAGE_IDS[kind], 0, text));
     if (after !== before) changes.push({ uri, before, after });
   }
 
@@ -95,14 +95,14 @@ export class Files {
   /** A document closed: its file's text, as last sent, is the truth again; a buffer never saved is gone. */
   private closed(uri: string): void {
     const { state } = this;
-    if (!kindOfUri(uri) && !state.ws.get(uri)) return;
+    if (!FabledService.kindOfUri(uri) && !state.ws.get(uri)) return;
     this.scheduler.forget(uri);
     state.closed(uri);
-    const kind = kindOfUri(uri);
+    const kind = FabledService.kindOfUri(uri);
     const last = state.ws.get(uri);
     if (kind && last && state.onDisk.has(uri)) {
       // The client sends the file again when it was saved; until then the last text stands.
-      state.disk.set(uri, TextDocument.create(uri, LANGUAGE_IDS[kind], 0, last.text));
+      state.disk.set(uri, TextDocument.create(uri, FabledService.LANGUAGE_IDS[kind], 0, last.text));
       this.scheduler.schedule(uri, 'now');
       return;
     }
