@@ -48,7 +48,7 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
     onDispose: () => void,
     /** The fleets' names as the pick showed them, for the heading until a result names them. */
     private readonly names?: { fleet: string; vs: string },
-    /** What-if (issue 32): another version of the fleet, played on the same dice beside it. */
+    /** What-if: another version of the fleet, played on the same dice beside it. */
     private compareWith?: BattleCompareWith,
   ) {
     super(

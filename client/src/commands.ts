@@ -332,7 +332,7 @@ async function openWhatIf(
 }
 
 /**
- * "Compare with Saved Version" (issue 32): the fleet as it is in the editor beside its last saved
+ * "Compare with Saved Version": the fleet as it is in the editor beside its last saved
  * text, or, with nothing unsaved, beside git's HEAD, against the same opponent on the same dice.
  */
 export function compareWithSaved(ctx: Ctx, panels: BattlePanels): Cmd {
@@ -377,7 +377,7 @@ export function compareWithSaved(ctx: Ctx, panels: BattlePanels): Cmd {
   };
 }
 
-/** "Compare with…" (issue 32): the fleet as it is in the editor beside any other fleet file, on the same dice. */
+/** "Compare with…": the fleet as it is in the editor beside any other fleet file, on the same dice. */
 export function compareWithFleet(ctx: Ctx, panels: BattlePanels): Cmd {
   return async (...args: unknown[]) => {
     try {

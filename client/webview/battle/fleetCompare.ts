@@ -1,5 +1,5 @@
 /**
- * What-if in the battle view (issue 32): the fleet as it is now beside another version of it (its
+ * What-if in the battle view: the fleet as it is now beside another version of it (its
  * saved text, git's HEAD, another fleet file), against the same opponent on the same dice. The
  * result's `compareFleets` holds the other version's figures and the paired differences (that
  * version minus this one); here they are turned round to read as the change made: "With your

@@ -17,6 +17,7 @@ import { choiceKey, playedRules } from '../variant-messages';
 import { BATTLE_DEFAULTS, variantEffects } from '../../../protocol/simulation';
 import { elements, vscodeApi, STILL_CHART } from '../dom';
 import { onThemeChange, readPalette } from '../palette';
+import { RerunTimer, StaleFigures } from '../rerun';
 
 Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
 
@@ -41,9 +42,11 @@ const ui = elements<
 >(I);
 
 const picker = variantPicker(ui.variants, 'battle');
+/** The note over figures that are still the previous run's (their options, the fleets before an edit). */
+const stale = new StaleFigures(ui.stale, [ui.results, ui.answers]);
 
 let current: BattleResult | undefined;
-/** What-if (issue 32): the other version the fleet is played beside ("Saved version"); empty: none. */
+/** What-if: the other version the fleet is played beside ("Saved version"); empty: none. */
 let compareLabel = '';
 /** The comparison is with a different fleet list, not a version of this one. */
 let compareAnother = false;
@@ -54,8 +57,6 @@ let asked: BattleOptions | undefined;
 let refused = false;
 /** The note over the figures when the options shown cannot be run (it goes once they are fixed). */
 const FIX_OPTIONS = 'The figures below are still from the previous run: fix the options above to play a new one.';
-/** The note now over the figures, if any. */
-let staleNote: string | undefined;
 const charts: Chart<'line'>[] = [];
 
 function text(parent: HTMLElement, tag: string, content: string, className?: string): HTMLElement {
@@ -100,12 +101,7 @@ const fledAtEnd = (u: { routed?: number[]; alive: number[] }) => fledBy(u, u.ali
  * so that old figures never sit under options they were not played with looking current.
  */
 function markStale(note: string | undefined): void {
-  const on = note !== undefined && current !== undefined;
-  staleNote = on ? note : undefined;
-  ui.results.classList.toggle('stale', on);
-  ui.answers.classList.toggle('stale', on);
-  ui.stale.hidden = !on;
-  ui.stale.textContent = on ? note : '';
+  stale.show(current !== undefined ? note : undefined);
 }
 
 function showNames(fleet: string, vs: string): void {
@@ -493,8 +489,7 @@ const CANNOT_FIGHT =
 /** What the note over old figures says once the options above them changed. */
 const OPTIONS_CHANGED = 'Options changed: the figures below are still for the previous options. New figures follow in a moment.';
 /** How long the view waits after the last edit before it asks for new figures (as the engagement view does). */
-const RERUN_DELAY_MS = 600;
-let rerunTimer: ReturnType<typeof setTimeout> | undefined;
+const rerun = new RerunTimer();
 
 /** Whether the form shows the options of the figures (or, while a run goes on, of the run asked for). */
 function formMatchesFigures(options: BattleOptions): boolean {
@@ -513,30 +508,26 @@ function onOptionsEdited(): void {
   const { options } = readOptions();
   if (!options) {
     // Options that cannot run (the fields are marked): nothing is scheduled until they are fixed.
-    if (rerunTimer !== undefined) clearTimeout(rerunTimer);
-    rerunTimer = undefined;
+    rerun.cancel();
     markStale(FIX_OPTIONS);
     if (!running) ui.status.textContent = '';
     return;
   }
   if (formMatchesFigures(options)) {
-    if (rerunTimer !== undefined) clearTimeout(rerunTimer);
-    rerunTimer = undefined;
-    if (staleNote === OPTIONS_CHANGED) markStale(undefined);
-    if (!running && staleNote === undefined) ui.status.textContent = 'Figures up to date with the options.';
+    rerun.cancel();
+    if (stale.current === OPTIONS_CHANGED) markStale(undefined);
+    if (!running && stale.current === undefined) ui.status.textContent = 'Figures up to date with the options.';
     return;
   }
   markStale(OPTIONS_CHANGED);
   if (!running) ui.status.textContent = '';
-  if (rerunTimer !== undefined) clearTimeout(rerunTimer);
-  rerunTimer = setTimeout(() => {
-    rerunTimer = undefined;
+  rerun.schedule(() => {
     const now = readOptions().options;
     if (!now || formMatchesFigures(now)) return;
     showRefusal(undefined);
     asked = now;
     vscode.postMessage({ type: 'rerun', options: now });
-  }, RERUN_DELAY_MS);
+  });
 }
 
 function syncRange(): void {
@@ -618,8 +609,7 @@ ui.form.addEventListener('submit', (e) => {
     markStale(FIX_OPTIONS);
     return;
   }
-  if (rerunTimer !== undefined) clearTimeout(rerunTimer);
-  rerunTimer = undefined;
+  rerun.cancel();
   markStale(undefined);
   showRefusal(undefined);
   asked = options;
@@ -628,14 +618,14 @@ ui.form.addEventListener('submit', (e) => {
 
 // Once options that were refused are fixed, the refusal and its note go (nothing runs until Run again).
 function recheck(): void {
-  if (!refused && staleNote === undefined) return;
+  if (!refused && stale.current === undefined) return;
   const { options, problem } = readOptions();
   if (!options) {
     if (refused || problem !== undefined) showRefusal(problem);
     return;
   }
   if (refused) showRefusal(undefined);
-  if (staleNote === FIX_OPTIONS) markStale(undefined);
+  if (stale.current === FIX_OPTIONS) markStale(undefined);
 }
 ui.form.addEventListener('input', recheck);
 ui.form.addEventListener('change', recheck);
@@ -651,13 +641,15 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       showRefusal(undefined);
       ui.progress.value = 0;
       // A run after an edit of the fleets keeps saying why the figures shown are old.
-      markStale(staleNote === FLEETS_EDITED ? FLEETS_EDITED : 'The figures below are still from the previous run: new ones follow as the battles are played.');
+      markStale(
+        stale.current === FLEETS_EDITED ? FLEETS_EDITED : 'The figures below are still from the previous run: new ones follow as the battles are played.',
+      );
       setRunning(true, 'Simulating the battle…');
       break;
     case 'progress': {
       // Never fewer played than the figures shown already count (both runs' battles when compared).
       const shown =
-        current && running && staleNote === undefined
+        current && running && stale.current === undefined
           ? current.trials + (current.compare?.standard.trials ?? 0) + (current.compareFleets?.result.trials ?? 0)
           : 0;
       const done = Math.min(m.total, Math.max(m.done, shown));
@@ -699,7 +691,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'fleetsCurrent':
       // The edit was undone: the figures shown are the lists' again.
-      if (staleNote === CANNOT_FIGHT) {
+      if (stale.current === CANNOT_FIGHT) {
         markStale(undefined);
         ui.error.hidden = true;
         ui.error.textContent = '';

@@ -21,7 +21,7 @@ export type BattleHostMessage =
   | { type: 'error'; message: string }
   /** The two fleets' names, for the heading before any result (while the first run loads, or when it fails). */
   | { type: 'fleets'; fleet: string; vs: string }
-  /** What-if (issue 32): the fleet is played beside another version of it, named so ("Saved version"); empty: no longer. */
+  /** What-if: the fleet is played beside another version of it, named so ("Saved version"); empty: no longer. */
   | { type: 'compareWith'; label: string; another?: boolean }
   /** A fleet or a card either fleet uses was edited: the figures are for the lists before (a run follows). */
   | { type: 'fleetsEdited' }
@@ -101,7 +101,7 @@ export const battleResultSchema = v.object({
       summary: summarySchema,
     }),
   ),
-  // What-if (issue 32): another version of the fleet against the same opponent, on the same dice.
+  // What-if: another version of the fleet against the same opponent, on the same dice.
   compareFleets: v.optional(
     v.object({
       fleet: text,

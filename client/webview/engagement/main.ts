@@ -35,6 +35,7 @@ import {
 import { distributionBars, formatCount, formatNumber, formatPercent, formatPercentError, shotsToKillRows } from '../format';
 import { element, elements, vscodeApi, STILL_CHART } from '../dom';
 import { onThemeChange, readPalette, type Palette } from '../palette';
+import { RerunTimer, StaleFigures } from '../rerun';
 import { inFormWords, nothingHappens, plainAssumptions, verdict, volleyDoesNothing, volleySentence } from './words';
 import { lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow, type RulesChoice } from '../variants';
 import { choiceKey, playedRules } from '../variant-messages';
@@ -87,6 +88,8 @@ const ui = {
 };
 
 const picker = variantPicker(ui.variants, 'engagement');
+/** The note over figures computed with other options than the form shows. */
+const stale = new StaleFigures(ui.stale, [ui.results, ui.verdict]);
 let state: ViewState = restoreState();
 let busy = false;
 let hullChart: Chart<'bar'> | undefined;
@@ -810,8 +813,7 @@ function setBusy(value: boolean): void {
 }
 
 /** How long the view waits after the last edit before it asks for new figures. */
-const RERUN_DELAY_MS = 600;
-let rerunTimer: ReturnType<typeof setTimeout> | undefined;
+const rerun = new RerunTimer();
 /** The user changed an option since the last run was asked for. */
 let dirty = state.draft !== undefined;
 
@@ -838,35 +840,22 @@ function optionsKey(o: EngagementOptions | undefined): string | undefined {
  */
 function updateFreshness(failed = false): void {
   const result = state.result;
-  if (!result) {
-    ui.stale.hidden = true;
-    return;
-  }
+  if (!result) return stale.show(undefined);
   const { options, rules } = readForm();
-  const stale = optionsKey(options) !== optionsKey(result.options) || rulesKey(rules) !== rulesKey(resultRules(result));
-  ui.results.classList.toggle('stale', stale);
-  ui.verdict.classList.toggle('stale', stale);
-  ui.results.setAttribute('aria-describedby', IDS.stale);
-  if (!stale) {
-    ui.stale.hidden = true;
-    setText(ui.stale, '');
-    return;
-  }
-  setText(
-    ui.stale,
+  const old = optionsKey(options) !== optionsKey(result.options) || rulesKey(rules) !== rulesKey(resultRules(result));
+  if (!old) return stale.show(undefined);
+  stale.show(
     failed
       ? 'The figures below are still for the previous options: the new ones could not be computed (see the message above).'
       : options
         ? 'Options changed: the figures below are still for the previous options. New figures follow in a moment.'
         : 'Options changed: the figures below are still for the previous options. Fix the options above to see new figures.',
   );
-  ui.stale.hidden = false;
 }
 
 /** Asks the host for a run with the form's options. `auto` runs supersede one in flight. */
 function requestRun(auto: boolean): void {
-  if (rerunTimer !== undefined) clearTimeout(rerunTimer);
-  rerunTimer = undefined;
+  rerun.cancel();
   if (busy && !auto) return;
   const { options, rules, problem } = readForm();
   if (!options) {
@@ -888,8 +877,7 @@ function requestRun(auto: boolean): void {
 }
 
 function scheduleRun(): void {
-  if (rerunTimer !== undefined) clearTimeout(rerunTimer);
-  rerunTimer = setTimeout(() => requestRun(true), RERUN_DELAY_MS);
+  rerun.schedule(() => requestRun(true));
 }
 
 ui.form.addEventListener('submit', (event) => {
@@ -905,11 +893,10 @@ function onEdit(): void {
     saveState();
   }
   updateFreshness();
-  if (!ui.stale.hidden) setText(ui.status, '');
+  if (stale.current !== undefined) setText(ui.status, '');
   // New figures for the new options, once the user stops typing; nothing to do if they match again.
   if (state.result && optionsKey(options) === optionsKey(state.result.options) && rulesKey(rules) === rulesKey(resultRules(state.result))) {
-    if (rerunTimer !== undefined) clearTimeout(rerunTimer);
-    rerunTimer = undefined;
+    rerun.cancel();
     dirty = false;
     showError(undefined);
     setText(ui.status, 'Figures up to date with the options.');
@@ -969,7 +956,7 @@ window.addEventListener('message', (event: MessageEvent) => {
       renderResult(message.result);
       renderCosts();
       updateFreshness();
-      setText(ui.status, ui.stale.hidden ? 'Figures up to date with the options.' : '');
+      setText(ui.status, stale.current === undefined ? 'Figures up to date with the options.' : '');
       break;
   }
 });

@@ -1,5 +1,5 @@
 /**
- * The background process the live odds lens's battles run in (issue 32): dist/sim-worker.js run as
+ * The background process the live odds lens's battles run in: dist/sim-worker.js run as
  * a program (its `hostMain`), started detached, so in a session and (on Linux) a scheduling group
  * of its own at the lowest priority. A worker thread of the server, even at nice 19, spends the
  * server's group's share of a busy machine, and the edit's diagnostics waited for it; this process's
