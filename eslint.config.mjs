@@ -191,7 +191,14 @@ export default tseslint.config(
   // The edges reach the core only through its facade: core/service.ts, and the shared
   // shapes of core/api.ts. Its own rule (not a layer row), so that it adds to the layer rules above.
   {
-    files: ['server/src/lsp/**/*.ts', 'server/src/cli/**/*.ts', 'server/src/cli.ts', 'server/src/server.ts'],
+    files: [
+      'server/src/lsp/**/*.ts',
+      'server/src/cli/**/*.ts',
+      'server/src/node/**/*.ts',
+      'server/src/web/**/*.ts',
+      'server/src/cli.ts',
+      'server/src/server.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -11,7 +11,6 @@ import {
   battleInChunks,
   chunksOn,
   inProcessRunner,
-  SessionCache,
   PRECISION_MIN_TRIALS,
   type BattleJob,
   CHUNK_TRIALS,
@@ -210,9 +209,9 @@ export function threadsFor(trials: number, available = cores()): number {
  */
 export async function playBattle(job: BattleJob, threads: number, given?: SimPool, changed?: ChangedFleet, precision?: number): Promise<BattleResult> {
   const pool = given ?? battlePool(new BattleSession(job.fleets, job.options).run.setup.trials, threads);
-  const cache = new SessionCache();
+  const local = inProcessRunner();
   // This thread plays chunks beside the workers (sim-pool.ts `executor`).
-  const runner = pool ? poolRunner(pool, { here: (task) => loggedChunk(task, cache), lanes: pool.threads + 1 }) : inProcessRunner();
+  const runner = pool ? poolRunner(pool, { here: (task) => loggedChunk(task, local), lanes: pool.threads + 1 }) : local;
   const hooks = precision === undefined ? {} : { precision };
   try {
     // With --compare-with, the changed fleet against the same opponent on the same dice (core/sim/compare.ts).
