@@ -32,7 +32,7 @@ import type { BattleResult } from './sim/types';
 import type { ServiceParts } from './requests/parts';
 import { editorRequests, type EditorRequests } from './requests/editor';
 import { simRequests, type SimRequests } from './requests/sims';
-import { cannotFight, prepareBattle, type BattleSide, type PreparedBattle } from './requests/prepare';
+import { cannotFight, prepareBattle, Refused, type BattleSide, type PreparedBattle } from './requests/prepare';
 
 // The fleet battle and the duel set up (./requests/prepare.ts), for the edges and the benchmarks.
 export {
@@ -40,6 +40,7 @@ export {
   prepareBattle,
   prepareSimulation,
   prepareVsField,
+  Refused,
   runSimulation,
   simulationRefusal,
   type BattleRefusal,
@@ -290,14 +291,6 @@ export interface PreparedBattleRequest {
   sides: [BattleSide, BattleSide];
   battle: PreparedBattle;
   changed?: ChangedFleet;
-}
-
-/** A refusal a request answers with: the sentence the user reads. */
-export class Refused extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'Refused';
-  }
 }
 
 /** The two sides of a battle request, as its refusals name them. */

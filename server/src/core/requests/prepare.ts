@@ -121,3 +121,11 @@ export function cannotFight(who: string, errors: readonly string[], hint = '', v
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more${hint})` : '';
   return `${who} ${verb}: ${errors[0] ?? 'it has errors'}${more}`;
 }
+
+/** A refusal a request answers with: the sentence the user reads. */
+export class Refused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Refused';
+  }
+}

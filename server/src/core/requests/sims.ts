@@ -5,7 +5,8 @@
  * results with are here too, so that an edge knows the simulator only as this group's methods.
  */
 import type { ServiceParts } from './parts';
-import type { UnitCard } from '../model/types';
+import type { Estimates } from '../balance/index';
+import type { Problem, UnitCard } from '../model/types';
 import type { CardRef, Workspace } from '../workspace';
 import { BATTLE_DEFAULTS, ENGAGEMENT_DEFAULTS, POINTS_ESTIMATE } from '../rules/data';
 import { formatPercent, formatPercentError } from '../rules/words';
@@ -27,12 +28,36 @@ import type { BattleOptions, BattleResult, SimulationResult } from '../sim/types
 import type { VsFieldResult } from '../sim/vs-field';
 import type { SimulationInput } from '../features/simulate';
 import { liveOddsDetail, liveOddsLens, liveOddsTitle, namesFile } from '../features/liveOdds';
-import { battleVerdict, estimateWords } from '../features/pointsEstimate';
-import { shownBattlePrice } from '../features/priceByBattle';
-import { estimateCard, fieldFor, type PointsEstimate, type ReferenceField } from '../balance/index';
-import { playOn, priceCard, pricedCardOf, type PlayBattles, type PricedCard } from '../balance/battles';
-import { exampleWorkspace } from '../examples/index';
-import { cannotFight, prepareBattle, prepareSimulation, prepareVsField, runSimulation, type BattleSide, type SimulationRefusal } from './prepare';
+import { battleVerdict, cardEstimate, estimateWords, pointsEstimateProblems } from '../features/pointsEstimate';
+import { checkDocument } from '../check/index';
+import { priceByBattle, pricingFieldOf, shownBattlePrice } from '../features/priceByBattle';
+import {
+  bundledCards,
+  estimateCard,
+  fieldFor,
+  fieldNeedsPrices,
+  newEstimates,
+  shareOf,
+  standardCards,
+  pricedMember,
+  setFieldPrices,
+  type PointsEstimate,
+  type ReferenceField,
+} from '../balance/index';
+import { playOn, priceCard, pricedCardOf, PricingCancelled, type PlayBattles, type PricedCard } from '../balance/battles';
+import { exampleFiles, exampleFleets, exampleWorkspace } from '../examples/index';
+import { importRoster } from '../roster/import';
+import {
+  cannotFight,
+  prepareBattle,
+  prepareSimulation,
+  prepareVsField,
+  runSimulation,
+  simulationRefusal,
+  Refused,
+  type BattleSide,
+  type SimulationRefusal,
+} from './prepare';
 
 /** The simulator's tables, read by the edges' help texts and option tables. */
 export interface SimTables {
@@ -69,6 +94,13 @@ export interface SimWords {
   liveOddsDetail: typeof liveOddsDetail;
   parseVariants: typeof parseVariants;
   variantHelp: typeof variantHelp;
+  /** A refused duel in one sentence; whether an error is a refusal a request answers with (its message the user's sentence). */
+  simulationRefusal: typeof simulationRefusal;
+  isRefused(e: unknown): e is Error;
+  /** A roster or a posted list read into a fleet list (a worker's task: a paste of 200,000 lines takes seconds). */
+  importRoster: typeof importRoster;
+  /** The bundled example fleets (those with a name). */
+  exampleFleets: typeof exampleFleets;
   /** Up to `n` card names closest to `name`: substring matches first, then by edit distance (bounded work). */
   closestNames(name: string, names: string[], n?: number): string[];
 }
@@ -85,6 +117,21 @@ export interface PriceRequests {
   /** Pricing battles played on the instance's runner. */
   playBattles(priority: SimPriority, token?: SimToken): PlayBattles;
   priceCard: typeof priceCard;
+  /** Whether a reference field is still to be priced by battle (the workspace's own, not yet priced). */
+  fieldNeedsPrices: typeof fieldNeedsPrices;
+  /** Each member of `field` priced by battle against it on `runner` at the background priority, until `token` cancels (then rejects, `pricingCancelled`). */
+  priceField(field: ReferenceField, runner: SimRunner, token: SimToken): Promise<Map<string, number>>;
+  /** The battle prices of a field's members: the estimate is fitted to them. */
+  storeFieldPrices: typeof setFieldPrices;
+  /** Whether a rejection is a pricing that was cancelled. */
+  pricingCancelled(e: unknown): boolean;
+  /**
+   * The warm-up of a fresh server (lsp/warmup.ts), small steps in order, in the instance's
+   * workspace: each example file parsed, then each checked; the bundled example cards' reference
+   * field, its volleys a few at a time; then each example file's estimate notes. Some steps add the
+   * steps that follow them. `estimates`: the state whose bundled field is fitted.
+   */
+  warmUpSteps(estimates?: Estimates): (() => void)[];
 }
 
 export interface SimRequests extends SimTables, SimWords, PriceRequests {
@@ -108,6 +155,12 @@ export interface SimRequests extends SimTables, SimWords, PriceRequests {
   runSimulation(s: SimulationInput): SimulationResult;
   /** A card of the instance's workspace against its field, run here; or why not (sentences). */
   vsField(ref: CardRef, side: 'attacker' | 'defender', rawRange: unknown, name?: OptionName): { result: VsFieldResult } | { refused: string[] };
+  /** A card of the instance's workspace against its field, checked and ready for a runner; or why not (sentences). */
+  prepareVsField(ref: CardRef, side: 'attacker' | 'defender', rawRange: unknown, name?: OptionName): ReturnType<typeof prepareVsField>;
+  /** A card's points estimate in the instance's workspace. */
+  cardEstimate(card: UnitCard): ReturnType<typeof cardEstimate>;
+  /** A card of the instance's workspace priced by battle on `runner` (`sofar`: the price as it narrows); rejects, `pricingCancelled`, when `token` cancels. */
+  priceByBattle(card: UnitCard, runner: SimRunner, token: SimToken, sofar?: Parameters<typeof priceByBattle>[3]): ReturnType<typeof priceByBattle>;
   /** The bundled example cards and fleets, as a workspace (a battle's or a duel's fallback). */
   exampleWorkspace(): Workspace;
 }
@@ -135,6 +188,7 @@ function closestNames(name: string, names: string[], n = 3): string[] {
 }
 
 const WORDS: SimWords = {
+  ...{ simulationRefusal, isRefused: (e: unknown): e is Error => e instanceof Refused, exampleFleets, importRoster },
   ...{ formatPercent, formatPercentError, textTable, asNumber, describeValue, renderReport, renderVsField },
   ...{
     renderBattleVariants,
@@ -155,12 +209,65 @@ function runnerOf(parts: ServiceParts): SimRunner {
   return parts.runner;
 }
 
+/** Each member of `field` priced against it, one after another. */
+async function priceField(field: ReferenceField, runner: SimRunner, token: SimToken): Promise<Map<string, number>> {
+  const pricing = pricingFieldOf(field);
+  const play = playOn(runner, 'background', token);
+  const prices = new Map<string, number>();
+  for (const m of field.members) {
+    const p = await priceCard(pricedMember(m), pricing, play);
+    if (p.price !== undefined) prices.set(m.key, p.price);
+  }
+  return prices;
+}
+
+/** Fire actions computed per warm-up step while the bundled field's volleys are worked out (a few ms each, cold). */
+const PAIRS_PER_STEP = 16;
+
+/** The steps that follow the bundled cards': their volleys, the field and the example files' notes. */
+function fieldSteps(steps: (() => void)[], estimates: Estimates, notes: (() => void)[]): void {
+  const members = standardCards(bundledCards());
+  const pairs = members.flatMap((a) => members.map((d) => [a, d] as const));
+  for (let from = 0; from < pairs.length; from += PAIRS_PER_STEP)
+    steps.push(() => {
+      for (const [a, d] of pairs.slice(from, from + PAIRS_PER_STEP)) shareOf(a.profile, d.profile, a.off, d.def);
+    });
+  steps.push(() => void fieldFor([], estimates));
+  steps.push(...notes);
+}
+
+function warmUpSteps(ws: Workspace, estimates: Estimates = newEstimates()): (() => void)[] {
+  const files = exampleFiles();
+  const uri = (path: string) => `fabled-warmup:/${path}`;
+  const checked = new Map<string, Problem[]>();
+  const steps: (() => void)[] = files.map((f) => () => void ws.set(uri(f.path), f.text));
+  for (const f of files)
+    steps.push(() => {
+      const doc = ws.get(uri(f.path));
+      if (doc) checked.set(f.path, checkDocument(doc, ws));
+    });
+  const notes = files.map((f) => () => {
+    const doc = ws.get(uri(f.path));
+    if (doc) pointsEstimateProblems(doc, ws, checked.get(f.path) ?? []);
+  });
+  // The field of the bundled examples is what a workspace with fewer than ten standard-cost cards
+  // is estimated against: worked out a few volleys at a time (memoized as any volley is), the
+  // estimate's code is compiled and the field is ready when such a file is opened.
+  steps.push(() => void bundledCards());
+  // Once the members are known (this step runs), the steps behind it are added.
+  steps.push(() => fieldSteps(steps, estimates, notes));
+  return steps;
+}
+
 function priceRequests(parts: ServiceParts): PriceRequests {
   return {
     referenceField: () => fieldFor(parts.ws.allCards(), parts.estimates),
     estimateCard,
     ...{ estimateWords, battleVerdict, shownBattlePrice, pricedCardOf, priceCard },
     playBattles: (priority, token) => playOn(runnerOf(parts), priority, token),
+    ...{ fieldNeedsPrices, priceField, storeFieldPrices: setFieldPrices },
+    pricingCancelled: (e) => e instanceof PricingCancelled,
+    warmUpSteps: (estimates) => warmUpSteps(parts.ws, estimates),
   };
 }
 
@@ -195,5 +302,8 @@ export function simRequests(parts: ServiceParts): SimRequests {
     runSimulation,
     vsField: (ref, side, rawRange, name) => vsFieldOf(parts, ref, side, rawRange, name),
     exampleWorkspace,
+    prepareVsField: (ref, side, rawRange, name) => prepareVsField(parts.ws, ref, side, rawRange, name),
+    cardEstimate: (card) => cardEstimate(card, parts.ws),
+    priceByBattle: (card, runner, token, sofar) => priceByBattle(card, parts.ws, playOn(runner, 'request', token), sofar),
   };
 }
