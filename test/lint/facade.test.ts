@@ -41,6 +41,9 @@ const cases: { file: string; imports: string; fails: boolean }[] = [
   // The Node and browser hosts too: a worker plays every task through the core's in-process runner.
   { file: 'server/src/node/probe.ts', imports: "import { x } from '../core/service';", fails: false },
   { file: 'server/src/node/probe.ts', imports: "import { x } from '../core/sim/run-here';", fails: true },
+  { file: 'server/src/node/probe.ts', imports: "import { x } from '../core/worker';", fails: false },
+  // The workers' entry reaches the simulator and the roster's import, not the features.
+  { file: 'server/src/core/worker.ts', imports: "import { x } from './features/hover';", fails: true },
   { file: 'server/src/web/probe.ts', imports: "import type { x } from '../core/api';", fails: false },
   { file: 'server/src/web/probe.ts', imports: "import { x } from '../core/sim/runner';", fails: true },
   // The server program only wires the LSP layer (the allow-list), not even the facade.

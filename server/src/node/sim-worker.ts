@@ -10,22 +10,14 @@ import { performance } from 'node:perf_hooks';
 import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
-import {
-  createFabledService,
-  inProcessRunner,
-  type BattleResult,
-  type FabledService,
-  type SimOutput,
-  type SimMessage,
-  type SimulationResult,
-  type VsFieldResult,
-} from '../core/service';
-import type { SimTask as CoreTask } from '../core/service';
+// The workers' entry of the core (not the facade, ../core/service.ts, which would load every feature in each thread).
+import { importRoster, inProcessRunner } from '../core/worker';
+import type { BattleResult, SimOutput, SimMessage, SimulationResult, SimTask as CoreTask, VsFieldResult } from '../core/service';
 
 /** A roster's import (core/roster/import.ts): the cards as their summaries, the options, and what it gives. */
-type ImportCards = Parameters<FabledService['importRoster']>[1];
-type ImportOptions = Parameters<FabledService['importRoster']>[2];
-type ImportResult = ReturnType<FabledService['importRoster']>;
+type ImportCards = Parameters<typeof importRoster>[1];
+type ImportOptions = Parameters<typeof importRoster>[2];
+type ImportResult = ReturnType<typeof importRoster>;
 
 /**
  * A session task as a thread receives it: the core's (core/sim/runner.ts) with where it reports
@@ -240,7 +232,7 @@ export function loggedChunk(task: ChunkTask, runner = here): ChunkOutcome {
 
 export default function simTask(task: SimTask): SimOutput<CoreTask> | StoppedRun | ImportResult {
   if (task.kind === 'price') return here.play(task);
-  if (task.kind === 'import') return createFabledService({}).importRoster(task.text, task.cards, task.options);
+  if (task.kind === 'import') return importRoster(task.text, task.cards, task.options);
   try {
     if (task.kind === 'chunk') return loggedChunk(task);
     return runSession(task);
