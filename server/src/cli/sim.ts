@@ -117,7 +117,7 @@ const runVsField = command(VS_FIELD_COMMAND, ({ values, format, fail: usage }, i
   const ref =
     found.ref ??
     (ws.allCards().length === 0
-      ? findCard(simulator.exampleWorkspace(), side === 'attacker' ? 'Attacker' : 'Defender', (attacker ?? defender)!).ref
+      ? findCard(simulator.fallbackWorkspace(), side === 'attacker' ? 'Attacker' : 'Defender', (attacker ?? defender)!).ref
       : undefined);
   if (!ref) return usage(found.error!);
   const played = createFabledService({ workspace: ws }).vsField(ref, side, values.range, (spec) => `--${spec.flag}`);

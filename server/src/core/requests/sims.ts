@@ -46,7 +46,6 @@ import {
 } from '../balance/index';
 import { playOn, priceCard, pricedCardOf, PricingCancelled, type PlayBattles, type PricedCard } from '../balance/battles';
 import { exampleFiles, exampleFleets, exampleWorkspace } from '../examples/index';
-import { importRoster } from '../roster/import';
 import {
   cannotFight,
   prepareBattle,
@@ -97,8 +96,6 @@ export interface SimWords {
   /** A refused duel in one sentence; whether an error is a refusal a request answers with (its message the user's sentence). */
   simulationRefusal: typeof simulationRefusal;
   isRefused(e: unknown): e is Error;
-  /** A roster or a posted list read into a fleet list (a worker's task: a paste of 200,000 lines takes seconds). */
-  importRoster: typeof importRoster;
   /** The bundled example fleets (those with a name). */
   exampleFleets: typeof exampleFleets;
   /** Up to `n` card names closest to `name`: substring matches first, then by edit distance (bounded work). */
@@ -161,8 +158,8 @@ export interface SimRequests extends SimTables, SimWords, PriceRequests {
   cardEstimate(card: UnitCard): ReturnType<typeof cardEstimate>;
   /** A card of the instance's workspace priced by battle on `runner` (`sofar`: the price as it narrows); rejects, `pricingCancelled`, when `token` cancels. */
   priceByBattle(card: UnitCard, runner: SimRunner, token: SimToken, sofar?: Parameters<typeof priceByBattle>[3]): ReturnType<typeof priceByBattle>;
-  /** The bundled example cards and fleets, as a workspace (a battle's or a duel's fallback). */
-  exampleWorkspace(): Workspace;
+  /** The bundled example cards and fleets, as a workspace: what a duel or a battle falls back on when the user's workspace has no cards. */
+  fallbackWorkspace(): Workspace;
 }
 
 const TABLES: SimTables = {
@@ -188,7 +185,7 @@ function closestNames(name: string, names: string[], n = 3): string[] {
 }
 
 const WORDS: SimWords = {
-  ...{ simulationRefusal, isRefused: (e: unknown): e is Error => e instanceof Refused, exampleFleets, importRoster },
+  ...{ simulationRefusal, isRefused: (e: unknown): e is Error => e instanceof Refused, exampleFleets },
   ...{ formatPercent, formatPercentError, textTable, asNumber, describeValue, renderReport, renderVsField },
   ...{
     renderBattleVariants,
@@ -301,7 +298,7 @@ export function simRequests(parts: ServiceParts): SimRequests {
     prepareSimulation,
     runSimulation,
     vsField: (ref, side, rawRange, name) => vsFieldOf(parts, ref, side, rawRange, name),
-    exampleWorkspace,
+    fallbackWorkspace: exampleWorkspace,
     prepareVsField: (ref, side, rawRange, name) => prepareVsField(parts.ws, ref, side, rawRange, name),
     cardEstimate: (card) => cardEstimate(card, parts.ws),
     priceByBattle: (card, runner, token, sofar) => priceByBattle(card, parts.ws, playOn(runner, 'request', token), sofar),
