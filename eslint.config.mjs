@@ -12,8 +12,12 @@ const ROOT = import.meta.dirname;
 const CORE = 'server/src/core';
 /** The core's own files beside its folders (workspace.ts, fleetPoints.ts, api.ts), but the facade, which may import every layer. */
 const FACADE = `${CORE}/service.ts`;
+/** The facade's slim twin for the simulation workers: the in-process runner and the roster's import. */
+const WORKER_ENTRY = `${CORE}/worker.ts`;
 const coreEntries = readdirSync(join(ROOT, CORE), { withFileTypes: true });
-const CORE_FILES = coreEntries.filter((d) => d.isFile() && d.name.endsWith('.ts') && `${CORE}/${d.name}` !== FACADE).map((d) => `${CORE}/${d.name}`);
+const CORE_FILES = coreEntries
+  .filter((d) => d.isFile() && d.name.endsWith('.ts') && ![FACADE, WORKER_ENTRY].includes(`${CORE}/${d.name}`))
+  .map((d) => `${CORE}/${d.name}`);
 const core = (...folders) => folders.map((f) => `${CORE}/${f}`);
 
 /**
@@ -28,7 +32,7 @@ const MAY_IMPORT = [
   { folder: core('model'), may: core('rules'), says: 'The model imports only the rules pack.' },
   {
     folder: CORE_FILES,
-    target: [`${CORE}/!(service).ts`],
+    target: [`${CORE}/!(service|worker).ts`],
     may: [...core('rules', 'model'), ...CORE_FILES],
     says: 'The workspace and fleet points import only the model and the rules pack.',
   },
@@ -56,6 +60,11 @@ const MAY_IMPORT = [
     says: 'The roster imports only check/, the workspace, the model and the rules pack.',
   },
   { folder: [FACADE], may: [CORE], says: 'The facade imports only the core.' },
+  {
+    folder: [WORKER_ENTRY],
+    may: [...core('rules', 'model', 'sim', 'roster', 'check'), ...CORE_FILES],
+    says: "The workers' entry imports only the simulator, the roster's import and what they stand on.",
+  },
   // The service's request groups: each may call every layer of the core; only the facade imports them.
   { folder: core('requests'), may: [CORE], says: "The service's request groups import only the core." },
   // The edges.
@@ -191,15 +200,23 @@ export default tseslint.config(
   // The edges reach the core only through its facade: core/service.ts, and the shared
   // shapes of core/api.ts. Its own rule (not a layer row), so that it adds to the layer rules above.
   {
-    files: ['server/src/lsp/**/*.ts', 'server/src/cli/**/*.ts', 'server/src/cli.ts', 'server/src/server.ts'],
+    files: [
+      'server/src/lsp/**/*.ts',
+      'server/src/cli/**/*.ts',
+      'server/src/node/**/*.ts',
+      'server/src/web/**/*.ts',
+      'server/src/cli.ts',
+      'server/src/server.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex: '(^|/)core/(?!(service|api)$)',
-              message: 'The edges import the core only through server/src/core/service.ts (and the shared shapes of core/api.ts): add what you need there.',
+              regex: '(^|/)core/(?!(service|api|worker)$)',
+              message:
+                "The edges import the core only through server/src/core/service.ts (and the shared shapes of core/api.ts, and a simulation worker's core/worker.ts): add what you need there.",
             },
           ],
         },

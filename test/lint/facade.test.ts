@@ -38,6 +38,14 @@ const cases: { file: string; imports: string; fails: boolean }[] = [
   { file: 'server/src/cli/probe.ts', imports: "import { x } from '../core/check';", fails: true },
   { file: 'server/src/cli/probe.ts', imports: "import { x } from '../core/service';", fails: false },
   { file: 'server/src/cli.ts', imports: "import { x } from './core/sim/index';", fails: true },
+  // The Node and browser hosts too: a worker plays every task through the core's in-process runner.
+  { file: 'server/src/node/probe.ts', imports: "import { x } from '../core/service';", fails: false },
+  { file: 'server/src/node/probe.ts', imports: "import { x } from '../core/sim/run-here';", fails: true },
+  { file: 'server/src/node/probe.ts', imports: "import { x } from '../core/worker';", fails: false },
+  // The workers' entry reaches the simulator and the roster's import, not the features.
+  { file: 'server/src/core/worker.ts', imports: "import { x } from './features/hover';", fails: true },
+  { file: 'server/src/web/probe.ts', imports: "import type { x } from '../core/api';", fails: false },
+  { file: 'server/src/web/probe.ts', imports: "import { x } from '../core/sim/runner';", fails: true },
   // The server program only wires the LSP layer (the allow-list), not even the facade.
   { file: 'server/src/server.ts', imports: "import { x } from './core/service';", fails: true },
   // The facade reaches every layer of the core, but stays pure.

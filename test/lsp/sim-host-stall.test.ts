@@ -9,7 +9,8 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { SimHost, lookAt, stallVerdict, type Stall } from '../../server/src/node/sim-host';
 import { workerFile } from '../../server/src/node/sim-pool';
-import { sessionRunner, type SessionTask, type StoppedRun } from '../../server/src/node/sim-worker';
+import { sessionRunner } from '../../server/src/core/sim/run-here';
+import type { SessionTask, StoppedRun } from '../../server/src/node/sim-worker';
 import type { BattleResult, UnitProfile } from '../../server/src/core/sim/types';
 
 const unit = (name: string): UnitProfile => ({

@@ -4,28 +4,23 @@
  */
 import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import {
-  Workspace,
-  estimateCard,
-  fieldFor,
-  estimatesOf,
-  type PointsEstimate,
-  type ReferenceField,
-  POINTS_ESTIMATE,
-  battleVerdict,
-  estimateWords,
-  shownBattlePrice,
-  playInProcess,
-  priceCard,
-  pricedCardOf,
-  type BattlePrice,
-  type PlayBattles,
-  type PricedCard,
-} from '../core/service';
+import { createFabledService, type FabledService } from '../core/service';
 import { expandPaths, fileUri, readProblem } from './io';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
 import { escapeControls } from './terminal';
 import { pricePool } from './price-pool';
+import { simulator } from './simulator';
+
+/** A card's points estimate, the field it is measured against, and its price by battle. */
+type PointsEstimate = ReturnType<FabledService['estimateCard']>;
+type ReferenceField = ReturnType<FabledService['referenceField']>;
+type BattlePrice = Awaited<ReturnType<FabledService['priceCard']>>;
+type PlayBattles = Parameters<FabledService['priceCard']>[2];
+type PricedCard = NonNullable<ReturnType<FabledService['pricedCardOf']>>;
+type Workspace = FabledService['workspace'];
+
+const POINTS_ESTIMATE = simulator.pointsEstimate;
+const { estimateWords, battleVerdict, shownBattlePrice } = simulator;
 
 export const BALANCE_HELP = `Usage: fabled-star balance PATHS... [--cards PATH]... [--battles] [--format text|json]
 
@@ -105,7 +100,8 @@ export function balanceReport(
   loaded: Loaded,
   cwd: string,
 ): { report: BalanceReport; field: ReferenceField; rows: { row: BalanceRow; estimate: PointsEstimate }[] } {
-  const field = fieldFor(loaded.ws.allCards(), estimatesOf(loaded.ws));
+  const service = createFabledService({ workspace: loaded.ws });
+  const field = service.referenceField();
   const rows: { row: BalanceRow; estimate: PointsEstimate; off: number }[] = [];
   const lines = new Map<string, TextDocument>();
   for (const ref of loaded.ws.allCards()) {
@@ -113,7 +109,7 @@ export function balanceReport(
     const src = loaded.texts.get(ref.uri)!;
     let doc = lines.get(ref.uri);
     if (!doc) lines.set(ref.uri, (doc = TextDocument.create(ref.uri, 'yaml', 0, src.text)));
-    const e = estimateCard(ref.card, ref.faction, field);
+    const e = service.estimateCard(ref.card, ref.faction, field);
     const file = path.relative(cwd, path.resolve(cwd, src.file)).split(path.sep).join('/') || src.file;
     rows.push({
       estimate: e,
@@ -153,7 +149,7 @@ export async function addBattlePrices(
   loaded: Loaded,
   field: ReferenceField,
   rows: { row: BalanceRow; estimate: PointsEstimate }[],
-  play: PlayBattles = playInProcess(),
+  play: PlayBattles,
   concurrency = 1,
 ): Promise<Map<BalanceRow, BattlePrice>> {
   const pricing = {
@@ -161,7 +157,7 @@ export async function addBattlePrices(
   };
   const cards = new Map<string, PricedCard | undefined>();
   for (const ref of loaded.ws.allCards())
-    if (loaded.listed.has(ref.uri)) cards.set(`${ref.uri}\u0000${ref.card.span.start}`, pricedCardOf(ref.card, ref.faction));
+    if (loaded.listed.has(ref.uri)) cards.set(`${ref.uri}\u0000${ref.card.span.start}`, simulator.pricedCardOf(ref.card, ref.faction));
   const out = new Map<BalanceRow, BattlePrice>();
   const refs = loaded.ws.allCards().filter((r) => loaded.listed.has(r.uri));
   // Several cards at once, so that every thread of a pool has battles to play; each card's price is the same either way.
@@ -191,7 +187,7 @@ export async function addBattlePrices(
         continue;
       }
       // The search starts from the printed points, as the generated prices' and the editor's do: the same card, the same price.
-      const p = await priceCard(card, pricing, play);
+      const p = await simulator.priceCard(card, pricing, play);
       out.set(row, p);
       row.battle = {
         price: round(p.price, 1),
@@ -307,7 +303,7 @@ export const runBalance = command(BALANCE_COMMAND, async ({ values, positionals,
   const unlisted = [...listedPaths.unreadable, ...cardPaths.unreadable];
   if (unlisted.length) return usage(unlisted.join('; '));
 
-  const ws = new Workspace();
+  const ws = createFabledService({}).workspace;
   const texts = new Map<string, { file: string; text: string }>();
   const listed = new Set<string>();
   const isCards = (f: string) => /\.(unit|faction)\.ya?ml$/i.test(f);

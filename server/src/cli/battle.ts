@@ -3,37 +3,7 @@
  * Cards come from `--cards` files or folders (default: the current folder, as for `sim`); the numbers
  * come from the pure core. Every problem is one line on stderr and exit status 2.
  */
-import {
-  type FleetDocument,
-  BATTLE_OPTION_KEYS,
-  BattleSession,
-  validateBattleOptions,
-  battleInChunks,
-  chunksOn,
-  inProcessRunner,
-  SessionCache,
-  PRECISION_MIN_TRIALS,
-  type BattleJob,
-  CHUNK_TRIALS,
-  asNumber,
-  describeValue,
-  renderBattleVariants,
-  type BattleResult,
-  BATTLE_DEFAULTS,
-  textTable as table,
-  prepareBattle,
-  type BattleSide,
-  compareInChunks,
-  renderFleetComparison,
-  type ChangedFleet,
-  exampleWorkspace,
-  namesFile,
-  formatPercent,
-  formatPercentError,
-  cannotFight,
-  createFabledService,
-  Workspace,
-} from '../core/service';
+import { createFabledService, inProcessRunner, type BattleResult, type FabledService, type FleetDocument } from '../core/service';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CHUNK_LOG_ENV, CHUNK_YOUNG_MB, cores, loggedChunk, SimPool, workerFile } from '../node/sim-pool';
@@ -42,6 +12,20 @@ import { fileUri, loadCards, readProblem } from './io';
 import { command, type OptionRow } from './args';
 import { escapeControls } from './terminal';
 import { readVariantFlags, twoSidedCommand, VARIANT_HELP } from './variants';
+import { simulator } from './simulator';
+
+/** A battle ready to play, a what-if's other version of its fleet, and a side of it. */
+type BattleJob = Parameters<FabledService['playBattle']>[0];
+type ChangedFleet = NonNullable<Parameters<FabledService['playBattle']>[1]>['changed'];
+type BattleSide = Parameters<FabledService['prepareFleets']>[0][number];
+
+const {
+  battleDefaults: BATTLE_DEFAULTS,
+  battleOptionKeys: BATTLE_OPTION_KEYS,
+  precisionMinTrials: PRECISION_MIN_TRIALS,
+  chunkTrials: CHUNK_TRIALS,
+} = simulator;
+const { formatPercent, formatPercentError, textTable: table, asNumber, describeValue } = simulator;
 
 /**
  * Trials per thread that pay for starting it: a thread's first chunks pay its warm-up (loading the
@@ -166,7 +150,7 @@ export function renderBattleReport(r: BattleResult): string {
       ).map((l) => `  ${l}`),
     );
   }
-  out.push(...renderBattleVariants(r, escapeControls));
+  out.push(...simulator.renderBattleVariants(r, escapeControls));
   out.push('');
   out.push(`Policy: ${r.policy}`);
   out.push('');
@@ -209,16 +193,13 @@ export function threadsFor(trials: number, available = cores()): number {
  * `precision`, it stops once every headline figure is that sure (`battle --precision`).
  */
 export async function playBattle(job: BattleJob, threads: number, given?: SimPool, changed?: ChangedFleet, precision?: number): Promise<BattleResult> {
-  const pool = given ?? battlePool(new BattleSession(job.fleets, job.options).run.setup.trials, threads);
-  const cache = new SessionCache();
+  const pool = given ?? battlePool(simulator.battleTrials(job), threads);
+  const local = inProcessRunner();
   // This thread plays chunks beside the workers (sim-pool.ts `executor`).
-  const runner = pool ? poolRunner(pool, { here: (task) => loggedChunk(task, cache), lanes: pool.threads + 1 }) : inProcessRunner();
-  const hooks = precision === undefined ? {} : { precision };
+  const runner = pool ? poolRunner(pool, { here: (task) => loggedChunk(task, local), lanes: pool.threads + 1 }) : local;
   try {
     // With --compare-with, the changed fleet against the same opponent on the same dice (core/sim/compare.ts).
-    return changed
-      ? await compareInChunks(job, changed, chunksOn(runner), runner.threads, hooks)
-      : await battleInChunks(job, chunksOn(runner), runner.threads, hooks);
+    return await createFabledService({ runner }).playBattle(job, { changed, precision });
   } finally {
     if (!given) await pool?.close();
   }
@@ -242,7 +223,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
 
   // Errors name the options as the flags the user typed.
   const raw = Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, (values as Record<string, unknown>)[key]]));
-  const v = validateBattleOptions(raw, (spec) => `--${spec.flag}`);
+  const v = simulator.battleOptions(raw, (spec) => `--${spec.flag}`);
   if (!v.options) return usage(v.errors.join(' '));
   const rules = readVariantFlags(values, usage);
   if (rules === 2) return 2;
@@ -255,10 +236,8 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
 
   const changedPath = values['compare-with'];
   // The opponent by name: a bundled example fleet (no such file, and not a path).
-  const byName = !io.exists(vsPath) && !namesFile(vsPath);
-  const found = byName
-    ? createFabledService({ workspace: new Workspace() }).opponent({ name: vsPath, examplesOnly: true, what: 'give a *.fleet.yaml file' })
-    : undefined;
+  const byName = !io.exists(vsPath) && !simulator.namesFile(vsPath);
+  const found = byName ? createFabledService({}).opponent({ name: vsPath, examplesOnly: true, what: 'give a *.fleet.yaml file' }) : undefined;
   if (found && 'why' in found) return usage(`--vs: no such file, and ${found.why.replace(/^no fleet/, 'no bundled example fleet')}`);
   const example = found?.doc;
   for (const p of [fleetPath, ...(example ? [] : [vsPath]), ...(changedPath === undefined ? [] : [changedPath])]) {
@@ -295,10 +274,11 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     const options = { ...v.options, variants: rules.choices, compare: rules.compare };
     // A bundled example fleet fights with the bundled cards, as the lens has it.
     const sides = (pair: [FleetDocument, FleetDocument]) =>
-      pair.map((doc): BattleSide => ({ doc, ws: doc === example ? exampleWorkspace() : ws })) as [BattleSide, BattleSide];
-    const prepared = prepareBattle(sides([fleets[0]!, fleets[1]!]), options);
+      pair.map((doc): BattleSide => ({ doc, ws: doc === example ? found!.ws : ws })) as [BattleSide, BattleSide];
+    const fleetsHere = createFabledService({ workspace: ws });
+    const prepared = fleetsHere.prepareFleets(sides([fleets[0]!, fleets[1]!]), options);
     // With --compare-with, the changed fleet against the same opponent (core/sim/compare.ts).
-    const other = fleets[2] ? prepareBattle(sides([fleets[2], fleets[1]!]), options) : undefined;
+    const other = fleets[2] ? fleetsHere.prepareFleets(sides([fleets[2], fleets[1]!]), options) : undefined;
     for (const [p, file] of [
       [prepared, fleetPath],
       [other, changedPath],
@@ -306,7 +286,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
       if (!p || !('refused' in p)) continue;
       const { side, errors } = p.refused;
       const path = side === 0 ? file : vsPath;
-      return usage(cannotFight(`${path}: the fleet`, errors, `; run "fabled-star check ${path}"`));
+      return usage(simulator.cannotFight(`${path}: the fleet`, errors, `; run "fabled-star check ${path}"`));
     }
     if ('refused' in prepared || (other && 'refused' in other)) return 2;
     const changed = other ? { fleet: other.battle.fleets[0], limit: other.battle.limits?.[0] } : undefined;
@@ -322,7 +302,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     io.stdout(
       format === 'json'
         ? `${JSON.stringify(result, null, 2)}\n`
-        : renderBattleReport(result) + (result.compareFleets ? renderFleetComparison(result, escapeControls) : ''),
+        : renderBattleReport(result) + (result.compareFleets ? simulator.renderFleetComparison(result, escapeControls) : ''),
     );
     return 0;
   };

@@ -6,9 +6,12 @@
  * the worker bundle is not there (the CLI run from its sources before a build), or for one thread,
  * battles are played in process.
  */
-import { inProcessRunner, playOn, type PlayBattles } from '../core/service';
+import { createFabledService, inProcessRunner, type FabledService } from '../core/service';
 import { poolRunner } from '../node/runners';
 import { cores, SimPool, workerFile } from '../node/sim-pool';
+
+/** Pricing battles played on a runner (core/balance/battles.ts `PlayBattles`). */
+type PlayBattles = ReturnType<FabledService['playBattles']>;
 
 export interface PricePool {
   play: PlayBattles;
@@ -18,7 +21,7 @@ export interface PricePool {
 
 /** A pool of `threads` workers (default: the machine's cores); in process when there is no worker bundle or one thread. */
 export function pricePool(threads = cores(), file = workerFile()): PricePool {
-  if (!file || threads <= 1) return { play: playOn(inProcessRunner(), 'request'), threads: 1, close: async () => {} };
+  if (!file || threads <= 1) return { play: createFabledService({ runner: inProcessRunner() }).playBattles('request'), threads: 1, close: async () => {} };
   const runner = poolRunner(new SimPool(threads, file, { eager: true }));
-  return { threads, play: playOn(runner, 'request'), close: () => runner.close() };
+  return { threads, play: createFabledService({ runner }).playBattles('request'), close: () => runner.close() };
 }

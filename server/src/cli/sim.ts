@@ -3,27 +3,19 @@
  * (FORMATS.md "Simulation output"). Cards come from `--cards` files or folders (default: the
  * current folder); the numbers come from the pure simulator core.
  */
-import {
-  type Workspace,
-  type CardRef,
-  type CardSelector,
-  OPTION_SPECS,
-  renderReport,
-  ENGAGEMENT_DEFAULTS,
-  nearest,
-  SuggestBudget,
-  SUGGEST_LIMITS,
-  prepareSimulation,
-  runSimulation,
-  prepareVsField,
-  vsField,
-  renderVsField,
-  exampleWorkspace,
-} from '../core/service';
+import { createFabledService } from '../core/service';
 import { loadCards, type CliIO } from './io';
 import { escapeStrings } from './terminal';
 import { CARDS_OPTION, command, type Command, type CommandSpec, type OptionRow } from './args';
 import { readVariantFlags, twoSidedCommand, VARIANT_HELP } from './variants';
+import { simulator } from './simulator';
+
+/** The cards `--cards` gave, and one of them found by name. */
+type Workspace = ReturnType<typeof loadCards>['ws'];
+type CardSelector = Parameters<Workspace['resolve']>[0];
+type CardRef = NonNullable<ReturnType<Workspace['resolve']>['ref']>;
+
+const { engagementDefaults: ENGAGEMENT_DEFAULTS, optionSpecs: OPTION_SPECS } = simulator;
 
 export const SIM_HELP = `Usage: fabled-star sim --attacker NAME --defender NAME [--cards PATH]... [options]
        fabled-star sim --attacker NAME --vs-field [--range INCHES] [--cards PATH]...
@@ -66,15 +58,7 @@ Exit status: 0 success, 2 usage problem, unknown or unusable card, or unreadable
 
 /** Up to `n` card names closest to `name`: substring matches first, then by edit distance (bounded work, model/suggest.ts). */
 export function closestNames(name: string, names: string[], n = 3): string[] {
-  const sorted = [...new Set(names)].sort((a, b) => a.localeCompare(b));
-  // A bonus larger than any compared length puts every substring match first.
-  const bonus = 2 * SUGGEST_LIMITS.chars + 1;
-  return nearest(name, sorted, {
-    n,
-    bonus,
-    allowed: () => Math.max(3, Math.ceil(Math.min(name.trim().length, SUGGEST_LIMITS.chars) / 2)),
-    budget: new SuggestBudget(),
-  });
+  return simulator.closestNames(name, names, n);
 }
 
 /** Finds a card by name, or by "Faction/Name"; explains what went wrong otherwise. */
@@ -132,12 +116,14 @@ const runVsField = command(VS_FIELD_COMMAND, ({ values, format, fail: usage }, i
   // A workspace without cards plays against the bundled examples: the card may be one of them.
   const ref =
     found.ref ??
-    (ws.allCards().length === 0 ? findCard(exampleWorkspace(), side === 'attacker' ? 'Attacker' : 'Defender', (attacker ?? defender)!).ref : undefined);
+    (ws.allCards().length === 0
+      ? findCard(simulator.fallbackWorkspace(), side === 'attacker' ? 'Attacker' : 'Defender', (attacker ?? defender)!).ref
+      : undefined);
   if (!ref) return usage(found.error!);
-  const prepared = prepareVsField(ws, ref, side, values.range, (spec) => `--${spec.flag}`);
-  if ('refused' in prepared) return usage(...prepared.refused);
-  const result = vsField(prepared.input);
-  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderVsField(escapeStrings(result)));
+  const played = createFabledService({ workspace: ws }).vsField(ref, side, values.range, (spec) => `--${spec.flag}`);
+  if ('refused' in played) return usage(...played.refused);
+  const result = played.result;
+  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : simulator.renderVsField(escapeStrings(result)));
   return 0;
 });
 
@@ -170,13 +156,19 @@ const runDuel = command(SIM_COMMAND, async ({ values, format, fail: usage }, io)
       if (v) raw[spec.key] = true;
     } else if (v !== undefined) raw[spec.key] = v;
   }
-  const prepared = prepareSimulation(att.ref.card, def.ref.card, raw, { variants: rules.choices, compare: rules.compare }, (spec) => `--${spec.flag}`);
+  const prepared = simulator.prepareSimulation(
+    att.ref.card,
+    def.ref.card,
+    raw,
+    { variants: rules.choices, compare: rules.compare },
+    (spec) => `--${spec.flag}`,
+  );
   if ('refused' in prepared) {
     const r = prepared.refused;
     return 'errors' in r ? usage(...r.errors) : usage(`the ${r.problem} cannot be simulated: ${r.reason}`);
   }
-  const result = runSimulation(prepared.simulation);
+  const result = simulator.runSimulation(prepared.simulation);
   // JSON escapes what it must; the text report is rendered from a copy whose strings are escaped.
-  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderReport(escapeStrings(result)));
+  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : simulator.renderReport(escapeStrings(result)));
   return 0;
 });

@@ -10,13 +10,13 @@
  * feature one edge calls as it is, a line in the re-exports of its request; a type the edges need,
  * a line in the types at the end.
  */
-import type { FabledDocument, FleetDocument, Problem, UnitCard } from './model/types';
+import type { FabledDocument, FleetDocument, Problem } from './model/types';
 import type { Workspace } from './workspace';
-import { cardErrors, checkDocument } from './check/index';
+import { checkDocument } from './check/index';
 import { pointsEstimateProblems } from './features/pointsEstimate';
 import { suppress } from './model/directives';
-import { fleetForBattle } from './features/battle';
-import { estimatesOf, workspaceField, type Estimates, type ReferenceField } from './balance/index';
+import { estimatesOf, newEstimates, workspaceField, type Estimates, type ReferenceField } from './balance/index';
+import type { BattleResult } from './sim/types';
 import { validateBattleOptions } from './sim/fleet-battle';
 import { clip } from './model/limits';
 import { exampleFleets, exampleWorkspace, isExampleUri } from './examples/index';
@@ -24,15 +24,6 @@ import { fleetNamed, noFleetNamed } from './features/liveOdds';
 import { Workspace as WorkspaceClass } from './workspace';
 import type { ChangedFleet } from './sim/compare';
 import type { SimMessage, SimRunner, SimToken } from './sim/runner';
-import { profileFromCard, simulate } from './sim/index';
-import { validateOptions, type OptionName } from './sim/options';
-import { parseVariants } from './sim/variants/index';
-import type { SimulationInput } from './features/simulate';
-import { prepareVsField as prepareVsFieldWith } from './features/vsField';
-import type { VsFieldInput } from './sim/vs-field';
-import type { CardRef } from './workspace';
-import type { BattleJob } from './sim/chunked';
-import type { BattleOptions, BattleResult, SimulationResult } from './sim/types';
 import type { ServiceParts } from './requests/parts';
 import { editorRequests, type EditorRequests } from './requests/editor';
 import { rosterRequests, type RosterRequests } from './requests/rosters';
@@ -40,6 +31,22 @@ import { staticRequests } from './requests/static';
 import { exampleFallback } from './examples/index';
 import { trackWorkspaceField } from './balance/index';
 import { simRequests, type SimRequests } from './requests/sims';
+import { cannotFight, prepareBattle, Refused, type BattleSide, type PreparedBattle } from './requests/prepare';
+
+// The fleet battle and the duel set up (./requests/prepare.ts), for the edges and the benchmarks.
+export {
+  cannotFight,
+  prepareBattle,
+  prepareSimulation,
+  prepareVsField,
+  Refused,
+  runSimulation,
+  simulationRefusal,
+  type BattleRefusal,
+  type BattleSide,
+  type PreparedBattle,
+  type SimulationRefusal,
+} from './requests/prepare';
 
 // ---------------------------------------------------------------------------------------------
 // Diagnostics: the checks and the points-estimate notes of a document, cached.
@@ -178,106 +185,10 @@ export class Diagnoser {
 /** How the checks of a document are had: run afresh (the CLI), or from a Diagnoser's cache (the server). */
 export type Checks = (doc: FabledDocument, ws: Workspace) => Problem[];
 
-const runChecks: Checks = (doc, ws) => checkDocument(doc, ws);
-
 // ---------------------------------------------------------------------------------------------
 // The roster and the card sheet (./requests/rosters.ts): built from the cached problems.
 
 export { roster, cardSheet, type PreparedRoster, type CardSheetRequest, type CardSheet } from './requests/rosters';
-
-// ---------------------------------------------------------------------------------------------
-// The fleet battle and the duel: set up once for the language server, the CLI and the benchmarks.
-
-/** One side of a battle: a fleet list and the workspace its cards are in (a bundled example fleet fights with the example cards). */
-export interface BattleSide {
-  doc: FleetDocument;
-  ws: Workspace;
-}
-
-/**
- * A battle ready to play: plain data (structured-clone-able), so that a worker thread can take it.
- * It is the job sim/chunked.ts plays in chunks.
- */
-export type PreparedBattle = BattleJob;
-
-/** Why a side cannot fight: which side, and the sentences (each naming its line). */
-export interface BattleRefusal {
-  side: 0 | 1;
-  doc: FleetDocument;
-  errors: string[];
-}
-
-/** The two fleets as the battle's units, with checked options (`validateBattleOptions`); or why a side cannot fight. */
-export function prepareBattle(
-  sides: readonly [BattleSide, BattleSide],
-  options: BattleOptions,
-  checks: Checks = runChecks,
-): { battle: PreparedBattle } | { refused: BattleRefusal } {
-  const built = [];
-  for (const [i, { doc, ws }] of sides.entries()) {
-    const b = fleetForBattle(doc, ws, checks(doc, ws), cardErrors);
-    if (!b.fleet) return { refused: { side: i as 0 | 1, doc, errors: b.errors } };
-    built.push({ fleet: b.fleet, limit: b.limit });
-  }
-  return { battle: { fleets: [built[0]!.fleet, built[1]!.fleet], options, limits: built.map((b) => b.limit) } };
-}
-
-/** Why a duel cannot be simulated: a card the simulator cannot use (the reason), or options or variants in error (sentences). */
-export type SimulationRefusal = { problem: 'attacker' | 'defender'; reason: string | undefined } | { problem: 'options' | 'variants'; errors: string[] };
-
-/**
- * The duel of two cards checked and ready to run, as plain data (it may cross to a worker thread):
- * the profiles, the options (`name` says how the caller's user knows them, the CLI: its flags) and
- * the rule variants (`{name, parameters}` or their text, read once).
- */
-export function prepareSimulation(
-  attacker: UnitCard,
-  defender: UnitCard,
-  rawOptions: unknown,
-  rules: { variants?: unknown; compare?: unknown } = {},
-  name?: OptionName,
-): { simulation: SimulationInput } | { refused: SimulationRefusal } {
-  const a = profileFromCard(attacker);
-  if (!a.profile) return { refused: { problem: 'attacker', reason: a.error } };
-  const d = profileFromCard(defender);
-  if (!d.profile) return { refused: { problem: 'defender', reason: d.error } };
-  const v = validateOptions(rawOptions ?? {}, a.profile, d.profile, name);
-  if (!v.options || v.errors.length) return { refused: { problem: 'options', errors: v.errors } };
-  const vs = parseVariants(rules.variants);
-  if (!vs.choices) return { refused: { problem: 'variants', errors: vs.errors } };
-  return { simulation: { attacker: a.profile, defender: d.profile, options: v.options, variants: vs.choices, compare: rules.compare === true } };
-}
-
-/** A refused duel in one sentence (the language server's answer). */
-export function simulationRefusal(r: SimulationRefusal): string {
-  if ('errors' in r) return r.errors.join(' ') || 'Invalid options.';
-  return r.reason ?? `The ${r.problem} cannot be simulated.`;
-}
-
-/** A prepared duel run to the end, here (the CLI; the server runs it on a worker thread). */
-export function runSimulation(s: SimulationInput): SimulationResult {
-  return simulate(s.attacker, s.defender, s.options, { variants: s.variants, compare: s.compare });
-}
-
-/**
- * A card against every card of the field (the workspace's cards without an error, else the bundled
- * examples), checked and ready to run as plain data; or why not (the card cannot be simulated, or
- * the range is not a distance: sentences naming the option as `name` says).
- */
-export function prepareVsField(
-  ws: Workspace,
-  ref: CardRef,
-  side: 'attacker' | 'defender',
-  rawRange: unknown,
-  name?: OptionName,
-): { input: VsFieldInput } | { refused: string[] } {
-  const p = profileFromCard(ref.card);
-  if (!p.profile) return { refused: [p.error ?? `${ref.name} cannot be simulated.`] };
-  const v = validateOptions(rawRange === undefined ? {} : { range: rawRange }, p.profile, p.profile, name);
-  if (!v.options || v.errors.length) return { refused: v.errors };
-  const r = prepareVsFieldWith(ws, ref, side, v.options.range, cardErrors);
-  return 'refused' in r ? { refused: [r.refused] } : r;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The service instance: one per workspace, owning its state (after vscode-markdown-languageservice's
@@ -296,6 +207,11 @@ export interface FabledServiceOptions {
   document?: (uri: string) => FabledDocument | undefined;
   /** At most this many documents' diagnoses kept. */
   diagnosesKept?: number;
+  /**
+   * A points-estimate state whose volley and approach memos this service's estimate uses too: they
+   * are keyed by content, so this changes no figure (the warm-up's own workspace fills the server's).
+   */
+  shareMemosWith?: Estimates | undefined;
   /** The workspace falls back on the bundled example cards for a faction it has no card of (the server's and the CLI's). */
   examplesFallback?: boolean;
   /** The workspace finds its reference field's candidates as it reads each file (the server's, before its first scan). */
@@ -331,24 +247,6 @@ export interface PreparedBattleRequest {
   sides: [BattleSide, BattleSide];
   battle: PreparedBattle;
   changed?: ChangedFleet;
-}
-
-/**
- * "X cannot fight: the first reason (and N more)": the one sentence a battle's refusal is told in,
- * by the language server, the live odds lens and the CLI (`hint` goes inside the parentheses: the
- * CLI's "run fabled-star check FILE").
- */
-export function cannotFight(who: string, errors: readonly string[], hint = '', verb = 'cannot fight'): string {
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more${hint})` : '';
-  return `${who} ${verb}: ${errors[0] ?? 'it has errors'}${more}`;
-}
-
-/** A refusal a request answers with: the sentence the user reads. */
-export class Refused extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'Refused';
-  }
 }
 
 /** The two sides of a battle request, as its refusals name them. */
@@ -398,7 +296,7 @@ export function createFabledService(options: FabledServiceOptions): FabledServic
   const ws = options.workspace ?? new WorkspaceClass();
   if (options.examplesFallback) exampleFallback(ws);
   const diagnoser = new Diagnoser(options.diagnosesKept);
-  const estimates = estimatesOf(ws);
+  const estimates = estimatesOf(ws, () => newEstimates(options.shareMemosWith));
   if (options.trackField) trackWorkspaceField(ws);
   const documentAt = options.document ?? ((uri: string) => ws.get(uri));
   const checks: Checks = (doc, dws) => (dws === ws ? diagnoser.checks(doc, dws) : diagnose(doc, dws, false).checks);
@@ -528,7 +426,7 @@ export { glossary, sectionMarkdown, sections } from './rules/text';
 // Rosters: renderers and edits.
 export { renderRoster, rosterShort, ROSTER_FORMATS } from './roster/render';
 export { addChoices, addUnitEdit, disembarkEdit, embarkEdit, removeEntryEdit } from './roster/edits';
-// A roster or a posted list read back into a fleet list, and a roster checked against its cards (issue 32).
+// A roster or a posted list read back into a fleet list, and a roster checked against its cards.
 export { importCards, importRoster, type ImportCards, type ImportGuess, type ImportOptions, type ImportProblem, type ImportResult } from './roster/import';
 export { verifyRoster } from './roster/verify';
 // What a player owns (the collection): what a fleet needs beyond it.

@@ -7,17 +7,7 @@
  * battle prices (core/balance/estimate.ts `setFieldPrices`) and the notes, hovers and lenses are
  * made again. Off while the points estimate is turned off.
  */
-import {
-  fieldNeedsPrices,
-  pricedMember,
-  setFieldPrices,
-  workspaceField,
-  playOn,
-  priceCard,
-  PricingCancelled,
-  pricingFieldOf,
-  type SimRunner,
-} from '../core/service';
+import type { SimRunner } from '../core/service';
 import type { ServerState } from './state';
 
 /** How long the workspace must keep still before a field is priced (ms). */
@@ -51,20 +41,19 @@ export class FieldPricing {
 
   private async run(): Promise<void> {
     if (!this.enabled()) return;
-    const ws = this.state.ws;
+    const service = this.state.service;
     let field;
     try {
-      field = workspaceField(ws);
+      field = service.field();
     } catch {
       return;
     }
     if (this.running?.fieldId === field.id) return;
     if (this.running) this.running.stop = true;
-    if (!fieldNeedsPrices(field)) return;
+    if (!service.fieldNeedsPrices(field)) return;
     const me = { fieldId: field.id, stop: false };
     this.running = me;
-    const pricing = pricingFieldOf(field);
-    const cancelled = () => me.stop || !this.enabled() || workspaceField(ws).id !== me.fieldId;
+    const cancelled = () => me.stop || !this.enabled() || service.field().id !== me.fieldId;
     // Asked before each battle starts: a run for a field that moved stops at its next battle.
     const token = {
       get isCancellationRequested() {
@@ -72,17 +61,11 @@ export class FieldPricing {
       },
       onCancellationRequested: () => ({ dispose() {} }),
     };
-    const play = playOn(this.runner, 'background', token);
     try {
-      const prices = new Map<string, number>();
-      for (const m of field.members) {
-        const p = await priceCard(pricedMember(m), pricing, play);
-        if (p.price !== undefined) prices.set(m.key, p.price);
-      }
-      setFieldPrices(field, prices);
+      service.storeFieldPrices(field, await service.priceField(field, this.runner, token));
       this.priced();
     } catch (e) {
-      if (!(e instanceof PricingCancelled)) this.state.logError('Pricing the reference field by battle failed', e);
+      if (!service.pricingCancelled(e)) this.state.logError('Pricing the reference field by battle failed', e);
     } finally {
       if (this.running === me) this.running = undefined;
     }

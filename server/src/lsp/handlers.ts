@@ -33,22 +33,13 @@ import {
 import {
   FabledService,
   type Span,
-  cardEstimate,
   type BattleResult,
   type SimulationResult,
-  priceByBattle,
-  playOn,
-  PricingCancelled,
   type FabledDocument,
   type FleetDocument,
-  prepareSimulation,
-  prepareVsField,
   type VsFieldResult,
-  simulationRefusal,
   LIMITS,
   type ImportResult,
-  Refused,
-  type PreparedBattleRequest,
 } from '../core/service';
 import { importHere, importRosterData, rosterData, rosterEdit, STALE, toTextEdit, type ImportRunner } from './roster';
 import { SimPool, workerFile } from '../node/sim-pool';
@@ -430,7 +421,7 @@ export const HANDLERS: HandlerEntry[] = [
             const { state } = ctx;
             const settings = await state.settingsFor(params.textDocument.uri);
             const lenses = state.service.codeLenses(r.doc, settings);
-            // Live odds against the opponent the settings name (issue 32), in a background process.
+            // Live odds against the opponent the settings name, in a background process.
             const live = r.doc.kind === 'fleet' && settings.codeLens.enabled ? liveOdds(ctx, c).lens(r.doc, settings) : undefined;
             return (live ? [...lenses, live] : lenses).map((l) => convert.codeLens(l, r.td));
           })(ctx, params, token);
@@ -564,8 +555,9 @@ export const HANDLERS: HandlerEntry[] = [
                 const describe = (s: CardSelector | undefined) => (s && 'name' in s ? `"${s.name}"` : 'at that position');
                 if (!att) throw new ResponseError(LSPErrorCodes.RequestFailed, `No attacker card ${describe(params?.attacker)}`);
                 if (!def) throw new ResponseError(LSPErrorCodes.RequestFailed, `No defender card ${describe(params?.defender)}`);
-                const prepared = prepareSimulation(att.card, def.card, params?.options ?? {}, { variants: params?.variants, compare: params?.compare });
-                if ('refused' in prepared) throw new ResponseError(LSPErrorCodes.RequestFailed, simulationRefusal(prepared.refused));
+                const sims = ctx.state.service;
+                const prepared = sims.prepareSimulation(att.card, def.card, params?.options ?? {}, { variants: params?.variants, compare: params?.compare });
+                if ('refused' in prepared) throw new ResponseError(LSPErrorCodes.RequestFailed, sims.simulationRefusal(prepared.refused));
                 cards = { att, def };
                 return { kind: 'simulate', simulate: prepared.simulation, sliceOps: WORKER_SLICE_OPS };
               },
@@ -579,7 +571,7 @@ export const HANDLERS: HandlerEntry[] = [
               },
             );
             const { att, def } = cards!;
-            return { ...result, pointsEstimate: { attacker: cardEstimate(att.card, ctx.state.ws), defender: cardEstimate(def.card, ctx.state.ws) } };
+            return { ...result, pointsEstimate: { attacker: ctx.state.service.cardEstimate(att.card), defender: ctx.state.service.cardEstimate(def.card) } };
           } finally {
             progress.done();
           }
@@ -604,7 +596,7 @@ export const HANDLERS: HandlerEntry[] = [
                 const side = params?.side === 'defender' ? 'defender' : 'attacker';
                 const ref = selectCard(ctx, params?.card);
                 if (!ref) throw new ResponseError(LSPErrorCodes.RequestFailed, 'No such card: it may have been renamed or its file closed.');
-                const prepared = prepareVsField(ctx.state.ws, ref, side, params?.range);
+                const prepared = ctx.state.service.prepareVsField(ref, side, params?.range);
                 if ('refused' in prepared) throw new ResponseError(LSPErrorCodes.RequestFailed, prepared.refused.join(' '));
                 return { kind: 'vsField', vsField: prepared.input, sliceOps: WORKER_SLICE_OPS };
               },
@@ -687,8 +679,7 @@ export const HANDLERS: HandlerEntry[] = [
           const partial = params?.partialResultToken;
           progress.begin(`Pricing ${ref.card.name.value ?? 'the card'} by battle`, 0, undefined, true);
           try {
-            const play = playOn(ctx.runner, 'request', token);
-            const r = await priceByBattle(ref.card, ctx.state.ws, play, (sofar) => {
+            const r = await ctx.state.service.priceByBattle(ref.card, ctx.runner, token, (sofar) => {
               progress.report(sofar.price !== undefined ? `≈ ${Math.round(sofar.price)} pts so far` : `${sofar.battles} battles`);
               if (partial !== undefined) void c.sendProgress(PriceByBattlePartial, partial, sofar);
             });
@@ -705,7 +696,7 @@ export const HANDLERS: HandlerEntry[] = [
             }
             return out;
           } catch (e) {
-            if (e instanceof PricingCancelled) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
+            if (ctx.state.service.pricingCancelled(e)) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
             throw e;
           } finally {
             progress.done();
@@ -750,7 +741,7 @@ function battleOf(
   ctx: Context,
   params: { fleet?: BattleFleetSelector | undefined; vs?: BattleFleetSelector | undefined; compareWith?: BattleCompareWith | undefined } | undefined,
   options: unknown,
-): PreparedBattleRequest {
+): ReturnType<FabledService['prepareBattle']> {
   const at = (sel: { uri?: unknown } | undefined) => ({ uri: sel && typeof sel.uri === 'string' ? sel.uri : '' });
   const w = params?.compareWith;
   if (typeof w?.text === 'string' && w.text.length > LIMITS.fileChars)
@@ -765,7 +756,7 @@ function battleOf(
       ...(other ? { compareWith: { spec: other, ...(w?.label !== undefined ? { label: w.label } : {}) } } : {}),
     });
   } catch (e) {
-    if (e instanceof Refused) throw new ResponseError(LSPErrorCodes.RequestFailed, e.message);
+    if (ctx.state.service.isRefused(e)) throw new ResponseError(LSPErrorCodes.RequestFailed, e.message);
     throw e;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The live odds lens's runs (issue 32; the words: core/features/liveOdds.ts). When a fleet's code
+ * The live odds lens's runs (the words: core/features/liveOdds.ts). When a fleet's code
  * lenses are asked for and `fabledStar.liveOdds.opponent` names an opponent, the lens shows what it
  * knows of this version of the fleet (and of the opponent and the cards) and, when that is nothing
  * yet, starts the battles: through a simulations' queue of their own (./pool.ts, `apart`), in a
@@ -14,25 +14,15 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CancellationTokenSource } from 'vscode-languageserver/node';
 import type { Settings } from '../core/api';
-import {
-  liveOddsLens,
-  liveOddsDetail,
-  liveOddsTitle,
-  namesFile,
-  prepareBattle,
-  BATTLE_DEFAULTS,
-  Workspace,
-  type BattleResult,
-  type Checks,
-  type FleetDocument,
-  type Lens,
-  type LiveOddsState,
-  type PreparedBattle,
-  cannotFight,
-} from '../core/service';
+import type { BattleResult, FabledService, FleetDocument, Lens } from '../core/service';
 import { MAX_READ_BYTES, readCappedSync } from '../node/read';
 import type { SimulationQueue } from './pool';
 import type { ServerState } from './state';
+
+type Workspace = FabledService['workspace'];
+type Checks = FabledService['checks'];
+type LiveOddsState = Parameters<FabledService['liveOddsTitle']>[1];
+type PreparedBattle = Parameters<FabledService['battleTrials']>[0];
 
 /** Lens refreshes while battles run: at most one per this many ms (the last always goes). */
 const REFRESH_MS = 250;
@@ -91,7 +81,8 @@ export class LiveOdds {
     const opp = this.opponent(setting);
     if ('why' in opp) {
       const failed = { kind: 'failed', why: opp.why } as const;
-      return liveOddsLens(doc, undefined, liveOddsTitle(setting, failed), liveOddsDetail(setting, failed));
+      const words = this.state.service;
+      return words.liveOddsLens(doc, undefined, words.liveOddsTitle(setting, failed), words.liveOddsDetail(setting, failed));
     }
     const trials = settings.liveOdds.trials;
     const ws = this.state.ws;
@@ -101,7 +92,8 @@ export class LiveOdds {
       this.stop(doc.uri);
       run = this.start(doc, opp, key, trials, settings.diagnostics.delayMs);
     }
-    return liveOddsLens(doc, run.vs, liveOddsTitle(opp.name, run.state), liveOddsDetail(opp.name, run.state));
+    const words = this.state.service;
+    return words.liveOddsLens(doc, run.vs, words.liveOddsTitle(opp.name, run.state), words.liveOddsDetail(opp.name, run.state));
   }
 
   /** Cancels the fleet's run and forgets its figure. */
@@ -140,7 +132,7 @@ export class LiveOdds {
   /** The opponent the setting names: a fleet file, or a fleet by name (the workspace's, then a bundled example's). */
   private opponent(setting: string): Opponent | { why: string } {
     const ws = this.state.ws;
-    if (namesFile(setting)) {
+    if (this.state.service.namesFile(setting)) {
       for (const uri of this.candidates(setting)) {
         const open = this.state.documents.get(uri) ? this.state.ensure(uri) : ws.get(uri);
         if (open?.kind === 'fleet') return { uri, name: open.name.value || path.basename(setting), doc: open, ws };
@@ -151,9 +143,9 @@ export class LiveOdds {
       const read = readCappedSync(file, { maxBytes: MAX_READ_BYTES });
       if (!read.ok) return { why: `cannot read ${setting}: ${read.reason === 'too-large' ? 'too large' : read.message}` };
       // Parsed on its own (never indexed); its cards are the workspace's.
-      const doc = new Workspace().set(pathToFileURL(file).toString(), read.text, 'fleet');
-      if (doc?.kind !== 'fleet') return { why: `${setting} is not a fleet list` };
-      return { uri: doc.uri, name: doc.name.value || path.basename(file), doc, ws };
+      const found = this.state.service.opponent({ uri: pathToFileURL(file).toString(), text: read.text });
+      if ('why' in found) return { why: `${setting} is not a fleet list` };
+      return { uri: found.uri, name: found.doc.name.value || path.basename(file), doc: found.doc, ws };
     }
     // A fleet by name: the workspace's, then a bundled example's (which fights with the bundled cards).
     return this.state.service.opponent({ name: setting, what: 'fabledStar.liveOdds.opponent: a fleet file' });
@@ -175,14 +167,14 @@ export class LiveOdds {
       // fight says why now: queued, its reason waited behind the run it replaced until that run's
       // process (at the lowest priority, so starved on a busy machine) answered the stop, and the
       // lens read "(simulating)" all that while.
-      let prepared: ReturnType<typeof prepareBattle>;
+      let prepared: ReturnType<FabledService['prepareFleets']>;
       try {
-        prepared = prepareBattle(
+        prepared = this.state.service.prepareFleets(
           [
             { doc, ws: this.state.ws },
             { doc: opp.doc, ws: opp.ws },
           ],
-          { trials, seed: BATTLE_DEFAULTS.seed },
+          { trials, seed: this.state.service.battleDefaults.seed },
           this.checks,
         );
       } catch (e) {
@@ -196,7 +188,10 @@ export class LiveOdds {
         const first = prepared.refused.errors.slice(0, 1);
         run.state = {
           kind: 'failed',
-          why: prepared.refused.side === 0 ? cannotFight('this fleet', first, '', 'cannot fight yet') : cannotFight('the opponent', first),
+          why:
+            prepared.refused.side === 0
+              ? this.state.service.cannotFight('this fleet', first, '', 'cannot fight yet')
+              : this.state.service.cannotFight('the opponent', first),
         };
         this.scheduleRefresh(run, true);
         return;

@@ -15,65 +15,17 @@
  * field is what a workspace with fewer than ten standard-cost cards is estimated against, so its
  * first card file is estimated at once.
  */
-import {
-  Workspace,
-  checkDocument,
-  exampleFiles,
-  bundledCards,
-  fieldFor,
-  estimatesOf,
-  standardCards,
-  pointsEstimateProblems,
-  newEstimates,
-  type Estimates,
-  type Problem,
-} from '../core/service';
+import { createFabledService, type FabledService } from '../core/service';
 
 export type Step = () => void;
 
-/** Fire actions computed per step while the bundled field's volleys are worked out (a few ms each, cold). */
-const PAIRS_PER_STEP = 16;
-
 /**
- * The warm-up's steps, in order: each example file parsed, then each checked; the bundled example
- * cards' reference field, its volleys a few at a time; then each example file's estimate notes.
- * Some steps add the steps that follow them (how many volleys there are is known only then).
- * `estimates`: the estimate state whose bundled field is fitted (the server's workspace's).
+ * The warm-up's steps, in order (the core's service says which: `warmUpSteps`), in a workspace of
+ * their own. `estimates`: the estimate state whose bundled field is fitted (the server's workspace's).
  */
-export function warmUpSteps(estimates: Estimates = newEstimates()): Step[] {
-  const ws = new Workspace();
-  // The warm-up's workspace has its own fits and prices, but fills the volleys and approaches of `estimates`.
-  estimatesOf(ws, () => newEstimates(estimates));
-  const files = exampleFiles();
-  const uri = (path: string) => `fabled-warmup:/${path}`;
-  const checked = new Map<string, Problem[]>();
-  const steps: Step[] = files.map((f) => () => void ws.set(uri(f.path), f.text));
-  for (const f of files)
-    steps.push(() => {
-      const doc = ws.get(uri(f.path));
-      if (doc) checked.set(f.path, checkDocument(doc, ws));
-    });
-  // The field of the bundled examples is what a workspace with fewer than ten standard-cost cards
-  // is estimated against: worked out here a few volleys at a time (memoized as any volley is), the
-  // estimate's code is compiled and the field is ready when such a file is opened.
-  steps.push(() => void bundledCards());
-  // Once the members are known (this step runs), the steps for their volleys, the field and the
-  // example files' estimate notes are added behind it.
-  steps.push(() => {
-    const members = standardCards(bundledCards());
-    const pairs = members.flatMap((a) => members.map((d) => [a, d] as const));
-    for (let from = 0; from < pairs.length; from += PAIRS_PER_STEP)
-      steps.push(() => {
-        for (const [a, d] of pairs.slice(from, from + PAIRS_PER_STEP)) estimates.volleys.shareOf(a.profile, d.profile, a.off, d.def);
-      });
-    steps.push(() => void fieldFor([], estimates));
-    for (const f of files)
-      steps.push(() => {
-        const doc = ws.get(uri(f.path));
-        if (doc) pointsEstimateProblems(doc, ws, checked.get(f.path) ?? []);
-      });
-  });
-  return steps;
+export function warmUpSteps(estimates?: FabledService['estimates']): Step[] {
+  // The warm-up's workspace has its own fits and prices, but fills the volley and approach memos of `estimates`.
+  return createFabledService({ shareMemosWith: estimates }).warmUpSteps(estimates);
 }
 
 /**

@@ -15,7 +15,7 @@
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { LIMITS } from '../core/model/limits';
+import { LIMITS } from '../core/service';
 
 /**
  * The most bytes read of one file. UTF-8 takes at most 3 bytes per UTF-16 unit, so a file larger

@@ -6,22 +6,13 @@
  * thread (in this thread only when the worker bundle is missing: the sources run before a build).
  */
 import { MessageChannel } from 'node:worker_threads';
-import { inProcessRunner } from '../core/sim/run-here';
-import {
-  SimCancelled,
-  type ChunkOutcome,
-  type ChunkTask,
-  type SessionTask,
-  type SimMessage,
-  type SimOutput,
-  type SimPriority,
-  type SimRunner,
-  type SimTask,
-  type SimToken,
-} from '../core/sim/runner';
+import { inProcessRunner, SimCancelled, type SimMessage, type SimOutput, type SimPriority, type SimRunner, type SimTask, type SimToken } from '../core/service';
 import { SimHost, type Stall } from './sim-host';
 import { cores, SimPool, workerFile } from './sim-pool';
 import type { StoppedRun } from './sim-worker';
+
+type ChunkTask = Extract<SimTask, { kind: 'chunk' }>;
+type SessionTask = Extract<SimTask, { sliceOps: number }>;
 
 /** A runner that can be closed (its threads or process ended). */
 export interface ClosableRunner extends SimRunner {
@@ -57,7 +48,7 @@ function unlessHalted<T>(r: T | StoppedRun): T {
  * is stopped by a flag it reads every millisecond or two, which keeps its thread (the live lens is
  * cancelled at every edit), a `request` by ending its thread, wherever its trial is.
  */
-export function poolRunner(pool: SimPool, o: { here?: (task: ChunkTask) => ChunkOutcome; lanes?: number } = {}): ClosableRunner {
+export function poolRunner(pool: SimPool, o: { here?: (task: ChunkTask) => SimOutput<ChunkTask>; lanes?: number } = {}): ClosableRunner {
   const chunks = pool.executor(o.here);
   const session = async (task: SessionTask, priority: SimPriority, progress?: (m: SimMessage) => void, signal?: AbortSignal) => {
     const stop = priority === 'background' ? new Int32Array(new SharedArrayBuffer(4)) : undefined;

@@ -12,11 +12,15 @@ import * as path from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { Transferable } from 'node:worker_threads';
 import { Tinypool } from 'tinypool';
-import type { ChunkExecutor, ChunkTask } from '../core/sim/chunked';
-import type { ChunkOutcome } from '../core/sim/battle';
+import type { SimOutput, SimTask as CoreTask } from '../core/service';
 import { BACKGROUND_ENV, CHUNK_LOG_ENV, loggedChunk, type SimTask } from './sim-worker';
 
 export { CHUNK_LOG_ENV, loggedChunk };
+
+/** A chunk of a battle's trials, what it gives, and a way to have chunks played (core/sim/chunked.ts). */
+type ChunkTask = Extract<CoreTask, { kind: 'chunk' }>;
+type ChunkOutcome = SimOutput<ChunkTask>;
+type ChunkExecutor = (task: ChunkTask, signal?: AbortSignal) => Promise<ChunkOutcome>;
 
 /** The old-generation heap of one simulation thread, in MB. */
 export const HEAP_MB = 512;

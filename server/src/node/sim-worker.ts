@@ -10,21 +10,20 @@ import { performance } from 'node:perf_hooks';
 import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
-import { runChunkTask, SessionCache } from '../core/sim/chunked';
-import type { ChunkTask, PriceTask, PricingTotals, SessionTask as CoreSessionTask, SimMessage } from '../core/sim/runner';
-import { playPricing, sessionParts } from '../core/sim/run-here';
-export { partialDue, sessionParts, sessionRunner, type SessionRunner } from '../core/sim/run-here';
-import type { ChunkOutcome } from '../core/sim/battle';
-import type { BattleResult, SimulationResult } from '../core/sim/types';
-import type { VsFieldResult } from '../core/sim/vs-field';
+// The workers' entry of the core (not the facade, ../core/service.ts, which would load every feature in each thread).
+import { importRoster, inProcessRunner } from '../core/worker';
+import type { BattleResult, SimOutput, SimMessage, SimulationResult, SimTask as CoreTask, VsFieldResult } from '../core/service';
 
-import { importRoster, type ImportCards, type ImportOptions, type ImportResult } from '../core/roster/import';
+/** A roster's import (core/roster/import.ts): the cards as their summaries, the options, and what it gives. */
+type ImportCards = Parameters<typeof importRoster>[1];
+type ImportOptions = Parameters<typeof importRoster>[2];
+type ImportResult = ReturnType<typeof importRoster>;
 
 /**
  * A session task as a thread receives it: the core's (core/sim/runner.ts) with where it reports
  * (`port`) and a flag to stop it (`stop`).
  */
-export interface SessionTask extends CoreSessionTask {
+export interface SessionTask extends Extract<CoreTask, { sliceOps: number }> {
   port?: MessagePort;
   /**
    * A flag shared with the server's thread (a SharedArrayBuffer): once element 0 is set, the run
@@ -48,8 +47,11 @@ export interface ImportTask {
   options: ImportOptions;
 }
 
+type ChunkTask = Extract<CoreTask, { kind: 'chunk' }>;
+export type PriceTask = Extract<CoreTask, { kind: 'price' }>;
+type ChunkOutcome = SimOutput<ChunkTask>;
 export type SimTask = ChunkTask | SessionTask | PriceTask | ImportTask;
-export type { PriceTask, SimMessage };
+export type { SimMessage };
 
 /**
  * With a stop flag: the work between two looks at it. A slice (`sliceOps`) is tens of milliseconds
@@ -64,7 +66,8 @@ export interface StoppedRun {
   halted: { trials: number };
 }
 
-const sessions = new SessionCache();
+/** This thread's runner: the engines it keeps between a battle's chunks, and the steps of a task. */
+const here = inProcessRunner();
 
 /** Set in a background pool's threads' environment (sim-pool.ts `SimPool`'s `background`). */
 export const BACKGROUND_ENV = 'FABLED_SIM_BACKGROUND';
@@ -102,7 +105,7 @@ function runSession(task: SessionTask): BattleResult | SimulationResult | VsFiel
   const stop = task.stop;
   const slice = Math.max(1, task.sliceOps);
   // With a stop flag, a slice is run in parts, the flag read before each.
-  const parts = sessionParts(task, stop ? Math.min(slice, STOP_CHECK_OPS) : slice, port ? (m) => port.postMessage(m) : undefined);
+  const parts = here.parts(task, stop ? Math.min(slice, STOP_CHECK_OPS) : slice, port ? (m) => port.postMessage(m) : undefined);
   for (let r = parts.next(); ; r = parts.next()) {
     if (r.done) return r.value;
     if (stop !== undefined && Atomics.load(stop, 0) !== 0) return { halted: { trials: r.value } };
@@ -186,7 +189,7 @@ function hostMain(send: (r: HostReply) => void): void {
     pending.add(m.id);
     chain = chain.then(async () => {
       try {
-        const parts = sessionParts(m.task, Math.min(Math.max(1, m.task.sliceOps), STOP_CHECK_OPS), (msg) => send({ id: m.id, m: msg }));
+        const parts = here.parts(m.task, Math.min(Math.max(1, m.task.sliceOps), STOP_CHECK_OPS), (msg) => send({ id: m.id, m: msg }));
         for (let r = parts.next(); ; r = parts.next()) {
           if (r.done) return send({ id: m.id, result: r.value });
           // A stop sent while the last part ran arrives here.
@@ -217,18 +220,18 @@ if (process.env[HOST_ENV] && process.send) {
 export const CHUNK_LOG_ENV = 'FABLED_STAR_CHUNK_LOG';
 const chunkLog = process.env[CHUNK_LOG_ENV] ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
 
-/** Plays a chunk on `cache` (this thread's sessions by default), with a line on stderr when CHUNK_LOG_ENV is set. */
-export function loggedChunk(task: ChunkTask, cache = sessions): ChunkOutcome {
-  if (!chunkLog) return runChunkTask(task, cache);
+/** Plays a chunk on `runner`'s engines (this thread's by default), with a line on stderr when CHUNK_LOG_ENV is set. */
+export function loggedChunk(task: ChunkTask, runner = here): ChunkOutcome {
+  if (!chunkLog) return runner.play(task);
   const t0 = performance.timeOrigin + performance.now();
-  const r = runChunkTask(task, cache);
+  const r = runner.play(task);
   const t1 = performance.timeOrigin + performance.now();
   chunkLog(`chunk ${task.index} thread ${threadId} start ${t0.toFixed(1)} end ${t1.toFixed(1)} ms ${(t1 - t0).toFixed(1)} used ${r.used.length}`);
   return r;
 }
 
-export default function simTask(task: SimTask): ChunkOutcome | BattleResult | SimulationResult | VsFieldResult | StoppedRun | PricingTotals | ImportResult {
-  if (task.kind === 'price') return playPricing(task.battle);
+export default function simTask(task: SimTask): SimOutput<CoreTask> | StoppedRun | ImportResult {
+  if (task.kind === 'price') return here.play(task);
   if (task.kind === 'import') return importRoster(task.text, task.cards, task.options);
   try {
     if (task.kind === 'chunk') return loggedChunk(task);

@@ -5,7 +5,8 @@
  * `{ m }` (progress, partial results) while it runs, then `{ result }` or `{ error }`. Ended by its
  * owner when the task is cancelled.
  */
-import { inProcessRunner, type SimTask } from '../core/service';
+import { inProcessRunner } from '../core/worker';
+import type { SimTask } from '../core/service';
 
 interface WorkerScope {
   onmessage: ((e: MessageEvent<{ task?: SimTask }>) => void) | null;

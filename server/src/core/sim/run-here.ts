@@ -157,7 +157,17 @@ const nextTurn = (): Promise<void> => new Promise((go) => setTimeout(go, 0));
  * time and a chunk or a pricing battle whole, a turn of the event loop before each, so that the
  * host answers between them; a cancelled task rejects with `SimCancelled` at its next turn.
  */
-export function inProcessRunner(o: { turn?: () => Promise<void> } = {}): SimRunner {
+/**
+ * The in-process runner, with its two steps a host that drives a task itself uses (a worker
+ * thread, the background process, a web worker): `play`, a chunk or a pricing battle whole on this
+ * runner's engines; `parts`, a session task's run in parts (`sessionParts`).
+ */
+export interface InProcessRunner extends SimRunner {
+  play<T extends Exclude<SimTask, SessionTask>>(task: T): SimOutput<T>;
+  parts: typeof sessionParts;
+}
+
+export function inProcessRunner(o: { turn?: () => Promise<void> } = {}): InProcessRunner {
   const turn = o.turn ?? nextTurn;
   const cache = new SessionCache();
   const here = async (task: SimTask, progress?: (m: SimMessage) => void, token?: SimToken): Promise<unknown> => {
@@ -175,5 +185,7 @@ export function inProcessRunner(o: { turn?: () => Promise<void> } = {}): SimRunn
     threads: 1,
     run: <T extends SimTask>(task: T, _priority: unknown, progress?: (m: SimMessage) => void, token?: SimToken) =>
       here(task, progress, token) as Promise<SimOutput<T>>,
+    play: <T extends Exclude<SimTask, SessionTask>>(task: T) => playTask(task, cache) as SimOutput<T>,
+    parts: sessionParts,
   };
 }
