@@ -1,14 +1,17 @@
 /**
- * The core's one face to its edges (the language server in server/src/lsp, the CLI in
- * server/src/cli): after vscode-markdown-languageservice's `src/index.ts`, the edges import the core
- * only through this module and the shared shapes of ./api.ts (a lint rule in eslint.config.mjs says
- * so). Each request is one short named function here (rust-analyzer's handlers/request.rs): the
- * work that several edges did alike lives once below, the rest is the pure feature re-exported
- * under the request it answers.
+ * The core's one face to its edges (the language server, the CLI, the Node and browser hosts):
+ * after vscode-markdown-languageservice's `src/index.ts` (`createLanguageService`), the edges make
+ * a service with `createFabledService` and ask it, and name the shapes at the end of this module;
+ * nothing else (a lint rule in eslint.config.mjs, and test/lint/edge-names.test.ts counts the names).
  *
- * Where a new thing goes: a request the edges answer alike is a function in the first part; a
- * feature one edge calls as it is, a line in the re-exports of its request; a type the edges need,
- * a line in the types at the end.
+ * A service owns its state: the diagnostics it keeps, the points estimate's fits, prices and memos,
+ * and the runner its simulations play on. Its requests are grouped in ./requests/ (the editor's,
+ * the rosters', the simulator's), each a short named function that finds what the request is about
+ * and calls the pure feature; what needs no workspace (document kinds, the rules text, renderers,
+ * the tables a command's options are declared with) is `FabledService` itself, static.
+ *
+ * Where a new thing goes: a request, a method of its group in ./requests/; a type an edge needs, a
+ * line at the end; never a re-export of a feature for an edge to call.
  */
 import type { FabledDocument, FleetDocument, Problem } from './model/types';
 import type { Workspace } from './workspace';
@@ -34,19 +37,7 @@ import { simRequests, type SimRequests } from './requests/sims';
 import { cannotFight, prepareBattle, Refused, type BattleSide, type PreparedBattle } from './requests/prepare';
 
 // The fleet battle and the duel set up (./requests/prepare.ts), for the edges and the benchmarks.
-export {
-  cannotFight,
-  prepareBattle,
-  prepareSimulation,
-  prepareVsField,
-  Refused,
-  runSimulation,
-  simulationRefusal,
-  type BattleRefusal,
-  type BattleSide,
-  type PreparedBattle,
-  type SimulationRefusal,
-} from './requests/prepare';
+export { cannotFight, prepareBattle, prepareSimulation, prepareVsField, Refused, simulationRefusal, type PreparedBattle } from './requests/prepare';
 
 // ---------------------------------------------------------------------------------------------
 // Diagnostics: the checks and the points-estimate notes of a document, cached.
@@ -188,7 +179,7 @@ export type Checks = (doc: FabledDocument, ws: Workspace) => Problem[];
 // ---------------------------------------------------------------------------------------------
 // The roster and the card sheet (./requests/rosters.ts): built from the cached problems.
 
-export { roster, cardSheet, type PreparedRoster, type CardSheetRequest, type CardSheet } from './requests/rosters';
+export { roster } from './requests/rosters';
 
 // ---------------------------------------------------------------------------------------------
 // The service instance: one per workspace, owning its state (after vscode-markdown-languageservice's
@@ -392,112 +383,32 @@ export function createFabledService(options: FabledServiceOptions): FabledServic
 export const BATTLE_SLICE_OPS = 1_000_000;
 
 // ---------------------------------------------------------------------------------------------
-// The rest of the requests: pure features, each under the request it answers.
+// The shapes the edges name, the simulation runner's port, and the few tables and features tests
+// and benchmarks read beside a service.
 
-// The warm-up's small steps (lsp/warmup.ts): the checks and the estimate notes apart.
-export { checkDocument } from './check/index';
-export { pointsEstimateProblems } from './features/pointsEstimate';
-
-// Documents and the workspace.
-export { Workspace } from './workspace';
-export { kindOfLanguage, kindOfUri, kindOfPath, fileTooLarge, LANGUAGE_IDS } from './model/parse';
-export { LIMITS, clip } from './model/limits';
-export { CODES } from './check/index';
-export { codeHref } from './model/codes';
-export { count } from './rules/words';
-export { nearest, SuggestBudget, SUGGEST_LIMITS } from './model/suggest';
-export { exampleCards, exampleFallback, exampleFiles, exampleFleets, exampleText, exampleWorkspace, findExampleCard, isExampleUri } from './examples/index';
-export { dependentsOf, namesAndFactions, cardsUsedBy, findCard, listCards } from './features/workspaceQueries';
-export { cardNameFilter } from './features/nameFilter';
-
-// Editor features (hover, completion, code actions, symbols, navigation, inlay hints, code lenses).
-export { hover } from './features/hover';
-export { markdownToPlain } from './features/plaintext';
-export { complete } from './features/completion';
-export { codeActions, fixAll } from './features/codeActions';
-export { documentSymbols, workspaceSymbols } from './features/symbols';
-export { foldingRanges, selectionSpans } from './features/structure';
-export { definition, prepareRename, references, rename } from './features/navigation';
-export { inlayHints } from './features/inlayHints';
-export { codeLenses } from './features/codeLens';
-export { fleetSummary } from './features/fleetSummary';
-export { glossary, sectionMarkdown, sections } from './rules/text';
-
-// Rosters: renderers and edits.
-export { renderRoster, rosterShort, ROSTER_FORMATS } from './roster/render';
-export { addChoices, addUnitEdit, disembarkEdit, embarkEdit, removeEntryEdit } from './roster/edits';
-// A roster or a posted list read back into a fleet list, and a roster checked against its cards.
-export { importCards, importRoster, type ImportCards, type ImportGuess, type ImportOptions, type ImportProblem, type ImportResult } from './roster/import';
-export { verifyRoster } from './roster/verify';
-// What a player owns (the collection): what a fleet needs beyond it.
-export { activeCollection, fleetToBuy, spareCopies } from './collection';
-export { toBuyLine } from './roster/model';
-export { rulesVersionText } from './roster/digest';
-// The printable card sheet (cards.ts; `cardSheet` above builds it).
-export { PAPER_NAMES, type Paper } from './roster/cards';
-export { rosterLink } from './roster/link';
-
-// Simulations: options, variants, reports, the battle's chunks.
-export { BATTLE_DEFAULTS, ENGAGEMENT_DEFAULTS, POINTS_ESTIMATE } from './rules/data';
-export { OPTION_SPECS, optionsOf } from './sim/limits';
-export { asNumber, describeValue } from './sim/options';
-export { BATTLE_OPTION_KEYS, BattleSession, validateBattleOptions } from './sim/fleet-battle';
-export { parseVariants, variantHelp } from './sim/variants/index';
-export { renderReport } from './sim/index';
-export { vsField, renderVsField } from './sim/vs-field';
-export { renderBattleVariants } from './sim/variants/report';
-export { textTable } from './sim/report';
-export { battleInChunks, chunksOn, headlineHalfWidth, localExecutor, PRECISION_MIN_TRIALS, SessionCache } from './sim/chunked';
-export { compareInChunks, FleetComparisonSession } from './sim/compare';
-export type { ChangedFleet } from './sim/compare';
-export { renderFleetComparison } from './sim/compare-report';
-export { fleetNamed, liveOddsDetail, liveOddsLens, liveOddsTitle, namesFile, noFleetNamed } from './features/liveOdds';
-export type { LiveOddsState } from './features/liveOdds';
-export { CHUNK_TRIALS } from './sim/battle';
-
-// The points estimate and points from battles.
-export { battleVerdict, cardEstimate, estimateWords } from './features/pointsEstimate';
-export {
-  bundledCards,
-  estimateCard,
-  estimatesOf,
-  newEstimates,
-  fieldFor,
-  fieldNeedsPrices,
-  pricedMember,
-  setFieldPrices,
-  standardCards,
-  trackWorkspaceField,
-  workspaceField,
-} from './balance/index';
-export { playInProcess, playOn, priceCard, pricedCardOf, PricingCancelled } from './balance/battles';
-export { SimCancelled, NEVER, tokenOf } from './sim/runner';
-export type { SimRunner, SimTask, SimOutput, SimMessage, SimPriority, SimToken, SessionTask, ChunkTask, PriceTask } from './sim/runner';
-export { inProcessRunner } from './sim/run-here';
-export { priceByBattle, pricingFieldOf, shownBattlePrice } from './features/priceByBattle';
-
-// ---------------------------------------------------------------------------------------------
-// Types the edges name.
-
-export type { DocKind, FabledDocument, FleetDocument, Problem, Span, UnitCard } from './model/types';
-export type { CardRef, CardSelector } from './workspace';
-export type { FleetTotals } from './fleetPoints';
-export type { CompletionKind, CompletionList } from './features/completion';
-export type { DocSymbol, SymbolKindName } from './features/symbols';
+export type { FabledDocument, FleetDocument, Problem, Span } from './model/types';
+export type { CompletionList } from './features/completion';
+export type { DocSymbol } from './features/symbols';
 export type { Fold } from './features/structure';
 export type { CodeActionData } from './features/codeActions';
 export type { Hint } from './features/inlayHints';
 export type { Lens } from './features/codeLens';
-export type { Roster, RosterProblem } from './roster/model';
-export type { RosterFormat } from './roster/render';
-export type { OffsetEdit } from './roster/edits';
-export type { OptionName } from './sim/options';
-export type { Fleet } from './sim/fleet-battle';
-export type { VariantChoice } from './sim/variants/index';
-export type { BattleOptions, BattleResult, SimulationResult } from './sim/types';
-export type { VsFieldInput, VsFieldResult, FieldRow } from './sim/vs-field';
+export type { Roster } from './roster/model';
+export type { ImportResult } from './roster/import';
+export type { BattleResult, SimulationResult } from './sim/types';
+export type { VsFieldResult } from './sim/vs-field';
+export type { SimRunner, SimTask, SimOutput, SimMessage, SimPriority, SimToken } from './sim/runner';
+export { SimCancelled } from './sim/runner';
+export { inProcessRunner } from './sim/run-here';
+export { LIMITS } from './model/limits';
+
+export { Workspace } from './workspace';
+export { CODES } from './check/index';
+export { codeHref } from './model/codes';
+export { exampleFleets, exampleWorkspace } from './examples/index';
+export { codeActions } from './features/codeActions';
+export { foldingRanges, selectionSpans } from './features/structure';
+export { BATTLE_DEFAULTS } from './rules/data';
+export { validateBattleOptions } from './sim/fleet-battle';
+export { vsField } from './sim/vs-field';
 export { formatPercent, formatPercentError } from './rules/words';
-export type { SimulationInput } from './features/simulate';
-export type { BattleJob } from './sim/chunked';
-export type { Estimates, PointsEstimate, ReferenceField } from './balance/index';
-export type { BattlePrice, PlayBattles, PricedCard, PricingTotals } from './balance/battles';
