@@ -23,6 +23,7 @@ import {
   type HoverParams,
   type InlayHintParams,
   type PrepareRenameParams,
+  type ProgressToken,
   type ReferenceParams,
   type RenameParams,
   type RequestHandler,
@@ -79,7 +80,6 @@ import {
   type RosterData,
   type RosterEditParams,
   type RosterEditResult,
-  type RosterParams,
   type ImportRosterParams,
   type ImportRosterResult,
   type CardSheetData,
@@ -180,14 +180,23 @@ function requestedFleet(state: ServerState, uri: string | undefined): FleetDocum
 /**
  * A row for a custom request about the fleet list `params.uri`: answered with null when the uri is
  * not a fleet the server knows (or the request failed); `handle` gets the fleet, read with its cards.
+ * `yieldFirst`: the messages already read go first (the connection handles one queued message a
+ * turn, scheduled after this handler's first turn: hence two turns), and a request the client
+ * cancelled meanwhile (superseded by the next edit) is not computed at all.
  */
 function fleetRequest<P extends { uri: string }, R, E>(
   request: CustomRequest<P, R | null, E>,
   handle: (ctx: Context, doc: FleetDocument, params: P) => R | null,
+  o: { yieldFirst?: boolean } = {},
 ): HandlerEntry {
   return customRequest(
     request,
-    (ctx, params) => {
+    async (ctx, params, token) => {
+      if (o.yieldFirst) {
+        await nextTurn();
+        await nextTurn();
+        if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
+      }
       const doc = requestedFleet(ctx.state, params?.uri);
       return doc && params ? handle(ctx, doc, params) : null;
     },
@@ -265,48 +274,13 @@ export const HANDLERS: HandlerEntry[] = [
       // Each item's documentation waits on the server until the client resolves the item (when it says it does).
       const docs = new convert.CompletionDocs();
       c.onCompletionResolve(b.direct(({ state }, item: CompletionItem) => docs.resolve(item, state.client.markdownDocs)));
-      c.onCompletion(
-        b.guarded(({ state }, params: CompletionParams, token) => {
-          const uri = params.textDocument.uri;
-          const td = state.textDoc(uri);
-          const stale = td && td.getText().length > STALE_MODEL_OK_CHARS ? state.ws.get(uri) : undefined;
-          const r = stale && td && !token.isCancellationRequested ? { td, doc: stale } : state.request(uri, token);
-          if (!r) return null;
-          return convert.completionList(
-            state.service.complete(r.doc, r.td.getText(), r.td.offsetAt(params.position)),
-            r.td,
-            state.client.snippets,
-            state.client.markdownDocs,
-            state.client.completionResolve ? docs : undefined,
-          );
-        }, null),
-      );
+      c.onCompletion(b.guarded((ctx, params: CompletionParams, token) => completion(ctx, params, token, docs), null));
     },
   },
 
   {
     name: 'codeAction',
-    register: (c, b) =>
-      c.onCodeAction(
-        aboutDocument(b, ({ state, diagnostics }, r, params: CodeActionParams) => {
-          const p = diagnostics.problemsOf(params.textDocument.uri);
-          const codes = new Set(params.context.diagnostics.map((d) => String(d.code ?? '')));
-          const problems = (p?.problems ?? []).filter((x) => codes.size === 0 || codes.has(x.code));
-          const actions = state.service.codeActions(r.doc, convert.span(r.td, params.range), problems);
-          // source.fixAll (on save, or "Fix All"): every problem of the file with one clear fix.
-          const only = params.context.only;
-          if (only?.some((o) => o === CodeActionKind.Source || o === CodeActionKind.SourceFixAll || o.startsWith(CodeActionKind.SourceFixAll + '.'))) {
-            const all = state.service.fixAll(r.doc, p?.problems ?? []);
-            if (all) actions.push(all);
-          }
-          return convert.codeActionList(
-            actions,
-            params.context.only,
-            (u) => state.textDoc(u),
-            (problem) => diagnostics.toDiagnostic(problem, r.td),
-          );
-        }),
-      ),
+    register: (c, b) => c.onCodeAction(aboutDocument(b, codeActionsAt)),
   },
 
   {
@@ -417,14 +391,7 @@ export const HANDLERS: HandlerEntry[] = [
           // change's diagnostics (waiting a turn of the event loop, scheduler.ts) go first, then
           // the lenses, read from the document as it is then.
           await nextTurn();
-          return inDocument(async (ctx, r, params: CodeLensParams) => {
-            const { state } = ctx;
-            const settings = await state.settingsFor(params.textDocument.uri);
-            const lenses = state.service.codeLenses(r.doc, settings);
-            // Live odds against the opponent the settings name, in a background process.
-            const live = r.doc.kind === 'fleet' && settings.codeLens.enabled ? liveOdds(ctx, c).lens(r.doc, settings) : undefined;
-            return (live ? [...lenses, live] : lenses).map((l) => convert.codeLens(l, r.td));
-          })(ctx, params, token);
+          return inDocument((ctx, r, params: CodeLensParams) => codeLensesOf(c, ctx, r, params))(ctx, params, token);
         }, null),
       ),
   },
@@ -441,25 +408,7 @@ export const HANDLERS: HandlerEntry[] = [
 
   // Custom requests (protocol/)
 
-  customRequest(
-    ListCardsRequest,
-    (ctx, params: ListCardsParams | undefined) => {
-      ctx.state.ensureAllOpen();
-      const { state } = ctx;
-      const refs = typeof params?.fleet === 'string' ? state.service.cardsUsedBy(state.ensure(params.fleet)) : state.service.listCards(params?.faction);
-      if (params?.examples === true && typeof params.fleet !== 'string') {
-        const wanted = params.faction?.trim().toLowerCase();
-        refs.push(...state.service.exampleCards().filter((r) => wanted === undefined || r.faction.trim().toLowerCase() === wanted));
-      }
-      const out: CardInfo[] = [];
-      for (const ref of refs) {
-        const info = cardInfo(ctx, ref);
-        if (info) out.push(info);
-      }
-      return out;
-    },
-    [] as CardInfo[],
-  ),
+  customRequest(ListCardsRequest, listCardInfos, [] as CardInfo[]),
 
   customRequest(
     CardAtRequest,
@@ -476,27 +425,18 @@ export const HANDLERS: HandlerEntry[] = [
 
   customRequest(ExampleFleetsRequest, ({ state }): FleetSummary[] => state.service.exampleFleetSummaries(), [] as FleetSummary[]),
 
-  customRequest(
+  fleetRequest(
     RosterRequest,
-    async (ctx, params: RosterParams | undefined, token): Promise<RosterData | null> => {
-      // A big fleet's roster takes tens of milliseconds on this thread: the Fleet view asks for it
-      // right behind each edit, so let the messages already read go first. The connection handles
-      // one queued message a turn, scheduled after this handler's first turn: hence two turns. A
-      // hover already queued is answered before the roster, and a roster the client cancelled
-      // meanwhile (superseded by the next edit) is not computed at all.
-      await nextTurn();
-      await nextTurn();
-      if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'The roster was cancelled');
-      const { state } = ctx;
-      const doc = requestedFleet(state, params?.uri);
-      if (!doc || !params) return null;
+    ({ state }, doc, params): RosterData => {
       const toRange = (uri: string, s: Span) => {
         const td = state.textDoc(uri);
         return td ? convert.range(td, s) : undefined;
       };
       return rosterData(state.service, doc, toRange, params, state.documents.get(doc.uri)?.version);
     },
-    null,
+    // A big fleet's roster takes tens of milliseconds on this thread: the Fleet view asks for it
+    // right behind each edit, so the messages already read go first.
+    { yieldFirst: true },
   ),
 
   customRequest(
@@ -539,43 +479,7 @@ export const HANDLERS: HandlerEntry[] = [
     register: (c, b) =>
       c.onRequest(
         SimulateRequest.type,
-        b.direct(async (ctx, params: SimulateParams | undefined, token) => {
-          let cards: { att: CardRef; def: CardRef } | undefined;
-          const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
-          progress.begin('Simulating the engagement', 0, undefined, true);
-          const report = throttled();
-          try {
-            const result = await simulations(ctx).run<SimulationResult>(
-              simulationKey('simulate', params),
-              () => {
-                // Read when its turn comes: the cards as they are then.
-                ctx.state.ensureAllOpen();
-                const att = selectCard(ctx, params?.attacker);
-                const def = selectCard(ctx, params?.defender);
-                const describe = (s: CardSelector | undefined) => (s && 'name' in s ? `"${s.name}"` : 'at that position');
-                if (!att) throw new ResponseError(LSPErrorCodes.RequestFailed, `No attacker card ${describe(params?.attacker)}`);
-                if (!def) throw new ResponseError(LSPErrorCodes.RequestFailed, `No defender card ${describe(params?.defender)}`);
-                const sims = ctx.state.service;
-                const prepared = sims.prepareSimulation(att.card, def.card, params?.options ?? {}, { variants: params?.variants, compare: params?.compare });
-                if ('refused' in prepared) throw new ResponseError(LSPErrorCodes.RequestFailed, sims.simulationRefusal(prepared.refused));
-                cards = { att, def };
-                return { kind: 'simulate', simulate: prepared.simulation, sliceOps: WORKER_SLICE_OPS };
-              },
-              token,
-              (m) => {
-                if ('progress' in m && report())
-                  progress.report(
-                    Math.floor((100 * m.progress.trials) / Math.max(1, m.progress.requested)),
-                    `${m.progress.trials} of ${m.progress.requested} trials`,
-                  );
-              },
-            );
-            const { att, def } = cards!;
-            return { ...result, pointsEstimate: { attacker: ctx.state.service.cardEstimate(att.card), defender: ctx.state.service.cardEstimate(def.card) } };
-          } finally {
-            progress.done();
-          }
-        }),
+        b.direct((ctx, params: SimulateParams | undefined, token) => simulate(c, ctx, params, token)),
       ),
   },
 
@@ -585,28 +489,7 @@ export const HANDLERS: HandlerEntry[] = [
     register: (c, b) =>
       c.onRequest(
         VsFieldRequest.type,
-        b.direct(async (ctx, params: VsFieldParams | undefined, token) => {
-          const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
-          progress.begin('Firing at every card of the field', 0, undefined, true);
-          try {
-            return await simulations(ctx).run<VsFieldResult>(
-              simulationKey('vsField', params),
-              () => {
-                ctx.state.ensureAllOpen();
-                const side = params?.side === 'defender' ? 'defender' : 'attacker';
-                const ref = selectCard(ctx, params?.card);
-                if (!ref) throw new ResponseError(LSPErrorCodes.RequestFailed, 'No such card: it may have been renamed or its file closed.');
-                const prepared = ctx.state.service.prepareVsField(ref, side, params?.range);
-                if ('refused' in prepared) throw new ResponseError(LSPErrorCodes.RequestFailed, prepared.refused.join(' '));
-                return { kind: 'vsField', vsField: prepared.input, sliceOps: WORKER_SLICE_OPS };
-              },
-              token,
-              () => undefined,
-            );
-          } finally {
-            progress.done();
-          }
-        }),
+        b.direct((ctx, params: VsFieldParams | undefined, token) => vsFieldRun(c, ctx, params, token)),
       ),
   },
 
@@ -615,37 +498,7 @@ export const HANDLERS: HandlerEntry[] = [
     register: (c, b) =>
       c.onRequest(
         BattleRequest.type,
-        b.direct(async (ctx, params: BattleParams | undefined, token) => {
-          const { state } = ctx;
-          const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
-          const partial = params?.partialResultToken;
-          const counted = typeof params?.progressToken === 'string' || typeof params?.progressToken === 'number' ? params.progressToken : undefined;
-          progress.begin('Simulating the fleet battle', 0, undefined, true);
-          const report = throttled();
-          try {
-            return await simulations(ctx).run<BattleResult>(
-              simulationKey('battle', params),
-              () => {
-                // Read when its turn comes: the fleets as they are then.
-                state.ensureAllOpen();
-                const { battle, changed } = battleOf(ctx, params, params?.options ?? {});
-                return { kind: 'battle', battle, ...(changed ? { changed } : {}), sliceOps: WORKER_SLICE_OPS };
-              },
-              token,
-              (m) => {
-                if ('progress' in m) {
-                  if (report()) {
-                    const { trials: done, requested: total } = m.progress;
-                    progress.report(Math.floor((100 * done) / Math.max(1, total)), `${done} of ${total} battles`);
-                    if (counted !== undefined) void c.sendProgress(BattleProgress, counted, { done, total });
-                  }
-                } else if (partial !== undefined) void c.sendProgress(BattlePartialResult, partial, m.partial);
-              },
-            );
-          } finally {
-            progress.done();
-          }
-        }),
+        b.direct((ctx, params: BattleParams | undefined, token) => battle(c, ctx, params, token)),
       ),
   },
 
@@ -670,67 +523,210 @@ export const HANDLERS: HandlerEntry[] = [
     register: (c, b) =>
       c.onRequest(
         PriceByBattleRequest.type,
-        b.direct(async (ctx, params: PriceByBattleParams | undefined, token): Promise<PriceByBattleResult> => {
-          ctx.state.ensureAllOpen();
-          const ref = selectCard(ctx, params?.card);
-          const sel = params?.card;
-          if (!ref) throw new ResponseError(LSPErrorCodes.RequestFailed, `No card ${sel && 'name' in sel ? `"${sel.name}"` : 'at that position'}`);
-          const progress = c.window.attachWorkDoneProgress(params?.workDoneToken);
-          const partial = params?.partialResultToken;
-          progress.begin(`Pricing ${ref.card.name.value ?? 'the card'} by battle`, 0, undefined, true);
-          try {
-            const r = await ctx.state.service.priceByBattle(ref.card, ctx.runner, token, (sofar) => {
-              progress.report(sofar.price !== undefined ? `≈ ${Math.round(sofar.price)} pts so far` : `${sofar.battles} battles`);
-              if (partial !== undefined) void c.sendProgress(PriceByBattlePartial, partial, sofar);
-            });
-            if (!r.result) throw new ResponseError(LSPErrorCodes.RequestFailed, r.error ?? 'The card cannot be priced.');
-            // The card's lens now shows the measured price (measuredBattlePrice): lenses are asked for again.
-            if (ctx.state.client.lensRefresh) void c.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
-            const out: PriceByBattleResult = { ...r.result };
-            const td = ctx.state.textDoc(ref.uri);
-            const span = ref.card.points.span;
-            if (td && span.end > span.start && !FabledService.isExampleUri(ref.uri)) {
-              out.uri = ref.uri;
-              out.version = td.version;
-              out.pointsRange = convert.range(td, span);
-            }
-            return out;
-          } catch (e) {
-            if (ctx.state.service.pricingCancelled(e)) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
-            throw e;
-          } finally {
-            progress.done();
-          }
-        }),
+        b.direct((ctx, params: PriceByBattleParams | undefined, token) => priceByBattle(c, ctx, params, token)),
       ),
   },
 
-  customRequest(
-    RuleTextRequest,
-    (_ctx, params: RuleTextParams | undefined): RuleTextEntry[] => {
-      const wanted =
-        params?.section !== undefined
-          ? String(params.section)
-              .replace(/^\s*\u00a7\s*/, '')
-              .trim()
-          : undefined;
-      const { sections, sectionMarkdown, glossary } = FabledService;
-      const list = wanted !== undefined ? sections().filter((s) => String(s.number) === wanted) : sections();
-      return list.map((s) => ({
-        number: s.number,
-        title: s.title,
-        category: s.category,
-        summary: s.summary,
-        markdown: sectionMarkdown(s.number, { inPlay: true, example: true, designerNote: true, faq: true }) ?? '',
-        terms: [...glossary()].filter(([, n]) => n === s.number).map(([t]) => t),
-      }));
-    },
-    [] as RuleTextEntry[],
-  ),
+  customRequest(RuleTextRequest, (_ctx, params: RuleTextParams | undefined) => ruleText(params), [] as RuleTextEntry[]),
 ];
 
 /** Work per slice on a worker thread, between two progress reports (about 20-30 ms). */
 export const WORKER_SLICE_OPS = 1_000_000;
+
+// ---------------------------------------------------------------------------------------------
+// The handlers the table names: each reads the request, asks the service and converts its answer.
+
+/** Completion at a position; in a large file from the previous version's model (see STALE_MODEL_OK_CHARS). */
+function completion(ctx: Context, params: CompletionParams, token: CancellationToken, docs: convert.CompletionDocs) {
+  const { state } = ctx;
+  const uri = params.textDocument.uri;
+  const td = state.textDoc(uri);
+  const stale = td && td.getText().length > STALE_MODEL_OK_CHARS ? state.ws.get(uri) : undefined;
+  const r = stale && td && !token.isCancellationRequested ? { td, doc: stale } : state.request(uri, token);
+  if (!r) return null;
+  const list = state.service.complete(r.doc, r.td.getText(), r.td.offsetAt(params.position));
+  return convert.completionList(list, r.td, state.client.snippets, state.client.markdownDocs, state.client.completionResolve ? docs : undefined);
+}
+
+/** A document's code lenses, and on a fleet the live odds against the opponent the settings name (in a background process). */
+async function codeLensesOf(c: Connection, ctx: Context, r: { td: TextDocument; doc: FabledDocument }, params: CodeLensParams) {
+  const settings = await ctx.state.settingsFor(params.textDocument.uri);
+  const lenses = ctx.state.service.codeLenses(r.doc, settings);
+  const live = r.doc.kind === 'fleet' && settings.codeLens.enabled ? liveOdds(ctx, c).lens(r.doc, settings) : undefined;
+  return (live ? [...lenses, live] : lenses).map((l) => convert.codeLens(l, r.td));
+}
+
+/** Whether a code action request asks for source.fixAll (on save, or "Fix All"). */
+function wantsFixAll(only: readonly string[] | undefined): boolean {
+  return !!only?.some((o) => o === CodeActionKind.Source || o === CodeActionKind.SourceFixAll || o.startsWith(CodeActionKind.SourceFixAll + '.'));
+}
+
+/** The code actions for the problems in a range (those the client names), and Fix All when asked. */
+function codeActionsAt({ state, diagnostics }: Context, r: { td: TextDocument; doc: FabledDocument }, params: CodeActionParams) {
+  const p = diagnostics.problemsOf(params.textDocument.uri);
+  const codes = new Set(params.context.diagnostics.map((d) => String(d.code ?? '')));
+  const problems = (p?.problems ?? []).filter((x) => codes.size === 0 || codes.has(x.code));
+  const actions = state.service.codeActions(r.doc, convert.span(r.td, params.range), problems);
+  const all = wantsFixAll(params.context.only) ? state.service.fixAll(r.doc, p?.problems ?? []) : undefined;
+  if (all) actions.push(all);
+  const toDiagnostic = (problem: Parameters<Diagnostics['toDiagnostic']>[0]) => diagnostics.toDiagnostic(problem, r.td);
+  return convert.codeActionList(actions, params.context.only, (u) => state.textDoc(u), toDiagnostic);
+}
+
+/** The cards a fleet uses, or a faction's (with the bundled examples' when asked), as the client sees them. */
+function listCardInfos(ctx: Context, params: ListCardsParams | undefined): CardInfo[] {
+  const { state } = ctx;
+  state.ensureAllOpen();
+  const refs = typeof params?.fleet === 'string' ? state.service.cardsUsedBy(state.ensure(params.fleet)) : state.service.listCards(params?.faction);
+  if (params?.examples === true && typeof params.fleet !== 'string') {
+    const wanted = params.faction?.trim().toLowerCase();
+    refs.push(...state.service.exampleCards().filter((r) => wanted === undefined || r.faction.trim().toLowerCase() === wanted));
+  }
+  return refs.flatMap((ref) => cardInfo(ctx, ref) ?? []);
+}
+
+/** The rulebook's sections (or the one asked for) with their text and glossary terms. */
+function ruleText(params: RuleTextParams | undefined): RuleTextEntry[] {
+  const wanted =
+    params?.section !== undefined
+      ? String(params.section)
+          .replace(/^\s*\u00a7\s*/, '')
+          .trim()
+      : undefined;
+  const { sections, sectionMarkdown, glossary } = FabledService;
+  const list = wanted !== undefined ? sections().filter((s) => String(s.number) === wanted) : sections();
+  const parts = { inPlay: true, example: true, designerNote: true, faq: true };
+  return list.map((s) => ({
+    number: s.number,
+    title: s.title,
+    category: s.category,
+    summary: s.summary,
+    markdown: sectionMarkdown(s.number, parts) ?? '',
+    terms: [...glossary()].filter(([, n]) => n === s.number).map(([t]) => t),
+  }));
+}
+
+type Progress = ReturnType<Connection['window']['attachWorkDoneProgress']>;
+
+/** Runs `work` under a work-done progress titled `title` on the client's token, ended however the work ends. */
+async function withProgress<R>(c: Connection, token: ProgressToken | undefined, title: string, work: (p: Progress) => Promise<R>): Promise<R> {
+  const progress = c.window.attachWorkDoneProgress(token);
+  progress.begin(title, 0, undefined, true);
+  try {
+    return await work(progress);
+  } finally {
+    progress.done();
+  }
+}
+
+/** A request failed with the sentence the user reads. */
+function failed(message: string): ResponseError<void> {
+  return new ResponseError(LSPErrorCodes.RequestFailed, message);
+}
+
+/** The duel a simulate request names, checked and ready for a worker; or a failure that says why not. */
+function duelOf(ctx: Context, params: SimulateParams | undefined) {
+  ctx.state.ensureAllOpen();
+  const att = selectCard(ctx, params?.attacker);
+  const def = selectCard(ctx, params?.defender);
+  const describe = (s: CardSelector | undefined) => (s && 'name' in s ? `"${s.name}"` : 'at that position');
+  if (!att) throw failed(`No attacker card ${describe(params?.attacker)}`);
+  if (!def) throw failed(`No defender card ${describe(params?.defender)}`);
+  const sims = ctx.state.service;
+  const prepared = sims.prepareSimulation(att.card, def.card, params?.options ?? {}, { variants: params?.variants, compare: params?.compare });
+  if ('refused' in prepared) throw failed(sims.simulationRefusal(prepared.refused));
+  return { att, def, task: { kind: 'simulate', simulate: prepared.simulation, sliceOps: WORKER_SLICE_OPS } as const };
+}
+
+/** One engagement simulated on a worker thread, with both cards' points estimates. */
+async function simulate(c: Connection, ctx: Context, params: SimulateParams | undefined, token: CancellationToken) {
+  return withProgress(c, params?.workDoneToken, 'Simulating the engagement', async (progress) => {
+    let duel: ReturnType<typeof duelOf> | undefined;
+    const report = throttled();
+    // The duel is read when its turn comes: the cards as they are then.
+    const result = await simulations(ctx).run<SimulationResult>(
+      simulationKey('simulate', params),
+      () => (duel = duelOf(ctx, params)).task,
+      token,
+      (m) => {
+        if ('progress' in m && report()) {
+          const { trials, requested } = m.progress;
+          progress.report(Math.floor((100 * trials) / Math.max(1, requested)), `${trials} of ${requested} trials`);
+        }
+      },
+    );
+    const estimate = (card: CardRef['card']) => ctx.state.service.cardEstimate(card);
+    return { ...result, pointsEstimate: { attacker: estimate(duel!.att.card), defender: estimate(duel!.def.card) } };
+  });
+}
+
+/** A card against every card of the field on a worker thread ("vs the field", as `sim --vs-field`). */
+async function vsFieldRun(c: Connection, ctx: Context, params: VsFieldParams | undefined, token: CancellationToken) {
+  const task = () => {
+    ctx.state.ensureAllOpen();
+    const ref = selectCard(ctx, params?.card);
+    if (!ref) throw failed('No such card: it may have been renamed or its file closed.');
+    const prepared = ctx.state.service.prepareVsField(ref, params?.side === 'defender' ? 'defender' : 'attacker', params?.range);
+    if ('refused' in prepared) throw failed(prepared.refused.join(' '));
+    return { kind: 'vsField', vsField: prepared.input, sliceOps: WORKER_SLICE_OPS } as const;
+  };
+  return withProgress(c, params?.workDoneToken, 'Firing at every card of the field', () =>
+    simulations(ctx).run<VsFieldResult>(simulationKey('vsField', params), task, token, () => undefined),
+  );
+}
+
+/** A fleet battle on a worker thread: work-done progress, counted progress and partial results as the client asked. */
+async function battle(c: Connection, ctx: Context, params: BattleParams | undefined, token: CancellationToken) {
+  const partial = params?.partialResultToken;
+  const counted = typeof params?.progressToken === 'string' || typeof params?.progressToken === 'number' ? params.progressToken : undefined;
+  // Read when its turn comes: the fleets as they are then.
+  const task = () => {
+    ctx.state.ensureAllOpen();
+    const { battle, changed } = battleOf(ctx, params, params?.options ?? {});
+    return { kind: 'battle', battle, ...(changed ? { changed } : {}), sliceOps: WORKER_SLICE_OPS } as const;
+  };
+  return withProgress(c, params?.workDoneToken, 'Simulating the fleet battle', (progress) => {
+    const report = throttled();
+    return simulations(ctx).run<BattleResult>(simulationKey('battle', params), task, token, (m) => {
+      if (!('progress' in m)) return partial !== undefined ? void c.sendProgress(BattlePartialResult, partial, m.partial) : undefined;
+      if (!report()) return;
+      const { trials: done, requested: total } = m.progress;
+      progress.report(Math.floor((100 * done) / Math.max(1, total)), `${done} of ${total} battles`);
+      if (counted !== undefined) void c.sendProgress(BattleProgress, counted, { done, total });
+    });
+  });
+}
+
+/** A card priced by battle on the server's runner; the answer says where its points are, to set them. */
+async function priceByBattle(c: Connection, ctx: Context, params: PriceByBattleParams | undefined, token: CancellationToken): Promise<PriceByBattleResult> {
+  ctx.state.ensureAllOpen();
+  const ref = selectCard(ctx, params?.card);
+  const sel = params?.card;
+  if (!ref) throw failed(`No card ${sel && 'name' in sel ? `"${sel.name}"` : 'at that position'}`);
+  const partial = params?.partialResultToken;
+  return withProgress(c, params?.workDoneToken, `Pricing ${ref.card.name.value ?? 'the card'} by battle`, async (progress) => {
+    const r = await ctx.state.service
+      .priceByBattle(ref.card, ctx.runner, token, (sofar) => {
+        progress.report(sofar.price !== undefined ? `≈ ${Math.round(sofar.price)} pts so far` : `${sofar.battles} battles`);
+        if (partial !== undefined) void c.sendProgress(PriceByBattlePartial, partial, sofar);
+      })
+      .catch((e: unknown) => {
+        throw ctx.state.service.pricingCancelled(e) ? new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled') : e;
+      });
+    if (!r.result) throw failed(r.error ?? 'The card cannot be priced.');
+    // The card's lens now shows the measured price (measuredBattlePrice): lenses are asked for again.
+    if (ctx.state.client.lensRefresh) void c.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+    return { ...r.result, ...pointsAt(ctx, ref) };
+  });
+}
+
+/** Where a card's points are, for the client to set them to a price (nothing for a bundled example's). */
+function pointsAt(ctx: Context, ref: CardRef): Pick<PriceByBattleResult, 'uri' | 'version' | 'pointsRange'> {
+  const td = ctx.state.textDoc(ref.uri);
+  const span = ref.card.points.span;
+  if (!td || span.end <= span.start || FabledService.isExampleUri(ref.uri)) return {};
+  return { uri: ref.uri, version: td.version, pointsRange: convert.range(td, span) };
+}
 
 /**
  * The battle of two fleet lists (a workspace file, an open document or a bundled example), checked
@@ -742,23 +738,30 @@ function battleOf(
   params: { fleet?: BattleFleetSelector | undefined; vs?: BattleFleetSelector | undefined; compareWith?: BattleCompareWith | undefined } | undefined,
   options: unknown,
 ): ReturnType<FabledService['prepareBattle']> {
-  const at = (sel: { uri?: unknown } | undefined) => ({ uri: sel && typeof sel.uri === 'string' ? sel.uri : '' });
   const w = params?.compareWith;
-  if (typeof w?.text === 'string' && w.text.length > LIMITS.fileChars)
-    throw new ResponseError(LSPErrorCodes.RequestFailed, 'The version to compare with is too large.');
-  // The other version by its text (parsed on its own, never indexed, with the workspace's cards) or by URI.
-  const other = w && (typeof w.text === 'string' ? { uri: `${params?.fleet?.uri ?? 'untitled:fleet'}#compare`, text: w.text } : at(w));
+  const other = compareSpec(params?.fleet?.uri, w);
   try {
     return ctx.state.service.prepareBattle({
-      fleet: at(params?.fleet),
-      vs: at(params?.vs),
+      fleet: uriSpec(params?.fleet),
+      vs: uriSpec(params?.vs),
       options,
       ...(other ? { compareWith: { spec: other, ...(w?.label !== undefined ? { label: w.label } : {}) } } : {}),
     });
   } catch (e) {
-    if (ctx.state.service.isRefused(e)) throw new ResponseError(LSPErrorCodes.RequestFailed, e.message);
+    if (ctx.state.service.isRefused(e)) throw failed(e.message);
     throw e;
   }
+}
+
+/** A fleet named by URI (an empty one when the selector has none: the service says there is no such list). */
+function uriSpec(sel: { uri?: unknown } | undefined): { uri: string } {
+  return { uri: sel && typeof sel.uri === 'string' ? sel.uri : '' };
+}
+
+/** The what-if's other version: by its text (parsed on its own, never indexed, with the workspace's cards) or by URI. */
+function compareSpec(fleetUri: string | undefined, w: BattleCompareWith | undefined) {
+  if (typeof w?.text === 'string' && w.text.length > LIMITS.fileChars) throw failed('The version to compare with is too large.');
+  return w && (typeof w.text === 'string' ? { uri: `${fleetUri ?? 'untitled:fleet'}#compare`, text: w.text } : uriSpec(w));
 }
 
 /** The live odds lens's runs (./liveOdds.ts), made on first use. */
