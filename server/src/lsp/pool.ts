@@ -13,27 +13,13 @@
  * requests hold only their parameters, so memory stays bounded too.
  */
 import { LSPErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver/node';
-import { SimCancelled, type SimMessage, type SimPriority, type SimTask, type SimToken } from '../core/service';
+import { FabledService, SimCancelled, type SimMessage, type SimPriority, type SimTask } from '../core/service';
 import type { ServerRunner } from '../node/runners';
 import type { Stall } from '../node/sim-host';
 import { nextTurn } from './diagnostics';
 
 /** A battle or a duel run whole, reporting as it goes (core/sim/runner.ts). */
 type SessionTask = Extract<SimTask, { sliceOps: number }>;
-
-/** A token that cancels when `signal` aborts, and carries it (the Node runner listens to the signal itself). */
-function tokenOf(signal: AbortSignal): SimToken & { signal: AbortSignal } {
-  return {
-    signal,
-    get isCancellationRequested() {
-      return signal.aborted;
-    },
-    onCancellationRequested(listener) {
-      signal.addEventListener('abort', listener, { once: true });
-      return { dispose: () => signal.removeEventListener('abort', listener) };
-    },
-  };
-}
 
 /** Requests that may wait for a thread; beyond it the oldest waiting one is dropped. */
 export const MAX_WAITING = 8;
@@ -148,7 +134,7 @@ export class SimulationQueue {
       if (job.settled) return;
       const task = job.setup();
       if (job.settled) return;
-      const token = tokenOf(job.abort.signal);
+      const token = FabledService.tokenOf(job.abort.signal);
       const heard = (m: SimMessage) => !job.settled && job.on(m);
       const stalled = (st: Stall) => !job.settled && job.onStall?.(st);
       const result = await this.runner.run(task, this.priority, heard, token, stalled);

@@ -20,6 +20,7 @@ import { toBuyLine } from '../roster/model';
 import { rulesVersionText } from '../roster/digest';
 import { PAPER_NAMES } from '../roster/cards';
 import { rosterLink } from '../roster/link';
+import { tokenOf } from '../sim/runner';
 
 export const staticRequests = {
   /** A document's kind from its URI's file name; undefined when it is not one of ours. */
@@ -78,6 +79,8 @@ export const staticRequests = {
   disembarkEdit,
   /** A roster's text read into a fleet list against cards gathered beforehand (`importCards`), where a worker thread can run it. */
   importRosterFrom: importRoster,
+  /** A simulation token that cancels when an AbortSignal aborts (and carries it, for a runner that takes signals). */
+  tokenOf,
 } as const;
 
 /** What a service answers without a workspace (see `staticRequests`). */
