@@ -29,10 +29,12 @@ const { formatPercent, formatPercentError, textTable: table, asNumber, describeV
 
 /**
  * Trials per thread that pay for starting it: a thread's first chunks pay its warm-up (loading the
- * bundle, V8's tier-up, the exact kernels), about what a thousand or two trials of a 1,000-point
- * battle cost, so a smaller run is faster on one thread (`npm run bench -- threads`).
+ * bundle, V8's tier-up, the exact kernels). Measured on a 2-core machine with two 1,000-point
+ * example fleets, alternating runs: 2 threads against 1 take about the same wall time at 20,000
+ * trials (ratio 0.91 to 1.03 over two runs) for half as much CPU again, 0.88 at 32,000, 0.75 at
+ * 50,000 and 0.65 at 200,000; so a second thread starts at 32,000 trials, where it is faster.
  */
-export const TRIALS_PER_THREAD = 8_000;
+export const TRIALS_PER_THREAD = 16_000;
 
 export const BATTLE_HELP = `Usage: fabled-star battle --fleet FILE --vs FILE|NAME [--cards PATH]... [options]
 
