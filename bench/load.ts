@@ -279,12 +279,80 @@ async function hoverBesideRosterAndPricing(): Promise<Row[]> {
   }
 }
 
+/** The server process's CPU time so far (user + system, every thread), in ms (Linux). */
+function serverCpuMs(c: Client): number {
+  const stat = fs.readFileSync(`/proc/${c.child.pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+}
+
+/**
+ * One server on `threads` simulation threads: a first battle of the two 1,000-point example fleets
+ * (the threads start and warm up), then a second with another seed, timed: what a player who runs
+ * the battle view again waits for.
+ */
+async function secondBattle(threads: number, trials: number): Promise<{ ms: number; cpuMs: number; result: string }> {
+  const files = exampleFiles();
+  const c = await startServer({ files, settings: { simulation: { threads } } });
+  try {
+    const fleet = await c.open('fleets/standard-1000.fleet.yaml', files['fleets/standard-1000.fleet.yaml']);
+    const vs = c.uri('fleets/standard-1000-myr-valari.fleet.yaml');
+    for (let i = 0; i < 200 && !(await c.request('fabledStar/fleetSummary', { uri: vs })); i++) await new Promise((r) => setTimeout(r, 50));
+    const battle = (seed: number) => c.request('fabledStar/battle', { fleet: { uri: fleet }, vs: { uri: vs }, options: { trials, seed } });
+    await battle(1);
+    const cpu0 = serverCpuMs(c);
+    const t0 = performance.now();
+    const r = await battle(2);
+    const ms = performance.now() - t0;
+    return { ms, cpuMs: serverCpuMs(c) - cpu0, result: JSON.stringify(r) };
+  } finally {
+    await c.stop();
+  }
+}
+
+/**
+ * The server's second battle on 2 threads against 1 (goal: at least 1.6x faster): a fresh server
+ * for each, alternating 1 2 1 2, medians and the pair ratios.
+ */
+async function serverThreads(): Promise<Row[]> {
+  const trials = Number(process.env.BENCH_TRIALS ?? 20000);
+  const runs: Record<number, { ms: number; cpuMs: number; result: string }[]> = { 1: [], 2: [] };
+  const pairs = Number(process.env.BENCH_PAIRS ?? 5);
+  for (let i = 0; i < pairs; i++) for (const n of [1, 2]) runs[n]!.push(await secondBattle(n, trials));
+  const ratios = runs[1]!.map((r, i) => r.ms / runs[2]![i]!.ms);
+  const same = runs[1]!.every((r, i) => r.result === runs[2]![i]!.result);
+  const med = (n: number, k: 'ms' | 'cpuMs') => median(runs[n]!.map((r) => r[k]));
+  const label = `${trials.toLocaleString('en-US')} trials of the two 1,000-point fleets`;
+  return [
+    {
+      name: `server, second battle on 1 thread: ${label}`,
+      medianMs: med(1, 'ms'),
+      goal: 'report',
+      note: `server CPU ${med(1, 'cpuMs').toFixed(0)} ms; ${load()}`,
+    },
+    {
+      name: `server, second battle on 2 threads: the same`,
+      medianMs: med(2, 'ms'),
+      goal: 'report',
+      note: `server CPU ${med(2, 'cpuMs').toFixed(0)} ms; ${same ? 'the same figures as on 1 thread' : 'DIFFERENT FIGURES from 1 thread'}; ${load()}`,
+    },
+    {
+      name: "speed-up of the server's second battle on 2 threads over 1 (median of the pair ratios)",
+      medianMs: median(ratios),
+      unit: 'x',
+      goal: '>= 1.6x',
+      note: `pairs ${ratios.map((x) => x.toFixed(2)).join(' / ')}; medians ${(med(1, 'ms') / med(2, 'ms')).toFixed(2)}x; ${load()}`,
+    },
+  ];
+}
+
 export async function benchLoad(): Promise<Row[]> {
-  const parts = (process.env.BENCH_PARTS ?? 'hover,big,threads,floor').split(',');
+  const parts = (process.env.BENCH_PARTS ?? 'hover,big,threads,serverThreads,floor').split(',');
   const rows: Row[] = [];
   if (parts.includes('hover')) rows.push(...(await hoverUnderLoad()));
   if (parts.includes('big')) rows.push(...(await hoverBesideRosterAndPricing()));
   if (parts.includes('threads')) rows.push(...(await threads()));
+  if (parts.includes('serverThreads')) rows.push(...(await serverThreads()));
   if (parts.includes('floor')) rows.push(...benchFloor());
   return rows;
 }

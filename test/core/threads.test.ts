@@ -12,8 +12,16 @@ import { join } from 'node:path';
 import { BattleRun, CHUNK_TRIALS } from '../../server/src/core/sim/battle';
 import type { BattleUnit, Fleet } from '../../server/src/core/sim/battle';
 import { simulateBattle } from '../../server/src/core/sim/fleet-battle';
-import { battleInChunks, localExecutor, runChunkTask, SessionCache, type BattleJob, type ChunkExecutor } from '../../server/src/core/sim/chunked';
-import { makeRng } from '../../server/src/core/sim/dice';
+import {
+  battleInChunks,
+  localExecutor,
+  runChunkTask,
+  SessionCache,
+  type BattleJob,
+  type ChunkExecutor,
+  type ChunkTask,
+} from '../../server/src/core/sim/chunked';
+import { jumpedRng, makeRng } from '../../server/src/core/sim/dice';
 import type { UnitProfile, WeaponProfile } from '../../server/src/core/sim/types';
 import type { WeaponType } from '../../server/src/core/rules/data';
 import { fleetForBattle } from '../../server/src/core/features/battle';
@@ -122,6 +130,40 @@ describe('battle over threads: the same numbers whatever the number of threads',
       })(),
     ],
   ];
+  const fresh = (job: BattleJob) =>
+    simulateBattle(job.fleets, job.options, { limits: job.limits, ...(job.workLimit !== undefined ? { workLimit: job.workLimit } : {}) });
+  it('a thread that played another run of the battle lists the kernels of a chunk as a fresh engine does, in kernels again after dice', () => {
+    const job = examples({ trials: 3000, seed: 7 });
+    const task = (run: string, seed: number, index: number, dice = false): ChunkTask => ({
+      ...{ kind: 'chunk', job, key: run, standard: false, index, state: [...jumpedRng(seed, index * CHUNK_TRIALS).getState()] },
+      ...{ count: 200, dice, workLimit: 1e7 },
+    });
+    const kept = new SessionCache();
+    runChunkTask(task('earlier', 8, 0), kept);
+    runChunkTask(task('earlier', 8, 1), kept);
+    const chunk = (cache: SessionCache, run: string) => runChunkTask(task(run, 7, 2), cache);
+    const reused = chunk(kept, 'next');
+    const alone = chunk(new SessionCache(), 'alone');
+    assert.deepEqual(new Set(reused.used.map(([id]) => id)), new Set(alone.used.map(([id]) => id)), 'the same kernels listed');
+    assert.ok(alone.used.length > 0);
+    assert.deepEqual(reused.totals, alone.totals);
+    // A run played in dice, then another in kernels on the same engine.
+    runChunkTask(task('in dice', 8, 0, true), kept);
+    const after = chunk(kept, 'kernels again');
+    assert.equal(after.mode, 'kernel');
+    assert.deepEqual(after.totals, alone.totals);
+  });
+  for (const [what, job] of cases)
+    it(`${what}: battle after battle on the same threads (their kernels kept), each as a fresh run gives it`, async () => {
+      // Threads that keep their engines from one battle to the next: another seed, then the first
+      // again (after a run that fell back to dice, a run in kernels again).
+      const threads = shuffledThreads(2, 17);
+      const seed = job.options.seed!;
+      for (const s of [seed + 1, seed]) {
+        const again: BattleJob = { ...job, options: { ...job.options, seed: s } };
+        assert.deepEqual(await battleInChunks(again, threads, 2), fresh(again), `seed ${s}`);
+      }
+    });
   for (const [what, job] of cases)
     it(what, async () => {
       const one = simulateBattle(job.fleets, job.options, { limits: job.limits, ...(job.workLimit !== undefined ? { workLimit: job.workLimit } : {}) });

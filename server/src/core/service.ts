@@ -399,7 +399,7 @@ export type { BattleResult, SimulationResult } from './sim/types';
 export type { VsFieldResult } from './sim/vs-field';
 export type { SimRunner, SimTask, SimOutput, SimMessage, SimPriority, SimToken } from './sim/runner';
 export { SimCancelled } from './sim/runner';
-export { inProcessRunner } from './sim/run-here';
+export { battlesInChunks, inProcessRunner } from './sim/run-here';
 export { LIMITS } from './model/limits';
 
 export { Workspace } from './workspace';

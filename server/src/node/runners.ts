@@ -6,7 +6,17 @@
  * thread (in this thread only when the worker bundle is missing: the sources run before a build).
  */
 import { MessageChannel } from 'node:worker_threads';
-import { inProcessRunner, SimCancelled, type SimMessage, type SimOutput, type SimPriority, type SimRunner, type SimTask, type SimToken } from '../core/service';
+import {
+  battlesInChunks,
+  inProcessRunner,
+  SimCancelled,
+  type SimMessage,
+  type SimOutput,
+  type SimPriority,
+  type SimRunner,
+  type SimTask,
+  type SimToken,
+} from '../core/service';
 import { SimHost, type Stall } from './sim-host';
 import { cores, SimPool, workerFile } from './sim-pool';
 import type { StoppedRun } from './sim-worker';
@@ -209,7 +219,9 @@ export function serverRunner(threads = serverThreads(), file = workerFile()): Se
       pool = undefined;
     },
     run(task, priority, progress, token, onStall) {
-      if (priority !== 'background' || (task.kind !== 'battle' && task.kind !== 'simulate')) return onThreads().run(task, priority, progress, token);
+      // A player's battle on every thread (in chunks of trials), the rest on one.
+      if (priority !== 'background' || (task.kind !== 'battle' && task.kind !== 'simulate'))
+        return battlesInChunks(onThreads()).run(task, priority, progress, token);
       return hostRunner((host ??= new SimHost(file)), onThreads()).run(task, priority, progress, token, onStall);
     },
     get hostPid() {

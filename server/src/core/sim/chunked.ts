@@ -32,9 +32,16 @@ export function sessionOf(j: BattleJob, options = j.options): BattleSession {
   return new BattleSession(j.fleets, options, { ...(j.limits ? { limits: j.limits } : {}), ...(j.workLimit !== undefined ? { workLimit: j.workLimit } : {}) });
 }
 
-/** The sessions a thread keeps, by battle (a few: a thread plays chunks of one or two battles at a time). */
+/**
+ * The sessions a thread keeps, by battle: a few (a thread plays chunks of one or two battles at a
+ * time). A battle is named by its fleets and options but not its dice (the seed, the trials): the
+ * next battle of the same fleets, another seed or another view of it, then finds the exact kernels
+ * it needs already computed, which are most of a thread's first chunk. Each run (`ChunkTask.key`)
+ * starts from an engine that has forgotten what the run before it used (`BattleRun.forgetRun`), so
+ * that its chunks list their kernels as a fresh engine's would.
+ */
 export class SessionCache {
-  private readonly sessions = new Map<string, BattleSession>();
+  private readonly sessions = new Map<string, { session: BattleSession; run: string }>();
   constructor(private readonly size = 4) {}
 
   /** A session of its own for the battle of a task (or its standard-rules twin). */
@@ -43,19 +50,25 @@ export class SessionCache {
     return sessionOf(j, task.standard ? { ...j.options, variants: [], compare: false } : { ...j.options, compare: false });
   }
 
-  get(task: ChunkTask): BattleSession {
-    const key = `${task.key}\u0000${task.standard ? 's' : 'v'}`;
-    let s = this.sessions.get(key);
-    if (s) this.sessions.delete(key);
-    else s = SessionCache.fresh(task);
-    this.sessions.set(key, s);
-    while (this.sessions.size > this.size) this.sessions.delete(this.sessions.keys().next().value!);
-    return s;
+  /** What names a task's battle here: everything its session is made of but the dice, and which run (the battle or its standard-rules twin). */
+  static battleOf(task: ChunkTask): string {
+    const j = task.job;
+    const { seed: _seed, trials: _trials, ...options } = j.options;
+    return JSON.stringify([task.standard, j.fleets, options, j.limits ?? null, j.workLimit ?? null]);
   }
 
-  /** Forgets a battle (it has ended). */
-  drop(key: string): void {
-    for (const k of [...this.sessions.keys()]) if (k.startsWith(`${key}\u0000`)) this.sessions.delete(k);
+  get(task: ChunkTask): BattleSession {
+    const key = SessionCache.battleOf(task);
+    let kept = this.sessions.get(key);
+    if (kept) this.sessions.delete(key);
+    else kept = { session: SessionCache.fresh(task), run: task.key };
+    if (kept.run !== task.key) {
+      kept.session.run.forgetRun();
+      kept.run = task.key;
+    }
+    this.sessions.set(key, kept);
+    while (this.sessions.size > this.size) this.sessions.delete(this.sessions.keys().next().value!);
+    return kept.session;
   }
 }
 
@@ -129,6 +142,12 @@ export interface ChunkHooks {
    * `precision`.
    */
   precision?: number;
+  /**
+   * Hears, after each chunk of the battle's own run is merged, how to make the figures of the trials
+   * merged so far (a view fills in as it sharpens): called when a partial result is wanted, it costs
+   * a summary. Not during a standard-rules twin's run.
+   */
+  onPartial?: (result: () => BattleResult) => void;
 }
 
 interface Played {
@@ -152,6 +171,8 @@ interface Runs {
   hooks: ChunkHooks;
   /** Hears the trials merged so far in the run being played. */
   merged: (trials: number) => void;
+  /** Hears the battle's own run (not its standard-rules twin's) as each chunk is merged. */
+  partial: (p: Played) => void;
 }
 
 /** The start states of a run's chunks from `seed`, one chunk's jumps at a time as they are needed (CHUNK_TRIALS jumps each). */
@@ -229,6 +250,7 @@ async function playRun(c: Runs, standard: boolean, trials: number, dice: boolean
       addTotals(p.totals, r.totals);
       p.ops += r.ops;
       c.merged(p.totals.trials);
+      if (!standard) c.partial(p);
       if (precision !== undefined && p.totals.trials >= PRECISION_MIN_TRIALS && headlineHalfWidth(p.totals) <= precision) p.sure = true;
     }
   } finally {
@@ -290,6 +312,10 @@ export async function battleInChunks(job: BattleJob, exec: ChunkExecutor, parall
   const c: Runs = {
     ...{ job, exec, lanes: Math.max(1, Math.floor(parallel)), key: runKey() },
     ...{ sessions: [session, standard], hooks, merged: (n) => hooks.onProgress?.(base + n, requested * (standard ? 2 : 1)) },
+    partial: (p) =>
+      hooks.onPartial?.(() =>
+        session.resultOf({ totals: p.totals, mode: p.mode, cutShort: p.totals.cutTrials > 0, matched: { dice: false, trials: false }, requested, ops: p.ops }),
+      ),
   };
   const forced = { dice: hooks.pair?.dice === true, trials: Math.min(requested, hooks.pair?.trials ?? requested) };
   const v = await wholeRun(c, false, forced.trials, forced.dice, hooks.precision);

@@ -11,7 +11,7 @@
  */
 import { formatPercent } from '../rules/words';
 import { trialEnd, type BattleOutcome } from './battle';
-import { battleInChunks, type BattleJob, type ChunkExecutor } from './chunked';
+import { battleInChunks, type BattleJob, type ChunkExecutor, type ChunkHooks } from './chunked';
 import type { ChangedFleet } from './runner';
 import { BattleSession } from './fleet-battle';
 import type { BattleOptions, BattleResult, FleetComparison, PairedDelta } from './types';
@@ -163,7 +163,7 @@ export async function compareInChunks(
   changed: ChangedFleet,
   exec: ChunkExecutor,
   parallel: number,
-  hooks: { onProgress?: (trials: number, requested: number) => void; signal?: AbortSignal; precision?: number } = {},
+  hooks: Pick<ChunkHooks, 'onProgress' | 'signal' | 'precision' | 'onPartial'> = {},
 ): Promise<BattleResult> {
   const other = changedJob(job, changed);
   interface Played {
@@ -184,6 +184,8 @@ export async function compareInChunks(
       },
       onOutcome: (o) => (outcome = o),
       pair,
+      // What the comparison shows before it is done: the fleet's own battle so far (as FleetComparisonSession.result).
+      ...(which === 0 && hooks.onPartial && !pair.trials && !pair.dice ? { onPartial: hooks.onPartial } : {}),
       // With a precision, the fleet's battle stops when sure and the changed one plays as many trials.
       ...(which === 0 && hooks.precision !== undefined && pair.trials === undefined ? { precision: hooks.precision } : {}),
     });

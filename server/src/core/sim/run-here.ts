@@ -6,8 +6,8 @@
  * thread, yielding between parts so that its host stays responsive.
  */
 import { BattleRun } from './battle';
-import { runChunkTask, SessionCache } from './chunked';
-import { FleetComparisonSession } from './compare';
+import { battleInChunks, chunksOn, runChunkTask, SessionCache, type ChunkExecutor } from './chunked';
+import { compareInChunks, FleetComparisonSession } from './compare';
 import { makeRng } from './dice';
 import { BattleSession, gameSizeFor } from './fleet-battle';
 import { SimulationRun } from './index';
@@ -21,6 +21,7 @@ import {
   type SessionTask,
   type SimMessage,
   type SimOutput,
+  type SimPriority,
   type SimRunner,
   type SimTask,
   type SimToken,
@@ -147,6 +148,64 @@ export function* sessionParts(
       post({ partial: run.partial() });
     }
   }
+}
+
+/**
+ * A battle's session task played in chunks of trials over `parallel` threads (sim/chunked.ts, the
+ * what-if sim/compare.ts): the figures `sessionParts` gives on one thread, for the same seed, with
+ * its progress and its partial results (as often as `partialDue` says, counting merged chunks).
+ * `signal` stops it: the promise then rejects with the signal's reason.
+ */
+export function battleTaskInChunks(
+  task: SessionTask,
+  exec: ChunkExecutor,
+  parallel: number,
+  post: (m: SimMessage) => void = () => undefined,
+  signal?: AbortSignal,
+): Promise<BattleResult> {
+  const job = task.battle;
+  if (task.kind !== 'battle' || !job) throw new Error('battleTaskInChunks plays a battle');
+  let merged = 0;
+  let sent = 0;
+  const hooks = {
+    ...(signal ? { signal } : {}),
+    onProgress: (trials: number, requested: number) => post({ progress: { trials, requested } }),
+    onPartial: (result: () => BattleResult) => {
+      merged++;
+      if (!partialDue(merged, sent)) return;
+      sent = merged;
+      post({ partial: result() });
+    },
+  };
+  return task.changed ? compareInChunks(job, task.changed, exec, parallel, hooks) : battleInChunks(job, exec, parallel, hooks);
+}
+
+/**
+ * `runner` with each battle someone waits for (a `request`) spread over its threads in chunks of
+ * trials when it has more than one (`battleTaskInChunks`): a player's battle then finishes in about
+ * the time over the number of threads instead of on one thread, with the same figures. Everything
+ * else (the lens's `background` battles, duels, chunks, pricing) goes to `runner` as it is.
+ */
+export function battlesInChunks(runner: SimRunner): SimRunner {
+  return {
+    get threads() {
+      return runner.threads;
+    },
+    async run<T extends SimTask>(task: T, priority: SimPriority, progress?: (m: SimMessage) => void, token?: SimToken): Promise<SimOutput<T>> {
+      if (task.kind !== 'battle' || priority !== 'request' || runner.threads < 2) return runner.run(task, priority, progress, token);
+      const stop = new AbortController();
+      const listening = token?.onCancellationRequested(() => stop.abort(new SimCancelled()));
+      if (token?.isCancellationRequested) stop.abort(new SimCancelled());
+      try {
+        return (await battleTaskInChunks(task as SessionTask, chunksOn(runner), runner.threads, progress, stop.signal)) as SimOutput<T>;
+      } catch (e) {
+        throw stop.signal.aborted ? new SimCancelled() : e;
+      } finally {
+        listening?.dispose();
+        stop.abort();
+      }
+    },
+  };
 }
 
 /** A turn of the host's event loop (a timer: what every JavaScript host has). */

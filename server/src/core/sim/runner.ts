@@ -39,7 +39,7 @@ export interface SimulationInput {
 export interface ChunkTask {
   kind: 'chunk';
   job: BattleJob;
-  /** Names the battle, so that a runner keeps one engine (its caches) for all the chunks it plays of it. */
+  /** Names the run, so that a runner keeps one engine (its caches) for all the chunks it plays of it, and knows when another run of the same battle begins (chunked.ts `SessionCache`). */
   key: string;
   /** The comparison's standard-rules run rather than the battle itself. */
   standard: boolean;

@@ -308,6 +308,8 @@ export class Engine {
   readonly depth: number;
   readonly budget: Budget = { ops: 0, limit: KERNEL_WORK_LIMIT };
   mode: 'kernel' | 'dice' = 'kernel';
+  /** Whether the cards allow exact kernels at all (their states are exact integers as keys). */
+  private readonly kernelsAllowed: boolean;
   readonly rechargePmf: Float64Array;
   /** hooks.allocateDamage, or the standard rule. */
   readonly allocate: (hull: number, hits: number, damage: number, hp: number) => number;
@@ -352,8 +354,8 @@ export class Engine {
   private readonly kernelTable: PairCache<DuelKernel>;
   /** Per kernel in the table: its expected bases lost and `chunk`, kept equal to the kernel's. */
   private readonly kernelLost: PairNumbers;
-  readonly protectTable: PairCache<Float64Array>;
-  readonly aimTable: PairCache<{ aim?: number; value: number }>;
+  protectTable: PairCache<Float64Array>;
+  aimTable: PairCache<{ aim?: number; value: number }>;
   /** Per card: bases + 1 and weapons + 1 (the plan key's radices). */
   private readonly basesRadix: Int32Array;
   private readonly weaponsRadix: Int32Array;
@@ -479,6 +481,7 @@ export class Engine {
     this.allocate = hooks.allocateDamage ?? applyHits;
     // DuelKernel keys must stay exact integers.
     for (const t of this.types) if ((t.fullHull + 1) * t.stride > Number.MAX_SAFE_INTEGER / 4) this.mode = 'dice';
+    this.kernelsAllowed = this.mode === 'kernel';
     this.sh = new Float64Array(this.n);
     this.hull = new Float64Array(this.n);
     this.braced = new Uint8Array(this.n);
@@ -527,6 +530,28 @@ export class Engine {
   newChunk(): void {
     this.chunk++;
     this.used = [];
+  }
+
+  /**
+   * Starts another run on this engine (another battle of the same fleets and options, with other
+   * dice: sim/chunked.ts `SessionCache`). The plans and kernels stay, which are the dear part and
+   * depend on the cards alone; what answers a lookup without listing the kernel it stands on (the
+   * last-kernel slots, the decisions, the Aim and protection values) is forgotten, so that the
+   * chunks of the new run list every kernel they use (see `newChunk`), as a fresh engine's would.
+   * The mode goes back to kernels unless the cards never allowed them.
+   */
+  forgetRun(): void {
+    this.slotPk.fill(-1);
+    this.slotState.fill(-1);
+    this.slotKernel.fill(undefined);
+    this.protectSlotSub.fill(-1);
+    this.protectSlotState.fill(-1);
+    this.decisions.clear();
+    this.protects.clear();
+    this.aims.clear();
+    this.protectTable = new PairCache(this.protectTable.subSize, this.protectTable.stateSize);
+    this.aimTable = new PairCache(this.aimTable.subSize, this.aimTable.stateSize);
+    this.mode = this.kernelsAllowed ? 'kernel' : 'dice';
   }
 
   /** Distance between two units on the table. */

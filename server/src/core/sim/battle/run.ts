@@ -259,6 +259,14 @@ export class BattleRun {
     return { totals, ops: e.ops, cut, fallback, mode, used: e.used };
   }
 
+  /**
+   * Makes the engine ready for the chunks of another run of this battle (other dice, the same
+   * fleets and options): its kernels are kept, see `Engine.forgetRun`.
+   */
+  forgetRun(): void {
+    this.e.forgetRun();
+  }
+
   outcome(): BattleOutcome {
     // Fewer trials after a restart for a comparison: cut short too (its partner was).
     const cutShort = this.cut || this.totals.cutTrials > 0 || (this.stopped && this.totals.trials < this.setup.trials);
