@@ -13,7 +13,7 @@ import { sampleCost, sampleVolley } from '../volley-sample';
 import { BOARD_RANGE, RAM_RANGE } from './engine';
 import type { Engine, UnitList } from './engine';
 import { NO_DECISION, bestBoard, chooseTarget, decide, threatsTo, wantedDistance } from './policy';
-import type { Decision, DuelKernel, SecondAction } from './types';
+import type { Decision, SecondAction } from './types';
 
 // Hot-path aliases (see engagement.ts): imported bindings can be getters under some loaders.
 const RECHARGE_DICE = SHIELD_RECHARGE.dice;
@@ -27,25 +27,27 @@ const NATURAL_CRITICAL = DICE.critical;
 /** A sampled Fire action costs this many ops per unit of `sampleCost` (binomial draws are dear). */
 const DICE_FIRE_WEIGHT = 3;
 
-/** Draws the defender's next state from a kernel. */
-function drawKernel(e: Engine, k: DuelKernel, tgt: number, dice: Dice): void {
+/** Draws the defender's next state from kernel k (its index in the engine's store). */
+function drawKernel(e: Engine, k: number, tgt: number, dice: Dice): void {
   const u = dice.uniform();
-  const draw = k.draw;
-  const n = draw.length >> 1;
+  const store = e.store;
+  const draw = store.draw;
+  const at = 2 * store.start[k]!;
+  const n = store.size[k]!;
   let lo = 0;
   let hi = n - 1;
   // The first state whose cumulative probability is above u (the last if none is).
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (draw[2 * mid]! > u) hi = mid;
+    if (draw[at + 2 * mid]! > u) hi = mid;
     else lo = mid + 1;
   }
-  const key = draw[2 * lo + 1]!;
+  const key = draw[at + 2 * lo + 1]!;
   const stride = e.types[e.typeOf[tgt]!]!.stride;
   const h = Math.floor(key / stride);
   e.hull[tgt] = h;
   e.sh[tgt] = key - h * stride;
-  dice.tabletop += (k.dice ?? 0) - 1;
+  dice.tabletop += store.dice[k]! - 1;
   // Whole numbers only, so that work adds up the same whichever way the trials are grouped.
   e.ops += 4 + (31 - Math.clz32(n + 1));
 }
@@ -315,7 +317,7 @@ export function fire(
   e.tally.fired[u]!++;
   if (e.mode === 'kernel') {
     const k = e.kernel(u, tgt, ri, myBases, aim, e.sh[tgt]!, hullBefore, braced);
-    if (!k) return false;
+    if (k < 0) return false;
     drawKernel(e, k, tgt, dice);
   } else {
     const ctx = e.plan(u, tgt, ri, myBases, aim, braced);

@@ -151,34 +151,56 @@ export const DENSE_CACHES = { maxStates: 512 };
  * A cache keyed by two cards (`pair`: the first's type times the number of types plus the
  * second's), a small whole number whose meaning depends on the first card (`sub`, below
  * `subSize[pair]`) and the second unit's state (`state`, hull times stride plus SH, below
- * `stateSize[pair]`): arrays indexed by those numbers, so that a lookup neither hashes nor boxes a
- * key. A key outside those bounds (or a card with too many states) is not held here: `get` says
- * so with MISS and the caller keeps it in its Map, so that each key has exactly one place.
+ * `stateSize[pair]`): `width` numbers per key, every key's in one growing Float64Array (`pool`),
+ * NaN where nothing is kept yet. A lookup neither hashes nor boxes a key, and reads numbers that lie
+ * together rather than an object of their own somewhere in the heap: the battle's lookups are
+ * bound by memory more than by arithmetic (the first number of a kept key is never NaN). A key
+ * outside those bounds (or a card with too many states) is not held here (`holds`): its caller
+ * keeps it in a Map, so that each key has exactly one place.
  */
-export class PairCache<V> {
-  /** The rows of every pair in one array, pair after pair (`subBase`): one load less than a row per pair. */
-  private readonly rows: ((V | undefined)[] | undefined)[] = [];
+export class PairTable {
+  /** Per pair, per sub (pair after pair, from `subBase`): where its row starts in `pool`, or -1 when none is made yet. */
+  private readonly rowOf: Int32Array;
   private readonly subBase: Float64Array;
+  pool: Float64Array;
+  private used = 0;
   constructor(
     readonly subSize: Int32Array,
     readonly stateSize: Int32Array,
+    readonly width: number,
   ) {
     this.subBase = subBases(subSize);
+    this.rowOf = new Int32Array(subSize.reduce((a, b) => a + b, 0)).fill(-1);
+    this.pool = new Float64Array(1024).fill(NaN);
   }
   /** Whether (pair, sub, state) is held here (whole numbers in bounds). */
   holds(pair: number, sub: number, state: number): boolean {
     return sub >>> 0 === sub && sub < this.subSize[pair]! && state >>> 0 === state && state < this.stateSize[pair]!;
   }
-  /** The value, or undefined; only for keys it `holds`. */
-  get(pair: number, sub: number, state: number): V | undefined {
-    const row = this.rows[this.subBase[pair]! + sub];
-    return row === undefined ? undefined : row[state];
+  /** Where the numbers of (pair, sub, state) are in `pool` (NaN there: none kept), or -1 when its row is not made; only for keys it `holds`. */
+  at(pair: number, sub: number, state: number): number {
+    const r = this.rowOf[this.subBase[pair]! + sub]!;
+    return r < 0 ? -1 : r + this.width * state;
   }
-  set(pair: number, sub: number, state: number, v: V): void {
+  /** Where to write the numbers of (pair, sub, state) in `pool`, its row made if need be (`pool` may be a new array after this). */
+  place(pair: number, sub: number, state: number): number {
     const i = this.subBase[pair]! + sub;
-    let row = this.rows[i];
-    if (row === undefined) this.rows[i] = row = new Array<V | undefined>(this.stateSize[pair]!).fill(undefined);
-    row[state] = v;
+    let r = this.rowOf[i]!;
+    if (r < 0) {
+      const size = this.width * this.stateSize[pair]!;
+      if (this.used + size > this.pool.length) {
+        const grown = new Float64Array(Math.max(2 * this.pool.length, this.used + size)).fill(NaN);
+        grown.set(this.pool.subarray(0, this.used));
+        this.pool = grown;
+      }
+      this.rowOf[i] = r = this.used;
+      this.used += size;
+    }
+    return r + this.width * state;
+  }
+  /** Forgets every key (the rows stay made, their numbers NaN). */
+  clear(): void {
+    this.pool.fill(NaN, 0, this.used);
   }
 }
 
@@ -194,43 +216,85 @@ function subBases(subSize: Int32Array): Float64Array {
 }
 
 /**
- * Two numbers per key of a PairCache's keys (the same bounds), all in one growing Float64Array:
- * what a lookup that needs only a number reads without touching the object the PairCache holds
- * (for the kernels: the expected bases lost and the chunk that last listed the kernel). NaN: none.
+ * An engine's exact kernels, each a whole number (its index) with its numbers in typed arrays: the
+ * outcome distribution as cumulative probabilities and states interleaved in one pool (`draw`, what
+ * a sampled Fire action searches), the probabilities in another, and per kernel where they start,
+ * how many states, the expected hull and bases it removes, its tabletop dice, its work, the last
+ * chunk that listed it and its name. A Fire action then reads two small arrays and one stretch of
+ * the pool instead of following an object, its arrays and their storage around the heap.
  */
-export class PairNumbers {
-  /** Per pair, per sub (pair after pair, from `subBase`): where its row starts in `pool`, or -1. */
-  private readonly rowOf: Int32Array;
-  private readonly subBase: Float64Array;
-  pool = new Float64Array(1024).fill(NaN);
-  private used = 0;
-  constructor(
-    subSize: Int32Array,
-    private readonly stateSize: Int32Array,
-  ) {
-    this.subBase = subBases(subSize);
-    this.rowOf = new Int32Array(subSize.reduce((a, b) => a + b, 0)).fill(-1);
-  }
-  /** Where the two numbers of (pair, sub, state) are in `pool`, or -1 when its row is not made; only for keys the PairCache holds. */
-  at(pair: number, sub: number, state: number): number {
-    const r = this.rowOf[this.subBase[pair]! + sub]!;
-    return r < 0 ? -1 : r + 2 * state;
-  }
-  set(pair: number, sub: number, state: number, a: number, b: number): void {
-    const i = this.subBase[pair]! + sub;
-    let r = this.rowOf[i]!;
-    if (r < 0) {
-      const size = 2 * this.stateSize[pair]!;
-      if (this.used + size > this.pool.length) {
-        const grown = new Float64Array(Math.max(2 * this.pool.length, this.used + size)).fill(NaN);
-        grown.set(this.pool.subarray(0, this.used));
-        this.pool = grown;
-      }
-      this.rowOf[i] = r = this.used;
-      this.used += size;
+export class KernelStore {
+  count = 0;
+  draw = new Float64Array(1 << 14);
+  probs = new Float64Array(1 << 13);
+  /** States stored so far (pairs in `draw`, numbers in `probs`). */
+  private states = 0;
+  start = new Int32Array(1024);
+  size = new Int32Array(1024);
+  hull = new Float64Array(1024);
+  lost = new Float64Array(1024);
+  dice = new Float64Array(1024);
+  cost = new Float64Array(1024);
+  chunk = new Float64Array(1024);
+  readonly ids: string[] = [];
+  /** The kernels as objects, made when the duel's exact chain asks for one (`Engine.kernelObject`). */
+  readonly objects: (DuelKernel | undefined)[] = [];
+
+  /** Stores a kernel: `keys` and `probs` its states and their chances (in that order), the rest its numbers. */
+  add(keys: ArrayLike<number>, probs: ArrayLike<number>, o: { hull: number; lost: number; dice: number; cost: number; chunk: number; id: string }): number {
+    const n = keys.length;
+    if (this.count === this.start.length) this.growIndex();
+    while (this.states + n > this.probs.length) this.growPool();
+    const k = this.count++;
+    const at = this.states;
+    let acc = 0;
+    for (let i = 0; i < n; i++) {
+      const p = probs[i]!;
+      acc += p;
+      this.draw[2 * (at + i)] = acc;
+      this.draw[2 * (at + i) + 1] = keys[i]!;
+      this.probs[at + i] = p;
     }
-    this.pool[r + 2 * state] = a;
-    this.pool[r + 2 * state + 1] = b;
+    this.states += n;
+    this.start[k] = at;
+    this.size[k] = n;
+    this.hull[k] = o.hull;
+    this.lost[k] = o.lost;
+    this.dice[k] = o.dice;
+    this.cost[k] = o.cost;
+    this.chunk[k] = o.chunk;
+    this.ids.push(o.id);
+    return k;
+  }
+
+  private growIndex(): void {
+    const m = 2 * this.start.length;
+    const i32 = (a: Int32Array) => {
+      const b = new Int32Array(m);
+      b.set(a);
+      return b;
+    };
+    const f64 = (a: Float64Array) => {
+      const b = new Float64Array(m);
+      b.set(a);
+      return b;
+    };
+    this.start = i32(this.start);
+    this.size = i32(this.size);
+    this.hull = f64(this.hull);
+    this.lost = f64(this.lost);
+    this.dice = f64(this.dice);
+    this.cost = f64(this.cost);
+    this.chunk = f64(this.chunk);
+  }
+
+  private growPool(): void {
+    const draw = new Float64Array(2 * this.draw.length);
+    draw.set(this.draw);
+    this.draw = draw;
+    const probs = new Float64Array(2 * this.probs.length);
+    probs.set(this.probs);
+    this.probs = probs;
   }
 }
 
@@ -314,10 +378,13 @@ export class Engine {
   /** hooks.allocateDamage, or the standard rule. */
   readonly allocate: (hull: number, hits: number, damage: number, hp: number) => number;
   private plans = new Map<number, FireContext>();
-  private kernels: Map<number, Map<number, DuelKernel>>[] = [];
+  /** The exact kernels (see KernelStore); those whose keys the table below does not hold, by pair, plan key and state in Maps. */
+  readonly store = new KernelStore();
+  private kernels: Map<number, Map<number, number>>[] = [];
   private readonly slotPk: Float64Array;
   private readonly slotState: Float64Array;
-  private readonly slotKernel: (DuelKernel | undefined)[];
+  /** The slot's kernel (its index in `store`). */
+  private readonly slotKernel: Int32Array;
   /** The slot's kernel's expected bases lost (what choosing a target reads), beside it. */
   private readonly slotLost: Float64Array;
   /**
@@ -345,17 +412,18 @@ export class Engine {
   readonly keyParts = new Float64Array(8);
   readonly keySizes = new Float64Array(8);
   readonly decisionOut: Decision = { action: 'none', aim: undefined, value: 0 };
+  /** What policy.ts `bestAim` found in its table (read before it is asked again). */
+  readonly aimOut: { aim: number | undefined; value: number } = { aim: undefined, value: 0 };
   firstWaiting = -1;
   /**
-   * The same caches in arrays (see PairCache), for the keys that fit: the kernels by the pair of
-   * cards, the plan key and the target's state (the numbers the Maps use); the protection values
-   * by (shooter's bases, reach index, cover) and Aims by (bases, reach index, cover, braced).
+   * The same caches in arrays (see PairTable), for the keys that fit: the kernels (their index in
+   * `store`) by the pair of cards, the plan key and the target's state (the numbers the Maps use);
+   * the protection values (three) by (shooter's bases, reach index, cover) and Aims (the weapon, -1
+   * for none, and the value) by (bases, reach index, cover, braced).
    */
-  private readonly kernelTable: PairCache<DuelKernel>;
-  /** Per kernel in the table: its expected bases lost and `chunk`, kept equal to the kernel's. */
-  private readonly kernelLost: PairNumbers;
-  protectTable: PairCache<Float64Array>;
-  aimTable: PairCache<{ aim?: number; value: number }>;
+  private readonly kernelTable: PairTable;
+  readonly protectTable: PairTable;
+  readonly aimTable: PairTable;
   /** Per card: bases + 1 and weapons + 1 (the plan key's radices). */
   private readonly basesRadix: Int32Array;
   private readonly weaponsRadix: Int32Array;
@@ -462,10 +530,9 @@ export class Engine {
     this.moveStick = [Float64Array.from(this.units, (u) => u.profile.move?.[0] ?? 0), Float64Array.from(this.units, (u) => u.profile.move?.[1] ?? 0)];
     const pairs = (sub: (a: UnitType) => number) => pairSizes(this.types, sub);
     // A plan key below these sizes when its digits are in range (see planKey; cover doubles it).
-    this.kernelTable = new PairCache(...pairs((a) => a.reaches.length * (a.p.bases + 1) * (a.p.weapons.length + 1) * 2 * 2));
-    this.kernelLost = new PairNumbers(this.kernelTable.subSize, this.kernelTable.stateSize);
-    this.protectTable = new PairCache(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2));
-    this.aimTable = new PairCache(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2 * 2));
+    this.kernelTable = new PairTable(...pairs((a) => a.reaches.length * (a.p.bases + 1) * (a.p.weapons.length + 1) * 2 * 2), 1);
+    this.protectTable = new PairTable(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2), 3);
+    this.aimTable = new PairTable(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2 * 2), 2);
     this.enemyList = new UnitList(this.n);
     this.threatList = new UnitList(this.n);
     const sides = [0, 1].map((s) => Array.from({ length: s === 0 ? this.offset : this.n - this.offset }, (_, k) => (s === 0 ? 0 : this.offset) + k));
@@ -495,7 +562,7 @@ export class Engine {
     this.initiative = new Float64Array((this.n + 1) * (this.n + 1)).fill(NaN);
     this.slotPk = new Float64Array(this.n * this.n * 2).fill(-1);
     this.slotState = new Float64Array(this.n * this.n * 2).fill(-1);
-    this.slotKernel = new Array<DuelKernel | undefined>(this.n * this.n * 2).fill(undefined);
+    this.slotKernel = new Int32Array(this.n * this.n * 2).fill(-1);
     this.slotLost = new Float64Array(this.n * this.n * 2);
     this.protectSlotSub = new Float64Array(this.n * this.n).fill(-1);
     this.protectSlotState = new Float64Array(this.n * this.n).fill(-1);
@@ -543,14 +610,14 @@ export class Engine {
   forgetRun(): void {
     this.slotPk.fill(-1);
     this.slotState.fill(-1);
-    this.slotKernel.fill(undefined);
+    this.slotKernel.fill(-1);
     this.protectSlotSub.fill(-1);
     this.protectSlotState.fill(-1);
     this.decisions.clear();
     this.protects.clear();
     this.aims.clear();
-    this.protectTable = new PairCache(this.protectTable.subSize, this.protectTable.stateSize);
-    this.aimTable = new PairCache(this.aimTable.subSize, this.aimTable.stateSize);
+    this.protectTable.clear();
+    this.aimTable.clear();
     this.mode = this.kernelsAllowed ? 'kernel' : 'dice';
   }
 
@@ -588,41 +655,43 @@ export class Engine {
     return ctx;
   }
 
-  /** The exact kernel of a Fire action of f at tgt (in state sh/hull/braced), or undefined when the work limit is reached. */
-  kernel(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, sh: number, hull: number, braced: boolean): DuelKernel | undefined {
+  /**
+   * The exact kernel of a Fire action of f at tgt (in state sh/hull/braced): its index in `store`,
+   * or -1 when the work limit is reached.
+   */
+  kernel(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, sh: number, hull: number, braced: boolean): number {
     const tt = this.types[this.typeOf[tgt]!]!;
     // Cover is per unit, so it is part of the key.
     const pk = smallInt(this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + this.coverOf[tgt]!);
     const stateKey = smallInt(hull * tt.stride + sh);
     // The last kernel of this shooter at this target (unaimed, aimed): a unit's state changes only
-    // when it is hit, so most lookups end here without touching the maps.
+    // when it is hit, so most lookups end here without touching the table or the maps.
     const slot = (f * this.n + tgt) * 2 + (aim === undefined ? 0 : 1);
+    if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotKernel[slot]!;
     const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
-    if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) {
-      // Filled by basesLost without the kernel itself (a table key): fetched now, as a slot hit.
-      return this.slotKernel[slot] ?? (this.slotKernel[slot] = this.kernelTable.get(pair, pk, stateKey));
-    }
     // Each key lives in the table when it fits, else in the Maps: one place either way.
     const dense = this.kernelTable.holds(pair, pk, stateKey);
-    let byState: Map<number, DuelKernel> | undefined;
-    let hit: DuelKernel | undefined;
-    if (dense) hit = this.kernelTable.get(pair, pk, stateKey);
-    else {
+    let byState: Map<number, number> | undefined;
+    let hit = -1;
+    if (dense) {
+      const at = this.kernelTable.at(pair, pk, stateKey);
+      if (at >= 0) {
+        const k = this.kernelTable.pool[at]!;
+        if (k === k) hit = k;
+      }
+    } else {
       const byPair = this.kernels[pair]!;
       byState = byPair.get(pk);
       if (!byState) byPair.set(pk, (byState = new Map()));
-      hit = byState.get(stateKey);
+      hit = byState.get(stateKey) ?? -1;
     }
-    if (hit) {
-      if (hit.chunk !== this.chunk) {
-        hit.chunk = this.chunk;
-        this.used.push([hit.id!, hit.cost!]);
-        if (dense) this.kernelLost.set(pair, pk, stateKey, hit.expectedBasesLost, this.chunk);
+    const store = this.store;
+    if (hit >= 0) {
+      if (store.chunk[hit] !== this.chunk) {
+        store.chunk[hit] = this.chunk;
+        this.used.push([store.ids[hit]!, store.cost[hit]!]);
       }
-      this.slotPk[slot] = pk;
-      this.slotState[slot] = stateKey;
-      this.slotKernel[slot] = hit;
-      this.slotLost[slot] = hit.expectedBasesLost;
+      this.fillSlot(slot, pk, stateKey, hit);
       return hit;
     }
     const id = `${pair}:${pk}:${stateKey}`;
@@ -630,22 +699,17 @@ export class Engine {
     const budget = this.prepaid?.has(id) ? { ops: 0, limit: Infinity } : this.budget;
     const paid = budget.ops;
     const ex = exactVolley(this.plan(f, tgt, ri, attBases, aim, braced), new Map([[stateKey, 1]]), tt.stride, budget);
-    if (!ex) return undefined;
+    if (!ex) return -1;
     const n = ex.dist.size;
     const keys = new Float64Array(n);
     const probs = new Float64Array(n);
-    const draw = new Float64Array(2 * n);
     let i = 0;
-    let acc = 0;
     let expectedHull = 0;
     let expectedBasesLost = 0;
     const b0 = basesOf(hull, tt.p.hp);
     for (const [k, p] of ex.dist) {
       keys[i] = k;
       probs[i] = p;
-      acc += p;
-      draw[2 * i] = acc;
-      draw[2 * i + 1] = k;
       const h = Math.floor(k / tt.stride);
       expectedHull += p * (hull - h);
       expectedBasesLost += p * (b0 - basesOf(h, tt.p.hp));
@@ -653,23 +717,47 @@ export class Engine {
     }
     let rolled = 0;
     for (const t of ex.tallies) rolled += t.expectedDice ?? 0;
-    const kern: DuelKernel = { keys, probs, draw, expectedHull, expectedBasesLost, dice: rolled, cost: budget.ops - paid, id, chunk: this.chunk };
-    this.used.push([id, kern.cost!]);
+    const cost = budget.ops - paid;
+    const k = store.add(keys, probs, { hull: expectedHull, lost: expectedBasesLost, dice: rolled, cost, chunk: this.chunk, id });
+    this.used.push([id, cost]);
     if (dense) {
-      this.kernelTable.set(pair, pk, stateKey, kern);
-      this.kernelLost.set(pair, pk, stateKey, kern.expectedBasesLost, this.chunk);
-    } else byState!.set(stateKey, kern);
+      // Placed first: placing may grow the pool into a new array.
+      const at = this.kernelTable.place(pair, pk, stateKey);
+      this.kernelTable.pool[at] = k;
+    } else byState!.set(stateKey, k);
+    this.fillSlot(slot, pk, stateKey, k);
+    return k;
+  }
+
+  private fillSlot(slot: number, pk: number, stateKey: number, k: number): void {
     this.slotPk[slot] = pk;
     this.slotState[slot] = stateKey;
-    this.slotKernel[slot] = kern;
-    this.slotLost[slot] = kern.expectedBasesLost;
-    return kern;
+    this.slotKernel[slot] = k;
+    this.slotLost[slot] = this.store.lost[k]!;
+  }
+
+  /** Kernel k as an object (what the duel's exact chain reads), made once. */
+  kernelObject(k: number): DuelKernel {
+    const s = this.store;
+    let o = s.objects[k];
+    if (!o) {
+      const at = s.start[k]!;
+      const n = s.size[k]!;
+      const draw = s.draw.slice(2 * at, 2 * (at + n));
+      const keys = new Float64Array(n);
+      for (let i = 0; i < n; i++) keys[i] = draw[2 * i + 1]!;
+      o = s.objects[k] = {
+        ...{ keys, probs: s.probs.slice(at, at + n), draw, expectedHull: s.hull[k]!, expectedBasesLost: s.lost[k]! },
+        ...{ dice: s.dice[k]!, cost: s.cost[k]!, id: s.ids[k]! },
+      };
+    }
+    return o;
   }
 
   /**
-   * The expected bases f's unaimed Fire action at tgt removes (`kernel(...).expectedBasesLost`),
-   * read from the last-kernel slot when it holds that kernel (as `kernel` would return it, without
-   * touching the kernel); undefined when the work limit is reached.
+   * The expected bases f's unaimed Fire action at tgt removes (`store.lost` of its `kernel`), read
+   * from the last-kernel slot or the table when this chunk has listed that kernel already (as
+   * `kernel` would find it, without its bookkeeping); undefined when the work limit is reached.
    */
   basesLost(f: number, tgt: number, ri: number, attBases: number, sh: number, hull: number, braced: boolean): number | undefined {
     const pk = smallInt(this.planKey(f, tgt, ri, attBases, undefined, braced) * 2 + this.coverOf[tgt]!);
@@ -678,17 +766,15 @@ export class Engine {
     if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotLost[slot];
     const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
     if (this.kernelTable.holds(pair, pk, stateKey)) {
-      // In the table and already listed by this chunk: what `kernel` would do, from two numbers
-      // (the slot's kernel is fetched when `kernel` is asked for it).
-      const at = this.kernelLost.at(pair, pk, stateKey);
-      if (at >= 0 && this.kernelLost.pool[at + 1] === this.chunk) {
-        this.slotPk[slot] = pk;
-        this.slotState[slot] = stateKey;
-        this.slotKernel[slot] = undefined;
-        return (this.slotLost[slot] = this.kernelLost.pool[at]!);
+      const at = this.kernelTable.at(pair, pk, stateKey);
+      const k = at >= 0 ? this.kernelTable.pool[at]! : NaN;
+      if (k === k && this.store.chunk[k] === this.chunk) {
+        this.fillSlot(slot, pk, stateKey, k);
+        return this.slotLost[slot];
       }
     }
-    return this.kernel(f, tgt, ri, attBases, undefined, sh, hull, braced)?.expectedBasesLost;
+    const k = this.kernel(f, tgt, ri, attBases, undefined, sh, hull, braced);
+    return k < 0 ? undefined : this.store.lost[k];
   }
 
   /** P(side 0 activates first) this round: each side rolls the LD of its unit with the most expected successes. */

@@ -61,6 +61,22 @@ function part(e: Engine, i: number, x: number, size: number): void {
   e.keySizes[i] = size;
 }
 
+/** The expected hull points f's Fire action at u removes (`Engine.kernel`'s), or undefined when the work limit is reached. */
+function hullTaken(
+  e: Engine,
+  f: number,
+  u: number,
+  ri: number,
+  bases: number,
+  aim: number | undefined,
+  sh: number,
+  hull: number,
+  braced: boolean,
+): number | undefined {
+  const k = e.kernel(f, u, ri, bases, aim, sh, hull, braced);
+  return k < 0 ? undefined : e.store.hull[k];
+}
+
 /**
  * What enemy f's next unaimed Fire action is expected to take from u as u stands: [as it is,
  * if u braced, after u's Shields Back Online roll (an expectation over the roll)]. Cached by
@@ -99,14 +115,15 @@ function protectValues(e: Engine, f: number, u: number): boolean {
       prot[2] = vals[3 * slot + 2]!;
       return true;
     }
-    const hit = e.protectTable.get(pair, sub, state);
-    if (hit) {
+    const at = e.protectTable.at(pair, sub, state);
+    const pool = e.protectTable.pool;
+    if (at >= 0 && pool[at] === pool[at]) {
       e.protectSlotSub[slot] = sub;
       e.protectSlotState[slot] = state;
       // Three stores, not TypedArray.prototype.set: a builtin call costs more than it copies here.
-      vals[3 * slot] = prot[0] = hit[0]!;
-      vals[3 * slot + 1] = prot[1] = hit[1]!;
-      vals[3 * slot + 2] = prot[2] = hit[2]!;
+      vals[3 * slot] = prot[0] = pool[at]!;
+      vals[3 * slot + 1] = prot[1] = pool[at + 1]!;
+      vals[3 * slot + 2] = prot[2] = pool[at + 2]!;
       return true;
     }
   } else {
@@ -122,11 +139,11 @@ function protectValues(e: Engine, f: number, u: number): boolean {
     const hit = e.protects.get(key);
     if (hit) return found(e, hit);
   }
-  const plain = e.kernel(f, u, ri, fb, undefined, sh, hull, false)?.expectedHull;
+  const plain = hullTaken(e, f, u, ri, fb, undefined, sh, hull, false);
   if (plain === undefined) return false;
   let braced = plain;
   if (ut.canBrace) {
-    const x = e.kernel(f, u, ri, fb, undefined, sh, hull, true)?.expectedHull;
+    const x = hullTaken(e, f, u, ri, fb, undefined, sh, hull, true);
     if (x === undefined) return false;
     braced = x;
   }
@@ -135,14 +152,18 @@ function protectValues(e: Engine, f: number, u: number): boolean {
   if (sh < max) {
     after = 0;
     for (let k = 0; k < e.rechargePmf.length; k++) {
-      const y = e.kernel(f, u, ri, fb, undefined, Math.min(max, sh + k), hull, false)?.expectedHull;
+      const y = hullTaken(e, f, u, ri, fb, undefined, Math.min(max, sh + k), hull, false);
       if (y === undefined) return false;
       after += e.rechargePmf[k]! * y;
     }
   }
   const v = Float64Array.of(plain, braced, after);
   if (dense) {
-    e.protectTable.set(pair, sub, state, v);
+    const at = e.protectTable.place(pair, sub, state);
+    const pool = e.protectTable.pool;
+    pool[at] = plain;
+    pool[at + 1] = braced;
+    pool[at + 2] = after;
     e.protectSlotSub[slot] = sub;
     e.protectSlotState[slot] = state;
     e.protectSlotValues[3 * slot] = plain;
@@ -176,8 +197,15 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
     e.aimTable.holds(pair, sub, state);
   let key: number | string = 0;
   if (dense) {
-    const hit = e.aimTable.get(pair, sub, state);
-    if (hit) return hit;
+    const at = e.aimTable.at(pair, sub, state);
+    const pool = e.aimTable.pool;
+    if (at >= 0 && pool[at] === pool[at]) {
+      // Into the engine's one answer, reused: the caller reads it before it asks again.
+      const out = e.aimOut;
+      out.aim = pool[at]! < 0 ? undefined : pool[at];
+      out.value = pool[at + 1]!;
+      return out;
+    }
   } else {
     // The two cards last: the sizes before them depend on them (see pack).
     part(e, 0, myBases, ut.p.bases + 1);
@@ -193,14 +221,14 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
     if (hit) return hit;
   }
   const foeBases = basesOf(fhull, tt.p.hp);
-  const plain = e.kernel(u, tgt, ri, myBases, undefined, fsh, fhull, fbr)?.expectedHull;
+  const plain = hullTaken(e, u, tgt, ri, myBases, undefined, fsh, fhull, fbr);
   if (plain === undefined) return undefined;
   let value = -Infinity;
   let aim: number | undefined;
   const ctx = e.plan(u, tgt, ri, myBases, undefined, fbr);
   for (const plan of ctx.plans) {
     if (attacksAgainst(plan, foeBases) === 0) continue;
-    const x = e.kernel(u, tgt, ri, myBases, plan.index, fsh, fhull, fbr)?.expectedHull;
+    const x = hullTaken(e, u, tgt, ri, myBases, plan.index, fsh, fhull, fbr);
     if (x === undefined) return undefined;
     if (x - plain > value) {
       value = x - plain;
@@ -208,8 +236,11 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
     }
   }
   const r = { aim, value };
-  if (dense) e.aimTable.set(pair, sub, state, r);
-  else e.aims.set(key, r);
+  if (dense) {
+    const at = e.aimTable.place(pair, sub, state);
+    e.aimTable.pool[at] = aim ?? -1;
+    e.aimTable.pool[at + 1] = value;
+  } else e.aims.set(key, r);
   return r;
 }
 

@@ -296,16 +296,15 @@ export class BattleRun {
         if (reachOf(tt, e.range) >= 0) threats.push(t);
         const d = decide(e, u, ri >= 0 ? t : -1, ri, threats);
         if (!d) return undefined;
-        const kern = ri >= 0 ? e.kernel(u, t, ri, basesOf(me.hull, ut.p.hp), d.aim, foe.sh, foe.hull, foe.braced) : IDENTITY;
-        if (!kern) return undefined;
-        return { action: d.action, kernel: kern === IDENTITY ? identityKernel(foe.hull, foe.sh, tt.stride) : kern };
+        if (ri < 0) return { action: d.action, kernel: identityKernel(foe.hull, foe.sh, tt.stride) };
+        const k = e.kernel(u, t, ri, basesOf(me.hull, ut.p.hp), d.aim, foe.sh, foe.hull, foe.braced);
+        return k < 0 ? undefined : { action: d.action, kernel: e.kernelObject(k) };
       },
       stride: (f) => e.types[e.typeOf[f]!]!.stride,
     };
   }
 }
 
-const IDENTITY = {} as DuelKernel;
 function identityKernel(hull: number, sh: number, stride: number): DuelKernel {
   return {
     keys: Float64Array.of(hull * stride + sh),
