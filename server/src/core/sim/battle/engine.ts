@@ -417,7 +417,8 @@ export class Engine {
   firstWaiting = -1;
   /**
    * The same caches in arrays (see PairTable), for the keys that fit: the kernels (their index in
-   * `store`) by the pair of cards, the plan key and the target's state (the numbers the Maps use);
+   * `store`, with beside it their expected bases lost and the last chunk that listed them, kept equal
+   * to the store's: what choosing a target reads, from one place) by the pair of cards, the plan key and the target's state (the numbers the Maps use);
    * the protection values (three) by (shooter's bases, reach index, cover) and Aims (the weapon, -1
    * for none, and the value) by (bases, reach index, cover, braced).
    */
@@ -530,7 +531,7 @@ export class Engine {
     this.moveStick = [Float64Array.from(this.units, (u) => u.profile.move?.[0] ?? 0), Float64Array.from(this.units, (u) => u.profile.move?.[1] ?? 0)];
     const pairs = (sub: (a: UnitType) => number) => pairSizes(this.types, sub);
     // A plan key below these sizes when its digits are in range (see planKey; cover doubles it).
-    this.kernelTable = new PairTable(...pairs((a) => a.reaches.length * (a.p.bases + 1) * (a.p.weapons.length + 1) * 2 * 2), 1);
+    this.kernelTable = new PairTable(...pairs((a) => a.reaches.length * (a.p.bases + 1) * (a.p.weapons.length + 1) * 2 * 2), 3);
     this.protectTable = new PairTable(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2), 3);
     this.aimTable = new PairTable(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2 * 2), 2);
     this.enemyList = new UnitList(this.n);
@@ -673,8 +674,9 @@ export class Engine {
     const dense = this.kernelTable.holds(pair, pk, stateKey);
     let byState: Map<number, number> | undefined;
     let hit = -1;
+    let at = -1;
     if (dense) {
-      const at = this.kernelTable.at(pair, pk, stateKey);
+      at = this.kernelTable.at(pair, pk, stateKey);
       if (at >= 0) {
         const k = this.kernelTable.pool[at]!;
         if (k === k) hit = k;
@@ -689,6 +691,7 @@ export class Engine {
     if (hit >= 0) {
       if (store.chunk[hit] !== this.chunk) {
         store.chunk[hit] = this.chunk;
+        if (dense) this.kernelTable.pool[at + 2] = this.chunk;
         this.used.push([store.ids[hit]!, store.cost[hit]!]);
       }
       this.fillSlot(slot, pk, stateKey, hit);
@@ -723,7 +726,10 @@ export class Engine {
     if (dense) {
       // Placed first: placing may grow the pool into a new array.
       const at = this.kernelTable.place(pair, pk, stateKey);
-      this.kernelTable.pool[at] = k;
+      const pool = this.kernelTable.pool;
+      pool[at] = k;
+      pool[at + 1] = expectedBasesLost;
+      pool[at + 2] = this.chunk;
     } else byState!.set(stateKey, k);
     this.fillSlot(slot, pk, stateKey, k);
     return k;
@@ -767,10 +773,12 @@ export class Engine {
     const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
     if (this.kernelTable.holds(pair, pk, stateKey)) {
       const at = this.kernelTable.at(pair, pk, stateKey);
-      const k = at >= 0 ? this.kernelTable.pool[at]! : NaN;
-      if (k === k && this.store.chunk[k] === this.chunk) {
-        this.fillSlot(slot, pk, stateKey, k);
-        return this.slotLost[slot];
+      const pool = this.kernelTable.pool;
+      if (at >= 0 && pool[at + 2] === this.chunk) {
+        this.slotPk[slot] = pk;
+        this.slotState[slot] = stateKey;
+        this.slotKernel[slot] = pool[at]!;
+        return (this.slotLost[slot] = pool[at + 1]!);
       }
     }
     const k = this.kernel(f, tgt, ri, attBases, undefined, sh, hull, braced);

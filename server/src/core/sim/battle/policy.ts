@@ -268,14 +268,18 @@ function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: 
   let braced = 0;
   let after = 0;
   const prot = e.protectOut;
-  for (let k = 0; k < threats.length; k++) {
-    const f = threats.at[k]!;
-    if (!protectValues(e, f, u)) return undefined;
-    threat += prot[0]!;
-    braced += prot[1]!;
-    after += prot[2]!;
-  }
-  if (e.sh[u]! < maxShieldsOf(ut.p, e.hull[u]!) && threat - after > value) {
+  const canShield = e.sh[u]! < maxShieldsOf(ut.p, e.hull[u]!);
+  // What the threats would take is weighed only when u has a way to avert some of it (fighters
+  // and bombers, with no armour and no shields to restore, have none: a good part of the units).
+  if (canShield || ut.canBrace)
+    for (let k = 0; k < threats.length; k++) {
+      const f = threats.at[k]!;
+      if (!protectValues(e, f, u)) return undefined;
+      threat += prot[0]!;
+      braced += prot[1]!;
+      after += prot[2]!;
+    }
+  if (canShield && threat - after > value) {
     value = threat - after;
     action = 'shields';
     aim = undefined;
