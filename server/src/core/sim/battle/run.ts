@@ -451,22 +451,23 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
     e.ops += 2;
     let turn: number = first;
     for (;;) {
-      // The other side first, so that e.firstWaiting is this side's next unit.
-      const w1 = waiting(e, 1 - turn, false);
       const w0 = waiting(e, turn, true);
-      if (w0 + w1 === 0) break;
+      // This side's next unit, read before the other side is counted (which sets it again).
+      const u = e.firstWaiting;
+      const tokens = turn === 0 ? tokens0 : tokens1;
+      // The other side's count matters only when this side has nobody left or a token to spend.
       if (w0 === 0) {
+        if (waiting(e, 1 - turn, false) === 0) break;
         turn = 1 - turn;
         continue;
       }
-      if ((turn === 0 ? tokens0 : tokens1) > 0 && w1 > w0) {
+      if (tokens > 0 && waiting(e, 1 - turn, false) > w0) {
         if (turn === 0) tokens0--;
         else tokens1--;
         e.hooks.onToken?.(turn as 0 | 1, view(e, r + 1, pts));
         turn = 1 - turn;
         continue;
       }
-      const u = e.firstWaiting;
       if (!activate(e, u, dice, lost, pts)) return false;
       // The work budget holds inside a trial (Engine.stopAt): its own limit (scoreCut) ends it here, scored as it stands; a run's leaves it uncounted.
       if (e.ops > e.stopAt) {
