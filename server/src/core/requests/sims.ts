@@ -39,7 +39,6 @@ import {
   newEstimates,
   standardCards,
   pricedMember,
-  setFieldPrices,
   type PointsEstimate,
   type ReferenceField,
 } from '../balance/index';
@@ -117,8 +116,6 @@ export interface PriceRequests {
   fieldNeedsPrices: typeof fieldNeedsPrices;
   /** Each member of `field` priced by battle against it on `runner` at the background priority, until `token` cancels (then rejects, `pricingCancelled`). */
   priceField(field: ReferenceField, runner: SimRunner, token: SimToken): Promise<Map<string, number>>;
-  /** The battle prices of a field's members: the estimate is fitted to them. */
-  storeFieldPrices: typeof setFieldPrices;
   /** Whether a rejection is a pricing that was cancelled. */
   pricingCancelled(e: unknown): boolean;
   /**
@@ -261,7 +258,7 @@ function priceRequests(parts: ServiceParts): PriceRequests {
     estimateCard,
     ...{ estimateWords, battleVerdict, shownBattlePrice, pricedCardOf, priceCard },
     playBattles: (priority, token) => playOn(runnerOf(parts), priority, token),
-    ...{ fieldNeedsPrices, priceField, storeFieldPrices: setFieldPrices },
+    ...{ fieldNeedsPrices, priceField },
     pricingCancelled: (e) => e instanceof PricingCancelled,
     warmUpSteps: (estimates) => warmUpSteps(parts.ws, estimates),
   };
