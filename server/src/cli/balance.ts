@@ -101,6 +101,7 @@ export function balanceReport(
   cwd: string,
 ): { report: BalanceReport; field: ReferenceField; rows: { row: BalanceRow; estimate: PointsEstimate }[] } {
   const service = createFabledService({ workspace: loaded.ws });
+  // Not `field()`: the same figures, but its description reads "from this workspace", and the report says "from the cards given".
   const field = service.referenceField();
   const rows: { row: BalanceRow; estimate: PointsEstimate; off: number }[] = [];
   const lines = new Map<string, TextDocument>();

@@ -102,7 +102,15 @@ export interface SimWords {
 
 /** The points estimate and the prices by battle (`balance`). */
 export interface PriceRequests {
-  /** The reference field of the instance's cards (the bundled examples when too few). */
+  /**
+   * The reference field of the instance's cards (the bundled examples when too few), built afresh
+   * from every card on each call and described as "from the cards given": the CLI's `balance`, whose
+   * workspace is the files it was given, read once and reported on once. Its members, fit and figures
+   * are `field()`'s (the same estimates make both, and their prices are kept by members); only that
+   * description differs, which `field()` words "from this workspace". Anything asked again as the
+   * workspace changes (the editor's notes, hovers, the background pricing) reads `field()`, kept up
+   * to date card by card.
+   */
   referenceField(): ReferenceField;
   estimateCard(card: UnitCard, faction: string, field: ReferenceField): PointsEstimate;
   estimateWords: typeof estimateWords;
