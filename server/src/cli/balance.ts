@@ -4,23 +4,22 @@
  */
 import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { createFabledService, type FabledService } from '../core/service';
+import { createFabledService, FabledService } from '../core/service';
 import { expandPaths, fileUri, readProblem } from './io';
 import { CARDS_OPTION, command, type CommandSpec } from './args';
 import { escapeControls } from './terminal';
 import { pricePool } from './price-pool';
-import { simulator } from './simulator';
 
 /** A card's points estimate, the field it is measured against, and its price by battle. */
 type PointsEstimate = ReturnType<FabledService['estimateCard']>;
 type ReferenceField = ReturnType<FabledService['referenceField']>;
-type BattlePrice = Awaited<ReturnType<FabledService['priceCard']>>;
-type PlayBattles = Parameters<FabledService['priceCard']>[2];
-type PricedCard = NonNullable<ReturnType<FabledService['pricedCardOf']>>;
+type BattlePrice = Awaited<ReturnType<typeof FabledService.priceCard>>;
+type PlayBattles = Parameters<typeof FabledService.priceCard>[2];
+type PricedCard = NonNullable<ReturnType<typeof FabledService.pricedCardOf>>;
 type Workspace = FabledService['workspace'];
 
-const POINTS_ESTIMATE = simulator.pointsEstimate;
-const { estimateWords, battleVerdict, shownBattlePrice } = simulator;
+const POINTS_ESTIMATE = FabledService.pointsEstimate;
+const { estimateWords, battleVerdict, shownBattlePrice } = FabledService;
 
 export const BALANCE_HELP = `Usage: fabled-star balance PATHS... [--cards PATH]... [--battles] [--format text|json]
 
@@ -101,6 +100,7 @@ export function balanceReport(
   cwd: string,
 ): { report: BalanceReport; field: ReferenceField; rows: { row: BalanceRow; estimate: PointsEstimate }[] } {
   const service = createFabledService({ workspace: loaded.ws });
+  // Not `field()`: the same figures, but its description reads "from this workspace", and the report says "from the cards given".
   const field = service.referenceField();
   const rows: { row: BalanceRow; estimate: PointsEstimate; off: number }[] = [];
   const lines = new Map<string, TextDocument>();
@@ -157,7 +157,7 @@ export async function addBattlePrices(
   };
   const cards = new Map<string, PricedCard | undefined>();
   for (const ref of loaded.ws.allCards())
-    if (loaded.listed.has(ref.uri)) cards.set(`${ref.uri}\u0000${ref.card.span.start}`, simulator.pricedCardOf(ref.card, ref.faction));
+    if (loaded.listed.has(ref.uri)) cards.set(`${ref.uri}\u0000${ref.card.span.start}`, FabledService.pricedCardOf(ref.card, ref.faction));
   const out = new Map<BalanceRow, BattlePrice>();
   const refs = loaded.ws.allCards().filter((r) => loaded.listed.has(r.uri));
   // Several cards at once, so that every thread of a pool has battles to play; each card's price is the same either way.
@@ -187,7 +187,7 @@ export async function addBattlePrices(
         continue;
       }
       // The search starts from the printed points, as the generated prices' and the editor's do: the same card, the same price.
-      const p = await simulator.priceCard(card, pricing, play);
+      const p = await FabledService.priceCard(card, pricing, play);
       out.set(row, p);
       row.battle = {
         price: round(p.price, 1),

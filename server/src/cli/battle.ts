@@ -3,7 +3,7 @@
  * Cards come from `--cards` files or folders (default: the current folder, as for `sim`); the numbers
  * come from the pure core. Every problem is one line on stderr and exit status 2.
  */
-import { createFabledService, inProcessRunner, type BattleResult, type FabledService, type FleetDocument } from '../core/service';
+import { createFabledService, FabledService, inProcessRunner, type BattleResult, type FleetDocument } from '../core/service';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CHUNK_LOG_ENV, CHUNK_YOUNG_MB, cores, loggedChunk, SimPool, workerFile } from '../node/sim-pool';
@@ -12,7 +12,6 @@ import { fileUri, loadCards, readProblem } from './io';
 import { command, type OptionRow } from './args';
 import { escapeControls } from './terminal';
 import { readVariantFlags, twoSidedCommand, VARIANT_HELP } from './variants';
-import { simulator } from './simulator';
 
 /** A battle ready to play, a what-if's other version of its fleet, and a side of it. */
 type BattleJob = Parameters<FabledService['playBattle']>[0];
@@ -24,8 +23,8 @@ const {
   battleOptionKeys: BATTLE_OPTION_KEYS,
   precisionMinTrials: PRECISION_MIN_TRIALS,
   chunkTrials: CHUNK_TRIALS,
-} = simulator;
-const { formatPercent, formatPercentError, textTable: table, asNumber, describeValue } = simulator;
+} = FabledService;
+const { formatPercent, formatPercentError, textTable: table, asNumber, describeValue } = FabledService;
 
 /**
  * Trials per thread that pay for starting it: a thread's first chunks pay its warm-up (loading the
@@ -152,7 +151,7 @@ export function renderBattleReport(r: BattleResult): string {
       ).map((l) => `  ${l}`),
     );
   }
-  out.push(...simulator.renderBattleVariants(r, escapeControls));
+  out.push(...FabledService.renderBattleVariants(r, escapeControls));
   out.push('');
   out.push(`Policy: ${r.policy}`);
   out.push('');
@@ -195,7 +194,7 @@ export function threadsFor(trials: number, available = cores()): number {
  * `precision`, it stops once every headline figure is that sure (`battle --precision`).
  */
 export async function playBattle(job: BattleJob, threads: number, given?: SimPool, changed?: ChangedFleet, precision?: number): Promise<BattleResult> {
-  const pool = given ?? battlePool(simulator.battleTrials(job), threads);
+  const pool = given ?? battlePool(FabledService.battleTrials(job), threads);
   const local = inProcessRunner();
   // This thread plays chunks beside the workers (sim-pool.ts `executor`).
   const runner = pool ? poolRunner(pool, { here: (task) => loggedChunk(task, local), lanes: pool.threads + 1 }) : local;
@@ -225,7 +224,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
 
   // Errors name the options as the flags the user typed.
   const raw = Object.fromEntries(BATTLE_OPTION_KEYS.map((key) => [key, (values as Record<string, unknown>)[key]]));
-  const v = simulator.battleOptions(raw, (spec) => `--${spec.flag}`);
+  const v = FabledService.battleOptions(raw, (spec) => `--${spec.flag}`);
   if (!v.options) return usage(v.errors.join(' '));
   const rules = readVariantFlags(values, usage);
   if (rules === 2) return 2;
@@ -238,7 +237,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
 
   const changedPath = values['compare-with'];
   // The opponent by name: a bundled example fleet (no such file, and not a path).
-  const byName = !io.exists(vsPath) && !simulator.namesFile(vsPath);
+  const byName = !io.exists(vsPath) && !FabledService.namesFile(vsPath);
   const found = byName ? createFabledService({}).opponent({ name: vsPath, examplesOnly: true, what: 'give a *.fleet.yaml file' }) : undefined;
   if (found && 'why' in found) return usage(`--vs: no such file, and ${found.why.replace(/^no fleet/, 'no bundled example fleet')}`);
   const example = found?.doc;
@@ -288,7 +287,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
       if (!p || !('refused' in p)) continue;
       const { side, errors } = p.refused;
       const path = side === 0 ? file : vsPath;
-      return usage(simulator.cannotFight(`${path}: the fleet`, errors, `; run "fabled-star check ${path}"`));
+      return usage(FabledService.cannotFight(`${path}: the fleet`, errors, `; run "fabled-star check ${path}"`));
     }
     if ('refused' in prepared || (other && 'refused' in other)) return 2;
     const changed = other ? { fleet: other.battle.fleets[0], limit: other.battle.limits?.[0] } : undefined;
@@ -304,7 +303,7 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
     io.stdout(
       format === 'json'
         ? `${JSON.stringify(result, null, 2)}\n`
-        : renderBattleReport(result) + (result.compareFleets ? simulator.renderFleetComparison(result, escapeControls) : ''),
+        : renderBattleReport(result) + (result.compareFleets ? FabledService.renderFleetComparison(result, escapeControls) : ''),
     );
     return 0;
   };

@@ -3,19 +3,18 @@
  * (FORMATS.md "Simulation output"). Cards come from `--cards` files or folders (default: the
  * current folder); the numbers come from the pure simulator core.
  */
-import { createFabledService } from '../core/service';
+import { createFabledService, FabledService } from '../core/service';
 import { loadCards, type CliIO } from './io';
 import { escapeStrings } from './terminal';
 import { CARDS_OPTION, command, type Command, type CommandSpec, type OptionRow } from './args';
 import { readVariantFlags, twoSidedCommand, VARIANT_HELP } from './variants';
-import { simulator } from './simulator';
 
 /** The cards `--cards` gave, and one of them found by name. */
 type Workspace = ReturnType<typeof loadCards>['ws'];
 type CardSelector = Parameters<Workspace['resolve']>[0];
 type CardRef = NonNullable<ReturnType<Workspace['resolve']>['ref']>;
 
-const { engagementDefaults: ENGAGEMENT_DEFAULTS, optionSpecs: OPTION_SPECS } = simulator;
+const { engagementDefaults: ENGAGEMENT_DEFAULTS, optionSpecs: OPTION_SPECS } = FabledService;
 
 export const SIM_HELP = `Usage: fabled-star sim --attacker NAME --defender NAME [--cards PATH]... [options]
        fabled-star sim --attacker NAME --vs-field [--range INCHES] [--cards PATH]...
@@ -58,7 +57,7 @@ Exit status: 0 success, 2 usage problem, unknown or unusable card, or unreadable
 
 /** Up to `n` card names closest to `name`: substring matches first, then by edit distance (bounded work, model/suggest.ts). */
 export function closestNames(name: string, names: string[], n = 3): string[] {
-  return simulator.closestNames(name, names, n);
+  return FabledService.closestNames(name, names, n);
 }
 
 /** Finds a card by name, or by "Faction/Name"; explains what went wrong otherwise. */
@@ -117,13 +116,13 @@ const runVsField = command(VS_FIELD_COMMAND, ({ values, format, fail: usage }, i
   const ref =
     found.ref ??
     (ws.allCards().length === 0
-      ? findCard(simulator.fallbackWorkspace(), side === 'attacker' ? 'Attacker' : 'Defender', (attacker ?? defender)!).ref
+      ? findCard(FabledService.fallbackWorkspace(), side === 'attacker' ? 'Attacker' : 'Defender', (attacker ?? defender)!).ref
       : undefined);
   if (!ref) return usage(found.error!);
   const played = createFabledService({ workspace: ws }).vsField(ref, side, values.range, (spec) => `--${spec.flag}`);
   if ('refused' in played) return usage(...played.refused);
   const result = played.result;
-  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : simulator.renderVsField(escapeStrings(result)));
+  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : FabledService.renderVsField(escapeStrings(result)));
   return 0;
 });
 
@@ -156,7 +155,7 @@ const runDuel = command(SIM_COMMAND, async ({ values, format, fail: usage }, io)
       if (v) raw[spec.key] = true;
     } else if (v !== undefined) raw[spec.key] = v;
   }
-  const prepared = simulator.prepareSimulation(
+  const prepared = FabledService.prepareSimulation(
     att.ref.card,
     def.ref.card,
     raw,
@@ -167,8 +166,8 @@ const runDuel = command(SIM_COMMAND, async ({ values, format, fail: usage }, io)
     const r = prepared.refused;
     return 'errors' in r ? usage(...r.errors) : usage(`the ${r.problem} cannot be simulated: ${r.reason}`);
   }
-  const result = simulator.runSimulation(prepared.simulation);
+  const result = FabledService.runSimulation(prepared.simulation);
   // JSON escapes what it must; the text report is rendered from a copy whose strings are escaped.
-  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : simulator.renderReport(escapeStrings(result)));
+  io.stdout(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : FabledService.renderReport(escapeStrings(result)));
   return 0;
 });

@@ -4,11 +4,11 @@
  * the check that turns them into the core's choices (an unknown name, a conflicting pair or a bad
  * parameter is a usage problem that says why).
  */
+import { FabledService } from '../core/service';
 import { CARDS_OPTION, type CommandSpec, type OptionRow } from './args';
-import { simulator, type FabledService } from './simulator';
 
 /** A rule variant chosen, with its parameters. */
-type VariantChoice = NonNullable<ReturnType<FabledService['parseVariants']>['choices']>[number];
+type VariantChoice = NonNullable<ReturnType<typeof FabledService.parseVariants>['choices']>[number];
 
 export const VARIANT_OPTIONS = {
   variant: { type: 'string', multiple: true },
@@ -18,7 +18,7 @@ export const VARIANT_OPTIONS = {
 /** The help lines of the two flags, with every variant and its parameters. */
 export const VARIANT_HELP = `  --variant NAME           play a rule variant from another game; may repeat; NAME:param=value
                            sets a parameter (e.g. retreat:threshold=0.3). The variants:
-${simulator.variantHelp('                             ')}
+${FabledService.variantHelp('                             ')}
   --compare                with --variant: also play the standard rules from the same seed and
                            show them beside the variant, with the difference`;
 
@@ -27,7 +27,7 @@ export function readVariantFlags(
   values: { variant?: string[]; compare?: boolean },
   usage: (...lines: string[]) => 2,
 ): { choices: VariantChoice[]; compare: boolean } | 2 {
-  const v = simulator.parseVariants(values.variant ?? []);
+  const v = FabledService.parseVariants(values.variant ?? []);
   if (!v.choices) return usage(...v.errors.map((e) => `--variant: ${e}`));
   if (values.compare && !v.choices.length) return usage('--compare needs at least one --variant NAME (it shows the variant beside the standard rules).');
   return { choices: v.choices, compare: values.compare === true };

@@ -267,7 +267,12 @@ export interface FabledService extends EditorRequests, RosterRequests, SimReques
   forget(uri?: string): void;
   /** The battle prices of a field's members, measured against it: its notes, hovers and lenses move (and the diagnoses kept are stale). */
   setFieldPrices(field: ReferenceField, prices: ReadonlyMap<string, number>): void;
-  /** The workspace's reference field (the points estimate's). */
+  /**
+   * The workspace's reference field (the points estimate's), kept with the workspace and brought up
+   * to date from the documents that changed: what is read after every edit (the editor's notes and
+   * hovers, the background pricing). Described as "from this workspace"; `referenceField()` is the
+   * same field built afresh and described as "from the cards given" (the CLI's report).
+   */
   field(): ReferenceField;
   /** An opponent (or a side of a battle) as `spec` names it, or why there is none. */
   opponent(spec: OpponentSpec): Opponent | { why: string };

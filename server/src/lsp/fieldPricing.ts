@@ -4,7 +4,7 @@
  * priced, each of its cards is priced by battle against it, its battles on the server's runner at
  * the background priority (never on the server's thread); an edit that moves the field
  * cancels the run and starts again after a pause. Once priced, the estimate is fitted to those
- * battle prices (core/balance/estimate.ts `setFieldPrices`) and the notes, hovers and lenses are
+ * battle prices (the service's `setFieldPrices`) and the notes, hovers and lenses are
  * made again. Off while the points estimate is turned off.
  */
 import type { SimRunner } from '../core/service';
@@ -62,7 +62,8 @@ export class FieldPricing {
       onCancellationRequested: () => ({ dispose() {} }),
     };
     try {
-      service.storeFieldPrices(field, await service.priceField(field, this.runner, token));
+      // `field()` is made by the service's own estimates, so they are where its prices belong.
+      service.setFieldPrices(field, await service.priceField(field, this.runner, token));
       this.priced();
     } catch (e) {
       if (!service.pricingCancelled(e)) this.state.logError('Pricing the reference field by battle failed', e);

@@ -632,9 +632,8 @@ function duelOf(ctx: Context, params: SimulateParams | undefined) {
   const describe = (s: CardSelector | undefined) => (s && 'name' in s ? `"${s.name}"` : 'at that position');
   if (!att) throw failed(`No attacker card ${describe(params?.attacker)}`);
   if (!def) throw failed(`No defender card ${describe(params?.defender)}`);
-  const sims = ctx.state.service;
-  const prepared = sims.prepareSimulation(att.card, def.card, params?.options ?? {}, { variants: params?.variants, compare: params?.compare });
-  if ('refused' in prepared) throw failed(sims.simulationRefusal(prepared.refused));
+  const prepared = FabledService.prepareSimulation(att.card, def.card, params?.options ?? {}, { variants: params?.variants, compare: params?.compare });
+  if ('refused' in prepared) throw failed(FabledService.simulationRefusal(prepared.refused));
   return { att, def, task: { kind: 'simulate', simulate: prepared.simulation, sliceOps: WORKER_SLICE_OPS } as const };
 }
 
@@ -748,7 +747,7 @@ function battleOf(
       ...(other ? { compareWith: { spec: other, ...(w?.label !== undefined ? { label: w.label } : {}) } } : {}),
     });
   } catch (e) {
-    if (ctx.state.service.isRefused(e)) throw failed(e.message);
+    if (FabledService.isRefused(e)) throw failed(e.message);
     throw e;
   }
 }

@@ -14,15 +14,15 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CancellationTokenSource } from 'vscode-languageserver/node';
 import type { Settings } from '../core/api';
-import type { BattleResult, FabledService, FleetDocument, Lens } from '../core/service';
+import { FabledService, type BattleResult, type FleetDocument, type Lens } from '../core/service';
 import { MAX_READ_BYTES, readCappedSync } from '../node/read';
 import type { SimulationQueue } from './pool';
 import type { ServerState } from './state';
 
 type Workspace = FabledService['workspace'];
 type Checks = FabledService['checks'];
-type LiveOddsState = Parameters<FabledService['liveOddsTitle']>[1];
-type PreparedBattle = Parameters<FabledService['battleTrials']>[0];
+type LiveOddsState = Parameters<typeof FabledService.liveOddsTitle>[1];
+type PreparedBattle = Parameters<typeof FabledService.battleTrials>[0];
 
 /** Lens refreshes while battles run: at most one per this many ms (the last always goes). */
 const REFRESH_MS = 250;
@@ -81,8 +81,7 @@ export class LiveOdds {
     const opp = this.opponent(setting);
     if ('why' in opp) {
       const failed = { kind: 'failed', why: opp.why } as const;
-      const words = this.state.service;
-      return words.liveOddsLens(doc, undefined, words.liveOddsTitle(setting, failed), words.liveOddsDetail(setting, failed));
+      return FabledService.liveOddsLens(doc, undefined, FabledService.liveOddsTitle(setting, failed), FabledService.liveOddsDetail(setting, failed));
     }
     const trials = settings.liveOdds.trials;
     const ws = this.state.ws;
@@ -92,8 +91,7 @@ export class LiveOdds {
       this.stop(doc.uri);
       run = this.start(doc, opp, key, trials, settings.diagnostics.delayMs);
     }
-    const words = this.state.service;
-    return words.liveOddsLens(doc, run.vs, words.liveOddsTitle(opp.name, run.state), words.liveOddsDetail(opp.name, run.state));
+    return FabledService.liveOddsLens(doc, run.vs, FabledService.liveOddsTitle(opp.name, run.state), FabledService.liveOddsDetail(opp.name, run.state));
   }
 
   /** Cancels the fleet's run and forgets its figure. */
@@ -132,7 +130,7 @@ export class LiveOdds {
   /** The opponent the setting names: a fleet file, or a fleet by name (the workspace's, then a bundled example's). */
   private opponent(setting: string): Opponent | { why: string } {
     const ws = this.state.ws;
-    if (this.state.service.namesFile(setting)) {
+    if (FabledService.namesFile(setting)) {
       for (const uri of this.candidates(setting)) {
         const open = this.state.documents.get(uri) ? this.state.ensure(uri) : ws.get(uri);
         if (open?.kind === 'fleet') return { uri, name: open.name.value || path.basename(setting), doc: open, ws };
@@ -174,7 +172,7 @@ export class LiveOdds {
             { doc, ws: this.state.ws },
             { doc: opp.doc, ws: opp.ws },
           ],
-          { trials, seed: this.state.service.battleDefaults.seed },
+          { trials, seed: FabledService.battleDefaults.seed },
           this.checks,
         );
       } catch (e) {
@@ -190,8 +188,8 @@ export class LiveOdds {
           kind: 'failed',
           why:
             prepared.refused.side === 0
-              ? this.state.service.cannotFight('this fleet', first, '', 'cannot fight yet')
-              : this.state.service.cannotFight('the opponent', first),
+              ? FabledService.cannotFight('this fleet', first, '', 'cannot fight yet')
+              : FabledService.cannotFight('the opponent', first),
         };
         this.scheduleRefresh(run, true);
         return;

@@ -4,7 +4,7 @@
  * With `fabledStar.liveOdds.opponent` set, the lens says so and where the figure is to be had.
  */
 import type { Settings } from '../core/api';
-import type { FabledService, FleetDocument, Lens } from '../core/service';
+import { FabledService, type FleetDocument, type Lens } from '../core/service';
 import type { SimulationQueue } from '../lsp/pool';
 import type { ServerState } from '../lsp/state';
 
@@ -14,15 +14,10 @@ export const STALL_NOTES = { waiting: 'waiting for a free core', restarted: 'res
 export const LIVE_ODDS_IN_BROWSER = 'live odds: not in the browser version (run Simulate Fleet Battle)';
 
 export class LiveOdds {
-  constructor(
-    private readonly state: ServerState,
-    _queue: () => SimulationQueue,
-    _refresh: () => void,
-    _checks: FabledService['checks'],
-  ) {}
+  constructor(_state: ServerState, _queue: () => SimulationQueue, _refresh: () => void, _checks: FabledService['checks']) {}
 
   lens(doc: FleetDocument, settings: Settings): Lens | undefined {
-    return settings.liveOdds.opponent ? this.state.service.liveOddsLens(doc, undefined, LIVE_ODDS_IN_BROWSER) : undefined;
+    return settings.liveOdds.opponent ? FabledService.liveOddsLens(doc, undefined, LIVE_ODDS_IN_BROWSER) : undefined;
   }
 
   stop(_uri: string): void {}

@@ -1,8 +1,10 @@
 /**
  * The simulator's requests of a service instance: duels, a card against the field, fleet battles
  * (with the what-if and precision), the live odds lens, the points estimate and prices measured by
- * battle, all played on the instance's runner. The tables and the renderers the edges show the
- * results with are here too, so that an edge knows the simulator only as this group's methods.
+ * battle, all played on the instance's runner. What of the simulator needs no workspace (its tables,
+ * the renderers the edges show the results with, the steps that take everything they need as
+ * arguments) is here too, but handed to the edges on the static `FabledService` (./static.ts): the
+ * CLI reads it while its modules load (option tables, help texts), before it has a workspace.
  */
 import type { ServiceParts } from './parts';
 import type { Estimates } from '../balance/index';
@@ -39,7 +41,6 @@ import {
   newEstimates,
   standardCards,
   pricedMember,
-  setFieldPrices,
   type PointsEstimate,
   type ReferenceField,
 } from '../balance/index';
@@ -103,22 +104,23 @@ export interface SimWords {
 
 /** The points estimate and the prices by battle (`balance`). */
 export interface PriceRequests {
-  /** The reference field of the instance's cards (the bundled examples when too few). */
+  /**
+   * The reference field of the instance's cards (the bundled examples when too few), built afresh
+   * from every card on each call and described as "from the cards given": the CLI's `balance`, whose
+   * workspace is the files it was given, read once and reported on once. Its members, fit and figures
+   * are `field()`'s (the same estimates make both, and their prices are kept by members); only that
+   * description differs, which `field()` words "from this workspace". Anything asked again as the
+   * workspace changes (the editor's notes, hovers, the background pricing) reads `field()`, kept up
+   * to date card by card.
+   */
   referenceField(): ReferenceField;
   estimateCard(card: UnitCard, faction: string, field: ReferenceField): PointsEstimate;
-  estimateWords: typeof estimateWords;
-  battleVerdict: typeof battleVerdict;
-  shownBattlePrice: typeof shownBattlePrice;
-  pricedCardOf(card: UnitCard, faction: string): PricedCard | undefined;
   /** Pricing battles played on the instance's runner. */
   playBattles(priority: SimPriority, token?: SimToken): PlayBattles;
-  priceCard: typeof priceCard;
   /** Whether a reference field is still to be priced by battle (the workspace's own, not yet priced). */
   fieldNeedsPrices: typeof fieldNeedsPrices;
   /** Each member of `field` priced by battle against it on `runner` at the background priority, until `token` cancels (then rejects, `pricingCancelled`). */
   priceField(field: ReferenceField, runner: SimRunner, token: SimToken): Promise<Map<string, number>>;
-  /** The battle prices of a field's members: the estimate is fitted to them. */
-  storeFieldPrices: typeof setFieldPrices;
   /** Whether a rejection is a pricing that was cancelled. */
   pricingCancelled(e: unknown): boolean;
   /**
@@ -130,15 +132,22 @@ export interface PriceRequests {
   warmUpSteps(estimates?: Estimates): (() => void)[];
 }
 
-export interface SimRequests extends SimTables, SimWords, PriceRequests {
+/**
+ * What of the simulator needs no workspace, on the static `FabledService` (./static.ts): the tables,
+ * the words, and the steps that take everything they work on as arguments.
+ */
+export interface SimStatic extends SimTables, SimWords {
+  /** The points estimate's and the battle price's words. */
+  estimateWords: typeof estimateWords;
+  battleVerdict: typeof battleVerdict;
+  shownBattlePrice: typeof shownBattlePrice;
+  /** A card as the pricing battles take it (undefined: its class or stats cannot be read), and its price by battle against a field. */
+  pricedCardOf(card: UnitCard, faction: string): PricedCard | undefined;
+  priceCard: typeof priceCard;
   /** A battle's options checked (`name`: how the user knows them, the CLI: its flags). */
   battleOptions(raw: unknown, name?: OptionName): { options?: BattleOptions; errors: string[] };
-  /** Two sides as the battle's units, from the instance's checks (or `checks`); or why a side cannot fight. */
-  prepareFleets(sides: readonly [BattleSide, BattleSide], options: BattleOptions, checks?: ServiceParts['checks']): ReturnType<typeof prepareBattle>;
   /** The trials a prepared battle asks for. */
   battleTrials(job: BattleJob): number;
-  /** A prepared battle played in chunks over the runner's threads (the same figures whatever their number); with a what-if's other version, or until `precision`. */
-  playBattle(job: BattleJob, o?: { changed?: ChangedFleet | undefined; precision?: number | undefined }): Promise<BattleResult>;
   /** The duel of two cards checked and ready to run, or why not. */
   prepareSimulation(
     attacker: UnitCard,
@@ -149,6 +158,15 @@ export interface SimRequests extends SimTables, SimWords, PriceRequests {
   ): { simulation: SimulationInput } | { refused: SimulationRefusal };
   /** A prepared duel run here to its end. */
   runSimulation(s: SimulationInput): SimulationResult;
+  /** The bundled example cards and fleets, as a workspace: what a duel or a battle falls back on when the user's workspace has no cards. */
+  fallbackWorkspace(): Workspace;
+}
+
+export interface SimRequests extends PriceRequests {
+  /** Two sides as the battle's units, from the instance's checks (or `checks`); or why a side cannot fight. */
+  prepareFleets(sides: readonly [BattleSide, BattleSide], options: BattleOptions, checks?: ServiceParts['checks']): ReturnType<typeof prepareBattle>;
+  /** A prepared battle played in chunks over the runner's threads (the same figures whatever their number); with a what-if's other version, or until `precision`. */
+  playBattle(job: BattleJob, o?: { changed?: ChangedFleet | undefined; precision?: number | undefined }): Promise<BattleResult>;
   /** A card of the instance's workspace against its field, run here; or why not (sentences). */
   vsField(ref: CardRef, side: 'attacker' | 'defender', rawRange: unknown, name?: OptionName): { result: VsFieldResult } | { refused: string[] };
   /** A card of the instance's workspace against its field, checked and ready for a runner; or why not (sentences). */
@@ -157,8 +175,6 @@ export interface SimRequests extends SimTables, SimWords, PriceRequests {
   cardEstimate(card: UnitCard): ReturnType<typeof cardEstimate>;
   /** A card of the instance's workspace priced by battle on `runner` (`sofar`: the price as it narrows); rejects, `pricingCancelled`, when `token` cancels. */
   priceByBattle(card: UnitCard, runner: SimRunner, token: SimToken, sofar?: Parameters<typeof priceByBattle>[3]): ReturnType<typeof priceByBattle>;
-  /** The bundled example cards and fleets, as a workspace: what a duel or a battle falls back on when the user's workspace has no cards. */
-  fallbackWorkspace(): Workspace;
 }
 
 const TABLES: SimTables = {
@@ -198,6 +214,17 @@ const WORDS: SimWords = {
     variantHelp,
     closestNames,
   },
+};
+
+export const SIM_STATIC: SimStatic = {
+  ...TABLES,
+  ...WORDS,
+  ...{ estimateWords, battleVerdict, shownBattlePrice, pricedCardOf, priceCard },
+  battleOptions: validateBattleOptions,
+  battleTrials: (job) => new BattleSession(job.fleets, job.options).run.setup.trials,
+  prepareSimulation,
+  runSimulation,
+  fallbackWorkspace: exampleWorkspace,
 };
 
 function runnerOf(parts: ServiceParts): SimRunner {
@@ -259,9 +286,8 @@ function priceRequests(parts: ServiceParts): PriceRequests {
   return {
     referenceField: () => fieldFor(parts.ws.allCards(), parts.estimates),
     estimateCard,
-    ...{ estimateWords, battleVerdict, shownBattlePrice, pricedCardOf, priceCard },
     playBattles: (priority, token) => playOn(runnerOf(parts), priority, token),
-    ...{ fieldNeedsPrices, priceField, storeFieldPrices: setFieldPrices },
+    ...{ fieldNeedsPrices, priceField },
     pricingCancelled: (e) => e instanceof PricingCancelled,
     warmUpSteps: (estimates) => warmUpSteps(parts.ws, estimates),
   };
@@ -287,17 +313,10 @@ function vsFieldOf(parts: ServiceParts, ref: CardRef, side: 'attacker' | 'defend
 
 export function simRequests(parts: ServiceParts): SimRequests {
   return {
-    ...TABLES,
-    ...WORDS,
     ...priceRequests(parts),
-    battleOptions: validateBattleOptions,
     prepareFleets: (sides, options, checks = parts.checks) => prepareBattle(sides, options, checks),
-    battleTrials: (job) => new BattleSession(job.fleets, job.options).run.setup.trials,
     playBattle: (job, o) => playBattle(parts, job, o),
-    prepareSimulation,
-    runSimulation,
     vsField: (ref, side, rawRange, name) => vsFieldOf(parts, ref, side, rawRange, name),
-    fallbackWorkspace: exampleWorkspace,
     prepareVsField: (ref, side, rawRange, name) => prepareVsField(parts.ws, ref, side, rawRange, name),
     cardEstimate: (card) => cardEstimate(card, parts.ws),
     priceByBattle: (card, runner, token, sofar) => priceByBattle(card, parts.ws, playOn(runner, 'request', token), sofar),

@@ -1,7 +1,8 @@
 /**
  * What a service answers without a workspace, read before there is one (the CLI's option tables at
  * module load, the LSP layer's conversions): document kinds, the problem codes and their pages, the
- * rules text, the bundled examples' files, the roster's formats, renderers and edits. The facade
+ * rules text, the bundled examples' files, the roster's formats, renderers and edits, the
+ * simulator's tables, words and the steps that need no workspace (./sims.ts). The facade
  * (../service.ts) hands it to the edges as `FabledService`, beside the instance's requests.
  */
 import { kindOfLanguage, kindOfPath, kindOfUri, fileTooLarge, LANGUAGE_IDS } from '../model/parse';
@@ -21,6 +22,7 @@ import { rulesVersionText } from '../roster/digest';
 import { PAPER_NAMES } from '../roster/cards';
 import { rosterLink } from '../roster/link';
 import { tokenOf } from '../sim/runner';
+import { SIM_STATIC } from './sims';
 
 export const staticRequests = {
   /** A document's kind from its URI's file name; undefined when it is not one of ours. */
@@ -81,6 +83,8 @@ export const staticRequests = {
   importRosterFrom: importRoster,
   /** A simulation token that cancels when an AbortSignal aborts (and carries it, for a runner that takes signals). */
   tokenOf,
+  /** The simulator's tables, words and steps that need no workspace (./sims.ts `SimStatic`). */
+  ...SIM_STATIC,
 } as const;
 
 /** What a service answers without a workspace (see `staticRequests`). */
