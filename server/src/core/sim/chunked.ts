@@ -57,8 +57,16 @@ export class SessionCache {
     return JSON.stringify([task.standard, j.fleets, options, j.limits ?? null, j.workLimit ?? null]);
   }
 
+  /** The battle each recent run plays (`battleOf`), so that the fleets are written out once a run, not once a chunk. */
+  private readonly battleOfRun = new Map<string, string>();
+
   get(task: ChunkTask): BattleSession {
-    const key = SessionCache.battleOf(task);
+    const run = `${task.key}\u0000${task.standard ? 's' : 'v'}`;
+    let key = this.battleOfRun.get(run);
+    if (key === undefined) {
+      if (this.battleOfRun.size >= 4 * this.size) this.battleOfRun.clear();
+      this.battleOfRun.set(run, (key = SessionCache.battleOf(task)));
+    }
     let kept = this.sessions.get(key);
     if (kept) this.sessions.delete(key);
     else kept = { session: SessionCache.fresh(task), run: task.key };
