@@ -197,7 +197,7 @@ export function battlesInChunks(runner: SimRunner): SimRunner {
       const listening = token?.onCancellationRequested(() => stop.abort(new SimCancelled()));
       if (token?.isCancellationRequested) stop.abort(new SimCancelled());
       try {
-        return (await battleTaskInChunks(task as SessionTask, chunksOn(runner), runner.threads, progress, stop.signal)) as SimOutput<T>;
+        return (await battleTaskInChunks(task, chunksOn(runner), runner.threads, progress, stop.signal)) as SimOutput<T>;
       } catch (e) {
         throw stop.signal.aborted ? new SimCancelled() : e;
       } finally {
