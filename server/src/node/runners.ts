@@ -8,6 +8,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import {
   battlesInChunks,
+  FabledService,
   inProcessRunner,
   SimCancelled,
   type SimMessage,
@@ -29,17 +30,7 @@ export interface ClosableRunner extends SimRunner {
   close(): Promise<void>;
 }
 
-/** An abort signal that follows `token` (aborted with SimCancelled), and how to stop following it. */
-function signalOf(token: SimToken | undefined): { signal?: AbortSignal; dispose: () => void } {
-  if (!token) return { dispose: () => undefined };
-  // A token made of a signal (core/sim/runner.ts `tokenOf`): that signal, listened to only while its task runs.
-  if ('signal' in token && token.signal instanceof AbortSignal) return { signal: token.signal, dispose: () => undefined };
-  const abort = new AbortController();
-  const cancel = () => abort.abort(new SimCancelled());
-  const listening = token.onCancellationRequested(cancel);
-  if (token.isCancellationRequested) cancel();
-  return { signal: abort.signal, dispose: () => listening.dispose() };
-}
+const signalOf = FabledService.signalOf;
 
 /** A rejection caused by a cancel, as SimCancelled. */
 function cancelled(e: unknown, signal: AbortSignal | undefined): unknown {

@@ -21,7 +21,7 @@ import { toBuyLine } from '../roster/model';
 import { rulesVersionText } from '../roster/digest';
 import { PAPER_NAMES } from '../roster/cards';
 import { rosterLink } from '../roster/link';
-import { tokenOf } from '../sim/runner';
+import { signalOf, tokenOf } from '../sim/runner';
 import { SIM_STATIC } from './sims';
 
 export const staticRequests = {
@@ -83,6 +83,8 @@ export const staticRequests = {
   importRosterFrom: importRoster,
   /** A simulation token that cancels when an AbortSignal aborts (and carries it, for a runner that takes signals). */
   tokenOf,
+  /** An AbortSignal that aborts when a simulation token cancels (the token's own signal when it carries one). */
+  signalOf,
   /** The simulator's tables, words and steps that need no workspace (./sims.ts `SimStatic`). */
   ...SIM_STATIC,
 } as const;

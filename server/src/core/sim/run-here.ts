@@ -15,6 +15,7 @@ import type { BattleResult, SimulationResult } from './types';
 import { vsField, type VsFieldResult } from './vs-field';
 import {
   SimCancelled,
+  signalOf,
   type ChunkOutcome,
   type PricingBattle,
   type PricingTotals,
@@ -193,16 +194,14 @@ export function battlesInChunks(runner: SimRunner): SimRunner {
     },
     async run<T extends SimTask>(task: T, priority: SimPriority, progress?: (m: SimMessage) => void, token?: SimToken): Promise<SimOutput<T>> {
       if (task.kind !== 'battle' || priority !== 'request' || runner.threads < 2) return runner.run(task, priority, progress, token);
-      const stop = new AbortController();
-      const listening = token?.onCancellationRequested(() => stop.abort(new SimCancelled()));
-      if (token?.isCancellationRequested) stop.abort(new SimCancelled());
+      const { signal, dispose } = signalOf(token);
       try {
-        return (await battleTaskInChunks(task, chunksOn(runner), runner.threads, progress, stop.signal)) as SimOutput<T>;
+        if (signal?.aborted) throw new SimCancelled();
+        return (await battleTaskInChunks(task, chunksOn(runner), runner.threads, progress, signal)) as SimOutput<T>;
       } catch (e) {
-        throw stop.signal.aborted ? new SimCancelled() : e;
+        throw signal?.aborted ? new SimCancelled() : e;
       } finally {
-        listening?.dispose();
-        stop.abort();
+        dispose();
       }
     },
   };

@@ -158,6 +158,20 @@ export function tokenOf(signal: AbortSignal): SimToken & { signal: AbortSignal }
   };
 }
 
+/**
+ * An abort signal that follows `token` (aborted with SimCancelled), and how to stop following it:
+ * the inverse of `tokenOf` (a token made of a signal gives that signal back).
+ */
+export function signalOf(token: SimToken | undefined): { signal?: AbortSignal; dispose: () => void } {
+  if (!token) return { dispose: () => undefined };
+  if ('signal' in token && token.signal instanceof AbortSignal) return { signal: token.signal, dispose: () => undefined };
+  const abort = new AbortController();
+  const cancel = () => abort.abort(new SimCancelled());
+  const listening = token.onCancellationRequested(cancel);
+  if (token.isCancellationRequested) cancel();
+  return { signal: abort.signal, dispose: () => listening.dispose() };
+}
+
 /** A token that never cancels. */
 export const NEVER: SimToken = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
 
