@@ -139,7 +139,7 @@ function canAct(e: Engine, u: number, enemies: UnitList): boolean {
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
     const d = e.dist(u, t);
-    // e.canBoard(u, t) and e.canRam(u, t), from the one distance.
+    // Board (both with CR, the enemy's SH 0, in boarding range) or Ram, from the one distance.
     if (d <= ut.maxReach || (boards && e.hasCr[t] === 1 && e.sh[t] === 0 && d <= BOARD_RANGE) || (rams && d <= RAM_RANGE)) return true;
   }
   return false;
@@ -174,6 +174,8 @@ export function activate(e: Engine, u: number, dice: Dice, lost: [number, number
   if (ap === 0 || enemies.length === 0) return true;
   // A unit with CR closes on the nearest enemy with CR to Board it (giving up its second action).
   if (!e.fixed && ap === 2 && moves < sticks && e.hasCr[u] === 1 && closeToBoard(e, u, enemies, e.moveStick[moves]![u]!)) ap--;
+  // Where u stands now for the rest of its activation: the distance to each enemy, measured once.
+  for (let k = 0; k < enemies.length; k++) enemies.d[k] = e.dist(u, enemies.at[k]!);
   const myBases = basesOf(e.hull[u]!, e.hpOf[u]!);
   if (!chooseTarget(e, u, enemies, myBases)) return false;
   threatsTo(e, u, enemies, e.threatList);
@@ -228,7 +230,7 @@ function fireWithSecond(
   if (e.hasCr[u] === 1)
     for (let k = 0; k < enemies.length && !board; k++) {
       const t = enemies.at[k]!;
-      board = e.hasCr[t] === 1 && e.dist(u, t) <= BOARD_RANGE;
+      board = e.hasCr[t] === 1 && enemies.d[k]! <= BOARD_RANGE;
     }
   let second: Decision = NO_DECISION;
   if (ap >= 2) {
@@ -272,7 +274,8 @@ function withoutTarget(e: Engine, u: number, ap: number, dice: Dice, lost: [numb
     let r = -1;
     for (let k = 0; k < enemies.length; k++) {
       const t = enemies.at[k]!;
-      if (e.canRam(u, t) && (r < 0 || e.hull[t]! < e.hull[r]!)) r = t;
+      // Ram: u has Tonnage and t is in ramming range.
+      if (e.canRamOf[u] === 1 && enemies.d[k]! <= RAM_RANGE && (r < 0 || e.hull[t]! < e.hull[r]!)) r = t;
     }
     if (r >= 0) {
       ramAction(e, u, r, dice, lost, pts);

@@ -122,11 +122,19 @@ export function reachOf(t: UnitType, d: number): number {
  */
 export class UnitList {
   readonly at: Int32Array;
+  /**
+   * Each unit's distance from the unit whose activation filled the list, where the filler knows it
+   * (`push`'s second argument; actions.ts `measure` fills the enemies' once the unit has moved):
+   * an activation reads each distance several times (its target, its threats, Board, Ram).
+   */
+  readonly d: Float64Array;
   length = 0;
   constructor(capacity: number) {
     this.at = new Int32Array(capacity);
+    this.d = new Float64Array(capacity);
   }
-  push(u: number): void {
+  push(u: number, d = 0): void {
+    this.d[this.length] = d;
     this.at[this.length++] = u;
   }
 }
@@ -837,14 +845,6 @@ export class Engine {
     let v = 0;
     for (let d = 1; d < pmf.length; d++) v += pmf[d]! * Math.min(d, cap);
     return v;
-  }
-
-  canBoard(u: number, e: number): boolean {
-    return this.hasCr[u] === 1 && this.hasCr[e] === 1 && this.sh[e] === 0 && this.dist(u, e) <= BOARD_RANGE;
-  }
-
-  canRam(u: number, e: number): boolean {
-    return this.canRamOf[u] === 1 && this.dist(u, e) <= RAM_RANGE;
   }
 
   pointsPerBase(u: number): number {

@@ -82,9 +82,9 @@ function hullTaken(
  * if u braced, after u's Shields Back Online roll (an expectation over the roll)]. Cached by
  * everything it depends on: the two cards, f's bases and reach, u's cover and state.
  */
-function protectValues(e: Engine, f: number, u: number): boolean {
+function protectValues(e: Engine, f: number, u: number, d: number): boolean {
   const ft = e.types[e.typeOf[f]!]!;
-  const ri = reachOf(ft, e.dist(f, u));
+  const ri = reachOf(ft, d);
   if (ri < 0) return found(e, ZERO3);
   const ut = e.types[e.typeOf[u]!]!;
   const fb = basesOf(e.hull[f]!, ft.p.hp);
@@ -274,7 +274,7 @@ function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: 
   if (canShield || ut.canBrace)
     for (let k = 0; k < threats.length; k++) {
       const f = threats.at[k]!;
-      if (!protectValues(e, f, u)) return undefined;
+      if (!protectValues(e, f, u, threats.d[k]!)) return undefined;
       threat += prot[0]!;
       braced += prot[1]!;
       after += prot[2]!;
@@ -379,7 +379,7 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
   let tgtDist = 0;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
-    const d = e.dist(u, t);
+    const d = enemies.d[k]!;
     const ri = reachOf(ut, d);
     if (ri < 0) continue;
     let value: number;
@@ -407,7 +407,8 @@ export function threatsTo(e: Engine, u: number, enemies: UnitList, out: UnitList
   out.length = 0;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
-    if (e.dist(t, u) <= e.types[e.typeOf[t]!]!.maxReach) out.push(t);
+    const d = enemies.d[k]!;
+    if (d <= e.types[e.typeOf[t]!]!.maxReach) out.push(t, d);
   }
   return out;
 }
@@ -422,7 +423,8 @@ export function bestBoard(e: Engine, u: number, enemies: UnitList): number {
   let hull = 0;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
-    if (!e.alive[t] || !e.canBoard(u, t)) continue;
+    // Board: both have CR, t's SH is down and it is in boarding range.
+    if (!e.alive[t] || e.hasCr[u] !== 1 || e.hasCr[t] !== 1 || e.sh[t] !== 0 || enemies.d[k]! > BOARD_RANGE) continue;
     const h = e.boardValue(u, t);
     if (!(h > 0)) continue;
     const v = h * (e.pointsPerBase(t) / e.units[t]!.profile.hp);

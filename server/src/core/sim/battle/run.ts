@@ -293,7 +293,7 @@ export class BattleRun {
         const ri = e.hull[u] > 0 ? reachOf(ut, e.range) : -1;
         const tt = e.types[e.typeOf[t]!]!;
         const threats = new UnitList(1);
-        if (reachOf(tt, e.range) >= 0) threats.push(t);
+        if (reachOf(tt, e.range) >= 0) threats.push(t, e.dist(t, u));
         const d = decide(e, u, ri >= 0 ? t : -1, ri, threats);
         if (!d) return undefined;
         if (ri < 0) return { action: d.action, kernel: identityKernel(foe.hull, foe.sh, tt.stride) };
