@@ -757,13 +757,9 @@ export class Engine {
     if (!o) {
       const at = s.start[k]!;
       const n = s.size[k]!;
-      const draw = s.draw.slice(2 * at, 2 * (at + n));
       const keys = new Float64Array(n);
-      for (let i = 0; i < n; i++) keys[i] = draw[2 * i + 1]!;
-      o = s.objects[k] = {
-        ...{ keys, probs: s.probs.slice(at, at + n), draw, expectedHull: s.hull[k]!, expectedBasesLost: s.lost[k]! },
-        ...{ dice: s.dice[k]!, cost: s.cost[k]!, id: s.ids[k]! },
-      };
+      for (let i = 0; i < n; i++) keys[i] = s.draw[2 * (at + i) + 1]!;
+      o = s.objects[k] = { keys, probs: s.probs.slice(at, at + n) };
     }
     return o;
   }

@@ -306,13 +306,7 @@ export class BattleRun {
 }
 
 function identityKernel(hull: number, sh: number, stride: number): DuelKernel {
-  return {
-    keys: Float64Array.of(hull * stride + sh),
-    probs: Float64Array.of(1),
-    draw: Float64Array.of(1, hull * stride + sh),
-    expectedHull: 0,
-    expectedBasesLost: 0,
-  };
+  return { keys: Float64Array.of(hull * stride + sh), probs: Float64Array.of(1) };
 }
 
 function sideAlive(e: Engine, s: number): boolean {

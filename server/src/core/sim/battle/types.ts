@@ -110,23 +110,14 @@ export interface BattleHooks {
   variantVictory?: (view: BattleView) => 0 | 1 | undefined;
 }
 
-/** An exact Fire-action outcome distribution from one defender state. */
+/**
+ * An exact Fire-action outcome distribution from one defender state, as the duel's exact chain
+ * reads it: the defender's next states (hull x stride + SH) and their chances. The battle itself
+ * reads its kernels from the engine's store (engine.ts `KernelStore`).
+ */
 export interface DuelKernel {
   keys: Float64Array;
   probs: Float64Array;
-  /**
-   * The cumulative probabilities and the states interleaved (cdf[0], keys[0], cdf[1], keys[1], ...):
-   * what a sampled Fire action searches, in one array.
-   */
-  draw: Float64Array;
-  expectedHull: number;
-  expectedBasesLost: number;
-  /** The d10s the Fire action rolls at the table, on average (see volley-exact.ts `WeaponTally.expectedDice`). */
-  dice?: number;
-  /** The exact volley's work to compute it, its name across engines, and the last chunk that used it (see `Engine.newChunk`). */
-  cost?: number;
-  id?: string;
-  chunk?: number;
 }
 
 /** A card as the engine sees it (units of the same card share one). */
