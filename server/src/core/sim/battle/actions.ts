@@ -10,7 +10,7 @@ import { rollSucceeds } from '../dice';
 import type { Dice } from '../dice';
 import { basesLeft, maxShields } from '../fire';
 import { sampleCost, sampleVolley } from '../volley-sample';
-import { BOARD_RANGE, RAM_RANGE } from './engine';
+import { BOARD_RANGE } from './engine';
 import type { Engine, UnitList } from './engine';
 import { NO_DECISION, bestBoard, chooseTarget, decide, threatsTo, wantedDistance } from './policy';
 import type { Decision, SecondAction } from './types';
@@ -134,13 +134,10 @@ function moveToward(e: Engine, u: number, stick: number): void {
 /** Whether u can do anything that deals damage from where it stands: Fire, Board or Ram. */
 function canAct(e: Engine, u: number, enemies: UnitList): boolean {
   const ut = e.types[e.typeOf[u]!]!;
-  const boards = e.hasCr[u] === 1;
-  const rams = e.canRamOf[u] === 1;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
     const d = e.dist(u, t);
-    // Board (both with CR, the enemy's SH 0, in boarding range) or Ram, from the one distance.
-    if (d <= ut.maxReach || (boards && e.hasCr[t] === 1 && e.sh[t] === 0 && d <= BOARD_RANGE) || (rams && d <= RAM_RANGE)) return true;
+    if (d <= ut.maxReach || e.canBoardAt(u, t, d) || e.canRamAt(u, d)) return true;
   }
   return false;
 }
@@ -274,8 +271,7 @@ function withoutTarget(e: Engine, u: number, ap: number, dice: Dice, lost: [numb
     let r = -1;
     for (let k = 0; k < enemies.length; k++) {
       const t = enemies.at[k]!;
-      // Ram: u has Tonnage and t is in ramming range.
-      if (e.canRamOf[u] === 1 && enemies.d[k]! <= RAM_RANGE && (r < 0 || e.hull[t]! < e.hull[r]!)) r = t;
+      if (e.canRamAt(u, enemies.d[k]!) && (r < 0 || e.hull[t]! < e.hull[r]!)) r = t;
     }
     if (r >= 0) {
       ramAction(e, u, r, dice, lost, pts);

@@ -843,6 +843,16 @@ export class Engine {
     return v;
   }
 
+  /** Whether u can Board e standing d away: both have CR, e's SH is down, d within boarding range. */
+  canBoardAt(u: number, e: number, d: number): boolean {
+    return this.hasCr[u] === 1 && this.hasCr[e] === 1 && this.sh[e] === 0 && d <= BOARD_RANGE;
+  }
+
+  /** Whether u can Ram a unit standing d away: it has Tonnage and d is within ramming range. */
+  canRamAt(u: number, d: number): boolean {
+    return this.canRamOf[u] === 1 && d <= RAM_RANGE;
+  }
+
   pointsPerBase(u: number): number {
     return this.pointsPerBaseOf[u]!;
   }

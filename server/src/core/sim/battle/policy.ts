@@ -423,8 +423,7 @@ export function bestBoard(e: Engine, u: number, enemies: UnitList): number {
   let hull = 0;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
-    // Board: both have CR, t's SH is down and it is in boarding range.
-    if (!e.alive[t] || e.hasCr[u] !== 1 || e.hasCr[t] !== 1 || e.sh[t] !== 0 || enemies.d[k]! > BOARD_RANGE) continue;
+    if (!e.alive[t] || !e.canBoardAt(u, t, enemies.d[k]!)) continue;
     const h = e.boardValue(u, t);
     if (!(h > 0)) continue;
     const v = h * (e.pointsPerBase(t) / e.units[t]!.profile.hp);
