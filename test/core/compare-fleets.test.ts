@@ -181,6 +181,15 @@ describe('battle --compare-with: a fleet against its changed copy on the same di
         assert.equal(one.compareFleets!.result.cutShort, true);
       }
       if (what.startsWith('with a variant')) assert.ok(one.compare && one.compareFleets!.result.variants.includes('retreat'));
+      // Until sure: the fleet's battle stops at the same chunk in every way of playing it, the changed one plays as many.
+      const precision = 0.03;
+      const sure = await compareInChunks(job, a2!, localExecutor(), 1, { precision });
+      assert.deepEqual(await compareInChunks(job, a2!, shuffledThreads(2, 11), 2, { precision }), sure, `${what}: until sure, 2 threads`);
+      const stepped = new FleetComparisonSession(job, a2!, precision);
+      while (!stepped.step(50_000));
+      assert.deepEqual(stepped.result(), sure, `${what}: until sure, a slice at a time`);
+      assert.equal(sure.compareFleets!.result.trials, sure.trials, `${what}: until sure, both played the same battles`);
+      assert.ok(sure.stopped !== undefined && sure.requestedTrials === job.options.trials, `${what}: says why it stopped`);
     }
   });
 

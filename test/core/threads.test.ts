@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BattleRun, CHUNK_TRIALS } from '../../server/src/core/sim/battle';
 import type { BattleUnit, Fleet } from '../../server/src/core/sim/battle';
-import { simulateBattle } from '../../server/src/core/sim/fleet-battle';
+import { BattleSession, simulateBattle } from '../../server/src/core/sim/fleet-battle';
 import {
   battleInChunks,
   localExecutor,
@@ -193,6 +193,46 @@ describe('battle over threads: the same numbers whatever the number of threads',
         );
       }
     });
+});
+
+describe('battle until sure: the stepped run stops where the chunks do', function () {
+  this.timeout(300_000);
+  const [a, b] = exampleFleets();
+  const job = (options: BattleJob['options']): BattleJob => ({ fleets: [a.fleet!, b.fleet!], options, limits: [a.limit, b.limit] });
+  /** The session a view or the lens steps, a slice of work at a time. */
+  const stepped = (j: BattleJob, precision: number, slice?: number) => {
+    const s = new BattleSession(j.fleets, j.options, { limits: j.limits, precision });
+    while (!s.step(slice));
+    return s.result();
+  };
+  const cases: [string, BattleJob, number][] = [
+    ['the example fleets, approaching', job({ trials: 12_000, seed: 7 }), 0.02],
+    ['the same, to a precision the cap cuts', job({ trials: 4_000, seed: 7 }), 0.005],
+    ['a variant beside the standard rules', job({ trials: 9_000, seed: 5, variants: [{ name: 'retreat', parameters: {} }], compare: true }), 0.03],
+    ['at a fixed range, sure at once', job({ trials: 9_000, seed: 3, range: 12 }), 0.012],
+  ];
+  for (const [what, j, precision] of cases)
+    it(`${what} (±${100 * precision}%)`, async () => {
+      const whole = stepped(j, precision);
+      assert.deepEqual(stepped(j, precision, 50_000), whole, 'a slice at a time');
+      const chunked = await battleInChunks(j, localExecutor(), 1, { precision });
+      assert.deepEqual(chunked, whole, 'one thread in chunks');
+      assert.deepEqual(await battleInChunks(j, shuffledThreads(2, 5), 2, { precision }), whole, 'two threads');
+      assert.equal(whole.trials % CHUNK_TRIALS, 0, `${whole.trials}: a whole number of chunks`);
+      assert.equal(whole.requestedTrials, j.options.trials);
+      if (whole.stopped === 'precision') {
+        assert.ok(whole.precision! <= precision && whole.trials >= 2000 && whole.trials < j.options.trials!, `${whole.trials} battles, ±${whole.precision}`);
+        assert.equal(whole.cutShort, undefined, 'fewer battles than the cap because sure is not cut short');
+      } else {
+        assert.equal(whole.trials, j.options.trials);
+        assert.ok(whole.precision! > precision);
+      }
+      if (j.options.compare) assert.equal(whole.compare!.standard.trials, whole.trials, 'the standard rules play as many battles');
+    });
+  it('stops sure in one case and at the cap in the other', () => {
+    assert.equal(stepped(cases[0]![1], cases[0]![2]).stopped, 'precision');
+    assert.equal(stepped(cases[1]![1], cases[1]![2]).stopped, 'cap');
+  });
 });
 
 describe('battle: the work limit guards a trial, not a run', function () {

@@ -403,7 +403,7 @@ export type { ImportResult } from './roster/import';
 export type { BattleResult, SimulationResult } from './sim/types';
 export type { VsFieldResult } from './sim/vs-field';
 export type { SimRunner, SimTask, SimOutput, SimMessage, SimPriority, SimToken } from './sim/runner';
-export { SimCancelled } from './sim/runner';
+export { ChunksDropped, SimCancelled } from './sim/runner';
 export { battlesInChunks, inProcessRunner } from './sim/run-here';
 export { LIMITS } from './model/limits';
 

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { Transferable } from 'node:worker_threads';
 import { Tinypool } from 'tinypool';
-import type { SimOutput, SimTask as CoreTask } from '../core/service';
+import { ChunksDropped, type SimOutput, type SimTask as CoreTask } from '../core/service';
 import { BACKGROUND_ENV, CHUNK_LOG_ENV, loggedChunk, type SimTask } from './sim-worker';
 
 export { CHUNK_LOG_ENV, loggedChunk };
@@ -45,6 +45,22 @@ export function cores(): number {
 export function workerFile(): string | undefined {
   const candidates = [path.join(__dirname, 'sim-thread.js'), path.join(__dirname, '..', '..', '..', 'dist', 'sim-thread.js')];
   return candidates.find((f) => fs.existsSync(f));
+}
+
+/**
+ * A signal for a chunk on a thread that follows `signal` only when the battle was cancelled: a
+ * chunk the battle no longer needs (`ChunksDropped`: it stopped when sure, or fell back to dice)
+ * plays to its end unheard, and its thread, warm, stays for the next chunk or battle.
+ */
+function cancelOnly(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (!signal) return undefined;
+  const hard = new AbortController();
+  const follow = () => {
+    if (!(signal.reason instanceof ChunksDropped)) hard.abort(signal.reason);
+  };
+  if (signal.aborted) follow();
+  else signal.addEventListener('abort', follow, { once: true });
+  return hard.signal;
 }
 
 export class SimPool {
@@ -132,7 +148,7 @@ export class SimPool {
         // A thread holding two chunks cannot be cancelled (tinypool ends a thread to cancel its
         // task, which would end the other chunk too): each is then played to its end once handed
         // out, a chunk past a cut or a fallback dropped unheard (the pool is closed with the battle).
-        void this.run<ChunkOutcome>(job.task, depth > 1 ? undefined : job.signal)
+        void this.run<ChunkOutcome>(job.task, depth > 1 ? undefined : cancelOnly(job.signal))
           .then(job.resolve, job.reject)
           .finally(() => {
             busy--;

@@ -11,12 +11,12 @@
  * Pure: the chunks are handed to an executor (`ChunkExecutor`): the same function in this thread
  * (`localExecutor`), or worker threads (server/src/node/sim-pool.ts).
  */
-import { CHUNK_TRIALS, KERNEL_WORK_LIMIT, TRIAL_WORK_LIMIT, emptyTotals } from './battle';
+import { CHUNK_TRIALS, KERNEL_WORK_LIMIT, TRIAL_WORK_LIMIT, emptyTotals, reachedPrecision, sureTo } from './battle';
 import type { BattleOutcome, BattleTotals, ChunkOutcome } from './battle';
 import { jumpedRng, rngFromState } from './dice';
 import { BattleSession } from './fleet-battle';
 import type { BattleResult } from './types';
-import { tokenOf, type BattleJob, type ChunkTask, type SimRunner } from './runner';
+import { ChunksDropped, tokenOf, type BattleJob, type ChunkTask, type SimRunner } from './runner';
 
 export type { BattleJob, ChunkTask };
 
@@ -121,16 +121,8 @@ export function addTotals(a: BattleTotals, b: BattleTotals): void {
   for (const k of ['fired', 'boarded', 'rammed', 'aim', 'shields', 'brace'] as const) add(a.tally[k], b.tally[k]);
 }
 
-/** The fewest trials a run stopped by its precision plays (`ChunkHooks.precision`). */
-export const PRECISION_MIN_TRIALS = 2000;
-
-/** The 95% half-width of the widest headline figure (each side's annihilation and points victory, the draw). */
-export function headlineHalfWidth(t: BattleTotals): number {
-  const n = t.trials;
-  if (n <= 0) return Infinity;
-  const counts = [t.annihilation[0], t.annihilation[1], t.pointsVictory[0], t.pointsVictory[1], t.draws];
-  return Math.max(...counts.map((k) => 1.96 * Math.sqrt(((k / n) * (1 - k / n)) / n)));
-}
+/** The precision's minimum and half-width are the stepped run's (battle/run.ts), which stops at the same trials. */
+export { PRECISION_MIN_TRIALS, headlineHalfWidth } from './battle';
 
 export interface ChunkHooks {
   onProgress?: (trials: number, requested: number) => void;
@@ -259,10 +251,11 @@ async function playRun(c: Runs, standard: boolean, trials: number, dice: boolean
       p.ops += r.ops;
       c.merged(p.totals.trials);
       if (!standard) c.partial(p);
-      if (precision !== undefined && p.totals.trials >= PRECISION_MIN_TRIALS && headlineHalfWidth(p.totals) <= precision) p.sure = true;
+      if (sureTo(p.totals, precision)) p.sure = true;
     }
   } finally {
-    stop.abort();
+    // The chunks handed out past a stop or a fallback: dropped, their threads kept (unless the battle was cancelled).
+    if (!stop.signal.aborted) stop.abort(new ChunksDropped());
     c.hooks.signal?.removeEventListener('abort', onAbort);
   }
   if (c.hooks.signal?.aborted) throw c.hooks.signal.reason;
@@ -293,7 +286,8 @@ async function pairWithStandard(c: Runs, runs: { v: Played; s: Played }, matched
         limits[which] = trials;
         m.trials = true;
       }
-      runs[which] = await wholeRun(c, which === 's', limits[which], m.dice || p.mode === 'dice');
+      // Played again for a count of trials: a run that was sure (or paired with one) still is.
+      runs[which] = { ...(await wholeRun(c, which === 's', limits[which], m.dice || p.mode === 'dice')), ...(p.sure ? { sure: true } : {}) };
       again = true;
     }
   }
@@ -345,6 +339,5 @@ export async function battleInChunks(job: BattleJob, exec: ChunkExecutor, parall
   hooks.onOutcome?.(outcome(runs.v, matched.v));
   const result = standard ? session.resultOf(outcome(runs.v, matched.v), outcome(runs.s, matched.s)) : session.resultOf(outcome(runs.v, matched.v));
   if (hooks.precision === undefined) return result;
-  const reached = Math.round(headlineHalfWidth(runs.v.totals) * 1e4) / 1e4;
-  return { ...result, stopped: runs.v.sure ? 'precision' : 'cap', precision: reached };
+  return { ...result, requestedTrials: requested, stopped: runs.v.sure ? 'precision' : 'cap', precision: reachedPrecision(runs.v.totals) };
 }

@@ -10,7 +10,7 @@
  * trials in chunks over threads (`battle --compare-with --threads N`). Pure: no I/O.
  */
 import { formatPercent } from '../rules/words';
-import { trialEnd, type BattleOutcome } from './battle';
+import { reachedPrecision, trialEnd, type BattleOutcome } from './battle';
 import { battleInChunks, type BattleJob, type ChunkExecutor, type ChunkHooks } from './chunked';
 import type { ChangedFleet } from './runner';
 import { BattleSession } from './fleet-battle';
@@ -124,9 +124,10 @@ export class FleetComparisonSession {
   readonly base: BattleSession;
   readonly changed: BattleSession;
 
-  constructor(job: BattleJob, changed: ChangedFleet) {
+  /** With `precision`, the fleet's battle stops when sure (`BattleSetup.precision`) and the changed one plays as many trials. */
+  constructor(job: BattleJob, changed: ChangedFleet, precision?: number) {
     const context = (j: BattleJob) => ({ ...(j.limits ? { limits: j.limits } : {}), ...(j.workLimit !== undefined ? { workLimit: j.workLimit } : {}) });
-    this.base = new BattleSession(job.fleets, job.options, context(job));
+    this.base = new BattleSession(job.fleets, job.options, { ...context(job), ...(precision !== undefined ? { precision } : {}) });
     const other = changedJob(job, changed);
     this.changed = new BattleSession(other.fleets, other.options, context(other));
   }
@@ -209,5 +210,10 @@ export async function compareInChunks(
     if (!again) break;
   }
   const [a, b] = runs;
-  return { ...a.result, compareFleets: fleetComparison(a.result, a.outcome, b.result, b.outcome) };
+  // Why the fleet's battle stopped, even when the pairing played it again for a count of trials (as the stepped session says it).
+  const stopped =
+    hooks.precision === undefined
+      ? {}
+      : { requestedTrials: a.outcome.requested, stopped: sure ? ('precision' as const) : ('cap' as const), precision: reachedPrecision(a.outcome.totals) };
+  return { ...a.result, ...stopped, compareFleets: fleetComparison(a.result, a.outcome, b.result, b.outcome) };
 }

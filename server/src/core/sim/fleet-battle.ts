@@ -6,7 +6,7 @@
 import { BOARDING, GAME_SIZES, RAMMING, SHIELD_RECHARGE, type GameSize } from '../rules/data';
 import type { BattleOptions, BattleRequestOptions, BattleResult, BattleSideResult, Chance } from './types';
 import { makeRng } from './dice';
-import { BattleRun, TRIAL_WORK_LIMIT } from './battle';
+import { BattleRun, TRIAL_WORK_LIMIT, reachedPrecision } from './battle';
 import type { BattleHooks, BattleOutcome, Fleet } from './battle';
 import { OPTION_LIMITS, optionsOf, optionValue } from './limits';
 import { checkOptions, describeValue, type OptionName } from './options';
@@ -173,7 +173,7 @@ export class BattleSession {
   constructor(
     fleets: [Fleet, Fleet],
     options: BattleRequestOptions = {},
-    context: { limits?: (number | undefined)[]; workLimit?: number; hooks?: BattleHooks } = {},
+    context: { limits?: (number | undefined)[]; workLimit?: number; hooks?: BattleHooks; precision?: number } = {},
   ) {
     const o: BattleRequestOptions = options && typeof options === 'object' ? options : {};
     // Profiles held to what the engine can run, so that nonsense never throws.
@@ -203,12 +203,14 @@ export class BattleSession {
         trials: optionValue('battle', 'trials', o.trials),
         seed,
         ...(context.workLimit !== undefined ? { workLimit: context.workLimit } : {}),
+        ...(context.precision !== undefined ? { precision: context.precision } : {}),
       },
       makeRng(seed),
       context.hooks ?? composed.hooks,
     );
     if (o.compare && this.variants.length && !context.hooks)
-      this.standard = new BattleSession(fleets, { ...o, variants: [], compare: false }, { ...context, hooks: undefined });
+      // The standard rules' twin plays as many trials as this run (`BattleRun.followSure`), not a precision of its own.
+      this.standard = new BattleSession(fleets, { ...o, variants: [], compare: false }, { ...context, hooks: undefined, precision: undefined });
   }
 
   /** Runs about `ops` units of work: the variant battle first, then the standard one beside it. */
@@ -232,8 +234,13 @@ export class BattleSession {
 
   /** The figures so far; with `compare`, the standard result beside them once it has run. */
   result(): BattleResult {
-    const r = this.ownResult();
-    return this.standard?.done ? withComparison(this.standard.result(), r) : r;
+    const own = this.ownResult();
+    const r = this.standard?.done ? withComparison(this.standard.result(), own) : own;
+    // With a precision, a finished run says why it stopped, as `battle --precision` does (sim/chunked.ts).
+    const precision = this.run.setup.precision;
+    if (precision === undefined || !this.done) return r;
+    const out = this.run.outcome();
+    return { ...r, requestedTrials: out.requested, stopped: out.sure ? 'precision' : 'cap', precision: reachedPrecision(out.totals) };
   }
 
   /** The comparison's standard-rules session (with `compare` and variants), whose run this one is paired with. */

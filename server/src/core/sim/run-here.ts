@@ -100,10 +100,11 @@ export function sessionRunner(task: SessionTask): SessionRunner {
   const job = task.battle!;
   // A what-if: the fleet and another version of it, on the same dice.
   const session = task.changed
-    ? new FleetComparisonSession(job, task.changed)
+    ? new FleetComparisonSession(job, task.changed, task.precision)
     : new BattleSession(job.fleets, job.options, {
         ...(job.limits ? { limits: job.limits } : {}),
         ...(job.workLimit !== undefined ? { workLimit: job.workLimit } : {}),
+        ...(task.precision !== undefined ? { precision: task.precision } : {}),
       });
   return {
     step: (ops = slice) => session.step(ops),
@@ -170,6 +171,7 @@ export function battleTaskInChunks(
   let sent = 0;
   const hooks = {
     ...(signal ? { signal } : {}),
+    ...(task.precision !== undefined ? { precision: task.precision } : {}),
     onProgress: (trials: number, requested: number) => post({ progress: { trials, requested } }),
     onPartial: (result: () => BattleResult) => {
       merged++;

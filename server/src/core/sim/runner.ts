@@ -67,6 +67,8 @@ export interface SessionTask {
   sliceOps: number;
   /** With a battle: another version of its fleet, played against the same opponent on the same dice (sim/compare.ts). */
   changed?: ChangedFleet;
+  /** With a battle: stop once every headline figure is this sure (`BattleSetup.precision`), the trials being the cap. */
+  precision?: number;
 }
 
 /** One battle of pricing by battle (core/balance/battles.ts). */
@@ -119,6 +121,19 @@ export type SimMessage = { progress: { trials: number; requested: number } } | {
  * workspace's field prices): it runs at the lowest priority and a cancel keeps its thread.
  */
 export type SimPriority = 'request' | 'background';
+
+/**
+ * Why a battle in chunks aborts the chunks it handed out but no longer needs (it stopped when sure,
+ * or fell back to dice): nobody cancelled the battle. A runner drops such a chunk that has not
+ * started, and lets one that has play to its end unheard rather than end its thread (which the next
+ * battle would pay to start and warm up again).
+ */
+export class ChunksDropped extends Error {
+  constructor() {
+    super('The battle needs no more of its chunks.');
+    this.name = 'ChunksDropped';
+  }
+}
 
 /** A cancellation token: the shape of the LSP's (vscode-jsonrpc `CancellationToken`), so that a request's token is passed as it is. */
 export interface SimToken {

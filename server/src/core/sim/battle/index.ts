@@ -21,7 +21,7 @@
  * unit chooses), actions.ts (an activation and its actions), run.ts (trials, rounds, hooks, `BattleRun`).
  */
 export { CHUNK_TRIALS, KERNEL_WORK_LIMIT, SAMPLING_WORK_LIMIT, TRIAL_WORK_LIMIT, initiativeOdds } from './engine';
-export { BattleRun, emptyTotals, trialCode, trialEnd } from './run';
+export { BattleRun, PRECISION_MIN_TRIALS, emptyTotals, headlineHalfWidth, reachedPrecision, sureTo, trialCode, trialEnd } from './run';
 export type {
   BattleActions,
   BattleHooks,

@@ -7,7 +7,7 @@ import { Dice } from '../dice';
 import type { RandomGenerator } from '../dice';
 import { basesLeft } from '../fire';
 import { activate } from './actions';
-import { BOARD_RANGE, Engine, RAM_RANGE, TRIAL_WORK_LIMIT, UnitList, reachOf } from './engine';
+import { BOARD_RANGE, CHUNK_TRIALS, Engine, RAM_RANGE, TRIAL_WORK_LIMIT, UnitList, reachOf } from './engine';
 import { decide } from './policy';
 import type { BattleActions, BattleHooks, BattleOutcome, BattleSetup, BattleTotals, BattleView, ChunkOutcome, DuelAccess, DuelKernel, Fleet } from './types';
 
@@ -51,6 +51,27 @@ export function trialCode(annihilated0: boolean, annihilated1: boolean, winner: 
 export function trialEnd(code: number): { annihilated: [boolean, boolean]; winner: 0 | 1 | undefined } {
   const w = (code >> 2) & 3;
   return { annihilated: [(code & 1) !== 0, (code & 2) !== 0], winner: w === 2 ? undefined : (w as 0 | 1) };
+}
+
+/** The fewest trials a run stopped by its precision plays (`BattleSetup.precision`). */
+export const PRECISION_MIN_TRIALS = 2000;
+
+/** The 95% half-width of the widest headline figure (each side's annihilation and points victory, the draw). */
+export function headlineHalfWidth(t: BattleTotals): number {
+  const n = t.trials;
+  if (n <= 0) return Infinity;
+  const counts = [t.annihilation[0], t.annihilation[1], t.pointsVictory[0], t.pointsVictory[1], t.draws];
+  return Math.max(...counts.map((k) => 1.96 * Math.sqrt(((k / n) * (1 - k / n)) / n)));
+}
+
+/** Whether the trials so far are enough for `precision` (`BattleSetup.precision`): at least the minimum, every headline figure that sure. */
+export function sureTo(t: BattleTotals, precision: number | undefined): boolean {
+  return precision !== undefined && t.trials >= PRECISION_MIN_TRIALS && headlineHalfWidth(t) <= precision;
+}
+
+/** The half-width a run reached, as results give it (four decimals). */
+export function reachedPrecision(t: BattleTotals): number {
+  return Math.round(headlineHalfWidth(t) * 1e4) / 1e4;
 }
 
 export function emptyTotals(n: number, rounds: number): BattleTotals {
@@ -97,6 +118,10 @@ export class BattleRun {
   private readonly matched = { dice: false, trials: false };
   private stopped = false;
   private cut = false;
+  /** Stop when sure to this (`BattleSetup.precision`); off after `restart`, which plays a count of trials. */
+  private precision: number | undefined;
+  /** Stopped because sure (`precision`), or paired with a run that was (`followSure`, `restart`): fewer trials than asked is not a cut. */
+  private sure = false;
 
   constructor(
     fleets: [Fleet, Fleet],
@@ -114,6 +139,7 @@ export class BattleRun {
     this.trialWorkLimit = setup.runWorkLimit !== undefined ? Infinity : (setup.workLimit ?? TRIAL_WORK_LIMIT);
     this.e.scoreCut = setup.runWorkLimit === undefined;
     this.trialLimit = setup.trials;
+    this.precision = setup.precision;
   }
 
   /** How Fire actions are resolved: exact kernels, or dice after the kernels ran out of work. */
@@ -130,6 +156,8 @@ export class BattleRun {
    */
   restart(o: { dice?: boolean; trials?: number }): void {
     const e = this.e;
+    // A run played again plays a count of trials (its partner's): whether it was sure stays as it was.
+    this.precision = undefined;
     if (o.dice && e.mode !== 'dice') {
       e.mode = 'dice';
       this.matched.dice = true;
@@ -149,6 +177,18 @@ export class BattleRun {
 
   get done(): boolean {
     return this.stopped;
+  }
+
+  /**
+   * Plays as many trials as `other`, which stopped because its figures were sure: the standard
+   * rules' twin of a variant's run, or a what-if's changed fleet, so that both play the same
+   * battles. Called before this run starts.
+   */
+  followSure(other: BattleRun): void {
+    if (!other.done || !other.sure) return;
+    this.precision = undefined;
+    this.trialLimit = Math.min(this.trialLimit, other.trials);
+    this.sure = true;
   }
 
   /** This run (what a comparison pairs up, see variants/compare.ts `SteppedRun`). */
@@ -193,6 +233,12 @@ export class BattleRun {
       if (this.lane) this.dice.rng = this.lane();
       e.stopAt = Math.min(this.runLimit, e.ops + this.trialWorkLimit);
       const ok = playTrial(e, this.totals, this.setup.rounds, this.dice);
+      // Where a chunk of trials would end (as sim/chunked.ts checks): sure enough to stop?
+      const n = this.totals.trials;
+      if (ok && this.precision !== undefined && (n % CHUNK_TRIALS === 0 || n >= this.trialLimit) && sureTo(this.totals, this.precision)) {
+        this.stopped = this.sure = true;
+        break;
+      }
       if (!ok && e.overBudget) {
         // Past the run's work limit inside a trial: that trial is not counted.
         this.stopped = true;
@@ -269,8 +315,11 @@ export class BattleRun {
 
   outcome(): BattleOutcome {
     // Fewer trials after a restart for a comparison: cut short too (its partner was).
-    const cutShort = this.cut || this.totals.cutTrials > 0 || (this.stopped && this.totals.trials < this.setup.trials);
-    return { totals: this.totals, mode: this.e.mode, cutShort, matched: { ...this.matched }, requested: this.setup.trials, ops: this.e.ops };
+    const cutShort = this.cut || this.totals.cutTrials > 0 || (this.stopped && !this.sure && this.totals.trials < this.setup.trials);
+    return {
+      ...{ totals: this.totals, mode: this.e.mode, cutShort, matched: { ...this.matched }, requested: this.setup.trials, ops: this.e.ops },
+      ...(this.sure ? { sure: true } : {}),
+    };
   }
 
   /** The engine, for the duel's exact chain (decisions and kernels shared with the sampled run). */

@@ -48,6 +48,12 @@ export interface BattleSetup {
    * that would pass it is not counted and the run stops there, with fewer trials.
    */
   runWorkLimit?: number;
+  /**
+   * Stop once the 95% half-width of every headline figure is at most this (run.ts `sureTo`),
+   * checked where a chunk of trials would end (every CHUNK_TRIALS trials, and the last), from
+   * PRECISION_MIN_TRIALS on: the trials `sim/chunked.ts` stops at for the same seed.
+   */
+  precision?: number;
 }
 
 /** What a hook sees of the battle: read-only views of the per-unit state. */
@@ -196,6 +202,8 @@ export interface BattleOutcome {
   /** Trials asked for. */
   requested: number;
   ops: number;
+  /** Stopped because its figures were sure to the precision asked (or paired with a run that was): fewer trials than asked, not cut short. */
+  sure?: boolean;
 }
 
 /** What one chunk of trials gave (`BattleRun.runChunk`). */

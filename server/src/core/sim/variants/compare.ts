@@ -53,10 +53,20 @@ export interface RunProgress {
  * when both are done.
  */
 export function stepCompared(run: SteppedRun, standard: SteppedRun | undefined, ops?: number): boolean {
+  // A run stopped because it was sure: the run beside it plays as many trials (the same battles).
+  const follow = () => {
+    if (run.battle && standard?.battle && standard.battle.trials === 0) standard.battle.followSure(run.battle);
+  };
   for (;;) {
     if (!run.done) run.step(ops);
-    else standard?.step(ops);
-    if (run.done && standard && !standard.done && ops === undefined) standard.step();
+    else {
+      follow();
+      standard?.step(ops);
+    }
+    if (run.done && standard && !standard.done && ops === undefined) {
+      follow();
+      standard.step();
+    }
     // Both done: pair them up; a restarted run goes on here (to the end) or at the next slice.
     if (!standard || !comparedDone(run, standard) || !pairRuns(run.battle, standard.battle) || ops !== undefined) break;
   }
