@@ -501,6 +501,12 @@ export interface BattleParams extends WorkDoneProgressParams, PartialResultParam
    * `compareFleets` (FORMATS.md: `result` is that version, `difference` it minus `fleet`).
    */
   compareWith?: BattleCompareWith;
+  /**
+   * Stop once the 95% half-width of every headline figure is at most this (0.01: ±1%), after 2,000
+   * battles at least, `options.trials` being the most played: as `battle --precision`, whose JSON
+   * the result then is (`stopped`, `precision`, `requestedTrials`). Absent: exactly `options.trials`.
+   */
+  precision?: number;
 }
 
 /** The other version of a fleet for a what-if: a fleet list by URI, or its text; `label` names it for the view ("Saved version"). */

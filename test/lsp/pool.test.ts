@@ -14,6 +14,8 @@ import { readSettings } from '../../protocol';
 import type { SessionTask, StoppedRun } from '../../server/src/node/sim-worker';
 import type { BattleResult } from '../../server/src/core/sim/types';
 import type { UnitProfile } from '../../server/src/core/sim/types';
+import { ChunksDropped, SimCancelled, type ChunkTask } from '../../server/src/core/sim/runner';
+import { jumpedRng } from '../../server/src/core/sim/dice';
 
 const unit = (p: Partial<UnitProfile> = {}): UnitProfile => ({
   name: 'U',
@@ -191,6 +193,28 @@ describe('simulation queue on worker threads', function () {
     const r = await q.run<BattleResult>('after', small(2), new CancellationTokenSource().token, () => undefined);
     assert.equal(r.trials, 200);
     await q.close();
+  });
+
+  it('plays a chunk the battle no longer needs to its end (its warm thread kept), and ends one whose battle was cancelled', async () => {
+    const pool = new SimPool(1, workerFile()!);
+    try {
+      const play = pool.executor();
+      const task = (seed: number): ChunkTask => ({
+        ...{ kind: 'chunk', job: small(seed)().battle!, key: `k${seed}`, standard: false, index: 0, state: [...jumpedRng(seed, 0).getState()] },
+        ...{ count: 200, dice: false, workLimit: 1e7 },
+      });
+      // A battle that stopped when sure drops the chunks it handed out: this one is running already (the thread took it).
+      const dropped = new AbortController();
+      const unheard = play(task(1), dropped.signal);
+      dropped.abort(new ChunksDropped());
+      assert.equal((await unheard).totals.trials, 200, 'played to its end, not ended with its thread');
+      const cancelled = new AbortController();
+      const ended = play(task(2), cancelled.signal);
+      cancelled.abort(new SimCancelled());
+      await assert.rejects(ended, SimCancelled);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('stops a run by its flag in the middle of a slice, returning no figures', async () => {

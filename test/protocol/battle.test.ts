@@ -67,6 +67,23 @@ for (const threads of [undefined, 2])
       assert.equal(r.sides[0].fleet, 'The Hunger Within');
     });
 
+    it("stops when sure as `battle --precision` does, with the CLI's figures and words, and stays ready for the next battle", async () => {
+      const fleet = c.uri('fleets/standard-1000.fleet.yaml');
+      const vs = c.uri('fleets/standard-1000-myr-valari.fleet.yaml');
+      const ask = (precision: unknown) =>
+        c.request<BattleResult>('fabledStar/battle', { fleet: { uri: fleet }, vs: { uri: vs }, options: { trials: 20000, seed: 8 }, precision });
+      const r = await ask(0.02);
+      const cli = await cliJson([...EXAMPLE_BATTLE_ARGS, '--trials', '20000', '--seed', '8', '--precision', '0.02']);
+      assert.deepEqual(r, cli);
+      assert.equal(r.stopped, 'precision');
+      assert.ok(r.trials < 20000 && r.requestedTrials === 20000 && r.precision! <= 0.02, `${r.trials} battles, ±${r.precision}`);
+      // The threads it dropped chunks on are still there: the next battle plays at once, and right.
+      const again = await ask(0.02);
+      assert.deepEqual(again, r);
+      await assert.rejects(ask(0.7), /precision must be a half-width above 0 and below 0\.5 \(0\.01 is ±1%\), not 0\.7\./);
+      await assert.rejects(ask('sure'), /precision must be .*not "sure"\./);
+    });
+
     it("plays rule variants beside the standard rules with the CLI's figures, and the simulate request too", async () => {
       const fleet = c.uri('fleets/standard-1000.fleet.yaml');
       const vs = c.uri('fleets/standard-1000-myr-valari.fleet.yaml');

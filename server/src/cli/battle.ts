@@ -228,9 +228,8 @@ export const runBattle = command(BATTLE_COMMAND, async ({ values, format, fail: 
   if (!v.options) return usage(v.errors.join(' '));
   const rules = readVariantFlags(values, usage);
   if (rules === 2) return 2;
-  const precision = values.precision === undefined ? undefined : asNumber(values.precision);
-  if (values.precision !== undefined && (precision === undefined || !(precision > 0 && precision < 0.5)))
-    return usage(`--precision must be a half-width above 0 and below 0.5 (0.01 is ±1%), not ${describeValue(values.precision)}.`);
+  const { precision, error: badPrecision } = FabledService.battlePrecision(values.precision, '--precision');
+  if (badPrecision) return usage(badPrecision);
   const threads = values.threads === undefined ? threadsFor(v.options.trials ?? BATTLE_DEFAULTS.trials) : asNumber(values.threads);
   if (threads === undefined || !Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
     return usage(`--threads must be a whole number of threads from 1 to ${MAX_THREADS}, not ${describeValue(values.threads)}.`);

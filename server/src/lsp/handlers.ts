@@ -679,10 +679,12 @@ async function battle(c: Connection, ctx: Context, params: BattleParams | undefi
   const partial = params?.partialResultToken;
   const counted = typeof params?.progressToken === 'string' || typeof params?.progressToken === 'number' ? params.progressToken : undefined;
   // Read when its turn comes: the fleets as they are then.
+  const { precision, error } = FabledService.battlePrecision(params?.precision, 'precision');
+  if (error) throw failed(error);
   const task = () => {
     ctx.state.ensureAllOpen();
     const { battle, changed } = battleOf(ctx, params, params?.options ?? {});
-    return { kind: 'battle', battle, ...(changed ? { changed } : {}), sliceOps: WORKER_SLICE_OPS } as const;
+    return { kind: 'battle', battle, ...(changed ? { changed } : {}), ...(precision !== undefined ? { precision } : {}), sliceOps: WORKER_SLICE_OPS } as const;
   };
   return withProgress(c, params?.workDoneToken, 'Simulating the fleet battle', (progress) => {
     const report = throttled();
@@ -690,7 +692,7 @@ async function battle(c: Connection, ctx: Context, params: BattleParams | undefi
       if (!('progress' in m)) return partial !== undefined ? void c.sendProgress(BattlePartialResult, partial, m.partial) : undefined;
       if (!report()) return;
       const { trials: done, requested: total } = m.progress;
-      progress.report(Math.floor((100 * done) / Math.max(1, total)), `${done} of ${total} battles`);
+      progress.report(Math.floor((100 * done) / Math.max(1, total)), `${done} of ${precision !== undefined ? 'at most ' : ''}${total} battles`);
       if (counted !== undefined) void c.sendProgress(BattleProgress, counted, { done, total });
     });
   });

@@ -14,7 +14,7 @@ import { BATTLE_DEFAULTS, ENGAGEMENT_DEFAULTS, POINTS_ESTIMATE } from '../rules/
 import { formatPercent, formatPercentError } from '../rules/words';
 import { nearest, SuggestBudget, SUGGEST_LIMITS } from '../model/suggest';
 import { OPTION_SPECS } from '../sim/limits';
-import { asNumber, describeValue, type OptionName } from '../sim/options';
+import { asNumber, checkPrecision, describeValue, type OptionName } from '../sim/options';
 import { BATTLE_OPTION_KEYS, BattleSession, validateBattleOptions } from '../sim/fleet-battle';
 import { parseVariants, variantHelp } from '../sim/variants/index';
 import { renderReport } from '../sim/index';
@@ -146,6 +146,8 @@ export interface SimStatic extends SimTables, SimWords {
   priceCard: typeof priceCard;
   /** A battle's options checked (`name`: how the user knows them, the CLI: its flags). */
   battleOptions(raw: unknown, name?: OptionName): { options?: BattleOptions; errors: string[] };
+  /** A battle's precision checked (`name`: how the user knows it), or why not in a sentence. */
+  battlePrecision: typeof checkPrecision;
   /** The trials a prepared battle asks for. */
   battleTrials(job: BattleJob): number;
   /** The duel of two cards checked and ready to run, or why not. */
@@ -221,6 +223,7 @@ export const SIM_STATIC: SimStatic = {
   ...WORDS,
   ...{ estimateWords, battleVerdict, shownBattlePrice, pricedCardOf, priceCard },
   battleOptions: validateBattleOptions,
+  battlePrecision: checkPrecision,
   battleTrials: (job) => new BattleSession(job.fleets, job.options).run.setup.trials,
   prepareSimulation,
   runSimulation,

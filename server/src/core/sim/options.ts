@@ -25,6 +25,18 @@ export function asNumber(v: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * A battle's precision from outside (`battle --precision`, a request's `precision`): a 95%
+ * half-width above 0 and below 0.5, or the sentence that says what is wrong, naming it as `name`.
+ * Undefined given: none asked.
+ */
+export function checkPrecision(v: unknown, name: string): { precision?: number; error?: string } {
+  if (v === undefined) return {};
+  const p = asNumber(v);
+  if (p !== undefined && p > 0 && p < 0.5) return { precision: p };
+  return { error: `${name} must be a half-width above 0 and below 0.5 (0.01 is \u00b11%), not ${describeValue(v)}.` };
+}
+
 function asBoolean(v: unknown): boolean | undefined {
   if (typeof v === 'boolean') return v;
   if (v === 'true') return true;
