@@ -5,8 +5,8 @@
  * The figures are the rules pack's own (written once, in server/src/core/rules/data.ts), passed on
  * here so that nothing outside the server reaches into the server's tree.
  */
-export { BATTLE_DEFAULTS, ENGAGEMENT_DEFAULTS, RANGE_BANDS, WEAPON_TYPES } from '../server/src/core/rules/data';
-export { formatPercent, formatPercentError, shotsToKillRows } from '../server/src/core/rules/words';
+export { BATTLE_DEFAULTS, BATTLE_PRECISION, ENGAGEMENT_DEFAULTS, RANGE_BANDS, WEAPON_TYPES } from '../server/src/core/rules/data';
+export { formatPercent, formatPercentError, halfWidthWords, shotsToKillRows, stoppedWords } from '../server/src/core/rules/words';
 export {
   OPTION_LIMITS,
   OPTION_SPECS,

@@ -5,7 +5,7 @@
  * reruns, or closes the panel. Every message from the view is checked with the shared parser.
  */
 import * as vscode from 'vscode';
-import { type BattleCompareWith, BattleInputsRequest, BattlePartialResult, BattleProgress, BattleRequest } from '../../protocol';
+import { BATTLE_PRECISION, type BattleCompareWith, BattleInputsRequest, BattlePartialResult, BattleProgress, BattleRequest } from '../../protocol';
 import { BattleInputsWatch } from './battleInputs';
 import { renderBattleHtml } from '../webview/battle/html';
 import {
@@ -63,7 +63,7 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
     if (restored)
       this.options = {
         rounds: restored.rounds,
-        trials: restored.trials,
+        trials: restored.requestedTrials ?? restored.trials,
         seed: restored.seed,
         ...(restored.variants.length ? { variants: playedRules(restored), ...(restored.compare ? { compare: true } : {}) } : {}),
       };
@@ -148,6 +148,8 @@ class BattlePanel extends ViewPanel<BattleHostMessage, BattleViewMessage, Battle
               fleet: { uri: this.fleet },
               vs: { uri: this.vs },
               options: this.options ?? {},
+              // Until every chance is that sure, the options' trials the most played.
+              precision: BATTLE_PRECISION.view,
               partialResultToken: partial,
               progressToken: counted,
               ...(this.compareWith ? { compareWith: this.compareWith } : {}),

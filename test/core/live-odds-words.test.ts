@@ -26,6 +26,17 @@ describe('live odds lens: its words', () => {
       liveOddsDetail('Lantern <b>Watch</b> $(gear)', { kind: 'final', p: 0.34, se: 0.0075, draw: 0.31, trials: 4000, requested: 4000 }),
       'wins 34.0% \u00b1 0.8%, draws 31% vs Lantern <b>Watch</b> \\$(gear) (4,000 battles)',
     );
+    // A run until sure says how sure, in the words of `battle`'s report and the battle view.
+    const sure: LiveOddsState = { kind: 'final', p: 0.34, se: 0.0088, draw: 0.31, trials: 3000, requested: 4000, stopped: 'precision', precision: 0.0187 };
+    assert.equal(liveOddsDetail('Lantern Watch', sure), 'wins 34.0% \u00b1 0.9%, draws 31% vs Lantern Watch (3,000 battles, sure to \u00b11.9%)');
+    assert.equal(
+      liveOddsDetail('Lantern Watch', { ...sure, trials: 4000, stopped: 'cap', precision: 0.0231 }),
+      'wins 34.0% \u00b1 0.9%, draws 31% vs Lantern Watch (4,000 battles, stopped at the cap: \u00b12.3%)',
+    );
+    assert.equal(
+      liveOddsDetail('Lantern Watch', { kind: 'partial', p: 0.5, se: 0.02, draw: 0.01, trials: 1000, requested: 4000 }),
+      'wins 50% \u00b1 2% vs Lantern Watch (1,000 of at most 4,000 battles)',
+    );
   });
 
   it('keeps the title short enough for a half-width editor, with the whole text in the tooltip', () => {

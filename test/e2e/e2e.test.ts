@@ -25,8 +25,9 @@ import { BATTLE_IDS } from '../../client/webview/battle/html';
 import { FIELD_IDS } from '../../client/webview/field/html';
 import type { VsFieldResult } from '../../protocol';
 import { formatPercent } from '../../client/webview/format';
+import { halfWidthWords } from '../../protocol/simulation';
 import { findFiles, poll } from './codeServer';
-import { cliBattle, cliCheck, cliSim, fleetPoints, loadWorkspace, relativeTo, ROOT, type CliDiagnostic } from './oracle';
+import { cliViewBattle, cliCheck, cliSim, fleetPoints, loadWorkspace, relativeTo, ROOT, type CliDiagnostic } from './oracle';
 import { codeServerSession, OUT } from './session';
 
 /** "a b\n c" and "a b c" are the same text once rendered. */
@@ -438,7 +439,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
     it("battles the open fleet against one picked from the quick pick, and shows the CLI's figures from the same seed", async () => {
       const fleet = 'fleets/standard-1000.fleet.yaml';
       const vs = 'fleets/standard-1000-myr-valari.fleet.yaml';
-      const cli = cliBattle(s.sandbox.folder, fleet, vs);
+      const cli = cliViewBattle(s.sandbox.folder, fleet, vs);
       const [a, b] = cli.sides;
       await s.wb.openFile(fleet);
       await s.wb.runCommand('Fabled Star: Simulate Fleet Battle');
@@ -462,7 +463,13 @@ describe('the packaged extension in VS Code (code-server)', function () {
       const points = await text(BATTLE_IDS.pointsTable);
       assert.ok(points.includes(a.pointsDestroyed.mean.toFixed(0)), points);
       assert.equal(await view.locator(`#${BATTLE_IDS.survivalCharts} canvas`).count(), 2);
-      assert.equal(await view.locator(`#${BATTLE_IDS.trials}`).inputValue(), String(cli.trials));
+      // The most battles asked for: the view stopped once every chance was sure to ±1%, and says so.
+      assert.equal(await view.locator(`#${BATTLE_IDS.trials}`).inputValue(), String(cli.requestedTrials));
+      assert.equal(cli.stopped, 'precision');
+      assert.equal(
+        await text(BATTLE_IDS.status),
+        `Done: ${cli.trials.toLocaleString('en-US')} battles, enough to be sure to ${halfWidthWords(cli.precision!)} on every chance.`,
+      );
       await s.wb.closePanel();
       await s.wb.screenshot(join(OUT, 'battle.png'));
     });

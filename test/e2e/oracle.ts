@@ -11,6 +11,7 @@ import { Workspace } from '../../server/src/core/workspace';
 import type { FleetDocument } from '../../server/src/core/model/types';
 import type { BattleResult, SimulationResult } from '../../server/src/core/sim/types';
 import { findFiles } from './codeServer';
+import { BATTLE_PRECISION } from '../../server/src/core/rules/data';
 
 export const ROOT = join(__dirname, '..', '..');
 export const CLI = join(ROOT, 'bin', 'fabled-star.js');
@@ -53,6 +54,11 @@ export function cliBattle(folder: string, fleet: string, vs: string, extra: stri
     encoding: 'utf8',
   });
   return JSON.parse(out) as BattleResult;
+}
+
+/** The battle as the battle view plays it: until every chance is sure to the view's precision, the trials the most (`battle --precision`). */
+export function cliViewBattle(folder: string, fleet: string, vs: string, extra: string[] = []): BattleResult {
+  return cliBattle(folder, fleet, vs, ['--precision', String(BATTLE_PRECISION.view), ...extra]);
 }
 
 /** Every card, fleet and faction file of `folder`, loaded into a core Workspace. */

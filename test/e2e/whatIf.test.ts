@@ -22,7 +22,7 @@ import { IDS } from '../../client/webview/engagement/html';
 import { formatPercent } from '../../client/webview/format';
 import { liveOddsTitle } from '../../server/src/core/features/liveOdds';
 import { poll } from './codeServer';
-import { CLI, cliBattle, cliSim, loadWorkspace, ROOT } from './oracle';
+import { CLI, cliBattle, cliSim, cliViewBattle, loadWorkspace, ROOT } from './oracle';
 import { codeServerSession, OUT } from './session';
 
 function squash(s: string): string {
@@ -77,7 +77,7 @@ describe('what-if and live odds on a fleet (code-server)', function () {
   }
 
   it('compares the edited fleet with its saved version in the battle view, with the CLI’s figures and the change marked', async () => {
-    const cli = cliBattle(s.sandbox.folder, editedFile, vs, ['--compare-with', fleet]);
+    const cli = cliViewBattle(s.sandbox.folder, editedFile, vs, ['--compare-with', fleet]);
     const c = cli.compareFleets;
     assert.ok(c, 'the CLI gave no compareFleets');
     const [a, b] = cli.sides;
@@ -165,7 +165,7 @@ describe('what-if and live odds on a fleet (code-server)', function () {
   it('after a save, still compares the list with the version it had when it was opened, with the CLI’s figures', async () => {
     const original = join(s.sandbox.root, 'original.fleet.yaml');
     writeFileSync(original, saved);
-    const cli = cliBattle(s.sandbox.folder, editedFile, vs, ['--compare-with', original]);
+    const cli = cliViewBattle(s.sandbox.folder, editedFile, vs, ['--compare-with', original]);
     const c = cli.compareFleets;
     assert.ok(c, 'the CLI gave no compareFleets');
     const [a, b] = cli.sides;
@@ -206,8 +206,8 @@ describe('what-if and live odds on a fleet (code-server)', function () {
   });
 
   it('marks the battle view out of date when the fleet is edited and plays it again, with the CLI’s figures; a fleet that cannot fight says why', async () => {
-    const before = cliBattle(s.sandbox.folder, fleet, vs);
-    const after = cliBattle(s.sandbox.folder, editedFile, vs);
+    const before = cliViewBattle(s.sandbox.folder, fleet, vs);
+    const after = cliViewBattle(s.sandbox.folder, editedFile, vs);
     const [a, b] = before.sides;
     assert.notEqual(after.sides[0].pointsVictory.p, a.pointsVictory.p, 'the edit changes the figures');
     await s.wb.openFile(fleet);
@@ -318,7 +318,7 @@ describe('what-if and live odds on a fleet (code-server)', function () {
   it('compares the fleet with another fleet file picked in "Compare with…", with the CLI’s figures', async () => {
     const other = 'fleets/skirmish-500.fleet.yaml';
     const mine = vs; // Lantern Watch, beside Veil Patrol, against The Hunger Within
-    const cli = cliBattle(s.sandbox.folder, mine, fleet, ['--compare-with', other]);
+    const cli = cliViewBattle(s.sandbox.folder, mine, fleet, ['--compare-with', other]);
     const c = cli.compareFleets;
     assert.ok(c, 'the CLI gave no compareFleets');
     const [a, b] = cli.sides;

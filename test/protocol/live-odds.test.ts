@@ -21,6 +21,10 @@ import { nodeIO } from '../../server/src/cli/io';
 import { LIVE_ODDS_TITLE_MAX, liveOddsTitle, winsFigure } from '../../server/src/core/features/liveOdds';
 import { HOST_GROUP_NICE, hostGroupNice } from '../../server/src/node/sim-worker';
 import { EXAMPLES } from '../exampleFleets';
+import { halfWidthWords, stoppedWords } from '../../server/src/core/rules/words';
+import { BATTLE_PRECISION } from '../../server/src/core/rules/data';
+
+const LENS_PRECISION = BATTLE_PRECISION.lens;
 
 interface CodeLens {
   command?: { title: string; tooltip?: string; command: string; arguments?: unknown[] };
@@ -47,7 +51,8 @@ async function cliJson(args: string[]): Promise<BattleResult> {
   return JSON.parse(out) as BattleResult;
 }
 
-const TRIALS = 1500;
+/** The most the lens plays: it stops sooner, once sure to its precision (2,000 battles at least). */
+const TRIALS = 5000;
 
 describe('live odds lens over stdio', function () {
   this.timeout(180_000);
@@ -77,7 +82,7 @@ describe('live odds lens over stdio', function () {
         const l = await liveLens(uri);
         const t = l?.command?.tooltip ?? '';
         // Final: "(N battles)" at the end, or why there is no figure (a note on a run under way is no final figure).
-        return /^Live odds /.test(t) || / \([\d,]+ battles\)$/.test(t) ? l : undefined;
+        return /^Live odds /.test(t) || / \([\d,]+ battles(, [^)]*)?\)$/.test(t) ? l : undefined;
       },
       120_000,
     );
@@ -97,12 +102,19 @@ describe('live odds lens over stdio', function () {
       EXAMPLES,
       '--trials',
       String(TRIALS),
+      '--precision',
+      String(LENS_PRECISION),
       '--seed',
       '1',
     ]);
     const s = r.sides[0].pointsVictory;
-    assert.equal(lens.command!.title, liveOddsTitle('Lantern Watch', { kind: 'final', ...s, draw: r.draw.p, trials: TRIALS, requested: TRIALS }));
-    assert.equal(lens.command!.tooltip, `${winsFigure(s, r.draw.p)} vs Lantern Watch (${TRIALS.toLocaleString('en-US')} battles)`);
+    assert.equal(r.stopped, 'precision', 'the lens stops once sure, before the most it may play');
+    assert.ok(r.trials < TRIALS);
+    assert.equal(lens.command!.title, liveOddsTitle('Lantern Watch', { kind: 'final', ...s, draw: r.draw.p, trials: r.trials, requested: TRIALS }));
+    assert.equal(
+      lens.command!.tooltip,
+      `${winsFigure(s, r.draw.p)} vs Lantern Watch (${r.trials.toLocaleString('en-US')} battles, sure to ${halfWidthWords(r.precision!)})`,
+    );
     assert.ok(refreshes > 0, 'the server asked the editor for the lenses again');
     // The lens opens the battle view against that opponent.
     assert.equal(lens.command!.command, 'fabledStar.simulateBattle');
@@ -151,9 +163,11 @@ describe('live odds lens over stdio', function () {
         EXAMPLES,
         '--trials',
         String(TRIALS),
+        '--precision',
+        String(LENS_PRECISION),
       ]);
       const s = r.sides[0].pointsVictory;
-      assert.equal(after.command!.tooltip, `${winsFigure(s, r.draw.p)} vs Lantern Watch (${TRIALS.toLocaleString('en-US')} battles)`);
+      assert.equal(after.command!.tooltip, `${winsFigure(s, r.draw.p)} vs Lantern Watch (${r.trials.toLocaleString('en-US')} battles, ${stoppedWords(r)})`);
       assert.notEqual(after.command!.tooltip, before);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -217,7 +231,8 @@ describe('live odds lens over stdio', function () {
     await reconfigure({ opponent: 'the long hunger', trials: 300 });
     const named = await finalLens(uri);
     assert.match(named.command!.title, /^wins [\d.]+% \u00b1 [\d.]+%(, draws \d+%)?( vs The Long Hunger)?$/);
-    assert.match(named.command!.tooltip!, /^wins [\d.]+% \u00b1 [\d.]+%(, draws \d+%)? vs The Long Hunger \([\d,]+ battles\)$/);
+    // Fewer battles than a run until sure plays at least: it says how sure they are.
+    assert.match(named.command!.tooltip!, /^wins [\d.]+% \u00b1 [\d.]+%(, draws \d+%)? vs The Long Hunger \(300 battles, stopped at the cap: \u00b1[\d.]+%\)$/);
     // Short titles (a half-width editor shows them whole), the whole text in the tooltip.
     const short = (l: CodeLens) => {
       assert.ok(l.command!.title.length <= LIVE_ODDS_TITLE_MAX, l.command!.title);
@@ -326,7 +341,7 @@ describe('live odds lens: a fleet that cannot fight, while the battles before it
         return live?.command?.tooltip ?? '';
       };
       // The battles under way (a partial figure), in their process.
-      await c.poll('the battles under way', async () => / of [\d,]+ battles\)$/.test(await lens()), 60_000);
+      await c.poll('the battles under way', async () => / of at most [\d,]+ battles\)$/.test(await lens()), 60_000);
       host = childrenOf(c.child.pid!)[0];
       assert.ok(host, 'no process for the battles');
       // Frozen, as a process at the lowest priority is while other work takes every core: it cannot answer the stop.

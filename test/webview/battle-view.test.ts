@@ -142,7 +142,7 @@ describe('fleet battle view (Chromium)', function () {
     await v.page
       .waitForFunction((id: string) => /2,000 of/.test(document.getElementById(id)!.textContent ?? ''), I.status, { timeout: 10_000 })
       .catch(() => undefined);
-    assert.match(await v.text(I.status), /2,000 of 4,000 battles played/);
+    assert.match(await v.text(I.status), /2,000 of at most 4,000 battles played, until every chance is sure to ±1%/);
     await show(v, final);
     assert.doesNotMatch(await v.text(I.method), /still running/);
     assert.equal(await v.page.inputValue(`#${I.trials}`), '4000');
@@ -165,6 +165,27 @@ describe('fleet battle view (Chromium)', function () {
     const actions = await v.text(I.actionsTable);
     assert.ok(actions.includes(a.units[0]!.fired.toFixed(2)), actions);
     assert.equal(await v.page.locator(`#${I.cancel}`).isVisible(), false);
+  });
+
+  it('says a run until sure played fewer battles than the most asked for, and why, keeping the most in the form', async () => {
+    const v = await view();
+    const sure = simulateBattle(fleets(), { trials: 4000, seed: 9 });
+    const stopped: BattleResult = { ...sure, trials: 2000, requestedTrials: 4000, stopped: 'precision', precision: 0.0093 };
+    await v.send({ type: 'busy' });
+    await show(v, stopped);
+    await v.page.waitForFunction((id: string) => /^Done/.test(document.getElementById(id)!.textContent ?? ''), I.status);
+    assert.equal(await v.text(I.status), 'Done: 2,000 battles, enough to be sure to ±0.9% on every chance.');
+    assert.equal(await v.page.inputValue(`#${I.trials}`), '4000', 'the form keeps the most asked for, so the figures are current');
+    assert.equal(await v.page.locator(`#${I.stale}`).isVisible(), false);
+    assert.match(
+      (await v.page.locator(`#${I.howSure}`).textContent()) ?? '',
+      /within ±1% of these figures, 95 times in 100: 2,000 battles at least.*This run: 2,000 battles, sure to ±0.9%\./,
+    );
+    await v.send({ type: 'busy' });
+    await show(v, { ...sure, requestedTrials: 4000, stopped: 'cap', precision: 0.0142 });
+    await v.page.waitForFunction((id: string) => /^Done/.test(document.getElementById(id)!.textContent ?? ''), I.status);
+    assert.equal(await v.text(I.status), 'Done: 4,000 battles, the most asked for: sure to ±1.4%.');
+    assert.equal((await v.posted()).filter((m) => m.type === ('rerun' as string)).length, 0, 'no rerun: the figures are the options');
   });
 
   it('names both fleets in the heading while the first run loads, and when it fails', async () => {
@@ -200,10 +221,10 @@ describe('fleet battle view (Chromium)', function () {
     assert.match(await v.text(I.method), /^200 battles/);
     // A progress report a little behind the partial result (the percentage is coarse): the count says 200, not 100.
     await v.send({ type: 'progress', done: 100, total: 4000 });
-    await v.page.waitForFunction((id: string) => /of 4,000 battles played/.test(document.getElementById(id)!.textContent ?? ''), I.status);
-    assert.equal(await v.text(I.status), '200 of 4,000 battles played');
+    await v.page.waitForFunction((id: string) => /of at most 4,000 battles played/.test(document.getElementById(id)!.textContent ?? ''), I.status);
+    assert.equal(await v.text(I.status), '200 of at most 4,000 battles played, until every chance is sure to ±1%');
     await v.send({ type: 'progress', done: 2400, total: 4000 });
-    await v.page.waitForFunction((id: string) => /^2,400 of 4,000/.test(document.getElementById(id)!.textContent ?? ''), I.status);
+    await v.page.waitForFunction((id: string) => /^2,400 of at most 4,000/.test(document.getElementById(id)!.textContent ?? ''), I.status);
   });
 
   it('ignores malformed and foreign messages', async () => {
@@ -670,7 +691,9 @@ describe('fleet battle view: rule variants (Chromium)', function () {
     await v.send({ type: 'progress', done: 500, total: 6000 });
     await v.page.waitForFunction(
       (id: string) =>
-        /500 of 6,000 battles played: 3,000 with the rules above, then 3,000 under the standard rules/.test(document.getElementById(id)!.textContent ?? ''),
+        /500 of at most 6,000 battles played: with the rules above until every chance is sure to ±1%, then as many under the standard rules/.test(
+          document.getElementById(id)!.textContent ?? '',
+        ),
       I.status,
     );
     // A first partial result, the standard rules not played yet: no "tick the box" while it is ticked.

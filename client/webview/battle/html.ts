@@ -23,6 +23,7 @@ export const BATTLE_IDS = {
   range: 'opt-range',
   rounds: 'opt-rounds',
   trials: 'opt-trials',
+  howSure: 'how-sure',
   seed: 'opt-seed',
   run: 'run',
   variants: 'opt-variants',
@@ -73,7 +74,7 @@ export function renderBattleHtml(cspSource: string, nonce: string, scriptUri: st
       </div>
       ${numberField(I.range, 'Range (inches)', BATTLE_LIMITS.range)}
       ${numberField(I.rounds, 'Rounds', BATTLE_LIMITS.rounds)}
-      ${numberField(I.trials, 'Battles to simulate', BATTLE_LIMITS.trials)}
+      ${numberField(I.trials, 'Most battles to simulate', BATTLE_LIMITS.trials)}
       ${numberField(I.seed, 'Seed', BATTLE_LIMITS.seed)}
       <fieldset id="${I.variants}"></fieldset>
       <div class="field"><button id="${I.run}" type="submit">Run again</button></div>
@@ -107,6 +108,7 @@ export function renderBattleHtml(cspSource: string, nonce: string, scriptUri: st
       </section>
       <details class="advanced">
         <summary>Advanced: how the battle is played</summary>
+        <p id="${I.howSure}"></p>
         <p id="${I.policy}"></p>
         <ul id="${I.assumptions}"></ul>
       </details>

@@ -14,7 +14,7 @@ import { formatPercent, formatPercentError } from '../format';
 import { renderFleetComparison } from './fleetCompare';
 import { fixedRounds, lockRounds, renderComparison, roundsAsked, variantPicker, type CompareRow } from '../variants';
 import { choiceKey, playedRules } from '../variant-messages';
-import { BATTLE_DEFAULTS, variantEffects } from '../../../protocol/simulation';
+import { BATTLE_DEFAULTS, BATTLE_PRECISION, halfWidthWords, variantEffects } from '../../../protocol/simulation';
 import { elements, vscodeApi, STILL_CHART } from '../dom';
 import { onThemeChange, readPalette } from '../palette';
 import { RerunTimer, StaleFigures } from '../rerun';
@@ -118,6 +118,29 @@ function cutShortText(r: BattleResult): string {
   return `Cut short: ${n(r.trials)} of ${n(r.requestedTrials ?? r.trials)} battles were played, as many as the run beside this one`;
 }
 
+/** The precision the host asks the server for (`BATTLE_PRECISION.view`), as the view says it: "\u00b11%". */
+const SURE_TO = halfWidthWords(BATTLE_PRECISION.view);
+
+/** The line under the Cancel button once a run is done: how many battles, and why that many. */
+function doneText(r: BattleResult): string {
+  if (r.cutShort) return `${cutShortText(r)}.`;
+  const n = r.trials.toLocaleString('en-US');
+  if (r.stopped === 'precision') return `Done: ${n} battles, enough to be sure to ${halfWidthWords(r.precision ?? BATTLE_PRECISION.view)} on every chance.`;
+  if (r.stopped === 'cap') return `Done: ${n} battles, the most asked for: sure to ${halfWidthWords(r.precision ?? 0)}.`;
+  return `Done: ${n} battles.`;
+}
+
+/** What "sure" means here, for the Advanced section: the players' figures come first, this is the detail. */
+function howSureText(r: BattleResult, partial: boolean): string {
+  const min = BATTLE_PRECISION.minTrials.toLocaleString('en-US');
+  const rule =
+    `The battles are played over and over with different dice, until another run of them would give every chance above ` +
+    `(each side's win, its wiping out the other fleet, the draw) within ${SURE_TO} of these figures, 95 times in 100: ` +
+    `${min} battles at least, at most the number under "Most battles to simulate". A close fight needs more battles than a lopsided one.`;
+  if (partial || r.precision === undefined) return rule;
+  return `${rule} This run: ${r.trials.toLocaleString('en-US')} battles, ${r.stopped === 'precision' ? 'sure' : 'stopped at the most asked for, sure'} to ${halfWidthWords(r.precision)}.`;
+}
+
 function render(r: BattleResult, partial: boolean): void {
   current = r;
   markStale(undefined);
@@ -138,6 +161,7 @@ function render(r: BattleResult, partial: boolean): void {
   renderActions(r, routs);
   renderVariants(r, partial);
   renderFleetComparison(ui.fleetCompare, r, compareLabel, partial, compareAnother);
+  ui.howSure.textContent = howSureText(r, partial);
   ui.policy.textContent = r.policy;
   ui.assumptions.replaceChildren();
   for (const x of r.assumptions) text(ui.assumptions, 'li', x);
@@ -428,7 +452,8 @@ function fillControls(r: BattleResult, partial: boolean): void {
   lockRounds(ui.rounds, []);
   // Under a variant that fixes the rounds the result says its 3: the field keeps the rounds asked for underneath.
   ui.rounds.value = String(fixedRounds(playedRules(r)) ? (asked?.rounds ?? BATTLE_DEFAULTS.rounds) : r.rounds);
-  if (!partial) ui.trials.value = String(r.trials);
+  // The most battles asked for (a run until sure plays fewer), not the battles played.
+  if (!partial) ui.trials.value = String(r.requestedTrials ?? r.trials);
   ui.seed.value = String(r.seed);
   picker.set({ variants: playedRules(r), compare: r.variants.length === 0 || r.compare !== undefined });
   lockRounds(ui.rounds, playedRules(r));
@@ -474,7 +499,7 @@ function resultOptions(r: BattleResult): BattleOptions {
   return {
     ...(range !== undefined ? { range } : {}),
     rounds: r.rounds,
-    trials: r.trials,
+    trials: r.requestedTrials ?? r.trials,
     seed: r.seed,
     ...(variants.length ? { variants, ...(r.compare ? { compare: true } : {}) } : {}),
   };
@@ -541,8 +566,8 @@ function progressText(done: number, total: number): string {
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   const both = asked?.compare === true && (asked.variants?.length ?? 0) > 0;
   return both
-    ? `${n(done)} of ${n(total)} battles played: ${n(total / 2)} with the rules above, then ${n(total / 2)} under the standard rules`
-    : `${n(done)} of ${n(total)} battles played`;
+    ? `${n(done)} of at most ${n(total)} battles played: with the rules above until every chance is sure to ${SURE_TO}, then as many under the standard rules`
+    : `${n(done)} of at most ${n(total)} battles played, until every chance is sure to ${SURE_TO}`;
 }
 
 function setRunning(on: boolean, label = ''): void {
@@ -660,7 +685,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'result':
       render(m.result, m.partial);
       if (!m.partial) {
-        setRunning(false, m.result.cutShort ? `${cutShortText(m.result)}.` : `Done: ${m.result.trials.toLocaleString('en-US')} battles.`);
+        setRunning(false, doneText(m.result));
         // Options changed while it ran: these figures are not theirs (the new run is on its way).
         const now = readOptions().options;
         if (now && !formMatchesFigures(now)) {

@@ -78,6 +78,8 @@ const resultEntries = {
   cutShort: v.optional(v.literal(true)),
   requestedTrials: v.optional(nonNegative),
   cutTrials: v.optional(nonNegative),
+  stopped: v.optional(v.picklist(['precision', 'cap'])),
+  precision: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
 };
 
 const sideDifference = v.object({

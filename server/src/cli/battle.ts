@@ -75,9 +75,6 @@ Exit status: 0 success, 2 usage problem, unreadable file, a fleet with errors or
 const pct = formatPercent;
 const num = (x: number, d = 1) => x.toFixed(d);
 
-/** A half-width as a percentage, to a tenth at most: 0.01 is 1%, 0.0142 is 1.4%. */
-const percentOf = (x: number) => `${Number((x * 100).toFixed(1))}%`;
-
 /** The readable report, in the manner of `sim`'s. */
 export function renderBattleReport(r: BattleResult): string {
   const [a, b] = r.sides;
@@ -87,10 +84,8 @@ export function renderBattleReport(r: BattleResult): string {
   out.push(
     `Up to ${r.rounds} rounds, ${r.mode === 'fixed' ? 'at a fixed range' : 'approaching from the table edges'} (${r.method}, ${r.trials} trials, seed ${r.seed})`,
   );
-  if (r.stopped)
-    out.push(
-      `Battles played: ${r.trials.toLocaleString('en-US')}, ${r.stopped === 'precision' ? 'sure to' : 'stopped at the cap:'} ±${percentOf(r.precision!)}.`,
-    );
+  const stopped = FabledService.stoppedWords(r);
+  if (stopped) out.push(`Battles played: ${r.trials.toLocaleString('en-US')}, ${stopped}.`);
   if (r.cutTrials)
     out.push(
       `Cut short: ${r.cutTrials.toLocaleString('en-US')} of ${r.trials.toLocaleString('en-US')} battles reached the work limit of one battle and were ended there, scored as they stood (see Assumptions).`,

@@ -211,7 +211,8 @@ export class LiveOdds {
     this.queue()
       .run<BattleResult>(
         `liveOdds ${doc.uri}`,
-        () => ({ kind: 'battle', battle, sliceOps: SLICE_OPS }),
+        // Until the figure is sure to the lens's precision (`battle --precision`), the setting's trials the most.
+        () => ({ kind: 'battle', battle, precision: FabledService.battlePrecisionDefaults.lens, sliceOps: SLICE_OPS }),
         run.source.token,
         (m) => {
           if (!current()) return;
@@ -245,7 +246,10 @@ export class LiveOdds {
         (r) => {
           if (!current()) return;
           const s = r.sides[0].pointsVictory;
-          run.state = { kind: 'final', p: s.p, se: s.se, draw: r.draw.p, trials: r.trials, requested: r.requestedTrials ?? r.trials };
+          run.state = {
+            ...{ kind: 'final', p: s.p, se: s.se, draw: r.draw.p, trials: r.trials, requested: r.requestedTrials ?? r.trials },
+            ...(r.stopped && r.precision !== undefined ? { stopped: r.stopped, precision: r.precision } : {}),
+          };
           this.scheduleRefresh(run, true);
         },
         (e: unknown) => {

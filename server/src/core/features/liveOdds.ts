@@ -9,6 +9,7 @@ import type { FleetDocument, Span } from '../model/types';
 import { iconSafe } from './shared';
 import type { Lens } from './codeLens';
 import { suggest } from '../model/yaml';
+import { stoppedWords } from '../rules/words';
 
 /** The fleet of that name (case and spacing aside), or undefined. */
 export function fleetNamed(name: string, fleets: Iterable<FleetDocument>): FleetDocument | undefined {
@@ -64,7 +65,7 @@ export function winsFigure(wins: { p: number; se: number }, draw: number): strin
 export type LiveOddsState =
   | { kind: 'waiting'; note?: string }
   | { kind: 'partial'; p: number; se: number; draw: number; trials: number; requested: number; note?: string }
-  | { kind: 'final'; p: number; se: number; draw: number; trials: number; requested: number }
+  | { kind: 'final'; p: number; se: number; draw: number; trials: number; requested: number; stopped?: 'precision' | 'cap'; precision?: number }
   | { kind: 'failed'; why: string };
 
 /** Battle counts as `battle` prints them ("1,000"); made once (toLocaleString makes a formatter at every call). */
@@ -80,10 +81,13 @@ export function liveOddsDetail(vs: string, s: LiveOddsState): string {
     case 'waiting':
       return `wins \u2026 ${against} (${s.note ?? 'simulating'})`;
     case 'partial':
-      return `${winsFigure(s, s.draw)} ${against} (${COUNT.format(s.trials)} of ${COUNT.format(s.requested)} battles${s.note ? `; ${s.note}` : ''})`;
-    case 'final':
-      // The count says why the battle view's figure (of its own, often more, battles) may differ by a point or two.
-      return `${winsFigure(s, s.draw)} ${against} (${COUNT.format(s.trials)} battles)`;
+      // The lens plays until sure (`BATTLE_PRECISION.lens`): the setting's battles are the most it plays.
+      return `${winsFigure(s, s.draw)} ${against} (${COUNT.format(s.trials)} of at most ${COUNT.format(s.requested)} battles${s.note ? `; ${s.note}` : ''})`;
+    case 'final': {
+      // The count says why the battle view's figure (of its own, often more, battles) may differ by a point or two; the stop, how sure it is.
+      const stopped = stoppedWords(s);
+      return `${winsFigure(s, s.draw)} ${against} (${COUNT.format(s.trials)} battles${stopped ? `, ${stopped}` : ''})`;
+    }
     case 'failed':
       return `Live odds ${against}: ${iconSafe(s.why, 400)}`;
   }

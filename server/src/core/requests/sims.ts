@@ -10,8 +10,8 @@ import type { ServiceParts } from './parts';
 import type { Estimates } from '../balance/index';
 import type { Problem, UnitCard } from '../model/types';
 import type { CardRef, Workspace } from '../workspace';
-import { BATTLE_DEFAULTS, ENGAGEMENT_DEFAULTS, POINTS_ESTIMATE } from '../rules/data';
-import { formatPercent, formatPercentError } from '../rules/words';
+import { BATTLE_DEFAULTS, BATTLE_PRECISION, ENGAGEMENT_DEFAULTS, POINTS_ESTIMATE } from '../rules/data';
+import { formatPercent, formatPercentError, stoppedWords } from '../rules/words';
 import { nearest, SuggestBudget, SUGGEST_LIMITS } from '../model/suggest';
 import { OPTION_SPECS } from '../sim/limits';
 import { asNumber, checkPrecision, describeValue, type OptionName } from '../sim/options';
@@ -69,12 +69,16 @@ export interface SimTables {
   readonly pointsEstimate: typeof POINTS_ESTIMATE;
   /** The battles a `--precision` run plays at least, and the trials of one chunk. */
   readonly precisionMinTrials: number;
+  /** How sure the editor's battles play until: the battle view's, the live odds lens's. */
+  readonly battlePrecisionDefaults: typeof BATTLE_PRECISION;
   readonly chunkTrials: number;
 }
 
 /** How the edges write the simulator's figures (FORMATS.md). */
 export interface SimWords {
   formatPercent: typeof formatPercent;
+  /** Why a run until sure stopped ("sure to \u00b11%", "stopped at the cap: \u00b11.4%"). */
+  stoppedWords: typeof stoppedWords;
   formatPercentError: typeof formatPercentError;
   textTable: typeof textTable;
   /** A value the user gave, read as a number (or undefined), and as a sentence shows it. */
@@ -186,6 +190,7 @@ const TABLES: SimTables = {
   battleDefaults: BATTLE_DEFAULTS,
   pointsEstimate: POINTS_ESTIMATE,
   precisionMinTrials: PRECISION_MIN_TRIALS,
+  battlePrecisionDefaults: BATTLE_PRECISION,
   chunkTrials: CHUNK_TRIALS,
 };
 
@@ -203,7 +208,7 @@ function closestNames(name: string, names: string[], n = 3): string[] {
 
 const WORDS: SimWords = {
   ...{ simulationRefusal, isRefused: (e: unknown): e is Error => e instanceof Refused, exampleFleets },
-  ...{ formatPercent, formatPercentError, textTable, asNumber, describeValue, renderReport, renderVsField },
+  ...{ formatPercent, formatPercentError, stoppedWords, textTable, asNumber, describeValue, renderReport, renderVsField },
   ...{
     renderBattleVariants,
     renderFleetComparison,

@@ -506,6 +506,14 @@ export const ENGAGEMENT_DEFAULTS = { range: 12, rounds: 6, trials: 20000, seed: 
 export const POINTS_ESTIMATE = { minField: 10, maxField: 40, flagSpreads: 2, flagRatio: 1.5 } as const;
 /** The fleet battle (BATTLE.md): the same defaults; without a fixed range the fleets approach. */
 export const BATTLE_DEFAULTS = { rounds: 6, trials: 20000, seed: 1, sections: ['6', '7', '9', '13', '14', '15', '18'] } as const;
+/**
+ * How sure the editor's battles play until (a 95% half-width on every headline figure: each side's
+ * annihilation and points victory, the draw), `trials` being the most played: the battle view to
+ * ±1%, the live odds lens, played again at every edit, to ±2%; `minTrials`, the fewest any run
+ * until sure plays (`battle --precision` too), so that a rare outcome has been seen before its
+ * figure counts as sure. Not rules: the project's settings.
+ */
+export const BATTLE_PRECISION = { view: 0.01, lens: 0.02, minTrials: 2000 } as const;
 /** The approach the points estimate weighs reach on: the Standard table's depth (section 17) and the battle's rounds. */
 export const BATTLE_TABLE = { depth: GAME_SIZES.find((g) => g.name === 'Standard')!.depth, rounds: BATTLE_DEFAULTS.rounds } as const;
 /**

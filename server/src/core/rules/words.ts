@@ -110,6 +110,22 @@ export function formatPercentError(se: number): string {
   return `\u00b1 ${(se * 100).toFixed(PERCENT_DIGITS)}%`;
 }
 
+/** A half-width as the stop of a run until sure says it: "\u00b11%", "\u00b11.4%" (a tenth of a point at most). */
+export function halfWidthWords(h: number): string {
+  return `\u00b1${Number((h * 100).toFixed(1))}%`;
+}
+
+/**
+ * Why a battle run until sure stopped, in the words every place that shows it uses (the CLI's
+ * report, the battle view, the lens): "sure to \u00b11%" when its figures were sure enough, "stopped
+ * at the cap: \u00b11.4%" when the most battles asked for were played first. Undefined for a run that
+ * played a count of battles.
+ */
+export function stoppedWords(r: { stopped?: 'precision' | 'cap' | undefined; precision?: number | undefined }): string | undefined {
+  if (!r.stopped || r.precision === undefined) return undefined;
+  return r.stopped === 'precision' ? `sure to ${halfWidthWords(r.precision)}` : `stopped at the cap: ${halfWidthWords(r.precision)}`;
+}
+
 const PERCENT_DIGITS = 2;
 const PERCENT_SMALLEST = 10 ** -(PERCENT_DIGITS + 2);
 

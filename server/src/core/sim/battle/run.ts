@@ -3,6 +3,7 @@
  * slice of work at a time (`BattleRun.step`) or a chunk apart (`BattleRun.runChunk`, for threads),
  * each trial a sequence of rounds of activations with the rule variants' hooks at their named points.
  */
+import { BATTLE_PRECISION } from '../../rules/data';
 import { Dice } from '../dice';
 import type { RandomGenerator } from '../dice';
 import { basesLeft } from '../fire';
@@ -54,7 +55,7 @@ export function trialEnd(code: number): { annihilated: [boolean, boolean]; winne
 }
 
 /** The fewest trials a run stopped by its precision plays (`BattleSetup.precision`). */
-export const PRECISION_MIN_TRIALS = 2000;
+export const PRECISION_MIN_TRIALS = BATTLE_PRECISION.minTrials;
 
 /** The 95% half-width of the widest headline figure (each side's annihilation and points victory, the draw). */
 export function headlineHalfWidth(t: BattleTotals): number {
