@@ -3,7 +3,8 @@
  * as the CLI does, 20,000 trials of 6 rounds: the two 1,000-point fleets (goal under 2 s) and the
  * two 2,000-point fleets (goal under 5 s), with the cost per trial against the duel's.
  */
-import { simulateBattle } from '../server/src/core/sim/fleet-battle';
+import { BattleSession, simulateBattle } from '../server/src/core/sim/fleet-battle';
+import { BATTLE_PRECISION } from '../server/src/core/rules/data';
 import { simulateEngagement } from '../server/src/core/sim/engagement';
 import { profileFromCard } from '../server/src/core/sim/profile';
 import { exampleBattle, exampleWorkspace, load, median, type Row } from './util';
@@ -96,6 +97,51 @@ export async function benchBattle(): Promise<Row[]> {
       medianMs: t.ms,
       goal: '< 2000 ms',
       note: `cpu ${t.cpu.toFixed(0)} ms; points victory ${(100 * r.sides[0].pointsVictory.p).toFixed(1)}% / ${(100 * r.sides[1].pointsVictory.p).toFixed(1)}%${r.trials < trials ? `; CUT SHORT at ${r.trials}` : ''}`,
+    });
+  }
+  rows.push(...benchPrecision(ws));
+  return rows;
+}
+
+/**
+ * Runs that stop when sure: a 50/50 mirror and a lopsided battle played as the battle view plays
+ * them (a stepped session until every headline figure is sure to BATTLE_PRECISION.view, 200,000
+ * battles the cap), each against a run of BENCH_PRECISION_REFERENCE battles (200,000 by default):
+ * the goal is every figure inside the precision of the long run, and the lopsided battle done in a
+ * fifth of the mirror's battles or at the minimum.
+ */
+function benchPrecision(ws: ReturnType<typeof exampleWorkspace>): Row[] {
+  const precision = BATTLE_PRECISION.view;
+  const reference = Number(process.env.BENCH_PRECISION_REFERENCE ?? 200_000);
+  const headline = (r: ReturnType<typeof simulateBattle>) => [...r.sides.flatMap((s) => [s.annihilation.p, s.pointsVictory.p]), r.draw.p];
+  const played: number[] = [];
+  const rows: Row[] = [];
+  for (const [what, a, b] of [
+    ['a 50/50 mirror', 'standard-1000.fleet.yaml', 'standard-1000.fleet.yaml'],
+    ['a lopsided battle', 'standard-1000.fleet.yaml', 'skirmish-500.fleet.yaml'],
+  ] as const) {
+    const job = exampleBattle(ws, a, b);
+    const session = new BattleSession(job.fleets, { trials: 200_000, seed: 1 }, { limits: job.limits, precision });
+    const t0 = performance.now();
+    while (!session.step(50_000));
+    const ms = performance.now() - t0;
+    const sure = session.result();
+    const long = simulateBattle(job.fleets, { trials: reference, seed: 1 }, { limits: job.limits });
+    const gap = Math.max(...headline(sure).map((p, i) => Math.abs(p - headline(long)[i]!)));
+    played.push(sure.trials);
+    const minimum = BATTLE_PRECISION.minTrials;
+    rows.push({
+      name: `until sure to ±${100 * precision}% (the battle view): ${what}, ${a.replace('.fleet.yaml', '')} vs ${b.replace('.fleet.yaml', '')}`,
+      medianMs: sure.trials,
+      unit: 'battles',
+      goal:
+        played.length === 1
+          ? `every figure within ${100 * precision} pts of ${reference.toLocaleString('en-US')} battles`
+          : `the same, in at most ${Math.max(minimum, played[0]! / 5).toLocaleString('en-US')} battles (a fifth of the mirror's, or ${minimum.toLocaleString('en-US')})`,
+      note:
+        `${sure.stopped === 'precision' ? 'sure' : 'CAP'} to ±${(100 * sure.precision!).toFixed(2)}% in ${ms.toFixed(0)} ms; ` +
+        `widest gap to ${reference.toLocaleString('en-US')} battles ${(100 * gap).toFixed(2)} pts: ${gap <= precision ? 'met' : 'MISSED'}` +
+        (played.length === 2 ? `; ${sure.trials <= Math.max(minimum, played[0]! / 5) ? 'met' : 'MISSED'}` : ''),
     });
   }
   return rows;

@@ -679,8 +679,7 @@ async function battle(c: Connection, ctx: Context, params: BattleParams | undefi
   const partial = params?.partialResultToken;
   const counted = typeof params?.progressToken === 'string' || typeof params?.progressToken === 'number' ? params.progressToken : undefined;
   // Read when its turn comes: the fleets as they are then.
-  const { precision, error } = FabledService.battlePrecision(params?.precision, 'precision');
-  if (error) throw failed(error);
+  const precision = precisionOf(params);
   const task = () => {
     ctx.state.ensureAllOpen();
     const { battle, changed } = battleOf(ctx, params, params?.options ?? {});
@@ -696,6 +695,13 @@ async function battle(c: Connection, ctx: Context, params: BattleParams | undefi
       if (counted !== undefined) void c.sendProgress(BattleProgress, counted, { done, total });
     });
   });
+}
+
+/** The precision a battle request asks for (undefined: none), or the sentence of what is wrong with it, as `battle --precision` says it. */
+function precisionOf(params: BattleParams | undefined): number | undefined {
+  const { precision, error } = FabledService.battlePrecision(params?.precision, 'precision');
+  if (error) throw failed(error);
+  return precision;
 }
 
 /** A card priced by battle on the server's runner; the answer says where its points are, to set them. */
