@@ -51,17 +51,21 @@ describe('a player at half the editor width (code-server)', function () {
     const window = s.wb.page.viewportSize()!;
     assert.ok(editorBox.width < window.width / 2, `the editor is ${editorBox.width}px of a ${window.width}px window`);
     const live = group.locator('.codelens-decoration a', { hasText: /^wins / }).first();
-    // The final figure: its tooltip ends in the battle count.
+    // The final figure: its tooltip ends in the battle count and why the lens stopped there
+    // ("(3,000 battles, sure to ±1.9%)"); while battles run it says "N of at most M battles".
     const tooltip = await poll(
       'the live odds figure',
       async () => {
         const t = (await live.getAttribute('title').catch(() => null)) ?? '';
-        return / \([\d,]+ battles\)$/.test(t) ? t : undefined;
+        return / \([\d,]+ battles, [^)]+\)$/.test(t) ? t : undefined;
       },
       240_000,
       500,
     );
-    assert.match(tooltip, new RegExp(`^wins [\\d.]+% \u00b1 [\\d.]+%(, draws \\d+%)? vs ${OPPONENT} \\([\\d,]+ battles\\)$`));
+    assert.match(
+      tooltip,
+      new RegExp(`^wins [\\d.]+% \u00b1 [\\d.]+%(, draws \\d+%)? vs ${OPPONENT} \\([\\d,]+ battles, (sure to|stopped at the cap:) \u00b1[\\d.]+%\\)$`),
+    );
     assert.match(squash(await live.innerText()), /^wins [\d.]+% \u00b1 [\d.]+%/);
     // Past the text area's right edge (the vertical scrollbar's left) a lens is cut off unseen.
     const scrollbar = await group.locator('.monaco-editor .scrollbar.vertical').first().boundingBox();
