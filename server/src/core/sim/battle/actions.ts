@@ -131,15 +131,21 @@ function moveToward(e: Engine, u: number, stick: number): void {
   e.moved[u]! += step;
 }
 
-/** Whether u can do anything that deals damage from where it stands: Fire, Board or Ram. */
+/**
+ * Whether u can do anything that deals damage from where it stands: Fire, Board or Ram. It measures
+ * every enemy's distance into `enemies.d` on the way, so that an activation whose unit stays where
+ * it asked from reads them instead of measuring them again.
+ */
 function canAct(e: Engine, u: number, enemies: UnitList): boolean {
-  const ut = e.types[e.typeOf[u]!]!;
+  const reach = e.types[e.typeOf[u]!]!.maxReach;
+  const ds = enemies.d;
+  let can = false;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
-    const d = e.dist(u, t);
-    if (d <= ut.maxReach || e.canBoardAt(u, t, d) || e.canRamAt(u, d)) return true;
+    const d = (ds[k] = e.dist(u, t));
+    if (!can && (d <= reach || e.canBoardAt(u, t, d) || e.canRamAt(u, d))) can = true;
   }
-  return false;
+  return can;
 }
 
 /**
@@ -161,18 +167,24 @@ export function activate(e: Engine, u: number, dice: Dice, lost: [number, number
     moves++;
   }
   const enemies = enemiesOf(e, u, e.enemyList);
+  // Whether enemies.d holds the distances from where u stands now (canAct measures them).
+  let measured = false;
   // Out of reach of everything: move toward the nearest enemy (a second move with the B stick).
   if (!e.fixed)
-    while (ap > 0 && moves < sticks && !canAct(e, u, enemies)) {
+    while (ap > 0 && moves < sticks) {
+      if ((measured = canAct(e, u, enemies))) break;
       moveToward(e, u, e.moveStick[moves]![u]!);
       ap--;
       moves++;
     }
   if (ap === 0 || enemies.length === 0) return true;
   // A unit with CR closes on the nearest enemy with CR to Board it (giving up its second action).
-  if (!e.fixed && ap === 2 && moves < sticks && e.hasCr[u] === 1 && closeToBoard(e, u, enemies, e.moveStick[moves]![u]!)) ap--;
+  if (!e.fixed && ap === 2 && moves < sticks && e.hasCr[u] === 1 && closeToBoard(e, u, enemies, e.moveStick[moves]![u]!)) {
+    ap--;
+    measured = false;
+  }
   // Where u stands now for the rest of its activation: the distance to each enemy, measured once.
-  for (let k = 0; k < enemies.length; k++) enemies.d[k] = e.dist(u, enemies.at[k]!);
+  if (!measured) for (let k = 0; k < enemies.length; k++) enemies.d[k] = e.dist(u, enemies.at[k]!);
   const myBases = basesOf(e.hull[u]!, e.hpOf[u]!);
   if (!chooseTarget(e, u, enemies, myBases)) return false;
   threatsTo(e, u, enemies, e.threatList);

@@ -447,6 +447,8 @@ export class Engine {
   readonly canRamOf: Uint8Array;
   readonly pointsPerBaseOf: Float64Array;
   readonly hpOf: Float64Array;
+  /** Each unit's card's longest reach (-1: no weapon), read per enemy by every activation's threat scan. */
+  readonly maxReachOf: Float64Array;
   readonly moveCount: Int32Array;
   readonly moveStick: [Float64Array, Float64Array];
   /** Each unit's hull, SH and place at the start of every trial (from its card and `start`). */
@@ -535,6 +537,7 @@ export class Engine {
     this.canRamOf = Uint8Array.from(this.units, (u) => ((u.profile.tonnage ?? 0) > 0 ? 1 : 0));
     this.pointsPerBaseOf = Float64Array.from(this.units, (u) => u.points / u.profile.bases);
     this.hpOf = Float64Array.from(this.units, (u) => u.profile.hp);
+    this.maxReachOf = Float64Array.from(this.typeOf, (t) => this.types[t]!.maxReach);
     this.moveCount = Int32Array.from(this.units, (u) => u.profile.move?.length ?? 0);
     this.moveStick = [Float64Array.from(this.units, (u) => u.profile.move?.[0] ?? 0), Float64Array.from(this.units, (u) => u.profile.move?.[1] ?? 0)];
     const pairs = (sub: (a: UnitType) => number) => pairSizes(this.types, sub);

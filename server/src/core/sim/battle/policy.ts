@@ -405,10 +405,11 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
 /** The enemies that can fire at u (what Shields Back Online and Brace protect against), into `out`. */
 export function threatsTo(e: Engine, u: number, enemies: UnitList, out: UnitList): UnitList {
   out.length = 0;
+  const reach = e.maxReachOf;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
     const d = enemies.d[k]!;
-    if (d <= e.types[e.typeOf[t]!]!.maxReach) out.push(t, d);
+    if (d <= reach[t]!) out.push(t, d);
   }
   return out;
 }

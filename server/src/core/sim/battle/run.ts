@@ -377,9 +377,11 @@ function sideRouted(e: Engine, s: number): boolean {
  * Units of side s that may still activate this round; with `pick`, the one it activates next into
  * `e.firstWaiting` (BATTLE.md "The round"): first a unit that can Fire, Board or Ram now, then the
  * units that must move to reach an enemy (or enter, or launch); within each group the most points
- * first, ties by card name, then copy (`order`). Never the order of the fleet list.
+ * first, ties by card name, then copy (`order`). Never the order of the fleet list. Without
+ * `count` it stops once its answer is settled and returns at least 1 when any unit waits: most
+ * callers only ask whether anyone does (the whole count is read only to spend a token).
  */
-function waiting(e: Engine, s: number, pick: boolean): number {
+function waiting(e: Engine, s: number, pick: boolean, count: boolean): number {
   const order = e.orderOf[s]!;
   const alive = e.alive;
   const activated = e.activated;
@@ -409,6 +411,7 @@ function waiting(e: Engine, s: number, pick: boolean): number {
       if (n === 0) first = i;
       n++;
       if (pick && firstActs < 0 && onTable[i] && front >= 0 && canActNow(e, i, front, frontBoard)) firstActs = i;
+      if (!count && (firstActs >= 0 || !pick || front < 0)) break;
     }
   }
   e.firstWaiting = firstActs >= 0 ? firstActs : first;
@@ -495,17 +498,17 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
     e.ops += 2;
     let turn: number = first;
     for (;;) {
-      const w0 = waiting(e, turn, true);
+      const tokens = turn === 0 ? tokens0 : tokens1;
+      const w0 = waiting(e, turn, true, tokens > 0);
       // This side's next unit, read before the other side is counted (which sets it again).
       const u = e.firstWaiting;
-      const tokens = turn === 0 ? tokens0 : tokens1;
       // The other side's count matters only when this side has nobody left or a token to spend.
       if (w0 === 0) {
-        if (waiting(e, 1 - turn, false) === 0) break;
+        if (waiting(e, 1 - turn, false, false) === 0) break;
         turn = 1 - turn;
         continue;
       }
-      if (tokens > 0 && waiting(e, 1 - turn, false) > w0) {
+      if (tokens > 0 && waiting(e, 1 - turn, false, true) > w0) {
         if (turn === 0) tokens0--;
         else tokens1--;
         e.hooks.onToken?.(turn as 0 | 1, view(e, r + 1, pts));
