@@ -43,7 +43,7 @@ function drawKernel(e: Engine, k: number, tgt: number, dice: Dice): void {
     else lo = mid + 1;
   }
   const key = draw[at + 2 * lo + 1]!;
-  const stride = e.types[e.typeOf[tgt]!]!.stride;
+  const stride = e.strideOf[tgt]!;
   const h = Math.floor(key / stride);
   e.hull[tgt] = h;
   e.sh[tgt] = key - h * stride;

@@ -449,6 +449,8 @@ export class Engine {
   readonly hpOf: Float64Array;
   /** Each unit's card's longest reach (-1: no weapon), read per enemy by every activation's threat scan. */
   readonly maxReachOf: Float64Array;
+  /** Each unit's card's state stride (a state key is hull * stride + SH), read by every kernel lookup and draw. */
+  readonly strideOf: Float64Array;
   readonly moveCount: Int32Array;
   readonly moveStick: [Float64Array, Float64Array];
   /** Each unit's hull, SH and place at the start of every trial (from its card and `start`). */
@@ -538,6 +540,7 @@ export class Engine {
     this.pointsPerBaseOf = Float64Array.from(this.units, (u) => u.points / u.profile.bases);
     this.hpOf = Float64Array.from(this.units, (u) => u.profile.hp);
     this.maxReachOf = Float64Array.from(this.typeOf, (t) => this.types[t]!.maxReach);
+    this.strideOf = Float64Array.from(this.typeOf, (t) => this.types[t]!.stride);
     this.moveCount = Int32Array.from(this.units, (u) => u.profile.move?.length ?? 0);
     this.moveStick = [Float64Array.from(this.units, (u) => u.profile.move?.[0] ?? 0), Float64Array.from(this.units, (u) => u.profile.move?.[1] ?? 0)];
     const pairs = (sub: (a: UnitType) => number) => pairSizes(this.types, sub);
@@ -672,10 +675,9 @@ export class Engine {
    * or -1 when the work limit is reached.
    */
   kernel(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, sh: number, hull: number, braced: boolean): number {
-    const tt = this.types[this.typeOf[tgt]!]!;
     // Cover is per unit, so it is part of the key.
     const pk = smallInt(this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + this.coverOf[tgt]!);
-    const stateKey = smallInt(hull * tt.stride + sh);
+    const stateKey = smallInt(hull * this.strideOf[tgt]! + sh);
     // The last kernel of this shooter at this target (unaimed, aimed): a unit's state changes only
     // when it is hit, so most lookups end here without touching the table or the maps.
     const slot = (f * this.n + tgt) * 2 + (aim === undefined ? 0 : 1);
@@ -712,6 +714,7 @@ export class Engine {
     // Paid for by the run this chunk is played again for: computed, not counted again.
     const budget = this.prepaid?.has(id) ? { ops: 0, limit: Infinity } : this.budget;
     const paid = budget.ops;
+    const tt = this.types[this.typeOf[tgt]!]!;
     const ex = exactVolley(this.plan(f, tgt, ri, attBases, aim, braced), new Map([[stateKey, 1]]), tt.stride, budget);
     if (!ex) return -1;
     const n = ex.dist.size;
@@ -774,7 +777,7 @@ export class Engine {
    */
   basesLost(f: number, tgt: number, ri: number, attBases: number, sh: number, hull: number, braced: boolean): number | undefined {
     const pk = smallInt(this.planKey(f, tgt, ri, attBases, undefined, braced) * 2 + this.coverOf[tgt]!);
-    const stateKey = smallInt(hull * this.types[this.typeOf[tgt]!]!.stride + sh);
+    const stateKey = smallInt(hull * this.strideOf[tgt]! + sh);
     const slot = (f * this.n + tgt) * 2;
     if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotLost[slot];
     const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
