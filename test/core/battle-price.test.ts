@@ -20,6 +20,7 @@ import {
 } from '../../server/src/core/balance/battles';
 import type { PlayBattles, PricedCard, PricingBattle } from '../../server/src/core/balance/battles';
 import { bundledBattleField } from '../../server/src/core/balance/fitted';
+import { pricingHalfWidth } from '../../server/src/core/sim/run-here';
 import { BATTLE_PRICE, GAME_SIZES } from '../../server/src/core/rules/data';
 import { parseDocument } from '../../server/src/core/model/parse';
 import type { UnitDocument } from '../../server/src/core/model/types';
@@ -111,6 +112,45 @@ describe('points from battles', () => {
     const both = addTotals(t, t);
     assert.equal(both.trials, 80);
     assert.ok(Math.abs(both.sumDiffSq - 2 * t.sumDiffSq) < 1e-9);
+  });
+
+  it('stops a battle once its figure is sure, where a chunk ends, having played the trials a full run plays first', () => {
+    const f = referenceFleets(field, 500)[0]!;
+    // Twice the fleet against it once: lopsided, its figure varies little.
+    const b: PricingBattle = {
+      fleets: [
+        { name: 'a', faction: '', units: [...f.units, ...f.units] },
+        { name: 'b', faction: '', units: f.units },
+      ],
+      size: 500,
+      rounds: 6,
+      trials: 2000,
+      seed: 3,
+      worth: f.points,
+      sure: { precision: 0.05, minTrials: 200, chunk: 100 },
+    };
+    const t = playBattle(b);
+    assert.equal(t.sure, true);
+    assert.ok(t.trials >= 200 && t.trials < 2000 && t.trials % 100 === 0, `${t.trials} trials`);
+    assert.ok(pricingHalfWidth(t) <= 0.05, `±${pricingHalfWidth(t)}`);
+    // The same dice as a run of that many trials, and a chunk fewer was not yet sure.
+    const { sure, ...asFull } = t;
+    assert.ok(sure);
+    assert.deepEqual(playBattle({ ...b, trials: t.trials, sure: undefined }), asFull);
+    if (t.trials > 200) assert.ok(pricingHalfWidth(playBattle({ ...b, trials: t.trials - 100, sure: undefined })) > 0.05);
+    // Never sure enough: every trial asked, the same totals as without a stop.
+    const all = playBattle({ ...b, trials: 300, sure: { precision: 1e-9, minTrials: 200, chunk: 100 } });
+    assert.equal(all.sure, undefined);
+    assert.deepEqual(all, playBattle({ ...b, trials: 300, sure: undefined }));
+  });
+
+  it('prices a card with each battle stopped when sure, within its interval of the price from every trial, in fewer trials', async () => {
+    const o = { trials: 400, sizes: [GAME_SIZES[1]!.points] };
+    const full = await priceCard(card(DESTROYER), field, playInProcess(), { ...o, sure: null });
+    const sure = await priceCard(card(DESTROYER), field, playInProcess(), o);
+    assert.ok(sure.trials < full.trials, `${sure.trials} against ${full.trials} trials`);
+    assert.ok(full.price! > sure.low! && full.price! < sure.high!, `${full.price} in ${sure.low}..${sure.high}`);
+    assert.equal(full.trials, 400 * full.against.reduce((n, a) => n + a.tried.length, 0));
   });
 
   it('prices a card where it breaks even, with a 95% interval around it; a better card prices higher', async () => {

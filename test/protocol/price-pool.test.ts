@@ -1,6 +1,6 @@
 /**
  * `balance --battles` on worker threads (server/src/cli/price-pool.ts, on the simulations'
- * pool and its bundled dist/sim-worker.js): the same prices as in process, whatever the number of threads, and the
+ * pool and its bundled dist/sim-worker.js): the same prices as in process (each battle stopped at the same trial), whatever the number of threads, and the
  * threads end with the pool.
  */
 import { strict as assert } from 'node:assert';
@@ -19,10 +19,13 @@ describe('balance --battles on worker threads', function () {
     try {
       assert.equal(pool.threads, 2);
       const card = field.cards.find((c) => c.class === 'Frigate')!;
-      const o = { trials: 100, sizes: [500, 1000] };
+      // Enough trials that battles stop when sure (BATTLE_PRICE.sure): at the same trial on a thread as here.
+      const o = { trials: 400, sizes: [500, 1000] };
       const [there, here] = [await priceCard(card, field, pool.play, o), await priceCard(card, field, playInProcess(), o)];
       assert.ok(there.price! > 0);
       assert.deepEqual(there, here);
+      const battles = there.against.reduce((n, a) => n + a.tried.length, 0);
+      assert.ok(there.trials < 400 * battles, `${there.trials} trials in ${battles} battles: some stopped when sure`);
     } finally {
       await pool.close();
     }

@@ -254,8 +254,10 @@ export interface BattlePrice {
 }
 
 export interface PricingOptions {
-  /** Trials per battle. */
+  /** Trials per battle, the most (`sure`). */
   trials?: number;
+  /** When a battle stops before its trials (`BATTLE_PRICE.sure`); null: every battle plays them all. */
+  sure?: PricingBattle['sure'] | null;
   seed?: number;
   rounds?: number;
   /** Game sizes (points). */
@@ -286,6 +288,7 @@ export async function priceCard(card: PricedCard, field: PricingField, play: Pla
   const trials = o.trials ?? BATTLE_PRICE.trials;
   const seed = o.seed ?? BATTLE_PRICE.seed;
   const rounds = o.rounds ?? BATTLE_PRICE.rounds;
+  const sure = o.sure === null ? undefined : (o.sure ?? BATTLE_PRICE.sure);
   const sizes = o.sizes ?? GAME_SIZES.map((g) => g.points);
   const pkg = packageOf(card, field);
   const printed = card.points + pkg.carriedPoints;
@@ -325,6 +328,7 @@ export async function priceCard(card: PricedCard, field: PricingField, play: Pla
       trials,
       seed,
       worth: p.pf.points,
+      ...(sure ? { sure } : {}),
     }));
     const totals = await play(battles);
     played += battles.length;

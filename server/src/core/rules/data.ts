@@ -517,9 +517,12 @@ export const BATTLE_PRECISION = { view: 0.01, lens: 0.02, minTrials: 2000 } as c
 /** The approach the points estimate weighs reach on: the Standard table's depth (section 17) and the battle's rounds. */
 export const BATTLE_TABLE = { depth: GAME_SIZES.find((g) => g.name === 'Standard')!.depth, rounds: BATTLE_DEFAULTS.rounds } as const;
 /**
- * Points from battles (BATTLE.md "Points from battles"): trials per battle, the seed every battle
- * shares (paired dice), the search for the break-even count (geometric steps, then halving the
+ * Points from battles (BATTLE.md "Points from battles"): the most trials per battle, the seed every
+ * battle shares (paired dice), the search for the break-even count (geometric steps, then halving the
  * bracket down to one copy or this ratio), units a side at most, reference fleets per game size.
+ * `sure`: each battle of the search stops once its figure d (the mean points balance) is sure, as a
+ * battle run until sure does: checked every `chunk` trials from `minTrials`, the 95% half-width at
+ * most `precision` (a lopsided count, far from break-even, varies little and stops early).
  * Not rules: the project's settings, chosen so that 20 cards price in under 2 minutes on 2 cores.
  * `chargeCarried`: whether a host's price has its carried craft's printed points taken off (false:
  * the card's price is what it brings to the table with its bays filled, so launch capacity and what
@@ -536,6 +539,7 @@ export const BATTLE_PRICE = {
   maxUnits: 120,
   referenceFleetsPerSize: 2,
   minSeLog: 0.01,
+  sure: { precision: 0.03, minTrials: 200, chunk: 100 },
 } as const;
 /**
  * The points estimate's training set (scripts/build-synthetic-prices.ts): this many variants of the

@@ -51,10 +51,33 @@ export function pricingTotals(run: BattleRun, b: PricingBattle): PricingTotals {
   return t;
 }
 
-/** One pricing battle, played to the end (or its work limit). Pure: the same setup gives the same totals. */
+/** The 95% half-width of a pricing battle's figure d (the mean points balance) from its totals. */
+export function pricingHalfWidth(t: PricingTotals): number {
+  if (t.trials < 2) return Infinity;
+  const mean = t.sumDiff / t.trials;
+  const variance = Math.max(0, (t.sumDiffSq - t.trials * mean * mean) / (t.trials - 1));
+  return 1.96 * Math.sqrt(variance / t.trials);
+}
+
+/**
+ * One pricing battle, played to the end (or its work limit), or with `sure` until its figure is
+ * that sure: the check is made where a chunk ends, in order, so the same setup stops at the same
+ * trial wherever it runs. Pure: the same setup gives the same totals.
+ */
 export function playPricing(b: PricingBattle): PricingTotals {
   const run = pricingRun(b);
-  run.step();
+  const sure = b.sure;
+  if (!sure) {
+    run.step();
+    return pricingTotals(run, b);
+  }
+  const chunk = Math.max(1, Math.floor(sure.chunk));
+  for (let n = Math.min(b.trials, Math.max(chunk, sure.minTrials)); !run.playTo(n); n = Math.min(b.trials, n + chunk)) {
+    if (pricingHalfWidth(pricingTotals(run, b)) <= sure.precision) {
+      run.settle();
+      return { ...pricingTotals(run, b), sure: true };
+    }
+  }
   return pricingTotals(run, b);
 }
 

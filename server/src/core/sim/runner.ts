@@ -78,10 +78,16 @@ export interface PricingBattle {
   /** The game size's points (the table the fleets approach on). */
   size: number;
   rounds: number;
+  /** The most trials it plays (all of them without `sure`). */
   trials: number;
   seed: number;
   /** The points both fleets are worth (the reference fleet's): shares are of this. */
   worth: number;
+  /**
+   * Stop once the figure is sure: chunks of `chunk` trials from `minTrials`, checked in order, until
+   * the 95% half-width of d (the mean points balance, see PricingTotals) is at most `precision`.
+   */
+  sure?: { precision: number; minTrials: number; chunk: number };
 }
 
 /** What a pricing battle gives: sums over trials, which add up over chunks of trials. */
@@ -95,6 +101,8 @@ export interface PricingTotals {
   sumLost: number;
   /** The run stopped at its work limit before all its trials. */
   cutShort: boolean;
+  /** It stopped before its most trials because its figure was sure (`PricingBattle.sure`). */
+  sure?: boolean;
 }
 
 /** A pricing battle played whole. */

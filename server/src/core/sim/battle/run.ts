@@ -192,6 +192,25 @@ export class BattleRun {
     this.sure = true;
   }
 
+  /**
+   * Plays on to `n` trials in all, or fewer when the run ends first (all its trials, a cut): what a
+   * caller that judges a figure of its own between chunks steps by (a pricing battle, ../run-here.ts),
+   * then `settle` ends the run where it stands. Returns whether the run has ended.
+   */
+  playTo(n: number): boolean {
+    const limit = this.trialLimit;
+    this.trialLimit = Math.min(limit, n);
+    this.step();
+    this.trialLimit = limit;
+    if (!this.cut && this.totals.trials < limit) this.stopped = false;
+    return this.stopped;
+  }
+
+  /** Ends the run where it stands, its caller's figure sure: fewer trials than asked is not a cut. */
+  settle(): void {
+    this.stopped = this.sure = true;
+  }
+
   /** This run (what a comparison pairs up, see variants/compare.ts `SteppedRun`). */
   get battle(): BattleRun {
     return this;
