@@ -124,6 +124,28 @@ function moveToward(e: Engine, u: number, stick: number): void {
       nearest = i;
     }
   }
+  stepToward(e, u, stick, nearest, best);
+}
+
+/**
+ * moveToward from the distances canAct has just measured into `enemies` (the same enemies in the
+ * same order, so the same nearest): the activation's moves need not measure them again.
+ */
+function moveTowardMeasured(e: Engine, u: number, stick: number, enemies: UnitList): void {
+  let nearest = -1;
+  let best = Infinity;
+  for (let k = 0; k < enemies.length; k++) {
+    const d = enemies.d[k]!;
+    if (d < best) {
+      best = d;
+      nearest = enemies.at[k]!;
+    }
+  }
+  stepToward(e, u, stick, nearest, best);
+}
+
+/** Moves u by at most `stick` toward `nearest` standing `best` away (-1: none), stopping at its wanted distance. */
+function stepToward(e: Engine, u: number, stick: number, nearest: number, best: number): void {
   // No enemy on the table yet: head for their edge.
   if (nearest < 0) best = Math.max(0, e.depth - e.pos[u]!);
   const step = Math.min(stick, Math.max(0, best - wantedDistance(e, u, nearest >= 0 ? nearest : undefined)));
@@ -173,13 +195,13 @@ export function activate(e: Engine, u: number, dice: Dice, lost: [number, number
   if (!e.fixed)
     while (ap > 0 && moves < sticks) {
       if ((measured = canAct(e, u, enemies))) break;
-      moveToward(e, u, e.moveStick[moves]![u]!);
+      moveTowardMeasured(e, u, e.moveStick[moves]![u]!, enemies);
       ap--;
       moves++;
     }
   if (ap === 0 || enemies.length === 0) return true;
   // A unit with CR closes on the nearest enemy with CR to Board it (giving up its second action).
-  if (!e.fixed && ap === 2 && moves < sticks && e.hasCr[u] === 1 && closeToBoard(e, u, enemies, e.moveStick[moves]![u]!)) {
+  if (!e.fixed && ap === 2 && moves < sticks && e.hasCr[u] === 1 && closeToBoard(e, u, enemies, e.moveStick[moves]![u]!, measured)) {
     ap--;
     measured = false;
   }
@@ -201,13 +223,16 @@ function enter(e: Engine, u: number): void {
   if (!e.fixed) moveToward(e, u, e.moveStick[0][u]!);
 }
 
-/** Moves u by up to `stick` toward the nearest enemy with CR, to boarding range; false when none is farther than that. */
-function closeToBoard(e: Engine, u: number, enemies: UnitList, stick: number): boolean {
+/**
+ * Moves u by up to `stick` toward the nearest enemy with CR, to boarding range; false when none is
+ * farther than that. With `measured`, `enemies.d` already holds the distances from where u stands.
+ */
+function closeToBoard(e: Engine, u: number, enemies: UnitList, stick: number, measured: boolean): boolean {
   let nearest = Infinity;
   let nearestCr = Infinity;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
-    const d = e.dist(u, t);
+    const d = measured ? enemies.d[k]! : e.dist(u, t);
     nearest = Math.min(nearest, d);
     if (e.hasCr[t] === 1) nearestCr = Math.min(nearestCr, d);
   }
