@@ -162,8 +162,9 @@ export async function benchBalance(): Promise<Row[]> {
   };
   const sure = await priced(undefined);
   const all = await priced(null);
-  const gap = Math.max(...sure.prices.map((p, i) => Math.abs((p.price ?? 0) - (all.prices[i]!.price ?? 0))));
-  const gapPct = Math.max(...sure.prices.map((p, i) => (100 * Math.abs((p.price ?? 0) - (all.prices[i]!.price ?? 0))) / (all.prices[i]!.price ?? 1)));
+  const gaps = sure.prices.map((p, i) => ({ pts: Math.abs((p.price ?? 0) - (all.prices[i]!.price ?? 0)), of: all.prices[i]!.price ?? 1 }));
+  const gap = Math.max(...gaps.map((g) => g.pts));
+  const gapPct = Math.max(...gaps.map((g) => (100 * g.pts) / g.of));
   rows.push(
     {
       name: `balance --battles: battle prices of the ${battleField.cards.length} bundled cards, one thread, each battle until sure`,

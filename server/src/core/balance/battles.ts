@@ -22,7 +22,7 @@ import { CLASSES, CLASS_NAMES, GAME_SIZES, LAUNCH_BAY, BATTLE_PRICE } from '../r
 import type { UnitClass } from '../rules/data';
 import type { UnitProfile } from '../sim/types';
 import { SimCancelled, type PricingBattle, type PricingTotals, type SimPriority, type SimRunner, type SimToken } from '../sim/runner';
-import { playPricing } from '../sim/run-here';
+import { playPricing, pricingFigure } from '../sim/run-here';
 import type { BattleUnit, Fleet } from '../sim/battle';
 import { profileFromCard, sanitizeProfile } from '../sim/profile';
 import { bayCapacity } from '../model/derived';
@@ -335,9 +335,8 @@ export async function priceCard(card: PricedCard, field: PricingField, play: Pla
     live.forEach((p, i) => {
       const t = totals[i]!;
       const n = p.next!;
-      const mean = t.trials ? t.sumDiff / t.trials : 0;
-      const variance = t.trials > 1 ? Math.max(0, (t.sumDiffSq - t.trials * mean * mean) / (t.trials - 1)) : 0;
-      p.tried.set(n, { d: mean, se: t.trials ? Math.sqrt(variance / t.trials) : 0, trials: t.trials, cut: t.cutShort });
+      const { d: mean, se } = pricingFigure(t);
+      p.tried.set(n, { d: mean, se, trials: t.trials, cut: t.cutShort });
       out.trials += t.trials;
       out.cutShort ||= t.cutShort;
       if (mean < 0) p.lo = Math.max(p.lo ?? 0, n);

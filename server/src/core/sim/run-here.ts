@@ -51,12 +51,16 @@ export function pricingTotals(run: BattleRun, b: PricingBattle): PricingTotals {
   return t;
 }
 
-/** The 95% half-width of a pricing battle's figure d (the mean points balance) from its totals. */
+/** A pricing battle's figure d (the mean points balance) and its standard error, from its totals (0 and 0 without trials). */
+export function pricingFigure(t: PricingTotals): { d: number; se: number } {
+  const d = t.trials ? t.sumDiff / t.trials : 0;
+  const variance = t.trials > 1 ? Math.max(0, (t.sumDiffSq - t.trials * d * d) / (t.trials - 1)) : 0;
+  return { d, se: t.trials ? Math.sqrt(variance / t.trials) : 0 };
+}
+
+/** The 95% half-width of a pricing battle's figure d; Infinity under two trials (no spread to read). */
 export function pricingHalfWidth(t: PricingTotals): number {
-  if (t.trials < 2) return Infinity;
-  const mean = t.sumDiff / t.trials;
-  const variance = Math.max(0, (t.sumDiffSq - t.trials * mean * mean) / (t.trials - 1));
-  return 1.96 * Math.sqrt(variance / t.trials);
+  return t.trials < 2 ? Infinity : 1.96 * pricingFigure(t).se;
 }
 
 /**
@@ -73,9 +77,10 @@ export function playPricing(b: PricingBattle): PricingTotals {
   }
   const chunk = Math.max(1, Math.floor(sure.chunk));
   for (let n = Math.min(b.trials, Math.max(chunk, sure.minTrials)); !run.playTo(n); n = Math.min(b.trials, n + chunk)) {
-    if (pricingHalfWidth(pricingTotals(run, b)) <= sure.precision) {
+    const t = pricingTotals(run, b);
+    if (pricingHalfWidth(t) <= sure.precision) {
       run.settle();
-      return { ...pricingTotals(run, b), sure: true };
+      return { ...t, sure: true };
     }
   }
   return pricingTotals(run, b);
