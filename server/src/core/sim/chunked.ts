@@ -167,6 +167,8 @@ interface Runs {
   lanes: number;
   /** Names the battle, so that a runner keeps one engine for its chunks. */
   key: string;
+  /** The runs played so far (each of its own key: a thread's engine lists a run's kernels afresh, see `playRun`). */
+  played: number;
   sessions: [BattleSession, BattleSession | undefined];
   hooks: ChunkHooks;
   /** Hears the trials merged so far in the run being played. */
@@ -214,8 +216,12 @@ async function playRun(c: Runs, standard: boolean, trials: number, dice: boolean
   const limit = setup.workLimit ?? TRIAL_WORK_LIMIT;
   const chunks = Math.ceil(trials / CHUNK_TRIALS);
   const stateOf = chunkStates(setup.seed);
+  // Every run its own key, a run played again included: an engine lists each kernel once a run
+  // (battle/engine.ts `newChunk`), so a run's chunks must not count on what an engine listed for
+  // the run before it.
+  const key = `${c.key}.${c.played++}`;
   const task = (k: number, workLimit: number, exact?: ChunkTask['exact']): ChunkTask => ({
-    ...{ kind: 'chunk', job: c.job, key: c.key, standard, index: k, state: stateOf(k) },
+    ...{ kind: 'chunk', job: c.job, key, standard, index: k, state: stateOf(k) },
     ...{ count: Math.min(CHUNK_TRIALS, trials - k * CHUNK_TRIALS), dice, workLimit, ...(exact ? { exact } : {}) },
   });
   const stop = new AbortController();
@@ -312,7 +318,7 @@ export async function battleInChunks(job: BattleJob, exec: ChunkExecutor, parall
   const requested = session.run.setup.trials;
   let base = 0;
   const c: Runs = {
-    ...{ job, exec, lanes: Math.max(1, Math.floor(parallel)), key: runKey() },
+    ...{ job, exec, lanes: Math.max(1, Math.floor(parallel)), key: runKey(), played: 0 },
     ...{ sessions: [session, standard], hooks, merged: (n) => hooks.onProgress?.(base + n, requested * (standard ? 2 : 1)) },
     partial: (p) =>
       hooks.onPartial?.(() =>

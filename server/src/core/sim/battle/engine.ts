@@ -508,7 +508,10 @@ export class Engine {
   overBudget = false;
   scoreCut = false;
   trialCut = false;
-  /** The chunk of trials being played, and the kernels it has used so far: [id, cost] (see `newChunk`). */
+  /**
+   * The run being played (see `forgetRun`), and the kernels the chunk being played listed: [id,
+   * cost], each kernel once a run on this engine (see `newChunk`).
+   */
   private chunk = 0;
   used: [string, number][] = [];
   /** Kernels another run already paid for (a chunk played again exactly, sim/chunked.ts): computed, not charged. */
@@ -601,16 +604,18 @@ export class Engine {
   }
 
   /**
-   * Starts a chunk of trials: `used` lists each kernel the chunk uses, once, from its first lookup
-   * through the maps (computed now or before). A lookup that the caches built on kernels (the
-   * last-kernel slots, decisions, Aim and protection values) answer instead found what an earlier
-   * chunk of this engine looked up and listed. So the kernels listed by chunks 0..k together are
-   * those one run uses in its trials of chunks 0..k, whichever engines played them: their work is
-   * one run's kernel work (sim/chunked.ts adds it up). Sampling work (\`ops\`) never depends on the
-   * caches at all.
+   * Starts a chunk of trials: `used` lists each kernel the chunk uses that no earlier chunk of this
+   * run on this engine listed, once, from its first lookup (computed now or before). Any later use
+   * on this engine, through the maps or the caches built on kernels (the last-kernel slots,
+   * decisions, Aim and protection values), found what an earlier chunk listed. An engine plays a
+   * run's chunks in the order they are numbered (sim/chunked.ts hands them out so), so the kernels
+   * listed by chunks 0..k together are those one run uses in its trials of chunks 0..k, whichever
+   * engines played them: their work is one run's kernel work (sim/chunked.ts adds it up). Listing
+   * each kernel once a run, not once a chunk, keeps a chunk's list to the kernels new to its
+   * engine: a few dozen, not two thousand, to send to the thread that merges the chunks. Sampling
+   * work (\`ops\`) never depends on the caches at all.
    */
   newChunk(): void {
-    this.chunk++;
     this.used = [];
   }
 
@@ -633,6 +638,7 @@ export class Engine {
     this.aims.clear();
     this.protectTable.clear();
     this.aimTable.clear();
+    this.chunk++;
     this.mode = this.kernelsAllowed ? 'kernel' : 'dice';
   }
 
@@ -772,7 +778,7 @@ export class Engine {
 
   /**
    * The expected bases f's unaimed Fire action at tgt removes (`store.lost` of its `kernel`), read
-   * from the last-kernel slot or the table when this chunk has listed that kernel already (as
+   * from the last-kernel slot or the table when this run has listed that kernel already (as
    * `kernel` would find it, without its bookkeeping); undefined when the work limit is reached.
    */
   basesLost(f: number, tgt: number, ri: number, attBases: number, sh: number, hull: number, braced: boolean): number | undefined {
