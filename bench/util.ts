@@ -28,6 +28,12 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** The value at or below which a share `q` of `xs` lie (nearest rank). */
+export function percentile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
+}
+
 /** The machine's load beside a figure: other work on it slows every wall clock here. */
 export const load = () => `load average ${loadavg()[0]!.toFixed(2)} on ${availableParallelism()} cores`;
 

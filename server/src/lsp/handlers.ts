@@ -79,6 +79,7 @@ import {
   type ListCardsParams,
   type RosterData,
   type RosterEditParams,
+  type RosterParams,
   type RosterEditResult,
   type ImportRosterParams,
   type ImportRosterResult,
@@ -180,28 +181,51 @@ function requestedFleet(state: ServerState, uri: string | undefined): FleetDocum
 /**
  * A row for a custom request about the fleet list `params.uri`: answered with null when the uri is
  * not a fleet the server knows (or the request failed); `handle` gets the fleet, read with its cards.
- * `yieldFirst`: the messages already read go first (the connection handles one queued message a
- * turn, scheduled after this handler's first turn: hence two turns), and a request the client
- * cancelled meanwhile (superseded by the next edit) is not computed at all.
  */
 function fleetRequest<P extends { uri: string }, R, E>(
   request: CustomRequest<P, R | null, E>,
   handle: (ctx: Context, doc: FleetDocument, params: P) => R | null,
-  o: { yieldFirst?: boolean } = {},
 ): HandlerEntry {
   return customRequest(
     request,
-    async (ctx, params, token) => {
-      if (o.yieldFirst) {
-        await nextTurn();
-        await nextTurn();
-        if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
-      }
+    (ctx, params) => {
       const doc = requestedFleet(ctx.state, params?.uri);
       return doc && params ? handle(ctx, doc, params) : null;
     },
     null,
   );
+}
+
+/** Lets the messages already read go first (the connection handles one queued message a turn, scheduled after this one: hence two turns); false when the request was cancelled meanwhile. */
+async function giveWay(token: CancellationToken): Promise<boolean> {
+  await nextTurn();
+  await nextTurn();
+  return !token.isCancellationRequested;
+}
+
+/**
+ * A fleet's roster for the Fleet view, which asks for it right behind each edit. A big fleet's
+ * roster is milliseconds of this thread's time in three parts (the fleet's checks, the roster, the
+ * view's rows), so it is made a part at a time, the messages read meanwhile (a hover) answered
+ * between the parts; a request the client cancelled meanwhile (superseded by the next edit) stops.
+ * The doc and version are those of the request's turn, so the answer is one version's throughout.
+ */
+async function rosterInSteps(ctx: Context, params: RosterParams | undefined, token: CancellationToken): Promise<RosterData | null> {
+  const stop = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled');
+  if (!(await giveWay(token))) throw stop();
+  const { state } = ctx;
+  const doc = requestedFleet(state, params?.uri);
+  if (!doc || !params) return null;
+  const version = state.documents.get(doc.uri)?.version;
+  state.service.diagnoseChecks(doc);
+  if (!(await giveWay(token))) throw stop();
+  const prepared = state.service.roster(doc);
+  if (!(await giveWay(token))) throw stop();
+  const toRange = (uri: string, s: Span) => {
+    const td = state.textDoc(uri);
+    return td ? convert.range(td, s) : undefined;
+  };
+  return rosterData(state.service, doc, toRange, params, version, prepared);
 }
 
 /** A card of the workspace or of the bundled examples, with where it is. */
@@ -425,19 +449,7 @@ export const HANDLERS: HandlerEntry[] = [
 
   customRequest(ExampleFleetsRequest, ({ state }): FleetSummary[] => state.service.exampleFleetSummaries(), [] as FleetSummary[]),
 
-  fleetRequest(
-    RosterRequest,
-    ({ state }, doc, params): RosterData => {
-      const toRange = (uri: string, s: Span) => {
-        const td = state.textDoc(uri);
-        return td ? convert.range(td, s) : undefined;
-      };
-      return rosterData(state.service, doc, toRange, params, state.documents.get(doc.uri)?.version);
-    },
-    // A big fleet's roster takes tens of milliseconds on this thread: the Fleet view asks for it
-    // right behind each edit, so the messages already read go first.
-    { yieldFirst: true },
-  ),
+  customRequest(RosterRequest, rosterInSteps, null),
 
   customRequest(
     CardSheetRequest,

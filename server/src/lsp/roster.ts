@@ -22,9 +22,16 @@ export type ToRange = (uri: string, span: Span) => Range | undefined;
 const NOWHERE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 /** A fleet's roster as the client takes it, from the service's (cached) checks. */
-export function rosterData(service: FabledService, doc: FleetDocument, toRange: ToRange, params?: RosterParams, version?: number): RosterData {
+export function rosterData(
+  service: FabledService,
+  doc: FleetDocument,
+  toRange: ToRange,
+  params?: RosterParams,
+  version?: number,
+  prepared: PreparedRoster = service.roster(doc),
+): RosterData {
   // The totals are resolved once, for the roster and every entry's Embark… choices (a fleet may have hundreds of entries).
-  const { roster: r, embarkChoices: choose } = service.roster(doc);
+  const { roster: r, embarkChoices: choose } = prepared;
   const at = (uri: string, span: Span) => toRange(uri, span) ?? NOWHERE;
   const spare = service.spareCopies(doc);
   const buy = toBuyLine(r);

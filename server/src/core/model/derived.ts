@@ -6,6 +6,7 @@ import { CLASSES, DOCTRINES, LAUNCH_BAY, STAT_NAMES, type STAT_ORDER, type StatN
 import { listOf, pluralOf, withArticle } from '../rules/words';
 import { launchBayTier, normRuleName, validTier } from '../rules/lookup';
 import type { Ability, FactionDocument, UnitCard } from './types';
+import { getMemo, memo, setMemo } from './memo';
 
 export function hasStat(card: UnitCard, stat: (typeof STAT_ORDER)[number]): boolean {
   const v = card.stats?.entries[stat]?.value;
@@ -60,7 +61,16 @@ export interface BayCapacity {
   reserves: number;
 }
 
-export function bayCapacity(card: UnitCard): BayCapacity {
+/** A card's bays, kept with the card: a roster asks for every carrier entry's at each edit. */
+const BAYS = memo<Readonly<BayCapacity>>('bay capacity');
+
+export function bayCapacity(card: UnitCard): Readonly<BayCapacity> {
+  let bays = getMemo(card, BAYS);
+  if (!bays) setMemo(card, BAYS, (bays = Object.freeze(readBays(card))));
+  return bays;
+}
+
+function readBays(card: UnitCard): BayCapacity {
   let tierFighters = 0;
   let reserves = 0;
   for (const a of card.abilities?.items ?? []) {

@@ -123,13 +123,24 @@ export function canonicalCard(card: UnitCard, faction: string): unknown {
   };
 }
 
+/** A card's key in the digest, kept with the card for the faction and name it was made from (a big fleet names the same few cards hundreds of times). */
+const CARD_KEY = memo<{ faction: string; name: string; key: string }>('digest card key');
+
+function cardKey(ref: CardRef): string {
+  const kept = getMemo(ref.card, CARD_KEY);
+  if (kept && kept.faction === ref.faction && kept.name === ref.name) return kept.key;
+  const key = JSON.stringify([clean(ref.faction).toLowerCase(), clean(ref.name).toLowerCase()]);
+  setMemo(ref.card, CARD_KEY, { faction: ref.faction, name: ref.name, key });
+  return key;
+}
+
 /** The normalized content the digest is taken over (exported for tests and for anyone re-implementing it). */
 export function digestContent(input: DigestInput): unknown {
   const copies = new Map<string, number>();
   const cards = new Map<string, { key: string; ref: CardRef }>();
   const use = (ref: CardRef | undefined) => {
     if (!ref) return;
-    const key = JSON.stringify([clean(ref.faction).toLowerCase(), clean(ref.name).toLowerCase()]);
+    const key = cardKey(ref);
     if (!cards.has(key)) cards.set(key, { key, ref });
   };
   for (const e of input.entries) {
