@@ -122,6 +122,78 @@ export function jumpedRng(seed: number, jumps: number): JumpableRandomGenerator 
   return g;
 }
 
+/** A 128x128 matrix over GF(2) on the generator's four 32-bit words of state: column j, four words a column. */
+type BitMatrix = Int32Array;
+
+/** `m` applied to the state `v` (4 words): the XOR of the columns of v's set bits. */
+function applyBits(m: BitMatrix, v: ArrayLike<number>): number[] {
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  for (let w = 0; w < 4; w++) {
+    const word = v[w]! | 0;
+    for (let bit = 0; bit < 32; bit++) {
+      if ((word & (1 << bit)) === 0) continue;
+      const at = (w * 32 + bit) * 4;
+      a ^= m[at]!;
+      b ^= m[at + 1]!;
+      c ^= m[at + 2]!;
+      d ^= m[at + 3]!;
+    }
+  }
+  return [a, b, c, d];
+}
+
+/** The product a·b (b first, then a). */
+function multiplyBits(a: BitMatrix, b: BitMatrix): BitMatrix {
+  const out = new Int32Array(128 * 4);
+  for (let j = 0; j < 128; j++) out.set(applyBits(a, b.subarray(j * 4, j * 4 + 4)), j * 4);
+  return out;
+}
+
+const jumpers = new Map<number, BitMatrix>();
+
+/**
+ * The generator's state (`getState()`) jumped `n` times at once. A run of chunks starts chunk k at
+ * the seed's state jumped k * CHUNK_TRIALS times (chunked.ts), which took 1,000 jumps of 128
+ * generator steps each per chunk, on the thread that hands the chunks out. A jump is linear over
+ * GF(2) on the generator's 128 bits of state (every step of xoroshiro128+ is shifts and XORs, and a
+ * jump XORs states together), so n jumps are one 128x128 bit matrix, made once by squaring the
+ * matrix of one jump, which is read off pure-rand's own jump applied to each of the 128 one-bit
+ * states. Applying it is 128 tests and XORs of words. pure-rand offers the single jump only; a test
+ * holds this to n single jumps.
+ */
+export function jumpState(state: readonly number[], n: number): number[] {
+  let m = jumpers.get(n);
+  if (!m) {
+    const one = new Int32Array(128 * 4);
+    for (let j = 0; j < 128; j++) {
+      const unit = [0, 0, 0, 0];
+      unit[j >> 5] = 1 << (j & 31);
+      const g = xoroshiro128plusFromState(unit);
+      g.jump();
+      one.set(g.getState(), j * 4);
+    }
+    // J^n by squaring: base is J^(2^i) at bit i of n.
+    let power: BitMatrix | undefined;
+    let base: BitMatrix = one;
+    for (let k = n; k > 0; k = Math.floor(k / 2)) {
+      if (k % 2 === 1) power = power ? multiplyBits(base, power) : base;
+      if (k > 1) base = multiplyBits(base, base);
+    }
+    m = power ?? identityBits();
+    jumpers.set(n, m);
+  }
+  return applyBits(m, state);
+}
+
+function identityBits(): BitMatrix {
+  const id = new Int32Array(128 * 4);
+  for (let j = 0; j < 128; j++) id[j * 4 + (j >> 5)] = 1 << (j & 31);
+  return id;
+}
+
 /**
  * A seeded roller over a pure-rand generator (advanced in place; callers that need the original
  * state clone it first). Binomial draws for large counts come from stdlib's binomial sampler, fed
