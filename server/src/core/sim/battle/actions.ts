@@ -10,7 +10,7 @@ import { rollSucceeds } from '../dice';
 import type { Dice } from '../dice';
 import { basesLeft, maxShields } from '../fire';
 import { sampleCost, sampleVolley } from '../volley-sample';
-import { BOARD_RANGE } from './engine';
+import { BOARD_RANGE, RAM_RANGE } from './engine';
 import type { Engine, UnitList } from './engine';
 import { NO_DECISION, bestBoard, chooseTarget, decide, threatsTo, wantedDistance } from './policy';
 import type { Decision, SecondAction } from './types';
@@ -46,7 +46,7 @@ function drawKernel(e: Engine, k: number, tgt: number, dice: Dice): void {
   const stride = e.strideOf[tgt]!;
   const h = Math.floor(key / stride);
   e.hull[tgt] = h;
-  e.sh[tgt] = key - h * stride;
+  e.setSh(tgt, key - h * stride);
   dice.tabletop += store.dice[k]! - 1;
   // Whole numbers only, so that work adds up the same whichever way the trials are grouped.
   e.ops += 4 + (31 - Math.clz32(n + 1));
@@ -69,6 +69,7 @@ function credit(e: Engine, u: number, pts: [number, number]): void {
 function destroy(e: Engine, u: number, lost: [number, number], pts: [number, number]): void {
   e.alive[u] = 0;
   e.hull[u] = 0;
+  e.touched(u);
   lost[e.side[u]!]!++;
   credit(e, u, pts);
   // What it carries by card name then copy: the points add up in one order.
@@ -91,83 +92,66 @@ function afterDamage(e: Engine, u: number, lost: [number, number], pts: [number,
   }
   credit(e, u, pts);
   const max = maxShieldsOf(e.units[u]!.profile, e.hull[u]!);
-  if (e.sh[u]! > max) e.sh[u] = max;
+  if (e.sh[u]! > max) e.setSh(u, max);
 }
 
 /**
- * The enemies of u that are alive and on the table, into `out`, by card name then copy
- * (`Engine.byName`): every choice made by scanning them (a target, whom to Board or Ram) keeps the
- * first of equals it meets, so each of its ties ends by card name, then copy (BATTLE.md).
+ * The enemies of u that are alive and on the table, with their distances from where u stands, into
+ * `out`, by card name then copy (`Engine.byName`): every choice made by scanning them (a target,
+ * whom to Board or Ram) keeps the first of equals it meets, so each of its ties ends by card name,
+ * then copy (BATTLE.md).
  */
 function enemiesOf(e: Engine, u: number, out: UnitList): UnitList {
   out.length = 0;
   const them = e.byName[1 - e.side[u]!]!;
   for (let k = 0; k < them.length; k++) {
     const i = them[k]!;
-    if (e.alive[i] && e.onTable[i]) out.push(i);
+    if (e.alive[i] && e.onTable[i]) out.push(i, e.dist(u, i));
   }
   return out;
 }
 
-/** Moves u toward the nearest enemy by at most `stick` inches, stopping at its wanted distance. */
-function moveToward(e: Engine, u: number, stick: number): void {
-  // By card name then copy: of enemies equally near, the first (BATTLE.md's ties).
-  const them = e.byName[1 - e.side[u]!]!;
-  let nearest = -1;
-  let best = Infinity;
-  for (let k = 0; k < them.length; k++) {
-    const i = them[k]!;
-    if (!e.alive[i] || !e.onTable[i]) continue;
-    const d = e.dist(u, i);
-    if (d < best) {
-      best = d;
-      nearest = i;
-    }
-  }
-  stepToward(e, u, stick, nearest, best);
-}
-
 /**
- * moveToward from the distances canAct has just measured into `enemies` (the same enemies in the
- * same order, so the same nearest): the activation's moves need not measure them again.
+ * Moves u toward the nearest enemy by at most `stick` inches, stopping at its wanted distance. The
+ * nearest stands on the enemy's front line (`Engine.front`), so its distance needs no scan; which
+ * unit it is matters only to a unit without weapons (whether it could Board it), and only then is
+ * it looked for.
  */
-function moveTowardMeasured(e: Engine, u: number, stick: number, enemies: UnitList): void {
-  let nearest = -1;
-  let best = Infinity;
-  for (let k = 0; k < enemies.length; k++) {
-    const d = enemies.d[k]!;
-    if (d < best) {
-      best = d;
-      nearest = enemies.at[k]!;
-    }
-  }
-  stepToward(e, u, stick, nearest, best);
-}
-
-/** Moves u by at most `stick` toward `nearest` standing `best` away (-1: none), stopping at its wanted distance. */
-function stepToward(e: Engine, u: number, stick: number, nearest: number, best: number): void {
+function moveToward(e: Engine, u: number, stick: number): void {
+  const front = e.frontOf(1 - e.side[u]!);
   // No enemy on the table yet: head for their edge.
-  if (nearest < 0) best = Math.max(0, e.depth - e.pos[u]!);
-  const step = Math.min(stick, Math.max(0, best - wantedDistance(e, u, nearest >= 0 ? nearest : undefined)));
+  const best = front >= 0 ? Math.max(0, e.depth - e.pos[u]! - front) : Math.max(0, e.depth - e.pos[u]!);
+  const nearest = front >= 0 && e.maxReachOf[u]! < 0 ? nearestAt(e, u, best) : undefined;
+  const step = Math.min(stick, Math.max(0, best - wantedDistance(e, u, nearest)));
   e.pos[u]! += step;
   e.moved[u]! += step;
+  e.advanced(u);
+}
+
+/** The first enemy of u on the table, by card name then copy, standing `best` away (the nearest: BATTLE.md's ties). */
+function nearestAt(e: Engine, u: number, best: number): number {
+  const them = e.byName[1 - e.side[u]!]!;
+  for (let k = 0; k < them.length; k++) {
+    const i = them[k]!;
+    if (e.alive[i] && e.onTable[i] && e.dist(u, i) === best) return i;
+  }
+  return -1;
 }
 
 /**
- * Whether u can do anything that deals damage from where it stands: Fire, Board or Ram. It measures
- * every enemy's distance into `enemies.d` on the way, so that an activation whose unit stays where
- * it asked from reads them instead of measuring them again.
+ * Whether unit u, on the table, can Fire, Board or Ram from where it stands, given where the enemy's
+ * front line and Board front line stand (`Engine.front`, -1: nobody): the nearest enemy and the
+ * nearest it could board decide it.
  */
-function canAct(e: Engine, u: number, enemies: UnitList): boolean {
-  const reach = e.types[e.typeOf[u]!]!.maxReach;
-  const ds = enemies.d;
-  let can = false;
-  for (let k = 0; k < enemies.length; k++) {
-    const t = enemies.at[k]!;
-    const d = (ds[k] = e.dist(u, t));
-    if (!can && (d <= reach || e.canBoardAt(u, t, d) || e.canRamAt(u, d))) can = true;
+export function canActNow(e: Engine, u: number, front: number, frontBoard: number): boolean {
+  const d = e.fixed ? e.range : Math.max(0, e.depth - e.pos[u]! - front);
+  if (d <= e.maxReachOf[u]!) return true;
+  if (e.canRamOf[u] === 1 && d <= RAM_RANGE) return true;
+  if (e.hasCr[u] === 1 && frontBoard >= 0) {
+    const b = e.fixed ? e.range : Math.max(0, e.depth - e.pos[u]! - frontBoard);
+    if (b <= BOARD_RANGE) return true;
   }
-  return can;
+  return false;
 }
 
 /**
@@ -188,25 +172,25 @@ export function activate(e: Engine, u: number, dice: Dice, lost: [number, number
     ap--;
     moves++;
   }
-  const enemies = enemiesOf(e, u, e.enemyList);
-  // Whether enemies.d holds the distances from where u stands now (canAct measures them).
-  let measured = false;
   // Out of reach of everything: move toward the nearest enemy (a second move with the B stick).
+  // The enemy's front line says whether anything is in reach (their units stay put meanwhile).
+  const them = 1 - e.side[u]!;
   if (!e.fixed)
     while (ap > 0 && moves < sticks) {
-      if ((measured = canAct(e, u, enemies))) break;
-      moveTowardMeasured(e, u, e.moveStick[moves]![u]!, enemies);
+      const front = e.frontOf(them);
+      if (front >= 0 && canActNow(e, u, front, e.frontBoard[them]!)) break;
+      moveToward(e, u, e.moveStick[moves]![u]!);
       ap--;
       moves++;
     }
-  if (ap === 0 || enemies.length === 0) return true;
-  // A unit with CR closes on the nearest enemy with CR to Board it (giving up its second action).
-  if (!e.fixed && ap === 2 && moves < sticks && e.hasCr[u] === 1 && closeToBoard(e, u, enemies, e.moveStick[moves]![u]!, measured)) {
-    ap--;
-    measured = false;
-  }
+  if (ap === 0 || e.frontOf(them) < 0) return true;
   // Where u stands now for the rest of its activation: the distance to each enemy, measured once.
-  if (!measured) for (let k = 0; k < enemies.length; k++) enemies.d[k] = e.dist(u, enemies.at[k]!);
+  const enemies = enemiesOf(e, u, e.enemyList);
+  // A unit with CR closes on the nearest enemy with CR to Board it (giving up its second action).
+  if (!e.fixed && ap === 2 && moves < sticks && e.hasCr[u] === 1 && closeToBoard(e, u, enemies, e.moveStick[moves]![u]!)) {
+    ap--;
+    for (let k = 0; k < enemies.length; k++) enemies.d[k] = e.dist(u, enemies.at[k]!);
+  }
   const myBases = basesOf(e.hull[u]!, e.hpOf[u]!);
   if (!chooseTarget(e, u, enemies, myBases)) return false;
   threatsTo(e, u, enemies, e.threatList);
@@ -220,19 +204,20 @@ function enter(e: Engine, u: number): void {
   e.onTable[u] = 1;
   const h = e.host[u]!;
   e.pos[u] = h >= 0 ? e.pos[h]! : 0;
+  e.touched(u);
   if (!e.fixed) moveToward(e, u, e.moveStick[0][u]!);
 }
 
 /**
  * Moves u by up to `stick` toward the nearest enemy with CR, to boarding range; false when none is
- * farther than that. With `measured`, `enemies.d` already holds the distances from where u stands.
+ * farther than that. `enemies.d` holds the distances from where u stands.
  */
-function closeToBoard(e: Engine, u: number, enemies: UnitList, stick: number, measured: boolean): boolean {
+function closeToBoard(e: Engine, u: number, enemies: UnitList, stick: number): boolean {
   let nearest = Infinity;
   let nearestCr = Infinity;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
-    const d = measured ? enemies.d[k]! : e.dist(u, t);
+    const d = enemies.d[k]!;
     nearest = Math.min(nearest, d);
     if (e.hasCr[t] === 1) nearestCr = Math.min(nearestCr, d);
   }
@@ -240,6 +225,7 @@ function closeToBoard(e: Engine, u: number, enemies: UnitList, stick: number, me
   const step = Math.min(stick, nearestCr - BOARD_RANGE, nearest);
   e.pos[u]! += step;
   e.moved[u]! += step;
+  e.advanced(u);
   return true;
 }
 
@@ -328,7 +314,7 @@ export function protect(e: Engine, u: number, action: SecondAction, dice: Dice):
   if (action === 'shields') {
     let restored = 0;
     for (let i = 0; i < RECHARGE_DICE; i++) if (succeeds(dice.d10(), RECHARGE_TARGET)) restored++;
-    e.sh[u] = Math.min(maxShieldsOf(e.units[u]!.profile, e.hull[u]!), e.sh[u]! + restored);
+    e.setSh(u, Math.min(maxShieldsOf(e.units[u]!.profile, e.hull[u]!), e.sh[u]! + restored));
     e.tally.shields[u]!++;
     e.ops += RECHARGE_DICE;
   } else if (action === 'brace') {
@@ -360,7 +346,7 @@ export function fire(
     const s = { sh: e.sh[tgt]!, hull: hullBefore };
     volleyBySampling(ctx, s, dice);
     e.ops += DICE_FIRE_WEIGHT * sampleCost(ctx, basesOf(hullBefore, ctx.hp));
-    e.sh[tgt] = s.sh;
+    e.setSh(tgt, s.sh);
     e.hull[tgt] = s.hull;
   }
   if (e.hull[tgt]! !== hullBefore) afterDamage(e, tgt, lost, pts);

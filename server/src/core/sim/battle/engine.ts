@@ -497,6 +497,18 @@ export class Engine {
   /** The LD dice both sides roll for this round's Initiative (set by initiativeFirst; the tabletop count, see Dice.tabletop). */
   initiativeDice = 0;
   readonly threatList: UnitList;
+  /**
+   * Each side's front line: the place (distance from its own edge; 0 at a fixed range) of its
+   * unit nearest the enemy among those alive on the table, -1 when none is, and the same among
+   * those an enemy could Board (CR, SH 0). On one line the enemy nearest a unit is the one standing
+   * farthest from its own edge, so these two numbers decide whether a unit can Fire, Board or Ram
+   * from where it stands (run.ts `waiting`, actions.ts `activate`) without measuring every enemy.
+   * Kept up to date as units move (`advanced`); made again (`frontOf`) after anything else that
+   * can change them (`touched`: a unit entered, died, or its SH became or stopped being 0).
+   */
+  readonly front = new Float64Array(2);
+  readonly frontBoard = new Float64Array(2);
+  private readonly frontStale = Uint8Array.of(1, 1);
   ops = 0;
   /**
    * The work budget inside a trial: a trial that takes `ops` past it stops at the next activation
@@ -640,6 +652,66 @@ export class Engine {
     this.aimTable.clear();
     this.chunk++;
     this.mode = this.kernelsAllowed ? 'kernel' : 'dice';
+  }
+
+  /** Every unit as at the start of a trial (its card and `start`), nothing tallied yet. */
+  startTrial(): void {
+    this.hull.set(this.initHull);
+    this.startHull.set(this.initHull);
+    this.credit.fill(0);
+    this.sh.set(this.initSh);
+    this.braced.fill(0);
+    this.alive.fill(1);
+    this.routed.fill(0);
+    this.pos.fill(0);
+    this.onTable.set(this.initOnTable);
+    this.touchedAll();
+    this.roundsTallied = 0;
+  }
+
+  /** Side s's front line (see `front`), made again first if something changed it; returns `front[s]`. */
+  frontOf(s: number): number {
+    if (this.frontStale[s] === 0) return this.front[s]!;
+    const lo = s === 0 ? 0 : this.offset;
+    const hi = s === 0 ? this.offset : this.n;
+    let front = -1;
+    let board = -1;
+    for (let t = lo; t < hi; t++) {
+      if (!this.alive[t] || !this.onTable[t]) continue;
+      const p = this.fixed ? 0 : this.pos[t]!;
+      if (p > front) front = p;
+      if (this.hasCr[t] === 1 && this.sh[t] === 0 && p > board) board = p;
+    }
+    this.front[s] = front;
+    this.frontBoard[s] = board;
+    this.frontStale[s] = 0;
+    return front;
+  }
+
+  /** Unit u's side's front line is to be made again (u entered, died, or its SH became or stopped being 0). */
+  touched(u: number): void {
+    this.frontStale[this.side[u]!] = 1;
+  }
+
+  /** Both front lines are to be made again (a new trial, or states set from outside). */
+  touchedAll(): void {
+    this.frontStale[0] = 1;
+    this.frontStale[1] = 1;
+  }
+
+  /** Unit u (alive, on the table) moved forward: its side's front line moves with it if it is ahead. */
+  advanced(u: number): void {
+    const s = this.side[u]!;
+    if (this.frontStale[s] === 1 || this.fixed) return;
+    const p = this.pos[u]!;
+    if (p > this.front[s]!) this.front[s] = p;
+    if (this.hasCr[u] === 1 && this.sh[u] === 0 && p > this.frontBoard[s]!) this.frontBoard[s] = p;
+  }
+
+  /** Sets unit u's SH to v; its side's Board front line is made again when SH becomes or stops being 0 on a unit with CR. */
+  setSh(u: number, v: number): void {
+    if (this.hasCr[u] === 1 && (this.sh[u] === 0) !== (v === 0)) this.frontStale[this.side[u]!] = 1;
+    this.sh[u] = v;
   }
 
   /** Distance between two units on the table. */

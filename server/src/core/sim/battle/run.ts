@@ -7,8 +7,8 @@ import { BATTLE_PRECISION } from '../../rules/data';
 import { Dice } from '../dice';
 import type { RandomGenerator } from '../dice';
 import { basesLeft } from '../fire';
-import { activate } from './actions';
-import { BOARD_RANGE, CHUNK_TRIALS, Engine, RAM_RANGE, TRIAL_WORK_LIMIT, UnitList, reachOf } from './engine';
+import { activate, canActNow } from './actions';
+import { CHUNK_TRIALS, Engine, TRIAL_WORK_LIMIT, UnitList, reachOf } from './engine';
 import { decide } from './policy';
 import type { BattleActions, BattleHooks, BattleOutcome, BattleSetup, BattleTotals, BattleView, ChunkOutcome, DuelAccess, DuelKernel, Fleet } from './types';
 
@@ -359,6 +359,7 @@ export class BattleRun {
         e.sh[t] = foe.sh;
         e.hull[t] = foe.hull;
         e.braced[t] = foe.braced ? 1 : 0;
+        e.touchedAll();
         const ri = e.hull[u] > 0 ? reachOf(ut, e.range) : -1;
         const tt = e.types[e.typeOf[t]!]!;
         const threats = new UnitList(1);
@@ -406,21 +407,10 @@ function waiting(e: Engine, s: number, pick: boolean, count: boolean): number {
   const activated = e.activated;
   const host = e.host;
   const onTable = e.onTable;
-  // What "can act now" needs of the enemies (actions.ts `canAct`): the distance to the nearest one
-  // on the table, and to the nearest with CR and SH 0 (Board). On one line the nearest is the one
-  // standing farthest from its own edge; at a fixed range every enemy is at that range.
-  let front = -1;
-  let frontBoard = -1;
-  if (pick) {
-    const lo = s === 0 ? e.offset : 0;
-    const hi = s === 0 ? e.n : e.offset;
-    for (let t = lo; t < hi; t++) {
-      if (!alive[t] || !onTable[t]) continue;
-      const p = e.fixed ? 0 : e.pos[t]!;
-      if (p > front) front = p;
-      if (e.hasCr[t] === 1 && e.sh[t] === 0 && p > frontBoard) frontBoard = p;
-    }
-  }
+  // What "can act now" needs of the enemies: their front line, the nearest one on the table and
+  // the nearest with CR and SH 0 (Board), kept by the engine (Engine.front).
+  const front = pick ? e.frontOf(1 - s) : -1;
+  const frontBoard = e.frontBoard[1 - s]!;
   let n = 0;
   let first = -1;
   let firstActs = -1;
@@ -435,22 +425,6 @@ function waiting(e: Engine, s: number, pick: boolean, count: boolean): number {
   }
   e.firstWaiting = firstActs >= 0 ? firstActs : first;
   return n;
-}
-
-/**
- * Whether unit u, on the table, can Fire, Board or Ram from where it stands, given the positions of
- * the nearest enemy and of the nearest it could board (-1: none): what actions.ts `canAct` finds
- * by scanning the enemies, from the two distances that decide it.
- */
-function canActNow(e: Engine, u: number, front: number, frontBoard: number): boolean {
-  const d = e.fixed ? e.range : Math.max(0, e.depth - e.pos[u]! - front);
-  if (d <= e.types[e.typeOf[u]!]!.maxReach) return true;
-  if (e.canRamOf[u] === 1 && d <= RAM_RANGE) return true;
-  if (e.hasCr[u] === 1 && frontBoard >= 0) {
-    const b = e.fixed ? e.range : Math.max(0, e.depth - e.pos[u]! - frontBoard);
-    if (b <= BOARD_RANGE) return true;
-  }
-  return false;
 }
 
 /** The per-unit action counts a trial adds to, which an over-budget trial puts back. */
@@ -488,16 +462,7 @@ function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice):
 
 /** One trial; false when the exact kernels ran out of work (or it went past its work budget). */
 function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): boolean {
-  e.hull.set(e.initHull);
-  e.startHull.set(e.initHull);
-  e.credit.fill(0);
-  e.sh.set(e.initSh);
-  e.braced.fill(0);
-  e.alive.fill(1);
-  e.routed.fill(0);
-  e.pos.fill(0);
-  e.onTable.set(e.initOnTable);
-  e.roundsTallied = 0;
+  e.startTrial();
   const lost: [number, number] = [0, 0];
   const pts: [number, number] = [0, 0];
   let played = 0;
@@ -606,6 +571,7 @@ function hookActions(e: Engine, dice: Dice, lost: [number, number], pts: [number
     if (!e.alive[u]) return;
     e.alive[u] = 0;
     e.routed[u] = 1;
+    e.touched(u);
     lost[e.side[u]!]!++;
     // Its whole card counts as lost (BATTLE.md: routed, not destroyed, its points count as lost).
     pts[1 - e.side[u]!]! += e.units[u]!.points - e.credit[u]!;
