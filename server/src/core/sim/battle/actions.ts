@@ -67,9 +67,9 @@ function credit(e: Engine, u: number, pts: [number, number]): void {
 
 /** Marks unit u destroyed (with whatever it still carries, section 6). */
 function destroy(e: Engine, u: number, lost: [number, number], pts: [number, number]): void {
+  e.left(u);
   e.alive[u] = 0;
   e.hull[u] = 0;
-  e.touched(u);
   lost[e.side[u]!]!++;
   credit(e, u, pts);
   // What it carries by card name then copy: the points add up in one order.
@@ -204,7 +204,7 @@ function enter(e: Engine, u: number): void {
   e.onTable[u] = 1;
   const h = e.host[u]!;
   e.pos[u] = h >= 0 ? e.pos[h]! : 0;
-  e.touched(u);
+  e.advanced(u);
   if (!e.fixed) moveToward(e, u, e.moveStick[0][u]!);
 }
 

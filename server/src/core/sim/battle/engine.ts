@@ -503,8 +503,8 @@ export class Engine {
    * those an enemy could Board (CR, SH 0). On one line the enemy nearest a unit is the one standing
    * farthest from its own edge, so these two numbers decide whether a unit can Fire, Board or Ram
    * from where it stands (run.ts `waiting`, actions.ts `activate`) without measuring every enemy.
-   * Kept up to date as units move (`advanced`); made again (`frontOf`) after anything else that
-   * can change them (`touched`: a unit entered, died, or its SH became or stopped being 0).
+   * Kept up to date as units enter and move (`advanced`) and as SH goes down to 0 (`setSh`); made
+   * again (`frontOf`) only when a unit that stood on a line leaves it (`left`, `setSh`).
    */
   readonly front = new Float64Array(2);
   readonly frontBoard = new Float64Array(2);
@@ -688,9 +688,12 @@ export class Engine {
     return front;
   }
 
-  /** Unit u's side's front line is to be made again (u entered, died, or its SH became or stopped being 0). */
-  touched(u: number): void {
-    this.frontStale[this.side[u]!] = 1;
+  /** Unit u left the table (destroyed or routed): its side's front lines are made again if it stood on one. */
+  left(u: number): void {
+    const s = this.side[u]!;
+    if (this.frontStale[s] === 1 || !this.onTable[u]) return;
+    const p = this.fixed ? 0 : this.pos[u]!;
+    if (p >= this.front[s]! || (this.hasCr[u] === 1 && this.sh[u] === 0 && p >= this.frontBoard[s]!)) this.frontStale[s] = 1;
   }
 
   /** Both front lines are to be made again (a new trial, or states set from outside). */
@@ -699,18 +702,28 @@ export class Engine {
     this.frontStale[1] = 1;
   }
 
-  /** Unit u (alive, on the table) moved forward: its side's front line moves with it if it is ahead. */
+  /** Unit u (alive, on the table) entered or moved forward: its side's front lines move with it if it is ahead. */
   advanced(u: number): void {
     const s = this.side[u]!;
-    if (this.frontStale[s] === 1 || this.fixed) return;
-    const p = this.pos[u]!;
+    if (this.frontStale[s] === 1) return;
+    const p = this.fixed ? 0 : this.pos[u]!;
     if (p > this.front[s]!) this.front[s] = p;
     if (this.hasCr[u] === 1 && this.sh[u] === 0 && p > this.frontBoard[s]!) this.frontBoard[s] = p;
   }
 
-  /** Sets unit u's SH to v; its side's Board front line is made again when SH becomes or stops being 0 on a unit with CR. */
+  /**
+   * Sets unit u's SH to v. On a unit with CR (alive, on the table) whose SH becomes 0 the Board
+   * front line moves up to it if it is ahead; when its SH stops being 0 and it stood on that line,
+   * the line is made again.
+   */
   setSh(u: number, v: number): void {
-    if (this.hasCr[u] === 1 && (this.sh[u] === 0) !== (v === 0)) this.frontStale[this.side[u]!] = 1;
+    const s = this.side[u]!;
+    if (this.hasCr[u] === 1 && (this.sh[u] === 0) !== (v === 0) && this.frontStale[s] === 0 && this.alive[u] && this.onTable[u]) {
+      const p = this.fixed ? 0 : this.pos[u]!;
+      if (v === 0) {
+        if (p > this.frontBoard[s]!) this.frontBoard[s] = p;
+      } else if (p >= this.frontBoard[s]!) this.frontStale[s] = 1;
+    }
     this.sh[u] = v;
   }
 

@@ -569,9 +569,9 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
 function hookActions(e: Engine, dice: Dice, lost: [number, number], pts: [number, number], totals: BattleTotals, end: () => void): BattleActions {
   const rout = (u: number) => {
     if (!e.alive[u]) return;
+    e.left(u);
     e.alive[u] = 0;
     e.routed[u] = 1;
-    e.touched(u);
     lost[e.side[u]!]!++;
     // Its whole card counts as lost (BATTLE.md: routed, not destroyed, its points count as lost).
     pts[1 - e.side[u]!]! += e.units[u]!.points - e.credit[u]!;
