@@ -6,6 +6,7 @@
 import { BOARDING, RAMMING, SHIELD_RECHARGE } from '../../rules/data';
 import type { UnitProfile } from '../types';
 import { binomialPmf, pSuccess } from '../dice';
+import type { Dice } from '../dice';
 import { applyHits, basesLeft, maxShields, planFire, weaponReach } from '../fire';
 import type { FireContext } from '../fire';
 import { exactVolley } from '../volley-exact';
@@ -16,6 +17,12 @@ import type { BattleHooks, BattleSetup, BattleUnit, Decision, DuelKernel, Fleet,
 const RECHARGE_DICE = SHIELD_RECHARGE.dice;
 const RECHARGE_TARGET = SHIELD_RECHARGE.target;
 const basesOf = basesLeft;
+
+/**
+ * What a lookup of an expected figure gives when the exact kernels ran out of work (no figure is
+ * ever this): a number, not undefined (see `Engine.basesLost`).
+ */
+export const OUT_OF_WORK = -Infinity;
 
 /** Exact kernels stop (and the run restarts with dice) beyond this much work. */
 export const KERNEL_WORK_LIMIT = 4e7;
@@ -494,7 +501,7 @@ export class Engine {
   readonly offset: number;
   /** The lists an activation fills (see UnitList). */
   readonly enemyList: UnitList;
-  /** The LD dice both sides roll for this round's Initiative (set by initiativeFirst; the tabletop count, see Dice.tabletop). */
+  /** The LD dice both sides roll for this round's Initiative (set by initiativeWinner; the tabletop count, see Dice.tabletop). */
   initiativeDice = 0;
   readonly threatList: UnitList;
   /**
@@ -864,13 +871,15 @@ export class Engine {
   /**
    * The expected bases f's unaimed Fire action at tgt removes (`store.lost` of its `kernel`), read
    * from the last-kernel slot or the table when this run has listed that kernel already (as
-   * `kernel` would find it, without its bookkeeping); undefined when the work limit is reached.
+   * `kernel` would find it, without its bookkeeping); OUT_OF_WORK when the work limit is reached. A number
+   * either way, never undefined: a result that may be either is a boxed number, a small allocation
+   * at every one of the battle's most frequent lookups.
    */
-  basesLost(f: number, tgt: number, ri: number, attBases: number, sh: number, hull: number, braced: boolean): number | undefined {
+  basesLost(f: number, tgt: number, ri: number, attBases: number, sh: number, hull: number, braced: boolean): number {
     const pk = smallInt(this.planKey(f, tgt, ri, attBases, undefined, braced) * 2 + this.coverOf[tgt]!);
     const stateKey = smallInt(hull * this.strideOf[tgt]! + sh);
     const slot = (f * this.n + tgt) * 2;
-    if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotLost[slot];
+    if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotLost[slot]!;
     const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
     if (this.kernelTable.holds(pair, pk, stateKey)) {
       const at = this.kernelTable.at(pair, pk, stateKey);
@@ -883,11 +892,17 @@ export class Engine {
       }
     }
     const k = this.kernel(f, tgt, ri, attBases, undefined, sh, hull, braced);
-    return k < 0 ? undefined : this.store.lost[k];
+    return k < 0 ? OUT_OF_WORK : this.store.lost[k]!;
   }
 
-  /** P(side 0 activates first) this round: each side rolls the LD of its unit with the most expected successes. */
-  initiativeFirst(): number {
+  /**
+   * The side that activates first this round, from a uniform roll against P(side 0 first): each side
+   * rolls the LD of its unit with the most expected successes. The roll is drawn here, not passed
+   * in, and a side returned, not the chance: a fractional number handed between functions is
+   * boxed, a small allocation every round.
+   */
+  initiativeWinner(dice: Dice): 0 | 1 {
+    const roll = dice.uniform();
     // Two locals a side, not arrays: this runs every round of every trial.
     let best0 = -1;
     let best1 = -1;
@@ -921,7 +936,7 @@ export class Engine {
       const ld = (i: number) => (i >= 0 ? this.types[this.typeOf[i]!]!.p.ld : undefined);
       p = this.initiative[slot] = initiativeOdds(ld(best0), ld(best1));
     }
-    return p;
+    return roll < p ? 0 : 1;
   }
 
   boardPmf(u: number, e: number): Float64Array {

@@ -6,7 +6,7 @@
  * states the run met before (see `lanes` in run.ts).
  */
 import { attacksAgainst, basesLeft, maxShields, weaponReach } from '../fire';
-import { BOARD_RANGE, RAM_RANGE, reachOf, smallInt } from './engine';
+import { BOARD_RANGE, OUT_OF_WORK, RAM_RANGE, reachOf, smallInt } from './engine';
 import type { Engine, UnitList } from './engine';
 import type { Decision, SecondAction } from './types';
 
@@ -61,20 +61,13 @@ function part(e: Engine, i: number, x: number, size: number): void {
   e.keySizes[i] = size;
 }
 
-/** The expected hull points f's Fire action at u removes (`Engine.kernel`'s), or undefined when the work limit is reached. */
-function hullTaken(
-  e: Engine,
-  f: number,
-  u: number,
-  ri: number,
-  bases: number,
-  aim: number | undefined,
-  sh: number,
-  hull: number,
-  braced: boolean,
-): number | undefined {
+/**
+ * The expected hull points f's Fire action at u removes (`Engine.kernel`'s), or OUT_OF_WORK when the work
+ * limit is reached (a number either way: see `Engine.basesLost`).
+ */
+function hullTaken(e: Engine, f: number, u: number, ri: number, bases: number, aim: number | undefined, sh: number, hull: number, braced: boolean): number {
   const k = e.kernel(f, u, ri, bases, aim, sh, hull, braced);
-  return k < 0 ? undefined : e.store.hull[k];
+  return k < 0 ? OUT_OF_WORK : e.store.hull[k]!;
 }
 
 /**
@@ -140,11 +133,11 @@ function protectValues(e: Engine, f: number, u: number, d: number): boolean {
     if (hit) return found(e, hit);
   }
   const plain = hullTaken(e, f, u, ri, fb, undefined, sh, hull, false);
-  if (plain === undefined) return false;
+  if (plain === OUT_OF_WORK) return false;
   let braced = plain;
   if (ut.canBrace) {
     const x = hullTaken(e, f, u, ri, fb, undefined, sh, hull, true);
-    if (x === undefined) return false;
+    if (x === OUT_OF_WORK) return false;
     braced = x;
   }
   const max = maxShieldsOf(ut.p, hull);
@@ -153,7 +146,7 @@ function protectValues(e: Engine, f: number, u: number, d: number): boolean {
     after = 0;
     for (let k = 0; k < e.rechargePmf.length; k++) {
       const y = hullTaken(e, f, u, ri, fb, undefined, Math.min(max, sh + k), hull, false);
-      if (y === undefined) return false;
+      if (y === OUT_OF_WORK) return false;
       after += e.rechargePmf[k]! * y;
     }
   }
@@ -222,14 +215,14 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
   }
   const foeBases = basesOf(fhull, tt.p.hp);
   const plain = hullTaken(e, u, tgt, ri, myBases, undefined, fsh, fhull, fbr);
-  if (plain === undefined) return undefined;
+  if (plain === OUT_OF_WORK) return undefined;
   let value = -Infinity;
   let aim: number | undefined;
   const ctx = e.plan(u, tgt, ri, myBases, undefined, fbr);
   for (const plan of ctx.plans) {
     if (attacksAgainst(plan, foeBases) === 0) continue;
     const x = hullTaken(e, u, tgt, ri, myBases, plan.index, fsh, fhull, fbr);
-    if (x === undefined) return undefined;
+    if (x === OUT_OF_WORK) return undefined;
     if (x - plain > value) {
       value = x - plain;
       aim = plan.index;
@@ -386,7 +379,7 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
     if (enemies.length === 1) value = 0;
     else if (e.mode === 'kernel') {
       const lost = e.basesLost(u, t, ri, myBases, e.sh[t]!, e.hull[t]!, e.braced[t] === 1);
-      if (lost === undefined) return false;
+      if (lost === OUT_OF_WORK) return false;
       value = lost * e.pointsPerBase(t);
       e.ops += 2;
     } else value = 0;

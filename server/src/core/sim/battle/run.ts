@@ -477,7 +477,7 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
     // Action Tokens (section 15): the side that has lost more units gains the difference.
     let tokens0 = Math.max(0, lost[0] - lost[1]);
     let tokens1 = Math.max(0, lost[1] - lost[0]);
-    const first: 0 | 1 = dice.uniform() < e.initiativeFirst() ? 0 : 1;
+    const first = e.initiativeWinner(dice);
     dice.tabletop += e.initiativeDice - 1;
     e.ops += 2;
     let turn: number = first;
