@@ -12,7 +12,7 @@ import { basesLeft, maxShields } from '../fire';
 import { sampleCost, sampleVolley } from '../volley-sample';
 import { BOARD_RANGE, RAM_RANGE } from './engine';
 import type { Engine, UnitList } from './engine';
-import { NO_DECISION, bestBoard, chooseTarget, decide, threatsTo, wantedDistance } from './policy';
+import { NO_DECISION, bestBoard, chooseTarget, decide, wantedDistance } from './policy';
 import type { Decision, SecondAction } from './types';
 
 // Hot-path aliases (see engagement.ts): imported bindings can be getters under some loaders.
@@ -96,19 +96,33 @@ function afterDamage(e: Engine, u: number, lost: [number, number], pts: [number,
 }
 
 /**
- * The enemies of u that are alive and on the table, with their distances from where u stands, into
- * `out`, by card name then copy (`Engine.byName`): every choice made by scanning them (a target,
- * whom to Board or Ram) keeps the first of equals it meets, so each of its ties ends by card name,
- * then copy (BATTLE.md).
+ * Measures u's enemies from where u stands, in one pass: those alive and on the table into
+ * `e.enemyList` and those of them that can fire at u into `e.threatList` (what Shields Back Online
+ * and Brace protect against), each with its distance, by card name then copy (`Engine.byName`):
+ * every choice made by scanning them (a target, whom to Board or Ram) keeps the first of equals it
+ * meets, so each of its ties ends by card name, then copy (BATTLE.md). Returns whether an enemy
+ * with CR stands within boarding range (whether Board may replace a second action).
  */
-function enemiesOf(e: Engine, u: number, out: UnitList): UnitList {
-  out.length = 0;
+function measure(e: Engine, u: number): boolean {
+  const enemies = e.enemyList;
+  const threats = e.threatList;
+  enemies.length = 0;
+  threats.length = 0;
   const them = e.byName[1 - e.side[u]!]!;
+  const reach = e.maxReachOf;
+  // As Engine.dist measures, with u's part of it worked out once.
+  const fixed = e.fixed;
+  const ahead = e.depth - e.pos[u]!;
+  let boardNear = false;
   for (let k = 0; k < them.length; k++) {
     const i = them[k]!;
-    if (e.alive[i] && e.onTable[i]) out.push(i, e.dist(u, i));
+    if (!e.alive[i] || !e.onTable[i]) continue;
+    const d = fixed ? e.range : Math.max(0, ahead - e.pos[i]!);
+    enemies.push(i, d);
+    if (d <= reach[i]!) threats.push(i, d);
+    if (e.hasCr[i] === 1 && d <= BOARD_RANGE) boardNear = true;
   }
-  return out;
+  return boardNear;
 }
 
 /**
@@ -185,17 +199,17 @@ export function activate(e: Engine, u: number, dice: Dice, lost: [number, number
     }
   if (ap === 0 || e.frontOf(them) < 0) return true;
   // Where u stands now for the rest of its activation: the distance to each enemy, measured once.
-  const enemies = enemiesOf(e, u, e.enemyList);
+  let boardNear = measure(e, u);
+  const enemies = e.enemyList;
   // A unit with CR closes on the nearest enemy with CR to Board it (giving up its second action).
   if (!e.fixed && ap === 2 && moves < sticks && e.hasCr[u] === 1 && closeToBoard(e, u, enemies, e.moveStick[moves]![u]!)) {
     ap--;
-    for (let k = 0; k < enemies.length; k++) enemies.d[k] = e.dist(u, enemies.at[k]!);
+    boardNear = measure(e, u);
   }
   const myBases = basesOf(e.hull[u]!, e.hpOf[u]!);
   if (!chooseTarget(e, u, enemies, myBases)) return false;
-  threatsTo(e, u, enemies, e.threatList);
   // The enemies and threats the actions below weigh are the engine's two lists, filled above.
-  if (e.target.t >= 0) return fireWithSecond(e, u, e.target.t, e.target.ri, myBases, ap, dice, lost, pts);
+  if (e.target.t >= 0) return fireWithSecond(e, u, e.target.t, e.target.ri, myBases, ap, boardNear && e.hasCr[u] === 1, dice, lost, pts);
   return withoutTarget(e, u, ap, dice, lost, pts);
 }
 
@@ -230,8 +244,9 @@ function closeToBoard(e: Engine, u: number, enemies: UnitList, stick: number): b
 }
 
 /**
- * A Fire action at tgt with the second action that goes with it (when u has 2 AP left). Board
- * replaces the second action, whichever it is, when it is worth more.
+ * A Fire action at tgt with the second action that goes with it (when u has 2 AP left). With
+ * `board` (u has CR and so has an enemy within boarding range), Board replaces the second action,
+ * whichever it is, when it is worth more.
  */
 function fireWithSecond(
   e: Engine,
@@ -240,18 +255,13 @@ function fireWithSecond(
   ri: number,
   myBases: number,
   ap: number,
+  board: boolean,
   dice: Dice,
   lost: [number, number],
   pts: [number, number],
 ): boolean {
   const enemies = e.enemyList;
   const threats = e.threatList;
-  let board = false;
-  if (e.hasCr[u] === 1)
-    for (let k = 0; k < enemies.length && !board; k++) {
-      const t = enemies.at[k]!;
-      board = e.hasCr[t] === 1 && enemies.d[k]! <= BOARD_RANGE;
-    }
   let second: Decision = NO_DECISION;
   if (ap >= 2) {
     const d = decide(e, u, tgt, ri, threats);

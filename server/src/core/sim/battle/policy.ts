@@ -395,18 +395,6 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
   return true;
 }
 
-/** The enemies that can fire at u (what Shields Back Online and Brace protect against), into `out`. */
-export function threatsTo(e: Engine, u: number, enemies: UnitList, out: UnitList): UnitList {
-  out.length = 0;
-  const reach = e.maxReachOf;
-  for (let k = 0; k < enemies.length; k++) {
-    const t = enemies.at[k]!;
-    const d = enemies.d[k]!;
-    if (d <= reach[t]!) out.push(t, d);
-  }
-  return out;
-}
-
 /**
  * The enemy u boards: among those it can board and would damage, the one whose expected hull points
  * removed are worth the most points (then the most hull points; the duel's units carry no points).
