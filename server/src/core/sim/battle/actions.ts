@@ -11,7 +11,7 @@ import type { Dice } from '../dice';
 import { basesLeft, maxShields } from '../fire';
 import { sampleCost, sampleVolley } from '../volley-sample';
 import { BOARD_RANGE, RAM_RANGE } from './engine';
-import type { Engine, UnitList } from './engine';
+import type { Engine } from './engine';
 import { NO_DECISION, bestBoard, chooseTarget, decide, wantedDistance } from './policy';
 import type { Decision, SecondAction } from './types';
 
@@ -73,6 +73,7 @@ function destroy(e: Engine, u: number, lost: [number, number], pts: [number, num
   lost[e.side[u]!]!++;
   credit(e, u, pts);
   // What it carries by card name then copy: the points add up in one order.
+  if (e.carries[u] === 0) return;
   const mine = e.byName[e.side[u]!]!;
   for (let k = 0; k < mine.length; k++) {
     const i = mine[k]!;
@@ -198,14 +199,11 @@ export function activate(e: Engine, u: number, dice: Dice, lost: [number, number
       moves++;
     }
   if (ap === 0 || e.frontOf(them) < 0) return true;
-  // Where u stands now for the rest of its activation: the distance to each enemy, measured once.
-  let boardNear = measure(e, u);
-  const enemies = e.enemyList;
   // A unit with CR closes on the nearest enemy with CR to Board it (giving up its second action).
-  if (!e.fixed && ap === 2 && moves < sticks && e.hasCr[u] === 1 && closeToBoard(e, u, enemies, e.moveStick[moves]![u]!)) {
-    ap--;
-    boardNear = measure(e, u);
-  }
+  if (!e.fixed && ap === 2 && moves < sticks && e.hasCr[u] === 1 && closeToBoard(e, u, e.moveStick[moves]![u]!)) ap--;
+  // Where u stands now for the rest of its activation: the distance to each enemy, measured once.
+  const boardNear = measure(e, u);
+  const enemies = e.enemyList;
   const myBases = basesOf(e.hull[u]!, e.hpOf[u]!);
   if (!chooseTarget(e, u, enemies, myBases)) return false;
   // The enemies and threats the actions below weigh are the engine's two lists, filled above.
@@ -218,24 +216,24 @@ function enter(e: Engine, u: number): void {
   e.onTable[u] = 1;
   const h = e.host[u]!;
   e.pos[u] = h >= 0 ? e.pos[h]! : 0;
-  e.advanced(u);
+  e.entered(u);
   if (!e.fixed) moveToward(e, u, e.moveStick[0][u]!);
 }
 
 /**
  * Moves u by up to `stick` toward the nearest enemy with CR, to boarding range; false when none is
- * farther than that. `enemies.d` holds the distances from where u stands.
+ * farther than that.
  */
-function closeToBoard(e: Engine, u: number, enemies: UnitList, stick: number): boolean {
-  let nearest = Infinity;
-  let nearestCr = Infinity;
-  for (let k = 0; k < enemies.length; k++) {
-    const t = enemies.at[k]!;
-    const d = enemies.d[k]!;
-    nearest = Math.min(nearest, d);
-    if (e.hasCr[t] === 1) nearestCr = Math.min(nearestCr, d);
-  }
-  if (!(nearestCr < Infinity && nearestCr > BOARD_RANGE)) return false;
+function closeToBoard(e: Engine, u: number, stick: number): boolean {
+  // The nearest enemy and the nearest with CR stand on their front lines (Engine.front, frontCr).
+  const s = 1 - e.side[u]!;
+  const front = e.frontOf(s);
+  const frontCr = e.frontCr[s]!;
+  if (front < 0 || frontCr < 0) return false;
+  const ahead = e.depth - e.pos[u]!;
+  const nearest = Math.max(0, ahead - front);
+  const nearestCr = Math.max(0, ahead - frontCr);
+  if (!(nearestCr > BOARD_RANGE)) return false;
   const step = Math.min(stick, nearestCr - BOARD_RANGE, nearest);
   e.pos[u]! += step;
   e.moved[u]! += step;

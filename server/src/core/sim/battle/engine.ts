@@ -491,6 +491,8 @@ export class Engine {
   readonly startHull: Float64Array;
   readonly credit: Float64Array;
   readonly host: Int32Array;
+  /** Per unit, 1 when a unit starts embarked in it (what its destruction takes with it). */
+  readonly carries: Uint8Array;
   /**
    * Units of each side in the order a side activates them when they are alike (BATTLE.md "The
    * round"): the most points first, then by card name, then copy. `waiting` (run.ts) takes the first
@@ -501,20 +503,25 @@ export class Engine {
   readonly offset: number;
   /** The lists an activation fills (see UnitList). */
   readonly enemyList: UnitList;
+  /** Whether the Initiative rollers are to be found again (see `initiativeRollers`), and where their chance is kept in `initiative`. */
+  private initiativeStale = 1;
+  private initiativeSlot = 0;
   /** The LD dice both sides roll for this round's Initiative (set by initiativeWinner; the tabletop count, see Dice.tabletop). */
   initiativeDice = 0;
   readonly threatList: UnitList;
   /**
    * Each side's front line: the place (distance from its own edge; 0 at a fixed range) of its
    * unit nearest the enemy among those alive on the table, -1 when none is, and the same among
-   * those an enemy could Board (CR, SH 0). On one line the enemy nearest a unit is the one standing
-   * farthest from its own edge, so these two numbers decide whether a unit can Fire, Board or Ram
-   * from where it stands (run.ts `waiting`, actions.ts `activate`) without measuring every enemy.
+   * those an enemy could Board (CR, SH 0) and among those with CR. On one line the enemy nearest a
+   * unit is the one standing farthest from its own edge, so these numbers decide whether a unit can
+   * Fire, Board or Ram from where it stands (run.ts `waiting`, actions.ts `activate`) and how far
+   * it closes to Board, without measuring every enemy.
    * Kept up to date as units enter and move (`advanced`) and as SH goes down to 0 (`setSh`); made
    * again (`frontOf`) only when a unit that stood on a line leaves it (`left`, `setSh`).
    */
   readonly front = new Float64Array(2);
   readonly frontBoard = new Float64Array(2);
+  readonly frontCr = new Float64Array(2);
   private readonly frontStale = Uint8Array.of(1, 1);
   ops = 0;
   /**
@@ -552,6 +559,8 @@ export class Engine {
     this.side = cards.side;
     this.typeOf = cards.typeOf;
     this.host = cards.host;
+    this.carries = new Uint8Array(this.n);
+    for (let i = 0; i < this.n; i++) if (this.host[i]! >= 0) this.carries[this.host[i]!] = 1;
     this.types = cards.types;
     for (let t = 0; t < this.types.length * this.types.length; t++) this.kernels.push(new Map());
     this.basesRadix = Int32Array.from(this.types, (t) => t.p.bases + 1);
@@ -683,28 +692,42 @@ export class Engine {
     const hi = s === 0 ? this.offset : this.n;
     let front = -1;
     let board = -1;
+    let cr = -1;
     for (let t = lo; t < hi; t++) {
       if (!this.alive[t] || !this.onTable[t]) continue;
       const p = this.fixed ? 0 : this.pos[t]!;
       if (p > front) front = p;
+      if (this.hasCr[t] === 1 && p > cr) cr = p;
       if (this.hasCr[t] === 1 && this.sh[t] === 0 && p > board) board = p;
     }
     this.front[s] = front;
     this.frontBoard[s] = board;
+    this.frontCr[s] = cr;
     this.frontStale[s] = 0;
     return front;
   }
 
-  /** Unit u left the table (destroyed or routed): its side's front lines are made again if it stood on one. */
+  /**
+   * Unit u left the battle (destroyed or routed): its side's front lines are made again if it stood
+   * on one, and who rolls for Initiative is found again.
+   */
   left(u: number): void {
+    this.initiativeStale = 1;
     const s = this.side[u]!;
     if (this.frontStale[s] === 1 || !this.onTable[u]) return;
     const p = this.fixed ? 0 : this.pos[u]!;
-    if (p >= this.front[s]! || (this.hasCr[u] === 1 && this.sh[u] === 0 && p >= this.frontBoard[s]!)) this.frontStale[s] = 1;
+    if (p >= this.front[s]! || (this.hasCr[u] === 1 && (p >= this.frontCr[s]! || (this.sh[u] === 0 && p >= this.frontBoard[s]!)))) this.frontStale[s] = 1;
   }
 
-  /** Both front lines are to be made again (a new trial, or states set from outside). */
+  /** Unit u entered the table or launched: its side's front lines move up to it if it is ahead, and a launched unit may roll for Initiative. */
+  entered(u: number): void {
+    this.initiativeStale = 1;
+    this.advanced(u);
+  }
+
+  /** Both front lines and the Initiative rollers are to be found again (a new trial, or states set from outside). */
   touchedAll(): void {
+    this.initiativeStale = 1;
     this.frontStale[0] = 1;
     this.frontStale[1] = 1;
   }
@@ -715,6 +738,7 @@ export class Engine {
     if (this.frontStale[s] === 1) return;
     const p = this.fixed ? 0 : this.pos[u]!;
     if (p > this.front[s]!) this.front[s] = p;
+    if (this.hasCr[u] === 1 && p > this.frontCr[s]!) this.frontCr[s] = p;
     if (this.hasCr[u] === 1 && this.sh[u] === 0 && p > this.frontBoard[s]!) this.frontBoard[s] = p;
   }
 
@@ -903,6 +927,18 @@ export class Engine {
    */
   initiativeWinner(dice: Dice): 0 | 1 {
     const roll = dice.uniform();
+    if (this.initiativeStale === 1) this.initiativeRollers();
+    const p = this.initiative[this.initiativeSlot]!;
+    return roll < p ? 0 : 1;
+  }
+
+  /**
+   * Which unit of each side rolls for Initiative (the most expected LD successes) and the chance
+   * that side 0 wins it: what `initiativeWinner` reads, made again only after a unit left the
+   * battle or launched (`initiativeStale`), not every round.
+   */
+  private initiativeRollers(): void {
+    this.initiativeStale = 0;
     // Two locals a side, not arrays: this runs every round of every trial.
     let best0 = -1;
     let best1 = -1;
@@ -930,13 +966,11 @@ export class Engine {
       }
     }
     this.initiativeDice = (best0 >= 0 ? this.types[this.typeOf[best0]!]!.p.ld!.dice : 0) + (best1 >= 0 ? this.types[this.typeOf[best1]!]!.p.ld!.dice : 0);
-    const slot = (best0 + 1) * (this.n + 1) + best1 + 1;
-    let p = this.initiative[slot]!;
-    if (Number.isNaN(p)) {
+    const slot = (this.initiativeSlot = (best0 + 1) * (this.n + 1) + best1 + 1);
+    if (Number.isNaN(this.initiative[slot]!)) {
       const ld = (i: number) => (i >= 0 ? this.types[this.typeOf[i]!]!.p.ld : undefined);
-      p = this.initiative[slot] = initiativeOdds(ld(best0), ld(best1));
+      this.initiative[slot] = initiativeOdds(ld(best0), ld(best1));
     }
-    return roll < p ? 0 : 1;
   }
 
   boardPmf(u: number, e: number): Float64Array {
