@@ -253,13 +253,101 @@ function tabletopDice(plan: WeaponPlan, a: number, o: PassOutcome): number {
 }
 
 /**
+ * A distribution being summed, weapon by weapon: each key's mass in a typed array indexed by the key
+ * while keys are whole numbers below `space` (every state a volley can reach from its start), and
+ * the keys in the order they were first met; a Map (the same keys in the same order, the same sums)
+ * from the first key that is not. A Map's lookup and update for every outcome of every state was
+ * most of a kernel's cost. Two of them, reused by every volley (one is read while the other is
+ * summed); `mark` says which keys the current distribution holds without clearing the arrays.
+ */
+class StateSum {
+  private space = 0;
+  private mass = new Float64Array(256);
+  private mark = new Int32Array(256);
+  private gen = 0;
+  order = new Float64Array(64);
+  count = 0;
+  map: StateDist | undefined;
+
+  /** Empties it for keys below `space` (a Map from the start when there is no such bound). */
+  reset(space: number): this {
+    this.count = 0;
+    this.map = space > 0 ? undefined : new Map();
+    this.space = space;
+    if (space > this.mass.length) {
+      this.mass = new Float64Array(space);
+      this.mark = new Int32Array(space);
+      this.gen = 0;
+    }
+    // A new generation: no key is marked as held (the marks wrap long after any volley ends).
+    this.gen = (this.gen + 1) | 0;
+    if (this.gen === 0) {
+      this.mark.fill(0);
+      this.gen = 1;
+    }
+    return this;
+  }
+
+  add(key: number, p: number): void {
+    if (this.map === undefined && key >>> 0 === key && key < this.space) {
+      if (this.mark[key] === this.gen) this.mass[key]! += p;
+      else {
+        // As a Map adds to a missing key: 0 + p.
+        this.mark[key] = this.gen;
+        this.mass[key] = 0 + p;
+        if (this.count === this.order.length) {
+          const grown = new Float64Array(2 * this.order.length);
+          grown.set(this.order);
+          this.order = grown;
+        }
+        this.order[this.count++] = key === 0 ? 0 : key;
+      }
+      return;
+    }
+    const m = this.map ?? this.toMap();
+    this.map = m;
+    m.set(key, (m.get(key) ?? 0) + p);
+  }
+
+  /** The mass of the i-th key first met (while no Map holds them). */
+  massAt(i: number): number {
+    return this.mass[this.order[i]!]!;
+  }
+
+  /** The distribution as a Map, keys in the order first met. */
+  toMap(): StateDist {
+    if (this.map) return this.map;
+    const m: StateDist = new Map();
+    for (let i = 0; i < this.count; i++) m.set(this.order[i]!, this.mass[this.order[i]!]!);
+    return m;
+  }
+}
+
+const SUMS = [new StateSum(), new StateSum()] as const;
+/** The most states a volley's sums keep in typed arrays (beyond, Maps): 512 KB a buffer. */
+const DENSE_STATES = 1 << 16;
+
+/** The states a volley from `start` can reach are keys below this (its largest hull, every SH), or 0 when they are not all whole numbers in bounds. */
+function stateSpace(start: StateDist, stride: number): number {
+  let top = 0;
+  for (const key of start.keys()) {
+    if (!Number.isSafeInteger(key) || key < 0) return 0;
+    if (key > top) top = key;
+  }
+  const space = (Math.floor(top / stride) + 1) * stride;
+  return Number.isSafeInteger(stride) && stride > 0 && space <= DENSE_STATES ? space : 0;
+}
+
+/**
  * Runs the volley from a distribution of starting states. Returns undefined when the work limit is
  * reached (the caller then samples).
  */
 export function exactVolley(ctx: FireContext, start: StateDist, stride: number, budget: Budget): ExactVolley | undefined {
   const hp = ctx.hp;
   const allocate = ctx.allocate ?? applyHits;
-  let dist = start;
+  const space = stateSpace(start, stride);
+  // The states so far: `start`, then the sums of the last weapon that fired.
+  let from: StateSum | undefined;
   const tallies: WeaponTally[] = [];
   for (const plan of ctx.plans) {
     const tally: WeaponTally = { expectedHits: 0, expectedCrits: 0, expectedShieldsRemoved: 0, expectedHullDamage: 0, expectedDice: 0 };
@@ -267,33 +355,36 @@ export function exactVolley(ctx: FireContext, start: StateDist, stride: number, 
     if (!plan.inRange) continue;
     // SH above 4095 cannot be keyed by the outcome cache; such inputs are sampled instead.
     const cache = cacheFor(plan);
-    const next: StateDist = new Map();
-    const add = (key: number, p: number) => next.set(key, (next.get(key) ?? 0) + p);
-    for (const [key, w] of dist) {
+    const next = (from === SUMS[0] ? SUMS[1] : SUMS[0]).reset(space);
+    const step = (key: number, w: number): boolean => {
       const hull = Math.floor(key / stride);
       const sh = key - hull * stride;
       const a = attacksAgainst(plan, basesLeft(hull, hp));
       if (a === 0 || sh >= 4096) {
-        if (sh >= 4096) return undefined;
-        add(key, w);
-        continue;
+        if (sh >= 4096) return false;
+        next.add(key, w);
+        return true;
       }
       const o = cache.get(a, sh, budget);
-      if (!o || !spend(budget, o.unsaved.length + o.stay.size)) return undefined;
+      if (!o || !spend(budget, o.unsaved.length + o.stay.size)) return false;
       tally.expectedHits += w * o.expectedHits;
       tally.expectedCrits += w * o.expectedCrits;
       tally.expectedShieldsRemoved += w * o.expectedShieldsRemoved;
       tally.expectedDice! += w * tabletopDice(plan, a, o);
-      for (const [left, p] of o.stay) add(hull * stride + left, w * p);
+      for (const [left, p] of o.stay) next.add(hull * stride + left, w * p);
       for (let u = 0; u < o.unsaved.length; u++) {
         const p = o.unsaved[u]!;
         if (p === 0) continue;
         const after = allocate(hull, u, plan.damage, hp);
         tally.expectedHullDamage += w * p * (hull - after);
-        add(after * stride, w * p);
+        next.add(after * stride, w * p);
       }
-    }
-    dist = next;
+      return true;
+    };
+    if (!from || from.map) {
+      for (const [key, w] of from ? from.map! : start) if (!step(key, w)) return undefined;
+    } else for (let i = 0; i < from.count; i++) if (!step(from.order[i]!, from.massAt(i))) return undefined;
+    from = next;
   }
-  return { dist, stride, tallies };
+  return { dist: from ? from.toMap() : start, stride, tallies };
 }
