@@ -79,6 +79,7 @@ function destroy(e: Engine, u: number, lost: [number, number], pts: [number, num
     const i = mine[k]!;
     if (e.host[i] === u && e.alive[i] && !e.onTable[i]) {
       e.alive[i] = 0;
+      e.goneRound[i] = e.round;
       lost[e.side[i]!]!++;
       credit(e, i, pts);
     }

@@ -464,8 +464,9 @@ export class Engine {
   readonly initHull: Float64Array;
   readonly initSh: Float64Array;
   readonly initOnTable: Uint8Array;
-  /** The rounds whose alive and routed counts the current trial has added to the totals (see run.ts playTrial). */
-  roundsTallied = 0;
+  /** The round being played (0 the first), and per unit the round it left the battle in (read for the units not alive; see run.ts `tallyRounds`). */
+  round = 0;
+  readonly goneRound: Int32Array;
   /** `order` as arrays of unit indices, for the scans of every activation. */
   readonly orderOf: [Int32Array, Int32Array];
   /**
@@ -543,7 +544,7 @@ export class Engine {
   /** Kernels another run already paid for (a chunk played again exactly, sim/chunked.ts): computed, not charged. */
   prepaid: ReadonlySet<string> | undefined;
   /** What a trial that goes past its budget must give back (see playTrial). */
-  readonly snapshot: Tally & { alive: Float64Array; routedBy: Float64Array };
+  readonly snapshot: Tally;
   /** Counters of the current run (reset with the totals). */
   tally!: Tally;
 
@@ -626,9 +627,8 @@ export class Engine {
       aim: z(),
       shields: z(),
       brace: z(),
-      alive: new Float64Array(this.n * setup.rounds),
-      routedBy: new Float64Array(this.n * setup.rounds),
     };
+    this.goneRound = new Int32Array(this.n);
   }
 
   /**
@@ -682,7 +682,6 @@ export class Engine {
     this.pos.fill(0);
     this.onTable.set(this.initOnTable);
     this.touchedAll();
-    this.roundsTallied = 0;
   }
 
   /** Side s's front line (see `front`), made again first if something changed it; returns `front[s]`. */
@@ -712,6 +711,7 @@ export class Engine {
    * on one, and who rolls for Initiative is found again.
    */
   left(u: number): void {
+    this.goneRound[u] = this.round;
     this.initiativeStale = 1;
     const s = this.side[u]!;
     if (this.frontStale[s] === 1 || !this.onTable[u]) return;

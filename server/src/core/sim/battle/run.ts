@@ -447,13 +447,8 @@ function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice):
   e.tally = t;
   if (runTrial(e, totals, rounds, dice)) return true;
   if (e.overBudget) {
+    // The alive and routed counts are added only when a trial ends (runTrial): nothing to take back.
     for (const k of TALLY_ARRAYS) t[k].set(snap[k]);
-    // The alive and routed counts of the rounds it finished, taken back (whole numbers: exact).
-    for (let r = 0; r < e.roundsTallied; r++)
-      for (let i = 0; i < e.n; i++) {
-        totals.alive[i]![r]! -= snap.alive[i * rounds + r]!;
-        totals.routedBy[i]![r]! -= snap.routedBy[i * rounds + r]!;
-      }
     totals.withdrew[0] = w0;
     totals.withdrew[1] = w1;
   }
@@ -471,6 +466,7 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
   const act = h.startOfRound || h.endOfRound || h.endOfBattle ? hookActions(e, dice, lost, pts, totals, () => (over = true)) : undefined;
   for (let r = 0; r < rounds && !over; r++) {
     played = r + 1;
+    e.round = r;
     e.moved.fill(0);
     e.activated.fill(0);
     h.startOfRound?.(view(e, r + 1, pts), act!);
@@ -519,24 +515,8 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
     // A side whose last units fled at the end of this round: the battle lasted this round.
     if (!over && (!sideAlive(e, 0) || !sideAlive(e, 1))) over = true;
     if ((over || r === rounds - 1) && h.endOfBattle) h.endOfBattle(view(e, r + 1, pts), act!);
-    // What an over-budget trial takes back (see playTrial): 1 where a count was added.
-    const log = e.snapshot;
-    for (let i = 0; i < e.n; i++) {
-      const a = e.alive[i] ? 1 : 0;
-      const g = e.routed[i] ? 1 : 0;
-      totals.alive[i]![r]! += a;
-      totals.routedBy[i]![r]! += g;
-      log.alive[i * rounds + r] = a;
-      log.routedBy[i * rounds + r] = g;
-    }
-    e.roundsTallied = r + 1;
   }
-  // Alive (and routed) after rounds that were never played: as at the end.
-  for (let r = played; r < rounds; r++)
-    for (let i = 0; i < e.n; i++) {
-      if (e.alive[i]) totals.alive[i]![r]!++;
-      if (e.routed[i]) totals.routedBy[i]![r]!++;
-    }
+  tallyRounds(e, totals, rounds);
   const a0 = sideAlive(e, 0);
   const a1 = sideAlive(e, 1);
   // Annihilation is destroying the whole other fleet: a fleet driven off (a unit routed) was not.
@@ -563,6 +543,23 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
   if (e.trialCut) totals.cutTrials++;
   totals.trials++;
   return true;
+}
+
+/**
+ * The alive and routed counts of a trial that ended, every round's at once: a unit is alive at the
+ * end of each round before the one it left in (`Engine.goneRound`), routed at the end of that round
+ * and each after, and the rounds never played count as the last (whole numbers: the order they are
+ * added in changes nothing). Counting them round by round cost a pass over the units every round.
+ */
+function tallyRounds(e: Engine, totals: BattleTotals, rounds: number): void {
+  for (let i = 0; i < e.n; i++) {
+    const left = e.alive[i] ? rounds : e.goneRound[i]!;
+    const alive = totals.alive[i]!;
+    for (let r = 0; r < left; r++) alive[r]!++;
+    if (!e.routed[i]) continue;
+    const routed = totals.routedBy[i]!;
+    for (let r = left; r < rounds; r++) routed[r]!++;
+  }
 }
 
 /** What hooks may do in one trial (BattleActions). */
