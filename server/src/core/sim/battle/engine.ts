@@ -507,6 +507,8 @@ export class Engine {
   /** Whether the Initiative rollers are to be found again (see `initiativeRollers`), and where their chance is kept in `initiative`. */
   private initiativeStale = 1;
   private initiativeSlot = 0;
+  /** The unit of each side that rolls for Initiative (-1: none). */
+  private readonly rollers = Int32Array.of(-1, -1);
   /** The LD dice both sides roll for this round's Initiative (set by initiativeWinner; the tabletop count, see Dice.tabletop). */
   initiativeDice = 0;
   readonly threatList: UnitList;
@@ -707,12 +709,13 @@ export class Engine {
   }
 
   /**
-   * Unit u left the battle (destroyed or routed): its side's front lines are made again if it stood
-   * on one, and who rolls for Initiative is found again.
+   * Unit u left the battle (destroyed or routed) in this round: its side's front lines are made
+   * again if it stood on one, and who rolls for Initiative is found again if it was its side's roller.
    */
   left(u: number): void {
     this.goneRound[u] = this.round;
-    this.initiativeStale = 1;
+    // Only a side's roller leaving changes who rolls: the best of the others stays the best.
+    if (u === this.rollers[0] || u === this.rollers[1]) this.initiativeStale = 1;
     const s = this.side[u]!;
     if (this.frontStale[s] === 1 || !this.onTable[u]) return;
     const p = this.fixed ? 0 : this.pos[u]!;
@@ -934,7 +937,7 @@ export class Engine {
 
   /**
    * Which unit of each side rolls for Initiative (the most expected LD successes) and the chance
-   * that side 0 wins it: what `initiativeWinner` reads, made again only after a unit left the
+   * that side 0 wins it: what `initiativeWinner` reads, made again only after a roller left the
    * battle or launched (`initiativeStale`), not every round.
    */
   private initiativeRollers(): void {
@@ -966,6 +969,8 @@ export class Engine {
       }
     }
     this.initiativeDice = (best0 >= 0 ? this.types[this.typeOf[best0]!]!.p.ld!.dice : 0) + (best1 >= 0 ? this.types[this.typeOf[best1]!]!.p.ld!.dice : 0);
+    this.rollers[0] = best0;
+    this.rollers[1] = best1;
     const slot = (this.initiativeSlot = (best0 + 1) * (this.n + 1) + best1 + 1);
     if (Number.isNaN(this.initiative[slot]!)) {
       const ld = (i: number) => (i >= 0 ? this.types[this.typeOf[i]!]!.p.ld : undefined);
