@@ -400,8 +400,6 @@ export class Engine {
   private readonly slotState: Float64Array;
   /** The slot's kernel (its index in `store`). */
   private readonly slotKernel: Int32Array;
-  /** The slot's kernel's expected bases lost (what choosing a target reads), beside it. */
-  private readonly slotLost: Float64Array;
   /**
    * The last protection values (policy.ts protectValues) of each shooter at each unit, three a
    * pair, with the parts of their table key (sub, state): most lookups end here without touching the table.
@@ -612,7 +610,6 @@ export class Engine {
     this.slotPk = new Float64Array(this.n * this.n * 2).fill(-1);
     this.slotState = new Float64Array(this.n * this.n * 2).fill(-1);
     this.slotKernel = new Int32Array(this.n * this.n * 2).fill(-1);
-    this.slotLost = new Float64Array(this.n * this.n * 2);
     this.protectSlotSub = new Float64Array(this.n * this.n).fill(-1);
     this.protectSlotState = new Float64Array(this.n * this.n).fill(-1);
     this.protectSlotValues = new Float64Array(this.n * this.n * 3);
@@ -878,7 +875,6 @@ export class Engine {
     this.slotPk[slot] = pk;
     this.slotState[slot] = stateKey;
     this.slotKernel[slot] = k;
-    this.slotLost[slot] = this.store.lost[k]!;
   }
 
   /** Kernel k as an object (what the duel's exact chain reads), made once. */
@@ -897,26 +893,20 @@ export class Engine {
 
   /**
    * The expected bases f's unaimed Fire action at tgt removes (`store.lost` of its `kernel`), read
-   * from the last-kernel slot or the table when this run has listed that kernel already (as
-   * `kernel` would find it, without its bookkeeping); OUT_OF_WORK when the work limit is reached. A number
+   * from the table when this run has listed that kernel already (as `kernel` would find it, without
+   * its bookkeeping; the last-kernel slot is not worth its test here: a target's state has mostly
+   * changed since this shooter last weighed it); OUT_OF_WORK when the work limit is reached. A number
    * either way, never undefined: a result that may be either is a boxed number, a small allocation
    * at every one of the battle's most frequent lookups.
    */
   basesLost(f: number, tgt: number, ri: number, attBases: number, sh: number, hull: number, braced: boolean): number {
     const pk = smallInt(this.planKey(f, tgt, ri, attBases, undefined, braced) * 2 + this.coverOf[tgt]!);
     const stateKey = smallInt(hull * this.strideOf[tgt]! + sh);
-    const slot = (f * this.n + tgt) * 2;
-    if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotLost[slot]!;
     const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
     if (this.kernelTable.holds(pair, pk, stateKey)) {
       const at = this.kernelTable.at(pair, pk, stateKey);
       const pool = this.kernelTable.pool;
-      if (at >= 0 && pool[at + 2] === this.chunk) {
-        this.slotPk[slot] = pk;
-        this.slotState[slot] = stateKey;
-        this.slotKernel[slot] = pool[at]!;
-        return (this.slotLost[slot] = pool[at + 1]!);
-      }
+      if (at >= 0 && pool[at + 2] === this.chunk) return pool[at + 1]!;
     }
     const k = this.kernel(f, tgt, ri, attBases, undefined, sh, hull, braced);
     return k < 0 ? OUT_OF_WORK : this.store.lost[k]!;
