@@ -800,13 +800,15 @@ export class Engine {
     // Cover is per unit, so it is part of the key.
     const pk = smallInt(this.planKey(f, tgt, ri, attBases, aim, braced) * 2 + this.coverOf[tgt]!);
     const stateKey = smallInt(hull * this.strideOf[tgt]! + sh);
-    // The last kernel of this shooter at this target (unaimed, aimed): a unit's state changes only
-    // when it is hit, so most lookups end here without touching the table or the maps.
-    const slot = (f * this.n + tgt) * 2 + (aim === undefined ? 0 : 1);
-    if (this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotKernel[slot]!;
     const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
     // Each key lives in the table when it fits, else in the Maps: one place either way.
     const dense = this.kernelTable.holds(pair, pk, stateKey);
+    // A key in the Maps is first looked for in the last kernel of this shooter at this target
+    // (unaimed, aimed): a unit's state changes only when it is hit, and two Map lookups cost more
+    // than this test. A key in the table is read there: testing and filling the slot cost more than
+    // it saved.
+    const slot = (f * this.n + tgt) * 2 + (aim === undefined ? 0 : 1);
+    if (!dense && this.slotPk[slot] === pk && this.slotState[slot] === stateKey) return this.slotKernel[slot]!;
     let byState: Map<number, number> | undefined;
     let hit = -1;
     let at = -1;
@@ -829,7 +831,7 @@ export class Engine {
         if (dense) this.kernelTable.pool[at + 2] = this.chunk;
         this.used.push([store.ids[hit]!, store.cost[hit]!]);
       }
-      this.fillSlot(slot, pk, stateKey, hit);
+      if (!dense) this.fillSlot(slot, pk, stateKey, hit);
       return hit;
     }
     const id = `${pair}:${pk}:${stateKey}`;
@@ -866,8 +868,10 @@ export class Engine {
       pool[at] = k;
       pool[at + 1] = expectedBasesLost;
       pool[at + 2] = this.chunk;
-    } else byState!.set(stateKey, k);
-    this.fillSlot(slot, pk, stateKey, k);
+    } else {
+      byState!.set(stateKey, k);
+      this.fillSlot(slot, pk, stateKey, k);
+    }
     return k;
   }
 
