@@ -13,7 +13,7 @@
  */
 import { CHUNK_TRIALS, KERNEL_WORK_LIMIT, TRIAL_WORK_LIMIT, emptyTotals, reachedPrecision, sureTo } from './battle';
 import type { BattleOutcome, BattleTotals, ChunkOutcome } from './battle';
-import { jumpState, jumpedRng, rngFromState } from './dice';
+import { jumpMatrix, jumpState, jumpedRng, rngFromState, type BitMatrix } from './dice';
 import { BattleSession } from './fleet-battle';
 import type { BattleResult } from './types';
 import { ChunksDropped, tokenOf, type BattleJob, type ChunkTask, type SimRunner } from './runner';
@@ -180,8 +180,9 @@ interface Runs {
 /** The start states of a run's chunks from `seed`, as they are needed: each CHUNK_TRIALS jumps on from the one before (`jumpState`). */
 function chunkStates(seed: number): (k: number) => number[] {
   const states: number[][] = [[...jumpedRng(seed, 0).getState()]];
+  let chunk: BitMatrix | undefined;
   return (k) => {
-    while (states.length <= k) states.push(jumpState(states[states.length - 1]!, CHUNK_TRIALS));
+    while (states.length <= k) states.push(jumpState(states[states.length - 1]!, (chunk ??= jumpMatrix(CHUNK_TRIALS))));
     return states[k]!;
   };
 }

@@ -123,7 +123,7 @@ export function jumpedRng(seed: number, jumps: number): JumpableRandomGenerator 
 }
 
 /** A 128x128 matrix over GF(2) on the generator's four 32-bit words of state: column j, four words a column. */
-type BitMatrix = Int32Array;
+export type BitMatrix = Int32Array;
 
 /** `m` applied to the state `v` (4 words): the XOR of the columns of v's set bits. */
 function applyBits(m: BitMatrix, v: ArrayLike<number>): number[] {
@@ -152,40 +152,38 @@ function multiplyBits(a: BitMatrix, b: BitMatrix): BitMatrix {
   return out;
 }
 
-const jumpers = new Map<number, BitMatrix>();
-
 /**
- * The generator's state (`getState()`) jumped `n` times at once. A run of chunks starts chunk k at
- * the seed's state jumped k * CHUNK_TRIALS times (chunked.ts), which took 1,000 jumps of 128
+ * `n` jumps of the generator as one bit matrix, for `jumpState`. A chunk of a battle's trials starts
+ * at the seed's state jumped k * CHUNK_TRIALS times (chunked.ts), which took 1,000 jumps of 128
  * generator steps each per chunk, on the thread that hands the chunks out. A jump is linear over
  * GF(2) on the generator's 128 bits of state (every step of xoroshiro128+ is shifts and XORs, and a
- * jump XORs states together), so n jumps are one 128x128 bit matrix, made once by squaring the
- * matrix of one jump, which is read off pure-rand's own jump applied to each of the 128 one-bit
- * states. Applying it is 128 tests and XORs of words. pure-rand offers the single jump only; a test
+ * jump XORs states together), so n jumps are one 128x128 bit matrix, made by squaring the matrix
+ * of one jump, which is read off pure-rand's own jump applied to each of the 128 one-bit states
+ * (about 2 ms, once a run of more than one chunk). pure-rand offers the single jump only; a test
  * holds this to n single jumps.
  */
-export function jumpState(state: readonly number[], n: number): number[] {
-  let m = jumpers.get(n);
-  if (!m) {
-    const one = new Int32Array(128 * 4);
-    for (let j = 0; j < 128; j++) {
-      const unit = [0, 0, 0, 0];
-      unit[j >> 5] = 1 << (j & 31);
-      const g = xoroshiro128plusFromState(unit);
-      g.jump();
-      one.set(g.getState(), j * 4);
-    }
-    // J^n by squaring: base is J^(2^i) at bit i of n.
-    let power: BitMatrix | undefined;
-    let base: BitMatrix = one;
-    for (let k = n; k > 0; k = Math.floor(k / 2)) {
-      if (k % 2 === 1) power = power ? multiplyBits(base, power) : base;
-      if (k > 1) base = multiplyBits(base, base);
-    }
-    m = power ?? identityBits();
-    jumpers.set(n, m);
+export function jumpMatrix(n: number): BitMatrix {
+  const one = new Int32Array(128 * 4);
+  for (let j = 0; j < 128; j++) {
+    const unit = [0, 0, 0, 0];
+    unit[j >> 5] = 1 << (j & 31);
+    const g = xoroshiro128plusFromState(unit);
+    g.jump();
+    one.set(g.getState(), j * 4);
   }
-  return applyBits(m, state);
+  // J^n by squaring: base is J^(2^i) at bit i of n.
+  let power: BitMatrix | undefined;
+  let base: BitMatrix = one;
+  for (let k = n; k > 0; k = Math.floor(k / 2)) {
+    if (k % 2 === 1) power = power ? multiplyBits(base, power) : base;
+    if (k > 1) base = multiplyBits(base, base);
+  }
+  return power ?? identityBits();
+}
+
+/** The generator's state (`getState()`) jumped as many times as `jumps` holds (`jumpMatrix`): 128 word tests and XORs. */
+export function jumpState(state: readonly number[], jumps: BitMatrix): number[] {
+  return applyBits(jumps, state);
 }
 
 function identityBits(): BitMatrix {
