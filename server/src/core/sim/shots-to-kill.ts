@@ -14,7 +14,7 @@
  */
 import type { ShotsToKill, UnitProfile, VolleyOptions } from './types';
 import { volleySetup } from './volley';
-import { exactVolley, EXACT_WORK_LIMIT, type Budget } from './volley-exact';
+import { exactVolley, EXACT_WORK_LIMIT, VolleySums, type Budget } from './volley-exact';
 
 /** FORMATS.md: stop when less than this much probability is left alive ... */
 export const SHOTS_TO_KILL_TOLERANCE = 1e-9;
@@ -58,10 +58,11 @@ export function shotsToKill(attacker: UnitProfile, defender: UnitProfile, opts: 
     return i;
   };
   /** The row of state i; undefined when the work limit is reached. Keys below `stride` (hull 0) are the kill, index -1. */
+  const sums = new VolleySums();
   const rowOf = (i: number): Row | undefined => {
     const have = rows[i];
     if (have) return have;
-    const ex = exactVolley(v.ctx, new Map([[keys[i]!, 1]]), stride, budget);
+    const ex = exactVolley(v.ctx, new Map([[keys[i]!, 1]]), stride, budget, sums);
     if (!ex) return undefined;
     const to = new Int32Array(ex.dist.size);
     const p = new Float64Array(ex.dist.size);

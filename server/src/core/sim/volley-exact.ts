@@ -257,8 +257,9 @@ function tabletopDice(plan: WeaponPlan, a: number, o: PassOutcome): number {
  * while keys are whole numbers below `space` (every state a volley can reach from its start), and
  * the keys in the order they were first met; a Map (the same keys in the same order, the same sums)
  * from the first key that is not. A Map's lookup and update for every outcome of every state was
- * most of a kernel's cost. Two of them, reused by every volley (one is read while the other is
- * summed); `mark` says which keys the current distribution holds without clearing the arrays.
+ * most of a kernel's cost. Two of them, reused by every volley of their owner (`VolleySums`: one is
+ * read while the other is summed); `mark` says which keys the current distribution holds without
+ * clearing the arrays.
  */
 class StateSum {
   private space = 0;
@@ -323,7 +324,14 @@ class StateSum {
   }
 }
 
-const SUMS = [new StateSum(), new StateSum()] as const;
+/**
+ * The two sums a volley works in (one is read while the other is summed), kept by whoever fires
+ * many volleys (a battle's engine, a shots-to-kill table) so that their arrays are made once, not
+ * once a volley; the core itself keeps none between calls.
+ */
+export class VolleySums {
+  readonly pair = [new StateSum(), new StateSum()] as const;
+}
 /** The most states a volley's sums keep in typed arrays (beyond, Maps): 512 KB a buffer. */
 const DENSE_STATES = 1 << 16;
 
@@ -342,7 +350,7 @@ function stateSpace(start: StateDist, stride: number): number {
  * Runs the volley from a distribution of starting states. Returns undefined when the work limit is
  * reached (the caller then samples).
  */
-export function exactVolley(ctx: FireContext, start: StateDist, stride: number, budget: Budget): ExactVolley | undefined {
+export function exactVolley(ctx: FireContext, start: StateDist, stride: number, budget: Budget, sums = new VolleySums()): ExactVolley | undefined {
   const hp = ctx.hp;
   const allocate = ctx.allocate ?? applyHits;
   const space = stateSpace(start, stride);
@@ -355,7 +363,8 @@ export function exactVolley(ctx: FireContext, start: StateDist, stride: number, 
     if (!plan.inRange) continue;
     // SH above 4095 cannot be keyed by the outcome cache; such inputs are sampled instead.
     const cache = cacheFor(plan);
-    const next = (from === SUMS[0] ? SUMS[1] : SUMS[0]).reset(space);
+    const [a, b] = sums.pair;
+    const next = (from === a ? b : a).reset(space);
     const step = (key: number, w: number): boolean => {
       const hull = Math.floor(key / stride);
       const sh = key - hull * stride;

@@ -9,7 +9,7 @@ import { binomialPmf, pSuccess } from '../dice';
 import type { Dice } from '../dice';
 import { applyHits, basesLeft, maxShields, planFire, weaponReach } from '../fire';
 import type { FireContext } from '../fire';
-import { exactVolley } from '../volley-exact';
+import { exactVolley, VolleySums } from '../volley-exact';
 import type { Budget } from '../volley-exact';
 import type { BattleHooks, BattleSetup, BattleUnit, Decision, DuelKernel, Fleet, Tally, UnitType } from './types';
 
@@ -541,6 +541,8 @@ export class Engine {
    */
   private chunk = 0;
   used: [string, number][] = [];
+  /** The sums every exact kernel this engine builds is worked out in (made once, see `VolleySums`). */
+  private readonly volleySums = new VolleySums();
   /** Kernels another run already paid for (a chunk played again exactly, sim/chunked.ts): computed, not charged. */
   prepaid: ReadonlySet<string> | undefined;
   /** What a trial that goes past its budget must give back (see playTrial). */
@@ -839,7 +841,7 @@ export class Engine {
     const budget = this.prepaid?.has(id) ? { ops: 0, limit: Infinity } : this.budget;
     const paid = budget.ops;
     const tt = this.types[this.typeOf[tgt]!]!;
-    const ex = exactVolley(this.plan(f, tgt, ri, attBases, aim, braced), new Map([[stateKey, 1]]), tt.stride, budget);
+    const ex = exactVolley(this.plan(f, tgt, ri, attBases, aim, braced), new Map([[stateKey, 1]]), tt.stride, budget, this.volleySums);
     if (!ex) return -1;
     const n = ex.dist.size;
     const keys = new Float64Array(n);
