@@ -347,7 +347,10 @@ export function fire(
   const braced = e.braced[tgt] === 1;
   e.tally.fired[u]!++;
   if (e.mode === 'kernel') {
-    const k = e.kernel(u, tgt, ri, myBases, aim, e.sh[tgt]!, hullBefore, braced);
+    // Unaimed at the target chooseTarget weighed (nothing has changed it since): its kernel is
+    // where chooseTarget read it, already listed by this run.
+    const at = e.target.at;
+    const k = aim === undefined && at >= 0 && tgt === e.target.t ? e.tableKernel(at) : e.kernel(u, tgt, ri, myBases, aim, e.sh[tgt]!, hullBefore, braced);
     if (k < 0) return false;
     drawKernel(e, k, tgt, dice);
   } else {

@@ -402,7 +402,8 @@ export class Engine {
   private readonly slotKernel: Int32Array;
   /**
    * The last protection values (policy.ts protectValues) of each shooter at each unit, three a
-   * pair, with the parts of their table key (sub, state): most lookups end here without touching the table.
+   * pair, with what they were found for (the shooter's hull and reach index as one number, and the
+   * unit's state): most lookups end here, before the table key is even worked out.
    */
   readonly protectSlotSub: Float64Array;
   readonly protectSlotState: Float64Array;
@@ -415,12 +416,13 @@ export class Engine {
   readonly aims = new Map<number | string, { aim?: number; value: number }>();
   /**
    * The hot loop's scratch, one set per engine (never per call, never per module): the target
-   * policy.ts `chooseTarget` picked (-1: none in reach) and its reach index; what `protectValues`
+   * policy.ts `chooseTarget` picked (-1: none in reach), its reach index and where `basesLost` read
+   * its unaimed kernel in the kernel table (-1: not read there; see `tableKernel`); what `protectValues`
    * found ([as it is, if braced, after Shields Back Online]); the parts and sizes of a key being
    * packed (`pack`); the decision of a lookup that is not cached; and the unit run.ts `waiting`
    * found its side activates next. Each is read before it is written again.
    */
-  readonly target = { t: -1, ri: -1 };
+  readonly target = { t: -1, ri: -1, at: -1 };
   readonly protectOut = new Float64Array(3);
   readonly keyParts = new Float64Array(8);
   readonly keySizes = new Float64Array(8);
@@ -428,6 +430,8 @@ export class Engine {
   /** What policy.ts `bestAim` found in its table (read before it is asked again). */
   readonly aimOut: { aim: number | undefined; value: number } = { aim: undefined, value: 0 };
   firstWaiting = -1;
+  /** Where the last `basesLost` read its answer in the kernel table, -1 when it did not (see `tableKernel`). */
+  lostAt = -1;
   /**
    * The same caches in arrays (see PairTable), for the keys that fit: the kernels (their index in
    * `store`, with beside it their expected bases lost and the last chunk that listed them, kept equal
@@ -906,16 +910,31 @@ export class Engine {
    * at every one of the battle's most frequent lookups.
    */
   basesLost(f: number, tgt: number, ri: number, attBases: number, sh: number, hull: number, braced: boolean): number {
+    // Where the answer was read in the kernel table (-1: through `kernel`), for `tableKernel`.
     const pk = smallInt(this.planKey(f, tgt, ri, attBases, undefined, braced) * 2 + this.coverOf[tgt]!);
     const stateKey = smallInt(hull * this.strideOf[tgt]! + sh);
     const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
     if (this.kernelTable.holds(pair, pk, stateKey)) {
       const at = this.kernelTable.at(pair, pk, stateKey);
       const pool = this.kernelTable.pool;
-      if (at >= 0 && pool[at + 2] === this.chunk) return pool[at + 1]!;
+      if (at >= 0 && pool[at + 2] === this.chunk) {
+        this.lostAt = at;
+        return pool[at + 1]!;
+      }
     }
+    this.lostAt = -1;
     const k = this.kernel(f, tgt, ri, attBases, undefined, sh, hull, braced);
     return k < 0 ? OUT_OF_WORK : this.store.lost[k]!;
+  }
+
+  /**
+   * The kernel at `at` in the kernel table, where `basesLost` found it listed by this run (`lostAt`,
+   * kept by `chooseTarget` for its target): the Fire action at the target it chose, unaimed and with
+   * the target as it was weighed, reads it there instead of looking its key up again. The table's
+   * pool may have grown since; a place in it stays the same.
+   */
+  tableKernel(at: number): number {
+    return this.kernelTable.pool[at]!;
   }
 
   /**

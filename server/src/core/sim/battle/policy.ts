@@ -70,6 +70,30 @@ function hullTaken(e: Engine, f: number, u: number, ri: number, bases: number, a
   return k < 0 ? OUT_OF_WORK : e.store.hull[k]!;
 }
 
+/** The values kept in the slot of f at u (see protectValues) into `e.protectOut`, when they were kept for this key and state. */
+function fromSlot(e: Engine, slot: number, key: number, state: number): boolean {
+  if (e.protectSlotSub[slot] !== key || e.protectSlotState[slot] !== state) return false;
+  const vals = e.protectSlotValues;
+  const prot = e.protectOut;
+  prot[0] = vals[3 * slot]!;
+  prot[1] = vals[3 * slot + 1]!;
+  prot[2] = vals[3 * slot + 2]!;
+  return true;
+}
+
+/** Keeps the three values at `at` in `v` in the slot of f at u, for this key and state, and gives them as found. */
+function toSlot(e: Engine, slot: number, key: number, state: number, v: Float64Array, at: number): true {
+  e.protectSlotSub[slot] = key;
+  e.protectSlotState[slot] = state;
+  const vals = e.protectSlotValues;
+  const prot = e.protectOut;
+  // Three stores, not TypedArray.prototype.set: a builtin call costs more than it copies here.
+  vals[3 * slot] = prot[0] = v[at]!;
+  vals[3 * slot + 1] = prot[1] = v[at + 1]!;
+  vals[3 * slot + 2] = prot[2] = v[at + 2]!;
+  return true;
+}
+
 /**
  * What enemy f's next unaimed Fire action is expected to take from u as u stands: [as it is,
  * if u braced, after u's Shields Back Online roll (an expectation over the roll)]. Cached by
@@ -79,10 +103,19 @@ function protectValues(e: Engine, f: number, u: number, d: number): boolean {
   const ft = e.types[e.typeOf[f]!]!;
   const ri = reachOf(ft, d);
   if (ri < 0) return found(e, ZERO3);
-  const ut = e.types[e.typeOf[u]!]!;
-  const fb = basesOf(e.hull[f]!, ft.p.hp);
   const sh = e.sh[u]!;
   const hull = e.hull[u]!;
+  const hf = e.hull[f]!;
+  const slot = f * e.n + u;
+  // The last values of f at u, when f's hull (its bases follow from it), the reach and u's state
+  // are those they were found for: checked before anything else is worked out, as most lookups end
+  // here. Only whole numbers are kept there (see below), and only whole numbers (SH below the
+  // stride) match, so the key's two numbers say which hull, reach and state.
+  const stride = e.strideOf[u]!;
+  const slotKey = hf * ft.reaches.length + ri;
+  if (hf >>> 0 === hf && hull >>> 0 === hull && sh >>> 0 === sh && sh < stride && fromSlot(e, slot, slotKey, hull * stride + sh)) return true;
+  const ut = e.types[e.typeOf[u]!]!;
+  const fb = basesOf(hf, ft.p.hp);
   const T = e.types.length;
   // In the table when every part is a whole number in range (each tuple has one place: the
   // table, or the Map below).
@@ -98,27 +131,13 @@ function protectValues(e: Engine, f: number, u: number, d: number): boolean {
     hull >>> 0 === hull &&
     e.protectTable.holds(pair, sub, state);
   let key: number | string = 0;
-  const slot = f * e.n + u;
+  // The slot keeps whole-number keys only: a shooter's hull that is not one could make the same
+  // key as another hull and reach.
+  const slotted = dense && hf >>> 0 === hf;
   if (dense) {
-    const vals = e.protectSlotValues;
-    const prot = e.protectOut;
-    if (e.protectSlotSub[slot] === sub && e.protectSlotState[slot] === state) {
-      prot[0] = vals[3 * slot]!;
-      prot[1] = vals[3 * slot + 1]!;
-      prot[2] = vals[3 * slot + 2]!;
-      return true;
-    }
     const at = e.protectTable.at(pair, sub, state);
     const pool = e.protectTable.pool;
-    if (at >= 0 && pool[at] === pool[at]) {
-      e.protectSlotSub[slot] = sub;
-      e.protectSlotState[slot] = state;
-      // Three stores, not TypedArray.prototype.set: a builtin call costs more than it copies here.
-      vals[3 * slot] = prot[0] = pool[at]!;
-      vals[3 * slot + 1] = prot[1] = pool[at + 1]!;
-      vals[3 * slot + 2] = prot[2] = pool[at + 2]!;
-      return true;
-    }
+    if (at >= 0 && pool[at] === pool[at]) return slotted ? toSlot(e, slot, slotKey, state, pool, at) : found(e, pool.subarray(at, at + 3));
   } else {
     // The two cards last: the sizes before them depend on them (see pack).
     part(e, 0, fb, ft.p.bases + 1);
@@ -157,11 +176,7 @@ function protectValues(e: Engine, f: number, u: number, d: number): boolean {
     pool[at] = plain;
     pool[at + 1] = braced;
     pool[at + 2] = after;
-    e.protectSlotSub[slot] = sub;
-    e.protectSlotState[slot] = state;
-    e.protectSlotValues[3 * slot] = plain;
-    e.protectSlotValues[3 * slot + 1] = braced;
-    e.protectSlotValues[3 * slot + 2] = after;
+    if (slotted) return toSlot(e, slot, slotKey, state, v, 0);
   } else e.protects.set(key, v);
   return found(e, v);
 }
@@ -370,16 +385,19 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
   let tgtRi = -1;
   let tgtValue = -Infinity;
   let tgtDist = 0;
+  let tgtAt = -1;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
     const d = enemies.d[k]!;
     const ri = reachOf(ut, d);
     if (ri < 0) continue;
     let value: number;
+    let at = -1;
     if (enemies.length === 1) value = 0;
     else if (e.mode === 'kernel') {
       const lost = e.basesLost(u, t, ri, myBases, e.sh[t]!, e.hull[t]!, e.braced[t] === 1);
       if (lost === OUT_OF_WORK) return false;
+      at = e.lostAt;
       value = lost * e.pointsPerBase(t);
       e.ops += 2;
     } else value = 0;
@@ -388,10 +406,12 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
       tgtRi = ri;
       tgtValue = value;
       tgtDist = d;
+      tgtAt = at;
     }
   }
   e.target.t = tgt;
   e.target.ri = tgtRi;
+  e.target.at = tgtAt;
   return true;
 }
 

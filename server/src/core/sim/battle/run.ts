@@ -441,12 +441,15 @@ function playTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice):
   e.trialCut = false;
   const t = totals.tally;
   const snap = e.snapshot;
-  for (const k of TALLY_ARRAYS) snap[k].set(t[k]);
+  // Only a trial that can go over budget uncounted (a run-wide limit, not scoreCut) is put back:
+  // a fleet battle's trials are all counted, and need no copy of the counts before each.
+  const keep = !e.scoreCut;
+  if (keep) for (const k of TALLY_ARRAYS) snap[k].set(t[k]);
   const w0 = totals.withdrew[0];
   const w1 = totals.withdrew[1];
   e.tally = t;
   if (runTrial(e, totals, rounds, dice)) return true;
-  if (e.overBudget) {
+  if (keep && e.overBudget) {
     // The alive and routed counts are added only when a trial ends (runTrial): nothing to take back.
     for (const k of TALLY_ARRAYS) t[k].set(snap[k]);
     totals.withdrew[0] = w0;
