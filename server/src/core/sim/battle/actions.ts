@@ -112,14 +112,11 @@ function measure(e: Engine, u: number): boolean {
   threats.length = 0;
   const them = e.byName[1 - e.side[u]!]!;
   const reach = e.maxReachOf;
-  // As Engine.dist measures, with u's part of it worked out once.
-  const fixed = e.fixed;
-  const ahead = e.depth - e.pos[u]!;
   let boardNear = false;
   for (let k = 0; k < them.length; k++) {
     const i = them[k]!;
     if (!e.alive[i] || !e.onTable[i]) continue;
-    const d = fixed ? e.range : Math.max(0, ahead - e.pos[i]!);
+    const d = e.distTo(u, e.pos[i]!);
     enemies.push(i, d);
     if (d <= reach[i]!) threats.push(i, d);
     if (e.hasCr[i] === 1 && d <= BOARD_RANGE) boardNear = true;
@@ -135,8 +132,8 @@ function measure(e: Engine, u: number): boolean {
  */
 function moveToward(e: Engine, u: number, stick: number): void {
   const front = e.frontOf(1 - e.side[u]!);
-  // No enemy on the table yet: head for their edge.
-  const best = front >= 0 ? Math.max(0, e.depth - e.pos[u]! - front) : Math.max(0, e.depth - e.pos[u]!);
+  // No enemy on the table yet (front -1): head for their edge (place 0).
+  const best = e.distTo(u, Math.max(0, front));
   const nearest = front >= 0 && e.maxReachOf[u]! < 0 ? nearestAt(e, u, best) : undefined;
   const step = Math.min(stick, Math.max(0, best - wantedDistance(e, u, nearest)));
   e.pos[u]! += step;
@@ -160,13 +157,10 @@ function nearestAt(e: Engine, u: number, best: number): number {
  * nearest it could board decide it.
  */
 export function canActNow(e: Engine, u: number, front: number, frontBoard: number): boolean {
-  const d = e.fixed ? e.range : Math.max(0, e.depth - e.pos[u]! - front);
+  const d = e.distTo(u, front);
   if (d <= e.maxReachOf[u]!) return true;
   if (e.canRamOf[u] === 1 && d <= RAM_RANGE) return true;
-  if (e.hasCr[u] === 1 && frontBoard >= 0) {
-    const b = e.fixed ? e.range : Math.max(0, e.depth - e.pos[u]! - frontBoard);
-    if (b <= BOARD_RANGE) return true;
-  }
+  if (e.hasCr[u] === 1 && frontBoard >= 0 && e.distTo(u, frontBoard) <= BOARD_RANGE) return true;
   return false;
 }
 
@@ -231,9 +225,8 @@ function closeToBoard(e: Engine, u: number, stick: number): boolean {
   const front = e.frontOf(s);
   const frontCr = e.frontCr[s]!;
   if (front < 0 || frontCr < 0) return false;
-  const ahead = e.depth - e.pos[u]!;
-  const nearest = Math.max(0, ahead - front);
-  const nearestCr = Math.max(0, ahead - frontCr);
+  const nearest = e.distTo(u, front);
+  const nearestCr = e.distTo(u, frontCr);
   if (!(nearestCr > BOARD_RANGE)) return false;
   const step = Math.min(stick, nearestCr - BOARD_RANGE, nearest);
   e.pos[u]! += step;

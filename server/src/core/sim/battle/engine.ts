@@ -766,8 +766,17 @@ export class Engine {
 
   /** Distance between two units on the table. */
   dist(a: number, b: number): number {
+    return this.distTo(a, this.pos[b]!);
+  }
+
+  /**
+   * Distance from unit u, on the table, to a place of the other side's (a distance from their own
+   * edge: an enemy's `pos`, or a front line, see `front`): the one formula of every distance in
+   * the battle.
+   */
+  distTo(u: number, place: number): number {
     if (this.fixed) return this.range;
-    return Math.max(0, this.depth - this.pos[a]! - this.pos[b]!);
+    return Math.max(0, this.depth - this.pos[u]! - place);
   }
 
   private planKey(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, braced: boolean): number {
