@@ -15,7 +15,8 @@ import { CLASSES, CLASS_NAMES, DICE, DOGFIGHTERS, PRECISION_STRIKE, SMALL_CRAFT_
 import type { UnitClass } from '../../server/src/core/rules/data';
 import { simulate, simulateEngagement } from '../../server/src/core/sim/index';
 import { exactVolleyResult, sampledVolleyResult, volleySetup } from '../../server/src/core/sim/volley';
-import { outcomeNoShields, outcomeWithShields } from '../../server/src/core/sim/volley-exact';
+import { exactVolley, exactVolleyFrom, outcomeNoShields, outcomeWithShields, VolleySums } from '../../server/src/core/sim/volley-exact';
+import type { WeaponTally } from '../../server/src/core/sim/volley-exact';
 import { maxShields } from '../../server/src/core/sim/fire';
 import type { EngagementOptions, Point, UnitProfile, VolleyResult } from '../../server/src/core/sim/types';
 
@@ -251,6 +252,33 @@ describe('sim properties', function () {
         assert.ok(Math.abs(r.expectedShieldsRemoved - ref.shields) < 1e-12, `shields ${r.expectedShieldsRemoved} vs ${ref.shields}`);
       }),
       { seed: 29, numRuns: 300 },
+    );
+  });
+
+  it("a volley from one state into the engine's scratch is exactly the volley's distribution, in its order, with its tallies", () => {
+    // One set of sums for every case, as a battle's engine keeps them: what one volley leaves behind never changes the next.
+    const sums = new VolleySums();
+    fc.assert(
+      fc.property(pairArb, fc.nat(40), fc.nat(8), ({ att, def, opts }, hullAt, shAt) => {
+        const { ctx } = volleySetup(att, def, opts);
+        const stride = maxShields(def, def.bases * def.hp) + 1;
+        const hull = 1 + (hullAt % (def.bases * def.hp));
+        const key = hull * stride + (shAt % stride);
+        const want = exactVolley(ctx, new Map([[key, 1]]), stride, { ops: 0, limit: Infinity })!;
+        const tallies: WeaponTally[] = [];
+        const budget = { ops: 0, limit: Infinity };
+        const n = exactVolleyFrom(ctx, key, stride, budget, sums, tallies);
+        assert.equal(n, want.dist.size);
+        const got = [...Array(n).keys()].map((i) => [sums.out.keys[i], sums.out.probs[i]]);
+        assert.deepEqual(got, [...want.dist], 'the same states in the same order, the same chances to the bit');
+        assert.deepEqual(tallies, want.tallies);
+        // The same work charged, and none at all over a limit of zero.
+        const again = { ops: 0, limit: Infinity };
+        exactVolley(ctx, new Map([[key, 1]]), stride, again);
+        assert.equal(budget.ops, again.ops);
+        if (budget.ops > 0) assert.equal(exactVolleyFrom(ctx, key, stride, { ops: 0, limit: 0 }, sums, []), -1);
+      }),
+      { seed: 41, numRuns: 300 },
     );
   });
 

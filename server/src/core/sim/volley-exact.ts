@@ -331,6 +331,29 @@ class StateSum {
  */
 export class VolleySums {
   readonly pair = [new StateSum(), new StateSum()] as const;
+  private startMap: StateDist | undefined;
+  private outcome: VolleyOutcome | undefined;
+  /** The one starting state of `exactVolleyFrom` (made on first use: `exactVolley` alone needs neither). */
+  get start(): StateDist {
+    return (this.startMap ??= new Map());
+  }
+  /** Where `exactVolleyFrom` writes its outcome. */
+  get out(): VolleyOutcome {
+    return (this.outcome ??= new VolleyOutcome());
+  }
+}
+
+/** A volley's outcome as `exactVolleyFrom` writes it: states and their chances, in the order first met (read below the count it returns). */
+export class VolleyOutcome {
+  keys = new Float64Array(64);
+  probs = new Float64Array(64);
+  /** Room for n states (the arrays may be new after this). */
+  reserve(n: number): void {
+    if (n <= this.keys.length) return;
+    const size = Math.max(n, 2 * this.keys.length);
+    this.keys = new Float64Array(size);
+    this.probs = new Float64Array(size);
+  }
 }
 /** The most states a volley's sums keep in typed arrays (beyond, Maps): 512 KB a buffer. */
 const DENSE_STATES = 1 << 16;
@@ -351,12 +374,59 @@ function stateSpace(start: StateDist, stride: number): number {
  * reached (the caller then samples).
  */
 export function exactVolley(ctx: FireContext, start: StateDist, stride: number, budget: Budget, sums = new VolleySums()): ExactVolley | undefined {
+  const tallies: WeaponTally[] = [];
+  const last = volleySums(ctx, start, stride, budget, sums, tallies);
+  if (last === null) return undefined;
+  return { dist: last ? last.toMap() : start, stride, tallies };
+}
+
+/**
+ * The volley from one starting state (`key`, with certainty), its outcome written into `out`
+ * (`VolleyOutcome`: the states in the order first met, as `exactVolley`'s Map holds them, and
+ * their chances): what a battle's engine stores as a kernel, without a Map made and read for
+ * each. Returns the number of states, or -1 when the work limit is reached.
+ */
+export function exactVolleyFrom(ctx: FireContext, key: number, stride: number, budget: Budget, sums: VolleySums, tallies: WeaponTally[]): number {
+  const start = sums.start;
+  start.clear();
+  start.set(key, 1);
+  const last = volleySums(ctx, start, stride, budget, sums, tallies);
+  if (last === null) return -1;
+  const out = sums.out;
+  if (!last) {
+    out.reserve(1);
+    out.keys[0] = key;
+    out.probs[0] = 1;
+    return 1;
+  }
+  if (last.map) {
+    out.reserve(last.map.size);
+    let i = 0;
+    for (const [k, p] of last.map) {
+      out.keys[i] = k;
+      out.probs[i++] = p;
+    }
+    return i;
+  }
+  out.reserve(last.count);
+  for (let i = 0; i < last.count; i++) {
+    out.keys[i] = last.order[i]!;
+    out.probs[i] = last.massAt(i);
+  }
+  return last.count;
+}
+
+/**
+ * The volley's dynamic programme from `start`, weapon by weapon in card order, each weapon's
+ * expectations into `tallies`: the sum of the last weapon that fired (one of `sums`), undefined
+ * when none did (the distribution is `start`), null when the work limit is reached.
+ */
+function volleySums(ctx: FireContext, start: StateDist, stride: number, budget: Budget, sums: VolleySums, tallies: WeaponTally[]): StateSum | undefined | null {
   const hp = ctx.hp;
   const allocate = ctx.allocate ?? applyHits;
   const space = stateSpace(start, stride);
   // The states so far: `start`, then the sums of the last weapon that fired.
   let from: StateSum | undefined;
-  const tallies: WeaponTally[] = [];
   for (const plan of ctx.plans) {
     const tally: WeaponTally = { expectedHits: 0, expectedCrits: 0, expectedShieldsRemoved: 0, expectedHullDamage: 0, expectedDice: 0 };
     tallies.push(tally);
@@ -391,9 +461,9 @@ export function exactVolley(ctx: FireContext, start: StateDist, stride: number, 
       return true;
     };
     if (!from || from.map) {
-      for (const [key, w] of from ? from.map! : start) if (!step(key, w)) return undefined;
-    } else for (let i = 0; i < from.count; i++) if (!step(from.order[i]!, from.massAt(i))) return undefined;
+      for (const [key, w] of from ? from.map! : start) if (!step(key, w)) return null;
+    } else for (let i = 0; i < from.count; i++) if (!step(from.order[i]!, from.massAt(i))) return null;
     from = next;
   }
-  return { dist: from ? from.toMap() : start, stride, tallies };
+  return from;
 }

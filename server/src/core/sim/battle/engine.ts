@@ -9,8 +9,8 @@ import { binomialPmf, pSuccess } from '../dice';
 import type { Dice } from '../dice';
 import { applyHits, basesLeft, maxShields, planFire, weaponReach } from '../fire';
 import type { FireContext } from '../fire';
-import { exactVolley, VolleySums } from '../volley-exact';
-import type { Budget } from '../volley-exact';
+import { exactVolleyFrom, VolleySums } from '../volley-exact';
+import type { Budget, WeaponTally } from '../volley-exact';
 import type { BattleHooks, BattleSetup, BattleUnit, Decision, DuelKernel, Fleet, Tally, UnitType } from './types';
 
 // Hot-path aliases (see engagement.ts): imported bindings can be getters under some loaders.
@@ -255,9 +255,13 @@ export class KernelStore {
   /** The kernels as objects, made when the duel's exact chain asks for one (`Engine.kernelObject`). */
   readonly objects: (DuelKernel | undefined)[] = [];
 
-  /** Stores a kernel: `keys` and `probs` its states and their chances (in that order), the rest its numbers. */
-  add(keys: ArrayLike<number>, probs: ArrayLike<number>, o: { hull: number; lost: number; dice: number; cost: number; chunk: number; id: string }): number {
-    const n = keys.length;
+  /** Stores a kernel: the first `n` of `keys` and `probs` its states and their chances (in that order), the rest its numbers. */
+  add(
+    keys: ArrayLike<number>,
+    probs: ArrayLike<number>,
+    o: { hull: number; lost: number; dice: number; cost: number; chunk: number; id: string },
+    n = keys.length,
+  ): number {
     if (this.count === this.start.length) this.growIndex();
     while (this.states + n > this.probs.length) this.growPool();
     const k = this.count++;
@@ -854,27 +858,24 @@ export class Engine {
     const budget = this.prepaid?.has(id) ? { ops: 0, limit: Infinity } : this.budget;
     const paid = budget.ops;
     const tt = this.types[this.typeOf[tgt]!]!;
-    const ex = exactVolley(this.plan(f, tgt, ri, attBases, aim, braced), new Map([[stateKey, 1]]), tt.stride, budget, this.volleySums);
-    if (!ex) return -1;
-    const n = ex.dist.size;
-    const keys = new Float64Array(n);
-    const probs = new Float64Array(n);
-    let i = 0;
+    const tallies: WeaponTally[] = [];
+    // The outcome straight into the engine's scratch (no Map made and read per kernel), then the store.
+    const n = exactVolleyFrom(this.plan(f, tgt, ri, attBases, aim, braced), stateKey, tt.stride, budget, this.volleySums, tallies);
+    if (n < 0) return -1;
+    const { keys, probs } = this.volleySums.out;
     let expectedHull = 0;
     let expectedBasesLost = 0;
     const b0 = basesOf(hull, tt.p.hp);
-    for (const [k, p] of ex.dist) {
-      keys[i] = k;
-      probs[i] = p;
-      const h = Math.floor(k / tt.stride);
+    for (let i = 0; i < n; i++) {
+      const p = probs[i]!;
+      const h = Math.floor(keys[i]! / tt.stride);
       expectedHull += p * (hull - h);
       expectedBasesLost += p * (b0 - basesOf(h, tt.p.hp));
-      i++;
     }
     let rolled = 0;
-    for (const t of ex.tallies) rolled += t.expectedDice ?? 0;
+    for (const t of tallies) rolled += t.expectedDice ?? 0;
     const cost = budget.ops - paid;
-    const k = store.add(keys, probs, { hull: expectedHull, lost: expectedBasesLost, dice: rolled, cost, chunk: this.chunk, id });
+    const k = store.add(keys, probs, { hull: expectedHull, lost: expectedBasesLost, dice: rolled, cost, chunk: this.chunk, id }, n);
     this.used.push([id, cost]);
     if (dense) {
       // Placed first: placing may grow the pool into a new array.
