@@ -256,7 +256,9 @@ describe('sim properties', function () {
   });
 
   it("a volley from one state into the engine's scratch is exactly the volley's distribution, in its order, with its tallies", () => {
-    // One set of sums for every case, as a battle's engine keeps them: what one volley leaves behind never changes the next.
+    // One set of sums for every case, as a battle's engine keeps them: what one volley leaves behind
+    // never changes the next, and weapons of other cards that share a cache of outcomes (by the
+    // numbers they depend on) get the outcomes their own numbers give.
     const sums = new VolleySums();
     fc.assert(
       fc.property(pairArb, fc.nat(40), fc.nat(8), ({ att, def, opts }, hullAt, shAt) => {

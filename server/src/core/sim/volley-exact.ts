@@ -236,9 +236,21 @@ class OutcomeCache {
 /** A weapon plan's outcomes, kept on the plan. */
 const OUTCOMES = memo<OutcomeCache>('weapon outcomes');
 
-function cacheFor(plan: WeaponPlan): OutcomeCache {
+function cacheFor(plan: WeaponPlan, sums: VolleySums): OutcomeCache {
   let c = getMemo(plan, OUTCOMES);
-  if (!c) setMemo(plan, OUTCOMES, (c = new OutcomeCache(plan)));
+  if (!c) {
+    // A weapon's outcomes depend on these numbers alone (not on its name, its bases' attacks or the
+    // plan it is part of): plans that share them share one cache, kept by the owner of the sums. An
+    // aimed plan and the unaimed one differ in one weapon; a shooter's plans at its other bases
+    // differ in attack counts, which are the cache's key.
+    const numbers = [
+      ...[plan.pCrit, plan.pNormal, plan.pDodge, plan.pDodgeEnergy, plan.energy, plan.auto],
+      ...[plan.extraHitsPerCrit, plan.shieldsPerCrit, plan.shieldsPerHit, plan.pUnsavedCrit, plan.pUnsavedNormal],
+    ].join(',');
+    c = sums.outcomes.get(numbers);
+    if (!c) sums.outcomes.set(numbers, (c = new OutcomeCache(plan)));
+    setMemo(plan, OUTCOMES, c);
+  }
   return c;
 }
 
@@ -331,6 +343,8 @@ class StateSum {
  */
 export class VolleySums {
   readonly pair = [new StateSum(), new StateSum()] as const;
+  /** The weapons' outcome caches, by the numbers they depend on (see `cacheFor`). */
+  readonly outcomes = new Map<string, OutcomeCache>();
   private startMap: StateDist | undefined;
   private outcome: VolleyOutcome | undefined;
   /** The one starting state of `exactVolleyFrom` (made on first use: `exactVolley` alone needs neither). */
@@ -432,7 +446,7 @@ function volleySums(ctx: FireContext, start: StateDist, stride: number, budget: 
     tallies.push(tally);
     if (!plan.inRange) continue;
     // SH above 4095 cannot be keyed by the outcome cache; such inputs are sampled instead.
-    const cache = cacheFor(plan);
+    const cache = cacheFor(plan, sums);
     const [a, b] = sums.pair;
     const next = (from === a ? b : a).reset(space);
     const step = (key: number, w: number): boolean => {
