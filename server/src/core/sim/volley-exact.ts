@@ -345,13 +345,8 @@ export class VolleySums {
   readonly pair = [new StateSum(), new StateSum()] as const;
   /** The weapons' outcome caches, by the numbers they depend on (see `cacheFor`). */
   readonly outcomes = new Map<string, OutcomeCache>();
-  private startMap: StateDist | undefined;
   private outcome: VolleyOutcome | undefined;
-  /** The one starting state of `exactVolleyFrom` (made on first use: `exactVolley` alone needs neither). */
-  get start(): StateDist {
-    return (this.startMap ??= new Map());
-  }
-  /** Where `exactVolleyFrom` writes its outcome. */
+  /** Where `exactVolleyFrom` writes its outcome (made on first use: `exactVolley` needs none). */
   get out(): VolleyOutcome {
     return (this.outcome ??= new VolleyOutcome());
   }
@@ -372,10 +367,10 @@ export class VolleyOutcome {
 /** The most states a volley's sums keep in typed arrays (beyond, Maps): 512 KB a buffer. */
 const DENSE_STATES = 1 << 16;
 
-/** The states a volley from `start` can reach are keys below this (its largest hull, every SH), or 0 when they are not all whole numbers in bounds. */
-function stateSpace(start: StateDist, stride: number): number {
+/** The states a volley from `start` (a distribution, or one state) can reach are keys below this (its largest hull, every SH), or 0 when they are not all whole numbers in bounds. */
+function stateSpace(start: StateDist | number, stride: number): number {
   let top = 0;
-  for (const key of start.keys()) {
+  for (const key of typeof start === 'number' ? [start] : start.keys()) {
     if (!Number.isSafeInteger(key) || key < 0) return 0;
     if (key > top) top = key;
   }
@@ -401,10 +396,7 @@ export function exactVolley(ctx: FireContext, start: StateDist, stride: number, 
  * each. Returns the number of states, or -1 when the work limit is reached.
  */
 export function exactVolleyFrom(ctx: FireContext, key: number, stride: number, budget: Budget, sums: VolleySums, tallies: WeaponTally[]): number {
-  const start = sums.start;
-  start.clear();
-  start.set(key, 1);
-  const last = volleySums(ctx, start, stride, budget, sums, tallies);
+  const last = volleySums(ctx, key, stride, budget, sums, tallies);
   if (last === null) return -1;
   const out = sums.out;
   if (!last) {
@@ -431,11 +423,19 @@ export function exactVolleyFrom(ctx: FireContext, key: number, stride: number, b
 }
 
 /**
- * The volley's dynamic programme from `start`, weapon by weapon in card order, each weapon's
- * expectations into `tallies`: the sum of the last weapon that fired (one of `sums`), undefined
- * when none did (the distribution is `start`), null when the work limit is reached.
+ * The volley's dynamic programme from `start` (a distribution, or one state with certainty), weapon
+ * by weapon in card order, each weapon's expectations into `tallies`: the sum of the last weapon
+ * that fired (one of `sums`), undefined when none did (the distribution is `start`), null when the
+ * work limit is reached.
  */
-function volleySums(ctx: FireContext, start: StateDist, stride: number, budget: Budget, sums: VolleySums, tallies: WeaponTally[]): StateSum | undefined | null {
+function volleySums(
+  ctx: FireContext,
+  start: StateDist | number,
+  stride: number,
+  budget: Budget,
+  sums: VolleySums,
+  tallies: WeaponTally[],
+): StateSum | undefined | null {
   const hp = ctx.hp;
   const allocate = ctx.allocate ?? applyHits;
   const space = stateSpace(start, stride);
@@ -474,8 +474,10 @@ function volleySums(ctx: FireContext, start: StateDist, stride: number, budget: 
       }
       return true;
     };
-    if (!from || from.map) {
-      for (const [key, w] of from ? from.map! : start) if (!step(key, w)) return null;
+    if (!from && typeof start === 'number') {
+      if (!step(start, 1)) return null;
+    } else if (!from || from.map) {
+      for (const [key, w] of from ? from.map! : (start as StateDist)) if (!step(key, w)) return null;
     } else for (let i = 0; i < from.count; i++) if (!step(from.order[i]!, from.massAt(i))) return null;
     from = next;
   }
