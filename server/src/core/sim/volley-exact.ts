@@ -214,22 +214,36 @@ export function outcomeWithShields(plan: WeaponPlan, a: number, sh: number, budg
  * they go when the plan goes), so that the engagement's many single-state volleys with the same
  * plan share them.
  */
+/**
+ * A pass outcome as a volley's sums read it: its `stay` also as two arrays, SH left and chance, in
+ * the Map's order (walking a Map's iterator for every state of every volley was a good part of a
+ * kernel's cost), and the work it took.
+ */
+interface CachedOutcome {
+  o: PassOutcome;
+  cost: number;
+  stayLeft: Float64Array;
+  stayP: Float64Array;
+}
+
 class OutcomeCache {
-  private map = new Map<number, { o: PassOutcome; cost: number }>();
+  private map = new Map<number, CachedOutcome>();
   constructor(private readonly plan: WeaponPlan) {}
   /**
    * A hit is charged the work its computation took, so that what a volley costs the budget never
    * depends on what was computed before: a battle split over threads (sim/chunked.ts) then adds up
    * the same work as one run, whichever engine met a state first.
    */
-  get(a: number, sh: number, budget: Budget): PassOutcome | undefined {
+  get(a: number, sh: number, budget: Budget): CachedOutcome | undefined {
     const key = a * 4096 + sh;
     const hit = this.map.get(key);
-    if (hit) return spend(budget, hit.cost) ? hit.o : undefined;
+    if (hit) return spend(budget, hit.cost) ? hit : undefined;
     const before = budget.ops;
     const o = sh > 0 ? outcomeWithShields(this.plan, a, sh, budget) : outcomeNoShields(this.plan, a, budget);
-    if (o) this.map.set(key, { o, cost: budget.ops - before });
-    return o;
+    if (!o) return undefined;
+    const c = { o, cost: budget.ops - before, stayLeft: Float64Array.from(o.stay.keys()), stayP: Float64Array.from(o.stay.values()) };
+    this.map.set(key, c);
+    return c;
   }
 }
 
@@ -458,13 +472,17 @@ function volleySums(
         next.add(key, w);
         return true;
       }
-      const o = cache.get(a, sh, budget);
-      if (!o || !spend(budget, o.unsaved.length + o.stay.size)) return false;
+      const c = cache.get(a, sh, budget);
+      if (!c) return false;
+      const o = c.o;
+      const stayLeft = c.stayLeft;
+      const stayP = c.stayP;
+      if (!spend(budget, o.unsaved.length + stayLeft.length)) return false;
       tally.expectedHits += w * o.expectedHits;
       tally.expectedCrits += w * o.expectedCrits;
       tally.expectedShieldsRemoved += w * o.expectedShieldsRemoved;
       tally.expectedDice! += w * tabletopDice(plan, a, o);
-      for (const [left, p] of o.stay) next.add(hull * stride + left, w * p);
+      for (let i = 0; i < stayLeft.length; i++) next.add(hull * stride + stayLeft[i]!, w * stayP[i]!);
       for (let u = 0; u < o.unsaved.length; u++) {
         const p = o.unsaved[u]!;
         if (p === 0) continue;

@@ -8,7 +8,7 @@ import { ACTION_POINTS_PER_ACTIVATION, DICE, RAMMING, SHIELD_RECHARGE } from '..
 import type { UnitProfile } from '../types';
 import { rollSucceeds } from '../dice';
 import type { Dice } from '../dice';
-import { basesLeft, maxShields } from '../fire';
+import { basesLeft } from '../fire';
 import { sampleCost, sampleVolley } from '../volley-sample';
 import { BOARD_RANGE, RAM_RANGE } from './engine';
 import type { Engine } from './engine';
@@ -20,7 +20,6 @@ const RECHARGE_DICE = SHIELD_RECHARGE.dice;
 const RECHARGE_TARGET = SHIELD_RECHARGE.target;
 const succeeds = rollSucceeds;
 const basesOf = basesLeft;
-const maxShieldsOf = maxShields;
 const volleyBySampling = sampleVolley;
 const NATURAL_CRITICAL = DICE.critical;
 
@@ -57,9 +56,9 @@ function drawKernel(e: Engine, k: number, tgt: number, dice: Dice): void {
  * unit is worth its whole card). `credit[u]` is what unit u has already given its enemies.
  */
 function credit(e: Engine, u: number, pts: [number, number]): void {
-  const p = e.units[u]!.profile;
-  const start = basesOf(e.startHull[u]!, p.hp);
-  const now = e.alive[u] ? basesOf(e.hull[u]!, p.hp) : 0;
+  const hp = e.hpOf[u]!;
+  const start = basesOf(e.startHull[u]!, hp);
+  const now = e.alive[u] ? basesOf(e.hull[u]!, hp) : 0;
   const c = Math.max(0, start - now) * e.pointsPerBase(u);
   pts[1 - e.side[u]!]! += c - e.credit[u]!;
   e.credit[u] = c;
@@ -93,7 +92,7 @@ function afterDamage(e: Engine, u: number, lost: [number, number], pts: [number,
     return;
   }
   credit(e, u, pts);
-  const max = maxShieldsOf(e.units[u]!.profile, e.hull[u]!);
+  const max = e.maxSh(u, e.hull[u]!);
   if (e.sh[u]! > max) e.setSh(u, max);
 }
 
@@ -110,12 +109,14 @@ function measure(e: Engine, u: number): boolean {
   const threats = e.threatList;
   enemies.length = 0;
   threats.length = 0;
-  const them = e.byName[1 - e.side[u]!]!;
+  // The enemies alive on the table, by card name then copy (Engine.field).
+  const s = 1 - e.side[u]!;
+  const them = e.field[s]!;
+  const count = e.fieldCount[s]!;
   const reach = e.maxReachOf;
   let boardNear = false;
-  for (let k = 0; k < them.length; k++) {
+  for (let k = 0; k < count; k++) {
     const i = them[k]!;
-    if (!e.alive[i] || !e.onTable[i]) continue;
     const d = e.distTo(u, e.pos[i]!);
     enemies.push(i, d);
     if (d <= reach[i]!) threats.push(i, d);
@@ -143,10 +144,12 @@ function moveToward(e: Engine, u: number, stick: number): void {
 
 /** The first enemy of u on the table, by card name then copy, standing `best` away (the nearest: BATTLE.md's ties). */
 function nearestAt(e: Engine, u: number, best: number): number {
-  const them = e.byName[1 - e.side[u]!]!;
-  for (let k = 0; k < them.length; k++) {
+  const s = 1 - e.side[u]!;
+  const them = e.field[s]!;
+  const count = e.fieldCount[s]!;
+  for (let k = 0; k < count; k++) {
     const i = them[k]!;
-    if (e.alive[i] && e.onTable[i] && e.dist(u, i) === best) return i;
+    if (e.dist(u, i) === best) return i;
   }
   return -1;
 }
@@ -316,7 +319,7 @@ export function protect(e: Engine, u: number, action: SecondAction, dice: Dice):
   if (action === 'shields') {
     let restored = 0;
     for (let i = 0; i < RECHARGE_DICE; i++) if (succeeds(dice.d10(), RECHARGE_TARGET)) restored++;
-    e.setSh(u, Math.min(maxShieldsOf(e.units[u]!.profile, e.hull[u]!), e.sh[u]! + restored));
+    e.setSh(u, Math.min(e.maxSh(u, e.hull[u]!), e.sh[u]! + restored));
     e.tally.shields[u]!++;
     e.ops += RECHARGE_DICE;
   } else if (action === 'brace') {
@@ -340,10 +343,10 @@ export function fire(
   const braced = e.braced[tgt] === 1;
   e.tally.fired[u]!++;
   if (e.mode === 'kernel') {
-    // Unaimed at the target chooseTarget weighed (nothing has changed it since): its kernel is
-    // where chooseTarget read it, already listed by this run.
-    const at = e.target.at;
-    const k = aim === undefined && at >= 0 && tgt === e.target.t ? e.tableKernel(at) : e.kernel(u, tgt, ri, myBases, aim, e.sh[tgt]!, hullBefore, braced);
+    // Unaimed at the target chooseTarget weighed (nothing has changed it since): the kernel
+    // chooseTarget read, already listed by this run.
+    const listed = e.target.k;
+    const k = aim === undefined && listed >= 0 && tgt === e.target.t ? listed : e.kernel(u, tgt, ri, myBases, aim, e.sh[tgt]!, hullBefore, braced);
     if (k < 0) return false;
     drawKernel(e, k, tgt, dice);
   } else {
@@ -370,7 +373,7 @@ function boardAction(e: Engine, u: number, t: number, dice: Dice, lost: [number,
   e.tally.boarded[u]!++;
   if (x <= y) return;
   const before = e.hull[t]!;
-  e.hull[t] = e.allocate(before, x - y, 1, e.units[t]!.profile.hp);
+  e.hull[t] = e.allocate(before, x - y, 1, e.hpOf[t]!);
   if (e.hull[t] !== before) afterDamage(e, t, lost, pts);
 }
 
@@ -414,7 +417,7 @@ function ramAction(e: Engine, u: number, t: number, dice: Dice, lost: [number, n
   ] as const) {
     if (n === 0 || !e.alive[x]) continue;
     const before = e.hull[x]!;
-    e.hull[x] = e.allocate(before, n, RAMMING.damage, e.units[x]!.profile.hp);
+    e.hull[x] = e.allocate(before, n, RAMMING.damage, e.hpOf[x]!);
     if (e.hull[x] !== before) afterDamage(e, x, lost, pts);
   }
 }

@@ -163,22 +163,21 @@ export function smallInt(k: number): number {
 export const DENSE_CACHES = { maxStates: 512 };
 
 /**
- * A cache keyed by two cards (`pair`: the first's type times the number of types plus the
- * second's), a small whole number whose meaning depends on the first card (`sub`, below
+ * The rows of a cache keyed by two cards (`pair`: the first's type times the number of types plus
+ * the second's), a small whole number whose meaning depends on the first card (`sub`, below
  * `subSize[pair]`) and the second unit's state (`state`, hull times stride plus SH, below
- * `stateSize[pair]`): `width` numbers per key, every key's in one growing Float64Array (`pool`),
- * NaN where nothing is kept yet. A lookup neither hashes nor boxes a key, and reads numbers that lie
+ * `stateSize[pair]`): `width` numbers per key, every key's in one growing typed array (`pool`, in
+ * the two kinds below). A lookup neither hashes nor boxes a key, and reads numbers that lie
  * together rather than an object of their own somewhere in the heap: the battle's lookups are
- * bound by memory more than by arithmetic (the first number of a kept key is never NaN). A key
- * outside those bounds (or a card with too many states) is not held here (`holds`): its caller
- * keeps it in a Map, so that each key has exactly one place.
+ * bound by memory more than by arithmetic. A key outside those bounds (or a card with too many
+ * states) is not held here (`holds`): its caller keeps it in a Map, so that each key has exactly
+ * one place.
  */
-export class PairTable {
+abstract class PairRows {
   /** Per pair, per sub (pair after pair, from `subBase`): where its row starts in `pool`, or -1 when none is made yet. */
   private readonly rowOf: Int32Array;
   private readonly subBase: Float64Array;
-  pool: Float64Array;
-  private used = 0;
+  protected used = 0;
   constructor(
     readonly subSize: Int32Array,
     readonly stateSize: Int32Array,
@@ -186,13 +185,12 @@ export class PairTable {
   ) {
     this.subBase = subBases(subSize);
     this.rowOf = new Int32Array(subSize.reduce((a, b) => a + b, 0)).fill(-1);
-    this.pool = new Float64Array(1024).fill(NaN);
   }
   /** Whether (pair, sub, state) is held here (whole numbers in bounds). */
   holds(pair: number, sub: number, state: number): boolean {
     return sub >>> 0 === sub && sub < this.subSize[pair]! && state >>> 0 === state && state < this.stateSize[pair]!;
   }
-  /** Where the numbers of (pair, sub, state) are in `pool` (NaN there: none kept), or -1 when its row is not made; only for keys it `holds`. */
+  /** Where the numbers of (pair, sub, state) are in `pool` (nothing kept there yet: see the kinds below), or -1 when its row is not made; only for keys it `holds`. */
   at(pair: number, sub: number, state: number): number {
     const r = this.rowOf[this.subBase[pair]! + sub]!;
     return r < 0 ? -1 : r + this.width * state;
@@ -203,19 +201,53 @@ export class PairTable {
     let r = this.rowOf[i]!;
     if (r < 0) {
       const size = this.width * this.stateSize[pair]!;
-      if (this.used + size > this.pool.length) {
-        const grown = new Float64Array(Math.max(2 * this.pool.length, this.used + size)).fill(NaN);
-        grown.set(this.pool.subarray(0, this.used));
-        this.pool = grown;
-      }
+      this.reserve(this.used + size);
       this.rowOf[i] = r = this.used;
       this.used += size;
     }
     return r + this.width * state;
   }
+  /** Room in `pool` for n numbers, the new ones empty. */
+  protected abstract reserve(n: number): void;
+}
+
+/** Rows of numbers (see PairRows), NaN where nothing is kept yet (the first number of a kept key is never NaN). */
+export class PairTable extends PairRows {
+  pool = new Float64Array(1024).fill(NaN);
+  protected reserve(n: number): void {
+    if (n <= this.pool.length) return;
+    const grown = new Float64Array(Math.max(2 * this.pool.length, n)).fill(NaN);
+    grown.set(this.pool.subarray(0, this.used));
+    this.pool = grown;
+  }
   /** Forgets every key (the rows stay made, their numbers NaN). */
   clear(): void {
     this.pool.fill(NaN, 0, this.used);
+  }
+}
+
+/**
+ * The kernels' rows (see PairRows): two numbers a key, the kernel (its index in the engine's
+ * store) and the expected bases it removes, NaN where none is kept. The kernel is written as it
+ * is (k) once the run being played has listed it (`Engine.newChunk`), and as -(k + 2) while it has
+ * not: the battle's most frequent lookup (choosing a target) then reads one place, not the store's
+ * arrays too.
+ */
+export class KernelTable extends PairRows {
+  pool = new Float64Array(1024).fill(NaN);
+  constructor(subSize: Int32Array, stateSize: Int32Array) {
+    super(subSize, stateSize, 2);
+  }
+  protected reserve(n: number): void {
+    if (n <= this.pool.length) return;
+    const grown = new Float64Array(Math.max(2 * this.pool.length, n)).fill(NaN);
+    grown.set(this.pool.subarray(0, this.used));
+    this.pool = grown;
+  }
+  /** Another run starts: no kernel is listed by it yet. */
+  unlistAll(): void {
+    const pool = this.pool;
+    for (let i = 0; i < this.used; i += 2) if (pool[i]! >= 0) pool[i] = -pool[i]! - 2;
   }
 }
 
@@ -341,6 +373,8 @@ function cardsOf(units: readonly BattleUnit[], offset: number): { side: Int8Arra
       const reaches = [...new Set(p.weapons.filter((w) => w.attacks > 0).map((w) => weaponReach(p, w)))].sort((a, b) => a - b);
       types.push({
         p,
+        hp: p.hp,
+        bases: p.bases,
         stride: maxShields(p, p.bases * p.hp) + 1,
         fullHull: p.bases * p.hp,
         reaches,
@@ -412,7 +446,8 @@ export class Engine {
   readonly protectSlotSub: Float64Array;
   readonly protectSlotState: Float64Array;
   readonly protectSlotValues: Float64Array;
-  private boardPmfs = new Map<number, Float64Array>();
+  /** Per pair of cards with CR (boarder's type times the number of types plus the boarded's): the boarding damage's distribution, made once. */
+  private readonly boardPmfs: (Float64Array | undefined)[];
   private initiative: Float64Array;
   /** The policy's caches (policy.ts): second actions, protection values and Aims, keyed by state (see `pack`). */
   readonly decisions = new Map<number | string, Decision>();
@@ -420,13 +455,13 @@ export class Engine {
   readonly aims = new Map<number | string, { aim?: number; value: number }>();
   /**
    * The hot loop's scratch, one set per engine (never per call, never per module): the target
-   * policy.ts `chooseTarget` picked (-1: none in reach), its reach index and where `basesLost` read
-   * its unaimed kernel in the kernel table (-1: not read there; see `tableKernel`); what `protectValues`
+   * policy.ts `chooseTarget` picked (-1: none in reach), its reach index and its unaimed kernel
+   * when `basesLost` found it listed by this run (-1: not found so; see `lostKernel`); what `protectValues`
    * found ([as it is, if braced, after Shields Back Online]); the parts and sizes of a key being
    * packed (`pack`); the decision of a lookup that is not cached; and the unit run.ts `waiting`
    * found its side activates next. Each is read before it is written again.
    */
-  readonly target = { t: -1, ri: -1, at: -1 };
+  readonly target = { t: -1, ri: -1, k: -1 };
   readonly protectOut = new Float64Array(3);
   readonly keyParts = new Float64Array(8);
   readonly keySizes = new Float64Array(8);
@@ -434,16 +469,18 @@ export class Engine {
   /** What policy.ts `bestAim` found in its table (read before it is asked again). */
   readonly aimOut: { aim: number | undefined; value: number } = { aim: undefined, value: 0 };
   firstWaiting = -1;
-  /** Where the last `basesLost` read its answer in the kernel table, -1 when it did not (see `tableKernel`). */
-  lostAt = -1;
   /**
-   * The same caches in arrays (see PairTable), for the keys that fit: the kernels (their index in
-   * `store`, with beside it their expected bases lost and the last chunk that listed them, kept equal
-   * to the store's: what choosing a target reads, from one place) by the pair of cards, the plan key and the target's state (the numbers the Maps use);
-   * the protection values (three) by (shooter's bases, reach index, cover) and Aims (the weapon, -1
+   * The kernel the last `basesLost` read its answer from when this run had listed it already, -1
+   * when it had not: the Fire action at the target `chooseTarget` chose, unaimed and with the target
+   * as it was weighed, fires it without looking its key up again.
+   */
+  lostKernel = -1;
+  /**
+   * The same caches in arrays (see PairRows), for the keys that fit: the kernels (see KernelTable)
+   * by the pair of cards, the plan key and the target's state (the numbers the Maps use); the protection values (three) by (shooter's bases, reach index, cover) and Aims (the weapon, -1
    * for none, and the value) by (bases, reach index, cover, braced).
    */
-  private readonly kernelTable: PairTable;
+  private readonly kernelTable: KernelTable;
   readonly protectTable: PairTable;
   readonly aimTable: PairTable;
   /** Per card: bases + 1 and weapons + 1 (the plan key's radices). */
@@ -460,6 +497,9 @@ export class Engine {
   readonly canRamOf: Uint8Array;
   readonly pointsPerBaseOf: Float64Array;
   readonly hpOf: Float64Array;
+  /** Per unit, its card's SH and whether they are Combined Shields (1), for `maxSh`. */
+  readonly shieldsOf: Float64Array;
+  readonly combinedOf: Uint8Array;
   /** Each unit's card's longest reach (-1: no weapon), read per enemy by every activation's threat scan. */
   readonly maxReachOf: Float64Array;
   /** Each unit's card's state stride (a state key is hull * stride + SH), read by every kernel lookup and draw. */
@@ -482,6 +522,16 @@ export class Engine {
    * in one order.
    */
   readonly byName: [Int32Array, Int32Array];
+  /**
+   * Per side, its units alive on the table in `byName` order (the first `fieldCount[s]`): what
+   * every activation's scan of the enemies reads, without the units that are not there (gone,
+   * embarked, not yet entered). Kept as units enter (`entered`) and leave (`left`), made again at
+   * the start of a trial.
+   */
+  readonly field: [Int32Array, Int32Array];
+  readonly fieldCount = new Int32Array(2);
+  /** Each unit's place in its side's `byName` order. */
+  private readonly rankOf: Int32Array;
 
   // Per-trial state, indexed by unit.
   readonly sh: Float64Array;
@@ -581,13 +631,15 @@ export class Engine {
     this.canRamOf = Uint8Array.from(this.units, (u) => ((u.profile.tonnage ?? 0) > 0 ? 1 : 0));
     this.pointsPerBaseOf = Float64Array.from(this.units, (u) => u.points / u.profile.bases);
     this.hpOf = Float64Array.from(this.units, (u) => u.profile.hp);
+    this.shieldsOf = Float64Array.from(this.units, (u) => u.profile.sh ?? 0);
+    this.combinedOf = Uint8Array.from(this.units, (u) => (u.profile.combinedShields ? 1 : 0));
     this.maxReachOf = Float64Array.from(this.typeOf, (t) => this.types[t]!.maxReach);
     this.strideOf = Float64Array.from(this.typeOf, (t) => this.types[t]!.stride);
     this.moveCount = Int32Array.from(this.units, (u) => u.profile.move?.length ?? 0);
     this.moveStick = [Float64Array.from(this.units, (u) => u.profile.move?.[0] ?? 0), Float64Array.from(this.units, (u) => u.profile.move?.[1] ?? 0)];
     const pairs = (sub: (a: UnitType) => number) => pairSizes(this.types, sub);
     // A plan key below these sizes when its digits are in range (see planKey; cover doubles it).
-    this.kernelTable = new PairTable(...pairs((a) => a.reaches.length * (a.p.bases + 1) * (a.p.weapons.length + 1) * 2 * 2), 3);
+    this.kernelTable = new KernelTable(...pairs((a) => a.reaches.length * (a.p.bases + 1) * (a.p.weapons.length + 1) * 2 * 2));
     this.protectTable = new PairTable(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2), 3);
     this.aimTable = new PairTable(...pairs((a) => (a.p.bases + 1) * a.reaches.length * 2 * 2), 2);
     this.enemyList = new UnitList(this.n);
@@ -595,6 +647,9 @@ export class Engine {
     const sides = [0, 1].map((s) => Array.from({ length: s === 0 ? this.offset : this.n - this.offset }, (_, k) => (s === 0 ? 0 : this.offset) + k));
     const byName = (a: number, b: number) => byCardName(this.units[a]!, this.units[b]!) || a - b;
     this.byName = [Int32Array.from([...sides[0]!].sort(byName)), Int32Array.from([...sides[1]!].sort(byName))];
+    this.rankOf = new Int32Array(this.n);
+    for (const list of this.byName) list.forEach((u, k) => (this.rankOf[u] = k));
+    this.field = [new Int32Array(this.byName[0].length), new Int32Array(this.byName[1].length)];
     const byPoints = (a: number, b: number) => this.units[b]!.points - this.units[a]!.points || byName(a, b);
     this.order = [[...sides[0]!].sort(byPoints), [...sides[1]!].sort(byPoints)];
     this.orderOf = [Int32Array.from(this.order[0]), Int32Array.from(this.order[1])];
@@ -638,6 +693,7 @@ export class Engine {
       brace: z(),
     };
     this.goneRound = new Int32Array(this.n);
+    this.boardPmfs = this.types.flatMap((a) => this.types.map((b) => (a.p.cr && b.p.cr ? boardingPmf(a.p.cr, b.p.cr) : undefined)));
   }
 
   /**
@@ -665,6 +721,7 @@ export class Engine {
    * The mode goes back to kernels unless the cards never allowed them.
    */
   forgetRun(): void {
+    this.kernelTable.unlistAll();
     this.slotPk.fill(-1);
     this.slotState.fill(-1);
     this.slotKernel.fill(-1);
@@ -681,28 +738,38 @@ export class Engine {
 
   /** Every unit as at the start of a trial (its card and `start`), nothing tallied yet. */
   startTrial(): void {
-    this.hull.set(this.initHull);
-    this.startHull.set(this.initHull);
-    this.credit.fill(0);
-    this.sh.set(this.initSh);
-    this.braced.fill(0);
-    this.alive.fill(1);
-    this.routed.fill(0);
-    this.pos.fill(0);
-    this.onTable.set(this.initOnTable);
+    // One loop, not a builtin call (fill, set) per array: the arrays are a few dozen units long,
+    // and a call costs more than it writes.
+    for (let i = 0; i < this.n; i++) {
+      this.hull[i] = this.startHull[i] = this.initHull[i]!;
+      this.credit[i] = 0;
+      this.sh[i] = this.initSh[i]!;
+      this.braced[i] = 0;
+      this.alive[i] = 1;
+      this.routed[i] = 0;
+      this.pos[i] = 0;
+      this.onTable[i] = this.initOnTable[i]!;
+    }
     this.touchedAll();
+    for (let s = 0; s < 2; s++) {
+      const all = this.byName[s]!;
+      const field = this.field[s]!;
+      let count = 0;
+      for (let k = 0; k < all.length; k++) if (this.onTable[all[k]!]) field[count++] = all[k]!;
+      this.fieldCount[s] = count;
+    }
   }
 
   /** Side s's front line (see `front`), made again first if something changed it; returns `front[s]`. */
   frontOf(s: number): number {
     if (this.frontStale[s] === 0) return this.front[s]!;
-    const lo = s === 0 ? 0 : this.offset;
-    const hi = s === 0 ? this.offset : this.n;
+    const field = this.field[s]!;
+    const count = this.fieldCount[s]!;
     let front = -1;
     let board = -1;
     let cr = -1;
-    for (let t = lo; t < hi; t++) {
-      if (!this.alive[t] || !this.onTable[t]) continue;
+    for (let k = 0; k < count; k++) {
+      const t = field[k]!;
       const p = this.fixed ? 0 : this.pos[t]!;
       if (p > front) front = p;
       if (this.hasCr[t] === 1 && p > cr) cr = p;
@@ -721,6 +788,7 @@ export class Engine {
    */
   left(u: number): void {
     this.goneRound[u] = this.round;
+    if (this.onTable[u]) this.leaveField(u);
     // Only a side's roller leaving changes who rolls: the best of the others stays the best.
     if (u === this.rollers[0] || u === this.rollers[1]) this.initiativeStale = 1;
     const s = this.side[u]!;
@@ -732,7 +800,29 @@ export class Engine {
   /** Unit u entered the table or launched: its side's front lines move up to it if it is ahead, and a launched unit may roll for Initiative. */
   entered(u: number): void {
     this.initiativeStale = 1;
+    this.joinField(u);
     this.advanced(u);
+  }
+
+  /** Puts u (now on the table) into its side's `field`, in its place by name. */
+  private joinField(u: number): void {
+    const s = this.side[u]!;
+    const field = this.field[s]!;
+    let k = this.fieldCount[s]!++;
+    for (; k > 0 && this.rankOf[field[k - 1]!]! > this.rankOf[u]!; k--) field[k] = field[k - 1]!;
+    field[k] = u;
+  }
+
+  /** Takes u out of its side's `field` (it leaves the battle). */
+  private leaveField(u: number): void {
+    const s = this.side[u]!;
+    const field = this.field[s]!;
+    const count = this.fieldCount[s]!;
+    let k = 0;
+    while (k < count && field[k] !== u) k++;
+    if (k === count) return;
+    for (; k < count - 1; k++) field[k] = field[k + 1]!;
+    this.fieldCount[s] = count - 1;
   }
 
   /** Both front lines and the Initiative rollers are to be found again (a new trial, or states set from outside). */
@@ -834,8 +924,10 @@ export class Engine {
     if (dense) {
       at = this.kernelTable.at(pair, pk, stateKey);
       if (at >= 0) {
-        const k = this.kernelTable.pool[at]!;
-        if (k === k) hit = k;
+        // Listed by this run (k), or not yet (-(k + 2)); NaN: none.
+        const x = this.kernelTable.pool[at]!;
+        if (x >= 0) hit = x;
+        else if (x <= -2) hit = -x - 2;
       }
     } else {
       const byPair = this.kernels[pair]!;
@@ -847,8 +939,8 @@ export class Engine {
     if (hit >= 0) {
       if (store.chunk[hit] !== this.chunk) {
         store.chunk[hit] = this.chunk;
-        if (dense) this.kernelTable.pool[at + 2] = this.chunk;
         this.used.push([store.ids[hit]!, store.cost[hit]!]);
+        if (dense) this.kernelTable.pool[at] = hit;
       }
       if (!dense) this.fillSlot(slot, pk, stateKey, hit);
       return hit;
@@ -865,12 +957,12 @@ export class Engine {
     const { keys, probs } = this.volleySums.out;
     let expectedHull = 0;
     let expectedBasesLost = 0;
-    const b0 = basesOf(hull, tt.p.hp);
+    const b0 = basesOf(hull, tt.hp);
     for (let i = 0; i < n; i++) {
       const p = probs[i]!;
       const h = Math.floor(keys[i]! / tt.stride);
       expectedHull += p * (hull - h);
-      expectedBasesLost += p * (b0 - basesOf(h, tt.p.hp));
+      expectedBasesLost += p * (b0 - basesOf(h, tt.hp));
     }
     let rolled = 0;
     for (const t of tallies) rolled += t.expectedDice ?? 0;
@@ -880,10 +972,8 @@ export class Engine {
     if (dense) {
       // Placed first: placing may grow the pool into a new array.
       const at = this.kernelTable.place(pair, pk, stateKey);
-      const pool = this.kernelTable.pool;
-      pool[at] = k;
-      pool[at + 1] = expectedBasesLost;
-      pool[at + 2] = this.chunk;
+      this.kernelTable.pool[at] = k;
+      this.kernelTable.pool[at + 1] = expectedBasesLost;
     } else {
       byState!.set(stateKey, k);
       this.fillSlot(slot, pk, stateKey, k);
@@ -913,38 +1003,29 @@ export class Engine {
 
   /**
    * The expected bases f's unaimed Fire action at tgt removes (`store.lost` of its `kernel`), read
-   * from the table when this run has listed that kernel already (as `kernel` would find it, without
-   * its bookkeeping; the last-kernel slot is not worth its test here: a target's state has mostly
+   * through the table when this run has listed that kernel already (as `kernel` would find it,
+   * without its bookkeeping; the last-kernel slot is not worth its test here: a target's state has mostly
    * changed since this shooter last weighed it); OUT_OF_WORK when the work limit is reached. A number
    * either way, never undefined: a result that may be either is a boxed number, a small allocation
    * at every one of the battle's most frequent lookups.
    */
   basesLost(f: number, tgt: number, ri: number, attBases: number, sh: number, hull: number, braced: boolean): number {
-    // Where the answer was read in the kernel table (-1: through `kernel`), for `tableKernel`.
-    const pk = smallInt(this.planKey(f, tgt, ri, attBases, undefined, braced) * 2 + this.coverOf[tgt]!);
-    const stateKey = smallInt(hull * this.strideOf[tgt]! + sh);
+    // The table's key as numbers (`kernel` makes them small integers for its Maps).
+    const pk = this.planKey(f, tgt, ri, attBases, undefined, braced) * 2 + this.coverOf[tgt]!;
+    const stateKey = hull * this.strideOf[tgt]! + sh;
     const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
     if (this.kernelTable.holds(pair, pk, stateKey)) {
       const at = this.kernelTable.at(pair, pk, stateKey);
       const pool = this.kernelTable.pool;
-      if (at >= 0 && pool[at + 2] === this.chunk) {
-        this.lostAt = at;
+      // Listed by this run (see KernelTable): a whole number, not NaN or below 0.
+      if (at >= 0 && pool[at]! >= 0) {
+        this.lostKernel = pool[at]!;
         return pool[at + 1]!;
       }
     }
-    this.lostAt = -1;
+    this.lostKernel = -1;
     const k = this.kernel(f, tgt, ri, attBases, undefined, sh, hull, braced);
     return k < 0 ? OUT_OF_WORK : this.store.lost[k]!;
-  }
-
-  /**
-   * The kernel at `at` in the kernel table, where `basesLost` found it listed by this run (`lostAt`,
-   * kept by `chooseTarget` for its target): the Fire action at the target it chose, unaimed and with
-   * the target as it was weighed, reads it there instead of looking its key up again. The table's
-   * pool may have grown since; a place in it stays the same.
-   */
-  tableKernel(at: number): number {
-    return this.kernelTable.pool[at]!;
   }
 
   /**
@@ -1005,9 +1086,7 @@ export class Engine {
 
   boardPmf(u: number, e: number): Float64Array {
     const key = this.typeOf[u]! * this.types.length + this.typeOf[e]!;
-    let pmf = this.boardPmfs.get(key);
-    if (!pmf) this.boardPmfs.set(key, (pmf = boardingPmf(this.units[u]!.profile.cr!, this.units[e]!.profile.cr!)));
-    return pmf;
+    return this.boardPmfs[key]!;
   }
 
   /** Expected hull points a Board action of u at e removes. */
@@ -1027,6 +1106,13 @@ export class Engine {
   /** Whether u can Ram a unit standing d away: it has Tonnage and d is within ramming range. */
   canRamAt(u: number, d: number): boolean {
     return this.canRamOf[u] === 1 && d <= RAM_RANGE;
+  }
+
+  /** Unit u's most SH with `hull` hull points left: fire.ts `maxShields` of its card, from the arrays above. */
+  maxSh(u: number, hull: number): number {
+    const sh = this.shieldsOf[u]!;
+    if (this.combinedOf[u] === 0) return hull > 0 ? sh : 0;
+    return sh * basesOf(hull, this.hpOf[u]!);
   }
 
   pointsPerBase(u: number): number {

@@ -5,17 +5,15 @@
  * dice mode a fixed rule decides. A choice depends on the battle's state only, never on which
  * states the run met before (see `lanes` in run.ts).
  */
-import { attacksAgainst, basesLeft, maxShields, weaponReach } from '../fire';
+import { attacksAgainst, basesLeft, weaponReach } from '../fire';
 import { BOARD_RANGE, OUT_OF_WORK, RAM_RANGE, reachOf, smallInt } from './engine';
 import type { Engine, UnitList } from './engine';
 import type { Decision, SecondAction } from './types';
 
 // Hot-path aliases (see engagement.ts): imported bindings can be getters under some loaders.
 const basesOf = basesLeft;
-const maxShieldsOf = maxShields;
 
 export const NO_DECISION: Decision = { action: 'none', value: -Infinity };
-const ZERO3 = new Float64Array(3);
 
 /** Into `e.protectOut`, what protectValues found: [as it is, if braced, after Shields Back Online] (read before it is asked again). */
 function found(e: Engine, v: Float64Array): true {
@@ -70,17 +68,6 @@ function hullTaken(e: Engine, f: number, u: number, ri: number, bases: number, a
   return k < 0 ? OUT_OF_WORK : e.store.hull[k]!;
 }
 
-/** The values kept in the slot of f at u (see protectValues) into `e.protectOut`, when they were kept for this key and state. */
-function fromSlot(e: Engine, slot: number, key: number, state: number): boolean {
-  if (e.protectSlotSub[slot] !== key || e.protectSlotState[slot] !== state) return false;
-  const vals = e.protectSlotValues;
-  const prot = e.protectOut;
-  prot[0] = vals[3 * slot]!;
-  prot[1] = vals[3 * slot + 1]!;
-  prot[2] = vals[3 * slot + 2]!;
-  return true;
-}
-
 /** Keeps the three values at `at` in `v` in the slot of f at u, for this key and state, and gives them as found. */
 function toSlot(e: Engine, slot: number, key: number, state: number, v: Float64Array, at: number): true {
   e.protectSlotSub[slot] = key;
@@ -95,27 +82,20 @@ function toSlot(e: Engine, slot: number, key: number, state: number, v: Float64A
 }
 
 /**
- * What enemy f's next unaimed Fire action is expected to take from u as u stands: [as it is,
- * if u braced, after u's Shields Back Online roll (an expectation over the roll)]. Cached by
- * everything it depends on: the two cards, f's bases and reach, u's cover and state.
+ * What enemy f's next unaimed Fire action (at reach index ri) is expected to take from u as u
+ * stands: [as it is, if u braced, after u's Shields Back Online roll (an expectation over the
+ * roll)]. Cached by everything it depends on: the two cards, f's bases and reach, u's cover and
+ * state. Its caller has looked in the slot of f at u first (`threatSums`).
  */
-function protectValues(e: Engine, f: number, u: number, d: number): boolean {
+function protectValues(e: Engine, f: number, u: number, ri: number): boolean {
   const ft = e.types[e.typeOf[f]!]!;
-  const ri = reachOf(ft, d);
-  if (ri < 0) return found(e, ZERO3);
   const sh = e.sh[u]!;
   const hull = e.hull[u]!;
   const hf = e.hull[f]!;
   const slot = f * e.n + u;
-  // The last values of f at u, when f's hull (its bases follow from it), the reach and u's state
-  // are those they were found for: checked before anything else is worked out, as most lookups end
-  // here. Only whole numbers are kept there (see below), and only whole numbers (SH below the
-  // stride) match, so the key's two numbers say which hull, reach and state.
-  const stride = e.strideOf[u]!;
   const slotKey = hf * ft.reaches.length + ri;
-  if (hf >>> 0 === hf && hull >>> 0 === hull && sh >>> 0 === sh && sh < stride && fromSlot(e, slot, slotKey, hull * stride + sh)) return true;
   const ut = e.types[e.typeOf[u]!]!;
-  const fb = basesOf(hf, ft.p.hp);
+  const fb = basesOf(hf, ft.hp);
   const T = e.types.length;
   // In the table when every part is a whole number in range (each tuple has one place: the
   // table, or the Map below).
@@ -124,7 +104,7 @@ function protectValues(e: Engine, f: number, u: number, d: number): boolean {
   const state = hull * ut.stride + sh;
   const dense =
     fb >>> 0 === fb &&
-    fb <= ft.p.bases &&
+    fb <= ft.bases &&
     ri < ft.reaches.length &&
     sh >>> 0 === sh &&
     sh < ut.stride &&
@@ -140,7 +120,7 @@ function protectValues(e: Engine, f: number, u: number, d: number): boolean {
     if (at >= 0 && pool[at] === pool[at]) return slotted ? toSlot(e, slot, slotKey, state, pool, at) : found(e, pool.subarray(at, at + 3));
   } else {
     // The two cards last: the sizes before them depend on them (see pack).
-    part(e, 0, fb, ft.p.bases + 1);
+    part(e, 0, fb, ft.bases + 1);
     part(e, 1, ri, ft.reaches.length);
     part(e, 2, e.coverOf[u]!, 2);
     part(e, 3, sh, ut.stride);
@@ -159,7 +139,7 @@ function protectValues(e: Engine, f: number, u: number, d: number): boolean {
     if (x === OUT_OF_WORK) return false;
     braced = x;
   }
-  const max = maxShieldsOf(ut.p, hull);
+  const max = e.maxSh(u, hull);
   let after = plain;
   if (sh < max) {
     after = 0;
@@ -185,7 +165,7 @@ function protectValues(e: Engine, f: number, u: number, d: number): boolean {
 function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number; value: number } | undefined {
   const ut = e.types[e.typeOf[u]!]!;
   const tt = e.types[e.typeOf[tgt]!]!;
-  const myBases = basesOf(e.hull[u]!, ut.p.hp);
+  const myBases = basesOf(e.hull[u]!, ut.hp);
   const fsh = e.sh[tgt]!;
   const fhull = e.hull[tgt]!;
   const fbr = e.braced[tgt] === 1;
@@ -196,7 +176,7 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
   const state = fhull * tt.stride + fsh;
   const dense =
     myBases >>> 0 === myBases &&
-    myBases <= ut.p.bases &&
+    myBases <= ut.bases &&
     ri >>> 0 === ri &&
     ri < ut.reaches.length &&
     fsh >>> 0 === fsh &&
@@ -216,7 +196,7 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
     }
   } else {
     // The two cards last: the sizes before them depend on them (see pack).
-    part(e, 0, myBases, ut.p.bases + 1);
+    part(e, 0, myBases, ut.bases + 1);
     part(e, 1, ri, ut.reaches.length);
     part(e, 2, e.coverOf[tgt]!, 2);
     part(e, 3, fbr ? 1 : 0, 2);
@@ -228,7 +208,7 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
     const hit = e.aims.get(key);
     if (hit) return hit;
   }
-  const foeBases = basesOf(fhull, tt.p.hp);
+  const foeBases = basesOf(fhull, tt.hp);
   const plain = hullTaken(e, u, tgt, ri, myBases, undefined, fsh, fhull, fbr);
   if (plain === OUT_OF_WORK) return undefined;
   let value = -Infinity;
@@ -272,21 +252,19 @@ function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: 
       aim = a.aim;
     }
   }
+  const prot = e.protectOut;
+  const canShield = e.sh[u]! < e.maxSh(u, e.hull[u]!);
+  // What the threats would take is weighed only when u has a way to avert some of it (fighters
+  // and bombers, with no armour and no shields to restore, have none: a good part of the units).
   let threat = 0;
   let braced = 0;
   let after = 0;
-  const prot = e.protectOut;
-  const canShield = e.sh[u]! < maxShieldsOf(ut.p, e.hull[u]!);
-  // What the threats would take is weighed only when u has a way to avert some of it (fighters
-  // and bombers, with no armour and no shields to restore, have none: a good part of the units).
-  if (canShield || ut.canBrace)
-    for (let k = 0; k < threats.length; k++) {
-      const f = threats.at[k]!;
-      if (!protectValues(e, f, u, threats.d[k]!)) return undefined;
-      threat += prot[0]!;
-      braced += prot[1]!;
-      after += prot[2]!;
-    }
+  if (canShield || ut.canBrace) {
+    if (!threatSums(e, u, threats)) return undefined;
+    threat = prot[0]!;
+    braced = prot[1]!;
+    after = prot[2]!;
+  }
   if (canShield && threat - after > value) {
     value = threat - after;
     action = 'shields';
@@ -303,10 +281,57 @@ function decideExpected(e: Engine, u: number, tgt: number, ri: number, threats: 
   return out;
 }
 
+/**
+ * Into `e.protectOut`, the sums over the threats of what each one's next unaimed Fire action is
+ * expected to take from u [as it is, if braced, after Shields Back Online]; false when the exact
+ * kernels ran out of work. The last values of each threat f at u are in a slot, kept for f's hull
+ * (its bases follow from it), the reach and u's state: looked at before anything else is worked
+ * out, as most lookups end there. Only whole numbers are kept there (see protectValues), and only
+ * whole numbers (SH below the stride) match, so the key's two numbers say which hull, reach and
+ * state. u's side of that test is the same for every threat, so it is worked out once.
+ */
+function threatSums(e: Engine, u: number, threats: UnitList): boolean {
+  const sh = e.sh[u]!;
+  const hull = e.hull[u]!;
+  const stride = e.strideOf[u]!;
+  const whole = hull >>> 0 === hull && sh >>> 0 === sh && sh < stride;
+  const state = hull * stride + sh;
+  const subs = e.protectSlotSub;
+  const states = e.protectSlotState;
+  const vals = e.protectSlotValues;
+  const prot = e.protectOut;
+  let threat = 0;
+  let braced = 0;
+  let after = 0;
+  for (let k = 0; k < threats.length; k++) {
+    const f = threats.at[k]!;
+    const ft = e.types[e.typeOf[f]!]!;
+    const ri = reachOf(ft, threats.d[k]!);
+    // Out of reach: it takes nothing.
+    if (ri < 0) continue;
+    const hf = e.hull[f]!;
+    const slot = f * e.n + u;
+    if (whole && hf >>> 0 === hf && subs[slot] === hf * ft.reaches.length + ri && states[slot] === state) {
+      threat += vals[3 * slot]!;
+      braced += vals[3 * slot + 1]!;
+      after += vals[3 * slot + 2]!;
+      continue;
+    }
+    if (!protectValues(e, f, u, ri)) return false;
+    threat += prot[0]!;
+    braced += prot[1]!;
+    after += prot[2]!;
+  }
+  prot[0] = threat;
+  prot[1] = braced;
+  prot[2] = after;
+  return true;
+}
+
 /** The fixed rule of dice mode: Shields if missing; else Aim the in-reach weapon with most attacks x damage; else Brace. */
 function decideRule(e: Engine, u: number, d: number | undefined): Decision {
   const ut = e.types[e.typeOf[u]!]!;
-  if (e.sh[u]! < maxShieldsOf(ut.p, e.hull[u]!)) return { action: 'shields', value: 0 };
+  if (e.sh[u]! < e.maxSh(u, e.hull[u]!)) return { action: 'shields', value: 0 };
   let best = -1;
   let bestValue = 0;
   if (d !== undefined)
@@ -385,19 +410,19 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
   let tgtRi = -1;
   let tgtValue = -Infinity;
   let tgtDist = 0;
-  let tgtAt = -1;
+  let tgtKernel = -1;
   for (let k = 0; k < enemies.length; k++) {
     const t = enemies.at[k]!;
     const d = enemies.d[k]!;
     const ri = reachOf(ut, d);
     if (ri < 0) continue;
     let value: number;
-    let at = -1;
+    let listed = -1;
     if (enemies.length === 1) value = 0;
     else if (e.mode === 'kernel') {
       const lost = e.basesLost(u, t, ri, myBases, e.sh[t]!, e.hull[t]!, e.braced[t] === 1);
       if (lost === OUT_OF_WORK) return false;
-      at = e.lostAt;
+      listed = e.lostKernel;
       value = lost * e.pointsPerBase(t);
       e.ops += 2;
     } else value = 0;
@@ -406,12 +431,12 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
       tgtRi = ri;
       tgtValue = value;
       tgtDist = d;
-      tgtAt = at;
+      tgtKernel = listed;
     }
   }
   e.target.t = tgt;
   e.target.ri = tgtRi;
-  e.target.at = tgtAt;
+  e.target.k = tgtKernel;
   return true;
 }
 
@@ -428,7 +453,7 @@ export function bestBoard(e: Engine, u: number, enemies: UnitList): number {
     if (!e.alive[t] || !e.canBoardAt(u, t, enemies.d[k]!)) continue;
     const h = e.boardValue(u, t);
     if (!(h > 0)) continue;
-    const v = h * (e.pointsPerBase(t) / e.units[t]!.profile.hp);
+    const v = h * (e.pointsPerBase(t) / e.hpOf[t]!);
     if (best < 0 || v > value || (v === value && h > hull)) {
       value = v;
       hull = h;

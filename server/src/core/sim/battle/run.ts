@@ -367,7 +367,7 @@ export class BattleRun {
         const d = decide(e, u, ri >= 0 ? t : -1, ri, threats);
         if (!d) return undefined;
         if (ri < 0) return { action: d.action, kernel: identityKernel(foe.hull, foe.sh, tt.stride) };
-        const k = e.kernel(u, t, ri, basesOf(me.hull, ut.p.hp), d.aim, foe.sh, foe.hull, foe.braced);
+        const k = e.kernel(u, t, ri, basesOf(me.hull, ut.hp), d.aim, foe.sh, foe.hull, foe.braced);
         return k < 0 ? undefined : { action: d.action, kernel: e.kernelObject(k) };
       },
       stride: (f) => e.types[e.typeOf[f]!]!.stride,
@@ -470,8 +470,8 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
   for (let r = 0; r < rounds && !over; r++) {
     played = r + 1;
     e.round = r;
-    e.moved.fill(0);
-    e.activated.fill(0);
+    // A loop, not two fill calls: see Engine.startTrial.
+    for (let i = 0; i < e.n; i++) e.moved[i] = e.activated[i] = 0;
     h.startOfRound?.(view(e, r + 1, pts), act!);
     // Action Tokens (section 15): the side that has lost more units gains the difference.
     let tokens0 = Math.max(0, lost[0] - lost[1]);

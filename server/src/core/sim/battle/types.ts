@@ -129,6 +129,13 @@ export interface DuelKernel {
 /** A card as the engine sees it (units of the same card share one). */
 export interface UnitType {
   p: UnitProfile;
+  /**
+   * The card's numbers the battle reads at every activation, copied out of its profile: profiles of
+   * different cards differ in which optional fields they carry (a different hidden class each), so
+   * reading them where every card passes makes the property loads polymorphic.
+   */
+  hp: number;
+  bases: number;
   stride: number;
   fullHull: number;
   /** Distinct weapon reaches (weapons with attacks), ascending. */
