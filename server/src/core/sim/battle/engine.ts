@@ -233,16 +233,9 @@ export class PairTable extends PairRows {
  * not: the battle's most frequent lookup (choosing a target) then reads one place, not the store's
  * arrays too.
  */
-export class KernelTable extends PairRows {
-  pool = new Float64Array(1024).fill(NaN);
+export class KernelTable extends PairTable {
   constructor(subSize: Int32Array, stateSize: Int32Array) {
     super(subSize, stateSize, 2);
-  }
-  protected reserve(n: number): void {
-    if (n <= this.pool.length) return;
-    const grown = new Float64Array(Math.max(2 * this.pool.length, n)).fill(NaN);
-    grown.set(this.pool.subarray(0, this.used));
-    this.pool = grown;
   }
   /** Another run starts: no kernel is listed by it yet. */
   unlistAll(): void {
