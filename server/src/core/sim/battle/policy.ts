@@ -16,11 +16,11 @@ const basesOf = basesLeft;
 export const NO_DECISION: Decision = { action: 'none', value: -Infinity };
 
 /** Into `e.protectOut`, what protectValues found: [as it is, if braced, after Shields Back Online] (read before it is asked again). */
-function found(e: Engine, v: Float64Array): true {
+function found(e: Engine, v: Float64Array, at: number): true {
   const out = e.protectOut;
-  out[0] = v[0]!;
-  out[1] = v[1]!;
-  out[2] = v[2]!;
+  out[0] = v[at]!;
+  out[1] = v[at + 1]!;
+  out[2] = v[at + 2]!;
   return true;
 }
 
@@ -117,7 +117,7 @@ function protectValues(e: Engine, f: number, u: number, ri: number): boolean {
   if (dense) {
     const at = e.protectTable.at(pair, sub, state);
     const pool = e.protectTable.pool;
-    if (at >= 0 && pool[at] === pool[at]) return slotted ? toSlot(e, slot, slotKey, state, pool, at) : found(e, pool.subarray(at, at + 3));
+    if (at >= 0 && pool[at] === pool[at]) return slotted ? toSlot(e, slot, slotKey, state, pool, at) : found(e, pool, at);
   } else {
     // The two cards last: the sizes before them depend on them (see pack).
     part(e, 0, fb, ft.bases + 1);
@@ -129,7 +129,7 @@ function protectValues(e: Engine, f: number, u: number, ri: number): boolean {
     part(e, 6, e.typeOf[u]!, T);
     key = pack(e, 7);
     const hit = e.protects.get(key);
-    if (hit) return found(e, hit);
+    if (hit) return found(e, hit, 0);
   }
   const plain = hullTaken(e, f, u, ri, fb, undefined, sh, hull, false);
   if (plain === OUT_OF_WORK) return false;
@@ -149,16 +149,18 @@ function protectValues(e: Engine, f: number, u: number, ri: number): boolean {
       after += e.rechargePmf[k]! * y;
     }
   }
-  const v = Float64Array.of(plain, braced, after);
   if (dense) {
+    // Straight into the table (placing may make its pool a new array): no array of its own.
     const at = e.protectTable.place(pair, sub, state);
     const pool = e.protectTable.pool;
     pool[at] = plain;
     pool[at + 1] = braced;
     pool[at + 2] = after;
-    if (slotted) return toSlot(e, slot, slotKey, state, v, 0);
-  } else e.protects.set(key, v);
-  return found(e, v);
+    return slotted ? toSlot(e, slot, slotKey, state, pool, at) : found(e, pool, at);
+  }
+  const v = Float64Array.of(plain, braced, after);
+  e.protects.set(key, v);
+  return found(e, v, 0);
 }
 
 /** The best Aim of u at tgt: the weapon whose aimed Fire action adds the most expected hull damage (cached by state). */
@@ -223,12 +225,18 @@ function bestAim(e: Engine, u: number, tgt: number, ri: number): { aim?: number;
       aim = plan.index;
     }
   }
-  const r = { aim, value };
   if (dense) {
     const at = e.aimTable.place(pair, sub, state);
     e.aimTable.pool[at] = aim ?? -1;
     e.aimTable.pool[at + 1] = value;
-  } else e.aims.set(key, r);
+    // Into the engine's one answer, as a hit gives it: no object of its own.
+    const out = e.aimOut;
+    out.aim = aim;
+    out.value = value;
+    return out;
+  }
+  const r = { aim, value };
+  e.aims.set(key, r);
   return r;
 }
 
