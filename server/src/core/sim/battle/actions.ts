@@ -267,7 +267,7 @@ function fireWithSecond(
   // without Aim the unit fires unaimed and then weighs Board against Shields Back Online or Brace.
   if (board && second.action === 'aim') {
     const b = bestBoard(e, u, enemies);
-    if (b >= 0 && e.boardValue(u, b) > second.value) {
+    if (b >= 0 && e.bestBoardHull > second.value) {
       const d = decide(e, u, -1, -1, threats);
       if (!d) return false;
       second = d;
@@ -281,7 +281,7 @@ function fireWithSecond(
   if (board && second !== NO_DECISION && second.action !== 'aim') {
     // After the Fire action: Board if a target's shields are down and that is worth more.
     const b = bestBoard(e, u, enemies);
-    if (b >= 0 && e.boardValue(u, b) > second.value) boardAction(e, u, b, dice, lost, pts);
+    if (b >= 0 && e.bestBoardHull > second.value) boardAction(e, u, b, dice, lost, pts);
     else protect(e, u, second.action, dice);
   }
   return true;

@@ -463,6 +463,12 @@ export class Engine {
   readonly aimOut: { aim: number | undefined; value: number } = { aim: undefined, value: 0 };
   firstWaiting = -1;
   /**
+   * What policy.ts `bestBoard` found its enemy's Board worth (`boardValue`; read before it is asked
+   * again): a number handed back from a call that is not inlined is boxed, a small allocation at
+   * every weighing of Board against a second action.
+   */
+  bestBoardHull = 0;
+  /**
    * The kernel the last `basesLost` read its answer from when this run had listed it already, -1
    * when it had not: the Fire action at the target `chooseTarget` chose, unaimed and with the target
    * as it was weighed, fires it without looking its key up again.

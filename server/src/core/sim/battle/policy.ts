@@ -451,6 +451,7 @@ export function chooseTarget(e: Engine, u: number, enemies: UnitList, myBases: n
 /**
  * The enemy u boards: among those it can board and would damage, the one whose expected hull points
  * removed are worth the most points (then the most hull points; the duel's units carry no points).
+ * Its expected hull points removed (`Engine.boardValue`, 0 when none) go into `e.bestBoardHull`.
  */
 export function bestBoard(e: Engine, u: number, enemies: UnitList): number {
   let best = -1;
@@ -468,5 +469,6 @@ export function bestBoard(e: Engine, u: number, enemies: UnitList): number {
       best = t;
     }
   }
+  e.bestBoardHull = hull;
   return best;
 }
