@@ -17,7 +17,6 @@
 import { binomialPmf, convolve } from './dice';
 import { absorb, applyHits, attacksAgainst, basesLeft } from './fire';
 import type { FireContext, WeaponPlan } from './fire';
-import { getMemo, memo, setMemo } from '../model/memo';
 
 /** A distribution over defender states, keyed `hull * stride + sh`. */
 export type StateDist = Map<number, number>;
@@ -210,9 +209,8 @@ export function outcomeWithShields(plan: WeaponPlan, a: number, sh: number, budg
 }
 
 /**
- * Outcome computations per (attacks, SH) for one weapon plan. Kept per plan object (weakly, so
- * they go when the plan goes), so that the engagement's many single-state volleys with the same
- * plan share them.
+ * Outcome computations per (attacks, SH) for one weapon plan, kept by the sums of whoever fires
+ * many volleys (`VolleySums`), so that its volleys with the same weapon numbers share them.
  */
 /**
  * A pass outcome as a volley's sums read it: its `stay` also as two arrays, SH left and chance, in
@@ -247,11 +245,8 @@ class OutcomeCache {
   }
 }
 
-/** A weapon plan's outcomes, kept on the plan. */
-const OUTCOMES = memo<OutcomeCache>('weapon outcomes');
-
 function cacheFor(plan: WeaponPlan, sums: VolleySums): OutcomeCache {
-  let c = getMemo(plan, OUTCOMES);
+  let c = sums.byPlan.get(plan);
   if (!c) {
     // A weapon's outcomes depend on these numbers alone (not on its name, its bases' attacks or the
     // plan it is part of): plans that share them share one cache, kept by the owner of the sums. An
@@ -263,7 +258,7 @@ function cacheFor(plan: WeaponPlan, sums: VolleySums): OutcomeCache {
     ].join(',');
     c = sums.outcomes.get(numbers);
     if (!c) sums.outcomes.set(numbers, (c = new OutcomeCache(plan)));
-    setMemo(plan, OUTCOMES, c);
+    sums.byPlan.set(plan, c);
   }
   return c;
 }
@@ -359,6 +354,12 @@ export class VolleySums {
   readonly pair = [new StateSum(), new StateSum()] as const;
   /** The weapons' outcome caches, by the numbers they depend on (see `cacheFor`). */
   readonly outcomes = new Map<string, OutcomeCache>();
+  /**
+   * The same caches by weapon plan, as met. Kept here, not on the plans: a property added to a
+   * plan gives it another shape than the plans without one, and the optimised code that reads
+   * plans of both shapes was thrown away and compiled again.
+   */
+  readonly byPlan = new Map<WeaponPlan, OutcomeCache>();
   private outcome: VolleyOutcome | undefined;
   /** Where `exactVolleyFrom` writes its outcome (made on first use: `exactVolley` needs none). */
   get out(): VolleyOutcome {

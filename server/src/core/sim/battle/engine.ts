@@ -789,7 +789,8 @@ export class Engine {
     this.goneRound[u] = this.round;
     if (this.onTable[u]) this.leaveField(u);
     // Only a side's roller leaving changes who rolls: the best of the others stays the best.
-    if (u === this.rollers[0] || u === this.rollers[1]) this.initiativeStale = 1;
+    // Both compared every time (see policy.ts bestBoard).
+    if ((u === this.rollers[0] ? 1 : 0) | (u === this.rollers[1] ? 1 : 0)) this.initiativeStale = 1;
     const s = this.side[u]!;
     if (this.frontStale[s] === 1 || !this.onTable[u]) return;
     const p = this.fixed ? 0 : this.pos[u]!;

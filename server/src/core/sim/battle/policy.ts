@@ -463,7 +463,9 @@ export function bestBoard(e: Engine, u: number, enemies: UnitList): number {
     const h = e.boardValue(u, t);
     if (!(h > 0)) continue;
     const v = h * (e.pointsPerBase(t) / e.hpOf[t]!);
-    if (best < 0 || v > value || (v === value && h > hull)) {
+    // Every comparison made each time (| and &, not || and &&): one the optimised code has never
+    // seen made (a tie, met late in a run) throws it away, and the battle's hottest functions with it.
+    if ((best < 0 ? 1 : 0) | (v > value ? 1 : 0) | ((v === value ? 1 : 0) & (h > hull ? 1 : 0))) {
       value = v;
       hull = h;
       best = t;

@@ -75,6 +75,18 @@ export function reachedPrecision(t: BattleTotals): number {
   return Math.round(headlineHalfWidth(t) * 1e4) / 1e4;
 }
 
+/**
+ * An empty list of numbers that V8 already keeps as doubles: the points a side destroys are
+ * whole numbers until the first fraction of a card's points, and that first fraction pushed into a
+ * list of small integers changed its representation under the optimised trial loop, which was
+ * thrown away and compiled again.
+ */
+function doubles(): number[] {
+  const a = [0.5];
+  a.pop();
+  return a;
+}
+
 export function emptyTotals(n: number, rounds: number): BattleTotals {
   const z = () => new Float64Array(n);
   return {
@@ -82,7 +94,7 @@ export function emptyTotals(n: number, rounds: number): BattleTotals {
     annihilation: [0, 0],
     pointsVictory: [0, 0],
     draws: 0,
-    pointsDestroyed: [[], []],
+    pointsDestroyed: [doubles(), doubles()],
     outcomes: [],
     roundsSum: 0,
     ended: new Float64Array(rounds),
@@ -523,8 +535,12 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
   const a0 = sideAlive(e, 0);
   const a1 = sideAlive(e, 1);
   // Annihilation is destroying the whole other fleet: a fleet driven off (a unit routed) was not.
-  const gone0 = !a0 && !sideRouted(e, 0);
-  const gone1 = !a1 && !sideRouted(e, 1);
+  // Both sides looked at every trial, not only once a side is gone: a call the optimised code has
+  // never seen made (a fleet wiped out, late in a run) throws it away.
+  const routed0 = sideRouted(e, 0);
+  const routed1 = sideRouted(e, 1);
+  const gone0 = !a0 && !routed0;
+  const gone1 = !a1 && !routed1;
   if (a0 && gone1) totals.annihilation[0]++;
   if (a1 && gone0) totals.annihilation[1]++;
   // Both fleets destroyed at once (a Ram that kills the last rammer and its target): nobody's win.
