@@ -9,7 +9,7 @@ import { binomialPmf, pSuccess } from '../dice';
 import type { Dice } from '../dice';
 import { applyHits, basesLeft, maxShields, planFire, weaponReach } from '../fire';
 import type { FireContext } from '../fire';
-import { exactVolleyFrom, VolleySums } from '../volley-exact';
+import { exactVolleyFrom, newBudget, VolleySums } from '../volley-exact';
 import type { Budget, WeaponTally } from '../volley-exact';
 import type { BattleHooks, BattleSetup, BattleUnit, Decision, DuelKernel, Fleet, Tally, UnitType } from './types';
 
@@ -416,7 +416,7 @@ export class Engine {
   readonly fixed: boolean;
   readonly range: number;
   readonly depth: number;
-  readonly budget: Budget = { ops: 0, limit: KERNEL_WORK_LIMIT };
+  readonly budget: Budget = newBudget(KERNEL_WORK_LIMIT);
   mode: 'kernel' | 'dice' = 'kernel';
   /** Whether the cards allow exact kernels at all (their states are exact integers as keys). */
   private readonly kernelsAllowed: boolean;
@@ -789,12 +789,19 @@ export class Engine {
     this.goneRound[u] = this.round;
     if (this.onTable[u]) this.leaveField(u);
     // Only a side's roller leaving changes who rolls: the best of the others stays the best.
-    // Both compared every time (see policy.ts bestBoard).
-    if ((u === this.rollers[0] ? 1 : 0) | (u === this.rollers[1] ? 1 : 0)) this.initiativeStale = 1;
+    // Every test made each time, with | and & (see policy.ts bestBoard), its arrays read first.
+    const rollers = this.rollers;
+    this.initiativeStale |= (u === rollers[0] ? 1 : 0) | (u === rollers[1] ? 1 : 0);
     const s = this.side[u]!;
+    const front = this.front[s]!;
+    const frontCr = this.frontCr[s]!;
+    const frontBoard = this.frontBoard[s]!;
     if (this.frontStale[s] === 1 || !this.onTable[u]) return;
     const p = this.fixed ? 0 : this.pos[u]!;
-    if (p >= this.front[s]! || (this.hasCr[u] === 1 && (p >= this.frontCr[s]! || (this.sh[u] === 0 && p >= this.frontBoard[s]!)))) this.frontStale[s] = 1;
+    const cr = this.hasCr[u] === 1 ? 1 : 0;
+    const shDown = this.sh[u] === 0 ? 1 : 0;
+    // It stood on a front line: in front, or with CR on the CR line, or with CR and SH 0 on the Board line.
+    if ((p >= front ? 1 : 0) | (cr & ((p >= frontCr ? 1 : 0) | (shDown & (p >= frontBoard ? 1 : 0))))) this.frontStale[s] = 1;
   }
 
   /** Unit u entered the table or launched: its side's front lines move up to it if it is ahead, and a launched unit may roll for Initiative. */
@@ -947,7 +954,7 @@ export class Engine {
     }
     const id = `${pair}:${pk}:${stateKey}`;
     // Paid for by the run this chunk is played again for: computed, not counted again.
-    const budget = this.prepaid?.has(id) ? { ops: 0, limit: Infinity } : this.budget;
+    const budget = this.prepaid?.has(id) ? newBudget(Infinity) : this.budget;
     const paid = budget.ops;
     const tt = this.types[this.typeOf[tgt]!]!;
     const tallies: WeaponTally[] = [];

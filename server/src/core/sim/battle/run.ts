@@ -541,25 +541,27 @@ function runTrial(e: Engine, totals: BattleTotals, rounds: number, dice: Dice): 
   const routed1 = sideRouted(e, 1);
   const gone0 = !a0 && !routed0;
   const gone1 = !a1 && !routed1;
-  if (a0 && gone1) totals.annihilation[0]++;
-  if (a1 && gone0) totals.annihilation[1]++;
+  // The counts below are added to every trial (0 or 1), not only when they happen, for the same
+  // reason: the first annihilation, draw or cut trial met late would throw the optimised loop away.
+  totals.annihilation[0] += a0 && gone1 ? 1 : 0;
+  totals.annihilation[1] += a1 && gone0 ? 1 : 0;
   // Both fleets destroyed at once (a Ram that kills the last rammer and its target): nobody's win.
-  if (gone0 && gone1) totals.bothDestroyed++;
+  totals.bothDestroyed += gone0 && gone1 ? 1 : 0;
   if (h.variantVictory) {
     const w = h.variantVictory(view(e, played, pts));
     if (w === 0 || w === 1) totals.variantVictory[w]++;
   }
   // Ended before the round limit: a side gone, or a hook ended it (a retreat, a rout of the last unit).
-  if (!a0 || !a1 || played < rounds) totals.ended[played - 1]!++;
+  totals.ended[played - 1]! += !a0 || !a1 || played < rounds ? 1 : 0;
   const winner = e.hooks.victory ? e.hooks.victory(view(e, played, pts)) : pts[0] > pts[1] + 1e-9 ? 0 : pts[1] > pts[0] + 1e-9 ? 1 : undefined;
-  if (winner === undefined) totals.draws++;
-  else totals.pointsVictory[winner]++;
+  totals.draws += winner === undefined ? 1 : 0;
+  if (winner !== undefined) totals.pointsVictory[winner]++;
   totals.pointsDestroyed[0].push(pts[0]);
   totals.pointsDestroyed[1].push(pts[1]);
   totals.outcomes.push(trialCode(a0 && gone1, a1 && gone0, winner));
   totals.roundsSum += played;
   for (let i = 0; i < e.n; i++) if (e.routed[i]) totals.routed[i]!++;
-  if (e.trialCut) totals.cutTrials++;
+  totals.cutTrials += e.trialCut ? 1 : 0;
   totals.trials++;
   return true;
 }
