@@ -882,7 +882,8 @@ export class Engine {
 
   private planKey(f: number, tgt: number, ri: number, attBases: number, aim: number | undefined, braced: boolean): number {
     const ft = this.typeOf[f]!;
-    return ((ri * this.basesRadix[ft]! + attBases) * this.weaponsRadix[ft]! + (aim ?? -1) + 1) * 2 + (braced ? 1 : 0);
+    // The Aim digit: 0 unaimed, else the weapon + 1 (no `?? -1` then + 1: the battle's most frequent key, unaimed).
+    return ((ri * this.basesRadix[ft]! + attBases) * this.weaponsRadix[ft]! + (aim === undefined ? 0 : aim + 1)) * 2 + (braced ? 1 : 0);
   }
 
   /** The Fire plan of unit f at unit tgt: reach index ri, attacker bases, aim, target braced. */
@@ -1017,10 +1018,8 @@ export class Engine {
    * at every one of the battle's most frequent lookups.
    */
   basesLost(f: number, tgt: number, ri: number, attBases: number, sh: number, hull: number, braced: boolean): number {
-    // The table's key as numbers (`kernel` makes them small integers for its Maps): `planKey`
-    // unaimed, worked out here without its Aim digit's test (the same number).
-    const ft = this.typeOf[f]!;
-    const pk = ((ri * this.basesRadix[ft]! + attBases) * this.weaponsRadix[ft]! * 2 + (braced ? 1 : 0)) * 2 + this.coverOf[tgt]!;
+    // The table's key as numbers (`kernel` makes them small integers for its Maps).
+    const pk = this.planKey(f, tgt, ri, attBases, undefined, braced) * 2 + this.coverOf[tgt]!;
     const stateKey = hull * this.strideOf[tgt]! + sh;
     const pair = this.typeOf[f]! * this.types.length + this.typeOf[tgt]!;
     if (this.kernelTable.holds(pair, pk, stateKey)) {
