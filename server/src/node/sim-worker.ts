@@ -7,7 +7,7 @@
  */
 import { threadId, type MessagePort } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, readlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
 // The workers' entry of the core (not the facade, ../core/service.ts, which would load every feature in each thread).
@@ -218,7 +218,9 @@ if (process.env[HOST_ENV] && process.send) {
  * epoch, and the kernels it listed), to see where a run's time goes. Off by default.
  */
 export const CHUNK_LOG_ENV = 'FABLED_STAR_CHUNK_LOG';
-const chunkLog = process.env[CHUNK_LOG_ENV] ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
+// Written to the descriptor at once: a worker's process.stderr goes through the main thread, which
+// delivers it (and, tinypool waiting for it, the chunk's answer) only between its own chunks.
+const chunkLog = process.env[CHUNK_LOG_ENV] ? (line: string) => writeSync(2, `${line}\n`) : undefined;
 
 /** Plays a chunk on `runner`'s engines (this thread's by default), with a line on stderr when CHUNK_LOG_ENV is set. */
 export function loggedChunk(task: ChunkTask, runner = here): ChunkOutcome {
